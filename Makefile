@@ -1,0 +1,126 @@
+# perfrepro: one Makefile for both stages.
+#   make            build bin/perfrepro-gen and bin/perfrepro-measure
+#   make reports    regenerate reports/ from data/ (installs missing packages as root)
+#   make test       build and run every test (unit, golden, scripts)
+#   make asan       the whole test suite under AddressSanitizer + UBSan
+#   make regen      rewrite the golden files from the current code
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+# WERROR=1 turns warnings into errors (CI sets it).
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CFLAGS ?= -O2 -g
+SAN ?=
+BUILD ?= build
+ifeq ($(SAN),1)
+BUILD := build/asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+PR_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Ilib $(SANFLAGS)
+ifeq ($(WERROR),1)
+PR_CFLAGS += -Werror
+endif
+PR_LDFLAGS := $(SANFLAGS) -lm
+
+PKG_CONFIG ?= pkg-config
+pkg = $(shell $(PKG_CONFIG) $(1) $(2) 2>/dev/null)
+GEN_PKGS := jansson pangocairo libcmark-gfm zlib
+MEASURE_PKGS := jansson libpcre2-8
+GEN_CFLAGS = $(call pkg,--cflags,$(GEN_PKGS))
+GEN_LIBS = $(call pkg,--libs,$(GEN_PKGS)) -lcmark-gfm-extensions
+MEASURE_CFLAGS = $(call pkg,--cflags,$(MEASURE_PKGS))
+MEASURE_LIBS = $(call pkg,--libs,$(MEASURE_PKGS))
+CRITERION_CFLAGS = $(call pkg,--cflags,criterion)
+CRITERION_LIBS = $(call pkg,--libs,criterion)
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+GEN_SRC := $(filter-out gen/main.c,$(sort $(wildcard gen/*.c)))
+MEASURE_SRC := $(filter-out measure/main.c,$(sort $(wildcard measure/*.c)))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+GEN_OBJ := $(GEN_SRC:%.c=$(BUILD)/%.o)
+MEASURE_OBJ := $(MEASURE_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_LIB := $(sort $(wildcard tests/unit/lib_*.c))
+UNIT_GEN := $(sort $(wildcard tests/unit/gen_*.c))
+UNIT_MEASURE := $(sort $(wildcard tests/unit/measure_*.c))
+UNIT_BINS := $(UNIT_LIB:tests/unit/%.c=$(BUILD)/tests/%) \
+             $(UNIT_GEN:tests/unit/%.c=$(BUILD)/tests/%) \
+             $(UNIT_MEASURE:tests/unit/%.c=$(BUILD)/tests/%)
+
+GEN_BIN := bin/perfrepro-gen
+MEASURE_BIN := bin/perfrepro-measure
+ifeq ($(SAN),1)
+GEN_BIN := $(BUILD)/bin/perfrepro-gen
+MEASURE_BIN := $(BUILD)/bin/perfrepro-measure
+endif
+
+all: $(GEN_BIN) $(MEASURE_BIN)
+
+.PHONY: all deps deps-test reports test asan regen install clean check-reports
+
+# The dependency step: installs missing packages as root, else says how.
+$(BUILD)/deps-build.stamp: scripts/deps.sh
+	@sh scripts/deps.sh build
+	@mkdir -p $(@D) && touch $@
+$(BUILD)/deps-test.stamp: scripts/deps.sh
+	@sh scripts/deps.sh test
+	@mkdir -p $(@D) && touch $@
+deps: $(BUILD)/deps-build.stamp
+deps-test: $(BUILD)/deps-test.stamp
+
+$(BUILD)/lib/%.o: lib/%.c | $(BUILD)/deps-build.stamp
+	@mkdir -p $(@D)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(MEASURE_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/gen/%.o: gen/%.c | $(BUILD)/deps-build.stamp
+	@mkdir -p $(@D)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) -Igen -MMD -MP -c $< -o $@
+$(BUILD)/measure/%.o: measure/%.c | $(BUILD)/deps-build.stamp
+	@mkdir -p $(@D)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(MEASURE_CFLAGS) -Imeasure -MMD -MP -c $< -o $@
+$(BUILD)/tests/%.o: tests/unit/%.c | $(BUILD)/deps-test.stamp
+	@mkdir -p $(@D)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(MEASURE_CFLAGS) $(CRITERION_CFLAGS) -Igen -Imeasure -MMD -MP -c $< -o $@
+
+$(GEN_BIN): $(BUILD)/gen/main.o $(GEN_OBJ) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(GEN_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+$(MEASURE_BIN): $(BUILD)/measure/main.o $(MEASURE_OBJ) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(MEASURE_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+
+$(BUILD)/tests/lib_%: $(BUILD)/tests/lib_%.o $(LIB_OBJ)
+	$(CC) -o $@ $^ $(GEN_LIBS) $(MEASURE_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+$(BUILD)/tests/gen_%: $(BUILD)/tests/gen_%.o $(GEN_OBJ) $(LIB_OBJ)
+	$(CC) -o $@ $^ $(GEN_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+$(BUILD)/tests/measure_%: $(BUILD)/tests/measure_%.o $(MEASURE_OBJ) $(LIB_OBJ)
+	$(CC) -o $@ $^ $(MEASURE_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+
+# reports/ is committed output; Make's own dependency tracking keeps an
+# unchanged `make reports` a no-op.
+REPORT_INPUTS := $(shell find data templates -type f 2>/dev/null | LC_ALL=C sort)
+$(BUILD)/reports.stamp: $(GEN_BIN) $(REPORT_INPUTS)
+	$(GEN_BIN) build --data data --templates templates --out reports
+	@touch $@
+reports: $(BUILD)/reports.stamp
+
+test: deps-test all $(UNIT_BINS)
+	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/run.sh $(UNIT_BINS)
+
+asan:
+	$(MAKE) SAN=1 test
+
+regen: all
+	@GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/golden.sh regen
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfrepro/templates
+	install -m 755 $(GEN_BIN) $(MEASURE_BIN) $(DESTDIR)$(PREFIX)/bin/
+	cp -R templates/. $(DESTDIR)$(PREFIX)/share/perfrepro/templates/
+
+clean:
+	rm -rf build bin
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

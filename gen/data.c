@@ -1,0 +1,481 @@
+#include "data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jdoc.h"
+
+static const char *const pub_keys[] = {"perfrepro", "label", "source", "environment", "tables",
+                                       NULL};
+static const char *const source_keys[] = {"title", "url", "repo", "path", "commit", "line",
+                                          "date", NULL};
+static const char *const table_keys[] = {"model", "model_title", "framework", "framework_title",
+                                         "precision", "batch_size", "batch_label", "unit",
+                                         "variant", "note", "primary", "source", "rows", NULL};
+static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "state",
+                                       "speedup", "time_to_train_s", "accuracy", NULL};
+static const char *const pub_states[] = {"TODO", "OOM", "failed", NULL};
+static const char *const env_keys[] = {"perfrepro", "captured_at", "host", "gpu", "framework",
+                                       "note", NULL};
+
+static char *opt_dup(const pr_jcur *c, const char *key, const char *fallback, pr_err *err,
+                     int *rc)
+{
+    const char *s = NULL;
+    int r = pr_jstr(c, key, 0, &s, err);
+    if (r < 0)
+        *rc = -1;
+    return pr_xstrdup(r == 1 ? s : fallback);
+}
+
+static void free_pub(pr_pub_table *t)
+{
+    char *strs[] = {t->file, t->label, t->source_title, t->source_url, t->source_repo,
+                    t->source_path, t->source_commit, t->date, t->model, t->model_title,
+                    t->framework, t->framework_title, t->batch_label, t->unit, t->variant,
+                    t->note};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        free(strs[i]);
+    json_decref(t->environment);
+    free(t->rows);
+}
+
+/* Reads a source object into t, inheriting the file-level source for keys
+ * the table does not set. */
+static int read_source(const pr_jcur *src, pr_pub_table *t, pr_err *err)
+{
+    const char *s;
+    long long line;
+    int rc;
+    if (pr_jobject(src, source_keys, err) < 0)
+        return -1;
+    struct { const char *key; char **dst; } f[] = {
+        {"title", &t->source_title}, {"url", &t->source_url}, {"repo", &t->source_repo},
+        {"path", &t->source_path}, {"commit", &t->source_commit}, {"date", &t->date}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        if ((rc = pr_jstr(src, f[i].key, 0, &s, err)) < 0)
+            return -1;
+        if (rc) {
+            free(*f[i].dst);
+            *f[i].dst = pr_xstrdup(s);
+        }
+    }
+    if ((rc = pr_jint(src, "line", 0, 1, 1 << 30, &line, err)) < 0)
+        return -1;
+    if (rc)
+        t->source_line = (int)line;
+    if (t->source_url) {
+        pr_jcur u = pr_jchild(src, "url");
+        if (u.v && strncmp(t->source_url, "https://", 8) != 0 &&
+            strncmp(t->source_url, "http://", 7) != 0)
+            return pr_jfail(&u, err, "expected an http(s):// URL");
+    }
+    return 0;
+}
+
+static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
+{
+    long long v;
+    int rc;
+    memset(r, 0, sizeof *r);
+    r->time_to_train_s = NAN;
+    r->accuracy = NAN;
+    if (pr_jobject(c, row_keys, err) < 0 || pr_jint(c, "nodes", 1, 1, 65536, &v, err) < 0)
+        return -1;
+    r->nodes = (int)v;
+    if (pr_jint(c, "gpus", 1, 1, 1 << 20, &v, err) < 0)
+        return -1;
+    r->gpus = (int)v;
+    if ((rc = pr_jint(c, "gpus_per_node", 0, 1, 1024, &v, err)) < 0)
+        return -1;
+    if (rc) {
+        r->gpus_per_node = (int)v;
+        if (r->gpus_per_node * r->nodes != r->gpus) {
+            pr_jcur g = pr_jchild(c, "gpus");
+            return pr_jfail(&g, err, "%d is not nodes (%d) x gpus_per_node (%d)", r->gpus,
+                            r->nodes, r->gpus_per_node);
+        }
+    } else if (r->gpus % r->nodes != 0) {
+        pr_jcur g = pr_jchild(c, "gpus");
+        return pr_jfail(&g, err, "%d GPUs do not divide over %d nodes", r->gpus, r->nodes);
+    } else {
+        r->gpus_per_node = r->gpus / r->nodes;
+    }
+    if ((rc = pr_jnum(c, "throughput", 0, 0, &r->value, err)) < 0)
+        return -1;
+    r->has_value = rc;
+    if (rc && r->value <= 0) {
+        pr_jcur t = pr_jchild(c, "throughput");
+        return pr_jfail(&t, err, "a throughput must be > 0 (a failed case is a state, not 0)");
+    }
+    if ((rc = pr_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
+        return -1;
+    if (rc == r->has_value)
+        return pr_jfail(c, err, "a row needs exactly one of \"throughput\" or \"state\"");
+    if ((rc = pr_jnum(c, "speedup", 0, 0, &r->speedup, err)) < 0)
+        return -1;
+    r->has_speedup = rc;
+    if (pr_jnum(c, "time_to_train_s", 0, 0, &r->time_to_train_s, err) < 0 ||
+        pr_jnum(c, "accuracy", 0, 0, &r->accuracy, err) < 0)
+        return -1;
+    if (!isnan(r->accuracy) && r->accuracy > 100) {
+        pr_jcur a = pr_jchild(c, "accuracy");
+        return pr_jfail(&a, err, "accuracy is a percentage (0 to 100)");
+    }
+    return 0;
+}
+
+static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c, int index,
+                      pr_pub_table *t, pr_err *err)
+{
+    int rc = 0;
+    long long v;
+    pr_jcur src, rows;
+    t->index = index;
+    t->source_line = 0;
+    if (pr_jobject(c, table_keys, err) < 0)
+        return -1;
+    t->label = opt_dup(file_root, "label", "published", err, &rc);
+    if (pr_jobj(file_root, "source", 1, &src, err) < 0 || read_source(&src, t, err) < 0)
+        return -1;
+    int has = pr_jobj(c, "source", 0, &src, err);
+    if (has < 0 || (has && read_source(&src, t, err) < 0))
+        return -1;
+    const char *s;
+    if (pr_jstr(c, "model", 1, &s, err) < 0)
+        return -1;
+    t->model = pr_xstrdup(s);
+    if (!pr_name_is_safe(s)) {
+        pr_jcur m = pr_jchild(c, "model");
+        return pr_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
+    }
+    if (pr_jstr(c, "framework", 1, &s, err) < 0)
+        return -1;
+    t->framework = pr_xstrdup(s);
+    if (!pr_name_is_safe(s)) {
+        pr_jcur m = pr_jchild(c, "framework");
+        return pr_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
+    }
+    t->model_title = opt_dup(c, "model_title", t->model, err, &rc);
+    t->framework_title = opt_dup(c, "framework_title", t->framework, err, &rc);
+    if (rc < 0 || pr_jenum(c, "precision", 1, pr_precisions, &t->precision, err) < 0 ||
+        pr_jint(c, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
+        return -1;
+    t->batch_size = (int)v;
+    if (pr_jstr(c, "batch_label", 0, &s, err) == 1)
+        t->batch_label = pr_xstrdup(s);
+    if (pr_jstr(c, "unit", 1, &s, err) < 0)
+        return -1;
+    t->unit = pr_xstrdup(s);
+    if (pr_jstr(c, "variant", 0, &s, err) == 1)
+        t->variant = pr_xstrdup(s);
+    if (pr_jstr(c, "note", 0, &s, err) == 1)
+        t->note = pr_xstrdup(s);
+    if (pr_jbool(c, "primary", 0, &t->primary, err) < 0)
+        return -1;
+    pr_jcur env;
+    if ((has = pr_jobj(file_root, "environment", 0, &env, err)) < 0)
+        return -1;
+    if (has)
+        t->environment = json_incref(env.v);
+    if (pr_jarr(c, "rows", 1, 1, &rows, err) < 0)
+        return -1;
+    t->nrows = json_array_size(rows.v);
+    t->rows = pr_xcalloc(t->nrows, sizeof *t->rows);
+    for (size_t i = 0; i < t->nrows; i++) {
+        pr_jcur it = pr_jitem(&rows, i);
+        if (read_row(&it, &t->rows[i], err) < 0)
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (t->rows[j].nodes == t->rows[i].nodes && t->rows[j].gpus == t->rows[i].gpus)
+                return pr_jfail(&it, err, "duplicate row for %d node(s), %d GPU(s)",
+                                t->rows[i].nodes, t->rows[i].gpus);
+    }
+    /* The same table twice (same source label, config and variant). */
+    for (size_t i = 0; i < d->npubs; i++) {
+        pr_pub_table *o = &d->pubs[i];
+        if (strcmp(o->model, t->model) == 0 && strcmp(o->framework, t->framework) == 0 &&
+            strcmp(o->precision, t->precision) == 0 && o->batch_size == t->batch_size &&
+            strcmp(o->label, t->label) == 0 &&
+            strcmp(o->variant ? o->variant : "", t->variant ? t->variant : "") == 0 &&
+            strcmp(o->batch_label ? o->batch_label : "", t->batch_label ? t->batch_label : "") == 0)
+            return pr_jfail(c, err, "duplicate published table (also %s, table %d)", o->file,
+                            o->index);
+    }
+    return 0;
+}
+
+int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc), tables;
+    long long v;
+    if (pr_jobject(&root, pub_keys, err) < 0 || pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+        pr_jarr(&root, "tables", 1, 1, &tables, err) < 0)
+        goto out;
+    pr_jcur env;
+    int has = pr_jobj(&root, "environment", 0, &env, err);
+    if (has < 0)
+        goto out;
+    if (has) {
+        const char *k;
+        json_t *val;
+        json_object_foreach(env.v, k, val) {
+            if (!json_is_string(val)) {
+                pr_jcur it = pr_jchild(&env, k);
+                pr_jfail(&it, err, "expected a string");
+                goto out;
+            }
+        }
+    }
+    for (size_t i = 0; i < json_array_size(tables.v); i++) {
+        pr_jcur it = pr_jitem(&tables, i);
+        pr_pub_table t;
+        memset(&t, 0, sizeof t);
+        t.file = pr_xstrdup(path);
+        if (read_table(d, &root, &it, (int)i, &t, err) < 0) {
+            free_pub(&t);
+            goto out;
+        }
+        d->pubs = pr_xrealloc(d->pubs, (d->npubs + 1) * sizeof *d->pubs);
+        d->pubs[d->npubs++] = t;
+    }
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    return rc;
+}
+
+/* Collects *.json below dir, recursively, sorted. */
+static int find_json(const char *dir, char ***list, size_t *n, pr_err *err)
+{
+    char **names = NULL;
+    if (pr_list_dir(dir, &names, NULL, err) < 0)
+        return -1;
+    int rc = 0;
+    for (char **p = names; *p && rc == 0; p++) {
+        char *path = pr_path_join(dir, *p);
+        size_t l = strlen(*p);
+        if (pr_is_dir(path)) {
+            rc = find_json(path, list, n, err);
+        } else if (l > 5 && strcmp(*p + l - 5, ".json") == 0) {
+            *list = pr_xrealloc(*list, (*n + 2) * sizeof **list);
+            (*list)[(*n)++] = path;
+            (*list)[*n] = NULL;
+            path = NULL;
+        }
+        free(path);
+    }
+    pr_strv_free(names);
+    return rc;
+}
+
+static int load_env(pr_run *r, const char *path, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc);
+    long long v;
+    int rc = -1;
+    if (pr_jobject(&root, env_keys, err) < 0 || pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0)
+        goto out;
+    static const char *const objs[] = {"host", "gpu", "framework", NULL};
+    for (const char *const *k = objs; *k; k++) {
+        pr_jcur c = pr_jchild(&root, *k);
+        if (c.v && !json_is_null(c.v) && !json_is_object(c.v)) {
+            pr_jfail(&c, err, "expected an object or null");
+            goto out;
+        }
+    }
+    r->env = json_incref(root.v);
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    return rc;
+}
+
+static int same_case(const pr_record *a, const pr_record *b)
+{
+    return strcmp(a->model, b->model) == 0 && strcmp(a->framework, b->framework) == 0 &&
+           strcmp(a->precision, b->precision) == 0 && a->batch_size == b->batch_size &&
+           a->nodes == b->nodes && a->gpus_per_node == b->gpus_per_node && a->repeat == b->repeat;
+}
+
+static int load_run(pr_dataset *d, const char *dir, const char *name, pr_err *err)
+{
+    pr_run r;
+    memset(&r, 0, sizeof r);
+    r.dir = pr_path_join(dir, name);
+    r.name = pr_xstrdup(name);
+    char *env = pr_path_join(r.dir, "env.json");
+    char *index = pr_path_join(r.dir, "logs/index");
+    char **names = NULL;
+    int rc = -1;
+    if (pr_is_file(env) && load_env(&r, env, err) < 0)
+        goto out;
+    if (pr_is_dir(index) && pr_list_dir(index, &names, NULL, err) < 0)
+        goto out;
+    for (char **p = names; p && *p; p++) {
+        size_t l = strlen(*p);
+        if (l < 7 || strcmp(*p + l - 6, "_speed") != 0)
+            continue;
+        char *path = pr_path_join(index, *p);
+        pr_record rec;
+        pr_record_init(&rec);
+        if (pr_record_load(path, &rec, err) < 0) {
+            pr_record_clear(&rec);
+            free(path);
+            goto out;
+        }
+        if (rec.log_file[0]) {
+            char *log = pr_path_join(r.dir, rec.log_file);
+            int exists = pr_is_file(log);
+            free(log);
+            if (!exists) {
+                pr_err_set(err, path, 0, 0, "log_file", "\"%s\" does not exist in %s",
+                           rec.log_file, r.dir);
+                pr_record_clear(&rec);
+                free(path);
+                goto out;
+            }
+        }
+        for (size_t i = 0; i < d->nruns; i++)
+            for (size_t j = 0; j < d->runs[i].nrecords; j++)
+                if (same_case(&d->runs[i].records[j], &rec)) {
+                    pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
+                               d->runs[i].record_files[j]);
+                    pr_record_clear(&rec);
+                    free(path);
+                    goto out;
+                }
+        for (size_t j = 0; j < r.nrecords; j++)
+            if (same_case(&r.records[j], &rec)) {
+                pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
+                           r.record_files[j]);
+                pr_record_clear(&rec);
+                free(path);
+                goto out;
+            }
+        r.records = pr_xrealloc(r.records, (r.nrecords + 1) * sizeof *r.records);
+        r.record_files = pr_xrealloc(r.record_files, (r.nrecords + 1) * sizeof *r.record_files);
+        r.records[r.nrecords] = rec;
+        r.record_files[r.nrecords++] = path;
+    }
+    d->runs = pr_xrealloc(d->runs, (d->nruns + 1) * sizeof *d->runs);
+    d->runs[d->nruns++] = r;
+    memset(&r, 0, sizeof r);
+    rc = 0;
+out:
+    if (rc < 0) {
+        for (size_t i = 0; i < r.nrecords; i++) {
+            pr_record_clear(&r.records[i]);
+            free(r.record_files[i]);
+        }
+        free(r.records);
+        free(r.record_files);
+        free(r.dir);
+        free(r.name);
+        json_decref(r.env);
+    }
+    pr_strv_free(names);
+    free(env);
+    free(index);
+    return rc;
+}
+
+int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
+{
+    pr_json_init();
+    pr_dataset *d = pr_xcalloc(1, sizeof *d);
+    d->dir = pr_xstrdup(dir);
+    char *suites = pr_path_join(dir, "suites");
+    char *pubs = pr_path_join(dir, "published");
+    char *runs = pr_path_join(dir, "runs");
+    char **files = NULL, **names = NULL;
+    size_t n = 0;
+    int rc = -1;
+    if (!pr_is_dir(dir)) {
+        pr_err_set(err, dir, 0, 0, NULL, "no such data directory");
+        goto out;
+    }
+    if (pr_is_dir(suites) && find_json(suites, &files, &n, err) < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        pr_suite *s = NULL;
+        if (pr_suite_load(files[i], &s, err) < 0)
+            goto out;
+        for (size_t j = 0; j < d->nsuites; j++)
+            if (strcmp(d->suites[j]->model, s->model) == 0 &&
+                strcmp(d->suites[j]->framework, s->framework) == 0) {
+                pr_err_set(err, files[i], 0, 0, NULL, "a second suite for %s / %s (first: %s)",
+                           s->model, s->framework, d->suites[j]->path);
+                pr_suite_free(s);
+                goto out;
+            }
+        d->suites = pr_xrealloc(d->suites, (d->nsuites + 1) * sizeof *d->suites);
+        d->suites[d->nsuites++] = s;
+    }
+    pr_strv_free(files);
+    files = NULL;
+    n = 0;
+    if (pr_is_dir(pubs) && find_json(pubs, &files, &n, err) < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (pr_data_load_published(d, files[i], err) < 0)
+            goto out;
+    if (pr_is_dir(runs)) {
+        if (pr_list_dir(runs, &names, NULL, err) < 0)
+            goto out;
+        for (char **p = names; *p; p++) {
+            char *path = pr_path_join(runs, *p);
+            int isdir = pr_is_dir(path);
+            free(path);
+            if (isdir && load_run(d, runs, *p, err) < 0)
+                goto out;
+        }
+    }
+    *out = d;
+    d = NULL;
+    rc = 0;
+out:
+    pr_data_free(d);
+    pr_strv_free(files);
+    pr_strv_free(names);
+    free(suites);
+    free(pubs);
+    free(runs);
+    return rc;
+}
+
+void pr_data_free(pr_dataset *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->nsuites; i++)
+        pr_suite_free(d->suites[i]);
+    free(d->suites);
+    for (size_t i = 0; i < d->npubs; i++)
+        free_pub(&d->pubs[i]);
+    free(d->pubs);
+    for (size_t i = 0; i < d->nruns; i++) {
+        pr_run *r = &d->runs[i];
+        for (size_t j = 0; j < r->nrecords; j++) {
+            pr_record_clear(&r->records[j]);
+            free(r->record_files[j]);
+        }
+        free(r->records);
+        free(r->record_files);
+        free(r->dir);
+        free(r->name);
+        json_decref(r->env);
+    }
+    free(d->runs);
+    free(d->dir);
+    free(d);
+}

@@ -1,0 +1,76 @@
+/* data: everything gen reads from a data directory, validated strictly.
+ *
+ *   DATA/suites/.../NAME.json   suites (lib/suite.h)
+ *   DATA/published/NAME.json    published figures with their sources
+ *   DATA/runs/<run>/env.json   environment record of a measure run
+ *   DATA/runs/<run>/logs/index/<case>_speed   result records (lib/record.h)
+ *   DATA/runs/<run>/logs/train_log/<case>     raw logs
+ *
+ * Any invalid file stops the load with an error naming file, line, column
+ * and field; nothing partial is returned.
+ */
+#ifndef PR_DATA_H
+#define PR_DATA_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "err.h"
+#include "record.h"
+#include "suite.h"
+
+/* A figure published elsewhere: a value, or a state such as TODO or OOM. */
+typedef struct pr_pub_row {
+    int nodes, gpus_per_node, gpus; /* gpus_per_node 0 when the source does not say */
+    int has_value;
+    double value;
+    const char *state;      /* "TODO", "OOM" or "failed" when !has_value */
+    int has_speedup;
+    double speedup;         /* the speedup the source prints, to be checked */
+    double time_to_train_s; /* NAN when absent */
+    double accuracy;        /* percent; NAN when absent */
+} pr_pub_row;
+
+typedef struct pr_pub_table {
+    char *file;             /* the published file it came from */
+    int index;              /* its position in that file */
+    char *label;            /* short name of the source, e.g. "DLPerf" */
+    char *source_title, *source_url, *source_repo, *source_path, *source_commit, *date;
+    int source_line;        /* 0 when unknown */
+    char *model, *model_title, *framework, *framework_title;
+    const char *precision;
+    int batch_size;
+    char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
+    char *unit, *variant, *note;
+    int primary;            /* compared with reproduced figures */
+    json_t *environment;    /* object of strings, or NULL */
+    pr_pub_row *rows;
+    size_t nrows;
+} pr_pub_table;
+
+typedef struct pr_run {
+    char *dir;              /* DATA/runs/<run> */
+    char *name;             /* <run> */
+    json_t *env;            /* the environment record, or NULL */
+    pr_record *records;
+    char **record_files;    /* path of each record */
+    size_t nrecords;
+} pr_run;
+
+typedef struct pr_dataset {
+    char *dir;
+    pr_suite **suites;
+    size_t nsuites;
+    pr_pub_table *pubs;
+    size_t npubs;
+    pr_run *runs;
+    size_t nruns;
+} pr_dataset;
+
+/* Loads DIR; *out is the caller's (pr_data_free). */
+int pr_data_load(const char *dir, pr_dataset **out, pr_err *err);
+void pr_data_free(pr_dataset *d);
+/* Validates one published-figures file on its own (for tests and tools). */
+int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err);
+
+#endif

@@ -1,0 +1,62 @@
+/* md: escaping for each place text from data lands in a Markdown report,
+ * GitHub heading anchors, and the one rounding policy for figures. */
+#ifndef PR_MD_H
+#define PR_MD_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* Rounding, stated once: throughput and other figures with 2 decimals,
+ * speedups with 2 decimals (as the seeds), percentages with 1 decimal. */
+#define PR_DECIMALS_VALUE 2
+#define PR_DECIMALS_SPEEDUP 2
+#define PR_DECIMALS_PERCENT 1
+
+/* Appends v with the given decimals (round half away from zero on the
+ * decimal value, so 2.675 -> 2.68 as a reader expects); "-0.00" never
+ * appears. */
+void pr_md_number(pr_buf *out, double v, int decimals);
+/* Rounds v to decimals the same way. */
+double pr_md_round(double v, int decimals);
+
+/* Text inside a table cell: escapes | \ ` * _ [ ] < > & and turns newlines
+ * and control characters into spaces, so data cannot break the table or
+ * start markup. */
+void pr_md_cell(pr_buf *out, const char *s);
+/* Inline text in a paragraph or heading: the same escaping as a cell. */
+void pr_md_text(pr_buf *out, const char *s);
+/* A link target: percent-encodes spaces, parentheses, <, >, control and
+ * non-ASCII bytes are kept (GitHub accepts UTF-8 paths). */
+void pr_md_link_target(pr_buf *out, const char *s);
+/* Code in a fenced block: the fence is chosen longer than any backtick run
+ * in s.  Appends "```lang\n" s "\n```\n". */
+void pr_md_code_block(pr_buf *out, const char *lang, const char *s);
+/* Inline code span, with a fence longer than any backtick run inside. */
+void pr_md_code_span(pr_buf *out, const char *s);
+
+/* The anchor GitHub generates for a heading text (without '#'):
+ * lower-cased ASCII, spaces to '-', punctuation removed, letters, digits,
+ * CJK, '-' and '_' kept. */
+void pr_md_anchor(pr_buf *out, const char *heading);
+
+/* A list of anchors already used in a document, for GitHub's "-1", "-2"
+ * suffixes on repeated headings. */
+typedef struct pr_md_anchors pr_md_anchors;
+pr_md_anchors *pr_md_anchors_new(void);
+void pr_md_anchors_free(pr_md_anchors *a);
+/* Appends the unique anchor for heading to out and remembers it. */
+void pr_md_anchors_add(pr_md_anchors *a, const char *heading, pr_buf *out);
+/* 1 when anchor (without '#') was produced. */
+int pr_md_anchors_has(const pr_md_anchors *a, const char *anchor);
+
+/* Builds a table of contents (nested list of links) from the ATX headings
+ * of markdown between levels min_level and max_level, skipping fenced code.
+ * Appends to out. */
+void pr_md_toc(pr_buf *out, const char *markdown, int min_level, int max_level);
+/* Appends the raw text of a heading line with inline markup stripped the
+ * way GitHub does before making the anchor (links keep their text, code
+ * spans their content, emphasis markers and backslash escapes dropped). */
+void pr_md_heading_plain(pr_buf *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,1803 @@
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "jdoc.h"
+#include "md.h"
+#include "mustache.h"
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct cfg {
+    const char *precision;
+    int bs;
+    const char *batch_label; /* display only; may be NULL */
+} cfg;
+
+typedef struct fw {
+    const char *model, *framework, *model_title, *framework_title, *unit;
+    const pr_suite *suite;
+    const pr_record **recs;
+    const pr_run **runs;
+    size_t nrecs;
+    const pr_pub_table **pubs;
+    size_t npubs;
+    cfg *cfgs;
+    size_t ncfgs;
+} fw;
+
+typedef struct model {
+    const char *id, *title;
+    fw **fws;
+    size_t nfws;
+} model;
+
+typedef struct world {
+    const pr_dataset *d;
+    const pr_report_opts *o;
+    model **models;
+    size_t nmodels;
+    char *out_abs, *data_abs;
+} world;
+
+/* One language's templates and strings. */
+typedef struct lang {
+    const char *code;     /* "zh" or "en" */
+    const char *readme;   /* README.md or README.en.md */
+    const char *other_readme;
+    char *dir;            /* templates/<code> */
+    json_t *strings;      /* strings.json */
+} lang;
+
+static int precision_rank(const char *p)
+{
+    for (int i = 0; pr_precisions[i]; i++)
+        if (strcmp(pr_precisions[i], p) == 0)
+            return i;
+    return 99;
+}
+
+static int cfg_cmp(const cfg *a, const cfg *b)
+{
+    int d = precision_rank(a->precision) - precision_rank(b->precision);
+    if (d)
+        return d;
+    if (a->bs != b->bs)
+        return a->bs - b->bs;
+    return strcmp(a->batch_label ? a->batch_label : "", b->batch_label ? b->batch_label : "");
+}
+
+static int cfg_qsort(const void *a, const void *b) { return cfg_cmp(a, b); }
+
+static void add_cfg(fw *f, const char *precision, int bs, const char *label)
+{
+    cfg c = {precision, bs, label};
+    for (size_t i = 0; i < f->ncfgs; i++)
+        if (strcmp(f->cfgs[i].precision, precision) == 0 && f->cfgs[i].bs == bs) {
+            if (!f->cfgs[i].batch_label)
+                f->cfgs[i].batch_label = label;
+            return;
+        }
+    f->cfgs = pr_xrealloc(f->cfgs, (f->ncfgs + 1) * sizeof *f->cfgs);
+    f->cfgs[f->ncfgs++] = c;
+}
+
+static model *get_model(world *w, const char *id, const char *title)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        if (strcmp(w->models[i]->id, id) == 0) {
+            if (title && strcmp(w->models[i]->title, w->models[i]->id) == 0)
+                w->models[i]->title = title;
+            return w->models[i];
+        }
+    model *m = pr_xcalloc(1, sizeof *m);
+    m->id = id;
+    m->title = title ? title : id;
+    w->models = pr_xrealloc(w->models, (w->nmodels + 1) * sizeof *w->models);
+    w->models[w->nmodels++] = m;
+    return m;
+}
+
+static fw *get_fw(model *m, const char *id, const char *title)
+{
+    for (size_t i = 0; i < m->nfws; i++)
+        if (strcmp(m->fws[i]->framework, id) == 0) {
+            if (title && strcmp(m->fws[i]->framework_title, id) == 0)
+                m->fws[i]->framework_title = title;
+            return m->fws[i];
+        }
+    fw *f = pr_xcalloc(1, sizeof *f);
+    f->model = m->id;
+    f->framework = id;
+    f->framework_title = title ? title : id;
+    m->fws = pr_xrealloc(m->fws, (m->nfws + 1) * sizeof *m->fws);
+    m->fws[m->nfws++] = f;
+    return f;
+}
+
+static int model_qsort(const void *a, const void *b)
+{
+    return strcmp((*(model *const *)a)->id, (*(model *const *)b)->id);
+}
+
+/* Groups the dataset by model and framework.  Frameworks keep the order in
+ * which the data first names them (published tables first), so tables read
+ * as their sources laid them out. */
+static void build_world(world *w)
+{
+    const pr_dataset *d = w->d;
+    for (size_t i = 0; i < d->npubs; i++) {
+        const pr_pub_table *t = &d->pubs[i];
+        model *m = get_model(w, t->model, t->model_title);
+        fw *f = get_fw(m, t->framework, t->framework_title);
+        f->model_title = m->title;
+        if (!f->unit)
+            f->unit = t->unit;
+        f->pubs = pr_xrealloc(f->pubs, (f->npubs + 1) * sizeof *f->pubs);
+        f->pubs[f->npubs++] = t;
+        add_cfg(f, t->precision, t->batch_size, t->batch_label);
+    }
+    for (size_t i = 0; i < d->nsuites; i++) {
+        const pr_suite *s = d->suites[i];
+        model *m = get_model(w, s->model, s->model_title);
+        fw *f = get_fw(m, s->framework, s->framework_title);
+        f->suite = s;
+        f->unit = s->unit;
+        for (size_t c = 0; c < s->ncases; c++)
+            add_cfg(f, s->cases[c].precision, s->cases[c].batch_size, NULL);
+    }
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const pr_record *r = &d->runs[i].records[j];
+            model *m = get_model(w, r->model, NULL);
+            fw *f = get_fw(m, r->framework, NULL);
+            if (!f->unit)
+                f->unit = r->unit;
+            f->recs = pr_xrealloc(f->recs, (f->nrecs + 1) * sizeof *f->recs);
+            f->runs = pr_xrealloc(f->runs, (f->nrecs + 1) * sizeof *f->runs);
+            f->recs[f->nrecs] = r;
+            f->runs[f->nrecs++] = &d->runs[i];
+            add_cfg(f, r->precision, r->batch_size, NULL);
+        }
+    qsort(w->models, w->nmodels, sizeof *w->models, model_qsort);
+    for (size_t i = 0; i < w->nmodels; i++)
+        for (size_t j = 0; j < w->models[i]->nfws; j++) {
+            fw *f = w->models[i]->fws[j];
+            f->model_title = w->models[i]->title;
+            if (!f->unit)
+                f->unit = "samples/s";
+            qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
+        }
+}
+
+static void free_world(world *w)
+{
+    for (size_t i = 0; i < w->nmodels; i++) {
+        model *m = w->models[i];
+        for (size_t j = 0; j < m->nfws; j++) {
+            fw *f = m->fws[j];
+            free(f->recs);
+            free(f->runs);
+            free(f->pubs);
+            free(f->cfgs);
+            free(f);
+        }
+        free(m->fws);
+        free(m);
+    }
+    free(w->models);
+    free(w->out_abs);
+    free(w->data_abs);
+}
+
+/* ---------------------------------------------------------------- figures */
+
+typedef struct row {
+    int nodes, gpus;
+} row;
+
+/* What perfrepro measured for one case (all its repeats). */
+typedef struct repro {
+    size_t n_total, n_ok;
+    double median, min, max;
+    const pr_record *link_rec; /* the repeat whose log backs the median */
+    const pr_run *link_run;
+    const pr_record *fail_rec; /* the first failure */
+    const pr_run *fail_run;
+    int planned;               /* the suite's matrix has the case */
+    double tt, acc;            /* NAN when not recorded */
+} repro;
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double metric(const pr_record *r, const char *key)
+{
+    json_t *v = r->metrics ? json_object_get(r->metrics, key) : NULL;
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void repro_cell(const fw *f, const cfg *c, int nodes, int gpus, repro *out)
+{
+    memset(out, 0, sizeof *out);
+    out->tt = out->acc = NAN;
+    double *vals = pr_xmalloc((f->nrecs + 1) * sizeof *vals);
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_record *r = f->recs[i];
+        if (strcmp(r->precision, c->precision) || r->batch_size != c->bs || r->nodes != nodes ||
+            r->gpu_num != gpus)
+            continue;
+        out->n_total++;
+        if (r->failed) {
+            if (!out->fail_rec || r->repeat < out->fail_rec->repeat) {
+                out->fail_rec = r;
+                out->fail_run = f->runs[i];
+            }
+            continue;
+        }
+        vals[out->n_ok++] = r->final_result;
+    }
+    if (out->n_ok) {
+        qsort(vals, out->n_ok, sizeof *vals, dbl_cmp);
+        out->median = median_sorted(vals, out->n_ok);
+        out->min = vals[0];
+        out->max = vals[out->n_ok - 1];
+        /* Link the repeat closest to the median (lowest repeat on ties). */
+        double best = INFINITY;
+        for (size_t i = 0; i < f->nrecs; i++) {
+            const pr_record *r = f->recs[i];
+            if (r->failed || strcmp(r->precision, c->precision) || r->batch_size != c->bs ||
+                r->nodes != nodes || r->gpu_num != gpus)
+                continue;
+            double dist = fabs(r->final_result - out->median);
+            if (dist < best || (dist == best && r->repeat < out->link_rec->repeat)) {
+                best = dist;
+                out->link_rec = r;
+                out->link_run = f->runs[i];
+            }
+        }
+        out->tt = metric(out->link_rec, "time_to_train_s");
+        out->acc = metric(out->link_rec, "accuracy");
+    }
+    free(vals);
+    if (f->suite)
+        for (size_t i = 0; i < f->suite->ncases; i++) {
+            const pr_case *k = &f->suite->cases[i];
+            if (strcmp(k->precision, c->precision) == 0 && k->batch_size == c->bs &&
+                k->nodes == nodes && k->gpus == gpus)
+                out->planned = 1;
+        }
+}
+
+/* The published table reproduced figures are compared with for c. */
+static const pr_pub_table *primary_pub(const fw *f, const cfg *c)
+{
+    const pr_pub_table *first = NULL;
+    for (size_t i = 0; i < f->npubs; i++) {
+        const pr_pub_table *t = f->pubs[i];
+        if (strcmp(t->precision, c->precision) || t->batch_size != c->bs)
+            continue;
+        if (t->primary)
+            return t;
+        if (!first)
+            first = t;
+    }
+    return first;
+}
+
+static const pr_pub_row *pub_row(const pr_pub_table *t, int nodes, int gpus)
+{
+    for (size_t i = 0; t && i < t->nrows; i++)
+        if (t->rows[i].nodes == nodes && t->rows[i].gpus == gpus)
+            return &t->rows[i];
+    return NULL;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    return x->gpus != y->gpus ? x->gpus - y->gpus : x->nodes - y->nodes;
+}
+
+static void add_row(row **rows, size_t *n, int nodes, int gpus)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*rows)[i].nodes == nodes && (*rows)[i].gpus == gpus)
+            return;
+    *rows = pr_xrealloc(*rows, (*n + 1) * sizeof **rows);
+    (*rows)[*n].nodes = nodes;
+    (*rows)[(*n)++].gpus = gpus;
+}
+
+/* Rows of a framework's table for c: every case the suite plans, every
+ * record, every row of every published table of c. */
+static row *fw_rows(const fw *f, const cfg *c, size_t *n)
+{
+    row *rows = NULL;
+    *n = 0;
+    if (f->suite)
+        for (size_t i = 0; i < f->suite->ncases; i++) {
+            const pr_case *k = &f->suite->cases[i];
+            if (strcmp(k->precision, c->precision) == 0 && k->batch_size == c->bs)
+                add_row(&rows, n, k->nodes, k->gpus);
+        }
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_record *r = f->recs[i];
+        if (strcmp(r->precision, c->precision) == 0 && r->batch_size == c->bs)
+            add_row(&rows, n, r->nodes, r->gpu_num);
+    }
+    for (size_t i = 0; i < f->npubs; i++) {
+        const pr_pub_table *t = f->pubs[i];
+        if (strcmp(t->precision, c->precision) == 0 && t->batch_size == c->bs)
+            for (size_t j = 0; j < t->nrows; j++)
+                add_row(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
+    }
+    qsort(rows, *n, sizeof *rows, row_cmp);
+    return rows;
+}
+
+/* Decimals a published number was printed with (at least 1, at most 4). */
+static int printed_decimals(double v)
+{
+    for (int d = 1; d < 4; d++) {
+        double s = pow(10.0, d);
+        if (fabs(round(v * s) - v * s) < 1e-6)
+            return d;
+    }
+    return 4;
+}
+
+/* 1 when a published speedup disagrees with the one its own throughput
+ * figures give, at the precision the source printed it with. */
+static int speedup_disagrees(double published, double computed)
+{
+    int d = printed_decimals(published);
+    return fabs(pr_md_round(computed, d) - published) > 0.5 * pow(10.0, -d) + 1e-9;
+}
+
+/* ---------------------------------------------------------------- language */
+
+/* Every key gen looks up in templates/<lang>/strings.json; a missing key is
+ * an error when the language loads, not a blank in a report. */
+static const char *const string_keys[] = {
+    "state_todo", "state_oom", "state_failed", "state_none", "no_baseline", "col_nodes",
+    "col_gpus", "col_throughput", "col_range", "col_runs", "col_speedup", "col_efficiency",
+    "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
+    "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
+    "col_config", "log_link", "config_name", "published_mark", "gap_flag", "speedup_flag",
+    "note_no_baseline", "note_published", "note_rounding", "note_gap", "note_speedup_flag",
+    "note_runs", "note_failed", "env_gpu", "env_cpu", "env_memory", "env_os", "env_kernel",
+    "env_driver", "env_cuda", "env_cudnn", "env_nccl", "env_framework", "env_image",
+    "env_compiler", "env_network", "env_nodes", "env_captured", "env_none", "steps_none",
+    "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
+    NULL};
+
+static int lang_load(lang *l, const char *templates_dir, pr_err *err)
+{
+    l->dir = pr_path_join(templates_dir, l->code);
+    char *path = pr_path_join(l->dir, "strings.json");
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        goto out;
+    pr_jcur root = pr_jdoc_root(doc);
+    if (pr_jobject(&root, string_keys, err) < 0)
+        goto out;
+    for (const char *const *k = string_keys; *k; k++) {
+        const char *s;
+        if (pr_jstr(&root, *k, 1, &s, err) < 0)
+            goto out;
+    }
+    l->strings = json_incref(root.v);
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    free(path);
+    return rc;
+}
+
+static void lang_free(lang *l)
+{
+    free(l->dir);
+    json_decref(l->strings);
+}
+
+static const char *S(const lang *l, const char *key)
+{
+    return json_string_value(json_object_get(l->strings, key));
+}
+
+static void md_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
+{
+    (void)ctx;
+    char *t = pr_xstrndup(s, len);
+    pr_md_text(out, t);
+    free(t);
+}
+
+/* Renders a small parameterised string (a strings.json entry is itself a
+ * mustache template) with view (borrowed), appending to out. */
+static int fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *err)
+{
+    const char *t = S(l, key);
+    pr_mustache_opts o = {0};
+    o.name = key;
+    o.escape = md_escape_cb;
+    return pr_mustache_render(t, strlen(t), view, &o, out, err);
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+static char *abs_normalised(const char *p)
+{
+    pr_buf b = PR_BUF_INIT;
+    if (p[0] != '/') {
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd))
+            strcpy(cwd, "/");
+        pr_buf_puts(&b, cwd);
+    }
+    pr_buf_putc(&b, '/');
+    pr_buf_puts(&b, p);
+    /* Lexical normalisation: drop "." and empty parts, resolve "..". */
+    char *src = pr_buf_detach(&b);
+    char **parts = pr_xmalloc((strlen(src) + 1) * sizeof *parts);
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(src, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+        if (strcmp(t, ".") == 0)
+            continue;
+        if (strcmp(t, "..") == 0) {
+            if (n)
+                n--;
+            continue;
+        }
+        parts[n++] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        pr_buf_printf(&b, "/%s", parts[i]);
+    if (!n)
+        pr_buf_putc(&b, '/');
+    free(parts);
+    free(src);
+    return pr_buf_detach(&b);
+}
+
+/* The link from page directory page_rel (relative to the output dir) to
+ * file (a path as loaded, relative to the cwd or absolute). */
+static char *link_to(const world *w, const char *page_rel, const char *file)
+{
+    char *from = page_rel[0] ? pr_path_join(w->out_abs, page_rel) : pr_xstrdup(w->out_abs);
+    char *to = abs_normalised(file);
+    char *rel = pr_path_relative(from, to);
+    free(from);
+    free(to);
+    return rel;
+}
+
+static void config_name(const lang *l, const cfg *c, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_object();
+    char *up = pr_xstrdup(c->precision);
+    for (char *p = up; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    json_object_set_new(v, "precision", json_string(up));
+    if (c->batch_label)
+        json_object_set_new(v, "batch", json_string(c->batch_label));
+    else
+        json_object_set_new(v, "batch", json_integer(c->bs));
+    fmt(l, "config_name", v, out, err);
+    json_decref(v);
+    free(up);
+}
+
+static void gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_pack("{s:i,s:i}", "nodes", nodes, "gpus", gpus);
+    fmt(l, "gpus_label", v, out, err);
+    json_decref(v);
+}
+
+static void table_row(pr_buf *out, pr_buf *cells, size_t n)
+{
+    pr_buf_puts(out, "|");
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_putc(out, ' ');
+        pr_buf_puts(out, pr_buf_cstr(&cells[i]));
+        pr_buf_puts(out, " |");
+    }
+    pr_buf_putc(out, '\n');
+}
+
+static void table_head(pr_buf *out, const char *const *heads, size_t n, int numeric_from)
+{
+    pr_buf_puts(out, "|");
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_putc(out, ' ');
+        pr_md_cell(out, heads[i]);
+        pr_buf_puts(out, " |");
+    }
+    pr_buf_puts(out, "\n|");
+    for (size_t i = 0; i < n; i++)
+        pr_buf_puts(out, (int)i >= numeric_from ? " ---: |" : " --- |");
+    pr_buf_putc(out, '\n');
+}
+
+static void cells_clear(pr_buf *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pr_buf_clear(&cells[i]);
+}
+
+static void cells_free(pr_buf *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pr_buf_free(&cells[i]);
+}
+
+static void md_link(pr_buf *out, const char *text_md, const char *target)
+{
+    pr_buf_putc(out, '[');
+    pr_buf_puts(out, text_md);
+    pr_buf_puts(out, "](");
+    pr_md_link_target(out, target);
+    pr_buf_putc(out, ')');
+}
+
+/* A link to a record's log from page dir page_rel. */
+static void log_link(const world *w, const char *page_rel, const pr_run *run,
+                     const pr_record *r, const char *text_md, pr_buf *out)
+{
+    if (!r->log_file[0]) {
+        pr_buf_puts(out, text_md);
+        return;
+    }
+    char *file = pr_path_join(run->dir, r->log_file);
+    char *rel = link_to(w, page_rel, file);
+    md_link(out, text_md, rel);
+    free(rel);
+    free(file);
+}
+
+/* The state word of a failed case: OOM for out of memory, else "failed". */
+static const char *fail_word(const lang *l, const pr_record *r)
+{
+    return strcmp(r->fail_reason, "oom") == 0 ? S(l, "state_oom") : S(l, "state_failed");
+}
+
+static void value_cell(pr_buf *out, double v) { pr_md_number(out, v, PR_DECIMALS_VALUE); }
+
+/* Notes a page collects while its tables are written. */
+typedef struct notes {
+    int no_baseline, published, gap, speedup_flag, failed;
+} notes;
+
+/* ---------------------------------------------------------------- framework tables */
+
+static int any_metric_repro(const fw *f, const cfg *c, const char *key)
+{
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_record *r = f->recs[i];
+        if (!strcmp(r->precision, c->precision) && r->batch_size == c->bs && !isnan(metric(r, key)))
+            return 1;
+    }
+    return 0;
+}
+
+static int any_pub_tt(const pr_pub_table *t)
+{
+    for (size_t i = 0; t && i < t->nrows; i++)
+        if (!isnan(t->rows[i].time_to_train_s))
+            return 1;
+    return 0;
+}
+
+static int any_pub_acc(const pr_pub_table *t)
+{
+    for (size_t i = 0; t && i < t->nrows; i++)
+        if (!isnan(t->rows[i].accuracy))
+            return 1;
+    return 0;
+}
+
+static void optional_number(pr_buf *out, const lang *l, double v, int decimals)
+{
+    if (isnan(v))
+        pr_buf_puts(out, S(l, "state_none"));
+    else
+        pr_md_number(out, v, decimals);
+}
+
+/* The reproduction table of one configuration: perfrepro's own figures,
+ * compared with the primary published table. */
+static int repro_table(const world *w, const lang *l, const fw *f, const cfg *c,
+                       const char *page_rel, notes *nt, pr_buf *out, pr_err *err)
+{
+    size_t nrows;
+    row *rows = fw_rows(f, c, &nrows);
+    const pr_pub_table *pub = primary_pub(f, c);
+    int has_tt = any_metric_repro(f, c, "time_to_train_s");
+    int has_acc = any_metric_repro(f, c, "accuracy");
+    const char *heads[13];
+    size_t nh = 0;
+    pr_buf thr = PR_BUF_INIT, pubh = PR_BUF_INIT;
+    pr_buf_printf(&thr, "%s (%s)", S(l, "col_throughput"), f->unit);
+    pr_buf_printf(&pubh, "%s (%s)", S(l, "col_published"), pub ? pub->label : "—");
+    heads[nh++] = S(l, "col_nodes");
+    heads[nh++] = S(l, "col_gpus");
+    heads[nh++] = pr_buf_cstr(&thr);
+    heads[nh++] = S(l, "col_range");
+    heads[nh++] = S(l, "col_runs");
+    heads[nh++] = S(l, "col_speedup");
+    heads[nh++] = S(l, "col_efficiency");
+    if (has_tt)
+        heads[nh++] = S(l, "col_tt");
+    if (has_acc)
+        heads[nh++] = S(l, "col_acc");
+    if (pub) {
+        heads[nh++] = pr_buf_cstr(&pubh);
+        heads[nh++] = S(l, "col_gap");
+    }
+    heads[nh++] = S(l, "col_log");
+    table_head(out, heads, nh, 2);
+
+    repro base;
+    repro_cell(f, c, 1, 1, &base);
+    pr_buf cells[13];
+    for (size_t i = 0; i < 13; i++)
+        pr_buf_init(&cells[i]);
+    for (size_t i = 0; i < nrows; i++) {
+        repro rc;
+        repro_cell(f, c, rows[i].nodes, rows[i].gpus, &rc);
+        cells_clear(cells, 13);
+        size_t k = 0;
+        pr_buf_printf(&cells[k++], "%d", rows[i].nodes);
+        pr_buf_printf(&cells[k++], "%d", rows[i].gpus);
+        pr_buf *val = &cells[k++], *range = &cells[k++], *runs = &cells[k++];
+        pr_buf *sp = &cells[k++], *eff = &cells[k++];
+        if (rc.n_ok) {
+            value_cell(val, rc.median);
+            value_cell(range, rc.min);
+            pr_buf_puts(range, " – ");
+            value_cell(range, rc.max);
+            pr_buf_printf(runs, "%zu", rc.n_ok);
+            if (rc.n_total > rc.n_ok) {
+                pr_buf_printf(runs, " (+%zu %s)", rc.n_total - rc.n_ok, S(l, "state_failed"));
+                nt->failed = 1;
+            }
+            if (base.n_ok) {
+                double s = rc.median / base.median;
+                pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
+                pr_md_number(eff, 100.0 * s / rows[i].gpus, PR_DECIMALS_PERCENT);
+                pr_buf_puts(eff, "%");
+            } else {
+                pr_buf_printf(sp, "%s¹", S(l, "no_baseline"));
+                pr_buf_puts(eff, S(l, "state_none"));
+                nt->no_baseline = 1;
+            }
+        } else {
+            const char *state = rc.fail_rec ? fail_word(l, rc.fail_rec)
+                                : S(l, rc.planned ? "state_todo" : "state_none");
+            pr_buf_puts(val, state);
+            pr_buf_puts(range, S(l, "state_none"));
+            pr_buf_printf(runs, "%zu", rc.n_total);
+            pr_buf_puts(sp, S(l, "state_none"));
+            pr_buf_puts(eff, S(l, "state_none"));
+            if (rc.fail_rec)
+                nt->failed = 1;
+        }
+        if (has_tt)
+            optional_number(&cells[k++], l, rc.tt, PR_DECIMALS_VALUE);
+        if (has_acc)
+            optional_number(&cells[k++], l, rc.acc, PR_DECIMALS_VALUE);
+        if (pub) {
+            const pr_pub_row *pr = pub_row(pub, rows[i].nodes, rows[i].gpus);
+            pr_buf *pc = &cells[k++], *gap = &cells[k++];
+            if (pr && pr->has_value)
+                value_cell(pc, pr->value);
+            else
+                pr_buf_puts(pc, pr ? pr->state : S(l, "state_none"));
+            if (pr && pr->has_value && rc.n_ok) {
+                double g = (rc.median - pr->value) / pr->value;
+                if (g >= 0)
+                    pr_buf_putc(gap, '+');
+                pr_md_number(gap, 100.0 * g, PR_DECIMALS_PERCENT);
+                pr_buf_puts(gap, "%");
+                if (fabs(g) > (f->suite ? f->suite->gap_threshold : 0.05)) {
+                    pr_buf_printf(gap, " %s", S(l, "gap_flag"));
+                    nt->gap = 1;
+                }
+            } else {
+                pr_buf_puts(gap, S(l, "state_none"));
+            }
+        }
+        pr_buf *lg = &cells[k++];
+        const pr_record *lr = rc.n_ok ? rc.link_rec : rc.fail_rec;
+        const pr_run *lrun = rc.n_ok ? rc.link_run : rc.fail_run;
+        if (lr)
+            log_link(w, page_rel, lrun, lr, S(l, "col_log"), lg);
+        else
+            pr_buf_puts(lg, S(l, "state_none"));
+        table_row(out, cells, k);
+    }
+    cells_free(cells, 13);
+    pr_buf_free(&thr);
+    pr_buf_free(&pubh);
+    free(rows);
+    (void)err;
+    return 0;
+}
+
+static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_object();
+    pr_buf title = PR_BUF_INIT, where = PR_BUF_INIT;
+    pr_md_text(&title, t->source_title ? t->source_title : t->label);
+    if (t->source_url) {
+        md_link(&where, pr_buf_cstr(&title), t->source_url);
+    } else {
+        pr_buf_puts(&where, pr_buf_cstr(&title));
+    }
+    if (!t->source_repo && t->source_path) {
+        pr_buf_puts(&where, " (");
+        pr_md_code_span(&where, t->source_path);
+        pr_buf_puts(&where, ")");
+    }
+    if (t->source_repo) {
+        pr_buf loc = PR_BUF_INIT;
+        pr_buf_printf(&loc, "%s%s%s%s%s", t->source_repo, t->source_commit ? "@" : "",
+                      t->source_commit ? t->source_commit : "", t->source_path ? ":" : "",
+                      t->source_path ? t->source_path : "");
+        if (t->source_line)
+            pr_buf_printf(&loc, "#L%d", t->source_line);
+        pr_buf_puts(&where, " (");
+        pr_md_code_span(&where, pr_buf_cstr(&loc));
+        pr_buf_puts(&where, ")");
+        pr_buf_free(&loc);
+    }
+    json_object_set_new(v, "source", json_string(pr_buf_cstr(&where)));
+    json_object_set_new(v, "label", json_string(t->label));
+    if (t->date)
+        json_object_set_new(v, "date", json_string(t->date));
+    fmt(l, "pub_source", v, out, err);
+    json_decref(v);
+    pr_buf_free(&title);
+    pr_buf_free(&where);
+}
+
+/* A published table as its source printed it, with the speedup its own
+ * throughput figures give beside the printed one. */
+static int pub_table(const lang *l, const fw *f, const pr_pub_table *t, notes *nt, pr_buf *out,
+                     pr_err *err)
+{
+    int has_tt = any_pub_tt(t), has_acc = any_pub_acc(t), has_ps = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        has_ps |= t->rows[i].has_speedup;
+    const char *heads[9];
+    size_t nh = 0;
+    pr_buf thr = PR_BUF_INIT;
+    pr_buf_printf(&thr, "%s (%s)", S(l, "col_throughput"), t->unit);
+    heads[nh++] = S(l, "col_nodes");
+    heads[nh++] = S(l, "col_gpus");
+    heads[nh++] = pr_buf_cstr(&thr);
+    heads[nh++] = S(l, "col_computed_speedup");
+    heads[nh++] = S(l, "col_efficiency");
+    if (has_ps)
+        heads[nh++] = S(l, "col_pub_speedup");
+    if (has_tt)
+        heads[nh++] = S(l, "col_tt");
+    if (has_acc)
+        heads[nh++] = S(l, "col_acc");
+    table_head(out, heads, nh, 2);
+    const pr_pub_row *base = pub_row(t, 1, 1);
+    if (base && !base->has_value)
+        base = NULL;
+    pr_buf cells[9];
+    for (size_t i = 0; i < 9; i++)
+        pr_buf_init(&cells[i]);
+    /* Rows in GPU order, whatever order the source used. */
+    row *rows = NULL;
+    size_t nrows = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        add_row(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
+    qsort(rows, nrows, sizeof *rows, row_cmp);
+    for (size_t i = 0; i < nrows; i++) {
+        const pr_pub_row *r = pub_row(t, rows[i].nodes, rows[i].gpus);
+        cells_clear(cells, 9);
+        size_t k = 0;
+        pr_buf_printf(&cells[k++], "%d", r->nodes);
+        pr_buf_printf(&cells[k++], "%d", r->gpus);
+        pr_buf *val = &cells[k++], *sp = &cells[k++], *eff = &cells[k++];
+        double computed = NAN;
+        if (r->has_value) {
+            value_cell(val, r->value);
+            if (base) {
+                computed = r->value / base->value;
+                pr_md_number(sp, computed, PR_DECIMALS_SPEEDUP);
+                pr_md_number(eff, 100.0 * computed / r->gpus, PR_DECIMALS_PERCENT);
+                pr_buf_puts(eff, "%");
+            } else {
+                pr_buf_printf(sp, "%s¹", S(l, "no_baseline"));
+                pr_buf_puts(eff, S(l, "state_none"));
+                nt->no_baseline = 1;
+            }
+        } else {
+            pr_buf_puts(val, r->state);
+            pr_buf_puts(sp, S(l, "state_none"));
+            pr_buf_puts(eff, S(l, "state_none"));
+        }
+        if (has_ps) {
+            pr_buf *ps = &cells[k++];
+            if (r->has_speedup) {
+                /* Printed as the source printed it. */
+                pr_md_number(ps, r->speedup, printed_decimals(r->speedup));
+                if (!isnan(computed) && speedup_disagrees(r->speedup, computed)) {
+                    pr_buf_printf(ps, " %s", S(l, "speedup_flag"));
+                    nt->speedup_flag = 1;
+                }
+            } else {
+                pr_buf_puts(ps, S(l, "state_none"));
+            }
+        }
+        if (has_tt)
+            optional_number(&cells[k++], l, r->time_to_train_s, PR_DECIMALS_VALUE);
+        if (has_acc)
+            optional_number(&cells[k++], l, r->accuracy, PR_DECIMALS_VALUE);
+        table_row(out, cells, k);
+    }
+    free(rows);
+    cells_free(cells, 9);
+    pr_buf_free(&thr);
+    (void)f;
+    (void)err;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- summary cells */
+
+/* One cell of a summary or cross-framework table: the measured median
+ * (linked to its log), else the failure, else the primary published figure
+ * (marked), else the planned/published state. */
+static void summary_cell(const world *w, const lang *l, const fw *f, const cfg *c, int nodes,
+                         int gpus, const char *page_rel, notes *nt, pr_buf *out)
+{
+    repro rc;
+    repro_cell(f, c, nodes, gpus, &rc);
+    if (rc.n_ok) {
+        pr_buf v = PR_BUF_INIT;
+        value_cell(&v, rc.median);
+        log_link(w, page_rel, rc.link_run, rc.link_rec, pr_buf_cstr(&v), out);
+        pr_buf_free(&v);
+        return;
+    }
+    if (rc.fail_rec) {
+        log_link(w, page_rel, rc.fail_run, rc.fail_rec, fail_word(l, rc.fail_rec), out);
+        nt->failed = 1;
+        return;
+    }
+    const pr_pub_row *pr = pub_row(primary_pub(f, c), nodes, gpus);
+    if (pr && pr->has_value) {
+        value_cell(out, pr->value);
+        pr_buf_puts(out, S(l, "published_mark"));
+        nt->published = 1;
+        return;
+    }
+    if (pr) {
+        pr_buf_puts(out, pr->state);
+        return;
+    }
+    pr_buf_puts(out, S(l, rc.planned ? "state_todo" : "state_none"));
+}
+
+static int fw_has_cfg(const fw *f, const cfg *c)
+{
+    for (size_t i = 0; i < f->ncfgs; i++)
+        if (!strcmp(f->cfgs[i].precision, c->precision) && f->cfgs[i].bs == c->bs)
+            return 1;
+    return 0;
+}
+
+/* Framework page: GPU counts down, configurations across. */
+static void summary_table(const world *w, const lang *l, const fw *f, const char *page_rel,
+                          notes *nt, pr_buf *out, pr_err *err)
+{
+    row *rows = NULL;
+    size_t nrows = 0;
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        size_t n;
+        row *r = fw_rows(f, &f->cfgs[i], &n);
+        for (size_t j = 0; j < n; j++)
+            add_row(&rows, &nrows, r[j].nodes, r[j].gpus);
+        free(r);
+    }
+    qsort(rows, nrows, sizeof *rows, row_cmp);
+    size_t nh = f->ncfgs + 1;
+    pr_buf *names = pr_xcalloc(nh, sizeof *names);
+    const char **heads = pr_xcalloc(nh, sizeof *heads);
+    heads[0] = S(l, "col_gpus");
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        config_name(l, &f->cfgs[i], &names[i + 1], err);
+        heads[i + 1] = pr_buf_cstr(&names[i + 1]);
+    }
+    table_head(out, heads, nh, 1);
+    pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
+    for (size_t r = 0; r < nrows; r++) {
+        cells_clear(cells, nh);
+        gpus_label(l, rows[r].nodes, rows[r].gpus, &cells[0], err);
+        for (size_t i = 0; i < f->ncfgs; i++)
+            summary_cell(w, l, f, &f->cfgs[i], rows[r].nodes, rows[r].gpus, page_rel, nt,
+                         &cells[i + 1]);
+        table_row(out, cells, nh);
+    }
+    cells_free(cells, nh);
+    cells_free(names, nh);
+    free(cells);
+    free(names);
+    free(heads);
+    free(rows);
+}
+
+/* Model page: for configuration c, one column per framework. */
+static void cross_table(const world *w, const lang *l, const model *m, const cfg *c,
+                        const char *page_rel, notes *nt, pr_buf *out)
+{
+    row *rows = NULL;
+    size_t nrows = 0;
+    const fw **cols = pr_xcalloc(m->nfws, sizeof *cols);
+    size_t ncols = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        if (!fw_has_cfg(m->fws[i], c))
+            continue;
+        cols[ncols++] = m->fws[i];
+        size_t n;
+        row *r = fw_rows(m->fws[i], c, &n);
+        for (size_t j = 0; j < n; j++)
+            add_row(&rows, &nrows, r[j].nodes, r[j].gpus);
+        free(r);
+    }
+    qsort(rows, nrows, sizeof *rows, row_cmp);
+    size_t nh = ncols + 2;
+    const char **heads = pr_xcalloc(nh, sizeof *heads);
+    pr_buf *links = pr_xcalloc(nh, sizeof *links);
+    heads[0] = S(l, "col_nodes");
+    heads[1] = S(l, "col_gpus");
+    for (size_t i = 0; i < ncols; i++)
+        heads[i + 2] = cols[i]->framework_title;
+    /* Column heads link to each framework's report. */
+    pr_buf_puts(out, "|");
+    for (size_t i = 0; i < nh; i++) {
+        pr_buf_putc(out, ' ');
+        if (i < 2) {
+            pr_md_cell(out, heads[i]);
+        } else {
+            pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
+            pr_md_cell(&t, heads[i]);
+            pr_buf_printf(&target, "%s/%s", cols[i - 2]->framework, l->readme);
+            md_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
+            pr_buf_free(&t);
+            pr_buf_free(&target);
+        }
+        pr_buf_puts(out, " |");
+    }
+    pr_buf_puts(out, "\n|");
+    for (size_t i = 0; i < nh; i++)
+        pr_buf_puts(out, " ---: |");
+    pr_buf_putc(out, '\n');
+    pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
+    for (size_t r = 0; r < nrows; r++) {
+        cells_clear(cells, nh);
+        pr_buf_printf(&cells[0], "%d", rows[r].nodes);
+        pr_buf_printf(&cells[1], "%d", rows[r].gpus);
+        for (size_t i = 0; i < ncols; i++)
+            summary_cell(w, l, cols[i], c, rows[r].nodes, rows[r].gpus, page_rel, nt,
+                         &cells[i + 2]);
+        table_row(out, cells, nh);
+    }
+    cells_free(cells, nh);
+    cells_free(links, nh);
+    free(cells);
+    free(links);
+    free(heads);
+    free(cols);
+    free(rows);
+}
+
+/* ---------------------------------------------------------------- sections */
+
+static void env_item(json_t *list, const lang *l, const char *key, const char *value)
+{
+    if (!value || !*value)
+        return;
+    pr_buf b = PR_BUF_INIT;
+    pr_md_text(&b, value);
+    json_array_append_new(list, json_pack("{s:s,s:s}", "label", S(l, key), "value",
+                                          pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+    json_t *v = o ? json_object_get(o, k) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* The environment, from the newest run's environment record, else what the
+ * suite states, else what the primary published source states. */
+static json_t *environment_items(const lang *l, const fw *f, const char **from)
+{
+    json_t *items = json_array();
+    const pr_run *run = NULL;
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (f->runs[i]->env && (!run || strcmp(f->runs[i]->name, run->name) > 0))
+            run = f->runs[i];
+    if (run) {
+        json_t *host = json_object_get(run->env, "host");
+        json_t *gpu = json_object_get(run->env, "gpu");
+        json_t *fwk = json_object_get(run->env, "framework");
+        char buf[64];
+        if (json_is_object(gpu)) {
+            pr_buf g = PR_BUF_INIT;
+            pr_buf_puts(&g, jstr(gpu, "name") ? jstr(gpu, "name") : "?");
+            if (json_is_integer(json_object_get(gpu, "count")))
+                pr_buf_printf(&g, " × %lld", (long long)json_integer_value(json_object_get(gpu, "count")));
+            env_item(items, l, "env_gpu", pr_buf_cstr(&g));
+            pr_buf_free(&g);
+            env_item(items, l, "env_driver", jstr(gpu, "driver"));
+            env_item(items, l, "env_cuda", jstr(gpu, "cuda"));
+            env_item(items, l, "env_cudnn", jstr(gpu, "cudnn"));
+            env_item(items, l, "env_nccl", jstr(gpu, "nccl"));
+        }
+        if (json_is_object(host)) {
+            pr_buf c = PR_BUF_INIT;
+            if (jstr(host, "cpu_model")) {
+                pr_buf_puts(&c, jstr(host, "cpu_model"));
+                if (json_is_integer(json_object_get(host, "cpu_count")))
+                    pr_buf_printf(&c, " × %lld",
+                                  (long long)json_integer_value(json_object_get(host, "cpu_count")));
+                env_item(items, l, "env_cpu", pr_buf_cstr(&c));
+            }
+            pr_buf_free(&c);
+            json_t *mem = json_object_get(host, "memory_gb");
+            if (json_is_number(mem)) {
+                snprintf(buf, sizeof buf, "%.1f GB", json_number_value(mem));
+                env_item(items, l, "env_memory", buf);
+            }
+            env_item(items, l, "env_os", jstr(host, "os"));
+            env_item(items, l, "env_kernel", jstr(host, "kernel"));
+            env_item(items, l, "env_compiler", jstr(host, "compiler"));
+        }
+        if (json_is_object(fwk) && jstr(fwk, "version")) {
+            pr_buf v = PR_BUF_INIT;
+            pr_buf_printf(&v, "%s %s", jstr(fwk, "name") ? jstr(fwk, "name") : "",
+                          jstr(fwk, "version"));
+            env_item(items, l, "env_framework", pr_buf_cstr(&v));
+            pr_buf_free(&v);
+        }
+        env_item(items, l, "env_captured", jstr(run->env, "captured_at"));
+        *from = run->name;
+        return items;
+    }
+    json_t *env = f->suite ? f->suite->environment : NULL;
+    for (size_t i = 0; !env && i < f->npubs; i++)
+        env = f->pubs[i]->environment;
+    static const char *const keys[][2] = {
+        {"gpu", "env_gpu"}, {"cpu", "env_cpu"}, {"memory", "env_memory"}, {"os", "env_os"},
+        {"driver", "env_driver"}, {"cuda", "env_cuda"}, {"cudnn", "env_cudnn"},
+        {"nccl", "env_nccl"}, {"framework", "env_framework"}, {"image", "env_image"},
+        {"network", "env_network"}, {"nodes", "env_nodes"}};
+    for (size_t i = 0; env && i < sizeof keys / sizeof *keys; i++)
+        env_item(items, l, keys[i][1], jstr(env, keys[i][0]));
+    if (f->suite && f->suite->framework_version && !jstr(env, "framework")) {
+        pr_buf v = PR_BUF_INIT;
+        pr_buf_printf(&v, "%s %s", f->framework_title, f->suite->framework_version);
+        env_item(items, l, "env_framework", pr_buf_cstr(&v));
+        pr_buf_free(&v);
+    }
+    if (f->suite && f->suite->image && !jstr(env, "image"))
+        env_item(items, l, "env_image", f->suite->image);
+    *from = NULL;
+    return items;
+}
+
+/* Steps as one code block (or NULL when the suite gives none). */
+static char *steps_block(const pr_suite *s, const char *key)
+{
+    json_t *a = s && s->steps ? json_object_get(s->steps, key) : NULL;
+    if (!json_array_size(a))
+        return NULL;
+    pr_buf text = PR_BUF_INIT, out = PR_BUF_INIT;
+    for (size_t i = 0; i < json_array_size(a); i++)
+        pr_buf_printf(&text, "%s\n", json_string_value(json_array_get(a, i)));
+    pr_md_code_block(&out, "bash", pr_buf_cstr(&text));
+    pr_buf_free(&text);
+    return pr_buf_detach(&out);
+}
+
+/* The command one case of the suite runs, placeholders filled the way the
+ * local runner fills them. */
+static char *case_command(const pr_suite *s, int gpus_wanted, int multi_node)
+{
+    const pr_case *pick = NULL;
+    for (size_t i = 0; i < s->ncases && !pick; i++) {
+        const pr_case *c = &s->cases[i];
+        if (multi_node ? c->nodes > 1 : (c->nodes == 1 && c->gpus == gpus_wanted))
+            pick = c;
+    }
+    if (!pick)
+        return NULL;
+    pr_buf st = PR_BUF_INIT, line = PR_BUF_INIT, out = PR_BUF_INIT;
+    size_t nv;
+    pr_var *vars = pr_suite_case_vars(s, pick, &st, &nv);
+    pr_var extra[] = {{"log_dir", "logs/train_log"}, {"log_file", "logs/train_log/CASE"},
+                      {"workdir", "."}, {"master_addr", "$MASTER_ADDR"},
+                      {"master_port", "29500"}, {"node_rank", "$NODE_RANK"},
+                      {"world_size", "$WORLD_SIZE"}, {"local_rank", "$LOCAL_RANK"},
+                      {"hostfile", "hostfile"}};
+    pr_err e;
+    for (size_t i = 0; i < json_array_size(s->command); i++) {
+        pr_buf arg = PR_BUF_INIT;
+        if (pr_template_expand(json_string_value(json_array_get(s->command, i)), vars, nv, extra,
+                               sizeof extra / sizeof *extra, &arg, &e) < 0)
+            pr_buf_puts(&arg, json_string_value(json_array_get(s->command, i)));
+        const char *a = pr_buf_cstr(&arg);
+        int plain = !s->shell && *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                  "0123456789-_./=:,+@%$") == strlen(a);
+        if (i)
+            pr_buf_putc(&line, ' ');
+        if (plain || s->shell) {
+            pr_buf_puts(&line, a);
+        } else {
+            pr_buf_putc(&line, '\'');
+            for (; *a; a++) {
+                if (*a == '\'')
+                    pr_buf_puts(&line, "'\\''");
+                else
+                    pr_buf_putc(&line, *a);
+            }
+            pr_buf_putc(&line, '\'');
+        }
+        pr_buf_free(&arg);
+    }
+    pr_buf_putc(&line, '\n');
+    pr_md_code_block(&out, "bash", pr_buf_cstr(&line));
+    free(vars);
+    pr_buf_free(&st);
+    pr_buf_free(&line);
+    return pr_buf_detach(&out);
+}
+
+static void set_str(json_t *o, const char *k, const char *v)
+{
+    if (v)
+        json_object_set_new(o, k, json_string(v));
+}
+
+/* Sets key to the markdown in b (consumed). */
+static void set_md(json_t *o, const char *k, pr_buf *b)
+{
+    char *s = pr_buf_detach(b);
+    json_object_set_new(o, k, json_string(s));
+    free(s);
+}
+
+static void set_text(json_t *o, const char *k, const char *v)
+{
+    if (!v)
+        return;
+    pr_buf b = PR_BUF_INIT;
+    pr_md_text(&b, v);
+    set_md(o, k, &b);
+}
+
+/* ---------------------------------------------------------------- pages */
+
+#define TOC_MARK "\x01toc\x01"
+
+static void add_note(json_t *notes, const lang *l, const char *key, json_t *view, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    fmt(l, key, view, &b, err);
+    json_array_append_new(notes, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+}
+
+static void notes_to_view(json_t *view, const lang *l, const notes *nt, const fw *f, pr_err *err)
+{
+    json_t *list = json_array();
+    json_t *v = json_object();
+    json_object_set_new(v, "threshold",
+                        json_real(100.0 * (f && f->suite ? f->suite->gap_threshold : 0.05)));
+    add_note(list, l, "note_rounding", v, err);
+    if (nt->no_baseline)
+        add_note(list, l, "note_no_baseline", v, err);
+    if (nt->published)
+        add_note(list, l, "note_published", v, err);
+    if (nt->gap)
+        add_note(list, l, "note_gap", v, err);
+    if (nt->speedup_flag)
+        add_note(list, l, "note_speedup_flag", v, err);
+    if (nt->failed)
+        add_note(list, l, "note_failed", v, err);
+    json_decref(v);
+    json_object_set_new(view, "notes", list);
+}
+
+/* Date of the newest data behind a framework: records' start dates, else
+ * the published sources' dates. */
+static char *fw_date(const fw *f)
+{
+    char best[11] = "";
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (f->recs[i]->started_at && strncmp(f->recs[i]->started_at, best, 10) > 0)
+            snprintf(best, sizeof best, "%.10s", f->recs[i]->started_at);
+    for (size_t i = 0; !best[0] && i < f->npubs; i++)
+        if (f->pubs[i]->date && strncmp(f->pubs[i]->date, best, 10) > 0)
+            snprintf(best, sizeof best, "%.10s", f->pubs[i]->date);
+    return best[0] ? pr_xstrdup(best) : NULL;
+}
+
+static void rule_notes(json_t *view, const lang *l, const fw *f, pr_err *err)
+{
+    json_t *rules = json_array();
+    json_t *seen = json_object();
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_record *r = f->recs[i];
+        if (!r->rule)
+            continue;
+        char *text = json_dumps(r->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        json_t *count = json_object_get(seen, text);
+        json_object_set_new(seen, text, json_integer(count ? json_integer_value(count) + 1 : 1));
+        free(text);
+    }
+    if (!json_object_size(seen) && f->suite && f->suite->rule) {
+        char *text = json_dumps(f->suite->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        json_object_set_new(seen, text, json_integer(0));
+        free(text);
+    }
+    const char *text;
+    json_t *count;
+    /* Sorted keys keep the order deterministic. */
+    const char **keys = pr_xcalloc(json_object_size(seen) + 1, sizeof *keys);
+    size_t n = 0;
+    json_object_foreach(seen, text, count) keys[n++] = text;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+            const char *t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
+    for (size_t i = 0; i < n; i++) {
+        pr_buf code = PR_BUF_INIT, b = PR_BUF_INIT;
+        pr_md_code_span(&code, keys[i]);
+        json_int_t cases = json_integer_value(json_object_get(seen, keys[i]));
+        json_t *v = json_pack("{s:s,s:I,s:b}", "rule", pr_buf_cstr(&code), "cases", cases,
+                              "measured", cases > 0);
+        fmt(l, "rule_line", v, &b, err);
+        json_array_append_new(rules, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
+        json_decref(v);
+        pr_buf_free(&code);
+        pr_buf_free(&b);
+    }
+    free(keys);
+    json_decref(seen);
+    json_object_set_new(view, "rules", rules);
+}
+
+static json_t *framework_view(const world *w, const lang *l, const fw *f, pr_err *err)
+{
+    json_t *view = json_object();
+    char *page_rel = pr_xasprintf("%s/%s", f->model, f->framework);
+    notes nt = {0};
+    set_text(view, "model_title", f->model_title);
+    set_text(view, "framework_title", f->framework_title);
+    set_str(view, "toc", TOC_MARK);
+    set_str(view, "readme", l->readme);
+    set_str(view, "other_readme", l->other_readme);
+    set_text(view, "unit", f->unit);
+    const pr_suite *s = f->suite;
+    if (s) {
+        set_text(view, "description", s->description);
+        set_text(view, "framework_version", s->framework_version);
+        set_text(view, "mission_name", s->mission_name);
+        char *suite_rel = link_to(w, page_rel, s->path);
+        pr_buf b = PR_BUF_INIT;
+        md_link(&b, "", suite_rel);
+        json_object_set_new(view, "suite_link", json_string(suite_rel));
+        pr_buf_clear(&b);
+        pr_md_code_span(&b, s->path);
+        set_md(view, "suite_path", &b);
+        free(suite_rel);
+        if (s->source_repo) {
+            pr_buf code = PR_BUF_INIT;
+            pr_buf_printf(&code, "git clone %s\n", s->source_repo);
+            if (s->source_path)
+                pr_buf_printf(&code, "cd \"$(basename %s .git)\"/%s\n", s->source_repo,
+                              s->source_path);
+            if (s->source_commit)
+                pr_buf_printf(&code, "git checkout %s\n", s->source_commit);
+            pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
+            set_md(view, "source_block", &b);
+            pr_buf_free(&code);
+            set_text(view, "source_repo", s->source_repo);
+            set_text(view, "source_commit", s->source_commit);
+        }
+        char *blk;
+        if ((blk = steps_block(s, "setup")))
+            json_object_set_new(view, "setup_block", json_string(blk)), free(blk);
+        if ((blk = steps_block(s, "single_node")))
+            json_object_set_new(view, "single_block", json_string(blk)), free(blk);
+        if ((blk = steps_block(s, "multi_node")))
+            json_object_set_new(view, "multi_block", json_string(blk)), free(blk);
+        if ((blk = case_command(s, 1, 0)))
+            json_object_set_new(view, "cmd_1gpu", json_string(blk)), free(blk);
+        int maxg = 0;
+        for (size_t i = 0; i < s->ncases; i++)
+            if (s->cases[i].nodes == 1 && s->cases[i].gpus > maxg)
+                maxg = s->cases[i].gpus;
+        if (maxg > 1 && (blk = case_command(s, maxg, 0))) {
+            json_object_set_new(view, "cmd_ngpu", json_string(blk));
+            json_object_set_new(view, "ngpu", json_integer(maxg));
+            free(blk);
+        }
+        if ((blk = case_command(s, 0, 1)))
+            json_object_set_new(view, "cmd_multinode", json_string(blk)), free(blk);
+        pr_buf run = PR_BUF_INIT;
+        pr_buf_printf(&run, "bin/perfrepro-measure run %s --out data/runs/%s-%s\n", s->path,
+                      s->model, s->framework);
+        pr_md_code_block(&b, "bash", pr_buf_cstr(&run));
+        set_md(view, "measure_block", &b);
+        pr_buf_free(&run);
+        pr_buf_free(&b);
+        if (s->image)
+            set_text(view, "image", s->image);
+    }
+    const char *env_from = NULL;
+    json_t *env = environment_items(l, f, &env_from);
+    json_object_set_new(view, "has_env", json_boolean(json_array_size(env) > 0));
+    json_object_set_new(view, "environment", env);
+    set_text(view, "env_run", env_from);
+
+    pr_buf b = PR_BUF_INIT;
+    summary_table(w, l, f, page_rel, &nt, &b, err);
+    set_md(view, "summary_table", &b);
+
+    json_t *configs = json_array();
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        const cfg *c = &f->cfgs[i];
+        json_t *cv = json_object();
+        config_name(l, c, &b, err);
+        set_md(cv, "name", &b);
+        int has_repro = 0;
+        for (size_t j = 0; j < f->nrecs && !has_repro; j++)
+            has_repro = !strcmp(f->recs[j]->precision, c->precision) && f->recs[j]->batch_size == c->bs;
+        if (s)
+            for (size_t j = 0; j < s->ncases && !has_repro; j++)
+                has_repro = !strcmp(s->cases[j].precision, c->precision) && s->cases[j].batch_size == c->bs;
+        if (has_repro) {
+            repro_table(w, l, f, c, page_rel, &nt, &b, err);
+            set_md(cv, "repro_table", &b);
+        }
+        json_t *pubs = json_array();
+        for (size_t j = 0; j < f->npubs; j++) {
+            const pr_pub_table *t = f->pubs[j];
+            if (strcmp(t->precision, c->precision) || t->batch_size != c->bs)
+                continue;
+            json_t *pv = json_object();
+            set_text(pv, "label", t->label);
+            set_text(pv, "variant", t->variant);
+            set_text(pv, "note", t->note);
+            source_line(l, t, &b, err);
+            set_md(pv, "source", &b);
+            pub_table(l, f, t, &nt, &b, err);
+            set_md(pv, "table", &b);
+            json_array_append_new(pubs, pv);
+        }
+        json_object_set_new(cv, "published", pubs);
+        json_array_append_new(configs, cv);
+    }
+    json_object_set_new(view, "configs", configs);
+
+    /* Every log, in table order. */
+    json_t *logs = json_array();
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        const cfg *c = &f->cfgs[i];
+        for (int pass = 0; pass < 1; pass++) {
+            size_t nrows;
+            row *rows = fw_rows(f, c, &nrows);
+            for (size_t r = 0; r < nrows; r++)
+                for (int rep = 1; rep <= 1000; rep++) {
+                    int found = 0;
+                    for (size_t j = 0; j < f->nrecs; j++) {
+                        const pr_record *rec = f->recs[j];
+                        if (strcmp(rec->precision, c->precision) || rec->batch_size != c->bs ||
+                            rec->nodes != rows[r].nodes || rec->gpu_num != rows[r].gpus ||
+                            rec->repeat != rep)
+                            continue;
+                        found = 1;
+                        pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT;
+                        config_name(l, c, &name, err);
+                        json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s}", "nodes", rec->nodes, "gpus",
+                                               rec->gpu_num, "config", pr_buf_cstr(&name),
+                                               "repeat", rec->repeat, "case", rec->case_name);
+                        if (rec->failed) {
+                            pr_buf why = PR_BUF_INIT;
+                            json_object_set_new(lv, "reason", json_string(rec->fail_reason));
+                            fmt(l, "failed_reason", lv, &why, err);
+                            json_object_set_new(lv, "failed", json_string(pr_buf_cstr(&why)));
+                            pr_buf_free(&why);
+                        }
+                        fmt(l, "log_link", lv, &text, err);
+                        pr_buf item = PR_BUF_INIT;
+                        log_link(w, page_rel, f->runs[j], rec, pr_buf_cstr(&text), &item);
+                        json_array_append_new(logs, json_pack("{s:s}", "link", pr_buf_cstr(&item)));
+                        json_decref(lv);
+                        pr_buf_free(&name);
+                        pr_buf_free(&text);
+                        pr_buf_free(&item);
+                    }
+                    if (!found)
+                        break;
+                }
+            free(rows);
+        }
+    }
+    json_object_set_new(view, "logs", logs);
+    json_object_set_new(view, "has_logs", json_boolean(json_array_size(logs) > 0));
+    rule_notes(view, l, f, err);
+    notes_to_view(view, l, &nt, f, err);
+    char *date = fw_date(f);
+    set_text(view, "date", date ? date : S(l, "state_none"));
+    free(date);
+    free(page_rel);
+    return view;
+}
+
+static json_t *model_view(const world *w, const lang *l, const model *m, pr_err *err)
+{
+    json_t *view = json_object();
+    notes nt = {0};
+    set_text(view, "model_title", m->title);
+    set_str(view, "toc", TOC_MARK);
+    set_str(view, "readme", l->readme);
+    set_str(view, "other_readme", l->other_readme);
+    /* Every configuration any framework has. */
+    fw all = {0};
+    for (size_t i = 0; i < m->nfws; i++)
+        for (size_t j = 0; j < m->fws[i]->ncfgs; j++)
+            add_cfg(&all, m->fws[i]->cfgs[j].precision, m->fws[i]->cfgs[j].bs,
+                    m->fws[i]->cfgs[j].batch_label);
+    qsort(all.cfgs, all.ncfgs, sizeof *all.cfgs, cfg_qsort);
+    json_t *configs = json_array();
+    pr_buf b = PR_BUF_INIT;
+    const char *unit = m->nfws ? m->fws[0]->unit : "";
+    for (size_t i = 0; i < all.ncfgs; i++) {
+        json_t *cv = json_object();
+        config_name(l, &all.cfgs[i], &b, err);
+        set_md(cv, "name", &b);
+        cross_table(w, l, m, &all.cfgs[i], m->id, &nt, &b);
+        set_md(cv, "table", &b);
+        json_array_append_new(configs, cv);
+    }
+    free(all.cfgs);
+    json_object_set_new(view, "configs", configs);
+    set_text(view, "unit", unit);
+    json_t *fws = json_array();
+    for (size_t i = 0; i < m->nfws; i++) {
+        pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
+        pr_md_text(&t, m->fws[i]->framework_title);
+        pr_buf_printf(&target, "%s/%s", m->fws[i]->framework, l->readme);
+        md_link(&b, pr_buf_cstr(&t), pr_buf_cstr(&target));
+        json_array_append_new(fws, json_pack("{s:s}", "link", pr_buf_cstr(&b)));
+        pr_buf_clear(&b);
+        pr_buf_free(&t);
+        pr_buf_free(&target);
+    }
+    pr_buf_free(&b);
+    json_object_set_new(view, "frameworks", fws);
+    notes_to_view(view, l, &nt, NULL, err);
+    return view;
+}
+
+/* The headline of a framework: its figure at the largest GPU count, in the
+ * configuration where that figure is highest; measured figures first, then
+ * published ones. */
+static void headline(const world *w, const lang *l, const fw *f, pr_buf *out, pr_err *err)
+{
+    for (int want_measured = 1; want_measured >= 0; want_measured--) {
+        const cfg *best_c = NULL;
+        row best_r = {0, 0};
+        double best_v = -1;
+        for (size_t i = 0; i < f->ncfgs; i++) {
+            size_t nrows;
+            row *rows = fw_rows(f, &f->cfgs[i], &nrows);
+            for (size_t r = 0; r < nrows; r++) {
+                repro rc;
+                repro_cell(f, &f->cfgs[i], rows[r].nodes, rows[r].gpus, &rc);
+                const pr_pub_row *pr = pub_row(primary_pub(f, &f->cfgs[i]), rows[r].nodes,
+                                               rows[r].gpus);
+                double v = want_measured && rc.n_ok              ? rc.median
+                           : !want_measured && pr && pr->has_value ? pr->value
+                                                                   : NAN;
+                if (isnan(v))
+                    continue;
+                if (!best_c || rows[r].gpus > best_r.gpus ||
+                    (rows[r].gpus == best_r.gpus && v > best_v)) {
+                    best_c = &f->cfgs[i];
+                    best_r = rows[r];
+                    best_v = v;
+                }
+            }
+            free(rows);
+        }
+        if (!best_c)
+            continue;
+        pr_buf name = PR_BUF_INIT, val = PR_BUF_INIT;
+        config_name(l, best_c, &name, err);
+        value_cell(&val, best_v);
+        if (!want_measured)
+            pr_buf_puts(&val, S(l, "published_mark"));
+        json_t *hv = json_pack("{s:i,s:i,s:s,s:s,s:s}", "nodes", best_r.nodes, "gpus",
+                               best_r.gpus, "config", pr_buf_cstr(&name), "value",
+                               pr_buf_cstr(&val), "unit", f->unit);
+        fmt(l, "headline", hv, out, err);
+        json_decref(hv);
+        pr_buf_free(&name);
+        pr_buf_free(&val);
+        (void)w;
+        return;
+    }
+    pr_buf_puts(out, S(l, "state_todo"));
+}
+
+static json_t *index_view(const world *w, const lang *l, pr_err *err)
+{
+    json_t *view = json_object();
+    set_str(view, "toc", TOC_MARK);
+    set_str(view, "readme", l->readme);
+    set_str(view, "other_readme", l->other_readme);
+    json_t *rows = json_array();
+    notes nt = {0};
+    for (size_t i = 0; i < w->nmodels; i++) {
+        const model *m = w->models[i];
+        for (size_t j = 0; j < m->nfws; j++) {
+            const fw *f = m->fws[j];
+            pr_buf mlink = PR_BUF_INIT, flink = PR_BUF_INIT, t = PR_BUF_INIT, target = PR_BUF_INIT;
+            pr_md_cell(&t, m->title);
+            pr_buf_printf(&target, "%s/%s", m->id, l->readme);
+            md_link(&mlink, pr_buf_cstr(&t), pr_buf_cstr(&target));
+            pr_buf_clear(&t);
+            pr_buf_clear(&target);
+            pr_md_cell(&t, f->framework_title);
+            pr_buf_printf(&target, "%s/%s/%s", m->id, f->framework, l->readme);
+            md_link(&flink, pr_buf_cstr(&t), pr_buf_cstr(&target));
+            pr_buf hl = PR_BUF_INIT;
+            headline(w, l, f, &hl, err);
+            if (strstr(pr_buf_cstr(&hl), S(l, "published_mark")))
+                nt.published = 1;
+            char *date = fw_date(f);
+            json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:s}", "model", pr_buf_cstr(&mlink),
+                                                  "framework", pr_buf_cstr(&flink), "headline",
+                                                  pr_buf_cstr(&hl), "date",
+                                                  date ? date : S(l, "state_none")));
+            free(date);
+            pr_buf_free(&mlink);
+            pr_buf_free(&flink);
+            pr_buf_free(&t);
+            pr_buf_free(&target);
+            pr_buf_free(&hl);
+        }
+    }
+    json_object_set_new(view, "rows", rows);
+    json_t *models = json_array();
+    for (size_t i = 0; i < w->nmodels; i++) {
+        pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT, link = PR_BUF_INIT;
+        pr_md_text(&t, w->models[i]->title);
+        pr_buf_printf(&target, "%s/%s", w->models[i]->id, l->readme);
+        md_link(&link, pr_buf_cstr(&t), pr_buf_cstr(&target));
+        json_array_append_new(models, json_pack("{s:s}", "link", pr_buf_cstr(&link)));
+        pr_buf_free(&t);
+        pr_buf_free(&target);
+        pr_buf_free(&link);
+    }
+    json_object_set_new(view, "models", models);
+    notes_to_view(view, l, &nt, NULL, err);
+    return view;
+}
+
+/* Renders templates/<lang>/<page>.mustache with view (borrowed) and fills
+ * in the table of contents from the headings it produced. */
+static int render_page(const lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err)
+{
+    char *name = pr_xasprintf("%s.mustache", page);
+    char *path = pr_path_join(l->dir, name);
+    pr_buf tmpl = PR_BUF_INIT, md = PR_BUF_INIT, toc = PR_BUF_INIT;
+    int rc = -1;
+    if (pr_read_file(path, &tmpl, err) < 0)
+        goto out;
+    pr_mustache_dir dir = {l->dir, ".mustache"};
+    pr_mustache_opts o = {0};
+    o.name = path;
+    o.load_partial = pr_mustache_dir_loader;
+    o.partial_ctx = &dir;
+    o.escape = md_escape_cb;
+    if (pr_mustache_render(pr_buf_cstr(&tmpl), tmpl.len, view, &o, &md, err) < 0)
+        goto out;
+    const char *mark = strstr(pr_buf_cstr(&md), TOC_MARK);
+    if (mark) {
+        /* The contents list the headings after it, not the title or itself. */
+        pr_md_toc(&toc, mark + strlen(TOC_MARK), 2, 3);
+        size_t at = (size_t)(mark - md.data);
+        pr_buf_put(out, md.data, at);
+        pr_buf_puts(out, pr_buf_cstr(&toc));
+        pr_buf_puts(out, mark + strlen(TOC_MARK));
+    } else {
+        pr_buf_put(out, md.data, md.len);
+    }
+    rc = 0;
+out:
+    free(name);
+    free(path);
+    pr_buf_free(&tmpl);
+    pr_buf_free(&md);
+    pr_buf_free(&toc);
+    return rc;
+}
+
+static int emit_page(const lang *l, const char *page, json_t *view, const char *rel_dir,
+                     pr_report_emit_fn emit, void *ctx, pr_err *err)
+{
+    pr_buf out = PR_BUF_INIT;
+    char *path = rel_dir[0] ? pr_xasprintf("%s/%s", rel_dir, l->readme) : pr_xstrdup(l->readme);
+    int rc = render_page(l, page, view, &out, err);
+    if (rc == 0)
+        rc = emit(ctx, path, pr_buf_cstr(&out), out.len, err);
+    free(path);
+    pr_buf_free(&out);
+    return rc;
+}
+
+int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
+                     void *ctx, pr_err *err)
+{
+    world w = {0};
+    w.d = d;
+    w.o = o;
+    w.out_abs = abs_normalised(o->out_dir);
+    build_world(&w);
+    lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL},
+                     {"en", "README.en.md", "README.md", NULL, NULL}};
+    int rc = -1;
+    for (int i = 0; i < 2; i++)
+        if (lang_load(&langs[i], o->templates_dir, err) < 0)
+            goto out;
+    for (int li = 0; li < 2; li++) {
+        const lang *l = &langs[li];
+        json_t *v = index_view(&w, l, err);
+        rc = emit_page(l, "index", v, "", emit, ctx, err);
+        json_decref(v);
+        if (rc < 0)
+            goto out;
+        for (size_t i = 0; i < w.nmodels; i++) {
+            const model *m = w.models[i];
+            v = model_view(&w, l, m, err);
+            rc = emit_page(l, "model", v, m->id, emit, ctx, err);
+            json_decref(v);
+            if (rc < 0)
+                goto out;
+            for (size_t j = 0; j < m->nfws; j++) {
+                char *dir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
+                v = framework_view(&w, l, m->fws[j], err);
+                rc = emit_page(l, "framework", v, dir, emit, ctx, err);
+                json_decref(v);
+                free(dir);
+                if (rc < 0)
+                    goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    lang_free(&langs[0]);
+    lang_free(&langs[1]);
+    free_world(&w);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+#define MARKER ".perfrepro-reports"
+
+typedef struct writer {
+    const char *out_dir;
+    char **written;
+    size_t n;
+} writer;
+
+static int write_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
+{
+    writer *wr = ctx;
+    char *full = pr_path_join(wr->out_dir, path);
+    int rc = pr_write_if_changed(full, data, len, err);
+    free(full);
+    wr->written = pr_xrealloc(wr->written, (wr->n + 1) * sizeof *wr->written);
+    wr->written[wr->n++] = pr_xstrdup(path);
+    return rc;
+}
+
+/* Removes generated files (README*.md, *.svg, *.png) under dir that this
+ * generation did not write, then empty folders. */
+static void remove_stale(const writer *wr, const char *rel)
+{
+    char *dir = rel[0] ? pr_path_join(wr->out_dir, rel) : pr_xstrdup(wr->out_dir);
+    char **names = NULL;
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, NULL, &ignored) < 0) {
+        free(dir);
+        return;
+    }
+    for (char **p = names; *p; p++) {
+        char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
+        char *full = pr_path_join(wr->out_dir, r);
+        if (pr_is_dir(full)) {
+            remove_stale(wr, r);
+            rmdir(full); /* only succeeds when empty */
+        } else {
+            size_t l = strlen(*p);
+            int ours = (strncmp(*p, "README", 6) == 0 && l > 3 && strcmp(*p + l - 3, ".md") == 0) ||
+                       (l > 4 && (strcmp(*p + l - 4, ".svg") == 0 || strcmp(*p + l - 4, ".png") == 0));
+            int keep = 0;
+            for (size_t i = 0; i < wr->n && !keep; i++)
+                keep = strcmp(wr->written[i], r) == 0;
+            if (ours && !keep)
+                unlink(full);
+        }
+        free(r);
+        free(full);
+    }
+    pr_strv_free(names);
+    free(dir);
+}
+
+int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
+{
+    writer wr = {o->out_dir, NULL, 0};
+    char *marker = pr_path_join(o->out_dir, MARKER);
+    int rc = -1;
+    if (pr_is_dir(o->out_dir) && !pr_is_file(marker)) {
+        char **names = NULL;
+        size_t n = 0;
+        if (pr_list_dir(o->out_dir, &names, &n, err) < 0)
+            goto out;
+        pr_strv_free(names);
+        if (n) {
+            pr_err_set(err, o->out_dir, 0, 0, NULL,
+                       "exists, is not empty and has no %s marker: not overwriting it", MARKER);
+            goto out;
+        }
+    }
+    static const char note[] = "Generated by perfrepro-gen: files here are rewritten from data/.\n";
+    if (pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
+        goto out;
+    if (pr_report_render(d, o, write_emit, &wr, err) < 0)
+        goto out;
+    remove_stale(&wr, "");
+    rc = 0;
+out:
+    for (size_t i = 0; i < wr.n; i++)
+        free(wr.written[i]);
+    free(wr.written);
+    free(marker);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* report: turns a loaded dataset into the reports tree.
+ *
+ *   OUT/README.md                       index of every model and framework
+ *   OUT/<Model>/README.md               cross-framework comparison
+ *   OUT/<Model>/<Framework>/README.md   the reproduction report
+ * and README.en.md beside each in English.  Every figure is computed here
+ * from records and published tables; templates give the prose.
+ */
+#ifndef PR_REPORT_H
+#define PR_REPORT_H
+
+#include "data.h"
+#include "err.h"
+
+typedef struct pr_report_opts {
+    const char *templates_dir; /* holds zh/ and en/ */
+    const char *out_dir;
+    int charts;                /* draw SVG/PNG charts */
+} pr_report_opts;
+
+/* Writes every page (atomically, and only where the content changed), then
+ * removes files of an earlier generation that are no longer produced.
+ * Returns 0 or -1 with err set; on error no page is left half-written. */
+int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
+
+/* Renders the pages in memory without writing: for tests and benchmarks.
+ * Calls emit(ctx, relative_path, bytes, len) for each file. */
+typedef int (*pr_report_emit_fn)(void *ctx, const char *path, const char *data, size_t len,
+                                 pr_err *err);
+int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
+                     void *ctx, pr_err *err);
+
+#endif

@@ -1,0 +1,53 @@
+/* buf: the one growable byte buffer of perfrepro.
+ *
+ * Out-of-memory policy (decided once, for the whole project): every
+ * allocation goes through pr_xmalloc/pr_xrealloc, which print a message and
+ * abort() when the allocator fails.  Callers never check for NULL from them.
+ * Jansson is configured with the same allocators (pr_json_init), so a NULL
+ * from a json_*() constructor means a programming error, not memory.
+ */
+#ifndef PR_BUF_H
+#define PR_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+void *pr_xmalloc(size_t size);
+void *pr_xcalloc(size_t n, size_t size);
+void *pr_xrealloc(void *ptr, size_t size);
+/* Returns a malloc'd copy; the caller frees it.  NULL in gives NULL out. */
+char *pr_xstrdup(const char *s);
+char *pr_xstrndup(const char *s, size_t n);
+/* Returns a malloc'd formatted string; the caller frees it. */
+char *pr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable buffer.  data is always NUL-terminated when non-NULL, so it can
+ * be used as a C string when the content holds no NUL bytes.  The fields are
+ * public on purpose (like cmark_strbuf): readers index data[0..len). */
+typedef struct pr_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} pr_buf;
+
+#define PR_BUF_INIT {NULL, 0, 0}
+
+void pr_buf_init(pr_buf *b);
+/* Frees the storage; the buffer is empty and reusable afterwards. */
+void pr_buf_free(pr_buf *b);
+/* Hands the storage to the caller (who frees it with free()); the buffer is
+ * left empty.  Never returns NULL: an empty buffer gives "". */
+char *pr_buf_detach(pr_buf *b);
+void pr_buf_clear(pr_buf *b);
+void pr_buf_grow(pr_buf *b, size_t extra);
+void pr_buf_put(pr_buf *b, const void *data, size_t len);
+void pr_buf_puts(pr_buf *b, const char *s);
+void pr_buf_putc(pr_buf *b, int c);
+void pr_buf_printf(pr_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pr_buf_vprintf(pr_buf *b, const char *fmt, va_list ap);
+/* Drops bytes so that len == new_len (new_len <= len). */
+void pr_buf_truncate(pr_buf *b, size_t new_len);
+/* Returns a C string view ("" when empty); valid until the next change. */
+const char *pr_buf_cstr(const pr_buf *b);
+
+#endif

@@ -1,0 +1,257 @@
+#include "fileio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int pr_read_file(const char *path, pr_buf *out, pr_err *err)
+{
+    int rc = -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pr_err_errno(err, path, "cannot open");
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        pr_err_set(err, path, 0, 0, NULL, "is a directory, not a file");
+        goto out;
+    }
+    for (;;) {
+        pr_buf_grow(out, 65536);
+        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            pr_err_errno(err, path, "cannot read");
+            goto out;
+        }
+        if (n == 0)
+            break;
+        out->len += (size_t)n;
+        out->data[out->len] = '\0';
+    }
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
+{
+    int rc = -1, fd = -1;
+    char *dir = pr_path_dirname(path);
+    char *tmp = NULL;
+    if (pr_mkdirs(dir, err) < 0)
+        goto out;
+    tmp = pr_xasprintf("%s.tmp.%ld", path, (long)getpid());
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        pr_err_errno(err, tmp, "cannot create");
+        goto out;
+    }
+    if (write_all(fd, data, len) < 0) {
+        pr_err_errno(err, path, "cannot write");
+        goto out;
+    }
+    if (fsync(fd) < 0 && errno != EINVAL && errno != EROFS) {
+        pr_err_errno(err, path, "cannot sync");
+        goto out;
+    }
+    if (close(fd) < 0) {
+        fd = -1;
+        pr_err_errno(err, path, "cannot write");
+        goto out;
+    }
+    fd = -1;
+    if (rename(tmp, path) < 0) {
+        pr_err_errno(err, path, "cannot rename into place");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (fd >= 0)
+        close(fd);
+    if (rc < 0 && tmp)
+        unlink(tmp);
+    free(tmp);
+    free(dir);
+    return rc;
+}
+
+int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err)
+{
+    pr_buf old = PR_BUF_INIT;
+    pr_err ignored;
+    int same = pr_is_file(path) && pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
+               (len == 0 || memcmp(old.data, data, len) == 0);
+    pr_buf_free(&old);
+    if (same)
+        return 0;
+    return pr_write_atomic(path, data, len, err);
+}
+
+int pr_mkdirs(const char *path, pr_err *err)
+{
+    if (!*path || pr_is_dir(path))
+        return 0;
+    char *p = pr_xstrdup(path);
+    int rc = 0;
+    for (char *s = p + 1; ; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+                rc = pr_err_errno(err, p, "cannot create directory");
+                break;
+            }
+            if (c == '\0')
+                break;
+            *s = c;
+        }
+    }
+    if (rc == 0 && !pr_is_dir(path))
+        rc = pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
+    free(p);
+    return rc;
+}
+
+int pr_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int pr_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int pr_path_is_safe_relative(const char *rel)
+{
+    if (!rel || !*rel || rel[0] == '/')
+        return 0;
+    const char *seg = rel;
+    for (const char *s = rel;; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '/' || c == '\0') {
+            size_t n = (size_t)(s - seg);
+            if (n == 0 || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.'))
+                return 0;
+            if (c == '\0')
+                return 1;
+            seg = s + 1;
+        } else if (c < 0x20 || c == 0x7f || c == '\\') {
+            return 0;
+        }
+    }
+}
+
+char *pr_path_join(const char *a, const char *b)
+{
+    if (!a || !*a || strcmp(a, ".") == 0)
+        return pr_xstrdup(b);
+    size_t la = strlen(a);
+    return pr_xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
+}
+
+char *pr_path_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return pr_xstrdup(".");
+    if (slash == path)
+        return pr_xstrdup("/");
+    return pr_xstrndup(path, (size_t)(slash - path));
+}
+
+/* Counts the components of a normalised relative directory ("." has none). */
+static size_t count_components(const char *dir)
+{
+    if (!*dir || strcmp(dir, ".") == 0)
+        return 0;
+    size_t n = 1;
+    for (const char *s = dir; *s; s++)
+        if (*s == '/' && s[1])
+            n++;
+    return n;
+}
+
+char *pr_path_relative(const char *from_dir, const char *to_path)
+{
+    /* Skip the common leading directories. */
+    const char *f = strcmp(from_dir, ".") == 0 ? "" : from_dir;
+    const char *t = to_path;
+    for (;;) {
+        const char *fe = strchr(f, '/');
+        const char *te = strchr(t, '/');
+        size_t fl = fe ? (size_t)(fe - f) : strlen(f);
+        size_t tl = te ? (size_t)(te - t) : 0;
+        if (!*f || !te || fl != tl || strncmp(f, t, fl) != 0)
+            break;
+        f = fe ? fe + 1 : f + fl;
+        t = te + 1;
+    }
+    pr_buf b = PR_BUF_INIT;
+    for (size_t i = count_components(f); i > 0; i--)
+        pr_buf_puts(&b, "../");
+    pr_buf_puts(&b, t);
+    return pr_buf_detach(&b);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return pr_err_errno(err, dir, "cannot open directory");
+    size_t n = 0, cap = 16;
+    char **v = pr_xmalloc(cap * sizeof *v);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n + 1 >= cap)
+            v = pr_xrealloc(v, (cap *= 2) * sizeof *v);
+        v[n++] = pr_xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(v, n, sizeof *v, cmp_str);
+    v[n] = NULL;
+    *names_out = v;
+    if (count_out)
+        *count_out = n;
+    return 0;
+}
+
+void pr_strv_free(char **v)
+{
+    if (!v)
+        return;
+    for (char **p = v; *p; p++)
+        free(*p);
+    free(v);
+}

@@ -1,0 +1,42 @@
+/* fileio: reading files whole, writing them atomically, safe paths. */
+#ifndef PR_FILEIO_H
+#define PR_FILEIO_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+
+/* Appends the whole file to out. */
+int pr_read_file(const char *path, pr_buf *out, pr_err *err);
+/* Writes data to path through a temporary file in the same directory,
+ * fsync and rename: readers see the old content or the new, never a part.
+ * Creates missing parent directories. */
+int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err);
+/* Like pr_write_atomic, but leaves the file untouched (and its mtime) when
+ * its content is already data. */
+int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err);
+/* mkdir -p. */
+int pr_mkdirs(const char *path, pr_err *err);
+/* 1 when path exists and is a regular file / a directory. */
+int pr_is_file(const char *path);
+int pr_is_dir(const char *path);
+/* 1 when rel is a relative path that stays inside its base: not empty, not
+ * absolute, no "..", "." or empty components, no backslash, no control
+ * characters. */
+int pr_path_is_safe_relative(const char *rel);
+/* Returns a malloc'd "a/b" (the caller frees it). */
+char *pr_path_join(const char *a, const char *b);
+/* Returns a malloc'd directory part of path ("." when none). */
+char *pr_path_dirname(const char *path);
+/* Returns a malloc'd relative path from directory from_dir to file to_path;
+ * both relative to the same root, normalised, without "..".  */
+char *pr_path_relative(const char *from_dir, const char *to_path);
+
+/* Lists the entries of dir (not "." or ".."), sorted bytewise, into a
+ * malloc'd NULL-terminated array of malloc'd names; free with
+ * pr_strv_free. */
+int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *err);
+void pr_strv_free(char **v);
+
+#endif

@@ -1,0 +1,311 @@
+#include "record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "fileio.h"
+
+const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
+const char *const pr_fail_reasons[] = {
+    "no_records",   /* the log had no matching record */
+    "too_few_records", /* fewer than min_records after skipping */
+    "parse_error",  /* the log could not be read or parsed */
+    "exit_status",  /* the job exited non-zero */
+    "signal",       /* the job was killed by a signal */
+    "timeout",      /* the job ran past its timeout */
+    "oom",          /* out of memory reported in the log */
+    "interrupted",  /* measure itself was interrupted */
+    "launch_error", /* the command could not be started */
+    "no_gpu",       /* the workload needs a GPU and none was found */
+    "dataset",      /* a dataset was missing or its checksum differed */
+    "not_run",      /* planned but not run (e.g. dry run) */
+    NULL};
+
+static const char *const record_keys[] = {
+    "log_file", "model_name", "mission_name", "direction_id", "run_mode", "index", "gpu_num",
+    "FINAL_RESULT", "JOB_FAIL_FLAG", "UNIT", "perfrepro", "model", "framework",
+    "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
+    "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
+    "stats", "rule", "metrics", "logs", "command", NULL};
+
+int pr_str_in(const char *s, const char *const *list)
+{
+    for (; s && *list; list++)
+        if (strcmp(s, *list) == 0)
+            return 1;
+    return 0;
+}
+
+void pr_record_init(pr_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->index = 1;
+    r->repeat = 1;
+    r->nodes = 1;
+    r->gpus_per_node = 1;
+    r->gpu_num = 1;
+    r->duration_s = -1;
+    r->exit_status = -1;
+    strcpy(r->run_mode, "sp");
+}
+
+void pr_record_clear(pr_record *r)
+{
+    free(r->log_file);
+    free(r->model_name);
+    free(r->mission_name);
+    free(r->unit);
+    free(r->model);
+    free(r->framework);
+    free(r->framework_version);
+    free(r->case_name);
+    free(r->precision);
+    free(r->origin);
+    free(r->fail_reason);
+    free(r->fail_detail);
+    free(r->env);
+    free(r->started_at);
+    json_decref(r->stats);
+    json_decref(r->rule);
+    json_decref(r->metrics);
+    json_decref(r->logs);
+    json_decref(r->command);
+    pr_record_init(r);
+}
+
+/* json_object_set_new steals the value reference: every call below passes a
+ * fresh value. */
+static void set_str(json_t *o, const char *k, const char *v)
+{
+    json_object_set_new(o, k, v ? json_string(v) : json_null());
+}
+
+json_t *pr_record_to_json(const pr_record *r)
+{
+    json_t *o = json_object();
+    set_str(o, "log_file", r->log_file ? r->log_file : "");
+    set_str(o, "model_name", r->model_name);
+    set_str(o, "mission_name", r->mission_name);
+    json_object_set_new(o, "direction_id", json_integer(r->direction_id));
+    set_str(o, "run_mode", r->run_mode);
+    json_object_set_new(o, "index", json_integer(r->index));
+    json_object_set_new(o, "gpu_num", json_integer(r->gpu_num));
+    json_object_set_new(o, "FINAL_RESULT", r->failed ? json_null() : json_real(r->final_result));
+    json_object_set_new(o, "JOB_FAIL_FLAG", json_integer(r->failed ? 1 : 0));
+    set_str(o, "UNIT", r->unit);
+    json_object_set_new(o, "perfrepro", json_integer(PR_SCHEMA_VERSION));
+    set_str(o, "model", r->model);
+    set_str(o, "framework", r->framework);
+    if (r->framework_version)
+        set_str(o, "framework_version", r->framework_version);
+    set_str(o, "case", r->case_name);
+    set_str(o, "precision", r->precision);
+    json_object_set_new(o, "batch_size", json_integer(r->batch_size));
+    json_object_set_new(o, "nodes", json_integer(r->nodes));
+    json_object_set_new(o, "gpus_per_node", json_integer(r->gpus_per_node));
+    json_object_set_new(o, "repeat", json_integer(r->repeat));
+    if (r->seq_len > 0)
+        json_object_set_new(o, "seq_len", json_integer(r->seq_len));
+    set_str(o, "origin", r->origin ? r->origin : "measured");
+    if (r->failed) {
+        json_t *f = json_object();
+        set_str(f, "reason", r->fail_reason ? r->fail_reason : "parse_error");
+        if (r->fail_detail)
+            set_str(f, "detail", r->fail_detail);
+        json_object_set_new(o, "failure", f);
+    }
+    if (r->env)
+        set_str(o, "env", r->env);
+    if (r->started_at)
+        set_str(o, "started_at", r->started_at);
+    if (r->duration_s >= 0)
+        json_object_set_new(o, "duration_s", json_real(r->duration_s));
+    if (r->exit_status >= 0)
+        json_object_set_new(o, "exit_status", json_integer(r->exit_status));
+    if (r->term_signal > 0)
+        json_object_set_new(o, "signal", json_integer(r->term_signal));
+    /* json_object_set (no _new) takes its own reference: r keeps its own. */
+    if (r->stats)
+        json_object_set(o, "stats", r->stats);
+    if (r->rule)
+        json_object_set(o, "rule", r->rule);
+    if (r->metrics)
+        json_object_set(o, "metrics", r->metrics);
+    if (r->logs)
+        json_object_set(o, "logs", r->logs);
+    if (r->command)
+        json_object_set(o, "command", r->command);
+    return o;
+}
+
+char *pr_record_dumps(const pr_record *r)
+{
+    json_t *o = pr_record_to_json(r);
+    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(o);
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, s);
+    pr_buf_putc(&b, '\n');
+    free(s);
+    return pr_buf_detach(&b);
+}
+
+static int get_str(const pr_jcur *c, const char *key, int required, char **out, pr_err *err)
+{
+    const char *s = NULL;
+    int rc = pr_jstr(c, key, required, &s, err);
+    if (rc == 1)
+        *out = pr_xstrdup(s);
+    return rc;
+}
+
+static int get_int(const pr_jcur *c, const char *key, int required, long long min,
+                   long long max, int *out, pr_err *err)
+{
+    long long v = 0;
+    int rc = pr_jint(c, key, required, min, max, &v, err);
+    if (rc == 1)
+        *out = (int)v;
+    return rc;
+}
+
+/* Takes a new reference to an optional object/array field. */
+static int get_json(const pr_jcur *c, const char *key, int want_array, json_t **out, pr_err *err)
+{
+    pr_jcur f = pr_jchild(c, key);
+    if (!f.v || json_is_null(f.v))
+        return 0;
+    if (want_array ? !json_is_array(f.v) : !json_is_object(f.v))
+        return pr_jfail(&f, err, want_array ? "expected an array" : "expected an object");
+    *out = json_incref(f.v);
+    return 1;
+}
+
+int pr_record_check(const pr_record *r, pr_err *err)
+{
+    const char *f = r->case_name ? r->case_name : "record";
+    if (!pr_str_in(r->precision, pr_precisions))
+        return pr_err_set(err, f, 0, 0, "precision", "unknown precision \"%s\"",
+                          r->precision ? r->precision : "");
+    if (r->gpu_num != r->nodes * r->gpus_per_node)
+        return pr_err_set(err, f, 0, 0, "gpu_num", "%d is not nodes (%d) x gpus_per_node (%d)",
+                          r->gpu_num, r->nodes, r->gpus_per_node);
+    if (strcmp(r->run_mode, r->gpu_num > 1 ? "mp" : "sp") != 0)
+        return pr_err_set(err, f, 0, 0, "run_mode", "\"%s\" does not match gpu_num %d",
+                          r->run_mode, r->gpu_num);
+    if (!r->failed && (!isfinite(r->final_result) || r->final_result < 0))
+        return pr_err_set(err, f, 0, 0, "FINAL_RESULT", "must be a finite number >= 0");
+    if (r->failed && !pr_str_in(r->fail_reason, pr_fail_reasons))
+        return pr_err_set(err, f, 0, 0, "failure.reason", "unknown reason \"%s\"",
+                          r->fail_reason ? r->fail_reason : "");
+    return 0;
+}
+
+int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
+{
+    static const char *const run_modes[] = {"sp", "mp", NULL};
+    static const char *const origins[] = {"measured", "parsed", NULL};
+    const char *s = NULL;
+    long long v;
+    if (pr_jobject(c, record_keys, err) < 0)
+        return -1;
+    if (pr_jint(c, "perfrepro", 1, 1, PR_SCHEMA_VERSION, &v, err) < 0 ||
+        get_str(c, "log_file", 1, &r->log_file, err) < 0 ||
+        get_str(c, "model_name", 1, &r->model_name, err) < 0 ||
+        get_str(c, "mission_name", 1, &r->mission_name, err) < 0 ||
+        get_int(c, "direction_id", 1, 0, 2, &r->direction_id, err) < 0 ||
+        pr_jenum(c, "run_mode", 1, run_modes, &s, err) < 0)
+        return -1;
+    strcpy(r->run_mode, s);
+    if (get_int(c, "index", 1, 1, 100, &r->index, err) < 0 ||
+        get_int(c, "gpu_num", 1, 1, 1 << 20, &r->gpu_num, err) < 0 ||
+        get_int(c, "JOB_FAIL_FLAG", 1, 0, 1, &r->failed, err) < 0 ||
+        get_str(c, "UNIT", 1, &r->unit, err) < 0 ||
+        get_str(c, "model", 1, &r->model, err) < 0 ||
+        get_str(c, "framework", 1, &r->framework, err) < 0 ||
+        get_str(c, "framework_version", 0, &r->framework_version, err) < 0 ||
+        get_str(c, "case", 1, &r->case_name, err) < 0 ||
+        pr_jenum(c, "precision", 1, pr_precisions, &s, err) < 0)
+        return -1;
+    r->precision = pr_xstrdup(s);
+    if (get_int(c, "batch_size", 1, 1, 1 << 24, &r->batch_size, err) < 0 ||
+        get_int(c, "nodes", 1, 1, 1 << 16, &r->nodes, err) < 0 ||
+        get_int(c, "gpus_per_node", 1, 1, 1 << 10, &r->gpus_per_node, err) < 0 ||
+        get_int(c, "repeat", 1, 1, 1 << 16, &r->repeat, err) < 0 ||
+        get_int(c, "seq_len", 0, 1, 1 << 24, &r->seq_len, err) < 0)
+        return -1;
+    if (pr_jenum(c, "origin", 1, origins, &s, err) < 0)
+        return -1;
+    r->origin = pr_xstrdup(s);
+
+    pr_jcur fr = pr_jchild(c, "FINAL_RESULT");
+    pr_jcur fl = pr_jchild(c, "failure");
+    if (r->failed) {
+        if (!fr.v || !json_is_null(fr.v))
+            return pr_jfail(fr.v ? &fr : c, err,
+                            "a failed case (JOB_FAIL_FLAG 1) must have FINAL_RESULT null");
+        static const char *const fkeys[] = {"reason", "detail", NULL};
+        if (!fl.v)
+            return pr_jfail(c, err, "a failed case (JOB_FAIL_FLAG 1) needs \"failure\"");
+        if (pr_jobject(&fl, fkeys, err) < 0 ||
+            pr_jenum(&fl, "reason", 1, pr_fail_reasons, &s, err) < 0)
+            return -1;
+        r->fail_reason = pr_xstrdup(s);
+        if (get_str(&fl, "detail", 0, &r->fail_detail, err) < 0)
+            return -1;
+    } else {
+        if (fl.v)
+            return pr_jfail(&fl, err, "a case that did not fail (JOB_FAIL_FLAG 0) has no failure");
+        if (pr_jnum(c, "FINAL_RESULT", 1, 0, &r->final_result, err) < 0)
+            return -1;
+    }
+    double d = -1;
+    if (get_str(c, "env", 0, &r->env, err) < 0 ||
+        get_str(c, "started_at", 0, &r->started_at, err) < 0 ||
+        pr_jnum(c, "duration_s", 0, 0, &d, err) < 0 ||
+        get_int(c, "exit_status", 0, 0, 255, &r->exit_status, err) < 0 ||
+        get_int(c, "signal", 0, 1, 128, &r->term_signal, err) < 0 ||
+        get_json(c, "stats", 0, &r->stats, err) < 0 || get_json(c, "rule", 0, &r->rule, err) < 0 ||
+        get_json(c, "metrics", 0, &r->metrics, err) < 0 ||
+        get_json(c, "logs", 1, &r->logs, err) < 0 ||
+        get_json(c, "command", 1, &r->command, err) < 0)
+        return -1;
+    r->duration_s = d;
+    if (r->log_file[0] && !pr_path_is_safe_relative(r->log_file)) {
+        pr_jcur lf = pr_jchild(c, "log_file");
+        return pr_jfail(&lf, err, "must be a relative path inside the run directory");
+    }
+    if (r->env && !pr_path_is_safe_relative(r->env)) {
+        pr_jcur ef = pr_jchild(c, "env");
+        return pr_jfail(&ef, err, "must be a relative path inside the run directory");
+    }
+    if (pr_record_check(r, err) < 0) {
+        /* Re-anchor the message at the record's position. */
+        pr_err inner = *err;
+        return pr_jfail(c, err, "%s", inner.msg);
+    }
+    return 0;
+}
+
+int pr_record_load(const char *path, pr_record *r, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc);
+    int rc = pr_record_from_json(&root, r, err);
+    pr_jdoc_free(doc);
+    return rc;
+}
+
+int pr_record_write(const char *path, const pr_record *r, pr_err *err)
+{
+    if (pr_record_check(r, err) < 0)
+        return -1;
+    char *s = pr_record_dumps(r);
+    int rc = pr_write_atomic(path, s, strlen(s), err);
+    free(s);
+    return rc;
+}

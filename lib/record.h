@@ -1,0 +1,84 @@
+/* record: the per-case result record, the contract between measure and gen.
+ *
+ * One JSON file per case (logs/index/<case>_speed).  It carries the seeds'
+ * keys exactly (log_file, model_name, mission_name, direction_id, run_mode,
+ * index, gpu_num, FINAL_RESULT, JOB_FAIL_FLAG, UNIT) and perfrepro's own
+ * fields beside them.  A failed case has JOB_FAIL_FLAG 1, FINAL_RESULT null
+ * and a failure reason: never a number.  docs/data-model.md documents it.
+ *
+ * This module is the only writer and the only validator of records.
+ */
+#ifndef PR_RECORD_H
+#define PR_RECORD_H
+
+#include <jansson.h>
+
+#include "err.h"
+#include "jdoc.h"
+
+#define PR_SCHEMA_VERSION 1
+
+/* Precisions perfrepro knows; anything else is an error. */
+extern const char *const pr_precisions[];
+/* Failure reasons. */
+extern const char *const pr_fail_reasons[];
+/* Returns 1 when s is in the NULL-terminated list. */
+int pr_str_in(const char *s, const char *const *list);
+
+typedef struct pr_record {
+    /* The seeds' keys. */
+    char *log_file;     /* relative to the run directory, e.g. logs/train_log/<case> */
+    char *model_name;   /* e.g. clas_ResNet50 */
+    char *mission_name; /* e.g. 图像分类 */
+    int direction_id;   /* 0 CV, 1 NLP, 2 Rec */
+    char run_mode[3];   /* "sp" or "mp" */
+    int index;          /* 1: speed */
+    int gpu_num;        /* nodes * gpus_per_node */
+    double final_result; /* meaningful only when !failed */
+    int failed;          /* JOB_FAIL_FLAG */
+    char *unit;
+    /* perfrepro's fields. */
+    char *model;         /* report folder, e.g. ResNet50 */
+    char *framework;     /* report sub-folder, e.g. PyTorch */
+    char *framework_version; /* may be NULL */
+    char *case_name;
+    char *precision;
+    int batch_size;      /* per GPU */
+    int nodes;
+    int gpus_per_node;
+    int repeat;          /* 1-based */
+    int seq_len;         /* 0 when not applicable */
+    char *origin;        /* "measured" (perfrepro ran it) or "parsed" (existing logs) */
+    char *fail_reason;   /* one of pr_fail_reasons when failed */
+    char *fail_detail;   /* may be NULL */
+    char *env;           /* environment record path relative to the run directory, may be NULL */
+    char *started_at;    /* ISO 8601 UTC, may be NULL */
+    double duration_s;   /* < 0 when unknown */
+    int exit_status;     /* -1 when unknown */
+    int term_signal;     /* 0 when none */
+    json_t *stats;       /* owned; object or NULL */
+    json_t *rule;        /* owned; object or NULL */
+    json_t *metrics;     /* owned; object or NULL (time_to_train_s, accuracy, ...) */
+    json_t *logs;        /* owned; array of extra log paths (per rank) or NULL */
+    json_t *command;     /* owned; array of strings or NULL */
+} pr_record;
+
+/* Sets every field to its empty value. */
+void pr_record_init(pr_record *r);
+/* Frees what r owns and re-initialises it. */
+void pr_record_clear(pr_record *r);
+/* Builds the JSON object (a new reference the caller owns).  Key order is
+ * fixed, so the same record always serialises to the same bytes. */
+json_t *pr_record_to_json(const pr_record *r);
+/* Serialises to text (caller frees), ending in a newline. */
+char *pr_record_dumps(const pr_record *r);
+/* Validates the object at c strictly and fills r (which the caller clears).
+ * Errors name file, line, column and field. */
+int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err);
+int pr_record_load(const char *path, pr_record *r, pr_err *err);
+/* Checks r's own consistency (the same checks as loading). */
+int pr_record_check(const pr_record *r, pr_err *err);
+/* Writes r atomically to path. */
+int pr_record_write(const char *path, const pr_record *r, pr_err *err);
+
+#endif

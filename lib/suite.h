@@ -1,0 +1,75 @@
+/* suite: what to run for one model x one framework, and the cases its
+ * matrix expands to.  Shared by measure (which runs the cases) and gen
+ * (which shows planned-but-missing cases as TODO and the steps to run them).
+ * docs/data-model.md documents the file.
+ */
+#ifndef PR_SUITE_H
+#define PR_SUITE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+
+typedef struct pr_case {
+    int nodes;
+    int gpus_per_node;
+    int gpus;        /* nodes * gpus_per_node */
+    int batch_size;  /* per GPU */
+    const char *precision; /* points into pr_precisions */
+    int repeat;      /* 1-based */
+    char *name;      /* from the suite's case_name template */
+} pr_case;
+
+/* A value a template placeholder may take: {name} -> value. */
+typedef struct pr_var {
+    const char *name;
+    const char *value;
+} pr_var;
+
+typedef struct pr_suite {
+    char *path;            /* the file it came from */
+    char *model, *model_title;
+    char *framework, *framework_title, *framework_version;
+    char *model_name, *mission_name, *unit, *description;
+    int direction_id;
+    char *source_repo, *source_path, *source_commit; /* may be NULL */
+    char *image;           /* container image, may be NULL */
+    char *launcher;        /* "local", "mpirun" or "slurm" */
+    char *case_name;       /* template */
+    int shell;             /* 1: command is one string run by /bin/sh -c */
+    double timeout_s;
+    int max_iter, seq_len; /* 0 when unset */
+    double gap_threshold;  /* fraction, default 0.05 */
+    json_t *command;       /* array of template strings */
+    json_t *env;           /* object of template strings, or NULL */
+    json_t *steps;         /* object: setup/single_node/multi_node arrays of strings, or NULL */
+    json_t *environment;   /* object of strings (what the run used), or NULL */
+    json_t *rule;          /* the parse rule, validated by measure */
+    json_t *datasets;      /* array of {path, md5}, or NULL */
+    json_t *version_command; /* array of strings, or NULL */
+    pr_case *cases;
+    size_t ncases;
+} pr_suite;
+
+/* Loads and validates path strictly; *out is the caller's (pr_suite_free). */
+int pr_suite_load(const char *path, pr_suite **out, pr_err *err);
+void pr_suite_free(pr_suite *s);
+
+/* The variables of case c ({batch_size}, {precision}, {gpus}, {precision_upper},
+ * {dtype}, {global_batch_size}, ...) as a
+ * malloc'd array of n entries whose strings live in *storage; the caller
+ * frees the array and storage with free() and pr_buf_free(). */
+pr_var *pr_suite_case_vars(const pr_suite *s, const pr_case *c, pr_buf *storage, size_t *n);
+/* Expands {name} placeholders in tmpl from vars (and then extra); "{{" and
+ * "}}" stand for literal braces.  An unknown name is an error. */
+int pr_template_expand(const char *tmpl, const pr_var *vars, size_t nvars, const pr_var *extra,
+                       size_t nextra, pr_buf *out, pr_err *err);
+/* The placeholder names a command may use (NULL-terminated). */
+extern const char *const pr_suite_placeholders[];
+/* 1 when s is a safe file/folder name: [A-Za-z0-9._+-], not starting with
+ * '.' or '-', at most 128 bytes. */
+int pr_name_is_safe(const char *s);
+
+#endif

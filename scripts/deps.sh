@@ -1,0 +1,37 @@
+#!/bin/sh
+# Checks that the Debian packages perfrepro builds and tests with are
+# installed.  As root it installs the missing ones with apt-get; otherwise it
+# stops and prints the exact command to run.
+#   scripts/deps.sh build|test|bench|cluster
+set -eu
+build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk"
+test="$build libcriterion-dev"
+bench="$test hyperfine python3-matplotlib valgrind"
+cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
+case "${1:-build}" in
+  build) want=$build ;;
+  test) want=$test ;;
+  bench) want=$bench ;;
+  cluster) want=$cluster ;;
+  *) echo "usage: $0 build|test|bench|cluster" >&2; exit 2 ;;
+esac
+missing=""
+for p in $want; do
+  st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "perfrepro: missing packages:$missing (no apt-get here: install them with your package manager)" >&2
+  exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "perfrepro: missing packages:$missing" >&2
+  echo "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing" >&2
+  exit 1
+fi
+echo "perfrepro: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Converts ../shared/reference/*.json (published tables collected from DLPerf
+and NVIDIA DeepLearningExamples) into perfrepro published-figure files under
+data/published/.  Run once when the reference data changes:
+    python3 scripts/import_reference.py ../shared/reference data/published
+The output is committed; perfrepro-gen validates it like any data file."""
+import json
+import sys
+
+FRAMEWORKS = [  # (prefix of the reference's framework text, id, title)
+    ("NGC PyTorch", "NGC-PyTorch", "NGC PyTorch"),
+    ("PyTorch 1.6", "PyTorch", "PyTorch"),
+    ("PaddlePaddle", "Paddle", "PaddlePaddle"),
+]
+MODELS = {"ResNet50 v1.5": ("ResNet50", "ResNet50 v1.5"),
+          "BERT-Base pretraining": ("BERT-Base", "BERT-Base pretraining")}
+PRECISIONS = {"fp32": "fp32", "amp": "amp", "fp16 (amp)": "amp", "fp16": "fp16"}
+
+
+def framework(text):
+    for prefix, ident, title in FRAMEWORKS:
+        if text.startswith(prefix):
+            return ident, title
+    raise SystemExit("unknown framework: " + text)
+
+
+def dlperf(src):
+    tables = []
+    for t in src["tables"]:
+        fid, ftitle = framework(t["framework"])
+        mid, mtitle = MODELS[t["model"]]
+        rows = []
+        for r in t["rows"]:
+            row = {"nodes": r["node_count"], "gpus": r["gpu_count"]}
+            if "gpus_per_node" in r:
+                row["gpus_per_node"] = r["gpus_per_node"]
+            row["throughput"] = r["throughput"]
+            row["speedup"] = r["speedup"]
+            rows.append(row)
+        tables.append({
+            "model": mid, "model_title": mtitle, "framework": fid, "framework_title": ftitle,
+            "precision": PRECISIONS[t["precision"]], "batch_size": t["batch_size_per_device"],
+            "unit": t["unit"], "variant": t["variant"] or None,
+            "note": t["framework"],
+            "source": {"repo": t["source_repo"], "path": t["source_path"],
+                       "commit": t["source_commit_last_modified"], "line": t["source_line"],
+                       "url": "https://github.com/%s/blob/%s/%s#L%d" % (
+                           t["source_repo"], t["source_commit_last_modified"],
+                           t["source_path"], t["source_line"])},
+            "rows": rows})
+        if not tables[-1]["variant"]:
+            del tables[-1]["variant"]
+    return {"perfrepro": 1, "label": "DLPerf",
+            "source": {"title": "Oneflow-Inc/DLPerf", "repo": "Oneflow-Inc/DLPerf",
+                       "url": "https://github.com/Oneflow-Inc/DLPerf"},
+            "environment": {"gpu": "Tesla V100-SXM2-16GB × 8 per node",
+                            "network": "InfiniBand 100 Gb/s", "nodes": "4"},
+            "tables": tables}
+
+
+def ngc(src):
+    bs = src["measurement_method"]["per_gpu_batch_size_configs_yml"]
+    tables = []
+    for rev in src["revisions"]:
+        for system, data in rev["systems"].items():
+            a100 = "A100" in system
+            dgx2 = "DGX2" in system
+            base = data["baseline_precision"].lower()
+            base_bs = bs["DGXA100 TF32"] if a100 else bs["DGX2V FP32"] if dgx2 else bs["DGX1V FP32"]
+            note = ("README revision %s (%s%s); batch size per GPU from configs.yml at %s%s"
+                    % (rev["commit"][:8], rev["date"],
+                       ", container " + rev["container"] if rev.get("container") else "",
+                       src["repo_snapshot_head"][:8],
+                       "" if rev.get("still_current_at_head") else
+                       " (this revision does not print it)"))
+            for precision, key, batch in ((base, "baseline_ips", base_bs), ("amp", "amp_ips", 256)):
+                rows = []
+                for r in data["rows"]:
+                    row = {"nodes": 1, "gpus": r["gpus"], "gpus_per_node": r["gpus"],
+                           "throughput": r[key]}
+                    scaling = r.get("baseline_strong_scaling" if key == "baseline_ips"
+                                    else "amp_strong_scaling")
+                    if isinstance(scaling, (int, float)):
+                        row["speedup"] = scaling
+                    rows.append(row)
+                tables.append({
+                    "model": "ResNet50", "model_title": "ResNet50 v1.5",
+                    "framework": "NGC-PyTorch", "framework_title": "NGC PyTorch",
+                    "precision": precision, "batch_size": batch, "unit": "images/s",
+                    "variant": "%s, %s" % (system, rev["date"]), "note": note,
+                    "source": {"commit": rev["commit"], "path": rev["path"], "date": rev["date"],
+                               "url": "https://github.com/%s/blob/%s/%s" % (
+                                   src["repo"], rev["commit"], rev["path"])},
+                    "rows": rows})
+    return {"perfrepro": 1, "label": "NVIDIA DeepLearningExamples",
+            "source": {"title": "NVIDIA DeepLearningExamples: ResNet50 v1.5 for PyTorch",
+                       "repo": src["repo"]},
+            "tables": tables}
+
+
+def main():
+    ref, out = sys.argv[1], sys.argv[2]
+    for name, conv, dest in (("dlperf-tables.json", dlperf, "10-dlperf.json"),
+                             ("ngc-rn50-published.json", ngc, "11-ngc-rn50-readme.json")):
+        with open("%s/%s" % (ref, name), encoding="utf-8") as f:
+            data = conv(json.load(f))
+        with open("%s/%s" % (out, dest), "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

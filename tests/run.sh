@@ -1,0 +1,46 @@
+#!/bin/sh
+# Runs every test: the Criterion unit binaries given as arguments, then every
+# tests/scripts/*.sh (exit 0 pass, 77 skip, anything else fail).  Ends with
+# one summary line "tests: N passed, N failed, N skipped".
+# Environment: GEN and MEASURE name the binaries under test.
+set -u
+export GEN="${GEN:-bin/perfrepro-gen}" MEASURE="${MEASURE:-bin/perfrepro-measure}"
+passed=0 failed=0 skipped=0 failures=""
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for bin in "$@"; do
+  name=$(basename "$bin")
+  "$bin" --jobs=2 >"$log" 2>&1
+  rc=$?
+  synth=$(grep 'Synthesis:' "$log" | tail -n 1)
+  t=$(echo "$synth" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
+  p=$(echo "$synth" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
+  s=$(grep -c '\[SKIP\]' "$log")
+  if [ -z "$t" ]; then
+    cat "$log"
+    failed=$((failed + 1)); failures="$failures $name(no-synthesis,rc=$rc)"
+    continue
+  fi
+  f=$((t - p))
+  passed=$((passed + p - s)); skipped=$((skipped + s)); failed=$((failed + f))
+  if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
+    cat "$log"
+    [ "$f" -eq 0 ] && failed=$((failed + 1))
+    failures="$failures $name"
+  fi
+  echo "unit $name: $p/$t passed${s:+, $s skipped} (rc=$rc)"
+done
+for script in tests/scripts/*.sh; do
+  [ -e "$script" ] || continue
+  name=$(basename "$script" .sh)
+  sh "$script" >"$log" 2>&1
+  rc=$?
+  case $rc in
+    0) passed=$((passed + 1)); echo "script $name: ok" ;;
+    77) skipped=$((skipped + 1)); echo "script $name: skipped: $(tail -n 1 "$log")" ;;
+    *) failed=$((failed + 1)); failures="$failures $name"; cat "$log"; echo "script $name: FAILED (rc=$rc)" ;;
+  esac
+done
+[ -n "$failures" ] && echo "failing:$failures"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
