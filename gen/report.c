@@ -1321,12 +1321,17 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, pr_err
         free(suite_rel);
         if (s->source_repo) {
             pr_buf code = PR_BUF_INIT;
-            pr_buf_printf(&code, "git clone %s\n", s->source_repo);
-            if (s->source_path)
-                pr_buf_printf(&code, "cd \"$(basename %s .git)\"/%s\n", s->source_repo,
-                              s->source_path);
+            /* The folder git clone makes: the last part of the URL without .git. */
+            const char *base = strrchr(s->source_repo, '/');
+            base = base && base[1] ? base + 1 : s->source_repo;
+            size_t blen = strlen(base);
+            if (blen > 4 && strcmp(base + blen - 4, ".git") == 0)
+                blen -= 4;
+            pr_buf_printf(&code, "git clone %s\ncd %.*s\n", s->source_repo, (int)blen, base);
             if (s->source_commit)
                 pr_buf_printf(&code, "git checkout %s\n", s->source_commit);
+            if (s->source_path)
+                pr_buf_printf(&code, "cd %s\n", s->source_path);
             pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
             set_md(view, "source_block", &b);
             pr_buf_free(&code);
