@@ -110,7 +110,7 @@ test: deps-test all $(UNIT_BINS)
 	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/run.sh $(UNIT_BINS)
 
 asan:
-	$(MAKE) SAN=1 test
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) SAN=1 test
 
 regen: all
 	@GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/golden.sh regen

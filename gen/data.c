@@ -300,14 +300,15 @@ out:
     return rc;
 }
 
-static int same_case(const pr_record *a, const pr_record *b)
+/* The identity of a case, as a key of the loader's set of seen cases. */
+static char *case_key(const pr_record *r)
 {
-    return strcmp(a->model, b->model) == 0 && strcmp(a->framework, b->framework) == 0 &&
-           strcmp(a->precision, b->precision) == 0 && a->batch_size == b->batch_size &&
-           a->nodes == b->nodes && a->gpus_per_node == b->gpus_per_node && a->repeat == b->repeat;
+    return pr_xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%d\x1f%d", r->model, r->framework,
+                        r->precision, r->batch_size, r->nodes, r->gpus_per_node, r->repeat);
 }
 
-static int load_run(pr_dataset *d, const char *dir, const char *name, pr_err *err)
+static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name,
+                    pr_err *err)
 {
     pr_run r;
     memset(&r, 0, sizeof r);
@@ -345,23 +346,18 @@ static int load_run(pr_dataset *d, const char *dir, const char *name, pr_err *er
                 goto out;
             }
         }
-        for (size_t i = 0; i < d->nruns; i++)
-            for (size_t j = 0; j < d->runs[i].nrecords; j++)
-                if (same_case(&d->runs[i].records[j], &rec)) {
-                    pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
-                               d->runs[i].record_files[j]);
-                    pr_record_clear(&rec);
-                    free(path);
-                    goto out;
-                }
-        for (size_t j = 0; j < r.nrecords; j++)
-            if (same_case(&r.records[j], &rec)) {
-                pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
-                           r.record_files[j]);
-                pr_record_clear(&rec);
-                free(path);
-                goto out;
-            }
+        char *key = case_key(&rec);
+        json_t *other = json_object_get(seen, key);
+        if (other) {
+            pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
+                       json_string_value(other));
+            free(key);
+            pr_record_clear(&rec);
+            free(path);
+            goto out;
+        }
+        json_object_set_new(seen, key, json_string(path));
+        free(key);
         r.records = pr_xrealloc(r.records, (r.nrecords + 1) * sizeof *r.records);
         r.record_files = pr_xrealloc(r.record_files, (r.nrecords + 1) * sizeof *r.record_files);
         r.records[r.nrecords] = rec;
@@ -400,6 +396,7 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     char **files = NULL, **names = NULL;
     size_t n = 0;
     int rc = -1;
+    json_t *seen = json_object(); /* case identity -> the record file that has it */
     if (!pr_is_dir(dir)) {
         pr_err_set(err, dir, 0, 0, NULL, "no such data directory");
         goto out;
@@ -436,7 +433,7 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
             char *path = pr_path_join(runs, *p);
             int isdir = pr_is_dir(path);
             free(path);
-            if (isdir && load_run(d, runs, *p, err) < 0)
+            if (isdir && load_run(d, seen, runs, *p, err) < 0)
                 goto out;
         }
     }
@@ -444,6 +441,7 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     d = NULL;
     rc = 0;
 out:
+    json_decref(seen);
     pr_data_free(d);
     pr_strv_free(files);
     pr_strv_free(names);

@@ -1,10 +1,12 @@
 #include "report.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "md.h"
@@ -41,7 +43,8 @@ typedef struct world {
     const pr_report_opts *o;
     model **models;
     size_t nmodels;
-    char *out_abs, *data_abs;
+    char *out_abs;
+    char **run_abs; /* absolute folder of each run, by index in d->runs */
 } world;
 
 /* One language's templates and strings. */
@@ -191,7 +194,9 @@ static void free_world(world *w)
     }
     free(w->models);
     free(w->out_abs);
-    free(w->data_abs);
+    for (size_t i = 0; w->run_abs && i < w->d->nruns; i++)
+        free(w->run_abs[i]);
+    free(w->run_abs);
 }
 
 /* ---------------------------------------------------------------- figures */
@@ -382,7 +387,9 @@ static const char *const string_keys[] = {
     "env_driver", "env_cuda", "env_cudnn", "env_nccl", "env_framework", "env_image",
     "env_compiler", "env_network", "env_nodes", "env_captured", "env_none", "steps_none",
     "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
-    NULL};
+    "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
+    "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_published",
+    "chart_png", NULL};
 
 static int lang_load(lang *l, const char *templates_dir, pr_err *err)
 {
@@ -436,6 +443,25 @@ static int fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err
     o.name = key;
     o.escape = md_escape_cb;
     return pr_mustache_render(t, strlen(t), view, &o, out, err);
+}
+
+static void plain_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
+{
+    (void)ctx;
+    pr_buf_put(out, s, len);
+}
+
+/* Like fmt, for text that is not Markdown (chart labels): nothing escaped.
+ * Returns a malloc'd string the caller frees. */
+static char *fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err)
+{
+    const char *t = S(l, key);
+    pr_buf out = PR_BUF_INIT;
+    pr_mustache_opts o = {0};
+    o.name = key;
+    o.escape = plain_escape_cb;
+    pr_mustache_render(t, strlen(t), view, &o, &out, err);
+    return pr_buf_detach(&out);
 }
 
 /* ---------------------------------------------------------------- pieces */
@@ -564,10 +590,14 @@ static void log_link(const world *w, const char *page_rel, const pr_run *run,
         pr_buf_puts(out, text_md);
         return;
     }
-    char *file = pr_path_join(run->dir, r->log_file);
-    char *rel = link_to(w, page_rel, file);
+    /* log_file is a checked relative path without "..": joining keeps the
+     * absolute run folder normalised. */
+    char *file = pr_path_join(w->run_abs[run - w->d->runs], r->log_file);
+    char *from = page_rel[0] ? pr_path_join(w->out_abs, page_rel) : pr_xstrdup(w->out_abs);
+    char *rel = pr_path_relative(from, file);
     md_link(out, text_md, rel);
     free(rel);
+    free(from);
     free(file);
 }
 
@@ -1201,6 +1231,393 @@ static void set_text(json_t *o, const char *k, const char *v)
     set_md(o, k, &b);
 }
 
+/* ---------------------------------------------------------------- charts */
+
+/* Where pages and charts go. */
+/* A chart waiting to be drawn: pages are built first, then the charts are
+ * drawn on a few threads, then written in the order they were queued, so
+ * the output does not depend on the threads. */
+typedef struct chart_job {
+    pr_chart *chart;
+    char *svg_path, *png_path;
+    pr_buf svg, png;
+    pr_err err;
+    int rc;
+} chart_job;
+
+typedef struct out_ctx {
+    pr_report_emit_fn emit;
+    void *ctx;
+    int charts;
+    chart_job *jobs;
+    size_t njobs, cap;
+} out_ctx;
+
+enum { CHART_W = 720, CHART_H = 400 };
+
+static char *config_plain(const lang *l, const cfg *c, pr_err *err)
+{
+    json_t *v = json_object();
+    char *up = pr_xstrdup(c->precision);
+    for (char *p = up; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    json_object_set_new(v, "precision", json_string(up));
+    if (c->batch_label)
+        json_object_set_new(v, "batch", json_string(c->batch_label));
+    else
+        json_object_set_new(v, "batch", json_integer(c->bs));
+    char *s = fmt_plain(l, "config_name", v, err);
+    json_decref(v);
+    free(up);
+    return s;
+}
+
+/* A file name part made of [a-z0-9.-] only: data never names files freely. */
+static void file_slug(pr_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        char c = *s;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        pr_buf_putc(out, (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ? c : '-');
+    }
+}
+
+static char *chart_base(const lang *l, const char *kind, const cfg *c)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, kind);
+    if (c) {
+        pr_buf_putc(&b, '-');
+        file_slug(&b, c->precision);
+        pr_buf_printf(&b, "-bs%d", c->bs);
+        if (c->batch_label) {
+            pr_buf_putc(&b, '-');
+            file_slug(&b, c->batch_label);
+        }
+    }
+    if (strcmp(l->code, "zh") != 0)
+        pr_buf_printf(&b, ".%s", l->code);
+    return pr_buf_detach(&b);
+}
+
+/* Queues chart (ownership passes to the queue) to be drawn as DIR/BASE.svg
+ * and DIR/BASE.png, and appends the Markdown that shows the SVG (with the
+ * chart's alt text) and links the PNG. */
+static void queue_chart(out_ctx *oc, const lang *l, pr_chart *chart, const char *dir_rel,
+                        const char *base, pr_buf *md)
+{
+    if (oc->njobs == oc->cap)
+        oc->jobs = pr_xrealloc(oc->jobs, (oc->cap = oc->cap ? oc->cap * 2 : 64) * sizeof *oc->jobs);
+    chart_job *j = &oc->jobs[oc->njobs++];
+    memset(j, 0, sizeof *j);
+    j->chart = chart;
+    j->svg_path = pr_xasprintf("%s/%s.svg", dir_rel, base);
+    j->png_path = pr_xasprintf("%s/%s.png", dir_rel, base);
+    char *alt = pr_chart_alt_text(chart);
+    pr_buf_puts(md, "![");
+    pr_md_text(md, alt);
+    pr_buf_printf(md, "](%s.svg)\n\n[", base);
+    pr_md_text(md, S(l, "chart_png"));
+    pr_buf_printf(md, "](%s.png)\n", base);
+    free(alt);
+}
+
+typedef struct pool {
+    chart_job *jobs;
+    size_t n;
+    size_t next; /* guarded by lock */
+    pthread_mutex_t lock;
+} pool;
+
+static void *draw_charts(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        chart_job *j = &p->jobs[i];
+        j->rc = pr_chart_render_svg(j->chart, CHART_W, CHART_H, &j->svg, &j->err);
+        if (j->rc == 0)
+            j->rc = pr_chart_render_png(j->chart, CHART_W, CHART_H, &j->png, &j->err);
+    }
+}
+
+/* Draws every queued chart, then emits them in queue order. */
+static int flush_charts(out_ctx *oc, pr_err *err)
+{
+    pool p = {oc->jobs, oc->njobs, 0, PTHREAD_MUTEX_INITIALIZER};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nthreads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
+    if (nthreads > oc->njobs)
+        nthreads = oc->njobs;
+    pthread_t tids[8];
+    size_t started = 0;
+    for (; started + 1 < nthreads; started++)
+        if (pthread_create(&tids[started], NULL, draw_charts, &p) != 0)
+            break;
+    draw_charts(&p); /* this thread works too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    int rc = 0;
+    for (size_t i = 0; i < oc->njobs && rc == 0; i++) {
+        chart_job *j = &oc->jobs[i];
+        if (j->rc < 0) {
+            *err = j->err;
+            rc = -1;
+        } else if (oc->emit(oc->ctx, j->svg_path, j->svg.data, j->svg.len, err) < 0 ||
+                   oc->emit(oc->ctx, j->png_path, j->png.data, j->png.len, err) < 0) {
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+static void free_charts(out_ctx *oc)
+{
+    for (size_t i = 0; i < oc->njobs; i++) {
+        chart_job *j = &oc->jobs[i];
+        pr_chart_free(j->chart);
+        free(j->svg_path);
+        free(j->png_path);
+        pr_buf_free(&j->svg);
+        pr_buf_free(&j->png);
+    }
+    free(oc->jobs);
+}
+
+static pr_chart *new_chart(const lang *l, pr_chart_kind kind, const char *title_key,
+                           json_t *tv, const char *y_key, pr_err *err)
+{
+    char *title = fmt_plain(l, title_key, tv, err);
+    char *x = fmt_plain(l, "chart_x_gpus", tv, err);
+    char *y = fmt_plain(l, y_key, tv, err);
+    pr_chart *c = pr_chart_new(kind, title, x, y);
+    pr_chart_set_lang(c, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
+    free(title);
+    free(x);
+    free(y);
+    return c;
+}
+
+static json_t *chart_view(const fw *f, const model *m, const char *config)
+{
+    json_t *v = json_object();
+    set_str(v, "model", f ? f->model_title : m->title);
+    set_str(v, "framework", f ? f->framework_title : "");
+    set_str(v, "config", config ? config : "");
+    set_str(v, "unit", f ? f->unit : (m->nfws ? m->fws[0]->unit : ""));
+    return v;
+}
+
+/* Throughput against GPU count for one configuration of one framework:
+ * measured medians, the primary published figures as hollow markers, and
+ * ideal linear scaling from the 1-GPU point. */
+static int fw_scaling_chart(const lang *l, const fw *f, const cfg *c, const char *dir_rel,
+                            out_ctx *oc, pr_buf *md, pr_err *err)
+{
+    size_t nrows;
+    row *rows = fw_rows(f, c, &nrows);
+    const pr_pub_table *pub = primary_pub(f, c);
+    char *config = config_plain(l, c, err);
+    json_t *tv = chart_view(f, NULL, config);
+    pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_scaling_title", tv,
+                                "chart_y_throughput", err);
+    int meas = pr_chart_add_series(chart, S(l, "chart_measured"), PR_CHART_SOLID);
+    int pubs = -1;
+    if (pub) {
+        json_t *pv = json_pack("{s:s}", "label", pub->label);
+        char *label = fmt_plain(l, "chart_published", pv, err);
+        pubs = pr_chart_add_series(chart, label, PR_CHART_HOLLOW_MARKERS);
+        free(label);
+        json_decref(pv);
+    }
+    size_t points = 0;
+    double base = NAN;
+    for (size_t i = 0; i < nrows; i++) {
+        repro rc;
+        repro_cell(f, c, rows[i].nodes, rows[i].gpus, &rc);
+        const pr_pub_row *pr = pub_row(pub, rows[i].nodes, rows[i].gpus);
+        if (rc.n_ok) {
+            pr_chart_add_point(chart, meas, rows[i].gpus, rc.median);
+            points++;
+            if (rows[i].gpus == 1 && rows[i].nodes == 1)
+                base = rc.median;
+        }
+        if (pr && pr->has_value) {
+            pr_chart_add_point(chart, pubs, rows[i].gpus, pr->value);
+            points++;
+            if (rows[i].gpus == 1 && rows[i].nodes == 1 && isnan(base))
+                base = pr->value;
+        }
+    }
+    if (!isnan(base))
+        pr_chart_add_ideal(chart, 1, base);
+    /* Two points make a line anyone can read off the table. */
+    if (points >= 3) {
+        char *b = chart_base(l, "scaling", c);
+        queue_chart(oc, l, chart, dir_rel, b, md);
+        free(b);
+    } else {
+        pr_chart_free(chart);
+    }
+    json_decref(tv);
+    free(config);
+    free(rows);
+    return 0;
+}
+
+/* Speedup against GPU count, one line per configuration (measured medians,
+ * else the primary published figures), with the ideal diagonal. */
+static int fw_speedup_chart(const lang *l, const fw *f, const char *dir_rel, out_ctx *oc,
+                            pr_buf *md, pr_err *err)
+{
+    json_t *tv = chart_view(f, NULL, NULL);
+    pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_speedup_title", tv,
+                                "chart_y_speedup", err);
+    size_t lines = 0;
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        const cfg *c = &f->cfgs[i];
+        const pr_pub_table *pub = primary_pub(f, c);
+        repro b;
+        repro_cell(f, c, 1, 1, &b);
+        const pr_pub_row *pb = pub_row(pub, 1, 1);
+        int measured = b.n_ok > 0;
+        if (!measured && !(pb && pb->has_value))
+            continue;
+        size_t nrows;
+        row *rows = fw_rows(f, c, &nrows);
+        char *config = config_plain(l, c, err);
+        int s = pr_chart_add_series(chart, config, measured ? PR_CHART_SOLID : PR_CHART_HOLLOW_MARKERS);
+        size_t points = 0;
+        for (size_t r = 0; r < nrows; r++) {
+            repro rc;
+            repro_cell(f, c, rows[r].nodes, rows[r].gpus, &rc);
+            const pr_pub_row *pr = pub_row(pub, rows[r].nodes, rows[r].gpus);
+            if (measured && rc.n_ok)
+                pr_chart_add_point(chart, s, rows[r].gpus, rc.median / b.median), points++;
+            else if (!measured && pr && pr->has_value)
+                pr_chart_add_point(chart, s, rows[r].gpus, pr->value / pb->value), points++;
+        }
+        lines += points >= 3;
+        free(config);
+        free(rows);
+    }
+    if (lines) {
+        pr_chart_add_ideal(chart, 1, 1);
+        char *b = chart_base(l, "speedup", NULL);
+        queue_chart(oc, l, chart, dir_rel, b, md);
+        free(b);
+    } else {
+        pr_chart_free(chart);
+    }
+    json_decref(tv);
+    return 0;
+}
+
+/* The figure a framework shows in a cross-framework chart for one cell: a
+ * value (measured, else published) or a state word (NULL when neither). */
+static const char *cross_figure(const lang *l, const fw *f, const cfg *c, int nodes, int gpus,
+                                double *value)
+{
+    repro rc;
+    repro_cell(f, c, nodes, gpus, &rc);
+    *value = NAN;
+    if (rc.n_ok) {
+        *value = rc.median;
+        return NULL;
+    }
+    if (rc.fail_rec)
+        return fail_word(l, rc.fail_rec);
+    const pr_pub_row *pr = pub_row(primary_pub(f, c), nodes, gpus);
+    if (pr && pr->has_value) {
+        *value = pr->value;
+        return NULL;
+    }
+    if (pr)
+        return pr->state;
+    return rc.planned ? S(l, "state_todo") : NULL;
+}
+
+/* Model page, one configuration: grouped bars (states as labelled gaps) and
+ * scaling lines, one series per framework. */
+static int model_charts(const lang *l, const model *m, const cfg *c, out_ctx *oc,
+                        pr_buf *md, pr_err *err)
+{
+    row *rows = NULL;
+    size_t nrows = 0;
+    const fw **cols = pr_xcalloc(m->nfws + 1, sizeof *cols);
+    size_t ncols = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        if (!fw_has_cfg(m->fws[i], c))
+            continue;
+        cols[ncols++] = m->fws[i];
+        size_t n;
+        row *r = fw_rows(m->fws[i], c, &n);
+        for (size_t j = 0; j < n; j++)
+            add_row(&rows, &nrows, r[j].nodes, r[j].gpus);
+        free(r);
+    }
+    qsort(rows, nrows, sizeof *rows, row_cmp);
+    char *config = config_plain(l, c, err);
+    json_t *tv = chart_view(NULL, m, config);
+    pr_chart *bars = new_chart(l, PR_CHART_BARS, "chart_compare_title", tv, "chart_y_throughput", err);
+    pr_chart *lines = new_chart(l, PR_CHART_LINE_LOG2X, "chart_lines_title", tv,
+                                "chart_y_throughput", err);
+    for (size_t r = 0; r < nrows; r++) {
+        pr_buf label = PR_BUF_INIT;
+        json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[r].nodes, "gpus", rows[r].gpus);
+        char *t = fmt_plain(l, "gpus_label", gv, err);
+        pr_chart_add_category(bars, t);
+        free(t);
+        json_decref(gv);
+        pr_buf_free(&label);
+    }
+    size_t values = 0, line_series = 0;
+    for (size_t i = 0; i < ncols; i++) {
+        int sb = pr_chart_add_series(bars, cols[i]->framework_title, PR_CHART_SOLID);
+        int sl = pr_chart_add_series(lines, cols[i]->framework_title, PR_CHART_SOLID);
+        size_t pts = 0;
+        for (size_t r = 0; r < nrows; r++) {
+            double v;
+            const char *state = cross_figure(l, cols[i], c, rows[r].nodes, rows[r].gpus, &v);
+            if (!isnan(v)) {
+                pr_chart_set_bar(bars, sb, (int)r, v);
+                pr_chart_add_point(lines, sl, rows[r].gpus, v);
+                values++;
+                pts++;
+            } else if (state) {
+                pr_chart_set_bar_state(bars, sb, (int)r, state);
+            }
+        }
+        line_series += pts >= 3;
+    }
+    if (values >= 3) {
+        char *b = chart_base(l, "compare", c);
+        queue_chart(oc, l, bars, m->id, b, md);
+        bars = NULL;
+        free(b);
+        if (line_series) {
+            pr_buf_putc(md, '\n');
+            b = chart_base(l, "lines", c);
+            queue_chart(oc, l, lines, m->id, b, md);
+            lines = NULL;
+            free(b);
+        }
+    }
+    pr_chart_free(bars);
+    pr_chart_free(lines);
+    json_decref(tv);
+    free(config);
+    free(cols);
+    free(rows);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- pages */
 
 #define TOC_MARK "\x01toc\x01"
@@ -1295,7 +1712,8 @@ static void rule_notes(json_t *view, const lang *l, const fw *f, pr_err *err)
     json_object_set_new(view, "rules", rules);
 }
 
-static json_t *framework_view(const world *w, const lang *l, const fw *f, pr_err *err)
+static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ctx *oc,
+                              pr_err *err)
 {
     json_t *view = json_object();
     char *page_rel = pr_xasprintf("%s/%s", f->model, f->framework);
@@ -1394,6 +1812,15 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, pr_err
             repro_table(w, l, f, c, page_rel, &nt, &b, err);
             set_md(cv, "repro_table", &b);
         }
+        if (oc->charts) {
+            if (fw_scaling_chart(l, f, c, page_rel, oc, &b, err) < 0) {
+                json_decref(cv);
+                json_decref(configs);
+                goto fail;
+            }
+            if (b.len)
+                set_md(cv, "chart", &b);
+        }
         json_t *pubs = json_array();
         for (size_t j = 0; j < f->npubs; j++) {
             const pr_pub_table *t = f->pubs[j];
@@ -1413,6 +1840,12 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, pr_err
         json_array_append_new(configs, cv);
     }
     json_object_set_new(view, "configs", configs);
+    if (oc->charts) {
+        if (fw_speedup_chart(l, f, page_rel, oc, &b, err) < 0)
+            goto fail;
+        if (b.len)
+            set_md(view, "speedup_chart", &b);
+    }
 
     /* Every log, in table order. */
     json_t *logs = json_array();
@@ -1467,9 +1900,15 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, pr_err
     free(date);
     free(page_rel);
     return view;
+fail:
+    pr_buf_free(&b);
+    free(page_rel);
+    json_decref(view);
+    return NULL;
 }
 
-static json_t *model_view(const world *w, const lang *l, const model *m, pr_err *err)
+static json_t *model_view(const world *w, const lang *l, const model *m, out_ctx *oc,
+                          pr_err *err)
 {
     json_t *view = json_object();
     notes nt = {0};
@@ -1494,6 +1933,17 @@ static json_t *model_view(const world *w, const lang *l, const model *m, pr_err 
         cross_table(w, l, m, &all.cfgs[i], m->id, &nt, &b);
         set_md(cv, "table", &b);
         json_array_append_new(configs, cv);
+        if (oc->charts) {
+            if (model_charts(l, m, &all.cfgs[i], oc, &b, err) < 0) {
+                free(all.cfgs);
+                json_decref(configs);
+                pr_buf_free(&b);
+                json_decref(view);
+                return NULL;
+            }
+            if (b.len)
+                set_md(cv, "chart", &b);
+        }
     }
     free(all.cfgs);
     json_object_set_new(view, "configs", configs);
@@ -1680,10 +2130,16 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     w.d = d;
     w.o = o;
     w.out_abs = abs_normalised(o->out_dir);
+    w.run_abs = pr_xcalloc(d->nruns + 1, sizeof *w.run_abs);
+    for (size_t i = 0; i < d->nruns; i++)
+        w.run_abs[i] = abs_normalised(d->runs[i].dir);
     build_world(&w);
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL},
                      {"en", "README.en.md", "README.md", NULL, NULL}};
+    out_ctx oc = {emit, ctx, o->charts, NULL, 0, 0};
     int rc = -1;
+    if (o->charts && pr_chart_check_fonts(err) < 0)
+        goto out;
     for (int i = 0; i < 2; i++)
         if (lang_load(&langs[i], o->templates_dir, err) < 0)
             goto out;
@@ -1696,15 +2152,15 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             goto out;
         for (size_t i = 0; i < w.nmodels; i++) {
             const model *m = w.models[i];
-            v = model_view(&w, l, m, err);
-            rc = emit_page(l, "model", v, m->id, emit, ctx, err);
+            v = model_view(&w, l, m, &oc, err);
+            rc = v ? emit_page(l, "model", v, m->id, emit, ctx, err) : -1;
             json_decref(v);
             if (rc < 0)
                 goto out;
             for (size_t j = 0; j < m->nfws; j++) {
                 char *dir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
-                v = framework_view(&w, l, m->fws[j], err);
-                rc = emit_page(l, "framework", v, dir, emit, ctx, err);
+                v = framework_view(&w, l, m->fws[j], &oc, err);
+                rc = v ? emit_page(l, "framework", v, dir, emit, ctx, err) : -1;
                 json_decref(v);
                 free(dir);
                 if (rc < 0)
@@ -1712,8 +2168,9 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             }
         }
     }
-    rc = 0;
+    rc = flush_charts(&oc, err);
 out:
+    free_charts(&oc);
     lang_free(&langs[0]);
     lang_free(&langs[1]);
     free_world(&w);

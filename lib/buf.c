@@ -127,14 +127,22 @@ void pr_buf_putc(pr_buf *b, int c)
 
 void pr_buf_vprintf(pr_buf *b, const char *fmt, va_list ap)
 {
+    /* One pass when the text fits in the room left (the common case); a
+     * second, into exactly enough room, when it does not. */
+    pr_buf_grow(b, 64);
+    size_t room = b->cap - b->len;
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(b->data + b->len, room, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
+    if (n < 0) {
+        b->data[b->len] = '\0';
         return;
-    pr_buf_grow(b, (size_t)n);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= room) {
+        pr_buf_grow(b, (size_t)n);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 

@@ -330,20 +330,19 @@ int pr_jobject(const pr_jcur *c, const char *const *allowed, pr_err *err)
     json_t *val;
     json_object_foreach(c->v, key, val) {
         int ok = 0;
-        const char *best = NULL;
-        size_t best_d = 3;
-        for (const char *const *a = allowed; *a; a++) {
-            if (strcmp(*a, key) == 0) {
-                ok = 1;
-                break;
-            }
-            size_t d = edit_distance(*a, key);
-            if (d < best_d) {
-                best_d = d;
-                best = *a;
-            }
-        }
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, key) == 0;
         if (!ok) {
+            /* Only a key that is wrong pays for the suggestion. */
+            const char *best = NULL;
+            size_t best_d = 3;
+            for (const char *const *a = allowed; *a; a++) {
+                size_t d = edit_distance(*a, key);
+                if (d < best_d) {
+                    best_d = d;
+                    best = *a;
+                }
+            }
             pr_jcur k = pr_jchild(c, key);
             if (best)
                 return pr_jfail(&k, err, "unknown key \"%s\" (did you mean \"%s\"?)", key, best);

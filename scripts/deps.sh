@@ -4,7 +4,7 @@
 # stops and prints the exact command to run.
 #   scripts/deps.sh build|test|bench|cluster
 set -eu
-build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk"
+build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk zlib1g-dev"
 test="$build libcriterion-dev"
 bench="$test hyperfine python3-matplotlib valgrind"
 cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
