@@ -55,7 +55,18 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
+static int write_replace(const char *path, const void *data, size_t len, int durable,
+                         pr_err *err);
+
 int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
+{
+    return write_replace(path, data, len, 1, err);
+}
+
+/* Writes through a temporary file and rename; durable adds the fsync that
+ * makes the content survive a crash, not only an interrupted writer. */
+static int write_replace(const char *path, const void *data, size_t len, int durable,
+                         pr_err *err)
 {
     int rc = -1, fd = -1;
     char *dir = pr_path_dirname(path);
@@ -72,7 +83,7 @@ int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
         pr_err_errno(err, path, "cannot write");
         goto out;
     }
-    if (fsync(fd) < 0 && errno != EINVAL && errno != EROFS) {
+    if (durable && fsync(fd) < 0 && errno != EINVAL && errno != EROFS) {
         pr_err_errno(err, path, "cannot sync");
         goto out;
     }
@@ -106,7 +117,7 @@ int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *
     pr_buf_free(&old);
     if (same)
         return 0;
-    return pr_write_atomic(path, data, len, err);
+    return write_replace(path, data, len, 0, err);
 }
 
 int pr_mkdirs(const char *path, pr_err *err)

@@ -14,7 +14,8 @@ int pr_read_file(const char *path, pr_buf *out, pr_err *err);
  * Creates missing parent directories. */
 int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err);
 /* Like pr_write_atomic, but leaves the file untouched (and its mtime) when
- * its content is already data. */
+ * its content is already data, and skips the fsync: for generated output
+ * that can be regenerated (readers still never see a partial file). */
 int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err);
 /* mkdir -p. */
 int pr_mkdirs(const char *path, pr_err *err);

@@ -230,7 +230,8 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         pr_jenum(c, "precision", 1, pr_precisions, &s, err) < 0)
         return -1;
     r->precision = pr_xstrdup(s);
-    if (get_int(c, "batch_size", 1, 1, 1 << 24, &r->batch_size, err) < 0 ||
+    /* 0: not applicable (nccl-tests, MLPerf time to train). */
+    if (get_int(c, "batch_size", 1, 0, 1 << 24, &r->batch_size, err) < 0 ||
         get_int(c, "nodes", 1, 1, 1 << 16, &r->nodes, err) < 0 ||
         get_int(c, "gpus_per_node", 1, 1, 1 << 10, &r->gpus_per_node, err) < 0 ||
         get_int(c, "repeat", 1, 1, 1 << 16, &r->repeat, err) < 0 ||

@@ -43,7 +43,7 @@ typedef struct pr_record {
     char *framework_version; /* may be NULL */
     char *case_name;
     char *precision;
-    int batch_size;      /* per GPU */
+    int batch_size;      /* per GPU; 0 when not applicable */
     int nodes;
     int gpus_per_node;
     int repeat;          /* 1-based */

@@ -1,0 +1,11 @@
+/* cmd: the subcommands of perfrepro-measure.  Each takes the arguments after
+ * its name (argv[0] is the subcommand's name) and returns the exit status. */
+#ifndef PR_CMD_H
+#define PR_CMD_H
+
+/* `perfrepro-measure parse`: applies a rule to existing logs (cmd_parse.c). */
+int pr_cmd_parse(int argc, char **argv);
+/* `perfrepro-measure run`: runs a suite's cases (cmd_run.c). */
+int pr_cmd_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,254 @@
+/* `perfrepro-measure parse`: applies a parse rule to existing logs and
+ * prints the case's record.  docs/parse-rules.md is the user's reference;
+ * keep --help in step with it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "err.h"
+#include "fileio.h"
+#include "parse.h"
+#include "record.h"
+#include "rule.h"
+
+static const char parse_usage[] =
+    "usage: perfrepro-measure parse --rule JSON|@FILE [options] LOG...\n"
+    "\n"
+    "Applies a parse rule to existing logs of one case and prints the case's record\n"
+    "(JSON) on standard output.  Several logs are the case's repeats: each is reduced\n"
+    "by the rule and the case value is the median of the per-run values (a rule with\n"
+    "\"files\": \"parts\", as profile mllog, reads them as pieces of one log instead).\n"
+    "\n"
+    "options:\n"
+    "  -r, --rule JSON|@FILE  the parse rule, inline or from a file (see\n"
+    "                         docs/parse-rules.md)\n"
+    "  -g, --gpus N           total GPU count of the case (needed for per_card and\n"
+    "                         per-step values; default in the record: 1)\n"
+    "      --nodes N          node count (default 1; N must divide --gpus)\n"
+    "  -b, --batch-size B     batch size per GPU (needed for per-step values)\n"
+    "      --seq-len L        tokens per sample (needed for per-step values in tokens/s)\n"
+    "      --precision P      fp32 (default), tf32, fp16, amp, bf16 or fp8\n"
+    "      --model M          model (report folder; default \"unknown\")\n"
+    "      --framework F      framework (report sub-folder; default \"unknown\")\n"
+    "      --case NAME        case name (default: the first log's file name)\n"
+    "      --unit U           unit of the result (overrides the rule's)\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "exit status: 0 the case has a value (JOB_FAIL_FLAG 0); 1 the case failed\n"
+    "(JOB_FAIL_FLAG 1, FINAL_RESULT null, the reason in \"failure\"; the record is still\n"
+    "printed); 2 usage or rule error (message on standard error, nothing printed).\n";
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+    fputs("perfrepro-measure parse: ", stderr);
+    fprintf(stderr, fmt, a, b);
+    fputs("\n(perfrepro-measure parse --help for usage)\n", stderr);
+    return 2;
+}
+
+/* A whole decimal integer in [min, max]. */
+static int parse_int(const char *opt, const char *s, long min, long max, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < min || v > max) {
+        char range[64];
+        snprintf(range, sizeof range, "an integer from %ld to %ld", min, max);
+        fprintf(stderr, "perfrepro-measure parse: %s: \"%s\" is not %s\n", opt, s, range);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
+typedef struct opts {
+    const char *rule, *precision, *model, *framework, *unit, *case_name;
+    int gpus, nodes, batch, seq_len;
+} opts;
+
+static int parse_options(int argc, char **argv, opts *o)
+{
+    static const struct option longopts[] = {
+        {"rule", required_argument, NULL, 'r'},
+        {"gpus", required_argument, NULL, 'g'},
+        {"nodes", required_argument, NULL, 'N'},
+        {"batch-size", required_argument, NULL, 'b'},
+        {"seq-len", required_argument, NULL, 'L'},
+        {"precision", required_argument, NULL, 'P'},
+        {"model", required_argument, NULL, 'M'},
+        {"framework", required_argument, NULL, 'F'},
+        {"case", required_argument, NULL, 'C'},
+        {"unit", required_argument, NULL, 'U'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":r:g:b:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'r': o->rule = optarg; break;
+        case 'g':
+            if (parse_int("--gpus", optarg, 1, 1 << 20, &o->gpus) < 0)
+                return 2;
+            break;
+        case 'N':
+            if (parse_int("--nodes", optarg, 1, 1 << 16, &o->nodes) < 0)
+                return 2;
+            break;
+        case 'b':
+            if (parse_int("--batch-size", optarg, 1, 1 << 24, &o->batch) < 0)
+                return 2;
+            break;
+        case 'L':
+            if (parse_int("--seq-len", optarg, 1, 1 << 24, &o->seq_len) < 0)
+                return 2;
+            break;
+        case 'P': o->precision = optarg; break;
+        case 'M': o->model = optarg; break;
+        case 'F': o->framework = optarg; break;
+        case 'C': o->case_name = optarg; break;
+        case 'U': o->unit = optarg; break;
+        case 'h':
+            fputs(parse_usage, stdout);
+            return 0;
+        case ':':
+            return usage_error("%s%s needs a value", "", argv[optind - 1]);
+        default:
+            return usage_error("unknown option %s%s", argv[optind - 1], "");
+        }
+    }
+    return -1;
+}
+
+static int check_identity(const opts *o, int nlogs)
+{
+    if (!o->rule)
+        return usage_error("--rule is required%s%s", "", "");
+    if (nlogs == 0)
+        return usage_error("no LOG given%s%s", "", "");
+    if (!pr_str_in(o->precision, pr_precisions))
+        return usage_error("--precision: unknown precision \"%s\"%s (expected fp32, tf32, fp16, "
+                           "amp, bf16 or fp8)",
+                           o->precision, "");
+    int gpus = o->gpus ? o->gpus : o->nodes;
+    if (gpus % o->nodes != 0)
+        return usage_error("--gpus must be a multiple of --nodes%s%s", "", "");
+    if (o->unit && !*o->unit)
+        return usage_error("--unit must not be empty%s%s", "", "");
+    return -1;
+}
+
+static int load_rule(const char *arg, pr_rule **out, pr_err *err)
+{
+    if (arg[0] == '@')
+        return pr_rule_load(arg + 1, out, err);
+    return pr_rule_parse("<--rule>", arg, strlen(arg), out, err);
+}
+
+/* A LOG that is not there is a usage error (a typo), not a failed case. */
+static int check_log(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s: cannot open: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    int ok = fstat(fd, &sb) == 0 && !S_ISDIR(sb.st_mode);
+    close(fd);
+    if (!ok) {
+        fprintf(stderr, "perfrepro-measure parse: %s: is a directory\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
+{
+    const char *first = logs[0];
+    rec->log_file = pr_xstrdup(pr_path_is_safe_relative(first) ? first : base_name(first));
+    rec->case_name = pr_xstrdup(o->case_name ? o->case_name : base_name(first));
+    rec->model_name = pr_xstrdup(rec->case_name);
+    rec->mission_name = pr_xstrdup("");
+    rec->model = pr_xstrdup(o->model ? o->model : "unknown");
+    rec->framework = pr_xstrdup(o->framework ? o->framework : "unknown");
+    rec->precision = pr_xstrdup(o->precision);
+    rec->nodes = o->nodes;
+    rec->gpu_num = o->gpus ? o->gpus : o->nodes;
+    rec->gpus_per_node = rec->gpu_num / o->nodes;
+    strcpy(rec->run_mode, rec->gpu_num > 1 ? "mp" : "sp");
+    rec->batch_size = o->batch; /* 0: not given (nccl-tests, MLPerf) */
+    rec->seq_len = o->seq_len;
+    rec->origin = pr_xstrdup("parsed");
+    if (nlogs > 1) {
+        rec->logs = json_array();
+        for (int i = 0; i < nlogs; i++)
+            json_array_append_new(rec->logs, json_string(logs[i]));
+    }
+}
+
+int pr_cmd_parse(int argc, char **argv)
+{
+    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0};
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    char **logs = argv + optind;
+    int nlogs = argc - optind;
+    if ((rc = check_identity(&o, nlogs)) >= 0)
+        return rc;
+
+    pr_rule *rule = NULL;
+    pr_record rec;
+    pr_record_init(&rec);
+    pr_parse_result res;
+    pr_parse_result_init(&res);
+    pr_err err;
+    rc = 2;
+    if (load_rule(o.rule, &rule, &err) < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
+    for (int i = 0; i < nlogs; i++)
+        if (check_log(logs[i]) < 0)
+            goto out;
+    pr_parse_args args = {o.gpus, o.batch, o.seq_len, o.unit};
+    if (pr_parse_logs(rule, (const char *const *)logs, (size_t)nlogs, &args, &res, &err) < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
+    fill_identity(&o, logs, nlogs, &rec);
+    pr_parse_to_record(rule, &res, &rec);
+    char *text = pr_record_dumps(&rec);
+    fputs(text, stdout);
+    free(text);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "perfrepro-measure parse: writing the record: %s\n", strerror(errno));
+        goto out;
+    }
+    if (rec.failed)
+        fprintf(stderr, "perfrepro-measure parse: case failed: %s: %s\n", rec.fail_reason,
+                rec.fail_detail ? rec.fail_detail : "");
+    rc = rec.failed ? 1 : 0;
+out:
+    pr_parse_result_clear(&res);
+    pr_record_clear(&rec);
+    pr_rule_free(rule);
+    return rc;
+}

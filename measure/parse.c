@@ -1,0 +1,894 @@
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "logscan.h"
+#include "stats.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Above this many used records the case-wide median in stats is left out,
+ * so that the mean and last reducers run in bounded memory (4 MiB). */
+#define KEEP_FOR_STATS ((size_t)1 << 19)
+#define NCCL_MAX_COLS 32
+
+/* ---- reading numbers ---- */
+
+static int is_word(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+/* Exact powers of ten (all representable in a double). */
+static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* "ddd.ddd" with at most 15 significant digits, read without strtod: both
+ * the digits and the power of ten are exact doubles, so one division is
+ * correctly rounded and the result is the one strtod gives (Clinger's fast
+ * path).  Returns 0 when the text needs strtod (exponent, many digits). */
+static int fast_decimal(const char *t, double *out, const char **end)
+{
+    const char *p = t;
+    int neg = 0;
+    if (*p == '+' || *p == '-')
+        neg = *p++ == '-';
+    unsigned long long m = 0;
+    int digits = 0, frac = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        m = m * 10 + (unsigned)(*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, frac++)
+            m = m * 10 + (unsigned)(*p - '0');
+    if (digits == 0 || digits > 15 || *p == 'e' || *p == 'E')
+        return 0;
+    double v = (double)m / pow10_exact[frac];
+    *out = neg ? -v : v;
+    *end = p;
+    return 1;
+}
+
+/* Reads the number at t (NUL-terminated).  Only decimal notation counts:
+ * "None", "nan", "inf" and hex are not numbers here.  After the number may
+ * come the end, a space, punctuation or a unit ("0.895," "12.5ms"), but not
+ * more digits, dots, colons or slashes ("12:30:44", "1.2.3", "8/40"). */
+static int read_number(const char *t, double *out, const char **end_out)
+{
+    const char *q = t;
+    if (*q == '+' || *q == '-')
+        q++;
+    if (*q == '.')
+        q++;
+    if (!isdigit((unsigned char)*q))
+        return 0;
+    const char *e;
+    double v;
+    if (!fast_decimal(t, &v, &e)) {
+        char *ee;
+        errno = 0;
+        v = strtod(t, &ee);
+        e = ee;
+        if (errno == ERANGE || !isfinite(v))
+            return 0;
+        for (const char *x = t; x < e; x++)
+            if (!((*x >= '0' && *x <= '9') || *x == '.' || *x == 'e' || *x == 'E' ||
+                  *x == '+' || *x == '-'))
+                return 0;
+    }
+    char c = *e;
+    if (c != '\0' && c != ' ' && c != '\t' && !isalpha((unsigned char)c) &&
+        !strchr(",;|)]}%\"'\n\r\v\f", c))
+        return 0;
+    /* "0x1A" is hex, not zero with a unit. */
+    if ((c == 'x' || c == 'X') && isxdigit((unsigned char)e[1]))
+        return 0;
+    *out = v;
+    if (end_out)
+        *end_out = e;
+    return 1;
+}
+
+/* memmem for the hot path.  glibc's memmem sets up a shift table on every
+ * call, which costs more than the search on a 200-byte line; comparing the
+ * needle's first and last bytes 16 positions at a time and checking the
+ * candidates with memcmp is several times faster on log lines. */
+static const char *find_kw(const char *s, size_t len, const char *n, size_t m)
+{
+    if (m == 0 || m > len)
+        return NULL;
+    if (m == 1)
+        return memchr(s, n[0], len);
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i first = _mm_set1_epi8(n[0]), last = _mm_set1_epi8(n[m - 1]);
+    for (; i + m - 1 + 16 <= len; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + m - 1));
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+        while (mask) {
+            unsigned bit = (unsigned)__builtin_ctz(mask);
+            if (memcmp(s + i + bit + 1, n + 1, m - 2) == 0)
+                return s + i + bit;
+            mask &= mask - 1;
+        }
+    }
+#endif
+    return memmem(s + i, len - i, n, m);
+}
+
+enum { KW_NONE = 0, KW_NUMBER = 1, KW_NOT_NUMBER = 2 };
+
+/* The value after keyword kw in s[0..len) (NUL-terminated): the keyword must
+ * stand as a token of its own (not "avg_ips:" for "ips:"), then blanks, an
+ * optional ':' or '=' when kw does not end in one, and blanks. */
+static int keyword_value(const char *s, size_t len, const char *kw, size_t kwlen, double *out)
+{
+    const char *p = s, *end = s + len;
+    int word_start = is_word(kw[0]), word_end = is_word(kw[kwlen - 1]);
+    int has_sep = kw[kwlen - 1] == ':' || kw[kwlen - 1] == '=';
+    const char *q;
+    while ((q = find_kw(p, (size_t)(end - p), kw, kwlen)) != NULL) {
+        const char *t = q + kwlen;
+        p = q + 1;
+        if ((word_start && q > s && is_word(q[-1])) || (word_end && t < end && is_word(*t)))
+            continue;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (!has_sep && (*t == ':' || *t == '=')) {
+            t++;
+            while (*t == ' ' || *t == '\t')
+                t++;
+        }
+        return read_number(t, out, NULL) ? KW_NUMBER : KW_NOT_NUMBER;
+    }
+    return KW_NONE;
+}
+
+/* A number that must fill the whole of s[0..len) (a capture, a cell). */
+static int whole_number(const char *s, size_t len, double *out)
+{
+    char tmp[64];
+    while (len && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len == 0 || len >= sizeof tmp)
+        return 0;
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    const char *e;
+    return read_number(tmp, out, &e) && *e == '\0';
+}
+
+/* ---- one run: the records of one log (or of all parts of one log) ---- */
+
+typedef struct run {
+    const pr_rule *rule;
+    const pr_rule_cfg *c;
+    size_t kw_len, lf_len, bk_len; /* strlen of keyword, line_filter, batch_keyword */
+    unsigned long long seen, ignored, skipped, used, other_rank;
+    double sum, last;
+    double *v; /* used values, when the reducer needs them */
+    size_t nv, capv;
+    /* global batch read from record lines (batch_keyword) */
+    double gbs;
+    int gbs_state; /* 0 none yet, 1 all equal, 2 differing */
+    unsigned long long gbs_missing;
+    /* nccl-tests: the columns of the last table header */
+    int nccl_ncols, nccl_col[2];
+    /* mxnet-summary */
+    int tbl_state, tbl_col;
+    unsigned long long tables;
+    /* mllog */
+    int have_start;
+    double start_ms;
+    pr_logscan_stats scan;
+    /* the case, for values kept across runs */
+    struct kase *k;
+} run;
+
+typedef struct kase {
+    const pr_parse_args *args;
+    double *all; /* used values of every run, for the median in stats */
+    size_t nall, capall;
+    int all_dropped;
+    double sum, min, max;
+    unsigned long long used;
+} kase;
+
+static void push(double **v, size_t *n, size_t *cap, double x)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        *v = pr_xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = x;
+}
+
+static int per_step(pr_value_kind v)
+{
+    return v == PR_VALUE_SECONDS_PER_STEP || v == PR_VALUE_MS_PER_STEP ||
+           v == PR_VALUE_STEPS_PER_SECOND;
+}
+
+/* One number found: counts it, skips it or keeps it.  line is the record's
+ * line when a global batch may be read from it (NULL otherwise). */
+static void add_record(run *r, double x, const char *line, size_t len)
+{
+    const pr_rule_cfg *c = r->c;
+    /* A step time of 0 or a negative rate is a broken record, not data. */
+    if ((c->value != PR_VALUE_RAW && x < 0) ||
+        ((c->value == PR_VALUE_SECONDS_PER_STEP || c->value == PR_VALUE_MS_PER_STEP) && x <= 0)) {
+        r->ignored++;
+        return;
+    }
+    r->seen++;
+    if (r->seen <= (unsigned long long)c->skip) {
+        r->skipped++;
+        return;
+    }
+    if (line && c->batch_keyword) {
+        double b;
+        if (keyword_value(line, len, c->batch_keyword, r->bk_len, &b) == KW_NUMBER && b > 0) {
+            if (r->gbs_state == 0) {
+                r->gbs = b;
+                r->gbs_state = 1;
+            } else if (b != r->gbs) {
+                r->gbs_state = 2;
+            }
+        } else {
+            r->gbs_missing++;
+        }
+    }
+    r->used++;
+    r->sum += x;
+    r->last = x;
+    if (c->reduce == PR_REDUCE_MEDIAN || c->reduce == PR_REDUCE_TRIMMED_MEAN)
+        push(&r->v, &r->nv, &r->capv, x);
+    kase *k = r->k;
+    if (k->used == 0 || x < k->min)
+        k->min = x;
+    if (k->used == 0 || x > k->max)
+        k->max = x;
+    k->used++;
+    k->sum += x;
+    if (!k->all_dropped) {
+        if (k->nall < KEEP_FOR_STATS) {
+            push(&k->all, &k->nall, &k->capall, x);
+        } else {
+            free(k->all);
+            k->all = NULL;
+            k->nall = k->capall = 0;
+            k->all_dropped = 1;
+        }
+    }
+}
+
+/* keyword or match on text; counts what it finds. */
+static void extract(run *r, const char *text, size_t len, const char *line, size_t line_len)
+{
+    const pr_rule_cfg *c = r->c;
+    double x;
+    if (c->keyword) {
+        int kv = keyword_value(text, len, c->keyword, r->kw_len, &x);
+        if (kv == KW_NOT_NUMBER)
+            r->ignored++;
+        else if (kv == KW_NUMBER)
+            add_record(r, x, line, line_len);
+        return;
+    }
+    const char *cap;
+    size_t cap_len;
+    int m = pr_rule_regex(r->rule, text, len, &cap, &cap_len);
+    if (m < 0)
+        r->ignored++;
+    else if (m == 1) {
+        if (whole_number(cap, cap_len, &x))
+            add_record(r, x, line, line_len);
+        else
+            r->ignored++;
+    }
+}
+
+static int step_wanted(pr_step want, int components)
+{
+    if (want == PR_STEP_ANY)
+        return 1;
+    pr_step got = components >= 2 ? PR_STEP_ITERATION
+                  : components == 1 ? PR_STEP_EPOCH
+                                    : PR_STEP_SUMMARY;
+    return got == want;
+}
+
+/* "DLLL {json}": the step is an array ([epoch, iteration], [epoch], []) or
+ * "PARAMETER"; the metric is data[keyword]. */
+static void dllogger_json(run *r, char *text, size_t len)
+{
+    const pr_rule_cfg *c = r->c;
+    json_t *o = json_loadb(text + 5, len - 5, 0, NULL);
+    if (!json_is_object(o)) {
+        if (c->keyword && strstr(text, c->keyword))
+            r->ignored++;
+        json_decref(o);
+        return;
+    }
+    json_t *step = json_object_get(o, "step");
+    int n = json_is_array(step) ? (int)json_array_size(step) : json_is_integer(step) ? 1 : 0;
+    if (!json_is_string(step) && step_wanted(c->step, n)) {
+        if (c->keyword) {
+            json_t *val = json_object_get(json_object_get(o, "data"), c->keyword);
+            if (json_is_number(val))
+                add_record(r, json_number_value(val), NULL, 0);
+            else if (val)
+                r->ignored++;
+        } else {
+            extract(r, text, len, NULL, 0);
+        }
+    }
+    json_decref(o);
+}
+
+/* "DLL <date> <time> - <step> key : value unit key : value ...".  The step
+ * is what comes before the first key: "Epoch: 0 Iteration: 2", "(0, 200)",
+ * "Epoch: 0", "Summary:", "", "PARAMETER"; its number groups tell its kind. */
+static void dllogger_text(run *r, char *text, size_t len)
+{
+    char *body = memmem(text + 4, len - 4, " - ", 3);
+    if (!body)
+        return;
+    body += 3;
+    size_t blen = len - (size_t)(body - text);
+    if (strncmp(body, "PARAMETER", 9) == 0)
+        return;
+    const char *colon = strstr(body, " : ");
+    if (!colon)
+        return;
+    const char *key = colon;
+    while (key > body && key[-1] == ' ')
+        key--;
+    while (key > body && !isspace((unsigned char)key[-1]))
+        key--;
+    int groups = 0;
+    for (const char *p = body; p < key; p++)
+        if (isdigit((unsigned char)*p) && (p == body || !isdigit((unsigned char)p[-1])))
+            groups++;
+    if (!step_wanted(r->c->step, groups))
+        return;
+    extract(r, body, blen, body, blen);
+}
+
+/* Splits s on blanks into at most max tokens; returns the count (max + 1
+ * when there are more). */
+static int split_ws(char *s, char **tok, int max)
+{
+    int n = 0;
+    for (char *p = s; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        if (n == max)
+            return max + 1;
+        tok[n++] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    return n;
+}
+
+/* nccl-tests table rows.  The header line names the columns (it changed
+ * across versions: with or without "root", "#wrong" or "error"), so the
+ * cells are found by name: the first "busbw" is out-of-place, the second
+ * in-place.  Rows before any header are not read. */
+static void nccl_row(run *r, char *text, size_t len)
+{
+    static const char *const col_names[] = {"busbw", "algbw", "time"};
+    const pr_rule_cfg *c = r->c;
+    char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char *tok[NCCL_MAX_COLS];
+    if (*p == '#') {
+        if (!memmem(text, len, "busbw", 5))
+            return;
+        int n = split_ws(p + 1, tok, NCCL_MAX_COLS);
+        if (n > NCCL_MAX_COLS || n < 4 || strcmp(tok[0], "size") != 0)
+            return;
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            if (strcmp(tok[i], col_names[c->column]) == 0 && found < 2)
+                r->nccl_col[found++] = i;
+        if (found == 2) {
+            r->nccl_ncols = n;
+        } else if (found == 1) {
+            r->nccl_ncols = n;
+            r->nccl_col[1] = -1;
+        }
+        return;
+    }
+    if (!r->nccl_ncols || !isdigit((unsigned char)*p))
+        return;
+    int n = split_ws(p, tok, NCCL_MAX_COLS);
+    if (n != r->nccl_ncols)
+        return;
+    for (const char *q = tok[0]; *q; q++)
+        if (!isdigit((unsigned char)*q))
+            return;
+    for (int place = 0; place < 2; place++) {
+        if ((place == 0 && c->placement == PR_PLACE_IN_PLACE) ||
+            (place == 1 && c->placement == PR_PLACE_OUT_OF_PLACE))
+            continue;
+        int i = r->nccl_col[place];
+        if (i < 0)
+            continue;
+        double x;
+        if (whole_number(tok[i], strlen(tok[i]), &x))
+            add_record(r, x, NULL, 0);
+        else
+            r->ignored++;
+    }
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* The table NVIDIA's MXNet benchmark.py prints at the end:
+ *   train.ips
+ *              |    128    |
+ *   ------------------------
+ *        1     |   389.54  |
+ * a title line, a header of batch sizes, dashes, one row per GPU count. */
+static void mxnet_table(run *r, char *text)
+{
+    const pr_rule_cfg *c = r->c;
+    const pr_parse_args *a = r->k->args;
+    char *t = trim(text);
+    if (strcmp(t, c->table) == 0) {
+        r->tbl_state = 1;
+        r->tables++;
+        return;
+    }
+    int bar = strchr(t, '|') != NULL;
+    switch (r->tbl_state) {
+    case 1: { /* header: "| bs | bs |" */
+        r->tbl_state = bar ? 2 : 0;
+        r->tbl_col = -1;
+        int i = 0;
+        for (char *cell = strtok(t, "|"); cell; cell = strtok(NULL, "|"), i++) {
+            char *e;
+            errno = 0;
+            long bs = strtol(cell, &e, 10);
+            if (e != cell && errno == 0 && *trim(e) == '\0' && bs == a->batch_size)
+                r->tbl_col = i;
+        }
+        /* the leading cell is blank, so strtok started at the first size */
+        break;
+    }
+    case 2:
+        r->tbl_state = t[0] == '-' && strspn(t, "-") == strlen(t) ? 3 : 0;
+        break;
+    case 3: {
+        if (!bar) {
+            r->tbl_state = 0;
+            break;
+        }
+        char *cells[64];
+        int n = 0;
+        char *p = t;
+        for (;;) {
+            char *q = strchr(p, '|');
+            if (n == 64)
+                break;
+            cells[n++] = p;
+            if (!q)
+                break;
+            *q = '\0';
+            p = q + 1;
+        }
+        char *e;
+        errno = 0;
+        long g = strtol(cells[0], &e, 10);
+        if (e == cells[0] || errno || *trim(e) != '\0' || g != a->gpus || r->tbl_col < 0 ||
+            r->tbl_col + 1 >= n)
+            break;
+        double x;
+        char *cell = cells[r->tbl_col + 1];
+        if (whole_number(cell, strlen(cell), &x))
+            add_record(r, x, NULL, 0);
+        else
+            r->ignored++;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* ":::MLLOG {json}" anywhere in the line; time to train is run_stop minus
+ * the run_start before it, in minutes.  A run_stop whose status is not
+ * "success" is not a time to train. */
+static void mllog_line(run *r, const char *text, size_t len)
+{
+    const char *q = memmem(text, len, ":::MLLOG", 8);
+    if (!q || !memmem(q, len - (size_t)(q - text), "\"run_st", 7))
+        return;
+    q += 8;
+    json_t *o = json_loadb(q, len - (size_t)(q - text), 0, NULL);
+    const char *key = json_string_value(json_object_get(o, "key"));
+    json_t *tm = json_object_get(o, "time_ms");
+    if (!key || !json_is_number(tm)) {
+        json_decref(o);
+        return;
+    }
+    double t = json_number_value(tm);
+    if (strcmp(key, "run_start") == 0) {
+        r->start_ms = t;
+        r->have_start = 1;
+    } else if (strcmp(key, "run_stop") == 0) {
+        const char *status =
+            json_string_value(json_object_get(json_object_get(o, "metadata"), "status"));
+        if (r->have_start && (!status || strcmp(status, "success") == 0))
+            add_record(r, (t - r->start_ms) / 60000.0, NULL, 0);
+        else
+            r->ignored++;
+        r->have_start = 0;
+    }
+    json_decref(o);
+}
+
+static int on_line(const pr_logline *l, void *vr, pr_err *err)
+{
+    (void)err;
+    run *r = vr;
+    const pr_rule_cfg *c = r->c;
+    if (c->rank >= 0 && l->rank >= 0 && l->rank != c->rank) {
+        r->other_rank++;
+        return 0;
+    }
+    switch (c->source) {
+    case PR_SOURCE_RECORDS:
+        if (c->line_filter && !find_kw(l->text, l->len, c->line_filter, r->lf_len))
+            return 0;
+        if (c->profile == PR_PROFILE_DLLOGGER) {
+            if (l->len >= 5 && memcmp(l->text, "DLLL ", 5) == 0)
+                dllogger_json(r, l->text, l->len);
+            else if (l->len >= 4 && memcmp(l->text, "DLL ", 4) == 0)
+                dllogger_text(r, l->text, l->len);
+            return 0;
+        }
+        extract(r, l->text, l->len, l->text, l->len);
+        return 0;
+    case PR_SOURCE_AVG_BUSBW: {
+        double x;
+        int kv = keyword_value(l->text, l->len, "# Avg bus bandwidth", 19, &x);
+        if (kv == KW_NUMBER)
+            add_record(r, x, NULL, 0);
+        else if (kv == KW_NOT_NUMBER)
+            r->ignored++;
+        return 0;
+    }
+    case PR_SOURCE_ROWS:
+        nccl_row(r, l->text, l->len);
+        return 0;
+    case PR_SOURCE_TIME_TO_TRAIN:
+        mllog_line(r, l->text, l->len);
+        return 0;
+    case PR_SOURCE_SUMMARY_TABLE:
+        mxnet_table(r, l->text);
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- reducing and combining ---- */
+
+static const char *resolve_unit(const pr_rule_cfg *c, const pr_parse_args *a)
+{
+    if (a->unit)
+        return a->unit;
+    if (c->unit)
+        return c->unit;
+    return c->value == PR_VALUE_RAW ? NULL : "samples/s";
+}
+
+static int is_tokens(const char *unit) { return unit && strncmp(unit, "tokens", 6) == 0; }
+
+int pr_parse_check_args(const pr_rule *rule, const pr_parse_args *a, pr_err *err)
+{
+    const pr_rule_cfg *c = pr_rule_get(rule);
+    const char *unit = resolve_unit(c, a);
+    if (!unit)
+        return pr_err_set(err, NULL, 0, 0, "unit",
+                          "raw values have no unit of their own: give \"unit\" in the rule or "
+                          "--unit");
+    if (c->scope == PR_SCOPE_PER_CARD && a->gpus <= 0)
+        return pr_err_set(err, NULL, 0, 0, "--gpus",
+                          "needed: the rule's scope is per_card (the log's value is multiplied "
+                          "by the GPU count)");
+    if (per_step(c->value) && !c->batch_keyword) {
+        if (a->batch_size <= 0)
+            return pr_err_set(err, NULL, 0, 0, "--batch-size",
+                              "needed: %s values are converted with batch size x GPUs",
+                              pr_value_name(c->value));
+        if (a->gpus <= 0)
+            return pr_err_set(err, NULL, 0, 0, "--gpus",
+                              "needed: %s values are converted with batch size x GPUs",
+                              pr_value_name(c->value));
+    }
+    if (per_step(c->value) && is_tokens(unit) && a->seq_len <= 0)
+        return pr_err_set(err, NULL, 0, 0, "--seq-len",
+                          "needed: the unit is %s, so samples per step are multiplied by the "
+                          "sequence length",
+                          unit);
+    if (c->source == PR_SOURCE_SUMMARY_TABLE && (a->gpus <= 0 || a->batch_size <= 0))
+        return pr_err_set(err, NULL, 0, 0, a->gpus <= 0 ? "--gpus" : "--batch-size",
+                          "needed: the summary table has one row per GPU count and one column "
+                          "per batch size");
+    return 0;
+}
+
+void pr_parse_result_init(pr_parse_result *res) { memset(res, 0, sizeof *res); }
+
+void pr_parse_result_clear(pr_parse_result *res)
+{
+    free(res->fail_detail);
+    free(res->unit);
+    json_decref(res->stats);
+    json_decref(res->metrics);
+    pr_parse_result_init(res);
+}
+
+static void fail(pr_parse_result *res, const char *reason, pr_buf *detail)
+{
+    if (res->failed)
+        return; /* the first failing run names the case's failure */
+    res->failed = 1;
+    res->fail_reason = reason;
+    res->fail_detail = pr_buf_detach(detail);
+}
+
+/* Reduces one run to its value.  Returns 0 with *out set, or -1 after
+ * recording the failure in res. */
+static int finish_run(run *r, const char *what, const pr_parse_args *a, const char *unit,
+                      pr_parse_result *res, json_t *stats, double *out)
+{
+    const pr_rule_cfg *c = r->c;
+    int rc = -1;
+    pr_buf d = PR_BUF_INIT;
+    pr_buf_printf(&d, "%s: ", what);
+    if (r->seen == 0) {
+        pr_buf_printf(&d, "no records");
+        if (r->ignored)
+            pr_buf_printf(&d, " (%llu matching line%s without a number)", r->ignored,
+                          r->ignored == 1 ? "" : "s");
+        if (c->source == PR_SOURCE_SUMMARY_TABLE)
+            pr_buf_printf(&d, " (%llu \"%s\" table%s; no cell for %d GPUs x batch %d)",
+                          r->tables, c->table, r->tables == 1 ? "" : "s", a->gpus,
+                          a->batch_size);
+        fail(res, "no_records", &d);
+        goto out;
+    }
+    if (r->used < (unsigned long long)c->min_records) {
+        pr_buf_printf(&d, "%llu record%s, %llu left after skipping %lld; min_records is %lld",
+                      r->seen, r->seen == 1 ? "" : "s", r->used, c->skip, c->min_records);
+        fail(res, "too_few_records", &d);
+        goto out;
+    }
+    double x = 0;
+    switch (c->reduce) {
+    case PR_REDUCE_MEAN:
+        x = r->sum / (double)r->used;
+        break;
+    case PR_REDUCE_LAST:
+        x = r->last;
+        break;
+    case PR_REDUCE_MEDIAN:
+        x = pr_stats_median(r->v, r->nv);
+        break;
+    case PR_REDUCE_TRIMMED_MEAN: {
+        pr_err e;
+        size_t dropped = 0;
+        if (pr_stats_trimmed_mean(r->v, r->nv, c->trim_fraction, (size_t)c->trim_min, &x,
+                                  &dropped, &e) < 0) {
+            pr_buf_printf(&d, "%llu record%s after skipping %lld: %s", r->used,
+                          r->used == 1 ? "" : "s", c->skip, e.msg);
+            fail(res, "too_few_records", &d);
+            goto out;
+        }
+        json_t *t = json_object_get(stats, "trimmed");
+        json_integer_set(t, json_integer_value(t) + (json_int_t)dropped);
+        break;
+    }
+    }
+    if (c->value == PR_VALUE_THROUGHPUT && c->scope == PR_SCOPE_PER_CARD)
+        x *= a->gpus;
+    if (per_step(c->value)) {
+        double s;
+        if (r->gbs_state == 2 || (r->gbs_state == 1 && r->gbs_missing)) {
+            pr_buf_printf(&d,
+                          "the global batch size (\"%s\") is not the same on every used record "
+                          "line; raise skip past the batch-size ramp-up",
+                          c->batch_keyword);
+            fail(res, "parse_error", &d);
+            goto out;
+        }
+        if (r->gbs_state == 1) {
+            s = r->gbs;
+        } else {
+            if (a->batch_size <= 0 || a->gpus <= 0) {
+                pr_buf_printf(&d, "the log gives no global batch size (\"%s\"): give "
+                                  "--batch-size and --gpus",
+                              c->batch_keyword ? c->batch_keyword : "");
+                fail(res, "parse_error", &d);
+                goto out;
+            }
+            s = (double)a->batch_size * a->gpus;
+        }
+        if (is_tokens(unit))
+            s *= a->seq_len;
+        json_object_set_new(stats, "samples_per_step", json_real(s));
+        if (c->value == PR_VALUE_SECONDS_PER_STEP)
+            x = s / x;
+        else if (c->value == PR_VALUE_MS_PER_STEP)
+            x = s * 1000.0 / x;
+        else
+            x = s * x;
+    }
+    if (c->round >= 0)
+        x = pr_stats_round(x, c->round);
+    *out = x;
+    rc = 0;
+out:
+    pr_buf_free(&d); /* fail() took it unless an earlier run failed first */
+    return rc;
+}
+
+static void add_count(json_t *stats, const char *key, unsigned long long n)
+{
+    json_t *t = json_object_get(stats, key);
+    json_integer_set(t, json_integer_value(t) + (json_int_t)n);
+}
+
+/* Reads logs[0..n) as one run (several only for "files": "parts").
+ * Returns -1 when a log cannot be read (the case fails with parse_error). */
+static int read_run(run *r, const char *const *logs, size_t n, pr_parse_result *res)
+{
+    for (size_t i = 0; i < n; i++) {
+        pr_err e;
+        if (pr_logscan_path(logs[i], on_line, r, &r->scan, &e) < 0) {
+            pr_buf d = PR_BUF_INIT;
+            pr_buf_puts(&d, e.msg);
+            fail(res, "parse_error", &d);
+            pr_buf_free(&d);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
+                  const pr_parse_args *args, pr_parse_result *res, pr_err *err)
+{
+    const pr_rule_cfg *c = pr_rule_get(rule);
+    if (pr_parse_check_args(rule, args, err) < 0)
+        return -1;
+    if (nlogs == 0)
+        return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
+    const char *unit = resolve_unit(c, args);
+    res->unit = pr_xstrdup(unit);
+    json_t *stats = json_object();
+    static const char *const counters[] = {"records_seen", "records_used", "skipped",
+                                           "trimmed", "ignored", "lines", "bytes",
+                                           "overlong_lines", "other_rank_lines", NULL};
+    for (const char *const *k = counters; *k; k++)
+        json_object_set_new(stats, *k, json_integer(0));
+    json_t *per_run = json_array();
+    kase k = {args, NULL, 0, 0, 0, 0, 0, 0, 0};
+    size_t runs = c->files == PR_FILES_PARTS ? 1 : nlogs;
+    double *vals = pr_xcalloc(runs, sizeof *vals);
+    size_t nvals = 0;
+    for (size_t i = 0; i < runs; i++) {
+        run r;
+        memset(&r, 0, sizeof r);
+        r.rule = rule;
+        r.c = c;
+        r.k = &k;
+        r.kw_len = c->keyword ? strlen(c->keyword) : 0;
+        r.lf_len = c->line_filter ? strlen(c->line_filter) : 0;
+        r.bk_len = c->batch_keyword ? strlen(c->batch_keyword) : 0;
+        const char *const *part = c->files == PR_FILES_PARTS ? logs : logs + i;
+        size_t nparts = c->files == PR_FILES_PARTS ? nlogs : 1;
+        int io = read_run(&r, part, nparts, res);
+        add_count(stats, "records_seen", r.seen);
+        add_count(stats, "records_used", r.used);
+        add_count(stats, "skipped", r.skipped);
+        add_count(stats, "ignored", r.ignored);
+        add_count(stats, "lines", r.scan.lines);
+        add_count(stats, "bytes", r.scan.bytes);
+        add_count(stats, "overlong_lines", r.scan.overlong_lines);
+        add_count(stats, "other_rank_lines", r.other_rank);
+        pr_buf what = PR_BUF_INIT;
+        if (runs > 1)
+            pr_buf_printf(&what, "run %zu (%s)", i + 1, logs[i]);
+        else
+            pr_buf_puts(&what, nlogs > 1 ? "the log parts" : logs[0]);
+        double x;
+        if (io == 0 && finish_run(&r, pr_buf_cstr(&what), args, unit, res, stats, &x) == 0) {
+            vals[nvals++] = x;
+            json_array_append_new(per_run, json_real(x));
+        } else {
+            json_array_append_new(per_run, json_null()); /* this run failed */
+        }
+        pr_buf_free(&what);
+        free(r.v);
+    }
+    json_object_set_new(stats, "runs", json_integer((json_int_t)runs));
+    json_object_set_new(stats, "per_run", per_run);
+    if (k.used) {
+        json_object_set_new(stats, "min", json_real(k.min));
+        json_object_set_new(stats, "max", json_real(k.max));
+        json_object_set_new(stats, "mean", json_real(k.sum / (double)k.used));
+        json_object_set_new(stats, "median", k.all_dropped
+                                                 ? json_null()
+                                                 : json_real(pr_stats_median(k.all, k.nall)));
+    }
+    if (!res->failed) {
+        res->value = pr_stats_median(vals, nvals);
+        if (c->source == PR_SOURCE_TIME_TO_TRAIN || c->source == PR_SOURCE_AVG_BUSBW) {
+            /* Reports read time to train in seconds (docs/data-model.md);
+             * the figure itself stays in the rule's unit (minutes). */
+            res->metrics = json_object();
+            if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+                json_object_set_new(res->metrics, "time_to_train_s", json_real(res->value * 60.0));
+            else
+                json_object_set_new(res->metrics, "avg_busbw", json_real(res->value));
+        }
+    }
+    res->stats = stats;
+    free(vals);
+    free(k.all);
+    return 0;
+}
+
+void pr_parse_to_record(const pr_rule *rule, pr_parse_result *res, pr_record *rec)
+{
+    rec->failed = res->failed;
+    rec->final_result = res->failed ? 0 : res->value;
+    free(rec->fail_reason);
+    free(rec->fail_detail);
+    rec->fail_reason = res->failed ? pr_xstrdup(res->fail_reason) : NULL;
+    rec->fail_detail = res->fail_detail;
+    res->fail_detail = NULL;
+    free(rec->unit);
+    rec->unit = res->unit;
+    res->unit = NULL;
+    json_decref(rec->stats);
+    rec->stats = res->stats;
+    res->stats = NULL;
+    json_decref(rec->metrics);
+    rec->metrics = res->metrics;
+    res->metrics = NULL;
+    json_decref(rec->rule);
+    rec->rule = pr_rule_to_json(rule);
+    pr_parse_result_clear(res);
+}

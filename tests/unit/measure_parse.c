@@ -1,0 +1,1285 @@
+/* measure/parse, rule, logscan: published figures reproduced from real logs,
+ * messy logs written here, and the rule's validation messages.
+ *
+ * The real logs live in ../shared/fixtures (PERFREPRO_SHARED overrides
+ * ../shared); the fixture tests skip when it is absent.  The published
+ * figures are read from expected.json, never copied here. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "jdoc.h"
+#include "logscan.h"
+#include "parse.h"
+#include "record.h"
+#include "rule.h"
+
+/* ======================================================================
+ * Helpers
+ * ====================================================================== */
+
+static const char *shared_dir(void)
+{
+    const char *s = getenv("PERFREPRO_SHARED");
+    return s && *s ? s : "../shared";
+}
+
+/* expected.json's entry for id (a new reference), or NULL (test skipped). */
+static json_t *expected_case(const char *id)
+{
+    char *path = pr_xasprintf("%s/fixtures/expected.json", shared_dir());
+    json_t *root = json_load_file(path, 0, NULL);
+    free(path);
+    if (!root)
+        return NULL;
+    json_t *found = NULL;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(root, "cases"), i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
+            found = json_incref(c);
+    }
+    json_decref(root);
+    return found;
+}
+
+/* Half a unit in the last published decimal: 393.561 -> 0.0005. */
+static double published_tolerance(double published)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.10g", published);
+    const char *dot = strchr(buf, '.');
+    int decimals = dot ? (int)strlen(dot + 1) : 0;
+    return 0.5 * pow(10, -decimals) + 1e-9;
+}
+
+typedef struct tmpdir {
+    char path[64];
+} tmpdir;
+
+static void tmp_open(tmpdir *t)
+{
+    strcpy(t->path, "/tmp/perfrepro-test-XXXXXX");
+    cr_assert_not_null(mkdtemp(t->path));
+}
+
+static void tmp_close(tmpdir *t)
+{
+    char *cmd = pr_xasprintf("rm -rf '%s'", t->path);
+    cr_expect_eq(system(cmd), 0);
+    free(cmd);
+}
+
+/* Writes a file in t; returns its malloc'd path. */
+static char *tmp_file(tmpdir *t, const char *name, const char *data, size_t len)
+{
+    char *path = pr_xasprintf("%s/%s", t->path, name);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    cr_assert_eq(fclose(f), 0);
+    return path;
+}
+
+static char *tmp_text(tmpdir *t, const char *name, const char *text)
+{
+    return tmp_file(t, name, text, strlen(text));
+}
+
+/* Parses logs with the rule given as JSON text.  Returns pr_parse_logs's
+ * status; a rule that does not build fails the test. */
+static int parse_with(const char *rule_json, const char *const *logs, size_t n,
+                      pr_parse_args args, pr_parse_result *res, pr_err *err)
+{
+    pr_rule *rule = NULL;
+    int rc = pr_rule_parse("<test>", rule_json, strlen(rule_json), &rule, err);
+    cr_assert_eq(rc, 0, "rule %s: %s", rule_json, err->msg);
+    pr_parse_result_init(res);
+    rc = pr_parse_logs(rule, logs, n, &args, res, err);
+    pr_rule_free(rule);
+    return rc;
+}
+
+static long long stat_int(const pr_parse_result *res, const char *key)
+{
+    json_t *v = json_object_get(res->stats, key);
+    cr_assert(json_is_integer(v), "stats.%s missing", key);
+    return json_integer_value(v);
+}
+
+static double stat_num(const pr_parse_result *res, const char *key)
+{
+    json_t *v = json_object_get(res->stats, key);
+    cr_assert(json_is_number(v), "stats.%s missing", key);
+    return json_number_value(v);
+}
+
+/* One log, expecting success: returns the value. */
+static double value_of(const char *rule_json, const char *log, pr_parse_args args,
+                       pr_parse_result *res)
+{
+    pr_err err;
+    const char *logs[] = {log};
+    cr_assert_eq(parse_with(rule_json, logs, 1, args, res, &err), 0, "%s", err.msg);
+    cr_assert_not(res->failed, "failed: %s: %s", res->fail_reason,
+                  res->fail_detail ? res->fail_detail : "");
+    return res->value;
+}
+
+static const pr_parse_args NO_ARGS = {0, 0, 0, NULL};
+
+/* ======================================================================
+ * Published figures from real logs (expected.json)
+ * ====================================================================== */
+
+/* Each row: the fixture's id in expected.json, the rule that reproduces its
+ * published figure (as it would stand in a suite), the command-line facts,
+ * and a tolerance when the figure cannot be met to its printed precision. */
+typedef struct fixture_case {
+    const char *id;
+    const char *rule;
+    int gpus, batch_size;
+    double tolerance; /* 0: half a unit in the published figure's last decimal */
+    const char *why;
+} fixture_case;
+
+static const fixture_case fixtures[] = {
+    {"paddle_rn50_v100_fp32_n1c1",
+     "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"skip\": 10,"
+     " \"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0.05, \"min\": 5}}",
+     1, 256, 0, NULL},
+    {"paddle_bert_v100_fp32_n1c1",
+     "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"skip\": 10,"
+     " \"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0.05, \"min\": 5},"
+     " \"unit\": \"sequences/s\"}",
+     1, 96, 0, NULL},
+    {"paddleseg_hrnet_fp32_n1c1",
+     "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"skip\": 2,"
+     " \"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0.05, \"min\": 5}}",
+     1, 8, 0, NULL},
+    {"ngc_pytorch_rn50_fp32_gpu1",
+     "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"step\": \"iteration\","
+     " \"scope\": \"global\", \"skip\": 9, \"unit\": \"images/s\"}",
+     1, 256, 0, NULL},
+    {"ngc_tf_rn50_fp32_gpu1",
+     "{\"profile\": \"dllogger\", \"keyword\": \"total_ips\", \"scope\": \"global\","
+     " \"skip\": 5, \"unit\": \"images/s\"}",
+     1, 256, 0, NULL},
+    {"ngc_mxnet_rn50_fp32_gpu1",
+     "{\"profile\": \"mxnet-summary\", \"table\": \"train.ips\", \"scope\": \"global\","
+     " \"unit\": \"images/s\"}",
+     1, 128, 0, NULL},
+    {"ngc_pytorch_bert_fp32_gpu1",
+     "{\"profile\": \"dllogger\", \"keyword\": \"training_sequences_per_second\","
+     " \"step\": \"summary\", \"scope\": \"global\", \"unit\": \"sequences/s\"}",
+     1, 96, 0, NULL},
+    {"mmseg_hrnet_fp32_c1", "{\"profile\": \"mmseg\", \"skip\": 4}", 1, 8, 0, NULL},
+    {"dlperf_tf2_rn50_1n1g",
+     "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"skip\": 1,"
+     " \"min_records\": 5, \"round\": 2, \"unit\": \"images/s\"}",
+     1, 128, 0, NULL},
+    {"dlperf_tf2_rn50_1n2g",
+     "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"skip\": 1,"
+     " \"min_records\": 5, \"round\": 2, \"unit\": \"images/s\"}",
+     2, 128, 0, NULL},
+    {"dlperf_tf2_rn50_1n4g",
+     "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"skip\": 1,"
+     " \"min_records\": 5, \"round\": 2, \"unit\": \"images/s\"}",
+     4, 128, 0, NULL},
+    {"nccl_h100x16_allreduce_pre217", "{\"profile\": \"nccl-tests\", \"source\": \"avg_busbw\"}",
+     0, 0, 0, NULL},
+    {"nccl_rtx5090_allreduce_mpi_prefix",
+     "{\"profile\": \"nccl-tests\", \"source\": \"avg_busbw\"}", 0, 0, 0, NULL},
+    {"nccl_a100x16_allreduce_legacy_error_col",
+     "{\"profile\": \"nccl-tests\", \"source\": \"avg_busbw\"}", 0, 0, 0, NULL},
+    /* The footer is the mean of every busbw cell at full precision; the
+     * table prints them to 2 decimals, so the mean of the printed cells is
+     * within half a cent of it. */
+    {"nccl_h100x16_allreduce_pre217",
+     "{\"profile\": \"nccl-tests\", \"source\": \"rows\", \"column\": \"busbw\","
+     " \"placement\": \"both\"}",
+     0, 0, 0.005, "rows"},
+    {"nccl_rtx5090_allreduce_mpi_prefix",
+     "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", 0, 0, 0.005, "rows"},
+    {"nccl_a100x16_allreduce_legacy_error_col",
+     "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", 0, 0, 0.005, "rows"},
+    {"mlperf_v40_eos_n8_bert", "{\"profile\": \"mllog\", \"unit\": \"minutes\"}", 0, 0, 0,
+     NULL},
+};
+
+#define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
+
+/* The fixture's log paths (malloc'd, NULL-terminated). */
+static char **fixture_logs(json_t *exp, size_t *n)
+{
+    json_t *files = json_object_get(exp, "files");
+    json_t *file = json_object_get(exp, "file");
+    size_t count = files ? json_array_size(files) : 1;
+    char **v = pr_xcalloc(count + 1, sizeof *v);
+    for (size_t i = 0; i < count; i++) {
+        const char *rel = json_string_value(files ? json_array_get(files, i) : file);
+        v[i] = pr_xasprintf("%s/fixtures/%s", shared_dir(), rel);
+    }
+    *n = count;
+    return v;
+}
+
+ParameterizedTestParameters(fixtures, reproduce)
+{
+    static int idx[NFIXTURES];
+    for (size_t i = 0; i < NFIXTURES; i++)
+        idx[i] = (int)i;
+    return cr_make_param_array(int, idx, NFIXTURES);
+}
+
+ParameterizedTest(int *i, fixtures, reproduce)
+{
+    const fixture_case *fc = &fixtures[*i];
+    json_t *exp = expected_case(fc->id);
+    if (!exp)
+        cr_skip_test("%s/fixtures not available", shared_dir());
+    double published = json_number_value(json_object_get(exp, "published"));
+    size_t n;
+    char **logs = fixture_logs(exp, &n);
+    pr_parse_args args = {fc->gpus, fc->batch_size, 0, NULL};
+    pr_parse_result res;
+    pr_err err;
+    cr_assert_eq(parse_with(fc->rule, (const char *const *)logs, n, args, &res, &err), 0,
+                 "%s: %s", fc->id, err.msg);
+    cr_assert_not(res.failed, "%s failed: %s: %s", fc->id, res.fail_reason,
+                  res.fail_detail ? res.fail_detail : "");
+    double tol = fc->tolerance > 0 ? fc->tolerance : published_tolerance(published);
+    cr_expect(fabs(res.value - published) <= tol, "%s%s%s: got %.6f, published %.6f (tol %g)",
+              fc->id, fc->why ? " " : "", fc->why ? fc->why : "", res.value, published, tol);
+
+    /* Five runs: each run's rounded mean is the published per-run value. */
+    json_t *per_run = json_object_get(exp, "per_run");
+    if (per_run) {
+        json_t *got = json_object_get(res.stats, "per_run");
+        cr_assert_eq(json_array_size(got), json_array_size(per_run));
+        for (size_t k = 0; k < json_array_size(per_run); k++)
+            cr_expect(fabs(json_number_value(json_array_get(got, k)) -
+                           json_number_value(json_array_get(per_run, k))) < 1e-9,
+                      "%s run %zu: got %.4f, published %.4f", fc->id, k + 1,
+                      json_number_value(json_array_get(got, k)),
+                      json_number_value(json_array_get(per_run, k)));
+    }
+    if (strcmp(fc->id, "mlperf_v40_eos_n8_bert") == 0) {
+        json_t *ttt = json_object_get(res.metrics, "time_to_train_s");
+        cr_expect(json_is_number(ttt) && fabs(json_number_value(ttt) - 60.0 * res.value) < 1e-9);
+        cr_expect_eq(stat_int(&res, "runs"), 1, "head and tail are one result");
+    }
+    for (size_t k = 0; k < n; k++)
+        free(logs[k]);
+    free(logs);
+    pr_parse_result_clear(&res);
+    json_decref(exp);
+}
+
+/* The published rule excludes what a naive parser would take. */
+Test(fixtures, summary_lines_are_not_the_published_number)
+{
+    json_t *exp = expected_case("ngc_pytorch_rn50_fp32_gpu1");
+    if (!exp)
+        cr_skip_test("fixtures not available");
+    size_t n;
+    char **logs = fixture_logs(exp, &n);
+    pr_parse_result res;
+    /* The "Epoch: 0" line holds the log's own average (366.74). */
+    double v = value_of("{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\","
+                        " \"step\": \"epoch\", \"scope\": \"global\"}",
+                        logs[0], NO_ARGS, &res);
+    cr_expect(fabs(v - 366.74) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* "any" takes iterations, the epoch line and the Summary line. */
+    value_of("{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\","
+             " \"step\": \"any\", \"scope\": \"global\"}",
+             logs[0], NO_ARGS, &res);
+    cr_expect_eq(stat_int(&res, "records_seen"), 99 + 2);
+    cr_expect(stat_int(&res, "ignored") == 0);
+    pr_parse_result_clear(&res);
+    for (size_t k = 0; k < n; k++)
+        free(logs[k]);
+    free(logs);
+    json_decref(exp);
+}
+
+/* ---- the same cases through the binary ---- */
+
+static const char *measure_bin(void)
+{
+    const char *m = getenv("MEASURE");
+    return m && *m ? m : "bin/perfrepro-measure";
+}
+
+/* Runs the CLI; returns its exit status and the record in *out (NULL when
+ * stdout was not JSON). */
+static int run_cli(const char *args, json_t **out)
+{
+    char *cmd = pr_xasprintf("%s parse %s 2>/dev/null", measure_bin(), args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    pr_buf b = PR_BUF_INIT;
+    char chunk[4096];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, p)) > 0)
+        pr_buf_put(&b, chunk, k);
+    int st = pclose(p);
+    *out = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+    pr_buf_free(&b);
+    free(cmd);
+    cr_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* Runs fixture i through the CLI and checks the record. */
+static void cli_fixture(size_t i)
+{
+    if (access(measure_bin(), X_OK) != 0)
+        cr_skip_test("%s not built", measure_bin());
+    const fixture_case *fc = &fixtures[i];
+    json_t *exp = expected_case(fc->id);
+    if (!exp)
+        cr_skip_test("fixtures not available");
+    size_t n;
+    char **logs = fixture_logs(exp, &n);
+    pr_buf a = PR_BUF_INIT;
+    pr_buf_printf(&a, "--rule '%s'", fc->rule);
+    if (fc->gpus)
+        pr_buf_printf(&a, " --gpus %d", fc->gpus);
+    if (fc->batch_size)
+        pr_buf_printf(&a, " --batch-size %d", fc->batch_size);
+    for (size_t k = 0; k < n; k++)
+        pr_buf_printf(&a, " '%s'", logs[k]);
+    json_t *rec = NULL;
+    int rc = run_cli(pr_buf_cstr(&a), &rec);
+    cr_expect_eq(rc, 0, "%s: exit %d", fc->id, rc);
+    cr_assert_not_null(rec, "%s: no JSON on stdout", fc->id);
+    double published = json_number_value(json_object_get(exp, "published"));
+    double got = json_number_value(json_object_get(rec, "FINAL_RESULT"));
+    double tol = fc->tolerance > 0 ? fc->tolerance : published_tolerance(published);
+    cr_expect(fabs(got - published) <= tol, "%s: got %f, published %f", fc->id, got, published);
+    cr_expect_eq(json_integer_value(json_object_get(rec, "JOB_FAIL_FLAG")), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(rec, "origin")), "parsed");
+    cr_expect(json_is_object(json_object_get(rec, "rule")), "the rule is in the record");
+    cr_expect(json_is_object(json_object_get(rec, "stats")));
+    /* The record the CLI prints loads back through the one record reader
+     * (batch_size 0 aside: nccl and MLPerf cases have none). */
+    if (fc->batch_size) {
+        char *text = json_dumps(rec, 0);
+        pr_jdoc *doc = NULL;
+        pr_err err;
+        cr_assert_eq(pr_jdoc_parse("<cli>", text, strlen(text), &doc, &err), 0);
+        pr_jcur root = pr_jdoc_root(doc);
+        pr_record r;
+        pr_record_init(&r);
+        cr_expect_eq(pr_record_from_json(&root, &r, &err), 0, "%s", err.msg);
+        pr_record_clear(&r);
+        pr_jdoc_free(doc);
+        free(text);
+    }
+    json_decref(rec);
+    pr_buf_free(&a);
+    for (size_t k = 0; k < n; k++)
+        free(logs[k]);
+    free(logs);
+    json_decref(exp);
+}
+
+static size_t fixture_index(const char *id, const char *why)
+{
+    for (size_t i = 0; i < NFIXTURES; i++)
+        if (strcmp(fixtures[i].id, id) == 0 &&
+            ((!why && !fixtures[i].why) || (why && fixtures[i].why && !strcmp(why, fixtures[i].why))))
+            return i;
+    cr_assert_fail("no fixture %s", id);
+    return 0;
+}
+
+Test(cli, paddle_trimmed_mean) { cli_fixture(fixture_index("paddle_rn50_v100_fp32_n1c1", NULL)); }
+Test(cli, dlperf_five_runs_median) { cli_fixture(fixture_index("dlperf_tf2_rn50_1n4g", NULL)); }
+Test(cli, mxnet_mpirun_summary_table) { cli_fixture(fixture_index("ngc_mxnet_rn50_fp32_gpu1", NULL)); }
+Test(cli, nccl_rows) { cli_fixture(fixture_index("nccl_a100x16_allreduce_legacy_error_col", "rows")); }
+Test(cli, mllog_head_and_tail) { cli_fixture(fixture_index("mlperf_v40_eos_n8_bert", NULL)); }
+Test(cli, mmseg_seconds_per_step) { cli_fixture(fixture_index("mmseg_hrnet_fp32_c1", NULL)); }
+
+Test(cli, exit_statuses)
+{
+    if (access(measure_bin(), X_OK) != 0)
+        cr_skip_test("%s not built", measure_bin());
+    tmpdir t;
+    tmp_open(&t);
+    char *empty = tmp_text(&t, "empty.log", "");
+    char *good = tmp_text(&t, "good.log", "ips: 10\nips: 20\n");
+    json_t *rec = NULL;
+    char *a = pr_xasprintf("--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' '%s'", empty);
+    cr_expect_eq(run_cli(a, &rec), 1, "a failed case exits 1");
+    cr_assert_not_null(rec, "the failed case's record is still printed");
+    cr_expect(json_is_null(json_object_get(rec, "FINAL_RESULT")));
+    cr_expect_eq(json_integer_value(json_object_get(rec, "JOB_FAIL_FLAG")), 1);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_object_get(rec, "failure"), "reason")),
+        "no_records");
+    json_decref(rec);
+    free(a);
+    /* usage and rule errors: 2, nothing on stdout */
+    const char *bad[] = {
+        "--rule '{\"keyword\": \"ips:\"}' '%s'",                          /* no scope */
+        "--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' --gpus 0 '%s'", /* range */
+        "--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' --gpus 3x '%s'",
+        "--rule '{\"keyword\": \"ips:\", \"scope\": \"per_card\"}' '%s'", /* --gpus needed */
+        "--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' --precision fp33 '%s'",
+        "--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' '%s.missing'",
+        "--rule @/nonexistent/rule.json '%s'",
+        "--bogus '%s'",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        a = pr_xasprintf(bad[i], good);
+        rec = NULL;
+        cr_expect_eq(run_cli(a, &rec), 2, "%s", a);
+        cr_expect_null(rec, "%s printed a record", a);
+        json_decref(rec);
+        free(a);
+    }
+    a = pr_xasprintf("--rule '{\"keyword\": \"ips:\", \"scope\": \"per_card\"}' --gpus 8 "
+                     "--nodes 2 --batch-size 32 --precision amp --model ResNet50 "
+                     "--framework PyTorch --case rn50_amp '%s'",
+                     good);
+    cr_expect_eq(run_cli(a, &rec), 0);
+    cr_assert_not_null(rec);
+    cr_expect(fabs(json_number_value(json_object_get(rec, "FINAL_RESULT")) - 120.0) < 1e-9);
+    cr_expect_eq(json_integer_value(json_object_get(rec, "gpu_num")), 8);
+    cr_expect_eq(json_integer_value(json_object_get(rec, "gpus_per_node")), 4);
+    cr_expect_str_eq(json_string_value(json_object_get(rec, "run_mode")), "mp");
+    cr_expect_str_eq(json_string_value(json_object_get(rec, "case")), "rn50_amp");
+    cr_expect_str_eq(json_string_value(json_object_get(rec, "precision")), "amp");
+    json_decref(rec);
+    free(a);
+    free(empty);
+    free(good);
+    tmp_close(&t);
+}
+
+/* ======================================================================
+ * Messy logs
+ * ====================================================================== */
+
+static const char *IPS_GLOBAL = "{\"keyword\": \"ips:\", \"scope\": \"global\"}";
+
+Test(messy, ansi_colour_codes)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "ansi.log",
+                         "\x1b[32m[INFO]\x1b[0m step 1 ips: \x1b[1;33m100.5\x1b[0m samples/sec\n"
+                         "\x1b]0;window title\x07step 2 ips: 101.5 samples/sec\n"
+                         "step 3 i\x1b[0mps: 102.5\x1b[K\n"
+                         "\x1b[31mips: None\x1b[0m\n");
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 101.5) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 3);
+    cr_expect_eq(stat_int(&res, "ignored"), 1);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, nul_bytes)
+{
+    tmpdir t;
+    tmp_open(&t);
+    static const char data[] = "ips: 10\n\0\0\0\0\nip\0s: 20\0 samples\n\0ips: 30\n";
+    char *log = tmp_file(&t, "nul.log", data, sizeof data - 1);
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 20.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 3);
+    cr_expect_eq(stat_int(&res, "lines"), 4);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, mpirun_prefixes_and_interleaved_ranks)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "mpi.log",
+                         "[1,0]<stdout>:ips: 10\n"
+                         "[1,1]<stdout>:ips: 1000\n"
+                         "[1,0]<stderr>:warning: ips: None\n"
+                         "[1,1]<stdout>:ips: 1000\n"
+                         "[1,0]<stdout>:ips: 20\n"
+                         "ips: 30\n" /* no tag: the summary printed by the launcher */
+                         "[1,12]<stdout>:ips: 5000\n");
+    pr_parse_result res;
+    /* default: rank 0 and untagged lines */
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 20.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "other_rank_lines"), 3);
+    cr_expect_eq(stat_int(&res, "ignored"), 1);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"rank\": 1}", log, NO_ARGS,
+                 &res);
+    cr_expect(fabs(v - (1000 + 1000 + 30) / 3.0) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"rank\": 12}", log, NO_ARGS,
+                 &res);
+    cr_expect(fabs(v - (5000 + 30) / 2.0) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"rank\": \"all\"}", log,
+                 NO_ARGS, &res);
+    cr_expect_eq(stat_int(&res, "records_seen"), 6);
+    cr_expect_eq(stat_int(&res, "other_rank_lines"), 0);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, keyword_must_be_a_whole_token)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "tok.log",
+                         "avg_ips: 1 train.ips: 2 ipsx: 3\n"
+                         "x ips: 40, next\n"
+                         "ips: 12:30:44\n"   /* a time is not a number */
+                         "ips: 1.2.3\n"
+                         "ips: 0x10\n"
+                         "ips: nan\n"
+                         "ips:60.0samples/s\n");
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 50.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 2);
+    cr_expect_eq(stat_int(&res, "ignored"), 4);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, truncated_last_line)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "trunc.log", "ips: 10\nips: 20\nips: 60");
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 30.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "lines"), 3);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, carriage_returns_and_progress_bars)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "cr.log",
+                         "  0%|          | 0/10\r 50%|#####     | 5/10 ips: 5.0\r"
+                         "100%|##########| 10/10 ips: 7.0\r\n"
+                         "ips: 9.0\r\n"
+                         "\r\n"
+                         "done\r");
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 7.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 3);
+    /* 0%, 50%, 100%, ips 9, empty, done: \r\n is one break */
+    cr_expect_eq(stat_int(&res, "lines"), 6);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, line_longer_than_the_buffer)
+{
+    tmpdir t;
+    tmp_open(&t);
+    size_t big = PR_LOGSCAN_BUF * 2 + 123;
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "ips: 1\n");
+    pr_buf_puts(&b, "ips: 999 ");
+    for (size_t i = 0; i < big; i++)
+        pr_buf_putc(&b, 'x');
+    pr_buf_puts(&b, "\nips: 3\n");
+    /* a long last line without a newline */
+    for (size_t i = 0; i < big; i++)
+        pr_buf_putc(&b, 'y');
+    char *log = tmp_file(&t, "long.log", b.data, b.len);
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 2.0) < 1e-9, "got %f: the overlong line must not count", v);
+    cr_expect_eq(stat_int(&res, "overlong_lines"), 2);
+    cr_expect_eq(stat_int(&res, "lines"), 4);
+    cr_expect_eq(stat_int(&res, "bytes"), (long long)b.len);
+    pr_parse_result_clear(&res);
+    pr_buf_free(&b);
+    free(log);
+    tmp_close(&t);
+}
+
+/* Line ends that fall on the scanner's buffer boundary: a \r\n split across
+ * two reads is one break, and every line is seen once. */
+Test(messy, breaks_across_buffer_boundaries)
+{
+    tmpdir t;
+    tmp_open(&t);
+    pr_buf b = PR_BUF_INIT;
+    unsigned long long lines = 0;
+    char pad[100];
+    memset(pad, 'x', sizeof pad);
+    while (b.len < 3 * PR_LOGSCAN_BUF) {
+        /* vary line lengths so that every offset of \r\n meets a boundary */
+        pr_buf_printf(&b, "ips: %llu %.*s\r\n", lines % 7, (int)(lines % 97), pad);
+        lines++;
+    }
+    char *log = tmp_file(&t, "crlf.log", b.data, b.len);
+    pr_parse_result res;
+    value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect_eq(stat_int(&res, "lines"), (long long)lines);
+    cr_expect_eq(stat_int(&res, "records_seen"), (long long)lines);
+    pr_parse_result_clear(&res);
+    pr_buf_free(&b);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, empty_log_has_no_records)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "empty.log", "");
+    char *noise = tmp_text(&t, "noise.log", "starting\nips: None\nTraceback\n");
+    pr_parse_result res;
+    pr_err err;
+    const char *logs[] = {log};
+    cr_assert_eq(parse_with(IPS_GLOBAL, logs, 1, NO_ARGS, &res, &err), 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    pr_parse_result_clear(&res);
+    logs[0] = noise;
+    cr_assert_eq(parse_with(IPS_GLOBAL, logs, 1, NO_ARGS, &res, &err), 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "without a number") != NULL, "%s", res.fail_detail);
+    /* into a record: FINAL_RESULT null, never 0 */
+    pr_rule *rule = NULL;
+    cr_assert_eq(pr_rule_parse("<t>", IPS_GLOBAL, strlen(IPS_GLOBAL), &rule, &err), 0);
+    pr_record rec;
+    pr_record_init(&rec);
+    pr_parse_to_record(rule, &res, &rec);
+    json_t *o = pr_record_to_json(&rec);
+    cr_expect(json_is_null(json_object_get(o, "FINAL_RESULT")));
+    cr_expect_eq(json_integer_value(json_object_get(o, "JOB_FAIL_FLAG")), 1);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_object_get(o, "failure"), "reason")),
+        "no_records");
+    cr_expect(json_is_object(json_object_get(o, "rule")));
+    json_decref(o);
+    pr_record_clear(&rec);
+    pr_rule_free(rule);
+    free(log);
+    free(noise);
+    tmp_close(&t);
+}
+
+Test(messy, too_few_records)
+{
+    tmpdir t;
+    tmp_open(&t);
+    /* an mmseg-like 8-card log: 5 records, skip 4 would leave one outlier */
+    char *log = tmp_text(&t, "few.log", "ips: 41\nips: 41\nips: 41\nips: 41\nips: 29.85\n");
+    pr_parse_result res;
+    pr_err err;
+    const char *logs[] = {log};
+    cr_assert_eq(parse_with("{\"keyword\": \"ips:\", \"scope\": \"global\", \"skip\": 4,"
+                            " \"min_records\": 3}",
+                            logs, 1, NO_ARGS, &res, &err),
+                 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "too_few_records");
+    cr_expect(strstr(res.fail_detail, "min_records is 3") != NULL, "%s", res.fail_detail);
+    cr_expect_eq(stat_int(&res, "records_seen"), 5);
+    cr_expect_eq(stat_int(&res, "skipped"), 4);
+    pr_parse_result_clear(&res);
+    /* skipping more than there is: too few, not "no records" */
+    cr_assert_eq(parse_with("{\"keyword\": \"ips:\", \"scope\": \"global\", \"skip\": 10}", logs,
+                            1, NO_ARGS, &res, &err),
+                 0);
+    cr_expect_str_eq(res.fail_reason, "too_few_records");
+    pr_parse_result_clear(&res);
+    /* a trimmed mean that would leave nothing */
+    cr_assert_eq(parse_with("{\"keyword\": \"ips:\", \"scope\": \"global\","
+                            " \"reduce\": \"trimmed_mean\"}",
+                            logs, 1, NO_ARGS, &res, &err),
+                 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "too_few_records");
+    cr_expect(strstr(res.fail_detail, "leaves nothing") != NULL, "%s", res.fail_detail);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, per_card_multiplies_global_does_not)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "rate.log", "ips: 100\nips: 300\n");
+    pr_parse_result res;
+    pr_parse_args eight = {8, 0, 0, NULL};
+    double v = value_of("{\"keyword\": \"ips:\", \"scope\": \"per_card\"}", log, eight, &res);
+    cr_expect(fabs(v - 1600.0) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\"}", log, eight, &res);
+    cr_expect(fabs(v - 200.0) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* per_card without a GPU count is an argument error, not a guess */
+    pr_err err;
+    const char *logs[] = {log};
+    cr_expect_eq(parse_with("{\"keyword\": \"ips:\", \"scope\": \"per_card\"}", logs, 1, NO_ARGS,
+                            &res, &err),
+                 -1);
+    cr_expect(strstr(err.msg, "--gpus") != NULL, "%s", err.msg);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, per_step_conversions)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *sec = tmp_text(&t, "sec.log", "Iter [1/9] time: 0.4, data_time: 9\n"
+                                        "Iter [2/9] time: 0.6, data_time: 9\n");
+    char *ms = tmp_text(&t, "ms.log", "step time(ms): 200\nstep time(ms): 300\n");
+    char *sps = tmp_text(&t, "sps.log", "global_step/sec: 1.5\nglobal_step/sec: 2.5\n");
+    pr_parse_result res;
+    pr_parse_args a = {4, 32, 128, NULL};
+    /* 32 x 4 / mean(0.4, 0.6) */
+    double v = value_of("{\"profile\": \"mmseg\"}", sec, a, &res);
+    cr_expect(fabs(v - 128.0 / 0.5) < 1e-9, "got %f", v);
+    cr_expect(fabs(stat_num(&res, "samples_per_step") - 128.0) < 1e-12);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"time(ms):\", \"value\": \"ms_per_step\"}", ms, a, &res);
+    cr_expect(fabs(v - 128.0 * 1000 / 250) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"global_step/sec:\", \"value\": \"steps_per_second\"}", sps, a,
+                 &res);
+    cr_expect(fabs(v - 128.0 * 2.0) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* tokens: samples x seq_len */
+    v = value_of("{\"keyword\": \"time(ms):\", \"value\": \"ms_per_step\","
+                 " \"unit\": \"tokens/s\"}",
+                 ms, a, &res);
+    cr_expect(fabs(v - 128.0 * 128 * 1000 / 250) < 1e-6, "got %f", v);
+    cr_expect_str_eq(res.unit, "tokens/s");
+    pr_parse_result_clear(&res);
+    /* the batch size is needed, and said so */
+    pr_err err;
+    const char *logs[] = {sec};
+    pr_parse_args no_batch = {4, 0, 0, NULL};
+    cr_expect_eq(parse_with("{\"profile\": \"mmseg\"}", logs, 1, no_batch, &res, &err), -1);
+    cr_expect(strstr(err.msg, "--batch-size") != NULL, "%s", err.msg);
+    pr_parse_result_clear(&res);
+    pr_parse_args no_seq = {4, 32, 0, NULL};
+    cr_expect_eq(parse_with("{\"keyword\": \"time(ms):\", \"value\": \"ms_per_step\","
+                            " \"unit\": \"tokens/s\"}",
+                            logs, 1, no_seq, &res, &err),
+                 -1);
+    cr_expect(strstr(err.msg, "--seq-len") != NULL, "%s", err.msg);
+    pr_parse_result_clear(&res);
+    free(sec);
+    free(ms);
+    free(sps);
+    tmp_close(&t);
+}
+
+Test(messy, megatron_reads_the_global_batch)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(
+        &t, "megatron.log",
+        " iteration       10/     500 | consumed samples:          160 | elapsed time per "
+        "iteration (ms): 900.0 | learning rate: 1.0E-05 | global batch size:    16 | lm loss: "
+        "9.1E+00 |\n"
+        " iteration       20/     500 | consumed samples:          800 | elapsed time per "
+        "iteration (ms): 500.0 | learning rate: 1.0E-05 | global batch size:    64 | lm loss: "
+        "8.1E+00 |\n"
+        " iteration       30/     500 | consumed samples:         1440 | elapsed time per "
+        "iteration (ms): 500.0 | learning rate: 1.0E-05 | global batch size:    64 | lm loss: "
+        "7.1E+00 |\n");
+    pr_parse_result res;
+    pr_parse_args a = {8, 0, 1024, NULL};
+    /* skip the ramp-up record: 64 x 1024 tokens per 0.5 s */
+    double v = value_of("{\"profile\": \"megatron\", \"skip\": 1}", log, a, &res);
+    cr_expect(fabs(v - 64.0 * 1024 / 0.5) < 1e-6, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* with the ramp-up inside the used records the batch is ambiguous */
+    pr_err err;
+    const char *logs[] = {log};
+    cr_assert_eq(parse_with("{\"profile\": \"megatron\"}", logs, 1, a, &res, &err), 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "parse_error");
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, pytorch_examples_and_fairseq)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *pt = tmp_text(&t, "imagenet.log",
+                        "Epoch: [0][   0/5005]\tTime  9.000 ( 9.000)\tData  8.1 ( 8.1)\n"
+                        "Epoch: [0][  10/5005]\tTime  0.400 ( 1.200)\tData  0.0 ( 0.7)\n"
+                        "Epoch: [0][  20/5005]\tTime  0.600 ( 0.900)\tData  0.0 ( 0.3)\n"
+                        "Test: [ 10/196]\tTime  0.100 ( 0.100)\n");
+    char *fs = tmp_text(&t, "fairseq.log",
+                        "2021-01-01 | INFO | train_inner | epoch 001:    100 / 1563 loss=12.5, "
+                        "wps=60000.5, ups=1.9, wpb=31000\n"
+                        "2021-01-01 | INFO | train_inner | epoch 001:    200 / 1563 loss=11.5, "
+                        "wps=70000.5, ups=2.1, wpb=31000\n"
+                        "2021-01-01 | INFO | train | epoch 001 | loss 11 | wps 1 | ups 2\n"
+                        "{\"epoch\": 1, \"update\": 0.2, \"wps\": \"65000.5\", \"train_wps\": "
+                        "\"5\"}\n");
+    pr_parse_result res;
+    pr_parse_args a = {2, 64, 0, NULL};
+    double v = value_of("{\"profile\": \"pytorch-examples\", \"skip\": 1}", pt, a, &res);
+    cr_expect(fabs(v - 128.0 / 0.5) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"fairseq\", \"scope\": \"global\"}", fs, a, &res);
+    cr_expect(fabs(v - 65000.5) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 3);
+    cr_expect_str_eq(res.unit, "tokens/s");
+    pr_parse_result_clear(&res);
+    free(pt);
+    free(fs);
+    tmp_close(&t);
+}
+
+Test(messy, dllogger_text_and_json_lines)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(
+        &t, "dll.log",
+        "DLL 2023-08-04 05:46:18.018259 - PARAMETER train.total_ips : 5 \n"
+        "DLL 2023-08-04 05:46:28.192913 - Epoch: 0 Iteration: 1  train.loss : 7.1 None "
+        "train.total_ips : 100.0 images/s\n"
+        "DLLL {\"timestamp\": \"1\", \"type\": \"LOG\", \"step\": [0, 2], \"data\": "
+        "{\"train.total_ips\": 200.0}}\n"
+        "DLLL {\"timestamp\": \"1\", \"type\": \"LOG\", \"step\": \"PARAMETER\", \"data\": "
+        "{\"train.total_ips\": 7}}\n"
+        "DLLL {\"step\": [0], \"data\": {\"train.total_ips\": 150.0}}\n"
+        "DLLL {\"step\": [], \"data\": {\"train.total_ips\": 140.0}}\n"
+        "DLL 2023-08-04 05:47:41.680368 - Epoch: 0  train.total_ips : 150.0 images/s\n"
+        "DLL 2023-08-04 05:47:42.970732 - Summary: train.total_ips : 140.0 images/s\n"
+        "DLL 2023-08-04 05:47:42.970732 - Epoch: 0 Iteration: 3  val.total_ips : None "
+        "images/s train.total_ips : 300.0 images/s\n"
+        "not DLL: train.total_ips : 9999\n");
+    pr_parse_result res;
+    const char *rule = "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\","
+                       " \"scope\": \"global\"}";
+    double v = value_of(rule, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 200.0) < 1e-9, "iterations 100, 200, 300: got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 3);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\","
+                 " \"scope\": \"global\", \"step\": \"summary\"}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - 140.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 2);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, nccl_rows_by_header_and_footer)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(
+        &t, "nccl.log",
+        "           8             2     float     sum      -1    10.0    0.00    9.99      0\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong"
+        "     time   algbw   busbw #wrong\n"
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n"
+        "        1024           256     float     sum      -1    20.0    1.00    2.00      0"
+        "    21.0    1.10    4.00      0\n"
+        "nccl-worker:26:26 [0] NCCL INFO Launch mode Parallel\n"
+        "        2048           512     float     sum      -1    30.0    2.00    6.00    N/A"
+        "    31.0    2.10     N/A    N/A\n"
+        "# Out of bounds values : 0 OK\n"
+        "# Avg bus bandwidth    : 4.000 \n");
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", log, NO_ARGS,
+                        &res);
+    cr_expect(fabs(v - 4.0) < 1e-9, "(2 + 4 + 6) / 3: got %f", v);
+    cr_expect_eq(stat_int(&res, "ignored"), 1, "N/A busbw");
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"nccl-tests\", \"source\": \"rows\", \"placement\": "
+                 "\"in_place\", \"column\": \"algbw\"}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - 1.6) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"nccl-tests\", \"source\": \"rows\", \"column\": \"time\","
+                 " \"reduce\": \"last\"}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - 31.0) < 1e-9, "got %f", v);
+    cr_expect_str_eq(res.unit, "us");
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"nccl-tests\"}", log, NO_ARGS, &res);
+    cr_expect(fabs(v - 4.0) < 1e-9, "got %f", v);
+    cr_expect_str_eq(res.unit, "GB/s");
+    cr_expect(json_is_number(json_object_get(res.metrics, "avg_busbw")));
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(messy, mllog_pairs_and_status)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *a = tmp_text(&t, "a.txt",
+                       "0: :::MLLOG {\"time_ms\": 1000, \"key\": \"run_start\"}\n"
+                       ":::MLLOG {\"time_ms\": 61000, \"key\": \"run_stop\", \"metadata\": "
+                       "{\"status\": \"aborted\"}}\n"
+                       ":::MLLOG {\"time_ms\": 100000, \"key\": \"run_start\"}\n");
+    char *b = tmp_text(&t, "b.txt",
+                       ":::MLLOG {\"time_ms\": 220000, \"key\": \"run_stop\", \"metadata\": "
+                       "{\"status\": \"success\"}}\n");
+    pr_parse_result res;
+    pr_err err;
+    const char *logs[] = {a, b};
+    cr_assert_eq(parse_with("{\"profile\": \"mllog\"}", logs, 2, NO_ARGS, &res, &err), 0);
+    cr_assert_not(res.failed, "%s", res.fail_detail ? res.fail_detail : "");
+    cr_expect(fabs(res.value - 2.0) < 1e-12, "got %f", res.value);
+    cr_expect_eq(stat_int(&res, "ignored"), 1, "the aborted run");
+    pr_parse_result_clear(&res);
+    /* read as separate runs, neither file holds a whole result */
+    cr_assert_eq(parse_with("{\"profile\": \"mllog\", \"files\": \"runs\"}", logs, 2, NO_ARGS,
+                            &res, &err),
+                 0);
+    cr_expect(res.failed);
+    pr_parse_result_clear(&res);
+    free(a);
+    free(b);
+    tmp_close(&t);
+}
+
+Test(messy, one_failing_repeat_fails_the_case)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *r1 = tmp_text(&t, "r1.log", "ips: 10\n");
+    char *r2 = tmp_text(&t, "r2.log", "Traceback: CUDA out of memory\n");
+    char *r3 = tmp_text(&t, "r3.log", "ips: 30\n");
+    pr_parse_result res;
+    pr_err err;
+    const char *logs[] = {r1, r2, r3};
+    cr_assert_eq(parse_with(IPS_GLOBAL, logs, 3, NO_ARGS, &res, &err), 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "run 2") != NULL, "%s", res.fail_detail);
+    json_t *per_run = json_object_get(res.stats, "per_run");
+    cr_assert_eq(json_array_size(per_run), 3);
+    cr_expect(json_is_null(json_array_get(per_run, 1)));
+    cr_expect(fabs(json_number_value(json_array_get(per_run, 2)) - 30) < 1e-9);
+    pr_parse_result_clear(&res);
+    /* an unreadable log is a parse error */
+    const char *missing[] = {r1, "/nonexistent/perfrepro.log"};
+    cr_assert_eq(parse_with(IPS_GLOBAL, missing, 2, NO_ARGS, &res, &err), 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "parse_error");
+    pr_parse_result_clear(&res);
+    free(r1);
+    free(r2);
+    free(r3);
+    tmp_close(&t);
+}
+
+Test(messy, reducers_and_stats)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "r.log", "ips: 9\nips: 1\nips: 2\nips: 3\nips: 100\n");
+    pr_parse_result res;
+    double v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"skip\": 1,"
+                        " \"reduce\": \"median\"}",
+                        log, NO_ARGS, &res);
+    cr_expect(fabs(v - 2.5) < 1e-9, "got %f", v);
+    cr_expect(fabs(stat_num(&res, "min") - 1) < 1e-12);
+    cr_expect(fabs(stat_num(&res, "max") - 100) < 1e-12);
+    cr_expect(fabs(stat_num(&res, "mean") - 26.5) < 1e-12);
+    cr_expect(fabs(stat_num(&res, "median") - 2.5) < 1e-12);
+    cr_expect_eq(stat_int(&res, "records_used"), 4);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": \"last\"}", log,
+                 NO_ARGS, &res);
+    cr_expect(fabs(v - 100) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": \"trimmed_mean\","
+                 " \"trim\": {\"fraction\": 0, \"min\": 1}}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - (2 + 3 + 9) / 3.0) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "trimmed"), 2);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"match\": \"ips: ([0-9.]+)\", \"scope\": \"global\", \"round\": 1,"
+                 " \"line_filter\": \"ips\"}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - 23.0) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+/* ======================================================================
+ * Rules: validation and normal form
+ * ====================================================================== */
+
+/* Builds rule text; expects an error whose message contains every needle. */
+static void expect_rule_error(const char *text, const char *const *needles)
+{
+    pr_rule *r = NULL;
+    pr_err err;
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(pr_rule_parse("<--rule>", text, strlen(text), &r, &err), -1, "accepted: %s",
+                 text);
+    for (const char *const *n = needles; *n; n++)
+        cr_expect(strstr(err.msg, *n) != NULL, "rule %s\nmessage: %s\nmissing: %s", text,
+                  err.msg, *n);
+    pr_rule_free(r);
+}
+
+#define EXPECT_RULE_ERROR(text, ...)                                                         \
+    do {                                                                                     \
+        static const char *const needles_[] = {__VA_ARGS__, NULL};                           \
+        expect_rule_error(text, needles_);                                                   \
+    } while (0)
+
+Test(rule, unknown_key_suggests)
+{
+    EXPECT_RULE_ERROR("{\"profile\": \"mmseg\", \"skp\": 4}", "<--rule>:1:", "rule.skp",
+                      "unknown key", "did you mean \"skip\"");
+    EXPECT_RULE_ERROR("{\"profile\": \"paddle-ips\", \"scope\": \"global\", \"reduce\": "
+                      "\"trimmed_mean\", \"trim\": {\"fracton\": 0.1}}",
+                      "rule.trim.fracton", "did you mean \"fraction\"");
+}
+
+Test(rule, wrong_type)
+{
+    EXPECT_RULE_ERROR("{\"profile\": \"mmseg\", \"skip\": \"4\"}", "rule.skip",
+                      "expected an integer");
+    EXPECT_RULE_ERROR("{\"keyword\": 5, \"scope\": \"global\"}", "rule.keyword",
+                      "expected a string");
+    EXPECT_RULE_ERROR("[]", "<--rule>:1:1: rule:", "expected an object");
+}
+
+Test(rule, bad_enum)
+{
+    EXPECT_RULE_ERROR("{\"profile\": \"paddle\"}", "rule.profile", "paddle-ips");
+    EXPECT_RULE_ERROR("{\"profile\": \"mmseg\", \"reduce\": \"avg\"}", "rule.reduce",
+                      "trimmed_mean");
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"card\"}", "rule.scope");
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"rank\": \"first\"}",
+                      "rule.rank", "\"all\"");
+}
+
+Test(rule, keyword_and_match)
+{
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"match\": \"ips: ([0-9.]+)\", \"scope\": "
+                      "\"global\"}",
+                      "rule.match", "either");
+    EXPECT_RULE_ERROR("{\"scope\": \"global\"}", "<--rule>:1:1: rule:", "\"keyword\"",
+                      "\"match\"");
+    EXPECT_RULE_ERROR("{\"profile\": \"dllogger\", \"scope\": \"global\"}", "metric key");
+    EXPECT_RULE_ERROR("{\"profile\": \"nccl-tests\", \"keyword\": \"busbw\"}", "rule.keyword",
+                      "not used");
+}
+
+Test(rule, bad_regex)
+{
+    EXPECT_RULE_ERROR("{\"match\": \"ips: ([0-9.]+\", \"scope\": \"global\"}", "rule.match",
+                      "offset", "missing closing parenthesis");
+    EXPECT_RULE_ERROR("{\"match\": \"(ips): ([0-9.]+)\", \"scope\": \"global\"}", "rule.match",
+                      "2 capture groups", "exactly one");
+    EXPECT_RULE_ERROR("{\"match\": \"ips: [0-9.]+\", \"scope\": \"global\"}", "rule.match",
+                      "0 capture groups");
+}
+
+Test(rule, scope_is_required_for_throughput)
+{
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\"}", "rule:", "\"scope\" is required",
+                      "per_card", "global");
+    EXPECT_RULE_ERROR("{\"profile\": \"paddle-ips\"}", "\"scope\" is required");
+    EXPECT_RULE_ERROR("{\"profile\": \"mmseg\", \"scope\": \"per_card\"}", "rule.scope",
+                      "throughput values only");
+}
+
+Test(rule, keys_that_do_not_apply)
+{
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"trim\": {}}",
+                      "rule.trim", "trimmed_mean");
+    EXPECT_RULE_ERROR("{\"profile\": \"nccl-tests\", \"column\": \"algbw\"}", "rule.column",
+                      "rows");
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"step\": \"epoch\"}",
+                      "rule.step", "dllogger");
+    EXPECT_RULE_ERROR("{\"profile\": \"mllog\", \"source\": \"rows\"}", "rule.source",
+                      "time_to_train");
+    EXPECT_RULE_ERROR("{\"profile\": \"nccl-tests\", \"value\": \"throughput\"}", "rule.value",
+                      "raw");
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"batch_keyword\": "
+                      "\"global batch size:\"}",
+                      "rule.batch_keyword", "per-step");
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": "
+                      "\"trimmed_mean\", \"trim\": {\"fraction\": 0.5}}",
+                      "rule.trim.fraction", "below 0.5");
+    EXPECT_RULE_ERROR("{\"keyword\": \"a\\nb\", \"scope\": \"global\"}", "rule.keyword",
+                      "one line");
+}
+
+Test(rule, errors_from_a_file_name_line_and_column)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *path = tmp_text(&t, "rule.json",
+                          "{\n"
+                          "  \"profile\": \"mmseg\",\n"
+                          "  \"skip\": -3\n"
+                          "}\n");
+    pr_rule *r = NULL;
+    pr_err err;
+    cr_expect_eq(pr_rule_load(path, &r, &err), -1);
+    char *want = pr_xasprintf("%s:3:11: rule.skip: ", path);
+    cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "got: %s\nwant prefix: %s", err.msg,
+              want);
+    free(want);
+    free(path);
+    path = tmp_text(&t, "rule2.json",
+                    "{\n"
+                    "  \"match\": \"(a)(b)\",\n"
+                    "  \"scope\": \"global\"\n"
+                    "}\n");
+    cr_expect_eq(pr_rule_load(path, &r, &err), -1);
+    want = pr_xasprintf("%s:2:12: rule.match: ", path);
+    cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "got: %s\nwant prefix: %s", err.msg,
+              want);
+    free(want);
+    free(path);
+    tmp_close(&t);
+}
+
+Test(rule, inside_a_larger_document_paths_are_the_documents)
+{
+    const char *text = "{\"cases\": [{\"rule\": {\"profile\": \"mmseg\", \"skip\": true}}]}";
+    pr_jdoc *doc = NULL;
+    pr_err err;
+    cr_assert_eq(pr_jdoc_parse("suite.json", text, strlen(text), &doc, &err), 0);
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_jcur cases = pr_jchild(&root, "cases");
+    pr_jcur c0 = pr_jitem(&cases, 0);
+    pr_jcur rc = pr_jchild(&c0, "rule");
+    pr_rule *r = NULL;
+    cr_expect_eq(pr_rule_from_jcur(&rc, &r, &err), -1);
+    cr_expect(strstr(err.msg, "suite.json:1:") == err.msg, "%s", err.msg);
+    cr_expect(strstr(err.msg, "cases[0].rule.skip: expected an integer") != NULL, "%s",
+              err.msg);
+    pr_jdoc_free(doc);
+    /* from a value already loaded: the field, no position */
+    json_t *v = json_pack("{s:s, s:s}", "profile", "mmseg", "reduce", "mode");
+    cr_expect_eq(pr_rule_from_json(v, "suite.json", &r, &err), -1);
+    cr_expect(strncmp(err.msg, "suite.json: rule.reduce: ", 25) == 0, "%s", err.msg);
+    json_decref(v);
+}
+
+/* The normalised rule has every default written out and builds the same
+ * rule again. */
+Test(rule, normal_form_round_trips)
+{
+    const char *rules[] = {
+        "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"skip\": 10, \"reduce\": "
+        "\"trimmed_mean\"}",
+        "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"scope\": \"global\"}",
+        "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"round\": 2}",
+        "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"line_filter\": \"\"}",
+        "{\"profile\": \"megatron\", \"batch_keyword\": \"\"}",
+        "{\"profile\": \"megatron\"}",
+        "{\"profile\": \"nccl-tests\", \"source\": \"rows\", \"column\": \"time\"}",
+        "{\"profile\": \"mllog\"}",
+        "{\"profile\": \"mxnet-summary\", \"scope\": \"global\"}",
+        "{\"match\": \"x=([0-9]+)\", \"value\": \"raw\", \"unit\": \"ms\", \"rank\": \"all\"}",
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        pr_rule *a = NULL, *b = NULL;
+        pr_err err;
+        cr_assert_eq(pr_rule_parse("<t>", rules[i], strlen(rules[i]), &a, &err), 0, "%s: %s",
+                     rules[i], err.msg);
+        json_t *ja = pr_rule_to_json(a);
+        char *ta = json_dumps(ja, JSON_PRESERVE_ORDER);
+        cr_assert_eq(pr_rule_from_json(ja, "<normal>", &b, &err), 0, "%s: %s", ta, err.msg);
+        json_t *jb = pr_rule_to_json(b);
+        char *tb = json_dumps(jb, JSON_PRESERVE_ORDER);
+        cr_expect_str_eq(ta, tb);
+        cr_expect_eq(memcmp(pr_rule_get(a), pr_rule_get(b), offsetof(pr_rule_cfg, keyword)), 0);
+        free(ta);
+        free(tb);
+        json_decref(ja);
+        json_decref(jb);
+        pr_rule_free(a);
+        pr_rule_free(b);
+    }
+}
+
+Test(rule, profile_defaults_are_written_out)
+{
+    pr_rule *r = NULL;
+    pr_err err;
+    const char *text = "{\"profile\": \"mmseg\"}";
+    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    json_t *j = pr_rule_to_json(r);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "keyword")), "time:");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "line_filter")), "Iter [");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "value")), "seconds_per_step");
+    cr_expect_eq(json_integer_value(json_object_get(j, "rank")), 0);
+    cr_expect_eq(json_integer_value(json_object_get(j, "skip")), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "reduce")), "mean");
+    cr_expect_eq(json_integer_value(json_object_get(j, "min_records")), 1);
+    cr_expect_null(json_object_get(j, "scope"));
+    json_decref(j);
+    pr_rule_free(r);
+}
+
+/* ======================================================================
+ * logscan on its own
+ * ====================================================================== */
+
+Test(logscan, clean_and_prefix)
+{
+    char s[] = "\x1b[1;31mred\x1b[0m \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \x1b(Bok\0!";
+    size_t n = pr_logscan_clean(s, sizeof s - 1);
+    s[n] = '\0';
+    cr_expect_str_eq(s, "red link ok!");
+    int rank = -1;
+    cr_expect_eq(pr_logscan_mpi_prefix("[1,0]<stdout>:x", 15, &rank), 14);
+    cr_expect_eq(rank, 0);
+    cr_expect_eq(pr_logscan_mpi_prefix("[12,345]<stderr>:x", 18, &rank), 17);
+    cr_expect_eq(rank, 345);
+    cr_expect_eq(pr_logscan_mpi_prefix("[2023/07/28 06:42:18] ppcls", 27, &rank), 0);
+    cr_expect_eq(pr_logscan_mpi_prefix("[1,0]stdout:x", 13, &rank), 0);
+}
