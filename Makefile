@@ -59,7 +59,7 @@ endif
 
 all: $(GEN_BIN) $(MEASURE_BIN)
 
-.PHONY: all deps deps-test reports test asan regen install clean check-reports
+.PHONY: all deps deps-test reports test asan regen install clean bench
 
 # The dependency step: installs missing packages as root, else says how.
 $(BUILD)/deps-build.stamp: scripts/deps.sh
@@ -97,6 +97,16 @@ $(BUILD)/tests/gen_%: $(BUILD)/tests/gen_%.o $(GEN_OBJ) $(LIB_OBJ)
 	$(CC) -o $@ $^ $(GEN_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
 $(BUILD)/tests/measure_%: $(BUILD)/tests/measure_%.o $(MEASURE_OBJ) $(LIB_OBJ)
 	$(CC) -o $@ $^ $(MEASURE_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+
+# make bench: perfrepro's own speed beside its peers, written to data/bench/
+# and rendered by make reports.  BENCH_QUICK=1 for a smoke run.
+$(BUILD)/bench/chart_bench: bench/chart_bench.c $(GEN_OBJ) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) -Igen -o $@ $^ $(GEN_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+bench: all $(BUILD)/bench/chart_bench
+	@sh scripts/deps.sh bench
+	python3 bench/run.py
+	$(MAKE) reports
 
 # reports/ is committed output; Make's own dependency tracking keeps an
 # unchanged `make reports` a no-op.

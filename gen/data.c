@@ -251,6 +251,127 @@ out:
     return rc;
 }
 
+static const char *const bench_keys[] = {"perfrepro", "benchmark", "title_zh", "title_en", "date",
+                                         "machine", "command", "unit", "higher_is_better",
+                                         "results", "ratio", "target", "notes", NULL};
+static const char *const bench_result_keys[] = {"tool", "median", "min", "max", "runs",
+                                                "peak_rss_mb", "pages", "records", NULL};
+
+static void free_bench(pr_bench *b)
+{
+    char *strs[] = {b->file, b->name, b->title_zh, b->title_en, b->date, b->command,
+                    b->unit, b->notes, b->machine, b->ratio_text, b->target_text};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        free(strs[i]);
+    for (size_t i = 0; i < b->nresults; i++)
+        free(b->results[i].tool);
+    free(b->results);
+}
+
+static char *dup_field(const pr_jcur *c, const char *key, int required, int *rc, pr_err *err)
+{
+    const char *s = NULL;
+    int r = pr_jstr(c, key, required, &s, err);
+    if (r < 0)
+        *rc = -1;
+    return r == 1 ? pr_xstrdup(s) : NULL;
+}
+
+static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
+{
+    long long v;
+    int rc = 0;
+    pr_jcur m, res, c;
+    if (pr_jobject(root, bench_keys, err) < 0 || pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0)
+        return -1;
+    b->name = dup_field(root, "benchmark", 1, &rc, err);
+    if (rc == 0)
+        b->title_zh = dup_field(root, "title_zh", 1, &rc, err);
+    if (rc == 0)
+        b->title_en = dup_field(root, "title_en", 1, &rc, err);
+    if (rc == 0)
+        b->date = dup_field(root, "date", 1, &rc, err);
+    if (rc == 0)
+        b->command = dup_field(root, "command", 1, &rc, err);
+    if (rc == 0)
+        b->unit = dup_field(root, "unit", 1, &rc, err);
+    if (rc == 0)
+        b->notes = dup_field(root, "notes", 0, &rc, err);
+    if (rc < 0 || pr_jbool(root, "higher_is_better", 1, &b->higher_is_better, err) < 0 ||
+        pr_jobj(root, "machine", 1, &m, err) < 0 || pr_jarr(root, "results", 1, 1, &res, err) < 0)
+        return -1;
+    const char *cpu = "?", *os = "?", *kernel = "?";
+    long long cpus = 0;
+    if (pr_jstr(&m, "cpu_model", 0, &cpu, err) < 0 || pr_jstr(&m, "os", 0, &os, err) < 0 ||
+        pr_jstr(&m, "kernel", 0, &kernel, err) < 0 ||
+        pr_jint(&m, "cpu_count", 0, 1, 1 << 20, &cpus, err) < 0)
+        return -1;
+    b->machine = pr_xasprintf("%s × %lld, %s, kernel %s", cpu, cpus, os, kernel);
+    b->nresults = json_array_size(res.v);
+    b->results = pr_xcalloc(b->nresults, sizeof *b->results);
+    for (size_t i = 0; i < b->nresults; i++) {
+        pr_jcur it = pr_jitem(&res, i);
+        pr_bench_result *r = &b->results[i];
+        r->min = r->max = r->peak_rss_mb = NAN;
+        if (pr_jobject(&it, bench_result_keys, err) < 0)
+            return -1;
+        r->tool = dup_field(&it, "tool", 1, &rc, err);
+        if (rc < 0 || pr_jnum(&it, "median", 1, 0, &r->median, err) < 0 ||
+            pr_jnum(&it, "min", 0, 0, &r->min, err) < 0 ||
+            pr_jnum(&it, "max", 0, 0, &r->max, err) < 0 ||
+            pr_jint(&it, "runs", 1, 1, 1 << 20, &v, err) < 0 ||
+            pr_jnum(&it, "peak_rss_mb", 0, 0, &r->peak_rss_mb, err) < 0)
+            return -1;
+        r->runs = (int)v;
+        double tmp;
+        if (pr_jnum(&it, "pages", 0, 0, &tmp, err) < 0 || pr_jnum(&it, "records", 0, 0, &tmp, err) < 0)
+            return -1;
+    }
+    int has = pr_jobj(root, "ratio", 0, &c, err);
+    if (has < 0)
+        return -1;
+    if (has) {
+        static const char *const keys[] = {"text", "value", NULL};
+        if (pr_jobject(&c, keys, err) < 0 || pr_jnum(&c, "value", 1, 0, &b->ratio, err) < 0)
+            return -1;
+        b->ratio_text = dup_field(&c, "text", 1, &rc, err);
+        if (rc < 0)
+            return -1;
+    }
+    has = pr_jobj(root, "target", 0, &c, err);
+    if (has < 0)
+        return -1;
+    if (has) {
+        static const char *const keys[] = {"text", "met", NULL};
+        if (pr_jobject(&c, keys, err) < 0 || pr_jbool(&c, "met", 1, &b->target_met, err) < 0)
+            return -1;
+        b->target_text = dup_field(&c, "text", 1, &rc, err);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_bench(pr_dataset *d, const char *path, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_bench b;
+    memset(&b, 0, sizeof b);
+    b.file = pr_xstrdup(path);
+    pr_jcur root = pr_jdoc_root(doc);
+    int rc = read_bench(&root, &b, err);
+    pr_jdoc_free(doc);
+    if (rc < 0) {
+        free_bench(&b);
+        return -1;
+    }
+    d->benches = pr_xrealloc(d->benches, (d->nbenches + 1) * sizeof *d->benches);
+    d->benches[d->nbenches++] = b;
+    return 0;
+}
+
 /* Collects *.json below dir, recursively, sorted. */
 static int find_json(const char *dir, char ***list, size_t *n, pr_err *err)
 {
@@ -426,6 +547,17 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     for (size_t i = 0; i < n; i++)
         if (pr_data_load_published(d, files[i], err) < 0)
             goto out;
+    pr_strv_free(files);
+    files = NULL;
+    n = 0;
+    char *bench = pr_path_join(dir, "bench");
+    int bench_rc = pr_is_dir(bench) ? find_json(bench, &files, &n, err) : 0;
+    free(bench);
+    if (bench_rc < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (load_bench(d, files[i], err) < 0)
+            goto out;
     if (pr_is_dir(runs)) {
         if (pr_list_dir(runs, &names, NULL, err) < 0)
             goto out;
@@ -474,6 +606,9 @@ void pr_data_free(pr_dataset *d)
         json_decref(r->env);
     }
     free(d->runs);
+    for (size_t i = 0; i < d->nbenches; i++)
+        free_bench(&d->benches[i]);
+    free(d->benches);
     free(d->dir);
     free(d);
 }

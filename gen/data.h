@@ -5,6 +5,7 @@
  *   DATA/runs/<run>/env.json   environment record of a measure run
  *   DATA/runs/<run>/logs/index/<case>_speed   result records (lib/record.h)
  *   DATA/runs/<run>/logs/train_log/<case>     raw logs
+ *   DATA/bench/NAME.json       benchmarks of perfrepro itself (make bench)
  *
  * Any invalid file stops the load with an error naming file, line, column
  * and field; nothing partial is returned.
@@ -57,8 +58,30 @@ typedef struct pr_run {
     size_t nrecords;
 } pr_run;
 
+/* One result of a benchmark of perfrepro itself (data/bench/NAME.json). */
+typedef struct pr_bench_result {
+    char *tool;
+    double median, min, max; /* min/max NAN when absent */
+    int runs;
+    double peak_rss_mb;      /* NAN when absent */
+} pr_bench_result;
+
+typedef struct pr_bench {
+    char *file, *name, *title_zh, *title_en, *date, *command, *unit, *notes;
+    char *machine;           /* one line: CPU × count, OS, kernel */
+    int higher_is_better;
+    pr_bench_result *results;
+    size_t nresults;
+    char *ratio_text;        /* NULL when no ratio */
+    double ratio;
+    char *target_text;       /* NULL when no target */
+    int target_met;
+} pr_bench;
+
 typedef struct pr_dataset {
     char *dir;
+    pr_bench *benches;
+    size_t nbenches;
     pr_suite **suites;
     size_t nsuites;
     pr_pub_table *pubs;

@@ -1212,6 +1212,69 @@ static int render_list(struct rstate *st, const struct node *at, const struct no
     return rc;
 }
 
+struct pr_mustache_tmpl {
+    pr_buf src;           /* nodes point into it */
+    char *name;
+    struct node *root;
+    struct pentry *cache; /* partials parsed by earlier renders */
+};
+
+int pr_mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
+                        pr_err *err)
+{
+    pr_mustache_tmpl *t = pr_xcalloc(1, sizeof *t);
+    pr_buf_put(&t->src, tmpl ? tmpl : "", tmpl ? len : 0);
+    t->name = pr_xstrdup(name ? name : "template");
+    if (parse(pr_buf_cstr(&t->src), t->src.len, t->name, &t->root, err) < 0) {
+        pr_mustache_tmpl_free(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+void pr_mustache_tmpl_free(pr_mustache_tmpl *t)
+{
+    if (!t)
+        return;
+    while (t->cache) {
+        struct pentry *pe = t->cache;
+        t->cache = pe->next;
+        node_free(pe->root);
+        pr_buf_free(&pe->src);
+        free(pe->name);
+        free(pe);
+    }
+    node_free(t->root);
+    pr_buf_free(&t->src);
+    free(t->name);
+    free(t);
+}
+
+int pr_mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_opts *opts,
+                            pr_buf *out, pr_err *err)
+{
+    static const pr_mustache_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    struct rstate st = {0};
+    st.opts = opts;
+    st.out = out;
+    st.err = err;
+    st.pending = true;
+    st.cache = t->cache;
+    pr_buf_init(&st.tmp);
+    struct ctx c = {data, NULL};
+    struct env e = {&c, NULL, "", "", 0, 0};
+    size_t out0 = out->len;
+    int rc = render_list(&st, t->root, t->root, &e);
+    if (rc < 0)
+        pr_buf_truncate(out, out0);
+    t->cache = st.cache;
+    pr_buf_free(&st.tmp);
+    return rc;
+}
+
 int pr_mustache_render(const char *tmpl, size_t len, json_t *data, const pr_mustache_opts *opts,
                        pr_buf *out, pr_err *err)
 {

@@ -94,4 +94,19 @@ int pr_mustache_dir_loader(void *ctx, const char *name, pr_buf *out, pr_err *err
  * string, or ctx is NULL).  Never fails. */
 int pr_mustache_json_loader(void *ctx, const char *name, pr_buf *out, pr_err *err);
 
+/* A template parsed once and rendered many times.  It keeps its own copy of
+ * the text, and the partials its renders load stay parsed for later renders
+ * (so every render of one compiled template must use the same partial
+ * loader).  Not for use by two threads at once. */
+typedef struct pr_mustache_tmpl pr_mustache_tmpl;
+/* Parses [tmpl, tmpl+len); *out is the caller's (pr_mustache_tmpl_free).
+ * name is used in error messages. */
+int pr_mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
+                        pr_err *err);
+/* Renders t with data (borrowed), appending to out; opts->name is ignored
+ * (the name given to pr_mustache_compile is used). */
+int pr_mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_opts *opts,
+                            pr_buf *out, pr_err *err);
+void pr_mustache_tmpl_free(pr_mustache_tmpl *t);
+
 #endif

@@ -54,7 +54,11 @@ typedef struct lang {
     const char *other_readme;
     char *dir;            /* templates/<code> */
     json_t *strings;      /* strings.json */
+    pr_mustache_tmpl **compiled; /* strings, by index in string_keys, parsed once */
+    pr_mustache_tmpl *pages[4];  /* page templates, by index in page_names */
 } lang;
+
+static const char *const page_names[] = {"index", "model", "framework", "bench"};
 
 static int precision_rank(const char *p)
 {
@@ -408,6 +412,19 @@ static int lang_load(lang *l, const char *templates_dir, pr_err *err)
             goto out;
     }
     l->strings = json_incref(root.v);
+    size_t n = 0;
+    while (string_keys[n])
+        n++;
+    l->compiled = pr_xcalloc(n, sizeof *l->compiled);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = json_string_value(json_object_get(root.v, string_keys[i]));
+        pr_jcur at = pr_jchild(&root, string_keys[i]);
+        if (pr_mustache_compile(t, strlen(t), string_keys[i], &l->compiled[i], err) < 0) {
+            pr_err inner = *err;
+            pr_jfail(&at, err, "%s", inner.msg);
+            goto out;
+        }
+    }
     rc = 0;
 out:
     pr_jdoc_free(doc);
@@ -417,6 +434,11 @@ out:
 
 static void lang_free(lang *l)
 {
+    for (size_t i = 0; l->compiled && string_keys[i]; i++)
+        pr_mustache_tmpl_free(l->compiled[i]);
+    free(l->compiled);
+    for (size_t i = 0; i < sizeof l->pages / sizeof *l->pages; i++)
+        pr_mustache_tmpl_free(l->pages[i]);
     free(l->dir);
     json_decref(l->strings);
 }
@@ -436,13 +458,19 @@ static void md_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
 
 /* Renders a small parameterised string (a strings.json entry is itself a
  * mustache template) with view (borrowed), appending to out. */
+static pr_mustache_tmpl *compiled_string(const lang *l, const char *key)
+{
+    for (size_t i = 0; string_keys[i]; i++)
+        if (strcmp(string_keys[i], key) == 0)
+            return l->compiled[i];
+    abort(); /* every key gen uses is in string_keys */
+}
+
 static int fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *err)
 {
-    const char *t = S(l, key);
     pr_mustache_opts o = {0};
-    o.name = key;
     o.escape = md_escape_cb;
-    return pr_mustache_render(t, strlen(t), view, &o, out, err);
+    return pr_mustache_render_tmpl(compiled_string(l, key), view, &o, out, err);
 }
 
 static void plain_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
@@ -455,12 +483,10 @@ static void plain_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
  * Returns a malloc'd string the caller frees. */
 static char *fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err)
 {
-    const char *t = S(l, key);
     pr_buf out = PR_BUF_INIT;
     pr_mustache_opts o = {0};
-    o.name = key;
     o.escape = plain_escape_cb;
-    pr_mustache_render(t, strlen(t), view, &o, &out, err);
+    pr_mustache_render_tmpl(compiled_string(l, key), view, &o, &out, err);
     return pr_buf_detach(&out);
 }
 
@@ -2071,23 +2097,99 @@ static json_t *index_view(const world *w, const lang *l, pr_err *err)
     return view;
 }
 
+#define BENCH_DIR "perfrepro-bench"
+
+static void bench_number(pr_buf *out, double v)
+{
+    /* Benchmarks span µs to GB/s: 3 significant decimals below 10, else 1. */
+    pr_md_number(out, v, v < 10 ? 3 : 1);
+}
+
+/* perfrepro's own performance page, from data/bench (make bench). */
+static json_t *bench_view(const world *w, const lang *l)
+{
+    json_t *view = json_object();
+    set_str(view, "toc", TOC_MARK);
+    set_str(view, "readme", l->readme);
+    set_str(view, "other_readme", l->other_readme);
+    json_t *list = json_array();
+    int zh = strcmp(l->code, "zh") == 0;
+    for (size_t i = 0; i < w->d->nbenches; i++) {
+        const pr_bench *b = &w->d->benches[i];
+        json_t *bv = json_object();
+        set_text(bv, "title", zh ? b->title_zh : b->title_en);
+        set_text(bv, "unit", b->unit);
+        set_text(bv, "date", b->date);
+        set_text(bv, "machine", b->machine);
+        set_text(bv, "notes", b->notes);
+        pr_buf code = PR_BUF_INIT;
+        pr_md_code_span(&code, b->command);
+        set_md(bv, "command", &code);
+        json_t *rows = json_array();
+        for (size_t j = 0; j < b->nresults; j++) {
+            const pr_bench_result *r = &b->results[j];
+            pr_buf med = PR_BUF_INIT, range = PR_BUF_INIT, rss = PR_BUF_INIT, tool = PR_BUF_INIT;
+            pr_md_cell(&tool, r->tool);
+            bench_number(&med, r->median);
+            if (!isnan(r->min) && !isnan(r->max)) {
+                bench_number(&range, r->min);
+                pr_buf_puts(&range, " – ");
+                bench_number(&range, r->max);
+            } else {
+                pr_buf_puts(&range, S(l, "state_none"));
+            }
+            if (!isnan(r->peak_rss_mb))
+                pr_buf_printf(&rss, "%.1f MB", r->peak_rss_mb);
+            else
+                pr_buf_puts(&rss, S(l, "state_none"));
+            json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:i,s:s}", "tool", pr_buf_cstr(&tool),
+                                                  "median", pr_buf_cstr(&med), "range",
+                                                  pr_buf_cstr(&range), "runs", r->runs, "rss",
+                                                  pr_buf_cstr(&rss)));
+            pr_buf_free(&med);
+            pr_buf_free(&range);
+            pr_buf_free(&rss);
+            pr_buf_free(&tool);
+        }
+        json_object_set_new(bv, "rows", rows);
+        if (b->ratio_text) {
+            pr_buf r = PR_BUF_INIT;
+            pr_md_number(&r, b->ratio, 2);
+            set_text(bv, "ratio_text", b->ratio_text);
+            set_md(bv, "ratio", &r);
+        }
+        if (b->target_text) {
+            set_text(bv, "target_text", b->target_text);
+            json_object_set_new(bv, "met", json_boolean(b->target_met));
+            json_object_set_new(bv, "has_target", json_true());
+        }
+        json_array_append_new(list, bv);
+    }
+    json_object_set_new(view, "benches", list);
+    return view;
+}
+
 /* Renders templates/<lang>/<page>.mustache with view (borrowed) and fills
  * in the table of contents from the headings it produced. */
-static int render_page(const lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err)
+static int render_page(lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err)
 {
+    size_t which = 0;
+    while (strcmp(page_names[which], page) != 0)
+        which++;
     char *name = pr_xasprintf("%s.mustache", page);
     char *path = pr_path_join(l->dir, name);
     pr_buf tmpl = PR_BUF_INIT, md = PR_BUF_INIT, toc = PR_BUF_INIT;
     int rc = -1;
-    if (pr_read_file(path, &tmpl, err) < 0)
+    if (!l->pages[which] &&
+        (pr_read_file(path, &tmpl, err) < 0 ||
+         pr_mustache_compile(pr_buf_cstr(&tmpl), tmpl.len, path, &l->pages[which], err) < 0))
         goto out;
     pr_mustache_dir dir = {l->dir, ".mustache"};
     pr_mustache_opts o = {0};
-    o.name = path;
     o.load_partial = pr_mustache_dir_loader;
     o.partial_ctx = &dir;
     o.escape = md_escape_cb;
-    if (pr_mustache_render(pr_buf_cstr(&tmpl), tmpl.len, view, &o, &md, err) < 0)
+    if (pr_mustache_render_tmpl(l->pages[which], view, &o, &md, err) < 0)
         goto out;
     const char *mark = strstr(pr_buf_cstr(&md), TOC_MARK);
     if (mark) {
@@ -2110,7 +2212,7 @@ out:
     return rc;
 }
 
-static int emit_page(const lang *l, const char *page, json_t *view, const char *rel_dir,
+static int emit_page(lang *l, const char *page, json_t *view, const char *rel_dir,
                      pr_report_emit_fn emit, void *ctx, pr_err *err)
 {
     pr_buf out = PR_BUF_INIT;
@@ -2134,8 +2236,8 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     for (size_t i = 0; i < d->nruns; i++)
         w.run_abs[i] = abs_normalised(d->runs[i].dir);
     build_world(&w);
-    lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL},
-                     {"en", "README.en.md", "README.md", NULL, NULL}};
+    lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, {NULL}},
+                     {"en", "README.en.md", "README.md", NULL, NULL, NULL, {NULL}}};
     out_ctx oc = {emit, ctx, o->charts, NULL, 0, 0};
     int rc = -1;
     if (o->charts && pr_chart_check_fonts(err) < 0)
@@ -2144,12 +2246,21 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
         if (lang_load(&langs[i], o->templates_dir, err) < 0)
             goto out;
     for (int li = 0; li < 2; li++) {
-        const lang *l = &langs[li];
+        lang *l = &langs[li];
         json_t *v = index_view(&w, l, err);
+        if (d->nbenches)
+            json_object_set_new(v, "bench_link", json_sprintf("%s/%s", BENCH_DIR, l->readme));
         rc = emit_page(l, "index", v, "", emit, ctx, err);
         json_decref(v);
         if (rc < 0)
             goto out;
+        if (d->nbenches) {
+            v = bench_view(&w, l);
+            rc = emit_page(l, "bench", v, BENCH_DIR, emit, ctx, err);
+            json_decref(v);
+            if (rc < 0)
+                goto out;
+        }
         for (size_t i = 0; i < w.nmodels; i++) {
             const model *m = w.models[i];
             v = model_view(&w, l, m, &oc, err);

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""make bench: perfrepro's own speed, each figure beside a peer's in the same run.
+
+Writes one benchmark record per benchmark to data/bench/<name>.json (the format
+is in docs/data-model.md); `make reports` renders them as
+reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
+with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
+(small sizes, for a smoke run).  Takes a few minutes on 2 cores."""
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+PARSE_MB = int(os.environ.get("BENCH_PARSE_MB", "64" if QUICK else "1024"))
+OUT = os.path.join(ROOT, "data", "bench")
+TMP = tempfile.mkdtemp(prefix="perfrepro-bench-")
+
+
+def say(msg):
+    print("bench: " + msg, flush=True)
+
+
+def have(cmd):
+    return shutil.which(cmd) is not None
+
+
+def hyperfine(commands, runs, prepare=None, names=None):
+    """Times commands side by side; returns [{median,min,max,runs}] in seconds."""
+    out = os.path.join(TMP, "hf.json")
+    argv = ["hyperfine", "--style", "basic", "--runs", str(runs), "--export-json", out, "-N"]
+    if prepare:
+        argv[-1:] = ["--prepare", prepare]
+    for i, c in enumerate(commands):
+        if names:
+            argv += ["--command-name", names[i]]
+        argv.append(c)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    res = json.load(open(out))["results"]
+    return [{"median": r["median"], "min": r["min"], "max": r["max"], "runs": len(r["times"])}
+            for r in res]
+
+
+def peak_rss_mb(argv, shell=False):
+    """Peak resident memory of one run, from GNU time."""
+    fmt = os.path.join(TMP, "rss")
+    cmd = ["/usr/bin/time", "-f", "%M", "-o", fmt] + (["sh", "-c", argv] if shell else argv)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return int(open(fmt).read().split()[-1]) / 1024.0
+
+
+def machine():
+    cpu = "unknown"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    osname = platform.platform()
+    try:
+        for line in open("/etc/os-release"):
+            if line.startswith("PRETTY_NAME="):
+                osname = line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "os": osname,
+            "kernel": platform.release()}
+
+
+def record(name, title_zh, title_en, unit, higher, results, ratio, target, command, notes=None):
+    rec = {"perfrepro": 1, "benchmark": name, "title_zh": title_zh, "title_en": title_en,
+           "date": datetime.date.today().isoformat(), "machine": machine(), "command": command,
+           "unit": unit, "higher_is_better": higher, "results": results}
+    if ratio:
+        rec["ratio"] = ratio
+    if target:
+        rec["target"] = target
+    if notes:
+        rec["notes"] = notes
+    os.makedirs(OUT, exist_ok=True)
+    path = os.path.join(OUT, name + ".json")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(rec, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    say("wrote " + os.path.relpath(path, ROOT))
+
+
+def result(tool, stats, value_of, extra=None):
+    r = {"tool": tool, "median": round(value_of(stats["median"]), 3),
+         "min": round(min(value_of(stats["min"]), value_of(stats["max"])), 3),
+         "max": round(max(value_of(stats["min"]), value_of(stats["max"])), 3),
+         "runs": stats["runs"]}
+    if extra:
+        r.update(extra)
+    return r
+
+
+def bench_parse():
+    log = os.path.join(TMP, "paddle.log")
+    line = ("[2021/09/06 21:12:33] root INFO: epoch:0, train step:%d, loss: 7.01, lr: 0.1, "
+            "batch_cost: 0.65 s, reader_cost: 0.01 s, ips: %.5f samples/sec, eta: 0:13:45\n")
+    noise = "[2021/09/06 21:12:33] root INFO: reader queue 4/8, memory 21.3 GB\n"
+    block = "".join(line % (i, 390 + (i * 7919 % 1000) / 100.0) + noise for i in range(1000))
+    blob = block.encode() * 64
+    size = 0
+    with open(log, "wb") as f:
+        while size < PARSE_MB << 20:
+            f.write(blob)
+            size += len(blob)
+    mb = size / (1 << 20)
+    say("parse: %.0f MB paddle-ips log" % mb)
+    measure = os.path.join(ROOT, "bin", "perfrepro-measure")
+    rule = '{"profile":"paddle-ips","scope":"per_card","skip":10}'
+    pr_cmd = "%s parse --rule '%s' --gpus 1 %s" % (measure, rule, log)
+    # Counted by wc: GNU grep stops at the first match when stdout is /dev/null.
+    grep_cmd = "grep -oP 'ips: \\K[0-9.]+' %s | wc -l" % log
+    py_cmd = ("python3 -c \"import re,sys\nm=re.compile(rb'ips: ([0-9.]+)')\nn=0\ns=0.0\n"
+              "for l in open(sys.argv[1],'rb'):\n r=m.search(l)\n if r: n+=1; s+=float(r.group(1))\n"
+              "print(s/n)\" %s" % log)
+    t = hyperfine(["sh -c \"%s > /dev/null\"" % pr_cmd.replace('"', '\\"'),
+                   "sh -c \"%s > /dev/null\"" % grep_cmd.replace('"', '\\"')],
+                  3, names=["perfrepro", "grep"])
+    tp = hyperfine(["sh -c '%s > /dev/null'" % py_cmd.replace("'", "'\\''")], 2, names=["python"])
+    mbs = lambda s: mb / s
+    results = [
+        result("perfrepro-measure parse", t[0], mbs, {"peak_rss_mb": round(peak_rss_mb(pr_cmd, True), 1)}),
+        result("grep -oP", t[1], mbs, {"peak_rss_mb": round(peak_rss_mb(grep_cmd + " > /dev/null", True), 1)}),
+        result("python3 re (streaming)", tp[0], mbs,
+               {"peak_rss_mb": round(peak_rss_mb(py_cmd + " > /dev/null", True), 1)}),
+    ]
+    ratio = {"text": "perfrepro ÷ grep -oP", "value": round(results[0]["median"] / results[1]["median"], 2)}
+    met = results[0]["median"] >= 500 and results[0]["peak_rss_mb"] < 16
+    record("parse", "日志解析吞吐", "Log parsing throughput", "MB/s", True, results, ratio,
+           {"text": ">= 500 MB/s on one core, peak < 16 MB", "met": met},
+           "perfrepro-measure parse --rule '%s' --gpus 1 LOG (%.0f MB)" % (rule, mb))
+    os.unlink(log)
+
+
+def synth(reports, per):
+    d = os.path.join(TMP, "synth-%d-%d" % (reports, per))
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth_data.py"), d, str(reports),
+                    str(per)], check=True)
+    return d
+
+
+def bench_gen():
+    gen = os.path.join(ROOT, "bin", "perfrepro-gen")
+    tmpl = os.path.join(ROOT, "templates")
+    reports = 100 if QUICK else 1000
+    d = synth(reports, 20)
+    out = os.path.join(TMP, "gen-out")
+    cmd = "%s build --no-charts --data %s --templates %s --out %s" % (gen, d, tmpl, out)
+    t = hyperfine([cmd], 5, prepare="rm -rf " + out, names=["perfrepro-gen"])[0]
+    shutil.rmtree(out, ignore_errors=True)
+    rss = peak_rss_mb(cmd.split())
+    pages = sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md"))
+    results = [result("perfrepro-gen build --no-charts", t, lambda s: pages / s,
+                      {"peak_rss_mb": round(rss, 1), "pages": pages, "records": reports * 20})]
+    # Growth with the number of records: seconds per 1,000 records should stay flat.
+    growth = []
+    for n in ([1000, 10000] if QUICK else [1000, 10000, 100000]):
+        dd = synth(n // 20, 20)
+        o = os.path.join(TMP, "growth-out")
+        c = "%s build --no-charts --data %s --templates %s --out %s" % (gen, dd, tmpl, o)
+        tt = hyperfine([c], 3, prepare="rm -rf " + o)[0]
+        growth.append({"tool": "perfrepro-gen, %d records" % n, "median": round(tt["median"] * 1e6 / n, 1),
+                       "min": round(tt["min"] * 1e6 / n, 1), "max": round(tt["max"] * 1e6 / n, 1),
+                       "runs": tt["runs"]})
+        shutil.rmtree(dd)
+    met = results[0]["median"] >= 1000 and rss < 64
+    record("gen", "报告生成速度", "Report generation", "pages/s", True, results, None,
+           {"text": ">= 1,000 pages/s on one core for 1,000 reports from 20,000 records, peak < 64 MB",
+            "met": met},
+           "perfrepro-gen build --no-charts (synthetic: %d reports, %d records, writes included)"
+           % (reports, reports * 20))
+    first = growth[0]["median"]
+    record("gen-growth", "生成时间随记录数的增长", "Generation time against the number of records",
+           "µs/record", False, growth,
+           {"text": "µs/record at the largest size ÷ at 1,000 records", "value": round(growth[-1]["median"] / first, 2)},
+           {"text": "linear: µs per record roughly flat (ratio < 2)", "met": growth[-1]["median"] / first < 2},
+           "perfrepro-gen build --no-charts on bench/synth_data.py sets of 1,000 to 100,000 records")
+    shutil.rmtree(d)
+
+
+def bench_charts():
+    cb = os.path.join(ROOT, "build", "bench", "chart_bench")
+    n = 50 if QUICK else 200
+    out = subprocess.run([cb, str(n), os.path.join(TMP, "c")], check=True, capture_output=True, text=True).stdout
+    png = float(re.search(r"png_ms_per_chart=([0-9.]+)", out).group(1))
+    svg = float(re.search(r"svg_ms_per_chart=([0-9.]+)", out).group(1))
+    results = [{"tool": "perfrepro PNG", "median": png, "runs": n},
+               {"tool": "perfrepro SVG", "median": svg, "runs": n}]
+    ratio = None
+    try:
+        mp = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench", "chart_matplotlib.py"),
+                             os.path.join(TMP, "m.png"), str(n // 4)], check=True,
+                            capture_output=True, text=True).stdout
+        mms = float(re.search(r"cpu_ms_per_chart=([0-9.]+)", mp).group(1))
+        results.append({"tool": "matplotlib PNG", "median": mms, "runs": n // 4})
+        ratio = {"text": "matplotlib ÷ perfrepro (PNG)", "value": round(mms / png, 1)}
+    except (subprocess.CalledProcessError, FileNotFoundError, AttributeError) as e:
+        say("charts: matplotlib peer skipped (%s); install python3-matplotlib" % e)
+    record("charts", "图表绘制", "Chart drawing", "ms/chart (CPU)", False, results, ratio,
+           {"text": "PNG at least 10× faster than matplotlib", "met": bool(ratio and ratio["value"] >= 10)},
+           "build/bench/chart_bench %d (the sample scaling chart, 720×400) vs bench/chart_matplotlib.py" % n)
+
+
+def bench_site():
+    script = os.path.join(ROOT, "bench", "site_bench.sh")
+    if not os.path.exists(script):
+        say("site: bench/site_bench.sh missing, skipped")
+        return
+    p = subprocess.run(["sh", script], capture_output=True, text=True, cwd=ROOT)
+    ours = re.search(r"perfrepro[^\n]*?([0-9.]+) ms/page", p.stdout)
+    hugo = re.search(r"hugo[^\n]*?([0-9.]+) ms/page", p.stdout)
+    if p.returncode != 0 or not ours:
+        say("site: skipped (%s)" % (p.stdout + p.stderr).strip().splitlines()[-1:])
+        return
+    results = [{"tool": "perfrepro-gen site", "median": float(ours.group(1)), "runs": 3}]
+    ratio = None
+    if hugo:
+        results.append({"tool": "hugo", "median": float(hugo.group(1)), "runs": 3})
+        ratio = {"text": "hugo ÷ perfrepro", "value": round(float(hugo.group(1)) / float(ours.group(1)), 1)}
+    else:
+        say("site: hugo peer skipped (apt-get install --no-install-recommends hugo)")
+    record("site", "HTML 站点生成", "HTML site", "ms/page", False, results, ratio,
+           {"text": "faster than Hugo per page", "met": bool(ratio and ratio["value"] > 1)},
+           "bench/site_bench.sh (1,000 synthetic report pages)")
+
+
+def bench_noop():
+    subprocess.run(["make", "-s", "reports"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    t = hyperfine(["make -s -C %s reports" % ROOT], 10, names=["make reports (no change)"])[0]
+    record("noop", "未改动时的 make reports", "An unchanged make reports", "ms", False,
+           [result("make reports (nothing changed)", t, lambda s: s * 1e3)], None,
+           {"text": "near zero: Make's own dependency tracking", "met": t["median"] < 0.2},
+           "make reports, run again with nothing changed")
+
+
+def main():
+    if not have("hyperfine"):
+        sys.exit("bench: hyperfine is missing (apt-get install hyperfine)")
+    try:
+        for b in (bench_parse, bench_gen, bench_charts, bench_site, bench_noop):
+            say("running " + b.__name__[6:])
+            b()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
