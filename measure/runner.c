@@ -1,0 +1,1621 @@
+#include "runner.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "envinfo.h"
+#include "fileio.h"
+#include "gpuhost.h"
+#include "logscan.h"
+#include "md5.h"
+#include "parse.h"
+#include "rule.h"
+
+extern char **environ;
+
+/* ======================================================================
+ * Small helpers
+ * ====================================================================== */
+
+static double now_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Appends text[0..len) to out as valid UTF-8 without control characters:
+ * ANSI escape sequences are dropped, other control bytes and invalid UTF-8
+ * become '?'.  Log excerpts go into JSON strings, which must be UTF-8. */
+static void put_clean_text(pr_buf *out, const char *text, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)text, *end = p + len;
+    while (p < end) {
+        unsigned char c = *p;
+        if (c == 0x1b) {
+            /* ESC [ params letter (CSI), or ESC + one byte. */
+            p++;
+            if (p < end && *p == '[') {
+                p++;
+                while (p < end && !(*p >= 0x40 && *p <= 0x7e))
+                    p++;
+            }
+            if (p < end)
+                p++;
+            continue;
+        }
+        if (c == '\t') {
+            pr_buf_putc(out, ' ');
+            p++;
+            continue;
+        }
+        if (c < 0x20 || c == 0x7f) {
+            pr_buf_putc(out, '?');
+            p++;
+            continue;
+        }
+        if (c < 0x80) {
+            pr_buf_putc(out, (char)c);
+            p++;
+            continue;
+        }
+        /* A UTF-8 sequence: its length from the lead byte, then continuation
+         * bytes; overlong forms and surrogates are rejected. */
+        size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+        int ok = n > 0 && c < 0xf5 && (size_t)(end - p) >= n;
+        for (size_t i = 1; ok && i < n; i++)
+            ok = (p[i] & 0xc0) == 0x80;
+        if (ok && n == 3)
+            ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
+        if (ok && n == 4)
+            ok = !(c == 0xf0 && p[1] < 0x90) && !(c == 0xf4 && p[1] >= 0x90);
+        if (!ok) {
+            pr_buf_putc(out, '?');
+            p++;
+            continue;
+        }
+        pr_buf_put(out, p, n);
+        p += n;
+    }
+}
+
+/* A JSON string of s made safe (see put_clean_text); a new reference. */
+static json_t *clean_json_string(const char *s)
+{
+    pr_buf b = PR_BUF_INIT;
+    put_clean_text(&b, s, strlen(s));
+    json_t *j = json_string(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    return j;
+}
+
+/* Appends s (which *v then owns) to the NULL-terminated array *v of *n
+ * strings; free the array with pr_strv_free. */
+static void strv_push(char ***v, size_t *n, char *s)
+{
+    *v = pr_xrealloc(*v, (*n + 2) * sizeof **v);
+    (*v)[(*n)++] = s;
+    (*v)[*n] = NULL;
+}
+
+/* ======================================================================
+ * Shell words
+ * ====================================================================== */
+
+void pr_shell_quote(const char *s, pr_buf *out)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789_@%+=:,./-";
+    if (*s && strspn(s, safe) == strlen(s)) {
+        pr_buf_puts(out, s);
+        return;
+    }
+    pr_buf_putc(out, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            pr_buf_puts(out, "'\\''");
+        else
+            pr_buf_putc(out, *s);
+    }
+    pr_buf_putc(out, '\'');
+}
+
+/* ======================================================================
+ * Launchers
+ * ====================================================================== */
+
+static int local_vars(const pr_launch_ctx *ctx, pr_launch_vars *v, pr_err *err)
+{
+    if (ctx->c->nodes > 1)
+        return pr_err_set(err, NULL, 0, 0, NULL,
+                          "the case needs %d nodes; the local launcher runs one node "
+                          "(select the case out with --only, or use a multi-node launcher)",
+                          ctx->c->nodes);
+    snprintf(v->master_addr, sizeof v->master_addr, "127.0.0.1");
+    snprintf(v->master_port, sizeof v->master_port, "%d", ctx->master_port);
+    snprintf(v->node_rank, sizeof v->node_rank, "0");
+    snprintf(v->world_size, sizeof v->world_size, "%d", ctx->c->gpus);
+    snprintf(v->local_rank, sizeof v->local_rank, "0");
+    v->hostfile[0] = '\0';
+    return 0;
+}
+
+static int local_wrap(const pr_launch_ctx *ctx, char *const *argv, size_t argc, char ***out,
+                      pr_err *err)
+{
+    (void)ctx;
+    (void)err;
+    char **v = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < argc; i++)
+        strv_push(&v, &n, pr_xstrdup(argv[i]));
+    *out = v;
+    return 0;
+}
+
+/* To add a launcher (mpirun, slurm): write its vars and wrap functions and
+ * add a row here; the suite's "launcher" and --launcher pick it by name. */
+static const pr_launcher launchers[] = {
+    {"local", local_vars, local_wrap},
+};
+
+const pr_launcher *pr_launcher_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++)
+        if (strcmp(launchers[i].name, name) == 0)
+            return &launchers[i];
+    return NULL;
+}
+
+/* ======================================================================
+ * Jobs
+ * ====================================================================== */
+
+void pr_job_free(pr_job *job)
+{
+    pr_strv_free(job->argv);
+    pr_strv_free(job->env);
+    free(job->log_path);
+    free(job->log_rel);
+    free(job->record_path);
+    free(job->prepare_error);
+    memset(job, 0, sizeof *job);
+}
+
+/* DIR/logs/index/<case>_speed (malloc'd): the seeds' index file name. */
+static char *record_path(const char *out_dir, const char *case_name)
+{
+    return pr_xasprintf("%s/logs/index/%s_speed", out_dir, case_name);
+}
+
+static int env_name_ok(const char *k)
+{
+    if (!(isalpha((unsigned char)*k) || *k == '_'))
+        return 0;
+    for (; *k; k++)
+        if (!(isalnum((unsigned char)*k) || *k == '_'))
+            return 0;
+    return 1;
+}
+
+/* CUDA_VISIBLE_DEVICES for a case: the first gpn entries of measure's own
+ * list when it has one (a shared machine restricted to some GPUs), else
+ * 0..gpn-1.  Returns a malloc'd value, or NULL + why when the list is too
+ * short. */
+static char *visible_devices(const char *parent, int gpn, char **why)
+{
+    pr_buf b = PR_BUF_INIT;
+    if (!parent || !*parent) {
+        for (int g = 0; g < gpn; g++)
+            pr_buf_printf(&b, "%s%d", g ? "," : "", g);
+        return pr_buf_detach(&b);
+    }
+    const char *p = parent;
+    int have = 0;
+    while (have < gpn && *p) {
+        size_t n = strcspn(p, ",");
+        if (n) {
+            if (have++)
+                pr_buf_putc(&b, ',');
+            pr_buf_put(&b, p, n);
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    if (have < gpn) {
+        *why = pr_xasprintf("the case needs %d GPUs per node but measure's "
+                            "CUDA_VISIBLE_DEVICES=%s lists %d", gpn, parent, have);
+        pr_buf_free(&b);
+        return NULL;
+    }
+    return pr_buf_detach(&b);
+}
+
+int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_job *job,
+                 pr_err *err)
+{
+    int rc = -1;
+    pr_buf st = PR_BUF_INIT, b = PR_BUF_INIT, qst = PR_BUF_INIT;
+    size_t nv = 0, nargv = 0, nenv = 0;
+    pr_var *vars = pr_suite_case_vars(s, c, &st, &nv);
+    pr_var *qvars = NULL;
+    char **argv = NULL;
+    char *log_dir = NULL, *cvd = NULL;
+    pr_launch_vars lv;
+    memset(job, 0, sizeof *job);
+    memset(&lv, 0, sizeof lv);
+
+    job->log_rel = pr_xasprintf("logs/train_log/%s", c->name);
+    job->log_path = pr_path_join(ctx->out_dir, job->log_rel);
+    job->record_path = record_path(ctx->out_dir, c->name);
+    log_dir = pr_path_join(ctx->out_dir, "logs/train_log");
+
+    pr_launch_ctx lc = {s, c, ctx->master_port};
+    pr_err lerr;
+    if (ctx->launcher->vars(&lc, &lv, &lerr) < 0)
+        job->prepare_error = pr_xstrdup(lerr.msg);
+    const pr_var extra[] = {
+        {"log_dir", log_dir},           {"log_file", job->log_path},
+        {"workdir", ctx->workdir},      {"master_addr", lv.master_addr},
+        {"master_port", lv.master_port}, {"node_rank", lv.node_rank},
+        {"world_size", lv.world_size},  {"local_rank", lv.local_rank},
+        {"hostfile", lv.hostfile}};
+    const size_t nextra = sizeof extra / sizeof *extra;
+
+    if (s->shell) {
+        /* Every value becomes one shell word, so that no value, however it
+         * is spelt, can be read by /bin/sh as syntax. */
+        size_t nq = nv + nextra;
+        size_t *off = pr_xmalloc(nq * sizeof *off);
+        for (size_t i = 0; i < nq; i++) {
+            off[i] = qst.len;
+            pr_shell_quote(i < nv ? vars[i].value : extra[i - nv].value, &qst);
+            pr_buf_putc(&qst, '\0');
+        }
+        qvars = pr_xmalloc(nq * sizeof *qvars);
+        for (size_t i = 0; i < nq; i++) {
+            qvars[i].name = i < nv ? vars[i].name : extra[i - nv].name;
+            qvars[i].value = qst.data + off[i];
+        }
+        free(off);
+        const char *t = json_string_value(json_array_get(s->command, 0));
+        if (pr_template_expand(t, qvars, nq, NULL, 0, &b, err) < 0)
+            goto fail_cmd;
+        strv_push(&argv, &nargv, pr_xstrdup("/bin/sh"));
+        strv_push(&argv, &nargv, pr_xstrdup("-c"));
+        strv_push(&argv, &nargv, pr_buf_detach(&b));
+    } else {
+        for (size_t i = 0; i < json_array_size(s->command); i++) {
+            const char *t = json_string_value(json_array_get(s->command, i));
+            pr_buf_clear(&b);
+            if (pr_template_expand(t, vars, nv, extra, nextra, &b, err) < 0)
+                goto fail_cmd;
+            strv_push(&argv, &nargv, pr_xstrdup(pr_buf_cstr(&b)));
+        }
+    }
+    if (!job->prepare_error &&
+        ctx->launcher->wrap(&lc, argv, nargv, &job->argv, &lerr) < 0)
+        job->prepare_error = pr_xstrdup(lerr.msg);
+
+    /* The environment: the suite's (expanded), then perfrepro's own. */
+    int suite_cvd = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(s->env, k, v) {
+        if (!env_name_ok(k)) {
+            pr_err_set(err, s->path, 0, 0, "env", "\"%s\" is not an environment variable name",
+                       k);
+            goto out;
+        }
+        if (strcmp(k, "PERFREPRO_CASE") == 0 || strcmp(k, "PERFREPRO_LOG") == 0)
+            continue;
+        suite_cvd |= strcmp(k, "CUDA_VISIBLE_DEVICES") == 0;
+        pr_buf_clear(&b);
+        pr_buf_printf(&b, "%s=", k);
+        if (pr_template_expand(json_string_value(v), vars, nv, extra, nextra, &b, err) < 0) {
+            pr_err_prefix(err, "%s: env.%s", s->path, k);
+            goto out;
+        }
+        strv_push(&job->env, &nenv, pr_xstrdup(pr_buf_cstr(&b)));
+    }
+    if (!suite_cvd) {
+        char *why = NULL;
+        cvd = visible_devices(ctx->parent_cvd, c->gpus_per_node, &why);
+        if (cvd)
+            strv_push(&job->env, &nenv, pr_xasprintf("CUDA_VISIBLE_DEVICES=%s", cvd));
+        else if (!job->prepare_error)
+            job->prepare_error = why;
+        else
+            free(why);
+    }
+    strv_push(&job->env, &nenv, pr_xasprintf("PERFREPRO_CASE=%s", c->name));
+    strv_push(&job->env, &nenv, pr_xasprintf("PERFREPRO_LOG=%s", job->log_path));
+    rc = 0;
+    goto out;
+fail_cmd:
+    pr_err_prefix(err, "%s: command", s->path);
+out:
+    pr_strv_free(argv);
+    free(vars);
+    free(qvars);
+    free(log_dir);
+    free(cvd);
+    pr_buf_free(&st);
+    pr_buf_free(&qst);
+    pr_buf_free(&b);
+    return rc;
+}
+
+void pr_job_format(const pr_job *job, pr_buf *out)
+{
+    for (char **e = job->env; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        pr_buf_put(out, *e, (size_t)(eq - *e + 1));
+        pr_shell_quote(eq + 1, out);
+        pr_buf_putc(out, ' ');
+    }
+    for (char **a = job->argv; a && *a; a++) {
+        if (a != job->argv)
+            pr_buf_putc(out, ' ');
+        pr_shell_quote(*a, out);
+    }
+}
+
+/* ======================================================================
+ * Signals
+ * ====================================================================== */
+
+static volatile sig_atomic_t g_signal, g_signal_count;
+static int g_pipe[2] = {-1, -1};
+static int g_installed;
+static int g_old_subreaper;
+static const int g_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
+#define NSIGS ((int)(sizeof g_sigs / sizeof *g_sigs))
+static struct sigaction g_old[NSIGS], g_old_pipe;
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    if (sig != SIGCHLD) {
+        if (!g_signal)
+            g_signal = sig;
+        if (g_signal_count < 1000)
+            g_signal_count++;
+    }
+    /* Wakes the poll() of the wait loop; a full pipe already will. */
+    if (g_pipe[1] >= 0 && write(g_pipe[1], "", 1) < 0) {
+    }
+    errno = saved;
+}
+
+int pr_runner_signals_install(pr_err *err)
+{
+    if (g_installed)
+        return 0;
+    if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        return pr_err_errno(err, "measure", "cannot create a pipe");
+    g_signal = 0;
+    g_signal_count = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* No SA_RESTART: a blocking call returns EINTR and the loop looks at
+     * the flag.  Installed even when SIGINT was ignored (background jobs of
+     * a non-interactive shell): stopping measure must stop its job too. */
+    sa.sa_flags = SA_NOCLDSTOP;
+    for (int i = 0; i < NSIGS; i++)
+        sigaction(g_sigs[i], &sa, &g_old[i]);
+    /* A closed stdout (--echo into `| head`) must not kill measure and
+     * orphan its job: writes fail with EPIPE instead, and the run goes on. */
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, &g_old_pipe);
+#ifdef __linux__
+    /* Orphaned grandchildren become our children, so that we can reap them
+     * and see their process group empty, whatever PID 1 does. */
+    if (prctl(PR_GET_CHILD_SUBREAPER, &g_old_subreaper) < 0)
+        g_old_subreaper = 0;
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+    g_installed = 1;
+    return 0;
+}
+
+void pr_runner_signals_restore(void)
+{
+    if (!g_installed)
+        return;
+    for (int i = 0; i < NSIGS; i++)
+        sigaction(g_sigs[i], &g_old[i], NULL);
+    sigaction(SIGPIPE, &g_old_pipe, NULL);
+#ifdef __linux__
+    prctl(PR_SET_CHILD_SUBREAPER, g_old_subreaper);
+#endif
+    close(g_pipe[0]);
+    close(g_pipe[1]);
+    g_pipe[0] = g_pipe[1] = -1;
+    g_installed = 0;
+}
+
+const volatile sig_atomic_t *pr_runner_interrupt_flag(void)
+{
+    return &g_signal;
+}
+
+/* Sleeps up to ms milliseconds, less when a signal arrives. */
+static void wait_wakeup(int ms)
+{
+    if (ms < 0)
+        ms = 0;
+    if (g_pipe[0] < 0) {
+        poll(NULL, 0, ms > 20 ? 20 : ms);
+        return;
+    }
+    struct pollfd p = {g_pipe[0], POLLIN, 0};
+    if (poll(&p, 1, ms) > 0) {
+        char junk[64];
+        while (read(g_pipe[0], junk, sizeof junk) > 0) {
+        }
+    }
+}
+
+/* ======================================================================
+ * Processes
+ * ====================================================================== */
+
+/* measure's environment with spec's variables set over it; a malloc'd
+ * array of borrowed strings (free the array only).  Built before fork: the
+ * child must not allocate. */
+static char **merged_env(char *const *add)
+{
+    size_t n = 0, na = 0;
+    while (environ && environ[n])
+        n++;
+    while (add && add[na])
+        na++;
+    char **out = pr_xmalloc((n + na + 1) * sizeof *out);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t kl = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+        int replaced = 0;
+        for (size_t j = 0; j < na && !replaced; j++)
+            replaced = strncmp(add[j], environ[i], kl) == 0 && add[j][kl] == '=';
+        if (!replaced)
+            out[k++] = environ[i];
+    }
+    for (size_t j = 0; j < na; j++)
+        out[k++] = add[j];
+    out[k] = NULL;
+    return out;
+}
+
+/* In the child between fork and exec: only async-signal-safe calls. */
+static void child_exec(const pr_proc_spec *sp, char **envp, int in_fd, int report_fd,
+                       pid_t parent)
+{
+    setpgid(0, 0);
+#ifdef __linux__
+    /* If measure dies without a chance to stop it (SIGKILL), the job gets
+     * SIGTERM instead of running on unrecorded. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int i = 0; i < NSIGS; i++)
+        sigaction(g_sigs[i], &dfl, NULL);
+    sigaction(SIGPIPE, &dfl, NULL); /* ignored dispositions survive exec */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* Copies above 2 first, so that any aliasing of the sources with 0, 1
+     * and 2 is harmless; dup2 clears close-on-exec on the targets. */
+    int src[3] = {in_fd, sp->out_fd, sp->err_fd}, hi[3];
+    for (int i = 0; i < 3; i++)
+        if ((hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 3)) < 0)
+            goto fail;
+    for (int i = 0; i < 3; i++)
+        if (dup2(hi[i], i) < 0)
+            goto fail;
+    execvpe(sp->argv[0], sp->argv, envp);
+fail:;
+    int e = errno;
+    if (write(report_fd, &e, sizeof e) < 0) {
+    }
+    _exit(127);
+}
+
+/* Reaps every child that has ended; notes the leader's status. */
+static void reap(pid_t leader, int *leader_done, int *status, double *end)
+{
+    for (;;) {
+        int st;
+        pid_t p = waitpid(-1, &st, WNOHANG);
+        if (p <= 0)
+            break;
+        if (p == leader && !*leader_done) {
+            *leader_done = 1;
+            *status = st;
+            *end = now_mono();
+        }
+    }
+}
+
+/* 1 while any process of group pgid exists (zombies included). */
+static int group_alive(pid_t pgid)
+{
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+/* Passes what the followed file gained since last time to spec->output. */
+static void follow_pump(const pr_proc_spec *sp, int fd)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        sp->output(sp->ud, buf, (size_t)n);
+    }
+}
+
+int pr_proc_run(const pr_proc_spec *sp, pr_proc_result *res, pr_err *err)
+{
+    int rc = -1, devnull = -1, follow = -1, ep[2] = {-1, -1};
+    char **envp = NULL;
+    memset(res, 0, sizeof *res);
+    res->exit_status = -1;
+    devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0) {
+        pr_err_errno(err, "/dev/null", "cannot open");
+        goto out;
+    }
+    if (pipe2(ep, O_CLOEXEC) < 0) {
+        pr_err_errno(err, "measure", "cannot create a pipe");
+        goto out;
+    }
+    envp = merged_env(sp->env);
+    if (sp->follow_path && sp->output)
+        follow = open(sp->follow_path, O_RDONLY | O_CLOEXEC);
+
+    /* Signals stay blocked across fork so that the child cannot run our
+     * handlers before it resets them. */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
+    double start = now_mono();
+    pid_t self = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(sp, envp, devnull, ep[1], self);
+    int fork_errno = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0) {
+        errno = fork_errno;
+        pr_err_errno(err, sp->argv[0], "cannot fork");
+        goto out;
+    }
+    /* Also in the parent: no window in which a kill(-pid) misses it.  It
+     * fails harmlessly when the child has already exec'd. */
+    setpgid(pid, pid);
+    close(ep[1]);
+    ep[1] = -1;
+
+    /* End of file: exec succeeded.  An int: the child's errno. */
+    int child_errno = 0;
+    for (;;) {
+        ssize_t n = read(ep[0], &child_errno, sizeof child_errno);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != (ssize_t)sizeof child_errno)
+            child_errno = 0;
+        break;
+    }
+
+    int leader_done = 0, status = 0;
+    double end = start, term_at = 0, give_up_at = 0, next_tick = start + 1;
+    enum { RUNNING, TERMINATING, KILLED } phase = RUNNING;
+    if (child_errno) {
+        res->launch_errno = child_errno;
+        /* It _exits at once; no timeout needed. */
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        res->duration_s = now_mono() - start;
+        rc = 0;
+        goto out;
+    }
+    for (;;) {
+        reap(pid, &leader_done, &status, &end);
+        double t = now_mono();
+        if (!res->interrupted && g_signal)
+            res->interrupted = g_signal;
+        if (leader_done && !group_alive(pid))
+            break;
+        if (phase == RUNNING) {
+            int stop = 0;
+            if (res->interrupted)
+                stop = 1;
+            else if (sp->timeout_s > 0 && t - start >= sp->timeout_s)
+                stop = res->timed_out = 1;
+            else if (leader_done && t - end >= 0.5)
+                /* Half a second for the rest of the group to finish
+                 * exiting on its own (workers of a job that just ended). */
+                stop = res->stray = 1;
+            if (stop) {
+                kill(-pid, SIGTERM);
+                phase = TERMINATING;
+                term_at = t + sp->grace_s;
+            }
+        }
+        /* A second interrupt means "now": no grace. */
+        if (phase == TERMINATING && (t >= term_at || g_signal_count >= 2)) {
+            kill(-pid, SIGKILL);
+            phase = KILLED;
+            give_up_at = t + 10;
+        }
+        if (phase == KILLED && t >= give_up_at) {
+            /* Stuck in the kernel (uninterruptible sleep): leave it. */
+            res->unkillable = 1;
+            break;
+        }
+        if (follow >= 0)
+            follow_pump(sp, follow);
+        if (sp->tick && t >= next_tick && !leader_done) {
+            sp->tick(sp->ud, t - start);
+            next_tick = t + 1;
+        }
+        /* How long to sleep: SIGCHLD wakes us early for our children; the
+         * rest of the group (not our children without a subreaper) and
+         * the deadlines are polled. */
+        double wake = t + 1;
+        if (leader_done || phase != RUNNING)
+            wake = t + 0.02;
+        if (follow >= 0 && wake > t + 0.1)
+            wake = t + 0.1;
+        if (phase == RUNNING && sp->timeout_s > 0 && start + sp->timeout_s < wake)
+            wake = start + sp->timeout_s;
+        if (phase == TERMINATING && term_at < wake)
+            wake = term_at;
+        wait_wakeup((int)((wake - t) * 1000) + 1);
+    }
+    if (follow >= 0)
+        follow_pump(sp, follow);
+    if (leader_done) {
+        if (WIFEXITED(status))
+            res->exit_status = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+            res->term_signal = WTERMSIG(status);
+    } else {
+        end = now_mono();
+    }
+    res->duration_s = end - start;
+    rc = 0;
+out:
+    if (devnull >= 0)
+        close(devnull);
+    if (follow >= 0)
+        close(follow);
+    if (ep[0] >= 0)
+        close(ep[0]);
+    if (ep[1] >= 0)
+        close(ep[1]);
+    free(envp);
+    return rc;
+}
+
+/* ======================================================================
+ * Out-of-memory messages
+ * ====================================================================== */
+
+/* What frameworks and runtimes print when memory runs out.  ci: matched
+ * case-insensitively (the pattern is written lowercase); word: must not
+ * touch a letter, digit or '_' on either side ("OOM" but not "ZOOM"). */
+static const struct {
+    const char *s;
+    int ci, word;
+} oom_pats[] = {
+    {"out of memory", 1, 0},            /* CUDA out of memory; CUDA error: out of memory;
+                                           Paddle "Out of memory error"; kernel OOM killer */
+    {"out_of_memory", 1, 0},            /* CUDA_ERROR_OUT_OF_MEMORY, cuBLAS/cuDNN statuses */
+    {"cudaerrormemoryallocation", 1, 0},
+    {"resourceexhaustederror", 1, 0},   /* TensorFlow */
+    {"resource_exhausted", 1, 0},       /* XLA / JAX status */
+    {"std::bad_alloc", 0, 0},           /* C++ allocation failure */
+    {"MemoryError", 0, 0},              /* Python */
+    {"cannot allocate memory", 1, 0},   /* ENOMEM: fork, mmap */
+    {"oom-kill", 1, 0},                 /* cgroup / kernel */
+    {"oom_kill", 1, 0},
+    {"OOM", 0, 1},                      /* TF "OOM when allocating tensor" */
+};
+
+static int word_char(unsigned char c)
+{
+    return isalnum(c) || c == '_';
+}
+
+/* s[0..len) and its lowercase copy low. */
+static int oom_match(const char *s, const char *low, size_t len)
+{
+    for (size_t k = 0; k < sizeof oom_pats / sizeof *oom_pats; k++) {
+        const char *hay = oom_pats[k].ci ? low : s;
+        size_t pl = strlen(oom_pats[k].s);
+        const char *p = hay, *m;
+        while ((m = memmem(p, len - (size_t)(p - hay), oom_pats[k].s, pl)) != NULL) {
+            size_t off = (size_t)(m - hay);
+            if (!oom_pats[k].word ||
+                ((off == 0 || !word_char((unsigned char)hay[off - 1])) &&
+                 (off + pl == len || !word_char((unsigned char)hay[off + pl]))))
+                return 1;
+            p = m + 1;
+        }
+    }
+    return 0;
+}
+
+int pr_oom_match(const char *line, size_t len)
+{
+    char *low = pr_xmalloc(len + 1);
+    for (size_t i = 0; i < len; i++)
+        low[i] = (char)tolower((unsigned char)line[i]);
+    int r = oom_match(line, low, len);
+    free(low);
+    return r;
+}
+
+/* What a failed job's log says about its failure, from one pass. */
+typedef struct log_verdict {
+    char *low;          /* scratch: the line in lowercase */
+    pr_buf oom;         /* the last out-of-memory line */
+    int has_oom;
+    /* The last "PERFREPRO_FAILURE: reason: detail" line with a reason
+     * records know (the GPU workloads print it, see gpuhost.h). */
+    char reason[32];
+    pr_buf detail;
+    int stated;
+} log_verdict;
+
+static int verdict_line(const pr_logline *l, void *ctx, pr_err *err)
+{
+    (void)err;
+    log_verdict *v = ctx;
+    char reason[32];
+    const char *detail;
+    if (pr_gpu_failure_parse(l->text, reason, sizeof reason, &detail) &&
+        pr_str_in(reason, pr_fail_reasons)) {
+        memcpy(v->reason, reason, sizeof reason);
+        pr_buf_clear(&v->detail);
+        size_t n = strlen(detail);
+        put_clean_text(&v->detail, detail, n < 300 ? n : 300);
+        v->stated = 1;
+    }
+    for (size_t i = 0; i < l->len; i++)
+        v->low[i] = (char)tolower((unsigned char)l->text[i]);
+    if (oom_match(l->text, v->low, l->len)) {
+        pr_buf_clear(&v->oom);
+        put_clean_text(&v->oom, l->text, l->len < 200 ? l->len : 200);
+        v->has_oom = 1;
+    }
+    return 0;
+}
+
+/* Reads the log at path once into v (which the caller frees with
+ * verdict_free, also after -1). */
+static int read_verdict(const char *path, log_verdict *v, pr_err *err)
+{
+    memset(v, 0, sizeof *v);
+    v->low = pr_xmalloc(PR_LOGSCAN_BUF + 1);
+    pr_logscan_stats st;
+    memset(&st, 0, sizeof st);
+    return pr_logscan_path(path, verdict_line, v, &st, err);
+}
+
+static void verdict_free(log_verdict *v)
+{
+    free(v->low);
+    pr_buf_free(&v->oom);
+    pr_buf_free(&v->detail);
+}
+
+int pr_log_find_oom(const char *path, pr_buf *line, pr_err *err)
+{
+    log_verdict v;
+    int rc = read_verdict(path, &v, err);
+    if (rc == 0 && v.has_oom) {
+        pr_buf_clear(line);
+        pr_buf_put(line, v.oom.data, v.oom.len);
+    }
+    verdict_free(&v);
+    return rc < 0 ? -1 : v.has_oom;
+}
+
+/* ======================================================================
+ * Formatting
+ * ====================================================================== */
+
+void pr_fmt_duration(double s, char out[32])
+{
+    if (!(s >= 0))
+        s = 0;
+    if (s < 59.95) {
+        snprintf(out, 32, "%.1fs", s);
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t < 3600)
+        snprintf(out, 32, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(out, 32, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
+}
+
+/* ======================================================================
+ * Suites
+ * ====================================================================== */
+
+typedef struct run_state {
+    const pr_suite *s;
+    const pr_run_opts *o;
+    pr_run_summary *sum;
+    const pr_launcher *launcher;
+    pr_rule *rule;
+    json_t *rule_json;      /* the normalised rule, stored in every record */
+    char *out;              /* absolute output directory */
+    char *workdir;          /* absolute */
+    char *version;          /* the framework version measured, or NULL */
+    double timeout_s;
+    size_t *sel;            /* indices of the selected cases */
+    size_t nsel;
+    pr_record *kept;        /* per selected case: its valid record (--resume) */
+    unsigned char *todo;    /* per selected case: 1 when it runs now */
+    size_t index;           /* the case running, 0-based among sel */
+    double ran_s;           /* time spent in the cases run so far */
+    size_t ran_n;
+} run_state;
+
+static void emit(const run_state *st, pr_run_event *ev)
+{
+    if (st->o->event)
+        st->o->event(ev, st->o->ud);
+}
+
+static void warn(const run_state *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(const run_state *st, const char *fmt, ...)
+{
+    pr_buf b = PR_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    pr_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pr_run_event ev = {.kind = PR_EV_WARN, .text = pr_buf_cstr(&b), .len = b.len, .eta_s = -1};
+    emit(st, &ev);
+    pr_buf_free(&b);
+}
+
+/* The estimated time left: the mean duration of the cases run so far times
+ * the cases still to run, less what the running case has done; < 0 while
+ * nothing has finished. */
+static double eta(const run_state *st, double running_elapsed)
+{
+    if (st->ran_n == 0)
+        return -1;
+    double mean = st->ran_s / (double)st->ran_n;
+    size_t left = 0;
+    for (size_t i = st->index + 1; i < st->nsel; i++)
+        left += st->todo[i];
+    double cur = running_elapsed < 0 ? 0 : mean - running_elapsed;
+    return mean * (double)left + (cur > 0 ? cur : 0);
+}
+
+static int select_cases(run_state *st, pr_err *err)
+{
+    const pr_suite *s = st->s;
+    const pr_run_opts *o = st->o;
+    st->sel = pr_xmalloc((s->ncases ? s->ncases : 1) * sizeof *st->sel);
+    for (size_t i = 0; i < s->ncases; i++) {
+        int keep = o->nonly == 0;
+        for (size_t p = 0; p < o->nonly && !keep; p++)
+            keep = fnmatch(o->only[p], s->cases[i].name, 0) == 0;
+        if (keep)
+            st->sel[st->nsel++] = i;
+    }
+    for (size_t p = 0; p < o->nonly; p++) {
+        size_t hits = 0;
+        for (size_t i = 0; i < s->ncases; i++)
+            hits += fnmatch(o->only[p], s->cases[i].name, 0) == 0;
+        if (!hits && st->nsel)
+            warn(st, "--only %s matches no case", o->only[p]);
+    }
+    if (st->nsel == 0) {
+        pr_buf names = PR_BUF_INIT;
+        for (size_t i = 0; i < s->ncases && i < 8; i++)
+            pr_buf_printf(&names, "%s%s", i ? ", " : "", s->cases[i].name);
+        if (s->ncases > 8)
+            pr_buf_printf(&names, ", ... (%zu in all)", s->ncases);
+        pr_err_set(err, s->path, 0, 0, NULL, "--only selects no case; the cases are: %s",
+                   pr_buf_cstr(&names));
+        pr_buf_free(&names);
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when path holds a valid record of case c of this suite (kept in rec,
+ * which the caller clears either way). */
+static int valid_record(const run_state *st, const char *path, const pr_case *c, pr_record *rec)
+{
+    pr_err ignored;
+    if (!pr_is_file(path) || pr_record_load(path, rec, &ignored) < 0)
+        return 0;
+    return strcmp(rec->case_name, c->name) == 0 && strcmp(rec->model, st->s->model) == 0 &&
+           strcmp(rec->framework, st->s->framework) == 0;
+}
+
+/* Removes what pr_write_atomic leaves behind when measure is killed
+ * outright ("NAME.tmp.PID", NAME ending in stem_end); safe because we hold
+ * the directory's lock. */
+static void remove_stale_temps(const char *dir, const char *stem_end)
+{
+    char **names = NULL;
+    size_t n = 0, se = strlen(stem_end);
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, &n, &ignored) < 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = strstr(names[i], ".tmp.");
+        if (t && t[5] && strspn(t + 5, "0123456789") == strlen(t + 5) &&
+            (size_t)(t - names[i]) >= se && memcmp(t - se, stem_end, se) == 0) {
+            char *p = pr_path_join(dir, names[i]);
+            unlink(p);
+            free(p);
+        }
+    }
+    pr_strv_free(names);
+}
+
+/* Creates the output tree and takes the lock that keeps a second measure
+ * out of it.  *lock_fd stays open (and locked) until the run ends. */
+static int prepare_out(run_state *st, int *lock_fd, pr_err *err)
+{
+    if (pr_mkdirs(st->o->out_dir, err) < 0)
+        return -1;
+    char *abs = realpath(st->o->out_dir, NULL);
+    if (!abs)
+        return pr_err_errno(err, st->o->out_dir, "cannot resolve");
+    st->out = pr_xstrdup(abs);
+    free(abs);
+    *lock_fd = open(st->out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*lock_fd < 0)
+        return pr_err_errno(err, st->out, "cannot open");
+    /* Only "held by another" stops us: a file system without locks (some
+     * network ones) runs unguarded rather than not at all. */
+    if (flock(*lock_fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+        return pr_err_set(err, st->out, 0, 0, NULL,
+                          "another perfrepro-measure is running into this directory");
+    char *logs = pr_path_join(st->out, "logs/train_log");
+    char *index = pr_path_join(st->out, "logs/index");
+    int rc = pr_mkdirs(logs, err) < 0 || pr_mkdirs(index, err) < 0 ? -1 : 0;
+    if (rc == 0) {
+        remove_stale_temps(index, "_speed");
+        remove_stale_temps(st->out, "env.json");
+    }
+    free(logs);
+    free(index);
+    return rc;
+}
+
+/* Checks every dataset's md5 before anything runs. */
+static int verify_datasets(run_state *st, pr_err *err)
+{
+    for (size_t i = 0; i < json_array_size(st->s->datasets); i++) {
+        json_t *d = json_array_get(st->s->datasets, i);
+        const char *path = json_string_value(json_object_get(d, "path"));
+        const char *want = json_string_value(json_object_get(d, "md5"));
+        const char *name = json_string_value(json_object_get(d, "name"));
+        pr_buf label = PR_BUF_INIT;
+        if (name)
+            pr_buf_printf(&label, "dataset \"%s\" (%s)", name, path);
+        else
+            pr_buf_printf(&label, "dataset %s", path);
+        pr_run_event ev = {.kind = PR_EV_DATASET, .text = pr_buf_cstr(&label), .len = label.len,
+                           .eta_s = -1};
+        emit(st, &ev);
+        char got[33];
+        pr_err e;
+        int rc = pr_md5_file(path, got, pr_runner_interrupt_flag(), &e);
+        if (rc < 0 && g_signal) {
+            pr_buf_free(&label);
+            return 0; /* the caller sees the interruption */
+        }
+        if (rc < 0)
+            pr_err_set(err, st->s->path, 0, 0, NULL, "%s: %s (expected md5 %s)",
+                       pr_buf_cstr(&label), e.msg, want);
+        else if (strcmp(got, want) != 0)
+            pr_err_set(err, st->s->path, 0, 0, NULL,
+                       "%s: md5 is %s, expected %s: the file differs from the one the suite "
+                       "was written for", pr_buf_cstr(&label), got, want);
+        pr_buf_free(&label);
+        if (rc < 0 || strcmp(got, want) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs the suite's framework_version_command (no shell, 60 s at most) and
+ * keeps the first line of its standard output, trimmed.  NULL + a warning
+ * when it fails. */
+static char *run_version_command(run_state *st)
+{
+    char *out = NULL, **argv = NULL;
+    size_t n = 0;
+    pr_err err;
+    char *tmpl = pr_path_join(st->out, ".version.XXXXXX");
+    int fd = mkostemp(tmpl, O_CLOEXEC);
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || devnull < 0) {
+        warn(st, "framework_version_command: cannot create a temporary file: %s",
+             strerror(errno));
+        goto out;
+    }
+    unlink(tmpl);
+    for (size_t i = 0; i < json_array_size(st->s->version_command); i++)
+        strv_push(&argv, &n,
+                  pr_xstrdup(json_string_value(json_array_get(st->s->version_command, i))));
+    pr_proc_spec sp = {.argv = argv, .out_fd = fd, .err_fd = devnull, .timeout_s = 60,
+                       .grace_s = st->o->kill_grace_s};
+    pr_proc_result res;
+    if (pr_proc_run(&sp, &res, &err) < 0) {
+        warn(st, "framework_version_command: %s", err.msg);
+        goto out;
+    }
+    if (res.interrupted)
+        goto out;
+    if (res.launch_errno) {
+        warn(st, "framework_version_command: cannot run %s: %s", argv[0],
+             strerror(res.launch_errno));
+        goto out;
+    }
+    if (res.timed_out || res.exit_status != 0) {
+        warn(st, "framework_version_command (%s) %s %d", argv[0],
+             res.timed_out      ? "gave no answer within 60 s, timeout"
+             : res.term_signal ? "was killed by signal"
+                                : "exited with status",
+             res.timed_out ? 60 : res.term_signal ? res.term_signal : res.exit_status);
+        goto out;
+    }
+    char buf[4096];
+    ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
+    if (got < 0)
+        got = 0;
+    buf[got] = '\0';
+    size_t len = strcspn(buf, "\r\n");
+    while (len && isspace((unsigned char)buf[len - 1]))
+        len--;
+    size_t b = 0;
+    while (b < len && isspace((unsigned char)buf[b]))
+        b++;
+    if (b == len) {
+        warn(st, "framework_version_command (%s) printed nothing on its first line", argv[0]);
+        goto out;
+    }
+    pr_buf v = PR_BUF_INIT;
+    put_clean_text(&v, buf + b, len - b);
+    out = pr_buf_detach(&v);
+out:
+    if (fd >= 0)
+        close(fd);
+    if (devnull >= 0)
+        close(devnull);
+    free(tmpl);
+    pr_strv_free(argv);
+    return out;
+}
+
+static const char *signal_name(int sig)
+{
+    static const struct {
+        int n;
+        const char *s;
+    } t[] = {{SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
+             {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
+             {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"},
+             {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+             {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+             {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (t[i].n == sig)
+            return t[i].s;
+    return "?";
+}
+
+/* Marks rec failed.  reason and detail may point into rec itself: they are
+ * copied before the old values are freed. */
+static void set_failed(pr_record *rec, const char *reason, const char *detail)
+{
+    char *r = pr_xstrdup(reason);
+    pr_buf b = PR_BUF_INIT;
+    put_clean_text(&b, detail, strlen(detail));
+    rec->failed = 1;
+    free(rec->fail_reason);
+    free(rec->fail_detail);
+    rec->fail_reason = r;
+    rec->fail_detail = pr_buf_detach(&b);
+}
+
+/* The fields every record of case c has, whatever happened. */
+static void record_base(const run_state *st, const pr_case *c, const pr_job *job, pr_record *rec)
+{
+    const pr_suite *s = st->s;
+    pr_record_init(rec);
+    rec->log_file = pr_xstrdup(job->log_rel);
+    rec->model_name = pr_xstrdup(s->model_name);
+    rec->mission_name = pr_xstrdup(s->mission_name);
+    rec->direction_id = s->direction_id;
+    snprintf(rec->run_mode, sizeof rec->run_mode, "%s", c->gpus > 1 ? "mp" : "sp");
+    rec->index = 1;
+    rec->gpu_num = c->gpus;
+    rec->unit = pr_xstrdup(s->unit);
+    rec->model = pr_xstrdup(s->model);
+    rec->framework = pr_xstrdup(s->framework);
+    rec->framework_version = pr_xstrdup(st->version ? st->version : s->framework_version);
+    rec->case_name = pr_xstrdup(c->name);
+    rec->precision = pr_xstrdup(c->precision);
+    rec->batch_size = c->batch_size;
+    rec->nodes = c->nodes;
+    rec->gpus_per_node = c->gpus_per_node;
+    rec->repeat = c->repeat;
+    rec->seq_len = s->seq_len;
+    rec->origin = pr_xstrdup("measured");
+    rec->env = pr_xstrdup("env.json");
+    rec->rule = json_incref(st->rule_json);
+    if (job->argv) {
+        rec->command = json_array();
+        for (char **a = job->argv; *a; a++)
+            json_array_append_new(rec->command, clean_json_string(*a));
+    }
+}
+
+/* The values the rule may need from the case (per_card scope, per-step
+ * conversions); the suite's unit names what the records report. */
+static pr_parse_args parse_args(const pr_suite *s, const pr_case *c)
+{
+    pr_parse_args a = {c->gpus, c->batch_size, s->seq_len, s->unit};
+    return a;
+}
+
+/* Applies the suite's rule to the log of a job that exited 0: fills
+ * FINAL_RESULT, stats and metrics, or the failure the rule reports
+ * (no_records, too_few_records, parse_error). */
+static void analyse_log(const run_state *st, const pr_case *c, const pr_job *job,
+                        pr_record *rec)
+{
+    pr_parse_args a = parse_args(st->s, c);
+    pr_parse_result res;
+    pr_err e;
+    const char *logs[] = {job->log_path};
+    pr_parse_result_init(&res);
+    if (pr_parse_logs(st->rule, logs, 1, &a, &res, &e) < 0) {
+        /* check_inputs ran pr_parse_check_args: not expected. */
+        pr_parse_result_clear(&res);
+        set_failed(rec, "parse_error", e.msg);
+        return;
+    }
+    pr_parse_to_record(st->rule, &res, rec);
+    /* Records are published: name the log relative to the run directory,
+     * not by this machine's absolute path. */
+    const char *d = rec->fail_detail;
+    size_t n = strlen(job->log_path);
+    if (d && strncmp(d, job->log_path, n) == 0) {
+        char *rel = pr_xasprintf("%s%s", job->log_rel, d + n);
+        free(rec->fail_detail);
+        rec->fail_detail = rel;
+    }
+}
+
+/* Decides what the record says about a job that ran (or tried to). */
+static void classify(const run_state *st, const pr_case *c, const pr_job *job,
+                     const pr_proc_result *res, pr_record *rec)
+{
+    pr_buf d = PR_BUF_INIT;
+    pr_err e;
+    const char *reason;
+    rec->duration_s = res->duration_s;
+    rec->exit_status = res->exit_status;
+    rec->term_signal = res->term_signal;
+    if (res->launch_errno) {
+        pr_buf_printf(&d, "cannot run %s: %s", job->argv[0], strerror(res->launch_errno));
+        set_failed(rec, "launch_error", pr_buf_cstr(&d));
+        goto out;
+    }
+    if (res->timed_out) {
+        reason = "timeout";
+        pr_buf_printf(&d, "no exit within %gs: its process group was sent SIGTERM, then "
+                      "SIGKILL after %gs", st->timeout_s, st->o->kill_grace_s);
+    } else if (res->term_signal) {
+        reason = "signal";
+        pr_buf_printf(&d, "killed by signal %d (%s)", res->term_signal,
+                      signal_name(res->term_signal));
+    } else if (res->exit_status != 0) {
+        reason = "exit_status";
+        pr_buf_printf(&d, "exited with status %d", res->exit_status);
+        if (res->exit_status > 128 && res->exit_status - 128 < 65)
+            pr_buf_printf(&d, " (a shell's way of saying a command it ran was killed by %s)",
+                          signal_name(res->exit_status - 128));
+    } else {
+        analyse_log(st, c, job, rec);
+        if (!rec->failed)
+            goto out;
+        reason = rec->fail_reason;
+        pr_buf_puts(&d, rec->fail_detail ? rec->fail_detail : rec->fail_reason);
+    }
+    /* A job that ended any other way than with its records may say why
+     * ("PERFREPRO_FAILURE: no_gpu: ...") or may have run out of memory,
+     * which its log tells better than an exit status (the log is read for
+     * this only when the case failed). */
+    log_verdict v;
+    if (read_verdict(job->log_path, &v, &e) < 0)
+        v.stated = v.has_oom = 0; /* an unreadable log tells nothing more */
+    if (v.stated && !res->timed_out) {
+        pr_buf b = PR_BUF_INIT;
+        pr_buf_printf(&b, "%s (%s)", pr_buf_cstr(&v.detail), pr_buf_cstr(&d));
+        set_failed(rec, v.reason, pr_buf_cstr(&b));
+        pr_buf_free(&b);
+        verdict_free(&v);
+        goto out;
+    }
+    if (v.has_oom) {
+        pr_buf_printf(&d, "; the log reports: %s", pr_buf_cstr(&v.oom));
+        /* A hang after running out of memory is still reported as the
+         * timeout it was; the detail names the message. */
+        if (!res->timed_out)
+            reason = "oom";
+    } else if (res->term_signal == SIGKILL) {
+        pr_buf_puts(&d, ", not sent by perfrepro: often the kernel's out-of-memory killer");
+    }
+    verdict_free(&v);
+    set_failed(rec, reason, pr_buf_cstr(&d));
+out:
+    pr_buf_free(&d);
+}
+
+typedef struct tick_ctx {
+    const run_state *st;
+    const pr_case *c;
+} tick_ctx;
+
+static void on_tick(void *ud, double elapsed)
+{
+    tick_ctx *t = ud;
+    pr_run_event ev = {.kind = PR_EV_CASE_TICK, .index = t->st->index + 1,
+                       .total = t->st->nsel, .c = t->c, .elapsed_s = elapsed,
+                       .eta_s = eta(t->st, elapsed)};
+    emit(t->st, &ev);
+}
+
+static void on_output(void *ud, const char *data, size_t len)
+{
+    tick_ctx *t = ud;
+    pr_run_event ev = {.kind = PR_EV_OUTPUT, .index = t->st->index + 1, .total = t->st->nsel,
+                       .c = t->c, .text = data, .len = len, .eta_s = -1};
+    emit(t->st, &ev);
+}
+
+/* Runs one case and writes its record.  Returns 0 when done, 1 when measure
+ * was interrupted (no record: --resume runs the case again), -1 + err when
+ * the output directory failed us (the run stops). */
+static int run_case(run_state *st, const pr_case *c, const pr_job *job, pr_record *rec,
+                    pr_err *err)
+{
+    int rc = -1, fd = -1;
+    /* An old record must not outlive the log this run overwrites. */
+    if (unlink(job->record_path) < 0 && errno != ENOENT)
+        return pr_err_errno(err, job->record_path, "cannot remove the old record");
+    record_base(st, c, job, rec);
+    char when[32];
+    pr_fmt_utc(time(NULL), when);
+    rec->started_at = pr_xstrdup(when);
+    fd = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return pr_err_errno(err, job->log_path, "cannot create the log");
+    if (job->prepare_error) {
+        rec->duration_s = 0;
+        set_failed(rec, "launch_error", job->prepare_error);
+    } else {
+        tick_ctx t = {st, c};
+        pr_proc_spec sp = {.argv = job->argv, .env = job->env, .out_fd = fd, .err_fd = fd,
+                           .timeout_s = st->timeout_s, .grace_s = st->o->kill_grace_s,
+                           .tick = on_tick, .ud = &t};
+        if (st->o->echo) {
+            sp.follow_path = job->log_path;
+            sp.output = on_output;
+        }
+        pr_proc_result res;
+        pr_err perr;
+        if (pr_proc_run(&sp, &res, &perr) < 0) {
+            rec->duration_s = 0;
+            set_failed(rec, "launch_error", perr.msg);
+        } else {
+            if (res.stray)
+                warn(st, "%s: processes of its group outlived it and were ended", c->name);
+            if (res.unkillable)
+                warn(st, "%s: processes of its group survived SIGKILL and were left behind",
+                     c->name);
+            if (res.interrupted) {
+                rc = 1;
+                goto out;
+            }
+            classify(st, c, job, &res, rec);
+        }
+    }
+    if (pr_record_write(job->record_path, rec, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
+static void count(pr_run_summary *sum, const pr_record *rec)
+{
+    if (!rec->failed) {
+        sum->ok++;
+        return;
+    }
+    sum->failed++;
+    for (size_t i = 0; pr_fail_reasons[i] && i < PR_RUN_NREASONS; i++)
+        if (strcmp(pr_fail_reasons[i], rec->fail_reason) == 0)
+            sum->by_reason[i]++;
+}
+
+/* Builds the suite's parse rule and checks that the cases give what it
+ * needs.  The suite file is read again for its rule: the rule's errors then
+ * name the suite's file, line and column (pr_suite keeps no document). */
+static int compile_rule(run_state *st, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    if (pr_jdoc_load(st->s->path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_jcur rule = pr_jchild(&root, "rule");
+    if (pr_rule_from_jcur(&rule, &st->rule, err) < 0)
+        goto out;
+    for (size_t i = 0; i < st->nsel; i++) {
+        pr_parse_args a = parse_args(st->s, &st->s->cases[st->sel[i]]);
+        if (pr_parse_check_args(st->rule, &a, err) < 0) {
+            /* The message names `parse`'s options; a suite gives the
+             * batch size and GPU count per case, and seq_len and unit. */
+            pr_err_prefix(err, "%s: rule: the suite does not give what the rule needs "
+                          "(--seq-len is the suite's \"seq_len\", --unit its \"unit\")",
+                          st->s->path);
+            goto out;
+        }
+    }
+    st->rule_json = pr_rule_to_json(st->rule);
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    return rc;
+}
+
+/* How the jobs of this run are built, into out_dir. */
+static pr_job_ctx job_ctx(const run_state *st, const char *out_dir)
+{
+    pr_job_ctx jc = {st->launcher, out_dir, st->workdir, getenv("CUDA_VISIBLE_DEVICES"),
+                     st->o->master_port ? st->o->master_port : 29500};
+    return jc;
+}
+
+/* Checks what the suite gives the runner before anything is created. */
+static int check_inputs(run_state *st, pr_err *err)
+{
+    const char *name = st->o->launcher ? st->o->launcher : st->s->launcher;
+    st->launcher = pr_launcher_find(name);
+    if (!st->launcher)
+        return pr_err_set(err, NULL, 0, 0, NULL,
+                          "launcher \"%s\" is not available yet (this perfrepro has: local)",
+                          name);
+    /* What is wrong with the command or env of one case is wrong with all
+     * (the templates are the suite's): building the first job finds it. */
+    pr_job job;
+    pr_job_ctx jc = job_ctx(st, st->o->out_dir);
+    int rc = pr_job_build(st->s, &st->s->cases[st->sel[0]], &jc, &job, err);
+    pr_job_free(&job);
+    if (rc < 0)
+        return -1;
+    return compile_rule(st, err);
+}
+
+/* --dry-run: one event per selected case with its job; nothing runs. */
+static int dry_run(run_state *st, pr_err *err)
+{
+    pr_job_ctx jc = job_ctx(st, st->out);
+    for (size_t i = 0; i < st->nsel; i++) {
+        const pr_case *c = &st->s->cases[st->sel[i]];
+        pr_job job;
+        int rc = pr_job_build(st->s, c, &jc, &job, err);
+        if (rc == 0) {
+            pr_run_event ev = {.kind = PR_EV_DRY, .index = i + 1, .total = st->nsel, .c = c,
+                               .job = &job, .skipped = !st->todo[i], .eta_s = -1};
+            emit(st, &ev);
+        }
+        pr_job_free(&job);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs (or, with --resume, keeps) the selected cases in order.  -1 + err
+ * only when the output directory fails us. */
+static int run_cases(run_state *st, pr_err *err)
+{
+    pr_job_ctx jc = job_ctx(st, st->out);
+    for (st->index = 0; st->index < st->nsel; st->index++) {
+        const pr_case *c = &st->s->cases[st->sel[st->index]];
+        if (g_signal) {
+            st->sum->interrupted = g_signal;
+            break;
+        }
+        pr_run_event ev = {.index = st->index + 1, .total = st->nsel, .c = c, .eta_s = -1};
+        if (!st->todo[st->index]) {
+            ev.kind = PR_EV_CASE_DONE;
+            ev.rec = &st->kept[st->index];
+            ev.skipped = 1;
+            ev.eta_s = eta(st, -1);
+            st->sum->skipped++;
+            count(st->sum, &st->kept[st->index]);
+            emit(st, &ev);
+            continue;
+        }
+        pr_job job;
+        pr_record rec;
+        pr_record_init(&rec);
+        int crc = pr_job_build(st->s, c, &jc, &job, err);
+        if (crc == 0) {
+            ev.kind = PR_EV_CASE_START;
+            ev.job = &job;
+            ev.eta_s = eta(st, 0);
+            emit(st, &ev);
+            crc = run_case(st, c, &job, &rec, err);
+        }
+        if (crc == 0) {
+            st->sum->ran++;
+            count(st->sum, &rec);
+            st->ran_s += rec.duration_s > 0 ? rec.duration_s : 0;
+            st->ran_n++;
+            ev.kind = PR_EV_CASE_DONE;
+            ev.rec = &rec;
+            ev.elapsed_s = rec.duration_s;
+            ev.eta_s = eta(st, -1);
+            emit(st, &ev);
+        }
+        pr_record_clear(&rec);
+        pr_job_free(&job);
+        if (crc == 1) {
+            st->sum->interrupted = g_signal;
+            st->sum->interrupted_case = c->name;
+            break;
+        }
+        if (crc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int pr_run_suite(const pr_suite *s, const pr_run_opts *o, pr_run_summary *sum, pr_err *err)
+{
+    int rc = -1, lock_fd = -1, installed = 0;
+    run_state st;
+    memset(&st, 0, sizeof st);
+    memset(sum, 0, sizeof *sum);
+    st.s = s;
+    st.o = o;
+    st.sum = sum;
+    st.timeout_s = o->timeout_s > 0 ? o->timeout_s : s->timeout_s;
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd) {
+        pr_err_errno(err, ".", "cannot find the current directory");
+        goto out;
+    }
+    st.workdir = pr_xstrdup(cwd);
+    free(cwd);
+    if (select_cases(&st, err) < 0 || check_inputs(&st, err) < 0)
+        goto out;
+    sum->selected = st.nsel;
+    st.kept = pr_xcalloc(st.nsel, sizeof *st.kept);
+    st.todo = pr_xmalloc(st.nsel);
+    if (o->dry_run) {
+        /* Writes nothing: paths are shown as they would be. */
+        st.out = o->out_dir[0] == '/' ? pr_xstrdup(o->out_dir)
+                                      : pr_path_join(st.workdir, o->out_dir);
+    } else {
+        if (pr_runner_signals_install(err) < 0)
+            goto out;
+        installed = 1;
+        if (prepare_out(&st, &lock_fd, err) < 0)
+            goto out;
+    }
+    for (size_t i = 0; i < st.nsel; i++) {
+        pr_record_init(&st.kept[i]);
+        char *rp = record_path(st.out, s->cases[st.sel[i]].name);
+        st.todo[i] = !(o->resume && valid_record(&st, rp, &s->cases[st.sel[i]], &st.kept[i]));
+        free(rp);
+    }
+    if (o->dry_run) {
+        rc = dry_run(&st, err);
+        goto out;
+    }
+    if (verify_datasets(&st, err) < 0)
+        goto out;
+    if (g_signal) {
+        sum->interrupted = g_signal;
+        rc = 0;
+        goto out;
+    }
+    if (s->version_command) {
+        st.version = run_version_command(&st);
+        if (st.version && s->framework_version && strcmp(st.version, s->framework_version) != 0)
+            warn(&st, "framework_version_command says %s but the suite says %s: the records "
+                 "keep %s", st.version, s->framework_version, st.version);
+    }
+    if (g_signal) {
+        sum->interrupted = g_signal;
+        rc = 0;
+        goto out;
+    }
+    json_t *env = pr_envinfo_capture(s->framework, st.version ? st.version : s->framework_version,
+                                     time(NULL));
+    char *env_path = pr_path_join(st.out, "env.json");
+    int wrc = pr_envinfo_write(env_path, env, err);
+    free(env_path);
+    json_decref(env);
+    if (wrc < 0)
+        goto out;
+
+    if (run_cases(&st, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    if (installed) {
+        if (rc == 0 && !sum->interrupted && g_signal)
+            sum->interrupted = g_signal;
+        pr_runner_signals_restore();
+    }
+    if (lock_fd >= 0)
+        close(lock_fd);
+    for (size_t i = 0; st.kept && i < st.nsel; i++)
+        pr_record_clear(&st.kept[i]);
+    free(st.kept);
+    free(st.todo);
+    free(st.sel);
+    free(st.out);
+    free(st.workdir);
+    free(st.version);
+    json_decref(st.rule_json);
+    pr_rule_free(st.rule);
+    return rc;
+}

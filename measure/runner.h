@@ -1,0 +1,227 @@
+/* runner: runs a suite's cases and writes one record per case.
+ *
+ * For each selected case the runner expands the command template, asks the
+ * launcher for the argv actually exec'd, runs it in its own process group
+ * with stdout and stderr redirected to logs/train_log/<case>, enforces the
+ * timeout (SIGTERM to the group, SIGKILL after a grace period), classifies
+ * the outcome (launch_error, timeout, signal, exit_status, oom, or the parse
+ * rule's verdict on the log) and writes logs/index/<case>_speed atomically.
+ *
+ * Library code: nothing here prints.  Progress, warnings and echoed job
+ * output reach the caller through pr_run_opts.event.  docs/measure-run.md
+ * describes the behaviour users see.
+ */
+#ifndef PR_RUNNER_H
+#define PR_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+#include "record.h"
+#include "suite.h"
+
+/* ---- Shell words ------------------------------------------------------ */
+
+/* Appends s to out as one POSIX shell word: unchanged when it is non-empty
+ * and holds only characters no shell treats specially ([A-Za-z0-9_@%+=:,./-]),
+ * otherwise single-quoted, with each ' written as '\''. */
+void pr_shell_quote(const char *s, pr_buf *out);
+
+/* ---- Launchers: the extension point for mpirun / slurm ------------------ */
+
+/* What a launcher sees of one case. */
+typedef struct pr_launch_ctx {
+    const pr_suite *suite;
+    const pr_case *c;
+    int master_port;
+} pr_launch_ctx;
+
+/* The runner variables a launcher provides (templates use them). */
+typedef struct pr_launch_vars {
+    char master_addr[64];
+    char master_port[16];
+    char node_rank[16];
+    char world_size[16];
+    char local_rank[16];
+    char hostfile[4096];
+} pr_launch_vars;
+
+typedef struct pr_launcher {
+    const char *name;
+    /* Fills the launcher's variables for the case.  -1 + err when the
+     * launcher cannot run this case (e.g. local with nodes > 1): the case is
+     * then recorded as launch_error. */
+    int (*vars)(const pr_launch_ctx *ctx, pr_launch_vars *out, pr_err *err);
+    /* Turns the case's expanded argv (argc entries) into the argv exec'd,
+     * as a malloc'd NULL-terminated array of malloc'd strings (pr_strv_free).
+     * local copies it unchanged; mpirun would prepend "mpirun -np N ...". */
+    int (*wrap)(const pr_launch_ctx *ctx, char *const *argv, size_t argc, char ***out,
+                pr_err *err);
+} pr_launcher;
+
+/* The launcher called name, or NULL when perfrepro has none by that name. */
+const pr_launcher *pr_launcher_find(const char *name);
+
+/* ---- One job ------------------------------------------------------------ */
+
+/* A case made ready to run: every string is malloc'd and owned by the job
+ * (pr_job_free). */
+typedef struct pr_job {
+    char **argv;       /* NULL-terminated: what is exec'd (after the launcher) */
+    char **env;        /* NULL-terminated "NAME=value": set on top of measure's environment */
+    char *log_path;    /* absolute: DIR/logs/train_log/<case> */
+    char *log_rel;     /* relative to DIR: logs/train_log/<case> */
+    char *record_path; /* DIR/logs/index/<case>_speed */
+    char *prepare_error; /* set when the launcher refused the case (argv NULL then) */
+} pr_job;
+
+/* Where a job runs and what it is given besides the suite and case. */
+typedef struct pr_job_ctx {
+    const pr_launcher *launcher;
+    const char *out_dir;     /* absolute output directory */
+    const char *workdir;     /* absolute directory the job runs in */
+    const char *parent_cvd;  /* measure's own CUDA_VISIBLE_DEVICES, or NULL */
+    int master_port;
+} pr_job_ctx;
+
+/* Builds the job for case c: expands the command (each argv element; with
+ * "shell": true the one string, with every substituted value shell-quoted,
+ * run by /bin/sh -c) and the suite's env, adds CUDA_VISIBLE_DEVICES (the
+ * first gpus_per_node entries of parent_cvd, or 0..gpus_per_node-1; unless
+ * the suite's env sets it), PERFREPRO_CASE and PERFREPRO_LOG.  A launcher
+ * refusal is not an error: job->prepare_error says why.  -1 + err on a
+ * template error or an env key that is no variable name.  The caller frees
+ * *job with pr_job_free (also after -1). */
+int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_job *job,
+                 pr_err *err);
+void pr_job_free(pr_job *job);
+/* Appends the job as one line a POSIX shell runs the same way:
+ * NAME=value assignments (quoted) then the argv (quoted). */
+void pr_job_format(const pr_job *job, pr_buf *out);
+
+/* ---- Processes ----------------------------------------------------------- */
+
+typedef struct pr_proc_spec {
+    char *const *argv;       /* argv[0] is looked up in PATH */
+    char *const *env;        /* "NAME=value" set on top of measure's environment, or NULL */
+    int out_fd, err_fd;      /* the child's stdout and stderr (stdin is /dev/null) */
+    double timeout_s;        /* <= 0: no timeout */
+    double grace_s;          /* SIGTERM to SIGKILL */
+    /* Optional: called about once a second with the elapsed time. */
+    void (*tick)(void *ud, double elapsed_s);
+    /* Optional: with follow_path, new bytes of that file as they appear
+     * (--echo reads the job's log back while the job writes it). */
+    const char *follow_path;
+    void (*output)(void *ud, const char *data, size_t len);
+    void *ud;
+} pr_proc_spec;
+
+typedef struct pr_proc_result {
+    int launch_errno;   /* non-zero: the command could not be started */
+    int exit_status;    /* -1 unless it exited */
+    int term_signal;    /* 0 unless a signal ended it */
+    int timed_out;      /* the runner ended it at its timeout */
+    int interrupted;    /* the signal that interrupted measure (0: none) */
+    int stray;          /* processes of its group outlived it and were ended */
+    int unkillable;     /* some of its group survived SIGKILL (left behind) */
+    double duration_s;
+} pr_proc_result;
+
+/* Runs one process in its own process group and waits for it and for its
+ * whole group (grandchildren included: what is left of the group half a
+ * second after the main process exits is sent SIGTERM, then SIGKILL after
+ * the grace).  Waiting never depends on a pipe's end of file,
+ * so a grandchild holding the log open cannot make it hang.  An interruption
+ * (SIGINT, SIGTERM or SIGHUP to measure, see pr_runner_signals_install) ends
+ * the job the same way and sets interrupted.  Returns -1 + err only when it
+ * could not even try (fork failed, ...). */
+int pr_proc_run(const pr_proc_spec *spec, pr_proc_result *res, pr_err *err);
+
+/* Installs measure's SIGINT/SIGTERM/SIGHUP/SIGCHLD handlers (a flag and a
+ * self-pipe) and makes measure a child subreaper, so that orphaned
+ * grandchildren are reaped here.  Idempotent; pr_runner_signals_restore puts
+ * the previous handlers back. */
+int pr_runner_signals_install(pr_err *err);
+void pr_runner_signals_restore(void);
+/* The first interrupting signal received since install (0: none), for
+ * loops that poll it (pr_md5_file). */
+const volatile sig_atomic_t *pr_runner_interrupt_flag(void);
+
+/* ---- Outcomes -------------------------------------------------------------- */
+
+/* 1 when the line s[0..len) holds an out-of-memory message ("CUDA out of
+ * memory", "ResourceExhaustedError", "std::bad_alloc", "OOM" as a word, ...;
+ * the list is in runner.c). */
+int pr_oom_match(const char *s, size_t len);
+/* Reads the log at path line by line (logscan: constant memory, ANSI codes
+ * removed) through pr_oom_match; returns 1 and the last matching line (at
+ * most 200 bytes, valid UTF-8) in line, 0 when none, -1 + err when the log
+ * cannot be read. */
+int pr_log_find_oom(const char *path, pr_buf *line, pr_err *err);
+
+/* Formats seconds for people: "0.4s", "12.3s", "1m40s", "2h05m". */
+void pr_fmt_duration(double s, char out[32]);
+
+/* ---- Suites ------------------------------------------------------------------ */
+
+typedef enum pr_run_event_kind {
+    PR_EV_DATASET,    /* text: dataset being verified */
+    PR_EV_DRY,        /* index/total, c, job: a --dry-run case */
+    PR_EV_CASE_START, /* index/total, c, eta_s */
+    PR_EV_CASE_TICK,  /* index/total, c, elapsed_s, eta_s (about once a second) */
+    PR_EV_OUTPUT,     /* text/len: job output (--echo) */
+    PR_EV_CASE_DONE,  /* index/total, c, rec, skipped, elapsed_s, eta_s */
+    PR_EV_WARN        /* text */
+} pr_run_event_kind;
+
+typedef struct pr_run_event {
+    pr_run_event_kind kind;
+    size_t index, total;  /* 1-based position among the selected cases */
+    const pr_case *c;
+    const pr_job *job;
+    const pr_record *rec; /* DONE: the record written, or the one kept */
+    int skipped;          /* DONE: --resume kept an existing valid record */
+    double elapsed_s;
+    double eta_s;         /* < 0: unknown yet */
+    const char *text;
+    size_t len;
+} pr_run_event;
+
+typedef struct pr_run_opts {
+    const char *out_dir;   /* required */
+    int resume, dry_run, echo;
+    char *const *only;     /* fnmatch patterns on case names; none: every case */
+    size_t nonly;
+    double timeout_s;      /* > 0 overrides the suite's timeout_s */
+    double kill_grace_s;   /* SIGTERM to SIGKILL, default 5 */
+    const char *launcher;  /* NULL: the suite's */
+    int master_port;       /* 0: 29500 */
+    void (*event)(const pr_run_event *ev, void *ud);
+    void *ud;
+} pr_run_opts;
+
+#define PR_RUN_NREASONS 16
+
+typedef struct pr_run_summary {
+    size_t selected;     /* cases --only kept */
+    size_t ran;          /* cases run now */
+    size_t ok, failed;   /* over the selected cases, kept records included */
+    size_t skipped;      /* --resume: valid records kept */
+    size_t by_reason[PR_RUN_NREASONS]; /* failures, indexed as pr_fail_reasons */
+    int interrupted;     /* the signal that stopped the run, or 0 */
+    const char *interrupted_case; /* the case it stopped (no record), or NULL;
+                                   * points into the suite */
+} pr_run_summary;
+
+/* Runs the suite's selected cases in order into opts->out_dir (see the top
+ * of this file).  Returns 0 when the run went through (look at the summary:
+ * failed cases and interruption are results, not errors) and -1 + err when
+ * it could not start: no case selected, unknown launcher, a dataset missing
+ * or with the wrong checksum, output directory unusable or in use by another
+ * measure. */
+int pr_run_suite(const pr_suite *s, const pr_run_opts *opts, pr_run_summary *sum,
+                 pr_err *err);
+
+#endif

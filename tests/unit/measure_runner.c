@@ -1,0 +1,614 @@
+/* Unit tests of the runner's parts: MD5, shell quoting, job building
+ * (templates, environment, launchers), processes (exit, signal, launch
+ * error, timeout with a grandchild, leftovers), out-of-memory detection,
+ * formatting and the environment record.  The suite-level behaviour is
+ * tested end to end by tests/scripts/measure_run_*.sh. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "envinfo.h"
+#include "fileio.h"
+#include "jdoc.h"
+#include "md5.h"
+#include "runner.h"
+#include "suite.h"
+
+/* ---- helpers ---- */
+
+static char tmpdir[64];
+
+static void mk_tmpdir(void)
+{
+    strcpy(tmpdir, "/tmp/pr-runner-XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void rm_tmpdir(void)
+{
+    char *cmd = pr_xasprintf("rm -rf '%s'", tmpdir);
+    cr_assert_eq(system(cmd), 0);
+    free(cmd);
+}
+
+static char *write_tmp(const char *name, const char *text)
+{
+    char *p = pr_path_join(tmpdir, name);
+    pr_err e;
+    cr_assert_eq(pr_write_atomic(p, text, strlen(text), &e), 0, "%s", e.msg);
+    return p;
+}
+
+static char *md5_of(const char *s)
+{
+    static char hex[33];
+    pr_md5 m;
+    unsigned char d[16];
+    pr_md5_init(&m);
+    pr_md5_update(&m, s, strlen(s));
+    pr_md5_final(&m, d);
+    pr_md5_hex(d, hex);
+    return hex;
+}
+
+/* Runs `sh -c CMD` and returns its stdout (malloc'd). */
+static char *sh_output(const char *cmd)
+{
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    pr_buf b = PR_BUF_INIT;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        pr_buf_put(&b, buf, n);
+    pclose(f);
+    return pr_buf_detach(&b);
+}
+
+/* ---- MD5 ---- */
+
+Test(md5, rfc1321_vectors)
+{
+    cr_assert_str_eq(md5_of(""), "d41d8cd98f00b204e9800998ecf8427e");
+    cr_assert_str_eq(md5_of("a"), "0cc175b9c0f1b6a831c399e269772661");
+    cr_assert_str_eq(md5_of("abc"), "900150983cd24fb0d6963f7d28e17f72");
+    cr_assert_str_eq(md5_of("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
+    cr_assert_str_eq(md5_of("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
+    cr_assert_str_eq(
+        md5_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
+        "d174ab98d277d9f5a5611c2c9f419d9f");
+    cr_assert_str_eq(md5_of("1234567890123456789012345678901234567890123456789012345678901234"
+                            "5678901234567890"),
+                     "57edf4a22be3c955ac49da2e2107b67a");
+}
+
+Test(md5, pieces_equal_whole)
+{
+    /* Lengths around the 55/56/64-byte padding edges, fed in odd pieces. */
+    char data[300];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (char)(i * 7 + 3);
+    size_t lens[] = {0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 300};
+    for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+        unsigned char d1[16], d2[16];
+        pr_md5 m;
+        pr_md5_init(&m);
+        pr_md5_update(&m, data, lens[k]);
+        pr_md5_final(&m, d1);
+        pr_md5_init(&m);
+        for (size_t off = 0, step = 1; off < lens[k]; off += step, step = step % 13 + 1)
+            pr_md5_update(&m, data + off, off + step > lens[k] ? lens[k] - off : step);
+        pr_md5_final(&m, d2);
+        cr_assert_arr_eq(d1, d2, 16, "length %zu", lens[k]);
+    }
+}
+
+Test(md5, file_and_errors, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    /* 1,000,000 x 'a': the classic long vector, across read chunks. */
+    char *p = pr_path_join(tmpdir, "million");
+    char *a = pr_xmalloc(1000000);
+    memset(a, 'a', 1000000);
+    pr_err e;
+    cr_assert_eq(pr_write_atomic(p, a, 1000000, &e), 0);
+    char hex[33];
+    cr_assert_eq(pr_md5_file(p, hex, NULL, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(hex, "7707d6ae4e027c70eea2a935c2296f21");
+    char *missing = pr_path_join(tmpdir, "missing");
+    cr_assert_eq(pr_md5_file(missing, hex, NULL, &e), -1);
+    cr_assert(strstr(e.msg, "No such file") != NULL, "%s", e.msg);
+    cr_assert_eq(pr_md5_file(tmpdir, hex, NULL, &e), -1);
+    cr_assert(strstr(e.msg, "directory") != NULL, "%s", e.msg);
+    volatile sig_atomic_t stop = 1;
+    cr_assert_eq(pr_md5_file(p, hex, &stop, &e), -1);
+    cr_assert(strstr(e.msg, "interrupted") != NULL, "%s", e.msg);
+    free(a);
+    free(p);
+    free(missing);
+}
+
+/* ---- shell quoting ---- */
+
+Test(shell_quote, plain_words_unchanged)
+{
+    const char *plain[] = {"abc", "/usr/bin/python3", "--lr=0.1", "a,b:c@d%e+f", "0,1,2"};
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+        pr_buf b = PR_BUF_INIT;
+        pr_shell_quote(plain[i], &b);
+        cr_assert_str_eq(pr_buf_cstr(&b), plain[i]);
+        pr_buf_free(&b);
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_shell_quote("", &b);
+    cr_assert_str_eq(pr_buf_cstr(&b), "''");
+    pr_buf_clear(&b);
+    pr_shell_quote("it's", &b);
+    cr_assert_str_eq(pr_buf_cstr(&b), "'it'\\''s'");
+    pr_buf_free(&b);
+}
+
+Test(shell_quote, hostile_values_survive_sh, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    const char *hostile[] = {"'; rm -rf / #", "$(id)", "`id`", "a b", "\"x\"", "\\", "a\nb",
+                             "*", "~", "!", "$HOME", ";&|<>()", "''", "'", "-n", "\t",
+                             "x'$(touch PWNED)'y"};
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        pr_buf cmd = PR_BUF_INIT;
+        pr_buf_printf(&cmd, "cd '%s' && printf '%%s|' ", tmpdir);
+        pr_shell_quote(hostile[i], &cmd);
+        char *got = sh_output(pr_buf_cstr(&cmd));
+        char *want = pr_xasprintf("%s|", hostile[i]);
+        cr_assert_str_eq(got, want, "value #%zu", i);
+        free(got);
+        free(want);
+        pr_buf_free(&cmd);
+    }
+    char *pwned = pr_path_join(tmpdir, "PWNED");
+    cr_assert_not(pr_is_file(pwned), "a quoted value ran a command");
+    free(pwned);
+}
+
+/* ---- jobs ---- */
+
+static pr_suite *load_suite(const char *json)
+{
+    char *p = write_tmp("suite.json", json);
+    pr_suite *s = NULL;
+    pr_err e;
+    pr_json_init();
+    cr_assert_eq(pr_suite_load(p, &s, &e), 0, "%s", e.msg);
+    free(p);
+    return s;
+}
+
+static const char *env_get(char **env, const char *name)
+{
+    size_t n = strlen(name);
+    for (; env && *env; env++)
+        if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+            return *env + n + 1;
+    return NULL;
+}
+
+#define SUITE_HEAD                                                                         \
+    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m n\", " \
+    "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "              \
+    "\"case_name\": \"c{gpus}\", \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, "
+
+Test(job, argv_env_and_runner_vars, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    pr_suite *s = load_suite(
+        SUITE_HEAD "\"command\": [\"run.sh\", \"{model_name}\", \"--bs={batch_size}\", "
+                   "\"{master_addr}:{master_port}\", \"{world_size}\", \"{node_rank}\", "
+                   "\"{local_rank}\", \"[{hostfile}]\", \"{log_file}\", \"{log_dir}\", "
+                   "\"{workdir}\", \"{{literal}}\"], "
+                   "\"env\": {\"A\": \"{precision}-{gpus}\"},"
+                   "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [4], \"batch_size\": [32], "
+                   "\"precision\": [\"amp\"]}}");
+    pr_job_ctx ctx = {pr_launcher_find("local"), "/out", "/work", NULL, 29511};
+    pr_job job;
+    pr_err e;
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
+    cr_assert_null(job.prepare_error);
+    const char *want[] = {"run.sh", "m n", "--bs=32", "127.0.0.1:29511", "4", "0", "0", "[]",
+                          "/out/logs/train_log/c4", "/out/logs/train_log",
+                          "/work", "{literal}", NULL};
+    size_t i = 0;
+    for (; job.argv[i]; i++) {
+        cr_assert_not_null(want[i], "extra argument %s", job.argv[i]);
+        cr_assert_str_eq(job.argv[i], want[i]);
+    }
+    cr_assert_null(want[i], "missing argument %s", want[i]);
+    cr_assert_str_eq(env_get(job.env, "A"), "amp-4");
+    cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "0,1,2,3");
+    cr_assert_str_eq(env_get(job.env, "PERFREPRO_CASE"), "c4");
+    cr_assert_str_eq(env_get(job.env, "PERFREPRO_LOG"), "/out/logs/train_log/c4");
+    cr_assert_str_eq(job.log_rel, "logs/train_log/c4");
+    cr_assert_str_eq(job.record_path, "/out/logs/index/c4_speed");
+    pr_job_free(&job);
+    pr_suite_free(s);
+}
+
+Test(job, visible_devices, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    pr_suite *s = load_suite(
+        SUITE_HEAD "\"command\": [\"x\"], "
+                   "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1, 2], \"batch_size\": [1], "
+                   "\"precision\": [\"fp32\"]}}");
+    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", "GPU-a,GPU-b,GPU-c", 29500};
+    pr_job job;
+    pr_err e;
+    cr_assert_eq(pr_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
+    cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "GPU-a,GPU-b");
+    pr_job_free(&job);
+    ctx.parent_cvd = "7";
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "7");
+    pr_job_free(&job);
+    cr_assert_eq(pr_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
+    cr_assert_not_null(job.prepare_error, "2 GPUs from a list of 1");
+    cr_assert(strstr(job.prepare_error, "lists 1") != NULL, "%s", job.prepare_error);
+    pr_job_free(&job);
+    pr_suite_free(s);
+
+    /* The suite's own CUDA_VISIBLE_DEVICES wins and is not doubled. */
+    s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"env\": {\"CUDA_VISIBLE_DEVICES\": "
+                              "\"{gpu_list}\", \"PERFREPRO_CASE\": \"mine\"}, "
+                              "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [3], "
+                              "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
+    ctx.parent_cvd = "5";
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_null(job.prepare_error);
+    size_t n = 0;
+    for (char **v = job.env; *v; v++)
+        n += strncmp(*v, "CUDA_VISIBLE_DEVICES=", 21) == 0;
+    cr_assert_eq(n, 1);
+    cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "0,1,2");
+    cr_assert_str_neq(env_get(job.env, "PERFREPRO_CASE"), "mine");
+    pr_job_free(&job);
+    pr_suite_free(s);
+}
+
+Test(job, shell_mode_quotes_values, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    pr_suite *s = load_suite(
+        "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", "
+        "\"model_name\": \"'; touch PWNED # $(touch PWNED2)\", \"case_name\": \"c\", "
+        "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "
+        "\"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, \"shell\": true, "
+        "\"command\": [\"printf '%s|' {model_name} {batch_size} > out.txt\"], "
+        "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8], "
+        "\"precision\": [\"fp32\"]}}");
+    pr_job_ctx ctx = {pr_launcher_find("local"), tmpdir, tmpdir, NULL, 29500};
+    pr_job job;
+    pr_err e;
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(job.argv[0], "/bin/sh");
+    cr_assert_str_eq(job.argv[1], "-c");
+    cr_assert_null(job.argv[3]);
+    /* Run it for real and see what printf got. */
+    pr_buf cmd = PR_BUF_INIT;
+    pr_buf_printf(&cmd, "cd '%s' && /bin/sh -c ", tmpdir);
+    pr_shell_quote(job.argv[2], &cmd);
+    pr_buf_puts(&cmd, " && cat out.txt");
+    char *got = sh_output(pr_buf_cstr(&cmd));
+    cr_assert_str_eq(got, "'; touch PWNED # $(touch PWNED2)|8|");
+    char *p1 = pr_path_join(tmpdir, "PWNED"), *p2 = pr_path_join(tmpdir, "PWNED2");
+    cr_assert_not(pr_is_file(p1));
+    cr_assert_not(pr_is_file(p2));
+    free(p1);
+    free(p2);
+    free(got);
+    pr_buf_free(&cmd);
+    pr_job_free(&job);
+    pr_suite_free(s);
+}
+
+Test(job, format_is_a_shell_line, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"echo\", \"a b\", \"{case}\"], "
+                                        "\"env\": {\"V\": \"x y\"}, "
+                                        "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], "
+                                        "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
+    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", NULL, 29500};
+    pr_job job;
+    pr_err e;
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    pr_buf b = PR_BUF_INIT;
+    pr_job_format(&job, &b);
+    cr_assert_str_eq(pr_buf_cstr(&b), "V='x y' CUDA_VISIBLE_DEVICES=0 PERFREPRO_CASE=c1 "
+                                      "PERFREPRO_LOG=/o/logs/train_log/c1 echo 'a b' c1");
+    pr_buf_free(&b);
+    pr_job_free(&job);
+    pr_suite_free(s);
+}
+
+Test(job, local_launcher_refuses_multi_node, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"matrix\": {\"nodes\": [2], "
+                                        "\"gpus_per_node\": [8], \"batch_size\": [1], "
+                                        "\"precision\": [\"fp32\"]}}");
+    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", NULL, 29500};
+    pr_job job;
+    pr_err e;
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_not_null(job.prepare_error);
+    cr_assert(strstr(job.prepare_error, "2 nodes") != NULL, "%s", job.prepare_error);
+    cr_assert_null(job.argv);
+    pr_job_free(&job);
+    pr_suite_free(s);
+    cr_assert_null(pr_launcher_find("slurm"));
+}
+
+Test(job, bad_env_name, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"env\": {\"A=B\": \"1\"}, "
+                                        "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], "
+                                        "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
+    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", NULL, 29500};
+    pr_job job;
+    pr_err e;
+    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), -1);
+    cr_assert(strstr(e.msg, "A=B") != NULL, "%s", e.msg);
+    pr_job_free(&job);
+    pr_suite_free(s);
+}
+
+/* ---- processes ---- */
+
+static void signals_on(void)
+{
+    pr_err e;
+    cr_assert_eq(pr_runner_signals_install(&e), 0);
+    mk_tmpdir();
+}
+
+static void signals_off(void)
+{
+    pr_runner_signals_restore();
+    rm_tmpdir();
+}
+
+/* Runs `sh -c script` with its output in OUT (read back into *out). */
+static pr_proc_result run_sh(const char *script, double timeout, char **env, char **out)
+{
+    char *path = pr_path_join(tmpdir, "out");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    cr_assert(fd >= 0);
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    pr_proc_spec sp = {.argv = argv, .env = env, .out_fd = fd, .err_fd = fd,
+                       .timeout_s = timeout, .grace_s = 0.2};
+    pr_proc_result res;
+    pr_err e;
+    cr_assert_eq(pr_proc_run(&sp, &res, &e), 0, "%s", e.msg);
+    close(fd);
+    if (out) {
+        pr_buf b = PR_BUF_INIT;
+        cr_assert_eq(pr_read_file(path, &b, &e), 0);
+        *out = pr_buf_detach(&b);
+    }
+    free(path);
+    return res;
+}
+
+Test(proc, exit_status_and_output, .init = signals_on, .fini = signals_off)
+{
+    char *out = NULL;
+    pr_proc_result r = run_sh("echo out; echo err >&2; exit 7", 10, NULL, &out);
+    cr_assert_eq(r.exit_status, 7);
+    cr_assert_eq(r.term_signal, 0);
+    cr_assert_not(r.timed_out);
+    cr_assert_eq(r.launch_errno, 0);
+    cr_assert_str_eq(out, "out\nerr\n");
+    free(out);
+}
+
+Test(proc, signal, .init = signals_on, .fini = signals_off)
+{
+    pr_proc_result r = run_sh("kill -SEGV $$", 10, NULL, NULL);
+    cr_assert_eq(r.term_signal, SIGSEGV);
+    cr_assert_eq(r.exit_status, -1);
+}
+
+Test(proc, environment, .init = signals_on, .fini = signals_off)
+{
+    setenv("PR_TEST_KEEP", "kept", 1);
+    setenv("PR_TEST_OVER", "old", 1);
+    char *env[] = {"PR_TEST_OVER=new", "PR_TEST_NEW=x y", NULL};
+    char *out = NULL;
+    run_sh("echo \"$PR_TEST_KEEP $PR_TEST_OVER $PR_TEST_NEW\"; read x || echo eof", 10, env,
+           &out);
+    /* stdin is /dev/null: read sees end of file at once. */
+    cr_assert_str_eq(out, "kept new x y\neof\n");
+    free(out);
+}
+
+Test(proc, launch_error, .init = signals_on, .fini = signals_off)
+{
+    char *argv[] = {"/nonexistent/program", NULL};
+    pr_proc_spec sp = {.argv = argv, .out_fd = 1, .err_fd = 2, .timeout_s = 5, .grace_s = 0.1};
+    pr_proc_result r;
+    pr_err e;
+    cr_assert_eq(pr_proc_run(&sp, &r, &e), 0);
+    cr_assert_eq(r.launch_errno, ENOENT);
+    char *argv2[] = {"no-such-program-in-path-perfrepro", NULL};
+    sp.argv = argv2;
+    cr_assert_eq(pr_proc_run(&sp, &r, &e), 0);
+    cr_assert_eq(r.launch_errno, ENOENT);
+}
+
+Test(proc, timeout_with_grandchild_holding_output, .init = signals_on, .fini = signals_off)
+{
+    /* The grandchild keeps the output open and ignores SIGTERM like its
+     * parent: only SIGKILL to the group ends them, and waiting must not
+     * depend on the output being closed. */
+    char *out = NULL;
+    char *pidfile = pr_path_join(tmpdir, "pid");
+    char *script = pr_xasprintf("trap '' TERM; echo started; sleep 30 & echo $! > '%s'; "
+                                "sleep 30", pidfile);
+    pr_proc_result r = run_sh(script, 0.5, NULL, &out);
+    cr_assert(r.timed_out);
+    cr_assert_eq(r.term_signal, SIGKILL);
+    cr_assert(r.duration_s >= 0.5 && r.duration_s < 3, "duration %g", r.duration_s);
+    cr_assert_str_eq(out, "started\n");
+    pr_buf b = PR_BUF_INIT;
+    pr_err e;
+    cr_assert_eq(pr_read_file(pidfile, &b, &e), 0, "%s", e.msg);
+    long gc = strtol(pr_buf_cstr(&b), NULL, 10);
+    cr_assert(gc > 0);
+    cr_assert_eq(kill((pid_t)gc, 0), -1, "the grandchild %ld survived", gc);
+    pr_buf_free(&b);
+    free(pidfile);
+    free(script);
+    free(out);
+}
+
+Test(proc, leftovers_of_a_finished_job_are_ended, .init = signals_on, .fini = signals_off)
+{
+    pr_proc_result r = run_sh("sleep 30 & exit 0", 10, NULL, NULL);
+    cr_assert_eq(r.exit_status, 0);
+    cr_assert(r.stray, "the background sleep was not noticed");
+    cr_assert(r.duration_s < 2, "waited %g s for the background sleep", r.duration_s);
+}
+
+/* ---- out of memory ---- */
+
+Test(oom, messages)
+{
+    const char *yes[] = {
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
+        "torch.cuda.OutOfMemoryError: CUDA out of memory.",
+        "RuntimeError: CUDA error: out of memory",
+        "ResourceExhaustedError: Out of memory error on GPU 0.",
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating",
+        "2024 W OOM when allocating tensor with shape[256,1024]",
+        "terminate called after throwing an instance of 'std::bad_alloc'",
+        "MemoryError",
+        "CUDA_ERROR_OUT_OF_MEMORY",
+        "XlaRuntimeError: RESOURCE_EXHAUSTED: while allocating",
+        "fork: Cannot allocate memory",
+        "Memory cgroup out of memory: Killed process 1234 (python)",
+        "[OOM]",
+        "oom-kill:constraint=CONSTRAINT_MEMCG",
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        cr_assert(pr_oom_match(yes[i], strlen(yes[i])), "missed: %s", yes[i]);
+    const char *no[] = {"ZOOM lens", "BOOM", "OOMPH", "room for improvement", "loss: 0.3",
+                        "memory: 12.5 GiB allocated", "ips: 100.5 samples/sec", "", "oom"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        cr_assert_not(pr_oom_match(no[i], strlen(no[i])), "false positive: %s", no[i]);
+}
+
+Test(oom, log_scan, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    char *p = write_tmp("log", "step 1 ips: 100\n\033[31mRuntimeError: CUDA out of memory. "
+                               "Tried\033[0m\nmore\nstd::bad_alloc last one\nend");
+    pr_buf line = PR_BUF_INIT;
+    pr_err e;
+    cr_assert_eq(pr_log_find_oom(p, &line, &e), 1);
+    cr_assert_str_eq(pr_buf_cstr(&line), "std::bad_alloc last one");
+    free(p);
+    p = write_tmp("log2", "\033[31mRuntimeError: CUDA out of memory\033[0m\n\xff\x01 tail\n");
+    cr_assert_eq(pr_log_find_oom(p, &line, &e), 1);
+    cr_assert_str_eq(pr_buf_cstr(&line), "RuntimeError: CUDA out of memory");
+    free(p);
+    p = write_tmp("clean", "all good\nips: 100\n");
+    cr_assert_eq(pr_log_find_oom(p, &line, &e), 0);
+    free(p);
+    p = pr_path_join(tmpdir, "missing");
+    cr_assert_eq(pr_log_find_oom(p, &line, &e), -1);
+    free(p);
+    pr_buf_free(&line);
+}
+
+/* ---- formatting ---- */
+
+Test(format, duration)
+{
+    char b[32];
+    struct {
+        double s;
+        const char *want;
+    } t[] = {{0, "0.0s"},      {0.04, "0.0s"},   {12.34, "12.3s"}, {59.9, "59.9s"},
+             {59.96, "1m00s"}, {100, "1m40s"},   {3599.4, "59m59s"}, {3600, "1h00m"},
+             {7500, "2h05m"},  {-1, "0.0s"}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        pr_fmt_duration(t[i].s, b);
+        cr_assert_str_eq(b, t[i].want, "%g", t[i].s);
+    }
+}
+
+Test(format, utc)
+{
+    char b[32];
+    pr_fmt_utc(0, b);
+    cr_assert_str_eq(b, "1970-01-01T00:00:00Z");
+    pr_fmt_utc(1714566896, b);
+    cr_assert_str_eq(b, "2024-05-01T12:34:56Z");
+}
+
+/* ---- environment record ---- */
+
+Test(envinfo, os_release)
+{
+    char *v = pr_envinfo_os_pretty_name("NAME=\"Debian\"\nPRETTY_NAME=\"Debian GNU/Linux 12 "
+                                        "(bookworm)\"\nID=debian\n");
+    cr_assert_str_eq(v, "Debian GNU/Linux 12 (bookworm)");
+    free(v);
+    v = pr_envinfo_os_pretty_name("PRETTY_NAME=Alpine\n");
+    cr_assert_str_eq(v, "Alpine");
+    free(v);
+    v = pr_envinfo_os_pretty_name("PRETTY_NAME='Say \"hi\"'");
+    cr_assert_str_eq(v, "Say \"hi\"");
+    free(v);
+    v = pr_envinfo_os_pretty_name("PRETTY_NAME=\"a \\\"b\\\"\"\n");
+    cr_assert_str_eq(v, "a \"b\"");
+    free(v);
+    cr_assert_null(pr_envinfo_os_pretty_name("NAME=x\n"));
+    cr_assert_null(pr_envinfo_os_pretty_name("PRETTY_NAME=\"\"\n"));
+}
+
+Test(envinfo, cpu_model)
+{
+    char *v = pr_envinfo_cpu_model("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel\t\t: 85\n"
+                                   "model name\t: Intel(R) Xeon(R) Gold 6271C CPU @ 2.60GHz\n");
+    cr_assert_str_eq(v, "Intel(R) Xeon(R) Gold 6271C CPU @ 2.60GHz");
+    free(v);
+    v = pr_envinfo_cpu_model("processor : 0\nBogoMIPS : 108\nModel : Raspberry Pi 4\n");
+    cr_assert_str_eq(v, "Raspberry Pi 4");
+    free(v);
+    cr_assert_null(pr_envinfo_cpu_model("processor : 0\n"));
+}
+
+Test(envinfo, capture_schema)
+{
+    json_t *o = pr_envinfo_capture("PyTorch", "2.3.0", 1714566896);
+    const char *keys[] = {"perfrepro", "captured_at", "host", "framework", "gpu"};
+    cr_assert_eq(json_object_size(o), 5);
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_not_null(json_object_get(o, keys[i]), "no %s", keys[i]);
+    cr_assert_str_eq(json_string_value(json_object_get(o, "captured_at")), "2024-05-01T12:34:56Z");
+    json_t *h = json_object_get(o, "host");
+    const char *hk[] = {"cpu_model", "cpu_count", "memory_gb", "arch", "os", "kernel",
+                        "compiler"};
+    cr_assert_eq(json_object_size(h), 7, "host has exactly the documented keys");
+    for (size_t i = 0; i < 7; i++)
+        cr_assert_not_null(json_object_get(h, hk[i]), "no host.%s", hk[i]);
+    cr_assert(json_integer_value(json_object_get(h, "cpu_count")) >= 1);
+    cr_assert(json_real_value(json_object_get(h, "memory_gb")) > 0);
+    json_t *fw = json_object_get(o, "framework");
+    cr_assert_str_eq(json_string_value(json_object_get(fw, "name")), "PyTorch");
+    cr_assert_str_eq(json_string_value(json_object_get(fw, "version")), "2.3.0");
+    cr_assert(json_is_null(json_object_get(o, "gpu")));
+    json_decref(o);
+    o = pr_envinfo_capture("F", NULL, 0);
+    cr_assert(json_is_null(json_object_get(json_object_get(o, "framework"), "version")));
+    json_decref(o);
+}
