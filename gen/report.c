@@ -242,7 +242,8 @@ static void repro_cell(const fw *f, const cfg *c, int nodes, int gpus, repro *ou
 {
     memset(out, 0, sizeof *out);
     out->tt = out->acc = NAN;
-    double *vals = pr_xmalloc((f->nrecs + 1) * sizeof *vals);
+    size_t cap = 16;
+    double *vals = pr_xmalloc(cap * sizeof *vals);
     for (size_t i = 0; i < f->nrecs; i++) {
         const pr_record *r = f->recs[i];
         if (strcmp(r->precision, c->precision) || r->batch_size != c->bs || r->nodes != nodes ||
@@ -256,7 +257,22 @@ static void repro_cell(const fw *f, const cfg *c, int nodes, int gpus, repro *ou
             }
             continue;
         }
-        vals[out->n_ok++] = r->final_result;
+        /* A record of several runs (parse of several logs) counts each run:
+         * its stats.per_run are the runs' figures, FINAL_RESULT their median. */
+        json_t *per_run = r->stats ? json_object_get(r->stats, "per_run") : NULL;
+        size_t nrun = json_array_size(per_run);
+        for (size_t k = 0; k < nrun; k++)
+            if (!json_is_number(json_array_get(per_run, k)))
+                nrun = 0;
+        if (out->n_ok + nrun + 1 > cap)
+            vals = pr_xrealloc(vals, (cap = 2 * (out->n_ok + nrun + 1)) * sizeof *vals);
+        if (nrun > 1) {
+            for (size_t k = 0; k < nrun; k++)
+                vals[out->n_ok++] = json_number_value(json_array_get(per_run, k));
+            out->n_total += nrun - 1;
+        } else {
+            vals[out->n_ok++] = r->final_result;
+        }
     }
     if (out->n_ok) {
         qsort(vals, out->n_ok, sizeof *vals, dbl_cmp);
@@ -1917,8 +1933,9 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
             free(rows);
         }
     }
-    json_object_set_new(view, "logs", logs);
     json_object_set_new(view, "has_logs", json_boolean(json_array_size(logs) > 0));
+    json_object_set_new(view, "imported", json_boolean(!s && json_array_size(logs) > 0));
+    json_object_set_new(view, "logs", logs);
     rule_notes(view, l, f, err);
     notes_to_view(view, l, &nt, f, err);
     char *date = fw_date(f);

@@ -108,6 +108,65 @@ out:
     return rc;
 }
 
+int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err)
+{
+    int rc = -1, in = -1, out = -1;
+    char *dir = pr_path_dirname(dst);
+    char *tmp = pr_xasprintf("%s.tmp.%ld", dst, (long)getpid());
+    char *buf = pr_xmalloc(1 << 16);
+    if (pr_mkdirs(dir, err) < 0)
+        goto out;
+    if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0) {
+        pr_err_errno(err, src, "cannot open");
+        goto out;
+    }
+    if ((out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+        pr_err_errno(err, tmp, "cannot create");
+        goto out;
+    }
+    for (;;) {
+        ssize_t n = read(in, buf, 1 << 16);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            pr_err_errno(err, src, "cannot read");
+            goto out;
+        }
+        if (n == 0)
+            break;
+        if (write_all(out, buf, (size_t)n) < 0) {
+            pr_err_errno(err, dst, "cannot write");
+            goto out;
+        }
+    }
+    if (fsync(out) < 0 && errno != EINVAL && errno != EROFS) {
+        pr_err_errno(err, dst, "cannot sync");
+        goto out;
+    }
+    int fd = out;
+    out = -1;
+    if (close(fd) < 0) {
+        pr_err_errno(err, dst, "cannot write");
+        goto out;
+    }
+    if (rename(tmp, dst) < 0) {
+        pr_err_errno(err, dst, "cannot rename into place");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+    if (rc < 0)
+        unlink(tmp);
+    free(buf);
+    free(tmp);
+    free(dir);
+    return rc;
+}
+
 int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err)
 {
     pr_buf old = PR_BUF_INIT;

@@ -17,6 +17,9 @@ int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
  * its content is already data, and skips the fsync: for generated output
  * that can be regenerated (readers still never see a partial file). */
 int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err);
+/* Copies src to dst through a temporary file and rename, streaming (logs can
+ * be gigabytes); creates dst's parent directories. */
+int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err);
 /* mkdir -p. */
 int pr_mkdirs(const char *path, pr_err *err);
 /* 1 when path exists and is a regular file / a directory. */

@@ -18,6 +18,7 @@
 #include "parse.h"
 #include "record.h"
 #include "rule.h"
+#include "suite.h"
 
 static const char parse_usage[] =
     "usage: perfrepro-measure parse --rule JSON|@FILE [options] LOG...\n"
@@ -40,6 +41,13 @@ static const char parse_usage[] =
     "      --framework F      framework (report sub-folder; default \"unknown\")\n"
     "      --case NAME        case name (default: the first log's file name)\n"
     "      --unit U           unit of the result (overrides the rule's)\n"
+    "      --model-name NAME  the seeds' model_name (default: the case name)\n"
+    "      --mission-name T   the seeds' mission_name (e.g. 图像分类)\n"
+    "      --direction-id N   the seeds' direction_id: 0 CV, 1 NLP, 2 Rec\n"
+    "  -o, --out DIR          also file the case into run folder DIR as measure run\n"
+    "                         does: the logs copied to DIR/logs/train_log/, the record\n"
+    "                         written to DIR/logs/index/<case>_speed (atomically), so\n"
+    "                         DIR can go under data/runs/ and be rendered\n"
     "  -h, --help             this text\n"
     "\n"
     "exit status: 0 the case has a value (JOB_FAIL_FLAG 0); 1 the case failed\n"
@@ -79,6 +87,8 @@ static const char *base_name(const char *path)
 typedef struct opts {
     const char *rule, *precision, *model, *framework, *unit, *case_name;
     int gpus, nodes, batch, seq_len;
+    const char *model_name, *mission_name, *out;
+    int direction_id;
 } opts;
 
 static int parse_options(int argc, char **argv, opts *o)
@@ -94,13 +104,17 @@ static int parse_options(int argc, char **argv, opts *o)
         {"framework", required_argument, NULL, 'F'},
         {"case", required_argument, NULL, 'C'},
         {"unit", required_argument, NULL, 'U'},
+        {"model-name", required_argument, NULL, 'm'},
+        {"mission-name", required_argument, NULL, 'T'},
+        {"direction-id", required_argument, NULL, 'D'},
+        {"out", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int ch;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":r:g:b:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":r:g:b:o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'r': o->rule = optarg; break;
         case 'g':
@@ -124,6 +138,13 @@ static int parse_options(int argc, char **argv, opts *o)
         case 'F': o->framework = optarg; break;
         case 'C': o->case_name = optarg; break;
         case 'U': o->unit = optarg; break;
+        case 'm': o->model_name = optarg; break;
+        case 'T': o->mission_name = optarg; break;
+        case 'D':
+            if (parse_int("--direction-id", optarg, 0, 2, &o->direction_id) < 0)
+                return 2;
+            break;
+        case 'o': o->out = optarg; break;
         case 'h':
             fputs(parse_usage, stdout);
             return 0;
@@ -184,8 +205,9 @@ static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
     const char *first = logs[0];
     rec->log_file = pr_xstrdup(pr_path_is_safe_relative(first) ? first : base_name(first));
     rec->case_name = pr_xstrdup(o->case_name ? o->case_name : base_name(first));
-    rec->model_name = pr_xstrdup(rec->case_name);
-    rec->mission_name = pr_xstrdup("");
+    rec->model_name = pr_xstrdup(o->model_name ? o->model_name : rec->case_name);
+    rec->mission_name = pr_xstrdup(o->mission_name ? o->mission_name : "");
+    rec->direction_id = o->direction_id;
     rec->model = pr_xstrdup(o->model ? o->model : "unknown");
     rec->framework = pr_xstrdup(o->framework ? o->framework : "unknown");
     rec->precision = pr_xstrdup(o->precision);
@@ -203,9 +225,47 @@ static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
     }
 }
 
+/* --out: copies the logs into DIR/logs/train_log/ (the first as <case>, the
+ * others as <case>_run<N>), points the record at them and writes it to
+ * DIR/logs/index/<case>_speed.  The record is written last, so a folder
+ * never holds a record whose logs are missing. */
+static int file_case(const opts *o, char **logs, int nlogs, pr_record *rec, pr_err *err)
+{
+    if (!pr_name_is_safe(rec->case_name))
+        return pr_err_set(err, NULL, 0, 0, "--case",
+                          "\"%s\" is not a safe file name ([A-Za-z0-9._+-]); give --case NAME",
+                          rec->case_name);
+    json_t *extra = nlogs > 1 ? json_array() : NULL;
+    int rc = 0;
+    for (int i = 0; i < nlogs && rc == 0; i++) {
+        char *rel = i == 0 ? pr_xasprintf("logs/train_log/%s", rec->case_name)
+                           : pr_xasprintf("logs/train_log/%s_run%d", rec->case_name, i + 1);
+        char *dst = pr_path_join(o->out, rel);
+        rc = pr_copy_file_atomic(logs[i], dst, err);
+        if (i == 0) {
+            free(rec->log_file);
+            rec->log_file = pr_xstrdup(rel);
+        } else {
+            json_array_append_new(extra, json_string(rel));
+        }
+        free(dst);
+        free(rel);
+    }
+    if (rc == 0) {
+        json_decref(rec->logs);
+        rec->logs = extra;
+        extra = NULL;
+        char *path = pr_xasprintf("%s/logs/index/%s_speed", o->out, rec->case_name);
+        rc = pr_record_write(path, rec, err);
+        free(path);
+    }
+    json_decref(extra);
+    return rc;
+}
+
 int pr_cmd_parse(int argc, char **argv)
 {
-    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0};
+    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0, NULL, NULL, NULL, 0};
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
@@ -235,6 +295,10 @@ int pr_cmd_parse(int argc, char **argv)
     }
     fill_identity(&o, logs, nlogs, &rec);
     pr_parse_to_record(rule, &res, &rec);
+    if (o.out && file_case(&o, logs, nlogs, &rec, &err) < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
     char *text = pr_record_dumps(&rec);
     fputs(text, stdout);
     free(text);
