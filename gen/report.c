@@ -1021,28 +1021,38 @@ static void summary_table(const world *w, const lang *l, const fw *f, const char
     free(rows);
 }
 
+/* The frameworks of model m that have configuration c (a malloc'd array of
+ * *ncols), and the union of their rows in GPU order (*rows, malloc'd). */
+static const fw **model_columns(const model *m, const cfg *c, size_t *ncols, row **rows,
+                                size_t *nrows)
+{
+    const fw **cols = pr_xcalloc(m->nfws + 1, sizeof *cols);
+    *ncols = 0;
+    *rows = NULL;
+    *nrows = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        if (!fw_has_cfg(m->fws[i], c))
+            continue;
+        cols[(*ncols)++] = m->fws[i];
+        size_t n;
+        row *r = fw_rows(m->fws[i], c, &n);
+        for (size_t j = 0; j < n; j++)
+            add_row(rows, nrows, r[j].nodes, r[j].gpus);
+        free(r);
+    }
+    qsort(*rows, *nrows, sizeof **rows, row_cmp);
+    return cols;
+}
+
 /* Model page: for configuration c, one column per framework. */
 static void cross_table(const world *w, const lang *l, const model *m, const cfg *c,
                         const char *page_rel, notes *nt, pr_buf *out)
 {
-    row *rows = NULL;
-    size_t nrows = 0;
-    const fw **cols = pr_xcalloc(m->nfws, sizeof *cols);
-    size_t ncols = 0;
-    for (size_t i = 0; i < m->nfws; i++) {
-        if (!fw_has_cfg(m->fws[i], c))
-            continue;
-        cols[ncols++] = m->fws[i];
-        size_t n;
-        row *r = fw_rows(m->fws[i], c, &n);
-        for (size_t j = 0; j < n; j++)
-            add_row(&rows, &nrows, r[j].nodes, r[j].gpus);
-        free(r);
-    }
-    qsort(rows, nrows, sizeof *rows, row_cmp);
+    row *rows;
+    size_t nrows, ncols;
+    const fw **cols = model_columns(m, c, &ncols, &rows, &nrows);
     size_t nh = ncols + 2;
     const char **heads = pr_xcalloc(nh, sizeof *heads);
-    pr_buf *links = pr_xcalloc(nh, sizeof *links);
     heads[0] = S(l, "col_nodes");
     heads[1] = S(l, "col_gpus");
     for (size_t i = 0; i < ncols; i++)
@@ -1078,9 +1088,7 @@ static void cross_table(const world *w, const lang *l, const model *m, const cfg
         table_row(out, cells, nh);
     }
     cells_free(cells, nh);
-    cells_free(links, nh);
     free(cells);
-    free(links);
     free(heads);
     free(cols);
     free(rows);
@@ -1590,21 +1598,9 @@ static const char *cross_figure(const lang *l, const fw *f, const cfg *c, int no
 static int model_charts(const lang *l, const model *m, const cfg *c, out_ctx *oc,
                         pr_buf *md, pr_err *err)
 {
-    row *rows = NULL;
-    size_t nrows = 0;
-    const fw **cols = pr_xcalloc(m->nfws + 1, sizeof *cols);
-    size_t ncols = 0;
-    for (size_t i = 0; i < m->nfws; i++) {
-        if (!fw_has_cfg(m->fws[i], c))
-            continue;
-        cols[ncols++] = m->fws[i];
-        size_t n;
-        row *r = fw_rows(m->fws[i], c, &n);
-        for (size_t j = 0; j < n; j++)
-            add_row(&rows, &nrows, r[j].nodes, r[j].gpus);
-        free(r);
-    }
-    qsort(rows, nrows, sizeof *rows, row_cmp);
+    row *rows;
+    size_t nrows, ncols;
+    const fw **cols = model_columns(m, c, &ncols, &rows, &nrows);
     char *config = config_plain(l, c, err);
     json_t *tv = chart_view(NULL, m, config);
     pr_chart *bars = new_chart(l, PR_CHART_BARS, "chart_compare_title", tv, "chart_y_throughput", err);
@@ -2313,16 +2309,59 @@ typedef struct writer {
     const char *out_dir;
     char **written;
     size_t n;
+    /* Hardening (tests/scripts/faults_write.sh): changed files are written to
+     * temporary files first (staged) and renamed into place only once the
+     * whole generation rendered and every write succeeded; a failed build
+     * (disk full, I/O error, a template error half-way) used to leave a mix
+     * of new and previous pages. */
+    char **staged_tmp, **staged_full;
+    size_t nstaged;
 } writer;
 
 static int write_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {
     writer *wr = ctx;
+    /* Paths come from model and framework ids, which loading checks; refuse
+     * anything that would leave the output folder all the same. */
+    if (!pr_path_is_safe_relative(path))
+        return pr_err_set(err, wr->out_dir, 0, 0, NULL,
+                          "refusing to write \"%s\": not a path inside the output folder", path);
     char *full = pr_path_join(wr->out_dir, path);
-    int rc = pr_write_if_changed(full, data, len, err);
+    int rc = 0;
+    if (!pr_file_equals(full, data, len)) {
+        char *tmp = NULL;
+        rc = pr_write_temp(full, data, len, 0, &tmp, err);
+        if (rc == 0) {
+            wr->staged_tmp = pr_xrealloc(wr->staged_tmp, (wr->nstaged + 1) * sizeof *wr->staged_tmp);
+            wr->staged_full =
+                pr_xrealloc(wr->staged_full, (wr->nstaged + 1) * sizeof *wr->staged_full);
+            wr->staged_tmp[wr->nstaged] = tmp;
+            wr->staged_full[wr->nstaged++] = full;
+            full = NULL;
+        }
+    }
     free(full);
     wr->written = pr_xrealloc(wr->written, (wr->n + 1) * sizeof *wr->written);
     wr->written[wr->n++] = pr_xstrdup(path);
+    return rc;
+}
+
+/* Renames every staged file into place (commit) or removes them all. */
+static int finish_staged(writer *wr, int commit, pr_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < wr->nstaged; i++) {
+        if (commit && rc == 0)
+            rc = pr_commit_temp(wr->staged_tmp[i], wr->staged_full[i], err);
+        else
+            unlink(wr->staged_tmp[i]);
+        free(wr->staged_tmp[i]);
+        free(wr->staged_full[i]);
+    }
+    free(wr->staged_tmp);
+    free(wr->staged_full);
+    wr->staged_tmp = wr->staged_full = NULL;
+    wr->nstaged = 0;
     return rc;
 }
 
@@ -2362,7 +2401,7 @@ static void remove_stale(const writer *wr, const char *rel)
 
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
 {
-    writer wr = {o->out_dir, NULL, 0};
+    writer wr = {o->out_dir, NULL, 0, NULL, NULL, 0};
     char *marker = pr_path_join(o->out_dir, MARKER);
     int rc = -1;
     if (pr_is_dir(o->out_dir) && !pr_is_file(marker)) {
@@ -2382,9 +2421,12 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
         goto out;
     if (pr_report_render(d, o, write_emit, &wr, err) < 0)
         goto out;
+    if (finish_staged(&wr, 1, err) < 0)
+        goto out;
     remove_stale(&wr, "");
     rc = 0;
 out:
+    finish_staged(&wr, 0, NULL); /* after a failure: the staged files go */
     for (size_t i = 0; i < wr.n; i++)
         free(wr.written[i]);
     free(wr.written);
