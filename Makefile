@@ -59,7 +59,7 @@ endif
 
 all: $(GEN_BIN) $(MEASURE_BIN)
 
-.PHONY: all deps deps-test reports test asan regen install clean bench
+.PHONY: all deps deps-test reports test asan regen install clean bench site check
 
 # The dependency step: installs missing packages as root, else says how.
 $(BUILD)/deps-build.stamp: scripts/deps.sh
@@ -115,6 +115,12 @@ $(BUILD)/reports.stamp: $(GEN_BIN) $(REPORT_INPUTS)
 	$(GEN_BIN) build --data data --templates templates --out reports
 	@touch $@
 reports: $(BUILD)/reports.stamp
+
+# The HTML site (cmark-gfm) and the checker of every link and anchor.
+site: $(BUILD)/reports.stamp
+	$(GEN_BIN) site --reports reports --out $(BUILD)/site
+check: $(BUILD)/reports.stamp
+	$(GEN_BIN) check --reports reports
 
 test: deps-test all $(UNIT_BINS)
 	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/run.sh $(UNIT_BINS)

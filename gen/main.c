@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "data.h"
 #include "jdoc.h"
 #include "report.h"
+#include "site.h"
 
 #define PR_VERSION "0.1.0"
 
@@ -19,13 +21,92 @@ static void usage(FILE *f)
 {
     fputs("usage: perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n"
           "       perfrepro-gen validate [--data DIR]\n"
+          "       perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR]\n"
+          "       perfrepro-gen check [--reports DIR] [--root DIR]\n"
           "       perfrepro-gen --version\n"
           "\n"
           "build     load and validate DIR (default data), write the reports tree to OUT\n"
           "          (default reports): README.md (Chinese) and README.en.md (English)\n"
           "          per page, from the templates in TEMPLATES (default templates)\n"
-          "validate  load and validate the data only; print a summary\n",
+          "validate  load and validate the data only; print a summary\n"
+          "site      render REPORTS (default reports) as a static HTML site in OUT\n"
+          "          (default build/site): README.md -> index.html, README.en.md ->\n"
+          "          index.en.html; linked charts, logs and suites copied in\n"
+          "check     check every Markdown file of REPORTS (default reports): links to\n"
+          "          missing files or anchors, empty targets, TODO/XXX/TBD outside\n"
+          "          tables, images without alt text, absolute paths or paths above\n"
+          "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n",
           f);
+}
+
+/* perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR] */
+static int cmd_site(int argc, char **argv)
+{
+    pr_site_opts o = {"reports", "build/site", NULL, "templates"};
+    for (int i = 2; i < argc; i++) {
+        const char **dst = !strcmp(argv[i], "--reports")     ? &o.reports
+                           : !strcmp(argv[i], "--out")       ? &o.out
+                           : !strcmp(argv[i], "--root")      ? &o.root
+                           : !strcmp(argv[i], "--templates") ? &o.templates
+                                                             : NULL;
+        if (!dst || i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-gen: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        *dst = argv[++i];
+    }
+    pr_site_stats st;
+    pr_err err;
+    if (pr_site_build(&o, &st, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+        return 1;
+    }
+    printf("%s: %zu pages, %zu files copied; %zu written, %zu removed\n", o.out, st.pages,
+           st.files, st.written, st.removed);
+    if (st.unresolved)
+        fprintf(stderr,
+                "perfrepro-gen: %zu relative links left as they are (perfrepro-gen check)\n",
+                st.unresolved);
+    return 0;
+}
+
+/* perfrepro-gen check [--reports DIR] [--root DIR] */
+static int cmd_check(int argc, char **argv)
+{
+    pr_check_opts o = {"reports", NULL};
+    for (int i = 2; i < argc; i++) {
+        const char **dst = !strcmp(argv[i], "--reports") ? &o.reports
+                           : !strcmp(argv[i], "--root")  ? &o.root
+                                                         : NULL;
+        if (!dst || i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-gen: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        *dst = argv[++i];
+    }
+    pr_check_result r = PR_CHECK_RESULT_INIT;
+    pr_err err;
+    int rc = 0;
+    if (pr_check_reports(&o, &r, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+        rc = 1;
+    } else if (r.nproblems) {
+        for (size_t i = 0; i < r.nproblems; i++) {
+            pr_buf line = PR_BUF_INIT;
+            pr_check_format(&r.problems[i], &line);
+            puts(pr_buf_cstr(&line));
+            pr_buf_free(&line);
+        }
+        fprintf(stderr, "perfrepro-gen: check: %zu problems in %zu pages\n", r.nproblems,
+                r.npages);
+        rc = 1;
+    } else {
+        printf("%s: %zu pages, %zu links: ok\n", o.reports, r.npages, r.nlinks);
+    }
+    pr_check_result_free(&r);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -45,6 +126,10 @@ int main(int argc, char **argv)
         printf("perfrepro-gen %s\n", PR_VERSION);
         return 0;
     }
+    if (!strcmp(cmd, "site"))
+        return cmd_site(argc, argv);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc, argv);
     if (strcmp(cmd, "build") && strcmp(cmd, "validate")) {
         fprintf(stderr, "perfrepro-gen: unknown command '%s'\n", cmd);
         usage(stderr);

@@ -1,0 +1,242 @@
+/* cmarkx: cmark-gfm parsing with the GFM extensions, and shared helpers. */
+#include "cmarkx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+
+void pr_cmarkx_parse(pr_cmarkx_doc *d, const char *md, size_t len, int options)
+{
+    static const char *const exts[] = {"table", "strikethrough", "autolink", "tagfilter"};
+    cmark_gfm_core_extensions_ensure_registered();
+    d->parser = cmark_parser_new(options);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+        if (e) /* always there once registered; a missing one only loses markup */
+            cmark_parser_attach_syntax_extension(d->parser, e);
+    }
+    cmark_parser_feed(d->parser, md, len);
+    d->root = cmark_parser_finish(d->parser);
+}
+
+void pr_cmarkx_free(pr_cmarkx_doc *d)
+{
+    if (d->root)
+        cmark_node_free(d->root);
+    if (d->parser)
+        cmark_parser_free(d->parser);
+    d->root = NULL;
+    d->parser = NULL;
+}
+
+cmark_llist *pr_cmarkx_extensions(const pr_cmarkx_doc *d)
+{
+    return cmark_parser_get_syntax_extensions(d->parser);
+}
+
+void pr_cmarkx_plain(cmark_node *node, pr_buf *out)
+{
+    for (cmark_node *c = cmark_node_first_child(node); c; c = cmark_node_next(c)) {
+        switch (cmark_node_get_type(c)) {
+        case CMARK_NODE_TEXT:
+        case CMARK_NODE_CODE: {
+            const char *lit = cmark_node_get_literal(c);
+            if (lit)
+                pr_buf_puts(out, lit);
+            break;
+        }
+        case CMARK_NODE_SOFTBREAK:
+        case CMARK_NODE_LINEBREAK:
+            pr_buf_putc(out, ' ');
+            break;
+        case CMARK_NODE_IMAGE:
+        case CMARK_NODE_HTML_INLINE: /* dropped in safe rendering */
+            break;
+        default:
+            pr_cmarkx_plain(c, out);
+            break;
+        }
+    }
+}
+
+int pr_cmarkx_line(cmark_node *node)
+{
+    for (; node; node = cmark_node_parent(node)) {
+        int l = cmark_node_get_start_line(node);
+        if (l > 0)
+            return l;
+    }
+    return 0;
+}
+
+int pr_cmarkx_in_table(cmark_node *node)
+{
+    for (node = cmark_node_parent(node); node; node = cmark_node_parent(node)) {
+        const char *t = cmark_node_get_type_string(node);
+        if (t && strncmp(t, "table", 5) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
+                        pr_md_anchors **anchors_out)
+{
+    /* Collect first: the callback may replace nodes, which would upset the
+     * iterator. */
+    size_t n = 0, cap = 0;
+    cmark_node **v = NULL;
+    cmark_iter *it = cmark_iter_new(root);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *c = cmark_iter_get_node(it);
+        if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(c) == CMARK_NODE_HEADING) {
+            if (n == cap)
+                v = pr_xrealloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
+            v[n++] = c;
+        }
+    }
+    cmark_iter_free(it);
+    pr_md_anchors *a = pr_md_anchors_new();
+    pr_buf plain = PR_BUF_INIT, anchor = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_clear(&plain);
+        pr_buf_clear(&anchor);
+        pr_cmarkx_plain(v[i], &plain);
+        pr_md_anchors_add(a, pr_buf_cstr(&plain), &anchor);
+        if (fn)
+            fn(ctx, v[i], pr_buf_cstr(&anchor), pr_buf_cstr(&plain));
+    }
+    pr_buf_free(&plain);
+    pr_buf_free(&anchor);
+    free(v);
+    if (anchors_out)
+        *anchors_out = a;
+    else
+        pr_md_anchors_free(a);
+}
+
+static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+
+int pr_cmarkx_has_scheme(const char *url, size_t *scheme_len)
+{
+    if (!is_alpha((unsigned char)url[0]))
+        return 0;
+    size_t i = 1;
+    while (is_alpha((unsigned char)url[i]) || is_digit((unsigned char)url[i]) || url[i] == '+' ||
+           url[i] == '-' || url[i] == '.')
+        i++;
+    if (url[i] != ':')
+        return 0;
+    if (scheme_len)
+        *scheme_len = i;
+    return 1;
+}
+
+static int hexval(int c)
+{
+    if (is_digit(c))
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+void pr_cmarkx_percent_decode(pr_buf *out, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        int h, l;
+        if (s[i] == '%' && i + 2 < len && (h = hexval((unsigned char)s[i + 1])) >= 0 &&
+            (l = hexval((unsigned char)s[i + 2])) >= 0) {
+            pr_buf_putc(out, h * 16 + l);
+            i += 2;
+        } else {
+            pr_buf_putc(out, s[i]);
+        }
+    }
+}
+
+void pr_cmarkx_percent_encode(pr_buf *out, const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        unsigned char c = *p;
+        if (is_alpha(c) || is_digit(c) || strchr("-._~/!$&'*+,;=:@", c)) {
+            pr_buf_putc(out, c);
+        } else {
+            pr_buf_putc(out, '%');
+            pr_buf_putc(out, hex[c >> 4]);
+            pr_buf_putc(out, hex[c & 15]);
+        }
+    }
+}
+
+/* Appends the components of p to the stack parts (a '/'-joined buffer);
+ * returns -1 when a ".." climbs above the root. */
+static int push_components(pr_buf *parts, const char *p)
+{
+    while (*p) {
+        const char *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == 0 || (n == 1 && p[0] == '.')) {
+            /* nothing */
+        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (parts->len == 0)
+                return -1;
+            char *slash = NULL;
+            for (size_t i = parts->len; i > 0; i--)
+                if (parts->data[i - 1] == '/') {
+                    slash = parts->data + i - 1;
+                    break;
+                }
+            pr_buf_truncate(parts, slash ? (size_t)(slash - parts->data) : 0);
+        } else {
+            if (parts->len)
+                pr_buf_putc(parts, '/');
+            pr_buf_put(parts, p, n);
+        }
+        p += n;
+        if (*p == '/')
+            p++;
+    }
+    return 0;
+}
+
+char *pr_cmarkx_resolve(const char *base, const char *rel)
+{
+    pr_buf parts = PR_BUF_INIT;
+    if (push_components(&parts, base ? base : "") < 0 || push_components(&parts, rel) < 0) {
+        pr_buf_free(&parts);
+        return NULL;
+    }
+    return pr_buf_detach(&parts);
+}
+
+int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
+{
+    size_t n = strlen(name);
+    if (n < 9 || strncmp(name, "README", 6) != 0 || strcmp(name + n - 3, ".md") != 0)
+        return 0;
+    const char *lang = NULL;
+    size_t lang_len = 0;
+    if (n > 9) {
+        if (name[6] != '.' || n == 10)
+            return 0;
+        lang = name + 7;
+        lang_len = n - 10;
+        for (size_t i = 0; i < lang_len; i++)
+            if (!is_alpha((unsigned char)lang[i]) && !is_digit((unsigned char)lang[i]) &&
+                lang[i] != '-' && lang[i] != '_')
+                return 0;
+    }
+    if (lang_out)
+        *lang_out = lang ? pr_xstrndup(lang, lang_len) : pr_xstrdup("zh-CN");
+    if (html_out)
+        *html_out = lang ? pr_xasprintf("index.%.*s.html", (int)lang_len, lang)
+                         : pr_xstrdup("index.html");
+    return 1;
+}

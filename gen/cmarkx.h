@@ -1,0 +1,84 @@
+/* cmarkx: the one place that parses Markdown the way GitHub does, shared by
+ * the site (site.c) and the checker (check.c).
+ *
+ * Parsing: cmark-gfm with the GFM extensions table, strikethrough, autolink
+ * and tagfilter attached.  Never plain cmark.  Rendering of a parsed
+ * document goes through cmark_render_html with pr_cmarkx_extensions(); the
+ * default (safe) mode is kept: raw HTML is dropped, never passed through.
+ *
+ * Besides parsing: the plain text and GitHub anchor of a heading node, the
+ * line of any node, and the small URL helpers both the site and the checker
+ * need (scheme test, percent-decoding, lexical resolution of a relative
+ * link against a folder).
+ */
+#ifndef PR_CMARKX_H
+#define PR_CMARKX_H
+
+#include <stddef.h>
+
+#include <cmark-gfm.h>
+
+#include "buf.h"
+#include "md.h"
+
+typedef struct pr_cmarkx_doc {
+    cmark_parser *parser; /* kept for its extension list, used when rendering */
+    cmark_node *root;
+} pr_cmarkx_doc;
+
+/* Parses md[0..len) with the GFM extensions attached.  options are cmark
+ * parse options (CMARK_OPT_DEFAULT is right for both users).  Never fails:
+ * any byte string is Markdown. */
+void pr_cmarkx_parse(pr_cmarkx_doc *d, const char *md, size_t len, int options);
+void pr_cmarkx_free(pr_cmarkx_doc *d);
+/* The extensions to pass to cmark_render_html. */
+cmark_llist *pr_cmarkx_extensions(const pr_cmarkx_doc *d);
+
+/* Appends the text content of node's descendants, as a browser's
+ * textContent of the rendered HTML: text and code literals, a space for a
+ * soft or hard break; image alt text is left out (an <img> has no text). */
+void pr_cmarkx_plain(cmark_node *node, pr_buf *out);
+
+/* The start line of node, or of its nearest ancestor that has one (the
+ * autolink extension leaves its nodes without a position).  0 if none. */
+int pr_cmarkx_line(cmark_node *node);
+
+/* 1 when node is inside a GFM table (any of its cells). */
+int pr_cmarkx_in_table(cmark_node *node);
+
+/* Calls fn for each heading of the document, in order, with the anchor
+ * GitHub gives it (with the -1, -2 suffixes of repeated headings).  The
+ * callback may replace the heading node (it is not visited again).
+ * anchors_out, when not NULL, receives the set of every anchor (the caller
+ * frees it with pr_md_anchors_free). */
+typedef void (*pr_cmarkx_heading_fn)(void *ctx, cmark_node *heading, const char *anchor,
+                                     const char *plain);
+void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
+                        pr_md_anchors **anchors_out);
+
+/* Link helpers. */
+
+/* 1 when url starts with a URI scheme ("http:", "mailto:" ...): an ASCII
+ * letter, then letters, digits, '+', '-', '.', then ':'.  *scheme_len gets
+ * the length of the scheme without the colon when not NULL. */
+int pr_cmarkx_has_scheme(const char *url, size_t *scheme_len);
+/* Appends s[0..len) with %XX escapes decoded (an invalid escape is kept). */
+void pr_cmarkx_percent_decode(pr_buf *out, const char *s, size_t len);
+/* Appends path percent-encoded for an href: unreserved characters, '/' and
+ * the sub-delimiters stay, everything else (space, '%', '#', '?', non-ASCII
+ * bytes) becomes %XX. */
+void pr_cmarkx_percent_encode(pr_buf *out, const char *path);
+/* Resolves the relative path rel against the folder base (both relative to
+ * the same root; base "" or "." is the root itself) lexically: "." and
+ * empty components dropped, ".." removes one.  Returns the malloc'd
+ * normalised path ("" for the root itself), or NULL when it climbs above
+ * the root. */
+char *pr_cmarkx_resolve(const char *base, const char *rel);
+
+/* For a page file name: 1 when name is README.md or README.<lang>.md.
+ * lang_out (when not NULL) gets the malloc'd language tag: "zh-CN" for
+ * README.md, <lang> otherwise; html_out (when not NULL) the malloc'd page
+ * name of the site: index.html or index.<lang>.html. */
+int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out);
+
+#endif

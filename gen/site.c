@@ -1,0 +1,492 @@
+/* site: the reports rendered to a self-contained static HTML site. */
+#include "site.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmarkx.h"
+#include "fileio.h"
+#include "md.h"
+
+#define SITE_MARKER ".perfrepro-site"
+#define SITE_FILES "files" /* where files from outside the reports folder go */
+/* Safe rendering (the default of cmark-gfm 0.29: raw HTML is replaced by a
+ * comment); alignment as style attributes, valid HTML5. */
+#define SITE_RENDER_OPTS (CMARK_OPT_DEFAULT | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES)
+
+typedef struct copy_job {
+    char *dest; /* relative to OUT */
+    char *src;  /* filesystem path */
+} copy_job;
+
+typedef struct site {
+    const char *reports, *out, *templates;
+    char *abs_root, *abs_reports;
+    dev_t out_dev; /* OUT, not to be crawled when it lies inside the reports */
+    ino_t out_ino;
+    char *reports_rel; /* reports relative to the root; "" when it is the root */
+    copy_job *jobs;
+    size_t njobs, jcap;
+    char **written; /* every path of OUT this build produces */
+    size_t nwritten, wcap;
+    pr_site_stats st;
+} site;
+
+typedef struct page_ctx {
+    site *s;               /* NULL: no link rewriting */
+    const char *root_dir;  /* the page's folder relative to the root */
+    const char *site_dir;  /* the page's folder relative to OUT ("" at the top) */
+    cmark_llist *exts;
+    pr_buf title;
+    int have_title;
+} page_ctx;
+
+static void html_escape(pr_buf *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': pr_buf_puts(out, "&amp;"); break;
+        case '<': pr_buf_puts(out, "&lt;"); break;
+        case '>': pr_buf_puts(out, "&gt;"); break;
+        case '"': pr_buf_puts(out, "&quot;"); break;
+        default: pr_buf_putc(out, *s); break;
+        }
+    }
+}
+
+/* ---- links ----------------------------------------------------------- */
+
+static void add_job(site *s, const char *dest, const char *src)
+{
+    if (s->njobs == s->jcap)
+        s->jobs = pr_xrealloc(s->jobs, (s->jcap = s->jcap ? s->jcap * 2 : 64) * sizeof *s->jobs);
+    s->jobs[s->njobs].dest = pr_xstrdup(dest);
+    s->jobs[s->njobs].src = pr_xstrdup(src);
+    s->njobs++;
+}
+
+/* The path inside the reports folder of target (relative to the root), or
+ * NULL when target is outside it.  Points into target. */
+static const char *in_reports(const site *s, const char *target)
+{
+    size_t n = strlen(s->reports_rel);
+    if (n == 0)
+        return target;
+    if (strncmp(target, s->reports_rel, n) != 0)
+        return NULL;
+    if (target[n] == '\0')
+        return target + n;
+    return target[n] == '/' ? target + n + 1 : NULL;
+}
+
+/* The destination in OUT of the relative link path (decoded), or NULL when
+ * it cannot be resolved.  Queues the copy of a plain file. */
+static char *link_dest(page_ctx *pc, const char *path)
+{
+    site *s = pc->s;
+    char *target = pr_cmarkx_resolve(pc->root_dir, path);
+    if (!target)
+        return NULL;
+    char *fs = *target ? pr_path_join(s->abs_root, target) : pr_xstrdup(s->abs_root);
+    const char *rep = in_reports(s, target);
+    char *dest = NULL;
+    struct stat st;
+    int found = stat(fs, &st) == 0;
+    if (found && S_ISDIR(st.st_mode)) {
+        char *readme = pr_path_join(fs, "README.md");
+        if (rep && pr_is_file(readme))
+            dest = *rep ? pr_path_join(rep, "index.html") : pr_xstrdup("index.html");
+        free(readme);
+    } else if (found && S_ISREG(st.st_mode)) {
+        char *html = NULL;
+        const char *base = strrchr(target, '/');
+        base = base ? base + 1 : target;
+        if (rep && pr_cmarkx_readme_name(base, NULL, &html)) {
+            char *dir = pr_path_dirname(rep);
+            dest = pr_path_join(dir, html);
+            free(dir);
+            free(html);
+        } else {
+            dest = rep ? pr_xstrdup(rep) : pr_xasprintf(SITE_FILES "/%s", target);
+            add_job(s, dest, fs);
+        }
+    }
+    free(fs);
+    free(target);
+    return dest;
+}
+
+static void rewrite_link(page_ctx *pc, cmark_node *n)
+{
+    const char *url = cmark_node_get_url(n);
+    if (!url || !*url || url[0] == '#' || pr_cmarkx_has_scheme(url, NULL))
+        return;
+    if (url[0] == '/') {
+        pc->s->st.unresolved++;
+        return;
+    }
+    size_t plen = strcspn(url, "?#");
+    pr_buf path = PR_BUF_INIT;
+    pr_cmarkx_percent_decode(&path, url, plen);
+    char *dest = plen ? link_dest(pc, pr_buf_cstr(&path)) : NULL;
+    if (dest) {
+        char *rel = pr_path_relative(pc->site_dir, dest);
+        pr_buf nu = PR_BUF_INIT;
+        pr_cmarkx_percent_encode(&nu, rel);
+        pr_buf_puts(&nu, url + plen);
+        cmark_node_set_url(n, pr_buf_cstr(&nu));
+        pr_buf_free(&nu);
+        free(rel);
+        free(dest);
+    } else if (plen) {
+        pc->s->st.unresolved++;
+    }
+    pr_buf_free(&path);
+}
+
+/* ---- one page -------------------------------------------------------- */
+
+/* Replaces the heading by a custom block holding its HTML with the id:
+ * cmark's renderer writes no ids.  The heading's content is rendered by
+ * cmark itself (safe), only the id attribute is added. */
+static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char *plain)
+{
+    page_ctx *pc = ctx;
+    if (!pc->have_title) {
+        pr_buf_puts(&pc->title, plain);
+        pc->have_title = 1;
+    }
+    char *html = cmark_render_html(h, SITE_RENDER_OPTS, pc->exts);
+    pr_buf b = PR_BUF_INIT;
+    /* html is "<hN>...</hN>\n": the id goes after "<hN". */
+    pr_buf_put(&b, html, 3);
+    pr_buf_puts(&b, " id=\"");
+    html_escape(&b, anchor);
+    pr_buf_putc(&b, '"');
+    pr_buf_puts(&b, html + 3);
+    free(html);
+    cmark_node *cb = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+    cmark_node_set_on_enter(cb, pr_buf_cstr(&b));
+    cmark_node_set_on_exit(cb, "");
+    cmark_node_insert_before(h, cb);
+    cmark_node_unlink(h);
+    cmark_node_free(h);
+    pr_buf_free(&b);
+}
+
+static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
+                   const char *css_href, const char *home_href, pr_buf *out)
+{
+    pr_cmarkx_doc d;
+    pr_cmarkx_parse(&d, md, len, CMARK_OPT_DEFAULT);
+    pc->exts = pr_cmarkx_extensions(&d);
+    if (pc->s) {
+        cmark_iter *it = cmark_iter_new(d.root);
+        cmark_event_type ev;
+        while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+            cmark_node *n = cmark_iter_get_node(it);
+            cmark_node_type t = cmark_node_get_type(n);
+            if (ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE))
+                rewrite_link(pc, n);
+        }
+        cmark_iter_free(it);
+    }
+    pr_cmarkx_headings(d.root, heading_cb, pc, NULL);
+    char *body = cmark_render_html(d.root, SITE_RENDER_OPTS, pc->exts);
+
+    pr_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"");
+    html_escape(out, lang);
+    pr_buf_puts(out, "\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<meta name=\"generator\" content=\"perfrepro-gen\">\n<title>");
+    html_escape(out, pc->have_title && pc->title.len ? pr_buf_cstr(&pc->title) : "perfrepro");
+    pr_buf_puts(out, "</title>\n");
+    if (css_href) {
+        pr_buf_puts(out, "<link rel=\"stylesheet\" href=\"");
+        html_escape(out, css_href);
+        pr_buf_puts(out, "\">\n");
+    }
+    pr_buf_puts(out, "</head>\n<body>\n");
+    if (home_href) {
+        pr_buf_puts(out, "<header><nav><a href=\"");
+        html_escape(out, home_href);
+        pr_buf_puts(out, "\">perfrepro</a></nav></header>\n");
+    }
+    pr_buf_puts(out, "<main>\n");
+    pr_buf_puts(out, body);
+    pr_buf_puts(out, "</main>\n</body>\n</html>\n");
+    free(body);
+    pr_cmarkx_free(&d);
+}
+
+void pr_site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
+                         pr_buf *out)
+{
+    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0};
+    render(&pc, md, len, lang, css_href, NULL, out);
+    pr_buf_free(&pc.title);
+}
+
+/* ---- the build ------------------------------------------------------- */
+
+static int write_out(site *s, const char *rel, const void *data, size_t len, pr_err *err)
+{
+    if (s->nwritten == s->wcap)
+        s->written =
+            pr_xrealloc(s->written, (s->wcap = s->wcap ? s->wcap * 2 : 64) * sizeof *s->written);
+    s->written[s->nwritten++] = pr_xstrdup(rel);
+    char *path = pr_path_join(s->out, rel);
+    pr_buf old = PR_BUF_INIT;
+    pr_err ignored;
+    int same = pr_is_file(path) && pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
+               (len == 0 || memcmp(old.data, data, len) == 0);
+    pr_buf_free(&old);
+    int rc = 0;
+    if (!same) {
+        /* temp file + rename: readers see the old file or the new one.  Not
+         * pr_write_atomic: its fsync per file made a fresh 1,000-page build
+         * ten times slower (bench/site_bench.sh). */
+        rc = pr_write_if_changed(path, data, len, err);
+        if (rc == 0)
+            s->st.written++;
+    }
+    free(path);
+    return rc;
+}
+
+static int collect_pages(site *s, const char *dir, const char *rel, char ***pages, size_t *n,
+                         size_t *cap, pr_err *err)
+{
+    char **names;
+    size_t count;
+    if (pr_list_dir(dir, &names, &count, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        const char *name = names[i];
+        if (name[0] == '.')
+            continue;
+        char *fs = pr_path_join(dir, name);
+        char *r = *rel ? pr_path_join(rel, name) : pr_xstrdup(name);
+        struct stat st;
+        int found = stat(fs, &st) == 0;
+        if (found && S_ISDIR(st.st_mode)) {
+            if (st.st_dev != s->out_dev || st.st_ino != s->out_ino) /* not our own output */
+                rc = collect_pages(s, fs, r, pages, n, cap, err);
+        } else if (found && S_ISREG(st.st_mode) && pr_cmarkx_readme_name(name, NULL, NULL)) {
+            if (*n == *cap)
+                *pages = pr_xrealloc(*pages, (*cap = *cap ? *cap * 2 : 64) * sizeof **pages);
+            (*pages)[(*n)++] = r;
+            r = NULL;
+        }
+        free(r);
+        free(fs);
+    }
+    pr_strv_free(names);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_job(const void *a, const void *b)
+{
+    return strcmp(((const copy_job *)a)->dest, ((const copy_job *)b)->dest);
+}
+
+static int build_page(site *s, const char *rel, pr_err *err)
+{
+    char *src = pr_path_join(s->reports, rel);
+    pr_buf md = PR_BUF_INIT, html = PR_BUF_INIT;
+    int rc = pr_read_file(src, &md, err);
+    if (rc == 0) {
+        const char *base = strrchr(rel, '/');
+        base = base ? base + 1 : rel;
+        char *lang = NULL, *name = NULL;
+        pr_cmarkx_readme_name(base, &lang, &name);
+        char *site_dir = pr_path_dirname(rel);
+        if (strcmp(site_dir, ".") == 0)
+            site_dir[0] = '\0';
+        char *root_dir = pr_cmarkx_resolve(s->reports_rel, site_dir);
+        char *css = pr_path_relative(site_dir, "style.css");
+        char *home = pr_path_relative(site_dir, name); /* the top page, same language */
+        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0};
+        render(&pc, pr_buf_cstr(&md), md.len, lang, css, home, &html);
+        char *dest = pr_path_join(site_dir, name);
+        rc = write_out(s, dest, html.data, html.len, err);
+        s->st.pages++;
+        free(dest);
+        pr_buf_free(&pc.title);
+        free(home);
+        free(css);
+        free(root_dir);
+        free(site_dir);
+        free(lang);
+        free(name);
+    }
+    if (rc < 0 && err->msg[0] == '\0')
+        pr_err_set(err, src, 0, 0, NULL, "cannot render");
+    pr_buf_free(&md);
+    pr_buf_free(&html);
+    free(src);
+    return rc;
+}
+
+/* Removes the files under OUT/rel that this build did not produce, and the
+ * folders left empty. */
+static void prune(site *s, const char *rel)
+{
+    char *dir = *rel ? pr_path_join(s->out, rel) : pr_xstrdup(s->out);
+    char **names;
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, NULL, &ignored) == 0) {
+        for (char **p = names; *p; p++) {
+            char *r = *rel ? pr_path_join(rel, *p) : pr_xstrdup(*p);
+            char *fs = pr_path_join(dir, *p);
+            struct stat st;
+            if (lstat(fs, &st) == 0 && S_ISDIR(st.st_mode)) {
+                prune(s, r);
+                rmdir(fs); /* fails, as it should, when not empty */
+            } else if (strcmp(r, SITE_MARKER) != 0 &&
+                       !bsearch(&r, s->written, s->nwritten, sizeof *s->written, cmp_str)) {
+                if (unlink(fs) == 0)
+                    s->st.removed++;
+            }
+            free(fs);
+            free(r);
+        }
+        pr_strv_free(names);
+    }
+    free(dir);
+}
+
+static int prepare_out(site *s, int *had_marker, pr_err *err)
+{
+    *had_marker = 0;
+    if (!pr_is_dir(s->out)) {
+        struct stat st;
+        if (stat(s->out, &st) == 0)
+            return pr_err_set(err, s->out, 0, 0, NULL, "exists and is not a folder");
+        if (pr_mkdirs(s->out, err) < 0)
+            return -1;
+    }
+    char *marker = pr_path_join(s->out, SITE_MARKER);
+    *had_marker = pr_is_file(marker);
+    free(marker);
+    if (!*had_marker) {
+        char **names;
+        size_t n;
+        if (pr_list_dir(s->out, &names, &n, err) < 0)
+            return -1;
+        pr_strv_free(names);
+        if (n > 0)
+            return pr_err_set(err, s->out, 0, 0, NULL,
+                              "is not empty and was not written by perfrepro-gen site (no "
+                              SITE_MARKER "): refusing to write there");
+    }
+    struct stat st;
+    if (stat(s->out, &st) < 0)
+        return pr_err_errno(err, s->out, "cannot stat");
+    s->out_dev = st.st_dev;
+    s->out_ino = st.st_ino;
+    return 0;
+}
+
+int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
+{
+    site s;
+    memset(&s, 0, sizeof s);
+    s.reports = o->reports ? o->reports : "reports";
+    s.out = o->out ? o->out : "build/site";
+    s.templates = o->templates ? o->templates : "templates";
+    err->msg[0] = '\0';
+    char **pages = NULL;
+    size_t npages = 0, pcap = 0;
+    pr_buf css = PR_BUF_INIT;
+    int rc = -1, had_marker = 0;
+
+    s.abs_reports = realpath(s.reports, NULL);
+    if (!s.abs_reports || !pr_is_dir(s.abs_reports)) {
+        pr_err_set(err, s.reports, 0, 0, NULL, "not a folder of reports");
+        goto out;
+    }
+    if (o->root) {
+        s.abs_root = realpath(o->root, NULL);
+        if (!s.abs_root || !pr_is_dir(s.abs_root)) {
+            pr_err_set(err, o->root, 0, 0, NULL, "the root is not a folder");
+            goto out;
+        }
+    } else {
+        s.abs_root = pr_path_dirname(s.abs_reports);
+    }
+    size_t rl = strlen(s.abs_root);
+    if (strcmp(s.abs_reports, s.abs_root) == 0) {
+        s.reports_rel = pr_xstrdup("");
+    } else if (strcmp(s.abs_root, "/") == 0) {
+        s.reports_rel = pr_xstrdup(s.abs_reports + 1);
+    } else if (strncmp(s.abs_reports, s.abs_root, rl) == 0 && s.abs_reports[rl] == '/') {
+        s.reports_rel = pr_xstrdup(s.abs_reports + rl + 1);
+    } else {
+        pr_err_set(err, s.reports, 0, 0, NULL, "not inside the root %s", s.abs_root);
+        goto out;
+    }
+    char *css_path = pr_path_join(s.templates, "site/style.css");
+    int css_rc = pr_read_file(css_path, &css, err);
+    free(css_path);
+    if (css_rc < 0 || prepare_out(&s, &had_marker, err) < 0)
+        goto out;
+    if (collect_pages(&s, s.reports, "", &pages, &npages, &pcap, err) < 0)
+        goto out;
+    qsort(pages, npages, sizeof *pages, cmp_str);
+    for (size_t i = 0; i < npages; i++)
+        if (build_page(&s, pages[i], err) < 0)
+            goto out;
+    /* Copy the linked files, each once. */
+    qsort(s.jobs, s.njobs, sizeof *s.jobs, cmp_job);
+    for (size_t i = 0; i < s.njobs; i++) {
+        if (i > 0 && strcmp(s.jobs[i].dest, s.jobs[i - 1].dest) == 0)
+            continue;
+        pr_buf data = PR_BUF_INIT;
+        int frc = pr_read_file(s.jobs[i].src, &data, err);
+        if (frc == 0)
+            frc = write_out(&s, s.jobs[i].dest, data.data, data.len, err);
+        pr_buf_free(&data);
+        if (frc < 0)
+            goto out;
+        s.st.files++;
+    }
+    if (write_out(&s, "style.css", css.data, css.len, err) < 0)
+        goto out;
+    static const char marker[] = "Generated by perfrepro-gen site: every file here is rewritten "
+                                 "from the reports; files no longer produced are removed.\n";
+    if (write_out(&s, SITE_MARKER, marker, sizeof marker - 1, err) < 0)
+        goto out;
+    qsort(s.written, s.nwritten, sizeof *s.written, cmp_str);
+    if (had_marker)
+        prune(&s, "");
+    rc = 0;
+out:
+    if (stats)
+        *stats = s.st;
+    for (size_t i = 0; i < npages; i++)
+        free(pages[i]);
+    free(pages);
+    for (size_t i = 0; i < s.njobs; i++) {
+        free(s.jobs[i].dest);
+        free(s.jobs[i].src);
+    }
+    free(s.jobs);
+    for (size_t i = 0; i < s.nwritten; i++)
+        free(s.written[i]);
+    free(s.written);
+    pr_buf_free(&css);
+    free(s.abs_root);
+    free(s.abs_reports);
+    free(s.reports_rel);
+    return rc;
+}

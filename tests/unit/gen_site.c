@@ -1,0 +1,448 @@
+/* gen: the static HTML site (perfrepro-gen site): heading ids equal to
+ * GitHub's anchors, safe rendering, link rewriting and copying, atomic and
+ * incremental writes, and the repository's reports as a self-contained
+ * site. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cmarkx.h"
+#include "fileio.h"
+#include "site.h"
+
+static char *tmpdir(void)
+{
+    char tmpl[] = "/tmp/perfrepro-site-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    cr_assert(d);
+    return pr_xstrdup(d);
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+    char *path = pr_path_join(dir, rel);
+    pr_err err;
+    cr_assert(pr_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
+    free(path);
+}
+
+static char *slurp(const char *dir, const char *rel)
+{
+    char *path = pr_path_join(dir, rel);
+    pr_buf b = PR_BUF_INIT;
+    pr_err err;
+    cr_assert(pr_read_file(path, &b, &err) == 0, "%s", err.msg);
+    free(path);
+    return pr_buf_detach(&b);
+}
+
+static int exists(const char *dir, const char *rel)
+{
+    char *path = pr_path_join(dir, rel);
+    int r = pr_is_file(path);
+    free(path);
+    return r;
+}
+
+static void rm_rf(const char *dir)
+{
+    char *cmd = pr_xasprintf("rm -rf '%s'", dir);
+    cr_assert(system(cmd) == 0);
+    free(cmd);
+}
+
+static char *render(const char *md, const char *lang)
+{
+    pr_buf out = PR_BUF_INIT;
+    pr_site_render_page(md, strlen(md), lang, "style.css", &out);
+    return pr_buf_detach(&out);
+}
+
+#define expect_has(hay, needle) \
+    cr_expect(strstr((hay), (needle)) != NULL, "missing %s in:\n%s", (needle), (hay))
+#define expect_lacks(hay, needle) \
+    cr_expect(strstr((hay), (needle)) == NULL, "unexpected %s in:\n%s", (needle), (hay))
+
+/* ------------------------------------------------------------ one page */
+
+Test(site, heading_ids_are_github_anchors)
+{
+    char *h = render("# 标题 One\n\n## FP32 BS=max\\_144\n\n## Repeat\n\n## Repeat\n\n"
+                     "### `code` *em* [link](x.md)\n\n## 一、模型与框架\n\n"
+                     "- ## In a list\n\n> ## Quoted\n",
+                     "zh-CN");
+    expect_has(h, "<h1 id=\"标题-one\">标题 One</h1>");
+    expect_has(h, "<h2 id=\"fp32-bsmax_144\">FP32 BS=max_144</h2>");
+    expect_has(h, "<h2 id=\"repeat\">Repeat</h2>");
+    expect_has(h, "<h2 id=\"repeat-1\">Repeat</h2>");
+    expect_has(h, "<h3 id=\"code-em-link\"><code>code</code> <em>em</em> "
+                  "<a href=\"x.md\">link</a></h3>");
+    expect_has(h, "<h2 id=\"一模型与框架\">一、模型与框架</h2>");
+    expect_has(h, "<li>\n<h2 id=\"in-a-list\">In a list</h2>");
+    expect_has(h, "<blockquote>\n<h2 id=\"quoted\">Quoted</h2>");
+    free(h);
+}
+
+Test(site, page_template)
+{
+    char *h = render("<!-- generated -->\n# Report & \\<co\\>\n\ntext\n", "en");
+    cr_expect(strncmp(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">",
+                      60) == 0,
+              "%s", h);
+    expect_has(h, "<title>Report &amp; &lt;co&gt;</title>");
+    expect_has(h, "<link rel=\"stylesheet\" href=\"style.css\">");
+    expect_has(h, "<p>text</p>");
+    cr_expect(strcmp(h + strlen(h) - 8, "</html>\n") == 0);
+    free(h);
+    h = render("no heading\n", "zh-CN");
+    expect_has(h, "<html lang=\"zh-CN\">");
+    expect_has(h, "<title>perfrepro</title>");
+    free(h);
+}
+
+Test(site, raw_html_is_never_passed_through)
+{
+    char *h = render("# T <b>x</b>\n\n<script>alert(1)</script>\n\n"
+                     "para <img src=x onerror=alert(1)> and <iframe src=y></iframe>\n\n"
+                     "[js](javascript:alert(1)) ![i](data:text/html;base64,PHNjcmlwdD4=)\n\n"
+                     "| a | <style>b</style> |\n| --- | --- |\n| <script>c</script> | d |\n",
+                     "en");
+    expect_lacks(h, "<script");
+    expect_lacks(h, "<style");
+    expect_lacks(h, "<iframe");
+    expect_lacks(h, "onerror");
+    expect_lacks(h, "<b>");
+    expect_lacks(h, "javascript:");
+    expect_lacks(h, "data:text/html");
+    expect_has(h, "<h1 id=\"t-x\">T <!-- raw HTML omitted -->x<!-- raw HTML omitted --></h1>");
+    free(h);
+}
+
+Test(site, tables_and_extensions)
+{
+    char *h = render("| GPU | a |\n| --- | ---: |\n| 1机1卡 | 311.51† |\n| 2 | TODO \\| x |\n\n"
+                     "~~old~~ and www.example.com\n",
+                     "zh-CN");
+    expect_has(h, "<table>\n<thead>\n<tr>\n<th>GPU</th>\n<th style=\"text-align: right\">a</th>");
+    expect_has(h, "<td style=\"text-align: right\">311.51†</td>");
+    expect_has(h, "<td style=\"text-align: right\">TODO | x</td>");
+    expect_has(h, "<del>old</del>");
+    expect_has(h, "<a href=\"http://www.example.com\">www.example.com</a>");
+    free(h);
+}
+
+Test(site, same_input_same_bytes)
+{
+    const char *md = "# A\n\n## B\n\n## B\n\n| x |\n| - |\n| 1 |\n";
+    char *a = render(md, "en"), *b = render(md, "en");
+    cr_expect_str_eq(a, b);
+    free(a);
+    free(b);
+}
+
+/* ------------------------------------------------------------ the build */
+
+static char *make_repo(void)
+{
+    char *root = tmpdir();
+    put(root, "templates/site/style.css", "body { color: #000; }\n");
+    put(root, "data/runs/r1/logs/train_log/case 1", "step 1 <script>x</script>\n");
+    put(root, "data/suites/M/F.json", "{}\n");
+    put(root, "reports/.perfrepro-reports", "marker of the reports\n");
+    put(root, "reports/README.md",
+        "# 索引\n\n[English](README.en.md) | 中文\n\n"
+        "- [M](M/README.md) and [folder](M/) and [F results](M/F/README.md#results)\n"
+        "- [English models](README.en.md#models) [self](#索引)\n"
+        "- [web](https://example.com/a.md) [missing](missing.md) [up](../../x.md)\n");
+    put(root, "reports/README.en.md", "# Index\n\n## Models\n\n[中文](README.md)\n");
+    put(root, "reports/M/README.md", "# M\n\n[F](F/README.md)\n");
+    put(root, "reports/M/F/README.md",
+        "# F\n\n## Results\n\n![chart](chart.svg)\n\n"
+        "[log](<../../../data/runs/r1/logs/train_log/case 1>) "
+        "[suite](../../../data/suites/M/F.json#L2) [top](../../README.md#索引) "
+        "[png](chart.png)\n");
+    put(root, "reports/M/F/chart.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+    put(root, "reports/M/F/chart.png", "not really a png\n");
+    put(root, "reports/M/F/unlinked.svg", "<svg/>\n");
+    return root;
+}
+
+static int build(const char *root, const char *out, pr_site_stats *st, pr_err *err)
+{
+    char *reports = pr_path_join(root, "reports");
+    char *templates = pr_path_join(root, "templates");
+    pr_site_opts o = {reports, out, NULL, templates};
+    int rc = pr_site_build(&o, st, err);
+    free(reports);
+    free(templates);
+    return rc;
+}
+
+Test(site, build_mirrors_rewrites_and_copies)
+{
+    char *root = make_repo();
+    char *out = pr_path_join(root, "build/site");
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.pages, 4);
+    cr_expect_eq(st.files, 4); /* chart.svg, chart.png, the log, the suite */
+    cr_expect_eq(st.written, 4 + 4 + 2);
+    cr_expect_eq(st.unresolved, 2); /* missing.md, ../../x.md */
+    const char *files[] = {"index.html",     "index.en.html",   "M/index.html",
+                           "M/F/index.html", "style.css",       ".perfrepro-site",
+                           "M/F/chart.svg",  "M/F/chart.png",   "files/data/suites/M/F.json",
+                           "files/data/runs/r1/logs/train_log/case 1"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        cr_expect(exists(out, files[i]), "no %s", files[i]);
+    cr_expect(!exists(out, "M/F/unlinked.svg"));
+    cr_expect(!exists(out, "README.md"));
+    cr_expect(!exists(out, ".perfrepro-reports"));
+
+    char *top = slurp(out, "index.html");
+    expect_has(top, "<html lang=\"zh-CN\">");
+    expect_has(top, "<title>索引</title>");
+    expect_has(top, "<a href=\"index.en.html\">English</a>");
+    expect_has(top, "<a href=\"M/index.html\">M</a> and <a href=\"M/index.html\">folder</a>");
+    expect_has(top, "<a href=\"M/F/index.html#results\">F results</a>");
+    expect_has(top, "<a href=\"index.en.html#models\">");
+    expect_has(top, "<a href=\"#%E7%B4%A2%E5%BC%95\">self</a>");
+    expect_has(top, "<a href=\"https://example.com/a.md\">web</a>");
+    expect_has(top, "<a href=\"missing.md\">missing</a>");
+    expect_has(top, "<link rel=\"stylesheet\" href=\"style.css\">");
+    expect_has(top, "<h1 id=\"索引\">索引</h1>");
+    char *en = slurp(out, "index.en.html");
+    expect_has(en, "<html lang=\"en\">");
+    expect_has(en, "<a href=\"index.html\">中文</a>");
+    expect_has(en, "<a href=\"index.en.html\">perfrepro</a>");
+    char *f = slurp(out, "M/F/index.html");
+    expect_has(f, "<img src=\"chart.svg\" alt=\"chart\" />");
+    expect_has(f, "href=\"../../files/data/runs/r1/logs/train_log/case%201\"");
+    expect_has(f, "href=\"../../files/data/suites/M/F.json#L2\"");
+    expect_has(f, "href=\"../../index.html#%E7%B4%A2%E5%BC%95\"");
+    expect_has(f, "href=\"chart.png\"");
+    expect_has(f, "<link rel=\"stylesheet\" href=\"../../style.css\">");
+    expect_has(f, "<a href=\"../../index.html\">perfrepro</a>");
+    /* the copied log is the same bytes, not rendered */
+    char *log = slurp(out, "files/data/runs/r1/logs/train_log/case 1");
+    cr_expect_str_eq(log, "step 1 <script>x</script>\n");
+    free(log);
+    free(f);
+    free(en);
+    free(top);
+    rm_rf(root);
+    free(out);
+    free(root);
+}
+
+Test(site, rebuild_writes_nothing_and_prunes_stale_files)
+{
+    char *root = make_repo();
+    char *out = pr_path_join(root, "site");
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    char *first = slurp(out, "M/F/index.html");
+    struct stat before, after;
+    char *page = pr_path_join(out, "M/F/index.html");
+    cr_assert(stat(page, &before) == 0);
+    sleep(1);
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.written, 0);
+    cr_expect_eq(st.removed, 0);
+    cr_assert(stat(page, &after) == 0);
+    cr_expect_eq(before.st_mtime, after.st_mtime, "an unchanged page was rewritten");
+    char *second = slurp(out, "M/F/index.html");
+    cr_expect_str_eq(first, second);
+
+    /* A page and a link disappear: their outputs go, the rest stays. */
+    char *gone = pr_path_join(root, "reports/M/README.md");
+    cr_assert(unlink(gone) == 0);
+    put(root, "reports/M/F/README.md", "# F\n\n## Results\n\n![chart](chart.svg)\n");
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.written, 2); /* M/F/index.html, and index.html whose links to M/ broke */
+    cr_expect_eq(st.unresolved, 4);
+    cr_expect_eq(st.removed, 4); /* M/index.html, chart.png, the log, the suite */
+    cr_expect(!exists(out, "M/index.html"));
+    cr_expect(!exists(out, "files/data/suites/M/F.json"));
+    char *files = pr_path_join(out, "files");
+    cr_expect(!pr_is_dir(files), "emptied folders are removed");
+    cr_expect(exists(out, "M/F/chart.svg"));
+    cr_expect(exists(out, "index.html"));
+    free(files);
+    free(gone);
+    free(page);
+    free(first);
+    free(second);
+    rm_rf(root);
+    free(out);
+    free(root);
+}
+
+Test(site, refuses_a_foreign_out_folder)
+{
+    char *root = make_repo();
+    put(root, "elsewhere/precious.txt", "keep me\n");
+    char *out = pr_path_join(root, "elsewhere");
+    pr_site_stats st;
+    pr_err err;
+    cr_expect_eq(build(root, out, &st, &err), -1);
+    expect_has(err.msg, "refusing");
+    cr_expect(exists(out, "precious.txt"));
+    cr_expect(!exists(out, "index.html"));
+    /* a missing stylesheet or reports folder is an error too */
+    char *reports = pr_path_join(root, "reports");
+    char *fresh = pr_path_join(root, "fresh");
+    pr_site_opts o = {reports, fresh, NULL, "/nonexistent/templates"};
+    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    pr_site_opts o2 = {"/nonexistent/reports", fresh, NULL, NULL};
+    cr_expect_eq(pr_site_build(&o2, &st, &err), -1);
+    free(fresh);
+    free(reports);
+    rm_rf(root);
+    free(out);
+    free(root);
+}
+
+Test(site, out_inside_the_reports_is_not_crawled)
+{
+    char *root = make_repo();
+    char *out = pr_path_join(root, "reports/site");
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.pages, 4);
+    put(out, "README.md", "# not a report\n"); /* would be a page if crawled */
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.pages, 4);
+    cr_expect_eq(st.written, 0);
+    cr_expect_eq(st.removed, 1); /* the stray README.md is not the site's */
+    rm_rf(root);
+    free(out);
+    free(root);
+}
+
+/* ------------------------------------------------ the repository's site */
+
+/* Appends the values of every attr="..." in html (with &amp; decoded). */
+static void attr_values(const char *html, const char *attr, char ***v, size_t *n)
+{
+    char *pat = pr_xasprintf(" %s=\"", attr);
+    for (const char *p = strstr(html, pat); p; p = strstr(p, pat)) {
+        p += strlen(pat);
+        const char *e = strchr(p, '"');
+        cr_assert(e);
+        pr_buf b = PR_BUF_INIT;
+        for (const char *q = p; q < e; q++) {
+            if (strncmp(q, "&amp;", 5) == 0) {
+                pr_buf_putc(&b, '&');
+                q += 4;
+            } else {
+                pr_buf_putc(&b, *q);
+            }
+        }
+        *v = pr_xrealloc(*v, (*n + 1) * sizeof **v);
+        (*v)[(*n)++] = pr_buf_detach(&b);
+        p = e;
+    }
+    free(pat);
+}
+
+static int has_id(const char *html, const char *id)
+{
+    char *pat = pr_xasprintf(" id=\"%s\"", id);
+    int r = strstr(html, pat) != NULL;
+    free(pat);
+    return r;
+}
+
+static void check_html_tree(const char *out, const char *rel, size_t *pages, size_t *links)
+{
+    char *dir = *rel ? pr_path_join(out, rel) : pr_xstrdup(out);
+    char **names;
+    pr_err err;
+    cr_assert(pr_list_dir(dir, &names, NULL, &err) == 0, "%s", err.msg);
+    for (char **nm = names; *nm; nm++) {
+        char *r = *rel ? pr_path_join(rel, *nm) : pr_xstrdup(*nm);
+        char *fs = pr_path_join(out, r);
+        size_t l = strlen(*nm);
+        if (pr_is_dir(fs)) {
+            check_html_tree(out, r, pages, links);
+        } else if (l > 5 && strcmp(*nm + l - 5, ".html") == 0) {
+            (*pages)++;
+            char *html = slurp(out, r);
+            char **v = NULL;
+            size_t n = 0;
+            attr_values(html, "href", &v, &n);
+            attr_values(html, "src", &v, &n);
+            char *page_dir = pr_path_dirname(r);
+            for (size_t i = 0; i < n; i++) {
+                const char *u = v[i];
+                if (pr_cmarkx_has_scheme(u, NULL))
+                    continue;
+                (*links)++;
+                const char *hash = strchr(u, '#');
+                size_t plen = hash ? (size_t)(hash - u) : strlen(u);
+                pr_buf path = PR_BUF_INIT, frag = PR_BUF_INIT;
+                pr_cmarkx_percent_decode(&path, u, plen);
+                if (hash)
+                    pr_cmarkx_percent_decode(&frag, hash + 1, strlen(hash + 1));
+                char *target = plen ? pr_cmarkx_resolve(strcmp(page_dir, ".") ? page_dir : "",
+                                                        pr_buf_cstr(&path))
+                                    : pr_xstrdup(r);
+                cr_expect(target, "%s: %s climbs out of the site", r, u);
+                if (target) {
+                    cr_expect(exists(out, target), "%s: %s -> %s is not in the site", r, u,
+                              target);
+                    size_t tl = strlen(target);
+                    if (hash && frag.len && tl > 5 && strcmp(target + tl - 5, ".html") == 0 &&
+                        exists(out, target)) {
+                        char *other = slurp(out, target);
+                        cr_expect(has_id(other, pr_buf_cstr(&frag)), "%s: %s: no id \"%s\" in %s",
+                                  r, u, pr_buf_cstr(&frag), target);
+                        free(other);
+                    }
+                }
+                free(target);
+                pr_buf_free(&path);
+                pr_buf_free(&frag);
+            }
+            for (size_t i = 0; i < n; i++)
+                free(v[i]);
+            free(v);
+            free(page_dir);
+            free(html);
+        }
+        free(fs);
+        free(r);
+    }
+    pr_strv_free(names);
+    free(dir);
+}
+
+/* The repository's reports become a site where every local link and image
+ * lands on a file of the site, and every #fragment on an id. */
+Test(site, repository_reports_are_self_contained)
+{
+    if (!pr_is_dir("reports") || !pr_is_file("templates/site/style.css"))
+        cr_skip_test("no reports/ or templates/site/ here (run from the repository root)");
+    char *tmp = tmpdir();
+    char *out = pr_path_join(tmp, "site");
+    pr_site_opts o = {"reports", out, NULL, "templates"};
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(pr_site_build(&o, &st, &err) == 0, "%s", err.msg);
+    cr_expect_gt(st.pages, 0);
+    cr_expect_eq(st.unresolved, 0);
+    size_t pages = 0, links = 0;
+    check_html_tree(out, "", &pages, &links);
+    cr_expect_eq(pages, st.pages);
+    cr_expect_gt(links, pages);
+    rm_rf(tmp);
+    free(out);
+    free(tmp);
+}
