@@ -122,7 +122,7 @@ site: $(BUILD)/reports.stamp
 check: $(BUILD)/reports.stamp
 	$(GEN_BIN) check --reports reports
 
-test: deps-test all $(UNIT_BINS)
+test: deps-test all gpu $(UNIT_BINS)
 	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/run.sh $(UNIT_BINS)
 
 asan:
@@ -134,9 +134,13 @@ regen: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfrepro/templates
 	install -m 755 $(GEN_BIN) $(MEASURE_BIN) $(DESTDIR)$(PREFIX)/bin/
+	if [ -x bin/perfrepro-gpu ]; then install -m 755 bin/perfrepro-gpu $(DESTDIR)$(PREFIX)/bin/; fi
 	cp -R templates/. $(DESTDIR)$(PREFIX)/share/perfrepro/templates/
 
 clean:
 	rm -rf build bin
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# CUDA/NCCL workloads: bin/perfrepro-gpu, built only where nvcc exists.
+include measure/gpu/gpu.mk

@@ -130,7 +130,8 @@ static const opt opts[] = {
     {'r', "root"},     {'d', "datatype"}, {'o', "op"},        {'s', "shapes"},
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -393,6 +394,10 @@ int pr_gpu_parse_args(int argc, char *const argv[], pr_gpu_args *a, char *err, s
             a->help = 1;
             continue;
         }
+        if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+            a->version = 1;
+            continue;
+        }
         if (arg[0] != '-' || arg[1] == '\0') {
             if (a->workload)
                 return fail(err, errlen, "unexpected argument \"%s\" (one workload per run)",
@@ -432,7 +437,7 @@ int pr_gpu_parse_args(int argc, char *const argv[], pr_gpu_args *a, char *err, s
         value[slot] = v;
     }
     if (!a->workload) {
-        if (a->help)
+        if (a->help || a->version)
             return 0;
         return fail(err, errlen, "no workload given (see --help)");
     }
@@ -496,6 +501,7 @@ void pr_gpu_usage(FILE *f, const char *prog)
             "                        bw: copy,read,write,memcpy or all (default all)\n"
             "                        gemm: square, transformer or all (default all)\n"
             "  -s, --shapes LIST     gemm: MxNxK[,MxNxK...] instead of the shape sets\n"
+            "  -V, --version         the CUDA, cuBLASLt and NCCL versions, on one line\n"
             "  -h, --help            this text\n"
             "\n"
             "defaults: collectives -b 8 -e 128M; bw -b 1M -e 1G; gemm -b 1024 -e 16384\n"
@@ -707,35 +713,49 @@ static void fmt_wrong(long long wrong, char out[32])
         snprintf(out, 32, "%g", (double)wrong);
 }
 
-/* Writes line without its trailing blanks. */
-static void put_trimmed(FILE *f, char *line)
+/* A table line built in pieces, written without its trailing blanks (the
+ * unit lines of nccl-tests' own table keep them: that one is copied
+ * exactly). */
+typedef struct line {
+    char buf[1024];
+    size_t len;
+} line;
+
+static void append(line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(line *l, const char *fmt, ...)
 {
-    size_t n = strlen(line);
-    while (n && line[n - 1] == ' ')
-        line[--n] = '\0';
-    fprintf(f, "%s\n", line);
+    if (l->len >= sizeof l->buf)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->buf + l->len, sizeof l->buf - l->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        l->len += (size_t)n;
+}
+
+static void put_trimmed(FILE *f, char *s)
+{
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        s[--n] = '\0';
+    fprintf(f, "%s\n", s);
 }
 
 /* A title line: prefix, then each title centred over a group width wide. */
 static void titles(FILE *f, const char *prefix, const char *const *names, unsigned bits, int n,
                    int width)
 {
-    char line[1024];
-    size_t len = (size_t)snprintf(line, sizeof line, "%s", prefix);
+    line l = {"", 0};
+    append(&l, "%s", prefix);
     for (int i = 0; i < n; i++) {
         if (!(bits & (1u << i)))
             continue;
         int tl = (int)strlen(names[i]);
         int left = (width - tl + 1) / 2, right = width - tl - left;
-        if (left < 1)
-            left = 1;
-        if (right < 0)
-            right = 0;
-        if (len < sizeof line)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%*s%s%*s", left, "", names[i],
-                                    right, "");
+        append(&l, "%*s%s%*s", left, "", names[i], right < 0 ? 0 : right, "");
     }
-    put_trimmed(f, line);
+    put_trimmed(f, l.buf);
 }
 
 void pr_gpu_preamble(FILE *f, const pr_gpu_args *a, int nprocs, int ngpus)
@@ -770,7 +790,9 @@ void pr_gpu_device_line(FILE *f, int rank, int pid, int dev, int pci_domain, int
 void pr_gpu_coll_header(FILE *f)
 {
     fprintf(f, "#\n");
-    fprintf(f, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n",
+    /* nccl-tests' header, byte for byte (trailing blanks included). */
+    fprintf(f, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
+               "in-place          \n",
             "", "", "", "", "");
     fprintf(f, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s\n", "size",
             "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
@@ -815,7 +837,8 @@ void pr_gpu_coll_footer(FILE *f, const pr_gpu_tally *t)
 {
     bounds_line(f, t);
     /* nccl-tests' exact line, trailing blank included. */
-    fprintf(f, "# Avg bus bandwidth    : %g \n", t->bw_count ? t->bw_sum / (double)t->bw_count : 0.0);
+    fprintf(f, "# Avg bus bandwidth    : %g \n",
+            t->bw_count ? t->bw_sum / (double)t->bw_count : 0.0);
     fprintf(f, "#\n");
 }
 
@@ -838,15 +861,18 @@ void pr_gpu_bw_header(FILE *f, unsigned kernels, double peak_gbs, int mem_clock_
     fprintf(f, "# GB/s counts bytes read plus bytes written (copy and memcpy move 2 x size)\n");
     fprintf(f, "#\n");
     titles(f, "#           ", bwk_names, kernels, PR_GPU_NBWK, BW_GROUP);
-    fprintf(f, "# %10s", "size");
+    line l = {"", 0};
+    append(&l, "# %10s", "size");
     for (int k = 0; k < PR_GPU_NBWK; k++)
         if (kernels & (1u << k))
-            fprintf(f, "  %7s  %8s  %6s  %6s", "time", "GB/s", "%peak", "#wrong");
-    fprintf(f, "\n# %10s", "(B)");
+            append(&l, "  %7s  %8s  %6s  %6s", "time", "GB/s", "%peak", "#wrong");
+    put_trimmed(f, l.buf);
+    l.len = 0;
+    append(&l, "# %10s", "(B)");
     for (int k = 0; k < PR_GPU_NBWK; k++)
         if (kernels & (1u << k))
-            fprintf(f, "  %7s  %8s  %6s  %6s", "(us)", "(GB/s)", "(%)", "");
-    fprintf(f, "\n");
+            append(&l, "  %7s  %8s  %6s  %6s", "(us)", "(GB/s)", "(%)", "");
+    put_trimmed(f, l.buf);
 }
 
 void pr_gpu_bw_row(FILE *f, pr_gpu_tally *t, unsigned kernels, size_t size,
@@ -906,15 +932,18 @@ void pr_gpu_gemm_header(FILE *f, unsigned precs)
                "counts mismatches among up to 65536 sampled elements\n");
     fprintf(f, "#\n");
     titles(f, "#                         ", prec_names, precs, PR_GPU_NPREC, GEMM_GROUP);
-    fprintf(f, "#%7s %8s %8s", "M", "N", "K");
+    line l = {"", 0};
+    append(&l, "#%7s %8s %8s", "M", "N", "K");
     for (int p = 0; p < PR_GPU_NPREC; p++)
         if (precs & (1u << p))
-            fprintf(f, "  %7s  %9s  %6s", "time", "TFLOP/s", "#wrong");
-    fprintf(f, "\n#%7s %8s %8s", "", "", "");
+            append(&l, "  %7s  %9s  %6s", "time", "TFLOP/s", "#wrong");
+    put_trimmed(f, l.buf);
+    l.len = 0;
+    append(&l, "#%7s %8s %8s", "", "", "");
     for (int p = 0; p < PR_GPU_NPREC; p++)
         if (precs & (1u << p))
-            fprintf(f, "  %7s  %9s  %6s", "(us)", "(TFLOP/s)", "");
-    fprintf(f, "\n");
+            append(&l, "  %7s  %9s  %6s", "(us)", "(TFLOP/s)", "");
+    put_trimmed(f, l.buf);
 }
 
 void pr_gpu_gemm_row(FILE *f, pr_gpu_tally *t, unsigned precs, const pr_gpu_shape *s,

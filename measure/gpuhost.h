@@ -63,11 +63,25 @@ typedef enum {
     PR_GPU_NDTYPE
 } pr_gpu_dtype;
 
-typedef enum { PR_GPU_SUM, PR_GPU_PROD, PR_GPU_MAX, PR_GPU_MIN, PR_GPU_AVG, PR_GPU_NREDOP } pr_gpu_redop;
+typedef enum {
+    PR_GPU_SUM,
+    PR_GPU_PROD,
+    PR_GPU_MAX,
+    PR_GPU_MIN,
+    PR_GPU_AVG,
+    PR_GPU_NREDOP
+} pr_gpu_redop;
 
 /* GEMM precisions (inputs / compute): fp32/fp32, fp32/tf32, fp16/fp32,
  * bf16/fp32, e4m3/fp32 with a bf16 output. */
-typedef enum { PR_GPU_FP32, PR_GPU_TF32, PR_GPU_FP16, PR_GPU_BF16, PR_GPU_FP8, PR_GPU_NPREC } pr_gpu_prec;
+typedef enum {
+    PR_GPU_FP32,
+    PR_GPU_TF32,
+    PR_GPU_FP16,
+    PR_GPU_BF16,
+    PR_GPU_FP8,
+    PR_GPU_NPREC
+} pr_gpu_prec;
 
 /* Memory-bandwidth kernels. */
 typedef enum { PR_GPU_COPY, PR_GPU_READ, PR_GPU_WRITE, PR_GPU_MEMCPY, PR_GPU_NBWK } pr_gpu_bwk;
@@ -96,7 +110,8 @@ typedef struct pr_gpu_args {
     int square, transformer; /* GEMM shape sets */
     pr_gpu_shape shapes[PR_GPU_MAX_SHAPES]; /* GEMM -s list (replaces the sets) */
     size_t nshapes;
-    int help;
+    int help;    /* -h, --help */
+    int version; /* -V, --version */
 } pr_gpu_args;
 
 /* ---- names ---- */
@@ -118,8 +133,8 @@ int pr_gpu_prec_from_name(const char *s);
 
 /* Parses argv[1..argc) ("WORKLOAD [options]", options also before the
  * workload).  Returns 0 and fills *a, or -1 with the reason in err (one
- * line, no trailing newline).  a->help is set for -h/--help (the workload
- * may then be missing). */
+ * line, no trailing newline).  a->help is set for -h/--help and a->version
+ * for -V/--version (the workload may then be missing). */
 int pr_gpu_parse_args(int argc, char *const argv[], pr_gpu_args *a, char *err, size_t errlen);
 void pr_gpu_usage(FILE *f, const char *prog);
 
@@ -146,7 +161,8 @@ typedef struct pr_gpu_counts {
     size_t send_inplace_offset, recv_inplace_offset;
     size_t size_bytes;
 } pr_gpu_counts;
-void pr_gpu_coll_counts(pr_gpu_coll c, size_t bytes, size_t type_size, int nranks, pr_gpu_counts *out);
+void pr_gpu_coll_counts(pr_gpu_coll c, size_t bytes, size_t type_size, int nranks,
+                        pr_gpu_counts *out);
 /* busbw / algbw: 2(n-1)/n all_reduce; (n-1)/n all_gather, reduce_scatter,
  * alltoall; 1 broadcast, reduce, sendrecv. */
 double pr_gpu_busbw_factor(pr_gpu_coll c, int nranks);

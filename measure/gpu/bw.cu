@@ -18,6 +18,7 @@ typedef struct bw_state {
     unsigned *xor_out;             /* the read kernel's result */
     unsigned long long *wrong;     /* the check kernel's count */
     size_t cap;                    /* bytes in src and dst */
+    unsigned grid[3];              /* copy, read, write: one full wave */
 } bw_state;
 
 /* Grid-stride loops, four independent 16-byte accesses in flight per thread
@@ -103,7 +104,7 @@ static __global__ void k_count(const unsigned *p, size_t n, unsigned seed,
 
 static int bw_setup(pr_gpu_ctx *c, const pr_gpu_point *pts, size_t npts)
 {
-    int rc = 0;
+    int rc = 0, occ[3] = {0, 0, 0};
     size_t cap = 16;
     bw_state *s = (bw_state *)calloc(1, sizeof *s);
     if (!s) {
@@ -121,6 +122,14 @@ static int bw_setup(pr_gpu_ctx *c, const pr_gpu_point *pts, size_t npts)
     PR_CUDA(cudaMalloc((void **)&s->dst, cap));
     PR_CUDA(cudaMalloc((void **)&s->xor_out, sizeof *s->xor_out));
     PR_CUDA(cudaMalloc((void **)&s->wrong, sizeof *s->wrong));
+    /* Exactly as many blocks as fit on the GPU at once: with grid-stride
+     * loops every thread has the same work, so a partial second wave would
+     * leave the memory idle while it ran. */
+    PR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ[0], k_copy, 256, 0));
+    PR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ[1], k_read, 256, 0));
+    PR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ[2], k_write, 256, 0));
+    for (int k = 0; k < 3; k++)
+        s->grid[k] = (unsigned)((occ[k] > 0 ? occ[k] : 1) * (c->sm_count > 0 ? c->sm_count : 1));
 out:
     return rc;
 }
@@ -151,17 +160,21 @@ static int bw_run(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     int rc = 0;
     bw_state *s = (bw_state *)c->priv;
     size_t n = p->bytes / 4, n4 = n / 4;
-    unsigned blocks = pr_gpu_blocks(n4 ? n4 : 1, c->sm_count);
+    /* Small sizes need fewer blocks than a wave (at least one, for the tail). */
+    size_t want = (n4 + 255) / 256 ? (n4 + 255) / 256 : 1;
     cudaStream_t st = c->stream[0];
     switch (v) {
     case PR_GPU_COPY:
-        k_copy<<<blocks, 256, 0, st>>>((const uint4 *)s->src, (uint4 *)s->dst, n4, n);
+        k_copy<<<want < s->grid[0] ? (unsigned)want : s->grid[0], 256, 0, st>>>(
+            (const uint4 *)s->src, (uint4 *)s->dst, n4, n);
         break;
     case PR_GPU_READ:
-        k_read<<<blocks, 256, 0, st>>>((const uint4 *)s->src, n4, n, s->xor_out);
+        k_read<<<want < s->grid[1] ? (unsigned)want : s->grid[1], 256, 0, st>>>(
+            (const uint4 *)s->src, n4, n, s->xor_out);
         break;
     case PR_GPU_WRITE:
-        k_write<<<blocks, 256, 0, st>>>((uint4 *)s->dst, n4, n, c->seed);
+        k_write<<<want < s->grid[2] ? (unsigned)want : s->grid[2], 256, 0, st>>>(
+            (uint4 *)s->dst, n4, n, c->seed);
         break;
     default:
         PR_CUDA(cudaMemcpyAsync(s->dst, s->src, p->bytes, cudaMemcpyDeviceToDevice, st));

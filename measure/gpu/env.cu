@@ -43,7 +43,8 @@ static void driver_version(char *out, size_t n)
     if (!h)
         return;
     int (*init)(void) = (int (*)(void))dlsym(h, "nvmlInit_v2");
-    int (*get)(char *, unsigned) = (int (*)(char *, unsigned))dlsym(h, "nvmlSystemGetDriverVersion");
+    int (*get)(char *, unsigned) =
+        (int (*)(char *, unsigned))dlsym(h, "nvmlSystemGetDriverVersion");
     int (*shut)(void) = (int (*)(void))dlsym(h, "nvmlShutdown");
     if (init && get && shut && init() == 0) {
         char buf[96] = "";
@@ -90,6 +91,21 @@ static void libraries(void)
     cudnn_version(s, sizeof s);
     printf("cudnn: %s\n", s);
     (void)cudaGetLastError();
+}
+
+void pr_gpu_version_line(FILE *f)
+{
+    int v = 0;
+    char cuda[32] = "unknown", lt[32], nccl[32] = "none";
+    if (cudaRuntimeGetVersion(&v) == cudaSuccess && v > 0)
+        pr_gpu_fmt_cuda_version(v, cuda, sizeof cuda);
+    pr_gpu_fmt_cublas_version(cublasLtGetVersion(), lt, sizeof lt);
+#ifndef PR_NO_NCCL
+    v = 0;
+    if (ncclGetVersion(&v) == ncclSuccess && v > 0)
+        pr_gpu_fmt_nccl_version(v, nccl, sizeof nccl);
+#endif
+    fprintf(f, "perfrepro-gpu 1 (CUDA %s, cuBLASLt %s, NCCL %s)\n", cuda, lt, nccl);
 }
 
 static int attr(cudaDeviceAttr a, int dev)

@@ -155,7 +155,8 @@ static int gemm_supported(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     int rc = 0, found = 0;
     gemm_state *s = (gemm_state *)c->priv;
     const pr_gpu_shape *sh = &p->shape;
-    cublasComputeType_t compute = v == PR_GPU_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    cublasComputeType_t compute =
+        v == PR_GPU_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     cudaDataType_t ab = v == PR_GPU_FP16 ? CUDA_R_16F
                         : v == PR_GPU_BF16 ? CUDA_R_16BF
                         : v == PR_GPU_FP8  ? CUDA_R_8F_E4M3

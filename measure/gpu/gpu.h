@@ -126,6 +126,8 @@ extern const pr_gpu_workload pr_gpu_coll_workload;
 
 /* `perfrepro-gpu env`: prints the environment; returns the exit status. */
 int pr_gpu_env_main(const pr_gpu_args *a);
+/* `perfrepro-gpu --version`: one line, no GPU needed. */
+void pr_gpu_version_line(FILE *f);
 
 /* Across MPI processes (identity without MPI). */
 double pr_gpu_mpi_max(double x);

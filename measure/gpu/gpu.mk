@@ -1,6 +1,7 @@
 # measure/gpu/gpu.mk: builds bin/perfrepro-gpu, the CUDA / cuBLASLt / NCCL
-# workloads, where nvcc exists.  Included by the main Makefile
-# (`include measure/gpu/gpu.mk`) or used on its own:
+# workloads, where nvcc exists (`make gpu`; a message and nothing else where
+# it does not).  Included at the end of the main Makefile (after `all`, so
+# that stays the default goal: `include measure/gpu/gpu.mk`) or used alone:
 #   make -f measure/gpu/gpu.mk gpu
 # perfrepro-gpu depends on CUDA, cuBLASLt, NCCL and libc only (no Jansson,
 # PCRE2...): it builds on a GPU machine that has nothing else.
@@ -20,7 +21,8 @@
 
 GPU_BUILD ?= build/gpu
 GPU_BIN ?= bin/perfrepro-gpu
-CC ?= cc
+# The host half (gpuhost.c) is plain C: $(CC), else gcc (nvcc needs it anyway).
+GPU_CC ?= $(if $(shell command -v $(CC) 2>/dev/null),$(CC),gcc)
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
@@ -47,7 +49,7 @@ endif
 
 GPU_MPI ?= auto
 GPU_MPICC := $(shell command -v mpicc 2>/dev/null)
-comma := ,
+gpu_comma := ,
 ifneq ($(GPU_MPI),0)
 GPU_MPI_PKG := $(shell pkg-config --exists ompi && echo ompi || (pkg-config --exists mpich && echo mpich))
 ifneq ($(GPU_MPI_PKG),)
@@ -62,14 +64,25 @@ $(error GPU_MPI=1 but neither pkg-config (ompi, mpich) nor mpicc finds MPI)
 endif
 endif
 # nvcc passes -Wl, options on to the host linker with -Xlinker.
-GPU_MPI_LIBS := $(patsubst -Wl$(comma)%,-Xlinker %,$(GPU_MPI_LIBS))
+GPU_MPI_LIBS := $(patsubst -Wl$(gpu_comma)%,-Xlinker %,$(GPU_MPI_LIBS))
 
 GPU_HOST_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wformat=2 -Imeasure
+# NCCL's and cuBLAS's own headers before the toolkit's (a pip NCCL's nccl.h
+# must match its library).
 GPU_NVCC_FLAGS := -std=c++17 -O2 -g -lineinfo $(GPU_ARCH) -Imeasure -Imeasure/gpu \
-                  -I$(CUDA_HOME)/include -I$(CUBLAS_HOME)/include $(GPU_NCCL_FLAGS) \
+                  $(GPU_NCCL_FLAGS) -I$(CUBLAS_HOME)/include -I$(CUDA_HOME)/include \
                   $(GPU_MPI_CFLAGS) -Xcompiler -Wall,-Wextra
-GPU_LIBS := -L$(CUDA_LIBDIR) -L$(CUBLAS_LIBDIR) -lcublasLt -lcudart $(GPU_NCCL_LIBS) \
-            $(GPU_MPI_LIBS) -ldl -Xlinker -rpath=$(CUBLAS_LIBDIR)
+# WERROR=1 (CI) turns warnings into errors here too.
+ifeq ($(WERROR),1)
+GPU_HOST_CFLAGS += -Werror
+GPU_NVCC_FLAGS += -Werror all-warnings -Xcompiler -Werror
+endif
+# pip's cuBLAS also has only the versioned file (libcublasLt.so.13).
+GPU_CUBLASLT := $(if $(wildcard $(CUBLAS_LIBDIR)/libcublasLt.so),-lcublasLt,$(if $(wildcard \
+                $(CUBLAS_LIBDIR)/libcublasLt.so.*),-Xlinker -l:$(notdir $(firstword $(sort \
+                $(wildcard $(CUBLAS_LIBDIR)/libcublasLt.so.*)))),-lcublasLt))
+GPU_LIBS := -L$(CUDA_LIBDIR) -L$(CUBLAS_LIBDIR) $(GPU_CUBLASLT) -lcudart $(GPU_NCCL_LIBS) \
+            $(GPU_MPI_LIBS) -ldl -Xlinker -rpath=$(CUBLAS_LIBDIR) -Xlinker -rpath=$(CUDA_LIBDIR)
 
 GPU_CU_SRC := measure/gpu/gpu_main.cu measure/gpu/bw.cu measure/gpu/gemm.cu \
               measure/gpu/nccl.cu measure/gpu/env.cu
@@ -89,7 +102,7 @@ $(GPU_FLAGS_STAMP):
 
 $(GPU_BUILD)/gpuhost.o: measure/gpuhost.c measure/gpuhost.h $(GPU_FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(GPU_HOST_CFLAGS) -c $< -o $@
+	$(GPU_CC) $(GPU_HOST_CFLAGS) -c $< -o $@
 
 $(GPU_BUILD)/%.o: measure/gpu/%.cu measure/gpu/gpu.h measure/gpuhost.h $(GPU_FLAGS_STAMP)
 	@mkdir -p $(@D)

@@ -478,6 +478,10 @@ int main(int argc, char **argv)
         pr_gpu_usage(stdout, prog);
         return PR_GPU_EXIT_OK;
     }
+    if (a.version) {
+        pr_gpu_version_line(stdout);
+        return PR_GPU_EXIT_OK;
+    }
     if (a.kind == PR_GPU_ENV)
         return pr_gpu_env_main(&a);
     w = workload_for(&a);

@@ -46,8 +46,8 @@ static __device__ inline double in_val(int q, size_t j, unsigned seed, int op, i
 {
     if (op == PR_GPU_PROD)
         return q == (int)(j % (size_t)n) ? 1.0 + (double)(j % 3) : 1.0;
-    unsigned h = pr_gpu_hash((unsigned)j ^ pr_gpu_hash((unsigned)(j >> 32) ^
-                                                       pr_gpu_hash((unsigned)q * 0x9e3779b9u ^ seed)));
+    unsigned who = pr_gpu_hash((unsigned)q * 0x9e3779b9u ^ seed);
+    unsigned h = pr_gpu_hash((unsigned)j ^ pr_gpu_hash((unsigned)(j >> 32) ^ who));
     return 1.0 + (double)(h >> 30);
 }
 
