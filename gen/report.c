@@ -409,7 +409,7 @@ static const char *const string_keys[] = {
     "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
     "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
     "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_published",
-    "chart_png", NULL};
+    "chart_png", "chart_bandwidth_title", "chart_x_bytes", "chart_y_series", NULL};
 
 static int lang_load(lang *l, const char *templates_dir, pr_err *err)
 {
@@ -1341,7 +1341,8 @@ static char *chart_base(const lang *l, const char *kind, const cfg *c)
     if (c) {
         pr_buf_putc(&b, '-');
         file_slug(&b, c->precision);
-        pr_buf_printf(&b, "-bs%d", c->bs);
+        if (c->bs > 0)
+            pr_buf_printf(&b, "-bs%d", c->bs);
         if (c->batch_label) {
             pr_buf_putc(&b, '-');
             file_slug(&b, c->batch_label);
@@ -1510,6 +1511,66 @@ static int fw_scaling_chart(const lang *l, const fw *f, const cfg *c, const char
     /* Two points make a line anyone can read off the table. */
     if (points >= 3) {
         char *b = chart_base(l, "scaling", c);
+        queue_chart(oc, l, chart, dir_rel, b, md);
+        free(b);
+    } else {
+        pr_chart_free(chart);
+    }
+    json_decref(tv);
+    free(config);
+    free(rows);
+    return 0;
+}
+
+/* Bandwidth against message size (log2 bytes axis), one line per GPU count,
+ * from the records whose metrics carry a "series" (nccl-tests tables). */
+static int fw_bandwidth_chart(const lang *l, const fw *f, const cfg *c, const char *dir_rel,
+                              out_ctx *oc, pr_buf *md, pr_err *err)
+{
+    size_t nrows;
+    row *rows = fw_rows(f, c, &nrows);
+    pr_chart *chart = NULL;
+    json_t *tv = NULL;
+    char *config = NULL;
+    size_t lines = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        repro rc;
+        repro_cell(f, c, rows[i].nodes, rows[i].gpus, &rc);
+        json_t *series = rc.n_ok && rc.link_rec->metrics
+                             ? json_object_get(rc.link_rec->metrics, "series") : NULL;
+        json_t *points = json_object_get(series, "points");
+        if (!json_array_size(points))
+            continue;
+        if (!chart) {
+            config = config_plain(l, c, err);
+            tv = chart_view(f, NULL, config);
+            const char *y = json_string_value(json_object_get(series, "y"));
+            json_object_set_new(tv, "series", json_string(y ? y : ""));
+            char *title = fmt_plain(l, "chart_bandwidth_title", tv, err);
+            char *xl = fmt_plain(l, "chart_x_bytes", tv, err);
+            char *yl = fmt_plain(l, "chart_y_series", tv, err);
+            chart = pr_chart_new(PR_CHART_LINE_LOG2X, title, xl, yl);
+            pr_chart_set_lang(chart, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
+            pr_chart_set_x_bytes(chart, 1);
+            free(title);
+            free(xl);
+            free(yl);
+        }
+        json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[i].nodes, "gpus", rows[i].gpus);
+        char *label = fmt_plain(l, "gpus_label", gv, err);
+        int sid = pr_chart_add_series(chart, label, PR_CHART_SOLID);
+        free(label);
+        json_decref(gv);
+        for (size_t k = 0; k < json_array_size(points); k++) {
+            json_t *pt = json_array_get(points, k);
+            json_t *x = json_array_get(pt, 0), *y = json_array_get(pt, 1);
+            if (json_is_number(x) && json_is_number(y))
+                pr_chart_add_point(chart, sid, json_number_value(x), json_number_value(y));
+        }
+        lines++;
+    }
+    if (chart && lines) {
+        char *b = chart_base(l, "bandwidth", c);
         queue_chart(oc, l, chart, dir_rel, b, md);
         free(b);
     } else {
@@ -1851,7 +1912,8 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
             set_md(cv, "repro_table", &b);
         }
         if (oc->charts) {
-            if (fw_scaling_chart(l, f, c, page_rel, oc, &b, err) < 0) {
+            if (fw_scaling_chart(l, f, c, page_rel, oc, &b, err) < 0 ||
+                fw_bandwidth_chart(l, f, c, page_rel, oc, &b, err) < 0) {
                 json_decref(cv);
                 json_decref(configs);
                 goto fail;
@@ -2313,8 +2375,14 @@ typedef struct writer {
      * temporary files first (staged) and renamed into place only once the
      * whole generation rendered and every write succeeded; a failed build
      * (disk full, I/O error, a template error half-way) used to leave a mix
-     * of new and previous pages. */
-    char **staged_tmp, **staged_full;
+     * of new and previous pages.  The previous content of each staged file
+     * is kept so that a rename failing half-way through the commit can put
+     * back the files already renamed. */
+    struct staged {
+        char *full, *tmp;
+        char *old;    /* previous content, NULL when the file did not exist */
+        size_t old_len;
+    } *staged;
     size_t nstaged;
 } writer;
 
@@ -2327,40 +2395,60 @@ static int write_emit(void *ctx, const char *path, const char *data, size_t len,
         return pr_err_set(err, wr->out_dir, 0, 0, NULL,
                           "refusing to write \"%s\": not a path inside the output folder", path);
     char *full = pr_path_join(wr->out_dir, path);
+    pr_buf old = PR_BUF_INIT;
+    pr_err ignored;
+    int existed = pr_is_file(full) && pr_read_file(full, &old, &ignored) == 0;
     int rc = 0;
-    if (!pr_file_equals(full, data, len)) {
+    if (!existed || old.len != len || (len && memcmp(old.data, data, len) != 0)) {
         char *tmp = NULL;
         rc = pr_write_temp(full, data, len, 0, &tmp, err);
         if (rc == 0) {
-            wr->staged_tmp = pr_xrealloc(wr->staged_tmp, (wr->nstaged + 1) * sizeof *wr->staged_tmp);
-            wr->staged_full =
-                pr_xrealloc(wr->staged_full, (wr->nstaged + 1) * sizeof *wr->staged_full);
-            wr->staged_tmp[wr->nstaged] = tmp;
-            wr->staged_full[wr->nstaged++] = full;
+            wr->staged = pr_xrealloc(wr->staged, (wr->nstaged + 1) * sizeof *wr->staged);
+            struct staged *st = &wr->staged[wr->nstaged++];
+            st->full = full;
+            st->tmp = tmp;
+            st->old_len = old.len;
+            st->old = existed ? pr_buf_detach(&old) : NULL;
             full = NULL;
         }
     }
+    pr_buf_free(&old);
     free(full);
     wr->written = pr_xrealloc(wr->written, (wr->n + 1) * sizeof *wr->written);
     wr->written[wr->n++] = pr_xstrdup(path);
     return rc;
 }
 
-/* Renames every staged file into place (commit) or removes them all. */
+/* Renames every staged file into place (commit), or removes them all.  When
+ * a rename fails, the files renamed before it get their previous content
+ * back (best effort: the message says when that failed too). */
 static int finish_staged(writer *wr, int commit, pr_err *err)
 {
     int rc = 0;
-    for (size_t i = 0; i < wr->nstaged; i++) {
-        if (commit && rc == 0)
-            rc = pr_commit_temp(wr->staged_tmp[i], wr->staged_full[i], err);
+    size_t done = 0;
+    for (size_t i = 0; commit && rc == 0 && i < wr->nstaged; i++) {
+        if (pr_commit_temp(wr->staged[i].tmp, wr->staged[i].full, err) < 0)
+            rc = -1;
         else
-            unlink(wr->staged_tmp[i]);
-        free(wr->staged_tmp[i]);
-        free(wr->staged_full[i]);
+            done = i + 1;
     }
-    free(wr->staged_tmp);
-    free(wr->staged_full);
-    wr->staged_tmp = wr->staged_full = NULL;
+    for (size_t i = 0; i < wr->nstaged; i++) {
+        struct staged *st = &wr->staged[i];
+        if (rc < 0 && i < done) {
+            pr_err e2;
+            int undo = st->old ? pr_write_if_changed(st->full, st->old, st->old_len, &e2)
+                               : unlink(st->full);
+            if (undo < 0)
+                pr_err_prefix(err, "%s could not be put back", st->full);
+        }
+        if (!commit || i >= done)
+            unlink(st->tmp); /* pr_commit_temp removed the one that failed */
+        free(st->full);
+        free(st->tmp);
+        free(st->old);
+    }
+    free(wr->staged);
+    wr->staged = NULL;
     wr->nstaged = 0;
     return rc;
 }
@@ -2401,7 +2489,7 @@ static void remove_stale(const writer *wr, const char *rel)
 
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
 {
-    writer wr = {o->out_dir, NULL, 0, NULL, NULL, 0};
+    writer wr = {o->out_dir, NULL, 0, NULL, 0};
     char *marker = pr_path_join(o->out_dir, MARKER);
     int rc = -1;
     if (pr_is_dir(o->out_dir) && !pr_is_file(marker)) {

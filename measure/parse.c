@@ -185,8 +185,11 @@ typedef struct run {
     double gbs;
     int gbs_state; /* 0 none yet, 1 all equal, 2 differing */
     unsigned long long gbs_missing;
-    /* nccl-tests: the columns of the last table header */
+    /* nccl-tests: the columns of the last table header, and the first
+     * placement's value by message size (for bandwidth-versus-size charts) */
     int nccl_ncols, nccl_col[2];
+    double *sx, *sy;
+    size_t ns, caps;
     /* mxnet-summary */
     int tbl_state, tbl_col;
     unsigned long long tables;
@@ -393,6 +396,8 @@ static int split_ws(char *s, char **tok, int max)
  * across versions: with or without "root", "#wrong" or "error"), so the
  * cells are found by name: the first "busbw" is out-of-place, the second
  * in-place.  Rows before any header are not read. */
+enum { SERIES_MAX = 4096 };
+
 static void nccl_row(run *r, char *text, size_t len)
 {
     static const char *const col_names[] = {"busbw", "algbw", "time"};
@@ -427,6 +432,7 @@ static void nccl_row(run *r, char *text, size_t len)
     for (const char *q = tok[0]; *q; q++)
         if (!isdigit((unsigned char)*q))
             return;
+    int charted = 0;
     for (int place = 0; place < 2; place++) {
         if ((place == 0 && c->placement == PR_PLACE_IN_PLACE) ||
             (place == 1 && c->placement == PR_PLACE_OUT_OF_PLACE))
@@ -435,10 +441,22 @@ static void nccl_row(run *r, char *text, size_t len)
         if (i < 0)
             continue;
         double x;
-        if (whole_number(tok[i], strlen(tok[i]), &x))
+        if (whole_number(tok[i], strlen(tok[i]), &x)) {
             add_record(r, x, NULL, 0);
-        else
+            double size;
+            /* A bounded series: tables have tens of rows, logs may hold many. */
+            if (!charted++ && r->ns < SERIES_MAX && whole_number(tok[0], strlen(tok[0]), &size)) {
+                if (r->ns == r->caps) {
+                    r->caps = r->caps ? 2 * r->caps : 64;
+                    r->sx = pr_xrealloc(r->sx, r->caps * sizeof *r->sx);
+                    r->sy = pr_xrealloc(r->sy, r->caps * sizeof *r->sy);
+                }
+                r->sx[r->ns] = size;
+                r->sy[r->ns++] = x;
+            }
+        } else {
             r->ignored++;
+        }
     }
 }
 
@@ -658,6 +676,10 @@ void pr_parse_result_clear(pr_parse_result *res)
     pr_parse_result_init(res);
 }
 
+/* json_real gives NULL for inf and NaN, and json_object_set_new(o, k, NULL)
+ * silently drops the key: a statistic that overflowed is null instead. */
+static json_t *jreal(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
 static void fail(pr_parse_result *res, const char *reason, pr_buf *detail)
 {
     if (res->failed)
@@ -746,7 +768,7 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         }
         if (is_tokens(unit))
             s *= a->seq_len;
-        json_object_set_new(stats, "samples_per_step", json_real(s));
+        json_object_set_new(stats, "samples_per_step", jreal(s));
         if (c->value == PR_VALUE_SECONDS_PER_STEP)
             x = s / x;
         else if (c->value == PR_VALUE_MS_PER_STEP)
@@ -756,6 +778,15 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
     }
     if (c->round >= 0)
         x = pr_stats_round(x, c->round);
+    /* Hardening (fuzz_parse): raw records may be negative (docs/parse-rules.md)
+     * and sums or conversions may overflow, but a record's FINAL_RESULT must be
+     * a finite number >= 0 or the case fails; printing -1 or dropping the key
+     * (json_real(inf) is NULL) made a record gen refuses to load. */
+    if (!isfinite(x) || x < 0) {
+        pr_buf_printf(&d, "the value is %g: a result must be a finite number >= 0", x);
+        fail(res, "parse_error", &d);
+        goto out;
+    }
     *out = x;
     rc = 0;
 out:
@@ -803,6 +834,7 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
     for (const char *const *k = counters; *k; k++)
         json_object_set_new(stats, *k, json_integer(0));
     json_t *per_run = json_array();
+    json_t *series = NULL;
     kase k = {args, NULL, 0, 0, 0, 0, 0, 0, 0};
     size_t runs = c->files == PR_FILES_PARTS ? 1 : nlogs;
     double *vals = pr_xcalloc(runs, sizeof *vals);
@@ -840,17 +872,25 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
             json_array_append_new(per_run, json_null()); /* this run failed */
         }
         pr_buf_free(&what);
+        /* The first run's table, as "series" in metrics: value by size. */
+        if (r.ns && !series) {
+            series = json_array();
+            for (size_t j = 0; j < r.ns; j++)
+                json_array_append_new(series, json_pack("[f,f]", r.sx[j], r.sy[j]));
+        }
+        free(r.sx);
+        free(r.sy);
         free(r.v);
     }
     json_object_set_new(stats, "runs", json_integer((json_int_t)runs));
     json_object_set_new(stats, "per_run", per_run);
     if (k.used) {
-        json_object_set_new(stats, "min", json_real(k.min));
-        json_object_set_new(stats, "max", json_real(k.max));
-        json_object_set_new(stats, "mean", json_real(k.sum / (double)k.used));
+        json_object_set_new(stats, "min", jreal(k.min));
+        json_object_set_new(stats, "max", jreal(k.max));
+        json_object_set_new(stats, "mean", jreal(k.sum / (double)k.used));
         json_object_set_new(stats, "median", k.all_dropped
                                                  ? json_null()
-                                                 : json_real(pr_stats_median(k.all, k.nall)));
+                                                 : jreal(pr_stats_median(k.all, k.nall)));
     }
     if (!res->failed) {
         res->value = pr_stats_median(vals, nvals);
@@ -859,11 +899,21 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
              * the figure itself stays in the rule's unit (minutes). */
             res->metrics = json_object();
             if (c->source == PR_SOURCE_TIME_TO_TRAIN)
-                json_object_set_new(res->metrics, "time_to_train_s", json_real(res->value * 60.0));
+                json_object_set_new(res->metrics, "time_to_train_s", jreal(res->value * 60.0));
             else
                 json_object_set_new(res->metrics, "avg_busbw", json_real(res->value));
         }
+        if (series) {
+            static const char *const col_names[] = {"busbw", "algbw", "time"};
+            if (!res->metrics)
+                res->metrics = json_object();
+            json_object_set_new(res->metrics, "series",
+                                json_pack("{s:s,s:s,s:o}", "x", "bytes", "y", col_names[c->column],
+                                          "points", series));
+            series = NULL;
+        }
     }
+    json_decref(series);
     res->stats = stats;
     free(vals);
     free(k.all);

@@ -37,7 +37,8 @@ static void put(const char *dir, const char *rel, const char *text)
 static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {
     (void)err;
-    json_object_set_new(ctx, path, json_stringn(data, len));
+    /* Unchecked: charts are binary, not UTF-8. */
+    json_object_set_new(ctx, path, json_stringn_nocheck(data, len));
     return 0;
 }
 
@@ -577,5 +578,36 @@ Test(figures, hostile_text_is_inert)
         cr_expect(!strstr(md, "F|<"), "%s: a pipe broke out of its cell", path);
     }
     json_decref(pages);
+    free(d);
+}
+
+Test(figures, bandwidth_series_become_a_chart)
+{
+    /* A record carrying an nccl-tests table (metrics.series) gets a
+     * bandwidth-versus-size chart, SVG and PNG, with alt text. */
+    char *d = tmpdir();
+    put(d, "runs/r/logs/train_log/hw_nccl", "log\n");
+    put(d, "runs/r/logs/index/hw_nccl_speed",
+        "{\"log_file\": \"logs/train_log/hw_nccl\", \"model_name\": \"hw\", \"mission_name\": \"x\",\n"
+        " \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 8, \"FINAL_RESULT\": 300.5,\n"
+        " \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"GB/s\", \"perfrepro\": 1, \"model\": \"HW\", \"framework\": \"nccl\",\n"
+        " \"case\": \"hw_nccl\", \"precision\": \"fp32\", \"batch_size\": 0, \"nodes\": 1, \"gpus_per_node\": 8,\n"
+        " \"repeat\": 1, \"origin\": \"parsed\", \"metrics\": {\"series\": {\"x\": \"bytes\", \"y\": \"busbw\",\n"
+        " \"points\": [[8, 0.1], [1024, 2.5], [1048576, 90.0], [1073741824, 300.5]]}}}\n");
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    json_t *pages = json_object();
+    pr_report_opts o = {"templates", "out", 1};
+    cr_assert(pr_report_render(ds, &o, collect, pages, &err) == 0, "%s", err.msg);
+    const char *svg = json_string_value(json_object_get(pages, "HW/nccl/bandwidth-fp32.svg"));
+    const char *png = json_string_value(json_object_get(pages, "HW/nccl/bandwidth-fp32.png"));
+    cr_assert(svg && strstr(svg, "<svg"), "no bandwidth SVG");
+    cr_assert(png && memcmp(png, "\x89PNG", 4) == 0, "no bandwidth PNG");
+    const char *md = page(pages, "HW/nccl/README.md");
+    cr_expect(strstr(md, "](bandwidth-fp32.svg)"), "the page does not embed the chart");
+    cr_expect(strstr(md, "4 个点"), "alt text does not describe the series");
+    json_decref(pages);
+    pr_data_free(ds);
     free(d);
 }
