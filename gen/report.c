@@ -1873,8 +1873,25 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
             json_object_set_new(view, "ngpu", json_integer(maxg));
             free(blk);
         }
-        if ((blk = case_command(s, 0, 1)))
-            json_object_set_new(view, "cmd_multinode", json_string(blk)), free(blk);
+        if ((blk = case_command(s, 0, 1))) {
+            json_object_set_new(view, "cmd_multinode", json_string(blk));
+            free(blk);
+            /* The multi-node cases through Slurm, one command per node count. */
+            pr_buf cmd = PR_BUF_INIT, block = PR_BUF_INIT;
+            int seen[64] = {0};
+            for (size_t i = 0; i < s->ncases; i++) {
+                const pr_case *k = &s->cases[i];
+                if (k->nodes < 2 || k->nodes >= 64 || seen[k->nodes]++)
+                    continue;
+                pr_buf_printf(&cmd, "salloc -N%d --gpus-per-node=%d --exclusive \\\n"
+                              "  bin/perfrepro-measure run %s --launcher slurm --only '*_%d' \\\n"
+                              "  --out data/runs/%s-%s-%d\n", k->nodes, k->gpus_per_node, s->path,
+                              k->gpus, s->model, s->framework, k->gpus);
+            }
+            pr_md_code_block(&block, "bash", pr_buf_cstr(&cmd));
+            set_md(view, "slurm_block", &block);
+            pr_buf_free(&cmd);
+        }
         pr_buf run = PR_BUF_INIT;
         pr_buf_printf(&run, "bin/perfrepro-measure run %s --out data/runs/%s-%s\n", s->path,
                       s->model, s->framework);

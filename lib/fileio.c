@@ -63,10 +63,8 @@ int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
     return write_replace(path, data, len, 1, err);
 }
 
-/* Writes through a temporary file and rename; durable adds the fsync that
- * makes the content survive a crash, not only an interrupted writer. */
-static int write_replace(const char *path, const void *data, size_t len, int durable,
-                         pr_err *err)
+int pr_write_temp(const char *path, const void *data, size_t len, int durable, char **tmp_out,
+                  pr_err *err)
 {
     int rc = -1, fd = -1;
     char *dir = pr_path_dirname(path);
@@ -93,18 +91,39 @@ static int write_replace(const char *path, const void *data, size_t len, int dur
         goto out;
     }
     fd = -1;
-    if (rename(tmp, path) < 0) {
-        pr_err_errno(err, path, "cannot rename into place");
-        goto out;
-    }
+    *tmp_out = tmp;
+    tmp = NULL;
     rc = 0;
 out:
     if (fd >= 0)
         close(fd);
-    if (rc < 0 && tmp)
+    if (tmp)
         unlink(tmp);
     free(tmp);
     free(dir);
+    return rc;
+}
+
+int pr_commit_temp(const char *tmp, const char *path, pr_err *err)
+{
+    if (rename(tmp, path) < 0) {
+        pr_err_errno(err, path, "cannot rename into place");
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes through a temporary file and rename; durable adds the fsync that
+ * makes the content survive a crash, not only an interrupted writer. */
+static int write_replace(const char *path, const void *data, size_t len, int durable,
+                         pr_err *err)
+{
+    char *tmp = NULL;
+    if (pr_write_temp(path, data, len, durable, &tmp, err) < 0)
+        return -1;
+    int rc = pr_commit_temp(tmp, path, err);
+    free(tmp);
     return rc;
 }
 
@@ -167,14 +186,19 @@ out:
     return rc;
 }
 
-int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err)
+int pr_file_equals(const char *path, const void *data, size_t len)
 {
     pr_buf old = PR_BUF_INIT;
     pr_err ignored;
     int same = pr_is_file(path) && pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
                (len == 0 || memcmp(old.data, data, len) == 0);
     pr_buf_free(&old);
-    if (same)
+    return same;
+}
+
+int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err)
+{
+    if (pr_file_equals(path, data, len))
         return 0;
     return write_replace(path, data, len, 0, err);
 }

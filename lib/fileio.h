@@ -20,6 +20,19 @@ int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *
 /* Copies src to dst through a temporary file and rename, streaming (logs can
  * be gigabytes); creates dst's parent directories. */
 int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err);
+/* The two halves of pr_write_atomic, for replacing a set of files together
+ * (perfrepro-gen build writes every changed page first and renames them all
+ * only when every write succeeded, so a failed build leaves the previous
+ * generation as it was).  pr_write_temp writes data to a temporary file
+ * beside path ("PATH.tmp.PID"; missing parent directories are created), with
+ * an fsync when durable, and sets *tmp_out (malloc'd); on error nothing is
+ * left behind.  pr_commit_temp renames it to path; on error it removes tmp.
+ * A caller that gives up between the two unlinks the temporary files. */
+int pr_write_temp(const char *path, const void *data, size_t len, int durable, char **tmp_out,
+                  pr_err *err);
+int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
+/* 1 when path is a regular file holding exactly data[0..len). */
+int pr_file_equals(const char *path, const void *data, size_t len);
 /* mkdir -p. */
 int pr_mkdirs(const char *path, pr_err *err);
 /* 1 when path exists and is a regular file / a directory. */

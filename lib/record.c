@@ -1,11 +1,13 @@
 #include "record.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "fileio.h"
+#include "suite.h"
 
 const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
 const char *const pr_fail_reasons[] = {
@@ -28,7 +30,9 @@ static const char *const record_keys[] = {
     "FINAL_RESULT", "JOB_FAIL_FLAG", "UNIT", "perfrepro", "model", "framework",
     "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
     "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
-    "stats", "rule", "metrics", "logs", "command", NULL};
+    "stats", "rule", "metrics", "logs", "launch", "command", NULL};
+static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
+                                          "container", "script", NULL};
 
 int pr_str_in(const char *s, const char *const *list)
 {
@@ -71,6 +75,7 @@ void pr_record_clear(pr_record *r)
     json_decref(r->rule);
     json_decref(r->metrics);
     json_decref(r->logs);
+    json_decref(r->launch);
     json_decref(r->command);
     pr_record_init(r);
 }
@@ -135,6 +140,8 @@ json_t *pr_record_to_json(const pr_record *r)
         json_object_set(o, "metrics", r->metrics);
     if (r->logs)
         json_object_set(o, "logs", r->logs);
+    if (r->launch)
+        json_object_set(o, "launch", r->launch);
     if (r->command)
         json_object_set(o, "command", r->command);
     return o;
@@ -183,9 +190,121 @@ static int get_json(const pr_jcur *c, const char *key, int want_array, json_t **
     return 1;
 }
 
+int pr_is_ip_address(const char *s)
+{
+    /* IPv6: hex digits and colons (at least two), optionally a dotted tail. */
+    if (strchr(s, ':')) {
+        size_t colons = 0;
+        for (const char *p = s; *p; p++) {
+            if (*p == ':')
+                colons++;
+            else if (!strchr("0123456789abcdefABCDEF.", *p))
+                return 0;
+        }
+        return colons >= 2;
+    }
+    /* IPv4: four decimal parts of 0-255. */
+    int parts = 0;
+    const char *p = s;
+    for (;;) {
+        size_t n = strspn(p, "0123456789");
+        if (n == 0 || n > 3)
+            return 0;
+        int v = 0;
+        for (size_t i = 0; i < n; i++)
+            v = v * 10 + (p[i] - '0');
+        if (v > 255)
+            return 0;
+        parts++;
+        p += n;
+        if (*p == '\0')
+            return parts == 4;
+        if (*p != '.' || parts == 4)
+            return 0;
+        p++;
+    }
+}
+
+/* Checks the "launch" object; on a problem sets *field (the key, or NULL for
+ * the object itself) and the message in why. */
+static int launch_check(const json_t *l, const char **field, char *why, size_t whylen)
+{
+    static const char *const launchers[] = {"local", "mpirun", "slurm", NULL};
+    static const char *const ranks[] = {"per_gpu", "per_node", NULL};
+    static const char *const containers[] = {"none", "docker", "apptainer", "pyxis", NULL};
+    const char *k;
+    json_t *v;
+    *field = NULL;
+    if (!json_is_object(l)) {
+        snprintf(why, whylen, "expected an object");
+        return -1;
+    }
+    json_object_foreach((json_t *)l, k, v) {
+        *field = k;
+        if (!pr_str_in(k, launch_keys)) {
+            snprintf(why, whylen, "unknown key (expected one of: launcher, tasks, ranks, "
+                     "job_id, hosts, container, script)");
+            return -1;
+        }
+        const char *sv = json_string_value(v);
+        if (strcmp(k, "tasks") == 0) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > (1 << 24)) {
+                snprintf(why, whylen, "expected an integer from 1 to %d", 1 << 24);
+                return -1;
+            }
+        } else if (strcmp(k, "hosts") == 0) {
+            if (!json_is_array(v)) {
+                snprintf(why, whylen, "expected an array of host names");
+                return -1;
+            }
+            for (size_t i = 0; i < json_array_size(v); i++) {
+                const char *h = json_string_value(json_array_get(v, i));
+                if (!h || !*h) {
+                    snprintf(why, whylen, "[%zu]: expected a host name", i);
+                    return -1;
+                }
+                /* Records are published; the seeds forbid machine addresses. */
+                if (pr_is_ip_address(h)) {
+                    snprintf(why, whylen, "[%zu]: \"%s\" is an address, not a host name", i, h);
+                    return -1;
+                }
+            }
+        } else if (!sv) {
+            snprintf(why, whylen, "expected a string");
+            return -1;
+        } else if ((strcmp(k, "launcher") == 0 && !pr_str_in(sv, launchers)) ||
+                   (strcmp(k, "ranks") == 0 && !pr_str_in(sv, ranks)) ||
+                   (strcmp(k, "container") == 0 && !pr_str_in(sv, containers))) {
+            snprintf(why, whylen, "unknown value \"%s\"", sv);
+            return -1;
+        } else if (strcmp(k, "job_id") == 0 &&
+                   (!*sv || strspn(sv, "0123456789_+.;abcdefghijklmnopqrstuvwxyz"
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ-") != strlen(sv))) {
+            snprintf(why, whylen, "\"%s\" is not a job id", sv);
+            return -1;
+        } else if (strcmp(k, "script") == 0 && !pr_path_is_safe_relative(sv)) {
+            snprintf(why, whylen, "must be a relative path inside the run directory");
+            return -1;
+        }
+    }
+    *field = "launcher";
+    if (!json_is_string(json_object_get(l, "launcher"))) {
+        snprintf(why, whylen, "required (local, mpirun or slurm)");
+        return -1;
+    }
+    return 0;
+}
+
 int pr_record_check(const pr_record *r, pr_err *err)
 {
     const char *f = r->case_name ? r->case_name : "record";
+    if (!r->model || !pr_name_is_safe(r->model))
+        return pr_err_set(err, f, 0, 0, "model", "\"%s\" is not a safe folder name",
+                          r->model ? r->model : "");
+    if (!r->framework || !pr_name_is_safe(r->framework))
+        return pr_err_set(err, f, 0, 0, "framework", "\"%s\" is not a safe folder name",
+                          r->framework ? r->framework : "");
     if (!pr_str_in(r->precision, pr_precisions))
         return pr_err_set(err, f, 0, 0, "precision", "unknown precision \"%s\"",
                           r->precision ? r->precision : "");
@@ -200,6 +319,13 @@ int pr_record_check(const pr_record *r, pr_err *err)
     if (r->failed && !pr_str_in(r->fail_reason, pr_fail_reasons))
         return pr_err_set(err, f, 0, 0, "failure.reason", "unknown reason \"%s\"",
                           r->fail_reason ? r->fail_reason : "");
+    if (r->launch) {
+        const char *field;
+        char why[256];
+        if (launch_check(r->launch, &field, why, sizeof why) < 0)
+            return pr_err_set(err, f, 0, 0, "launch", "%s%s%s", field ? field : "",
+                              field ? ": " : "", why);
+    }
     return 0;
 }
 
@@ -271,9 +397,34 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         get_json(c, "stats", 0, &r->stats, err) < 0 || get_json(c, "rule", 0, &r->rule, err) < 0 ||
         get_json(c, "metrics", 0, &r->metrics, err) < 0 ||
         get_json(c, "logs", 1, &r->logs, err) < 0 ||
+        get_json(c, "launch", 0, &r->launch, err) < 0 ||
         get_json(c, "command", 1, &r->command, err) < 0)
         return -1;
+    if (r->launch) {
+        const char *field;
+        char why[256];
+        pr_jcur lc = pr_jchild(c, "launch");
+        if (pr_jobject(&lc, launch_keys, err) < 0)
+            return -1;
+        if (launch_check(r->launch, &field, why, sizeof why) < 0) {
+            pr_jcur fc = field ? pr_jchild(&lc, field) : lc;
+            return pr_jfail(fc.v ? &fc : &lc, err, "%s", why);
+        }
+    }
     r->duration_s = d;
+    /* Hardening: model and framework name the report's folders
+     * (reports/<model>/<framework>/); a record with "../../x" made gen write
+     * outside the output folder.  Suites and published tables already checked
+     * their ids; records did not. */
+    static const char *const ids[] = {"model", "framework"};
+    for (int i = 0; i < 2; i++) {
+        const char *id = i ? r->framework : r->model;
+        if (!pr_name_is_safe(id)) {
+            pr_jcur k = pr_jchild(c, ids[i]);
+            return pr_jfail(&k, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-], not "
+                            "starting with '.' or '-')", id);
+        }
+    }
     if (r->log_file[0] && !pr_path_is_safe_relative(r->log_file)) {
         pr_jcur lf = pr_jchild(c, "log_file");
         return pr_jfail(&lf, err, "must be a relative path inside the run directory");

@@ -24,6 +24,9 @@ extern const char *const pr_precisions[];
 extern const char *const pr_fail_reasons[];
 /* Returns 1 when s is in the NULL-terminated list. */
 int pr_str_in(const char *s, const char *const *list);
+/* 1 when s is an IPv4 (dotted quad) or IPv6 literal: records never carry
+ * machine addresses (launch.hosts). */
+int pr_is_ip_address(const char *s);
 
 typedef struct pr_record {
     /* The seeds' keys. */
@@ -60,6 +63,8 @@ typedef struct pr_record {
     json_t *rule;        /* owned; object or NULL */
     json_t *metrics;     /* owned; object or NULL (time_to_train_s, accuracy, ...) */
     json_t *logs;        /* owned; array of extra log paths (per rank) or NULL */
+    json_t *launch;      /* owned; how a multi-node launcher ran the case (launcher,
+                          * tasks, ranks, job_id, hosts, container, script) or NULL */
     json_t *command;     /* owned; array of strings or NULL */
 } pr_record;
 

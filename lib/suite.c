@@ -1,5 +1,6 @@
 #include "suite.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static const char *const suite_keys[] = {
     "model_name", "mission_name", "direction_id", "unit", "description", "source", "image",
     "steps", "environment", "command", "shell", "env", "timeout_s", "max_iter", "seq_len",
     "matrix", "rule", "datasets", "framework_version_command", "launcher", "case_name",
-    "gap_threshold", NULL};
+    "gap_threshold", "ranks", "container", NULL};
 static const char *const matrix_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
                                           "repeats", "include", "exclude", NULL};
 static const char *const point_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
@@ -32,6 +33,8 @@ static const char *const environment_keys[] = {"os", "gpu", "cpu", "memory", "dr
                                                "nodes", NULL};
 static const char *const dataset_keys[] = {"path", "md5", "name", NULL};
 static const char *const launchers[] = {"local", "mpirun", "slurm", NULL};
+const char *const pr_suite_ranks[] = {"per_gpu", "per_node", NULL};
+const char *const pr_suite_containers[] = {"none", "docker", "apptainer", "pyxis", NULL};
 
 int pr_name_is_safe(const char *s)
 {
@@ -293,6 +296,8 @@ static int add_case(pr_suite *s, size_t *cap, int nodes, int gpn, int bs, const 
             return pr_jfail(where, err, "duplicate case (nodes %d, gpus_per_node %d, batch_size "
                             "%d, precision %s)", nodes, gpn, bs, prec);
     }
+    if (s->ncases >= PR_SUITE_MAX_CASES)
+        return pr_jfail(where, err, "more than %d cases (matrix and include)", PR_SUITE_MAX_CASES);
     if (s->ncases == *cap)
         s->cases = pr_xrealloc(s->cases, (*cap = *cap ? *cap * 2 : 16) * sizeof *s->cases);
     pr_case *c = &s->cases[s->ncases++];
@@ -354,6 +359,17 @@ static int read_matrix(pr_suite *s, const pr_jcur *root, pr_err *err)
             pr_jfail(&it, err, "unknown precision (expected fp32, tf32, fp16, amp, bf16 or fp8)");
             goto out;
         }
+    }
+    /* Hardening (fuzz_data): a 300-byte suite with forty values per list and
+     * 1000 repeats expanded to 384 million cases, each checked against all
+     * the others: perfrepro-gen validate never finished.  The matrix is
+     * bounded before it is expanded (exclusions are not counted: the loops
+     * below visit every point). */
+    unsigned long long points = (unsigned long long)nn * ng * nb * json_array_size(prec.v);
+    if (points > PR_SUITE_MAX_CASES || points * (unsigned long long)repeats > PR_SUITE_MAX_CASES) {
+        pr_jfail(&m, err, "the matrix has %llu points x %lld repeats: more than %d cases", points,
+                 repeats, PR_SUITE_MAX_CASES);
+        goto out;
     }
     int has_exc = pr_jarr(&m, "exclude", 0, 0, &exc, err);
     if (has_exc < 0)
@@ -474,7 +490,9 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
         return -1;
     s->timeout_s = 3600;
     if (pr_jnum(root, "timeout_s", 0, 1, &s->timeout_s, err) < 0 ||
-        pr_jint(root, "max_iter", 0, 1, 1LL << 40, &v, err) < 0)
+        /* Hardening: up to INT_MAX, the int it is stored in (1 << 40 was
+         * accepted and wrapped to 0 in {max_iter}). */
+        pr_jint(root, "max_iter", 0, 1, INT_MAX, &v, err) < 0)
         return -1;
     s->max_iter = json_is_integer(json_object_get(root->v, "max_iter")) ? (int)v : 0;
     if (pr_jint(root, "seq_len", 0, 1, 1 << 24, &v, err) < 0)
@@ -484,6 +502,16 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
     if (pr_jenum(root, "launcher", 0, launchers, &l, err) < 0)
         return -1;
     s->launcher = pr_xstrdup(l);
+    const char *rk = "per_gpu", *ct = "none";
+    if (pr_jenum(root, "ranks", 0, pr_suite_ranks, &rk, err) < 0 ||
+        pr_jenum(root, "container", 0, pr_suite_containers, &ct, err) < 0)
+        return -1;
+    s->ranks = pr_xstrdup(rk);
+    s->container = pr_xstrdup(ct);
+    if (strcmp(ct, "none") != 0 && !s->image) {
+        c = pr_jchild(root, "container");
+        return pr_jfail(&c, err, "a container needs the suite's \"image\"");
+    }
     s->gap_threshold = 0.05;
     if (pr_jnum(root, "gap_threshold", 0, 0, &s->gap_threshold, err) < 0)
         return -1;
@@ -541,7 +569,7 @@ void pr_suite_free(pr_suite *s)
     char **strs[] = {&s->path, &s->model, &s->model_title, &s->framework, &s->framework_title,
                      &s->framework_version, &s->model_name, &s->mission_name, &s->unit,
                      &s->description, &s->source_repo, &s->source_path, &s->source_commit,
-                     &s->image, &s->launcher, &s->case_name};
+                     &s->image, &s->launcher, &s->case_name, &s->ranks, &s->container};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(*strs[i]);
     json_t *js[] = {s->command, s->env, s->steps, s->environment, s->rule, s->datasets,

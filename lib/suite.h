@@ -37,6 +37,9 @@ typedef struct pr_suite {
     char *source_repo, *source_path, *source_commit; /* may be NULL */
     char *image;           /* container image, may be NULL */
     char *launcher;        /* "local", "mpirun" or "slurm" */
+    char *ranks;           /* multi-node launchers: "per_gpu" (a process per GPU, the
+                            * default) or "per_node" (one per node: torchrun & co.) */
+    char *container;       /* "none" (default), "docker", "apptainer" or "pyxis" */
     char *case_name;       /* template */
     int shell;             /* 1: command is one string run by /bin/sh -c */
     double timeout_s;
@@ -53,6 +56,10 @@ typedef struct pr_suite {
     size_t ncases;
 } pr_suite;
 
+/* The most cases one suite may expand to (matrix points x repeats, and
+ * include entries): a bigger matrix is an error, not hours of expansion. */
+#define PR_SUITE_MAX_CASES 10000
+
 /* Loads and validates path strictly; *out is the caller's (pr_suite_free). */
 int pr_suite_load(const char *path, pr_suite **out, pr_err *err);
 void pr_suite_free(pr_suite *s);
@@ -66,6 +73,9 @@ pr_var *pr_suite_case_vars(const pr_suite *s, const pr_case *c, pr_buf *storage,
  * "}}" stand for literal braces.  An unknown name is an error. */
 int pr_template_expand(const char *tmpl, const pr_var *vars, size_t nvars, const pr_var *extra,
                        size_t nextra, pr_buf *out, pr_err *err);
+/* The values "ranks" and "container" may take (NULL-terminated). */
+extern const char *const pr_suite_ranks[];
+extern const char *const pr_suite_containers[];
 /* The placeholder names a command may use (NULL-terminated). */
 extern const char *const pr_suite_placeholders[];
 /* 1 when s is a safe file/folder name: [A-Za-z0-9._+-], not starting with

@@ -172,6 +172,13 @@ static int check_identity(const opts *o, int nlogs)
         return usage_error("--gpus must be a multiple of --nodes%s%s", "", "");
     if (o->unit && !*o->unit)
         return usage_error("--unit must not be empty%s%s", "", "");
+    /* Hardening: they name report folders; gen refuses a record with "../x". */
+    if (o->model && !pr_name_is_safe(o->model))
+        return usage_error("--model: \"%s\" is not a safe folder name%s ([A-Za-z0-9._+-])",
+                           o->model, "");
+    if (o->framework && !pr_name_is_safe(o->framework))
+        return usage_error("--framework: \"%s\" is not a safe folder name%s ([A-Za-z0-9._+-])",
+                           o->framework, "");
     return -1;
 }
 

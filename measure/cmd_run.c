@@ -37,14 +37,27 @@ static const char run_usage[] =
     "      --kill-grace S   seconds between SIGTERM and SIGKILL when a case is stopped\n"
     "                       (default 5)\n"
     "      --echo           copy each job's output to standard output as well\n"
-    "      --launcher NAME  how cases are started (default: the suite's; available: local)\n"
-    "      --master-port N  the {master_port} of the local launcher (default 29500)\n"
+    "      --launcher NAME  how cases are started: local, mpirun or slurm (default: the\n"
+    "                       suite's; docs/multi-node.md)\n"
+    "      --master-port N  the {master_port} / MASTER_PORT of the jobs (default 29500)\n"
+    "      --ranks MODE     multi-node launchers: per_gpu (a process per GPU) or per_node\n"
+    "                       (one per node, e.g. torchrun); default: the suite's \"ranks\"\n"
+    "      --hosts LIST     mpirun: the nodes, h1:8,h2:8 (name[:slots], comma-separated)\n"
+    "      --hostfile FILE  mpirun: the nodes, from an OpenMPI hostfile\n"
+    "      --container KIND none, docker (local), apptainer or pyxis (slurm): run the\n"
+    "                       suite's image (default: the suite's \"container\")\n"
+    "      --mount SRC[:DST]  containers: one more bind mount (repeatable)\n"
+    "      --sbatch-opt OPT slurm, outside an allocation: one more #SBATCH option of the\n"
+    "                       batch job, e.g. --sbatch-opt=--partition=gpu (repeatable)\n"
+    "      --srun-opt OPT   slurm: one more srun option (repeatable)\n"
+    "      --no-gpu-request slurm: do not ask for --gpus-per-node (clusters without GPU\n"
+    "                       GRES, or that give whole nodes)\n"
     "  -h, --help           this text\n"
     "\n"
     "exit status: 0 every selected case succeeded; 1 some case failed (see its record's\n"
-    "failure); 2 usage, suite, dataset or output-directory error (nothing was run);\n"
-    "130 / 143 interrupted by SIGINT / SIGTERM (completed records are kept: run again\n"
-    "with --resume to finish).\n";
+    "failure); 2 usage, suite, launcher, dataset or output-directory error (nothing\n"
+    "was run); 130 / 143 interrupted by SIGINT / SIGTERM (completed records are kept:\n"
+    "run again with --resume to finish).\n";
 
 typedef struct progress {
     int tty;        /* stderr is a terminal: a live line */
@@ -229,7 +242,8 @@ static void print_summary(const pr_run_summary *sum, const char *out)
 
 int pr_cmd_run(int argc, char **argv)
 {
-    enum { O_RESUME = 256, O_ONLY, O_TIMEOUT, O_GRACE, O_ECHO, O_LAUNCHER, O_PORT };
+    enum { O_RESUME = 256, O_ONLY, O_TIMEOUT, O_GRACE, O_ECHO, O_LAUNCHER, O_PORT, O_RANKS,
+           O_HOSTS, O_HOSTFILE, O_CONTAINER, O_MOUNT, O_SBATCH, O_SRUN, O_NOGPU };
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},       {"resume", no_argument, NULL, O_RESUME},
         {"dry-run", no_argument, NULL, 'n'},         {"only", required_argument, NULL, O_ONLY},
@@ -238,12 +252,20 @@ int pr_cmd_run(int argc, char **argv)
         {"echo", no_argument, NULL, O_ECHO},
         {"launcher", required_argument, NULL, O_LAUNCHER},
         {"master-port", required_argument, NULL, O_PORT},
+        {"ranks", required_argument, NULL, O_RANKS},
+        {"hosts", required_argument, NULL, O_HOSTS},
+        {"hostfile", required_argument, NULL, O_HOSTFILE},
+        {"container", required_argument, NULL, O_CONTAINER},
+        {"mount", required_argument, NULL, O_MOUNT},
+        {"sbatch-opt", required_argument, NULL, O_SBATCH},
+        {"srun-opt", required_argument, NULL, O_SRUN},
+        {"no-gpu-request", no_argument, NULL, O_NOGPU},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     int status = 2;
     pr_suite *suite = NULL;
     char *out_default = NULL;
-    char **only = NULL;
-    size_t nonly = 0;
+    char **only = NULL, **mounts = NULL, **sbatch = NULL, **srun = NULL;
+    size_t nonly = 0, nmounts = 0, nsbatch = 0, nsrun = 0;
     pr_run_opts o;
     memset(&o, 0, sizeof o);
     o.kill_grace_s = 5;
@@ -280,6 +302,33 @@ int pr_cmd_run(int argc, char **argv)
             break;
         case O_LAUNCHER:
             o.launcher = optarg;
+            break;
+        case O_RANKS:
+            o.launch.ranks = optarg;
+            break;
+        case O_HOSTS:
+            o.launch.hosts = optarg;
+            break;
+        case O_HOSTFILE:
+            o.launch.hostfile = optarg;
+            break;
+        case O_CONTAINER:
+            o.launch.container = optarg;
+            break;
+        case O_MOUNT:
+            mounts = pr_xrealloc(mounts, (nmounts + 1) * sizeof *mounts);
+            mounts[nmounts++] = optarg;
+            break;
+        case O_SBATCH:
+            sbatch = pr_xrealloc(sbatch, (nsbatch + 1) * sizeof *sbatch);
+            sbatch[nsbatch++] = optarg;
+            break;
+        case O_SRUN:
+            srun = pr_xrealloc(srun, (nsrun + 1) * sizeof *srun);
+            srun[nsrun++] = optarg;
+            break;
+        case O_NOGPU:
+            o.launch.no_gpu_request = 1;
             break;
         case O_PORT: {
             char *end;
@@ -322,6 +371,12 @@ int pr_cmd_run(int argc, char **argv)
     }
     o.only = only;
     o.nonly = nonly;
+    o.launch.mounts = mounts;
+    o.launch.nmounts = nmounts;
+    o.launch.sbatch_opts = sbatch;
+    o.launch.nsbatch = nsbatch;
+    o.launch.srun_opts = srun;
+    o.launch.nsrun = nsrun;
     const char *nc = getenv("NO_COLOR");
     const char *term = getenv("TERM");
     prog.tty = isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
@@ -345,5 +400,8 @@ out:
     pr_suite_free(suite);
     free(out_default);
     free(only);
+    free(mounts);
+    free(sbatch);
+    free(srun);
     return status;
 }

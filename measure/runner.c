@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "container.h"
 #include "envinfo.h"
 #include "fileio.h"
 #include "gpuhost.h"
@@ -104,15 +105,6 @@ static json_t *clean_json_string(const char *s)
     return j;
 }
 
-/* Appends s (which *v then owns) to the NULL-terminated array *v of *n
- * strings; free the array with pr_strv_free. */
-static void strv_push(char ***v, size_t *n, char *s)
-{
-    *v = pr_xrealloc(*v, (*n + 2) * sizeof **v);
-    (*v)[(*n)++] = s;
-    (*v)[*n] = NULL;
-}
-
 /* ======================================================================
  * Shell words
  * ====================================================================== */
@@ -155,31 +147,53 @@ static int local_vars(const pr_launch_ctx *ctx, pr_launch_vars *v, pr_err *err)
     return 0;
 }
 
-static int local_wrap(const pr_launch_ctx *ctx, char *const *argv, size_t argc, char ***out,
+/* The command itself, inside the suite's container when it names one
+ * (docker or apptainer: the local launcher is one process on one node). */
+static int local_wrap(const pr_launch_ctx *ctx, const pr_task *task, pr_launch_plan *p,
                       pr_err *err)
 {
-    (void)ctx;
-    (void)err;
-    char **v = NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < argc; i++)
-        strv_push(&v, &n, pr_xstrdup(argv[i]));
-    *out = v;
-    return 0;
+    char **v = NULL, **names = NULL;
+    size_t n = 0, nn = 0;
+    int rc = -1;
+    memset(p, 0, sizeof *p);
+    if (ctx->le && ctx->le->container != PR_CT_NONE) {
+        for (char *const *e = task->env; e && *e; e++)
+            pr_strv_push(&names, &nn, pr_xstrndup(*e, strcspn(*e, "=")));
+        pr_container_spec cs = {ctx->le->container, ctx->le->image, ctx->workdir,
+                                ctx->out_dir, ctx->le->mounts, names};
+        if (pr_container_words(&cs, &v, &n, err) < 0)
+            goto out;
+    }
+    for (size_t i = 0; i < task->argc; i++)
+        pr_strv_push(&v, &n, pr_xstrdup(task->argv[i]));
+    p->argv = v;
+    v = NULL;
+    p->ntasks = 1;
+    rc = 0;
+out:
+    pr_strv_free(v);
+    pr_strv_free(names);
+    return rc;
 }
 
-/* To add a launcher (mpirun, slurm): write its vars and wrap functions and
- * add a row here; the suite's "launcher" and --launcher pick it by name. */
-static const pr_launcher launchers[] = {
-    {"local", local_vars, local_wrap},
-};
+const pr_launcher pr_launcher_local = {"local", local_vars, local_wrap};
+
+/* To add a launcher: write its vars and wrap functions (launch.h) and add
+ * it here; the suite's "launcher" and --launcher pick it by name. */
+static const pr_launcher *const launchers[] = {&pr_launcher_local, &pr_launcher_mpirun,
+                                               &pr_launcher_slurm};
 
 const pr_launcher *pr_launcher_find(const char *name)
 {
     for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++)
-        if (strcmp(launchers[i].name, name) == 0)
-            return &launchers[i];
+        if (strcmp(launchers[i]->name, name) == 0)
+            return launchers[i];
     return NULL;
+}
+
+const char *pr_launcher_names(void)
+{
+    return "local, mpirun, slurm";
 }
 
 /* ======================================================================
@@ -194,6 +208,8 @@ void pr_job_free(pr_job *job)
     free(job->log_rel);
     free(job->record_path);
     free(job->prepare_error);
+    pr_launch_plan_free(job->plan);
+    free(job->plan);
     memset(job, 0, sizeof *job);
 }
 
@@ -247,45 +263,147 @@ static char *visible_devices(const char *parent, int gpn, char **why)
     return pr_buf_detach(&b);
 }
 
+/* The runner variables a multi-node launcher leaves to each task, and the
+ * variable the task's wrapper sets for each. */
+static const struct {
+    unsigned bit;
+    const char *name, *var;
+} task_refs[] = {{PR_REF_MASTER_ADDR, "master_addr", "MASTER_ADDR"},
+                 {PR_REF_NODE_RANK, "node_rank", "NODE_RANK"},
+                 {PR_REF_LOCAL_RANK, "local_rank", "LOCAL_RANK"}};
+#define NREFS (sizeof task_refs / sizeof *task_refs)
+
+/* While an argv word is expanded, a per-task reference stands as the
+ * sentinel "\x01" + letter + "\x02" (templates cannot hold control
+ * characters: pr_job_build refuses them), so that the word can then be
+ * written both ways: with the reference as text, and as shell. */
+static int sentinel_at(const char *p)
+{
+    return p[0] == '\x01' && p[1] >= 'a' && p[1] < 'a' + (int)NREFS && p[2] == '\x02'
+               ? p[1] - 'a'
+               : -1;
+}
+
+/* word with each sentinel written as "${VAR}", as text. */
+static char *unsentinel(const char *word)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (const char *p = word; *p; p++) {
+        int k = sentinel_at(p);
+        if (k >= 0) {
+            pr_buf_printf(&b, "${%s}", task_refs[k].var);
+            p += 2;
+        } else {
+            pr_buf_putc(&b, *p);
+        }
+    }
+    return pr_buf_detach(&b);
+}
+
+/* word as one shell word: its text quoted piece by piece, each sentinel a
+ * "${VAR}" expansion between the pieces. */
+static void put_shell_word(const char *word, pr_buf *out)
+{
+    pr_buf piece = PR_BUF_INIT;
+    int any = 0;
+    for (const char *p = word;; p++) {
+        int k = *p ? sentinel_at(p) : -1;
+        if (*p && k < 0) {
+            pr_buf_putc(&piece, *p);
+            continue;
+        }
+        if (piece.len) {
+            pr_shell_quote(pr_buf_cstr(&piece), out);
+            pr_buf_clear(&piece);
+            any = 1;
+        }
+        if (!*p)
+            break;
+        pr_buf_printf(out, "\"${%s}\"", task_refs[k].var);
+        any = 1;
+        p += 2;
+    }
+    if (!any)
+        pr_buf_puts(out, "''");
+    pr_buf_free(&piece);
+}
+
+/* 1 when the suite's env sets name. */
+static int suite_sets(const pr_suite *s, const char *name, size_t len)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(s->env, k, v) {
+        if (strlen(k) == len && memcmp(k, name, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_job *job,
                  pr_err *err)
 {
     int rc = -1;
-    pr_buf st = PR_BUF_INIT, b = PR_BUF_INIT, qst = PR_BUF_INIT;
+    pr_buf st = PR_BUF_INIT, b = PR_BUF_INIT, qst = PR_BUF_INIT, sh = PR_BUF_INIT;
     size_t nv = 0, nargv = 0, nenv = 0;
     pr_var *vars = pr_suite_case_vars(s, c, &st, &nv);
     pr_var *qvars = NULL;
     char **argv = NULL;
     char *log_dir = NULL, *cvd = NULL;
+    int uses_refs = 0;
     pr_launch_vars lv;
+    pr_launch_plan plan;
+    char sentinels[NREFS][4];
     memset(job, 0, sizeof *job);
     memset(&lv, 0, sizeof lv);
+    memset(&plan, 0, sizeof plan);
 
     job->log_rel = pr_xasprintf("logs/train_log/%s", c->name);
     job->log_path = pr_path_join(ctx->out_dir, job->log_rel);
     job->record_path = record_path(ctx->out_dir, c->name);
     log_dir = pr_path_join(ctx->out_dir, "logs/train_log");
 
-    pr_launch_ctx lc = {s, c, ctx->master_port};
+    for (size_t i = 0; i < json_array_size(s->command); i++)
+        if (strpbrk(json_string_value(json_array_get(s->command, i)), "\x01\x02")) {
+            pr_err_set(err, s->path, 0, 0, "command", "control characters in the command");
+            goto out;
+        }
+    pr_launch_ctx lc = {s, c, ctx->master_port, ctx->le, ctx->out_dir, ctx->workdir,
+                        job->log_path, ctx->timeout_s > 0 ? ctx->timeout_s : s->timeout_s};
     pr_err lerr;
     if (ctx->launcher->vars(&lc, &lv, &lerr) < 0)
         job->prepare_error = pr_xstrdup(lerr.msg);
-    const pr_var extra[] = {
+    pr_var extra[] = {
         {"log_dir", log_dir},           {"log_file", job->log_path},
         {"workdir", ctx->workdir},      {"master_addr", lv.master_addr},
         {"master_port", lv.master_port}, {"node_rank", lv.node_rank},
         {"world_size", lv.world_size},  {"local_rank", lv.local_rank},
         {"hostfile", lv.hostfile}};
     const size_t nextra = sizeof extra / sizeof *extra;
+    /* The per-task references (none for local): their sentinels, and
+     * which extra entries they are. */
+    unsigned ref_of[sizeof extra / sizeof *extra] = {0};
+    for (size_t k = 0; k < NREFS; k++) {
+        snprintf(sentinels[k], sizeof sentinels[k], "\x01%c\x02", (int)('a' + k));
+        for (size_t i = 0; i < nextra; i++)
+            if ((lv.refs & task_refs[k].bit) && strcmp(extra[i].name, task_refs[k].name) == 0) {
+                extra[i].value = sentinels[k];
+                ref_of[i] = 1 + (unsigned)k;
+            }
+    }
 
     if (s->shell) {
         /* Every value becomes one shell word, so that no value, however it
-         * is spelt, can be read by /bin/sh as syntax. */
+         * is spelt, can be read by /bin/sh as syntax; a per-task reference
+         * becomes "${VAR}", which the task's shell expands. */
         size_t nq = nv + nextra;
         size_t *off = pr_xmalloc(nq * sizeof *off);
         for (size_t i = 0; i < nq; i++) {
             off[i] = qst.len;
-            pr_shell_quote(i < nv ? vars[i].value : extra[i - nv].value, &qst);
+            if (i >= nv && ref_of[i - nv])
+                pr_buf_printf(&qst, "\"${%s}\"", task_refs[ref_of[i - nv] - 1].var);
+            else
+                pr_shell_quote(i < nv ? vars[i].value : extra[i - nv].value, &qst);
             pr_buf_putc(&qst, '\0');
         }
         qvars = pr_xmalloc(nq * sizeof *qvars);
@@ -297,23 +415,26 @@ int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_
         const char *t = json_string_value(json_array_get(s->command, 0));
         if (pr_template_expand(t, qvars, nq, NULL, 0, &b, err) < 0)
             goto fail_cmd;
-        strv_push(&argv, &nargv, pr_xstrdup("/bin/sh"));
-        strv_push(&argv, &nargv, pr_xstrdup("-c"));
-        strv_push(&argv, &nargv, pr_buf_detach(&b));
+        pr_buf_puts(&sh, pr_buf_cstr(&b));
+        pr_strv_push(&argv, &nargv, pr_xstrdup("/bin/sh"));
+        pr_strv_push(&argv, &nargv, pr_xstrdup("-c"));
+        pr_strv_push(&argv, &nargv, pr_buf_detach(&b));
     } else {
+        pr_buf_puts(&sh, "exec");
         for (size_t i = 0; i < json_array_size(s->command); i++) {
             const char *t = json_string_value(json_array_get(s->command, i));
             pr_buf_clear(&b);
             if (pr_template_expand(t, vars, nv, extra, nextra, &b, err) < 0)
                 goto fail_cmd;
-            strv_push(&argv, &nargv, pr_xstrdup(pr_buf_cstr(&b)));
+            uses_refs |= strchr(pr_buf_cstr(&b), '\x01') != NULL;
+            pr_buf_putc(&sh, ' ');
+            put_shell_word(pr_buf_cstr(&b), &sh);
+            pr_strv_push(&argv, &nargv, unsentinel(pr_buf_cstr(&b)));
         }
     }
-    if (!job->prepare_error &&
-        ctx->launcher->wrap(&lc, argv, nargv, &job->argv, &lerr) < 0)
-        job->prepare_error = pr_xstrdup(lerr.msg);
 
-    /* The environment: the suite's (expanded), then perfrepro's own. */
+    /* The environment: the suite's (expanded), then perfrepro's own, then
+     * the launcher's (the suite's values win). */
     int suite_cvd = 0;
     const char *k;
     json_t *v;
@@ -332,26 +453,53 @@ int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_
             pr_err_prefix(err, "%s: env.%s", s->path, k);
             goto out;
         }
-        strv_push(&job->env, &nenv, pr_xstrdup(pr_buf_cstr(&b)));
+        if (strchr(pr_buf_cstr(&b), '\x01')) {
+            /* Variables are set once for every task. */
+            pr_err_set(err, s->path, 0, 0, NULL,
+                       "env.%s: {master_addr}, {node_rank} and {local_rank} differ between "
+                       "the tasks of the %s launcher and cannot be set in env: each task has "
+                       "them as MASTER_ADDR, NODE_RANK and LOCAL_RANK",
+                       k, ctx->launcher->name);
+            goto out;
+        }
+        pr_strv_push(&job->env, &nenv, pr_xstrdup(pr_buf_cstr(&b)));
     }
     if (!suite_cvd) {
         char *why = NULL;
         cvd = visible_devices(ctx->parent_cvd, c->gpus_per_node, &why);
         if (cvd)
-            strv_push(&job->env, &nenv, pr_xasprintf("CUDA_VISIBLE_DEVICES=%s", cvd));
+            pr_strv_push(&job->env, &nenv, pr_xasprintf("CUDA_VISIBLE_DEVICES=%s", cvd));
         else if (!job->prepare_error)
             job->prepare_error = why;
         else
             free(why);
     }
-    strv_push(&job->env, &nenv, pr_xasprintf("PERFREPRO_CASE=%s", c->name));
-    strv_push(&job->env, &nenv, pr_xasprintf("PERFREPRO_LOG=%s", job->log_path));
+    pr_strv_push(&job->env, &nenv, pr_xasprintf("PERFREPRO_CASE=%s", c->name));
+    pr_strv_push(&job->env, &nenv, pr_xasprintf("PERFREPRO_LOG=%s", job->log_path));
+    for (char **e = lv.env; e && *e; e++)
+        if (!suite_sets(s, *e, strcspn(*e, "=")))
+            pr_strv_push(&job->env, &nenv, pr_xstrdup(*e));
+
+    if (!job->prepare_error) {
+        pr_task task = {argv, nargv, s->shell || uses_refs ? pr_buf_cstr(&sh) : NULL, job->env};
+        if (ctx->launcher->wrap(&lc, &task, &plan, &lerr) < 0) {
+            job->prepare_error = pr_xstrdup(lerr.msg);
+        } else {
+            job->argv = plan.argv;
+            plan.argv = NULL;
+            job->plan = pr_xmalloc(sizeof *job->plan);
+            *job->plan = plan;
+            memset(&plan, 0, sizeof plan);
+        }
+    }
     rc = 0;
     goto out;
 fail_cmd:
     pr_err_prefix(err, "%s: command", s->path);
 out:
     pr_strv_free(argv);
+    pr_strv_free(lv.env);
+    pr_launch_plan_free(&plan);
     free(vars);
     free(qvars);
     free(log_dir);
@@ -359,11 +507,20 @@ out:
     pr_buf_free(&st);
     pr_buf_free(&qst);
     pr_buf_free(&b);
+    pr_buf_free(&sh);
     return rc;
 }
 
 void pr_job_format(const pr_job *job, pr_buf *out)
 {
+    if (job->plan && job->plan->script) {
+        /* A quoted here-document delimiter: the script is written as it is. */
+        pr_buf_puts(out, "cat >");
+        pr_shell_quote(job->plan->script_path, out);
+        pr_buf_puts(out, " <<'PERFREPRO_SBATCH_EOF'\n");
+        pr_buf_puts(out, job->plan->script);
+        pr_buf_puts(out, "PERFREPRO_SBATCH_EOF\n");
+    }
     for (char **e = job->env; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         pr_buf_put(out, *e, (size_t)(eq - *e + 1));
@@ -840,6 +997,24 @@ static void verdict_free(log_verdict *v)
     pr_buf_free(&v->detail);
 }
 
+/* Reads every log of a job in turn (the case's log, then each task's) into
+ * one verdict: the last statement or out-of-memory line over them wins. */
+static int read_verdicts(const char *out_dir, const char *log_path, const pr_launch_result *lr,
+                         log_verdict *v, pr_err *err)
+{
+    if (read_verdict(log_path, v, err) < 0)
+        return -1;
+    pr_logscan_stats st;
+    memset(&st, 0, sizeof st);
+    for (char **l = lr->logs; l && *l; l++) {
+        char *path = pr_path_join(out_dir, *l);
+        if (strcmp(path, log_path) != 0 && pr_is_file(path))
+            pr_logscan_path(path, verdict_line, v, &st, err);
+        free(path);
+    }
+    return 0;
+}
+
 int pr_log_find_oom(const char *path, pr_buf *line, pr_err *err)
 {
     log_verdict v;
@@ -880,7 +1055,10 @@ typedef struct run_state {
     const pr_run_opts *o;
     pr_run_summary *sum;
     const pr_launcher *launcher;
+    pr_launch_env le;       /* the run's launch options and findings */
+    int le_ready;
     pr_rule *rule;
+    pr_rule *rule_parts;    /* the rule reading several logs as one (Slurm, rank "all") */
     json_t *rule_json;      /* the normalised rule, stored in every record */
     char *out;              /* absolute output directory */
     char *workdir;          /* absolute */
@@ -1082,7 +1260,7 @@ static char *run_version_command(run_state *st)
     }
     unlink(tmpl);
     for (size_t i = 0; i < json_array_size(st->s->version_command); i++)
-        strv_push(&argv, &n,
+        pr_strv_push(&argv, &n,
                   pr_xstrdup(json_string_value(json_array_get(st->s->version_command, i))));
     pr_proc_spec sp = {.argv = argv, .out_fd = fd, .err_fd = devnull, .timeout_s = 60,
                        .grace_s = st->o->kill_grace_s};
@@ -1165,6 +1343,34 @@ static void set_failed(pr_record *rec, const char *reason, const char *detail)
     rec->fail_detail = pr_buf_detach(&b);
 }
 
+/* An mpirun --host list may name hosts by address: see runner.h. */
+char *pr_scrub_addresses(const char *s)
+{
+    pr_buf b = PR_BUF_INIT;
+    const char *p = s;
+    while (*p) {
+        size_t n = strspn(p, "0123456789.");
+        int bounded = (p == s || !isalnum((unsigned char)p[-1])) &&
+                      !isalnum((unsigned char)p[n]);
+        if (n >= 7 && bounded) {
+            char *tok = pr_xstrndup(p, n);
+            int addr = pr_is_ip_address(tok) && strncmp(tok, "127.", 4) != 0 &&
+                       strcmp(tok, "0.0.0.0") != 0;
+            free(tok);
+            if (addr) {
+                pr_buf_puts(&b, "<address>");
+                p += n;
+                continue;
+            }
+        }
+        if (n == 0)
+            n = 1;
+        pr_buf_put(&b, p, n);
+        p += n;
+    }
+    return pr_buf_detach(&b);
+}
+
 /* The fields every record of case c has, whatever happened. */
 static void record_base(const run_state *st, const pr_case *c, const pr_job *job, pr_record *rec)
 {
@@ -1193,8 +1399,11 @@ static void record_base(const run_state *st, const pr_case *c, const pr_job *job
     rec->rule = json_incref(st->rule_json);
     if (job->argv) {
         rec->command = json_array();
-        for (char **a = job->argv; *a; a++)
-            json_array_append_new(rec->command, clean_json_string(*a));
+        for (char **a = job->argv; *a; a++) {
+            char *w = pr_scrub_addresses(*a);
+            json_array_append_new(rec->command, clean_json_string(w));
+            free(w);
+        }
     }
 }
 
@@ -1209,35 +1418,55 @@ static pr_parse_args parse_args(const pr_suite *s, const pr_case *c)
 /* Applies the suite's rule to the log of a job that exited 0: fills
  * FINAL_RESULT, stats and metrics, or the failure the rule reports
  * (no_records, too_few_records, parse_error). */
-static void analyse_log(const run_state *st, const pr_case *c, const pr_job *job,
-                        pr_record *rec)
+static void analyse_log(run_state *st, const pr_case *c, const pr_job *job,
+                        const pr_launch_result *lr, pr_record *rec)
 {
     pr_parse_args a = parse_args(st->s, c);
     pr_parse_result res;
     pr_err e;
-    const char *logs[] = {job->log_path};
+    size_t nlogs = 0;
+    while (lr->parse[nlogs])
+        nlogs++;
+    const pr_rule *rule = st->rule;
+    if (lr->parts) {
+        /* Several tasks' logs read as one, as mpirun's merged log is. */
+        if (!st->rule_parts) {
+            json_t *j = pr_rule_to_json(st->rule);
+            json_object_set_new(j, "files", json_string("parts"));
+            if (pr_rule_from_json(j, st->s->path, &st->rule_parts, &e) < 0)
+                st->rule_parts = NULL;
+            json_decref(j);
+        }
+        if (st->rule_parts)
+            rule = st->rule_parts;
+    }
     pr_parse_result_init(&res);
-    if (pr_parse_logs(st->rule, logs, 1, &a, &res, &e) < 0) {
+    if (pr_parse_logs(rule, (const char *const *)lr->parse, nlogs, &a, &res, &e) < 0) {
         /* check_inputs ran pr_parse_check_args: not expected. */
         pr_parse_result_clear(&res);
         set_failed(rec, "parse_error", e.msg);
         return;
     }
-    pr_parse_to_record(st->rule, &res, rec);
+    pr_parse_to_record(rule, &res, rec);
+    if (rule != st->rule) {
+        json_decref(rec->rule);
+        rec->rule = json_incref(st->rule_json);
+    }
     /* Records are published: name the log relative to the run directory,
      * not by this machine's absolute path. */
     const char *d = rec->fail_detail;
-    size_t n = strlen(job->log_path);
-    if (d && strncmp(d, job->log_path, n) == 0) {
-        char *rel = pr_xasprintf("%s%s", job->log_rel, d + n);
+    size_t n = strlen(st->out);
+    if (d && strncmp(d, st->out, n) == 0 && d[n] == '/') {
+        char *rel = pr_xstrdup(d + n + 1);
         free(rec->fail_detail);
         rec->fail_detail = rel;
     }
+    (void)job;
 }
 
 /* Decides what the record says about a job that ran (or tried to). */
-static void classify(const run_state *st, const pr_case *c, const pr_job *job,
-                     const pr_proc_result *res, pr_record *rec)
+static void classify(run_state *st, const pr_case *c, const pr_job *job,
+                     const pr_launch_result *lr, const pr_proc_result *res, pr_record *rec)
 {
     pr_buf d = PR_BUF_INIT;
     pr_err e;
@@ -1254,6 +1483,12 @@ static void classify(const run_state *st, const pr_case *c, const pr_job *job,
         reason = "timeout";
         pr_buf_printf(&d, "no exit within %gs: its process group was sent SIGTERM, then "
                       "SIGKILL after %gs", st->timeout_s, st->o->kill_grace_s);
+        if (lr->job_id)
+            pr_buf_printf(&d, ", and Slurm job %s was cancelled", lr->job_id);
+    } else if (lr->engine_timeout && (res->term_signal || res->exit_status != 0)) {
+        reason = "timeout";
+        pr_buf_printf(&d, "Slurm ended job %s at its time limit (%gs, the case's timeout)",
+                      lr->job_id ? lr->job_id : "?", st->timeout_s);
     } else if (res->term_signal) {
         reason = "signal";
         pr_buf_printf(&d, "killed by signal %d (%s)", res->term_signal,
@@ -1265,7 +1500,7 @@ static void classify(const run_state *st, const pr_case *c, const pr_job *job,
             pr_buf_printf(&d, " (a shell's way of saying a command it ran was killed by %s)",
                           signal_name(res->exit_status - 128));
     } else {
-        analyse_log(st, c, job, rec);
+        analyse_log(st, c, job, lr, rec);
         if (!rec->failed)
             goto out;
         reason = rec->fail_reason;
@@ -1276,9 +1511,9 @@ static void classify(const run_state *st, const pr_case *c, const pr_job *job,
      * which its log tells better than an exit status (the log is read for
      * this only when the case failed). */
     log_verdict v;
-    if (read_verdict(job->log_path, &v, &e) < 0)
+    if (read_verdicts(st->out, job->log_path, lr, &v, &e) < 0)
         v.stated = v.has_oom = 0; /* an unreadable log tells nothing more */
-    if (v.stated && !res->timed_out) {
+    if (v.stated && strcmp(reason, "timeout") != 0) {
         pr_buf b = PR_BUF_INIT;
         pr_buf_printf(&b, "%s (%s)", pr_buf_cstr(&v.detail), pr_buf_cstr(&d));
         set_failed(rec, v.reason, pr_buf_cstr(&b));
@@ -1290,7 +1525,7 @@ static void classify(const run_state *st, const pr_case *c, const pr_job *job,
         pr_buf_printf(&d, "; the log reports: %s", pr_buf_cstr(&v.oom));
         /* A hang after running out of memory is still reported as the
          * timeout it was; the detail names the message. */
-        if (!res->timed_out)
+        if (strcmp(reason, "timeout") != 0)
             reason = "oom";
     } else if (res->term_signal == SIGKILL) {
         pr_buf_puts(&d, ", not sent by perfrepro: often the kernel's out-of-memory killer");
@@ -1326,10 +1561,31 @@ static void on_output(void *ud, const char *data, size_t len)
 /* Runs one case and writes its record.  Returns 0 when done, 1 when measure
  * was interrupted (no record: --resume runs the case again), -1 + err when
  * the output directory failed us (the run stops). */
+/* Moves what the launcher left (logs, the launch object) into rec. */
+static void record_launch(pr_launch_result *lr, pr_record *rec)
+{
+    free(rec->log_file);
+    rec->log_file = pr_xstrdup(lr->log_file);
+    if (lr->logs && lr->logs[0] && lr->logs[1]) {
+        json_decref(rec->logs);
+        rec->logs = json_array();
+        for (char **l = lr->logs; *l; l++)
+            json_array_append_new(rec->logs, json_string(*l));
+    }
+    json_decref(rec->launch);
+    rec->launch = lr->launch;
+    lr->launch = NULL;
+}
+
+/* Runs one case and writes its record.  Returns 0 when done, 1 when measure
+ * was interrupted (no record: --resume runs the case again), -1 + err when
+ * the output directory failed us (the run stops). */
 static int run_case(run_state *st, const pr_case *c, const pr_job *job, pr_record *rec,
                     pr_err *err)
 {
     int rc = -1, fd = -1;
+    pr_launch_result lr;
+    memset(&lr, 0, sizeof lr);
     /* An old record must not outlive the log this run overwrites. */
     if (unlink(job->record_path) < 0 && errno != ENOENT)
         return pr_err_errno(err, job->record_path, "cannot remove the old record");
@@ -1340,6 +1596,11 @@ static int run_case(run_state *st, const pr_case *c, const pr_job *job, pr_recor
     fd = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return pr_err_errno(err, job->log_path, "cannot create the log");
+    pr_launch_clean(job->plan, job->log_path);
+    if (!job->prepare_error && job->plan && job->plan->script &&
+        pr_write_atomic(job->plan->script_path, job->plan->script, strlen(job->plan->script),
+                        err) < 0)
+        goto out;
     if (job->prepare_error) {
         rec->duration_s = 0;
         set_failed(rec, "launch_error", job->prepare_error);
@@ -1363,17 +1624,38 @@ static int run_case(run_state *st, const pr_case *c, const pr_job *job, pr_recor
             if (res.unkillable)
                 warn(st, "%s: processes of its group survived SIGKILL and were left behind",
                      c->name);
+            /* Stopping sbatch does not stop the batch job it waits for. */
+            if (job->plan && job->plan->batch &&
+                (res.timed_out || res.interrupted || res.term_signal)) {
+                char *id = pr_launch_batch_job_id(job->log_path);
+                if (id) {
+                    pr_launch_stop(id, fd);
+                    warn(st, "%s: cancelled Slurm job %s", c->name, id);
+                }
+                free(id);
+            }
             if (res.interrupted) {
                 rc = 1;
                 goto out;
             }
-            classify(st, c, job, &res, rec);
+            pr_launch_collect(job->plan, st->out, job->log_path, job->log_rel,
+                              pr_rule_get(st->rule)->rank, &lr);
+            record_launch(&lr, rec);
+            classify(st, c, job, &lr, &res, rec);
         }
+    }
+    if (job->prepare_error || !lr.log_file) {
+        /* What the launcher meant to run is still worth recording. */
+        pr_launch_collect(job->plan, st->out, job->log_path, job->log_rel, -1, &lr);
+        record_launch(&lr, rec);
+        free(rec->log_file);
+        rec->log_file = pr_xstrdup(job->log_rel);
     }
     if (pr_record_write(job->record_path, rec, err) < 0)
         goto out;
     rc = 0;
 out:
+    pr_launch_result_free(&lr);
     close(fd);
     return rc;
 }
@@ -1425,7 +1707,7 @@ out:
 static pr_job_ctx job_ctx(const run_state *st, const char *out_dir)
 {
     pr_job_ctx jc = {st->launcher, out_dir, st->workdir, getenv("CUDA_VISIBLE_DEVICES"),
-                     st->o->master_port ? st->o->master_port : 29500};
+                     st->o->master_port ? st->o->master_port : 29500, &st->le, st->timeout_s};
     return jc;
 }
 
@@ -1435,18 +1717,36 @@ static int check_inputs(run_state *st, pr_err *err)
     const char *name = st->o->launcher ? st->o->launcher : st->s->launcher;
     st->launcher = pr_launcher_find(name);
     if (!st->launcher)
-        return pr_err_set(err, NULL, 0, 0, NULL,
-                          "launcher \"%s\" is not available yet (this perfrepro has: local)",
-                          name);
+        return pr_err_set(err, NULL, 0, 0, NULL, "unknown launcher \"%s\" (this perfrepro has: %s)",
+                          name, pr_launcher_names());
+    if (pr_launch_env_init(&st->le, st->s, name, &st->o->launch, err) < 0)
+        return -1;
+    st->le_ready = 1;
     /* What is wrong with the command or env of one case is wrong with all
      * (the templates are the suite's): building the first job finds it. */
     pr_job job;
     pr_job_ctx jc = job_ctx(st, st->o->out_dir);
     int rc = pr_job_build(st->s, &st->s->cases[st->sel[0]], &jc, &job, err);
     pr_job_free(&job);
-    if (rc < 0)
+    if (rc < 0 || compile_rule(st, err) < 0)
         return -1;
-    return compile_rule(st, err);
+    /* Under a multi-node launcher the rule's rank names one of the tasks
+     * perfrepro starts: a rank beyond them would read nothing, case after
+     * case.  (Under local, ranks are the job's own business.) */
+    int rank = pr_rule_get(st->rule)->rank;
+    if (rank > 0 && st->launcher != &pr_launcher_local) {
+        int per_node = st->le.ranks == PR_RANKS_PER_NODE;
+        for (size_t i = 0; i < st->nsel; i++) {
+            const pr_case *c = &st->s->cases[st->sel[i]];
+            int tasks = c->nodes * (per_node ? 1 : c->gpus_per_node);
+            if (rank >= tasks)
+                return pr_err_set(err, st->s->path, 0, 0, "rule.rank",
+                                  "%d, but case %s runs %d task%s under %s (ranks %s)", rank,
+                                  c->name, tasks, tasks == 1 ? "" : "s", st->launcher->name,
+                                  per_node ? "per_node" : "per_gpu");
+        }
+    }
+    return 0;
 }
 
 /* --dry-run: one event per selected case with its job; nothing runs. */
@@ -1617,5 +1917,8 @@ out:
     free(st.version);
     json_decref(st.rule_json);
     pr_rule_free(st.rule);
+    pr_rule_free(st.rule_parts);
+    if (st.le_ready)
+        pr_launch_env_free(&st.le);
     return rc;
 }

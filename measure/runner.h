@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "launch.h"
 #include "record.h"
 #include "suite.h"
 
@@ -29,40 +30,15 @@
  * otherwise single-quoted, with each ' written as '\''. */
 void pr_shell_quote(const char *s, pr_buf *out);
 
-/* ---- Launchers: the extension point for mpirun / slurm ------------------ */
+/* s with every IPv4 address other than loopback's (127.x, 0.0.0.0)
+ * written "<address>" (malloc'd): the command a record keeps is published,
+ * and the seeds forbid machine addresses in what is published. */
+char *pr_scrub_addresses(const char *s);
 
-/* What a launcher sees of one case. */
-typedef struct pr_launch_ctx {
-    const pr_suite *suite;
-    const pr_case *c;
-    int master_port;
-} pr_launch_ctx;
+/* ---- Launchers ------------------------------------------------------------ */
 
-/* The runner variables a launcher provides (templates use them). */
-typedef struct pr_launch_vars {
-    char master_addr[64];
-    char master_port[16];
-    char node_rank[16];
-    char world_size[16];
-    char local_rank[16];
-    char hostfile[4096];
-} pr_launch_vars;
-
-typedef struct pr_launcher {
-    const char *name;
-    /* Fills the launcher's variables for the case.  -1 + err when the
-     * launcher cannot run this case (e.g. local with nodes > 1): the case is
-     * then recorded as launch_error. */
-    int (*vars)(const pr_launch_ctx *ctx, pr_launch_vars *out, pr_err *err);
-    /* Turns the case's expanded argv (argc entries) into the argv exec'd,
-     * as a malloc'd NULL-terminated array of malloc'd strings (pr_strv_free).
-     * local copies it unchanged; mpirun would prepend "mpirun -np N ...". */
-    int (*wrap)(const pr_launch_ctx *ctx, char *const *argv, size_t argc, char ***out,
-                pr_err *err);
-} pr_launcher;
-
-/* The launcher called name, or NULL when perfrepro has none by that name. */
-const pr_launcher *pr_launcher_find(const char *name);
+/* The launchers (local, mpirun, slurm), their context and plans are in
+ * launch.h; pr_launcher_find looks one up by name. */
 
 /* ---- One job ------------------------------------------------------------ */
 
@@ -75,6 +51,7 @@ typedef struct pr_job {
     char *log_rel;     /* relative to DIR: logs/train_log/<case> */
     char *record_path; /* DIR/logs/index/<case>_speed */
     char *prepare_error; /* set when the launcher refused the case (argv NULL then) */
+    pr_launch_plan *plan; /* the launcher's plan (argv moved out of it), or NULL */
 } pr_job;
 
 /* Where a job runs and what it is given besides the suite and case. */
@@ -84,21 +61,29 @@ typedef struct pr_job_ctx {
     const char *workdir;     /* absolute directory the job runs in */
     const char *parent_cvd;  /* measure's own CUDA_VISIBLE_DEVICES, or NULL */
     int master_port;
+    const pr_launch_env *le; /* the run's launch options and findings; NULL: none */
+    double timeout_s;        /* the case's timeout (a batch job's time limit) */
 } pr_job_ctx;
 
 /* Builds the job for case c: expands the command (each argv element; with
  * "shell": true the one string, with every substituted value shell-quoted,
  * run by /bin/sh -c) and the suite's env, adds CUDA_VISIBLE_DEVICES (the
  * first gpus_per_node entries of parent_cvd, or 0..gpus_per_node-1; unless
- * the suite's env sets it), PERFREPRO_CASE and PERFREPRO_LOG.  A launcher
- * refusal is not an error: job->prepare_error says why.  -1 + err on a
- * template error or an env key that is no variable name.  The caller frees
- * *job with pr_job_free (also after -1). */
+ * the suite's env sets it), PERFREPRO_CASE, PERFREPRO_LOG and the
+ * launcher's variables (MASTER_ADDR, ...), then asks the launcher for the
+ * plan.  A per-task placeholder of a multi-node launcher ({node_rank},
+ * {local_rank}; {master_addr} of a batch job) becomes a reference to the
+ * variable each task's wrapper sets, and a command using one runs through
+ * the wrapper's shell.  A launcher refusal is not an error:
+ * job->prepare_error says why.  -1 + err on a template error, an env key
+ * that is no variable name or an env value that uses a per-task
+ * placeholder.  The caller frees *job with pr_job_free (also after -1). */
 int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_job *job,
                  pr_err *err);
 void pr_job_free(pr_job *job);
 /* Appends the job as one line a POSIX shell runs the same way:
- * NAME=value assignments (quoted) then the argv (quoted). */
+ * NAME=value assignments (quoted) then the argv (quoted); a batch job's
+ * script comes first, as a here-document that writes it. */
 void pr_job_format(const pr_job *job, pr_buf *out);
 
 /* ---- Processes ----------------------------------------------------------- */
@@ -198,6 +183,7 @@ typedef struct pr_run_opts {
     double kill_grace_s;   /* SIGTERM to SIGKILL, default 5 */
     const char *launcher;  /* NULL: the suite's */
     int master_port;       /* 0: 29500 */
+    pr_launch_opts launch; /* --hosts, --ranks, --container, ... (launch.h) */
     void (*event)(const pr_run_event *ev, void *ud);
     void *ud;
 } pr_run_opts;
@@ -218,7 +204,8 @@ typedef struct pr_run_summary {
 /* Runs the suite's selected cases in order into opts->out_dir (see the top
  * of this file).  Returns 0 when the run went through (look at the summary:
  * failed cases and interruption are results, not errors) and -1 + err when
- * it could not start: no case selected, unknown launcher, a dataset missing
+ * it could not start: no case selected, unknown launcher or launch options
+ * that cannot work, a dataset missing
  * or with the wrong checksum, output directory unusable or in use by another
  * measure. */
 int pr_run_suite(const pr_suite *s, const pr_run_opts *opts, pr_run_summary *sum,
