@@ -144,3 +144,6 @@ clean:
 
 # CUDA/NCCL workloads: bin/perfrepro-gpu, built only where nvcc exists.
 include measure/gpu/gpu.mk
+
+# libFuzzer harnesses (clang): make fuzz FUZZ_SECONDS=600
+include tests/fuzz/fuzz.mk

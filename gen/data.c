@@ -164,14 +164,22 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
         pr_jint(c, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
         return -1;
     t->batch_size = (int)v;
-    if (pr_jstr(c, "batch_label", 0, &s, err) == 1)
+    /* Hardening: a batch_label, variant or note that is not a string was
+     * silently dropped (the -1 was taken for "absent"); it is an error. */
+    if ((rc = pr_jstr(c, "batch_label", 0, &s, err)) < 0)
+        return -1;
+    if (rc == 1)
         t->batch_label = pr_xstrdup(s);
     if (pr_jstr(c, "unit", 1, &s, err) < 0)
         return -1;
     t->unit = pr_xstrdup(s);
-    if (pr_jstr(c, "variant", 0, &s, err) == 1)
+    if ((rc = pr_jstr(c, "variant", 0, &s, err)) < 0)
+        return -1;
+    if (rc == 1)
         t->variant = pr_xstrdup(s);
-    if (pr_jstr(c, "note", 0, &s, err) == 1)
+    if ((rc = pr_jstr(c, "note", 0, &s, err)) < 0)
+        return -1;
+    if (rc == 1)
         t->note = pr_xstrdup(s);
     if (pr_jbool(c, "primary", 0, &t->primary, err) < 0)
         return -1;

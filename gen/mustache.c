@@ -852,6 +852,8 @@ struct rstate {
     int pdepth;   /* partials and parents being expanded */
     struct pentry *cache;
     pr_buf tmp;
+    size_t out0;              /* out->len when the call started */
+    unsigned long long steps; /* nodes rendered (PR_MUSTACHE_MAX_STEPS) */
 };
 
 static int rerr(struct rstate *st, const struct node *n, const char *fmt, ...)
@@ -1206,8 +1208,22 @@ static int render_list(struct rstate *st, const struct node *at, const struct no
                     PR_MUSTACHE_MAX_RENDER_DEPTH);
     st->depth++;
     int rc = 0;
-    for (size_t i = 0; i < kids->nkids && rc == 0; i++)
-        rc = render_node(st, kids->kids[i], e);
+    /* Bounded work and output, whatever the nesting multiplies: each list
+     * and each node rendered is a step. */
+    if (++st->steps > PR_MUSTACHE_MAX_STEPS)
+        rc = rerr(st, at, "rendering takes more than %llu steps (sections nested over long "
+                  "lists, or partials included many times?)", PR_MUSTACHE_MAX_STEPS);
+    for (size_t i = 0; i < kids->nkids && rc == 0; i++) {
+        if (++st->steps > PR_MUSTACHE_MAX_STEPS)
+            rc = rerr(st, kids->kids[i], "rendering takes more than %llu steps (sections "
+                      "nested over long lists, or partials included many times?)",
+                      PR_MUSTACHE_MAX_STEPS);
+        else if (st->out->len - st->out0 > PR_MUSTACHE_MAX_OUTPUT)
+            rc = rerr(st, kids->kids[i], "output larger than %zu MiB",
+                      PR_MUSTACHE_MAX_OUTPUT >> 20);
+        else
+            rc = render_node(st, kids->kids[i], e);
+    }
     st->depth--;
     return rc;
 }
@@ -1267,6 +1283,7 @@ int pr_mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache
     struct ctx c = {data, NULL};
     struct env e = {&c, NULL, "", "", 0, 0};
     size_t out0 = out->len;
+    st.out0 = out0;
     int rc = render_list(&st, t->root, t->root, &e);
     if (rc < 0)
         pr_buf_truncate(out, out0);
@@ -1298,6 +1315,7 @@ int pr_mustache_render(const char *tmpl, size_t len, json_t *data, const pr_must
     struct ctx c = {data, NULL};
     struct env e = {&c, NULL, "", "", 0, 0};
     size_t out0 = out->len;
+    st.out0 = out0;
     int rc = render_list(&st, root, root, &e);
     if (rc < 0)
         pr_buf_truncate(out, out0);

@@ -27,7 +27,9 @@
  * Limits (errors, never crashes): sections nested more than
  * PR_MUSTACHE_MAX_NESTING deep in one template; partials/parents nested more
  * than PR_MUSTACHE_MAX_PARTIAL_DEPTH deep (e.g. a partial that includes
- * itself); rendering recursion deeper than PR_MUSTACHE_MAX_RENDER_DEPTH.
+ * itself); rendering recursion deeper than PR_MUSTACHE_MAX_RENDER_DEPTH;
+ * more than PR_MUSTACHE_MAX_STEPS nodes rendered or PR_MUSTACHE_MAX_OUTPUT
+ * bytes written by one call.
  */
 #ifndef PR_MUSTACHE_H
 #define PR_MUSTACHE_H
@@ -42,6 +44,12 @@
 #define PR_MUSTACHE_MAX_NESTING 100
 #define PR_MUSTACHE_MAX_PARTIAL_DEPTH 100
 #define PR_MUSTACHE_MAX_RENDER_DEPTH 500
+/* Hardening (fuzz_mustache): sections nested over lists and partials that
+ * include others several times grow exponentially ("{{#a}}" nine deep over
+ * ten items ran 10^9 steps; eight levels of eight partials wanted 14 GB), so
+ * one render call stops with an error past these. */
+#define PR_MUSTACHE_MAX_STEPS 20000000ULL          /* lists and nodes rendered */
+#define PR_MUSTACHE_MAX_OUTPUT ((size_t)64 << 20)  /* bytes appended */
 
 typedef struct pr_mustache_opts {
     /* Name used in error messages (e.g. the template file path).  NULL:

@@ -20,7 +20,10 @@ typedef struct pr_report_opts {
 
 /* Writes every page (atomically, and only where the content changed), then
  * removes files of an earlier generation that are no longer produced.
- * Returns 0 or -1 with err set; on error no page is left half-written. */
+ * Changed pages are written to temporary files first and renamed into place
+ * only when every page rendered and was written.  Returns 0 or -1 with err
+ * set; on error the previous generation is left as it was (a rename failing
+ * half-way puts back the pages already renamed) and no temporary file stays. */
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
 
 /* Renders the pages in memory without writing: for tests and benchmarks.

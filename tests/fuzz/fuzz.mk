@@ -1,0 +1,75 @@
+# Fuzzing: libFuzzer harnesses under tests/fuzz/ (docs/hardening.md).
+# Included from the Makefile (`include tests/fuzz/fuzz.mk`), or used on its
+# own with `make -f Makefile -f tests/fuzz/fuzz.mk fuzz`.
+#
+#   make fuzz-build          builds build/fuzz/fuzz_{data,parse,mustache,check}
+#   make fuzz                builds them and runs each for FUZZ_SECONDS (60)
+#   make fuzz FUZZ_TARGETS=fuzz_parse FUZZ_SECONDS=600
+#
+# Needs clang with libFuzzer (Debian: clang, and libclang-rt-14-dev where
+# -fsanitize=fuzzer does not link).  Each harness runs with its seeds
+# (tests/fuzz/corpus/<harness>/, read only) and a working corpus in
+# build/fuzz/corpus/<harness>/; a crash is written to
+# build/fuzz/artifacts/<harness>-crash-* and stops the run: copy it to
+# tests/fuzz/regress/<harness>/ and fix the bug (tests/scripts/fuzz_regress.sh
+# replays that folder in `make test`).
+
+# Included anywhere in the Makefile, this fragment must not become the default
+# goal: remember whether one was set before it.
+FUZZ_SAVED_GOAL := $(.DEFAULT_GOAL)
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=8192
+FUZZ_OUT := build/fuzz
+FUZZ_TARGETS ?= fuzz_data fuzz_parse fuzz_mustache fuzz_check
+FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -Igen -Imeasure $(FUZZ_SAN) \
+               -fsanitize=fuzzer-no-link \
+               $(shell $(or $(PKG_CONFIG),pkg-config) --cflags jansson libpcre2-8 libcmark-gfm 2>/dev/null)
+FUZZ_LIBS := $(shell $(or $(PKG_CONFIG),pkg-config) --libs jansson libpcre2-8 libcmark-gfm 2>/dev/null) \
+             -lcmark-gfm-extensions -lm
+
+FUZZ_LIB_SRC := $(sort $(wildcard lib/*.c))
+fuzz_data_SRC := gen/data.c measure/rule.c
+fuzz_parse_SRC := measure/parse.c measure/rule.c measure/logscan.c
+fuzz_mustache_SRC := gen/mustache.c
+fuzz_check_SRC := gen/check.c gen/cmarkx.c gen/md.c
+
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/%)
+
+.PHONY: fuzz fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+$(FUZZ_OUT)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+# One rule per harness: its own file, the library and the modules it drives.
+define FUZZ_HARNESS
+$(FUZZ_OUT)/$(1): $(FUZZ_OUT)/obj/tests/fuzz/$(1).o \
+                  $$(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$$($(1)_SRC) $$(FUZZ_LIB_SRC))
+	$$(FUZZ_CC) $$(FUZZ_SAN) -fsanitize=fuzzer -o $$@ $$^ $$(FUZZ_LIBS)
+endef
+$(foreach h,fuzz_data fuzz_parse fuzz_mustache fuzz_check,$(eval $(call FUZZ_HARNESS,$(h))))
+
+# One harness at a time (they share the machine with the build).  The
+# regression inputs are replayed first, then the fuzzer runs from the seeds.
+fuzz: fuzz-build
+	@set -e; for h in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_OUT)/corpus/$$h $(FUZZ_OUT)/artifacts; \
+	  echo "== $$h: $(FUZZ_SECONDS) s"; \
+	  if [ -d tests/fuzz/regress/$$h ] && [ -n "$$(ls tests/fuzz/regress/$$h)" ]; then \
+	    $(FUZZ_OUT)/$$h $(FUZZ_JOBS_FLAGS) -artifact_prefix=$(FUZZ_OUT)/artifacts/$$h- tests/fuzz/regress/$$h/* ; fi; \
+	  $(FUZZ_OUT)/$$h $(FUZZ_JOBS_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_OUT)/artifacts/$$h- \
+	    $(FUZZ_OUT)/corpus/$$h tests/fuzz/corpus/$$h; \
+	done
+
+-include $(shell find $(FUZZ_OUT)/obj -name '*.d' 2>/dev/null)
+
+# No default goal before this file: let the next target defined be it.
+ifeq ($(FUZZ_SAVED_GOAL),)
+.DEFAULT_GOAL :=
+endif

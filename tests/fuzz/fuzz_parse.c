@@ -1,0 +1,275 @@
+/* fuzz_parse: a log under every built-in profile, through the same path
+ * `perfrepro-measure parse` takes (logscan over a file, parse rule, record).
+ *
+ * Header (6 bytes), then the log:
+ *   d[0]  profile: d[0] % 12; 0 none (keyword or match by d[1]), 1..10 the
+ *         built-in profiles in pr_profile order, 11 custom: the rule is the
+ *         d[5] bytes after the header (fuzzed JSON), the log what follows
+ *   d[1]  bits 0-1 reduce, bit 2 scope (global / per_card), bit 3 two logs
+ *         (the log is cut in two: two runs, or two parts), bits 4-5 step
+ *         (dllogger) or files (others), bits 6-7 rank (default, "all", 1,
+ *         3)
+ *   d[2]  bits 0-2 skip, bits 3-4 min_records - 1, bits 5-6 log2 gpus,
+ *         bit 7 round 2
+ *   d[3]  bits 0-1 padding mode (see pad()), bits 2-3 batch size (0, 8,
+ *         128, 256), bit 4 the profile's other source, bits 5-6 placement /
+ *         column / dllogger keyword, bit 7 give no arguments at all
+ *   d[4]  padding offset: with padding, the log starts this many bytes
+ *         before the scanner's 64 KiB read boundary
+ *   d[5]  custom rule length
+ *
+ * Invariants checked: a case that does not fail has a finite value >= 0; the
+ * record `parse` would print loads back through pr_record_from_json; the
+ * normalised rule builds the same rule again.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "err.h"
+#include "jdoc.h"
+#include "logscan.h"
+#include "parse.h"
+#include "record.h"
+#include "rule.h"
+
+static int fds[2] = {-1, -1};
+static char paths[2][64];
+
+static void die(const char *what)
+{
+    fprintf(stderr, "fuzz_parse: %s\n", what);
+    abort();
+}
+
+static const char *put_log(int i, const char *pad, size_t padn, const uint8_t *d, size_t n)
+{
+    if (fds[i] < 0) {
+        fds[i] = memfd_create("fuzz_log", MFD_CLOEXEC);
+        if (fds[i] < 0)
+            die("memfd_create");
+        snprintf(paths[i], sizeof paths[i], "/proc/self/fd/%d", fds[i]);
+    }
+    if (ftruncate(fds[i], 0) != 0 || (padn && pwrite(fds[i], pad, padn, 0) != (ssize_t)padn) ||
+        (n && pwrite(fds[i], d, n, (off_t)padn) != (ssize_t)n))
+        die("writing the memfd");
+    return paths[i];
+}
+
+/* Text put before the fuzzed log so that its bytes straddle the scanner's
+ * read boundary: mode 1 a filler line ending in \n, 2 a filler without a
+ * line end (the fuzzed text continues an overlong line or not), 3 a filler
+ * line ending in \r (a \n may follow it across the boundary). */
+static size_t pad(int mode, int off, char **out)
+{
+    static char *buf;
+    if (!buf) {
+        buf = pr_xmalloc(PR_LOGSCAN_BUF + 2);
+        memset(buf, 'x', PR_LOGSCAN_BUF + 2);
+    }
+    if (mode == 0)
+        return 0;
+    size_t n = PR_LOGSCAN_BUF - (size_t)off;
+    memset(buf, 'x', n);
+    if (mode == 1)
+        buf[n - 1] = '\n';
+    else if (mode == 3)
+        buf[n - 1] = '\r';
+    *out = buf;
+    return n;
+}
+
+static const char *const profiles[] = {NULL,       "paddle-ips", "dllogger",
+                                       "keras-timehistory", "mmseg", "fairseq",
+                                       "megatron", "pytorch-examples", "nccl-tests",
+                                       "mllog",    "mxnet-summary"};
+static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean"};
+static const char *const steps[] = {"iteration", "epoch", "summary", "any"};
+static const char *const dll_keys[] = {"train.total_ips", "total_ips",
+                                       "training_sequences_per_second", "train.ips"};
+
+/* The rule the header describes; knobs a profile refuses are dropped one
+ * by one until it builds. */
+static pr_rule *make_rule(const uint8_t *h)
+{
+    int prof = h[0] % 12;
+    int reduce = h[1] & 3, per_card = (h[1] >> 2) & 1, step = (h[1] >> 4) & 3;
+    int rank = (h[1] >> 6) & 3;
+    int skip = h[2] & 7, minr = 1 + ((h[2] >> 3) & 3), round = h[2] >> 7;
+    int alt = (h[3] >> 4) & 1, sel = (h[3] >> 5) & 3;
+    pr_err e;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        pr_buf b = PR_BUF_INIT;
+        pr_buf_puts(&b, "{");
+        if (prof)
+            pr_buf_printf(&b, "\"profile\": \"%s\", ", profiles[prof]);
+        else if (sel & 1)
+            pr_buf_puts(&b, "\"match\": \"ips: ([0-9.eE+-]+)\", ");
+        else
+            pr_buf_puts(&b, "\"keyword\": \"ips:\", ");
+        if (prof == PR_PROFILE_DLLOGGER)
+            pr_buf_printf(&b, "\"keyword\": \"%s\", \"step\": \"%s\", ", dll_keys[sel], steps[step]);
+        if (prof == PR_PROFILE_NCCL_TESTS && alt) {
+            static const char *const cols[] = {"busbw", "algbw", "time", "busbw"};
+            static const char *const pls[] = {"both", "out_of_place", "in_place", "both"};
+            pr_buf_printf(&b, "\"source\": \"rows\", \"column\": \"%s\", \"placement\": \"%s\", ",
+                          cols[sel], pls[step]);
+        }
+        if (attempt < 3)
+            pr_buf_printf(&b, "\"scope\": \"%s\", ", per_card && attempt < 1 ? "per_card" : "global");
+        if (attempt < 2) {
+            pr_buf_printf(&b, "\"reduce\": \"%s\", \"skip\": %d, \"min_records\": %d, ",
+                          reduces[reduce], skip, minr);
+            if (round)
+                pr_buf_puts(&b, "\"round\": 2, ");
+            if (rank == 1)
+                pr_buf_puts(&b, "\"rank\": \"all\", ");
+            else if (rank >= 2)
+                pr_buf_printf(&b, "\"rank\": %d, ", rank == 2 ? 1 : 3);
+            if (prof != PR_PROFILE_DLLOGGER && step && attempt < 1)
+                pr_buf_printf(&b, "\"files\": \"%s\", ", step & 1 ? "parts" : "runs");
+        }
+        if (!prof || prof == PR_PROFILE_NCCL_TESTS || prof == PR_PROFILE_MLLOG)
+            pr_buf_puts(&b, "\"unit\": \"u\", ");
+        if (b.len > 1)
+            pr_buf_truncate(&b, b.len - 2); /* the last ", " */
+        pr_buf_puts(&b, "}");
+        pr_rule *r = NULL;
+        int rc = pr_rule_parse("<fuzz>", b.data, b.len, &r, &e);
+        if (rc < 0 && getenv("FUZZ_VERBOSE"))
+            fprintf(stderr, "rule refused: %s: %s\n", b.data, e.msg);
+        pr_buf_free(&b);
+        if (rc == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static void check_rule_roundtrip(const pr_rule *r)
+{
+    json_t *j = pr_rule_to_json(r);
+    pr_rule *r2 = NULL;
+    pr_err e;
+    if (pr_rule_from_json(j, "normalised", &r2, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        die("a normalised rule does not build");
+    }
+    json_t *j2 = pr_rule_to_json(r2);
+    if (!json_equal(j, j2))
+        die("a normalised rule does not round-trip");
+    json_decref(j);
+    json_decref(j2);
+    pr_rule_free(r2);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 6)
+        return 0;
+    pr_json_init();
+    const uint8_t *h = data;
+    const uint8_t *log = data + 6;
+    size_t n = size - 6;
+    pr_rule *rule = NULL;
+    pr_err e;
+    if (h[0] % 12 == 11) {
+        size_t rl = h[5] < n ? h[5] : n;
+        if (pr_rule_parse("<fuzz rule>", (const char *)log, rl, &rule, &e) < 0)
+            return 0;
+        log += rl;
+        n -= rl;
+    } else {
+        rule = make_rule(h);
+        if (!rule)
+            return 0;
+    }
+    check_rule_roundtrip(rule);
+
+    char *padbuf = NULL;
+    size_t padn = pad(h[3] & 3, h[4], &padbuf);
+    const char *logs[2];
+    size_t nlogs = 1;
+    if ((h[1] >> 3) & 1) {
+        size_t half = n / 2;
+        logs[0] = put_log(0, padbuf, padn, log, half);
+        logs[1] = put_log(1, NULL, 0, log + half, n - half);
+        nlogs = 2;
+    } else {
+        logs[0] = put_log(0, padbuf, padn, log, n);
+    }
+
+    static const int batches[] = {0, 8, 128, 256};
+    pr_parse_args args = {1 << ((h[2] >> 5) & 3), batches[(h[3] >> 2) & 3], 128, NULL};
+    if (h[3] >> 7)
+        memset(&args, 0, sizeof args);
+    pr_parse_result res;
+    pr_parse_result_init(&res);
+    if (pr_parse_logs(rule, logs, nlogs, &args, &res, &e) < 0) {
+        /* Only the arguments may be refused; the message names an option. */
+        if (!e.msg[0])
+            die("an argument error without a message");
+        pr_parse_result_clear(&res);
+        pr_rule_free(rule);
+        return 0;
+    }
+    if (getenv("FUZZ_VERBOSE")) {
+        json_t *rjs = pr_rule_to_json(rule);
+        char *rj = json_dumps(rjs, JSON_COMPACT);
+        json_decref(rjs);
+        fprintf(stderr, "rule %s -> %s %g %s\n", rj, res.failed ? res.fail_reason : "ok",
+                res.value, res.fail_detail ? res.fail_detail : "");
+        free(rj);
+    }
+    if (!res.failed && (!isfinite(res.value) || res.value < 0)) {
+        fprintf(stderr, "value %g\n", res.value);
+        die("a case that did not fail has a value that is not finite and >= 0");
+    }
+    if (res.failed && !pr_str_in(res.fail_reason, pr_fail_reasons))
+        die("an unknown failure reason");
+
+    /* What `perfrepro-measure parse` prints must load as a record. */
+    pr_record rec;
+    pr_record_init(&rec);
+    rec.log_file = pr_xstrdup("logs/train_log/c");
+    rec.case_name = pr_xstrdup("c");
+    rec.model_name = pr_xstrdup("c");
+    rec.mission_name = pr_xstrdup("");
+    rec.model = pr_xstrdup("M");
+    rec.framework = pr_xstrdup("F");
+    rec.precision = pr_xstrdup("fp32");
+    rec.gpu_num = args.gpus > 0 ? args.gpus : 1;
+    rec.gpus_per_node = rec.gpu_num;
+    strcpy(rec.run_mode, rec.gpu_num > 1 ? "mp" : "sp");
+    rec.batch_size = args.batch_size;
+    rec.seq_len = args.seq_len;
+    rec.origin = pr_xstrdup("parsed");
+    pr_parse_to_record(rule, &res, &rec);
+    char *text = pr_record_dumps(&rec);
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_parse("printed", text, strlen(text), &doc, &e) < 0) {
+        fprintf(stderr, "%s\n%s", e.msg, text);
+        die("the printed record is not JSON");
+    }
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_record back;
+    pr_record_init(&back);
+    if (pr_record_from_json(&root, &back, &e) < 0) {
+        fprintf(stderr, "%s\n%s", e.msg, text);
+        die("the printed record does not load");
+    }
+    pr_record_clear(&back);
+    pr_jdoc_free(doc);
+    free(text);
+    pr_record_clear(&rec);
+    pr_parse_result_clear(&res);
+    pr_rule_free(rule);
+    return 0;
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Replays every input the fuzzers found a bug with (tests/fuzz/regress/<harness>/)
+# and the seed corpora (tests/fuzz/corpus/<harness>/) through the fuzz
+# harnesses, built without libFuzzer: tests/fuzz/regress_main.c calls
+# LLVMFuzzerTestOneInput on each file.  A harness aborts on a crash or a
+# broken invariant (docs/hardening.md), so this fails when a fixed bug comes
+# back.  Built with the normal cc against the objects of the build under test
+# ($BUILD: build, or build/asan under make asan, where it runs sanitized).
+set -u
+BUILD="${BUILD:-build}"
+CC="${CC:-cc}"
+[ -f "$BUILD/lib/jdoc.o" ] || { echo "no objects in $BUILD (run make first)"; exit 77; }
+for o in gen/data gen/mustache gen/check gen/cmarkx gen/md measure/parse measure/rule measure/logscan; do
+  [ -f "$BUILD/$o.o" ] || { echo "no $BUILD/$o.o (run make first)"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+SAN=""
+case "$BUILD" in *asan*) SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" ;; esac
+CFLAGS="-std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Ilib -Igen -Imeasure $SAN $(pkg-config --cflags jansson libpcre2-8 libcmark-gfm 2>/dev/null)"
+LIBS="$(pkg-config --libs jansson libpcre2-8 libcmark-gfm 2>/dev/null) -lcmark-gfm-extensions -lm"
+LIB_OBJ=$(ls "$BUILD"/lib/*.o)
+fails=0
+$CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
+for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check; do
+  case $h in
+    fuzz_data) objs="$BUILD/gen/data.o $BUILD/measure/rule.o" ;;
+    fuzz_parse) objs="$BUILD/measure/parse.o $BUILD/measure/rule.o $BUILD/measure/logscan.o" ;;
+    fuzz_mustache) objs="$BUILD/gen/mustache.o" ;;
+    fuzz_check) objs="$BUILD/gen/check.o $BUILD/gen/cmarkx.o $BUILD/gen/md.o" ;;
+  esac
+  # shellcheck disable=SC2086
+  if ! $CC $CFLAGS -o "$tmp/$h" tests/fuzz/$h.c "$tmp/main.o" $objs $LIB_OBJ $LIBS; then
+    echo "FAIL: $h does not build"; fails=$((fails + 1)); continue
+  fi
+  set --
+  [ -d tests/fuzz/regress/$h ] && set -- "$@" tests/fuzz/regress/$h
+  [ -d tests/fuzz/corpus/$h ] && set -- "$@" tests/fuzz/corpus/$h
+  [ $# -gt 0 ] || continue
+  if out=$(ASAN_OPTIONS=detect_leaks=1 "$tmp/$h" "$@" 2>&1); then
+    echo "$h: $(echo "$out" | tail -n 1)"
+  else
+    echo "$out" | tail -n 40
+    echo "FAIL: $h: an input crashed or broke an invariant"
+    fails=$((fails + 1))
+  fi
+done
+[ "$fails" -eq 0 ]

@@ -1,0 +1,135 @@
+#!/bin/sh
+# Hostile data files and templates through the command line: each is refused
+# quickly (a few seconds at most) with exit 1 (gen) or 2 (measure), a message
+# FILE:LINE:COL naming the field, and nothing written.
+#   - a record whose log_file or model leaves the run / report tree;
+#   - a published source URL javascript: or file:///etc/passwd;
+#   - a case_name template producing ../x;
+#   - data nested 10,000 levels deep (Jansson's depth limit), as a published
+#     file, a suite and a --rule file;
+#   - a suite whose matrix expands to hundreds of millions of cases;
+#   - templates whose partials include each other eight times over (output
+#     that would grow to gigabytes): the render stops with an error;
+#   - parse --model ../x.
+# tests/unit/gen_hostile.c checks the same refusals at the library level and
+# that hostile free text renders inert.
+set -u
+GEN="${GEN:-bin/perfrepro-gen}"
+MEASURE="${MEASURE:-bin/perfrepro-measure}"
+for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
+ROOT="$PWD"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# expect RC PATTERN CMD...: CMD exits RC within 20 s with PATTERN (grep -E) on stderr.
+expect() {
+  want=$1 pat=$2; shift 2
+  start=$(date +%s)
+  timeout 20 "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  secs=$(($(date +%s) - start))
+  [ $rc -eq "$want" ] || { fail "$*: exit $rc, expected $want: $(head -c 300 "$tmp/err")"; return; }
+  grep -Eq -- "$pat" "$tmp/err" || fail "$*: message does not match '$pat': $(head -c 300 "$tmp/err")"
+  [ $secs -le 10 ] || fail "$*: took ${secs}s"
+}
+record() { # record DIR LOG_FILE MODEL
+  mkdir -p "$1/runs/r1/logs/index" "$1/runs/r1/logs/train_log"
+  echo "ips: 1" >"$1/runs/r1/logs/train_log/c"
+  cat >"$1/runs/r1/logs/index/c_speed" <<JSON
+{"log_file": "$2", "model_name": "m", "mission_name": "", "direction_id": 0,
+ "run_mode": "sp", "index": 1, "gpu_num": 1, "FINAL_RESULT": 1.0, "JOB_FAIL_FLAG": 0,
+ "UNIT": "samples/s", "perfrepro": 1, "model": "$3", "framework": "F", "case": "c",
+ "precision": "fp32", "batch_size": 1, "nodes": 1, "gpus_per_node": 1, "repeat": 1,
+ "origin": "parsed"}
+JSON
+}
+n=0
+for lf in ../../etc/passwd /etc/passwd logs/../../../etc/passwd; do
+  n=$((n + 1)); record "$tmp/r$n" "$lf" M
+  expect 1 "c_speed:1:14: log_file: must be a relative path inside the run directory" \
+    "$GEN" validate --data "$tmp/r$n"
+done
+for m in ../../x /etc .. '<script>'; do
+  n=$((n + 1)); record "$tmp/r$n" logs/train_log/c "$m"
+  expect 1 "c_speed:[0-9]+:[0-9]+: model: .* is not a safe folder name" "$GEN" validate --data "$tmp/r$n"
+  # And gen build writes nothing (no folder outside, no reports).
+  expect 1 "not a safe folder name" "$GEN" build --data "$tmp/r$n" --out "$tmp/out$n" --no-charts
+  [ ! -e "$tmp/out$n" ] || fail "build with model $m created $tmp/out$n"
+done
+[ ! -e "$tmp/x" ] || fail "something was written outside: $tmp/x"
+
+pub() { # pub DIR URL
+  mkdir -p "$1/published"
+  cat >"$1/published/00.json" <<JSON
+{"perfrepro": 1, "label": "L",
+ "source": {"title": "t", "url": "$2"},
+ "tables": [{"model": "M", "framework": "F", "precision": "fp32", "batch_size": 1,
+   "unit": "samples/s", "rows": [{"nodes": 1, "gpus": 1, "throughput": 1.0}]}]}
+JSON
+}
+for u in 'javascript:alert(1)' 'file:///etc/passwd' 'JavaScript:x' '//evil.example/x'; do
+  n=$((n + 1)); pub "$tmp/p$n" "$u"
+  expect 1 "00.json:2:34: source.url: expected an http\(s\):// URL" "$GEN" validate --data "$tmp/p$n"
+done
+
+suite() { # suite FILE CASE_NAME MATRIX
+  cat >"$1" <<JSON
+{"perfrepro": 1, "model": "M", "framework": "F", "model_name": "m", "mission_name": "x",
+ "direction_id": 0, "unit": "u", "command": ["true"], "case_name": "$2",
+ "matrix": $3,
+ "rule": {"keyword": "ips:", "scope": "global"}}
+JSON
+}
+small='{"nodes": [1], "gpus_per_node": [1], "batch_size": [1], "precision": ["fp32"]}'
+for cn in '../{model}' '/tmp/{case}' 'a/{batch_size}'; do
+  mkdir -p "$tmp/s$n/suites"; suite "$tmp/s$n/suites/s.json" "$cn" "$small"
+  expect 1 "s.json:[0-9]+:[0-9]+: matrix: case name .* is not a safe file name" "$GEN" validate --data "$tmp/s$n"
+  expect 2 "is not a safe file name" "$MEASURE" run "$tmp/s$n/suites/s.json" --out "$tmp/s$n/out"
+  [ ! -e "$tmp/s$n/out" ] || fail "run with case_name $cn created its output"
+  n=$((n + 1))
+done
+big=$(python3 -c 'import json; r=list(range(1,41)); print(json.dumps({"nodes": r, "gpus_per_node": r, "batch_size": r, "precision": ["fp32","fp16","amp","bf16","tf32","fp8"], "repeats": 1000}))' 2>/dev/null)
+if [ -n "$big" ]; then
+  mkdir -p "$tmp/big/suites"; suite "$tmp/big/suites/s.json" 'c{nodes}_{gpus_per_node}_{batch_size}' "$big"
+  expect 1 "s.json:[0-9]+:[0-9]+: matrix: the matrix has 384000 points x 1000 repeats: more than 10000 cases" \
+    "$GEN" validate --data "$tmp/big"
+  expect 2 "more than 10000 cases" "$MEASURE" run "$tmp/big/suites/s.json" --dry-run
+fi
+
+# 10,000 levels.
+deep=$(awk 'BEGIN { for (i = 0; i < 10000; i++) printf "["; for (i = 0; i < 10000; i++) printf "]"; }')
+mkdir -p "$tmp/deep/published" "$tmp/deep2/suites"
+echo "$deep" >"$tmp/deep/published/00.json"
+expect 1 "00.json:1:[0-9]+: invalid JSON: .*depth" "$GEN" validate --data "$tmp/deep"
+printf '{"perfrepro": 1, "matrix": {"nodes": %s}}\n' "$deep" >"$tmp/deep2/suites/s.json"
+expect 1 "s.json:1:[0-9]+: invalid JSON: .*depth" "$GEN" validate --data "$tmp/deep2"
+expect 2 "s.json:1:[0-9]+: invalid JSON: .*depth" "$MEASURE" run "$tmp/deep2/suites/s.json" --dry-run
+printf '{"keyword": "x", "scope": "global", "unit": %s}\n' "$deep" >"$tmp/deep.rule"
+echo "x 1" >"$tmp/log"
+expect 2 "deep.rule:1:[0-9]+: invalid JSON: .*depth" "$MEASURE" parse --rule "@$tmp/deep.rule" "$tmp/log"
+
+# Templates whose partials multiply: a, b, ... each including the next eight
+# times; the last holds 100 bytes.  8^8 x 101 bytes would be 1.7 GB.
+cp -R "$ROOT/templates" "$tmp/t"
+prev=""
+for p in i h g f e d c b a; do
+  if [ -z "$prev" ]; then
+    printf '%0100d\n' 0 >"$tmp/t/en/bomb_$p.mustache"
+  else
+    printf '{{>bomb_%s}}' "$prev" "$prev" "$prev" "$prev" "$prev" "$prev" "$prev" "$prev" >"$tmp/t/en/bomb_$p.mustache"
+  fi
+  prev=$p
+done
+printf '\n{{>bomb_a}}\n' >>"$tmp/t/en/notes.mustache"
+mkdir -p "$tmp/tb"
+cp -R "$ROOT/data/published" "$tmp/tb/"
+expect 1 "bomb_[a-i]:[0-9]+:[0-9]+: (output larger than 64 MiB|rendering takes more than)" \
+  "$GEN" build --data "$tmp/tb" --templates "$tmp/t" --out "$tmp/tb-out" --no-charts
+[ -z "$(find "$tmp/tb-out" -name 'README*' 2>/dev/null)" ] || fail "the template bomb build wrote pages"
+
+printf 'ips: 1\n' >"$tmp/l"
+expect 2 "--model: \"../x\" is not a safe folder name" "$MEASURE" parse --rule '{"keyword": "ips:", "scope": "global"}' --model ../x "$tmp/l"
+expect 2 "--framework: .* is not a safe folder name" "$MEASURE" parse --rule '{"keyword": "ips:", "scope": "global"}' --framework 'a/b' "$tmp/l"
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "hostile data: all refused"
