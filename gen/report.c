@@ -45,6 +45,7 @@ typedef struct world {
     size_t nmodels;
     char *out_abs;
     char **run_abs; /* absolute folder of each run, by index in d->runs */
+    char ***log_rel; /* each record's log relative to out_abs, by run and record; lazy */
 } world;
 
 /* One language's templates and strings. */
@@ -55,6 +56,7 @@ typedef struct lang {
     char *dir;            /* templates/<code> */
     json_t *strings;      /* strings.json */
     pr_mustache_tmpl **compiled; /* strings, by index in string_keys, parsed once */
+    json_t *index;               /* key -> its index in string_keys (a hash lookup) */
     pr_mustache_tmpl *pages[4];  /* page templates, by index in page_names */
 } lang;
 
@@ -198,9 +200,14 @@ static void free_world(world *w)
     }
     free(w->models);
     free(w->out_abs);
-    for (size_t i = 0; w->run_abs && i < w->d->nruns; i++)
+    for (size_t i = 0; w->run_abs && i < w->d->nruns; i++) {
         free(w->run_abs[i]);
+        for (size_t j = 0; w->log_rel[i] && j < w->d->runs[i].nrecords; j++)
+            free(w->log_rel[i][j]);
+        free(w->log_rel[i]);
+    }
     free(w->run_abs);
+    free(w->log_rel);
 }
 
 /* ---------------------------------------------------------------- figures */
@@ -432,7 +439,9 @@ static int lang_load(lang *l, const char *templates_dir, pr_err *err)
     while (string_keys[n])
         n++;
     l->compiled = pr_xcalloc(n, sizeof *l->compiled);
+    l->index = json_object();
     for (size_t i = 0; i < n; i++) {
+        json_object_set_new(l->index, string_keys[i], json_integer((json_int_t)i));
         const char *t = json_string_value(json_object_get(root.v, string_keys[i]));
         pr_jcur at = pr_jchild(&root, string_keys[i]);
         if (pr_mustache_compile(t, strlen(t), string_keys[i], &l->compiled[i], err) < 0) {
@@ -453,6 +462,7 @@ static void lang_free(lang *l)
     for (size_t i = 0; l->compiled && string_keys[i]; i++)
         pr_mustache_tmpl_free(l->compiled[i]);
     free(l->compiled);
+    json_decref(l->index);
     for (size_t i = 0; i < sizeof l->pages / sizeof *l->pages; i++)
         pr_mustache_tmpl_free(l->pages[i]);
     free(l->dir);
@@ -476,10 +486,10 @@ static void md_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
  * mustache template) with view (borrowed), appending to out. */
 static pr_mustache_tmpl *compiled_string(const lang *l, const char *key)
 {
-    for (size_t i = 0; string_keys[i]; i++)
-        if (strcmp(string_keys[i], key) == 0)
-            return l->compiled[i];
-    abort(); /* every key gen uses is in string_keys */
+    json_t *i = json_object_get(l->index, key);
+    if (!i)
+        abort(); /* every key gen uses is in string_keys */
+    return l->compiled[json_integer_value(i)];
 }
 
 static int fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *err)
@@ -632,15 +642,25 @@ static void log_link(const world *w, const char *page_rel, const pr_run *run,
         pr_buf_puts(out, text_md);
         return;
     }
-    /* log_file is a checked relative path without "..": joining keeps the
-     * absolute run folder normalised. */
-    char *file = pr_path_join(w->run_abs[run - w->d->runs], r->log_file);
-    char *from = page_rel[0] ? pr_path_join(w->out_abs, page_rel) : pr_xstrdup(w->out_abs);
-    char *rel = pr_path_relative(from, file);
-    md_link(out, text_md, rel);
-    free(rel);
-    free(from);
-    free(file);
+    /* A record's log is linked from several cells and pages: its path from
+     * the output root is computed once; a page d folders deep prefixes d "../". */
+    size_t ri = (size_t)(run - w->d->runs), rj = (size_t)(r - run->records);
+    if (!w->log_rel[ri])
+        w->log_rel[ri] = pr_xcalloc(run->nrecords + 1, sizeof **w->log_rel);
+    if (!w->log_rel[ri][rj]) {
+        /* log_file is a checked relative path without "..": joining keeps
+         * the absolute run folder normalised. */
+        char *file = pr_path_join(w->run_abs[ri], r->log_file);
+        w->log_rel[ri][rj] = pr_path_relative(w->out_abs, file);
+        free(file);
+    }
+    pr_buf rel = PR_BUF_INIT;
+    for (const char *p = page_rel; *p; p++)
+        if (p == page_rel || p[-1] == '/')
+            pr_buf_puts(&rel, "../");
+    pr_buf_puts(&rel, w->log_rel[ri][rj]);
+    md_link(out, text_md, pr_buf_cstr(&rel));
+    pr_buf_free(&rel);
 }
 
 /* The state word of a failed case: OOM for out of memory, else "failed". */
@@ -2325,11 +2345,12 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     w.o = o;
     w.out_abs = abs_normalised(o->out_dir);
     w.run_abs = pr_xcalloc(d->nruns + 1, sizeof *w.run_abs);
+    w.log_rel = pr_xcalloc(d->nruns + 1, sizeof *w.log_rel);
     for (size_t i = 0; i < d->nruns; i++)
         w.run_abs[i] = abs_normalised(d->runs[i].dir);
     build_world(&w);
-    lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, {NULL}},
-                     {"en", "README.en.md", "README.md", NULL, NULL, NULL, {NULL}}};
+    lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
+                     {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     out_ctx oc = {emit, ctx, o->charts, NULL, 0, 0};
     int rc = -1;
     if (o->charts && pr_chart_check_fonts(err) < 0)

@@ -207,25 +207,21 @@ int pr_mkdirs(const char *path, pr_err *err)
 {
     if (!*path || pr_is_dir(path))
         return 0;
-    char *p = pr_xstrdup(path);
-    int rc = 0;
-    for (char *s = p + 1; ; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-                rc = pr_err_errno(err, p, "cannot create directory");
-                break;
-            }
-            if (c == '\0')
-                break;
-            *s = c;
-        }
-    }
-    if (rc == 0 && !pr_is_dir(path))
-        rc = pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
-    free(p);
-    return rc;
+    /* The parent usually exists: one mkdir; walk up only when it does not. */
+    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+        return pr_is_dir(path) ? 0 : pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
+    if (errno != ENOENT)
+        return pr_err_errno(err, path, "cannot create directory");
+    char *parent = pr_path_dirname(path);
+    /* "/" and "." are their own parents and always exist. */
+    int rc = strcmp(parent, path) == 0 ? pr_err_set(err, path, 0, 0, NULL, "cannot create directory")
+                                       : pr_mkdirs(parent, err);
+    free(parent);
+    if (rc < 0)
+        return -1;
+    if (mkdir(path, 0755) < 0 && errno != EEXIST)
+        return pr_err_errno(err, path, "cannot create directory");
+    return pr_is_dir(path) ? 0 : pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
 }
 
 int pr_is_file(const char *path)
