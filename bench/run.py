@@ -5,7 +5,7 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run).  Takes a few minutes on 2 cores."""
+(small sizes, for a smoke run), BENCH_ONLY=parse,gen,charts,site,noop (a subset).  Takes a few minutes on 2 cores."""
 import datetime
 import json
 import os
@@ -21,7 +21,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 PARSE_MB = int(os.environ.get("BENCH_PARSE_MB", "64" if QUICK else "1024"))
 OUT = os.path.join(ROOT, "data", "bench")
-TMP = tempfile.mkdtemp(prefix="perfrepro-bench-")
+# Working files on tmpfs where there is one: the figures are then perfrepro's
+# (and its peers'), not the latency of this machine's disk.  BENCH_TMP overrides.
+TMP_ROOT = os.environ.get("BENCH_TMP") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
+TMP = tempfile.mkdtemp(prefix="perfrepro-bench-", dir=TMP_ROOT)
+WHERE = "working files on %s" % ("tmpfs (/dev/shm)" if TMP.startswith("/dev/shm") else TMP_ROOT or tempfile.gettempdir())
 
 
 def say(msg):
@@ -84,8 +88,7 @@ def record(name, title_zh, title_en, unit, higher, results, ratio, target, comma
         rec["ratio"] = ratio
     if target:
         rec["target"] = target
-    if notes:
-        rec["notes"] = notes
+    rec["notes"] = (notes + "; " if notes else "") + WHERE
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, name + ".json")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
@@ -220,7 +223,8 @@ def bench_site():
     if not os.path.exists(script):
         say("site: bench/site_bench.sh missing, skipped")
         return
-    p = subprocess.run(["sh", script], capture_output=True, text=True, cwd=ROOT)
+    p = subprocess.run(["sh", script], capture_output=True, text=True, cwd=ROOT,
+                       env=dict(os.environ, TMPDIR=TMP))
     ours = re.search(r"perfrepro[^\n]*?([0-9.]+) ms/page", p.stdout)
     hugo = re.search(r"hugo[^\n]*?([0-9.]+) ms/page", p.stdout)
     if p.returncode != 0 or not ours:
@@ -251,7 +255,10 @@ def main():
     if not have("hyperfine"):
         sys.exit("bench: hyperfine is missing (apt-get install hyperfine)")
     try:
+        only = os.environ.get("BENCH_ONLY", "").split(",")
         for b in (bench_parse, bench_gen, bench_charts, bench_site, bench_noop):
+            if only != [""] and b.__name__[6:] not in only:
+                continue
             say("running " + b.__name__[6:])
             b()
     finally:

@@ -16,12 +16,18 @@ int pr_read_file(const char *path, pr_buf *out, pr_err *err)
     if (fd < 0)
         return pr_err_errno(err, path, "cannot open");
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int have_size = fstat(fd, &st) == 0;
+    if (have_size && S_ISDIR(st.st_mode)) {
         pr_err_set(err, path, 0, 0, NULL, "is a directory, not a file");
         goto out;
     }
+    /* Room for the whole file and the read that sees its end: a fixed 64 KiB
+     * step made every small record a 128 KiB allocation (an mmap each). */
+    size_t step = have_size && S_ISREG(st.st_mode) && st.st_size < (1 << 30)
+                      ? (size_t)st.st_size + 1 : 65536;
     for (;;) {
-        pr_buf_grow(out, 65536);
+        pr_buf_grow(out, step < 4096 ? 4096 : step);
+        step = 65536;
         ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
         if (n < 0) {
             if (errno == EINTR)
