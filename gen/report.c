@@ -634,6 +634,18 @@ static void md_link(pr_buf *out, const char *text_md, const char *target)
     pr_buf_putc(out, ')');
 }
 
+/* A link to the README of folder dir (relative to the current page), its
+ * text the escaped title. */
+static void page_link(pr_buf *out, const char *title, const char *dir, const lang *l)
+{
+    pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
+    pr_md_text(&t, title);
+    pr_buf_printf(&target, "%s/%s", dir, l->readme);
+    md_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
+    pr_buf_free(&t);
+    pr_buf_free(&target);
+}
+
 /* A link to a record's log from page dir page_rel. */
 static void log_link(const world *w, const char *page_rel, const pr_run *run,
                      const pr_record *r, const char *text_md, pr_buf *out)
@@ -2088,14 +2100,9 @@ static json_t *model_view(const world *w, const lang *l, const model *m, out_ctx
     set_text(view, "unit", unit);
     json_t *fws = json_array();
     for (size_t i = 0; i < m->nfws; i++) {
-        pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
-        pr_md_text(&t, m->fws[i]->framework_title);
-        pr_buf_printf(&target, "%s/%s", m->fws[i]->framework, l->readme);
-        md_link(&b, pr_buf_cstr(&t), pr_buf_cstr(&target));
+        page_link(&b, m->fws[i]->framework_title, m->fws[i]->framework, l);
         json_array_append_new(fws, json_pack("{s:s}", "link", pr_buf_cstr(&b)));
         pr_buf_clear(&b);
-        pr_buf_free(&t);
-        pr_buf_free(&target);
     }
     pr_buf_free(&b);
     json_object_set_new(view, "frameworks", fws);
@@ -2166,15 +2173,12 @@ static json_t *index_view(const world *w, const lang *l, pr_err *err)
         const model *m = w->models[i];
         for (size_t j = 0; j < m->nfws; j++) {
             const fw *f = m->fws[j];
-            pr_buf mlink = PR_BUF_INIT, flink = PR_BUF_INIT, t = PR_BUF_INIT, target = PR_BUF_INIT;
-            pr_md_cell(&t, m->title);
-            pr_buf_printf(&target, "%s/%s", m->id, l->readme);
-            md_link(&mlink, pr_buf_cstr(&t), pr_buf_cstr(&target));
-            pr_buf_clear(&t);
-            pr_buf_clear(&target);
-            pr_md_cell(&t, f->framework_title);
-            pr_buf_printf(&target, "%s/%s/%s", m->id, f->framework, l->readme);
-            md_link(&flink, pr_buf_cstr(&t), pr_buf_cstr(&target));
+            pr_buf mlink = PR_BUF_INIT, flink = PR_BUF_INIT;
+            /* Cell and inline escaping are the same (pr_md_cell == pr_md_text). */
+            page_link(&mlink, m->title, m->id, l);
+            char *fdir = pr_xasprintf("%s/%s", m->id, f->framework);
+            page_link(&flink, f->framework_title, fdir, l);
+            free(fdir);
             pr_buf hl = PR_BUF_INIT;
             headline(w, l, f, &hl, err);
             if (strstr(pr_buf_cstr(&hl), S(l, "published_mark")))
@@ -2187,21 +2191,15 @@ static json_t *index_view(const world *w, const lang *l, pr_err *err)
             free(date);
             pr_buf_free(&mlink);
             pr_buf_free(&flink);
-            pr_buf_free(&t);
-            pr_buf_free(&target);
             pr_buf_free(&hl);
         }
     }
     json_object_set_new(view, "rows", rows);
     json_t *models = json_array();
     for (size_t i = 0; i < w->nmodels; i++) {
-        pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT, link = PR_BUF_INIT;
-        pr_md_text(&t, w->models[i]->title);
-        pr_buf_printf(&target, "%s/%s", w->models[i]->id, l->readme);
-        md_link(&link, pr_buf_cstr(&t), pr_buf_cstr(&target));
+        pr_buf link = PR_BUF_INIT;
+        page_link(&link, w->models[i]->title, w->models[i]->id, l);
         json_array_append_new(models, json_pack("{s:s}", "link", pr_buf_cstr(&link)));
-        pr_buf_free(&t);
-        pr_buf_free(&target);
         pr_buf_free(&link);
     }
     json_object_set_new(view, "models", models);
