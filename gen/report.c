@@ -564,7 +564,9 @@ static char *link_to(const world *w, const char *page_rel, const char *file)
     return rel;
 }
 
-static void config_name(const lang *l, const cfg *c, pr_buf *out, pr_err *err)
+/* The view the config_name string renders: upper-case precision, and the
+ * batch label or size.  A new reference the caller owns. */
+static json_t *config_view(const cfg *c)
 {
     json_t *v = json_object();
     char *up = pr_xstrdup(c->precision);
@@ -572,13 +574,19 @@ static void config_name(const lang *l, const cfg *c, pr_buf *out, pr_err *err)
         if (*p >= 'a' && *p <= 'z')
             *p = (char)(*p - 'a' + 'A');
     json_object_set_new(v, "precision", json_string(up));
+    free(up);
     if (c->batch_label)
         json_object_set_new(v, "batch", json_string(c->batch_label));
     else
         json_object_set_new(v, "batch", json_integer(c->bs));
+    return v;
+}
+
+static void config_name(const lang *l, const cfg *c, pr_buf *out, pr_err *err)
+{
+    json_t *v = config_view(c);
     fmt(l, "config_name", v, out, err);
     json_decref(v);
-    free(up);
 }
 
 static void gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
@@ -1339,19 +1347,9 @@ enum { CHART_W = 720, CHART_H = 400 };
 
 static char *config_plain(const lang *l, const cfg *c, pr_err *err)
 {
-    json_t *v = json_object();
-    char *up = pr_xstrdup(c->precision);
-    for (char *p = up; *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
-    json_object_set_new(v, "precision", json_string(up));
-    if (c->batch_label)
-        json_object_set_new(v, "batch", json_string(c->batch_label));
-    else
-        json_object_set_new(v, "batch", json_integer(c->bs));
+    json_t *v = config_view(c);
     char *s = fmt_plain(l, "config_name", v, err);
     json_decref(v);
-    free(up);
     return s;
 }
 
