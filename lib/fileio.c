@@ -133,7 +133,7 @@ static int write_replace(const char *path, const void *data, size_t len, int dur
     return rc;
 }
 
-int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err)
+int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
 {
     int rc = -1, in = -1, out = -1;
     char *dir = pr_path_dirname(dst);
@@ -174,21 +174,29 @@ int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err)
         pr_err_errno(err, dst, "cannot write");
         goto out;
     }
-    if (rename(tmp, dst) < 0) {
-        pr_err_errno(err, dst, "cannot rename into place");
-        goto out;
-    }
+    *tmp_out = tmp;
+    tmp = NULL;
     rc = 0;
 out:
     if (in >= 0)
         close(in);
     if (out >= 0)
         close(out);
-    if (rc < 0)
+    if (tmp)
         unlink(tmp);
     free(buf);
     free(tmp);
     free(dir);
+    return rc;
+}
+
+int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err)
+{
+    char *tmp = NULL;
+    int rc = pr_copy_temp(src, dst, &tmp, err);
+    if (rc == 0)
+        rc = pr_commit_temp(tmp, dst, err);
+    free(tmp);
     return rc;
 }
 

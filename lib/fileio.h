@@ -20,6 +20,9 @@ int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *
 /* Copies src to dst through a temporary file and rename, streaming (logs can
  * be gigabytes); creates dst's parent directories. */
 int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err);
+/* The first half of pr_copy_file_atomic: copies src to a temporary file
+ * beside dst (synced), *tmp_out malloc'd; commit it with pr_commit_temp. */
+int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err);
 /* The two halves of pr_write_atomic, for replacing a set of files together
  * (perfrepro-gen build writes every changed page first and renames them all
  * only when every write succeeded, so a failed build leaves the previous

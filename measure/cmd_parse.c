@@ -234,38 +234,60 @@ static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
 
 /* --out: copies the logs into DIR/logs/train_log/ (the first as <case>, the
  * others as <case>_run<N>), points the record at them and writes it to
- * DIR/logs/index/<case>_speed.  The record is written last, so a folder
- * never holds a record whose logs are missing. */
+ * DIR/logs/index/<case>_speed.  Everything is written to temporary files
+ * first and renamed into place only when all of it succeeded, the record
+ * last: a failure leaves an earlier import of the case as it was, and a
+ * folder never holds a record whose logs are missing. */
 static int file_case(const opts *o, char **logs, int nlogs, pr_record *rec, pr_err *err)
 {
     if (!pr_name_is_safe(rec->case_name))
         return pr_err_set(err, NULL, 0, 0, "--case",
                           "\"%s\" is not a safe file name ([A-Za-z0-9._+-]); give --case NAME",
                           rec->case_name);
+    int rc = -1;
+    size_t n = (size_t)nlogs + 1; /* the logs, then the record */
+    char **dst = pr_xcalloc(n, sizeof *dst), **tmp = pr_xcalloc(n, sizeof *tmp);
     json_t *extra = nlogs > 1 ? json_array() : NULL;
-    int rc = 0;
-    for (int i = 0; i < nlogs && rc == 0; i++) {
+    char *text = NULL;
+    for (int i = 0; i < nlogs; i++) {
         char *rel = i == 0 ? pr_xasprintf("logs/train_log/%s", rec->case_name)
                            : pr_xasprintf("logs/train_log/%s_run%d", rec->case_name, i + 1);
-        char *dst = pr_path_join(o->out, rel);
-        rc = pr_copy_file_atomic(logs[i], dst, err);
+        dst[i] = pr_path_join(o->out, rel);
         if (i == 0) {
             free(rec->log_file);
             rec->log_file = pr_xstrdup(rel);
         } else {
             json_array_append_new(extra, json_string(rel));
         }
-        free(dst);
         free(rel);
+        if (pr_copy_temp(logs[i], dst[i], &tmp[i], err) < 0)
+            goto out;
     }
-    if (rc == 0) {
-        json_decref(rec->logs);
-        rec->logs = extra;
-        extra = NULL;
-        char *path = pr_xasprintf("%s/logs/index/%s_speed", o->out, rec->case_name);
-        rc = pr_record_write(path, rec, err);
-        free(path);
+    json_decref(rec->logs);
+    rec->logs = extra;
+    extra = NULL;
+    if (pr_record_check(rec, err) < 0)
+        goto out;
+    dst[nlogs] = pr_xasprintf("%s/logs/index/%s_speed", o->out, rec->case_name);
+    text = pr_record_dumps(rec);
+    if (pr_write_temp(dst[nlogs], text, strlen(text), 1, &tmp[nlogs], err) < 0)
+        goto out;
+    rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        rc = pr_commit_temp(tmp[i], dst[i], err);
+        free(tmp[i]);
+        tmp[i] = NULL; /* committed, or removed by pr_commit_temp */
     }
+out:
+    for (size_t i = 0; i < n; i++) {
+        if (tmp[i])
+            unlink(tmp[i]);
+        free(tmp[i]);
+        free(dst[i]);
+    }
+    free(tmp);
+    free(dst);
+    free(text);
     json_decref(extra);
     return rc;
 }

@@ -139,11 +139,15 @@ rule='{"keyword": "ips:", "scope": "global"}'
 "$MEASURE" parse --rule "$rule" --case pc --model Fake --framework Sh --out "$M/p" "$M/log1" >/dev/null 2>&1 ||
   fail "parse --out: first run"
 sums "$M/p" >"$tmp/before"
+# The re-import brings a different log: a log replaced before a failed
+# record write would show in the checksums.
+printf 'ips: 20.0\nips: 22.0\n' >"$M/log2"
 for c in "open:EIO:*/p/logs/train_log/pc*" "write:ENOSPC:*/p/logs/train_log/pc*" \
-         "rename:EACCES:*/p/logs/index/pc_speed" "fsync:EIO:*/p/logs/index/pc_speed*"; do
+         "open:EIO:*/p/logs/index/pc_speed*" "write:ENOSPC:*/p/logs/index/pc_speed*" \
+         "fsync:EIO:*/p/logs/index/pc_speed*"; do
   op=${c%%:*}; rest=${c#*:}; e=${rest%%:*}; pat=${rest#*:}
   inject "$op" "$e" 0 "$pat" "$MEASURE" parse --rule "$rule" --case pc --model Fake --framework Sh \
-    --out "$M/p" "$M/log1"
+    --out "$M/p" "$M/log2"
   rc=$?
   what="parse --out, $op fails with $e on $pat"
   if [ ! -s "$tmp/wlog" ]; then fail "$what: the fault was never hit"; continue; fi
