@@ -457,11 +457,6 @@ static int collect_pages(const char *dir, const char *rel, char ***pages, size_t
     return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
 {
     const char *reports = o->reports ? o->reports : "reports";
@@ -496,7 +491,7 @@ int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
     }
     if (collect_pages(reports, "", &pages, &npages, &cap, err) < 0)
         goto out;
-    qsort(pages, npages, sizeof *pages, cmp_str);
+    qsort(pages, npages, sizeof *pages, pr_strv_cmp);
     rc = 0;
     for (size_t i = 0; i < npages && rc == 0; i++) {
         char *fs = pr_path_join(reports, pages[i]);

@@ -289,11 +289,6 @@ static int collect_pages(site *s, const char *dir, const char *rel, char ***page
     return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int cmp_job(const void *a, const void *b)
 {
     return strcmp(((const copy_job *)a)->dest, ((const copy_job *)b)->dest);
@@ -353,7 +348,7 @@ static void prune(site *s, const char *rel)
                 prune(s, r);
                 rmdir(fs); /* fails, as it should, when not empty */
             } else if (strcmp(r, SITE_MARKER) != 0 &&
-                       !bsearch(&r, s->written, s->nwritten, sizeof *s->written, cmp_str)) {
+                       !bsearch(&r, s->written, s->nwritten, sizeof *s->written, pr_strv_cmp)) {
                 if (unlink(fs) == 0)
                     s->st.removed++;
             }
@@ -442,7 +437,7 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
         goto out;
     if (collect_pages(&s, s.reports, "", &pages, &npages, &pcap, err) < 0)
         goto out;
-    qsort(pages, npages, sizeof *pages, cmp_str);
+    qsort(pages, npages, sizeof *pages, pr_strv_cmp);
     for (size_t i = 0; i < npages; i++)
         if (build_page(&s, pages[i], err) < 0)
             goto out;
@@ -466,7 +461,7 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
                                  "from the reports; files no longer produced are removed.\n";
     if (write_out(&s, SITE_MARKER, marker, sizeof marker - 1, err) < 0)
         goto out;
-    qsort(s.written, s.nwritten, sizeof *s.written, cmp_str);
+    qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
     if (had_marker)
         prune(&s, "");
     rc = 0;

@@ -322,7 +322,7 @@ char *pr_path_relative(const char *from_dir, const char *to_path)
     return pr_buf_detach(&b);
 }
 
-static int cmp_str(const void *a, const void *b)
+int pr_strv_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -343,7 +343,7 @@ int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *e
         v[n++] = pr_xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(v, n, sizeof *v, cmp_str);
+    qsort(v, n, sizeof *v, pr_strv_cmp);
     v[n] = NULL;
     *names_out = v;
     if (count_out)

@@ -58,5 +58,7 @@ char *pr_path_relative(const char *from_dir, const char *to_path);
  * pr_strv_free. */
 int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *err);
 void pr_strv_free(char **v);
+/* qsort/bsearch comparator for an array of char* (bytewise order). */
+int pr_strv_cmp(const void *a, const void *b);
 
 #endif

@@ -9,32 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testutil.h"
 #include "check.h"
 #include "cmarkx.h"
 #include "fileio.h"
-
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/perfrepro-check-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    cr_assert(d);
-    return pr_xstrdup(d);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char *path = pr_path_join(dir, rel);
-    pr_err err;
-    cr_assert(pr_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
-    free(path);
-}
-
-static void rm_rf(const char *dir)
-{
-    char *cmd = pr_xasprintf("rm -rf '%s'", dir);
-    cr_assert(system(cmd) == 0);
-    free(cmd);
-}
 
 /* A repository root with a reports/ folder, data files to link to, and a
  * clean pair of pages. */

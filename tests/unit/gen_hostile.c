@@ -13,6 +13,7 @@
 
 #include <cmark-gfm.h>
 
+#include "testutil.h"
 #include "buf.h"
 #include "cmarkx.h"
 #include "data.h"
@@ -23,29 +24,6 @@
 #include "report.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/perfrepro-hostile-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    cr_assert(d);
-    return pr_xstrdup(d);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char *path = pr_path_join(dir, rel);
-    pr_err err;
-    cr_assert(pr_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
-    free(path);
-}
-
-static void rm_rf(const char *dir)
-{
-    char *cmd = pr_xasprintf("rm -rf '%s'", dir);
-    cr_assert(system(cmd) == 0);
-    free(cmd);
-}
 
 static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testutil.h"
 #include "data.h"
 #include "fileio.h"
 #include "jdoc.h"
@@ -16,22 +17,6 @@
 #include "report.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/perfrepro-test-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    cr_assert(d);
-    return pr_xstrdup(d);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char *path = pr_path_join(dir, rel);
-    pr_err err;
-    cr_assert(pr_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
-    free(path);
-}
 
 /* Collects rendered pages into one JSON object path -> text. */
 static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
@@ -170,6 +155,7 @@ static void expect_bad(const char *rel, const char *text, const char *const *nee
     for (const char *const *n = needles; *n; n++)
         cr_expect(strstr(msg, *n), "message \"%s\" lacks \"%s\"", msg, *n);
     free(msg);
+    rm_rf(d);
     free(d);
 }
 
@@ -199,7 +185,6 @@ Test(load, misspelt_key)
     memmove(at + 4, at + 3, strlen(at + 3) + 1); /* FINAL -> FILNAL */
     memcpy(at + 1, "FILNAL", 6);
     const char *n[] = {"clas_Toy_mp_bs64_fp32_8_r3_speed:", "FILNAL_RESULT", "did you mean \"FINAL_RESULT\"", NULL};
-    put(toy_data(), "x", ""); /* exercise put once more; harmless */
     expect_bad("runs/r1/logs/index/clas_Toy_mp_bs64_fp32_8_r3_speed", t, n);
     free(t);
 }
@@ -258,6 +243,7 @@ Test(load, duplicate_case)
     for (const char *const *p = n; *p; p++)
         cr_expect(strstr(msg, *p), "message \"%s\" lacks \"%s\"", msg, *p);
     free(msg);
+    rm_rf(d);
     free(d);
     pr_buf_free(&b);
 }
@@ -343,6 +329,7 @@ Test(load, valid_toy_data_loads)
     cr_expect_eq(ds->suites[0]->ncases, 2);
     cr_expect_str_eq(ds->suites[0]->cases[1].name, "clas_Toy_mp_bs64_fp32_8");
     pr_data_free(ds);
+    rm_rf(d);
     free(d);
 }
 
@@ -527,6 +514,7 @@ Test(figures, records_end_to_end)
     cr_expect(strstr(md, "数据日期：2026-11-20"));
     json_decref(pages);
     free(out);
+    rm_rf(d);
     free(d);
 }
 
@@ -546,6 +534,7 @@ Test(figures, no_baseline_says_so)
     const char *en = page(pages, "M/F/README.en.md");
     cr_expect(strstr(en, "| 1 | 8 | 80.00 | no baseline¹ | — |"));
     json_decref(pages);
+    rm_rf(d);
     free(d);
 }
 
@@ -578,6 +567,7 @@ Test(figures, hostile_text_is_inert)
         cr_expect(!strstr(md, "F|<"), "%s: a pipe broke out of its cell", path);
     }
     json_decref(pages);
+    rm_rf(d);
     free(d);
 }
 
@@ -609,5 +599,6 @@ Test(figures, bandwidth_series_become_a_chart)
     cr_expect(strstr(md, "4 个点"), "alt text does not describe the series");
     json_decref(pages);
     pr_data_free(ds);
+    rm_rf(d);
     free(d);
 }

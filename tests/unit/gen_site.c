@@ -9,26 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testutil.h"
 #include "check.h"
 #include "cmarkx.h"
 #include "fileio.h"
 #include "site.h"
-
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/perfrepro-site-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    cr_assert(d);
-    return pr_xstrdup(d);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char *path = pr_path_join(dir, rel);
-    pr_err err;
-    cr_assert(pr_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
-    free(path);
-}
 
 static char *slurp(const char *dir, const char *rel)
 {
@@ -46,13 +31,6 @@ static int exists(const char *dir, const char *rel)
     int r = pr_is_file(path);
     free(path);
     return r;
-}
-
-static void rm_rf(const char *dir)
-{
-    char *cmd = pr_xasprintf("rm -rf '%s'", dir);
-    cr_assert(system(cmd) == 0);
-    free(cmd);
 }
 
 static char *render(const char *md, const char *lang)
