@@ -97,6 +97,12 @@ $(BUILD)/tests/gen_%: $(BUILD)/tests/gen_%.o $(GEN_OBJ) $(LIB_OBJ)
 	$(CC) -o $@ $^ $(GEN_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
 $(BUILD)/tests/measure_%: $(BUILD)/tests/measure_%.o $(MEASURE_OBJ) $(LIB_OBJ)
 	$(CC) -o $@ $^ $(MEASURE_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+# A test double of bin/perfrepro-gpu (its tables, modelled figures): the
+# Hardware suites end to end without a GPU (tests/scripts/hw_pipeline.sh).
+FAKE_GPU := $(BUILD)/tests/fake-gpu
+$(FAKE_GPU): tests/fakes/fake_gpu.c $(BUILD)/measure/gpuhost.o
+	@mkdir -p $(@D)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) -Imeasure -o $@ $^ -lm $(PR_LDFLAGS) $(LDFLAGS)
 
 # make bench: perfrepro's own speed beside its peers, written to data/bench/
 # and rendered by make reports.  BENCH_QUICK=1 for a smoke run.
@@ -111,7 +117,14 @@ bench: all $(BUILD)/bench/chart_bench
 # reports/ is committed output; Make's own dependency tracking keeps an
 # unchanged `make reports` a no-op.
 REPORT_INPUTS := $(shell find data templates -type f 2>/dev/null | LC_ALL=C sort)
-$(BUILD)/reports.stamp: $(GEN_BIN) $(REPORT_INPUTS)
+# A removed input is newer than nothing: the list itself is an input, and
+# is rewritten only when it changes.
+REPORT_LIST := $(BUILD)/reports.inputs
+ifneq ($(file <$(REPORT_LIST)),$(REPORT_INPUTS))
+$(shell mkdir -p $(BUILD))
+$(file >$(REPORT_LIST),$(REPORT_INPUTS))
+endif
+$(BUILD)/reports.stamp: $(GEN_BIN) $(REPORT_INPUTS) $(REPORT_LIST)
 	$(GEN_BIN) build --data data --templates templates --out reports
 	@touch $@
 reports: $(BUILD)/reports.stamp
@@ -122,7 +135,7 @@ site: $(BUILD)/reports.stamp
 check: $(BUILD)/reports.stamp
 	$(GEN_BIN) check --reports reports
 
-test: deps-test all gpu $(UNIT_BINS)
+test: deps-test all gpu $(UNIT_BINS) $(FAKE_GPU)
 	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/run.sh $(UNIT_BINS)
 
 asan:

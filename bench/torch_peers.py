@@ -8,7 +8,9 @@ report can state the ratio of the two measured side by side on one machine.
     python3 bench/torch_peers.py compare DIR
 
 bw:          dst.copy_(src) on uint8 tensors; GB/s counts bytes read plus bytes
-             written (2 x size), as perfrepro-gpu's copy kernel.
+             written (2 x size), as perfrepro-gpu's copy kernel.  Its column
+             group is named "copy", the kernel's name, though what runs is
+             dst.copy_(src).
 gemm:        torch.matmul at perfrepro-gpu's shapes (square sizes, then four
              transformer shapes at 8192 tokens, hidden 4096): fp32 (TF32 off),
              tf32 (allow_tf32), fp16, bf16, and fp8 through torch._scaled_mm
@@ -22,7 +24,9 @@ compare:     reads DIR/{bw,gemm,all_reduce}.txt (perfrepro-gpu) and
 
 Timing: CUDA events around n iterations after w warm-up iterations, the
 same as perfrepro-gpu.  Output: perfrepro-gpu's own table layout (its bw,
-gemm and nccl-tests tables), so the same perfrepro parse rules read both.
+gemm and nccl-tests tables: the same group names, copy and fp32 ... fp8,
+and the same columns), so the same perfrepro parse rules read both, e.g.
+{"profile": "perfrepro-gpu", "variant": "copy"} or "variant": "fp16".
 Without torch or a GPU: a message on stderr and exit status 3.
 """
 
@@ -119,9 +123,10 @@ def run_bw(a):
     print("#")
     if a.peak:
         print("# Theoretical peak : %.2f GB/s (from perfrepro-gpu env)" % a.peak)
-    print("# GB/s counts bytes read plus bytes written (copy_ moves 2 x size)")
+    print("# GB/s counts bytes read plus bytes written (copy: dst.copy_(src) moves 2 x size)")
     print("#")
-    print(centred("#           ", ["copy_"], 35))
+    # the group is named after perfrepro-gpu's copy kernel so one rule reads both
+    print(centred("#           ", ["copy"], 35))
     print("# %10s  %7s  %8s  %6s  %6s" % ("size", "time", "GB/s", "%peak", "#wrong"))
     print("# %10s  %7s  %8s  %6s" % ("(B)", "(us)", "(GB/s)", "(%)"))
     src = torch.empty(sizes[-1], dtype=torch.uint8, device="cuda")
@@ -139,7 +144,7 @@ def run_bw(a):
         sys.stdout.flush()
         last = (s, gbs, pct)
     s, gbs, pct = last
-    print("# Bandwidth copy_ : %.2f GB/s%s at %d B" % (gbs, " (%s%% of peak)" % pct if a.peak else "", s))
+    print("# Bandwidth copy : %.2f GB/s%s at %d B" % (gbs, " (%s%% of peak)" % pct if a.peak else "", s))
     print("#")
 
 
@@ -147,7 +152,8 @@ def run_bw(a):
 
 def run_gemm(a):
     torch = need_torch()
-    precs = a.d.split(",") if a.d else PRECS
+    # once each: a group name twice would make the table unreadable by name
+    precs = list(dict.fromkeys(a.d.split(","))) if a.d else PRECS
     bad = [p for p in precs if p not in PRECS]
     if bad:
         print("torch_peers.py: unknown precision %s" % ",".join(bad), file=sys.stderr)
@@ -339,7 +345,7 @@ def run_compare(a):
     bw, tbw = read(os.path.join(d, "bw.txt")), read(os.path.join(d, "torch_bw.txt"))
     copy = footer(bw, r"^# Bandwidth copy : ([0-9.]+)")
     memcpy = footer(bw, r"^# Bandwidth memcpy : ([0-9.]+)")
-    tcopy = footer(tbw, r"^# Bandwidth copy_ : ([0-9.]+)")
+    tcopy = footer(tbw, r"^# Bandwidth copy_? : ([0-9.]+)")  # copy_: files from before
     rows.append(("device memory copy, largest size (GB/s)", "copy kernel", copy, tcopy))
     rows.append(("device memory copy, largest size (GB/s)", "cudaMemcpy D2D", memcpy, tcopy))
     g, tg = gemm_rows(read(os.path.join(d, "gemm.txt"))), gemm_rows(read(os.path.join(d, "torch_gemm.txt")))

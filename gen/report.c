@@ -11,6 +11,7 @@
 #include "jdoc.h"
 #include "md.h"
 #include "mustache.h"
+#include "sweep.h"
 
 /* ---------------------------------------------------------------- model */
 
@@ -416,7 +417,11 @@ static const char *const string_keys[] = {
     "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
     "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
     "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_published",
-    "chart_png", "chart_bandwidth_title", "chart_x_bytes", "chart_y_series", NULL};
+    "chart_png", "chart_bandwidth_title", "chart_x_bytes", "chart_y_series", "sweep_title_bytes",
+    "sweep_title_shape", "col_size", "col_shape", "sweep_col", "sweep_ratio_auto",
+    "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
+    "sweep_target_missed", "sweep_peak", "sweep_note", "sweep_note_sizes", "chart_sweep_title", "chart_x_size",
+    "chart_x_shape", "chart_y_unit", "chart_peak", "state_na", NULL};
 
 static int lang_load(lang *l, const char *templates_dir, pr_err *err)
 {
@@ -1841,6 +1846,452 @@ static void rule_notes(json_t *view, const lang *l, const fw *f, pr_err *err)
     json_object_set_new(view, "rules", rules);
 }
 
+
+/* ---------------------------------------------------------------- per-point tables */
+
+/* Hardware suites keep each run's whole table (metrics.table or .series):
+ * the page shows them merged by size or shape, the ratios the suite's
+ * "compare" entries ask for, and a chart. */
+
+/* A size as people read it: 1 GiB, 512 MiB, 8 B (exact multiples only). */
+static void bytes_text(pr_buf *out, double b)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && b >= 1024 && fmod(b, 1024) == 0) {
+        b /= 1024;
+        u++;
+    }
+    pr_buf_printf(out, "%.0f %s", b, units[u]);
+}
+
+static void row_x_text(pr_buf *out, const pr_sweep *s, size_t r)
+{
+    if (pr_sweep_xkind(s) == PR_SWEEP_SHAPE) {
+        for (const char *p = pr_sweep_row_shape(s, r); *p; p++)
+            if (*p == 'x')
+                pr_buf_puts(out, "×");
+            else
+                pr_buf_putc(out, *p);
+    } else {
+        bytes_text(out, pr_sweep_row_bytes(s, r));
+    }
+}
+
+static const fw *find_fw(const world *w, const char *model_id, const char *fw_id)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        if (strcmp(w->models[i]->id, model_id) == 0)
+            for (size_t j = 0; j < w->models[i]->nfws; j++)
+                if (strcmp(w->models[i]->fws[j]->framework, fw_id) == 0)
+                    return w->models[i]->fws[j];
+    return NULL;
+}
+
+/* The tables of f's cells (each cell's run nearest the median), merged.
+ * NULL with err set on tables that cannot be merged. */
+static pr_sweep *fw_sweep(const lang *l, const fw *f, pr_err *err)
+{
+    pr_sweep *s = pr_sweep_new();
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        const cfg *c = &f->cfgs[i];
+        size_t nrows;
+        row *rows = fw_rows(f, c, &nrows);
+        char *config = config_plain(l, c, err);
+        for (size_t r = 0; r < nrows; r++) {
+            repro rc;
+            repro_cell(f, c, rows[r].nodes, rows[r].gpus, &rc);
+            if (!rc.n_ok || !rc.link_rec->metrics)
+                continue;
+            pr_buf g = PR_BUF_INIT;
+            gpus_label(l, rows[r].nodes, rows[r].gpus, &g, err);
+            pr_sweep_cell cell = {c->precision, c->bs, rows[r].nodes, rows[r].gpus, config,
+                                  pr_buf_cstr(&g)};
+            const char *where = rc.link_run->record_files[rc.link_rec - rc.link_run->records];
+            int bad = pr_sweep_add(s, rc.link_rec->metrics, f->unit, &cell, where, err) < 0;
+            pr_buf_free(&g);
+            if (bad) {
+                free(config);
+                free(rows);
+                pr_sweep_free(s);
+                return NULL;
+            }
+        }
+        free(config);
+        free(rows);
+    }
+    pr_sweep_finish(s);
+    return s;
+}
+
+/* One ratio the page states: column of_col of the page's table divided by
+ * column to_col of to (the same table, or another framework's). */
+typedef struct ratio {
+    char *label;
+    const pr_sweep *to;
+    const char *to_title; /* the other framework's title; NULL: the same one */
+    size_t of_col, to_col;
+    double target; /* NAN: none */
+} ratio;
+
+typedef struct ratios {
+    ratio *v;
+    size_t n, cap;
+    pr_sweep **others; /* the other frameworks' tables, owned */
+    size_t nothers;
+} ratios;
+
+static void ratios_free(ratios *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        free(rs->v[i].label);
+    for (size_t i = 0; i < rs->nothers; i++)
+        pr_sweep_free(rs->others[i]);
+    free(rs->v);
+    free(rs->others);
+}
+
+static void ratio_add(ratios *rs, const lang *l, const pr_compare *k, const fw *f, const fw *g,
+                      const pr_sweep *s, size_t of_col, const pr_sweep *to, size_t to_col,
+                      pr_err *err)
+{
+    if (rs->n == rs->cap)
+        rs->v = pr_xrealloc(rs->v, (rs->cap = rs->cap ? 2 * rs->cap : 8) * sizeof *rs->v);
+    ratio *r = &rs->v[rs->n++];
+    json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "of", pr_sweep_col_label(s, of_col), "to",
+                          pr_sweep_col_label(to, to_col), "framework", f->framework_title,
+                          "other", g == f ? "" : g->framework_title);
+    if (k->label && strcmp(k->of, "*") != 0) {
+        r->label = pr_xstrdup(k->label);
+    } else if (k->label) {
+        r->label = pr_xasprintf("%s %s", pr_sweep_col_label(s, of_col), k->label);
+    } else {
+        r->label = fmt_plain(l, "sweep_ratio_auto", v, err);
+    }
+    json_decref(v);
+    r->to = to;
+    r->to_title = g == f ? NULL : g->framework_title;
+    r->of_col = of_col;
+    r->to_col = to_col;
+    r->target = k->target;
+}
+
+/* The ratios f's suite asks for that its tables (and the other
+ * frameworks') can give.  A compare naming a framework the model lacks is
+ * an error at that entry of the suite. */
+static int fw_ratios(const world *w, const lang *l, const fw *f, const pr_sweep *s, ratios *rs,
+                     pr_err *err)
+{
+    const pr_suite *su = f->suite;
+    for (size_t i = 0; su && i < su->ncompares; i++) {
+        const pr_compare *k = &su->compares[i];
+        const fw *g = f;
+        const pr_sweep *to = s;
+        if (k->framework) {
+            g = find_fw(w, f->model, k->framework);
+            if (!g)
+                return pr_err_set(err, su->path, k->line, k->col, "compare.framework",
+                                  "model \"%s\" has no framework \"%s\" (no suite, record or "
+                                  "published table names it)", f->model, k->framework);
+            pr_sweep *o = fw_sweep(l, g, err);
+            if (!o)
+                return -1;
+            rs->others = pr_xrealloc(rs->others, (rs->nothers + 1) * sizeof *rs->others);
+            rs->others[rs->nothers++] = o;
+            to = o;
+            if (pr_sweep_xkind(o) != PR_SWEEP_NONE && pr_sweep_xkind(o) != pr_sweep_xkind(s))
+                continue; /* sizes against shapes: nothing to divide */
+        }
+        int every = strcmp(k->of, "*") == 0;
+        for (size_t c = 0; c < pr_sweep_ncols(s); c++) {
+            const char *name = pr_sweep_col_name(s, c);
+            if (!every && strcmp(name, k->of) != 0)
+                continue;
+            long t = pr_sweep_find_col(to, every ? name : k->to, s, c);
+            if (t >= 0)
+                ratio_add(rs, l, k, f, g, s, c, to, (size_t)t, err);
+        }
+    }
+    return 0;
+}
+
+/* The ratio at row r of s; 0 when either value is missing. */
+static int ratio_at(const pr_sweep *s, const ratio *q, size_t r, double *out)
+{
+    double a, b;
+    long tr = q->to == s ? (long)r : pr_sweep_find_row(q->to, s, r);
+    if (tr < 0 || pr_sweep_get(s, r, q->of_col, &a) != PR_SWEEP_VALUE ||
+        pr_sweep_get(q->to, (size_t)tr, q->to_col, &b) != PR_SWEEP_VALUE || !(b > 0))
+        return 0;
+    *out = a / b;
+    return 1;
+}
+
+static int below_target(const ratio *q, double x)
+{
+    return !isnan(q->target) && pr_md_round(x, PR_DECIMALS_SPEEDUP) < q->target;
+}
+
+/* The summary line of one ratio: at the largest size (sizes: small ones
+ * measure caches and launch latency), or the lowest over the shapes. */
+static void ratio_line(const lang *l, const pr_sweep *s, const ratio *q, pr_buf *out, pr_err *err)
+{
+    double x = 0, best = NAN;
+    long at = -1;
+    for (size_t r = 0; r < pr_sweep_nrows(s); r++) {
+        if (!ratio_at(s, q, r, &x))
+            continue;
+        if (pr_sweep_xkind(s) == PR_SWEEP_BYTES || at < 0 || x < best) {
+            best = x;
+            at = (long)r;
+        }
+    }
+    json_t *v = json_pack("{s:s}", "label", q->label);
+    if (at < 0) {
+        fmt(l, "sweep_ratio_none", v, out, err);
+        json_decref(v);
+        return;
+    }
+    pr_buf b = PR_BUF_INIT;
+    pr_md_number(&b, best, PR_DECIMALS_SPEEDUP);
+    json_object_set_new(v, "ratio", json_string(pr_buf_cstr(&b)));
+    pr_buf_clear(&b);
+    row_x_text(&b, s, (size_t)at);
+    json_object_set_new(v, "x", json_string(pr_buf_cstr(&b)));
+    if (!isnan(q->target)) {
+        pr_buf_clear(&b);
+        pr_md_number(&b, q->target, PR_DECIMALS_SPEEDUP);
+        json_object_set_new(v, "target", json_string(pr_buf_cstr(&b)));
+        json_object_set_new(v, "verdict", json_string(S(l, below_target(q, best)
+                                                               ? "sweep_target_missed"
+                                                               : "sweep_target_met")));
+    }
+    pr_buf_free(&b);
+    fmt(l, pr_sweep_xkind(s) == PR_SWEEP_BYTES ? "sweep_ratio_at_size" : "sweep_ratio_lowest", v,
+        out, err);
+    json_decref(v);
+}
+
+/* Each column's share of the theoretical peak at the largest size. */
+static void peak_lines(const lang *l, const pr_sweep *s, json_t *list, pr_err *err)
+{
+    double peak = pr_sweep_peak(s), v;
+    if (isnan(peak) || pr_sweep_xkind(s) != PR_SWEEP_BYTES)
+        return;
+    for (size_t c = 0; c < pr_sweep_ncols(s); c++) {
+        for (size_t r = pr_sweep_nrows(s); r-- > 0;) {
+            if (pr_sweep_get(s, r, c, &v) != PR_SWEEP_VALUE)
+                continue;
+            pr_buf b = PR_BUF_INIT, line = PR_BUF_INIT;
+            json_t *jv = json_pack("{s:s,s:s}", "column", pr_sweep_col_label(s, c), "unit",
+                                   pr_sweep_unit(s));
+            value_cell(&b, v);
+            json_object_set_new(jv, "value", json_string(pr_buf_cstr(&b)));
+            pr_buf_clear(&b);
+            pr_md_number(&b, v / peak * 100, PR_DECIMALS_PERCENT);
+            json_object_set_new(jv, "percent", json_string(pr_buf_cstr(&b)));
+            pr_buf_clear(&b);
+            value_cell(&b, peak);
+            json_object_set_new(jv, "peak", json_string(pr_buf_cstr(&b)));
+            pr_buf_clear(&b);
+            row_x_text(&b, s, r);
+            json_object_set_new(jv, "x", json_string(pr_buf_cstr(&b)));
+            fmt(l, "sweep_peak", jv, &line, err);
+            json_array_append_new(list, json_string(pr_buf_cstr(&line)));
+            json_decref(jv);
+            pr_buf_free(&b);
+            pr_buf_free(&line);
+            break;
+        }
+    }
+}
+
+static void sweep_table(const lang *l, const pr_sweep *s, const ratios *rs, pr_buf *out,
+                        pr_err *err)
+{
+    size_t nc = pr_sweep_ncols(s), n = 1 + nc + rs->n;
+    const char **heads = pr_xcalloc(n, sizeof *heads);
+    char **owned = pr_xcalloc(n, sizeof *owned);
+    pr_buf *cells = pr_xcalloc(n, sizeof *cells);
+    heads[0] = S(l, pr_sweep_xkind(s) == PR_SWEEP_SHAPE ? "col_shape" : "col_size");
+    for (size_t c = 0; c < nc; c++) {
+        json_t *v = json_pack("{s:s,s:s}", "column", pr_sweep_col_label(s, c), "unit",
+                              pr_sweep_unit(s));
+        heads[1 + c] = owned[1 + c] = fmt_plain(l, "sweep_col", v, err);
+        json_decref(v);
+    }
+    for (size_t i = 0; i < rs->n; i++)
+        heads[1 + nc + i] = rs->v[i].label;
+    table_head(out, heads, n, 1);
+    for (size_t r = 0; r < pr_sweep_nrows(s); r++) {
+        cells_clear(cells, n);
+        row_x_text(&cells[0], s, r);
+        for (size_t c = 0; c < nc; c++) {
+            double v;
+            pr_sweep_state st = pr_sweep_get(s, r, c, &v);
+            if (st == PR_SWEEP_VALUE)
+                value_cell(&cells[1 + c], v);
+            else
+                pr_buf_puts(&cells[1 + c], S(l, st == PR_SWEEP_NA ? "state_na" : "state_none"));
+        }
+        for (size_t i = 0; i < rs->n; i++) {
+            double x;
+            pr_buf *cell = &cells[1 + nc + i];
+            if (!ratio_at(s, &rs->v[i], r, &x)) {
+                pr_buf_puts(cell, S(l, "state_none"));
+                continue;
+            }
+            pr_md_number(cell, x, PR_DECIMALS_SPEEDUP);
+            if (below_target(&rs->v[i], x)) {
+                pr_buf_putc(cell, ' ');
+                pr_buf_puts(cell, S(l, "gap_flag"));
+            }
+        }
+        table_row(out, cells, n);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(owned[i]);
+    free(owned);
+    free(heads);
+    cells_free(cells, n);
+    free(cells);
+}
+
+/* Sizes: a line per column on a log2 axis, the compared columns of other
+ * frameworks hollow, the theoretical peak dashed.  Shapes: grouped bars. */
+static pr_chart *sweep_chart(const lang *l, const fw *f, const pr_sweep *s, const ratios *rs,
+                             pr_err *err)
+{
+    int bytes = pr_sweep_xkind(s) == PR_SWEEP_BYTES;
+    json_t *tv = chart_view(f, NULL, NULL);
+    char *title = fmt_plain(l, "chart_sweep_title", tv, err);
+    char *xl = fmt_plain(l, bytes ? "chart_x_size" : "chart_x_shape", tv, err);
+    json_object_set_new(tv, "unit", json_string(pr_sweep_unit(s)));
+    char *yl = fmt_plain(l, "chart_y_unit", tv, err);
+    pr_chart *ch = pr_chart_new(bytes ? PR_CHART_LINE_LOG2X : PR_CHART_BARS, title, xl, yl);
+    pr_chart_set_lang(ch, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
+    free(title);
+    free(xl);
+    free(yl);
+    json_decref(tv);
+    if (bytes)
+        pr_chart_set_x_bytes(ch, 1);
+    else
+        for (size_t r = 0; r < pr_sweep_nrows(s); r++) {
+            /* 8K×4K×16K: nine full shapes do not fit under 720 pixels. */
+            pr_buf b = PR_BUF_INIT;
+            const char *p = pr_sweep_row_shape(s, r);
+            while (*p) {
+                char *end;
+                unsigned long long v = strtoull(p, &end, 10);
+                if (v >= 1024 && v % 1024 == 0)
+                    pr_buf_printf(&b, "%lluK", v / 1024);
+                else
+                    pr_buf_printf(&b, "%llu", v);
+                p = end;
+                if (*p == 'x') {
+                    pr_buf_puts(&b, "×");
+                    p++;
+                } else if (*p) {
+                    break;
+                }
+            }
+            pr_chart_add_category(ch, pr_buf_cstr(&b));
+            pr_buf_free(&b);
+        }
+    /* The page's own columns, then the other frameworks' compared ones. */
+    /* Bars: the other frameworks' figures are in the ratio columns; beside
+     * every bar they would halve the bars' width. */
+    size_t nseries = pr_sweep_ncols(s) + (bytes ? rs->n : 0);
+    for (size_t i = 0; i < nseries; i++) {
+        const pr_sweep *src = s;
+        size_t col = i;
+        char *label = NULL;
+        if (i >= pr_sweep_ncols(s)) {
+            const ratio *q = &rs->v[i - pr_sweep_ncols(s)];
+            int dup = q->to == s;
+            for (size_t j = pr_sweep_ncols(s); j < i && !dup; j++)
+                dup = rs->v[j - pr_sweep_ncols(s)].to == q->to &&
+                      rs->v[j - pr_sweep_ncols(s)].to_col == q->to_col;
+            if (dup)
+                continue;
+            src = q->to;
+            col = q->to_col;
+            label = pr_xasprintf("%s %s", q->to_title, pr_sweep_col_label(src, col));
+        }
+        int sid = pr_chart_add_series(ch, label ? label : pr_sweep_col_label(s, col),
+                                      src == s ? PR_CHART_SOLID : PR_CHART_HOLLOW_MARKERS);
+        free(label);
+        for (size_t r = 0; r < pr_sweep_nrows(s); r++) {
+            long sr = src == s ? (long)r : pr_sweep_find_row(src, s, r);
+            double v;
+            pr_sweep_state st = sr < 0 ? PR_SWEEP_ABSENT : pr_sweep_get(src, (size_t)sr, col, &v);
+            if (bytes && st == PR_SWEEP_VALUE)
+                pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, r), v);
+            else if (!bytes && st == PR_SWEEP_VALUE)
+                pr_chart_set_bar(ch, sid, (int)r, v);
+            else if (!bytes)
+                pr_chart_set_bar_state(ch, sid, (int)r,
+                                       S(l, st == PR_SWEEP_NA ? "state_na" : "state_none"));
+        }
+    }
+    double peak = pr_sweep_peak(s);
+    if (bytes && !isnan(peak) && pr_sweep_nrows(s)) {
+        int sid = pr_chart_add_series(ch, S(l, "chart_peak"), PR_CHART_DASHED);
+        pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, 0), peak);
+        pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, pr_sweep_nrows(s) - 1), peak);
+    }
+    return ch;
+}
+
+/* The per-point section of a framework page, into view "sweep" (absent
+ * when no record of f carries a table). */
+static int fw_sweep_view(const world *w, const lang *l, const fw *f, const char *page_rel,
+                         out_ctx *oc, json_t *view, pr_err *err)
+{
+    int rc = -1;
+    ratios rs = {0};
+    pr_buf b = PR_BUF_INIT;
+    pr_sweep *s = fw_sweep(l, f, err);
+    if (!s)
+        goto out;
+    if (pr_sweep_xkind(s) == PR_SWEEP_NONE || !pr_sweep_nrows(s)) {
+        rc = 0;
+        goto out;
+    }
+    if (fw_ratios(w, l, f, s, &rs, err) < 0)
+        goto out;
+    json_t *sv = json_object();
+    set_str(sv, "title", S(l, pr_sweep_xkind(s) == PR_SWEEP_BYTES ? "sweep_title_bytes"
+                                                                  : "sweep_title_shape"));
+    json_t *lines = json_array();
+    peak_lines(l, s, lines, err);
+    for (size_t i = 0; i < rs.n; i++) {
+        pr_buf_clear(&b);
+        ratio_line(l, s, &rs.v[i], &b, err);
+        json_array_append_new(lines, json_string(pr_buf_cstr(&b)));
+    }
+    json_object_set_new(sv, "lines", lines);
+    set_str(sv, "note", S(l, "sweep_note"));
+    if (pr_sweep_xkind(s) == PR_SWEEP_BYTES)
+        set_str(sv, "note_sizes", S(l, "sweep_note_sizes"));
+    pr_buf_clear(&b);
+    sweep_table(l, s, &rs, &b, err);
+    set_md(sv, "table", &b);
+    if (oc->charts) {
+        pr_chart *ch = sweep_chart(l, f, s, &rs, err);
+        queue_chart(oc, l, ch, page_rel, strcmp(l->code, "zh") == 0 ? "sweep" : "sweep.en", &b);
+        set_md(sv, "chart", &b);
+    }
+    json_object_set_new(view, "sweep", sv);
+    rc = 0;
+out:
+    pr_buf_free(&b);
+    ratios_free(&rs);
+    pr_sweep_free(s);
+    return rc;
+}
+
 static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ctx *oc,
                               pr_err *err)
 {
@@ -1941,6 +2392,11 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
     pr_buf b = PR_BUF_INIT;
     summary_table(w, l, f, page_rel, &nt, &b, err);
     set_md(view, "summary_table", &b);
+    json_object_set_new(view, "hardware", json_boolean(s && s->hardware));
+    if (fw_sweep_view(w, l, f, page_rel, oc, view, err) < 0)
+        goto fail;
+    /* The merged table's chart replaces the per-configuration ones. */
+    int per_cfg_bw = !json_object_get(view, "sweep");
 
     json_t *configs = json_array();
     for (size_t i = 0; i < f->ncfgs; i++) {
@@ -1960,7 +2416,7 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
         }
         if (oc->charts) {
             if (fw_scaling_chart(l, f, c, page_rel, oc, &b, err) < 0 ||
-                fw_bandwidth_chart(l, f, c, page_rel, oc, &b, err) < 0) {
+                (per_cfg_bw && fw_bandwidth_chart(l, f, c, page_rel, oc, &b, err) < 0)) {
                 json_decref(cv);
                 json_decref(configs);
                 goto fail;
@@ -2104,6 +2560,10 @@ static json_t *model_view(const world *w, const lang *l, const model *m, out_ctx
     }
     pr_buf_free(&b);
     json_object_set_new(view, "frameworks", fws);
+    int hardware = m->nfws > 0;
+    for (size_t i = 0; i < m->nfws; i++)
+        hardware &= m->fws[i]->suite && m->fws[i]->suite->hardware;
+    json_object_set_new(view, "hardware", json_boolean(hardware));
     notes_to_view(view, l, &nt, NULL, err);
     return view;
 }

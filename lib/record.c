@@ -329,6 +329,98 @@ int pr_record_check(const pr_record *r, pr_err *err)
     return 0;
 }
 
+/* A whole number of bytes, as a table's x. */
+static int is_bytes(const json_t *x)
+{
+    double b = json_is_number(x) ? json_number_value(x) : -1;
+    return b >= 0 && b < 1e18 && b == floor(b);
+}
+
+/* "MxNxK": three positive whole numbers, a GEMM shape. */
+static int is_shape(const json_t *x)
+{
+    const char *t = json_string_value(x);
+    for (int part = 0; t && part < 3; part++) {
+        if (*t < '1' || *t > '9')
+            return 0;
+        while (*t >= '0' && *t <= '9')
+            t++;
+        if (part < 2 && *t++ != 'x')
+            return 0;
+    }
+    return t && *t == '\0';
+}
+
+static int is_value(const json_t *v)
+{
+    return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
+}
+
+/* metrics.table (perfrepro-gpu tables) and metrics.series (nccl-tests rows):
+ * the shapes gen's per-point tables and charts read (docs/data-model.md). */
+static int metrics_check(const pr_jcur *m, pr_err *err)
+{
+    static const char *const table_keys[] = {"x", "unit", "columns", "rows", "peak", NULL};
+    static const char *const series_keys[] = {"x", "y", "points", NULL};
+    static const char *const table_x[] = {"bytes", "shape", NULL};
+    static const char *const series_x[] = {"bytes", NULL};
+    const char *x, *tmp;
+    pr_jcur t, cols, rows;
+    double peak;
+    int rc = pr_jobj(m, "table", 0, &t, err);
+    if (rc < 0)
+        return -1;
+    if (rc) {
+        if (pr_jobject(&t, table_keys, err) < 0 || pr_jenum(&t, "x", 1, table_x, &x, err) < 0 ||
+            pr_jstr(&t, "unit", 1, &tmp, err) < 0 || pr_jarr(&t, "columns", 1, 1, &cols, err) < 0 ||
+            pr_jarr(&t, "rows", 1, 0, &rows, err) < 0 || pr_jnum(&t, "peak", 0, 0, &peak, err) < 0)
+            return -1;
+        size_t nc = json_array_size(cols.v);
+        if (nc > 64)
+            return pr_jfail(&cols, err, "at most 64 columns");
+        for (size_t i = 0; i < nc; i++) {
+            pr_jcur it = pr_jitem(&cols, i);
+            if (!json_is_string(it.v) || !*json_string_value(it.v))
+                return pr_jfail(&it, err, "expected a column name");
+            for (size_t j = 0; j < i; j++)
+                if (json_equal(it.v, json_array_get(cols.v, j)))
+                    return pr_jfail(&it, err, "column \"%s\" twice", json_string_value(it.v));
+        }
+        if (json_array_size(rows.v) > 4096)
+            return pr_jfail(&rows, err, "at most 4096 rows");
+        for (size_t i = 0; i < json_array_size(rows.v); i++) {
+            pr_jcur r = pr_jitem(&rows, i);
+            if (!json_is_array(r.v) || json_array_size(r.v) != nc + 1)
+                return pr_jfail(&r, err, "expected [x, then %zu values]", nc);
+            pr_jcur x0 = pr_jitem(&r, 0);
+            if (strcmp(x, "shape") == 0 ? !is_shape(x0.v) : !is_bytes(x0.v))
+                return pr_jfail(&x0, err, strcmp(x, "shape") == 0
+                                              ? "expected a shape \"MxNxK\""
+                                              : "expected a whole number of bytes");
+            for (size_t j = 1; j <= nc; j++) {
+                pr_jcur v = pr_jitem(&r, j);
+                if (!json_is_null(v.v) && !is_value(v.v))
+                    return pr_jfail(&v, err, "expected a number >= 0, or null (N/A)");
+            }
+        }
+    }
+    rc = pr_jobj(m, "series", 0, &t, err);
+    if (rc <= 0)
+        return rc;
+    if (pr_jobject(&t, series_keys, err) < 0 || pr_jenum(&t, "x", 1, series_x, &x, err) < 0 ||
+        pr_jstr(&t, "y", 1, &tmp, err) < 0 || pr_jarr(&t, "points", 1, 0, &rows, err) < 0)
+        return -1;
+    if (json_array_size(rows.v) > 4096)
+        return pr_jfail(&rows, err, "at most 4096 points");
+    for (size_t i = 0; i < json_array_size(rows.v); i++) {
+        pr_jcur p = pr_jitem(&rows, i);
+        if (!json_is_array(p.v) || json_array_size(p.v) != 2 ||
+            !is_bytes(json_array_get(p.v, 0)) || !is_value(json_array_get(p.v, 1)))
+            return pr_jfail(&p, err, "expected [bytes, value >= 0]");
+    }
+    return 0;
+}
+
 int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
 {
     static const char *const run_modes[] = {"sp", "mp", NULL};
@@ -400,6 +492,16 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         get_json(c, "launch", 0, &r->launch, err) < 0 ||
         get_json(c, "command", 1, &r->command, err) < 0)
         return -1;
+    if (r->metrics) {
+        pr_jcur mc = pr_jchild(c, "metrics");
+        if (metrics_check(&mc, err) < 0)
+            return -1;
+    }
+    if (r->metrics) {
+        pr_jcur mc = pr_jchild(c, "metrics");
+        if (metrics_check(&mc, err) < 0)
+            return -1;
+    }
     if (r->launch) {
         const char *field;
         char why[256];

@@ -1,6 +1,7 @@
 #include "suite.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,9 @@ static const char *const suite_keys[] = {
     "model_name", "mission_name", "direction_id", "unit", "description", "source", "image",
     "steps", "environment", "command", "shell", "env", "timeout_s", "max_iter", "seq_len",
     "matrix", "rule", "datasets", "framework_version_command", "launcher", "case_name",
-    "gap_threshold", "ranks", "container", NULL};
+    "gap_threshold", "ranks", "container", "kind", "compare", NULL};
+static const char *const kinds[] = {"training", "hardware", NULL};
+static const char *const compare_keys[] = {"of", "to", "framework", "label", "target", NULL};
 static const char *const matrix_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
                                           "repeats", "include", "exclude", NULL};
 static const char *const point_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
@@ -421,6 +424,52 @@ out:
     return rc;
 }
 
+/* "kind" and "compare": how gen presents a hardware suite's tables. */
+static int read_compare(pr_suite *s, const pr_jcur *root, pr_err *err)
+{
+    const char *kind = "training";
+    pr_jcur arr;
+    if (pr_jenum(root, "kind", 0, kinds, &kind, err) < 0)
+        return -1;
+    s->hardware = strcmp(kind, "hardware") == 0;
+    int rc = pr_jarr(root, "compare", 0, 1, &arr, err);
+    if (rc <= 0)
+        return rc;
+    size_t n = json_array_size(arr.v);
+    s->compares = pr_xcalloc(n, sizeof *s->compares);
+    for (size_t i = 0; i < n; i++) {
+        pr_jcur it = pr_jitem(&arr, i);
+        pr_compare *k = &s->compares[s->ncompares++];
+        const char *of = NULL, *to = NULL, *fw = NULL, *label = NULL;
+        k->target = NAN;
+        if (pr_jobject(&it, compare_keys, err) < 0 || pr_jstr(&it, "of", 1, &of, err) < 0 ||
+            pr_jstr(&it, "to", 1, &to, err) < 0 || pr_jstr(&it, "framework", 0, &fw, err) < 0 ||
+            pr_jstr(&it, "label", 0, &label, err) < 0 ||
+            pr_jnum(&it, "target", 0, 0, &k->target, err) < 0)
+            return -1;
+        if ((strcmp(of, "*") == 0) != (strcmp(to, "*") == 0)) {
+            pr_jcur c = pr_jchild(&it, "to");
+            return pr_jfail(&c, err, "\"*\" (every column by name) must be in both \"of\" and "
+                                     "\"to\"");
+        }
+        if (!fw && strcmp(of, to) == 0) {
+            pr_jcur c = pr_jchild(&it, "to");
+            return pr_jfail(&c, err, "a column compared with itself: name another column or a "
+                                     "\"framework\"");
+        }
+        if (fw && !pr_name_is_safe(fw)) {
+            pr_jcur c = pr_jchild(&it, "framework");
+            return pr_jfail(&c, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", fw);
+        }
+        k->of = pr_xstrdup(of);
+        k->to = pr_xstrdup(to);
+        k->framework = fw ? pr_xstrdup(fw) : NULL;
+        k->label = label ? pr_xstrdup(label) : NULL;
+        pr_jpos(&it, &k->line, &k->col);
+    }
+    return 0;
+}
+
 static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
 {
     long long v;
@@ -539,7 +588,8 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
     }
     if (rc)
         s->datasets = json_incref(c.v);
-    if (str_array(root, "framework_version_command", 0, 1, &s->version_command, err) < 0)
+    if (str_array(root, "framework_version_command", 0, 1, &s->version_command, err) < 0 ||
+        read_compare(s, root, err) < 0)
         return -1;
     return read_matrix(s, root, err);
 }
@@ -579,5 +629,12 @@ void pr_suite_free(pr_suite *s)
     for (size_t i = 0; i < s->ncases; i++)
         free(s->cases[i].name);
     free(s->cases);
+    for (size_t i = 0; i < s->ncompares; i++) {
+        free(s->compares[i].of);
+        free(s->compares[i].to);
+        free(s->compares[i].framework);
+        free(s->compares[i].label);
+    }
+    free(s->compares);
     free(s);
 }

@@ -28,6 +28,17 @@ typedef struct pr_var {
     const char *value;
 } pr_var;
 
+/* A ratio the report states between two columns of the tables that
+ * perfrepro-gpu-style records carry (metrics.table / metrics.series): "of"
+ * in this suite's framework divided by "to" in framework (NULL: the same
+ * one).  "*" in both matches every column by name. */
+typedef struct pr_compare {
+    char *of, *to, *framework; /* framework may be NULL */
+    char *label;               /* may be NULL: the report builds one */
+    double target;             /* the ratio wanted, NAN when none */
+    int line, col;             /* where the entry is, for gen's errors */
+} pr_compare;
+
 typedef struct pr_suite {
     char *path;            /* the file it came from */
     char *model, *model_title;
@@ -52,6 +63,9 @@ typedef struct pr_suite {
     json_t *rule;          /* the parse rule, validated by measure */
     json_t *datasets;      /* array of {path, md5}, or NULL */
     json_t *version_command; /* array of strings, or NULL */
+    int hardware;          /* "kind": "hardware": limits of the machine, not training */
+    pr_compare *compares;  /* "compare" entries, in file order */
+    size_t ncompares;
     pr_case *cases;
     size_t ncases;
 } pr_suite;

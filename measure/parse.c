@@ -19,6 +19,41 @@
 #define KEEP_FOR_STATS ((size_t)1 << 19)
 #define NCCL_MAX_COLS 32
 
+/* perfrepro-gpu tables: at most this many column groups and cells in a row,
+ * and this long a group or column name. */
+enum { GPU_MAX_GROUPS = 16, GPU_MAX_COLS = 64, GPU_NAME_MAX = 32 };
+
+/* The header of one perfrepro-gpu bandwidth or GEMM table. */
+typedef struct gpu_table {
+    int ngroups;
+    char names[GPU_MAX_GROUPS][GPU_NAME_MAX];
+    int shape;                /* rows by M N K (GEMM), else by size in bytes */
+    int ncols;                /* cells in a row */
+    int xcol[3];              /* the size's column, or M's, N's and K's */
+    int rate[GPU_MAX_GROUPS]; /* each group's rate column */
+    char unit[GPU_NAME_MAX];  /* the rate column's name: GB/s or TFLOP/s */
+} gpu_table;
+
+/* Reading perfrepro-gpu tables: the header being read, and what the run
+ * keeps of the first table holding the rule's variant (metrics.table). */
+typedef struct gpu_state {
+    gpu_table cand;  /* the last "#" line's words: the group line, maybe */
+    gpu_table cur;   /* the current table's header */
+    int state;       /* 0 no table, 1 column line read (units next), 2 rows */
+    int var;         /* the variant's group in cur; -1: cur lacks it */
+    unsigned long long tables, missing; /* headers read; those without the variant */
+    gpu_table novar; /* the first table without the variant (failure detail) */
+    gpu_table first; /* the first table with it: metrics.table, the unit */
+    int have_first, collect, unit_mixed;
+    char mixed_unit[GPU_NAME_MAX];
+    char var_name[GPU_NAME_MAX];          /* the variant read (the default's name) */
+    unsigned long long *tx;               /* the collected rows: 3 x values each */
+    double *tv;                           /* and ngroups rates (NAN: N/A) */
+    size_t nrows, caprows;
+    double peak_pending, peak;            /* "# Theoretical peak : X GB/s" */
+    int have_peak_pending, have_peak;
+} gpu_state;
+
 /* ---- reading numbers ---- */
 
 static int is_word(char c)
@@ -171,6 +206,24 @@ static int whole_number(const char *s, size_t len, double *out)
     return read_number(tmp, out, &e) && *e == '\0';
 }
 
+/* A count that fills all of s: digits only, at most 2^53 so that it is
+ * exact in a double (sizes, M, N, K). */
+static int whole_count(const char *s, unsigned long long *out)
+{
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    errno = 0;
+    char *e;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (errno == ERANGE || *e != '\0' || v > (1ULL << 53))
+        return 0;
+    *out = v;
+    return 1;
+}
+
 /* ---- one run: the records of one log (or of all parts of one log) ---- */
 
 typedef struct run {
@@ -178,7 +231,7 @@ typedef struct run {
     const pr_rule_cfg *c;
     size_t kw_len, lf_len, bk_len; /* strlen of keyword, line_filter, batch_keyword */
     unsigned long long seen, ignored, skipped, used, other_rank;
-    double sum, last;
+    double sum, last, max;
     double *v; /* used values, when the reducer needs them */
     size_t nv, capv;
     /* global batch read from record lines (batch_keyword) */
@@ -196,6 +249,7 @@ typedef struct run {
     /* mllog */
     int have_start;
     double start_ms;
+    gpu_state g; /* perfrepro-gpu */
     pr_logscan_stats scan;
     /* the case, for values kept across runs */
     struct kase *k;
@@ -208,6 +262,7 @@ typedef struct kase {
     int all_dropped;
     double sum, min, max;
     unsigned long long used;
+    char gpu_unit[GPU_NAME_MAX]; /* perfrepro-gpu: the unit of the first run's records */
 } kase;
 
 static void push(double **v, size_t *n, size_t *cap, double x)
@@ -257,6 +312,8 @@ static void add_record(run *r, double x, const char *line, size_t len)
     r->used++;
     r->sum += x;
     r->last = x;
+    if (r->used == 1 || x > r->max)
+        r->max = x;
     if (c->reduce == PR_REDUCE_MEDIAN || c->reduce == PR_REDUCE_TRIMMED_MEAN)
         push(&r->v, &r->nv, &r->capv, x);
     kase *k = r->k;
@@ -392,11 +449,28 @@ static int split_ws(char *s, char **tok, int max)
     return n;
 }
 
+enum { SERIES_MAX = 4096 };
+
+/* One point of metrics.series (value by size).  A bounded series: tables
+ * have tens of rows, logs may hold many.  Only what a record may hold
+ * (docs/data-model.md): a size exact in a double and a value >= 0. */
+static void series_add(run *r, unsigned long long size, double y)
+{
+    if (r->ns >= SERIES_MAX || y < 0)
+        return;
+    if (r->ns == r->caps) {
+        r->caps = r->caps ? 2 * r->caps : 64;
+        r->sx = pr_xrealloc(r->sx, r->caps * sizeof *r->sx);
+        r->sy = pr_xrealloc(r->sy, r->caps * sizeof *r->sy);
+    }
+    r->sx[r->ns] = (double)size;
+    r->sy[r->ns++] = y;
+}
+
 /* nccl-tests table rows.  The header line names the columns (it changed
  * across versions: with or without "root", "#wrong" or "error"), so the
  * cells are found by name: the first "busbw" is out-of-place, the second
  * in-place.  Rows before any header are not read. */
-enum { SERIES_MAX = 4096 };
 
 static void nccl_row(run *r, char *text, size_t len)
 {
@@ -443,21 +517,229 @@ static void nccl_row(run *r, char *text, size_t len)
         double x;
         if (whole_number(tok[i], strlen(tok[i]), &x)) {
             add_record(r, x, NULL, 0);
-            double size;
-            /* A bounded series: tables have tens of rows, logs may hold many. */
-            if (!charted++ && r->ns < SERIES_MAX && whole_number(tok[0], strlen(tok[0]), &size)) {
-                if (r->ns == r->caps) {
-                    r->caps = r->caps ? 2 * r->caps : 64;
-                    r->sx = pr_xrealloc(r->sx, r->caps * sizeof *r->sx);
-                    r->sy = pr_xrealloc(r->sy, r->caps * sizeof *r->sy);
-                }
-                r->sx[r->ns] = size;
-                r->sy[r->ns++] = x;
-            }
+            unsigned long long size;
+            if (!charted++ && whole_count(tok[0], &size))
+                series_add(r, size, x);
         } else {
             r->ignored++;
         }
     }
+}
+
+static int gpu_group(const gpu_table *t, const char *name)
+{
+    for (int g = 0; g < t->ngroups; g++)
+        if (strcmp(t->names[g], name) == 0)
+            return g;
+    return -1;
+}
+
+/* A group name: printable ASCII, so that it is valid JSON text as it is. */
+static int gpu_name_ok(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if ((unsigned char)s[n] > 126 || !isgraph((unsigned char)s[n]))
+            return 0;
+    return n > 0 && n < GPU_NAME_MAX;
+}
+
+/* The words of a "#" line as group names; ngroups 0 when they cannot be
+ * (too many, too long, repeated, not ASCII). */
+static void gpu_names(gpu_table *t, char *const *tok, int n)
+{
+    t->ngroups = 0;
+    if (n < 1 || n > GPU_MAX_GROUPS)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (!gpu_name_ok(tok[i]) || gpu_group(t, tok[i]) >= 0) {
+            t->ngroups = 0;
+            return;
+        }
+        strcpy(t->names[t->ngroups++], tok[i]);
+    }
+}
+
+/* The column line under the group line: "size" or M N K, then ngroups
+ * groups of equal width, each with one rate column (GB/s or TFLOP/s) found
+ * by name.  Returns 1 with t filled (names from the group line). */
+static int gpu_columns(gpu_table *t, const gpu_table *groups, char *const *tok, int n)
+{
+    int nx;
+    if (strcmp(tok[0], "size") == 0) {
+        t->shape = 0;
+        nx = 1;
+        t->xcol[0] = 0;
+    } else {
+        t->shape = 1;
+        nx = 3;
+        if (n < 3)
+            return 0;
+        t->xcol[0] = t->xcol[1] = t->xcol[2] = -1;
+        for (int i = 0; i < 3; i++) {
+            int d = strcmp(tok[i], "M") == 0 ? 0 : strcmp(tok[i], "N") == 0 ? 1
+                    : strcmp(tok[i], "K") == 0 ? 2 : -1;
+            if (d < 0 || t->xcol[d] >= 0)
+                return 0;
+            t->xcol[d] = i;
+        }
+    }
+    int ng = groups->ngroups;
+    if (ng < 1 || n <= nx || (n - nx) % ng != 0)
+        return 0;
+    int width = (n - nx) / ng;
+    t->unit[0] = '\0';
+    for (int g = 0; g < ng; g++) {
+        t->rate[g] = -1;
+        for (int i = nx + g * width; i < nx + (g + 1) * width; i++) {
+            if (strcmp(tok[i], "GB/s") != 0 && strcmp(tok[i], "TFLOP/s") != 0)
+                continue;
+            /* one rate per group, the same in every group */
+            if (t->rate[g] >= 0 || (t->unit[0] && strcmp(t->unit, tok[i]) != 0))
+                return 0;
+            t->rate[g] = i;
+            strcpy(t->unit, tok[i]);
+        }
+        if (t->rate[g] < 0)
+            return 0;
+    }
+    t->ngroups = ng;
+    memcpy(t->names, groups->names, sizeof t->names);
+    t->ncols = n;
+    return 1;
+}
+
+static int gpu_same_columns(const gpu_table *a, const gpu_table *b)
+{
+    if (a->ngroups != b->ngroups || a->shape != b->shape || strcmp(a->unit, b->unit) != 0)
+        return 0;
+    for (int g = 0; g < a->ngroups; g++)
+        if (strcmp(a->names[g], b->names[g]) != 0)
+            return 0;
+    return 1;
+}
+
+/* A header read in full: which group is the variant, and whether its rows
+ * go to metrics.table (the first table with the variant, and later ones
+ * with the same columns). */
+static void gpu_header_done(run *r)
+{
+    gpu_state *g = &r->g;
+    const char *want = r->c->variant;
+    g->state = 2;
+    g->tables++;
+    g->var = want ? gpu_group(&g->cur, want) : 0;
+    g->collect = 0;
+    if (g->var < 0) {
+        if (g->missing++ == 0)
+            g->novar = g->cur;
+    } else if (!g->have_first) {
+        g->first = g->cur;
+        g->have_first = g->collect = 1;
+        strcpy(g->var_name, g->cur.names[g->var]);
+        g->have_peak = g->have_peak_pending && !g->cur.shape;
+        g->peak = g->peak_pending;
+    } else {
+        g->collect = gpu_same_columns(&g->first, &g->cur);
+        /* records in two units cannot be reduced to one figure */
+        if (strcmp(g->first.unit, g->cur.unit) != 0 && !g->unit_mixed) {
+            g->unit_mixed = 1;
+            strcpy(g->mixed_unit, g->cur.unit);
+        }
+    }
+    g->have_peak_pending = 0; /* a peak line belongs to the table after it */
+}
+
+static void gpu_row(run *r, char *p)
+{
+    gpu_state *g = &r->g;
+    const gpu_table *t = &g->cur;
+    char *tok[GPU_MAX_COLS];
+    if (split_ws(p, tok, GPU_MAX_COLS) != t->ncols)
+        return;
+    unsigned long long x[3] = {0, 0, 0};
+    for (int i = 0; i < (t->shape ? 3 : 1); i++)
+        if (!whole_count(tok[t->xcol[i]], &x[i]) || (t->shape && x[i] == 0))
+            return; /* a line of another shape (a matrix has no empty side) */
+    double v[GPU_MAX_GROUPS];
+    for (int i = 0; i < t->ngroups; i++) {
+        const char *cell = tok[t->rate[i]];
+        /* N/A: the kernel or precision did not run; a negative rate is no rate */
+        if (!whole_number(cell, strlen(cell), &v[i]) || v[i] < 0)
+            v[i] = NAN;
+    }
+    if (g->var >= 0) {
+        if (isnan(v[g->var]))
+            r->ignored++;
+        else
+            add_record(r, v[g->var], NULL, 0);
+    }
+    if (g->collect && g->nrows < SERIES_MAX) {
+        if (g->nrows == g->caprows) {
+            g->caprows = g->caprows ? 2 * g->caprows : 64;
+            g->tx = pr_xrealloc(g->tx, g->caprows * 3 * sizeof *g->tx);
+            g->tv = pr_xrealloc(g->tv, g->caprows * GPU_MAX_GROUPS * sizeof *g->tv);
+        }
+        memcpy(g->tx + 3 * g->nrows, x, sizeof x);
+        memcpy(g->tv + GPU_MAX_GROUPS * g->nrows, v, (size_t)t->ngroups * sizeof *v);
+        g->nrows++;
+    }
+    /* metrics.series: bandwidth by size, as for nccl-tests */
+    if (!t->shape && g->var >= 0 && !isnan(v[g->var]))
+        series_add(r, x[0], v[g->var]);
+}
+
+/* perfrepro-gpu's bandwidth and GEMM tables (measure/gpuhost.c):
+ *   #                           copy                               read
+ *   #       size     time      GB/s   %peak  #wrong     time      GB/s ...
+ *   #        (B)     (us)    (GB/s)     (%)             (us)    (GB/s) ...
+ *        1048576     5.20    403.30    12.0       0     3.10    338.20 ...
+ * a group line (the "#" line just before the column line), the column line
+ * (size, or M N K, then the groups), the units line, one row per size or
+ * shape.  Columns are found by name, so their order may change. */
+static void gpu_line(run *r, char *text, size_t len)
+{
+    gpu_state *g = &r->g;
+    char *p = text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p != '#') {
+        g->cand.ngroups = 0; /* the group line must be just before */
+        if (g->state == 1)
+            g->state = 0; /* a header without its units line */
+        else if (g->state == 2 && isdigit((unsigned char)*p))
+            gpu_row(r, p);
+        return;
+    }
+    double peak;
+    int kv = keyword_value(text, len, "# Theoretical peak", 18, &peak);
+    if (kv != KW_NONE) {
+        g->have_peak_pending = kv == KW_NUMBER && peak > 0; /* "unknown" is no peak */
+        g->peak_pending = peak;
+    }
+    char *tok[GPU_MAX_COLS];
+    int n = split_ws(p + 1, tok, GPU_MAX_COLS);
+    if (n > GPU_MAX_COLS)
+        n = 0; /* too wide for a header of ours */
+    if (g->state == 1) {
+        g->state = 0;
+        g->cand.ngroups = 0;
+        char want[GPU_NAME_MAX + 2];
+        snprintf(want, sizeof want, "(%s)", g->cur.unit);
+        for (int i = 0; i < n; i++)
+            if (strcmp(tok[i], want) == 0) {
+                gpu_header_done(r);
+                return;
+            }
+    }
+    if (n > 0 && (strcmp(tok[0], "size") == 0 || strcmp(tok[0], "M") == 0 ||
+                  strcmp(tok[0], "N") == 0 || strcmp(tok[0], "K") == 0)) {
+        /* a new table starts here, whether or not its header is ours */
+        g->state = gpu_columns(&g->cur, &g->cand, tok, n) ? 1 : 0;
+        g->cand.ngroups = 0;
+        return;
+    }
+    gpu_names(&g->cand, tok, n);
 }
 
 static char *trim(char *s)
@@ -606,7 +888,10 @@ static int on_line(const pr_logline *l, void *vr, pr_err *err)
         return 0;
     }
     case PR_SOURCE_ROWS:
-        nccl_row(r, l->text, l->len);
+        if (c->profile == PR_PROFILE_PERFREPRO_GPU)
+            gpu_line(r, l->text, l->len);
+        else
+            nccl_row(r, l->text, l->len);
         return 0;
     case PR_SOURCE_TIME_TO_TRAIN:
         mllog_line(r, l->text, l->len);
@@ -635,7 +920,8 @@ int pr_parse_check_args(const pr_rule *rule, const pr_parse_args *a, pr_err *err
 {
     const pr_rule_cfg *c = pr_rule_get(rule);
     const char *unit = resolve_unit(c, a);
-    if (!unit)
+    /* perfrepro-gpu's tables name their unit (GB/s, TFLOP/s) */
+    if (!unit && c->profile != PR_PROFILE_PERFREPRO_GPU)
         return pr_err_set(err, NULL, 0, 0, "unit",
                           "raw values have no unit of their own: give \"unit\" in the rule or "
                           "--unit");
@@ -689,6 +975,90 @@ static void fail(pr_parse_result *res, const char *reason, pr_buf *detail)
     res->fail_detail = pr_buf_detach(detail);
 }
 
+/* Why a perfrepro-gpu run has no records, after "no records". */
+static void gpu_why_none(const run *r, pr_buf *d)
+{
+    const gpu_state *g = &r->g;
+    if (g->tables == 0) {
+        pr_buf_puts(d, ": no perfrepro-gpu bandwidth or GEMM table (a \"#  size ...\" or "
+                       "\"#  M  N  K ...\" column line under a line of group names, over a "
+                       "units line)");
+        return;
+    }
+    if (!g->have_first) {
+        if (g->tables == 1)
+            pr_buf_printf(d, ": the table has no variant \"%s\" (its variants:", r->c->variant);
+        else
+            pr_buf_printf(d, ": none of the %llu tables has variant \"%s\" (the first one's "
+                             "variants:", g->tables, r->c->variant);
+        for (int i = 0; i < g->novar.ngroups; i++)
+            pr_buf_printf(d, "%s %s", i ? "," : "", g->novar.names[i]);
+        pr_buf_puts(d, ")");
+        return;
+    }
+    pr_buf_printf(d, ": every \"%s\" cell is N/A (%llu row%s)", g->var_name, r->ignored,
+                  r->ignored == 1 ? "" : "s");
+}
+
+/* A run's records must be in one unit, the same in every run. */
+static int gpu_check_unit(const run *r, pr_buf *d)
+{
+    const gpu_state *g = &r->g;
+    kase *k = r->k;
+    if (g->unit_mixed) {
+        pr_buf_printf(d, "the log's tables are in %s and in %s: one rule reads one kind of "
+                         "table (\"variant\" chooses one)",
+                      g->first.unit, g->mixed_unit);
+        return -1;
+    }
+    if (!k->gpu_unit[0]) {
+        strcpy(k->gpu_unit, g->first.unit);
+    } else if (strcmp(k->gpu_unit, g->first.unit) != 0) {
+        pr_buf_printf(d, "its table is in %s, an earlier run's in %s", g->first.unit,
+                      k->gpu_unit);
+        return -1;
+    }
+    return 0;
+}
+
+/* metrics.table: the first table holding the variant, every group, N/A as
+ * null; rows by size in bytes or by shape "MxNxK". */
+static json_t *gpu_table_json(const gpu_state *g)
+{
+    const gpu_table *t = &g->first;
+    json_t *cols = json_array(), *rows = json_array();
+    for (int i = 0; i < t->ngroups; i++)
+        json_array_append_new(cols, json_string(t->names[i]));
+    for (size_t j = 0; j < g->nrows; j++) {
+        const unsigned long long *x = g->tx + 3 * j;
+        const double *v = g->tv + GPU_MAX_GROUPS * j;
+        json_t *row;
+        if (t->shape) {
+            char shape[80];
+            snprintf(shape, sizeof shape, "%llux%llux%llu", x[0], x[1], x[2]);
+            row = json_pack("[s]", shape);
+        } else {
+            row = json_pack("[I]", (json_int_t)x[0]);
+        }
+        for (int i = 0; i < t->ngroups; i++)
+            json_array_append_new(row, isnan(v[i]) ? json_null() : json_real(v[i]));
+        json_array_append_new(rows, row);
+    }
+    json_t *o = json_pack("{s:s,s:s,s:o,s:o}", "x", t->shape ? "shape" : "bytes", "unit",
+                          t->unit, "columns", cols, "rows", rows);
+    if (g->have_peak)
+        json_object_set_new(o, "peak", json_real(g->peak));
+    return o;
+}
+
+/* The unit of a case whose logs hold no table: what perfrepro-gpu's own
+ * group names measure. */
+static const char *gpu_guess_unit(const char *variant)
+{
+    static const char *const gemm[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
+    return variant && pr_str_in(variant, gemm) ? "TFLOP/s" : "GB/s";
+}
+
 /* Reduces one run to its value.  Returns 0 with *out set, or -1 after
  * recording the failure in res. */
 static int finish_run(run *r, const char *what, const pr_parse_args *a, const char *unit,
@@ -698,9 +1068,12 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
     int rc = -1;
     pr_buf d = PR_BUF_INIT;
     pr_buf_printf(&d, "%s: ", what);
+    int gpu = c->profile == PR_PROFILE_PERFREPRO_GPU;
     if (r->seen == 0) {
         pr_buf_printf(&d, "no records");
-        if (r->ignored)
+        if (gpu)
+            gpu_why_none(r, &d);
+        else if (r->ignored)
             pr_buf_printf(&d, " (%llu matching line%s without a number)", r->ignored,
                           r->ignored == 1 ? "" : "s");
         if (c->source == PR_SOURCE_SUMMARY_TABLE)
@@ -708,6 +1081,10 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
                           r->tables, c->table, r->tables == 1 ? "" : "s", a->gpus,
                           a->batch_size);
         fail(res, "no_records", &d);
+        goto out;
+    }
+    if (gpu && gpu_check_unit(r, &d) < 0) {
+        fail(res, "parse_error", &d);
         goto out;
     }
     if (r->used < (unsigned long long)c->min_records) {
@@ -723,6 +1100,9 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         break;
     case PR_REDUCE_LAST:
         x = r->last;
+        break;
+    case PR_REDUCE_MAX:
+        x = r->max;
         break;
     case PR_REDUCE_MEDIAN:
         x = pr_stats_median(r->v, r->nv);
@@ -834,8 +1214,10 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
     for (const char *const *k = counters; *k; k++)
         json_object_set_new(stats, *k, json_integer(0));
     json_t *per_run = json_array();
-    json_t *series = NULL;
-    kase k = {args, NULL, 0, 0, 0, 0, 0, 0, 0};
+    json_t *series = NULL, *table = NULL;
+    const char *series_y = NULL; /* the series' column, for nccl-tests or perfrepro-gpu */
+    char gpu_y[GPU_NAME_MAX] = "", gpu_unit[GPU_NAME_MAX] = "";
+    kase k = {.args = args};
     size_t runs = c->files == PR_FILES_PARTS ? 1 : nlogs;
     double *vals = pr_xcalloc(runs, sizeof *vals);
     size_t nvals = 0;
@@ -874,14 +1256,28 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         pr_buf_free(&what);
         /* The first run's table, as "series" in metrics: value by size. */
         if (r.ns && !series) {
+            static const char *const col_names[] = {"busbw", "algbw", "time"};
             series = json_array();
             for (size_t j = 0; j < r.ns; j++)
                 json_array_append_new(series, json_pack("[f,f]", r.sx[j], r.sy[j]));
+            strcpy(gpu_y, r.g.var_name);
+            series_y = c->profile == PR_PROFILE_PERFREPRO_GPU ? gpu_y : col_names[c->column];
         }
+        if (r.g.have_first && !table)
+            table = gpu_table_json(&r.g);
+        /* the unit of a table even when it gave no records (all N/A, no variant) */
+        if (!gpu_unit[0] && r.g.tables)
+            strcpy(gpu_unit, r.g.have_first ? r.g.first.unit : r.g.novar.unit);
         free(r.sx);
         free(r.sy);
         free(r.v);
+        free(r.g.tx);
+        free(r.g.tv);
     }
+    if (!res->unit && c->profile == PR_PROFILE_PERFREPRO_GPU)
+        res->unit = pr_xstrdup(k.gpu_unit[0] ? k.gpu_unit
+                               : gpu_unit[0] ? gpu_unit
+                                             : gpu_guess_unit(c->variant));
     json_object_set_new(stats, "runs", json_integer((json_int_t)runs));
     json_object_set_new(stats, "per_run", per_run);
     if (k.used) {
@@ -904,16 +1300,22 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
                 json_object_set_new(res->metrics, "avg_busbw", json_real(res->value));
         }
         if (series) {
-            static const char *const col_names[] = {"busbw", "algbw", "time"};
             if (!res->metrics)
                 res->metrics = json_object();
             json_object_set_new(res->metrics, "series",
-                                json_pack("{s:s,s:s,s:o}", "x", "bytes", "y", col_names[c->column],
-                                          "points", series));
+                                json_pack("{s:s,s:s,s:o}", "x", "bytes", "y", series_y, "points",
+                                          series));
             series = NULL;
+        }
+        if (table) {
+            if (!res->metrics)
+                res->metrics = json_object();
+            json_object_set_new(res->metrics, "table", table);
+            table = NULL;
         }
     }
     json_decref(series);
+    json_decref(table);
     res->stats = stats;
     free(vals);
     free(k.all);

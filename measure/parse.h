@@ -10,8 +10,9 @@
  * too_few_records, parse_error): never 0, never a number from what is left.
  * When any run fails, the case fails.
  *
- * Memory stays bounded for the mean and last reducers whatever the log size;
- * median and trimmed_mean keep the used values of a run (8 bytes each).
+ * Memory stays bounded for the mean, last and max reducers whatever the log
+ * size; median and trimmed_mean keep the used values of a run (8 bytes
+ * each).
  */
 #ifndef PR_PARSE_H
 #define PR_PARSE_H
@@ -46,7 +47,8 @@ void pr_parse_result_clear(pr_parse_result *res);
 /* Checks that args give what the rule needs: the GPU count for per_card
  * values, batch size and GPU count for per-step values, the sequence length
  * for per-step values in tokens, both for the MXNet summary table, and a
- * unit for raw values.  The message names the command-line option. */
+ * unit for raw values (perfrepro-gpu's tables name theirs).  The message
+ * names the command-line option. */
 int pr_parse_check_args(const pr_rule *rule, const pr_parse_args *args, pr_err *err);
 
 /* Parses logs[0..nlogs) with rule into res (which the caller initialised).

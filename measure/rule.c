@@ -14,7 +14,7 @@
 struct pr_rule {
     pr_rule_cfg cfg;
     /* Owned storage behind cfg's strings. */
-    char *keyword, *match, *line_filter, *unit, *table, *batch_keyword;
+    char *keyword, *match, *line_filter, *unit, *table, *batch_keyword, *variant;
     pcre2_code *re;
     pcre2_match_data *md;
 };
@@ -62,15 +62,20 @@ static const profile_def profiles[] = {
      PR_SOURCE_TIME_TO_TRAIN, PR_FILES_PARTS, NULL, NULL},
     {PR_PROFILE_MXNET_SUMMARY, "mxnet-summary", NULL, NULL, NULL, PR_VALUE_THROUGHPUT, NULL,
      PR_SOURCE_SUMMARY_TABLE, PR_SOURCE_SUMMARY_TABLE, PR_FILES_RUNS, NULL, "train.ips"},
+    /* No unit: the table's rate column names it (GB/s or TFLOP/s). */
+    {PR_PROFILE_PERFREPRO_GPU, "perfrepro-gpu", NULL, NULL, NULL, PR_VALUE_RAW, NULL,
+     PR_SOURCE_ROWS, PR_SOURCE_ROWS, PR_FILES_RUNS, NULL, NULL},
 };
 
 static const char *const profile_names[] = {"paddle-ips", "dllogger", "keras-timehistory",
                                             "mmseg", "fairseq", "megatron", "pytorch-examples",
-                                            "nccl-tests", "mllog", "mxnet-summary", NULL};
+                                            "nccl-tests", "mllog", "mxnet-summary",
+                                            "perfrepro-gpu", NULL};
 static const char *const value_names[] = {"throughput", "seconds_per_step", "ms_per_step",
                                           "steps_per_second", "raw", NULL};
 static const char *const scope_names[] = {"none", "per_card", "global", NULL};
-static const char *const reduce_names[] = {"mean", "median", "last", "trimmed_mean", NULL};
+static const char *const reduce_names[] = {"mean", "median", "last", "trimmed_mean", "max",
+                                           NULL};
 static const char *const source_names[] = {"records", "avg_busbw", "rows", "time_to_train",
                                            "summary_table", NULL};
 static const char *const column_names[] = {"busbw", "algbw", "time", NULL};
@@ -81,7 +86,7 @@ static const char *const files_names[] = {"runs", "parts", NULL};
 static const char *const rule_keys[] = {
     "profile", "keyword", "match", "line_filter", "rank", "value", "scope", "source",
     "skip", "reduce", "trim", "min_records", "round", "unit", "column", "placement",
-    "step", "table", "files", "batch_keyword", NULL};
+    "step", "table", "files", "batch_keyword", "variant", NULL};
 static const char *const trim_keys[] = {"fraction", "min", NULL};
 
 const char *pr_profile_name(pr_profile p)
@@ -410,13 +415,15 @@ static int build(const ctx *x, pr_rule *r)
     if (rc)
         c->round = (int)n;
 
-    /* format-specific keys */
-    int is_rows = c->source == PR_SOURCE_ROWS;
+    /* format-specific keys; perfrepro-gpu's rows are not nccl-tests' */
+    int is_rows = c->source == PR_SOURCE_ROWS && c->profile == PR_PROFILE_NCCL_TESTS;
+    int is_gpu = c->profile == PR_PROFILE_PERFREPRO_GPU;
     if (only_with(x, "column", is_rows, "with \"source\": \"rows\" (profile nccl-tests)") < 0 ||
         only_with(x, "placement", is_rows, "with \"source\": \"rows\" (profile nccl-tests)") < 0 ||
         only_with(x, "step", c->profile == PR_PROFILE_DLLOGGER, "with profile dllogger") < 0 ||
         only_with(x, "table", c->source == PR_SOURCE_SUMMARY_TABLE, "with profile mxnet-summary") <
-            0)
+            0 ||
+        only_with(x, "variant", is_gpu, "with profile perfrepro-gpu") < 0)
         return -1;
     int col = get_enum(x, "column", column_names, PR_COLUMN_BUSBW);
     int pl = get_enum(x, "placement", placement_names, PR_PLACE_BOTH);
@@ -435,6 +442,18 @@ static int build(const ctx *x, pr_rule *r)
     if (tb)
         r->table = pr_xstrdup(tb);
     c->table = r->table;
+
+    /* A name on the table's group line: one word, compared whole. */
+    const char *va = NULL;
+    if ((rc = get_str(x, "variant", &va)) < 0 || (rc == 1 && check_text(x, "variant", va, 0) < 0))
+        return -1;
+    if (va && strpbrk(va, " \t")) {
+        pr_jcur k = pr_jchild(root, "variant");
+        return fail_at(x, &k, "must be one word: a column group's name (copy, read, fp16, ...)");
+    }
+    if (va)
+        r->variant = pr_xstrdup(va);
+    c->variant = r->variant;
 
     int per_step = c->value == PR_VALUE_SECONDS_PER_STEP || c->value == PR_VALUE_MS_PER_STEP ||
                    c->value == PR_VALUE_STEPS_PER_SECOND;
@@ -528,6 +547,7 @@ void pr_rule_free(pr_rule *r)
     free(r->unit);
     free(r->table);
     free(r->batch_keyword);
+    free(r->variant);
     free(r);
 }
 
@@ -565,10 +585,13 @@ json_t *pr_rule_to_json(const pr_rule *r)
         put_str(o, "step", step_names[c->step]);
     if (c->source == PR_SOURCE_SUMMARY_TABLE)
         put_str(o, "table", c->table);
-    if (c->source == PR_SOURCE_ROWS) {
+    if (c->source == PR_SOURCE_ROWS && c->profile == PR_PROFILE_NCCL_TESTS) {
         put_str(o, "column", column_names[c->column]);
         put_str(o, "placement", placement_names[c->placement]);
     }
+    /* Absent means the table's first group, which only the log knows. */
+    if (c->variant)
+        put_str(o, "variant", c->variant);
     int per_step = c->value == PR_VALUE_SECONDS_PER_STEP || c->value == PR_VALUE_MS_PER_STEP ||
                    c->value == PR_VALUE_STEPS_PER_SECOND;
     if (c->batch_keyword || (per_step && d->batch_keyword))

@@ -37,6 +37,7 @@ typedef enum {
     PR_PROFILE_NCCL_TESTS,
     PR_PROFILE_MLLOG,
     PR_PROFILE_MXNET_SUMMARY,
+    PR_PROFILE_PERFREPRO_GPU,
 } pr_profile;
 
 /* What one extracted number means. */
@@ -49,11 +50,17 @@ typedef enum {
 } pr_value_kind;
 
 typedef enum { PR_SCOPE_NONE, PR_SCOPE_PER_CARD, PR_SCOPE_GLOBAL } pr_scope;
-typedef enum { PR_REDUCE_MEAN, PR_REDUCE_MEDIAN, PR_REDUCE_LAST, PR_REDUCE_TRIMMED_MEAN } pr_reduce;
+typedef enum {
+    PR_REDUCE_MEAN,
+    PR_REDUCE_MEDIAN,
+    PR_REDUCE_LAST,
+    PR_REDUCE_TRIMMED_MEAN,
+    PR_REDUCE_MAX, /* the best record (GEMM's best shape) */
+} pr_reduce;
 typedef enum {
     PR_SOURCE_RECORDS,       /* one record per matching line (keyword/match) */
     PR_SOURCE_AVG_BUSBW,     /* nccl-tests "# Avg bus bandwidth" footer */
-    PR_SOURCE_ROWS,          /* nccl-tests table rows */
+    PR_SOURCE_ROWS,          /* table rows: nccl-tests, perfrepro-gpu */
     PR_SOURCE_TIME_TO_TRAIN, /* mllog run_start..run_stop, minutes */
     PR_SOURCE_SUMMARY_TABLE, /* the NGC MXNet benchmark's final table */
 } pr_source;
@@ -86,6 +93,7 @@ typedef struct pr_rule_cfg {
     const char *table;         /* mxnet-summary: the table's title line */
     pr_files files;
     const char *batch_keyword; /* per-step values: global batch read from the line */
+    const char *variant;       /* perfrepro-gpu: the column group; NULL: the table's first */
 } pr_rule_cfg;
 
 /* Builds a rule from the object at c.  When c is a document's root, error

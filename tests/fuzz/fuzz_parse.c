@@ -2,9 +2,10 @@
  * `perfrepro-measure parse` takes (logscan over a file, parse rule, record).
  *
  * Header (6 bytes), then the log:
- *   d[0]  profile: d[0] % 12; 0 none (keyword or match by d[1]), 1..10 the
+ *   d[0]  profile: d[0] % 13; 0 none (keyword or match by d[1]), 1..10 the
  *         built-in profiles in pr_profile order, 11 custom: the rule is the
- *         d[5] bytes after the header (fuzzed JSON), the log what follows
+ *         d[5] bytes after the header (fuzzed JSON), the log what follows;
+ *         12 perfrepro-gpu (after custom, so older seeds keep their meaning)
  *   d[1]  bits 0-1 reduce, bit 2 scope (global / per_card), bit 3 two logs
  *         (the log is cut in two: two runs, or two parts), bits 4-5 step
  *         (dllogger) or files (others), bits 6-7 rank (default, "all", 1,
@@ -12,11 +13,14 @@
  *   d[2]  bits 0-2 skip, bits 3-4 min_records - 1, bits 5-6 log2 gpus,
  *         bit 7 round 2
  *   d[3]  bits 0-1 padding mode (see pad()), bits 2-3 batch size (0, 8,
- *         128, 256), bit 4 the profile's other source, bits 5-6 placement /
- *         column / dllogger keyword, bit 7 give no arguments at all
+ *         128, 256), bit 4 the profile's other source (perfrepro-gpu: a
+ *         unit in the rule), bits 5-6 placement / column / dllogger keyword
+ *         / perfrepro-gpu variant (default, copy, fp16, read), bit 7 give no
+ *         arguments at all
  *   d[4]  padding offset: with padding, the log starts this many bytes
  *         before the scanner's 64 KiB read boundary
- *   d[5]  custom rule length
+ *   d[5]  custom rule length; with the other profiles bit 0 makes the
+ *         reducer max (d[1]'s bits 0-1 hold only four)
  *
  * Invariants checked: a case that does not fail has a finite value >= 0; the
  * record `parse` would print loads back through pr_record_from_json; the
@@ -87,10 +91,12 @@ static size_t pad(int mode, int off, char **out)
     return n;
 }
 
+enum { PROFILE_CUSTOM = 11, PROFILE_GPU = 12, PROFILE_KNOBS = 13 };
 static const char *const profiles[] = {NULL,       "paddle-ips", "dllogger",
                                        "keras-timehistory", "mmseg", "fairseq",
                                        "megatron", "pytorch-examples", "nccl-tests",
-                                       "mllog",    "mxnet-summary"};
+                                       "mllog",    "mxnet-summary", NULL, "perfrepro-gpu"};
+static const char *const gpu_variants[] = {NULL, "copy", "fp16", "read"};
 static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean"};
 static const char *const steps[] = {"iteration", "epoch", "summary", "any"};
 static const char *const dll_keys[] = {"train.total_ips", "total_ips",
@@ -100,7 +106,7 @@ static const char *const dll_keys[] = {"train.total_ips", "total_ips",
  * by one until it builds. */
 static pr_rule *make_rule(const uint8_t *h)
 {
-    int prof = h[0] % 12;
+    int prof = h[0] % PROFILE_KNOBS;
     int reduce = h[1] & 3, per_card = (h[1] >> 2) & 1, step = (h[1] >> 4) & 3;
     int rank = (h[1] >> 6) & 3;
     int skip = h[2] & 7, minr = 1 + ((h[2] >> 3) & 3), round = h[2] >> 7;
@@ -123,11 +129,13 @@ static pr_rule *make_rule(const uint8_t *h)
             pr_buf_printf(&b, "\"source\": \"rows\", \"column\": \"%s\", \"placement\": \"%s\", ",
                           cols[sel], pls[step]);
         }
+        if (prof == PROFILE_GPU && gpu_variants[sel])
+            pr_buf_printf(&b, "\"variant\": \"%s\", ", gpu_variants[sel]);
         if (attempt < 3)
             pr_buf_printf(&b, "\"scope\": \"%s\", ", per_card && attempt < 1 ? "per_card" : "global");
         if (attempt < 2) {
             pr_buf_printf(&b, "\"reduce\": \"%s\", \"skip\": %d, \"min_records\": %d, ",
-                          reduces[reduce], skip, minr);
+                          h[5] & 1 ? "max" : reduces[reduce], skip, minr);
             if (round)
                 pr_buf_puts(&b, "\"round\": 2, ");
             if (rank == 1)
@@ -137,7 +145,8 @@ static pr_rule *make_rule(const uint8_t *h)
             if (prof != PR_PROFILE_DLLOGGER && step && attempt < 1)
                 pr_buf_printf(&b, "\"files\": \"%s\", ", step & 1 ? "parts" : "runs");
         }
-        if (!prof || prof == PR_PROFILE_NCCL_TESTS || prof == PR_PROFILE_MLLOG)
+        if (!prof || prof == PR_PROFILE_NCCL_TESTS || prof == PR_PROFILE_MLLOG ||
+            (prof == PROFILE_GPU && alt))
             pr_buf_puts(&b, "\"unit\": \"u\", ");
         if (b.len > 1)
             pr_buf_truncate(&b, b.len - 2); /* the last ", " */
@@ -180,7 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size - 6;
     pr_rule *rule = NULL;
     pr_err e;
-    if (h[0] % 12 == 11) {
+    if (h[0] % PROFILE_KNOBS == PROFILE_CUSTOM) {
         size_t rl = h[5] < n ? h[5] : n;
         if (pr_rule_parse("<fuzz rule>", (const char *)log, rl, &rule, &e) < 0)
             return 0;

@@ -66,5 +66,14 @@ for g in 2 4 8; do
   fi
 done
 
+# The same quantities through PyTorch, beside them (the reports' ratios),
+# when the runs are kept: records even where torch is missing (failed ones).
+if [ -n "${KEEP_RUNS:-}" ]; then
+  for t in bw gemm nccl; do
+    "$MEASURE" run "$S/pytorch-$t.json" --out "$runs/torch-$t" >"$tmp/torch-$t.log" 2>&1 ||
+      echo "note: PyTorch $t suite: exit $? (see its records)"
+  done
+fi
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "ok ($ngpu GPU(s))"

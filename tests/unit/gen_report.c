@@ -316,6 +316,77 @@ Test(load, deep_nesting_is_an_error_not_a_crash)
     pr_buf_free(&b);
 }
 
+/* A record's per-point table (metrics.table, metrics.series): shape errors
+ * name the file, the line and the element. */
+static const char *TABLE_RECORD =
+    "{\"log_file\": \"logs/train_log/clas_Toy_sp_bs64_fp32_1_r1\", \"model_name\": \"clas_Toy\",\n"
+    " \"mission_name\": \"x\", \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": 1, \"gpu_num\": 1,\n"
+    " \"FINAL_RESULT\": 3.0, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"GB/s\", \"perfrepro\": 1, \"model\": \"Toy\",\n"
+    " \"framework\": \"Fw\", \"case\": \"clas_Toy_sp_bs64_fp32_1_r1\", \"precision\": \"fp32\",\n"
+    " \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": 1, \"origin\": \"parsed\",\n"
+    " \"metrics\": {\"table\": {\"x\": \"%s\", \"unit\": \"GB/s\", \"columns\": [\"copy\", \"memcpy\"],\n"
+    " \"rows\": [\n"
+    "  [1024, 1.0, null],\n"
+    "  %s\n"
+    " ]}}}\n";
+
+static void expect_bad_table(const char *x, const char *row, const char *const *needles)
+{
+    char *text = pr_xasprintf(TABLE_RECORD, x, row);
+    expect_bad("runs/r1/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", text, needles);
+    free(text);
+}
+
+Test(load, bad_point_tables)
+{
+    expect_bad_table("bytes", "[2048, 2.0]",
+                     (const char *const[]){"clas_Toy_sp_bs64_fp32_1_r1_speed:9:3",
+                                           "metrics.table.rows[1]", "expected [x, then 2 values]",
+                                           NULL});
+    expect_bad_table("bytes", "[2048, -2.0, 1.0]",
+                     (const char *const[]){":9:10", "metrics.table.rows[1][1]", ">= 0, or null",
+                                           NULL});
+    expect_bad_table("bytes", "[2048.5, 2.0, 1.0]",
+                     (const char *const[]){"metrics.table.rows[1][0]", "whole number of bytes",
+                                           NULL});
+    expect_bad_table("shape", "[\"8192x4096\", 2.0, 1.0]",
+                     (const char *const[]){"metrics.table.rows[0][0]", "MxNxK", NULL});
+    expect_bad_table("rows", "[2048, 2.0, 1.0]",
+                     (const char *const[]){"metrics.table.x", "bytes", NULL});
+}
+
+Test(load, bad_compare_entries)
+{
+    static const char *head =
+        "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": \"m\",\n"
+        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"GB/s\", \"command\": [\"true\"],\n"
+        " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64], \"precision\": [\"fp32\"]},\n"
+        " \"rule\": {\"keyword\": \"x\", \"scope\": \"global\"}, \"kind\": \"hardware\",\n";
+    struct { const char *compare; const char *needles[4]; } cases[] = {
+        {" \"compare\": [{\"of\": \"*\", \"to\": \"memcpy\"}]}\n",
+         {"toy.json:5:", "compare[0].to", "must be in both"}},
+        {" \"compare\": [{\"of\": \"copy\", \"to\": \"copy\"}]}\n",
+         {"compare[0].to", "compared with itself", NULL}},
+        {" \"compare\": [{\"of\": \"copy\", \"to\": \"memcpy\", \"traget\": 0.9}]}\n",
+         {"compare[0].traget", "did you mean \"target\"", NULL}},
+        {" \"compare\": [{\"of\": \"copy\", \"to\": \"copy\", \"framework\": \"../x\"}]}\n",
+         {"compare[0].framework", "safe folder name", NULL}},
+        {" \"compare\": [{\"of\": \"copy\", \"to\": \"memcpy\", \"target\": -1}]}\n",
+         {"compare[0].target", NULL, NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *text = pr_xasprintf("%s%s", head, cases[i].compare);
+        expect_bad("suites/toy.json", text, cases[i].needles);
+        free(text);
+    }
+    expect_bad("suites/toy.json",
+               "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": \"m\",\n"
+               " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"GB/s\", \"command\": [\"true\"],\n"
+               " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64], \"precision\": [\"fp32\"]},\n"
+               " \"rule\": {\"keyword\": \"x\", \"scope\": \"global\"}, \"kind\": \"hardwear\"}\n",
+               (const char *const[]){"toy.json:4:", "kind", "hardware", NULL});
+}
+
 Test(load, valid_toy_data_loads)
 {
     char *d = toy_data();
@@ -590,12 +661,13 @@ Test(figures, bandwidth_series_become_a_chart)
     json_t *pages = json_object();
     pr_report_opts o = {"templates", "out", 1};
     cr_assert(pr_report_render(ds, &o, collect, pages, &err) == 0, "%s", err.msg);
-    const char *svg = json_string_value(json_object_get(pages, "HW/nccl/bandwidth-fp32.svg"));
-    const char *png = json_string_value(json_object_get(pages, "HW/nccl/bandwidth-fp32.png"));
+    const char *svg = json_string_value(json_object_get(pages, "HW/nccl/sweep.svg"));
+    const char *png = json_string_value(json_object_get(pages, "HW/nccl/sweep.png"));
     cr_assert(svg && strstr(svg, "<svg"), "no bandwidth SVG");
     cr_assert(png && memcmp(png, "\x89PNG", 4) == 0, "no bandwidth PNG");
     const char *md = page(pages, "HW/nccl/README.md");
-    cr_expect(strstr(md, "](bandwidth-fp32.svg)"), "the page does not embed the chart");
+    cr_expect(strstr(md, "](sweep.svg)"), "the page does not embed the chart");
+    cr_expect(strstr(md, "| 1 GiB | 300.50 |"), "no per-size table");
     cr_expect(strstr(md, "4 个点"), "alt text does not describe the series");
     json_decref(pages);
     pr_data_free(ds);

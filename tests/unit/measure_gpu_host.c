@@ -3,7 +3,8 @@
  * counts and bus-bandwidth factors, the theoretical memory bandwidth, the
  * read check's closed form, version and time formatting, the tables (golden
  * strings; the collective table against nccl-tests' own layout), that the
- * tables parse back with the rules the Hardware suites use, and the readers
+ * tables parse back with the rules the Hardware suites use and with the
+ * perfrepro-gpu profile, and the readers
  * of env lines and PERFREPRO_FAILURE lines. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -747,6 +748,134 @@ Test(gpu_parse_back, bandwidth_and_gemm_keywords)
     v = parse_back("{\"keyword\": \"TFLOP/s :\", \"value\": \"raw\", \"unit\": \"TFLOP/s\", "
                    "\"min_records\": 1}", text);
     cr_assert_float_eq(v, 743.0, 1e-9);
+    free(text);
+}
+
+/* Parses text with the rule; returns the result (the case must not fail). */
+static void parse_back_res(const char *rule_json, const char *text, pr_parse_result *res)
+{
+    pr_rule *rule = NULL;
+    pr_err err;
+    cr_assert_eq(pr_rule_parse("<test>", rule_json, strlen(rule_json), &rule, &err), 0, "%s",
+                 err.msg);
+    char *path = write_tmp(text);
+    const char *logs[] = {path};
+    pr_parse_args args = {0, 0, 0, NULL};
+    pr_parse_result_init(res);
+    cr_assert_eq(pr_parse_logs(rule, logs, 1, &args, res, &err), 0, "%s", err.msg);
+    cr_assert_not(res->failed, "%s: the case failed: %s: %s", rule_json, res->fail_reason,
+                  res->fail_detail ? res->fail_detail : "");
+    pr_rule_free(rule);
+    unlink(path);
+    free(path);
+}
+
+/* The perfrepro-gpu profile reads every row the printers write, every
+ * kernel and precision by its name, and metrics.table holds each cell. */
+Test(gpu_parse_back, perfrepro_gpu_profile)
+{
+    enum { NSIZES = 5, NSHAPES = 4 };
+    unsigned kernels = (1u << PR_GPU_NBWK) - 1;
+    capture c;
+    pr_gpu_tally t;
+    pr_gpu_tally_init(&t);
+    cap_open(&c);
+    pr_gpu_bw_header(c.f, kernels, 3352.32, 2619000, 5120, (size_t)50 << 20);
+    double bw[NSIZES][PR_GPU_NBWK];
+    for (int i = 0; i < NSIZES; i++) {
+        size_t size = (size_t)1 << (20 + 2 * i);
+        pr_gpu_cell cells[PR_GPU_NBWK];
+        for (int k = 0; k < PR_GPU_NBWK; k++) {
+            bw[i][k] = 100.0 * (i + 1) + 10.0 * k + 0.25;
+            cells[k] = cell(10.0 + i, bw[i][k], bw[i][k] / 33.5232, 0);
+        }
+        if (i == 0) { /* write did not run at the smallest size */
+            cells[PR_GPU_WRITE].ran = 0;
+            bw[i][PR_GPU_WRITE] = NAN;
+        }
+        pr_gpu_bw_row(c.f, &t, kernels, size, cells);
+    }
+    pr_gpu_bw_footer(c.f, &t, kernels);
+    char *text = cap_close(&c);
+    for (int k = 0; k < PR_GPU_NBWK; k++) {
+        char rule[160];
+        snprintf(rule, sizeof rule,
+                 "{\"profile\": \"perfrepro-gpu\", \"variant\": \"%s\", \"reduce\": \"last\"}",
+                 pr_gpu_bwk_name((pr_gpu_bwk)k));
+        pr_parse_result res;
+        parse_back_res(rule, text, &res);
+        cr_expect_float_eq(res.value, bw[NSIZES - 1][k], 1e-9, "%s", rule);
+        cr_expect_str_eq(res.unit, "GB/s");
+        json_t *tab = json_object_get(res.metrics, "table");
+        json_t *rows = json_object_get(tab, "rows");
+        cr_assert_eq(json_array_size(rows), NSIZES);
+        cr_expect_float_eq(json_real_value(json_object_get(tab, "peak")), 3352.32, 1e-9);
+        for (int i = 0; i < NSIZES; i++) {
+            json_t *row = json_array_get(rows, (size_t)i);
+            cr_expect_eq(json_integer_value(json_array_get(row, 0)), (json_int_t)1 << (20 + 2 * i));
+            for (int j = 0; j < PR_GPU_NBWK; j++) {
+                json_t *v = json_array_get(row, (size_t)j + 1);
+                if (isnan(bw[i][j]))
+                    cr_expect(json_is_null(v));
+                else
+                    cr_expect_float_eq(json_real_value(v), bw[i][j], 1e-9);
+            }
+        }
+        pr_parse_result_clear(&res);
+    }
+    free(text);
+
+    unsigned precs = (1u << PR_GPU_NPREC) - 1;
+    pr_gpu_tally_init(&t);
+    cap_open(&c);
+    pr_gpu_gemm_header(c.f, precs);
+    pr_gpu_shape shapes[NSHAPES] = {{1024, 1024, 1024}, {8192, 4096, 4096}, {8192, 12288, 4096},
+                                    {8192, 4096, 16384}};
+    double best[PR_GPU_NPREC] = {0};
+    for (int i = 0; i < NSHAPES; i++) {
+        pr_gpu_cell cells[PR_GPU_NPREC];
+        for (int p = 0; p < PR_GPU_NPREC; p++) {
+            double tf = 10.0 * (p + 1) + (i == 2 ? 5.5 : i); /* the third shape is best */
+            cells[p] = cell(100.0, tf, -1, 0);
+            if (tf > best[p])
+                best[p] = tf;
+        }
+        pr_gpu_gemm_row(c.f, &t, precs, &shapes[i], cells);
+    }
+    pr_gpu_gemm_footer(c.f, &t, precs);
+    text = cap_close(&c);
+    for (int p = 0; p < PR_GPU_NPREC; p++) {
+        char rule[160];
+        snprintf(rule, sizeof rule,
+                 "{\"profile\": \"perfrepro-gpu\", \"variant\": \"%s\", \"reduce\": \"max\"}",
+                 pr_gpu_prec_name((pr_gpu_prec)p));
+        pr_parse_result res;
+        parse_back_res(rule, text, &res);
+        /* the footer's best, read from the rows */
+        cr_expect_float_eq(res.value, best[p], 1e-9, "%s", rule);
+        cr_expect_float_eq(res.value, t.best[p], 1e-9);
+        cr_expect_str_eq(res.unit, "TFLOP/s");
+        json_t *tab = json_object_get(res.metrics, "table");
+        cr_expect_str_eq(json_string_value(json_object_get(tab, "x")), "shape");
+        cr_expect_str_eq(json_string_value(json_array_get(json_object_get(tab, "columns"),
+                                                          (size_t)p)),
+                         pr_gpu_prec_name((pr_gpu_prec)p));
+        json_t *row = json_array_get(json_object_get(tab, "rows"), 2);
+        cr_expect_str_eq(json_string_value(json_array_get(row, 0)), "8192x12288x4096");
+        pr_parse_result_clear(&res);
+    }
+    free(text);
+
+    /* the golden tables: the default variant is the first group */
+    text = bw_table();
+    cr_expect_float_eq(parse_back("{\"profile\": \"perfrepro-gpu\", \"reduce\": \"last\"}", text),
+                       2972.10, 1e-9);
+    free(text);
+    text = gemm_table((1u << PR_GPU_FP32) | (1u << PR_GPU_FP16) | (1u << PR_GPU_FP8));
+    cr_expect_float_eq(parse_back("{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", "
+                                  "\"reduce\": \"max\"}",
+                                  text),
+                       743.0, 1e-9);
     free(text);
 }
 

@@ -1050,6 +1050,454 @@ Test(messy, reducers_and_stats)
 }
 
 /* ======================================================================
+ * perfrepro-gpu tables (the goldens of tests/unit/measure_gpu_host.c)
+ * ====================================================================== */
+
+static const char GPU_BW[] =
+    "# perfrepro-gpu bw: nGpus 1 minBytes 1048576 maxBytes 1073741824 step: 1024(factor) "
+    "warmup iters: 5 iters: 20 validation: 1\n"
+    "#\n"
+    "# Using devices\n"
+    "#\n"
+    "# Theoretical peak : 3352.32 GB/s (2 x 2619 MHz memory clock x 5120-bit bus / 8)\n"
+    "# L2 cache 50.0 MiB: rows whose buffers fit in it measure the cache, not the memory\n"
+    "# GB/s counts bytes read plus bytes written (copy and memcpy move 2 x size)\n"
+    "#\n"
+    "#                           copy                               read                              memcpy\n"
+    "#       size     time      GB/s   %peak  #wrong     time      GB/s   %peak  #wrong     time      GB/s   %peak  #wrong\n"
+    "#        (B)     (us)    (GB/s)     (%)             (us)    (GB/s)     (%)             (us)    (GB/s)     (%)\n"
+    "     1048576     5.20    403.30    12.0       0     3.10    338.20    10.1       0      N/A       N/A     N/A     N/A\n"
+    "  1073741824    722.5   2972.10    88.7       0    355.1   3023.70    90.2       0    745.0   2882.40    86.0       0\n"
+    "# Bandwidth copy : 2972.10 GB/s (88.7% of peak) at 1073741824 B\n"
+    "# Bandwidth read : 3023.70 GB/s (90.2% of peak) at 1073741824 B\n"
+    "# Bandwidth memcpy : 2882.40 GB/s (86.0% of peak) at 1073741824 B\n"
+    "# Out of bounds values : 0 OK\n"
+    "#\n";
+
+static const char GPU_BW_NO_PEAK[] =
+    "#\n"
+    "# Theoretical peak : unknown (the device reports no memory clock or bus width)\n"
+    "# GB/s counts bytes read plus bytes written (copy and memcpy move 2 x size)\n"
+    "#\n"
+    "#                          write\n"
+    "#       size     time      GB/s   %peak  #wrong\n"
+    "#        (B)     (us)    (GB/s)     (%)\n"
+    "        1000    100.0     10.00     N/A       2\n"
+    "# Bandwidth copy : N/A (did not run)\n"
+    "# Bandwidth write : 10.00 GB/s at 1000 B\n"
+    "# Out of bounds values : 1 FAILED\n"
+    "#\n";
+
+/* The golden GEMM table with a third, slower shape: max is not last. */
+static const char GPU_GEMM[] =
+    "#\n"
+    "# C(MxN) = A(MxK) B(KxN), A transposed (TN); TFLOP/s = 2MNK / time; #wrong counts "
+    "mismatches among up to 65536 sampled elements\n"
+    "#\n"
+    "#                                     fp32                        fp16                         fp8\n"
+    "#      M        N        K     time    TFLOP/s  #wrong     time    TFLOP/s  #wrong     time    TFLOP/s  #wrong\n"
+    "#                              (us)  (TFLOP/s)             (us)  (TFLOP/s)             (us)  (TFLOP/s)\n"
+    "    4096     4096     4096   2900.0      47.39       0    190.5     721.40       0      N/A        N/A     N/A\n"
+    "    8192    12288     4096    17300      47.67       0   1110.0     743.00       0      N/A        N/A     N/A\n"
+    "    1024     1024     1024     50.0      42.95       0     5.00     429.50       0      N/A        N/A     N/A\n"
+    "# Best fp32 TFLOP/s : 47.67 at M=8192 N=12288 K=4096\n"
+    "# Best fp16 TFLOP/s : 743.00 at M=8192 N=12288 K=4096\n"
+    "# Best fp8 TFLOP/s : N/A (not supported here)\n"
+    "# Out of bounds values : 0 OK\n"
+    "#\n";
+
+/* Runs rule on one log expecting a failure; returns the result to check. */
+static void gpu_fails(const char *rule_json, const char *log, pr_parse_result *res)
+{
+    pr_err err;
+    const char *logs[] = {log};
+    cr_assert_eq(parse_with(rule_json, logs, 1, NO_ARGS, res, &err), 0, "%s", err.msg);
+    cr_assert(res->failed, "%s gave %g", rule_json, res->value);
+}
+
+static void expect_json(json_t *got, json_t *want)
+{
+    char *g = json_dumps(got, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    char *w = json_dumps(want, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    cr_expect(json_equal(got, want), "got  %s\nwant %s", g ? g : "(null)", w);
+    free(g);
+    free(w);
+    json_decref(want);
+}
+
+Test(gpu_tables, bandwidth_each_variant_and_default)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "bw.txt", GPU_BW);
+    static const struct {
+        const char *rule;
+        double want;
+    } cases[] = {
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"copy\", \"reduce\": \"last\"}", 2972.10},
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"read\", \"reduce\": \"last\"}", 3023.70},
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"memcpy\", \"reduce\": \"last\"}", 2882.40},
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"read\"}", (338.20 + 3023.70) / 2},
+        /* no variant: the table's first group */
+        {"{\"profile\": \"perfrepro-gpu\"}", (403.30 + 2972.10) / 2},
+        {"{\"profile\": \"perfrepro-gpu\", \"reduce\": \"max\"}", 2972.10},
+        {"{\"profile\": \"perfrepro-gpu\", \"reduce\": \"median\", \"variant\": \"copy\"}",
+         (403.30 + 2972.10) / 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pr_parse_result res;
+        double v = value_of(cases[i].rule, log, NO_ARGS, &res);
+        cr_expect(fabs(v - cases[i].want) < 1e-9, "%s: got %f, want %f", cases[i].rule, v,
+                  cases[i].want);
+        cr_expect_str_eq(res.unit, "GB/s", "the rate column's unit");
+        pr_parse_result_clear(&res);
+    }
+    /* the rule's unit, then --unit, over the table's */
+    pr_parse_result res;
+    value_of("{\"profile\": \"perfrepro-gpu\", \"unit\": \"GB/sec\"}", log, NO_ARGS, &res);
+    cr_expect_str_eq(res.unit, "GB/sec");
+    pr_parse_result_clear(&res);
+    pr_parse_args a = {0, 0, 0, "MB/s"};
+    value_of("{\"profile\": \"perfrepro-gpu\", \"unit\": \"GB/sec\"}", log, a, &res);
+    cr_expect_str_eq(res.unit, "MB/s");
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, na_cells_are_ignored)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "bw.txt", GPU_BW);
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"memcpy\"}", log, NO_ARGS,
+                        &res);
+    cr_expect(fabs(v - 2882.40) < 1e-9, "the N/A row is not a record: got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 1);
+    cr_expect_eq(stat_int(&res, "ignored"), 1, "one N/A cell");
+    pr_parse_result_clear(&res);
+    /* other groups' N/A cells are not this rule's records */
+    value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"copy\"}", log, NO_ARGS, &res);
+    cr_expect_eq(stat_int(&res, "records_seen"), 2);
+    cr_expect_eq(stat_int(&res, "ignored"), 0);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, gemm_each_variant_max_and_last)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "gemm.txt", GPU_GEMM);
+    static const struct {
+        const char *rule;
+        double want;
+    } cases[] = {
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp32\", \"reduce\": \"max\"}", 47.67},
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", \"reduce\": \"max\"}", 743.00},
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", \"reduce\": \"last\"}", 429.50},
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\"}", (721.40 + 743.00 + 429.50) / 3},
+        {"{\"profile\": \"perfrepro-gpu\", \"reduce\": \"max\"}", 47.67}, /* fp32 first */
+        {"{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", \"reduce\": \"max\", \"skip\": 2}",
+         429.50},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pr_parse_result res;
+        double v = value_of(cases[i].rule, log, NO_ARGS, &res);
+        cr_expect(fabs(v - cases[i].want) < 1e-9, "%s: got %f, want %f", cases[i].rule, v,
+                  cases[i].want);
+        cr_expect_str_eq(res.unit, "TFLOP/s");
+        cr_expect_null(json_object_get(res.metrics, "series"), "series: bandwidth tables only");
+        pr_parse_result_clear(&res);
+    }
+    /* fp8 did not run on this GPU: every cell N/A, no number */
+    pr_parse_result res;
+    gpu_fails("{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp8\"}", log, &res);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "every \"fp8\" cell is N/A (3 rows)") != NULL, "%s",
+              res.fail_detail);
+    cr_expect_eq(stat_int(&res, "ignored"), 3);
+    cr_expect_str_eq(res.unit, "TFLOP/s");
+    cr_expect_null(res.metrics);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, missing_variant_names_the_tables_variants)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *bw = tmp_text(&t, "bw.txt", GPU_BW);
+    char *gemm = tmp_text(&t, "gemm.txt", GPU_GEMM);
+    pr_parse_result res;
+    gpu_fails("{\"profile\": \"perfrepro-gpu\", \"variant\": \"write\"}", bw, &res);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    cr_expect(strstr(res.fail_detail,
+                     "the table has no variant \"write\" (its variants: copy, read, memcpy)") !=
+                  NULL,
+              "%s", res.fail_detail);
+    cr_expect_str_eq(res.unit, "GB/s");
+    pr_parse_result_clear(&res);
+    gpu_fails("{\"profile\": \"perfrepro-gpu\", \"variant\": \"tf32\"}", gemm, &res);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "no variant \"tf32\" (its variants: fp32, fp16, fp8)") !=
+                  NULL,
+              "%s", res.fail_detail);
+    cr_expect_str_eq(res.unit, "TFLOP/s", "the table's, though it gave no records");
+    pr_parse_result_clear(&res);
+    /* names are compared whole */
+    gpu_fails("{\"profile\": \"perfrepro-gpu\", \"variant\": \"cop\"}", bw, &res);
+    cr_expect(strstr(res.fail_detail, "no variant \"cop\"") != NULL, "%s", res.fail_detail);
+    pr_parse_result_clear(&res);
+    /* no table at all */
+    char *none = tmp_text(&t, "none.txt", "ips: 10\n# Bandwidth copy : 2972.10 GB/s\n");
+    gpu_fails("{\"profile\": \"perfrepro-gpu\"}", none, &res);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "no perfrepro-gpu bandwidth or GEMM table") != NULL, "%s",
+              res.fail_detail);
+    cr_expect_str_eq(res.unit, "GB/s");
+    pr_parse_result_clear(&res);
+    /* without a table the unit is what perfrepro-gpu's variant measures */
+    gpu_fails("{\"profile\": \"perfrepro-gpu\", \"variant\": \"bf16\"}", none, &res);
+    cr_expect_str_eq(res.unit, "TFLOP/s");
+    pr_parse_result_clear(&res);
+    free(bw);
+    free(gemm);
+    free(none);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, metrics_table_bandwidth)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "bw.txt", GPU_BW);
+    pr_parse_result res;
+    value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"read\", \"reduce\": \"last\"}", log,
+             NO_ARGS, &res);
+    expect_json(json_incref(json_object_get(res.metrics, "table")),
+                json_pack("{s:s, s:s, s:[s,s,s], s:[[I,f,f,n],[I,f,f,f]], s:f}", "x", "bytes",
+                          "unit", "GB/s", "columns", "copy", "read", "memcpy", "rows",
+                          (json_int_t)1048576, 403.3, 338.2, (json_int_t)1073741824, 2972.1,
+                          3023.7, 2882.4, "peak", 3352.32));
+    /* series as for nccl-tests: the variant's rate by size */
+    expect_json(json_incref(json_object_get(res.metrics, "series")),
+                json_pack("{s:s, s:s, s:[[f,f],[f,f]]}", "x", "bytes", "y", "read", "points",
+                          1048576.0, 338.2, 1073741824.0, 3023.7));
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, metrics_table_gemm)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "gemm.txt", GPU_GEMM);
+    pr_parse_result res;
+    value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", \"reduce\": \"max\"}", log,
+             NO_ARGS, &res);
+    expect_json(json_incref(res.metrics),
+                json_pack("{s:{s:s, s:s, s:[s,s,s], s:[[s,f,f,n],[s,f,f,n],[s,f,f,n]]}}",
+                          "table", "x", "shape", "unit", "TFLOP/s", "columns", "fp32", "fp16",
+                          "fp8", "rows", "4096x4096x4096", 47.39, 721.4, "8192x12288x4096",
+                          47.67, 743.0, "1024x1024x1024", 42.95, 429.5));
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, no_peak_line)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "bw.txt", GPU_BW_NO_PEAK);
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"perfrepro-gpu\"}", log, NO_ARGS, &res);
+    cr_expect(fabs(v - 10.0) < 1e-9, "got %f", v);
+    expect_json(json_incref(json_object_get(res.metrics, "table")),
+                json_pack("{s:s, s:s, s:[s], s:[[I,f]]}", "x", "bytes", "unit", "GB/s",
+                          "columns", "write", "rows", (json_int_t)1000, 10.0));
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, mpirun_prefixes_and_other_ranks)
+{
+    tmpdir t;
+    tmp_open(&t);
+    pr_buf b = PR_BUF_INIT;
+    int n = 0;
+    for (const char *p = GPU_BW; *p; n++) {
+        const char *e = strchr(p, '\n');
+        pr_buf_printf(&b, "[1,0]<stdout>:%.*s\n", (int)(e - p), p);
+        /* another rank's output between every line, headers included */
+        if (n % 2)
+            pr_buf_printf(&b, "[1,1]<stdout>:  1073741824    1.0   9999.00    99.9       0    "
+                              "1.0   9999.00    99.9       0    1.0   9999.00    99.9       0\n");
+        p = e + 1;
+    }
+    char *log = tmp_text(&t, "mpi.txt", pr_buf_cstr(&b));
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"copy\", \"reduce\": "
+                        "\"last\"}",
+                        log, NO_ARGS, &res);
+    cr_expect(fabs(v - 2972.10) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 2);
+    cr_expect_gt(stat_int(&res, "other_rank_lines"), 0);
+    cr_expect(json_is_number(json_object_get(json_object_get(res.metrics, "table"), "peak")));
+    pr_parse_result_clear(&res);
+    /* rank 1 alone has rows but no header: nothing to read */
+    gpu_fails("{\"profile\": \"perfrepro-gpu\", \"rank\": 1}", log, &res);
+    cr_expect_str_eq(res.fail_reason, "no_records");
+    pr_parse_result_clear(&res);
+    pr_buf_free(&b);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, rows_before_a_header_and_lines_of_other_shapes)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(
+        &t, "messy.txt",
+        "     1048576     5.20    999.00    12.0       0\n" /* before any header */
+        "#                           copy\n"
+        "#       size     time      GB/s   %peak  #wrong\n"
+        "#        (B)     (us)    (GB/s)     (%)\n"
+        "     1048576     5.20    100.00    12.0       0\n"
+        "NCCL INFO 12 34 56 78 90\n"
+        "     2097152     5.20    200.00    12.0\n"            /* a cell short */
+        "     2097152     5.20    200.00    12.0       0   7\n" /* one too many */
+        "        1.5e6    5.20    300.00    12.0       0\n"     /* not a whole size */
+        "      4194304    5.20       abc    12.0       0\n"     /* not a number: ignored */
+        "     8388608     5.20    400.00    12.0       0\n"
+        "    16777216     5.20     -5.00    12.0       0\n"     /* no rate: ignored */
+        /* an nccl-tests header has no GB/s column: not ours, it ends the table */
+        "#                                                              out-of-place\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+        "        1024           256     float     sum      -1    20.0    1.00    2.00      0\n"
+        /* a header without its units line is no header */
+        "#                           copy\n"
+        "#       size     time      GB/s   %peak  #wrong\n"
+        "     1048576     5.20    888.00    12.0       0\n");
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"perfrepro-gpu\"}", log, NO_ARGS, &res);
+    cr_expect(fabs(v - 250.0) < 1e-9, "(100 + 400) / 2: got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 2);
+    cr_expect_eq(stat_int(&res, "ignored"), 2, "abc and -5.00");
+    expect_json(json_incref(json_object_get(json_object_get(res.metrics, "table"), "rows")),
+                json_pack("[[I,f],[I,n],[I,f],[I,n]]", (json_int_t)1048576, 100.0,
+                          (json_int_t)4194304, (json_int_t)8388608, 400.0,
+                          (json_int_t)16777216));
+    expect_json(json_incref(json_object_get(json_object_get(res.metrics, "series"), "points")),
+                json_pack("[[f,f],[f,f]]", 1048576.0, 100.0, 8388608.0, 400.0));
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+/* Columns are found by name: another order reads the same. */
+Test(gpu_tables, columns_by_name)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "perm.txt",
+                         "#               fp16                     bf16\n"
+                         "#   N    M    K  TFLOP/s  time  #wrong  #wrong  time  TFLOP/s\n"
+                         "#                (TFLOP/s) (us)                 (us)  (TFLOP/s)\n"
+                         "  2048 1024 512  100.00   5.0   0       0       5.0   200.00\n"
+                         "     0 1024 512  900.00   5.0   0       0       5.0   900.00\n"
+                         "  4096 1024 512  110.00   5.0   0       0       5.0      N/A\n");
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"bf16\"}", log, NO_ARGS,
+                        &res);
+    cr_expect(fabs(v - 200.0) < 1e-9, "got %f", v);
+    expect_json(json_incref(json_object_get(res.metrics, "table")),
+                json_pack("{s:s, s:s, s:[s,s], s:[[s,f,f],[s,f,n]]}", "x", "shape", "unit",
+                          "TFLOP/s", "columns", "fp16", "bf16", "rows", "1024x2048x512", 100.0,
+                          200.0, "1024x4096x512", 110.0));
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(gpu_tables, runs_and_tables_in_different_units)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *bw = tmp_text(&t, "bw.txt", GPU_BW);
+    char *gemm = tmp_text(&t, "gemm.txt", GPU_GEMM);
+    pr_buf both = PR_BUF_INIT;
+    pr_buf_puts(&both, GPU_BW);
+    pr_buf_puts(&both, GPU_GEMM);
+    char *cat = tmp_text(&t, "both.txt", pr_buf_cstr(&both));
+    pr_parse_result res;
+    pr_err err;
+    const char *logs[] = {bw, gemm};
+    cr_assert_eq(parse_with("{\"profile\": \"perfrepro-gpu\"}", logs, 2, NO_ARGS, &res, &err), 0);
+    cr_expect(res.failed);
+    cr_expect_str_eq(res.fail_reason, "parse_error");
+    cr_expect(strstr(res.fail_detail, "run 2") && strstr(res.fail_detail, "TFLOP/s"), "%s",
+              res.fail_detail);
+    pr_parse_result_clear(&res);
+    /* one log, two tables: a variant only one of them has reads that one */
+    double v = value_of("{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", \"reduce\": "
+                        "\"max\"}",
+                        cat, NO_ARGS, &res);
+    cr_expect(fabs(v - 743.0) < 1e-9, "got %f", v);
+    cr_expect_str_eq(res.unit, "TFLOP/s");
+    cr_expect_null(json_object_get(json_object_get(res.metrics, "table"), "peak"),
+                   "the bandwidth table's peak is not the GEMM table's");
+    pr_parse_result_clear(&res);
+    /* the default variant is each table's first: GB/s and TFLOP/s records */
+    gpu_fails("{\"profile\": \"perfrepro-gpu\"}", cat, &res);
+    cr_expect_str_eq(res.fail_reason, "parse_error");
+    cr_expect(strstr(res.fail_detail, "GB/s and in TFLOP/s") != NULL, "%s", res.fail_detail);
+    pr_parse_result_clear(&res);
+    /* the same table twice: rows of both, one metrics.table */
+    pr_buf_truncate(&both, 0);
+    pr_buf_puts(&both, GPU_BW);
+    pr_buf_puts(&both, GPU_BW);
+    char *twice = tmp_text(&t, "twice.txt", pr_buf_cstr(&both));
+    value_of("{\"profile\": \"perfrepro-gpu\"}", twice, NO_ARGS, &res);
+    cr_expect_eq(stat_int(&res, "records_seen"), 4);
+    cr_expect_eq(json_array_size(json_object_get(json_object_get(res.metrics, "table"), "rows")),
+                 4);
+    pr_parse_result_clear(&res);
+    pr_buf_free(&both);
+    free(bw);
+    free(gemm);
+    free(cat);
+    free(twice);
+    tmp_close(&t);
+}
+
+/* max works with every source: here keyword records. */
+Test(gpu_tables, max_reducer_with_records)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "r.log", "ips: 9\nips: 1\nips: 100\nips: 3\n");
+    pr_parse_result res;
+    double v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": \"max\"}", log,
+                        NO_ARGS, &res);
+    cr_expect(fabs(v - 100) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": \"max\", \"skip\": 3}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - 3) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+/* ======================================================================
  * Rules: validation and normal form
  * ====================================================================== */
 
@@ -1154,6 +1602,39 @@ Test(rule, keys_that_do_not_apply)
                       "one line");
 }
 
+Test(rule, perfrepro_gpu_variant)
+{
+    /* variant belongs to the profile */
+    EXPECT_RULE_ERROR("{\"profile\": \"nccl-tests\", \"source\": \"rows\", \"variant\": "
+                      "\"copy\"}",
+                      "<--rule>:1:", "rule.variant", "only used with profile perfrepro-gpu");
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"variant\": \"fp16\"}",
+                      "rule.variant", "perfrepro-gpu");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"variant\": 16}", "rule.variant",
+                      "expected a string");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"variant\": [\"copy\"]}",
+                      "rule.variant", "expected a string");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"variant\": \"\"}", "rule.variant",
+                      "must not be empty");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp 16\"}",
+                      "rule.variant", "one word");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"varient\": \"copy\"}",
+                      "rule.varient", "did you mean \"variant\"");
+    /* nccl-tests' row keys and record keys are not this profile's */
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"column\": \"busbw\"}", "rule.column",
+                      "nccl-tests");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"placement\": \"in_place\"}",
+                      "rule.placement");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"keyword\": \"GB/s\"}", "rule.keyword",
+                      "not used");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"source\": \"records\"}",
+                      "rule.source", "\"rows\" only");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"value\": \"throughput\"}",
+                      "rule.value", "raw");
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"reduce\": \"best\"}", "rule.reduce",
+                      "max");
+}
+
 Test(rule, errors_from_a_file_name_line_and_column)
 {
     tmpdir t;
@@ -1224,6 +1705,9 @@ Test(rule, normal_form_round_trips)
         "{\"profile\": \"mllog\"}",
         "{\"profile\": \"mxnet-summary\", \"scope\": \"global\"}",
         "{\"match\": \"x=([0-9]+)\", \"value\": \"raw\", \"unit\": \"ms\", \"rank\": \"all\"}",
+        "{\"profile\": \"perfrepro-gpu\"}",
+        "{\"profile\": \"perfrepro-gpu\", \"variant\": \"fp16\", \"reduce\": \"max\", "
+        "\"unit\": \"TFLOP/s\"}",
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         pr_rule *a = NULL, *b = NULL;
@@ -1261,6 +1745,26 @@ Test(rule, profile_defaults_are_written_out)
     cr_expect_str_eq(json_string_value(json_object_get(j, "reduce")), "mean");
     cr_expect_eq(json_integer_value(json_object_get(j, "min_records")), 1);
     cr_expect_null(json_object_get(j, "scope"));
+    json_decref(j);
+    pr_rule_free(r);
+    /* perfrepro-gpu: rows, raw, and neither a unit nor a variant (the table
+     * names both) */
+    text = "{\"profile\": \"perfrepro-gpu\"}";
+    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    j = pr_rule_to_json(r);
+    char *got = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    cr_expect_str_eq(got, "{\"profile\":\"perfrepro-gpu\",\"source\":\"rows\",\"rank\":0,"
+                          "\"value\":\"raw\",\"skip\":0,\"reduce\":\"mean\","
+                          "\"min_records\":1,\"files\":\"runs\"}");
+    free(got);
+    json_decref(j);
+    pr_rule_free(r);
+    text = "{\"profile\": \"perfrepro-gpu\", \"variant\": \"copy\", \"reduce\": \"last\"}";
+    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(pr_rule_get(r)->variant, "copy");
+    j = pr_rule_to_json(r);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "variant")), "copy");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "reduce")), "last");
     json_decref(j);
     pr_rule_free(r);
 }

@@ -1,0 +1,99 @@
+#!/bin/sh
+# The Hardware suites end to end without a GPU: perfrepro-measure runs
+# data/suites/Hardware/*.json against build/tests/fake-gpu (a test double of
+# bin/perfrepro-gpu printing its tables with modelled figures) and a fake
+# bench/torch_peers.py (the same double, 3% slower: PyTorch "side by side"),
+# parses the logs with the suites' perfrepro-gpu and nccl-tests rules, and
+# perfrepro-gen renders the hardware reports: per-point tables, the ratios
+# the suites' "compare" entries ask for with their targets, and the charts.
+# HW_PIPELINE_KEEP=DIR keeps the data and reports there.
+set -u
+BUILD="${BUILD:-build}"
+FAKE="$BUILD/tests/fake-gpu"
+[ -x "$FAKE" ] || { echo "no $FAKE (make test builds it)"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "no python3 for the fake torch_peers.py"; exit 77; }
+ROOT=$PWD
+case "$MEASURE" in /*) ;; *) MEASURE="$ROOT/$MEASURE" ;; esac
+case "$GEN" in /*) ;; *) GEN="$ROOT/$GEN" ;; esac
+tmp=${HW_PIPELINE_KEEP:-$(mktemp -d)}
+[ -n "${HW_PIPELINE_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+rm -rf "$tmp/work" "$tmp/data" "$tmp/reports"
+mkdir -p "$tmp/work/bin" "$tmp/work/bench" "$tmp/data/suites/Hardware" "$tmp/data/runs"
+cp "$FAKE" "$tmp/work/bin/perfrepro-gpu"
+cat >"$tmp/work/bench/torch_peers.py" <<EOF
+import os, sys
+# torch_peers.py's command line onto the fake: bw prints only its copy column.
+args = sys.argv[1:]
+if args[:1] == ["bw"]:
+    args += ["-o", "copy"]
+os.environ["FAKE_GPU_SCALE"] = "0.97"
+os.execv("$tmp/work/bin/perfrepro-gpu", ["perfrepro-gpu"] + args)
+EOF
+cp data/suites/Hardware/*.json "$tmp/data/suites/Hardware/"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+has() { # FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$(basename "$(dirname "$1")")/$(basename "$1"): no '$2'"; }
+}
+
+# Four GPUs: the 8-GPU NCCL cases fail as no_gpu, the rest run.
+for s in "$tmp"/data/suites/Hardware/*.json; do
+  name=$(basename "$s" .json)
+  (cd "$tmp/work" && FAKE_GPU_COUNT=4 "$MEASURE" run "$s" --out "$tmp/data/runs/2026-11-21-$name") \
+    >"$tmp/$name.log" 2>&1
+  rc=$?
+  case $name in
+    *nccl) [ $rc -eq 1 ] || { fail "$name: exit $rc, expected 1 (the 8-GPU case fails)"; cat "$tmp/$name.log"; } ;;
+    *) [ $rc -eq 0 ] || { fail "$name: exit $rc"; cat "$tmp/$name.log"; } ;;
+  esac
+done
+rec="$tmp/data/runs/2026-11-21-perfrepro-gpu-nccl/logs/index/hw_nccl_all_reduce_mp_fp32_8_speed"
+grep -q '"reason": "no_gpu"' "$rec" || fail "8-GPU all_reduce: not failed as no_gpu"
+rec="$tmp/data/runs/2026-11-21-perfrepro-gpu-bw/logs/index/hw_memory_bandwidth_sp_1_speed"
+grep -q '"FINAL_RESULT": 2971.96' "$rec" || fail "bw: FINAL_RESULT is not the copy kernel at 1 GiB"
+grep -q '"columns": \[' "$rec" || fail "bw: no metrics.table in the record"
+
+"$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/gen.log" 2>&1 ||
+  { fail "gen build"; cat "$tmp/gen.log"; }
+bw="$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/README.md"
+has "$bw" "### 逐点结果：按数据大小"
+has "$bw" "| 大小 | copy（GB/s） | read（GB/s） | write（GB/s） | memcpy（GB/s） | copy ÷ cudaMemcpy | copy ÷ PyTorch copy\\_ |"
+has "$bw" "| 1 GiB | 2971.96 | 3060.23 | 2993.70 | 2905.17 | 1.02 | 1.03 |"
+has "$bw" "- copy：2971.96 GB/s，为理论峰值 3352.32 GB/s 的 88.7%（1 GiB 处）"
+has "$bw" "- copy ÷ cudaMemcpy：1.02（1 GiB 处；目标 ≥ 0.90，达到）"
+has "$bw" "- copy ÷ PyTorch copy\\_：1.03（1 GiB 处）"
+has "$bw" "![" ; has "$bw" "](sweep.svg)"
+[ -s "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/sweep.svg" ] || fail "no sweep.svg"
+[ -s "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/sweep.en.png" ] || fail "no sweep.en.png"
+has "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/README.en.md" "- copy ÷ cudaMemcpy: 1.02 (at 1 GiB; target ≥ 0.90, met)"
+gemm="$tmp/reports/HW-GEMM/perfrepro-gpu/README.md"
+has "$gemm" "### 逐点结果：按矩阵形状"
+has "$gemm" "| 8192×12288×4096 |"
+has "$gemm" "- fp16 ÷ torch.matmul：最低 1.03（"
+has "$gemm" "目标 ≥ 0.95，达到）"
+nccl="$tmp/reports/HW-NCCL/perfrepro-gpu/README.md"
+has "$nccl" "busbw · 1机2卡（GB/s）"
+has "$nccl" "- busbw · 1机4卡 ÷ torch.distributed.all\\_reduce：1.03（1 GiB 处；目标 ≥ 1.00，达到）"
+has "$tmp/reports/HW-NCCL/README.md" "各实现在相同配置下测得的数值"
+"$GEN" check --reports "$tmp/reports" --root "$tmp" >"$tmp/check.log" 2>&1 ||
+  { fail "gen check"; cat "$tmp/check.log"; }
+
+# A target missed is flagged: PyTorch made faster than perfrepro-gpu.
+sed -i 's/"target": 0.9$/"target": 1.5/' "$tmp/data/suites/Hardware/perfrepro-gpu-bw.json"
+"$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/gen.log" 2>&1 ||
+  { fail "gen build (target 1.5)"; cat "$tmp/gen.log"; }
+has "$bw" "- copy ÷ cudaMemcpy：1.02（1 GiB 处；目标 ≥ 1.50，未达到 ⚠️）"
+has "$bw" "| 1 GiB | 2971.96 | 3060.23 | 2993.70 | 2905.17 | 1.02 ⚠️ | 1.03 |"
+
+# A compare naming a framework the model lacks: an error at that entry.
+sed -i 's/"framework": "PyTorch"/"framework": "PyTorhc"/' "$tmp/data/suites/Hardware/perfrepro-gpu-bw.json"
+if "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/gen.log" 2>&1; then
+  fail "gen build accepted a compare naming no framework"
+else
+  grep -q 'perfrepro-gpu-bw.json:[0-9]*:[0-9]*: compare.framework: model "HW-MemoryBandwidth" has no framework "PyTorhc"' "$tmp/gen.log" ||
+    { fail "unclear error for a bad compare.framework"; cat "$tmp/gen.log"; }
+fi
+has "$bw" "| 1 GiB | 2971.96 | 3060.23 | 2993.70 | 2905.17 | 1.02 ⚠️ | 1.03 |"
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo ok
