@@ -417,7 +417,7 @@ static const char *const string_keys[] = {
     "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
     "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
     "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_published",
-    "chart_png", "chart_bandwidth_title", "chart_x_bytes", "chart_y_series", "sweep_title_bytes",
+    "chart_png", "sweep_title_bytes",
     "sweep_title_shape", "col_size", "col_shape", "sweep_col", "sweep_ratio_auto",
     "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
     "sweep_target_missed", "sweep_peak", "sweep_note", "sweep_note_sizes", "chart_sweep_title", "chart_x_size",
@@ -1557,66 +1557,6 @@ static int fw_scaling_chart(const lang *l, const fw *f, const cfg *c, const char
     return 0;
 }
 
-/* Bandwidth against message size (log2 bytes axis), one line per GPU count,
- * from the records whose metrics carry a "series" (nccl-tests tables). */
-static int fw_bandwidth_chart(const lang *l, const fw *f, const cfg *c, const char *dir_rel,
-                              out_ctx *oc, pr_buf *md, pr_err *err)
-{
-    size_t nrows;
-    row *rows = fw_rows(f, c, &nrows);
-    pr_chart *chart = NULL;
-    json_t *tv = NULL;
-    char *config = NULL;
-    size_t lines = 0;
-    for (size_t i = 0; i < nrows; i++) {
-        repro rc;
-        repro_cell(f, c, rows[i].nodes, rows[i].gpus, &rc);
-        json_t *series = rc.n_ok && rc.link_rec->metrics
-                             ? json_object_get(rc.link_rec->metrics, "series") : NULL;
-        json_t *points = json_object_get(series, "points");
-        if (!json_array_size(points))
-            continue;
-        if (!chart) {
-            config = config_plain(l, c, err);
-            tv = chart_view(f, NULL, config);
-            const char *y = json_string_value(json_object_get(series, "y"));
-            json_object_set_new(tv, "series", json_string(y ? y : ""));
-            char *title = fmt_plain(l, "chart_bandwidth_title", tv, err);
-            char *xl = fmt_plain(l, "chart_x_bytes", tv, err);
-            char *yl = fmt_plain(l, "chart_y_series", tv, err);
-            chart = pr_chart_new(PR_CHART_LINE_LOG2X, title, xl, yl);
-            pr_chart_set_lang(chart, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
-            pr_chart_set_x_bytes(chart, 1);
-            free(title);
-            free(xl);
-            free(yl);
-        }
-        json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[i].nodes, "gpus", rows[i].gpus);
-        char *label = fmt_plain(l, "gpus_label", gv, err);
-        int sid = pr_chart_add_series(chart, label, PR_CHART_SOLID);
-        free(label);
-        json_decref(gv);
-        for (size_t k = 0; k < json_array_size(points); k++) {
-            json_t *pt = json_array_get(points, k);
-            json_t *x = json_array_get(pt, 0), *y = json_array_get(pt, 1);
-            if (json_is_number(x) && json_is_number(y))
-                pr_chart_add_point(chart, sid, json_number_value(x), json_number_value(y));
-        }
-        lines++;
-    }
-    if (chart && lines) {
-        char *b = chart_base(l, "bandwidth", c);
-        queue_chart(oc, l, chart, dir_rel, b, md);
-        free(b);
-    } else {
-        pr_chart_free(chart);
-    }
-    json_decref(tv);
-    free(config);
-    free(rows);
-    return 0;
-}
-
 /* Speedup against GPU count, one line per configuration (measured medians,
  * else the primary published figures), with the ideal diagonal. */
 static int fw_speedup_chart(const lang *l, const fw *f, const char *dir_rel, out_ctx *oc,
@@ -2395,8 +2335,6 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
     json_object_set_new(view, "hardware", json_boolean(s && s->hardware));
     if (fw_sweep_view(w, l, f, page_rel, oc, view, err) < 0)
         goto fail;
-    /* The merged table's chart replaces the per-configuration ones. */
-    int per_cfg_bw = !json_object_get(view, "sweep");
 
     json_t *configs = json_array();
     for (size_t i = 0; i < f->ncfgs; i++) {
@@ -2415,8 +2353,7 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
             set_md(cv, "repro_table", &b);
         }
         if (oc->charts) {
-            if (fw_scaling_chart(l, f, c, page_rel, oc, &b, err) < 0 ||
-                (per_cfg_bw && fw_bandwidth_chart(l, f, c, page_rel, oc, &b, err) < 0)) {
+            if (fw_scaling_chart(l, f, c, page_rel, oc, &b, err) < 0) {
                 json_decref(cv);
                 json_decref(configs);
                 goto fail;
