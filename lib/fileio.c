@@ -9,22 +9,57 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int pr_read_file(const char *path, pr_buf *out, pr_err *err)
+int pr_open_regular(const char *path, pr_err *err)
 {
-    int rc = -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer;
+     * O_NOCTTY: a terminal device must not become our controlling tty. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return pr_err_errno(err, path, "cannot open");
     struct stat st;
-    int have_size = fstat(fd, &st) == 0;
-    if (have_size && S_ISDIR(st.st_mode)) {
-        pr_err_set(err, path, 0, 0, NULL, "is a directory, not a file");
+    if (fstat(fd, &st) < 0) {
+        pr_err_errno(err, path, "cannot stat");
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
+                   S_ISDIR(st.st_mode)    ? "a directory"
+                   : S_ISFIFO(st.st_mode) ? "a FIFO"
+                   : S_ISCHR(st.st_mode)  ? "a character device"
+                   : S_ISBLK(st.st_mode)  ? "a block device"
+                   : S_ISSOCK(st.st_mode) ? "a socket"
+                                          : "a special file");
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+int pr_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *err)
+{
+    int rc = -1;
+    int fd = pr_open_regular(path, err);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        pr_err_errno(err, path, "cannot stat");
         goto out;
     }
-    /* Room for the whole file and the read that sees its end: a fixed 64 KiB
-     * step made every small record a 128 KiB allocation (an mmap each). */
-    size_t step = have_size && S_ISREG(st.st_mode) && st.st_size < (1 << 30)
-                      ? (size_t)st.st_size + 1 : 65536;
+    /* st_size of a sparse file is what a read would return: refuse before
+     * reading, so a 1 GB hole costs nothing. */
+    if ((unsigned long long)st.st_size > max_bytes) {
+        pr_err_set(err, path, 0, 0, NULL, "is %lld bytes, more than the %zu MiB a file read whole may weigh",
+                   (long long)st.st_size, max_bytes >> 20);
+        goto out;
+    }
+    /* Room for the whole file and the read that sees its end. */
+    size_t step = (size_t)st.st_size + 1;
+    size_t start = out->len;
     for (;;) {
         pr_buf_grow(out, step < 4096 ? 4096 : step);
         step = 65536;
@@ -39,10 +74,51 @@ int pr_read_file(const char *path, pr_buf *out, pr_err *err)
             break;
         out->len += (size_t)n;
         out->data[out->len] = '\0';
+        /* A file growing while we read it is held to the same limit. */
+        if (out->len - start > max_bytes) {
+            pr_err_set(err, path, 0, 0, NULL, "grew past the %zu MiB a file read whole may weigh",
+                       max_bytes >> 20);
+            goto out;
+        }
     }
     rc = 0;
 out:
     close(fd);
+    return rc;
+}
+
+int pr_read_file(const char *path, pr_buf *out, pr_err *err)
+{
+    return pr_read_file_max(path, PR_READ_MAX_BYTES, out, err);
+}
+
+int pr_path_within(const char *root, const char *path, pr_err *err)
+{
+    int rc = -1;
+    char *real_root = realpath(root, NULL);
+    char *real_path = NULL;
+    if (!real_root) {
+        pr_err_errno(err, root, "cannot resolve");
+        goto out;
+    }
+    real_path = realpath(path, NULL);
+    if (!real_path) {
+        pr_err_errno(err, path, "cannot resolve");
+        goto out;
+    }
+    size_t n = strlen(real_root);
+    int inside = strcmp(real_root, "/") == 0 ||
+                 (strncmp(real_path, real_root, n) == 0 &&
+                  (real_path[n] == '/' || real_path[n] == '\0'));
+    if (!inside) {
+        pr_err_set(err, path, 0, 0, NULL, "resolves outside %s (a symbolic link?); refusing to read it",
+                   root);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(real_root);
+    free(real_path);
     return rc;
 }
 
@@ -64,6 +140,51 @@ static int write_all(int fd, const char *p, size_t len)
 static int write_replace(const char *path, const void *data, size_t len, int durable,
                          pr_err *err);
 
+/* Creates "PATH.tmp.PID.XXXXXX" beside path with O_CREAT|O_EXCL (mkostemp):
+ * the name cannot be predicted, and a file or symbolic link already there
+ * is never opened, so nobody can redirect our write by planting one.
+ * *tmp_out is malloc'd (the caller frees it); returns the fd or -1. */
+static int create_temp(const char *path, char **tmp_out, pr_err *err)
+{
+    char *tmp = pr_xasprintf("%s" PR_TEMP_INFIX "%ld.XXXXXX", path, (long)getpid());
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        pr_err_errno(err, path, "cannot create a temporary file beside");
+        free(tmp);
+        return -1;
+    }
+    /* mkostemp creates 0600; generated files are readable by all, as a
+     * plain open(0644) made them (umask is not consulted: changing it to
+     * read it would race with other threads' file creation). */
+    (void)fchmod(fd, 0644);
+    *tmp_out = tmp;
+    return fd;
+}
+
+int pr_is_temp_name(const char *name, long *pid_out)
+{
+    const char *infix = strstr(name, PR_TEMP_INFIX);
+    if (!infix)
+        return 0;
+    /* The last occurrence: a file name may itself contain the infix. */
+    for (const char *next; (next = strstr(infix + 1, PR_TEMP_INFIX));)
+        infix = next;
+    const char *p = infix + strlen(PR_TEMP_INFIX);
+    char *end;
+    errno = 0;
+    long pid = strtol(p, &end, 10);
+    if (end == p || errno || pid <= 0)
+        return 0;
+    /* "PID" alone is the old predictable form; "PID.XXXXXX" the current. */
+    if (*end == '.' && strlen(end + 1) == 6)
+        end += 7;
+    if (*end)
+        return 0;
+    if (pid_out)
+        *pid_out = pid;
+    return 1;
+}
+
 int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
 {
     return write_replace(path, data, len, 1, err);
@@ -77,12 +198,8 @@ int pr_write_temp(const char *path, const void *data, size_t len, int durable, c
     char *tmp = NULL;
     if (pr_mkdirs(dir, err) < 0)
         goto out;
-    tmp = pr_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        pr_err_errno(err, tmp, "cannot create");
+    if ((fd = create_temp(path, &tmp, err)) < 0)
         goto out;
-    }
     if (write_all(fd, data, len) < 0) {
         pr_err_errno(err, path, "cannot write");
         goto out;
@@ -137,18 +254,14 @@ int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
 {
     int rc = -1, in = -1, out = -1;
     char *dir = pr_path_dirname(dst);
-    char *tmp = pr_xasprintf("%s.tmp.%ld", dst, (long)getpid());
+    char *tmp = NULL;
     char *buf = pr_xmalloc(1 << 16);
     if (pr_mkdirs(dir, err) < 0)
         goto out;
-    if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0) {
-        pr_err_errno(err, src, "cannot open");
+    if ((in = pr_open_regular(src, err)) < 0)
         goto out;
-    }
-    if ((out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-        pr_err_errno(err, tmp, "cannot create");
+    if ((out = create_temp(dst, &tmp, err)) < 0)
         goto out;
-    }
     for (;;) {
         ssize_t n = read(in, buf, 1 << 16);
         if (n < 0 && errno == EINTR)

@@ -7,8 +7,24 @@
 #include "buf.h"
 #include "err.h"
 
-/* Appends the whole file to out. */
+/* What a file read whole may weigh: data files, templates and pages are
+ * far below it; a link to /dev/zero or a 1 GB sparse file is not. */
+#define PR_READ_MAX_BYTES ((size_t)64 << 20)
+
+/* Opens path for reading only when it is a regular file (after following
+ * symbolic links): a FIFO, device, socket or directory is an error naming
+ * what it is, and opening never blocks.  Returns the fd (O_CLOEXEC, the
+ * caller closes it) or -1. */
+int pr_open_regular(const char *path, pr_err *err);
+/* Appends the whole regular file to out; more than max_bytes is an error
+ * (checked before reading). */
+int pr_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *err);
+/* pr_read_file_max with PR_READ_MAX_BYTES. */
 int pr_read_file(const char *path, pr_buf *out, pr_err *err);
+/* 0 when path, with every symbolic link resolved, lies inside root (also
+ * resolved); otherwise -1 with an error naming path.  What gen reads and
+ * publishes must pass this against the tree it was given. */
+int pr_path_within(const char *root, const char *path, pr_err *err);
 /* Writes data to path through a temporary file in the same directory,
  * fsync and rename: readers see the old content or the new, never a part.
  * Creates missing parent directories. */
@@ -27,13 +43,19 @@ int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err);
  * (perfrepro-gen build writes every changed page first and renames them all
  * only when every write succeeded, so a failed build leaves the previous
  * generation as it was).  pr_write_temp writes data to a temporary file
- * beside path ("PATH.tmp.PID"; missing parent directories are created), with
+ * beside path (see PR_TEMP_INFIX; missing parent directories are created), with
  * an fsync when durable, and sets *tmp_out (malloc'd); on error nothing is
  * left behind.  pr_commit_temp renames it to path; on error it removes tmp.
  * A caller that gives up between the two unlinks the temporary files. */
 int pr_write_temp(const char *path, const void *data, size_t len, int durable, char **tmp_out,
                   pr_err *err);
 int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
+/* Temporary files are "NAME" PR_TEMP_INFIX "PID.XXXXXX" (random, created
+ * with O_EXCL).  pr_is_temp_name says whether a file name has that shape
+ * (also the older "NAME.tmp.PID"), and gives the PID of its writer, so a
+ * later run can remove what a killed one left. */
+#define PR_TEMP_INFIX ".tmp."
+int pr_is_temp_name(const char *name, long *pid_out);
 /* 1 when path is a regular file holding exactly data[0..len). */
 int pr_file_equals(const char *path, const void *data, size_t len);
 /* mkdir -p. */
