@@ -50,8 +50,10 @@ UNIT_BINS := $(UNIT_LIB:tests/unit/%.c=$(BUILD)/tests/%) \
              $(UNIT_GEN:tests/unit/%.c=$(BUILD)/tests/%) \
              $(UNIT_MEASURE:tests/unit/%.c=$(BUILD)/tests/%)
 
-GEN_BIN := bin/perfrepro-gen
-MEASURE_BIN := bin/perfrepro-measure
+# BINDIR: where the binaries go (a second checkout's build can keep apart).
+BINDIR ?= bin
+GEN_BIN := $(BINDIR)/perfrepro-gen
+MEASURE_BIN := $(BINDIR)/perfrepro-measure
 ifeq ($(SAN),1)
 GEN_BIN := $(BUILD)/bin/perfrepro-gen
 MEASURE_BIN := $(BUILD)/bin/perfrepro-measure

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int pr_open_regular(const char *path, pr_err *err)
@@ -140,25 +142,38 @@ static int write_all(int fd, const char *p, size_t len)
 static int write_replace(const char *path, const void *data, size_t len, int durable,
                          pr_err *err);
 
-/* Creates "PATH.tmp.PID.XXXXXX" beside path with O_CREAT|O_EXCL (mkostemp):
- * the name cannot be predicted, and a file or symbolic link already there
- * is never opened, so nobody can redirect our write by planting one.
- * *tmp_out is malloc'd (the caller frees it); returns the fd or -1. */
+/* Creates "PATH.tmp.PID.XXXXXX" beside path with O_CREAT|O_EXCL|O_NOFOLLOW
+ * and a random suffix: the name cannot be predicted, and a file or symbolic
+ * link already there is never opened, so nobody can redirect our write by
+ * planting one.  (Not mkostemp: its internal open bypasses the write-fault
+ * shim the tests inject.)  *tmp_out is malloc'd (the caller frees it);
+ * returns the fd or -1. */
 static int create_temp(const char *path, char **tmp_out, pr_err *err)
 {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     char *tmp = pr_xasprintf("%s" PR_TEMP_INFIX "%ld.XXXXXX", path, (long)getpid());
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) {
-        pr_err_errno(err, path, "cannot create a temporary file beside");
-        free(tmp);
-        return -1;
+    char *suffix = tmp + strlen(tmp) - 6;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char rnd[6];
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+            /* No entropy source: the O_EXCL below still refuses planted names. */
+            unsigned long x = (unsigned long)time(NULL) * 2654435761u + (unsigned long)attempt;
+            for (int i = 0; i < 6; i++, x >>= 5)
+                rnd[i] = (unsigned char)x;
+        }
+        for (int i = 0; i < 6; i++)
+            suffix[i] = alphabet[rnd[i] % (sizeof alphabet - 1)];
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            *tmp_out = tmp;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
     }
-    /* mkostemp creates 0600; generated files are readable by all, as a
-     * plain open(0644) made them (umask is not consulted: changing it to
-     * read it would race with other threads' file creation). */
-    (void)fchmod(fd, 0644);
-    *tmp_out = tmp;
-    return fd;
+    pr_err_errno(err, tmp, "cannot create");
+    free(tmp);
+    return -1;
 }
 
 int pr_is_temp_name(const char *name, long *pid_out)

@@ -69,7 +69,7 @@ for charts in --no-charts ""; do
     what="gen build ${charts:-(charts)}, $op fails with $e (call $nth)"
     if [ ! -s "$tmp/wlog" ]; then fail "$what: the fault was never hit"; continue; fi
     [ $rc -ne 0 ] || fail "$what: exit 0"
-    file=$(cut -d' ' -f2 "$tmp/wlog" | sed 's/\.tmp\.[0-9]*$//')
+    file=$(cut -d' ' -f2 "$tmp/wlog" | sed 's/\.tmp\.[0-9]*\(\.[A-Za-z0-9]*\)\{0,1\}$//')
     grep -q "$(strerr "$e")" "$tmp/err" || fail "$what: the message does not give the error: $(cat "$tmp/err")"
     grep -qF "$file" "$tmp/err" || fail "$what: the message does not name $file: $(cat "$tmp/err")"
     sums "$R" >"$tmp/after"
@@ -115,7 +115,7 @@ for c in "write:ENOSPC:out/logs/index/${c3}_speed*" "open:EACCES:out/logs/index/
   what="measure run --resume, $op fails with $e on $pat"
   if [ ! -s "$tmp/wlog" ]; then fail "$what: the fault was never hit"; continue; fi
   [ $rc -ne 0 ] || fail "$what: exit 0"
-  file=$(head -n 1 "$tmp/wlog" | cut -d' ' -f2 | sed 's/\.tmp\.[0-9]*$//')
+  file=$(head -n 1 "$tmp/wlog" | cut -d' ' -f2 | sed 's/\.tmp\.[0-9]*\(\.[A-Za-z0-9]*\)\{0,1\}$//')
   grep -q "$(strerr "$e")" "$tmp/err" || fail "$what: the message does not give the error: $(tail -n 2 "$tmp/err")"
   grep -qF "$file" "$tmp/err" || fail "$what: the message does not name $file: $(tail -n 2 "$tmp/err")"
   [ ! -e "out/logs/index/${c3}_speed" ] || fail "$what: the failing case has a record"
@@ -153,7 +153,7 @@ for c in "open:EIO:*/p/logs/train_log/pc*" "write:ENOSPC:*/p/logs/train_log/pc*"
   if [ ! -s "$tmp/wlog" ]; then fail "$what: the fault was never hit"; continue; fi
   [ $rc -ne 0 ] || fail "$what: exit 0"
   grep -q "$(strerr "$e")" "$tmp/err" || fail "$what: the message does not give the error: $(cat "$tmp/err")"
-  file=$(head -n 1 "$tmp/wlog" | cut -d' ' -f2 | sed 's/\.tmp\.[0-9]*$//')
+  file=$(head -n 1 "$tmp/wlog" | cut -d' ' -f2 | sed 's/\.tmp\.[0-9]*\(\.[A-Za-z0-9]*\)\{0,1\}$//')
   grep -qF "$file" "$tmp/err" || fail "$what: the message does not name $file: $(cat "$tmp/err")"
   sums "$M/p" >"$tmp/after"
   cmp -s "$tmp/before" "$tmp/after" || fail "$what: the previous record or log changed"
