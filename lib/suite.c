@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "jdoc.h"
 #include "record.h"
@@ -39,10 +40,27 @@ static const char *const launchers[] = {"local", "mpirun", "slurm", NULL};
 const char *const pr_suite_ranks[] = {"per_gpu", "per_node", NULL};
 const char *const pr_suite_containers[] = {"none", "docker", "apptainer", "pyxis", NULL};
 
+/* Extensions a web server or browser treats as active content: a log or
+ * folder named so would be served as a page (stored XSS), not as text. */
+static const char *const active_extensions[] = {
+    "html", "htm", "xhtml", "xht", "shtml", "svg", "svgz", "xml", "xsl", "xslt", "js", "mjs",
+    "css", "swf", "pdf", "mht", "mhtml", "php", "cgi", "wasm", NULL};
+
+int pr_name_has_active_extension(const char *s)
+{
+    const char *dot = strrchr(s, '.');
+    if (!dot)
+        return 0;
+    for (const char *const *e = active_extensions; *e; e++)
+        if (strcasecmp(dot + 1, *e) == 0)
+            return 1;
+    return 0;
+}
+
 int pr_name_is_safe(const char *s)
 {
     size_t n = strlen(s);
-    if (n == 0 || n > 128 || s[0] == '.' || s[0] == '-')
+    if (n == 0 || n > 128 || s[0] == '.' || s[0] == '-' || pr_name_has_active_extension(s))
         return 0;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;

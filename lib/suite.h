@@ -93,7 +93,11 @@ extern const char *const pr_suite_containers[];
 /* The placeholder names a command may use (NULL-terminated). */
 extern const char *const pr_suite_placeholders[];
 /* 1 when s is a safe file/folder name: [A-Za-z0-9._+-], not starting with
- * '.' or '-', at most 128 bytes. */
+ * '.' or '-', at most 128 bytes, not ending in an extension served as active
+ * content (pr_name_has_active_extension). */
 int pr_name_is_safe(const char *s);
+/* 1 when s ends in ".html", ".svg", ".js" or another extension a browser
+ * runs or renders as a page (case-insensitive). */
+int pr_name_has_active_extension(const char *s);
 
 #endif
