@@ -93,6 +93,9 @@ $(MEASURE_BIN): $(BUILD)/measure/main.o $(MEASURE_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(MEASURE_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
 
+# The test objects are kept: as intermediates Make deleted them after each
+# link, so the next `make test` compiled and relinked every test binary.
+.SECONDARY: $(UNIT_BINS:%=%.o)
 $(BUILD)/tests/lib_%: $(BUILD)/tests/lib_%.o $(LIB_OBJ)
 	$(CC) -o $@ $^ $(GEN_LIBS) $(MEASURE_LIBS) $(CRITERION_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
 $(BUILD)/tests/gen_%: $(BUILD)/tests/gen_%.o $(GEN_OBJ) $(LIB_OBJ)

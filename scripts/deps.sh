@@ -5,7 +5,8 @@
 #   scripts/deps.sh build|test|bench|cluster
 set -eu
 build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk zlib1g-dev"
-test="$build libcriterion-dev"
+# procps: pgrep in the process tests; valgrind: the memcheck tests.
+test="$build libcriterion-dev procps valgrind"
 bench="$test hyperfine python3-matplotlib valgrind"
 cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
 case "${1:-build}" in

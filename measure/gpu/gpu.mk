@@ -51,10 +51,11 @@ GPU_MPI ?= auto
 GPU_MPICC := $(shell command -v mpicc 2>/dev/null)
 gpu_comma := ,
 ifneq ($(GPU_MPI),0)
-GPU_MPI_PKG := $(shell pkg-config --exists ompi && echo ompi || (pkg-config --exists mpich && echo mpich))
+# Quiet where pkg-config itself is missing (a fresh machine): no MPI then.
+GPU_MPI_PKG := $(shell { pkg-config --exists ompi && echo ompi || { pkg-config --exists mpich && echo mpich; }; } 2>/dev/null)
 ifneq ($(GPU_MPI_PKG),)
-GPU_MPI_CFLAGS := -DPR_WITH_MPI $(shell pkg-config --cflags $(GPU_MPI_PKG))
-GPU_MPI_LIBS := $(shell pkg-config --libs $(GPU_MPI_PKG))
+GPU_MPI_CFLAGS := -DPR_WITH_MPI $(shell pkg-config --cflags $(GPU_MPI_PKG) 2>/dev/null)
+GPU_MPI_LIBS := $(shell pkg-config --libs $(GPU_MPI_PKG) 2>/dev/null)
 else ifneq ($(GPU_MPICC),)
 # OpenMPI's wrapper says --showme:*; MPICH's -compile_info / -link_info.
 GPU_MPI_CFLAGS := -DPR_WITH_MPI $(filter -I% -D%,$(shell $(GPU_MPICC) --showme:compile 2>/dev/null || $(GPU_MPICC) -compile_info 2>/dev/null))

@@ -51,13 +51,34 @@ EOF
 test -f "$t/site/M/F/chart.svg"
 test -f "$t/site/files/data/runs/r1/logs/train_log/case_1"
 
+# Chromium stays inside the test's folder and off the network: its home,
+# config and cache folders are under $t (it writes "Crash Reports" into
+# $HOME/.config/chromium whatever --user-data-dir says), crash reporting and
+# every background service are off, every host name resolves to nothing, and
+# where we may (root, or unprivileged user namespaces) it runs in a network
+# namespace of its own that has no interface but a downed loopback.
+mkdir -p "$t/home" "$t/xdg-config" "$t/xdg-cache"
+netns=""
+if command -v unshare >/dev/null 2>&1; then
+  if unshare -n true 2>/dev/null; then netns="unshare -n"
+  elif unshare -r -n true 2>/dev/null; then netns="unshare -r -n"; fi
+fi
+real_cfg="${HOME:-/nonexistent}/.config/chromium"
+cfg_before=$(ls -la --time-style=full-iso "$real_cfg" 2>/dev/null | LC_ALL=C sort || true)
 shot() { # shot PAGE PNG
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  HOME="$t/home" XDG_CONFIG_HOME="$t/xdg-config" XDG_CACHE_HOME="$t/xdg-cache" \
+  timeout 120 $netns "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
+    --disable-breakpad --disable-crash-reporter --disable-domain-reliability \
+    --disable-client-side-phishing-detection --disable-default-apps --no-default-browser-check \
+    --metrics-recording-only --no-pings --dns-prefetch-disable \
+    --host-resolver-rules="MAP * ~NOTFOUND" --proxy-server="127.0.0.1:9" \
     --force-color-profile=srgb --force-device-scale-factor=1 --hide-scrollbars \
     --user-data-dir="$t/profile" --screenshot="$2" --window-size=1200,1600 \
     "file://$1" >"$t/chromium.log" 2>&1 || { cat "$t/chromium.log"; exit 1; }
   test -s "$2" || { echo "no screenshot of $1"; cat "$t/chromium.log"; exit 1; }
+  cfg_after=$(ls -la --time-style=full-iso "$real_cfg" 2>/dev/null | LC_ALL=C sort || true)
+  [ "$cfg_before" = "$cfg_after" ] || { echo "chromium wrote into $real_cfg"; exit 1; }
 }
 
 # count PNG RRGGBB...: prints the number of pixels of each colour (stdlib
@@ -121,4 +142,4 @@ if [ -d reports ] && page=$(find reports -mindepth 3 -maxdepth 3 -name README.md
   echo "$page: table header $1 px"
   [ "$1" -ge 3000 ] || { echo "no table visible on $page"; exit 1; }
 fi
-echo "ok"
+echo "ok (chromium ran with its home under the test folder${netns:+, in a network namespace: $netns})"
