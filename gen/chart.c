@@ -18,6 +18,8 @@
 #define CHART_FONT_PACKAGE "fonts-noto-cjk"
 #define CHART_MIN_SIZE 100
 #define CHART_MAX_SIZE 4096
+/* The most lines a wrapped label (title, axis label, legend entry) takes. */
+#define CHART_MAX_LINES 2
 /* Sample drawn by pr_chart_check_fonts: Han characters of the reports,
  * Latin letters, digits and the punctuation used in labels. */
 #define CHART_FONT_SAMPLE "吞吐扩展 理想线性 数量 未测 无数据 带宽 (images/s) GPU 1K 8G – 0123456789"
@@ -60,15 +62,27 @@ struct pr_chart {
     int x_bytes;
 };
 
+/* A label as the chart keeps it: line breaks and other control characters
+ * become spaces, since each line of a label would be a paragraph of its own
+ * that the line limit (CHART_MAX_LINES) does not bound. */
+static char *label_dup(const char *s)
+{
+    char *d = pr_xstrdup(s ? s : "");
+    for (char *p = d; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    return d;
+}
+
 pr_chart *pr_chart_new(pr_chart_kind kind, const char *title, const char *x_label,
                        const char *y_label)
 {
     pr_chart *c = pr_xcalloc(1, sizeof *c);
     c->kind = kind == PR_CHART_BARS ? PR_CHART_BARS : PR_CHART_LINE_LOG2X;
     c->lang = PR_CHART_LANG_EN;
-    c->title = pr_xstrdup(title ? title : "");
-    c->x_label = pr_xstrdup(x_label ? x_label : "");
-    c->y_label = pr_xstrdup(y_label ? y_label : "");
+    c->title = label_dup(title);
+    c->x_label = label_dup(x_label);
+    c->y_label = label_dup(y_label);
     return c;
 }
 
@@ -108,7 +122,7 @@ int pr_chart_add_series(pr_chart *c, const char *label, int style)
     }
     chart_series *s = &c->series[c->nseries];
     memset(s, 0, sizeof *s);
-    s->label = pr_xstrdup(label ? label : "");
+    s->label = label_dup(label);
     s->style = style;
     return c->nseries++;
 }
@@ -143,7 +157,7 @@ void pr_chart_add_ideal(pr_chart *c, double x1, double y1)
 void pr_chart_set_ideal_label(pr_chart *c, const char *label)
 {
     free(c->ideal_label);
-    c->ideal_label = label ? pr_xstrdup(label) : NULL;
+    c->ideal_label = label ? label_dup(label) : NULL;
 }
 
 void pr_chart_set_x_bytes(pr_chart *c, int bytes_axis)
@@ -157,7 +171,7 @@ void pr_chart_add_category(pr_chart *c, const char *label)
         c->capcats = c->capcats ? 2 * c->capcats : 8;
         c->cats = pr_xrealloc(c->cats, (size_t)c->capcats * sizeof *c->cats);
     }
-    c->cats[c->ncats++] = pr_xstrdup(label ? label : "");
+    c->cats[c->ncats++] = label_dup(label);
 }
 
 static chart_cell *cell_for(pr_chart *c, int series, int category)
@@ -196,7 +210,7 @@ void pr_chart_set_bar_state(pr_chart *c, int series, int category, const char *s
         return;
     free(cell->state);
     cell->kind = CELL_STATE;
-    cell->state = pr_xstrdup(state_label && *state_label ? state_label : "\xE2\x80\x93");
+    cell->state = label_dup(state_label && *state_label ? state_label : "\xE2\x80\x93");
 }
 
 static const chart_cell *cell_get(const pr_chart *c, int series, int category)
@@ -469,6 +483,11 @@ static int text_set(rctx *r, PangoFontDescription *f, const char *text, double w
     pango_layout_set_font_description(r->pl, f);
     pango_layout_set_width(r->pl, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
     pango_layout_set_wrap(r->pl, r->wrap_mode);
+    /* Wrapped text takes CHART_MAX_LINES lines at most, the last one ending
+     * in an ellipsis: a 530-character label took the whole height ("too
+     * small for the chart's labels"). */
+    pango_layout_set_ellipsize(r->pl, wrap > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_height(r->pl, -CHART_MAX_LINES);
     pango_layout_set_alignment(r->pl, align);
     pango_layout_set_text(r->pl, text, -1);
     int unknown = pango_layout_get_unknown_glyphs_count(r->pl);
@@ -884,6 +903,16 @@ static int plan_categories(const pr_chart *c, rctx *r, plan *p, double *h)
     return 0;
 }
 
+/* The error for a plot squeezed out by its labels, naming what took the
+ * room (the caller prefixes the chart's file). */
+static int too_small(rctx *r, const plan *p)
+{
+    return pr_err_set(r->err, NULL, 0, 0, "chart",
+                      "%.0fx%.0f pixels is too small for the chart's labels (title %.0f px, "
+                      "x label %.0f px, y label %.0f px, legend %d row(s) of %.0f px)", p->W, p->H,
+                      p->title_h, p->xlab_h, p->ylab_w, p->legrows, p->leg_rowh);
+}
+
 static int make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
 {
     memset(p, 0, sizeof *p);
@@ -947,8 +976,7 @@ static int make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
         double ph = bottom - p->xtick_h - p->tick - gap / 2 - p->py;
         p->ph = round(ph);
         if (p->ph < 20 * r->s || p->ph < 10)
-            return pr_err_set(r->err, NULL, 0, 0, "chart",
-                              "%dx%d pixels is too small for the chart's labels", W, H);
+            return too_small(r, p);
         int target = (int)(p->ph / (45 * r->s));
         y_ticks(ymax, target > 8 ? 8 : target, &p->yt);
         p->ytick_w = 0;
@@ -968,8 +996,7 @@ static int make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
         p->px = round(m + p->ylab_w + p->ytick_w + p->tick + 3 * r->s);
         p->pw = round(W - m - right_over - p->px);
         if (p->pw < 20 * r->s || p->pw < 10)
-            return pr_err_set(r->err, NULL, 0, 0, "chart",
-                              "%dx%d pixels is too small for the chart's labels", W, H);
+            return too_small(r, p);
         if (c->kind != PR_CHART_BARS || c->ncats == 0)
             break;
         double h;

@@ -18,7 +18,10 @@
  *
  * Layout: title on top (wrapped), plot area, x tick labels and x axis label
  * below it, then the legend below everything, centred in rows, so it never
- * covers data; the y axis label reads upwards on the left.  Fonts scale with
+ * covers data; the y axis label reads upwards on the left.  Wrapped text
+ * (title, axis labels, legend entries) takes two lines at most, the second
+ * ending in an ellipsis when the text is longer; control characters in any
+ * label (line breaks included) are drawn as spaces.  Fonts scale with
  * the size (12 px tick labels at 720x400).  Colours: Okabe-Ito; the ideal
  * line is dashed grey.
  *

@@ -19,6 +19,7 @@
 static const char *const kind_names[PR_CHECK_NKINDS] = {
     "missing-file",     "missing-anchor", "empty-target",  "placeholder",
     "no-alt",           "absolute-path",  "outside-root",  "bad-url",
+    "special-file",
 };
 
 const char *pr_check_kind_name(pr_check_kind k)
@@ -149,7 +150,9 @@ static pr_md_anchors *anchors_of(checker *c, const char *path)
     pr_buf md = PR_BUF_INIT;
     pr_err ignored;
     pr_md_anchors *a = NULL;
-    if (pr_read_file(fs, &md, &ignored) == 0) {
+    /* A page linked only through a symbolic link to outside is not read. */
+    if (pr_check_regular_within(c->abs_root, fs, &ignored) == 0 &&
+        pr_read_file(fs, &md, &ignored) == 0) {
         pr_cmarkx_doc d;
         pr_cmarkx_parse(&d, pr_buf_cstr(&md), md.len, CHECK_PARSE_OPTS);
         pr_cmarkx_headings(d.root, NULL, NULL, &a);
@@ -302,9 +305,18 @@ static void check_url(checker *c, cmark_node *node, int is_image)
     }
     char *fs = pr_path_join(c->abs_root, target);
     struct stat st;
+    pr_err ignored;
     if (stat(fs, &st) != 0) {
         add_problem(c, PR_CHECK_MISSING_FILE, line, "%s '%s': no such file (%s)", what, url,
                     *target ? target : ".");
+    } else if (pr_path_within(c->abs_root, fs, &ignored) < 0) {
+        /* Hardening: a committed symbolic link to /etc/shadow passed, and
+         * the site published what it pointed to. */
+        add_problem(c, PR_CHECK_OUTSIDE_ROOT, line,
+                    "%s '%s' resolves outside the repository root (a symbolic link?)", what, url);
+    } else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        add_problem(c, PR_CHECK_SPECIAL_FILE, line, "%s '%s' is %s, not a regular file", what,
+                    url, pr_mode_name(st.st_mode));
     } else if (frag) {
         size_t tl = strlen(target);
         if (S_ISREG(st.st_mode) && tl > 3 && strcmp(target + tl - 3, ".md") == 0) {
@@ -426,12 +438,20 @@ static void check_page(checker *c, const char *rel, const char *md, size_t len)
     free(path);
 }
 
-/* Appends the *.md files under dir (relative path prefix rel) to pages. */
-static int collect_pages(const char *dir, const char *rel, char ***pages, size_t *n, size_t *cap,
-                         pr_err *err)
+/* How deep the walk follows folders: linked folders may loop. */
+#define CHECK_MAX_DEPTH 32
+
+/* Appends the *.md files under dir (relative path prefix rel) to pages.  An
+ * entry that resolves outside the root, or a special file named *.md, is a
+ * problem (line 0) and is left out. */
+static int collect_pages(checker *c, const char *dir, const char *rel, int depth, char ***pages,
+                         size_t *n, size_t *cap, pr_err *err)
 {
     char **names;
     size_t count;
+    if (depth > CHECK_MAX_DEPTH)
+        return pr_err_set(err, dir, 0, 0, NULL,
+                          "more than %d folders deep (a symbolic link loop?)", CHECK_MAX_DEPTH);
     if (pr_list_dir(dir, &names, &count, err) < 0)
         return -1;
     int rc = 0;
@@ -442,9 +462,22 @@ static int collect_pages(const char *dir, const char *rel, char ***pages, size_t
         char *fs = pr_path_join(dir, name);
         char *r = *rel ? pr_path_join(rel, name) : pr_xstrdup(name);
         size_t nl = strlen(name);
-        if (pr_is_dir(fs)) {
-            rc = collect_pages(fs, r, pages, n, cap, err);
-        } else if (nl > 3 && strcmp(name + nl - 3, ".md") == 0 && pr_is_file(fs)) {
+        int md = nl > 3 && strcmp(name + nl - 3, ".md") == 0;
+        struct stat st;
+        pr_err ignored;
+        c->page_file = fs;
+        if (lstat(fs, &st) < 0 || (S_ISLNK(st.st_mode) && stat(fs, &st) < 0)) {
+            /* vanished, or a dangling link: nothing to check */
+        } else if ((S_ISDIR(st.st_mode) || md) &&
+                   pr_path_within(c->abs_root, fs, &ignored) < 0) {
+            add_problem(c, PR_CHECK_OUTSIDE_ROOT, 0,
+                        "resolves outside the repository root (a symbolic link?): not read");
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = collect_pages(c, fs, r, depth + 1, pages, n, cap, err);
+        } else if (md && !S_ISREG(st.st_mode)) {
+            add_problem(c, PR_CHECK_SPECIAL_FILE, 0, "is %s, not a regular file: not read",
+                        pr_mode_name(st.st_mode));
+        } else if (md) {
             if (*n == *cap)
                 *pages = pr_xrealloc(*pages, (*cap = *cap ? *cap * 2 : 64) * sizeof **pages);
             (*pages)[(*n)++] = r;
@@ -489,9 +522,12 @@ int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
         pr_err_set(err, reports, 0, 0, NULL, "not inside the root %s", c.abs_root);
         goto out;
     }
-    if (collect_pages(reports, "", &pages, &npages, &cap, err) < 0)
+    if (collect_pages(&c, reports, "", 0, &pages, &npages, &cap, err) < 0)
         goto out;
-    qsort(pages, npages, sizeof *pages, pr_strv_cmp);
+    c.page_file = NULL;
+    /* An empty tree has no array: qsort(NULL, 0) is undefined. */
+    if (npages > 1)
+        qsort(pages, npages, sizeof *pages, pr_strv_cmp);
     rc = 0;
     for (size_t i = 0; i < npages && rc == 0; i++) {
         char *fs = pr_path_join(reports, pages[i]);

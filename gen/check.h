@@ -21,9 +21,14 @@
  *   - an image without alt text;
  *   - a link to an absolute filesystem path (/etc/...);
  *   - a relative link that climbs above the repository root (--root, by
- *     default the parent of the reports folder);
+ *     default the parent of the reports folder), or whose target is a
+ *     symbolic link (or lies in a linked folder) resolving outside it;
+ *   - a relative link to a FIFO, device or socket (special-file);
  *   - a URL with a scheme that is not a well-formed http(s) or mailto URL
  *     (nothing is fetched).
+ *
+ * A page (or folder) under the reports folder that resolves outside the root
+ * or is a special file is reported, with line 0, and not read.
  *
  * Line numbers are cmark's start lines of the offending node.
  */
@@ -44,6 +49,7 @@ typedef enum pr_check_kind {
     PR_CHECK_ABSOLUTE_PATH,  /* /etc/passwd */
     PR_CHECK_OUTSIDE_ROOT,   /* ../../.. above the repository root */
     PR_CHECK_BAD_URL,        /* not a well-formed http(s)/mailto URL */
+    PR_CHECK_SPECIAL_FILE,   /* a FIFO, device or socket: never read or published */
     PR_CHECK_NKINDS
 } pr_check_kind;
 

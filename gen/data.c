@@ -1,9 +1,13 @@
 #include "data.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "envrec.h"
 #include "fileio.h"
 #include "jdoc.h"
 
@@ -17,8 +21,6 @@ static const char *const table_keys[] = {"model", "model_title", "framework", "f
 static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "state",
                                        "speedup", "time_to_train_s", "accuracy", NULL};
 static const char *const pub_states[] = {"TODO", "OOM", "failed", NULL};
-static const char *const env_keys[] = {"perfrepro", "captured_at", "host", "gpu", "framework",
-                                       "note", NULL};
 
 static char *opt_dup(const pr_jcur *c, const char *key, const char *fallback, pr_err *err,
                      int *rc)
@@ -61,6 +63,11 @@ static int read_source(const pr_jcur *src, pr_pub_table *t, pr_err *err)
             free(*f[i].dst);
             *f[i].dst = pr_xstrdup(s);
         }
+    }
+    if (t->source_commit && pr_jchild(src, "commit").v && !pr_is_commit_id(t->source_commit)) {
+        pr_jcur cm = pr_jchild(src, "commit");
+        return pr_jfail(&cm, err, "\"%.80s\" is not a commit id (7 to 40 hex digits)",
+                        t->source_commit);
     }
     if ((rc = pr_jint(src, "line", 0, 1, 1 << 30, &line, err)) < 0)
         return -1;
@@ -223,7 +230,8 @@ int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
         return -1;
     pr_jcur root = pr_jdoc_root(doc), tables;
     long long v;
-    if (pr_jobject(&root, pub_keys, err) < 0 || pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+    if (pr_jobject(&root, pub_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
+        pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
         pr_jarr(&root, "tables", 1, 1, &tables, err) < 0)
         goto out;
     pr_jcur env;
@@ -290,7 +298,8 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
     long long v;
     int rc = 0;
     pr_jcur m, res, c;
-    if (pr_jobject(root, bench_keys, err) < 0 || pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0)
+    if (pr_jobject(root, bench_keys, err) < 0 || pr_text_check(root, err) < 0 ||
+        pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0)
         return -1;
     b->name = dup_field(root, "benchmark", 1, &rc, err);
     if (rc == 0)
@@ -380,18 +389,78 @@ static int load_bench(pr_dataset *d, const char *path, pr_err *err)
     return 0;
 }
 
-/* Collects *.json below dir, recursively, sorted. */
-static int find_json(const char *dir, char ***list, size_t *n, pr_err *err)
+/* Hardening: a symbolic link in the data folder (a record, a log, a run or
+ * log folder, a suite) made gen read, and the site publish, /etc/shadow or
+ * /proc/self/environ.  Whatever is read must resolve inside the data folder
+ * (pr_path_within); special files are refused when read (pr_read_file), or
+ * here for logs, which are only linked.
+ *
+ * What lies at path, whose folder was already checked (one lstat; realpath
+ * only for a link): 0 and *mode 0 when nothing, 1 with *mode what it is (for
+ * a link, what it points to, once known to lie inside root), -1 on error. */
+static int data_entry(const char *root, const char *path, unsigned *mode, pr_err *err)
+{
+    struct stat st;
+    *mode = 0;
+    if (lstat(path, &st) < 0)
+        return errno == ENOENT ? 0 : pr_err_errno(err, path, "cannot stat");
+    if (S_ISLNK(st.st_mode)) {
+        if (pr_path_within(root, path, err) < 0)
+            return -1;
+        if (stat(path, &st) < 0)
+            return pr_err_errno(err, path, "cannot stat");
+    }
+    *mode = st.st_mode;
+    return 1;
+}
+
+/* data_entry for each component of rel below the checked folder base
+ * (base/rel must not be in the output); 1 with *mode of the last. */
+static int data_path(const char *root, const char *base, const char *rel, unsigned *mode,
+                     pr_err *err)
+{
+    char *path = pr_xstrdup(base);
+    int rc = 1;
+    for (const char *seg = rel; rc == 1 && *seg;) {
+        size_t n = strcspn(seg, "/");
+        char *next = pr_xasprintf("%s/%.*s", path, (int)n, seg);
+        free(path);
+        path = next;
+        rc = data_entry(root, path, mode, err);
+        seg += n + (seg[n] == '/');
+        if (rc == 1 && *seg && !S_ISDIR(*mode))
+            rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a folder", pr_mode_name(*mode));
+    }
+    free(path);
+    return rc;
+}
+
+/* How deep find_json follows folders: linked folders may loop. */
+#define DATA_MAX_DEPTH 32
+
+/* Collects *.json below dir (checked to lie inside root), recursively,
+ * sorted. */
+static int find_json(const char *root, const char *dir, int depth, char ***list, size_t *n,
+                     pr_err *err)
 {
     char **names = NULL;
+    if (depth > DATA_MAX_DEPTH)
+        return pr_err_set(err, dir, 0, 0, NULL,
+                          "more than %d folders deep (a symbolic link loop?)", DATA_MAX_DEPTH);
     if (pr_list_dir(dir, &names, NULL, err) < 0)
         return -1;
     int rc = 0;
     for (char **p = names; *p && rc == 0; p++) {
         char *path = pr_path_join(dir, *p);
         size_t l = strlen(*p);
-        if (pr_is_dir(path)) {
-            rc = find_json(path, list, n, err);
+        unsigned mode;
+        if ((rc = data_entry(root, path, &mode, err)) < 0) {
+            free(path);
+            break;
+        }
+        rc = 0;
+        if (S_ISDIR(mode)) {
+            rc = find_json(root, path, depth + 1, list, n, err);
         } else if (l > 5 && strcmp(*p + l - 5, ".json") == 0) {
             *list = pr_xrealloc(*list, (*n + 2) * sizeof **list);
             (*list)[(*n)++] = path;
@@ -410,18 +479,10 @@ static int load_env(pr_run *r, const char *path, pr_err *err)
     if (pr_jdoc_load(path, &doc, err) < 0)
         return -1;
     pr_jcur root = pr_jdoc_root(doc);
-    long long v;
     int rc = -1;
-    if (pr_jobject(&root, env_keys, err) < 0 || pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0)
+    /* The one schema of env.json (lib/envrec.c): types and ranges too. */
+    if (pr_env_check(&root, err) < 0)
         goto out;
-    static const char *const objs[] = {"host", "gpu", "framework", NULL};
-    for (const char *const *k = objs; *k; k++) {
-        pr_jcur c = pr_jchild(&root, *k);
-        if (c.v && !json_is_null(c.v) && !json_is_object(c.v)) {
-            pr_jfail(&c, err, "expected an object or null");
-            goto out;
-        }
-    }
     r->env = json_incref(root.v);
     rc = 0;
 out:
@@ -436,6 +497,42 @@ static char *case_key(const pr_record *r)
                         r->precision, r->batch_size, r->nodes, r->gpus_per_node, r->repeat);
 }
 
+/* The log a record names (log_file, a checked relative path) must be a
+ * regular file resolving inside root: it is linked and published.  Its
+ * folder is checked once per run (*log_dir, malloc'd, remembers it). */
+static int check_log(const char *root, const char *run_dir, const char *log_file, char **log_dir,
+                     const char *record, const char *field, pr_err *err)
+{
+    char *dir = pr_path_dirname(log_file);
+    char *log = pr_path_join(run_dir, log_file);
+    unsigned mode = 0;
+    int rc = 1;
+    if (strcmp(dir, ".") != 0 && (!*log_dir || strcmp(*log_dir, dir) != 0)) {
+        free(*log_dir);
+        *log_dir = NULL;
+        rc = data_path(root, run_dir, dir, &mode, err);
+        if (rc == 1 && S_ISDIR(mode))
+            *log_dir = pr_xstrdup(dir);
+        else if (rc == 1)
+            rc = 0;
+    }
+    if (rc == 1)
+        rc = data_entry(root, log, &mode, err);
+    if (rc < 0)
+        pr_err_prefix(err, "%s: %s", record, field);
+    else if (rc == 0)
+        rc = pr_err_set(err, record, 0, 0, field, "\"%s\" does not exist in %s", log_file,
+                        run_dir);
+    else if (!S_ISREG(mode))
+        rc = pr_err_set(err, record, 0, 0, field, "\"%s\" is %s, not a regular file",
+                        log_file, pr_mode_name(mode));
+    else
+        rc = 0;
+    free(log);
+    free(dir);
+    return rc;
+}
+
 static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name,
                     pr_err *err)
 {
@@ -446,10 +543,13 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     char *env = pr_path_join(r.dir, "env.json");
     char *index = pr_path_join(r.dir, "logs/index");
     char **names = NULL;
-    int rc = -1;
-    if (pr_is_file(env) && load_env(&r, env, err) < 0)
+    char *log_dir = NULL; /* the folder of the last log checked */
+    int rc = -1, has;
+    unsigned mode;
+    if ((has = data_entry(d->dir, env, &mode, err)) < 0 || (has && load_env(&r, env, err) < 0))
         goto out;
-    if (pr_is_dir(index) && pr_list_dir(index, &names, NULL, err) < 0)
+    if ((has = data_path(d->dir, r.dir, "logs/index", &mode, err)) < 0 ||
+        (has && S_ISDIR(mode) && pr_list_dir(index, &names, NULL, err) < 0))
         goto out;
     for (char **p = names; p && *p; p++) {
         size_t l = strlen(*p);
@@ -458,22 +558,28 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         char *path = pr_path_join(index, *p);
         pr_record rec;
         pr_record_init(&rec);
-        if (pr_record_load(path, &rec, err) < 0) {
+        if (data_entry(d->dir, path, &mode, err) < 0 || pr_record_load(path, &rec, err) < 0) {
             pr_record_clear(&rec);
             free(path);
             goto out;
         }
-        if (rec.log_file[0]) {
-            char *log = pr_path_join(r.dir, rec.log_file);
-            int exists = pr_is_file(log);
-            free(log);
-            if (!exists) {
-                pr_err_set(err, path, 0, 0, "log_file", "\"%s\" does not exist in %s",
-                           rec.log_file, r.dir);
-                pr_record_clear(&rec);
-                free(path);
-                goto out;
-            }
+        int bad = rec.log_file[0] &&
+                  check_log(d->dir, r.dir, rec.log_file, &log_dir, path, "log_file", err) < 0;
+        /* Every log of "logs" is linked like log_file: the same checks. */
+        for (size_t i = 0; !bad && i < json_array_size(rec.logs); i++) {
+            char field[32];
+            const char *lp = json_string_value(json_array_get(rec.logs, i));
+            snprintf(field, sizeof field, "logs[%zu]", i);
+            if (!pr_path_is_safe_relative(lp))
+                bad = pr_err_set(err, path, 0, 0, field, "\"%s\" must be a relative path inside "
+                                 "the run directory", lp) < 0;
+            else
+                bad = check_log(d->dir, r.dir, lp, &log_dir, path, field, err) < 0;
+        }
+        if (bad) {
+            pr_record_clear(&rec);
+            free(path);
+            goto out;
         }
         char *key = case_key(&rec);
         json_t *other = json_object_get(seen, key);
@@ -509,6 +615,7 @@ out:
         json_decref(r.env);
     }
     pr_strv_free(names);
+    free(log_dir);
     free(env);
     free(index);
     return rc;
@@ -530,7 +637,9 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
         pr_err_set(err, dir, 0, 0, NULL, "no such data directory");
         goto out;
     }
-    if (pr_is_dir(suites) && find_json(suites, &files, &n, err) < 0)
+    unsigned mode;
+    if (data_entry(dir, suites, &mode, err) < 0 ||
+        (S_ISDIR(mode) && find_json(dir, suites, 0, &files, &n, err) < 0))
         goto out;
     for (size_t i = 0; i < n; i++) {
         pr_suite *s = NULL;
@@ -550,7 +659,8 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     pr_strv_free(files);
     files = NULL;
     n = 0;
-    if (pr_is_dir(pubs) && find_json(pubs, &files, &n, err) < 0)
+    if (data_entry(dir, pubs, &mode, err) < 0 ||
+        (S_ISDIR(mode) && find_json(dir, pubs, 0, &files, &n, err) < 0))
         goto out;
     for (size_t i = 0; i < n; i++)
         if (pr_data_load_published(d, files[i], err) < 0)
@@ -559,21 +669,24 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     files = NULL;
     n = 0;
     char *bench = pr_path_join(dir, "bench");
-    int bench_rc = pr_is_dir(bench) ? find_json(bench, &files, &n, err) : 0;
+    int bench_rc = data_entry(dir, bench, &mode, err) < 0                   ? -1
+                   : S_ISDIR(mode) ? find_json(dir, bench, 0, &files, &n, err) : 0;
     free(bench);
     if (bench_rc < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
         if (load_bench(d, files[i], err) < 0)
             goto out;
-    if (pr_is_dir(runs)) {
+    if (data_entry(dir, runs, &mode, err) < 0)
+        goto out;
+    if (S_ISDIR(mode)) {
         if (pr_list_dir(runs, &names, NULL, err) < 0)
             goto out;
         for (char **p = names; *p; p++) {
             char *path = pr_path_join(runs, *p);
-            int isdir = pr_is_dir(path);
+            int has = data_entry(dir, path, &mode, err);
             free(path);
-            if (isdir && load_run(d, seen, runs, *p, err) < 0)
+            if (has < 0 || (S_ISDIR(mode) && load_run(d, seen, runs, *p, err) < 0))
                 goto out;
         }
     }

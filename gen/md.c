@@ -1,6 +1,7 @@
 #include "md.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,20 +39,64 @@ static void escape_inline(pr_buf *out, const char *s)
 void pr_md_cell(pr_buf *out, const char *s) { escape_inline(out, s); }
 void pr_md_text(pr_buf *out, const char *s) { escape_inline(out, s); }
 
-void pr_md_link_target(pr_buf *out, const char *s)
+static int is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static void put_pct(pr_buf *out, unsigned char c)
 {
     static const char hex[] = "0123456789ABCDEF";
+    pr_buf_putc(out, '%');
+    pr_buf_putc(out, hex[c >> 4]);
+    pr_buf_putc(out, hex[c & 15]);
+}
+
+void pr_md_link_target(pr_buf *out, const char *s)
+{
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
+        /* A URL's own escapes (%20) stay as they are: encoding them again
+         * would point somewhere else. */
+        int escape = c == '%' && is_hex(s[1]) && is_hex(s[2]);
         if (c <= 0x20 || c == 0x7f || c == '(' || c == ')' || c == '<' || c == '>' ||
-            c == '"' || c == '\\' || c == '`' || c == '%' || c == '|') {
-            pr_buf_putc(out, '%');
-            pr_buf_putc(out, hex[c >> 4]);
-            pr_buf_putc(out, hex[c & 15]);
-        } else {
+            c == '"' || c == '\\' || c == '`' || (c == '%' && !escape) || c == '|')
+            put_pct(out, c);
+        else
             pr_buf_putc(out, c);
-        }
     }
+}
+
+void pr_md_link_path(pr_buf *out, const char *path)
+{
+    for (const char *s = path; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        /* '#' and '?' would end the path (fragment, query), '&' start an
+         * entity, ':' in the first part read as a scheme; UTF-8 is kept as
+         * GitHub accepts it. */
+        if (c <= 0x20 || c == 0x7f || strchr("\"#%&()<>?[\\]^`{|}:", c))
+            put_pct(out, c);
+        else
+            pr_buf_putc(out, c);
+    }
+}
+
+void pr_md_shell_word(pr_buf *out, const char *s)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789_@%+=:,./-";
+    if (s && *s && strspn(s, safe) == strlen(s)) {
+        pr_buf_puts(out, s);
+        return;
+    }
+    pr_buf_putc(out, '\'');
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            pr_buf_puts(out, "'\\''");
+        else
+            pr_buf_putc(out, *s);
+    }
+    pr_buf_putc(out, '\'');
 }
 
 static size_t longest_run(const char *s, char ch)
@@ -209,16 +254,102 @@ void pr_md_anchors_add(pr_md_anchors *a, const char *heading, pr_buf *out)
     pr_buf_free(&cand);
 }
 
+static void put_utf8(pr_buf *out, uint32_t cp)
+{
+    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        cp = 0xFFFD;
+    if (cp < 0x80) {
+        pr_buf_putc(out, (int)cp);
+    } else if (cp < 0x800) {
+        pr_buf_putc(out, (int)(0xC0 | (cp >> 6)));
+        pr_buf_putc(out, (int)(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        pr_buf_putc(out, (int)(0xE0 | (cp >> 12)));
+        pr_buf_putc(out, (int)(0x80 | ((cp >> 6) & 0x3F)));
+        pr_buf_putc(out, (int)(0x80 | (cp & 0x3F)));
+    } else {
+        pr_buf_putc(out, (int)(0xF0 | (cp >> 18)));
+        pr_buf_putc(out, (int)(0x80 | ((cp >> 12) & 0x3F)));
+        pr_buf_putc(out, (int)(0x80 | ((cp >> 6) & 0x3F)));
+        pr_buf_putc(out, (int)(0x80 | (cp & 0x3F)));
+    }
+}
+
+/* The entity at s (s[0] == '&') decoded into out; returns the bytes it
+ * takes, 0 when s starts no entity this module knows (then '&' is text).
+ * The escapers write "&amp;": without this the TOC made "#r-ampd" for a
+ * heading GitHub anchors "#rd". */
+static size_t entity(const char *s, const char *end, pr_buf *out)
+{
+    static const struct { const char *name; char c; } named[] = {
+        {"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'}, {"apos;", '\''}};
+    size_t avail = (size_t)(end - s) - 1;
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        size_t n = strlen(named[i].name);
+        if (n <= avail && memcmp(s + 1, named[i].name, n) == 0) {
+            pr_buf_putc(out, named[i].c);
+            return n + 1;
+        }
+    }
+    if (avail < 3 || s[1] != '#')
+        return 0;
+    int hex = s[2] == 'x' || s[2] == 'X';
+    const char *p = s + 2 + hex;
+    uint32_t cp = 0;
+    size_t digits = 0;
+    for (; p < end && (hex ? is_hex(*p) : (*p >= '0' && *p <= '9')); p++, digits++)
+        if (cp <= 0x10FFFF)
+            cp = cp * (hex ? 16 : 10) +
+                 (uint32_t)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+    if (digits == 0 || digits > (hex ? 6u : 7u) || p >= end || *p != ';')
+        return 0;
+    put_utf8(out, cp);
+    return (size_t)(p + 1 - s);
+}
+
 void pr_md_heading_plain(pr_buf *out, const char *s, size_t len)
 {
     const char *end = s + len;
     while (s < end) {
         char c = *s;
+        size_t n;
         if (c == '\\' && s + 1 < end) {
             pr_buf_putc(out, s[1]);
             s += 2;
-        } else if (c == '*' || c == '_' || c == '`') {
-            s++; /* emphasis and code markers vanish, their content stays */
+        } else if (c == '&' && (n = entity(s, end, out)) > 0) {
+            s += n;
+        } else if (c == '`') {
+            /* A code span keeps its content as written (no escapes, no
+             * entities); an unmatched run of backticks is text. */
+            size_t run = 0;
+            while (s + run < end && s[run] == '`')
+                run++;
+            const char *close = NULL;
+            for (const char *q = s + run; q < end; ) {
+                if (*q != '`') {
+                    q++;
+                    continue;
+                }
+                size_t r = 0;
+                while (q + r < end && q[r] == '`')
+                    r++;
+                if (r == run) {
+                    close = q;
+                    break;
+                }
+                q += r;
+            }
+            if (close) {
+                const char *a = s + run, *b = close;
+                if (b - a >= 2 && a[0] == ' ' && b[-1] == ' ' && b - a > (ptrdiff_t)strspn(a, " "))
+                    a++, b--;
+                pr_buf_put(out, a, (size_t)(b - a));
+                s = close + run;
+            } else {
+                s += run; /* the markers vanish; GitHub drops '`' from anchors anyway */
+            }
+        } else if (c == '*' || c == '_') {
+            s++; /* emphasis markers vanish, their content stays */
         } else if (c == '[') {
             s++; /* link text stays; the target is skipped below */
         } else if (c == ']' && s + 1 < end && s[1] == '(') {

@@ -26,9 +26,19 @@ double pr_md_round(double v, int decimals);
 void pr_md_cell(pr_buf *out, const char *s);
 /* Inline text in a paragraph or heading: the same escaping as a cell. */
 void pr_md_text(pr_buf *out, const char *s);
-/* A link target: percent-encodes spaces, parentheses, <, >, control and
- * non-ASCII bytes are kept (GitHub accepts UTF-8 paths). */
+/* A link target that is a URL: percent-encodes spaces, parentheses, <, >,
+ * control bytes and a '%' that starts no escape; '#' and '?' keep their URL
+ * meaning; non-ASCII bytes are kept (GitHub accepts UTF-8). */
 void pr_md_link_target(pr_buf *out, const char *s);
+/* A link target that is a relative file path: also percent-encodes '#',
+ * '?', '%', '&', ':', brackets and braces, so that any file name from data
+ * links to that file once decoded (what `perfrepro-gen check` does). */
+void pr_md_link_path(pr_buf *out, const char *path);
+/* A value from data as one POSIX shell word in a command block: unchanged
+ * when non-empty and made of [A-Za-z0-9_@%+=:,./-] only, otherwise
+ * single-quoted, each ' written '\''.  The same rule as measure's
+ * pr_shell_quote, so a pasted command gives the job what measure gives it. */
+void pr_md_shell_word(pr_buf *out, const char *s);
 /* Code in a fenced block: the fence is chosen longer than any backtick run
  * in s.  Appends "```lang\n" s "\n```\n". */
 void pr_md_code_block(pr_buf *out, const char *lang, const char *s);
@@ -56,7 +66,9 @@ int pr_md_anchors_has(const pr_md_anchors *a, const char *anchor);
 void pr_md_toc(pr_buf *out, const char *markdown, int min_level, int max_level);
 /* Appends the raw text of a heading line with inline markup stripped the
  * way GitHub does before making the anchor (links keep their text, code
- * spans their content, emphasis markers and backslash escapes dropped). */
+ * spans their content, emphasis markers and backslash escapes dropped,
+ * entities &amp; &lt; &gt; &quot; &apos; &#N; &#xH; decoded once, as the
+ * heading is rendered). */
 void pr_md_heading_plain(pr_buf *out, const char *s, size_t len);
 
 #endif

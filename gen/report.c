@@ -1,9 +1,12 @@
 #include "report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "chart.h"
@@ -594,6 +597,16 @@ static void config_name(const lang *l, const cfg *c, pr_buf *out, pr_err *err)
     json_decref(v);
 }
 
+/* The configuration's name as plain text (charts, table heads); the caller
+ * frees it. */
+static char *config_plain(const lang *l, const cfg *c, pr_err *err)
+{
+    json_t *v = config_view(c);
+    char *s = fmt_plain(l, "config_name", v, err);
+    json_decref(v);
+    return s;
+}
+
 static void gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
 {
     json_t *v = json_pack("{s:i,s:i}", "nodes", nodes, "gpus", gpus);
@@ -638,12 +651,24 @@ static void cells_free(pr_buf *cells, size_t n)
         pr_buf_free(&cells[i]);
 }
 
+/* A link to a file: target is a relative path, percent-encoded whole (a
+ * '#', '?' or ')' in a folder name from data is part of the path). */
 static void md_link(pr_buf *out, const char *text_md, const char *target)
 {
     pr_buf_putc(out, '[');
     pr_buf_puts(out, text_md);
     pr_buf_puts(out, "](");
-    pr_md_link_target(out, target);
+    pr_md_link_path(out, target);
+    pr_buf_putc(out, ')');
+}
+
+/* A link to a URL (its query and fragment kept). */
+static void md_link_url(pr_buf *out, const char *text_md, const char *url)
+{
+    pr_buf_putc(out, '[');
+    pr_buf_puts(out, text_md);
+    pr_buf_puts(out, "](");
+    pr_md_link_target(out, url);
     pr_buf_putc(out, ')');
 }
 
@@ -863,7 +888,7 @@ static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_er
     pr_buf title = PR_BUF_INIT, where = PR_BUF_INIT;
     pr_md_text(&title, t->source_title ? t->source_title : t->label);
     if (t->source_url) {
-        md_link(&where, pr_buf_cstr(&title), t->source_url);
+        md_link_url(&where, pr_buf_cstr(&title), t->source_url);
     } else {
         pr_buf_puts(&where, pr_buf_cstr(&title));
     }
@@ -1041,13 +1066,13 @@ static void summary_table(const world *w, const lang *l, const fw *f, const char
     }
     qsort(rows, nrows, sizeof *rows, row_cmp);
     size_t nh = f->ncfgs + 1;
-    pr_buf *names = pr_xcalloc(nh, sizeof *names);
+    char **names = pr_xcalloc(nh, sizeof *names);
     const char **heads = pr_xcalloc(nh, sizeof *heads);
     heads[0] = S(l, "col_gpus");
-    for (size_t i = 0; i < f->ncfgs; i++) {
-        config_name(l, &f->cfgs[i], &names[i + 1], err);
-        heads[i + 1] = pr_buf_cstr(&names[i + 1]);
-    }
+    /* Plain names: table_head escapes them once (a Markdown name came out
+     * "R&amp;amp;D"). */
+    for (size_t i = 0; i < f->ncfgs; i++)
+        heads[i + 1] = names[i + 1] = config_plain(l, &f->cfgs[i], err);
     table_head(out, heads, nh, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < nrows; r++) {
@@ -1059,8 +1084,9 @@ static void summary_table(const world *w, const lang *l, const fw *f, const char
         table_row(out, cells, nh);
     }
     cells_free(cells, nh);
-    cells_free(names, nh);
     free(cells);
+    for (size_t i = 0; i < nh; i++)
+        free(names[i]);
     free(names);
     free(heads);
     free(rows);
@@ -1250,8 +1276,60 @@ static char *steps_block(const pr_suite *s, const char *key)
     return pr_buf_detach(&out);
 }
 
+/* The per-task references a report's command shows as shell variables (the
+ * node's launcher sets them); the other runner placeholders get an example
+ * value. */
+static const pr_var report_refs[] = {{"master_addr", "MASTER_ADDR"},
+                                     {"node_rank", "NODE_RANK"},
+                                     {"world_size", "WORLD_SIZE"},
+                                     {"local_rank", "LOCAL_RANK"}};
+enum { NREPORT_REFS = sizeof report_refs / sizeof *report_refs };
+
+/* Appends "$NAME" (braced when the next byte would continue the name). */
+static void put_ref(pr_buf *out, const char *var, char next)
+{
+    int braced = (next >= 'A' && next <= 'Z') || (next >= 'a' && next <= 'z') ||
+                 (next >= '0' && next <= '9') || next == '_';
+    pr_buf_printf(out, braced ? "${%s}" : "$%s", var);
+}
+
+/* Appends one expanded argv word: its text as shell words of data (quoted
+ * where needed), each "\x01K\x02" sentinel as the reference report_refs[K]. */
+static void put_command_word(pr_buf *out, const char *w)
+{
+    pr_buf piece = PR_BUF_INIT;
+    int any = 0;
+    for (const char *p = w;; p++) {
+        int k = -1;
+        if (*p == '\x01' && p[1] && p[2] == '\x02')
+            k = p[1] - 'a';
+        if (*p && (k < 0 || k >= NREPORT_REFS)) {
+            pr_buf_putc(&piece, *p);
+            continue;
+        }
+        if (piece.len) {
+            pr_md_shell_word(out, pr_buf_cstr(&piece));
+            pr_buf_clear(&piece);
+            any = 1;
+        }
+        if (!*p)
+            break;
+        put_ref(out, report_refs[k].value, p[3]);
+        any = 1;
+        p += 2;
+    }
+    if (!any)
+        pr_buf_puts(out, "''");
+    pr_buf_free(&piece);
+}
+
 /* The command one case of the suite runs, placeholders filled the way the
- * local runner fills them. */
+ * local runner fills them: every value from the data is one shell word
+ * (pr_md_shell_word), so that the block, pasted, runs the job with the
+ * suite's values and nothing else.  With "shell": true the command string
+ * is the suite's own shell code, kept as written, and only the values put
+ * into it are quoted (as measure's runner does).  The caller frees the
+ * result; NULL when no case matches. */
 static char *case_command(const pr_suite *s, int gpus_wanted, int multi_node)
 {
     const pr_case *pick = NULL;
@@ -1262,36 +1340,65 @@ static char *case_command(const pr_suite *s, int gpus_wanted, int multi_node)
     }
     if (!pick)
         return NULL;
-    pr_buf st = PR_BUF_INIT, line = PR_BUF_INIT, out = PR_BUF_INIT;
+    pr_buf st = PR_BUF_INIT, qst = PR_BUF_INIT, line = PR_BUF_INIT, out = PR_BUF_INIT;
     size_t nv;
     pr_var *vars = pr_suite_case_vars(s, pick, &st, &nv);
     pr_var extra[] = {{"log_dir", "logs/train_log"}, {"log_file", "logs/train_log/CASE"},
-                      {"workdir", "."}, {"master_addr", "$MASTER_ADDR"},
-                      {"master_port", "29500"}, {"node_rank", "$NODE_RANK"},
-                      {"world_size", "$WORLD_SIZE"}, {"local_rank", "$LOCAL_RANK"},
+                      {"workdir", "."}, {"master_addr", "\x01" "a\x02"},
+                      {"master_port", "29500"}, {"node_rank", "\x01" "b\x02"},
+                      {"world_size", "\x01" "c\x02"}, {"local_rank", "\x01" "d\x02"},
                       {"hostfile", "hostfile"}};
+    const size_t nextra = sizeof extra / sizeof *extra;
+    /* Sentinels are trusted only when the data holds no such byte. */
+    int sentinels = 1;
+    for (size_t i = 0; i < json_array_size(s->command); i++)
+        sentinels &= !strpbrk(json_string_value(json_array_get(s->command, i)), "\x01\x02");
+    for (size_t i = 0; i < nv; i++)
+        sentinels &= !strpbrk(vars[i].value, "\x01\x02");
     pr_err e;
-    for (size_t i = 0; i < json_array_size(s->command); i++) {
+    if (s->shell) {
+        /* Each value quoted on its own, then put into the suite's shell code. */
+        size_t nq = nv + nextra;
+        size_t *off = pr_xmalloc(nq * sizeof *off);
+        for (size_t i = 0; i < nq; i++) {
+            off[i] = qst.len;
+            const char *v = i < nv ? vars[i].value : extra[i - nv].value;
+            if (i >= nv && v[0] == '\x01')
+                pr_buf_printf(&qst, "$%s", report_refs[v[1] - 'a'].value);
+            else
+                pr_md_shell_word(&qst, v);
+            pr_buf_putc(&qst, '\0');
+        }
+        pr_var *qvars = pr_xmalloc(nq * sizeof *qvars);
+        for (size_t i = 0; i < nq; i++) {
+            qvars[i].name = i < nv ? vars[i].name : extra[i - nv].name;
+            qvars[i].value = qst.data + off[i];
+        }
+        const char *t = json_string_value(json_array_get(s->command, 0));
+        if (pr_template_expand(t, qvars, nq, NULL, 0, &line, &e) < 0) {
+            pr_buf_clear(&line);
+            pr_buf_puts(&line, t);
+        }
+        free(qvars);
+        free(off);
+    }
+    for (size_t i = 0; !s->shell && i < json_array_size(s->command); i++) {
+        const char *t = json_string_value(json_array_get(s->command, i));
         pr_buf arg = PR_BUF_INIT;
-        if (pr_template_expand(json_string_value(json_array_get(s->command, i)), vars, nv, extra,
-                               sizeof extra / sizeof *extra, &arg, &e) < 0)
-            pr_buf_puts(&arg, json_string_value(json_array_get(s->command, i)));
-        const char *a = pr_buf_cstr(&arg);
-        int plain = !s->shell && *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                  "0123456789-_./=:,+@%$") == strlen(a);
+        if (pr_template_expand(t, vars, nv, extra, nextra, &arg, &e) < 0) {
+            pr_buf_clear(&arg);
+            pr_buf_puts(&arg, t); /* the suite loader checked it: not reached */
+        }
         if (i)
             pr_buf_putc(&line, ' ');
-        if (plain || s->shell) {
-            pr_buf_puts(&line, a);
+        if (sentinels) {
+            put_command_word(&line, pr_buf_cstr(&arg));
         } else {
-            pr_buf_putc(&line, '\'');
-            for (; *a; a++) {
-                if (*a == '\'')
-                    pr_buf_puts(&line, "'\\''");
-                else
-                    pr_buf_putc(&line, *a);
-            }
-            pr_buf_putc(&line, '\'');
+            /* A control byte in the data: the word is all data, quoted whole. */
+            for (char *p = arg.data; p && *p; p++)
+                if (*p == '\x01' || *p == '\x02')
+                    *p = '?';
+            pr_md_shell_word(&line, pr_buf_cstr(&arg));
         }
         pr_buf_free(&arg);
     }
@@ -1299,6 +1406,7 @@ static char *case_command(const pr_suite *s, int gpus_wanted, int multi_node)
     pr_md_code_block(&out, "bash", pr_buf_cstr(&line));
     free(vars);
     pr_buf_free(&st);
+    pr_buf_free(&qst);
     pr_buf_free(&line);
     return pr_buf_detach(&out);
 }
@@ -1346,17 +1454,10 @@ typedef struct out_ctx {
     int charts;
     chart_job *jobs;
     size_t njobs, cap;
+    const char *out_dir; /* names a chart in errors */
 } out_ctx;
 
 enum { CHART_W = 720, CHART_H = 400 };
-
-static char *config_plain(const lang *l, const cfg *c, pr_err *err)
-{
-    json_t *v = config_view(c);
-    char *s = fmt_plain(l, "config_name", v, err);
-    json_decref(v);
-    return s;
-}
 
 /* A file name part made of [a-z0-9.-] only: data never names files freely. */
 static void file_slug(pr_buf *out, const char *s)
@@ -1369,6 +1470,21 @@ static void file_slug(pr_buf *out, const char *s)
     }
 }
 
+/* The longest slug of a batch label a chart's file name takes whole; a
+ * longer one keeps its start and gets a hash of the whole label, so that the
+ * name stays well under NAME_MAX (a 230-byte label made "File name too
+ * long") and still tells labels apart. */
+enum { CHART_SLUG_MAX = 40, CHART_SLUG_KEEP = 31 };
+
+/* FNV-1a, 32 bits: a stable short hash for file names. */
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
 static char *chart_base(const lang *l, const char *kind, const cfg *c)
 {
     pr_buf b = PR_BUF_INIT;
@@ -1379,8 +1495,15 @@ static char *chart_base(const lang *l, const char *kind, const cfg *c)
         if (c->bs > 0)
             pr_buf_printf(&b, "-bs%d", c->bs);
         if (c->batch_label) {
+            pr_buf slug = PR_BUF_INIT;
+            file_slug(&slug, c->batch_label);
+            if (slug.len > CHART_SLUG_MAX) {
+                pr_buf_truncate(&slug, CHART_SLUG_KEEP);
+                pr_buf_printf(&slug, "-%08x", (unsigned)name_hash(c->batch_label));
+            }
             pr_buf_putc(&b, '-');
-            file_slug(&b, c->batch_label);
+            pr_buf_puts(&b, pr_buf_cstr(&slug));
+            pr_buf_free(&slug);
         }
     }
     if (strcmp(l->code, "zh") != 0)
@@ -1453,8 +1576,9 @@ static int flush_charts(out_ctx *oc, pr_err *err)
     for (size_t i = 0; i < oc->njobs && rc == 0; i++) {
         chart_job *j = &oc->jobs[i];
         if (j->rc < 0) {
+            /* The chart's file names the page and configuration it is for. */
             *err = j->err;
-            rc = -1;
+            rc = pr_err_prefix(err, "%s/%s", oc->out_dir, j->svg_path);
         } else if (oc->emit(oc->ctx, j->svg_path, j->svg.data, j->svg.len, err) < 0 ||
                    oc->emit(oc->ctx, j->png_path, j->png.data, j->png.len, err) < 0) {
             rc = -1;
@@ -2251,8 +2375,10 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
         set_text(view, "mission_name", s->mission_name);
         char *suite_rel = link_to(w, page_rel, s->path);
         pr_buf b = PR_BUF_INIT;
-        md_link(&b, "", suite_rel);
-        json_object_set_new(view, "suite_link", json_string(suite_rel));
+        /* The template writes the target as it is: encoded here, so that a
+         * suite file named "F).json" or "a#b.json" still links to itself. */
+        pr_md_link_path(&b, suite_rel);
+        json_object_set_new(view, "suite_link", json_string(pr_buf_cstr(&b)));
         pr_buf_clear(&b);
         pr_md_code_span(&b, s->path);
         set_md(view, "suite_path", &b);
@@ -2265,11 +2391,25 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
             size_t blen = strlen(base);
             if (blen > 4 && strcmp(base + blen - 4, ".git") == 0)
                 blen -= 4;
-            pr_buf_printf(&code, "git clone %s\ncd %.*s\n", s->source_repo, (int)blen, base);
-            if (s->source_commit)
-                pr_buf_printf(&code, "git checkout %s\n", s->source_commit);
-            if (s->source_path)
-                pr_buf_printf(&code, "cd %s\n", s->source_path);
+            /* Every value from the suite is one shell word: pasted, the block
+             * runs git and cd, nothing the data spells. */
+            char *folder = pr_xstrndup(base, blen);
+            pr_buf_puts(&code, "git clone ");
+            pr_md_shell_word(&code, s->source_repo);
+            pr_buf_puts(&code, "\ncd ");
+            pr_md_shell_word(&code, folder);
+            pr_buf_putc(&code, '\n');
+            free(folder);
+            if (s->source_commit) {
+                pr_buf_puts(&code, "git checkout ");
+                pr_md_shell_word(&code, s->source_commit);
+                pr_buf_putc(&code, '\n');
+            }
+            if (s->source_path) {
+                pr_buf_puts(&code, "cd ");
+                pr_md_shell_word(&code, s->source_path);
+                pr_buf_putc(&code, '\n');
+            }
             pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
             set_md(view, "source_block", &b);
             pr_buf_free(&code);
@@ -2305,17 +2445,26 @@ static json_t *framework_view(const world *w, const lang *l, const fw *f, out_ct
                 if (k->nodes < 2 || k->nodes >= 64 || seen[k->nodes]++)
                     continue;
                 pr_buf_printf(&cmd, "salloc -N%d --gpus-per-node=%d --exclusive \\\n"
-                              "  bin/perfrepro-measure run %s --launcher slurm --only '*_%d' \\\n"
-                              "  --out data/runs/%s-%s-%d\n", k->nodes, k->gpus_per_node, s->path,
-                              k->gpus, s->model, s->framework, k->gpus);
+                              "  bin/perfrepro-measure run ", k->nodes, k->gpus_per_node);
+                pr_md_shell_word(&cmd, s->path);
+                pr_buf_printf(&cmd, " --launcher slurm --only '*_%d' \\\n  --out ", k->gpus);
+                char *dir = pr_xasprintf("data/runs/%s-%s-%d", s->model, s->framework, k->gpus);
+                pr_md_shell_word(&cmd, dir);
+                pr_buf_putc(&cmd, '\n');
+                free(dir);
             }
             pr_md_code_block(&block, "bash", pr_buf_cstr(&cmd));
             set_md(view, "slurm_block", &block);
             pr_buf_free(&cmd);
         }
         pr_buf run = PR_BUF_INIT;
-        pr_buf_printf(&run, "bin/perfrepro-measure run %s --out data/runs/%s-%s\n", s->path,
-                      s->model, s->framework);
+        char *dir = pr_xasprintf("data/runs/%s-%s", s->model, s->framework);
+        pr_buf_puts(&run, "bin/perfrepro-measure run ");
+        pr_md_shell_word(&run, s->path);
+        pr_buf_puts(&run, " --out ");
+        pr_md_shell_word(&run, dir);
+        pr_buf_putc(&run, '\n');
+        free(dir);
         pr_md_code_block(&b, "bash", pr_buf_cstr(&run));
         set_md(view, "measure_block", &b);
         pr_buf_free(&run);
@@ -2744,7 +2893,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     build_world(&w);
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
-    out_ctx oc = {emit, ctx, o->charts, NULL, 0, 0};
+    out_ctx oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
     int rc = -1;
     if (o->charts && pr_chart_check_fonts(err) < 0)
         goto out;
@@ -2797,18 +2946,36 @@ out:
 /* ---------------------------------------------------------------- writing */
 
 #define MARKER ".perfrepro-reports"
+/* The staging folder of a build, beside OUT: ".NAME.staging.PID"; the
+ * previous generation while two plain renames replace it (file systems
+ * without RENAME_EXCHANGE): ".NAME.old.PID". */
+#define STAGING_INFIX ".staging."
+#define OLD_INFIX ".old."
 
 typedef struct writer {
     const char *out_dir;
     char **written;
     size_t n;
-    /* Hardening (tests/scripts/faults_write.sh): changed files are written to
-     * temporary files first (staged) and renamed into place only once the
-     * whole generation rendered and every write succeeded; a failed build
-     * (disk full, I/O error, a template error half-way) used to leave a mix
-     * of new and previous pages.  The previous content of each staged file
-     * is kept so that a rename failing half-way through the commit can put
-     * back the files already renamed. */
+    /* Hardening: killing a build left OUT mixing old and new pages, and
+     * *.tmp.* files that no later build removed.  A build now writes its
+     * generation into a staging folder beside OUT (unchanged files are hard
+     * links to OUT's: same inode and mtime; changed ones are written there),
+     * then swaps it with OUT in one renameat2(RENAME_EXCHANGE) and removes
+     * the old tree: at any instant OUT is the old generation or the new one.
+     * Every build first removes the staging folders of dead builds. */
+    char *stage;     /* the staging folder; NULL: in place (below) */
+    char *real_out;  /* OUT with links resolved; NULL when it does not exist yet */
+    char *parent;    /* the folder holding OUT and the staging folder */
+    char *base;      /* OUT's name */
+    char *made_dir;  /* the folder of the staging tree last created */
+    int changed;     /* the generation differs from OUT: swap */
+    /* In place, where no staging folder can be swapped (OUT is a mount
+     * point, or its parent is not writable): changed files are written to
+     * temporary files first and renamed into place only once the whole
+     * generation rendered and every write succeeded (a failed build leaves
+     * the previous generation; a killed one may not).  The previous content
+     * of each staged file is kept so that a rename failing half-way through
+     * the commit can put back the files already renamed. */
     struct staged {
         char *full, *tmp;
         char *old;    /* previous content, NULL when the file did not exist */
@@ -2816,6 +2983,31 @@ typedef struct writer {
     } *staged;
     size_t nstaged;
 } writer;
+
+/* Puts rel into the staging tree: a hard link to OUT's file full when it
+ * holds the same bytes, else a new file. */
+static int stage_file(writer *wr, const char *rel, const char *full, int same, const char *data,
+                      size_t len, pr_err *err)
+{
+    char *dst = pr_path_join(wr->stage, rel);
+    char *dir = pr_path_dirname(dst);
+    int rc = 0;
+    /* Pages come folder by folder: one mkdir -p per folder, not per file. */
+    if (!wr->made_dir || strcmp(wr->made_dir, dir) != 0) {
+        rc = pr_mkdirs(dir, err);
+        free(wr->made_dir);
+        wr->made_dir = rc == 0 ? pr_xstrdup(dir) : NULL;
+    }
+    if (rc == 0 && same) {
+        rc = pr_link_or_copy(full, dst, err);
+    } else if (rc == 0) {
+        rc = pr_write_new(dst, data, len, err);
+        wr->changed = 1;
+    }
+    free(dir);
+    free(dst);
+    return rc;
+}
 
 static int write_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {
@@ -2828,18 +3020,25 @@ static int write_emit(void *ctx, const char *path, const char *data, size_t len,
     char *full = pr_path_join(wr->out_dir, path);
     pr_buf old = PR_BUF_INIT;
     pr_err ignored;
-    int existed = pr_is_file(full) && pr_read_file(full, &old, &ignored) == 0;
+    struct stat st;
+    /* Only a regular file of OUT is compared (and linked): a symbolic link
+     * planted there is replaced, never followed. */
+    int existed = lstat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+                  pr_read_file(full, &old, &ignored) == 0;
+    int same = existed && old.len == len && (len == 0 || memcmp(old.data, data, len) == 0);
     int rc = 0;
-    if (!existed || old.len != len || (len && memcmp(old.data, data, len) != 0)) {
+    if (wr->stage) {
+        rc = stage_file(wr, path, full, same, data, len, err);
+    } else if (!same) {
         char *tmp = NULL;
         rc = pr_write_temp(full, data, len, 0, &tmp, err);
         if (rc == 0) {
             wr->staged = pr_xrealloc(wr->staged, (wr->nstaged + 1) * sizeof *wr->staged);
-            struct staged *st = &wr->staged[wr->nstaged++];
-            st->full = full;
-            st->tmp = tmp;
-            st->old_len = old.len;
-            st->old = existed ? pr_buf_detach(&old) : NULL;
+            struct staged *sf = &wr->staged[wr->nstaged++];
+            sf->full = full;
+            sf->tmp = tmp;
+            sf->old_len = old.len;
+            sf->old = existed ? pr_buf_detach(&old) : NULL;
             full = NULL;
         }
     }
@@ -2884,8 +3083,24 @@ static int finish_staged(writer *wr, int commit, pr_err *err)
     return rc;
 }
 
-/* Removes generated files (README*.md, *.svg, *.png) under dir that this
- * generation did not write, then empty folders. */
+/* A file gen generates (README*.md, *.svg, *.png): one of an earlier
+ * generation that this one did not write is stale. */
+static int generated_name(const char *name)
+{
+    size_t l = strlen(name);
+    return (strncmp(name, "README", 6) == 0 && l > 3 && strcmp(name + l - 3, ".md") == 0) ||
+           (l > 4 && (strcmp(name + l - 4, ".svg") == 0 || strcmp(name + l - 4, ".png") == 0));
+}
+
+/* A temporary file of a writer that is no longer running. */
+static int dead_temp(const char *name)
+{
+    long pid;
+    return pr_is_temp_name(name, &pid) && (pid == (long)getpid() || !pr_pid_alive(pid));
+}
+
+/* In place: removes generated files under dir that this generation did not
+ * write, and temporary files of dead builds, then empty folders. */
 static void remove_stale(const writer *wr, const char *rel)
 {
     char *dir = rel[0] ? pr_path_join(wr->out_dir, rel) : pr_xstrdup(wr->out_dir);
@@ -2898,17 +3113,17 @@ static void remove_stale(const writer *wr, const char *rel)
     for (char **p = names; *p; p++) {
         char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
         char *full = pr_path_join(wr->out_dir, r);
-        if (pr_is_dir(full)) {
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
             remove_stale(wr, r);
             rmdir(full); /* only succeeds when empty */
-        } else {
-            size_t l = strlen(*p);
-            int ours = (strncmp(*p, "README", 6) == 0 && l > 3 && strcmp(*p + l - 3, ".md") == 0) ||
-                       (l > 4 && (strcmp(*p + l - 4, ".svg") == 0 || strcmp(*p + l - 4, ".png") == 0));
+        } else if (dead_temp(*p)) {
+            unlink(full);
+        } else if (generated_name(*p)) {
             int keep = 0;
             for (size_t i = 0; i < wr->n && !keep; i++)
                 keep = strcmp(wr->written[i], r) == 0;
-            if (ours && !keep)
+            if (!keep)
                 unlink(full);
         }
         free(r);
@@ -2918,11 +3133,189 @@ static void remove_stale(const writer *wr, const char *rel)
     free(dir);
 }
 
+/* Staging: brings into the staging tree what OUT/rel holds that the build
+ * keeps though it did not write it (files gen does not generate: notes
+ * someone added, the marker), as hard links; a stale generated file, a
+ * temporary file or an emptied folder is left behind and marks the
+ * generation as changed. */
+static int carry_over(writer *wr, const char *rel, pr_err *err)
+{
+    char *dir = rel[0] ? pr_path_join(wr->real_out, rel) : pr_xstrdup(wr->real_out);
+    char **names = NULL;
+    int rc = pr_list_dir(dir, &names, NULL, err);
+    for (char **p = names; rc == 0 && p && *p; p++) {
+        char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
+        char *full = pr_path_join(dir, *p);
+        char *dst = pr_path_join(wr->stage, r);
+        struct stat st, ds;
+        int staged = lstat(dst, &ds) == 0;
+        if (lstat(full, &st) < 0) {
+            /* vanished meanwhile */
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = carry_over(wr, r, err);
+            if (rc == 0 && lstat(dst, &ds) < 0)
+                wr->changed = 1; /* emptied: it goes */
+        } else if (staged) {
+            /* written by this build */
+        } else if (pr_is_temp_name(*p, NULL) || generated_name(*p)) {
+            wr->changed = 1; /* stale: it goes */
+        } else {
+            char *ddir = pr_path_dirname(dst);
+            rc = pr_mkdirs(ddir, err);
+            if (rc == 0)
+                rc = pr_link_or_copy(full, dst, err);
+            free(ddir);
+        }
+        free(dst);
+        free(full);
+        free(r);
+    }
+    pr_strv_free(names);
+    free(dir);
+    return rc;
+}
+
+/* Removes what dead builds left beside OUT: their staging folders, and an
+ * old generation (put back first when OUT is missing: a build killed
+ * between its two renames). */
+static void remove_leftovers(const writer *wr)
+{
+    char **names = NULL;
+    pr_err ignored;
+    if (pr_list_dir(wr->parent, &names, NULL, &ignored) < 0)
+        return;
+    size_t bl = strlen(wr->base);
+    for (char **p = names; *p; p++) {
+        const char *name = *p, *kind = name + 1 + bl;
+        if (name[0] != '.' || strncmp(name + 1, wr->base, bl) != 0)
+            continue;
+        int old = strncmp(kind, OLD_INFIX, strlen(OLD_INFIX)) == 0;
+        if (!old && strncmp(kind, STAGING_INFIX, strlen(STAGING_INFIX)) != 0)
+            continue;
+        const char *digits = kind + strlen(old ? OLD_INFIX : STAGING_INFIX);
+        char *end;
+        errno = 0;
+        long pid = strtol(digits, &end, 10);
+        if (end == digits || *end || errno || pid <= 0 ||
+            (pid != (long)getpid() && pr_pid_alive(pid)))
+            continue;
+        char *path = pr_path_join(wr->parent, name);
+        char *out = pr_path_join(wr->parent, wr->base);
+        struct stat st;
+        if (!(old && lstat(out, &st) < 0 && errno == ENOENT && rename(path, out) == 0))
+            pr_remove_tree(path);
+        free(out);
+        free(path);
+    }
+    pr_strv_free(names);
+}
+
+/* Finds where OUT is and prepares the staging folder (or in-place writing),
+ * after removing the leftovers of dead builds. */
+static int open_stage(writer *wr, pr_err *err)
+{
+    struct stat st, pst;
+    int rc = -1;
+    if (lstat(wr->out_dir, &st) == 0) {
+        /* A link to the reports: they are replaced where they are. */
+        wr->real_out = realpath(wr->out_dir, NULL);
+        if (!wr->real_out)
+            return pr_err_errno(err, wr->out_dir, "cannot resolve");
+        if (!pr_is_dir(wr->real_out))
+            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "exists and is not a folder");
+        if (strcmp(wr->real_out, "/") == 0)
+            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "cannot be the root folder");
+        wr->parent = pr_path_dirname(wr->real_out);
+        wr->base = pr_xstrdup(strrchr(wr->real_out, '/') + 1);
+    } else {
+        char *out = pr_xstrdup(wr->out_dir);
+        for (size_t l = strlen(out); l > 1 && out[l - 1] == '/'; l--)
+            out[l - 1] = '\0';
+        const char *slash = strrchr(out, '/');
+        wr->base = pr_xstrdup(slash ? slash + 1 : out);
+        wr->parent = pr_path_dirname(out);
+        free(out);
+        if (!wr->base[0] || strcmp(wr->base, ".") == 0 || strcmp(wr->base, "..") == 0)
+            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "not a folder name");
+        if (pr_mkdirs(wr->parent, err) < 0)
+            return -1;
+    }
+    remove_leftovers(wr);
+    if (wr->real_out && (stat(wr->parent, &pst) < 0 || stat(wr->real_out, &st) < 0 ||
+                         pst.st_dev != st.st_dev))
+        return 0; /* a mount point cannot be swapped: in place */
+    char *name = pr_xasprintf(".%s" STAGING_INFIX "%ld", wr->base, (long)getpid());
+    wr->stage = pr_path_join(wr->parent, name);
+    free(name);
+    if (mkdir(wr->stage, 0755) == 0) {
+        /* The new OUT keeps the permissions of the old one. */
+        if (wr->real_out)
+            (void)chmod(wr->stage, st.st_mode & 07777);
+        rc = 0;
+    } else if (wr->real_out && (errno == EACCES || errno == EPERM)) {
+        rc = 0; /* OUT's parent is not ours to write: in place */
+    } else {
+        rc = pr_err_errno(err, wr->stage, "cannot create the staging folder");
+    }
+    if (rc < 0 || !pr_is_dir(wr->stage)) {
+        free(wr->stage);
+        wr->stage = NULL;
+    }
+    return rc;
+}
+
+/* Puts the staging tree in OUT's place and removes the previous
+ * generation. */
+static int swap_in(writer *wr, pr_err *err)
+{
+    if (!wr->real_out) {
+        if (rename(wr->stage, wr->out_dir) < 0)
+            return pr_err_errno(err, wr->out_dir, "cannot rename the new reports into place");
+        free(wr->stage);
+        wr->stage = NULL;
+        return 0;
+    }
+    int rc = 0;
+    if (pr_exchange(wr->stage, wr->real_out) == 0) {
+        /* the staging folder now holds the previous generation */
+    } else if (errno != EINVAL && errno != ENOSYS) {
+        char *what = pr_xasprintf("cannot swap the new reports (%s) into place", wr->stage);
+        rc = pr_err_errno(err, wr->real_out, what);
+        free(what);
+    } else {
+        /* No RENAME_EXCHANGE here: two renames.  A kill between them leaves
+         * OUT missing and the previous generation at .NAME.old.PID, which the
+         * next build puts back. */
+        char *name = pr_xasprintf(".%s" OLD_INFIX "%ld", wr->base, (long)getpid());
+        char *old = pr_path_join(wr->parent, name);
+        free(name);
+        if (rename(wr->real_out, old) < 0) {
+            rc = pr_err_errno(err, wr->real_out, "cannot move the previous reports aside");
+        } else if (rename(wr->stage, wr->real_out) < 0) {
+            rc = pr_err_errno(err, wr->real_out, "cannot rename the new reports into place");
+            (void)rename(old, wr->real_out);
+        } else {
+            free(wr->stage);
+            wr->stage = old;
+            old = NULL;
+        }
+        free(old);
+    }
+    return rc;
+}
+
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
 {
-    writer wr = {o->out_dir, NULL, 0, NULL, 0};
+    writer wr;
+    memset(&wr, 0, sizeof wr);
+    wr.out_dir = o->out_dir;
     char *marker = pr_path_join(o->out_dir, MARKER);
     int rc = -1;
+    static const char note[] = "Generated by perfrepro-gen: files here are rewritten from data/.\n";
+    /* Hardening: a template may be a symbolic link to /etc/shadow, which
+     * the pages would then quote; any template file may be read. */
+    if (pr_check_tree_within(o->templates_dir, err) < 0)
+        goto out;
     if (pr_is_dir(o->out_dir) && !pr_is_file(marker)) {
         char **names = NULL;
         size_t n = 0;
@@ -2935,20 +3328,37 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
             goto out;
         }
     }
-    static const char note[] = "Generated by perfrepro-gen: files here are rewritten from data/.\n";
-    if (pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
+    if (open_stage(&wr, err) < 0)
+        goto out;
+    if (wr.stage ? write_emit(&wr, MARKER, note, sizeof note - 1, err) < 0
+                 : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
         goto out;
     if (pr_report_render(d, o, write_emit, &wr, err) < 0)
         goto out;
-    if (finish_staged(&wr, 1, err) < 0)
-        goto out;
-    remove_stale(&wr, "");
+    if (wr.stage) {
+        if (wr.real_out && carry_over(&wr, "", err) < 0)
+            goto out;
+        /* Nothing changed: OUT stays as it is, folders included. */
+        if ((wr.changed || !wr.real_out) && swap_in(&wr, err) < 0)
+            goto out;
+    } else {
+        if (finish_staged(&wr, 1, err) < 0)
+            goto out;
+        remove_stale(&wr, "");
+    }
     rc = 0;
 out:
     finish_staged(&wr, 0, NULL); /* after a failure: the staged files go */
+    if (wr.stage)
+        pr_remove_tree(wr.stage); /* the previous generation, or a failed one */
     for (size_t i = 0; i < wr.n; i++)
         free(wr.written[i]);
     free(wr.written);
+    free(wr.stage);
+    free(wr.real_out);
+    free(wr.parent);
+    free(wr.base);
+    free(wr.made_dir);
     free(marker);
     return rc;
 }

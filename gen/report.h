@@ -18,12 +18,14 @@ typedef struct pr_report_opts {
     int charts;                /* draw SVG/PNG charts */
 } pr_report_opts;
 
-/* Writes every page (atomically, and only where the content changed), then
- * removes files of an earlier generation that are no longer produced.
- * Changed pages are written to temporary files first and renamed into place
- * only when every page rendered and was written.  Returns 0 or -1 with err
- * set; on error the previous generation is left as it was (a rename failing
- * half-way puts back the pages already renamed) and no temporary file stays. */
+/* Writes every page (only where the content changed) and removes files of
+ * an earlier generation that are no longer produced, all at once: the new
+ * generation is built in a staging folder beside the output (unchanged
+ * files hard-linked) and swapped in with one rename, so that a build killed
+ * at any instant leaves the old generation or the new one; leftovers of
+ * dead builds are removed first.  Every template file must resolve inside
+ * templates_dir.  Returns 0 or -1 with err set; on error the previous
+ * generation is left as it was and no staging folder stays. */
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
 
 /* Renders the pages in memory without writing: for tests and benchmarks.

@@ -20,6 +20,7 @@
 typedef struct copy_job {
     char *dest; /* relative to OUT */
     char *src;  /* filesystem path */
+    char *page; /* the first page linking to it (for messages) */
 } copy_job;
 
 typedef struct site {
@@ -33,6 +34,9 @@ typedef struct site {
     char **written; /* every path of OUT this build produces */
     size_t nwritten, wcap;
     pr_site_stats st;
+    const char *page;  /* the page being rendered (for messages) */
+    int failed;        /* a link that must not be published: lerr says why */
+    pr_err lerr;
 } site;
 
 typedef struct page_ctx {
@@ -65,7 +69,31 @@ static void add_job(site *s, const char *dest, const char *src)
         s->jobs = pr_xrealloc(s->jobs, (s->jcap = s->jcap ? s->jcap * 2 : 64) * sizeof *s->jobs);
     s->jobs[s->njobs].dest = pr_xstrdup(dest);
     s->jobs[s->njobs].src = pr_xstrdup(src);
+    s->jobs[s->njobs].page = pr_xstrdup(s->page);
     s->njobs++;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Hardening: a log named x.html (or .svg, .js, .xhtml, ...) was copied under
+ * its own name and served as an active page from the site: stored XSS.
+ * Every copied file gets a name a web server serves as inert content: its
+ * own when it ends in one of these (lower case), else NAME.txt.  The charts
+ * gen draws into the reports (*.svg, *.png inside the reports folder) keep
+ * their names.  Returns a malloc'd dest. */
+static char *inert_dest(const char *dest, int in_reports)
+{
+    static const char *const inert[] = {".txt", ".log", ".json", ".csv", ".png", NULL};
+    for (const char *const *e = inert; *e; e++)
+        if (ends_with(dest, *e))
+            return pr_xstrdup(dest);
+    if (in_reports && ends_with(dest, ".svg"))
+        return pr_xstrdup(dest);
+    return pr_xasprintf("%s.txt", dest);
 }
 
 /* The path inside the reports folder of target (relative to the root), or
@@ -110,9 +138,17 @@ static char *link_dest(page_ctx *pc, const char *path)
             free(dir);
             free(html);
         } else {
-            dest = rep ? pr_xstrdup(rep) : pr_xasprintf(SITE_FILES "/%s", target);
+            char *plain = rep ? pr_xstrdup(rep) : pr_xasprintf(SITE_FILES "/%s", target);
+            dest = inert_dest(plain, rep != NULL);
+            free(plain);
             add_job(s, dest, fs);
         }
+    } else if (found && !s->failed) {
+        /* A FIFO blocks the copy, a device never ends: refused, not skipped,
+         * so that nobody wonders where the file went. */
+        s->failed = 1;
+        pr_err_set(&s->lerr, s->page, 0, 0, NULL, "link '%s': %s is %s, not a regular file", path,
+                   fs, pr_mode_name(st.st_mode));
     }
     free(fs);
     free(target);
@@ -232,20 +268,21 @@ void pr_site_render_page(const char *md, size_t len, const char *lang, const cha
 
 /* ---- the build ------------------------------------------------------- */
 
-static int write_out(site *s, const char *rel, const void *data, size_t len, pr_err *err)
+/* Notes that rel is a file of this build (not to be pruned). */
+static void record_written(site *s, const char *rel)
 {
     if (s->nwritten == s->wcap)
         s->written =
             pr_xrealloc(s->written, (s->wcap = s->wcap ? s->wcap * 2 : 64) * sizeof *s->written);
     s->written[s->nwritten++] = pr_xstrdup(rel);
+}
+
+static int write_out(site *s, const char *rel, const void *data, size_t len, pr_err *err)
+{
+    record_written(s, rel);
     char *path = pr_path_join(s->out, rel);
-    pr_buf old = PR_BUF_INIT;
-    pr_err ignored;
-    int same = pr_is_file(path) && pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
-               (len == 0 || memcmp(old.data, data, len) == 0);
-    pr_buf_free(&old);
     int rc = 0;
-    if (!same) {
+    if (!pr_file_equals(path, data, len)) {
         /* temp file + rename: readers see the old file or the new one.  Not
          * pr_write_atomic: its fsync per file made a fresh 1,000-page build
          * ten times slower (bench/site_bench.sh). */
@@ -257,11 +294,20 @@ static int write_out(site *s, const char *rel, const void *data, size_t len, pr_
     return rc;
 }
 
-static int collect_pages(site *s, const char *dir, const char *rel, char ***pages, size_t *n,
-                         size_t *cap, pr_err *err)
+/* How deep the walk follows folders: linked folders may loop. */
+#define SITE_MAX_DEPTH 32
+
+/* Appends the README*.md pages under dir to pages.  A page or folder that
+ * resolves outside the root (a symbolic link), or a page that is a special
+ * file, is an error: it would be published. */
+static int collect_pages(site *s, const char *dir, const char *rel, int depth, char ***pages,
+                         size_t *n, size_t *cap, pr_err *err)
 {
     char **names;
     size_t count;
+    if (depth > SITE_MAX_DEPTH)
+        return pr_err_set(err, dir, 0, 0, NULL,
+                          "more than %d folders deep (a symbolic link loop?)", SITE_MAX_DEPTH);
     if (pr_list_dir(dir, &names, &count, err) < 0)
         return -1;
     int rc = 0;
@@ -271,12 +317,23 @@ static int collect_pages(site *s, const char *dir, const char *rel, char ***page
             continue;
         char *fs = pr_path_join(dir, name);
         char *r = *rel ? pr_path_join(rel, name) : pr_xstrdup(name);
+        int page = pr_cmarkx_readme_name(name, NULL, NULL);
         struct stat st;
-        int found = stat(fs, &st) == 0;
-        if (found && S_ISDIR(st.st_mode)) {
+        int found = lstat(fs, &st) == 0;
+        if (found && S_ISLNK(st.st_mode)) {
+            found = stat(fs, &st) == 0;
+            if (found && (S_ISDIR(st.st_mode) || page) && pr_path_within(s->abs_root, fs, err) < 0)
+                rc = -1;
+        }
+        if (rc < 0) {
+            /* err says where it leads */
+        } else if (found && S_ISDIR(st.st_mode)) {
             if (st.st_dev != s->out_dev || st.st_ino != s->out_ino) /* not our own output */
-                rc = collect_pages(s, fs, r, pages, n, cap, err);
-        } else if (found && S_ISREG(st.st_mode) && pr_cmarkx_readme_name(name, NULL, NULL)) {
+                rc = collect_pages(s, fs, r, depth + 1, pages, n, cap, err);
+        } else if (found && page && !S_ISREG(st.st_mode)) {
+            rc = pr_err_set(err, fs, 0, 0, NULL, "is %s, not a regular file",
+                            pr_mode_name(st.st_mode));
+        } else if (found && page) {
             if (*n == *cap)
                 *pages = pr_xrealloc(*pages, (*cap = *cap ? *cap * 2 : 64) * sizeof **pages);
             (*pages)[(*n)++] = r;
@@ -311,7 +368,9 @@ static int build_page(site *s, const char *rel, pr_err *err)
         char *css = pr_path_relative(site_dir, "style.css");
         char *home = pr_path_relative(site_dir, name); /* the top page, same language */
         page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0};
+        s->page = src;
         render(&pc, pr_buf_cstr(&md), md.len, lang, css, home, &html);
+        s->page = NULL;
         char *dest = pr_path_join(site_dir, name);
         rc = write_out(s, dest, html.data, html.len, err);
         s->st.pages++;
@@ -431,28 +490,51 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
         goto out;
     }
     char *css_path = pr_path_join(s.templates, "site/style.css");
-    int css_rc = pr_read_file(css_path, &css, err);
+    int css_rc = pr_check_regular_within(s.templates, css_path, err);
+    if (css_rc == 0)
+        css_rc = pr_read_file(css_path, &css, err);
     free(css_path);
     if (css_rc < 0 || prepare_out(&s, &had_marker, err) < 0)
         goto out;
-    if (collect_pages(&s, s.reports, "", &pages, &npages, &pcap, err) < 0)
+    if (collect_pages(&s, s.reports, "", 0, &pages, &npages, &pcap, err) < 0)
         goto out;
-    qsort(pages, npages, sizeof *pages, pr_strv_cmp);
-    for (size_t i = 0; i < npages; i++)
+    /* An empty tree has no array: qsort(NULL, 0) is undefined. */
+    if (npages > 1)
+        qsort(pages, npages, sizeof *pages, pr_strv_cmp);
+    for (size_t i = 0; i < npages; i++) {
         if (build_page(&s, pages[i], err) < 0)
             goto out;
-    /* Copy the linked files, each once. */
-    qsort(s.jobs, s.njobs, sizeof *s.jobs, cmp_job);
+        if (s.failed) {
+            *err = s.lerr;
+            goto out;
+        }
+    }
+    /* Copy the linked files, each once, streaming (logs can be large). */
+    if (s.njobs > 1)
+        qsort(s.jobs, s.njobs, sizeof *s.jobs, cmp_job);
     for (size_t i = 0; i < s.njobs; i++) {
-        if (i > 0 && strcmp(s.jobs[i].dest, s.jobs[i - 1].dest) == 0)
-            continue;
-        pr_buf data = PR_BUF_INIT;
-        int frc = pr_read_file(s.jobs[i].src, &data, err);
-        if (frc == 0)
-            frc = write_out(&s, s.jobs[i].dest, data.data, data.len, err);
-        pr_buf_free(&data);
+        const copy_job *j = &s.jobs[i], *prev = i > 0 ? &s.jobs[i - 1] : NULL;
+        if (prev && strcmp(j->dest, prev->dest) == 0) {
+            if (strcmp(j->src, prev->src) == 0)
+                continue;
+            /* "x" and "x.txt" both become x.txt */
+            pr_err_set(err, j->page, 0, 0, NULL, "%s and %s would both be published as %s",
+                       prev->src, j->src, j->dest);
+            goto out;
+        }
+        /* Hardening: what a link leads to must stay inside the root. */
+        if (pr_path_within(s.abs_root, j->src, err) < 0) {
+            pr_err_prefix(err, "%s: refusing to publish a link", j->page);
+            goto out;
+        }
+        record_written(&s, j->dest);
+        char *dst = pr_path_join(s.out, j->dest);
+        int changed = 0;
+        int frc = pr_copy_if_changed(j->src, dst, &changed, err);
+        free(dst);
         if (frc < 0)
             goto out;
+        s.st.written += (size_t)changed;
         s.st.files++;
     }
     if (write_out(&s, "style.css", css.data, css.len, err) < 0)
@@ -461,7 +543,8 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
                                  "from the reports; files no longer produced are removed.\n";
     if (write_out(&s, SITE_MARKER, marker, sizeof marker - 1, err) < 0)
         goto out;
-    qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
+    if (s.nwritten > 1)
+        qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
     if (had_marker)
         prune(&s, "");
     rc = 0;
@@ -474,6 +557,7 @@ out:
     for (size_t i = 0; i < s.njobs; i++) {
         free(s.jobs[i].dest);
         free(s.jobs[i].src);
+        free(s.jobs[i].page);
     }
     free(s.jobs);
     for (size_t i = 0; i < s.nwritten; i++)

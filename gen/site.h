@@ -21,6 +21,10 @@
  *   - a file outside the reports folder but inside the repository root
  *     (logs in data/runs/..., suites in data/suites/...) is copied to
  *     OUT/files/<its path relative to the root> and the link points there.
+ * A copied file whose name does not end in .txt, .log, .json, .csv or .png
+ * (or is a .svg chart inside the reports folder) gets ".txt" appended, so
+ * that no log is served as a page.  A page, folder or copied file that
+ * resolves outside the root, or is a FIFO or device, is an error.
  * http(s) links, #fragments and links that cannot be resolved (missing,
  * absolute, above the root; `perfrepro-gen check` reports those) are left
  * as they are and counted in the stats.

@@ -6,12 +6,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-int pr_open_regular(const char *path, pr_err *err)
+const char *pr_mode_name(unsigned mode)
+{
+    return S_ISREG(mode)    ? "a regular file"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISLNK(mode)  ? "a symbolic link"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "a special file";
+}
+
+/* pr_open_regular, and *st_out what fstat said of the file (a read whole
+ * needs its size: one fstat, not two). */
+static int open_regular(const char *path, struct stat *st_out, pr_err *err)
 {
     /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer;
      * O_NOCTTY: a terminal device must not become our controlling tty. */
@@ -25,33 +41,30 @@ int pr_open_regular(const char *path, pr_err *err)
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
-                   S_ISDIR(st.st_mode)    ? "a directory"
-                   : S_ISFIFO(st.st_mode) ? "a FIFO"
-                   : S_ISCHR(st.st_mode)  ? "a character device"
-                   : S_ISBLK(st.st_mode)  ? "a block device"
-                   : S_ISSOCK(st.st_mode) ? "a socket"
-                                          : "a special file");
+        pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file", pr_mode_name(st.st_mode));
         close(fd);
         return -1;
     }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    *st_out = st;
     return fd;
+}
+
+int pr_open_regular(const char *path, pr_err *err)
+{
+    struct stat st;
+    return open_regular(path, &st, err);
 }
 
 int pr_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *err)
 {
     int rc = -1;
-    int fd = pr_open_regular(path, err);
+    struct stat st;
+    int fd = open_regular(path, &st, err);
     if (fd < 0)
         return -1;
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        pr_err_errno(err, path, "cannot stat");
-        goto out;
-    }
     /* st_size of a sparse file is what a read would return: refuse before
      * reading, so a 1 GB hole costs nothing. */
     if ((unsigned long long)st.st_size > max_bytes) {
@@ -122,6 +135,89 @@ out:
     free(real_root);
     free(real_path);
     return rc;
+}
+
+int pr_check_regular_within(const char *root, const char *path, pr_err *err)
+{
+    if (pr_path_within(root, path, err) < 0)
+        return -1;
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return pr_err_errno(err, path, "cannot stat");
+    if (!S_ISREG(st.st_mode))
+        return pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
+                          pr_mode_name(st.st_mode));
+    return 0;
+}
+
+/* The walk of pr_check_tree_within below root. */
+static int check_tree(const char *root, const char *dir, pr_err *err)
+{
+    char **names;
+    if (pr_list_dir(dir, &names, NULL, err) < 0)
+        return -1;
+    int rc = 0;
+    for (char **p = names; *p && rc == 0; p++) {
+        char *path = pr_path_join(dir, *p);
+        struct stat st;
+        if (lstat(path, &st) < 0) {
+            rc = pr_err_errno(err, path, "cannot stat");
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = check_tree(root, path, err);
+        } else if (S_ISLNK(st.st_mode)) {
+            /* Checked where it points; a folder it points to inside the
+             * tree is walked at its own place (no loops). */
+            rc = pr_path_within(root, path, err);
+            if (rc == 0 && stat(path, &st) < 0)
+                rc = pr_err_errno(err, path, "cannot stat");
+            if (rc == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+                rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
+                                pr_mode_name(st.st_mode));
+        } else if (!S_ISREG(st.st_mode)) {
+            rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
+                            pr_mode_name(st.st_mode));
+        }
+        free(path);
+    }
+    pr_strv_free(names);
+    return rc;
+}
+
+int pr_check_tree_within(const char *dir, pr_err *err)
+{
+    return check_tree(dir, dir, err);
+}
+
+int pr_exchange(const char *a, const char *b)
+{
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+}
+
+int pr_pid_alive(long pid)
+{
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* rm -rf's step for nftw: the entry itself, never what a link points to. */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    (void)remove(path);
+    return 0;
+}
+
+int pr_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0)
+        return errno == ENOENT ? 0 : -1;
+    if (S_ISDIR(st.st_mode))
+        (void)nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+    else
+        (void)unlink(path);
+    return lstat(path, &st) < 0 && errno == ENOENT ? 0 : -1;
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -265,18 +361,11 @@ static int write_replace(const char *path, const void *data, size_t len, int dur
     return rc;
 }
 
-int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
+/* Copies what is left of in (src) to out (dst). */
+static int copy_stream(int in, const char *src, int out, const char *dst, pr_err *err)
 {
-    int rc = -1, in = -1, out = -1;
-    char *dir = pr_path_dirname(dst);
-    char *tmp = NULL;
+    int rc = -1;
     char *buf = pr_xmalloc(1 << 16);
-    if (pr_mkdirs(dir, err) < 0)
-        goto out;
-    if ((in = pr_open_regular(src, err)) < 0)
-        goto out;
-    if ((out = create_temp(dst, &tmp, err)) < 0)
-        goto out;
     for (;;) {
         ssize_t n = read(in, buf, 1 << 16);
         if (n < 0 && errno == EINTR)
@@ -292,6 +381,171 @@ int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
             goto out;
         }
     }
+    rc = 0;
+out:
+    free(buf);
+    return rc;
+}
+
+/* Reads up to len bytes, fewer only at the end of the file; -1 on error. */
+static ssize_t read_full(int fd, char *p, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, p + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+int pr_write_new(const char *path, const void *data, size_t len, pr_err *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return pr_err_errno(err, path, "cannot create");
+    int bad = write_all(fd, data, len) < 0;
+    if (bad)
+        pr_err_errno(err, path, "cannot write");
+    if (close(fd) < 0 && !bad) {
+        bad = 1;
+        pr_err_errno(err, path, "cannot write");
+    }
+    if (bad)
+        unlink(path);
+    return bad ? -1 : 0;
+}
+
+int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
+{
+    if (link(src, dst) == 0)
+        return 0;
+    /* Another file system, a file system without hard links, too many
+     * links, or a file we may not link (protected_hardlinks): copy it. */
+    int e = errno;
+    struct stat st;
+    if ((e != EXDEV && e != EPERM && e != EMLINK && e != EOPNOTSUPP && e != ENOTSUP) ||
+        lstat(src, &st) < 0 || !S_ISREG(st.st_mode)) { /* a link is never followed */
+        errno = e;
+        return pr_err_errno(err, dst, "cannot link");
+    }
+    int rc = -1, out = -1;
+    int in = pr_open_regular(src, err);
+    if (in < 0)
+        goto out;
+    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out < 0) {
+        pr_err_errno(err, dst, "cannot create");
+        goto out;
+    }
+    rc = copy_stream(in, src, out, dst, err);
+    int fd = out;
+    out = -1;
+    if (close(fd) < 0 && rc == 0)
+        rc = pr_err_errno(err, dst, "cannot write");
+    if (rc < 0)
+        unlink(dst);
+out:
+    if (in >= 0)
+        close(in);
+    return rc;
+}
+
+/* 1 when the regular file dst holds exactly what in (of st_size size)
+ * holds; in is rewound. */
+static int same_content(int in, off_t size, const char *dst)
+{
+    struct stat st;
+    if (lstat(dst, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != size)
+        return 0;
+    int fd = open(dst, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    char *a = pr_xmalloc(1 << 16), *b = pr_xmalloc(1 << 16);
+    int same = 1;
+    for (;;) {
+        ssize_t na = read_full(in, a, 1 << 16), nb = read_full(fd, b, 1 << 16);
+        if (na < 0 || nb < 0 || na != nb || memcmp(a, b, (size_t)na) != 0) {
+            same = 0;
+            break;
+        }
+        if (na == 0)
+            break;
+    }
+    free(a);
+    free(b);
+    close(fd);
+    if (lseek(in, 0, SEEK_SET) < 0)
+        same = -1;
+    return same;
+}
+
+int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)
+{
+    int rc = -1, out = -1;
+    char *dir = pr_path_dirname(dst);
+    char *tmp = NULL;
+    *changed = 0;
+    int in = pr_open_regular(src, err);
+    struct stat st;
+    if (in < 0)
+        goto out;
+    if (fstat(in, &st) < 0) {
+        pr_err_errno(err, src, "cannot stat");
+        goto out;
+    }
+    int same = same_content(in, st.st_size, dst);
+    if (same < 0) {
+        pr_err_errno(err, src, "cannot read");
+        goto out;
+    }
+    if (same) {
+        rc = 0;
+        goto out;
+    }
+    if (pr_mkdirs(dir, err) < 0 || (out = create_temp(dst, &tmp, err)) < 0 ||
+        copy_stream(in, src, out, dst, err) < 0)
+        goto out;
+    int fd = out;
+    out = -1;
+    if (close(fd) < 0) {
+        pr_err_errno(err, dst, "cannot write");
+        goto out;
+    }
+    rc = pr_commit_temp(tmp, dst, err);
+    free(tmp);
+    tmp = NULL;
+    *changed = rc == 0;
+out:
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+    if (tmp)
+        unlink(tmp);
+    free(tmp);
+    free(dir);
+    return rc;
+}
+
+int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
+{
+    int rc = -1, in = -1, out = -1;
+    char *dir = pr_path_dirname(dst);
+    char *tmp = NULL;
+    if (pr_mkdirs(dir, err) < 0)
+        goto out;
+    if ((in = pr_open_regular(src, err)) < 0)
+        goto out;
+    if ((out = create_temp(dst, &tmp, err)) < 0)
+        goto out;
+    if (copy_stream(in, src, out, dst, err) < 0)
+        goto out;
     if (fsync(out) < 0 && errno != EINVAL && errno != EROFS) {
         pr_err_errno(err, dst, "cannot sync");
         goto out;
@@ -312,7 +566,6 @@ out:
         close(out);
     if (tmp)
         unlink(tmp);
-    free(buf);
     free(tmp);
     free(dir);
     return rc;
@@ -332,7 +585,10 @@ int pr_file_equals(const char *path, const void *data, size_t len)
 {
     pr_buf old = PR_BUF_INIT;
     pr_err ignored;
-    int same = pr_is_file(path) && pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
+    struct stat st;
+    /* A symbolic link is never read (nor written through): it is replaced. */
+    int same = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == len &&
+               pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
                (len == 0 || memcmp(old.data, data, len) == 0);
     pr_buf_free(&old);
     return same;

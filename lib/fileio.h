@@ -25,6 +25,17 @@ int pr_read_file(const char *path, pr_buf *out, pr_err *err);
  * resolved); otherwise -1 with an error naming path.  What gen reads and
  * publishes must pass this against the tree it was given. */
 int pr_path_within(const char *root, const char *path, pr_err *err);
+/* "a FIFO", "a character device", "a directory", ... for a st_mode. */
+const char *pr_mode_name(unsigned mode);
+/* pr_path_within, and path (links followed) is a regular file: a FIFO,
+ * device, socket or folder is an error naming what it is.  Nothing is
+ * opened, so a FIFO never blocks. */
+int pr_check_regular_within(const char *root, const char *path, pr_err *err);
+/* Every entry below dir resolves inside dir and is a regular file or a
+ * folder (for a tree of which any file may be read, such as the templates).
+ * Symbolic links are checked, not walked: a linked folder that stays inside
+ * is walked at its own place. */
+int pr_check_tree_within(const char *dir, pr_err *err);
 /* Writes data to path through a temporary file in the same directory,
  * fsync and rename: readers see the old content or the new, never a part.
  * Creates missing parent directories. */
@@ -33,6 +44,28 @@ int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
  * its content is already data, and skips the fsync: for generated output
  * that can be regenerated (readers still never see a partial file). */
 int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err);
+/* Creates path, which must not exist (O_EXCL|O_NOFOLLOW: nothing planted
+ * there is followed), and writes data to it, without fsync; on error the
+ * file is removed.  For files of a private staging folder. */
+int pr_write_new(const char *path, const void *data, size_t len, pr_err *err);
+/* Makes dst (which must not exist) hold the content of the regular file src:
+ * a hard link when it can, else a copy (pr_write_new's rules). */
+int pr_link_or_copy(const char *src, const char *dst, pr_err *err);
+/* Removes path and everything below it, never following a symbolic link
+ * (rm -rf); best effort.  Returns 0 when path is gone. */
+int pr_remove_tree(const char *path);
+/* Swaps the folders a and b in one step (renameat2 RENAME_EXCHANGE): no
+ * instant sees neither or both.  -1 with errno set (EINVAL or ENOSYS where
+ * the file system or kernel cannot). */
+int pr_exchange(const char *a, const char *b);
+/* 1 when a process with this id exists (kill(pid, 0)), for telling the
+ * leftovers of a dead writer (pr_is_temp_name) from those of a live one. */
+int pr_pid_alive(long pid);
+/* Makes dst a copy of the regular file src, streaming, through a temporary
+ * file and rename without fsync (regenerated output), and only when dst
+ * does not already hold the same bytes; *changed says whether it was
+ * written. */
+int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err);
 /* Copies src to dst through a temporary file and rename, streaming (logs can
  * be gigabytes); creates dst's parent directories. */
 int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err);
@@ -56,7 +89,8 @@ int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
  * later run can remove what a killed one left. */
 #define PR_TEMP_INFIX ".tmp."
 int pr_is_temp_name(const char *name, long *pid_out);
-/* 1 when path is a regular file holding exactly data[0..len). */
+/* 1 when path is a regular file (not a symbolic link) holding exactly
+ * data[0..len). */
 int pr_file_equals(const char *path, const void *data, size_t len);
 /* mkdir -p. */
 int pr_mkdirs(const char *path, pr_err *err);

@@ -190,6 +190,38 @@ static int get_json(const pr_jcur *c, const char *key, int want_array, json_t **
     return 1;
 }
 
+int pr_text_check(const pr_jcur *c, pr_err *err)
+{
+    if (json_is_string(c->v) && json_string_length(c->v) > PR_TEXT_MAX)
+        return pr_jfail(c, err, "%zu bytes of text: at most %d", json_string_length(c->v),
+                        PR_TEXT_MAX);
+    if (json_is_array(c->v)) {
+        for (size_t i = 0; i < json_array_size(c->v); i++) {
+            pr_jcur it = pr_jitem(c, i);
+            if (pr_text_check(&it, err) < 0)
+                return -1;
+        }
+    } else if (json_is_object(c->v)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(c->v, k, v) {
+            pr_jcur it = pr_jchild(c, k);
+            if (strlen(k) > PR_TEXT_MAX)
+                return pr_jfail(&it, err, "a key of %zu bytes: at most %d", strlen(k),
+                                PR_TEXT_MAX);
+            if (pr_text_check(&it, err) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int pr_is_commit_id(const char *s)
+{
+    size_t n = strspn(s, "0123456789abcdefABCDEF");
+    return s[n] == '\0' && n >= 7 && n <= 40;
+}
+
 int pr_is_ip_address(const char *s)
 {
     /* IPv6: hex digits and colons (at least two), optionally a dotted tail. */
@@ -319,6 +351,14 @@ int pr_record_check(const pr_record *r, pr_err *err)
     if (r->failed && !pr_str_in(r->fail_reason, pr_fail_reasons))
         return pr_err_set(err, f, 0, 0, "failure.reason", "unknown reason \"%s\"",
                           r->fail_reason ? r->fail_reason : "");
+    if (!r->failed && (!r->log_file || !r->log_file[0]))
+        return pr_err_set(err, f, 0, 0, "log_file",
+                          "empty: a case with a FINAL_RESULT needs its log");
+    for (size_t i = 0; i < json_array_size(r->logs); i++) {
+        const char *p = json_string_value(json_array_get(r->logs, i));
+        if (!p || !*p)
+            return pr_err_set(err, f, 0, 0, "logs", "element %zu is not a path", i);
+    }
     if (r->launch) {
         const char *field;
         char why[256];
@@ -429,6 +469,15 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
     long long v;
     if (pr_jobject(c, record_keys, err) < 0)
         return -1;
+    /* Every field that can reach a report is bounded text; "command" (the
+     * argv measure ran, never shown) is kept whatever its length. */
+    const char *key;
+    json_t *val;
+    json_object_foreach(c->v, key, val) {
+        pr_jcur f = pr_jchild(c, key);
+        if (strcmp(key, "command") != 0 && pr_text_check(&f, err) < 0)
+            return -1;
+    }
     if (pr_jint(c, "perfrepro", 1, 1, PR_SCHEMA_VERSION, &v, err) < 0 ||
         get_str(c, "log_file", 1, &r->log_file, err) < 0 ||
         get_str(c, "model_name", 1, &r->model_name, err) < 0 ||
@@ -530,6 +579,20 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
     if (r->log_file[0] && !pr_path_is_safe_relative(r->log_file)) {
         pr_jcur lf = pr_jchild(c, "log_file");
         return pr_jfail(&lf, err, "must be a relative path inside the run directory");
+    }
+    /* A figure with no log behind it cannot be checked: only a failed case
+     * (never started, say) may have none. */
+    if (!r->failed && !r->log_file[0]) {
+        pr_jcur lf = pr_jchild(c, "log_file");
+        return pr_jfail(&lf, err, "empty: a case with a FINAL_RESULT needs its log");
+    }
+    /* Each log the record lists is a path; gen's loader checks it like
+     * log_file (a record `parse` prints lists the paths it was given). */
+    for (size_t i = 0; i < json_array_size(r->logs); i++) {
+        pr_jcur lc = pr_jchild(c, "logs");
+        pr_jcur it = pr_jitem(&lc, i);
+        if (!json_is_string(it.v) || !json_string_length(it.v))
+            return pr_jfail(&it, err, "expected a path (a non-empty string)");
     }
     if (r->env && !pr_path_is_safe_relative(r->env)) {
         pr_jcur ef = pr_jchild(c, "env");

@@ -27,6 +27,19 @@ int pr_str_in(const char *s, const char *const *list);
 /* 1 when s is an IPv4 (dotted quad) or IPv6 literal: records never carry
  * machine addresses (launch.hosts). */
 int pr_is_ip_address(const char *s);
+/* 1 when s is a git commit id: 7 to 40 hex digits.  A suite's or published
+ * table's source.commit must be one (a report pastes it into
+ * `git checkout`). */
+int pr_is_commit_id(const char *s);
+
+/* The longest string (or key) a data file may hold, in bytes.  Text from
+ * data reaches the reports escaped, and cmark-gfm spends about 170 bytes of
+ * memory per escaped character when the site renders a page: a 4 MB
+ * description cost 686 MB.  The longest shipped value is 617 bytes. */
+#define PR_TEXT_MAX 16384
+/* Fails at the first string or key under c (c included) longer than
+ * PR_TEXT_MAX, naming its field. */
+int pr_text_check(const pr_jcur *c, pr_err *err);
 
 typedef struct pr_record {
     /* The seeds' keys. */

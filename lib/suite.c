@@ -71,6 +71,38 @@ int pr_name_is_safe(const char *s)
     return 1;
 }
 
+const char *pr_name_unsafe_why(const char *s, char *buf, size_t len)
+{
+    size_t n = strlen(s);
+    if (pr_name_is_safe(s))
+        return NULL;
+    if (n == 0)
+        return "it is empty";
+    if (n > 128)
+        return "it is longer than 128 bytes";
+    if (s[0] == '.')
+        return "it starts with '.' (a hidden file, or \".\" and \"..\")";
+    if (s[0] == '-')
+        return "it starts with '-' (a command would read it as an option)";
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-' || c == '+')) {
+            if (c < 0x20 || c >= 0x7f)
+                snprintf(buf, len, "byte 0x%02x is not one of [A-Za-z0-9._+-]", c);
+            else
+                snprintf(buf, len, "'%c' is not one of [A-Za-z0-9._+-]", c);
+            return buf;
+        }
+    }
+    if (pr_name_has_active_extension(s)) {
+        snprintf(buf, len, "it ends in \"%s\", an extension a browser runs or renders as a "
+                 "page (active content)", strrchr(s, '.'));
+        return buf;
+    }
+    return "it is not a safe name";
+}
+
 static int dup_str(const pr_jcur *c, const char *key, int required, char **out, pr_err *err)
 {
     const char *s = NULL;
@@ -307,6 +339,142 @@ static int check_templates(const pr_jcur *arr_or_obj, pr_err *err)
     return 0;
 }
 
+/* Where a placeholder of a "shell": true command stands.  Its value is
+ * inserted as one single-quoted shell word, which the shell reads as one
+ * word only in plain text: inside double quotes the quotes are literal and
+ * "$(...)" in the value runs; after a backslash or '$' the opening quote
+ * changes meaning; in backquotes, a comment or a here-document the value is
+ * read again as shell text.  Single quotes are refused too: the value would
+ * close them. */
+enum sh_state { SH_PLAIN, SH_SQUOTE, SH_DQUOTE, SH_BQUOTE, SH_COMMENT, SH_HEREDOC };
+
+static const char *const sh_state_names[] = {
+    NULL, "inside single quotes", "inside double quotes", "inside backquotes (`...`)",
+    "inside a comment", "inside a here-document"};
+
+/* 1 when c ends a shell word (blank or operator character). */
+static int sh_word_end(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || strchr(";&|()<>", c) != NULL;
+}
+
+/* Refuses a placeholder of the shell command at c that the shell would not
+ * read as one word (see sh_state_names).  check_template has checked the
+ * template's syntax. */
+static int check_shell_placeholders(const pr_jcur *c, pr_err *err)
+{
+    const char *t = json_string_value(c->v);
+    enum sh_state st = SH_PLAIN;
+    int escaped = 0, word_start = 1, dollar = 0, rc = 0;
+    int heredoc = 0, strip_tabs = 0; /* a here-document's body starts at the next line */
+    pr_buf delim = PR_BUF_INIT, line = PR_BUF_INIT;
+    const char *why = NULL;
+    size_t i = 0;
+    while (t[i] && !why) {
+        if (t[i] == '{' && t[i + 1] != '{') {
+            why = st != SH_PLAIN ? sh_state_names[st]
+                  : escaped      ? "right after a backslash"
+                  : dollar       ? "right after '$'"
+                                 : NULL;
+            if (!why) {
+                i += strcspn(t + i, "}") + 1;
+                word_start = dollar = 0;
+            }
+            continue;
+        }
+        char ch = t[i];
+        /* "{{" and "}}" are one literal brace. */
+        i += (ch == '{' || ch == '}') && t[i + 1] == ch ? 2 : 1;
+        int was_escaped = escaped;
+        escaped = dollar = 0;
+        switch (st) {
+        case SH_PLAIN:
+            if (was_escaped) {
+                word_start = 0;
+            } else if (ch == '<' && t[i] == '<' && t[i + 1] == '<') {
+                i += 2; /* "<<<": a here-string is one word */
+                word_start = 1;
+            } else if (ch == '<' && t[i] == '<') {
+                /* "<<" or "<<-", then the delimiter word, quotes removed. */
+                i++;
+                strip_tabs = t[i] == '-';
+                i += (size_t)strip_tabs;
+                i += strspn(t + i, " \t");
+                pr_buf_clear(&delim);
+                while (t[i] && !sh_word_end(t[i])) {
+                    char d = t[i];
+                    if (d == '{' && t[i + 1] != '{') {
+                        why = "in a here-document's delimiter";
+                        break;
+                    }
+                    i += (d == '{' || d == '}') && t[i + 1] == d ? 2 : 1;
+                    if (!strchr("'\"\\", d))
+                        pr_buf_putc(&delim, d);
+                }
+                heredoc = 1;
+                word_start = 1;
+            } else if (ch == '\n' && heredoc) {
+                st = SH_HEREDOC;
+                pr_buf_clear(&line);
+            } else {
+                escaped = ch == '\\';
+                dollar = ch == '$';
+                st = ch == '\'' ? SH_SQUOTE
+                     : ch == '"' ? SH_DQUOTE
+                     : ch == '`' ? SH_BQUOTE
+                     : ch == '#' && word_start ? SH_COMMENT
+                                               : SH_PLAIN;
+                word_start = st == SH_PLAIN && sh_word_end(ch);
+            }
+            break;
+        case SH_SQUOTE:
+            if (ch == '\'')
+                st = SH_PLAIN;
+            break;
+        case SH_DQUOTE:
+        case SH_BQUOTE:
+            if (!was_escaped && ch == (st == SH_DQUOTE ? '"' : '`'))
+                st = SH_PLAIN;
+            else
+                escaped = !was_escaped && ch == '\\';
+            break;
+        case SH_COMMENT:
+            if (ch == '\n') {
+                st = heredoc ? SH_HEREDOC : SH_PLAIN;
+                word_start = 1;
+                pr_buf_clear(&line);
+            }
+            break;
+        case SH_HEREDOC:
+            if (ch != '\n') {
+                if (!(strip_tabs && ch == '\t' && line.len == 0))
+                    pr_buf_putc(&line, ch);
+                break;
+            }
+            if (strcmp(pr_buf_cstr(&line), pr_buf_cstr(&delim)) == 0) {
+                st = SH_PLAIN;
+                heredoc = 0;
+                word_start = 1;
+            }
+            pr_buf_clear(&line);
+            break;
+        }
+    }
+    if (why) {
+        /* t[i] is the placeholder's '{'. */
+        int len = (int)strcspn(t + i + 1, "}");
+        const char *name = t + i + 1;
+        rc = pr_jfail(c, err,
+                      "the placeholder {%.*s} is %s: with \"shell\": true each value is "
+                      "inserted as one shell word, already quoted, so write the placeholder "
+                      "outside quotes and comments (--name={%.*s}, not --name=\"{%.*s}\")",
+                      len, name, why, len, name, len, name);
+    }
+    pr_buf_free(&delim);
+    pr_buf_free(&line);
+    return rc;
+}
+
 static int add_case(pr_suite *s, size_t *cap, int nodes, int gpn, int bs, const char *prec,
                     int repeat, const pr_jcur *where, pr_err *err)
 {
@@ -344,9 +512,12 @@ static int add_case(pr_suite *s, size_t *cap, int nodes, int gpn, int bs, const 
         pr_buf_free(&name);
         return pr_jfail(where, err, "case_name: %s", err->msg);
     }
-    if (!pr_name_is_safe(pr_buf_cstr(&name))) {
-        pr_jfail(where, err, "case name \"%s\" is not a safe file name ([A-Za-z0-9._+-])",
-                 pr_buf_cstr(&name));
+    char why[160];
+    const char *bad = pr_name_unsafe_why(pr_buf_cstr(&name), why, sizeof why);
+    if (bad) {
+        /* The name is a file name (the log, the record) and a page's anchor. */
+        pr_jfail(where, err, "case name \"%s\" (from case_name \"%s\") is not a safe file "
+                 "name: %s", pr_buf_cstr(&name), s->case_name, bad);
         pr_buf_free(&name);
         return -1;
     }
@@ -475,9 +646,11 @@ static int read_compare(pr_suite *s, const pr_jcur *root, pr_err *err)
             return pr_jfail(&c, err, "a column compared with itself: name another column or a "
                                      "\"framework\"");
         }
-        if (fw && !pr_name_is_safe(fw)) {
+        char why[160];
+        const char *bad = fw ? pr_name_unsafe_why(fw, why, sizeof why) : NULL;
+        if (bad) {
             pr_jcur c = pr_jchild(&it, "framework");
-            return pr_jfail(&c, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", fw);
+            return pr_jfail(&c, err, "\"%s\" is not a safe folder name: %s", fw, bad);
         }
         k->of = pr_xstrdup(of);
         k->to = pr_xstrdup(to);
@@ -488,22 +661,51 @@ static int read_compare(pr_suite *s, const pr_jcur *root, pr_err *err)
     return 0;
 }
 
+/* source.repo, .path and .commit become `git clone`, `cd` and `git
+ * checkout` lines of the report (shell-quoted there): a commit is a commit
+ * id, and neither repo nor path may start with '-' (an option to git or cd,
+ * whatever the quoting) or hold control characters. */
+static int check_source(const pr_jcur *c, const pr_suite *s, pr_err *err)
+{
+    const char *keys[] = {"repo", "path"};
+    const char *vals[] = {s->source_repo, s->source_path};
+    for (int i = 0; i < 2; i++) {
+        if (!vals[i])
+            continue;
+        pr_jcur f = pr_jchild(c, keys[i]);
+        if (vals[i][0] == '-' || vals[i][0] == '\0')
+            return pr_jfail(&f, err, "must not be empty or start with '-'");
+        for (const char *p = vals[i]; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                return pr_jfail(&f, err, "control character (\\x%02x) in the value",
+                                (unsigned)(unsigned char)*p);
+    }
+    if (s->source_commit && !pr_is_commit_id(s->source_commit)) {
+        pr_jcur f = pr_jchild(c, "commit");
+        return pr_jfail(&f, err, "\"%.80s\" is not a commit id (7 to 40 hex digits)",
+                        s->source_commit);
+    }
+    return 0;
+}
+
 static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
 {
     long long v;
     pr_jcur c;
-    if (pr_jobject(root, suite_keys, err) < 0 || pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+    if (pr_jobject(root, suite_keys, err) < 0 || pr_text_check(root, err) < 0 ||
+        pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
         dup_str(root, "model", 1, &s->model, err) < 0)
         return -1;
+    char why[160];
+    const char *bad = pr_name_unsafe_why(s->model, why, sizeof why);
     c = pr_jchild(root, "model");
-    if (!pr_name_is_safe(s->model))
-        return pr_jfail(&c, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s->model);
+    if (bad)
+        return pr_jfail(&c, err, "\"%s\" is not a safe folder name: %s", s->model, bad);
     if (dup_str(root, "framework", 1, &s->framework, err) < 0)
         return -1;
     c = pr_jchild(root, "framework");
-    if (!pr_name_is_safe(s->framework))
-        return pr_jfail(&c, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])",
-                        s->framework);
+    if ((bad = pr_name_unsafe_why(s->framework, why, sizeof why)))
+        return pr_jfail(&c, err, "\"%s\" is not a safe folder name: %s", s->framework, bad);
     if (dup_str(root, "model_title", 0, &s->model_title, err) < 0 ||
         dup_str(root, "framework_title", 0, &s->framework_title, err) < 0 ||
         dup_str(root, "framework_version", 0, &s->framework_version, err) < 0 ||
@@ -526,7 +728,8 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
     if (rc && (pr_jobject(&c, source_keys, err) < 0 ||
                dup_str(&c, "repo", 1, &s->source_repo, err) < 0 ||
                dup_str(&c, "path", 0, &s->source_path, err) < 0 ||
-               dup_str(&c, "commit", 0, &s->source_commit, err) < 0))
+               dup_str(&c, "commit", 0, &s->source_commit, err) < 0 ||
+               check_source(&c, s, err) < 0))
         return -1;
     rc = pr_jobj(root, "steps", 0, &c, err);
     if (rc < 0)
@@ -550,6 +753,11 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
         return -1;
     if (s->shell && json_array_size(s->command) != 1)
         return pr_jfail(&c, err, "with \"shell\": true the command is one string");
+    if (s->shell) {
+        pr_jcur cmd = pr_jitem(&c, 0);
+        if (check_shell_placeholders(&cmd, err) < 0)
+            return -1;
+    }
     if (str_object(root, "env", NULL, &s->env, err) < 0)
         return -1;
     c = pr_jchild(root, "env");

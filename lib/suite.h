@@ -96,6 +96,9 @@ extern const char *const pr_suite_placeholders[];
  * '.' or '-', at most 128 bytes, not ending in an extension served as active
  * content (pr_name_has_active_extension). */
 int pr_name_is_safe(const char *s);
+/* NULL when pr_name_is_safe(s), else which rule s breaks, for messages
+ * ("it ends in \".html\", ..."): a constant or buf (len bytes). */
+const char *pr_name_unsafe_why(const char *s, char *buf, size_t len);
 /* 1 when s ends in ".html", ".svg", ".js" or another extension a browser
  * runs or renders as a page (case-insensitive). */
 int pr_name_has_active_extension(const char *s);

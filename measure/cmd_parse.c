@@ -173,12 +173,13 @@ static int check_identity(const opts *o, int nlogs)
     if (o->unit && !*o->unit)
         return usage_error("--unit must not be empty%s%s", "", "");
     /* Hardening: they name report folders; gen refuses a record with "../x". */
-    if (o->model && !pr_name_is_safe(o->model))
-        return usage_error("--model: \"%s\" is not a safe folder name%s ([A-Za-z0-9._+-])",
-                           o->model, "");
-    if (o->framework && !pr_name_is_safe(o->framework))
-        return usage_error("--framework: \"%s\" is not a safe folder name%s ([A-Za-z0-9._+-])",
-                           o->framework, "");
+    char why[160];
+    const char *bad;
+    if (o->model && (bad = pr_name_unsafe_why(o->model, why, sizeof why)))
+        return usage_error("--model: \"%s\" is not a safe folder name: %s", o->model, bad);
+    if (o->framework && (bad = pr_name_unsafe_why(o->framework, why, sizeof why)))
+        return usage_error("--framework: \"%s\" is not a safe folder name: %s", o->framework,
+                           bad);
     return -1;
 }
 
@@ -189,21 +190,17 @@ static int load_rule(const char *arg, pr_rule **out, pr_err *err)
     return pr_rule_parse("<--rule>", arg, strlen(arg), out, err);
 }
 
-/* A LOG that is not there is a usage error (a typo), not a failed case. */
+/* A LOG that is not there is a usage error (a typo), not a failed case; so
+ * is one that is no regular file (a FIFO would block the parse forever). */
 static int check_log(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    pr_err err;
+    int fd = pr_open_regular(path, &err);
     if (fd < 0) {
-        fprintf(stderr, "perfrepro-measure parse: %s: cannot open: %s\n", path, strerror(errno));
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         return -1;
     }
-    struct stat sb;
-    int ok = fstat(fd, &sb) == 0 && !S_ISDIR(sb.st_mode);
     close(fd);
-    if (!ok) {
-        fprintf(stderr, "perfrepro-measure parse: %s: is a directory\n", path);
-        return -1;
-    }
     return 0;
 }
 
@@ -240,10 +237,12 @@ static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
  * folder never holds a record whose logs are missing. */
 static int file_case(const opts *o, char **logs, int nlogs, pr_record *rec, pr_err *err)
 {
-    if (!pr_name_is_safe(rec->case_name))
+    char why[160];
+    const char *bad = pr_name_unsafe_why(rec->case_name, why, sizeof why);
+    if (bad)
         return pr_err_set(err, NULL, 0, 0, "--case",
-                          "\"%s\" is not a safe file name ([A-Za-z0-9._+-]); give --case NAME",
-                          rec->case_name);
+                          "\"%s\" is not a safe file name: %s; give --case NAME",
+                          rec->case_name, bad);
     int rc = -1;
     size_t n = (size_t)nlogs + 1; /* the logs, then the record */
     char **dst = pr_xcalloc(n, sizeof *dst), **tmp = pr_xcalloc(n, sizeof *tmp);

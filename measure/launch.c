@@ -4,13 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -556,17 +556,6 @@ void pr_launch_plan_free(pr_launch_plan *p)
 
 /* ---- After the job ------------------------------------------------------------ */
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
 /* 1 when name is base followed by one or more digits. */
 static int is_rank_name(const char *name, const char *base)
 {
@@ -575,33 +564,46 @@ static int is_rank_name(const char *name, const char *base)
            strspn(name + bl, "0123456789") == strlen(name + bl);
 }
 
-void pr_launch_clean(const pr_launch_plan *p, const char *log_path)
+char **pr_launch_outputs(const pr_launch_plan *p)
 {
-    (void)log_path;
+    char **v = NULL;
+    size_t n = 0;
+    struct stat st;
     if (!p)
-        return;
-    /* Logs of an earlier run of the case must not pass for this run's. */
-    if (p->rank_dir)
-        nftw(p->rank_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return NULL;
+    /* lstat: a link planted there is listed (to be moved), never followed. */
+    if (p->rank_dir && lstat(p->rank_dir, &st) == 0)
+        pr_strv_push(&v, &n, pr_xstrdup(p->rank_dir));
     if (p->rank_prefix) {
         char *dir = pr_path_dirname(p->rank_prefix);
         const char *base = strrchr(p->rank_prefix, '/');
         base = base ? base + 1 : p->rank_prefix;
         char **names = NULL;
-        size_t n = 0;
         pr_err ignored;
-        if (pr_list_dir(dir, &names, &n, &ignored) == 0) {
-            for (size_t i = 0; i < n; i++) {
-                if (!is_rank_name(names[i], base))
-                    continue;
-                char *path = pr_path_join(dir, names[i]);
-                unlink(path);
-                free(path);
-            }
+        if (pr_list_dir(dir, &names, NULL, &ignored) == 0) {
+            for (char **e = names; *e; e++)
+                if (is_rank_name(*e, base))
+                    pr_strv_push(&v, &n, pr_path_join(dir, *e));
             pr_strv_free(names);
         }
         free(dir);
     }
+    if (p->script_path && lstat(p->script_path, &st) == 0)
+        pr_strv_push(&v, &n, pr_xstrdup(p->script_path));
+    return v;
+}
+
+void pr_launch_clean(const pr_launch_plan *p, const char *log_path)
+{
+    (void)log_path;
+    char **outs = pr_launch_outputs(p);
+    /* Logs of an earlier run of the case must not pass for this run's (the
+     * batch script is written again anyway). */
+    for (char **o = outs; o && *o; o++) {
+        if (!p->script_path || strcmp(*o, p->script_path) != 0)
+            (void)pr_remove_tree(*o);
+    }
+    pr_strv_free(outs);
 }
 
 /* Collects the regular files under dir, sorted (pr_list_dir sorts). */
@@ -629,7 +631,8 @@ static void list_files(const char *dir, int depth, char ***v, size_t *n)
 char *pr_launch_batch_job_id(const char *log_path)
 {
     char buf[256];
-    int fd = open(log_path, O_RDONLY | O_CLOEXEC);
+    pr_err ignored;
+    int fd = pr_open_regular(log_path, &ignored);
     if (fd < 0)
         return NULL;
     ssize_t got = read(fd, buf, sizeof buf - 1);

@@ -194,8 +194,12 @@ typedef struct pr_launch_result {
     char *job_id;       /* sbatch: the job's id, or NULL */
 } pr_launch_result;
 
-/* Removes what an earlier run of the case left (per-rank logs, the rank
- * directory) before the job starts. */
+/* What an earlier run of the case left that this plan's job writes again and
+ * that exists now: the rank directory, each rank's log, the batch script
+ * (absolute paths; a NULL-terminated malloc'd list or NULL, pr_strv_free).
+ * The runner moves them aside while the case runs. */
+char **pr_launch_outputs(const pr_launch_plan *p);
+/* Removes the per-rank logs and the rank directory of pr_launch_outputs. */
 void pr_launch_clean(const pr_launch_plan *p, const char *log_path);
 /* Looks at what the job left: per-rank logs, the job id (the first line
  * sbatch printed into the log), the nodes (the batch script's

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 
 #define NONE SIZE_MAX
 
@@ -53,8 +54,49 @@ size_t pr_logscan_clean(char *s, size_t len)
     return w;
 }
 
+/* OpenMPI's --timestamp-output puts ctime()'s date before the tag: "Mon May
+ * 31 13:38:21 2021[1,0]<stderr>:" (the day padded with a blank, "May  3";
+ * an unpadded "May 3" is taken too).  Returns the date's length when s
+ * starts with one followed by '[', else 0. */
+static size_t mpi_timestamp(const char *s, size_t len)
+{
+    static const char days[] = "SunMonTueWedThuFriSat";
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    if (len < 24 || s[3] != ' ' || s[7] != ' ')
+        return 0;
+    int ok_day = 0, ok_month = 0;
+    for (int i = 0; i < 7; i++)
+        ok_day |= memcmp(s, days + 3 * i, 3) == 0;
+    for (int i = 0; i < 12; i++)
+        ok_month |= memcmp(s + 4, months + 3 * i, 3) == 0;
+    if (!ok_day || !ok_month)
+        return 0;
+    size_t i = 8;
+    if (s[i] == ' ')
+        i++;
+    size_t d0 = i;
+    while (i < d0 + 2 && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (i == d0 || s[i++] != ' ')
+        return 0;
+    /* "hh:mm:ss yyyy[" */
+    static const char shape[] = "00:00:00 0000[";
+    for (size_t k = 0; shape[k]; k++, i++) {
+        if (i >= len)
+            return 0;
+        if (shape[k] == '0' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[k])
+            return 0;
+    }
+    return i - 1;
+}
+
 size_t pr_logscan_mpi_prefix(const char *s, size_t len, int *rank)
 {
+    if (len && s[0] != '[') {
+        size_t ts = mpi_timestamp(s, len);
+        size_t tag = ts ? pr_logscan_mpi_prefix(s + ts, len - ts, rank) : 0;
+        return tag ? ts + tag : 0;
+    }
     size_t i = 1;
     if (len < 8 || s[0] != '[')
         return 0;
@@ -135,7 +177,9 @@ static int emit(scan *s, size_t a, size_t b, size_t end)
         len = pr_logscan_clean(text, len);
     text[len] = '\0';
     pr_logline line = {text, len, -1, ++s->lineno};
-    if (len && text[0] == '[') {
+    /* a tag, or the date --timestamp-output puts before it */
+    if (len && (text[0] == '[' ||
+                (text[0] >= 'A' && text[0] <= 'W' && len > 24 && text[3] == ' '))) {
         size_t p = pr_logscan_mpi_prefix(text, len, &line.rank);
         line.text += p;
         line.len -= p;
@@ -225,9 +269,10 @@ out:
 int pr_logscan_path(const char *path, pr_logscan_fn fn, void *ctx, pr_logscan_stats *st,
                     pr_err *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Regular files only: a FIFO planted as a log must not block the scan. */
+    int fd = pr_open_regular(path, err);
     if (fd < 0)
-        return pr_err_errno(err, path, "cannot open");
+        return -1;
 #ifdef POSIX_FADV_SEQUENTIAL
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

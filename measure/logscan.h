@@ -10,8 +10,9 @@
  *     several lines; the last state of the bar is a line of its own);
  *   - ANSI escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL|ESC \",
  *     and two/three-byte escapes) and NUL bytes are removed;
- *   - one leading OpenMPI tag "[job,rank]<stdout|stderr|...>:" is removed and
- *     its rank reported;
+ *   - one leading OpenMPI tag "[job,rank]<stdout|stderr|...>:", with the
+ *     date mpirun --timestamp-output puts before it ("Mon May 31 13:38:21
+ *     2021[1,0]<stderr>:"), is removed and its rank reported;
  *   - a last line without a newline is still a line;
  *   - a line longer than the buffer is not handed over: it is counted in
  *     overlong_lines and skipped (memory stays bounded whatever the input).
@@ -56,8 +57,9 @@ int pr_logscan_path(const char *path, pr_logscan_fn fn, void *ctx, pr_logscan_st
 /* Removes ANSI escape sequences and NUL bytes from s[0..len) in place;
  * returns the new length.  (Exposed for tests and for other readers.) */
 size_t pr_logscan_clean(char *s, size_t len);
-/* When s starts with an OpenMPI tag "[N,R]<word>:", returns the tag's length
- * and sets *rank to R; otherwise returns 0. */
+/* When s starts with an OpenMPI tag "[N,R]<word>:", or with one after
+ * --timestamp-output's date ("Mon May 31 13:38:21 2021[N,R]<word>:"),
+ * returns the prefix's length and sets *rank to R; otherwise returns 0. */
 size_t pr_logscan_mpi_prefix(const char *s, size_t len, int *rank);
 
 #endif

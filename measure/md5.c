@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 
 /* Per-round shift amounts and the sine-derived constants of RFC 1321. */
 static const unsigned char md5_s[64] = {
@@ -130,14 +131,15 @@ int pr_md5_file(const char *path, char hex[33], const volatile sig_atomic_t *sto
     enum { CHUNK = 1 << 20 };
     int rc = -1;
     unsigned char *buf = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return pr_err_errno(err, path, "cannot open");
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        pr_err_set(err, path, 0, 0, NULL,
-                   "is a directory: a checksum is taken of one file (an archive or a manifest)");
-        goto out;
+    /* Regular files only: a FIFO (or a device) as a dataset would block the
+     * run, or never end, before any case. */
+    int fd = pr_open_regular(path, err);
+    if (fd < 0) {
+        if (pr_is_dir(path))
+            pr_err_set(err, path, 0, 0, NULL,
+                       "is a directory: a checksum is taken of one file (an archive or a "
+                       "manifest)");
+        return -1;
     }
     buf = pr_xmalloc(CHUNK);
     pr_md5 m;

@@ -8,11 +8,8 @@
 
 #include "buf.h"
 #include "logscan.h"
+#include "numbers.h"
 #include "stats.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* Above this many used records the case-wide median in stats is left out,
  * so that the mean and last reducers run in bounded memory (4 MiB). */
@@ -54,176 +51,6 @@ typedef struct gpu_state {
     int have_peak_pending, have_peak;
 } gpu_state;
 
-/* ---- reading numbers ---- */
-
-static int is_word(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '.';
-}
-
-/* Exact powers of ten (all representable in a double). */
-static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-/* "ddd.ddd" with at most 15 significant digits, read without strtod: both
- * the digits and the power of ten are exact doubles, so one division is
- * correctly rounded and the result is the one strtod gives (Clinger's fast
- * path).  Returns 0 when the text needs strtod (exponent, many digits). */
-static int fast_decimal(const char *t, double *out, const char **end)
-{
-    const char *p = t;
-    int neg = 0;
-    if (*p == '+' || *p == '-')
-        neg = *p++ == '-';
-    unsigned long long m = 0;
-    int digits = 0, frac = 0;
-    for (; *p >= '0' && *p <= '9'; p++, digits++)
-        m = m * 10 + (unsigned)(*p - '0');
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++, frac++)
-            m = m * 10 + (unsigned)(*p - '0');
-    if (digits == 0 || digits > 15 || *p == 'e' || *p == 'E')
-        return 0;
-    double v = (double)m / pow10_exact[frac];
-    *out = neg ? -v : v;
-    *end = p;
-    return 1;
-}
-
-/* Reads the number at t (NUL-terminated).  Only decimal notation counts:
- * "None", "nan", "inf" and hex are not numbers here.  After the number may
- * come the end, a space, punctuation or a unit ("0.895," "12.5ms"), but not
- * more digits, dots, colons or slashes ("12:30:44", "1.2.3", "8/40"). */
-static int read_number(const char *t, double *out, const char **end_out)
-{
-    const char *q = t;
-    if (*q == '+' || *q == '-')
-        q++;
-    if (*q == '.')
-        q++;
-    if (!isdigit((unsigned char)*q))
-        return 0;
-    const char *e;
-    double v;
-    if (!fast_decimal(t, &v, &e)) {
-        char *ee;
-        errno = 0;
-        v = strtod(t, &ee);
-        e = ee;
-        if (errno == ERANGE || !isfinite(v))
-            return 0;
-        for (const char *x = t; x < e; x++)
-            if (!((*x >= '0' && *x <= '9') || *x == '.' || *x == 'e' || *x == 'E' ||
-                  *x == '+' || *x == '-'))
-                return 0;
-    }
-    char c = *e;
-    if (c != '\0' && c != ' ' && c != '\t' && !isalpha((unsigned char)c) &&
-        !strchr(",;|)]}%\"'\n\r\v\f", c))
-        return 0;
-    /* "0x1A" is hex, not zero with a unit. */
-    if ((c == 'x' || c == 'X') && isxdigit((unsigned char)e[1]))
-        return 0;
-    *out = v;
-    if (end_out)
-        *end_out = e;
-    return 1;
-}
-
-/* memmem for the hot path.  glibc's memmem sets up a shift table on every
- * call, which costs more than the search on a 200-byte line; comparing the
- * needle's first and last bytes 16 positions at a time and checking the
- * candidates with memcmp is several times faster on log lines. */
-static const char *find_kw(const char *s, size_t len, const char *n, size_t m)
-{
-    if (m == 0 || m > len)
-        return NULL;
-    if (m == 1)
-        return memchr(s, n[0], len);
-    size_t i = 0;
-#ifdef __SSE2__
-    const __m128i first = _mm_set1_epi8(n[0]), last = _mm_set1_epi8(n[m - 1]);
-    for (; i + m - 1 + 16 <= len; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + m - 1));
-        unsigned mask = (unsigned)_mm_movemask_epi8(
-            _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
-        while (mask) {
-            unsigned bit = (unsigned)__builtin_ctz(mask);
-            if (memcmp(s + i + bit + 1, n + 1, m - 2) == 0)
-                return s + i + bit;
-            mask &= mask - 1;
-        }
-    }
-#endif
-    return memmem(s + i, len - i, n, m);
-}
-
-enum { KW_NONE = 0, KW_NUMBER = 1, KW_NOT_NUMBER = 2 };
-
-/* The value after keyword kw in s[0..len) (NUL-terminated): the keyword must
- * stand as a token of its own (not "avg_ips:" for "ips:"), then blanks, an
- * optional ':' or '=' when kw does not end in one, and blanks. */
-static int keyword_value(const char *s, size_t len, const char *kw, size_t kwlen, double *out)
-{
-    const char *p = s, *end = s + len;
-    int word_start = is_word(kw[0]), word_end = is_word(kw[kwlen - 1]);
-    int has_sep = kw[kwlen - 1] == ':' || kw[kwlen - 1] == '=';
-    const char *q;
-    while ((q = find_kw(p, (size_t)(end - p), kw, kwlen)) != NULL) {
-        const char *t = q + kwlen;
-        p = q + 1;
-        if ((word_start && q > s && is_word(q[-1])) || (word_end && t < end && is_word(*t)))
-            continue;
-        while (*t == ' ' || *t == '\t')
-            t++;
-        if (!has_sep && (*t == ':' || *t == '=')) {
-            t++;
-            while (*t == ' ' || *t == '\t')
-                t++;
-        }
-        return read_number(t, out, NULL) ? KW_NUMBER : KW_NOT_NUMBER;
-    }
-    return KW_NONE;
-}
-
-/* A number that must fill the whole of s[0..len) (a capture, a cell). */
-static int whole_number(const char *s, size_t len, double *out)
-{
-    char tmp[64];
-    while (len && isspace((unsigned char)*s)) {
-        s++;
-        len--;
-    }
-    while (len && isspace((unsigned char)s[len - 1]))
-        len--;
-    if (len == 0 || len >= sizeof tmp)
-        return 0;
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
-    const char *e;
-    return read_number(tmp, out, &e) && *e == '\0';
-}
-
-/* A count that fills all of s: digits only, at most 2^53 so that it is
- * exact in a double (sizes, M, N, K). */
-static int whole_count(const char *s, unsigned long long *out)
-{
-    if (!*s)
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!isdigit((unsigned char)*p))
-            return 0;
-    errno = 0;
-    char *e;
-    unsigned long long v = strtoull(s, &e, 10);
-    if (errno == ERANGE || *e != '\0' || v > (1ULL << 53))
-        return 0;
-    *out = v;
-    return 1;
-}
-
 /* ---- one run: the records of one log (or of all parts of one log) ---- */
 
 typedef struct run {
@@ -231,7 +58,13 @@ typedef struct run {
     const pr_rule_cfg *c;
     size_t kw_len, lf_len, bk_len; /* strlen of keyword, line_filter, batch_keyword */
     unsigned long long seen, ignored, skipped, used, other_rank;
-    double sum, last, max;
+    double sum, last, max, min;
+    /* the first line whose value was not a clean number (failure detail) */
+    unsigned long long lineno, bad_line;
+    char bad_text[40];
+    /* dllogger: lines with the metric whose step the rule does not take, by
+     * their kind (pr_step: iteration, epoch, summary) */
+    unsigned long long other_step[3];
     double *v; /* used values, when the reducer needs them */
     size_t nv, capv;
     /* global batch read from record lines (batch_keyword) */
@@ -249,6 +82,7 @@ typedef struct run {
     /* mllog */
     int have_start;
     double start_ms;
+    unsigned long long nonconv, nonconv_used; /* runs that did not converge */
     gpu_state g; /* perfrepro-gpu */
     pr_logscan_stats scan;
     /* the case, for values kept across runs */
@@ -298,7 +132,9 @@ static void add_record(run *r, double x, const char *line, size_t len)
     }
     if (line && c->batch_keyword) {
         double b;
-        if (keyword_value(line, len, c->batch_keyword, r->bk_len, &b) == KW_NUMBER && b > 0) {
+        if (pr_num_after(line, len, c->batch_keyword, r->bk_len, c->thousands, &b, NULL) ==
+                PR_NUM_FOUND &&
+            b > 0) {
             if (r->gbs_state == 0) {
                 r->gbs = b;
                 r->gbs_state = 1;
@@ -314,8 +150,16 @@ static void add_record(run *r, double x, const char *line, size_t len)
     r->last = x;
     if (r->used == 1 || x > r->max)
         r->max = x;
+    if (r->used == 1 || x < r->min)
+        r->min = x;
     if (c->reduce == PR_REDUCE_MEDIAN || c->reduce == PR_REDUCE_TRIMMED_MEAN)
         push(&r->v, &r->nv, &r->capv, x);
+    /* A run that did not converge is a record (the slowest) but has no
+     * time: the case's min, max, mean and median describe the others. */
+    if (isinf(x)) {
+        r->nonconv_used++;
+        return;
+    }
     kase *k = r->k;
     if (k->used == 0 || x < k->min)
         k->min = x;
@@ -335,44 +179,81 @@ static void add_record(run *r, double x, const char *line, size_t len)
     }
 }
 
+/* A value that is not a clean number ("ips: None", "1,234.5", "12 345"):
+ * counted, and the first one kept for the failure detail. */
+static void ignore_value(run *r, const char *val)
+{
+    r->ignored++;
+    if (r->bad_line || !val)
+        return;
+    r->bad_line = r->lineno;
+    size_t n = 0;
+    for (; val[n] && n < sizeof r->bad_text - 1; n++) {
+        unsigned char ch = (unsigned char)val[n];
+        r->bad_text[n] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+    }
+    while (n && r->bad_text[n - 1] == ' ')
+        n--;
+    r->bad_text[n] = '\0';
+}
+
+/* The value keyword or match finds in text: PR_NUM_NONE, PR_NUM_FOUND with
+ * *x set, or PR_NUM_BAD with *val at the text that is no number (NULL when
+ * the pattern could not be run). */
+static int line_value(run *r, const char *text, size_t len, double *x, const char **val)
+{
+    const pr_rule_cfg *c = r->c;
+    *val = NULL;
+    if (c->keyword)
+        return pr_num_after(text, len, c->keyword, r->kw_len, c->thousands, x, val);
+    const char *cap;
+    size_t cap_len;
+    int edges = 0;
+    int m = pr_rule_regex(r->rule, text, len, &cap, &cap_len, &edges);
+    if (m < 0)
+        return PR_NUM_BAD;
+    if (m == 0)
+        return PR_NUM_NONE;
+    *val = cap;
+    return pr_num_capture(text, cap, cap_len, edges, c->thousands, x) ? PR_NUM_FOUND
+                                                                       : PR_NUM_BAD;
+}
+
 /* keyword or match on text; counts what it finds. */
 static void extract(run *r, const char *text, size_t len, const char *line, size_t line_len)
 {
-    const pr_rule_cfg *c = r->c;
     double x;
-    if (c->keyword) {
-        int kv = keyword_value(text, len, c->keyword, r->kw_len, &x);
-        if (kv == KW_NOT_NUMBER)
-            r->ignored++;
-        else if (kv == KW_NUMBER)
-            add_record(r, x, line, line_len);
-        return;
-    }
-    const char *cap;
-    size_t cap_len;
-    int m = pr_rule_regex(r->rule, text, len, &cap, &cap_len);
-    if (m < 0)
-        r->ignored++;
-    else if (m == 1) {
-        if (whole_number(cap, cap_len, &x))
-            add_record(r, x, line, line_len);
-        else
-            r->ignored++;
-    }
+    const char *val;
+    int kv = line_value(r, text, len, &x, &val);
+    if (kv == PR_NUM_BAD)
+        ignore_value(r, val);
+    else if (kv == PR_NUM_FOUND)
+        add_record(r, x, line, line_len);
 }
 
-static int step_wanted(pr_step want, int components)
+/* A DLLogger step's kind (pr_step) by its number groups: two or more an
+ * iteration, one an epoch, none a summary; a step labelled "Iteration" (TF
+ * BERT prints "Iteration: N" alone) is an iteration whatever its count. */
+static pr_step step_kind(int components, int labelled_iteration)
 {
-    if (want == PR_STEP_ANY)
-        return 1;
-    pr_step got = components >= 2 ? PR_STEP_ITERATION
-                  : components == 1 ? PR_STEP_EPOCH
-                                    : PR_STEP_SUMMARY;
-    return got == want;
+    if (labelled_iteration || components >= 2)
+        return PR_STEP_ITERATION;
+    return components == 1 ? PR_STEP_EPOCH : PR_STEP_SUMMARY;
 }
 
-/* "DLLL {json}": the step is an array ([epoch, iteration], [epoch], []) or
- * "PARAMETER"; the metric is data[keyword]. */
+/* Whether the rule takes a line of this kind; when not, a line that holds
+ * the metric is counted for the failure detail. */
+static int step_wanted(run *r, pr_step got, int has_metric)
+{
+    if (r->c->step == PR_STEP_ANY || r->c->step == got)
+        return 1;
+    if (has_metric)
+        r->other_step[got]++;
+    return 0;
+}
+
+/* "DLLL {json}": the step is an array ([epoch, iteration], [epoch], []), an
+ * iteration count or "PARAMETER"; the metric is data[keyword]. */
 static void dllogger_json(run *r, char *text, size_t len)
 {
     const pr_rule_cfg *c = r->c;
@@ -384,14 +265,25 @@ static void dllogger_json(run *r, char *text, size_t len)
         return;
     }
     json_t *step = json_object_get(o, "step");
-    int n = json_is_array(step) ? (int)json_array_size(step) : json_is_integer(step) ? 1 : 0;
-    if (!json_is_string(step) && step_wanted(c->step, n)) {
+    /* A bare integer is an iteration count (TF BERT's "Iteration: N" on
+     * stdout); an array tells its kind by its length. */
+    pr_step kind = json_is_integer(step) ? PR_STEP_ITERATION
+                   : step_kind(json_is_array(step) ? (int)json_array_size(step) : 0, 0);
+    int has_metric = 0;
+    if (!json_is_string(step) && c->step != PR_STEP_ANY && c->step != kind) {
+        double x;
+        const char *val;
+        has_metric = c->keyword ? json_is_number(json_object_get(json_object_get(o, "data"),
+                                                                 c->keyword))
+                                : line_value(r, text, len, &x, &val) == PR_NUM_FOUND;
+    }
+    if (!json_is_string(step) && step_wanted(r, kind, has_metric)) {
         if (c->keyword) {
             json_t *val = json_object_get(json_object_get(o, "data"), c->keyword);
             if (json_is_number(val))
                 add_record(r, json_number_value(val), NULL, 0);
             else if (val)
-                r->ignored++;
+                ignore_value(r, NULL);
         } else {
             extract(r, text, len, NULL, 0);
         }
@@ -401,7 +293,7 @@ static void dllogger_json(run *r, char *text, size_t len)
 
 /* "DLL <date> <time> - <step> key : value unit key : value ...".  The step
  * is what comes before the first key: "Epoch: 0 Iteration: 2", "(0, 200)",
- * "Epoch: 0", "Summary:", "", "PARAMETER"; its number groups tell its kind. */
+ * "Iteration: 2", "Epoch: 0", "Summary:", "", "PARAMETER" (step_kind). */
 static void dllogger_text(run *r, char *text, size_t len)
 {
     char *body = memmem(text + 4, len - 4, " - ", 3);
@@ -419,11 +311,21 @@ static void dllogger_text(run *r, char *text, size_t len)
         key--;
     while (key > body && !isspace((unsigned char)key[-1]))
         key--;
-    int groups = 0;
+    int groups = 0, labelled = 0;
     for (const char *p = body; p < key; p++)
         if (isdigit((unsigned char)*p) && (p == body || !isdigit((unsigned char)p[-1])))
             groups++;
-    if (!step_wanted(r->c->step, groups))
+    for (const char *p = body; (p = pr_num_find(p, (size_t)(key - p), "Iteration", 9)); p += 9)
+        if ((p == body || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[9]))
+            labelled = 1;
+    pr_step kind = step_kind(groups, labelled);
+    int has_metric = 0;
+    if (r->c->step != PR_STEP_ANY && r->c->step != kind) {
+        double x;
+        const char *val;
+        has_metric = line_value(r, body, blen, &x, &val) == PR_NUM_FOUND;
+    }
+    if (!step_wanted(r, kind, has_metric))
         return;
     extract(r, body, blen, body, blen);
 }
@@ -515,10 +417,10 @@ static void nccl_row(run *r, char *text, size_t len)
         if (i < 0)
             continue;
         double x;
-        if (whole_number(tok[i], strlen(tok[i]), &x)) {
+        if (pr_num_whole(tok[i], strlen(tok[i]), &x)) {
             add_record(r, x, NULL, 0);
             unsigned long long size;
-            if (!charted++ && whole_count(tok[0], &size))
+            if (!charted++ && pr_num_count(tok[0], &size))
                 series_add(r, size, x);
         } else {
             r->ignored++;
@@ -659,13 +561,13 @@ static void gpu_row(run *r, char *p)
         return;
     unsigned long long x[3] = {0, 0, 0};
     for (int i = 0; i < (t->shape ? 3 : 1); i++)
-        if (!whole_count(tok[t->xcol[i]], &x[i]) || (t->shape && x[i] == 0))
+        if (!pr_num_count(tok[t->xcol[i]], &x[i]) || (t->shape && x[i] == 0))
             return; /* a line of another shape (a matrix has no empty side) */
     double v[GPU_MAX_GROUPS];
     for (int i = 0; i < t->ngroups; i++) {
         const char *cell = tok[t->rate[i]];
         /* N/A: the kernel or precision did not run; a negative rate is no rate */
-        if (!whole_number(cell, strlen(cell), &v[i]) || v[i] < 0)
+        if (!pr_num_whole(cell, strlen(cell), &v[i]) || v[i] < 0)
             v[i] = NAN;
     }
     if (g->var >= 0) {
@@ -712,9 +614,9 @@ static void gpu_line(run *r, char *text, size_t len)
         return;
     }
     double peak;
-    int kv = keyword_value(text, len, "# Theoretical peak", 18, &peak);
-    if (kv != KW_NONE) {
-        g->have_peak_pending = kv == KW_NUMBER && peak > 0; /* "unknown" is no peak */
+    int kv = pr_num_after(text, len, "# Theoretical peak", 18, 0, &peak, NULL);
+    if (kv != PR_NUM_NONE) {
+        g->have_peak_pending = kv == PR_NUM_FOUND && peak > 0; /* "unknown" is no peak */
         g->peak_pending = peak;
     }
     char *tok[GPU_MAX_COLS];
@@ -813,7 +715,7 @@ static void mxnet_table(run *r, char *text)
             break;
         double x;
         char *cell = cells[r->tbl_col + 1];
-        if (whole_number(cell, strlen(cell), &x))
+        if (pr_num_whole(cell, strlen(cell), &x))
             add_record(r, x, NULL, 0);
         else
             r->ignored++;
@@ -824,9 +726,24 @@ static void mxnet_table(run *r, char *text)
     }
 }
 
+/* A run that started and did not converge: a run_stop whose status is not
+ * "success", or none before the next run_start or the end of the log.
+ * MLPerf scores it as the slowest run ("non_converged": "worst": an
+ * infinite time, which a trimmed mean may drop); otherwise it is ignored. */
+static void mllog_not_converged(run *r)
+{
+    r->have_start = 0;
+    if (r->c->non_converged == PR_NONCONV_WORST) {
+        r->nonconv++;
+        add_record(r, INFINITY, NULL, 0);
+    } else {
+        r->ignored++;
+    }
+}
+
 /* ":::MLLOG {json}" anywhere in the line; time to train is run_stop minus
  * the run_start before it, in minutes.  A run_stop whose status is not
- * "success" is not a time to train. */
+ * "success" is not a time to train; one without a run_start is ignored. */
 static void mllog_line(run *r, const char *text, size_t len)
 {
     const char *q = memmem(text, len, ":::MLLOG", 8);
@@ -842,15 +759,19 @@ static void mllog_line(run *r, const char *text, size_t len)
     }
     double t = json_number_value(tm);
     if (strcmp(key, "run_start") == 0) {
+        if (r->have_start)
+            mllog_not_converged(r);
         r->start_ms = t;
         r->have_start = 1;
     } else if (strcmp(key, "run_stop") == 0) {
         const char *status =
             json_string_value(json_object_get(json_object_get(o, "metadata"), "status"));
-        if (r->have_start && (!status || strcmp(status, "success") == 0))
+        if (!r->have_start)
+            r->ignored++;
+        else if (!status || strcmp(status, "success") == 0)
             add_record(r, (t - r->start_ms) / 60000.0, NULL, 0);
         else
-            r->ignored++;
+            mllog_not_converged(r);
         r->have_start = 0;
     }
     json_decref(o);
@@ -861,13 +782,14 @@ static int on_line(const pr_logline *l, void *vr, pr_err *err)
     (void)err;
     run *r = vr;
     const pr_rule_cfg *c = r->c;
+    r->lineno = l->lineno;
     if (c->rank >= 0 && l->rank >= 0 && l->rank != c->rank) {
         r->other_rank++;
         return 0;
     }
     switch (c->source) {
     case PR_SOURCE_RECORDS:
-        if (c->line_filter && !find_kw(l->text, l->len, c->line_filter, r->lf_len))
+        if (c->line_filter && !pr_num_find(l->text, l->len, c->line_filter, r->lf_len))
             return 0;
         if (c->profile == PR_PROFILE_DLLOGGER) {
             if (l->len >= 5 && memcmp(l->text, "DLLL ", 5) == 0)
@@ -880,11 +802,12 @@ static int on_line(const pr_logline *l, void *vr, pr_err *err)
         return 0;
     case PR_SOURCE_AVG_BUSBW: {
         double x;
-        int kv = keyword_value(l->text, l->len, "# Avg bus bandwidth", 19, &x);
-        if (kv == KW_NUMBER)
+        const char *val;
+        int kv = pr_num_after(l->text, l->len, "# Avg bus bandwidth", 19, 0, &x, &val);
+        if (kv == PR_NUM_FOUND)
             add_record(r, x, NULL, 0);
-        else if (kv == KW_NOT_NUMBER)
-            r->ignored++;
+        else if (kv == PR_NUM_BAD)
+            ignore_value(r, val);
         return 0;
     }
     case PR_SOURCE_ROWS:
@@ -1059,6 +982,45 @@ static const char *gpu_guess_unit(const char *variant)
     return variant && pr_str_in(variant, gemm) ? "TFLOP/s" : "GB/s";
 }
 
+/* Why values were ignored, after their count: the first one, and the
+ * "thousands" key when it looks like grouped digits. */
+static void why_ignored(const run *r, pr_buf *d)
+{
+    if (!r->bad_line)
+        return;
+    pr_buf_printf(d, "; the first, line %llu: \"%s\"", r->bad_line, r->bad_text);
+    const char *t = r->bad_text;
+    for (size_t i = 1; !r->c->thousands && t[0] && t[i] && t[i + 1]; i++)
+        if (isdigit((unsigned char)t[i - 1]) && strchr(",' _", t[i]) &&
+            isdigit((unsigned char)t[i + 1])) {
+            pr_buf_puts(d, "; digits grouped by a separator are read only when the rule names "
+                           "it (\"thousands\": \",\")");
+            break;
+        }
+}
+
+/* Lines with the metric that the rule's "step" left out, by their kind and
+ * the "step" that takes them. */
+static void why_other_step(const run *r, pr_buf *d)
+{
+    static const char *const kinds[] = {"iteration", "epoch", "summary", "any"};
+    unsigned long long n = r->other_step[0] + r->other_step[1] + r->other_step[2];
+    if (!n)
+        return;
+    pr_buf_printf(d, "; %llu line%s with the metric left out by \"step\": \"%s\" (", n,
+                  n == 1 ? "" : "s", kinds[r->c->step]);
+    const char *sep = "";
+    for (int k = 0; k < 3; k++) {
+        if (!r->other_step[k])
+            continue;
+        pr_buf_printf(d, "%s%llu %s line%s: \"step\": \"%s\" takes %s", sep, r->other_step[k],
+                      kinds[k], r->other_step[k] == 1 ? "" : "s", kinds[k],
+                      r->other_step[k] == 1 ? "it" : "them");
+        sep = "; ";
+    }
+    pr_buf_puts(d, ")");
+}
+
 /* Reduces one run to its value.  Returns 0 with *out set, or -1 after
  * recording the failure in res. */
 static int finish_run(run *r, const char *what, const pr_parse_args *a, const char *unit,
@@ -1073,9 +1035,13 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         pr_buf_printf(&d, "no records");
         if (gpu)
             gpu_why_none(r, &d);
-        else if (r->ignored)
-            pr_buf_printf(&d, " (%llu matching line%s without a number)", r->ignored,
+        else if (r->ignored) {
+            pr_buf_printf(&d, " (%llu matching line%s without a clean number", r->ignored,
                           r->ignored == 1 ? "" : "s");
+            why_ignored(r, &d);
+            pr_buf_puts(&d, ")");
+        }
+        why_other_step(r, &d);
         if (c->source == PR_SOURCE_SUMMARY_TABLE)
             pr_buf_printf(&d, " (%llu \"%s\" table%s; no cell for %d GPUs x batch %d)",
                           r->tables, c->table, r->tables == 1 ? "" : "s", a->gpus,
@@ -1090,6 +1056,12 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
     if (r->used < (unsigned long long)c->min_records) {
         pr_buf_printf(&d, "%llu record%s, %llu left after skipping %lld; min_records is %lld",
                       r->seen, r->seen == 1 ? "" : "s", r->used, c->skip, c->min_records);
+        if (r->ignored) {
+            pr_buf_printf(&d, "; %llu matching line%s without a clean number", r->ignored,
+                          r->ignored == 1 ? "" : "s");
+            why_ignored(r, &d);
+        }
+        why_other_step(r, &d);
         fail(res, "too_few_records", &d);
         goto out;
     }
@@ -1103,6 +1075,13 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         break;
     case PR_REDUCE_MAX:
         x = r->max;
+        break;
+    case PR_REDUCE_MIN:
+        x = r->min;
+        break;
+    case PR_REDUCE_BEST: /* the fastest: the shortest step, the highest rate */
+        x = c->value == PR_VALUE_SECONDS_PER_STEP || c->value == PR_VALUE_MS_PER_STEP ? r->min
+                                                                                     : r->max;
         break;
     case PR_REDUCE_MEDIAN:
         x = pr_stats_median(r->v, r->nv);
@@ -1121,6 +1100,25 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         json_integer_set(t, json_integer_value(t) + (json_int_t)dropped);
         break;
     }
+    }
+    if (isinf(x) && r->nonconv_used) {
+        /* MLPerf: too many runs that did not converge, and there is no score */
+        pr_buf_printf(&d,
+                      "%llu of %llu runs did not converge (no run_stop with status success; "
+                      "\"non_converged\": \"worst\" scores them as the slowest): ",
+                      r->nonconv_used, r->used);
+        if (c->reduce == PR_REDUCE_TRIMMED_MEAN) {
+            size_t drop =
+                pr_stats_trim_count((size_t)r->used, c->trim_fraction, (size_t)c->trim_min);
+            pr_buf_printf(&d, "the trimmed mean drops %zu from each end, so at most %zu may",
+                          drop, drop);
+        } else {
+            pr_buf_puts(&d, "the reduced value is one of them (MLPerf's olympic mean is "
+                            "\"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0, "
+                            "\"min\": 1})");
+        }
+        fail(res, "too_few_records", &d);
+        goto out;
     }
     if (c->value == PR_VALUE_THROUGHPUT && c->scope == PR_SCOPE_PER_CARD)
         x *= a->gpus;
@@ -1194,6 +1192,8 @@ static int read_run(run *r, const char *const *logs, size_t n, pr_parse_result *
             return -1;
         }
     }
+    if (r->c->source == PR_SOURCE_TIME_TO_TRAIN && r->have_start)
+        mllog_not_converged(r); /* the log ends inside a run */
     return 0;
 }
 
@@ -1213,6 +1213,10 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
                                            "overlong_lines", "other_rank_lines", NULL};
     for (const char *const *k = counters; *k; k++)
         json_object_set_new(stats, *k, json_integer(0));
+    if (c->profile == PR_PROFILE_DLLOGGER)
+        json_object_set_new(stats, "other_step_lines", json_integer(0));
+    if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+        json_object_set_new(stats, "non_converged", json_integer(0));
     json_t *per_run = json_array();
     json_t *series = NULL, *table = NULL;
     const char *series_y = NULL; /* the series' column, for nccl-tests or perfrepro-gpu */
@@ -1241,6 +1245,11 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         add_count(stats, "bytes", r.scan.bytes);
         add_count(stats, "overlong_lines", r.scan.overlong_lines);
         add_count(stats, "other_rank_lines", r.other_rank);
+        if (c->profile == PR_PROFILE_DLLOGGER)
+            add_count(stats, "other_step_lines",
+                      r.other_step[0] + r.other_step[1] + r.other_step[2]);
+        if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+            add_count(stats, "non_converged", r.nonconv);
         pr_buf what = PR_BUF_INIT;
         if (runs > 1)
             pr_buf_printf(&what, "run %zu (%s)", i + 1, logs[i]);

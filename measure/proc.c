@@ -15,6 +15,7 @@
 #endif
 
 #include "buf.h"
+#include "fileio.h"
 
 extern char **environ;
 
@@ -247,8 +248,11 @@ int pr_proc_run(const pr_proc_spec *sp, pr_proc_result *res, pr_err *err)
         goto out;
     }
     envp = merged_env(sp->env);
-    if (sp->follow_path && sp->output)
-        follow = open(sp->follow_path, O_RDONLY | O_CLOEXEC);
+    if (sp->follow_path && sp->output) {
+        /* Regular files only: never a FIFO put in the log's place. */
+        pr_err ignored;
+        follow = pr_open_regular(sp->follow_path, &ignored);
+    }
 
     /* Signals stay blocked across fork so that the child cannot run our
      * handlers before it resets them. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "numbers.h"
 
 struct pr_rule {
     pr_rule_cfg cfg;
@@ -75,18 +76,21 @@ static const char *const value_names[] = {"throughput", "seconds_per_step", "ms_
                                           "steps_per_second", "raw", NULL};
 static const char *const scope_names[] = {"none", "per_card", "global", NULL};
 static const char *const reduce_names[] = {"mean", "median", "last", "trimmed_mean", "max",
-                                           NULL};
+                                           "min", "best", NULL};
 static const char *const source_names[] = {"records", "avg_busbw", "rows", "time_to_train",
                                            "summary_table", NULL};
 static const char *const column_names[] = {"busbw", "algbw", "time", NULL};
 static const char *const placement_names[] = {"both", "out_of_place", "in_place", NULL};
 static const char *const step_names[] = {"iteration", "epoch", "summary", "any", NULL};
 static const char *const files_names[] = {"runs", "parts", NULL};
+static const char *const nonconv_names[] = {"ignore", "worst", NULL};
+/* Digit-group separators a rule may declare ("." would be the decimal point). */
+static const char *const thousands_names[] = {",", " ", "'", "_", NULL};
 
 static const char *const rule_keys[] = {
     "profile", "keyword", "match", "line_filter", "rank", "value", "scope", "source",
     "skip", "reduce", "trim", "min_records", "round", "unit", "column", "placement",
-    "step", "table", "files", "batch_keyword", "variant", NULL};
+    "step", "table", "files", "batch_keyword", "variant", "thousands", "non_converged", NULL};
 static const char *const trim_keys[] = {"fraction", "min", NULL};
 
 const char *pr_profile_name(pr_profile p)
@@ -385,6 +389,12 @@ static int build(const ctx *x, pr_rule *r)
     if (red < 0)
         return -1;
     c->reduce = (pr_reduce)red;
+    if (c->reduce == PR_REDUCE_BEST && c->value == PR_VALUE_RAW) {
+        pr_jcur k = pr_jchild(root, "reduce");
+        return fail_at(x, &k,
+                       "\"best\" is the fastest record, and raw values (a bandwidth, a time to "
+                       "train) do not say which way is faster: use \"max\" or \"min\"");
+    }
     c->trim_fraction = 0.05;
     c->trim_min = 5;
     pr_jcur kt;
@@ -423,8 +433,26 @@ static int build(const ctx *x, pr_rule *r)
         only_with(x, "step", c->profile == PR_PROFILE_DLLOGGER, "with profile dllogger") < 0 ||
         only_with(x, "table", c->source == PR_SOURCE_SUMMARY_TABLE, "with profile mxnet-summary") <
             0 ||
-        only_with(x, "variant", is_gpu, "with profile perfrepro-gpu") < 0)
+        only_with(x, "variant", is_gpu, "with profile perfrepro-gpu") < 0 ||
+        only_with(x, "thousands", records,
+                  "with numbers read from lines (\"keyword\" or \"match\")") < 0 ||
+        only_with(x, "non_converged", c->source == PR_SOURCE_TIME_TO_TRAIN,
+                  "with profile mllog") < 0)
         return -1;
+    const char *th = NULL;
+    if (get_str(x, "thousands", &th) < 0)
+        return -1;
+    if (th && index_of(th, thousands_names) < 0) {
+        pr_jcur k = pr_jchild(root, "thousands");
+        return fail_at(x, &k,
+                       "expected one of \",\", \" \", \"'\", \"_\" (the separator between "
+                       "groups of three digits; \".\" is the decimal point)");
+    }
+    c->thousands = th ? th[0] : 0;
+    int nc = get_enum(x, "non_converged", nonconv_names, PR_NONCONV_IGNORE);
+    if (nc < 0)
+        return -1;
+    c->non_converged = (pr_nonconv)nc;
     int col = get_enum(x, "column", column_names, PR_COLUMN_BUSBW);
     int pl = get_enum(x, "placement", placement_names, PR_PLACE_BOTH);
     int st = get_enum(x, "step", step_names, PR_STEP_ITERATION);
@@ -610,10 +638,17 @@ json_t *pr_rule_to_json(const pr_rule *r)
     if (c->unit)
         put_str(o, "unit", c->unit);
     put_str(o, "files", files_names[c->files]);
+    if (c->thousands) {
+        char t[2] = {c->thousands, '\0'};
+        put_str(o, "thousands", t);
+    }
+    if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+        put_str(o, "non_converged", nonconv_names[c->non_converged]);
     return o;
 }
 
-int pr_rule_regex(const pr_rule *r, const char *s, size_t len, const char **cap, size_t *cap_len)
+int pr_rule_regex(const pr_rule *r, const char *s, size_t len, const char **cap, size_t *cap_len,
+                  int *edges)
 {
     int rc = pcre2_match(r->re, (PCRE2_SPTR)s, len, 0, 0, r->md, NULL);
     if (rc == PCRE2_ERROR_NOMATCH)
@@ -625,5 +660,6 @@ int pr_rule_regex(const pr_rule *r, const char *s, size_t len, const char **cap,
         return 0;
     *cap = s + ov[2];
     *cap_len = ov[3] - ov[2];
+    *edges = (ov[2] == ov[0] ? PR_NUM_EDGE_START : 0) | (ov[3] == ov[1] ? PR_NUM_EDGE_END : 0);
     return 1;
 }

@@ -55,7 +55,10 @@ typedef enum {
     PR_REDUCE_MEDIAN,
     PR_REDUCE_LAST,
     PR_REDUCE_TRIMMED_MEAN,
-    PR_REDUCE_MAX, /* the best record (GEMM's best shape) */
+    PR_REDUCE_MAX,  /* the largest record as read (GEMM's best shape; a per-step
+                     * value's slowest step) */
+    PR_REDUCE_MIN,  /* the smallest record as read */
+    PR_REDUCE_BEST, /* the fastest record: max of rates, min of step times */
 } pr_reduce;
 typedef enum {
     PR_SOURCE_RECORDS,       /* one record per matching line (keyword/match) */
@@ -68,6 +71,9 @@ typedef enum { PR_COLUMN_BUSBW, PR_COLUMN_ALGBW, PR_COLUMN_TIME } pr_column;
 typedef enum { PR_PLACE_BOTH, PR_PLACE_OUT_OF_PLACE, PR_PLACE_IN_PLACE } pr_placement;
 typedef enum { PR_STEP_ITERATION, PR_STEP_EPOCH, PR_STEP_SUMMARY, PR_STEP_ANY } pr_step;
 typedef enum { PR_FILES_RUNS, PR_FILES_PARTS } pr_files;
+/* mllog: a run without a successful run_stop is left out, or scored as
+ * MLPerf does, as the slowest run (an infinite time). */
+typedef enum { PR_NONCONV_IGNORE, PR_NONCONV_WORST } pr_nonconv;
 
 /* The resolved settings (profile defaults filled in).  Strings are NULL
  * when unset and owned by the rule. */
@@ -94,6 +100,8 @@ typedef struct pr_rule_cfg {
     pr_files files;
     const char *batch_keyword; /* per-step values: global batch read from the line */
     const char *variant;       /* perfrepro-gpu: the column group; NULL: the table's first */
+    char thousands;            /* the log's digit-group separator; 0: none */
+    pr_nonconv non_converged;  /* mllog */
 } pr_rule_cfg;
 
 /* Builds a rule from the object at c.  When c is a document's root, error
@@ -118,8 +126,11 @@ json_t *pr_rule_to_json(const pr_rule *r);
 
 /* Runs the rule's regular expression on s[0..len).  Returns 1 and sets
  * *cap and *cap_len to the capture on a match, 0 on no match, -1 on a matching
- * error (e.g. the match limit; the line is treated as unreadable). */
-int pr_rule_regex(const pr_rule *r, const char *s, size_t len, const char **cap, size_t *cap_len);
+ * error (e.g. the match limit; the line is treated as unreadable).  *edges
+ * gets PR_NUM_EDGE_START when the capture starts the whole match and
+ * PR_NUM_EDGE_END when it ends it (numbers.h). */
+int pr_rule_regex(const pr_rule *r, const char *s, size_t len, const char **cap, size_t *cap_len,
+                  int *edges);
 
 /* The names used in JSON, for messages and documentation. */
 const char *pr_profile_name(pr_profile p);

@@ -789,30 +789,41 @@ static int select_cases(run_state *st, pr_err *err)
 static int valid_record(const run_state *st, const char *path, const pr_case *c, pr_record *rec)
 {
     pr_err ignored;
-    if (!pr_is_file(path) || pr_record_load(path, rec, &ignored) < 0)
+    struct stat sb;
+    /* lstat: a link planted at the record's path is no record of ours. */
+    if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode) || pr_record_load(path, rec, &ignored) < 0)
         return 0;
     return strcmp(rec->case_name, c->name) == 0 && strcmp(rec->model, st->s->model) == 0 &&
            strcmp(rec->framework, st->s->framework) == 0;
 }
 
-/* Removes what pr_write_atomic leaves behind when measure is killed
- * outright ("NAME.tmp.PID", NAME ending in stem_end); safe because we hold
- * the directory's lock. */
+/* Removes the temporary files (pr_is_temp_name: "NAME.tmp.PID.XXXXXX" and
+ * the older "NAME.tmp.PID"; NAME ending in stem_end) and the previous
+ * run's files moved aside (run_case) that a measure killed outright left.
+ * Only those of a process that is gone: `measure parse --out` writes into
+ * the same folders without our lock. */
 static void remove_stale_temps(const char *dir, const char *stem_end)
 {
     char **names = NULL;
-    size_t n = 0, se = strlen(stem_end);
+    size_t se = strlen(stem_end);
     pr_err ignored;
-    if (pr_list_dir(dir, &names, &n, &ignored) < 0)
+    if (pr_list_dir(dir, &names, NULL, &ignored) < 0)
         return;
-    for (size_t i = 0; i < n; i++) {
-        const char *t = strstr(names[i], ".tmp.");
-        if (t && t[5] && strspn(t + 5, "0123456789") == strlen(t + 5) &&
-            (size_t)(t - names[i]) >= se && memcmp(t - se, stem_end, se) == 0) {
-            char *p = pr_path_join(dir, names[i]);
-            unlink(p);
-            free(p);
-        }
+    for (char **e = names; *e; e++) {
+        long pid;
+        if (!pr_is_temp_name(*e, &pid))
+            continue;
+        /* NAME ends where the last infix starts (pr_is_temp_name's rule). */
+        const char *t = strstr(*e, PR_TEMP_INFIX);
+        for (const char *next; (next = strstr(t + 1, PR_TEMP_INFIX));)
+            t = next;
+        if ((size_t)(t - *e) < se || memcmp(t - se, stem_end, se) != 0)
+            continue;
+        if (pid == (long)getpid() || pr_pid_alive(pid))
+            continue;
+        char *p = pr_path_join(dir, *e);
+        (void)pr_remove_tree(p);
+        free(p);
     }
     pr_strv_free(names);
 }
@@ -841,6 +852,7 @@ static int prepare_out(run_state *st, int *lock_fd, pr_err *err)
     int rc = pr_mkdirs(logs, err) < 0 || pr_mkdirs(index, err) < 0 ? -1 : 0;
     if (rc == 0) {
         remove_stale_temps(index, "_speed");
+        remove_stale_temps(logs, "");
         remove_stale_temps(st->out, "env.json");
     }
     free(logs);
@@ -1201,9 +1213,6 @@ static void on_output(void *ud, const char *data, size_t len)
     emit(t->st, &ev);
 }
 
-/* Runs one case and writes its record.  Returns 0 when done, 1 when measure
- * was interrupted (no record: --resume runs the case again), -1 + err when
- * the output directory failed us (the run stops). */
 /* Moves what the launcher left (logs, the launch object) into rec. */
 static void record_launch(pr_launch_result *lr, pr_record *rec)
 {
@@ -1220,26 +1229,94 @@ static void record_launch(pr_launch_result *lr, pr_record *rec)
     lr->launch = NULL;
 }
 
+/* The files of a case's previous run (record, log, rank logs, batch script),
+ * moved aside while the case runs again: they are put back when the new
+ * record cannot be written (a full disk loses nothing) and removed once it
+ * is.  Moved, not left in place: a record must never describe a log that has
+ * since been overwritten, and a link or FIFO planted at a path the job
+ * writes is moved away, never followed. */
+typedef struct aside {
+    char **from, **to;
+    size_t n, nto;
+} aside;
+
+/* Moves path to "PATH.tmp.PID.oldrun" when anything is there (a name
+ * pr_is_temp_name knows: a measure killed meanwhile leaves it to the next
+ * run's remove_stale_temps). */
+static int aside_move(aside *a, const char *path, pr_err *err)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0)
+        return errno == ENOENT ? 0 : pr_err_errno(err, path, "cannot look at");
+    char *to = pr_xasprintf("%s" PR_TEMP_INFIX "%ld.oldrun", path, (long)getpid());
+    if (rename(path, to) < 0) {
+        pr_err_errno(err, path, "cannot move the previous run's file aside");
+        free(to);
+        return -1;
+    }
+    pr_strv_push(&a->from, &a->n, pr_xstrdup(path));
+    pr_strv_push(&a->to, &a->nto, to);
+    return 0;
+}
+
+/* Puts every file back, the last moved first; what the new run wrote in
+ * its place goes. */
+static void aside_restore(aside *a)
+{
+    for (size_t i = a->n; i-- > 0;) {
+        (void)pr_remove_tree(a->from[i]);
+        (void)rename(a->to[i], a->from[i]);
+    }
+}
+
+/* Removes the previous run's files (the new record is written). */
+static void aside_drop(aside *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        (void)pr_remove_tree(a->to[i]);
+}
+
+static void aside_free(aside *a)
+{
+    pr_strv_free(a->from);
+    pr_strv_free(a->to);
+    memset(a, 0, sizeof *a);
+}
+
 /* Runs one case and writes its record.  Returns 0 when done, 1 when measure
  * was interrupted (no record: --resume runs the case again), -1 + err when
- * the output directory failed us (the run stops). */
+ * the output directory failed us (the run stops; the case's previous record
+ * and logs are as they were). */
 static int run_case(run_state *st, const pr_case *c, const pr_job *job, pr_record *rec,
                     pr_err *err)
 {
-    int rc = -1, fd = -1;
+    int rc = -1, fd = -1, had_record = 0, had_log = 0;
     pr_launch_result lr;
+    aside old;
+    char **outs = pr_launch_outputs(job->plan);
     memset(&lr, 0, sizeof lr);
-    /* An old record must not outlive the log this run overwrites. */
-    if (unlink(job->record_path) < 0 && errno != ENOENT)
-        return pr_err_errno(err, job->record_path, "cannot remove the old record");
+    memset(&old, 0, sizeof old);
+    if (aside_move(&old, job->record_path, err) < 0)
+        goto out;
+    had_record = old.n > 0;
+    if (aside_move(&old, job->log_path, err) < 0)
+        goto out;
+    had_log = old.n > (size_t)had_record;
+    for (char **o = outs; o && *o; o++)
+        if (aside_move(&old, *o, err) < 0)
+            goto out;
     record_base(st, c, job, rec);
     char when[32];
     pr_fmt_utc(time(NULL), when);
     rec->started_at = pr_xstrdup(when);
-    fd = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return pr_err_errno(err, job->log_path, "cannot create the log");
-    pr_launch_clean(job->plan, job->log_path);
+    /* Nothing is at the path now: O_EXCL|O_NOFOLLOW refuses a file or link
+     * planted since rather than writing through it. */
+    fd = open(job->log_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC,
+              0644);
+    if (fd < 0) {
+        pr_err_errno(err, job->log_path, "cannot create the log");
+        goto out;
+    }
     if (!job->prepare_error && job->plan && job->plan->script &&
         pr_write_atomic(job->plan->script_path, job->plan->script, strlen(job->plan->script),
                         err) < 0)
@@ -1299,7 +1376,20 @@ static int run_case(run_state *st, const pr_case *c, const pr_job *job, pr_recor
     rc = 0;
 out:
     pr_launch_result_free(&lr);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
+    /* Interrupted: the case has no record (--resume runs it again), and the
+     * log of the interrupted job stays. */
+    if (rc < 0) {
+        /* A previous record without its log must not come back describing
+         * the new one. */
+        if (had_record && !had_log)
+            (void)unlink(job->log_path);
+        aside_restore(&old);
+    } else
+        aside_drop(&old);
+    aside_free(&old);
+    pr_strv_free(outs);
     return rc;
 }
 

@@ -3,6 +3,8 @@
 # a number: SIGSEGV, exit status, timeout (a grandchild holding the log open,
 # a job that ignores SIGTERM), no matching line, CUDA out of memory, a command
 # that cannot start; a 50 MB log still parses.  No process is left behind.
+# Nothing depends on the machine's speed: the cases that end by themselves run
+# with a timeout they never reach; only the two that hang forever get 1 s.
 set -u
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
 [ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
@@ -24,18 +26,21 @@ cat >"$tmp/suite.json" <<JSON
 {"perfrepro": 1, "model": "Fake", "framework": "Sh", "model_name": "fake",
  "mission_name": "m", "direction_id": 0, "unit": "samples/s",
  "command": ["$JOBS/by_batch.sh", "{batch_size}", "$marker"],
- "timeout_s": 1,
+ "timeout_s": 600,
  "matrix": {"nodes": [1], "gpus_per_node": [1], "batch_size": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
             "precision": ["fp32"]},
  "rule": {"keyword": "ips:", "scope": "global", "min_records": 3}
 }
 JSON
-start=$(date +%s)
-"$MEASURE" run "$tmp/suite.json" --out "$tmp/out" --kill-grace 0.2 >/dev/null 2>"$tmp/err"
+# Every case but the hanging ones (bs4, bs8), then those with --timeout 1.
+"$MEASURE" run "$tmp/suite.json" --out "$tmp/out" --only 'fake_sp_bs[1235679]_*' \
+  --only 'fake_sp_bs1[0-2]_*' >/dev/null 2>"$tmp/err1"
 rc=$?
-took=$(( $(date +%s) - start ))
-[ $rc -eq 1 ] || { fail "exit $rc, expected 1 (some cases failed)"; cat "$tmp/err"; }
-[ $took -le 15 ] || fail "took ${took}s: something waited on a grandchild"
+[ $rc -eq 1 ] || { fail "exit $rc, expected 1 (some cases failed)"; cat "$tmp/err1"; }
+"$MEASURE" run "$tmp/suite.json" --out "$tmp/out" --resume --timeout 1 --kill-grace 0.2 \
+  >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || { fail "--resume --timeout 1: exit $rc, expected 1"; cat "$tmp/err"; }
 idx="$tmp/out/logs/index"
 check() { # BATCH_SIZE REASON [DETAIL-REGEX]
   r="$idx/fake_sp_bs$1_fp32_1_speed"
@@ -67,10 +72,12 @@ check 9 exit_status 'status 137'
 check 10 oom '^logs/train_log/fake_sp_bs10_fp32_1: .*; the log reports: RuntimeError: CUDA out of memory'
 check 11 ok
 check 12 no_gpu '^no CUDA device found \(cudaGetDeviceCount: 100\) \(exited with status 3\)$'
-# The timed-out jobs waited for nothing but their timeout and grace.
+# The timed-out jobs waited for their timeout and grace, not for the
+# grandchild holding the log (its sleep is 997 s: any bound far below it
+# tells the two apart, however slow the machine).
 for b in 4 8; do
   d=$(field "$idx/fake_sp_bs${b}_fp32_1_speed" duration_s)
-  awk -v d="$d" 'BEGIN { exit !(d >= 0.9 && d < 3) }' || fail "bs$b: duration_s $d"
+  awk -v d="$d" 'BEGIN { exit !(d >= 0.9 && d < 300) }' || fail "bs$b: duration_s $d"
 done
 # Grandchildren of the hung jobs are gone (their sleeps carry the marker).
 sleep 0.2

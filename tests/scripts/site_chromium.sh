@@ -49,7 +49,7 @@ cat >"$r/reports/M/F/chart.svg" <<'EOF'
 EOF
 "$GEN" site --reports "$r/reports" --out "$t/site" --templates templates >/dev/null
 test -f "$t/site/M/F/chart.svg"
-test -f "$t/site/files/data/runs/r1/logs/train_log/case_1"
+test -f "$t/site/files/data/runs/r1/logs/train_log/case_1.txt" # logs get an inert name
 
 # Chromium stays inside the test's folder and off the network: its home,
 # config and cache folders are under $t (it writes "Crash Reports" into

@@ -730,6 +730,66 @@ Test(chart, long_labels_and_unsorted_points)
     pr_chart_free(c);
 }
 
+/* Labels of any length from data: wrapped text stops at two lines with an
+ * ellipsis and line breaks are spaces, so the plot keeps its room (a
+ * 530-character published label gave "720x400 pixels is too small for the
+ * chart's labels"). */
+Test(chart, very_long_labels_are_ellipsized)
+{
+    char big[1201], lines[601];
+    for (int i = 0; i < 1200; i++)
+        big[i] = i % 7 == 6 ? ' ' : 'L';
+    big[1200] = '\0';
+    for (int i = 0; i < 600; i++)
+        lines[i] = i % 2 ? '\n' : 'x';
+    lines[600] = '\0';
+    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, big, big, big);
+    int a = pr_chart_add_series(c, big, 0);
+    int b = pr_chart_add_series(c, lines, PR_CHART_HOLLOW_MARKERS);
+    for (int g = 1; g <= 32; g *= 2) {
+        pr_chart_add_point(c, a, g, 100.0 * g);
+        pr_chart_add_point(c, b, g, 90.0 * g);
+    }
+    pr_chart_add_ideal(c, 1, 100);
+    double x, y, w, h;
+    pr_err err = {{0}};
+    cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+    cr_expect_gt(h, H * 0.2, "the labels left a plot %.0f px high", h);
+    cr_expect_gt(w, W * 0.5, "the labels left a plot %.0f px wide", w);
+    render_all(c);
+    pr_chart_free(c);
+
+    c = pr_chart_new(PR_CHART_BARS, lines, NULL, NULL);
+    pr_chart_add_series(c, big, 0);
+    pr_chart_add_category(c, lines);
+    pr_chart_set_bar(c, 0, 0, 1);
+    pr_chart_set_bar_state(c, 0, 0, lines);
+    render_all(c);
+    pr_chart_free(c);
+}
+
+/* When labels still leave no room (a hundred long legend entries), the
+ * error says which labels took it; the report prefixes the chart's file. */
+Test(chart, too_small_names_what_took_the_room)
+{
+    char label[301];
+    memset(label, 'M', 300);
+    label[300] = '\0';
+    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
+    for (int i = 0; i < 100; i++) {
+        int s = pr_chart_add_series(c, label, 0);
+        pr_chart_add_point(c, s, 1, i + 1.0);
+    }
+    pr_buf out = PR_BUF_INIT;
+    pr_err err = {{0}};
+    cr_assert_eq(pr_chart_render_svg(c, W, H, &out, &err), -1);
+    cr_expect(strstr(err.msg, "too small for the chart's labels") && strstr(err.msg, "legend 100"),
+              "%s", err.msg);
+    cr_expect_eq(out.len, 0);
+    pr_buf_free(&out);
+    pr_chart_free(c);
+}
+
 /* ----------------------------------------------------------- alt text */
 
 Test(chart, alt_text_describes_the_chart)

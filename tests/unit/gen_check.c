@@ -256,6 +256,86 @@ Test(check, problems_in_nested_pages_name_the_page)
     free(root);
 }
 
+/* Hardening: a link to a symbolic link resolving outside the root (a log,
+ * a log folder, a run folder) passed as ok, and the site published its
+ * target; a link to a FIFO passed too.  Links that stay inside are fine. */
+Test(check, links_resolving_outside_or_to_special_files)
+{
+    char *base = tmpdir();
+    char *root = pr_path_join(base, "repo");
+    put(base, "secret/logs/train_log/x", "secret\n");
+    put(root, "reports/README.en.md", "# Index\n");
+    put(root, "data/runs/r1/logs/train_log/case_1", "step 1\n");
+    const char *const links[][2] = {
+        {"data/runs/r1/logs/train_log/passwd", "/etc/passwd"},
+        {"data/runs/r1/logs/train_log/environ", "/proc/self/environ"},
+        {"data/runs/r1/logs/tl2", "../../../../../secret/logs/train_log"},
+        {"data/runs/r2", "../../../secret"},
+        {"data/runs/r1/logs/train_log/inside", "case_1"},
+    };
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        char *l = pr_path_join(root, links[i][0]);
+        cr_assert(symlink(links[i][1], l) == 0, "%s", links[i][0]);
+        free(l);
+    }
+    char *fifo = pr_path_join(root, "data/runs/r1/logs/train_log/fifo");
+    cr_assert(mkfifo(fifo, 0644) == 0);
+    pr_check_kind k[] = {PR_CHECK_OUTSIDE_ROOT, PR_CHECK_OUTSIDE_ROOT, PR_CHECK_OUTSIDE_ROOT,
+                         PR_CHECK_OUTSIDE_ROOT, PR_CHECK_SPECIAL_FILE};
+    int l[] = {3, 4, 5, 6, 7};
+    expect(root, "reports/README.md",
+           "# T\n\n[a](../data/runs/r1/logs/train_log/passwd)\n"
+           "[b](../data/runs/r1/logs/train_log/environ)\n"
+           "[c](../data/runs/r1/logs/tl2/x)\n"
+           "[d](../data/runs/r2/logs/train_log/x#L1)\n"
+           "[e](../data/runs/r1/logs/train_log/fifo)\n"
+           "[f](../data/runs/r1/logs/train_log/inside) [g](../data/runs/r1/logs/train_log/)\n",
+           5, k, l);
+    /* A page, or a folder of pages, that resolves outside: reported, not read. */
+    char *page = pr_path_join(root, "reports/evil.md");
+    cr_assert(symlink("/etc/passwd", page) == 0);
+    char *pages = pr_path_join(root, "reports/linked");
+    char *secret = pr_path_join(base, "secret");
+    put(base, "secret/README.md", "# Secret\n\n[x](nowhere.md)\n");
+    cr_assert(symlink(secret, pages) == 0);
+    put(root, "reports/README.md", "# T\n");
+    pr_check_result r = PR_CHECK_RESULT_INIT;
+    run_check(root, &r);
+    dump(&r);
+    cr_assert_eq(r.nproblems, 2);
+    cr_expect_eq(r.problems[0].kind, PR_CHECK_OUTSIDE_ROOT);
+    cr_expect_eq(r.problems[1].kind, PR_CHECK_OUTSIDE_ROOT);
+    cr_expect(strstr(r.problems[0].file, "evil.md"), "%s", r.problems[0].file);
+    cr_expect(strstr(r.problems[1].file, "linked"), "%s", r.problems[1].file);
+    cr_expect_eq(r.npages, 2);
+    pr_check_result_free(&r);
+    free(secret);
+    free(pages);
+    free(page);
+    free(fifo);
+    rm_rf(base);
+    free(base);
+    free(root);
+}
+
+/* An empty reports tree checks clean (qsort was given NULL). */
+Test(check, empty_tree)
+{
+    char *root = tmpdir();
+    char *reports = pr_path_join(root, "reports");
+    pr_err err;
+    cr_assert(pr_mkdirs(reports, &err) == 0);
+    pr_check_opts o = {reports, root};
+    pr_check_result r = PR_CHECK_RESULT_INIT;
+    cr_assert(pr_check_reports(&o, &r, &err) == 0, "%s", err.msg);
+    cr_expect_eq(r.npages, 0);
+    cr_expect_eq(r.nproblems, 0);
+    pr_check_result_free(&r);
+    free(reports);
+    rm_rf(root);
+    free(root);
+}
+
 Test(check, explicit_root)
 {
     char *root = make_root();

@@ -56,7 +56,8 @@ static const char suite_json[] =
     " \"model_name\": \"m<script>\", \"mission_name\": \"<b>mission</b>|\", \"direction_id\": 0,\n"
     " \"unit\": \"img/s<script>\",\n"
     " \"description\": \"line1\\n\\n# InjectedB\\n<script>desc</script>\\n| a | b |\\n|---|---|\",\n"
-    " \"source\": {\"repo\": \"https://example.com/y.git\\n# InjectedC\", \"commit\": \"`abc`\"},\n"
+    " \"source\": {\"repo\": \"https://example.com/y.git <script>x</script> `q` | *b*\", "
+    "\"commit\": \"0123abcd\"},\n"
     " \"image\": \"img`x`<script>\",\n"
     " \"environment\": {\"gpu\": \"<script>gpu</script>|x\", \"os\": \"```\\n# InjectedD\"},\n"
     " \"steps\": {\"setup\": [\"```\", \"# InjectedE\", \"echo `id` $(id) </code><script>\"]},\n"
@@ -360,4 +361,202 @@ Test(hostile, partial_names_escaping_the_templates)
     rm_rf(dir);
     free(t);
     free(dir);
+}
+
+/* ------------------------------------- values in command blocks (bash) */
+
+/* Every value of the suite that reaches a ```bash block is one shell word:
+ * pasted, the block runs git, cd and the job with the suite's values and
+ * nothing they spell.  tests/scripts/hostile_gen_values.sh runs the blocks
+ * through a shell. */
+#define EVIL "a'b; touch PWN $(id) `id` #?&|<>"
+#define EVIL_Q "'a'\\''b; touch PWN $(id) `id` #?&|<>'"
+
+static const char evil_suite[] =
+    "{\"perfrepro\": 1, \"model\": \"Evil\", \"framework\": \"Sh\", \"model_name\": \"" EVIL "\",\n"
+    " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"img/s\",\n"
+    " \"source\": {\"repo\": \"https://ex.com/" EVIL "\", \"path\": \"sub dir/" EVIL "\",\n"
+    "            \"commit\": \"0123abcd\"},\n"
+    " \"command\": [\"python\", \"t.py\", \"--name={model_name}\", \"--addr={master_addr}:{master_port}\",\n"
+    "             \"{node_rank}x\", \"\"],\n"
+    " \"case_name\": \"c_{gpus}\",\n"
+    " \"matrix\": {\"nodes\": [1, 2], \"gpus_per_node\": [1, 8], \"batch_size\": [32], "
+    "\"precision\": [\"fp32\"]},\n"
+    " \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}}\n";
+
+static json_t *render_dir(const char *dir)
+{
+    pr_dataset *d = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    json_t *pages = json_object();
+    pr_report_opts o = {"templates", "reports", 0};
+    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
+    pr_data_free(d);
+    return pages;
+}
+
+Test(hostile, command_block_values_are_shell_words)
+{
+    char *dir = tmpdir();
+    put(dir, "suites/Evil/Sh ) x'y #?.json", evil_suite);
+    json_t *pages = render_dir(dir);
+    const char *md = json_string_value(json_object_get(pages, "Evil/Sh/README.en.md"));
+    cr_assert(md, "no page");
+    static const char *const want[] = {
+        "\ngit clone 'https://ex.com/a'\\''b; touch PWN $(id) `id` #?&|<>'\n",
+        "\ncd " EVIL_Q "\n",
+        "\ngit checkout 0123abcd\n",
+        "\ncd 'sub dir/a'\\''b; touch PWN $(id) `id` #?&|<>'\n",
+        "bin/perfrepro-measure run '", "/suites/Evil/Sh ) x'\\''y #?.json' --out data/runs/Evil-Sh\n",
+        "/suites/Evil/Sh ) x'\\''y #?.json' --launcher slurm --only '*_2' \\\n"
+        "  --out data/runs/Evil-Sh-2\n",
+        "\npython t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' --addr=$MASTER_ADDR:29500 "
+        "${NODE_RANK}x ''\n",
+        /* The suite file is linked under its own name, encoded. */
+        "/suites/Evil/Sh%20%29%20x'y%20%23%3F.json)",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_expect(strstr(md, want[i]), "the page lacks %s\n%s", want[i], md);
+    cr_expect(!strstr(md, "git checkout abc;"), "unquoted");
+    json_decref(pages);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* "shell": true: the command string is the suite's shell code, kept; each
+ * value put into it is quoted, as measure's runner does. */
+Test(hostile, shell_command_values_are_quoted)
+{
+    char *dir = tmpdir();
+    json_error_t je;
+    json_t *j = json_loads(evil_suite, 0, &je);
+    cr_assert(j, "%s", je.text);
+    json_object_set_new(j, "shell", json_true());
+    json_object_set_new(j, "command",
+                        json_pack("[s]", "cd x && python t.py --name {model_name} "
+                                         "--rank {node_rank} $([ {precision} = fp16 ] && echo y)"));
+    char *s = json_dumps(j, JSON_INDENT(1));
+    put(dir, "suites/Evil/Sh.json", s);
+    json_t *pages = render_dir(dir);
+    const char *md = json_string_value(json_object_get(pages, "Evil/Sh/README.en.md"));
+    cr_assert(md);
+    cr_expect(strstr(md, "\ncd x && python t.py --name " EVIL_Q
+                         " --rank $NODE_RANK $([ fp32 = fp16 ] && echo y)\n"),
+              "%s", md);
+    json_decref(pages);
+    json_decref(j);
+    free(s);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* Values that cannot be valid are refused at load, naming the field. */
+Test(hostile, source_values_that_cannot_be_valid)
+{
+    static const struct { const char *key, *value, *want; } bad[] = {
+        {"commit", "abc; touch /tmp/x", "source.commit: \"abc; touch /tmp/x\" is not a commit id"},
+        {"commit", "abc", "not a commit id"},
+        {"commit", "0123456789abcdef0123456789abcdef012345678", "not a commit id"},
+        {"commit", "HEAD~1", "not a commit id"},
+        {"repo", "--upload-pack=touch PWN", "source.repo: must not be empty or start with '-'"},
+        {"repo", "https://x/y\n# z", "source.repo: control character"},
+        {"path", "-x", "source.path: must not be empty or start with '-'"},
+        {"path", "a\rb", "source.path: control character"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        json_error_t je;
+        json_t *j = json_loads(evil_suite, 0, &je);
+        json_object_set_new(json_object_get(j, "source"), bad[i].key, json_string(bad[i].value));
+        char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        expect_data_refused("suites/Evil/Sh.json", s, bad[i].want);
+        free(s);
+        json_decref(j);
+    }
+    /* A published table's commit too (it is printed as repo@commit). */
+    json_error_t je;
+    json_t *j = json_loads(pub_json, 0, &je);
+    json_object_set_new(json_object_get(j, "source"), "commit", json_string("main; x"));
+    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    expect_data_refused("published/00-evil.json", s, "source.commit: \"main; x\" is not a commit");
+    free(s);
+    json_decref(j);
+}
+
+/* ------------------------------------------------- log_file and logs */
+
+Test(hostile, empty_log_file_and_bad_logs_elements)
+{
+    /* A figure with no log behind it. */
+    expect_record_refused("log_file", "\"\"", "empty: a case with a FINAL_RESULT needs its log");
+    /* Each element of logs is a log path like log_file. */
+    expect_record_refused("logs", "[\"logs/train_log/c_32_8\", 3]", "logs[1]: expected a path");
+    expect_record_refused("logs", "[\"../../etc/passwd\"]",
+                          "logs[0]: \"../../etc/passwd\" must be a relative path");
+    expect_record_refused("logs", "[\"/etc/passwd\"]", "logs[0]: \"/etc/passwd\" must be a relative");
+    expect_record_refused("logs", "[\"\"]", "logs[0]: expected a path");
+    expect_record_refused("logs", "[\"logs/train_log/c_32_8\", \"logs/train_log/none\"]",
+                          "logs[1]: \"logs/train_log/none\" does not exist");
+    expect_record_refused("logs", "[\"logs/train_log\"]", "logs[0]: \"logs/train_log\" is");
+    /* A failed case may have no log (it never started). */
+    char *dir = tmpdir();
+    put(dir, "runs/r1/logs/index/c_32_1_speed", rec_fail);
+    json_error_t je;
+    json_t *r = json_loads(rec_fail, 0, &je);
+    json_object_set_new(r, "log_file", json_string(""));
+    char *text = json_dumps(r, JSON_INDENT(1));
+    put(dir, "runs/r1/logs/index/c_32_1_speed", text);
+    cr_expect(load_error(dir) == NULL, "a failed case without a log: %s", load_error(dir));
+    /* And the logs of a record that lists them load. */
+    json_object_set_new(r, "logs", json_pack("[s]", "logs/train_log/c_32_1.rank0"));
+    free(text);
+    text = json_dumps(r, JSON_INDENT(1));
+    put(dir, "runs/r1/logs/index/c_32_1_speed", text);
+    put(dir, "runs/r1/logs/train_log/c_32_1.rank0", "x\n");
+    cr_expect(load_error(dir) == NULL, "logs: %s", load_error(dir));
+    free(text);
+    json_decref(r);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* ------------------------------------------------------------ long text */
+
+/* Text from data costs the site ~170 bytes per escaped character (cmark-gfm
+ * makes a node of each): a string is at most PR_TEXT_MAX bytes, refused at
+ * load with its field, so validate and build fail alike. */
+Test(hostile, text_longer_than_the_limit)
+{
+    char *big = pr_xmalloc(PR_TEXT_MAX + 2);
+    memset(big, '_', PR_TEXT_MAX + 1);
+    big[PR_TEXT_MAX + 1] = '\0';
+    json_error_t je;
+    json_t *j = json_loads(evil_suite, 0, &je);
+    json_object_set_new(j, "description", json_string(big));
+    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    expect_data_refused("suites/Evil/Sh.json", s, "description: 16385 bytes of text: at most 16384");
+    free(s);
+    json_decref(j);
+    j = json_loads(pub_json, 0, &je);
+    json_object_set_new(j, "label", json_string(big));
+    s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    expect_data_refused("published/00-evil.json", s, "label: 16385 bytes of text");
+    free(s);
+    json_decref(j);
+    char *v = pr_xasprintf("\"%s\"", big);
+    expect_record_refused("mission_name", v, "16385 bytes of text");
+    free(v);
+    /* At the limit it loads. */
+    big[PR_TEXT_MAX] = '\0';
+    j = json_loads(evil_suite, 0, &je);
+    json_object_set_new(j, "description", json_string(big));
+    s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    char *dir = tmpdir();
+    put(dir, "suites/Evil/Sh.json", s);
+    cr_expect(load_error(dir) == NULL, "%s", load_error(dir));
+    rm_rf(dir);
+    free(dir);
+    free(s);
+    json_decref(j);
+    free(big);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "check.h"
 #include "data.h"
 #include "fileio.h"
 #include "jdoc.h"
@@ -449,6 +450,52 @@ Test(md, cells_and_links_are_escaped_for_their_place)
     pr_buf_free(&b);
 }
 
+/* The TOC anchor is GitHub's for the heading as rendered: "R&amp;D" shows
+ * "R&D" (anchor "rd"); the TOC made "#r-ampd"-like anchors no heading has. */
+Test(md, toc_anchors_of_escaped_headings)
+{
+    pr_buf toc = PR_BUF_INIT;
+    pr_md_toc(&toc,
+              "### FP32 BS=R&amp;D\n### a &lt;b&gt; &#65;&#x42; &quot;q&quot;\n### `x&amp;_y` \\_z\n"
+              "### FP32 BS=R\\&D\n",
+              3, 3);
+    cr_expect_str_eq(pr_buf_cstr(&toc),
+                     "- [FP32 BS=R&amp;D](#fp32-bsrd)\n"
+                     "- [a &lt;b&gt; &#65;&#x42; &quot;q&quot;](#a-b-ab-q)\n"
+                     "- [`x&amp;_y` \\_z](#xamp_y-_z)\n"
+                     "- [FP32 BS=R\\&D](#fp32-bsrd-1)\n");
+    pr_buf_free(&toc);
+}
+
+/* File links: every byte a path may hold that Markdown or a URL reads
+ * otherwise is percent-encoded; URLs keep their query, fragment and escapes. */
+Test(md, link_paths_and_urls)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_md_link_path(&b, "../runs/r#1?x/a b)(%41&amp;:[]{}<>|\\`\"^/é.log");
+    cr_expect_str_eq(pr_buf_cstr(&b),
+                     "../runs/r%231%3Fx/a%20b%29%28%2541%26amp;%3A%5B%5D%7B%7D%3C%3E%7C%5C%60%22%5E/"
+                     "é.log");
+    pr_buf_clear(&b);
+    pr_md_link_target(&b, "https://x.org/a%20b/c d?q=1#L12");
+    cr_expect_str_eq(pr_buf_cstr(&b), "https://x.org/a%20b/c%20d?q=1#L12");
+    pr_buf_free(&b);
+}
+
+/* A value in a command block is one shell word. */
+Test(md, shell_words)
+{
+    static const char *const in[] = {"abc", "", "a b", "it's", "$(id)", "a;b", "x\ny", "-_./=:,+@%"};
+    static const char *const out[] = {"abc", "''", "'a b'", "'it'\\''s'", "'$(id)'", "'a;b'",
+                                      "'x\ny'", "-_./=:,+@%"};
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+        pr_buf b = PR_BUF_INIT;
+        pr_md_shell_word(&b, in[i]);
+        cr_expect_str_eq(pr_buf_cstr(&b), out[i]);
+        pr_buf_free(&b);
+    }
+}
+
 Test(md, rounding_is_half_away_from_zero_as_printed)
 {
     pr_buf b = PR_BUF_INIT;
@@ -671,6 +718,143 @@ Test(figures, bandwidth_series_become_a_chart)
     cr_expect(strstr(md, "4 个点"), "alt text does not describe the series");
     json_decref(pages);
     pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
+
+/* ------------------------------------------------ names from data */
+
+/* A published table whose batch_label is "R&D" and whose source label is
+ * given: the summary head escapes it once, the TOC links its heading. */
+static char *pub_with_bs(const char *batch_label, const char *label, int bs)
+{
+    json_error_t je;
+    json_t *j = json_loads(PUB, 0, &je);
+    cr_assert(j, "%s", je.text);
+    json_object_set_new(j, "label", json_string(label));
+    json_t *t = json_array_get(json_object_get(j, "tables"), 0);
+    json_object_set_new(t, "batch_label", json_string(batch_label));
+    json_object_set_new(t, "batch_size", json_integer(bs));
+    json_object_set_new(t, "primary", json_true());
+    json_array_append_new(json_object_get(t, "rows"),
+                          json_pack("{s:i,s:i,s:f}", "nodes", 2, "gpus", 16, "throughput", 1300.0));
+    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    return s;
+}
+
+static char *pub_with(const char *batch_label, const char *label)
+{
+    return pub_with_bs(batch_label, label, 64);
+}
+
+Test(names, ampersand_in_a_heading_field)
+{
+    char *d = toy_data();
+    char *p = pub_with("R&D", "Vendor");
+    put(d, "published/vendor.json", p);
+    json_t *pages = render(d, "out");
+    const char *md = page(pages, "Toy/Fw/README.en.md");
+    cr_expect(strstr(md, "| FP32 BS=R&amp;D |"), "summary head: %s", md);
+    cr_expect(!strstr(md, "&amp;amp;"), "escaped twice: %s", md);
+    cr_expect(strstr(md, "### FP32 BS=R&amp;D\n"), "heading: %s", md);
+    cr_expect(strstr(md, "](#fp32-bsrd)"), "TOC anchor: %s", md);
+    json_decref(pages);
+    free(p);
+    rm_rf(d);
+    free(d);
+}
+
+/* Chart files are named from the batch label: bounded (a 230-byte label
+ * gave "File name too long") and deterministic; a 530-byte source label is ellipsized in the legend (it
+ * was "720x400 pixels is too small for the chart's labels"). */
+Test(names, long_labels_make_charts_with_bounded_names)
+{
+    char long_bl[231], long_label[531];
+    memset(long_bl, 'b', 230);
+    long_bl[230] = '\0';
+    memset(long_label, 'L', 530);
+    long_label[530] = '\0';
+    char *d = tmpdir();
+    char *p = pub_with(long_bl, long_label);
+    put(d, "published/vendor.json", p);
+    free(p);
+    p = pub_with_bs(long_bl, "Other", 128);
+    put(d, "published/other.json", p);
+    free(p);
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    json_t *names[2];
+    for (int run = 0; run < 2; run++) {
+        json_t *pages = json_object();
+        pr_report_opts o = {"templates", "out", 1};
+        cr_assert(pr_report_render(ds, &o, collect, pages, &err) == 0, "%s", err.msg);
+        names[run] = json_array();
+        const char *path;
+        json_t *v;
+        json_object_foreach(pages, path, v) {
+            const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+            cr_expect(strlen(base) <= 80, "a chart file name of %zu bytes: %s", strlen(base), base);
+            json_array_append_new(names[run], json_string(path));
+        }
+        json_decref(pages);
+    }
+    cr_expect(json_equal(names[0], names[1]), "the names differ between two renders");
+    size_t svgs = 0;
+    for (size_t i = 0; i < json_array_size(names[0]); i++)
+        svgs += strstr(json_string_value(json_array_get(names[0], i)), "/scaling-fp32") != NULL;
+    cr_expect_eq(svgs, 8, "two labels, svg and png, zh and en: %zu scaling charts", svgs);
+    json_decref(names[0]);
+    json_decref(names[1]);
+    pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
+
+/* A run folder with '#' and '?', a suite file with ')' and a space: the
+ * links are percent-encoded, so that check (which decodes them) finds every
+ * target; it said ok to links that pointed elsewhere. */
+Test(names, odd_run_and_suite_names_link_to_their_files)
+{
+    char *d = tmpdir();
+    put(d, "suites/Toy/F) x#1.json", SUITE);
+    pr_buf b = PR_BUF_INIT;
+    record_text(&b, 1, 1, 98.0, NULL);
+    put(d, "runs/r#1?x y/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", pr_buf_cstr(&b));
+    put(d, "runs/r#1?x y/logs/train_log/clas_Toy_sp_bs64_fp32_1_r1", "ips: 98\n");
+    pr_buf_free(&b);
+    char *out = pr_path_join(d, "reports");
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    pr_report_opts o = {"templates", out, 0};
+    cr_assert(pr_report_build(ds, &o, &err) == 0, "%s", err.msg);
+    pr_check_opts co = {out, d};
+    pr_check_result r = PR_CHECK_RESULT_INIT;
+    cr_assert(pr_check_reports(&co, &r, &err) == 0, "%s", err.msg);
+    for (size_t i = 0; i < r.nproblems; i++)
+        cr_expect(0, "%s:%d: %s", r.problems[i].file, r.problems[i].line, r.problems[i].msg);
+    cr_expect(r.nlinks > 10);
+    pr_check_result_free(&r);
+    char *page_path = pr_path_join(out, "Toy/Fw/README.en.md");
+    pr_buf md = PR_BUF_INIT;
+    cr_assert(pr_read_file(page_path, &md, &err) == 0, "%s", err.msg);
+    cr_expect(strstr(pr_buf_cstr(&md), "runs/r%231%3Fx%20y/logs/train_log/"), "%s", md.data);
+    cr_expect(strstr(pr_buf_cstr(&md), "suites/Toy/F%29%20x%231.json)"), "%s", md.data);
+    /* And check flags a link whose decoded target is missing. */
+    pr_buf_puts(&md, "\n[gone](../../runs/r%231%3Fx%20y/logs/train_log/none)\n");
+    cr_assert(pr_write_atomic(page_path, md.data, md.len, &err) == 0, "%s", err.msg);
+    pr_check_result r2 = PR_CHECK_RESULT_INIT;
+    cr_assert(pr_check_reports(&co, &r2, &err) == 0, "%s", err.msg);
+    cr_expect_eq(r2.nproblems, 1, "%zu problems", r2.nproblems);
+    if (r2.nproblems)
+        cr_expect(strstr(r2.problems[0].msg, "no such file"), "%s", r2.problems[0].msg);
+    pr_check_result_free(&r2);
+    pr_buf_free(&md);
+    free(page_path);
+    pr_data_free(ds);
+    free(out);
     rm_rf(d);
     free(d);
 }

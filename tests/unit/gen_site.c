@@ -174,7 +174,7 @@ Test(site, build_mirrors_rewrites_and_copies)
     const char *files[] = {"index.html",     "index.en.html",   "M/index.html",
                            "M/F/index.html", "style.css",       ".perfrepro-site",
                            "M/F/chart.svg",  "M/F/chart.png",   "files/data/suites/M/F.json",
-                           "files/data/runs/r1/logs/train_log/case 1"};
+                           "files/data/runs/r1/logs/train_log/case 1.txt"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         cr_expect(exists(out, files[i]), "no %s", files[i]);
     cr_expect(!exists(out, "M/F/unlinked.svg"));
@@ -199,14 +199,15 @@ Test(site, build_mirrors_rewrites_and_copies)
     expect_has(en, "<a href=\"index.en.html\">perfrepro</a>");
     char *f = slurp(out, "M/F/index.html");
     expect_has(f, "<img src=\"chart.svg\" alt=\"chart\" />");
-    expect_has(f, "href=\"../../files/data/runs/r1/logs/train_log/case%201\"");
+    /* a log without an inert extension is published as .txt */
+    expect_has(f, "href=\"../../files/data/runs/r1/logs/train_log/case%201.txt\"");
     expect_has(f, "href=\"../../files/data/suites/M/F.json#L2\"");
     expect_has(f, "href=\"../../index.html#%E7%B4%A2%E5%BC%95\"");
     expect_has(f, "href=\"chart.png\"");
     expect_has(f, "<link rel=\"stylesheet\" href=\"../../style.css\">");
     expect_has(f, "<a href=\"../../index.html\">perfrepro</a>");
     /* the copied log is the same bytes, not rendered */
-    char *log = slurp(out, "files/data/runs/r1/logs/train_log/case 1");
+    char *log = slurp(out, "files/data/runs/r1/logs/train_log/case 1.txt");
     cr_expect_str_eq(log, "step 1 <script>x</script>\n");
     free(log);
     free(f);
@@ -301,6 +302,196 @@ Test(site, out_inside_the_reports_is_not_crawled)
     cr_expect_eq(st.removed, 1); /* the stray README.md is not the site's */
     rm_rf(root);
     free(out);
+    free(root);
+}
+
+/* ------------------------------------------------ hostile trees */
+
+/* A repository BASE/repo whose one page links to the log
+ * data/runs/r1/logs/train_log/x (the caller makes it: a file, a link, a
+ * FIFO, ...), the site's OUT, and outside it BASE/secret/logs/train_log/x. */
+static char *make_linking_repo(char **base, char **out)
+{
+    *base = tmpdir();
+    char *root = pr_path_join(*base, "repo");
+    put(*base, "secret/logs/train_log/x", "secret\n");
+    put(root, "templates/site/style.css", "body {}\n");
+    put(root, "reports/README.md", "# F\n\n[log](../data/runs/r1/logs/train_log/x)\n");
+    char *dir = pr_path_join(root, "data/runs/r1/logs/train_log");
+    pr_err err;
+    cr_assert(pr_mkdirs(dir, &err) == 0, "%s", err.msg);
+    free(dir);
+    *out = pr_path_join(root, "site");
+    return root;
+}
+
+/* Nothing under OUT/files, whatever the build said. */
+static void expect_nothing_published(const char *out)
+{
+    char *files = pr_path_join(out, "files");
+    char *cmd = pr_xasprintf("test -z \"$(find '%s' -type f 2>/dev/null)\"", files);
+    cr_expect(system(cmd) == 0, "something was published under %s", files);
+    free(cmd);
+    free(files);
+}
+
+/* Hardening: `ln -sf /etc/shadow data/runs/r1/logs/train_log/<case>` put a
+ * copy of /etc/shadow in the site; /proc/self/environ published the
+ * environment of whoever ran make site.  Links to outside the root (the log,
+ * its folder, the run folder) are refused with an error. */
+Test(site, refuses_links_that_resolve_outside_the_root)
+{
+    static const char *const cases[][2] = {
+        {"data/runs/r1/logs/train_log/x", "/etc/passwd"},
+        {"data/runs/r1/logs/train_log/x", "/proc/self/environ"},
+        {"data/runs/r1/logs/train_log/x", "secret/logs/train_log/x"},
+        {"data/runs/r1/logs/train_log", "secret/logs/train_log"}, /* the log folder */
+        {"data/runs/r1", "secret"},                               /* the run folder */
+        {"data", "secret/.."},                                    /* the data folder */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *base, *out;
+        char *root = make_linking_repo(&base, &out);
+        char *link = pr_path_join(root, cases[i][0]);
+        char *target = cases[i][1][0] == '/' ? pr_xstrdup(cases[i][1])
+                                             : pr_path_join(base, cases[i][1]);
+        if (i == 5) { /* data -> BASE, where runs/r1/... is the secret */
+            put(base, "runs/r1/logs/train_log/x", "secret\n");
+            free(target);
+            target = pr_xstrdup(base);
+        }
+        rm_rf(link);
+        cr_assert(symlink(target, link) == 0);
+        char *reports = pr_path_join(root, "reports");
+        char *templates = pr_path_join(root, "templates");
+        pr_site_opts o = {reports, out, NULL, templates};
+        pr_site_stats st;
+        pr_err err;
+        cr_expect_eq(pr_site_build(&o, &st, &err), -1, "%s -> %s was published", cases[i][0],
+                     cases[i][1]);
+        expect_has(err.msg, "resolves outside");
+        expect_nothing_published(out);
+        free(templates);
+        free(reports);
+        free(target);
+        free(link);
+        rm_rf(base);
+        free(base);
+        free(root);
+        free(out);
+    }
+}
+
+/* A link inside the root is fine; a FIFO or a device is refused (it would
+ * block the copy or never end). */
+Test(site, links_inside_are_followed_and_special_files_refused)
+{
+    char *base, *out;
+    char *root = make_linking_repo(&base, &out);
+    put(root, "data/runs/r1/logs/train_log/real.log", "step 1\n");
+    char *link = pr_path_join(root, "data/runs/r1/logs/train_log/x");
+    cr_assert(symlink("real.log", link) == 0);
+    char *reports = pr_path_join(root, "reports");
+    char *templates = pr_path_join(root, "templates");
+    pr_site_opts o = {reports, out, NULL, templates};
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(pr_site_build(&o, &st, &err) == 0, "%s", err.msg);
+    cr_expect(exists(out, "files/data/runs/r1/logs/train_log/x.txt"));
+    cr_assert(unlink(link) == 0);
+    cr_assert(mkfifo(link, 0644) == 0);
+    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    expect_has(err.msg, "FIFO");
+    cr_assert(unlink(link) == 0);
+    cr_assert(symlink("/dev/zero", link) == 0);
+    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    /* a page that is a link to outside is not rendered either */
+    cr_assert(unlink(link) == 0);
+    put(root, "data/runs/r1/logs/train_log/x", "ok\n");
+    char *page = pr_path_join(root, "reports/M/README.md");
+    char *mdir = pr_path_dirname(page);
+    cr_assert(pr_mkdirs(mdir, &err) == 0);
+    cr_assert(symlink("/etc/passwd", page) == 0);
+    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    expect_has(err.msg, "resolves outside");
+    cr_expect(!exists(out, "M/index.html"));
+    free(mdir);
+    free(page);
+    free(templates);
+    free(reports);
+    free(link);
+    rm_rf(base);
+    free(base);
+    free(root);
+    free(out);
+}
+
+/* Hardening: a log named x.html became an HTML page of the site (stored
+ * XSS).  Copied files get inert names; the links follow. */
+Test(site, copied_files_get_inert_names)
+{
+    char *root = tmpdir();
+    put(root, "templates/site/style.css", "body {}\n");
+    put(root, "data/l/x.html", "<script>alert(1)</script>\n");
+    put(root, "data/l/y.svg", "<svg onload=\"alert(1)\"/>\n");
+    put(root, "data/l/z.log", "log\n");
+    put(root, "data/l/s.json", "{}\n");
+    put(root, "data/l/t.JS", "x\n");
+    put(root, "reports/chart.svg", "<svg/>\n");
+    put(root, "reports/notes.md", "# notes\n");
+    put(root, "reports/page.xhtml", "<x/>\n");
+    put(root, "reports/README.md",
+        "# I\n\n[a](../data/l/x.html) [b](../data/l/y.svg) [c](../data/l/z.log) "
+        "[d](../data/l/s.json) [e](../data/l/t.JS) ![chart](chart.svg) [n](notes.md) "
+        "[p](page.xhtml)\n");
+    char *out = pr_path_join(root, "site");
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    const char *inert[] = {"files/data/l/x.html.txt", "files/data/l/y.svg.txt",
+                           "files/data/l/z.log",      "files/data/l/s.json",
+                           "files/data/l/t.JS.txt",   "chart.svg",
+                           "notes.md.txt",            "page.xhtml.txt"};
+    for (size_t i = 0; i < sizeof inert / sizeof inert[0]; i++)
+        cr_expect(exists(out, inert[i]), "no %s", inert[i]);
+    const char *active[] = {"files/data/l/x.html", "files/data/l/y.svg", "files/data/l/t.JS",
+                            "notes.md", "page.xhtml"};
+    for (size_t i = 0; i < sizeof active / sizeof active[0]; i++)
+        cr_expect(!exists(out, active[i]), "%s published under an active name", active[i]);
+    char *top = slurp(out, "index.html");
+    expect_has(top, "href=\"files/data/l/x.html.txt\"");
+    expect_has(top, "href=\"files/data/l/y.svg.txt\"");
+    expect_has(top, "href=\"files/data/l/z.log\"");
+    expect_has(top, "src=\"chart.svg\"");
+    expect_has(top, "href=\"page.xhtml.txt\"");
+    free(top);
+    /* x and x.txt would both be x.txt: refused rather than one lost */
+    put(root, "data/l/w", "1\n");
+    put(root, "data/l/w.txt", "2\n");
+    put(root, "reports/README.md", "# I\n\n[a](../data/l/w) [b](../data/l/w.txt)\n");
+    cr_expect_eq(build(root, out, &st, &err), -1);
+    expect_has(err.msg, "both be published");
+    rm_rf(root);
+    free(out);
+    free(root);
+}
+
+/* An empty reports tree: no pages, no copies (qsort was given NULL). */
+Test(site, empty_tree)
+{
+    char *root = tmpdir();
+    put(root, "templates/site/style.css", "body {}\n");
+    char *reports = pr_path_join(root, "reports");
+    pr_err err;
+    cr_assert(pr_mkdirs(reports, &err) == 0);
+    char *out = pr_path_join(root, "site");
+    pr_site_stats st;
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.pages, 0);
+    cr_expect_eq(st.files, 0);
+    free(out);
+    free(reports);
+    rm_rf(root);
     free(root);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -590,6 +591,58 @@ Test(collect, mpirun_rank_dir_and_local, .init = mk_tmpdir, .fini = rm_tmpdir)
     free(log);
     free(f0);
     free(f1);
+}
+
+Test(collect, outputs_of_an_earlier_run_links_included, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    /* What the runner moves aside before a case runs again: links and
+     * FIFOs planted where the job writes are listed (lstat), never
+     * followed; files that are no rank log are not. */
+    char *target = write_tmp("target", "precious\n");
+    char *r0 = write_tmp("logs/train_log/c4.rank0", "ips: 1\n");
+    free(write_tmp("logs/train_log/c4.rankx", "not a rank log\n"));
+    char *r1 = pr_path_join(tmpdir, "logs/train_log/c4.rank1");
+    cr_assert_eq(symlink(target, r1), 0);
+    char *script = pr_path_join(tmpdir, "logs/train_log/c4.sbatch");
+    cr_assert_eq(symlink("/nonexistent/dangling", script), 0);
+    char *ranks = pr_path_join(tmpdir, "logs/train_log/c4.ranks");
+    cr_assert_eq(mkfifo(ranks, 0600), 0);
+    pr_launch_plan p;
+    memset(&p, 0, sizeof p);
+    p.rank_prefix = pr_xasprintf("%s/logs/train_log/c4.rank", tmpdir);
+    p.rank_dir = pr_xstrdup(ranks);
+    p.script_path = pr_xstrdup(script);
+    char **outs = pr_launch_outputs(&p);
+    cr_assert_not_null(outs);
+    const char *want[] = {ranks, r0, r1, script, NULL};
+    size_t i = 0;
+    for (; outs[i]; i++) {
+        cr_assert_not_null(want[i], "extra %s", outs[i]);
+        cr_assert_str_eq(outs[i], want[i]);
+    }
+    cr_assert_null(want[i], "missing %s", want[i]);
+    pr_strv_free(outs);
+    cr_assert_null(pr_launch_outputs(NULL));
+    pr_launch_plan_free(&p);
+    pr_buf b = PR_BUF_INIT;
+    pr_err e;
+    cr_assert_eq(pr_read_file(target, &b, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(pr_buf_cstr(&b), "precious\n");
+    pr_buf_free(&b);
+    free(target);
+    free(r0);
+    free(r1);
+    free(script);
+    free(ranks);
+}
+
+Test(collect, batch_job_id_of_a_fifo_log, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    /* Reading sbatch's job id from a FIFO planted as the log must not block. */
+    char *fifo = pr_path_join(tmpdir, "fifo");
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    cr_assert_null(pr_launch_batch_job_id(fifo));
+    free(fifo);
 }
 
 Test(collect, batch_job_id, .init = mk_tmpdir, .fini = rm_tmpdir)

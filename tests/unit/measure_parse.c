@@ -674,7 +674,7 @@ Test(messy, empty_log_has_no_records)
     cr_assert_eq(parse_with(IPS_GLOBAL, logs, 1, NO_ARGS, &res, &err), 0);
     cr_expect(res.failed);
     cr_expect_str_eq(res.fail_reason, "no_records");
-    cr_expect(strstr(res.fail_detail, "without a number") != NULL, "%s", res.fail_detail);
+    cr_expect(strstr(res.fail_detail, "without a clean number") != NULL, "%s", res.fail_detail);
     /* into a record: FINAL_RESULT null, never 0 */
     pr_rule *rule = NULL;
     cr_assert_eq(pr_rule_parse("<t>", IPS_GLOBAL, strlen(IPS_GLOBAL), &rule, &err), 0);
@@ -1115,6 +1115,7 @@ static void gpu_fails(const char *rule_json, const char *log, pr_parse_result *r
     cr_assert(res->failed, "%s gave %g", rule_json, res->value);
 }
 
+/* Takes a reference to both. */
 static void expect_json(json_t *got, json_t *want)
 {
     char *g = json_dumps(got, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
@@ -1122,6 +1123,7 @@ static void expect_json(json_t *got, json_t *want)
     cr_expect(json_equal(got, want), "got  %s\nwant %s", g ? g : "(null)", w);
     free(g);
     free(w);
+    json_decref(got);
     json_decref(want);
 }
 
@@ -1786,4 +1788,384 @@ Test(logscan, clean_and_prefix)
     cr_expect_eq(rank, 345);
     cr_expect_eq(pr_logscan_mpi_prefix("[2023/07/28 06:42:18] ppcls", 27, &rank), 0);
     cr_expect_eq(pr_logscan_mpi_prefix("[1,0]stdout:x", 13, &rank), 0);
+}
+
+/* ======================================================================
+ * Numbers from real logs: DLLogger steps, reducers by value kind, mpirun
+ * timestamps, numbers that do not end where a number ends, MLPerf scoring
+ * ====================================================================== */
+
+/* One log, expecting failure: returns the reason (res holds the detail). */
+static const char *failure_of(const char *rule_json, const char *log, pr_parse_args args,
+                              pr_parse_result *res)
+{
+    pr_err err;
+    const char *logs[] = {log};
+    cr_assert_eq(parse_with(rule_json, logs, 1, args, res, &err), 0, "%s", err.msg);
+    cr_assert(res->failed, "did not fail: %f", res->value);
+    cr_assert_not_null(res->fail_detail);
+    return res->fail_reason;
+}
+
+/* TF BERT's DLLogger prints the step as "Iteration: N" alone (one number)
+ * and a final line with no step; the JSON backend writes it as an integer. */
+static const char TF_BERT_DLL[] =
+    "DLL 2023-08-01 03:08:53.000001 - PARAMETER throughput_train : 1 \n"
+    "DLL 2023-08-01 03:12:28.132442 - Iteration: 2  throughput_train : 350.185 sequences/s "
+    "mlm_loss : 10.5395  nsp_loss : 0.6856  total_loss : 11.2250  avg_loss_step : 11.2072  "
+    "learning_rate : 0.0 \n"
+    "DLL 2023-08-01 03:13:22.663597 - Iteration: 3  throughput_train : 1239.665 sequences/s "
+    "mlm_loss : 10.5392 \n"
+    "DLL 2023-08-01 03:14:17.272046 - Iteration: 4  throughput_train : 1237.913 sequences/s "
+    "mlm_loss : 10.5585 \n"
+    "DLL 2023-08-01 03:52:34.988283 -  throughput_train : 1238.020 sequences/s\n"
+    "DLL 2023-08-01 03:52:34.988428 -  total_loss : 10.4639 \n";
+
+Test(numbers, dllogger_iteration_label_alone_is_an_iteration)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "tf_bert.log", TF_BERT_DLL);
+    char *js = tmp_text(&t, "tf_bert.json",
+                        "DLLL {\"step\": 2, \"data\": {\"throughput_train\": 100.0}}\n"
+                        "DLLL {\"step\": 3, \"data\": {\"throughput_train\": 300.0}}\n"
+                        "DLLL {\"step\": [], \"data\": {\"throughput_train\": 250.0}}\n");
+    pr_parse_result res;
+    const char *rule = "{\"profile\": \"dllogger\", \"keyword\": \"throughput_train\","
+                       " \"scope\": \"global\", \"skip\": 1}";
+    double v = value_of(rule, log, NO_ARGS, &res);
+    cr_expect(fabs(v - (1239.665 + 1237.913) / 2) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 3, "the three Iteration lines");
+    cr_expect_eq(stat_int(&res, "other_step_lines"), 1, "the summary line");
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"dllogger\", \"keyword\": \"throughput_train\","
+                 " \"scope\": \"global\", \"step\": \"summary\"}",
+                 log, NO_ARGS, &res);
+    cr_expect(fabs(v - 1238.020) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of(rule, js, NO_ARGS, &res);
+    cr_expect(fabs(v - 300.0) < 1e-9, "integer steps are iterations: got %f", v);
+    pr_parse_result_clear(&res);
+    /* the real log (PaddlePaddle/Perf): 45 iterations and one final line */
+    char *real = pr_xasprintf("%s/perf/Bert/OtherReports/TensorFlow/logs/V100_LOG/"
+                              "tf_bert_pretraining_lamb_base_fp32_bs96_gpu8.log",
+                              shared_dir());
+    if (access(real, R_OK) == 0) {
+        v = value_of("{\"profile\": \"dllogger\", \"keyword\": \"throughput_train\","
+                     " \"scope\": \"global\"}",
+                     real, NO_ARGS, &res);
+        cr_expect_eq(stat_int(&res, "records_seen"), 45);
+        cr_expect(v > 1200 && v < 1240, "got %f", v);
+        pr_parse_result_clear(&res);
+    }
+    free(real);
+    free(log);
+    free(js);
+    tmp_close(&t);
+}
+
+Test(numbers, dllogger_lines_left_out_by_step_are_named)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "tf_bert.log", TF_BERT_DLL);
+    pr_parse_result res;
+    const char *reason = failure_of("{\"profile\": \"dllogger\", \"keyword\": "
+                                    "\"throughput_train\", \"scope\": \"global\", \"step\": "
+                                    "\"epoch\"}",
+                                    log, NO_ARGS, &res);
+    cr_expect_str_eq(reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "4 lines with the metric left out by \"step\": "
+                                      "\"epoch\"") != NULL,
+              "%s", res.fail_detail);
+    cr_expect(strstr(res.fail_detail, "3 iteration lines: \"step\": \"iteration\" takes them") !=
+                  NULL,
+              "%s", res.fail_detail);
+    cr_expect(strstr(res.fail_detail, "1 summary line: \"step\": \"summary\" takes it") != NULL,
+              "%s", res.fail_detail);
+    cr_expect_eq(stat_int(&res, "other_step_lines"), 4);
+    pr_parse_result_clear(&res);
+    /* too few records name them too */
+    reason = failure_of("{\"profile\": \"dllogger\", \"keyword\": \"throughput_train\", "
+                        "\"scope\": \"global\", \"step\": \"summary\", \"min_records\": 2}",
+                        log, NO_ARGS, &res);
+    cr_expect_str_eq(reason, "too_few_records");
+    cr_expect(strstr(res.fail_detail, "\"step\": \"iteration\" takes them") != NULL, "%s",
+              res.fail_detail);
+    pr_parse_result_clear(&res);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(numbers, best_min_max_by_value_kind)
+{
+    tmpdir t;
+    tmp_open(&t);
+    /* mmseg: seconds per step; the fastest step is the shortest time */
+    char *mm = tmp_text(&t, "mmseg.log",
+                        "Iter [1/9]\tlr: 1e-2, time: 0.500, data_time: 0.1\n"
+                        "Iter [2/9]\tlr: 1e-2, time: 0.400, data_time: 0.1\n"
+                        "Iter [3/9]\tlr: 1e-2, time: 0.800, data_time: 0.1\n");
+    pr_parse_args a = {1, 8, 0, NULL};
+    pr_parse_result res;
+    double v = value_of("{\"profile\": \"mmseg\", \"reduce\": \"best\"}", mm, a, &res);
+    cr_expect(fabs(v - 8 / 0.4) < 1e-9, "best: the 0.4 s step, got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"mmseg\", \"reduce\": \"min\"}", mm, a, &res);
+    cr_expect(fabs(v - 8 / 0.4) < 1e-9, "min: the smallest time, got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"profile\": \"mmseg\", \"reduce\": \"max\"}", mm, a, &res);
+    cr_expect(fabs(v - 8 / 0.8) < 1e-9, "max: the largest time (the slowest), got %f", v);
+    pr_parse_result_clear(&res);
+    /* rates: the best is the highest */
+    char *ips = tmp_text(&t, "ips.log", "ips: 10\nips: 30\nips: 20\n");
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"per_card\", \"reduce\": \"best\"}", ips,
+                 (pr_parse_args){2, 0, 0, NULL}, &res);
+    cr_expect(fabs(v - 60) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": \"min\"}", ips,
+                 NO_ARGS, &res);
+    cr_expect(fabs(v - 10) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"value\": \"steps_per_second\", \"reduce\": "
+                 "\"best\"}",
+                 ips, (pr_parse_args){1, 4, 0, NULL}, &res);
+    cr_expect(fabs(v - 120) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* raw values have no direction */
+    EXPECT_RULE_ERROR("{\"profile\": \"perfrepro-gpu\", \"reduce\": \"best\"}", "rule.reduce",
+                      "\"max\" or \"min\"");
+    EXPECT_RULE_ERROR("{\"profile\": \"mllog\", \"reduce\": \"best\"}", "rule.reduce", "raw");
+    /* the normal form keeps the name */
+    pr_rule *r = NULL;
+    pr_err err;
+    const char *text = "{\"profile\": \"mmseg\", \"reduce\": \"best\"}";
+    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    json_t *j = pr_rule_to_json(r);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "reduce")), "best");
+    json_decref(j);
+    pr_rule_free(r);
+    free(mm);
+    free(ips);
+    tmp_close(&t);
+}
+
+Test(numbers, mpirun_timestamp_output_prefix)
+{
+    int rank = -1;
+    const char *s = "Mon May 31 13:38:21 2021[1,2]<stderr>:x";
+    cr_expect_eq(pr_logscan_mpi_prefix(s, strlen(s), &rank), 38);
+    cr_expect_eq(rank, 2);
+    s = "Tue Jun  1 09:17:17 2021[1,0]<stdout>:x";
+    cr_expect_eq(pr_logscan_mpi_prefix(s, strlen(s), &rank), 38);
+    cr_expect_eq(rank, 0);
+    s = "Tue Jun 1 09:17:17 2021[1,3]<stdout>:x";
+    cr_expect_eq(pr_logscan_mpi_prefix(s, strlen(s), &rank), 37);
+    cr_expect_eq(rank, 3);
+    /* not a ctime date, or not followed by a tag */
+    static const char *const no[] = {"Mon Foo 31 13:38:21 2021[1,0]<stderr>:x",
+                                     "Mon May 31 13:38:21 2021 [1,0]<stderr>:x",
+                                     "Mon May 31 13:38 2021[1,0]<stderr>:xxxxx",
+                                     "Mon May 31 13:38:21 2021[1,0] stderr:x", NULL};
+    for (const char *const *n = no; *n; n++)
+        cr_expect_eq(pr_logscan_mpi_prefix(*n, strlen(*n), &rank), 0, "%s", *n);
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "ts.log",
+                         "Mon May 31 13:38:21 2021[1,0]<stderr>:ips: 10\n"
+                         "Mon May 31 13:38:21 2021[1,1]<stderr>:ips: 99\n"
+                         "Mon May 31 13:38:22 2021[1,0]<stderr>:ips: 20\n");
+    pr_parse_result res;
+    double v = value_of(IPS_GLOBAL, log, NO_ARGS, &res);
+    cr_expect(fabs(v - 15) < 1e-9, "rank 0 only: got %f", v);
+    cr_expect_eq(stat_int(&res, "other_rank_lines"), 1);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"rank\": 1}", log, NO_ARGS,
+                 &res);
+    cr_expect(fabs(v - 99) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* the real log (PaddlePaddle/Perf, mmseg under mpirun --timestamp-output):
+     * 502 lines of rank 0, 7 of ranks 1 to 3 */
+    char *real = pr_xasprintf("%s/perf/DeepLabV3P/OtherReports/PyTorch/logs/pytorch/"
+                              "deeplabv3p_c32_fp32.log",
+                              shared_dir());
+    if (access(real, R_OK) == 0) {
+        v = value_of("{\"profile\": \"mmseg\"}", real, (pr_parse_args){32, 2, 0, NULL}, &res);
+        cr_expect_eq(stat_int(&res, "other_rank_lines"), 7);
+        cr_expect_eq(stat_int(&res, "records_seen"), 5);
+        pr_parse_result_clear(&res);
+    }
+    free(real);
+    free(log);
+    tmp_close(&t);
+}
+
+Test(numbers, a_number_must_end_where_a_number_ends)
+{
+    tmpdir t;
+    tmp_open(&t);
+    char *bad = tmp_text(&t, "bad.log",
+                         "ips: 1,234.5 samples/s\n"
+                         "ips: 12 345 samples/s\n"
+                         "ips: 1e5e5\n"
+                         "ips: 12'345\n"
+                         "ips: 1,23\n"
+                         "ips: 7,\n");
+    pr_parse_result res;
+    /* "7," is 7 followed by punctuation: the only record */
+    double v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\"}", bad, NO_ARGS, &res);
+    cr_expect(fabs(v - 7) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "ignored"), 5);
+    cr_expect_eq(stat_int(&res, "records_seen"), 1);
+    pr_parse_result_clear(&res);
+    char *none = tmp_text(&t, "none.log", "start\nips: 1,234.5 samples/s\nips: 12 345\n");
+    const char *reason = failure_of(IPS_GLOBAL, none, NO_ARGS, &res);
+    cr_expect_str_eq(reason, "no_records");
+    cr_expect(strstr(res.fail_detail, "2 matching lines without a clean number") != NULL, "%s",
+              res.fail_detail);
+    cr_expect(strstr(res.fail_detail, "line 2: \"1,234.5 samples/s\"") != NULL, "%s",
+              res.fail_detail);
+    cr_expect(strstr(res.fail_detail, "\"thousands\": \",\"") != NULL, "%s", res.fail_detail);
+    pr_parse_result_clear(&res);
+    /* declared separators: well-formed groups only */
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"thousands\": \",\"}", bad,
+                 NO_ARGS, &res);
+    cr_expect(fabs(v - (1234.5 + 7) / 2) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "ignored"), 4);
+    pr_parse_result_clear(&res);
+    char *groups = tmp_text(&t, "groups.log",
+                            "ips: 12 345 samples/s\nips: 1 234 567.5\nips: 1234 567\n"
+                            "ips: 12 34\n");
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"thousands\": \" \"}", groups,
+                 NO_ARGS, &res);
+    cr_expect(fabs(v - (12345 + 1234567.5) / 2) < 1e-6, "got %f", v);
+    cr_expect_eq(stat_int(&res, "ignored"), 2);
+    pr_parse_result_clear(&res);
+    /* a pattern's capture is no number when the line goes on with it ... */
+    char *keras = tmp_text(&t, "keras.log",
+                           "TimeHistory: 39.13 seconds, 1,234.5 examples/second between\n"
+                           "TimeHistory: 39.13 seconds, 327.08 examples/second between\n");
+    v = value_of("{\"profile\": \"keras-timehistory\", \"scope\": \"global\"}", keras, NO_ARGS,
+                 &res);
+    cr_expect(fabs(v - 327.08) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "ignored"), 1);
+    pr_parse_result_clear(&res);
+    v = value_of("{\"match\": \"ips: ([0-9.]+)\", \"scope\": \"global\"}", bad, NO_ARGS, &res);
+    cr_expect(fabs(v - 7) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* ... but what the pattern matched around it, and blanks, end it */
+    char *csv = tmp_text(&t, "csv.log", "10,394.5\n20,400.5\n");
+    v = value_of("{\"match\": \"^[0-9]+,([0-9.]+)\", \"scope\": \"global\"}", csv, NO_ARGS,
+                 &res);
+    cr_expect(fabs(v - 397.5) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    char *cols = tmp_text(&t, "cols.log", "  1024   20.5   3.0\n  2048   21.5   4.0\n");
+    v = value_of("{\"match\": \"^ *[0-9]+ +([0-9.]+)\", \"scope\": \"global\"}", cols, NO_ARGS,
+                 &res);
+    cr_expect(fabs(v - 21) < 1e-9, "got %f", v);
+    pr_parse_result_clear(&res);
+    /* what still reads */
+    char *ok = tmp_text(&t, "ok.log",
+                        "time: 0.5, data_time: 0.1\nips: 12.5ms\nips: 1.2e3 samples\n"
+                        "ips: 3 (avg 2)\nips: 4%\n");
+    v = value_of("{\"keyword\": \"ips:\", \"scope\": \"global\", \"reduce\": \"max\"}", ok,
+                 NO_ARGS, &res);
+    cr_expect(fabs(v - 1200) < 1e-9, "got %f", v);
+    cr_expect_eq(stat_int(&res, "records_seen"), 4);
+    cr_expect_eq(stat_int(&res, "ignored"), 0);
+    pr_parse_result_clear(&res);
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"thousands\": \".\"}",
+                      "rule.thousands");
+    EXPECT_RULE_ERROR("{\"profile\": \"nccl-tests\", \"thousands\": \",\"}", "rule.thousands",
+                      "only used");
+    free(bad);
+    free(none);
+    free(groups);
+    free(keras);
+    free(csv);
+    free(cols);
+    free(ok);
+    tmp_close(&t);
+}
+
+/* An MLPerf result set: one run_start/run_stop pair per run, read as parts. */
+static char *mllog_runs(tmpdir *t, const char *name, const char *const *status)
+{
+    pr_buf b = PR_BUF_INIT;
+    long long start = 1000000;
+    for (int i = 0; status[i]; i++) {
+        pr_buf_printf(&b, ":::MLLOG {\"time_ms\": %lld, \"key\": \"run_start\"}\n", start);
+        if (strcmp(status[i], "none") != 0)
+            pr_buf_printf(&b,
+                          ":::MLLOG {\"time_ms\": %lld, \"key\": \"run_stop\", \"metadata\": "
+                          "{\"status\": \"%s\"}}\n",
+                          start + (10 + i) * 60000LL, status[i]);
+        start += 3600000;
+    }
+    char *path = tmp_text(t, name, pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    return path;
+}
+
+Test(numbers, mllog_non_converged_runs_scored_as_mlperf)
+{
+    tmpdir t;
+    tmp_open(&t);
+    /* runs of 10, 11, 12, 13 minutes and one aborted (the fifth) */
+    static const char *const one[] = {"success", "success", "success", "success", "aborted",
+                                      NULL};
+    char *log1 = mllog_runs(&t, "one.txt", one);
+    const char *olympic = "\"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0, \"min\": 1}";
+    char *worst = pr_xasprintf("{\"profile\": \"mllog\", \"non_converged\": \"worst\", %s}",
+                               olympic);
+    char *ignore = pr_xasprintf("{\"profile\": \"mllog\", %s}", olympic);
+    pr_parse_result res;
+    double v = value_of(worst, log1, NO_ARGS, &res);
+    cr_expect(fabs(v - 12) < 1e-9, "drop 10 and the aborted run: got %f", v);
+    cr_expect_eq(stat_int(&res, "non_converged"), 1);
+    cr_expect_eq(stat_int(&res, "records_seen"), 5);
+    cr_expect(fabs(stat_num(&res, "max") - 13) < 1e-12, "stats describe converged runs");
+    pr_parse_result_clear(&res);
+    v = value_of(ignore, log1, NO_ARGS, &res);
+    cr_expect(fabs(v - 11.5) < 1e-9, "ignored: drop 10 and 13, got %f", v);
+    cr_expect_eq(stat_int(&res, "ignored"), 1);
+    pr_parse_result_clear(&res);
+    /* two that did not converge (one never stopped): no score */
+    static const char *const two[] = {"success", "aborted", "success", "success", "none",
+                                      NULL};
+    char *log2 = mllog_runs(&t, "two.txt", two);
+    const char *reason = failure_of(worst, log2, NO_ARGS, &res);
+    cr_expect_str_eq(reason, "too_few_records");
+    cr_expect(strstr(res.fail_detail, "2 of 5 runs did not converge") != NULL, "%s",
+              res.fail_detail);
+    cr_expect(strstr(res.fail_detail, "drops 1 from each end, so at most 1 may") != NULL, "%s",
+              res.fail_detail);
+    cr_expect_eq(stat_int(&res, "non_converged"), 2);
+    pr_parse_result_clear(&res);
+    /* as parts: the same set cut in two files reads the same */
+    char *head = tmp_text(&t, "head.txt", ":::MLLOG {\"time_ms\": 0, \"key\": \"run_start\"}\n");
+    char *tail = tmp_text(&t, "tail.txt",
+                          ":::MLLOG {\"time_ms\": 60000, \"key\": \"run_stop\", \"metadata\": "
+                          "{\"status\": \"aborted\"}}\n");
+    pr_err err;
+    const char *parts[] = {head, tail};
+    cr_assert_eq(parse_with("{\"profile\": \"mllog\", \"non_converged\": \"worst\"}", parts, 2,
+                            NO_ARGS, &res, &err),
+                 0);
+    cr_expect(res.failed);
+    cr_expect(strstr(res.fail_detail, "1 of 1 runs did not converge") != NULL, "%s",
+              res.fail_detail);
+    pr_parse_result_clear(&res);
+    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"non_converged\": "
+                      "\"worst\"}",
+                      "rule.non_converged", "mllog");
+    EXPECT_RULE_ERROR("{\"profile\": \"mllog\", \"non_converged\": \"drop\"}",
+                      "rule.non_converged", "worst");
+    free(worst);
+    free(ignore);
+    free(log1);
+    free(log2);
+    free(head);
+    free(tail);
+    tmp_close(&t);
 }

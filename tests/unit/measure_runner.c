@@ -1,8 +1,12 @@
 /* Unit tests of the runner's parts: MD5, shell quoting, job building
  * (templates, environment, launchers), processes (exit, signal, launch
  * error, timeout with a grandchild, leftovers), out-of-memory detection,
- * formatting and the environment record.  The suite-level behaviour is
- * tested end to end by tests/scripts/measure_run_*.sh. */
+ * formatting, the environment record and its schema (lib/envrec.c), and
+ * what a suite may ask of the runner (safe case names, placeholders of a
+ * shell command outside quotes).  The suite-level behaviour is tested end to
+ * end by tests/scripts/measure_run_*.sh and hostile_measure_fs.sh.  No test
+ * depends on the machine's speed: a timeout is either what is tested (and
+ * the job hangs forever) or far beyond what the job takes. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +19,11 @@
 
 #include "buf.h"
 #include "envinfo.h"
+#include "envrec.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "md5.h"
+#include "logscan.h"
 #include "runner.h"
 #include "suite.h"
 
@@ -132,6 +138,19 @@ Test(md5, file_and_errors, .init = mk_tmpdir, .fini = rm_tmpdir)
     free(a);
     free(p);
     free(missing);
+}
+
+Test(md5, fifo_is_refused_without_blocking, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    /* Hardening: a dataset path that is a FIFO blocked the run forever
+     * before any case. */
+    char *p = pr_path_join(tmpdir, "fifo");
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    char hex[33];
+    pr_err e;
+    cr_assert_eq(pr_md5_file(p, hex, NULL, &e), -1);
+    cr_assert(strstr(e.msg, "FIFO") != NULL, "%s", e.msg);
+    free(p);
 }
 
 /* ---- shell quoting ---- */
@@ -448,15 +467,17 @@ Test(proc, timeout_with_grandchild_holding_output, .init = signals_on, .fini = s
 {
     /* The grandchild keeps the output open and ignores SIGTERM like its
      * parent: only SIGKILL to the group ends them, and waiting must not
-     * depend on the output being closed. */
+     * depend on the output being closed.  The timeout leaves the shell
+     * ample time to start them; the sleeps are far longer than any bound
+     * below, so a slow machine cannot pass for a wait on the grandchild. */
     char *out = NULL;
     char *pidfile = pr_path_join(tmpdir, "pid");
-    char *script = pr_xasprintf("trap '' TERM; echo started; sleep 30 & echo $! > '%s'; "
-                                "sleep 30", pidfile);
-    pr_proc_result r = run_sh(script, 0.5, NULL, &out);
+    char *script = pr_xasprintf("trap '' TERM; echo started; sleep 300 & echo $! > '%s'; "
+                                "sleep 300", pidfile);
+    pr_proc_result r = run_sh(script, 3, NULL, &out);
     cr_assert(r.timed_out);
     cr_assert_eq(r.term_signal, SIGKILL);
-    cr_assert(r.duration_s >= 0.5 && r.duration_s < 3, "duration %g", r.duration_s);
+    cr_assert(r.duration_s >= 3 && r.duration_s < 150, "duration %g", r.duration_s);
     cr_assert_str_eq(out, "started\n");
     pr_buf b = PR_BUF_INIT;
     pr_err e;
@@ -472,10 +493,12 @@ Test(proc, timeout_with_grandchild_holding_output, .init = signals_on, .fini = s
 
 Test(proc, leftovers_of_a_finished_job_are_ended, .init = signals_on, .fini = signals_off)
 {
-    pr_proc_result r = run_sh("sleep 30 & exit 0", 10, NULL, NULL);
+    /* Waiting for the sleep would last until the timeout (200 s). */
+    pr_proc_result r = run_sh("sleep 300 & exit 0", 200, NULL, NULL);
     cr_assert_eq(r.exit_status, 0);
+    cr_assert_not(r.timed_out);
     cr_assert(r.stray, "the background sleep was not noticed");
-    cr_assert(r.duration_s < 2, "waited %g s for the background sleep", r.duration_s);
+    cr_assert(r.duration_s < 150, "waited %g s for the background sleep", r.duration_s);
 }
 
 /* ---- out of memory ---- */
@@ -526,6 +549,20 @@ Test(oom, log_scan, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_eq(pr_log_find_oom(p, &line, &e), -1);
     free(p);
     pr_buf_free(&line);
+}
+
+Test(oom, fifo_log_is_refused_without_blocking, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    /* Hardening: a FIFO at a log's path blocked every reader of logs
+     * (the runner's verdict, measure parse). */
+    char *p = pr_path_join(tmpdir, "fifo");
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    pr_buf line = PR_BUF_INIT;
+    pr_err e;
+    cr_assert_eq(pr_log_find_oom(p, &line, &e), -1);
+    cr_assert(strstr(e.msg, "FIFO") != NULL, "%s", e.msg);
+    pr_buf_free(&line);
+    free(p);
 }
 
 /* ---- formatting ---- */
@@ -611,4 +648,179 @@ Test(envinfo, capture_schema)
     o = pr_envinfo_capture("F", NULL, 0);
     cr_assert(json_is_null(json_object_get(json_object_get(o, "framework"), "version")));
     json_decref(o);
+}
+
+/* ---- the environment record's schema (lib/envrec.c) ---- */
+
+Test(envrec, what_measure_writes_passes, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    json_t *o = pr_envinfo_capture("PyTorch", "2.3.0", 1714566896);
+    char *p = pr_path_join(tmpdir, "env.json");
+    pr_err e;
+    pr_json_init();
+    cr_assert_eq(pr_envinfo_write(p, o, &e), 0, "%s", e.msg);
+    json_t *back = NULL;
+    cr_assert_eq(pr_env_load(p, &back, &e), 0, "%s", e.msg);
+    cr_assert(json_equal(o, back));
+    json_decref(back);
+    /* A GPU workload's object, and null everywhere. */
+    json_object_set_new(o, "gpu", json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:n}", "name", "H100",
+                                            "count", 8, "driver", "550", "cuda", "12.4",
+                                            "cudnn", "not found", "nccl", "2.21", "cublaslt"));
+    json_object_set_new(o, "framework", json_null());
+    json_object_set_new(json_object_get(o, "host"), "cpu_count", json_null());
+    cr_assert_eq(pr_envinfo_write(p, o, &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_env_load(p, &back, &e), 0, "%s", e.msg);
+    json_decref(back);
+    json_decref(o);
+    free(p);
+}
+
+/* env.json with one host field replaced by value (JSON text) must fail at
+ * FILE:LINE:COL: field with a message holding want. */
+static void expect_env_refused(const char *body, const char *field, const char *want)
+{
+    char *p = write_tmp("env.json", body);
+    json_t *back = NULL;
+    pr_err e;
+    pr_json_init();
+    cr_assert_eq(pr_env_load(p, &back, &e), -1, "accepted: %s", body);
+    cr_assert_null(back);
+    char *head = pr_xasprintf("%s:", p);
+    cr_assert(strncmp(e.msg, head, strlen(head)) == 0, "no file name: %s", e.msg);
+    /* FILE:LINE:COL: FIELD: */
+    const char *q = e.msg + strlen(head);
+    cr_assert(strspn(q, "0123456789") > 0 && q[strspn(q, "0123456789")] == ':', "%s", e.msg);
+    char *f = pr_xasprintf(": %s: ", field);
+    cr_assert(strstr(e.msg, f) != NULL, "field %s not named: %s", field, e.msg);
+    cr_assert(strstr(e.msg, want) != NULL, "%s", e.msg);
+    free(f);
+    free(head);
+    free(p);
+}
+
+Test(envrec, types_and_ranges, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+#define ENV(host, rest)                                                                      \
+    "{\"perfrepro\": 1, \"captured_at\": \"2026-05-01T12:34:56Z\",\n \"host\": " host        \
+    ",\n \"framework\": {\"name\": \"F\", \"version\": null}" rest "}"
+    expect_env_refused(ENV("{\"cpu_count\": -1}", ""), "host.cpu_count", "out of range");
+    expect_env_refused(ENV("{\"cpu_count\": \"1\"}", ""), "host.cpu_count", "integer");
+    expect_env_refused(ENV("{\"cpu_count\": 1.5}", ""), "host.cpu_count", "integer");
+    expect_env_refused(ENV("{\"memory_gb\": 0}", ""), "host.memory_gb", "above 0");
+    expect_env_refused(ENV("{\"memory_gb\": \"512\"}", ""), "host.memory_gb", "number");
+    expect_env_refused(ENV("{\"os\": 12}", ""), "host.os", "string");
+    expect_env_refused(ENV("{\"hostname\": \"n1\"}", ""), "host.hostname", "unknown");
+    expect_env_refused(ENV("[1]", ""), "host", "object");
+    expect_env_refused(ENV("null", ", \"gpu\": {\"count\": 0}"), "gpu.count", "out of range");
+    expect_env_refused(ENV("null", ", \"gpu\": {\"name\": [\"A\"]}"), "gpu.name", "string");
+    expect_env_refused(ENV("null", ", \"gpu\": \"A100\""), "gpu", "object");
+    expect_env_refused(ENV("null", ", \"note\": 3"), "note", "string");
+    expect_env_refused(ENV("null", ", \"extra\": 3"), "extra", "unknown");
+    expect_env_refused("{\"perfrepro\": 2, \"captured_at\": \"2026-05-01T12:34:56Z\"}", "perfrepro",
+                       "out of range");
+    expect_env_refused("{\"perfrepro\": 1, \"captured_at\": \"yesterday\"}", "captured_at",
+                       "YYYY-MM-DDTHH:MM:SSZ");
+    expect_env_refused("{\"perfrepro\": 1, \"captured_at\": \"2026-13-01T12:34:56Z\"}",
+                       "captured_at", "YYYY-MM-DDTHH:MM:SSZ");
+    expect_env_refused("{\"perfrepro\": 1,\n \"captured_at\": 1714566896}", "captured_at",
+                       "string");
+#undef ENV
+}
+
+/* ---- suite names and shell commands (lib/suite.c) ---- */
+
+/* Loading json as a suite fails with a message that holds each of want
+ * (NULL-terminated) and starts with FILE:LINE:COL. */
+static void expect_suite_refused(const char *json, const char *const *want)
+{
+    char *p = write_tmp("suite.json", json);
+    pr_suite *s = NULL;
+    pr_err e;
+    pr_json_init();
+    cr_assert_eq(pr_suite_load(p, &s, &e), -1, "accepted: %s", json);
+    char *head = pr_xasprintf("%s:", p);
+    cr_assert(strncmp(e.msg, head, strlen(head)) == 0, "no file name: %s", e.msg);
+    const char *q = e.msg + strlen(head);
+    size_t n = strspn(q, "0123456789");
+    cr_assert(n > 0 && q[n] == ':' && strspn(q + n + 1, "0123456789") > 0, "no line:col: %s",
+              e.msg);
+    for (; *want; want++)
+        cr_assert(strstr(e.msg, *want) != NULL, "no \"%s\" in: %s", *want, e.msg);
+    free(head);
+    free(p);
+}
+
+#define SUITE_BODY(case_name, shell, command)                                               \
+    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m\",\n"   \
+    " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\",\n"            \
+    " \"case_name\": \"" case_name "\", \"shell\": " shell ",\n"                            \
+    " \"command\": [\"" command "\"],\n"                                                    \
+    " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8],\n"          \
+    "            \"precision\": [\"fp32\"]},\n"                                             \
+    " \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}}"
+
+Test(suite_names, case_name_refusals_say_why, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    const char *const html[] = {"matrix: case name \"x.html\"", "ends in \".html\"",
+                                "active content", NULL};
+    expect_suite_refused(SUITE_BODY("x.html", "false", "run.sh"), html);
+    const char *const svg[] = {"\"c8.SVG\"", "ends in \".SVG\"", NULL};
+    expect_suite_refused(SUITE_BODY("c{batch_size}.SVG", "false", "run.sh"), svg);
+    const char *const slash[] = {"\"a/m\"", "'/' is not one of [A-Za-z0-9._+-]", NULL};
+    expect_suite_refused(SUITE_BODY("a/{model_name}", "false", "run.sh"), slash);
+    const char *const dot[] = {"\".m\"", "starts with '.'", NULL};
+    expect_suite_refused(SUITE_BODY(".{model_name}", "false", "run.sh"), dot);
+    const char *const dash[] = {"\"-m\"", "starts with '-'", NULL};
+    expect_suite_refused(SUITE_BODY("-{model_name}", "false", "run.sh"), dash);
+}
+
+Test(suite_names, why_agrees_with_is_safe)
+{
+    const char *names[] = {"ok", "a.b-c_d+e", "", ".x", "-x", "a/b", "a b", "x.html", "x.HTM",
+                           "x.svg", "x.js", "x.html.txt", "x\x01", "\xc3\xa9", "x.xhtml", "html",
+                           "a..b", NULL};
+    char buf[160];
+    for (const char **n = names; *n; n++) {
+        const char *why = pr_name_unsafe_why(*n, buf, sizeof buf);
+        cr_assert_eq(why == NULL, pr_name_is_safe(*n) != 0, "%s: %s", *n, why ? why : "safe");
+    }
+    char long_name[200];
+    memset(long_name, 'a', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    cr_assert(strstr(pr_name_unsafe_why(long_name, buf, sizeof buf), "128") != NULL);
+}
+
+Test(suite_shell, placeholders_inside_quotes_are_refused, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+    /* Hardening: with "shell": true a value is one single-quoted word; inside
+     * double quotes its quotes are literal and $(...) in it ran. */
+    const char *const dq[] = {"suite.json:4:", "command[0]", "{model_name}",
+                              "inside double quotes", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "good.sh --name=\\\"{model_name}\\\""), dq);
+    const char *const sq[] = {"command[0]", "{model_name}", "inside single quotes", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "good.sh --name='{model_name}'"), sq);
+    const char *const bq[] = {"{case}", "backquotes", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "echo `echo {case}`"), bq);
+    const char *const cm[] = {"{case}", "comment", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "run.sh # {case}"), cm);
+    const char *const bs[] = {"{case}", "backslash", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "run.sh \\\\{case}"), bs);
+    const char *const dl[] = {"{case}", "'$'", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "run.sh ${case}"), dl);
+    const char *const hd[] = {"{case}", "here-document", NULL};
+    expect_suite_refused(SUITE_BODY("c", "true", "cat <<EOF\\n{case}\\nEOF"), hd);
+    /* Outside quotes, in $(...), after a closed here-document, escaped or
+     * literal braces: accepted; without "shell" quotes mean nothing. */
+    const char *ok[] = {
+        SUITE_BODY("c", "true", "run.sh --name={model_name} \\\"x\\\" 'y' {case}"),
+        SUITE_BODY("c", "true", "run.sh $([ {precision} = fp16 ] && echo --fp16)"),
+        SUITE_BODY("c", "true", "cat <<EOF\\nx\\nEOF\\nrun.sh {case} # done"),
+        SUITE_BODY("c", "true", "run.sh \\\\\\\\{case} \\\\\\\"{case} a#{case} \\\"{{x}}\\\""),
+        SUITE_BODY("c", "false", "--name=\\\"{model_name}\\\""),
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        pr_suite *s = load_suite(ok[i]);
+        pr_suite_free(s);
+    }
 }
