@@ -53,4 +53,5 @@ for i in range(reports):
                 open("%s/logs/train_log/%s" % (run, case), "w").write("ips: 1\n")
                 k += 1
 json.dump({"perfrepro": 1, "label": "Synthetic", "source": {"title": "synthetic"},
+           "platform": "unstated",
            "tables": tables}, open(out + "/published/synth.json", "w"))

@@ -11,15 +11,16 @@
 #include "fileio.h"
 #include "jdoc.h"
 
-static const char *const pub_keys[] = {"perfrepro", "label", "source", "environment", "tables",
-                                       NULL};
+static const char *const pub_keys[] = {"perfrepro", "label", "source", "environment", "platform",
+                                       "tables", NULL};
 static const char *const source_keys[] = {"title", "url", "repo", "path", "commit", "line",
                                           "date", NULL};
 static const char *const table_keys[] = {"model", "model_title", "framework", "framework_title",
                                          "precision", "batch_size", "batch_label", "unit",
-                                         "variant", "note", "primary", "source", "rows", NULL};
-static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "state",
-                                       "speedup", "time_to_train_s", "accuracy", NULL};
+                                         "variant", "note", "primary", "platform", "source", "rows",
+                                         NULL};
+static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "printed",
+                                       "state", "speedup", "time_to_train_s", "accuracy", NULL};
 static const char *const pub_states[] = {"TODO", "OOM", "failed", NULL};
 
 static char *opt_dup(const pr_jcur *c, const char *key, const char *fallback, pr_err *err,
@@ -117,6 +118,22 @@ static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
         pr_jcur t = pr_jchild(c, "throughput");
         return pr_jfail(&t, err, "a throughput must be > 0 (a failed case is a state, not 0)");
     }
+    /* The figure as its source printed it (perfrepro-gen import-table keeps
+     * it): it must be the same number, so the text cannot drift from it. */
+    const char *printed;
+    if ((rc = pr_jstr(c, "printed", 0, &printed, err)) < 0)
+        return -1;
+    if (rc) {
+        pr_jcur pc = pr_jchild(c, "printed");
+        char *end;
+        errno = 0;
+        double pv = strtod(printed, &end);
+        if (!r->has_value || !*printed || *end || errno || strspn(printed, "0123456789.") != strlen(printed))
+            return pr_jfail(&pc, err, "\"%s\" is not the printed form of the row's throughput",
+                            printed);
+        if (pv != r->value)
+            return pr_jfail(&pc, err, "\"%s\" is not the row's throughput (%.17g)", printed, r->value);
+    }
     if ((rc = pr_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
         return -1;
     if (rc == r->has_value)
@@ -190,6 +207,17 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
         t->note = pr_xstrdup(s);
     if (pr_jbool(c, "primary", 0, &t->primary, err) < 0)
         return -1;
+    /* The table's platform, else the file's: one of them must say it. */
+    int unstated = 0;
+    if ((has = pr_platform_ref(&d->platforms, c, "platform", &t->platform, &unstated, err)) < 0 ||
+        (!has && (has = pr_platform_ref(&d->platforms, file_root, "platform", &t->platform,
+                                        &unstated, err)) < 0))
+        return -1;
+    if (!has)
+        return pr_jfail(c, err, "no \"platform\": name the machine of these figures (a file of "
+                                "data/platforms/, here or at the file's top), or \"%s\" when the "
+                                "source does not state it",
+                        PR_PLATFORM_UNSTATED);
     pr_jcur env;
     if ((has = pr_jobj(file_root, "environment", 0, &env, err)) < 0)
         return -1;
@@ -473,6 +501,17 @@ static int find_json(const char *root, const char *dir, int depth, char ***list,
     return rc;
 }
 
+/* The platform of a run: the one whose device names the run's GPU, or on a
+ * run without GPUs its CPU; NULL when no platform file matches. */
+static const pr_platform *env_platform(const pr_platforms *ps, json_t *env)
+{
+    json_t *gpu = json_object_get(env, "gpu"), *host = json_object_get(env, "host");
+    const char *name = json_string_value(json_object_get(gpu, "name"));
+    if (!name)
+        name = json_string_value(json_object_get(host, "cpu_model"));
+    return pr_platform_for_device(ps, name);
+}
+
 static int load_env(pr_run *r, const char *path, pr_err *err)
 {
     pr_jdoc *doc = NULL;
@@ -548,6 +587,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     unsigned mode;
     if ((has = data_entry(d->dir, env, &mode, err)) < 0 || (has && load_env(&r, env, err) < 0))
         goto out;
+    r.platform = r.env ? env_platform(&d->platforms, r.env) : NULL;
     if ((has = data_path(d->dir, r.dir, "logs/index", &mode, err)) < 0 ||
         (has && S_ISDIR(mode) && pr_list_dir(index, &names, NULL, err) < 0))
         goto out;
@@ -638,6 +678,18 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
         goto out;
     }
     unsigned mode;
+    char *plat = pr_path_join(dir, "platforms");
+    int plat_rc = data_entry(dir, plat, &mode, err) < 0                    ? -1
+                  : S_ISDIR(mode) ? find_json(dir, plat, 0, &files, &n, err) : 0;
+    free(plat);
+    if (plat_rc < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (pr_platforms_add_file(&d->platforms, files[i], err) < 0)
+            goto out;
+    pr_strv_free(files);
+    files = NULL;
+    n = 0;
     if (data_entry(dir, suites, &mode, err) < 0 ||
         (S_ISDIR(mode) && find_json(dir, suites, 0, &files, &n, err) < 0))
         goto out;
@@ -730,6 +782,7 @@ void pr_data_free(pr_dataset *d)
     for (size_t i = 0; i < d->nbenches; i++)
         free_bench(&d->benches[i]);
     free(d->benches);
+    pr_platforms_free(&d->platforms);
     free(d->dir);
     free(d);
 }

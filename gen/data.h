@@ -1,5 +1,6 @@
 /* data: everything gen reads from a data directory, validated strictly.
  *
+ *   DATA/platforms/ID.json      the machines figures belong to (platform.h)
  *   DATA/suites/.../NAME.json   suites (lib/suite.h)
  *   DATA/published/NAME.json    published figures with their sources
  *   DATA/runs/<run>/env.json   environment record of a measure run
@@ -17,6 +18,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "platform.h"
 #include "record.h"
 #include "suite.h"
 
@@ -44,6 +46,7 @@ typedef struct pr_pub_table {
     char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
     char *unit, *variant, *note;
     int primary;            /* compared with reproduced figures */
+    const pr_platform *platform; /* the machine; NULL when the source does not state it */
     json_t *environment;    /* object of strings, or NULL */
     pr_pub_row *rows;
     size_t nrows;
@@ -53,6 +56,7 @@ typedef struct pr_run {
     char *dir;              /* DATA/runs/<run> */
     char *name;             /* <run> */
     json_t *env;            /* the environment record, or NULL */
+    const pr_platform *platform; /* matched from env's device name; NULL when none matches */
     pr_record *records;
     char **record_files;    /* path of each record */
     size_t nrecords;
@@ -80,6 +84,7 @@ typedef struct pr_bench {
 
 typedef struct pr_dataset {
     char *dir;
+    pr_platforms platforms; /* DIR/platforms/ID.json */
     pr_bench *benches;
     size_t nbenches;
     pr_suite **suites;

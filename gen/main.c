@@ -5,6 +5,7 @@
  *
  * Exit status: 0 success, 1 invalid input or a failed write, 2 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "check.h"
 #include "data.h"
 #include "jdoc.h"
+#include "mdimport.h"
+#include "record.h"
 #include "report.h"
 #include "site.h"
 
@@ -23,6 +26,12 @@ static void usage(FILE *f)
           "       perfrepro-gen validate [--data DIR]\n"
           "       perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR]\n"
           "       perfrepro-gen check [--reports DIR] [--root DIR]\n"
+          "       perfrepro-gen import-table --markdown FILE (--table N | --after TEXT)\n"
+          "                 --column NAME --model ID --framework ID --precision P\n"
+          "                 --batch-size N --unit UNIT --platform ID --repo OWNER/NAME\n"
+          "                 --commit HEX --path PATH --out PUBLISHED.json [--label L]\n"
+          "                 [--model-title T] [--framework-title T] [--batch-label L]\n"
+          "                 [--variant V] [--note TEXT] [--gpus-per-node N]\n"
           "       perfrepro-gen --version\n"
           "\n"
           "build     load and validate DIR (default data), write the reports tree to OUT\n"
@@ -37,7 +46,11 @@ static void usage(FILE *f)
           "check     check every Markdown file of REPORTS (default reports): links to\n"
           "          missing files or anchors, empty targets, TODO/XXX/TBD outside\n"
           "          tables, images without alt text, absolute paths or paths above\n"
-          "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n",
+          "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n"
+          "import-table  read one pipe table of a Markdown file (cmark-gfm) and add it to\n"
+          "          a published-figures file: the GPU count from each row's first cell,\n"
+          "          the figure from column NAME exactly as printed, the source as\n"
+          "          https://github.com/OWNER/NAME/blob/HEX/PATH#LLINE (docs/data-model.md)\n",
           f);
 }
 
@@ -111,6 +124,76 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
+/* perfrepro-gen import-table ... (usage above) */
+static int cmd_import_table(int argc, char **argv)
+{
+    pr_mdimport_opts o;
+    memset(&o, 0, sizeof o);
+    o.gpus_per_node = 8;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = !strcmp(a, "--markdown")          ? &o.markdown
+                           : !strcmp(a, "--after")           ? &o.heading
+                           : !strcmp(a, "--column")          ? &o.column
+                           : !strcmp(a, "--model")           ? &o.model
+                           : !strcmp(a, "--model-title")     ? &o.model_title
+                           : !strcmp(a, "--framework")       ? &o.framework
+                           : !strcmp(a, "--framework-title") ? &o.framework_title
+                           : !strcmp(a, "--precision")       ? &o.precision
+                           : !strcmp(a, "--batch-label")     ? &o.batch_label
+                           : !strcmp(a, "--variant")         ? &o.variant
+                           : !strcmp(a, "--note")            ? &o.note
+                           : !strcmp(a, "--platform")        ? &o.platform
+                           : !strcmp(a, "--unit")            ? &o.unit
+                           : !strcmp(a, "--label")           ? &o.label
+                           : !strcmp(a, "--repo")            ? &o.repo
+                           : !strcmp(a, "--commit")          ? &o.commit
+                           : !strcmp(a, "--path")            ? &o.path
+                           : !strcmp(a, "--out")             ? &o.out
+                                                             : NULL;
+        int *num = !strcmp(a, "--table")           ? &o.table
+                   : !strcmp(a, "--batch-size")    ? &o.batch_size
+                   : !strcmp(a, "--gpus-per-node") ? &o.gpus_per_node
+                                                   : NULL;
+        if ((!dst && !num) || i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-gen: import-table: unexpected argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (dst) {
+            *dst = argv[++i];
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long v = strtol(argv[++i], &end, 10);
+        if (errno || *end || end == argv[i] || v <= 0 || v > (1L << 24)) {
+            fprintf(stderr, "perfrepro-gen: import-table: %s: \"%s\" is not a positive whole number\n", a,
+                    argv[i]);
+            return 2;
+        }
+        *num = (int)v;
+    }
+    int known = 0;
+    for (const char *const *p = pr_precisions; o.precision && *p; p++)
+        known |= !strcmp(*p, o.precision);
+    if (o.precision && !known) {
+        fprintf(stderr, "perfrepro-gen: import-table: --precision: unknown \"%s\" (fp32, tf32, fp16, amp, bf16, fp8)\n",
+                o.precision);
+        return 2;
+    }
+    pr_json_init();
+    pr_err err;
+    char *summary = NULL;
+    if (pr_mdimport(&o, &summary, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: import-table: %s\n", err.msg);
+        return 1;
+    }
+    printf("%s\n", summary);
+    free(summary);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *data = "data", *templates = "templates", *out = "reports";
@@ -132,6 +215,8 @@ int main(int argc, char **argv)
         return cmd_site(argc, argv);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc, argv);
+    if (!strcmp(cmd, "import-table"))
+        return cmd_import_table(argc, argv);
     if (strcmp(cmd, "build") && strcmp(cmd, "validate")) {
         fprintf(stderr, "perfrepro-gen: unknown command '%s'\n", cmd);
         usage(stderr);

@@ -5,6 +5,7 @@ data/published/.  Run once when the reference data changes:
     python3 scripts/import_reference.py ../shared/reference data/published
 The output is committed; perfrepro-gen validates it like any data file."""
 import json
+import re
 import sys
 
 FRAMEWORKS = [  # (prefix of the reference's framework text, id, title)
@@ -55,7 +56,18 @@ def dlperf(src):
                        "url": "https://github.com/Oneflow-Inc/DLPerf"},
             "environment": {"gpu": "Tesla V100-SXM2-16GB × 8 per node",
                             "network": "InfiniBand 100 Gb/s", "nodes": "4"},
+            "platform": "V100-SXM2-16GB-x8",
             "tables": tables}
+
+
+# The machine of each README system heading (data/platforms/ID.json).
+def ngc_platform(system):
+    for pattern, ident in ((r"A100 80GB", "A100-SXM4-80GB-x8"), (r"A100 40GB", "A100-SXM4-40GB-x8"),
+                           (r"^DGX2V? \(16x V100 32G\)", "V100-SXM3-32GB-x16"),
+                           (r"V100 32G", "V100-SXM2-32GB-x8"), (r"V100 16G", "V100-SXM2-16GB-x8")):
+        if re.search(pattern, system):
+            return ident
+    raise SystemExit("no platform for the README system " + system)
 
 
 def ngc(src):
@@ -88,6 +100,7 @@ def ngc(src):
                     "framework": "NGC-PyTorch", "framework_title": "NGC PyTorch",
                     "precision": precision, "batch_size": batch, "unit": "images/s",
                     "variant": "%s, %s" % (system, rev["date"]), "note": note,
+                    "platform": ngc_platform(system),
                     "source": {"commit": rev["commit"], "path": rev["path"], "date": rev["date"],
                                "url": "https://github.com/%s/blob/%s/%s" % (
                                    src["repo"], rev["commit"], rev["path"])},

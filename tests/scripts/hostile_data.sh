@@ -64,6 +64,7 @@ pub() { # pub DIR URL
   cat >"$1/published/00.json" <<JSON
 {"perfrepro": 1, "label": "L",
  "source": {"title": "t", "url": "$2"},
+ "platform": "unstated",
  "tables": [{"model": "M", "framework": "F", "precision": "fp32", "batch_size": 1,
    "unit": "samples/s", "rows": [{"nodes": 1, "gpus": 1, "throughput": 1.0}]}]}
 JSON
@@ -123,7 +124,7 @@ for p in i h g f e d c b a; do
 done
 printf '\n{{>bomb_a}}\n' >>"$tmp/t/en/notes.mustache"
 mkdir -p "$tmp/tb"
-cp -R "$ROOT/data/published" "$tmp/tb/"
+cp -R "$ROOT/data/published" "$ROOT/data/platforms" "$tmp/tb/"
 expect 1 "bomb_[a-i]:[0-9]+:[0-9]+: (output larger than 64 MiB|rendering takes more than)" \
   "$GEN" build --data "$tmp/tb" --templates "$tmp/t" --out "$tmp/tb-out" --no-charts
 [ -z "$(find "$tmp/tb-out" -name 'README*' 2>/dev/null)" ] || fail "the template bomb build wrote pages"

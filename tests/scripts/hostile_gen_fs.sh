@@ -59,6 +59,7 @@ printf 'ips: 10.0\nips: 12.0\n' >"$tmp/log"
 pub=$(ls "$ROOT"/data/published/*.json | head -n 1)
 suite=$(ls "$ROOT"/data/suites/GPT/*.json | head -n 1)
 cp "$pub" "$P/repo/data/published/p.json"
+cp -R "$ROOT/data/platforms" "$P/repo/data/platforms"
 cp "$suite" "$P/repo/data/suites/GPT/"
 suite=$(basename "$suite")
 cp -R "$ROOT/templates" "$P/repo/templates"

@@ -208,6 +208,7 @@ rows='"rows": [{"nodes": 1, "gpus": 1, "throughput": 100}, {"nodes": 1, "gpus": 
            {"nodes": 2, "gpus": 16, "throughput": 1300}]'
 cat >"$P/published/00.json" <<JSON
 {"perfrepro": 1, "label": "$LB", "source": {"title": "t", "url": "https://example.com/x"},
+ "platform": "unstated",
  "tables": [{"model": "M", "framework": "F", "precision": "fp32", "batch_size": 32,
              "batch_label": "R&D", "unit": "img/s", "primary": true, $rows},
             {"model": "M", "framework": "F", "precision": "fp16", "batch_size": 32,

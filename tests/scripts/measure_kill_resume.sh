@@ -12,6 +12,7 @@
 # with its log, no temporary file in logs/, no other file, and no job left
 # running.  PERFREPRO_KILL_SEED fixes the random delays (printed on failure).
 set -u
+command -v pgrep >/dev/null 2>&1 || { echo "FAIL: pgrep is missing (procps: sh scripts/deps.sh test installs it): the check for jobs left running would pass without looking"; exit 1; }
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
 GEN="${GEN:-bin/perfrepro-gen}"
 for b in "$MEASURE" "$GEN"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done

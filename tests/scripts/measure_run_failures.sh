@@ -9,7 +9,7 @@ set -u
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
 [ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
 case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-command -v pgrep >/dev/null 2>&1 || { echo "no pgrep"; exit 77; }
+command -v pgrep >/dev/null 2>&1 || { echo "FAIL: pgrep is missing (procps: sh scripts/deps.sh test installs it)"; exit 1; }
 JOBS="$PWD/tests/jobs"
 tmp=$(mktemp -d)
 marker=$(( $$ * 1000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000 ))

@@ -35,6 +35,14 @@ for p in procps valgrind libcriterion-dev; do
     grep -q "^test=\".*\\b$p\\b" scripts/deps.sh || fail "scripts/deps.sh test does not install $p"
 done
 
+# A test that needs pgrep says so and fails without it: before, two skipped
+# and one passed without looking for jobs left running.
+for t in tests/scripts/*.sh; do
+  grep -q 'pgrep' "$t" || continue
+  case $t in */setup_fresh.sh) continue ;; esac
+  grep -q 'command -v pgrep.*exit 1' "$t" || fail "$t uses pgrep without failing when it is missing"
+done
+
 # The test objects are not deleted as intermediates.
 b="${BUILD:-build}"
 for o in "$b"/tests/*_*; do

@@ -72,7 +72,7 @@ static const char pub_json[] =
     "{\"perfrepro\": 1, \"label\": \"Lab<script>|\",\n"
     " \"source\": {\"title\": \"T](javascript:alert(1))<script>\", \"url\": "
     "\"https://example.com/a b)<script>x\", \"date\": \"2020<script>\"},\n"
-    " \"tables\": [{\"model\": \"Evil\", \"framework\": \"Sh\", \"precision\": \"fp32\",\n"
+    " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Evil\", \"framework\": \"Sh\", \"precision\": \"fp32\",\n"
     "   \"batch_size\": 32, \"unit\": \"img/s<script>\", \"variant\": \"v|`x`<script>\",\n"
     "   \"note\": \"n\\n# InjectedF\\n<img src=x onerror=alert(1)>\", \"batch_label\": "
     "\"<script>bl\",\n"

@@ -78,7 +78,7 @@ static const char *PUB =
     " \"perfrepro\": 1,\n"
     " \"label\": \"Vendor\",\n"
     " \"source\": {\"title\": \"Vendor README\", \"url\": \"https://example.com/r\"},\n"
-    " \"tables\": [\n"
+    " \"platform\": \"unstated\", \"tables\": [\n"
     "  {\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\",\n"
     "   \"rows\": [\n"
@@ -169,7 +169,7 @@ Test(load, malformed_json)
 Test(load, missing_key)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\",\n"
                        "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n";
     const char *n[] = {"published/bad.json:2:", "tables[0]", "missing required key \"precision\"", NULL};
@@ -193,7 +193,7 @@ Test(load, misspelt_key)
 Test(load, wrong_type)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": \"64\", \"unit\": \"images/s\",\n"
                        "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n";
     const char *n[] = {"published/bad.json:3:18", "tables[0].batch_size", "expected an integer", NULL};
@@ -203,7 +203,7 @@ Test(load, wrong_type)
 Test(load, negative_throughput)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"throughput\": -5.5}]}]}\n";
     const char *n[] = {"published/bad.json:4:", "tables[0].rows[0].throughput", "below the minimum", NULL};
@@ -213,7 +213,7 @@ Test(load, negative_throughput)
 Test(load, zero_throughput_is_not_a_failure_value)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"throughput\": 0}]}]}\n";
     const char *n[] = {"published/bad.json:4:", "throughput", "must be > 0", NULL};
@@ -223,11 +223,11 @@ Test(load, zero_throughput_is_not_a_failure_value)
 Test(load, nan_and_infinite)
 {
     const char *nan_text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                           " \"tables\": [{\"rows\": [{\"throughput\": NaN}]}]}\n";
+                           " \"platform\": \"unstated\", \"tables\": [{\"rows\": [{\"throughput\": NaN}]}]}\n";
     const char *n1[] = {"published/bad.json:2:", "invalid JSON", NULL};
     expect_bad("published/bad.json", nan_text, n1);
     const char *inf_text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                           " \"tables\": [{\"rows\": [{\"throughput\": 1e999}]}]}\n";
+                           " \"platform\": \"unstated\", \"tables\": [{\"rows\": [{\"throughput\": 1e999}]}]}\n";
     const char *n2[] = {"published/bad.json:2:", "invalid JSON", NULL};
     expect_bad("published/bad.json", inf_text, n2);
 }
@@ -294,7 +294,7 @@ Test(load, missing_log_file)
 Test(load, duplicate_published_row_and_key)
 {
     const char *rows = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"throughput\": 1},\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"state\": \"OOM\"}]}]}\n";
@@ -640,7 +640,7 @@ Test(figures, no_baseline_says_so)
 {
     char *d = tmpdir();
     put(d, "published/p.json",
-        "{\"perfrepro\": 1, \"label\": \"L\", \"source\": {\"title\": \"t\"}, \"tables\": [\n"
+        "{\"perfrepro\": 1, \"label\": \"L\", \"source\": {\"title\": \"t\"}, \"platform\": \"unstated\", \"tables\": [\n"
         " {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"amp\", \"batch_size\": 8,\n"
         "  \"unit\": \"tokens/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 80},\n"
         "  {\"nodes\": 2, \"gpus\": 16, \"throughput\": 150}]}]}\n");
@@ -670,7 +670,7 @@ Test(figures, hostile_text_is_inert)
     char *d = tmpdir();
     put(d, "published/p.json",
         "{\"perfrepro\": 1, \"label\": \"<img src=x onerror=alert(1)> | [a](javascript:x)\",\n"
-        " \"source\": {\"title\": \"t\\n# injected\"}, \"tables\": [\n"
+        " \"source\": {\"title\": \"t\\n# injected\"}, \"platform\": \"unstated\", \"tables\": [\n"
         " {\"model\": \"M\", \"framework\": \"F\", \"framework_title\": \"F|<b>x</b>\", \"precision\": \"fp32\",\n"
         "  \"batch_size\": 8, \"unit\": \"img|s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n");
     json_t *pages = render(d, "out");

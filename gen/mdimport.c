@@ -1,0 +1,465 @@
+#include "mdimport.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+
+#include "buf.h"
+#include "cmarkx.h"
+#include "fileio.h"
+#include "jdoc.h"
+#include "record.h"
+#include "suite.h"
+
+/* One table of the document, with the last heading before it. */
+typedef struct found_table {
+    cmark_node *node;
+    char *heading; /* plain text; "" when none */
+    char *caption; /* the last paragraph before it, since that heading; "" when none */
+} found_table;
+
+static void free_found(found_table *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].heading);
+        free(v[i].caption);
+    }
+    free(v);
+}
+
+/* Lists the document's tables in order (tables inside list items too). */
+static found_table *find_tables(cmark_node *root, size_t *n_out)
+{
+    found_table *v = NULL;
+    size_t n = 0;
+    char *heading = pr_xstrdup(""), *caption = pr_xstrdup("");
+    cmark_iter *it = cmark_iter_new(root);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *node = cmark_iter_get_node(it);
+        if (ev != CMARK_EVENT_ENTER)
+            continue;
+        if (cmark_node_get_type(node) == CMARK_NODE_HEADING) {
+            pr_buf b = PR_BUF_INIT;
+            pr_cmarkx_plain(node, &b);
+            free(heading);
+            heading = pr_buf_detach(&b);
+            free(caption);
+            caption = pr_xstrdup("");
+        } else if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
+            pr_buf b = PR_BUF_INIT;
+            pr_cmarkx_plain(node, &b);
+            free(caption);
+            caption = pr_buf_detach(&b);
+        } else if (strcmp(cmark_node_get_type_string(node), "table") == 0) {
+            v = pr_xrealloc(v, (n + 1) * sizeof *v);
+            v[n].node = node;
+            v[n].heading = pr_xstrdup(heading);
+            v[n].caption = pr_xstrdup(caption);
+            n++;
+        }
+    }
+    cmark_iter_free(it);
+    free(heading);
+    free(caption);
+    *n_out = n;
+    return v;
+}
+
+/* The trimmed plain text of a table cell; the caller frees it. */
+static char *cell_text(cmark_node *cell)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_cmarkx_plain(cell, &b);
+    const char *s = pr_buf_cstr(&b);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t l = strlen(s);
+    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
+        l--;
+    char *t = pr_xstrndup(s, l);
+    pr_buf_free(&b);
+    return t;
+}
+
+/* The i-th cell of a row (NULL when the row is shorter). */
+static cmark_node *cell_at(cmark_node *row, size_t i)
+{
+    cmark_node *c = cmark_node_first_child(row);
+    for (; c && i; i--)
+        c = cmark_node_next(c);
+    return c;
+}
+
+/* Reads a whole number at *p (digits only), advancing p; -1 when none. */
+static long whole(const char **p)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || v <= 0 || v > (1L << 20))
+        return -1;
+    *p = end;
+    return v;
+}
+
+/* The nodes and GPUs a row's first cell names: "8", "GPU=8,BS=96", "8卡",
+ * "1机8卡" (nodes 0 when it does not say). */
+static int row_key(const char *s, long *nodes, long *gpus)
+{
+    const char *p = s;
+    *nodes = 0;
+    if (strncmp(p, "GPU=", 4) == 0) {
+        p += 4;
+        *gpus = whole(&p);
+        return *gpus > 0 && (*p == '\0' || *p == ',') ? 0 : -1;
+    }
+    long a = whole(&p);
+    if (a < 0)
+        return -1;
+    if (*p == '\0') {
+        *gpus = a;
+        return 0;
+    }
+    if (strncmp(p, "机", strlen("机")) == 0) {
+        p += strlen("机");
+        *nodes = a;
+        if ((a = whole(&p)) < 0)
+            return -1;
+    }
+    if (strcmp(p, "卡") != 0)
+        return -1;
+    *gpus = a;
+    return 0;
+}
+
+/* A cell's figure: the number it starts with, exactly as printed (digits
+ * with at most one '.'), and what follows it after a blank (an annotation
+ * such as "(O2)"); or a state.  Returns 1 for a number, 2 for a state
+ * (*state), 0 for an empty cell ("", "-", "—", "N/A"), -1 when the cell is
+ * not a plain figure. */
+static int cell_figure(const char *s, double *value, char **printed, const char **annotation,
+                       const char **state)
+{
+    static const char *const empty[] = {"", "-", "—", "–", "N/A", "n/a", NULL};
+    static const char *const states[] = {"TODO", "OOM", NULL};
+    for (const char *const *e = empty; *e; e++)
+        if (strcmp(s, *e) == 0)
+            return 0;
+    for (const char *const *e = states; *e; e++)
+        if (strcmp(s, *e) == 0) {
+            *state = *e;
+            return 2;
+        }
+    size_t n = strspn(s, "0123456789.");
+    const char *dot = memchr(s, '.', n);
+    if (n == 0 || s[0] == '.' || s[n - 1] == '.' || (dot && memchr(dot + 1, '.', n - (size_t)(dot - s) - 1)))
+        return -1;
+    if (s[n] != '\0' && s[n] != ' ')
+        return -1; /* "1,234", "12e3", "3x": not a figure as printed */
+    *printed = pr_xstrndup(s, n);
+    char *end;
+    errno = 0;
+    *value = strtod(*printed, &end);
+    if (errno || *end || *value <= 0) {
+        free(*printed);
+        *printed = NULL;
+        return -1;
+    }
+    const char *rest = s + n;
+    while (*rest == ' ')
+        rest++;
+    *annotation = *rest ? rest : NULL;
+    return 1;
+}
+
+/* The columns of a header row, for an error message. */
+static void list_columns(cmark_node *header, pr_buf *out)
+{
+    for (cmark_node *c = cmark_node_first_child(header); c; c = cmark_node_next(c)) {
+        char *t = cell_text(c);
+        pr_buf_printf(out, "%s\"%s\"", out->len ? ", " : "", t);
+        free(t);
+    }
+}
+
+/* Builds the table object from the chosen Markdown table (json_t * new, the
+ * caller owns it).  *nrows_out and notes of skipped cells go to summary. */
+static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int number,
+                          pr_buf *summary, pr_err *err)
+{
+    json_t *rows = json_array(), *table = NULL;
+    pr_buf annotations = PR_BUF_INIT;
+    cmark_node *header = cmark_node_first_child(ft->node);
+    int line = pr_cmarkx_line(ft->node);
+    long col = -1;
+    size_t i = 0;
+    for (cmark_node *c = cmark_node_first_child(header); c; c = cmark_node_next(c), i++) {
+        char *t = cell_text(c);
+        if (strcmp(t, o->column) == 0 && col < 0)
+            col = (long)i;
+        free(t);
+    }
+    if (col < 0) {
+        pr_buf cols = PR_BUF_INIT;
+        list_columns(header, &cols);
+        pr_err_set(err, o->markdown, line, 0, "--column", "table %d has no column \"%s\" (its columns: %s)",
+                   number, o->column, pr_buf_cstr(&cols));
+        pr_buf_free(&cols);
+        goto fail;
+    }
+    size_t used = 0, empty = 0;
+    for (cmark_node *row = cmark_node_next(header); row; row = cmark_node_next(row)) {
+        int rline = pr_cmarkx_line(row);
+        cmark_node *kc = cell_at(row, 0), *vc = cell_at(row, (size_t)col);
+        char *key = kc ? cell_text(kc) : pr_xstrdup("");
+        char *val = vc ? cell_text(vc) : pr_xstrdup("");
+        long nodes = 0, gpus = 0;
+        double value = 0;
+        char *printed = NULL;
+        const char *annotation = NULL, *state = NULL;
+        int kind = -1, rc = 0;
+        if (row_key(key, &nodes, &gpus) < 0) {
+            rc = pr_err_set(err, o->markdown, rline, 0, NULL,
+                            "the first cell \"%s\" names no GPU count (\"8\", \"GPU=8,BS=96\", "
+                            "\"8卡\", \"1机8卡\")", key);
+        } else if ((kind = cell_figure(val, &value, &printed, &annotation, &state)) < 0) {
+            rc = pr_err_set(err, o->markdown, rline, 0, o->column,
+                            "\"%s\" is not a figure as printed (digits with one '.', then "
+                            "nothing or a blank and a note)", val);
+        } else if (nodes == 0) {
+            int gpn = o->gpus_per_node > 0 ? o->gpus_per_node : 8;
+            if (gpus > gpn && gpus % gpn != 0)
+                rc = pr_err_set(err, o->markdown, rline, 0, NULL,
+                                "%ld GPUs do not fill nodes of %d (--gpus-per-node)", gpus, gpn);
+            nodes = gpus > gpn ? gpus / gpn : 1;
+        } else if (gpus % nodes != 0) {
+            rc = pr_err_set(err, o->markdown, rline, 0, NULL, "%ld GPUs do not divide over %ld nodes",
+                            gpus, nodes);
+        }
+        if (rc == 0 && kind == 0) {
+            empty++;
+        } else if (rc == 0) {
+            json_t *r = json_object();
+            json_object_set_new(r, "nodes", json_integer(nodes));
+            json_object_set_new(r, "gpus", json_integer(gpus));
+            json_object_set_new(r, "gpus_per_node", json_integer(gpus / nodes));
+            if (kind == 1) {
+                /* Whole numbers stay integers in JSON (428, not 428.0). */
+                json_object_set_new(r, "throughput",
+                                    strchr(printed, '.') ? json_real(value)
+                                                         : json_integer((json_int_t)value));
+                json_object_set_new(r, "printed", json_string(printed));
+            } else {
+                json_object_set_new(r, "state", json_string(state));
+            }
+            json_array_append_new(rows, r);
+            used++;
+            if (annotation)
+                pr_buf_printf(&annotations, "%s%ld GPU(s): \"%s\"", annotations.len ? "; " : "",
+                              gpus, annotation);
+        }
+        free(printed);
+        free(key);
+        free(val);
+        if (rc < 0)
+            goto fail;
+    }
+    if (used == 0) {
+        pr_err_set(err, o->markdown, line, 0, "--column", "column \"%s\" of table %d holds no figure",
+                   o->column, number);
+        goto fail;
+    }
+    table = json_object();
+    json_object_set_new(table, "model", json_string(o->model));
+    if (o->model_title)
+        json_object_set_new(table, "model_title", json_string(o->model_title));
+    json_object_set_new(table, "framework", json_string(o->framework));
+    if (o->framework_title)
+        json_object_set_new(table, "framework_title", json_string(o->framework_title));
+    json_object_set_new(table, "precision", json_string(o->precision));
+    json_object_set_new(table, "batch_size", json_integer(o->batch_size));
+    if (o->batch_label)
+        json_object_set_new(table, "batch_label", json_string(o->batch_label));
+    json_object_set_new(table, "unit", json_string(o->unit));
+    if (o->variant)
+        json_object_set_new(table, "variant", json_string(o->variant));
+    pr_buf note = PR_BUF_INIT;
+    if (o->note)
+        pr_buf_puts(&note, o->note);
+    if (annotations.len)
+        pr_buf_printf(&note, "%sNotes printed in the cells: %s.", note.len ? " " : "",
+                      pr_buf_cstr(&annotations));
+    if (note.len)
+        json_object_set_new(table, "note", json_string(pr_buf_cstr(&note)));
+    pr_buf_free(&note);
+    json_object_set_new(table, "platform", json_string(o->platform));
+    json_t *src = json_object();
+    if (ft->heading[0] || ft->caption[0]) {
+        char *title = pr_xasprintf("%s%s%s", ft->heading, ft->heading[0] && ft->caption[0] ? " / " : "",
+                                   ft->caption);
+        json_object_set_new(src, "title", json_string(title));
+        free(title);
+    }
+    json_object_set_new(src, "repo", json_string(o->repo));
+    json_object_set_new(src, "path", json_string(o->path));
+    json_object_set_new(src, "commit", json_string(o->commit));
+    json_object_set_new(src, "line", json_integer(line));
+    char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s#L%d", o->repo, o->commit, o->path,
+                             line);
+    json_object_set_new(src, "url", json_string(url));
+    free(url);
+    json_object_set_new(table, "source", src);
+    json_object_set_new(table, "rows", rows);
+    pr_buf_printf(summary, "%s:%d: table %d, column \"%s\": %zu row(s)", o->markdown, line,
+                  number, o->column, used);
+    if (empty)
+        pr_buf_printf(summary, ", %zu empty cell(s) left out", empty);
+    pr_buf_free(&annotations);
+    return table;
+fail:
+    json_decref(rows);
+    pr_buf_free(&annotations);
+    return NULL;
+}
+
+/* 1 when tables a and b describe the same cell set (the one replaces the
+ * other on a re-import). */
+static int same_table(json_t *a, json_t *b)
+{
+    static const char *const keys[] = {"model", "framework", "precision", "batch_size",
+                                       "batch_label", "variant", "platform", NULL};
+    for (const char *const *k = keys; *k; k++) {
+        json_t *x = json_object_get(a, *k), *y = json_object_get(b, *k);
+        if (!(x == y || (x && y && json_equal(x, y))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Checks the options that end up in the file (the loader checks the rest). */
+static int check_opts(const pr_mdimport_opts *o, pr_err *err)
+{
+    const char *missing = !o->markdown    ? "--markdown"
+                          : !o->column    ? "--column"
+                          : !o->model     ? "--model"
+                          : !o->framework ? "--framework"
+                          : !o->precision ? "--precision"
+                          : !o->platform  ? "--platform"
+                          : !o->unit      ? "--unit"
+                          : !o->repo      ? "--repo"
+                          : !o->commit    ? "--commit"
+                          : !o->path      ? "--path"
+                          : !o->out       ? "--out"
+                          : o->batch_size <= 0 ? "--batch-size"
+                                               : NULL;
+    if (missing)
+        return pr_err_set(err, NULL, 0, 0, missing, "required");
+    if (o->table <= 0 && !o->heading)
+        return pr_err_set(err, NULL, 0, 0, "--table", "say which table: --table N or --after TEXT");
+    if (!pr_name_is_safe(o->model) || !pr_name_is_safe(o->framework))
+        return pr_err_set(err, NULL, 0, 0, "--model/--framework", "not a safe folder name");
+    if (!pr_is_commit_id(o->commit))
+        return pr_err_set(err, NULL, 0, 0, "--commit", "\"%s\" is not a commit id (7 to 40 hex digits)",
+                          o->commit);
+    if (!pr_path_is_safe_relative(o->path))
+        return pr_err_set(err, NULL, 0, 0, "--path", "\"%s\" is not a relative path in the repository",
+                          o->path);
+    const char *slash = strchr(o->repo, '/');
+    if (!slash || strchr(slash + 1, '/') || !pr_name_is_safe(slash + 1) || slash == o->repo)
+        return pr_err_set(err, NULL, 0, 0, "--repo", "\"%s\" is not OWNER/NAME", o->repo);
+    return 0;
+}
+
+int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, pr_err *err)
+{
+    int rc = -1;
+    pr_buf md = PR_BUF_INIT, summary = PR_BUF_INIT;
+    pr_cmarkx_doc doc = {NULL, NULL};
+    found_table *tables = NULL;
+    size_t ntables = 0;
+    json_t *table = NULL, *file = NULL;
+    char *text = NULL;
+    if (check_opts(o, err) < 0 || pr_read_file(o->markdown, &md, err) < 0)
+        goto out;
+    pr_cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
+    tables = find_tables(doc.root, &ntables);
+    int number = o->table;
+    if (number <= 0) {
+        for (size_t i = 0; i < ntables && number <= 0; i++)
+            if (strstr(tables[i].heading, o->heading) || strstr(tables[i].caption, o->heading))
+                number = (int)i + 1;
+        if (number <= 0) {
+            pr_err_set(err, o->markdown, 0, 0, "--after", "no table after a heading or paragraph containing \"%s\"",
+                       o->heading);
+            goto out;
+        }
+    } else if ((size_t)number > ntables) {
+        pr_err_set(err, o->markdown, 0, 0, "--table", "there is no table %d (the file has %zu)",
+                   number, ntables);
+        goto out;
+    }
+    if (!(table = read_table(o, &tables[number - 1], number, &summary, err)))
+        goto out;
+    if (pr_is_file(o->out)) {
+        pr_buf old = PR_BUF_INIT;
+        json_error_t je;
+        int r = pr_read_file(o->out, &old, err);
+        if (r == 0 && !(file = json_loadb(old.data ? old.data : "", old.len, 0, &je)))
+            pr_err_set(err, o->out, je.line, je.column, NULL, "%s", je.text);
+        pr_buf_free(&old);
+        if (!file)
+            goto out;
+        if (!json_is_array(json_object_get(file, "tables"))) {
+            pr_err_set(err, o->out, 0, 0, "tables", "not a published-figures file");
+            goto out;
+        }
+    } else {
+        file = json_object();
+        json_object_set_new(file, "perfrepro", json_integer(1));
+        json_object_set_new(file, "label", json_string(o->label ? o->label : o->repo));
+        json_t *src = json_object();
+        json_object_set_new(src, "title", json_string(o->label ? o->label : o->repo));
+        json_object_set_new(src, "repo", json_string(o->repo));
+        json_object_set_new(file, "source", src);
+        json_object_set_new(file, "tables", json_array());
+    }
+    json_t *list = json_object_get(file, "tables");
+    size_t i = 0;
+    for (; i < json_array_size(list); i++)
+        if (same_table(json_array_get(list, i), table))
+            break;
+    if (i < json_array_size(list)) {
+        json_array_set(list, i, table); /* a re-import replaces what it imported before */
+        pr_buf_puts(&summary, " (replaced the earlier import)");
+    } else {
+        json_array_append(list, table);
+    }
+    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    pr_buf body = PR_BUF_INIT;
+    pr_buf_puts(&body, text);
+    pr_buf_putc(&body, '\n');
+    rc = pr_write_atomic(o->out, body.data, body.len, err);
+    pr_buf_free(&body);
+    if (rc == 0) {
+        pr_buf_printf(&summary, " -> %s", o->out);
+        *summary_out = pr_buf_detach(&summary);
+    }
+out:
+    free(text);
+    json_decref(table);
+    json_decref(file);
+    free_found(tables, ntables);
+    if (doc.root)
+        pr_cmarkx_free(&doc);
+    pr_buf_free(&md);
+    pr_buf_free(&summary);
+    return rc;
+}

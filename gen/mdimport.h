@@ -1,0 +1,39 @@
+/* mdimport: published figures read from a Markdown table, not typed.
+ *
+ * `perfrepro-gen import-table` parses a Markdown file as GitHub does
+ * (cmark-gfm's table extension), picks one pipe table (by its number, or the
+ * first after a heading or paragraph containing a text), reads the GPU count from each row's first cell
+ * ("8", "GPU=8,BS=96", "1机8卡", "4机32卡") and the figure from the column
+ * named, and writes it into a published-figures file (docs/data-model.md) as
+ * a table: each figure as a number and as the exact text printed ("printed":
+ * "2946.30"), the source repository, commit, path and line of the table.
+ */
+#ifndef PR_MDIMPORT_H
+#define PR_MDIMPORT_H
+
+#include "err.h"
+
+typedef struct pr_mdimport_opts {
+    const char *markdown;       /* the Markdown file read */
+    int table;                  /* 1-based number of the table in the file; 0: by heading */
+    const char *heading;        /* the first table after a heading containing this text */
+    const char *column;         /* the value column, by its header text (links' text) */
+    const char *model, *model_title, *framework, *framework_title;
+    const char *precision;      /* fp32, tf32, fp16, amp, bf16, fp8 */
+    int batch_size;
+    const char *batch_label, *variant, *note;
+    const char *platform;       /* a data/platforms/ id, or "unstated" */
+    const char *unit;
+    const char *label;          /* the file's short source name */
+    const char *repo, *commit, *path; /* where the Markdown file is published */
+    int gpus_per_node;          /* to split a GPU count into nodes (default 8) */
+    const char *out;            /* the published file to create or add the table to */
+} pr_mdimport_opts;
+
+/* Runs the import: on success the table is in o->out (replacing a table of
+ * the same model, framework, precision, batch size, variant and platform),
+ * written atomically, and *summary (malloc'd, the caller frees it) says what
+ * was read.  Errors name the file, line and column or field. */
+int pr_mdimport(const pr_mdimport_opts *o, char **summary, pr_err *err);
+
+#endif

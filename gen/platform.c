@@ -1,0 +1,185 @@
+#include "platform.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "record.h"
+#include "suite.h"
+
+static const char *const platform_keys[] = {"perfrepro", "title", "device", "interconnect",
+                                            "match", NULL};
+static const char *const title_keys[] = {"zh", "en", NULL};
+static const char *const device_keys[] = {"kind", "model", "memory_gb", "per_node", NULL};
+static const char *const device_kinds[] = {"gpu", "cpu", NULL};
+
+static void free_platform(pr_platform *p)
+{
+    free(p->id);
+    free(p->file);
+    free(p->title_zh);
+    free(p->title_en);
+    free(p->kind);
+    free(p->device);
+    free(p->interconnect);
+    if (p->match) {
+        for (char **m = p->match; *m; m++)
+            free(*m);
+        free(p->match);
+    }
+}
+
+void pr_platforms_free(pr_platforms *ps)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        free_platform(&ps->v[i]);
+    free(ps->v);
+    ps->v = NULL;
+    ps->n = 0;
+}
+
+const pr_platform *pr_platform_find(const pr_platforms *ps, const char *id)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        if (strcmp(ps->v[i].id, id) == 0)
+            return &ps->v[i];
+    return NULL;
+}
+
+const pr_platform *pr_platform_for_device(const pr_platforms *ps, const char *device_name)
+{
+    if (!device_name)
+        return NULL;
+    for (size_t i = 0; i < ps->n; i++) {
+        const pr_platform *p = &ps->v[i];
+        if (strcasecmp(p->device, device_name) == 0)
+            return p;
+        for (char **m = p->match; m && *m; m++)
+            if (strcasecmp(*m, device_name) == 0)
+                return p;
+    }
+    return NULL;
+}
+
+/* The id of a platform file: its name without ".json"; the caller frees it. */
+static char *id_of(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    return pr_xstrndup(base, n);
+}
+
+/* Reads the platform object at root into p (fields p owns). */
+static int read_platform(const pr_jcur *root, pr_platform *p, pr_err *err)
+{
+    long long v;
+    const char *s;
+    int rc;
+    pr_jcur title, dev, match;
+    if (pr_jobject(root, platform_keys, err) < 0 || pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+        pr_jobj(root, "title", 1, &title, err) < 0 || pr_jobject(&title, title_keys, err) < 0)
+        return -1;
+    if (pr_jstr(&title, "zh", 1, &s, err) < 0)
+        return -1;
+    p->title_zh = pr_xstrdup(s);
+    if (pr_jstr(&title, "en", 1, &s, err) < 0)
+        return -1;
+    p->title_en = pr_xstrdup(s);
+    if (pr_jobj(root, "device", 1, &dev, err) < 0 || pr_jobject(&dev, device_keys, err) < 0 ||
+        pr_jenum(&dev, "kind", 1, device_kinds, &s, err) < 0)
+        return -1;
+    p->kind = pr_xstrdup(s);
+    if (pr_jstr(&dev, "model", 1, &s, err) < 0)
+        return -1;
+    if (!*s) {
+        pr_jcur m = pr_jchild(&dev, "model");
+        return pr_jfail(&m, err, "the device model may not be empty");
+    }
+    p->device = pr_xstrdup(s);
+    p->memory_gb = NAN;
+    if (pr_jnum(&dev, "memory_gb", 0, 0, &p->memory_gb, err) < 0)
+        return -1;
+    if ((rc = pr_jint(&dev, "per_node", 0, 1, 1 << 20, &v, err)) < 0)
+        return -1;
+    p->per_node = rc ? (int)v : 0;
+    if ((rc = pr_jstr(root, "interconnect", 0, &s, err)) < 0)
+        return -1;
+    if (rc)
+        p->interconnect = pr_xstrdup(s);
+    if ((rc = pr_jarr(root, "match", 0, 1, &match, err)) < 0)
+        return -1;
+    size_t n = rc ? json_array_size(match.v) : 0;
+    p->match = pr_xcalloc(n + 1, sizeof *p->match);
+    for (size_t i = 0; i < n; i++) {
+        pr_jcur it = pr_jitem(&match, i);
+        if (!json_is_string(it.v) || !*json_string_value(it.v))
+            return pr_jfail(&it, err, "expected a device name (a non-empty string)");
+        p->match[i] = pr_xstrdup(json_string_value(it.v));
+    }
+    return 0;
+}
+
+int pr_platforms_add_file(pr_platforms *ps, const char *path, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    pr_platform p;
+    memset(&p, 0, sizeof p);
+    int rc = -1;
+    p.id = id_of(path);
+    p.file = pr_xstrdup(path);
+    if (!pr_name_is_safe(p.id) || strcmp(p.id, PR_PLATFORM_UNSTATED) == 0) {
+        pr_err_set(err, path, 0, 0, NULL,
+                   "\"%s\" cannot be a platform id (a safe file name [A-Za-z0-9._+-], not \"%s\")",
+                   p.id, PR_PLATFORM_UNSTATED);
+        goto out;
+    }
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        goto out;
+    pr_jcur root = pr_jdoc_root(doc);
+    if (pr_text_check(&root, err) < 0 || read_platform(&root, &p, err) < 0)
+        goto out;
+    /* One device name means one platform: a run's environment is matched by it. */
+    const pr_platform *other = pr_platform_for_device(ps, p.device);
+    for (char **m = p.match; !other && *m; m++)
+        other = pr_platform_for_device(ps, *m);
+    if (other) {
+        pr_err_set(err, path, 0, 0, "device",
+                   "\"%s\" (or one of its match names) already names platform %s (%s)", p.device,
+                   other->id, other->file);
+        goto out;
+    }
+    ps->v = pr_xrealloc(ps->v, (ps->n + 1) * sizeof *ps->v);
+    ps->v[ps->n++] = p;
+    memset(&p, 0, sizeof p);
+    rc = 0;
+out:
+    free_platform(&p);
+    pr_jdoc_free(doc);
+    return rc;
+}
+
+int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
+                    const pr_platform **out, int *unstated, pr_err *err)
+{
+    const char *s;
+    int rc = pr_jstr(obj, key, 0, &s, err);
+    if (rc <= 0)
+        return rc;
+    *unstated = strcmp(s, PR_PLATFORM_UNSTATED) == 0;
+    *out = *unstated ? NULL : pr_platform_find(ps, s);
+    if (*unstated || *out)
+        return 1;
+    pr_buf known = PR_BUF_INIT;
+    for (size_t i = 0; i < ps->n; i++)
+        pr_buf_printf(&known, "%s, ", ps->v[i].id);
+    pr_buf_puts(&known, "\"" PR_PLATFORM_UNSTATED "\" for a source that does not state its machine");
+    pr_jcur k = pr_jchild(obj, key);
+    pr_jfail(&k, err, "unknown platform \"%s\" (data/platforms/ has: %s)", s, pr_buf_cstr(&known));
+    pr_buf_free(&known);
+    return -1;
+}

@@ -1,0 +1,60 @@
+/* platform: the machines figures were obtained on (data/platforms/ID.json).
+ *
+ * A platform is the hardware a figure belongs to: the device (GPU or CPU)
+ * model and its memory, devices per node, and the interconnect between
+ * nodes.  The software stack a source used on it (driver, CUDA, framework,
+ * image) stays with that source's table or run, never with the platform:
+ * two frameworks compared on one platform ran their own stacks.  Figures of
+ * different platforms are never compared.
+ *
+ * Published tables name their platform by id ("platform"), or say
+ * "unstated" when their source does not state its machine; a measured run's
+ * platform is found from its environment record (the device name, matched
+ * against each platform's "match" names).
+ */
+#ifndef PR_PLATFORM_H
+#define PR_PLATFORM_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "err.h"
+#include "jdoc.h"
+
+/* The id a source that does not state its machine is declared with. */
+#define PR_PLATFORM_UNSTATED "unstated"
+
+typedef struct pr_platform {
+    char *id;               /* the file's stem: data/platforms/ID.json */
+    char *file;
+    char *title_zh, *title_en;
+    char *kind;             /* "gpu" or "cpu" */
+    char *device;           /* e.g. "Tesla V100-SXM2-16GB" */
+    double memory_gb;       /* per device; NAN when not stated */
+    int per_node;           /* devices (GPUs, or CPU cores) per node; 0 when not stated */
+    char *interconnect;     /* NULL when not stated */
+    char **match;           /* device names that mean this platform (NULL-terminated) */
+} pr_platform;
+
+typedef struct pr_platforms {
+    pr_platform *v;
+    size_t n;
+} pr_platforms;
+
+/* Loads one platform file (DATA/platforms/ID.json, ID from its name) into
+ * ps; the caller found it inside the data directory.  A second platform of
+ * the same id, device name or match name is an error. */
+int pr_platforms_add_file(pr_platforms *ps, const char *path, pr_err *err);
+void pr_platforms_free(pr_platforms *ps);
+/* The platform with this id, or NULL. */
+const pr_platform *pr_platform_find(const pr_platforms *ps, const char *id);
+/* Reads key (a platform id or "unstated") of obj into *out: NULL for
+ * "unstated", else the platform.  Returns 1 when present, 0 when absent,
+ * -1 (an error naming the field and the known ids) when unknown. */
+int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
+                    const pr_platform **out, int *unstated, pr_err *err);
+/* The platform whose device or match names equal device_name (ignoring
+ * case), or NULL. */
+const pr_platform *pr_platform_for_device(const pr_platforms *ps, const char *device_name);
+
+#endif
