@@ -529,11 +529,19 @@ out:
     return rc;
 }
 
-/* The identity of a case, as a key of the loader's set of seen cases. */
-static char *case_key(const pr_record *r)
+/* The identity of a case, as a key of the loader's set of seen cases: the
+ * same case on two platforms is two cases (an A100 and a V100 import). */
+static char *case_key(const pr_record *r, const pr_platform *p)
 {
-    return pr_xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%d\x1f%d", r->model, r->framework,
-                        r->precision, r->batch_size, r->nodes, r->gpus_per_node, r->repeat);
+    return pr_xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s", r->model, r->framework,
+                        r->precision, r->batch_size, r->nodes, r->gpus_per_node, r->repeat,
+                        p ? p->id : "");
+}
+
+const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *run,
+                                           const pr_record *r)
+{
+    return r->platform ? pr_platform_find(&d->platforms, r->platform) : run->platform;
 }
 
 /* The log a record names (log_file, a checked relative path) must be a
@@ -621,7 +629,16 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             free(path);
             goto out;
         }
-        char *key = case_key(&rec);
+        const pr_platform *plat = rec.platform ? pr_platform_find(&d->platforms, rec.platform)
+                                               : r.platform;
+        if (rec.platform && !plat) {
+            pr_err_set(err, path, 0, 0, "platform", "unknown platform \"%s\" (no data/platforms/%s.json)",
+                       rec.platform, rec.platform);
+            pr_record_clear(&rec);
+            free(path);
+            goto out;
+        }
+        char *key = case_key(&rec, plat);
         json_t *other = json_object_get(seen, key);
         if (other) {
             pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
@@ -690,6 +707,24 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     pr_strv_free(files);
     files = NULL;
     n = 0;
+    char *classes = pr_path_join(dir, "precision-classes.json");
+    int cls_rc = data_entry(dir, classes, &mode, err);
+    cls_rc = cls_rc < 0 ? -1 : pr_decl_load_classes(&d->decls, cls_rc ? classes : NULL, err);
+    free(classes);
+    if (cls_rc < 0)
+        goto out;
+    char *models = pr_path_join(dir, "models");
+    int mod_rc = data_entry(dir, models, &mode, err) < 0                      ? -1
+                 : S_ISDIR(mode) ? find_json(dir, models, 0, &files, &n, err) : 0;
+    free(models);
+    if (mod_rc < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (pr_decl_add_model(&d->decls, &d->platforms, files[i], err) < 0)
+            goto out;
+    pr_strv_free(files);
+    files = NULL;
+    n = 0;
     if (data_entry(dir, suites, &mode, err) < 0 ||
         (S_ISDIR(mode) && find_json(dir, suites, 0, &files, &n, err) < 0))
         goto out;
@@ -742,6 +777,23 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
                 goto out;
         }
     }
+    /* A headline for a model nothing else names is a typo, not a model. */
+    for (size_t i = 0; i < d->decls.nmodels; i++) {
+        const char *id = d->decls.models[i].id;
+        int named = 0;
+        for (size_t j = 0; j < d->nsuites && !named; j++)
+            named = strcmp(d->suites[j]->model, id) == 0;
+        for (size_t j = 0; j < d->npubs && !named; j++)
+            named = strcmp(d->pubs[j].model, id) == 0;
+        for (size_t j = 0; j < d->nruns && !named; j++)
+            for (size_t k = 0; k < d->runs[j].nrecords && !named; k++)
+                named = strcmp(d->runs[j].records[k].model, id) == 0;
+        if (!named) {
+            pr_err_set(err, d->decls.models[i].file, 0, 0, NULL,
+                       "no suite, record or published table is of model \"%s\"", id);
+            goto out;
+        }
+    }
     *out = d;
     d = NULL;
     rc = 0;
@@ -783,6 +835,7 @@ void pr_data_free(pr_dataset *d)
         free_bench(&d->benches[i]);
     free(d->benches);
     pr_platforms_free(&d->platforms);
+    pr_decl_free(&d->decls);
     free(d->dir);
     free(d);
 }

@@ -1,6 +1,8 @@
 /* data: everything gen reads from a data directory, validated strictly.
  *
  *   DATA/platforms/ID.json      the machines figures belong to (platform.h)
+ *   DATA/precision-classes.json which precision modes compare (decl.h)
+ *   DATA/models/ID.json         a model's headline configuration (decl.h)
  *   DATA/suites/.../NAME.json   suites (lib/suite.h)
  *   DATA/published/NAME.json    published figures with their sources
  *   DATA/runs/<run>/env.json   environment record of a measure run
@@ -18,6 +20,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "decl.h"
 #include "platform.h"
 #include "record.h"
 #include "suite.h"
@@ -85,6 +88,7 @@ typedef struct pr_bench {
 typedef struct pr_dataset {
     char *dir;
     pr_platforms platforms; /* DIR/platforms/ID.json */
+    pr_decls decls;         /* DIR/precision-classes.json, DIR/models/ID.json */
     pr_bench *benches;
     size_t nbenches;
     pr_suite **suites;
@@ -95,6 +99,10 @@ typedef struct pr_dataset {
     size_t nruns;
 } pr_dataset;
 
+/* The platform of a record of run: the one it names, else the run's (from
+ * env.json); NULL when neither says. */
+const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *run,
+                                           const pr_record *r);
 /* Loads DIR; *out is the caller's (pr_data_free). */
 int pr_data_load(const char *dir, pr_dataset **out, pr_err *err);
 void pr_data_free(pr_dataset *d);

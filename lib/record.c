@@ -30,7 +30,8 @@ static const char *const record_keys[] = {
     "FINAL_RESULT", "JOB_FAIL_FLAG", "UNIT", "perfrepro", "model", "framework",
     "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
     "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
-    "stats", "rule", "metrics", "logs", "launch", "command", NULL};
+    "stats", "rule", "metrics", "logs", "launch", "command", "platform", "source", NULL};
+static const char *const record_source_keys[] = {"repo", "commit", "path", "url", NULL};
 static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
                                           "container", "script", NULL};
 
@@ -67,6 +68,8 @@ void pr_record_clear(pr_record *r)
     free(r->case_name);
     free(r->precision);
     free(r->origin);
+    free(r->platform);
+    json_decref(r->source);
     free(r->fail_reason);
     free(r->fail_detail);
     free(r->env);
@@ -144,6 +147,10 @@ json_t *pr_record_to_json(const pr_record *r)
         json_object_set(o, "launch", r->launch);
     if (r->command)
         json_object_set(o, "command", r->command);
+    if (r->platform)
+        set_str(o, "platform", r->platform);
+    if (r->source)
+        json_object_set(o, "source", r->source);
     return o;
 }
 
@@ -461,6 +468,38 @@ static int metrics_check(const pr_jcur *m, pr_err *err)
     return 0;
 }
 
+/* A record's source: where an imported log was published (repository,
+ * commit, path in it; url optional, http(s) only). */
+static int source_check(const pr_jcur *sc, pr_err *err)
+{
+    const char *repo, *commit, *path, *url;
+    int rc;
+    if (pr_jobject(sc, record_source_keys, err) < 0 || pr_jstr(sc, "repo", 1, &repo, err) < 0 ||
+        pr_jstr(sc, "commit", 1, &commit, err) < 0 || pr_jstr(sc, "path", 1, &path, err) < 0 ||
+        (rc = pr_jstr(sc, "url", 0, &url, err)) < 0)
+        return -1;
+    const char *slash = strchr(repo, '/');
+    if (!slash || slash == repo || strchr(slash + 1, '/') || !slash[1] || repo[0] == '-' ||
+        strpbrk(repo, " \t\n;&|$`'\"\\<>()"))
+    {
+        pr_jcur rc2 = pr_jchild(sc, "repo");
+        return pr_jfail(&rc2, err, "\"%s\" is not OWNER/NAME", repo);
+    }
+    if (!pr_is_commit_id(commit)) {
+        pr_jcur cc = pr_jchild(sc, "commit");
+        return pr_jfail(&cc, err, "\"%s\" is not a commit id (7 to 40 hex digits)", commit);
+    }
+    if (!pr_path_is_safe_relative(path)) {
+        pr_jcur pc = pr_jchild(sc, "path");
+        return pr_jfail(&pc, err, "\"%s\" is not a relative path in the repository", path);
+    }
+    if (rc && strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0) {
+        pr_jcur uc = pr_jchild(sc, "url");
+        return pr_jfail(&uc, err, "expected an http(s):// URL");
+    }
+    return 0;
+}
+
 int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
 {
     static const char *const run_modes[] = {"sp", "mp", NULL};
@@ -546,9 +585,17 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         if (metrics_check(&mc, err) < 0)
             return -1;
     }
-    if (r->metrics) {
-        pr_jcur mc = pr_jchild(c, "metrics");
-        if (metrics_check(&mc, err) < 0)
+    if (get_str(c, "platform", 0, &r->platform, err) < 0)
+        return -1;
+    if (r->platform && !pr_name_is_safe(r->platform)) {
+        pr_jcur pc = pr_jchild(c, "platform");
+        return pr_jfail(&pc, err, "\"%s\" is not a platform id ([A-Za-z0-9._+-])", r->platform);
+    }
+    if (get_json(c, "source", 0, &r->source, err) < 0)
+        return -1;
+    if (r->source) {
+        pr_jcur sc = pr_jchild(c, "source");
+        if (source_check(&sc, err) < 0)
             return -1;
     }
     if (r->launch) {

@@ -76,6 +76,10 @@ typedef struct pr_record {
     json_t *rule;        /* owned; object or NULL */
     json_t *metrics;     /* owned; object or NULL (time_to_train_s, accuracy, ...) */
     json_t *logs;        /* owned; array of extra log paths (per rank) or NULL */
+    char *platform;      /* data/platforms/ id the figure belongs to, may be NULL (gen
+                          * then matches the run's env.json) */
+    json_t *source;      /* owned; where an imported log was published: {repo, commit,
+                          * path, url} or NULL */
     json_t *launch;      /* owned; how a multi-node launcher ran the case (launcher,
                           * tasks, ranks, job_id, hosts, container, script) or NULL */
     json_t *command;     /* owned; array of strings or NULL */

@@ -149,3 +149,131 @@ Test(platform, a_run_finds_its_platform_from_its_environment)
     rm_rf(dir);
     free(dir);
 }
+
+/* Precision classes and headline configurations (gen/decl.c). */
+static const char classes[] =
+    "{\"perfrepro\": 1, \"classes\": [\n"
+    " {\"id\": \"fp32\", \"title\": {\"zh\": \"FP32\", \"en\": \"FP32\"}, \"modes\": [\"fp32\"]},\n"
+    " {\"id\": \"tf32\", \"title\": {\"zh\": \"TF32\", \"en\": \"TF32\"}, \"modes\": [\"tf32\"]},\n"
+    " {\"id\": \"fp8\", \"title\": {\"zh\": \"FP8\", \"en\": \"FP8\"}, \"modes\": [\"fp8\"]},\n"
+    " {\"id\": \"mixed\", \"title\": {\"zh\": \"混合\", \"en\": \"Mixed\"},\n"
+    "  \"modes\": [\"amp\", \"fp16\", \"bf16\"]}]}\n";
+
+Test(decl, precision_classes_group_modes)
+{
+    char *dir = tmpdir();
+    put(dir, "precision-classes.json", classes);
+    pr_dataset *d = NULL;
+    const char *e = load(dir, &d);
+    cr_assert(!e, "%s", e);
+    const pr_prec_class *amp = pr_decl_class_of(&d->decls, "amp");
+    cr_assert(amp);
+    cr_expect_str_eq(amp->id, "mixed");
+    cr_expect_eq(pr_decl_class_of(&d->decls, "fp16"), amp, "amp and fp16 meet in one class");
+    cr_expect_neq(pr_decl_class_of(&d->decls, "fp32"), amp);
+    pr_data_free(d);
+    rm_rf(dir);
+    free(dir);
+    /* Without the file each mode is its own class. */
+    dir = tmpdir();
+    put(dir, "published/.keep.json.txt", "");
+    e = load(dir, &d);
+    cr_assert(!e, "%s", e);
+    cr_expect_neq(pr_decl_class_of(&d->decls, "fp16"), pr_decl_class_of(&d->decls, "amp"));
+    pr_data_free(d);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(decl, bad_classes_and_headlines)
+{
+    static const struct { const char *name, *text, *want; } cases[] = {
+        {"precision-classes.json",
+         "{\"perfrepro\": 1, \"classes\": [{\"id\": \"a\", \"title\": {\"zh\": \"a\", \"en\": \"a\"},"
+         " \"modes\": [\"fp32\", \"tf32\", \"fp16\", \"amp\", \"bf16\", \"fp8\"]},"
+         " {\"id\": \"b\", \"title\": {\"zh\": \"b\", \"en\": \"b\"}, \"modes\": [\"amp\"]}]}\n",
+         "\"amp\" is in class \"a\" already"},
+        {"precision-classes.json",
+         "{\"perfrepro\": 1, \"classes\": [{\"id\": \"a\", \"title\": {\"zh\": \"a\", \"en\": \"a\"},"
+         " \"modes\": [\"fp32\"]}]}\n",
+         "\"tf32\" is in no class"},
+        {"models/M.json",
+         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": \"half\","
+         " \"batch_size\": 8, \"gpus\": 8}}\n",
+         "headline.precision_class: unknown class \"half\""},
+        {"models/M.json",
+         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"unstated\", \"precision_class\": \"fp32\","
+         " \"batch_size\": 8, \"gpus\": 8}}\n",
+         "not \"unstated\""},
+        {"models/Other.json",
+         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": \"fp32\","
+         " \"batch_size\": 8, \"gpus\": 8}}\n",
+         "no suite, record or published table is of model \"Other\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *dir = tmpdir();
+        put(dir, "platforms/V100-x8.json", v100);
+        char *pub = published(" \"platform\": \"V100-x8\",", "");
+        put(dir, "published/p.json", pub);
+        free(pub);
+        put(dir, cases[i].name, cases[i].text);
+        const char *e = load(dir, NULL);
+        cr_expect(e && strstr(e, cases[i].want), "case %zu: %s", i, e ? e : "(loaded)");
+        rm_rf(dir);
+        free(dir);
+    }
+}
+
+/* A record of case M/F fp32 bs8 1x1 in run `run`, naming `platform` when
+ * not NULL, with its log. */
+static void put_record(const char *dir, const char *run, const char *platform)
+{
+    char *rel = pr_xasprintf("runs/%s/logs/index/c_speed", run);
+    char *plat = platform ? pr_xasprintf(", \"platform\": \"%s\"", platform) : pr_xstrdup("");
+    char *rec = pr_xasprintf(
+        "{\"log_file\": \"logs/train_log/c\", \"model_name\": \"m\", \"mission_name\": \"x\",\n"
+        " \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": 1, \"gpu_num\": 1,\n"
+        " \"FINAL_RESULT\": 100.5, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\", \"perfrepro\": 1,\n"
+        " \"model\": \"M\", \"framework\": \"F\", \"case\": \"c\", \"precision\": \"fp32\",\n"
+        " \"batch_size\": 8, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": 1,\n"
+        " \"origin\": \"parsed\", \"logs\": [], \"command\": []%s}\n",
+        plat);
+    put(dir, rel, rec);
+    char *log = pr_xasprintf("runs/%s/logs/train_log/c", run);
+    put(dir, log, "ips: 100.5\n");
+    free(log);
+    free(rec);
+    free(plat);
+    free(rel);
+}
+
+static const char a100[] =
+    "{\"perfrepro\": 1, \"title\": {\"zh\": \"A100 × 8\", \"en\": \"A100 x 8\"},\n"
+    " \"device\": {\"kind\": \"gpu\", \"model\": \"NVIDIA A100-SXM4-40GB\"}}\n";
+
+Test(platform, one_case_on_two_platforms_is_two_cases)
+{
+    char *dir = tmpdir();
+    put(dir, "platforms/V100-x8.json", v100);
+    put(dir, "platforms/A100-x8.json", a100);
+    put_record(dir, "v100", "V100-x8");
+    put_record(dir, "a100", "A100-x8");
+    pr_dataset *d = NULL;
+    const char *e = load(dir, &d);
+    cr_assert(!e, "an A100 and a V100 import of one case: %s", e);
+    cr_assert_eq(d->nruns, 2);
+    const pr_platform *p0 = pr_data_record_platform(d, &d->runs[0], &d->runs[0].records[0]);
+    const pr_platform *p1 = pr_data_record_platform(d, &d->runs[1], &d->runs[1].records[0]);
+    cr_expect(p0 && p1 && p0 != p1);
+    pr_data_free(d);
+    /* The same platform twice is the same case twice. */
+    put_record(dir, "a100", "V100-x8");
+    e = load(dir, NULL);
+    cr_expect(e && strstr(e, "duplicate case"), "%s", e ? e : "(loaded)");
+    /* A platform no file describes. */
+    put_record(dir, "a100", "H100-x8");
+    e = load(dir, NULL);
+    cr_expect(e && strstr(e, "platform") && strstr(e, "H100-x8"), "%s", e ? e : "(loaded)");
+    rm_rf(dir);
+    free(dir);
+}
