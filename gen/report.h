@@ -3,8 +3,9 @@
  *   OUT/README.md                       index of every model and framework
  *   OUT/<Model>/README.md               cross-framework comparison
  *   OUT/<Model>/<Framework>/README.md   the reproduction report
- * and README.en.md beside each in English.  Every figure is computed here
- * from records and published tables; templates give the prose.
+ * and README.en.md beside each in English.  Every figure is computed from
+ * records and published tables (rmodel.c, once per render); templates give
+ * the prose.  report.c is the pipeline, output.c the writer.
  */
 #ifndef PR_REPORT_H
 #define PR_REPORT_H

@@ -1,0 +1,68 @@
+/* chartspec: the charts of the pages, specified from the report model and
+ * queued while the pages are built; cs_flush draws them on a few threads
+ * (chart.c renders) and writes them in the order they were queued.
+ *
+ *   framework page: throughput scaling per configuration, speedup of every
+ *                   configuration, the per-point chart of hardware suites
+ *   model page:     per configuration, frameworks side by side (bars) and
+ *                   their scaling lines
+ *
+ * A chart's files are DIR/KIND[-CONFIG][.LANG].svg and .png beside its page
+ * (names made of [a-z0-9.-] only); the page shows the SVG with its alt text
+ * and links the PNG.  A chart with too few points to say more than its
+ * table is left out.
+ *
+ * Memory: a cs_queue is the caller's, zero but for emit, ctx, charts and
+ * out_dir; cs_free frees the charts it holds.
+ */
+#ifndef PR_CHARTSPEC_H
+#define PR_CHARTSPEC_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "chart.h"
+#include "err.h"
+#include "lang.h"
+#include "report.h"
+#include "rmodel.h"
+#include "sweep.h"
+
+struct cs_job;
+struct hw_ratios;
+
+/* Where the charts go. */
+typedef struct cs_queue {
+    pr_report_emit_fn emit;
+    void *ctx;
+    int charts; /* 0: no charts (pages leave them out) */
+    struct cs_job *jobs;
+    size_t njobs, cap;
+    const char *out_dir; /* names a chart in errors */
+} cs_queue;
+
+/* Draws every queued chart, then emits them in queue order.  Returns 0 or
+ * -1 with err set (naming the chart's file). */
+int cs_flush(cs_queue *oc, pr_err *err);
+void cs_free(cs_queue *oc);
+
+/* Each queues its chart (when it has enough to show) and appends the
+ * Markdown that shows it to md; dir_rel is the page's folder. */
+
+/* Throughput against GPU count for configuration c of f: measured medians,
+ * the primary published figures as hollow markers, and ideal linear
+ * scaling from the 1-GPU point. */
+int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *dir_rel,
+                  cs_queue *oc, pr_buf *md, pr_err *err);
+/* Speedup against GPU count, one line per configuration of f. */
+int cs_fw_speedup(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc, pr_buf *md,
+                  pr_err *err);
+/* Model page, configuration mc: grouped bars (states as labelled gaps) and
+ * scaling lines, one series per framework. */
+int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
+             pr_err *err);
+/* The per-point table s of f with the ratios rs (page_hw.h). */
+void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const struct hw_ratios *rs,
+              const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err);
+
+#endif

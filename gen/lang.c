@@ -1,0 +1,212 @@
+#include "lang.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jdoc.h"
+#include "md.h"
+
+static const char *const page_names[] = {"index", "model", "framework", "bench"};
+
+/* Every key gen looks up in templates/<lang>/strings.json; a missing key is
+ * an error when the language loads, not a blank in a report. */
+static const char *const string_keys[] = {
+    "state_todo", "state_oom", "state_failed", "state_none", "no_baseline", "col_nodes",
+    "col_gpus", "col_throughput", "col_range", "col_runs", "col_speedup", "col_efficiency",
+    "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
+    "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
+    "col_config", "log_link", "config_name", "published_mark", "gap_flag", "speedup_flag",
+    "note_no_baseline", "note_published", "note_rounding", "note_gap", "note_speedup_flag",
+    "note_runs", "note_failed", "env_gpu", "env_cpu", "env_memory", "env_os", "env_kernel",
+    "env_driver", "env_cuda", "env_cudnn", "env_nccl", "env_framework", "env_image",
+    "env_compiler", "env_network", "env_nodes", "env_captured", "env_none", "steps_none",
+    "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
+    "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
+    "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_published",
+    "chart_png", "sweep_title_bytes",
+    "sweep_title_shape", "col_size", "col_shape", "sweep_col", "sweep_ratio_auto",
+    "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
+    "sweep_target_missed", "sweep_peak", "sweep_note", "sweep_note_sizes", "chart_sweep_title", "chart_x_size",
+    "chart_x_shape", "chart_y_unit", "chart_peak", "state_na", NULL};
+
+int lang_load(lang *l, const char *templates_dir, pr_err *err)
+{
+    l->dir = pr_path_join(templates_dir, l->code);
+    char *path = pr_path_join(l->dir, "strings.json");
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        goto out;
+    pr_jcur root = pr_jdoc_root(doc);
+    if (pr_jobject(&root, string_keys, err) < 0)
+        goto out;
+    for (const char *const *k = string_keys; *k; k++) {
+        const char *s;
+        if (pr_jstr(&root, *k, 1, &s, err) < 0)
+            goto out;
+    }
+    l->strings = json_incref(root.v);
+    size_t n = 0;
+    while (string_keys[n])
+        n++;
+    l->compiled = pr_xcalloc(n, sizeof *l->compiled);
+    l->index = json_object();
+    for (size_t i = 0; i < n; i++) {
+        json_object_set_new(l->index, string_keys[i], json_integer((json_int_t)i));
+        const char *t = json_string_value(json_object_get(root.v, string_keys[i]));
+        pr_jcur at = pr_jchild(&root, string_keys[i]);
+        if (pr_mustache_compile(t, strlen(t), string_keys[i], &l->compiled[i], err) < 0) {
+            pr_err inner = *err;
+            pr_jfail(&at, err, "%s", inner.msg);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    free(path);
+    return rc;
+}
+
+void lang_free(lang *l)
+{
+    for (size_t i = 0; l->compiled && string_keys[i]; i++)
+        pr_mustache_tmpl_free(l->compiled[i]);
+    free(l->compiled);
+    json_decref(l->index);
+    for (size_t i = 0; i < sizeof l->pages / sizeof *l->pages; i++)
+        pr_mustache_tmpl_free(l->pages[i]);
+    free(l->dir);
+    json_decref(l->strings);
+}
+
+const char *lang_str(const lang *l, const char *key)
+{
+    return json_string_value(json_object_get(l->strings, key));
+}
+
+static void md_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
+{
+    (void)ctx;
+    char *t = pr_xstrndup(s, len);
+    pr_md_text(out, t);
+    free(t);
+}
+
+/* Renders a small parameterised string (a strings.json entry is itself a
+ * mustache template) with view (borrowed), appending to out. */
+static pr_mustache_tmpl *compiled_string(const lang *l, const char *key)
+{
+    json_t *i = json_object_get(l->index, key);
+    if (!i)
+        abort(); /* every key gen uses is in string_keys */
+    return l->compiled[json_integer_value(i)];
+}
+
+int lang_fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *err)
+{
+    pr_mustache_opts o = {0};
+    o.escape = md_escape_cb;
+    return pr_mustache_render_tmpl(compiled_string(l, key), view, &o, out, err);
+}
+
+static void plain_escape_cb(void *ctx, pr_buf *out, const char *s, size_t len)
+{
+    (void)ctx;
+    pr_buf_put(out, s, len);
+}
+
+/* Like lang_fmt, for text that is not Markdown (chart labels): nothing
+ * escaped.  Returns a malloc'd string the caller frees. */
+char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err)
+{
+    pr_buf out = PR_BUF_INIT;
+    pr_mustache_opts o = {0};
+    o.escape = plain_escape_cb;
+    pr_mustache_render_tmpl(compiled_string(l, key), view, &o, &out, err);
+    return pr_buf_detach(&out);
+}
+
+/* The view the config_name string renders: upper-case precision, and the
+ * batch label or size.  A new reference the caller owns. */
+static json_t *config_view(const rm_cfg *c)
+{
+    json_t *v = json_object();
+    char *up = pr_xstrdup(c->precision);
+    for (char *p = up; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    json_object_set_new(v, "precision", json_string(up));
+    free(up);
+    if (c->batch_label)
+        json_object_set_new(v, "batch", json_string(c->batch_label));
+    else
+        json_object_set_new(v, "batch", json_integer(c->bs));
+    return v;
+}
+
+void lang_config_name(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
+{
+    json_t *v = config_view(c);
+    lang_fmt(l, "config_name", v, out, err);
+    json_decref(v);
+}
+
+/* The configuration's name as plain text (charts, table heads); the caller
+ * frees it. */
+char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err)
+{
+    json_t *v = config_view(c);
+    char *s = lang_fmt_plain(l, "config_name", v, err);
+    json_decref(v);
+    return s;
+}
+
+void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_pack("{s:i,s:i}", "nodes", nodes, "gpus", gpus);
+    lang_fmt(l, "gpus_label", v, out, err);
+    json_decref(v);
+}
+
+int lang_render(lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err)
+{
+    size_t which = 0;
+    while (strcmp(page_names[which], page) != 0)
+        which++;
+    char *name = pr_xasprintf("%s.mustache", page);
+    char *path = pr_path_join(l->dir, name);
+    pr_buf tmpl = PR_BUF_INIT, md = PR_BUF_INIT, toc = PR_BUF_INIT;
+    int rc = -1;
+    if (!l->pages[which] &&
+        (pr_read_file(path, &tmpl, err) < 0 ||
+         pr_mustache_compile(pr_buf_cstr(&tmpl), tmpl.len, path, &l->pages[which], err) < 0))
+        goto out;
+    pr_mustache_dir dir = {l->dir, ".mustache"};
+    pr_mustache_opts o = {0};
+    o.load_partial = pr_mustache_dir_loader;
+    o.partial_ctx = &dir;
+    o.escape = md_escape_cb;
+    if (pr_mustache_render_tmpl(l->pages[which], view, &o, &md, err) < 0)
+        goto out;
+    const char *mark = strstr(pr_buf_cstr(&md), LANG_TOC_MARK);
+    if (mark) {
+        /* The contents list the headings after it, not the title or itself. */
+        pr_md_toc(&toc, mark + strlen(LANG_TOC_MARK), 2, 3);
+        size_t at = (size_t)(mark - md.data);
+        pr_buf_put(out, md.data, at);
+        pr_buf_puts(out, pr_buf_cstr(&toc));
+        pr_buf_puts(out, mark + strlen(LANG_TOC_MARK));
+    } else {
+        pr_buf_put(out, md.data, md.len);
+    }
+    rc = 0;
+out:
+    free(name);
+    free(path);
+    pr_buf_free(&tmpl);
+    pr_buf_free(&md);
+    pr_buf_free(&toc);
+    return rc;
+}

@@ -1,0 +1,136 @@
+#include "mdtable.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "md.h"
+
+void mdt_row(pr_buf *out, pr_buf *cells, size_t n)
+{
+    pr_buf_puts(out, "|");
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_putc(out, ' ');
+        pr_buf_puts(out, pr_buf_cstr(&cells[i]));
+        pr_buf_puts(out, " |");
+    }
+    pr_buf_putc(out, '\n');
+}
+
+void mdt_head(pr_buf *out, const char *const *heads, size_t n, int numeric_from)
+{
+    pr_buf_puts(out, "|");
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_putc(out, ' ');
+        pr_md_cell(out, heads[i]);
+        pr_buf_puts(out, " |");
+    }
+    pr_buf_puts(out, "\n|");
+    for (size_t i = 0; i < n; i++)
+        pr_buf_puts(out, (int)i >= numeric_from ? " ---: |" : " --- |");
+    pr_buf_putc(out, '\n');
+}
+
+void mdt_cells_clear(pr_buf *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pr_buf_clear(&cells[i]);
+}
+
+void mdt_cells_free(pr_buf *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pr_buf_free(&cells[i]);
+}
+
+void mdt_link(pr_buf *out, const char *text_md, const char *target)
+{
+    pr_buf_putc(out, '[');
+    pr_buf_puts(out, text_md);
+    pr_buf_puts(out, "](");
+    pr_md_link_path(out, target);
+    pr_buf_putc(out, ')');
+}
+
+void mdt_link_url(pr_buf *out, const char *text_md, const char *url)
+{
+    pr_buf_putc(out, '[');
+    pr_buf_puts(out, text_md);
+    pr_buf_puts(out, "](");
+    pr_md_link_target(out, url);
+    pr_buf_putc(out, ')');
+}
+
+void mdt_page_link(pr_buf *out, const char *title, const char *dir, const lang *l)
+{
+    pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
+    pr_md_text(&t, title);
+    pr_buf_printf(&target, "%s/%s", dir, l->readme);
+    mdt_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
+    pr_buf_free(&t);
+    pr_buf_free(&target);
+}
+
+void mdt_log_link(const rm_world *w, const char *page_rel, const pr_run *run, const pr_record *r,
+                  const char *text_md, pr_buf *out)
+{
+    if (!r->log_file[0]) {
+        pr_buf_puts(out, text_md);
+        return;
+    }
+    /* The log's path from the output root, computed once per record; a page
+     * d folders deep prefixes d "../". */
+    pr_buf rel = PR_BUF_INIT;
+    for (const char *p = page_rel; *p; p++)
+        if (p == page_rel || p[-1] == '/')
+            pr_buf_puts(&rel, "../");
+    pr_buf_puts(&rel, rm_log_path(w, run, r));
+    mdt_link(out, text_md, pr_buf_cstr(&rel));
+    pr_buf_free(&rel);
+}
+
+const char *mdt_fail_word(const lang *l, const pr_record *r)
+{
+    return strcmp(r->fail_reason, "oom") == 0 ? lang_str(l, "state_oom")
+                                               : lang_str(l, "state_failed");
+}
+
+void mdt_value(pr_buf *out, double v) { pr_md_number(out, v, PR_DECIMALS_VALUE); }
+
+void mdt_optional(pr_buf *out, const lang *l, double v, int decimals)
+{
+    if (isnan(v))
+        pr_buf_puts(out, lang_str(l, "state_none"));
+    else
+        pr_md_number(out, v, decimals);
+}
+
+void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
+                      vw_notes *nt, pr_buf *out)
+{
+    pr_buf v = PR_BUF_INIT;
+    switch (rc->origin) {
+    case RM_MEASURED:
+        mdt_value(&v, rc->median);
+        mdt_log_link(w, page_rel, rc->link_run, rc->link_rec, pr_buf_cstr(&v), out);
+        break;
+    case RM_FAILED:
+        mdt_log_link(w, page_rel, rc->fail_run, rc->fail_rec, mdt_fail_word(l, rc->fail_rec), out);
+        nt->failed = 1;
+        break;
+    case RM_PUBLISHED:
+        mdt_value(out, rc->pub->value);
+        pr_buf_puts(out, lang_str(l, "published_mark"));
+        nt->published = 1;
+        break;
+    case RM_PUB_STATE:
+        pr_buf_puts(out, rc->pub->state);
+        break;
+    case RM_PLANNED:
+        pr_buf_puts(out, lang_str(l, "state_todo"));
+        break;
+    case RM_NONE:
+        pr_buf_puts(out, lang_str(l, "state_none"));
+        break;
+    }
+    pr_buf_free(&v);
+}

@@ -1,0 +1,53 @@
+/* mdtable: the pieces of the Markdown tables and links pages are made of:
+ * rows and heads, links to files, pages and logs, and the cells that show
+ * a figure or a state.
+ *
+ * Memory: everything appends to a caller's pr_buf; cells arrays are the
+ * caller's (mdt_cells_free frees their buffers, not the array).
+ */
+#ifndef PR_MDTABLE_H
+#define PR_MDTABLE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "lang.h"
+#include "rmodel.h"
+#include "view.h"
+
+/* A row of n cells (Markdown already), and a head of n plain texts (escaped
+ * here), numeric (right-aligned) from column numeric_from on. */
+void mdt_row(pr_buf *out, pr_buf *cells, size_t n);
+void mdt_head(pr_buf *out, const char *const *heads, size_t n, int numeric_from);
+void mdt_cells_clear(pr_buf *cells, size_t n);
+void mdt_cells_free(pr_buf *cells, size_t n);
+
+/* A link to a file: target is a relative path, percent-encoded whole (a
+ * '#', '?' or ')' in a folder name from data is part of the path). */
+void mdt_link(pr_buf *out, const char *text_md, const char *target);
+/* A link to a URL (its query and fragment kept). */
+void mdt_link_url(pr_buf *out, const char *text_md, const char *url);
+/* A link to the README of folder dir (relative to the current page), its
+ * text the escaped title. */
+void mdt_page_link(pr_buf *out, const char *title, const char *dir, const lang *l);
+/* A link to a record's log from page dir page_rel (text_md alone when the
+ * record has no log). */
+void mdt_log_link(const rm_world *w, const char *page_rel, const pr_run *run, const pr_record *r,
+                  const char *text_md, pr_buf *out);
+
+/* The state word of a failed case: OOM for out of memory, else "failed"
+ * (borrowed from l). */
+const char *mdt_fail_word(const lang *l, const pr_record *r);
+
+/* A figure as tables print it (PR_DECIMALS_VALUE); with decimals, or the
+ * "none" word when v is NAN. */
+void mdt_value(pr_buf *out, double v);
+void mdt_optional(pr_buf *out, const lang *l, double v, int decimals);
+
+/* One cell of a summary or cross-framework table: the measured median
+ * (linked to its log), else the failure, else the primary published figure
+ * (marked), else the planned/published state.  Sets the notes it needs. */
+void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
+                      vw_notes *nt, pr_buf *out);
+
+#endif

@@ -1,0 +1,439 @@
+/* output: pr_report_build, the writer of the reports tree.
+ *
+ * The pages are rendered (pr_report_render) into a staging folder beside
+ * OUT, unchanged files hard-linked to OUT's, and the staging folder is
+ * swapped with OUT in one renameat2(RENAME_EXCHANGE): at any instant OUT is
+ * the old generation or the new one.  Where no staging folder can be
+ * swapped (OUT is a mount point, or its parent is not ours to write),
+ * changed files are written beside their targets and renamed into place
+ * once the whole generation rendered.  Leftovers of dead builds are removed
+ * first.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "fileio.h"
+
+#define MARKER ".perfrepro-reports"
+/* The staging folder of a build, beside OUT: ".NAME.staging.PID"; the
+ * previous generation while two plain renames replace it (file systems
+ * without RENAME_EXCHANGE): ".NAME.old.PID". */
+#define STAGING_INFIX ".staging."
+#define OLD_INFIX ".old."
+
+typedef struct writer {
+    const char *out_dir;
+    char **written;
+    size_t n;
+    /* Hardening: killing a build left OUT mixing old and new pages, and
+     * *.tmp.* files that no later build removed.  A build now writes its
+     * generation into a staging folder beside OUT (unchanged files are hard
+     * links to OUT's: same inode and mtime; changed ones are written there),
+     * then swaps it with OUT in one renameat2(RENAME_EXCHANGE) and removes
+     * the old tree: at any instant OUT is the old generation or the new one.
+     * Every build first removes the staging folders of dead builds. */
+    char *stage;     /* the staging folder; NULL: in place (below) */
+    char *real_out;  /* OUT with links resolved; NULL when it does not exist yet */
+    char *parent;    /* the folder holding OUT and the staging folder */
+    char *base;      /* OUT's name */
+    char *made_dir;  /* the folder of the staging tree last created */
+    int changed;     /* the generation differs from OUT: swap */
+    /* In place, where no staging folder can be swapped (OUT is a mount
+     * point, or its parent is not writable): changed files are written to
+     * temporary files first and renamed into place only once the whole
+     * generation rendered and every write succeeded (a failed build leaves
+     * the previous generation; a killed one may not).  The previous content
+     * of each staged file is kept so that a rename failing half-way through
+     * the commit can put back the files already renamed. */
+    struct staged {
+        char *full, *tmp;
+        char *old;    /* previous content, NULL when the file did not exist */
+        size_t old_len;
+    } *staged;
+    size_t nstaged;
+} writer;
+
+/* Puts rel into the staging tree: a hard link to OUT's file full when it
+ * holds the same bytes, else a new file. */
+static int stage_file(writer *wr, const char *rel, const char *full, int same, const char *data,
+                      size_t len, pr_err *err)
+{
+    char *dst = pr_path_join(wr->stage, rel);
+    char *dir = pr_path_dirname(dst);
+    int rc = 0;
+    /* Pages come folder by folder: one mkdir -p per folder, not per file. */
+    if (!wr->made_dir || strcmp(wr->made_dir, dir) != 0) {
+        rc = pr_mkdirs(dir, err);
+        free(wr->made_dir);
+        wr->made_dir = rc == 0 ? pr_xstrdup(dir) : NULL;
+    }
+    if (rc == 0 && same) {
+        rc = pr_link_or_copy(full, dst, err);
+    } else if (rc == 0) {
+        rc = pr_write_new(dst, data, len, err);
+        wr->changed = 1;
+    }
+    free(dir);
+    free(dst);
+    return rc;
+}
+
+static int write_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
+{
+    writer *wr = ctx;
+    /* Paths come from model and framework ids, which loading checks; refuse
+     * anything that would leave the output folder all the same. */
+    if (!pr_path_is_safe_relative(path))
+        return pr_err_set(err, wr->out_dir, 0, 0, NULL,
+                          "refusing to write \"%s\": not a path inside the output folder", path);
+    char *full = pr_path_join(wr->out_dir, path);
+    pr_buf old = PR_BUF_INIT;
+    pr_err ignored;
+    struct stat st;
+    /* Only a regular file of OUT is compared (and linked): a symbolic link
+     * planted there is replaced, never followed. */
+    int existed = lstat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+                  pr_read_file(full, &old, &ignored) == 0;
+    int same = existed && old.len == len && (len == 0 || memcmp(old.data, data, len) == 0);
+    int rc = 0;
+    if (wr->stage) {
+        rc = stage_file(wr, path, full, same, data, len, err);
+    } else if (!same) {
+        char *tmp = NULL;
+        rc = pr_write_temp(full, data, len, 0, &tmp, err);
+        if (rc == 0) {
+            wr->staged = pr_xrealloc(wr->staged, (wr->nstaged + 1) * sizeof *wr->staged);
+            struct staged *sf = &wr->staged[wr->nstaged++];
+            sf->full = full;
+            sf->tmp = tmp;
+            sf->old_len = old.len;
+            sf->old = existed ? pr_buf_detach(&old) : NULL;
+            full = NULL;
+        }
+    }
+    pr_buf_free(&old);
+    free(full);
+    wr->written = pr_xrealloc(wr->written, (wr->n + 1) * sizeof *wr->written);
+    wr->written[wr->n++] = pr_xstrdup(path);
+    return rc;
+}
+
+/* Renames every staged file into place (commit), or removes them all.  When
+ * a rename fails, the files renamed before it get their previous content
+ * back (best effort: the message says when that failed too). */
+static int finish_staged(writer *wr, int commit, pr_err *err)
+{
+    int rc = 0;
+    size_t done = 0;
+    for (size_t i = 0; commit && rc == 0 && i < wr->nstaged; i++) {
+        if (pr_commit_temp(wr->staged[i].tmp, wr->staged[i].full, err) < 0)
+            rc = -1;
+        else
+            done = i + 1;
+    }
+    for (size_t i = 0; i < wr->nstaged; i++) {
+        struct staged *st = &wr->staged[i];
+        if (rc < 0 && i < done) {
+            pr_err e2;
+            int undo = st->old ? pr_write_if_changed(st->full, st->old, st->old_len, &e2)
+                               : unlink(st->full);
+            if (undo < 0)
+                pr_err_prefix(err, "%s could not be put back", st->full);
+        }
+        if (!commit || i >= done)
+            unlink(st->tmp); /* pr_commit_temp removed the one that failed */
+        free(st->full);
+        free(st->tmp);
+        free(st->old);
+    }
+    free(wr->staged);
+    wr->staged = NULL;
+    wr->nstaged = 0;
+    return rc;
+}
+
+/* A file gen generates (README*.md, *.svg, *.png): one of an earlier
+ * generation that this one did not write is stale. */
+static int generated_name(const char *name)
+{
+    size_t l = strlen(name);
+    return (strncmp(name, "README", 6) == 0 && l > 3 && strcmp(name + l - 3, ".md") == 0) ||
+           (l > 4 && (strcmp(name + l - 4, ".svg") == 0 || strcmp(name + l - 4, ".png") == 0));
+}
+
+/* A temporary file of a writer that is no longer running. */
+static int dead_temp(const char *name)
+{
+    long pid;
+    return pr_is_temp_name(name, &pid) && (pid == (long)getpid() || !pr_pid_alive(pid));
+}
+
+/* In place: removes generated files under dir that this generation did not
+ * write, and temporary files of dead builds, then empty folders. */
+static void remove_stale(const writer *wr, const char *rel)
+{
+    char *dir = rel[0] ? pr_path_join(wr->out_dir, rel) : pr_xstrdup(wr->out_dir);
+    char **names = NULL;
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, NULL, &ignored) < 0) {
+        free(dir);
+        return;
+    }
+    for (char **p = names; *p; p++) {
+        char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
+        char *full = pr_path_join(wr->out_dir, r);
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+            remove_stale(wr, r);
+            rmdir(full); /* only succeeds when empty */
+        } else if (dead_temp(*p)) {
+            unlink(full);
+        } else if (generated_name(*p)) {
+            int keep = 0;
+            for (size_t i = 0; i < wr->n && !keep; i++)
+                keep = strcmp(wr->written[i], r) == 0;
+            if (!keep)
+                unlink(full);
+        }
+        free(r);
+        free(full);
+    }
+    pr_strv_free(names);
+    free(dir);
+}
+
+/* Staging: brings into the staging tree what OUT/rel holds that the build
+ * keeps though it did not write it (files gen does not generate: notes
+ * someone added, the marker), as hard links; a stale generated file, a
+ * temporary file or an emptied folder is left behind and marks the
+ * generation as changed. */
+static int carry_over(writer *wr, const char *rel, pr_err *err)
+{
+    char *dir = rel[0] ? pr_path_join(wr->real_out, rel) : pr_xstrdup(wr->real_out);
+    char **names = NULL;
+    int rc = pr_list_dir(dir, &names, NULL, err);
+    for (char **p = names; rc == 0 && p && *p; p++) {
+        char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
+        char *full = pr_path_join(dir, *p);
+        char *dst = pr_path_join(wr->stage, r);
+        struct stat st, ds;
+        int staged = lstat(dst, &ds) == 0;
+        if (lstat(full, &st) < 0) {
+            /* vanished meanwhile */
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = carry_over(wr, r, err);
+            if (rc == 0 && lstat(dst, &ds) < 0)
+                wr->changed = 1; /* emptied: it goes */
+        } else if (staged) {
+            /* written by this build */
+        } else if (pr_is_temp_name(*p, NULL) || generated_name(*p)) {
+            wr->changed = 1; /* stale: it goes */
+        } else {
+            char *ddir = pr_path_dirname(dst);
+            rc = pr_mkdirs(ddir, err);
+            if (rc == 0)
+                rc = pr_link_or_copy(full, dst, err);
+            free(ddir);
+        }
+        free(dst);
+        free(full);
+        free(r);
+    }
+    pr_strv_free(names);
+    free(dir);
+    return rc;
+}
+
+/* Removes what dead builds left beside OUT: their staging folders, and an
+ * old generation (put back first when OUT is missing: a build killed
+ * between its two renames). */
+static void remove_leftovers(const writer *wr)
+{
+    char **names = NULL;
+    pr_err ignored;
+    if (pr_list_dir(wr->parent, &names, NULL, &ignored) < 0)
+        return;
+    size_t bl = strlen(wr->base);
+    for (char **p = names; *p; p++) {
+        const char *name = *p, *kind = name + 1 + bl;
+        if (name[0] != '.' || strncmp(name + 1, wr->base, bl) != 0)
+            continue;
+        int old = strncmp(kind, OLD_INFIX, strlen(OLD_INFIX)) == 0;
+        if (!old && strncmp(kind, STAGING_INFIX, strlen(STAGING_INFIX)) != 0)
+            continue;
+        const char *digits = kind + strlen(old ? OLD_INFIX : STAGING_INFIX);
+        char *end;
+        errno = 0;
+        long pid = strtol(digits, &end, 10);
+        if (end == digits || *end || errno || pid <= 0 ||
+            (pid != (long)getpid() && pr_pid_alive(pid)))
+            continue;
+        char *path = pr_path_join(wr->parent, name);
+        char *out = pr_path_join(wr->parent, wr->base);
+        struct stat st;
+        if (!(old && lstat(out, &st) < 0 && errno == ENOENT && rename(path, out) == 0))
+            pr_remove_tree(path);
+        free(out);
+        free(path);
+    }
+    pr_strv_free(names);
+}
+
+/* Finds where OUT is and prepares the staging folder (or in-place writing),
+ * after removing the leftovers of dead builds. */
+static int open_stage(writer *wr, pr_err *err)
+{
+    struct stat st, pst;
+    int rc = -1;
+    if (lstat(wr->out_dir, &st) == 0) {
+        /* A link to the reports: they are replaced where they are. */
+        wr->real_out = realpath(wr->out_dir, NULL);
+        if (!wr->real_out)
+            return pr_err_errno(err, wr->out_dir, "cannot resolve");
+        if (!pr_is_dir(wr->real_out))
+            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "exists and is not a folder");
+        if (strcmp(wr->real_out, "/") == 0)
+            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "cannot be the root folder");
+        wr->parent = pr_path_dirname(wr->real_out);
+        wr->base = pr_xstrdup(strrchr(wr->real_out, '/') + 1);
+    } else {
+        char *out = pr_xstrdup(wr->out_dir);
+        for (size_t l = strlen(out); l > 1 && out[l - 1] == '/'; l--)
+            out[l - 1] = '\0';
+        const char *slash = strrchr(out, '/');
+        wr->base = pr_xstrdup(slash ? slash + 1 : out);
+        wr->parent = pr_path_dirname(out);
+        free(out);
+        if (!wr->base[0] || strcmp(wr->base, ".") == 0 || strcmp(wr->base, "..") == 0)
+            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "not a folder name");
+        if (pr_mkdirs(wr->parent, err) < 0)
+            return -1;
+    }
+    remove_leftovers(wr);
+    if (wr->real_out && (stat(wr->parent, &pst) < 0 || stat(wr->real_out, &st) < 0 ||
+                         pst.st_dev != st.st_dev))
+        return 0; /* a mount point cannot be swapped: in place */
+    char *name = pr_xasprintf(".%s" STAGING_INFIX "%ld", wr->base, (long)getpid());
+    wr->stage = pr_path_join(wr->parent, name);
+    free(name);
+    if (mkdir(wr->stage, 0755) == 0) {
+        /* The new OUT keeps the permissions of the old one. */
+        if (wr->real_out)
+            (void)chmod(wr->stage, st.st_mode & 07777);
+        rc = 0;
+    } else if (wr->real_out && (errno == EACCES || errno == EPERM)) {
+        rc = 0; /* OUT's parent is not ours to write: in place */
+    } else {
+        rc = pr_err_errno(err, wr->stage, "cannot create the staging folder");
+    }
+    if (rc < 0 || !pr_is_dir(wr->stage)) {
+        free(wr->stage);
+        wr->stage = NULL;
+    }
+    return rc;
+}
+
+/* Puts the staging tree in OUT's place and removes the previous
+ * generation. */
+static int swap_in(writer *wr, pr_err *err)
+{
+    if (!wr->real_out) {
+        if (rename(wr->stage, wr->out_dir) < 0)
+            return pr_err_errno(err, wr->out_dir, "cannot rename the new reports into place");
+        free(wr->stage);
+        wr->stage = NULL;
+        return 0;
+    }
+    int rc = 0;
+    if (pr_exchange(wr->stage, wr->real_out) == 0) {
+        /* the staging folder now holds the previous generation */
+    } else if (errno != EINVAL && errno != ENOSYS) {
+        char *what = pr_xasprintf("cannot swap the new reports (%s) into place", wr->stage);
+        rc = pr_err_errno(err, wr->real_out, what);
+        free(what);
+    } else {
+        /* No RENAME_EXCHANGE here: two renames.  A kill between them leaves
+         * OUT missing and the previous generation at .NAME.old.PID, which the
+         * next build puts back. */
+        char *name = pr_xasprintf(".%s" OLD_INFIX "%ld", wr->base, (long)getpid());
+        char *old = pr_path_join(wr->parent, name);
+        free(name);
+        if (rename(wr->real_out, old) < 0) {
+            rc = pr_err_errno(err, wr->real_out, "cannot move the previous reports aside");
+        } else if (rename(wr->stage, wr->real_out) < 0) {
+            rc = pr_err_errno(err, wr->real_out, "cannot rename the new reports into place");
+            (void)rename(old, wr->real_out);
+        } else {
+            free(wr->stage);
+            wr->stage = old;
+            old = NULL;
+        }
+        free(old);
+    }
+    return rc;
+}
+
+int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
+{
+    writer wr;
+    memset(&wr, 0, sizeof wr);
+    wr.out_dir = o->out_dir;
+    char *marker = pr_path_join(o->out_dir, MARKER);
+    int rc = -1;
+    static const char note[] = "Generated by perfrepro-gen: files here are rewritten from data/.\n";
+    /* Hardening: a template may be a symbolic link to /etc/shadow, which
+     * the pages would then quote; any template file may be read. */
+    if (pr_check_tree_within(o->templates_dir, err) < 0)
+        goto out;
+    if (pr_is_dir(o->out_dir) && !pr_is_file(marker)) {
+        char **names = NULL;
+        size_t n = 0;
+        if (pr_list_dir(o->out_dir, &names, &n, err) < 0)
+            goto out;
+        pr_strv_free(names);
+        if (n) {
+            pr_err_set(err, o->out_dir, 0, 0, NULL,
+                       "exists, is not empty and has no %s marker: not overwriting it", MARKER);
+            goto out;
+        }
+    }
+    if (open_stage(&wr, err) < 0)
+        goto out;
+    if (wr.stage ? write_emit(&wr, MARKER, note, sizeof note - 1, err) < 0
+                 : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
+        goto out;
+    if (pr_report_render(d, o, write_emit, &wr, err) < 0)
+        goto out;
+    if (wr.stage) {
+        if (wr.real_out && carry_over(&wr, "", err) < 0)
+            goto out;
+        /* Nothing changed: OUT stays as it is, folders included. */
+        if ((wr.changed || !wr.real_out) && swap_in(&wr, err) < 0)
+            goto out;
+    } else {
+        if (finish_staged(&wr, 1, err) < 0)
+            goto out;
+        remove_stale(&wr, "");
+    }
+    rc = 0;
+out:
+    finish_staged(&wr, 0, NULL); /* after a failure: the staged files go */
+    if (wr.stage)
+        pr_remove_tree(wr.stage); /* the previous generation, or a failed one */
+    for (size_t i = 0; i < wr.n; i++)
+        free(wr.written[i]);
+    free(wr.written);
+    free(wr.stage);
+    free(wr.real_out);
+    free(wr.parent);
+    free(wr.base);
+    free(wr.made_dir);
+    free(marker);
+    return rc;
+}

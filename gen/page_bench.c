@@ -1,0 +1,75 @@
+#include "pages.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "md.h"
+#include "view.h"
+
+static void bench_number(pr_buf *out, double v)
+{
+    /* Benchmarks span µs to GB/s: 3 significant decimals below 10, else 1. */
+    pr_md_number(out, v, v < 10 ? 3 : 1);
+}
+
+/* perfrepro's own performance page, from data/bench (make bench). */
+json_t *page_bench_view(const rm_world *w, const lang *l)
+{
+    json_t *view = json_object();
+    vw_page(view, l);
+    json_t *list = json_array();
+    int zh = strcmp(l->code, "zh") == 0;
+    for (size_t i = 0; i < w->d->nbenches; i++) {
+        const pr_bench *b = &w->d->benches[i];
+        json_t *bv = json_object();
+        vw_text(bv, "title", zh ? b->title_zh : b->title_en);
+        vw_text(bv, "unit", b->unit);
+        vw_text(bv, "date", b->date);
+        vw_text(bv, "machine", b->machine);
+        vw_text(bv, "notes", b->notes);
+        pr_buf code = PR_BUF_INIT;
+        pr_md_code_span(&code, b->command);
+        vw_md(bv, "command", &code);
+        json_t *rows = json_array();
+        for (size_t j = 0; j < b->nresults; j++) {
+            const pr_bench_result *r = &b->results[j];
+            pr_buf med = PR_BUF_INIT, range = PR_BUF_INIT, rss = PR_BUF_INIT, tool = PR_BUF_INIT;
+            pr_md_cell(&tool, r->tool);
+            bench_number(&med, r->median);
+            if (!isnan(r->min) && !isnan(r->max)) {
+                bench_number(&range, r->min);
+                pr_buf_puts(&range, " – ");
+                bench_number(&range, r->max);
+            } else {
+                pr_buf_puts(&range, lang_str(l, "state_none"));
+            }
+            if (!isnan(r->peak_rss_mb))
+                pr_buf_printf(&rss, "%.1f MB", r->peak_rss_mb);
+            else
+                pr_buf_puts(&rss, lang_str(l, "state_none"));
+            json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:i,s:s}", "tool", pr_buf_cstr(&tool),
+                                                  "median", pr_buf_cstr(&med), "range",
+                                                  pr_buf_cstr(&range), "runs", r->runs, "rss",
+                                                  pr_buf_cstr(&rss)));
+            pr_buf_free(&med);
+            pr_buf_free(&range);
+            pr_buf_free(&rss);
+            pr_buf_free(&tool);
+        }
+        json_object_set_new(bv, "rows", rows);
+        if (b->ratio_text) {
+            pr_buf r = PR_BUF_INIT;
+            pr_md_number(&r, b->ratio, 2);
+            vw_text(bv, "ratio_text", b->ratio_text);
+            vw_md(bv, "ratio", &r);
+        }
+        if (b->target_text) {
+            vw_text(bv, "target_text", b->target_text);
+            json_object_set_new(bv, "met", json_boolean(b->target_met));
+            json_object_set_new(bv, "has_target", json_true());
+        }
+        json_array_append_new(list, bv);
+    }
+    json_object_set_new(view, "benches", list);
+    return view;
+}

@@ -1,0 +1,45 @@
+/* page_hw: the per-point section of a hardware framework page.
+ *
+ * Hardware suites keep each run's whole table (metrics.table or .series):
+ * the page shows them merged by size or shape (sweep.h), the ratios the
+ * suite's "compare" entries ask for (against its own columns or another
+ * framework's of the same model) with their targets, each column's share of
+ * the theoretical peak, and a chart (chartspec.h).
+ */
+#ifndef PR_PAGE_HW_H
+#define PR_PAGE_HW_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "chartspec.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+#include "sweep.h"
+
+/* One ratio the page states: column of_col of the page's table divided by
+ * column to_col of to (the same table, or another framework's). */
+typedef struct hw_ratio {
+    char *label;
+    const pr_sweep *to;
+    const char *to_title; /* the other framework's title; NULL: the same one */
+    size_t of_col, to_col;
+    double target; /* NAN: none */
+} hw_ratio;
+
+typedef struct hw_ratios {
+    hw_ratio *v;
+    size_t n, cap;
+    pr_sweep **others; /* the other frameworks' tables, owned */
+    size_t nothers;
+} hw_ratios;
+
+/* Sets view's "sweep" (left out when no record of f carries a table) for
+ * the page of f in folder page_rel, queueing its chart on oc.  Returns 0,
+ * or -1 with err set when f's tables cannot be merged or a compare names a
+ * framework the model lacks. */
+int hw_view(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel, cs_queue *oc,
+            json_t *view, pr_err *err);
+
+#endif

@@ -1,0 +1,34 @@
+/* pages: one view builder per page, each in its own file.  A view is the
+ * JSON object the page's template (templates/<lang>/<page>.mustache) reads;
+ * every figure in it comes from the report model (rmodel.h).
+ *
+ *   page_index.c      OUT/README.md: every model and framework, headline, date
+ *   page_bench.c      OUT/perfrepro-bench/README.md: perfrepro's own speed
+ *   page_model.c      OUT/<Model>/README.md: frameworks side by side
+ *   page_framework.c  OUT/<Model>/<Framework>/README.md: the reproduction
+ *                     report (page_hw.c: its per-point section)
+ *
+ * Memory: each returns a new view the caller frees (json_decref), or NULL
+ * with err set; charts go on oc, drawn later (chartspec.h).
+ */
+#ifndef PR_PAGES_H
+#define PR_PAGES_H
+
+#include <jansson.h>
+
+#include "chartspec.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+
+/* The folder of the bench page, under the output folder. */
+#define PAGES_BENCH_DIR "perfrepro-bench"
+
+json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err);
+json_t *page_bench_view(const rm_world *w, const lang *l);
+json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
+                        pr_err *err);
+json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs_queue *oc,
+                            pr_err *err);
+
+#endif

@@ -1,0 +1,624 @@
+#include "rmodel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "fileio.h"
+
+/* ---------------------------------------------------------------- grouping */
+
+static int precision_rank(const char *p)
+{
+    for (int i = 0; pr_precisions[i]; i++)
+        if (strcmp(pr_precisions[i], p) == 0)
+            return i;
+    return 99;
+}
+
+static int cfg_cmp(const rm_cfg *a, const rm_cfg *b)
+{
+    int d = precision_rank(a->precision) - precision_rank(b->precision);
+    if (d)
+        return d;
+    if (a->bs != b->bs)
+        return a->bs - b->bs;
+    return strcmp(a->batch_label ? a->batch_label : "", b->batch_label ? b->batch_label : "");
+}
+
+static int cfg_qsort(const void *a, const void *b) { return cfg_cmp(a, b); }
+
+/* Adds a configuration to *cfgs (malloc'd, the caller's) unless it is
+ * there; the first label given is kept. */
+static void cfg_add(rm_cfg **cfgs, size_t *n, const char *precision, int bs, const char *label)
+{
+    rm_cfg c = {.precision = precision, .bs = bs, .batch_label = label};
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*cfgs)[i].precision, precision) == 0 && (*cfgs)[i].bs == bs) {
+            if (!(*cfgs)[i].batch_label)
+                (*cfgs)[i].batch_label = label;
+            return;
+        }
+    *cfgs = pr_xrealloc(*cfgs, (*n + 1) * sizeof **cfgs);
+    (*cfgs)[(*n)++] = c;
+}
+
+/* f's configuration precision × bs; NULL when none. */
+static rm_cfg *find_cfg(const rm_fw *f, const char *precision, int bs)
+{
+    for (size_t i = 0; i < f->ncfgs; i++)
+        if (strcmp(f->cfgs[i].precision, precision) == 0 && f->cfgs[i].bs == bs)
+            return &f->cfgs[i];
+    return NULL;
+}
+
+static rm_model *get_model(rm_world *w, const char *id, const char *title)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        if (strcmp(w->models[i]->id, id) == 0) {
+            if (title && strcmp(w->models[i]->title, w->models[i]->id) == 0)
+                w->models[i]->title = title;
+            return w->models[i];
+        }
+    rm_model *m = pr_xcalloc(1, sizeof *m);
+    m->id = id;
+    m->title = title ? title : id;
+    w->models = pr_xrealloc(w->models, (w->nmodels + 1) * sizeof *w->models);
+    w->models[w->nmodels++] = m;
+    return m;
+}
+
+static rm_fw *get_fw(rm_model *m, const char *id, const char *title)
+{
+    for (size_t i = 0; i < m->nfws; i++)
+        if (strcmp(m->fws[i]->framework, id) == 0) {
+            if (title && strcmp(m->fws[i]->framework_title, id) == 0)
+                m->fws[i]->framework_title = title;
+            return m->fws[i];
+        }
+    rm_fw *f = pr_xcalloc(1, sizeof *f);
+    f->model = m->id;
+    f->framework = id;
+    f->framework_title = title ? title : id;
+    m->fws = pr_xrealloc(m->fws, (m->nfws + 1) * sizeof *m->fws);
+    m->fws[m->nfws++] = f;
+    return f;
+}
+
+static int model_qsort(const void *a, const void *b)
+{
+    return strcmp((*(rm_model *const *)a)->id, (*(rm_model *const *)b)->id);
+}
+
+/* Groups the dataset by model and framework.  Frameworks keep the order in
+ * which the data first names them (published tables first), so tables read
+ * as their sources laid them out. */
+static void group(rm_world *w)
+{
+    const pr_dataset *d = w->d;
+    for (size_t i = 0; i < d->npubs; i++) {
+        const pr_pub_table *t = &d->pubs[i];
+        rm_model *m = get_model(w, t->model, t->model_title);
+        rm_fw *f = get_fw(m, t->framework, t->framework_title);
+        f->model_title = m->title;
+        if (!f->unit)
+            f->unit = t->unit;
+        f->pubs = pr_xrealloc(f->pubs, (f->npubs + 1) * sizeof *f->pubs);
+        f->pubs[f->npubs++] = t;
+        cfg_add(&f->cfgs, &f->ncfgs, t->precision, t->batch_size, t->batch_label);
+    }
+    for (size_t i = 0; i < d->nsuites; i++) {
+        const pr_suite *s = d->suites[i];
+        rm_model *m = get_model(w, s->model, s->model_title);
+        rm_fw *f = get_fw(m, s->framework, s->framework_title);
+        f->suite = s;
+        f->unit = s->unit;
+        for (size_t c = 0; c < s->ncases; c++)
+            cfg_add(&f->cfgs, &f->ncfgs, s->cases[c].precision, s->cases[c].batch_size, NULL);
+    }
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const pr_record *r = &d->runs[i].records[j];
+            rm_model *m = get_model(w, r->model, NULL);
+            rm_fw *f = get_fw(m, r->framework, NULL);
+            if (!f->unit)
+                f->unit = r->unit;
+            f->recs = pr_xrealloc(f->recs, (f->nrecs + 1) * sizeof *f->recs);
+            f->runs = pr_xrealloc(f->runs, (f->nrecs + 1) * sizeof *f->runs);
+            f->recs[f->nrecs] = r;
+            f->runs[f->nrecs++] = &d->runs[i];
+            cfg_add(&f->cfgs, &f->ncfgs, r->precision, r->batch_size, NULL);
+        }
+    qsort(w->models, w->nmodels, sizeof *w->models, model_qsort);
+    for (size_t i = 0; i < w->nmodels; i++)
+        for (size_t j = 0; j < w->models[i]->nfws; j++) {
+            rm_fw *f = w->models[i]->fws[j];
+            f->model_title = w->models[i]->title;
+            if (!f->unit)
+                f->unit = "samples/s";
+            qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
+        }
+}
+
+/* ---------------------------------------------------------------- rows */
+
+int rm_row_qsort(const void *a, const void *b)
+{
+    const rm_row *x = a, *y = b;
+    return x->gpus != y->gpus ? x->gpus - y->gpus : x->nodes - y->nodes;
+}
+
+void rm_row_add(rm_row **rows, size_t *n, int nodes, int gpus)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*rows)[i].nodes == nodes && (*rows)[i].gpus == gpus)
+            return;
+    *rows = pr_xrealloc(*rows, (*n + 1) * sizeof **rows);
+    (*rows)[*n].nodes = nodes;
+    (*rows)[(*n)++].gpus = gpus;
+}
+
+/* Rows of a framework's table for c: every case the suite plans, every
+ * record, every row of every published table of c.  The caller frees the
+ * array. */
+static rm_row *cfg_rows(const rm_fw *f, const rm_cfg *c, size_t *n)
+{
+    rm_row *rows = NULL;
+    *n = 0;
+    if (f->suite)
+        for (size_t i = 0; i < f->suite->ncases; i++) {
+            const pr_case *k = &f->suite->cases[i];
+            if (strcmp(k->precision, c->precision) == 0 && k->batch_size == c->bs)
+                rm_row_add(&rows, n, k->nodes, k->gpus);
+        }
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_record *r = f->recs[i];
+        if (strcmp(r->precision, c->precision) == 0 && r->batch_size == c->bs)
+            rm_row_add(&rows, n, r->nodes, r->gpu_num);
+    }
+    for (size_t i = 0; i < f->npubs; i++) {
+        const pr_pub_table *t = f->pubs[i];
+        if (strcmp(t->precision, c->precision) == 0 && t->batch_size == c->bs)
+            for (size_t j = 0; j < t->nrows; j++)
+                rm_row_add(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
+    }
+    qsort(rows, *n, sizeof *rows, rm_row_qsort);
+    return rows;
+}
+
+/* ---------------------------------------------------------------- cells */
+
+/* The published table reproduced figures are compared with for c. */
+static const pr_pub_table *primary_pub(const rm_fw *f, const rm_cfg *c)
+{
+    const pr_pub_table *first = NULL;
+    for (size_t i = 0; i < f->npubs; i++) {
+        const pr_pub_table *t = f->pubs[i];
+        if (strcmp(t->precision, c->precision) || t->batch_size != c->bs)
+            continue;
+        if (t->primary)
+            return t;
+        if (!first)
+            first = t;
+    }
+    return first;
+}
+
+const pr_pub_row *rm_pub_row(const pr_pub_table *t, int nodes, int gpus)
+{
+    for (size_t i = 0; t && i < t->nrows; i++)
+        if (t->rows[i].nodes == nodes && t->rows[i].gpus == gpus)
+            return &t->rows[i];
+    return NULL;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double metric(const pr_record *r, const char *key)
+{
+    json_t *v = r->metrics ? json_object_get(r->metrics, key) : NULL;
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int cell_key_cmp(const void *key, const void *elem)
+{
+    const rm_row *k = key;
+    const rm_cell *c = elem;
+    return k->gpus != c->gpus ? (k->gpus > c->gpus) - (k->gpus < c->gpus)
+                              : (k->nodes > c->nodes) - (k->nodes < c->nodes);
+}
+
+/* The cell of c at nodes × GPUs (its cells are in rm_row_qsort order, each
+ * row once); NULL when none. */
+static rm_cell *find_cell(const rm_cfg *c, int nodes, int gpus)
+{
+    rm_row key = {nodes, gpus};
+    return c && c->ncells ? bsearch(&key, c->cells, c->ncells, sizeof *c->cells, cell_key_cmp)
+                          : NULL;
+}
+
+const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus)
+{
+    static const rm_cell empty = {.origin = RM_NONE, .tt = NAN, .acc = NAN};
+    const rm_cell *cell = find_cell(c, nodes, gpus);
+    return cell ? cell : &empty;
+}
+
+/* The statistics of a cell from its records: the median of the runs (a
+ * record of several runs counts each), their range, the repeat closest to
+ * the median and the first failure.  *vals (capacity *cap) is scratch
+ * space, grown as needed; the caller frees it. */
+static void cell_stats(rm_cell *out, double **vals, size_t *cap)
+{
+    for (size_t i = 0; i < out->nrecs; i++) {
+        const pr_record *r = out->recs[i];
+        out->n_total++;
+        if (r->failed) {
+            if (!out->fail_rec || r->repeat < out->fail_rec->repeat) {
+                out->fail_rec = r;
+                out->fail_run = out->runs[i];
+            }
+            continue;
+        }
+        /* A record of several runs (parse of several logs) counts each run:
+         * its stats.per_run are the runs' figures, FINAL_RESULT their median. */
+        json_t *per_run = r->stats ? json_object_get(r->stats, "per_run") : NULL;
+        size_t nrun = json_array_size(per_run);
+        for (size_t k = 0; k < nrun; k++)
+            if (!json_is_number(json_array_get(per_run, k)))
+                nrun = 0;
+        if (out->n_ok + nrun + 1 > *cap)
+            *vals = pr_xrealloc(*vals, (*cap = 2 * (out->n_ok + nrun + 1)) * sizeof **vals);
+        if (nrun > 1) {
+            for (size_t k = 0; k < nrun; k++)
+                (*vals)[out->n_ok++] = json_number_value(json_array_get(per_run, k));
+            out->n_total += nrun - 1;
+        } else {
+            (*vals)[out->n_ok++] = r->final_result;
+        }
+    }
+    if (out->n_ok) {
+        qsort(*vals, out->n_ok, sizeof **vals, dbl_cmp);
+        out->median = median_sorted(*vals, out->n_ok);
+        out->min = (*vals)[0];
+        out->max = (*vals)[out->n_ok - 1];
+        /* Link the repeat closest to the median (lowest repeat on ties). */
+        double best = INFINITY;
+        for (size_t i = 0; i < out->nrecs; i++) {
+            const pr_record *r = out->recs[i];
+            if (r->failed)
+                continue;
+            double dist = fabs(r->final_result - out->median);
+            if (dist < best || (dist == best && r->repeat < out->link_rec->repeat)) {
+                best = dist;
+                out->link_rec = r;
+                out->link_run = out->runs[i];
+            }
+        }
+        out->tt = metric(out->link_rec, "time_to_train_s");
+        out->acc = metric(out->link_rec, "accuracy");
+    }
+}
+
+static rm_origin origin_of(const rm_cell *c)
+{
+    if (c->n_ok)
+        return RM_MEASURED;
+    if (c->fail_rec)
+        return RM_FAILED;
+    if (c->pub && c->pub->has_value)
+        return RM_PUBLISHED;
+    if (c->pub)
+        return RM_PUB_STATE;
+    return c->planned ? RM_PLANNED : RM_NONE;
+}
+
+/* Fills f's configurations: their primary published tables and cells, each
+ * record in the cell of its case (in data order), each cell's statistics. */
+static void build_cells(rm_fw *f)
+{
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        rm_cfg *c = &f->cfgs[i];
+        size_t n;
+        rm_row *rows = cfg_rows(f, c, &n);
+        c->pub = primary_pub(f, c);
+        c->cells = pr_xcalloc(n + 1, sizeof *c->cells);
+        c->ncells = n;
+        for (size_t r = 0; r < n; r++) {
+            rm_cell *cell = &c->cells[r];
+            cell->nodes = rows[r].nodes;
+            cell->gpus = rows[r].gpus;
+            cell->tt = cell->acc = NAN;
+            cell->pub = rm_pub_row(c->pub, cell->nodes, cell->gpus);
+        }
+        free(rows);
+    }
+    /* Each record's cell (its rows hold every record), counted first so
+     * that the cells' lists are slices of one array. */
+    rm_cell **at = pr_xcalloc(f->nrecs + 1, sizeof *at);
+    for (size_t j = 0; j < f->nrecs; j++) {
+        const pr_record *r = f->recs[j];
+        rm_cfg *c = find_cfg(f, r->precision, r->batch_size);
+        if (!c || !(at[j] = find_cell(c, r->nodes, r->gpu_num)))
+            continue;
+        at[j]->nrecs++;
+        c->has_repro = 1;
+        if (!isnan(metric(r, "time_to_train_s")))
+            c->has_tt = 1;
+        if (!isnan(metric(r, "accuracy")))
+            c->has_acc = 1;
+    }
+    f->cell_recs = pr_xcalloc(f->nrecs + 1, sizeof *f->cell_recs);
+    f->cell_runs = pr_xcalloc(f->nrecs + 1, sizeof *f->cell_runs);
+    size_t off = 0;
+    for (size_t i = 0; i < f->ncfgs; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++) {
+            rm_cell *cell = &f->cfgs[i].cells[r];
+            cell->recs = f->cell_recs + off;
+            cell->runs = f->cell_runs + off;
+            off += cell->nrecs;
+            cell->nrecs = 0;
+        }
+    for (size_t j = 0; j < f->nrecs; j++)
+        if (at[j]) {
+            at[j]->recs[at[j]->nrecs] = f->recs[j];
+            at[j]->runs[at[j]->nrecs++] = f->runs[j];
+        }
+    free(at);
+    for (size_t i = 0; f->suite && i < f->suite->ncases; i++) {
+        const pr_case *k = &f->suite->cases[i];
+        rm_cfg *c = find_cfg(f, k->precision, k->batch_size);
+        rm_cell *cell = find_cell(c, k->nodes, k->gpus);
+        if (c)
+            c->has_repro = 1;
+        if (cell)
+            cell->planned = 1;
+    }
+    size_t cap = 16;
+    double *vals = pr_xmalloc(cap * sizeof *vals);
+    for (size_t i = 0; i < f->ncfgs; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++) {
+            rm_cell *cell = &f->cfgs[i].cells[r];
+            cell_stats(cell, &vals, &cap);
+            cell->origin = origin_of(cell);
+        }
+    free(vals);
+}
+
+/* The rows of every configuration of f (the summary table's). */
+static void build_rows(rm_fw *f)
+{
+    for (size_t i = 0; i < f->ncfgs; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
+            rm_row_add(&f->rows, &f->nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
+    qsort(f->rows, f->nrows, sizeof *f->rows, rm_row_qsort);
+}
+
+/* Date of the newest data behind a framework: records' start dates, else
+ * the published sources' dates. */
+static void build_date(rm_fw *f)
+{
+    char *best = f->date;
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (f->recs[i]->started_at && strncmp(f->recs[i]->started_at, best, 10) > 0)
+            snprintf(best, sizeof f->date, "%.10s", f->recs[i]->started_at);
+    for (size_t i = 0; !best[0] && i < f->npubs; i++)
+        if (f->pubs[i]->date && strncmp(f->pubs[i]->date, best, 10) > 0)
+            snprintf(best, sizeof f->date, "%.10s", f->pubs[i]->date);
+}
+
+/* The headline of a framework: its figure at the largest GPU count, in the
+ * configuration where that figure is highest; measured figures first, then
+ * published ones. */
+static void build_headline(rm_fw *f)
+{
+    for (int want_measured = 1; want_measured >= 0; want_measured--) {
+        const rm_cfg *best_c = NULL;
+        const rm_cell *best = NULL;
+        double best_v = -1;
+        for (size_t i = 0; i < f->ncfgs; i++)
+            for (size_t r = 0; r < f->cfgs[i].ncells; r++) {
+                const rm_cell *rc = &f->cfgs[i].cells[r];
+                double v = want_measured && rc->n_ok                     ? rc->median
+                           : !want_measured && rc->pub && rc->pub->has_value ? rc->pub->value
+                                                                             : NAN;
+                if (isnan(v))
+                    continue;
+                if (!best_c || rc->gpus > best->gpus || (rc->gpus == best->gpus && v > best_v)) {
+                    best_c = &f->cfgs[i];
+                    best = rc;
+                    best_v = v;
+                }
+            }
+        if (best_c) {
+            f->head_cfg = best_c;
+            f->head_cell = best;
+            f->head_value = best_v;
+            f->head_measured = want_measured;
+            return;
+        }
+    }
+}
+
+/* The model page's configurations: every one any framework has, each with
+ * the frameworks that have it and the union of their rows. */
+static void build_model_cfgs(rm_model *m)
+{
+    rm_cfg *all = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < m->nfws; i++)
+        for (size_t j = 0; j < m->fws[i]->ncfgs; j++)
+            cfg_add(&all, &n, m->fws[i]->cfgs[j].precision, m->fws[i]->cfgs[j].bs,
+                    m->fws[i]->cfgs[j].batch_label);
+    qsort(all, n, sizeof *all, cfg_qsort);
+    m->cfgs = pr_xcalloc(n + 1, sizeof *m->cfgs);
+    m->ncfgs = n;
+    for (size_t k = 0; k < n; k++) {
+        rm_mcfg *mc = &m->cfgs[k];
+        mc->cfg = all[k];
+        mc->fws = pr_xcalloc(m->nfws + 1, sizeof *mc->fws);
+        mc->fcfgs = pr_xcalloc(m->nfws + 1, sizeof *mc->fcfgs);
+        for (size_t i = 0; i < m->nfws; i++) {
+            const rm_cfg *fc = find_cfg(m->fws[i], all[k].precision, all[k].bs);
+            if (!fc)
+                continue;
+            mc->fws[mc->ncols] = m->fws[i];
+            mc->fcfgs[mc->ncols++] = fc;
+            for (size_t r = 0; r < fc->ncells; r++)
+                rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
+        }
+        qsort(mc->rows, mc->nrows, sizeof *mc->rows, rm_row_qsort);
+    }
+    free(all);
+}
+
+/* ---------------------------------------------------------------- paths */
+
+static char *abs_normalised(const char *p)
+{
+    pr_buf b = PR_BUF_INIT;
+    if (p[0] != '/') {
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd))
+            strcpy(cwd, "/");
+        pr_buf_puts(&b, cwd);
+    }
+    pr_buf_putc(&b, '/');
+    pr_buf_puts(&b, p);
+    /* Lexical normalisation: drop "." and empty parts, resolve "..". */
+    char *src = pr_buf_detach(&b);
+    char **parts = pr_xmalloc((strlen(src) + 1) * sizeof *parts);
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(src, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+        if (strcmp(t, ".") == 0)
+            continue;
+        if (strcmp(t, "..") == 0) {
+            if (n)
+                n--;
+            continue;
+        }
+        parts[n++] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        pr_buf_printf(&b, "/%s", parts[i]);
+    if (!n)
+        pr_buf_putc(&b, '/');
+    free(parts);
+    free(src);
+    return pr_buf_detach(&b);
+}
+
+char *rm_link_to(const rm_world *w, const char *page_rel, const char *file)
+{
+    char *from = page_rel[0] ? pr_path_join(w->out_abs, page_rel) : pr_xstrdup(w->out_abs);
+    char *to = abs_normalised(file);
+    char *rel = pr_path_relative(from, to);
+    free(from);
+    free(to);
+    return rel;
+}
+
+const char *rm_log_path(const rm_world *w, const pr_run *run, const pr_record *r)
+{
+    /* A record's log is linked from several cells and pages: its path from
+     * the output root is computed once. */
+    size_t ri = (size_t)(run - w->d->runs), rj = (size_t)(r - run->records);
+    if (!w->log_rel[ri])
+        w->log_rel[ri] = pr_xcalloc(run->nrecords + 1, sizeof **w->log_rel);
+    if (!w->log_rel[ri][rj]) {
+        /* log_file is a checked relative path without "..": joining keeps
+         * the absolute run folder normalised. */
+        char *file = pr_path_join(w->run_abs[ri], r->log_file);
+        w->log_rel[ri][rj] = pr_path_relative(w->out_abs, file);
+        free(file);
+    }
+    return w->log_rel[ri][rj];
+}
+
+/* ---------------------------------------------------------------- world */
+
+const rm_fw *rm_find_fw(const rm_world *w, const char *model_id, const char *fw_id)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        if (strcmp(w->models[i]->id, model_id) == 0)
+            for (size_t j = 0; j < w->models[i]->nfws; j++)
+                if (strcmp(w->models[i]->fws[j]->framework, fw_id) == 0)
+                    return w->models[i]->fws[j];
+    return NULL;
+}
+
+rm_world *rm_build(const pr_dataset *d, const char *out_dir)
+{
+    rm_world *w = pr_xcalloc(1, sizeof *w);
+    w->d = d;
+    w->out_abs = abs_normalised(out_dir);
+    w->run_abs = pr_xcalloc(d->nruns + 1, sizeof *w->run_abs);
+    w->log_rel = pr_xcalloc(d->nruns + 1, sizeof *w->log_rel);
+    for (size_t i = 0; i < d->nruns; i++)
+        w->run_abs[i] = abs_normalised(d->runs[i].dir);
+    group(w);
+    for (size_t i = 0; i < w->nmodels; i++) {
+        rm_model *m = w->models[i];
+        for (size_t j = 0; j < m->nfws; j++) {
+            build_cells(m->fws[j]);
+            build_rows(m->fws[j]);
+            build_date(m->fws[j]);
+            build_headline(m->fws[j]);
+        }
+        build_model_cfgs(m);
+    }
+    return w;
+}
+
+void rm_free(rm_world *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->nmodels; i++) {
+        rm_model *m = w->models[i];
+        for (size_t j = 0; j < m->nfws; j++) {
+            rm_fw *f = m->fws[j];
+            for (size_t k = 0; k < f->ncfgs; k++)
+                free(f->cfgs[k].cells);
+            free(f->recs);
+            free(f->runs);
+            free(f->pubs);
+            free(f->cfgs);
+            free(f->rows);
+            free(f->cell_recs);
+            free(f->cell_runs);
+            free(f);
+        }
+        for (size_t k = 0; k < m->ncfgs; k++) {
+            free(m->cfgs[k].fws);
+            free(m->cfgs[k].fcfgs);
+            free(m->cfgs[k].rows);
+        }
+        free(m->cfgs);
+        free(m->fws);
+        free(m);
+    }
+    free(w->models);
+    free(w->out_abs);
+    for (size_t i = 0; w->run_abs && i < w->d->nruns; i++) {
+        free(w->run_abs[i]);
+        for (size_t j = 0; w->log_rel[i] && j < w->d->runs[i].nrecords; j++)
+            free(w->log_rel[i][j]);
+        free(w->log_rel[i]);
+    }
+    free(w->run_abs);
+    free(w->log_rel);
+    free(w);
+}

@@ -1,0 +1,163 @@
+/* rmodel: the report model, built once from the loaded data and read by
+ * every page.
+ *
+ *   world ─ models ─ frameworks ─ configurations ─ cells
+ *
+ * A model (ResNet50) has frameworks (PyTorch, NGC-PyTorch); a framework has
+ * configurations (precision × batch size); a configuration has one cell per
+ * row of its table (nodes × GPUs).  A cell holds what every page shows of
+ * it, computed once at build time: the statistics of its runs (median,
+ * range, runs, failures), the record whose log backs the median, its first
+ * failure, whether the suite plans it, the primary published table's row,
+ * and which of these the cell stands for (its origin).
+ *
+ * Frameworks keep the order in which the data first names them (published
+ * tables first); configurations are sorted by precision then batch size;
+ * rows and cells by GPUs then nodes.
+ *
+ * Memory: rm_build returns a world that rm_free frees.  It borrows from the
+ * dataset (records, runs, suites, published tables), which must outlive it.
+ * Pages read the structs below and never change them; the one exception is
+ * the cache behind rm_log_path.
+ */
+#ifndef PR_RMODEL_H
+#define PR_RMODEL_H
+
+#include <stddef.h>
+
+#include "data.h"
+
+typedef struct rm_row {
+    int nodes, gpus;
+} rm_row;
+
+/* What one figure of a cell stands for (summary and cross tables, cross
+ * charts): the first that applies. */
+typedef enum {
+    RM_MEASURED,  /* the median of the runs */
+    RM_FAILED,    /* no run succeeded; fail_rec failed */
+    RM_PUBLISHED, /* the primary published figure (pub->value) */
+    RM_PUB_STATE, /* the primary published table's state word (pub->state) */
+    RM_PLANNED,   /* the suite plans it: TODO */
+    RM_NONE,
+} rm_origin;
+
+/* One case: a framework's configuration on nodes × GPUs. */
+typedef struct rm_cell {
+    int nodes, gpus;
+    rm_origin origin;
+    /* Its records, in data order (every repeat, failed ones included). */
+    const pr_record **recs;
+    const pr_run **runs;
+    size_t nrecs;
+    /* What perfrepro measured (all its repeats).  n_total counts each run
+     * of a several-run record; median, min and max are set when n_ok. */
+    size_t n_total, n_ok;
+    double median, min, max;
+    const pr_record *link_rec; /* the repeat whose log backs the median */
+    const pr_run *link_run;
+    const pr_record *fail_rec; /* the first failure */
+    const pr_run *fail_run;
+    int planned;               /* the suite's matrix has the case */
+    double tt, acc;            /* NAN when not recorded */
+    const pr_pub_row *pub;     /* the primary published table's row; NULL: none */
+} rm_cell;
+
+/* A configuration.  A framework's own has its table; a model's (the union
+ * over its frameworks, rm_mcfg) only the first three fields. */
+typedef struct rm_cfg {
+    const char *precision;
+    int bs;
+    const char *batch_label; /* display only; may be NULL */
+    const pr_pub_table *pub; /* the published table figures are compared with */
+    rm_cell *cells;          /* one per row of the table, in GPU order */
+    size_t ncells;
+    int has_tt, has_acc;     /* a record of it has time to train, accuracy */
+    int has_repro;           /* records or planned cases: a reproduction table */
+} rm_cfg;
+
+typedef struct rm_fw {
+    const char *model, *framework, *model_title, *framework_title, *unit;
+    const pr_suite *suite;
+    const pr_record **recs;
+    const pr_run **runs;
+    size_t nrecs;
+    const pr_pub_table **pubs;
+    size_t npubs;
+    rm_cfg *cfgs;
+    size_t ncfgs;
+    rm_row *rows; /* every configuration's rows, in GPU order */
+    size_t nrows;
+    char date[11]; /* the newest data's date, YYYY-MM-DD; "" when none */
+    /* The headline: the figure at the largest GPU count, in the
+     * configuration where it is highest; measured figures first, then
+     * published ones.  head_cfg is NULL when there is none. */
+    const rm_cfg *head_cfg;
+    const rm_cell *head_cell;
+    double head_value;
+    int head_measured;
+    /* The cells' record lists (owned here; cells point into them). */
+    const pr_record **cell_recs;
+    const pr_run **cell_runs;
+} rm_fw;
+
+/* A configuration of a model page: the frameworks that have it (its
+ * columns) and the union of their rows. */
+typedef struct rm_mcfg {
+    rm_cfg cfg;            /* the key and its label */
+    const rm_fw **fws;     /* the columns, in framework order */
+    const rm_cfg **fcfgs;  /* each column's own configuration */
+    size_t ncols;
+    rm_row *rows;          /* in GPU order */
+    size_t nrows;
+} rm_mcfg;
+
+typedef struct rm_model {
+    const char *id, *title;
+    rm_fw **fws;
+    size_t nfws;
+    rm_mcfg *cfgs; /* every configuration any framework has, sorted */
+    size_t ncfgs;
+} rm_model;
+
+typedef struct rm_world {
+    const pr_dataset *d;
+    rm_model **models; /* sorted by id */
+    size_t nmodels;
+    char *out_abs;     /* the output folder, absolute and normalised */
+    char **run_abs;    /* absolute folder of each run, by index in d->runs */
+    char ***log_rel;   /* each record's log relative to out_abs; lazy */
+} rm_world;
+
+/* Groups d (borrowed) and computes every cell.  out_dir is where the pages
+ * go (links are relative to it).  The caller frees the result with rm_free. */
+rm_world *rm_build(const pr_dataset *d, const char *out_dir);
+void rm_free(rm_world *w);
+
+/* The cell of framework configuration c (one of an rm_fw's cfgs) at nodes ×
+ * GPUs; a shared empty cell (RM_NONE, no runs) when its table has no such
+ * row.  Borrowed from the world. */
+const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus);
+
+/* Framework fw_id of model model_id; NULL when none. */
+const rm_fw *rm_find_fw(const rm_world *w, const char *model_id, const char *fw_id);
+
+/* The row of published table t (may be NULL) at nodes × GPUs; NULL when
+ * none (the first, when the table repeats it). */
+const pr_pub_row *rm_pub_row(const pr_pub_table *t, int nodes, int gpus);
+
+/* Adds nodes × GPUs to *rows (malloc'd, the caller's) unless it is there;
+ * rm_row_qsort sorts rows in GPU order. */
+void rm_row_add(rm_row **rows, size_t *n, int nodes, int gpus);
+int rm_row_qsort(const void *a, const void *b);
+
+/* The link from page directory page_rel (relative to the output folder) to
+ * file (a path as loaded, relative to the cwd or absolute); the caller
+ * frees it. */
+char *rm_link_to(const rm_world *w, const char *page_rel, const char *file);
+
+/* The path of r's log (r is a record of run, its log_file not empty)
+ * relative to the output folder: computed once per record, borrowed. */
+const char *rm_log_path(const rm_world *w, const pr_run *run, const pr_record *r);
+
+#endif

@@ -1,0 +1,63 @@
+#include "view.h"
+
+#include <stdlib.h>
+
+#include "md.h"
+
+void vw_str(json_t *o, const char *k, const char *v)
+{
+    if (v)
+        json_object_set_new(o, k, json_string(v));
+}
+
+void vw_md(json_t *o, const char *k, pr_buf *b)
+{
+    char *s = pr_buf_detach(b);
+    json_object_set_new(o, k, json_string(s));
+    free(s);
+}
+
+void vw_text(json_t *o, const char *k, const char *v)
+{
+    if (!v)
+        return;
+    pr_buf b = PR_BUF_INIT;
+    pr_md_text(&b, v);
+    vw_md(o, k, &b);
+}
+
+void vw_page(json_t *view, const lang *l)
+{
+    vw_str(view, "toc", LANG_TOC_MARK);
+    vw_str(view, "readme", l->readme);
+    vw_str(view, "other_readme", l->other_readme);
+}
+
+static void add_note(json_t *notes, const lang *l, const char *key, json_t *view, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    lang_fmt(l, key, view, &b, err);
+    json_array_append_new(notes, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+}
+
+void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *f, pr_err *err)
+{
+    json_t *list = json_array();
+    json_t *v = json_object();
+    json_object_set_new(v, "threshold",
+                        json_real(100.0 * (f && f->suite ? f->suite->gap_threshold : 0.05)));
+    add_note(list, l, "note_rounding", v, err);
+    if (nt->no_baseline)
+        add_note(list, l, "note_no_baseline", v, err);
+    if (nt->published)
+        add_note(list, l, "note_published", v, err);
+    if (nt->gap)
+        add_note(list, l, "note_gap", v, err);
+    if (nt->speedup_flag)
+        add_note(list, l, "note_speedup_flag", v, err);
+    if (nt->failed)
+        add_note(list, l, "note_failed", v, err);
+    json_decref(v);
+    json_object_set_new(view, "notes", list);
+}

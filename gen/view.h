@@ -1,0 +1,39 @@
+/* view: what every page view shares.  A page view is the JSON object its
+ * template reads; values that hold Markdown are escaped here, once, and the
+ * templates write them as they are.
+ *
+ * Memory: the setters copy what they are given (vw_md consumes its buffer);
+ * the view stays the caller's.
+ */
+#ifndef PR_VIEW_H
+#define PR_VIEW_H
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+
+/* Notes a page collects while its tables are written. */
+typedef struct vw_notes {
+    int no_baseline, published, gap, speedup_flag, failed;
+} vw_notes;
+
+/* Sets key to v as it is (Markdown already, or a word); nothing when v is
+ * NULL. */
+void vw_str(json_t *o, const char *k, const char *v);
+/* Sets key to the Markdown in b (consumed: b is left empty). */
+void vw_md(json_t *o, const char *k, pr_buf *b);
+/* Sets key to v escaped as Markdown text; nothing when v is NULL. */
+void vw_text(json_t *o, const char *k, const char *v);
+
+/* The values every page has: the table of contents mark and the links
+ * between the two languages' READMEs. */
+void vw_page(json_t *view, const lang *l);
+
+/* Sets "notes" to the notes nt asks for (the rounding note always); f
+ * (NULL on pages of several frameworks) gives the gap threshold. */
+void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *f, pr_err *err);
+
+#endif
