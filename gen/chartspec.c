@@ -62,6 +62,10 @@ static char *chart_base(const lang *l, const char *kind, const rm_cfg *c)
     pr_buf_puts(&b, kind);
     if (c) {
         pr_buf_putc(&b, '-');
+        if (c->platform) {
+            file_slug(&b, c->platform->id);
+            pr_buf_putc(&b, '-');
+        }
         file_slug(&b, c->precision);
         if (c->bs > 0)
             pr_buf_printf(&b, "-bs%d", c->bs);
@@ -253,45 +257,87 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
     return 0;
 }
 
-/* Speedup against GPU count, one line per configuration (measured medians,
- * else the primary published figures), with the ideal diagonal. */
+/* The points of c's speedup line (measured medians, else the primary
+ * published figures, over the 1-GPU one); 0 without a 1-GPU baseline. */
+static size_t speedup_points(const rm_cfg *c, pr_chart *chart, int series)
+{
+    const rm_cell *b = rm_cell_of(c, 1, 1);
+    const pr_pub_row *pb = b->pub;
+    int measured = b->n_ok > 0;
+    if (!measured && !(pb && pb->has_value))
+        return 0;
+    size_t points = 0;
+    for (size_t r = 0; r < c->ncells; r++) {
+        const rm_cell *rc = &c->cells[r];
+        const pr_pub_row *pr = rc->pub;
+        double v = measured && rc->n_ok                      ? rc->median / b->median
+                   : !measured && pr && pr->has_value ? pr->value / pb->value
+                                                      : NAN;
+        if (isnan(v))
+            continue;
+        if (chart)
+            pr_chart_add_point(chart, series, rc->gpus, v);
+        points++;
+    }
+    return points;
+}
+
+/* Speedup against GPU count, one chart per platform (speedups of different
+ * machines are not compared), one line per configuration of it that has a
+ * 1-GPU baseline and at least three points: a series that would draw no
+ * line is not in the legend.  Published lines are hollow. */
 int cs_fw_speedup(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc, pr_buf *md,
                   pr_err *err)
 {
-    json_t *tv = chart_view(f, NULL, NULL);
-    pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_speedup_title", tv,
-                                "chart_y_speedup", err);
-    size_t lines = 0;
-    for (size_t i = 0; i < f->ncfgs; i++) {
-        const rm_cfg *c = &f->cfgs[i];
-        const rm_cell *b = rm_cell_of(c, 1, 1);
-        const pr_pub_row *pb = b->pub;
-        int measured = b->n_ok > 0;
-        if (!measured && !(pb && pb->has_value))
-            continue;
-        char *config = lang_config_plain(l, c, err);
-        int s = pr_chart_add_series(chart, config, measured ? PR_CHART_SOLID : PR_CHART_HOLLOW_MARKERS);
-        size_t points = 0;
-        for (size_t r = 0; r < c->ncells; r++) {
-            const rm_cell *rc = &c->cells[r];
-            const pr_pub_row *pr = rc->pub;
-            if (measured && rc->n_ok)
-                pr_chart_add_point(chart, s, rc->gpus, rc->median / b->median), points++;
-            else if (!measured && pr && pr->has_value)
-                pr_chart_add_point(chart, s, rc->gpus, pr->value / pb->value), points++;
+    for (size_t first = 0; first < f->ncfgs;) {
+        const pr_platform *plat = f->cfgs[first].platform;
+        size_t end = first;
+        while (end < f->ncfgs && f->cfgs[end].platform == plat)
+            end++;
+        const char *ptitle = !plat ? lang_str(l, "platform_unknown")
+                             : strcmp(l->code, "zh") == 0 ? plat->title_zh
+                                                         : plat->title_en;
+        json_t *tv = chart_view(f, NULL, ptitle);
+        pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_speedup_title", tv,
+                                    "chart_y_speedup", err);
+        size_t lines = 0;
+        for (size_t i = first; i < end; i++) {
+            const rm_cfg *c = &f->cfgs[i];
+            if (speedup_points(c, NULL, 0) < 3)
+                continue;
+            int measured = rm_cell_of(c, 1, 1)->n_ok > 0;
+            rm_cfg bare = *c;
+            bare.platform = NULL;
+            char *config = lang_config_short(l, &bare, measured, err);
+            int s = pr_chart_add_series(chart, config,
+                                        measured ? PR_CHART_SOLID : PR_CHART_HOLLOW_MARKERS);
+            speedup_points(c, chart, s);
+            lines++;
+            free(config);
         }
-        lines += points >= 3;
-        free(config);
+        if (lines) {
+            pr_chart_add_ideal(chart, 1, 1);
+            char *b = pr_xstrdup("speedup");
+            if (plat) {
+                pr_buf base = PR_BUF_INIT;
+                pr_buf_puts(&base, "speedup-");
+                file_slug(&base, plat->id);
+                free(b);
+                b = pr_buf_detach(&base);
+            }
+            if (strcmp(l->code, "zh") != 0) {
+                char *e = pr_xasprintf("%s.%s", b, l->code);
+                free(b);
+                b = e;
+            }
+            queue_chart(oc, l, chart, dir_rel, b, md);
+            free(b);
+        } else {
+            pr_chart_free(chart);
+        }
+        json_decref(tv);
+        first = end;
     }
-    if (lines) {
-        pr_chart_add_ideal(chart, 1, 1);
-        char *b = chart_base(l, "speedup", NULL);
-        queue_chart(oc, l, chart, dir_rel, b, md);
-        free(b);
-    } else {
-        pr_chart_free(chart);
-    }
-    json_decref(tv);
     return 0;
 }
 

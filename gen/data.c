@@ -740,6 +740,12 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
                 pr_suite_free(s);
                 goto out;
             }
+        if (s->platform && !pr_platform_find(&d->platforms, s->platform)) {
+            pr_err_set(err, files[i], 0, 0, "platform", "unknown platform \"%s\" (no data/platforms/%s.json)",
+                       s->platform, s->platform);
+            pr_suite_free(s);
+            goto out;
+        }
         d->suites = pr_xrealloc(d->suites, (d->nsuites + 1) * sizeof *d->suites);
         d->suites[d->nsuites++] = s;
     }

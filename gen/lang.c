@@ -16,7 +16,7 @@ static const char *const string_keys[] = {
     "col_gpus", "col_throughput", "col_range", "col_runs", "col_speedup", "col_efficiency",
     "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
     "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
-    "col_config", "log_link", "config_name", "published_mark", "gap_flag", "speedup_flag",
+    "col_config", "log_link", "config_name", "config_short", "platform_unknown", "imported_mark", "origin_legend", "published_mark", "gap_flag", "speedup_flag",
     "note_no_baseline", "note_published", "note_rounding", "note_gap", "note_speedup_flag",
     "note_runs", "note_failed", "env_gpu", "env_cpu", "env_memory", "env_os", "env_kernel",
     "env_driver", "env_cuda", "env_cudnn", "env_nccl", "env_framework", "env_image",
@@ -128,9 +128,10 @@ char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err)
     return pr_buf_detach(&out);
 }
 
-/* The view the config_name string renders: upper-case precision, and the
- * batch label or size.  A new reference the caller owns. */
-static json_t *config_view(const rm_cfg *c)
+/* The view the config_name string renders: the platform's title in l's
+ * language, upper-case precision, and the batch label or size.  A new
+ * reference the caller owns. */
+static json_t *config_view(const lang *l, const rm_cfg *c)
 {
     json_t *v = json_object();
     char *up = pr_xstrdup(c->precision);
@@ -143,21 +144,41 @@ static json_t *config_view(const rm_cfg *c)
         json_object_set_new(v, "batch", json_string(c->batch_label));
     else
         json_object_set_new(v, "batch", json_integer(c->bs));
+    if (c->platform)
+        json_object_set_new(v, "platform", json_string(strcmp(l->code, "zh") == 0
+                                                           ? c->platform->title_zh
+                                                           : c->platform->title_en));
+    else
+        json_object_set_new(v, "platform", json_string(lang_str(l, "platform_unknown")));
     return v;
 }
 
 void lang_config_name(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
 {
-    json_t *v = config_view(c);
+    json_t *v = config_view(l, c);
     lang_fmt(l, "config_name", v, out, err);
     json_decref(v);
+}
+
+/* A configuration's name without its platform, for a chart legend (the
+ * chart's title names the platform), marked "(published)" when its figures
+ * are published ones; the caller frees it. */
+char *lang_config_short(const lang *l, const rm_cfg *c, int measured, pr_err *err)
+{
+    json_t *v = config_view(l, c);
+    json_object_del(v, "platform");
+    if (!measured)
+        json_object_set_new(v, "published", json_true());
+    char *s = lang_fmt_plain(l, "config_short", v, err);
+    json_decref(v);
+    return s;
 }
 
 /* The configuration's name as plain text (charts, table heads); the caller
  * frees it. */
 char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err)
 {
-    json_t *v = config_view(c);
+    json_t *v = config_view(l, c);
     char *s = lang_fmt_plain(l, "config_name", v, err);
     json_decref(v);
     return s;

@@ -53,6 +53,9 @@ char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err);
 /* A configuration's name ("FP32 BS=64"): as Markdown, appended to out; as
  * plain text (charts, table heads), a string the caller frees. */
 void lang_config_name(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err);
+/* The name without its platform, "(published)" added when !measured: a
+ * chart legend's (the title names the platform); the caller frees it. */
+char *lang_config_short(const lang *l, const rm_cfg *c, int measured, pr_err *err);
 char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err);
 
 /* A GPU count's label ("1机8卡"), appended to out. */

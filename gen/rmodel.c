@@ -19,9 +19,22 @@ static int precision_rank(const char *p)
     return 99;
 }
 
+/* Platforms in data order (one array, sorted by id); no platform last. */
+static int platform_cmp(const pr_platform *a, const pr_platform *b)
+{
+    if (a == b)
+        return 0;
+    if (!a || !b)
+        return a ? -1 : 1;
+    return a < b ? -1 : 1;
+}
+
 static int cfg_cmp(const rm_cfg *a, const rm_cfg *b)
 {
-    int d = precision_rank(a->precision) - precision_rank(b->precision);
+    int d = platform_cmp(a->platform, b->platform);
+    if (d)
+        return d;
+    d = precision_rank(a->precision) - precision_rank(b->precision);
     if (d)
         return d;
     if (a->bs != b->bs)
@@ -33,11 +46,14 @@ static int cfg_qsort(const void *a, const void *b) { return cfg_cmp(a, b); }
 
 /* Adds a configuration to *cfgs (malloc'd, the caller's) unless it is
  * there; the first label given is kept. */
-static void cfg_add(rm_cfg **cfgs, size_t *n, const char *precision, int bs, const char *label)
+static void cfg_add(const rm_world *w, rm_cfg **cfgs, size_t *n, const pr_platform *platform,
+                    const char *precision, int bs, const char *label)
 {
-    rm_cfg c = {.precision = precision, .bs = bs, .batch_label = label};
+    rm_cfg c = {.platform = platform, .klass = pr_decl_class_of(&w->d->decls, precision),
+                .precision = precision, .bs = bs, .batch_label = label};
     for (size_t i = 0; i < *n; i++)
-        if (strcmp((*cfgs)[i].precision, precision) == 0 && (*cfgs)[i].bs == bs) {
+        if ((*cfgs)[i].platform == platform && strcmp((*cfgs)[i].precision, precision) == 0 &&
+            (*cfgs)[i].bs == bs) {
             if (!(*cfgs)[i].batch_label)
                 (*cfgs)[i].batch_label = label;
             return;
@@ -46,13 +62,27 @@ static void cfg_add(rm_cfg **cfgs, size_t *n, const char *precision, int bs, con
     (*cfgs)[(*n)++] = c;
 }
 
-/* f's configuration precision × bs; NULL when none. */
-static rm_cfg *find_cfg(const rm_fw *f, const char *precision, int bs)
+/* f's configuration platform × precision × bs; NULL when none. */
+static rm_cfg *find_cfg(const rm_fw *f, const pr_platform *platform, const char *precision, int bs)
 {
     for (size_t i = 0; i < f->ncfgs; i++)
-        if (strcmp(f->cfgs[i].precision, precision) == 0 && f->cfgs[i].bs == bs)
+        if (f->cfgs[i].platform == platform && strcmp(f->cfgs[i].precision, precision) == 0 &&
+            f->cfgs[i].bs == bs)
             return &f->cfgs[i];
     return NULL;
+}
+
+/* 1 when published table t holds figures of configuration c. */
+static int pub_of(const pr_pub_table *t, const rm_cfg *c)
+{
+    return t->platform == c->platform && strcmp(t->precision, c->precision) == 0 &&
+           t->batch_size == c->bs;
+}
+
+/* The platform a suite plans its cases on (NULL when it does not say). */
+static const pr_platform *suite_platform(const rm_world *w, const pr_suite *s)
+{
+    return s->platform ? pr_platform_find(&w->d->platforms, s->platform) : NULL;
 }
 
 static rm_model *get_model(rm_world *w, const char *id, const char *title)
@@ -108,7 +138,7 @@ static void group(rm_world *w)
             f->unit = t->unit;
         f->pubs = pr_xrealloc(f->pubs, (f->npubs + 1) * sizeof *f->pubs);
         f->pubs[f->npubs++] = t;
-        cfg_add(&f->cfgs, &f->ncfgs, t->precision, t->batch_size, t->batch_label);
+        cfg_add(w, &f->cfgs, &f->ncfgs, t->platform, t->precision, t->batch_size, t->batch_label);
     }
     for (size_t i = 0; i < d->nsuites; i++) {
         const pr_suite *s = d->suites[i];
@@ -117,7 +147,8 @@ static void group(rm_world *w)
         f->suite = s;
         f->unit = s->unit;
         for (size_t c = 0; c < s->ncases; c++)
-            cfg_add(&f->cfgs, &f->ncfgs, s->cases[c].precision, s->cases[c].batch_size, NULL);
+            cfg_add(w, &f->cfgs, &f->ncfgs, suite_platform(w, s), s->cases[c].precision,
+                    s->cases[c].batch_size, NULL);
     }
     for (size_t i = 0; i < d->nruns; i++)
         for (size_t j = 0; j < d->runs[i].nrecords; j++) {
@@ -126,11 +157,18 @@ static void group(rm_world *w)
             rm_fw *f = get_fw(m, r->framework, NULL);
             if (!f->unit)
                 f->unit = r->unit;
+            const pr_platform *plat = pr_data_record_platform(d, &d->runs[i], r);
             f->recs = pr_xrealloc(f->recs, (f->nrecs + 1) * sizeof *f->recs);
             f->runs = pr_xrealloc(f->runs, (f->nrecs + 1) * sizeof *f->runs);
+            f->rec_plats = pr_xrealloc(f->rec_plats, (f->nrecs + 1) * sizeof *f->rec_plats);
             f->recs[f->nrecs] = r;
+            f->rec_plats[f->nrecs] = plat;
             f->runs[f->nrecs++] = &d->runs[i];
-            cfg_add(&f->cfgs, &f->ncfgs, r->precision, r->batch_size, NULL);
+            if (strcmp(r->origin, "parsed") == 0)
+                f->n_imported++;
+            else
+                f->n_measured++;
+            cfg_add(w, &f->cfgs, &f->ncfgs, plat, r->precision, r->batch_size, NULL);
         }
     qsort(w->models, w->nmodels, sizeof *w->models, model_qsort);
     for (size_t i = 0; i < w->nmodels; i++)
@@ -164,11 +202,11 @@ void rm_row_add(rm_row **rows, size_t *n, int nodes, int gpus)
 /* Rows of a framework's table for c: every case the suite plans, every
  * record, every row of every published table of c.  The caller frees the
  * array. */
-static rm_row *cfg_rows(const rm_fw *f, const rm_cfg *c, size_t *n)
+static rm_row *cfg_rows(const rm_world *w, const rm_fw *f, const rm_cfg *c, size_t *n)
 {
     rm_row *rows = NULL;
     *n = 0;
-    if (f->suite)
+    if (f->suite && suite_platform(w, f->suite) == c->platform)
         for (size_t i = 0; i < f->suite->ncases; i++) {
             const pr_case *k = &f->suite->cases[i];
             if (strcmp(k->precision, c->precision) == 0 && k->batch_size == c->bs)
@@ -176,12 +214,13 @@ static rm_row *cfg_rows(const rm_fw *f, const rm_cfg *c, size_t *n)
         }
     for (size_t i = 0; i < f->nrecs; i++) {
         const pr_record *r = f->recs[i];
-        if (strcmp(r->precision, c->precision) == 0 && r->batch_size == c->bs)
+        if (f->rec_plats[i] == c->platform && strcmp(r->precision, c->precision) == 0 &&
+            r->batch_size == c->bs)
             rm_row_add(&rows, n, r->nodes, r->gpu_num);
     }
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
-        if (strcmp(t->precision, c->precision) == 0 && t->batch_size == c->bs)
+        if (pub_of(t, c))
             for (size_t j = 0; j < t->nrows; j++)
                 rm_row_add(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
     }
@@ -191,20 +230,52 @@ static rm_row *cfg_rows(const rm_fw *f, const rm_cfg *c, size_t *n)
 
 /* ---------------------------------------------------------------- cells */
 
+/* Precedence among published tables of one configuration: the one a
+ * source marks primary, then among revisions of one source (same label)
+ * the newest, then the first loaded (files load in name order).  < 0 when a
+ * goes before b. */
+static int pub_precedence(const pr_pub_table *a, const pr_pub_table *b)
+{
+    if (a->primary != b->primary)
+        return a->primary ? -1 : 1;
+    if (strcmp(a->label, b->label) == 0 && a->date && b->date && strcmp(a->date, b->date) != 0)
+        return strcmp(b->date, a->date);
+    return a < b ? -1 : a > b;
+}
+
 /* The published table reproduced figures are compared with for c. */
 static const pr_pub_table *primary_pub(const rm_fw *f, const rm_cfg *c)
 {
-    const pr_pub_table *first = NULL;
+    const pr_pub_table *best = NULL;
+    for (size_t i = 0; i < f->npubs; i++)
+        if (pub_of(f->pubs[i], c) && (!best || pub_precedence(f->pubs[i], best) < 0))
+            best = f->pubs[i];
+    return best;
+}
+
+static int pub_qsort(const void *a, const void *b)
+{
+    return pub_precedence(*(const pr_pub_table *const *)a, *(const pr_pub_table *const *)b);
+}
+
+/* The other published figures of cell (of f's configuration c): every
+ * other table of c with a row at the cell, in precedence order. */
+static void cell_alternatives(const rm_fw *f, const rm_cfg *c, rm_cell *cell)
+{
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
-        if (strcmp(t->precision, c->precision) || t->batch_size != c->bs)
+        const pr_pub_row *row = t != c->pub && pub_of(t, c) ? rm_pub_row(t, cell->nodes, cell->gpus)
+                                                            : NULL;
+        if (!row)
             continue;
-        if (t->primary)
-            return t;
-        if (!first)
-            first = t;
+        cell->alt_tabs = pr_xrealloc(cell->alt_tabs, (cell->nalts + 1) * sizeof *cell->alt_tabs);
+        cell->alt_tabs[cell->nalts++] = t;
     }
-    return first;
+    if (cell->nalts > 1)
+        qsort(cell->alt_tabs, cell->nalts, sizeof *cell->alt_tabs, pub_qsort);
+    cell->alt_rows = pr_xcalloc(cell->nalts + 1, sizeof *cell->alt_rows);
+    for (size_t i = 0; i < cell->nalts; i++)
+        cell->alt_rows[i] = rm_pub_row(cell->alt_tabs[i], cell->nodes, cell->gpus);
 }
 
 const pr_pub_row *rm_pub_row(const pr_pub_table *t, int nodes, int gpus)
@@ -262,8 +333,18 @@ const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus)
  * space, grown as needed; the caller frees it. */
 static void cell_stats(rm_cell *out, double **vals, size_t *cap)
 {
+    /* Measured here goes before imported from someone's log: the cell
+     * stands for the runs of one origin only. */
+    int has_measured = 0;
+    for (size_t i = 0; i < out->nrecs; i++)
+        has_measured |= strcmp(out->recs[i]->origin, "parsed") != 0;
+    out->imported = out->nrecs && !has_measured;
     for (size_t i = 0; i < out->nrecs; i++) {
         const pr_record *r = out->recs[i];
+        if ((strcmp(r->origin, "parsed") == 0) != out->imported) {
+            out->n_other_origin++;
+            continue;
+        }
         out->n_total++;
         if (r->failed) {
             if (!out->fail_rec || r->repeat < out->fail_rec->repeat) {
@@ -298,7 +379,7 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
         double best = INFINITY;
         for (size_t i = 0; i < out->nrecs; i++) {
             const pr_record *r = out->recs[i];
-            if (r->failed)
+            if (r->failed || (strcmp(r->origin, "parsed") == 0) != out->imported)
                 continue;
             double dist = fabs(r->final_result - out->median);
             if (dist < best || (dist == best && r->repeat < out->link_rec->repeat)) {
@@ -327,12 +408,12 @@ static rm_origin origin_of(const rm_cell *c)
 
 /* Fills f's configurations: their primary published tables and cells, each
  * record in the cell of its case (in data order), each cell's statistics. */
-static void build_cells(rm_fw *f)
+static void build_cells(const rm_world *w, rm_fw *f)
 {
     for (size_t i = 0; i < f->ncfgs; i++) {
         rm_cfg *c = &f->cfgs[i];
         size_t n;
-        rm_row *rows = cfg_rows(f, c, &n);
+        rm_row *rows = cfg_rows(w, f, c, &n);
         c->pub = primary_pub(f, c);
         c->cells = pr_xcalloc(n + 1, sizeof *c->cells);
         c->ncells = n;
@@ -342,6 +423,7 @@ static void build_cells(rm_fw *f)
             cell->gpus = rows[r].gpus;
             cell->tt = cell->acc = NAN;
             cell->pub = rm_pub_row(c->pub, cell->nodes, cell->gpus);
+            cell_alternatives(f, c, cell);
         }
         free(rows);
     }
@@ -350,7 +432,7 @@ static void build_cells(rm_fw *f)
     rm_cell **at = pr_xcalloc(f->nrecs + 1, sizeof *at);
     for (size_t j = 0; j < f->nrecs; j++) {
         const pr_record *r = f->recs[j];
-        rm_cfg *c = find_cfg(f, r->precision, r->batch_size);
+        rm_cfg *c = find_cfg(f, f->rec_plats[j], r->precision, r->batch_size);
         if (!c || !(at[j] = find_cell(c, r->nodes, r->gpu_num)))
             continue;
         at[j]->nrecs++;
@@ -379,7 +461,7 @@ static void build_cells(rm_fw *f)
     free(at);
     for (size_t i = 0; f->suite && i < f->suite->ncases; i++) {
         const pr_case *k = &f->suite->cases[i];
-        rm_cfg *c = find_cfg(f, k->precision, k->batch_size);
+        rm_cfg *c = find_cfg(f, suite_platform(w, f->suite), k->precision, k->batch_size);
         rm_cell *cell = find_cell(c, k->nodes, k->gpus);
         if (c)
             c->has_repro = 1;
@@ -452,16 +534,49 @@ static void build_headline(rm_fw *f)
     }
 }
 
-/* The model page's configurations: every one any framework has, each with
- * the frameworks that have it and the union of their rows. */
-static void build_model_cfgs(rm_model *m)
+/* 1 when framework configuration c belongs to model configuration k. */
+static int mcfg_has(const rm_cfg *k, const rm_cfg *c)
+{
+    return c->platform == k->platform && c->klass == k->klass && c->bs == k->bs;
+}
+
+/* The configuration of f a model configuration k shows: within the class,
+ * the one with runs of its own (measured or imported), else the first. */
+static const rm_cfg *column_cfg(const rm_fw *f, const rm_cfg *k)
+{
+    const rm_cfg *first = NULL;
+    for (size_t i = 0; i < f->ncfgs; i++) {
+        const rm_cfg *c = &f->cfgs[i];
+        if (!mcfg_has(k, c))
+            continue;
+        if (c->has_repro && f->nrecs)
+            for (size_t r = 0; r < c->ncells; r++)
+                if (c->cells[r].n_ok)
+                    return c;
+        if (!first)
+            first = c;
+    }
+    return first;
+}
+
+/* The model page's configurations: one per platform × precision class ×
+ * batch size that any framework has on a known platform, each with the
+ * frameworks that have it and the union of their rows. */
+static void build_model_cfgs(const rm_world *w, rm_model *m)
 {
     rm_cfg *all = NULL;
     size_t n = 0;
     for (size_t i = 0; i < m->nfws; i++)
-        for (size_t j = 0; j < m->fws[i]->ncfgs; j++)
-            cfg_add(&all, &n, m->fws[i]->cfgs[j].precision, m->fws[i]->cfgs[j].bs,
-                    m->fws[i]->cfgs[j].batch_label);
+        for (size_t j = 0; j < m->fws[i]->ncfgs; j++) {
+            const rm_cfg *c = &m->fws[i]->cfgs[j];
+            int seen = 0;
+            for (size_t k = 0; k < n && !seen; k++)
+                seen = mcfg_has(&all[k], c);
+            if (seen || !c->platform)
+                continue;
+            cfg_add(w, &all, &n, c->platform, c->klass->modes[0], c->bs, c->batch_label);
+            all[n - 1].precision = c->precision;
+        }
     qsort(all, n, sizeof *all, cfg_qsort);
     m->cfgs = pr_xcalloc(n + 1, sizeof *m->cfgs);
     m->ncfgs = n;
@@ -471,7 +586,7 @@ static void build_model_cfgs(rm_model *m)
         mc->fws = pr_xcalloc(m->nfws + 1, sizeof *mc->fws);
         mc->fcfgs = pr_xcalloc(m->nfws + 1, sizeof *mc->fcfgs);
         for (size_t i = 0; i < m->nfws; i++) {
-            const rm_cfg *fc = find_cfg(m->fws[i], all[k].precision, all[k].bs);
+            const rm_cfg *fc = column_cfg(m->fws[i], &all[k]);
             if (!fc)
                 continue;
             mc->fws[mc->ncols] = m->fws[i];
@@ -572,12 +687,12 @@ rm_world *rm_build(const pr_dataset *d, const char *out_dir)
     for (size_t i = 0; i < w->nmodels; i++) {
         rm_model *m = w->models[i];
         for (size_t j = 0; j < m->nfws; j++) {
-            build_cells(m->fws[j]);
+            build_cells(w, m->fws[j]);
             build_rows(m->fws[j]);
             build_date(m->fws[j]);
             build_headline(m->fws[j]);
         }
-        build_model_cfgs(m);
+        build_model_cfgs(w, m);
     }
     return w;
 }
@@ -590,9 +705,15 @@ void rm_free(rm_world *w)
         rm_model *m = w->models[i];
         for (size_t j = 0; j < m->nfws; j++) {
             rm_fw *f = m->fws[j];
-            for (size_t k = 0; k < f->ncfgs; k++)
+            for (size_t k = 0; k < f->ncfgs; k++) {
+                for (size_t r = 0; r < f->cfgs[k].ncells; r++) {
+                    free(f->cfgs[k].cells[r].alt_tabs);
+                    free(f->cfgs[k].cells[r].alt_rows);
+                }
                 free(f->cfgs[k].cells);
+            }
             free(f->recs);
+            free(f->rec_plats);
             free(f->runs);
             free(f->pubs);
             free(f->cfgs);

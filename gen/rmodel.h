@@ -61,11 +61,21 @@ typedef struct rm_cell {
     int planned;               /* the suite's matrix has the case */
     double tt, acc;            /* NAN when not recorded */
     const pr_pub_row *pub;     /* the primary published table's row; NULL: none */
+    int imported;              /* the runs are logs someone else published (origin
+                                * "parsed"), not runs perfrepro measured */
+    size_t n_other_origin;     /* records of the lower-precedence origin left out */
+    /* The other published figures for this cell (other tables of the same
+     * platform, precision and batch size), in precedence order; owned. */
+    const pr_pub_table **alt_tabs;
+    const pr_pub_row **alt_rows;
+    size_t nalts;
 } rm_cell;
 
 /* A configuration.  A framework's own has its table; a model's (the union
  * over its frameworks, rm_mcfg) only the first three fields. */
 typedef struct rm_cfg {
+    const pr_platform *platform;   /* NULL: the machine is not stated or not known */
+    const pr_prec_class *klass;    /* the precision's class */
     const char *precision;
     int bs;
     const char *batch_label; /* display only; may be NULL */
@@ -81,7 +91,9 @@ typedef struct rm_fw {
     const pr_suite *suite;
     const pr_record **recs;
     const pr_run **runs;
+    const pr_platform **rec_plats; /* each record's platform */
     size_t nrecs;
+    size_t n_measured, n_imported; /* records by origin */
     const pr_pub_table **pubs;
     size_t npubs;
     rm_cfg *cfgs;
@@ -101,8 +113,12 @@ typedef struct rm_fw {
     const pr_run **cell_runs;
 } rm_fw;
 
-/* A configuration of a model page: the frameworks that have it (its
- * columns) and the union of their rows. */
+/* A configuration of a model page, keyed by platform, precision class and
+ * batch size (cfg.klass; cfg.precision is its first column's mode): the
+ * frameworks that have it (its columns, each with its own configuration,
+ * whose exact mode may differ within the class) and the union of their
+ * rows.  Configurations of no known platform are compared with nothing and
+ * have no model configuration. */
 typedef struct rm_mcfg {
     rm_cfg cfg;            /* the key and its label */
     const rm_fw **fws;     /* the columns, in framework order */

@@ -23,7 +23,7 @@ static const char *const suite_keys[] = {
     "model_name", "mission_name", "direction_id", "unit", "description", "source", "image",
     "steps", "environment", "command", "shell", "env", "timeout_s", "max_iter", "seq_len",
     "matrix", "rule", "datasets", "framework_version_command", "launcher", "case_name",
-    "gap_threshold", "ranks", "container", "kind", "compare", NULL};
+    "gap_threshold", "ranks", "container", "kind", "compare", "platform", NULL};
 static const char *const kinds[] = {"training", "hardware", NULL};
 static const char *const compare_keys[] = {"of", "to", "framework", "label", "target", NULL};
 static const char *const matrix_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
@@ -716,8 +716,13 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
     s->direction_id = (int)v;
     if (dup_str(root, "unit", 1, &s->unit, err) < 0 ||
         dup_str(root, "description", 0, &s->description, err) < 0 ||
-        dup_str(root, "image", 0, &s->image, err) < 0)
+        dup_str(root, "image", 0, &s->image, err) < 0 ||
+        dup_str(root, "platform", 0, &s->platform, err) < 0)
         return -1;
+    if (s->platform && !pr_name_is_safe(s->platform)) {
+        pr_jcur pc = pr_jchild(root, "platform");
+        return pr_jfail(&pc, err, "\"%s\" is not a platform id ([A-Za-z0-9._+-])", s->platform);
+    }
     if (!s->model_title)
         s->model_title = pr_xstrdup(s->model);
     if (!s->framework_title)
@@ -845,7 +850,7 @@ void pr_suite_free(pr_suite *s)
     char **strs[] = {&s->path, &s->model, &s->model_title, &s->framework, &s->framework_title,
                      &s->framework_version, &s->model_name, &s->mission_name, &s->unit,
                      &s->description, &s->source_repo, &s->source_path, &s->source_commit,
-                     &s->image, &s->launcher, &s->case_name, &s->ranks, &s->container};
+                     &s->image, &s->platform, &s->launcher, &s->case_name, &s->ranks, &s->container};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(*strs[i]);
     json_t *js[] = {s->command, s->env, s->steps, s->environment, s->rule, s->datasets,

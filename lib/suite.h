@@ -47,6 +47,7 @@ typedef struct pr_suite {
     int direction_id;
     char *source_repo, *source_path, *source_commit; /* may be NULL */
     char *image;           /* container image, may be NULL */
+    char *platform;        /* the data/platforms/ id its cases are planned on, may be NULL */
     char *launcher;        /* "local", "mpirun" or "slurm" */
     char *ranks;           /* multi-node launchers: "per_gpu" (a process per GPU, the
                             * default) or "per_node" (one per node: torchrun & co.) */
