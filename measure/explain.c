@@ -337,7 +337,7 @@ int pr_explain(const pr_rule *rule, const char *const *logs, size_t nlogs,
     }
     pr_reduce_keys keys;
     pr_reduce_keys_of(rule, &keys);
-    pr_parse_reduce(s, &keys, &res, traces, st);
+    pr_parse_reduce(s, &keys, 0, &res, traces, st);
 
     json_t *rj = pr_rule_to_json(rule);
     char *rtext = json_dumps(rj, JSON_REAL_PRECISION(15));

@@ -134,7 +134,7 @@ static void evaluate(fit *f, cand *c)
     for (size_t g = 0; g < f->nc; g++) {
         pr_parse_result res;
         pr_parse_result_init(&res);
-        pr_parse_reduce(f->cs[g].scan, &c->k, &res, NULL, NULL);
+        pr_parse_reduce(f->cs[g].scan, &c->k, PR_REDUCE_LEAN, &res, NULL, NULL);
         size_t at = c->at + g;
         f->reason[at] = res.failed ? res.fail_reason : NULL;
         if (res.failed) {
@@ -220,7 +220,7 @@ static unsigned long long count_seen(const fit *f, const pr_reduce_keys *base_ke
         pr_run_trace *t = pr_xcalloc(runs, sizeof *t);
         pr_parse_result res;
         pr_parse_result_init(&res);
-        pr_parse_reduce(f->cs[g].scan, &k, &res, t, NULL);
+        pr_parse_reduce(f->cs[g].scan, &k, PR_REDUCE_LEAN, &res, t, NULL);
         seen[g] = pr_xcalloc(runs, sizeof **seen);
         unsigned long long least = 0;
         for (size_t i = 0; i < runs; i++) {

@@ -1633,8 +1633,8 @@ void pr_run_trace_clear(pr_run_trace *t)
     memset(t, 0, sizeof *t);
 }
 
-int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, pr_parse_result *res,
-                    pr_run_trace *traces, unsigned char *const *status)
+int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags,
+                    pr_parse_result *res, pr_run_trace *traces, unsigned char *const *status)
 {
     pr_rule_cfg c = *pr_rule_get(s->rule);
     c.skip = keys->skip;
@@ -1647,6 +1647,8 @@ int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, pr_parse_resul
         c.step = keys->step;
     case_acc a;
     case_open(&a, &c, &s->args, (const char *const *)s->logs, s->nlogs, res);
+    if (flags & PR_REDUCE_LEAN)
+        a.k.all_dropped = 1; /* no copy of every record for stats.median */
     for (size_t i = 0; i < s->runs; i++) {
         const run *sr = &s->run[i];
         run r;

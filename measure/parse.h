@@ -150,13 +150,19 @@ const char *pr_scan_log(const pr_scan *s, size_t i, unsigned part);
 /* The counting keys of rule. */
 void pr_reduce_keys_of(const pr_rule *rule, pr_reduce_keys *k);
 
+/* pr_parse_reduce's flags.  PR_REDUCE_LEAN: stats.median is null, as
+ * pr_parse_logs leaves it above 524288 records (it sorts every record);
+ * the value, failure and the other stats are the same (fit.c, which reduces
+ * thousands of times and reads only the value). */
+enum { PR_REDUCE_LEAN = 1 };
+
 /* Reduces s's records under keys (the rest of the scan's rule as it is)
  * into res (initialised by the caller), as pr_parse_logs would with a rule
  * holding these keys.  traces (may be NULL): one per run, filled; status
  * (may be NULL): per run an array of one pr_rec_status per listed record,
  * filled.  Returns 0. */
-int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, pr_parse_result *res,
-                    pr_run_trace *traces, unsigned char *const *status);
+int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags,
+                    pr_parse_result *res, pr_run_trace *traces, unsigned char *const *status);
 
 /* Moves the outcome into rec: FINAL_RESULT/JOB_FAIL_FLAG, failure, UNIT,
  * stats, metrics, and the normalised rule.  res is left empty. */

@@ -199,7 +199,7 @@ static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlog
     pr_reduce_keys_of(rule, &k);
     pr_parse_result b;
     pr_parse_result_init(&b);
-    pr_parse_reduce(scan, &k, &b, NULL, NULL);
+    pr_parse_reduce(scan, &k, 0, &b, NULL, NULL);
     char *sa = json_dumps(res->stats, JSON_SORT_KEYS), *sb = json_dumps(b.stats, JSON_SORT_KEYS);
     int same = res->failed == b.failed && !strcmp(sa, sb) &&
                (res->failed ? !strcmp(res->fail_reason, b.fail_reason) &&

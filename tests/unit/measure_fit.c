@@ -175,7 +175,7 @@ static void check_same(const char *base_text, const char *const *logs, size_t n,
                         cr_assert_eq(pr_parse_logs(r, logs, n, &args, &a, &err), 0);
                         pr_reduce_keys k;
                         pr_reduce_keys_of(r, &k);
-                        cr_assert_eq(pr_parse_reduce(scan, &k, &b, NULL, NULL), 0);
+                        cr_assert_eq(pr_parse_reduce(scan, &k, 0, &b, NULL, NULL), 0);
                         char *rt = json_dumps(o, JSON_COMPACT);
                         cr_assert_eq(a.failed, b.failed, "%s", rt);
                         if (a.failed) {
@@ -185,6 +185,16 @@ static void check_same(const char *base_text, const char *const *logs, size_t n,
                             cr_assert(a.value == b.value, "%s: %.17g != %.17g", rt, a.value,
                                       b.value);
                         }
+                        /* lean (--fit): the same value, stats.median left out */
+                        pr_parse_result l;
+                        pr_parse_result_init(&l);
+                        pr_parse_reduce(scan, &k, PR_REDUCE_LEAN, &l, NULL, NULL);
+                        cr_assert_eq(l.failed, b.failed, "%s", rt);
+                        cr_assert(l.failed || l.value == b.value, "%s", rt);
+                        cr_assert(json_is_null(json_object_get(l.stats, "median")) ||
+                                      !json_object_get(l.stats, "median"),
+                                  "%s", rt);
+                        pr_parse_result_clear(&l);
                         char *sa = json_dumps(a.stats, JSON_SORT_KEYS);
                         char *sb = json_dumps(b.stats, JSON_SORT_KEYS);
                         cr_assert_str_eq(sa, sb, "%s", rt);
