@@ -14,7 +14,9 @@
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
+#include "explain.h"
 #include "fileio.h"
+#include "fit.h"
 #include "parse.h"
 #include "record.h"
 #include "rule.h"
@@ -22,6 +24,9 @@
 
 static const char parse_usage[] =
     "usage: perfrepro-measure parse --rule JSON|@FILE [options] LOG...\n"
+    "       perfrepro-measure parse --rule JSON|@FILE --explain [options] LOG...\n"
+    "       perfrepro-measure parse --rule JSON|@FILE [options]\n"
+    "                               --fit FIGURE [case options] LOG... [--fit ...]...\n"
     "\n"
     "Applies a parse rule to existing logs of one case and prints the case's record\n"
     "(JSON) on standard output.  Several logs are the case's repeats: each is reduced\n"
@@ -50,9 +55,34 @@ static const char parse_usage[] =
     "                         DIR can go under data/runs/ and be rendered\n"
     "  -h, --help             this text\n"
     "\n"
+    "Finding the rule behind a published figure:\n"
+    "      --explain          print, instead of the record, every record the rule read\n"
+    "                         (line, value, and kept, skipped (warm-up), trimmed (low or\n"
+    "                         high end), not picked, ignored, not a clean number, other\n"
+    "                         step or other rank), then the arithmetic of the result\n"
+    "      --fit FIGURE       search the rules that reproduce FIGURE as printed (\"428\",\n"
+    "                         \"19.428\": rounded to its decimals, as Python's round) from\n"
+    "                         the LOGs after it: skip 0 to --max-skip, reduce mean,\n"
+    "                         trimmed_mean (trim default, {0, 1}, {0.05, 0}, {0.1, 0},\n"
+    "                         {0.25, 0}), median, last, best, max or min, the DLLogger step,\n"
+    "                         and round (several runs).  The rule's other keys (profile,\n"
+    "                         keyword, scope, value, ...) stay as given.  Repeat --fit\n"
+    "                         FIGURE LOG... for several cases: rules that reproduce every\n"
+    "                         figure come first.  After --fit FIGURE, --gpus, --batch-size,\n"
+    "                         --seq-len and --unit apply to that case only.  Lists the\n"
+    "                         rules (as --rule takes them) simplest first: fewer keys away\n"
+    "                         from their defaults, then the smaller skip.  Rules that\n"
+    "                         match only when the value is truncated are listed apart;\n"
+    "                         when none fits, those that reproduce some of the figures\n"
+    "                         and the closest, with their differences\n"
+    "      --limit N          --fit: rules listed per section (default 5; 0: all)\n"
+    "      --max-skip N       --fit: the largest skip tried (default 200)\n"
+    "\n"
     "exit status: 0 the case has a value (JOB_FAIL_FLAG 0); 1 the case failed\n"
     "(JOB_FAIL_FLAG 1, FINAL_RESULT null, the reason in \"failure\"; the record is still\n"
-    "printed); 2 usage or rule error (message on standard error, nothing printed).\n";
+    "printed); 2 usage or rule error (message on standard error, nothing printed).\n"
+    "--explain: 0 the case has a value, 1 it failed (the text says why), 2 usage.\n"
+    "--fit: 0 a rule reproduces every figure, 1 none does, 2 usage or bad input.\n";
 
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
@@ -89,6 +119,7 @@ typedef struct opts {
     int gpus, nodes, batch, seq_len;
     const char *model_name, *mission_name, *out;
     int direction_id;
+    int explain, limit, max_skip;
 } opts;
 
 static int parse_options(int argc, char **argv, opts *o)
@@ -108,11 +139,14 @@ static int parse_options(int argc, char **argv, opts *o)
         {"mission-name", required_argument, NULL, 'T'},
         {"direction-id", required_argument, NULL, 'D'},
         {"out", required_argument, NULL, 'o'},
+        {"explain", no_argument, NULL, 'E'},
+        {"limit", required_argument, NULL, 'l'},
+        {"max-skip", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int ch;
-    optind = 1;
+    optind = 0; /* glibc: start afresh (fit cases are parsed after) */
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":r:g:b:o:h", longopts, NULL)) != -1) {
         switch (ch) {
@@ -145,6 +179,15 @@ static int parse_options(int argc, char **argv, opts *o)
                 return 2;
             break;
         case 'o': o->out = optarg; break;
+        case 'E': o->explain = 1; break;
+        case 'l':
+            if (parse_int("--limit", optarg, 0, 1 << 20, &o->limit) < 0)
+                return 2;
+            break;
+        case 'S':
+            if (parse_int("--max-skip", optarg, 0, 1 << 20, &o->max_skip) < 0)
+                return 2;
+            break;
         case 'h':
             fputs(parse_usage, stdout);
             return 0;
@@ -291,14 +334,226 @@ out:
     return rc;
 }
 
+/* The rule as the user wrote it (a new reference), for --fit to print the
+ * rules it lists as edits of it.  The rule has been checked already. */
+static json_t *rule_object(const char *arg, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    json_t *o = NULL;
+    json_error_t je;
+    if (arg[0] == '@') {
+        if (pr_read_file(arg + 1, &b, err) < 0)
+            goto out;
+        o = json_loadb(b.data ? b.data : "", b.len, JSON_REJECT_DUPLICATES, &je);
+    } else {
+        o = json_loads(arg, JSON_REJECT_DUPLICATES, &je);
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        o = NULL;
+        pr_err_set(err, arg[0] == '@' ? arg + 1 : "<--rule>", 0, 0, "rule", "expected an object");
+    }
+out:
+    pr_buf_free(&b);
+    return o;
+}
+
+static int is_fit(const char *a) { return !strcmp(a, "--fit") || !strncmp(a, "--fit=", 6); }
+
+/* One --fit case's own options and LOGs: argv[0..argc) after its FIGURE
+ * (argv[0] is a name for messages).  Fills c's logs (pointers into argv)
+ * and its options over the common ones in o. */
+static int parse_fit_case(int argc, char **argv, const opts *o, pr_fit_case *c)
+{
+    static const struct option longopts[] = {
+        {"gpus", required_argument, NULL, 'g'},
+        {"batch-size", required_argument, NULL, 'b'},
+        {"seq-len", required_argument, NULL, 'L'},
+        {"unit", required_argument, NULL, 'U'},
+        {NULL, 0, NULL, 0},
+    };
+    c->args = (pr_parse_args){o->gpus, o->batch, o->seq_len, o->unit};
+    int ch;
+    optind = 0;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":g:b:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'g':
+            if (parse_int("--gpus", optarg, 1, 1 << 20, &c->args.gpus) < 0)
+                return 2;
+            break;
+        case 'b':
+            if (parse_int("--batch-size", optarg, 1, 1 << 24, &c->args.batch_size) < 0)
+                return 2;
+            break;
+        case 'L':
+            if (parse_int("--seq-len", optarg, 1, 1 << 24, &c->args.seq_len) < 0)
+                return 2;
+            break;
+        case 'U':
+            if (!*optarg)
+                return usage_error("--unit must not be empty%s%s", "", "");
+            c->args.unit = optarg;
+            break;
+        case ':':
+            return usage_error("%s%s needs a value", "", argv[optind - 1]);
+        default:
+            return usage_error("%s: only --gpus, --batch-size, --seq-len and --unit may follow "
+                               "--fit FIGURE (the other options go before the first --fit)",
+                               argv[optind - 1], "");
+        }
+    }
+    c->logs = (const char *const *)argv + optind;
+    c->nlogs = (size_t)(argc - optind);
+    if (c->nlogs == 0)
+        return usage_error("--fit %s: no LOG after the figure%s", c->figure, "");
+    for (size_t i = 0; i < c->nlogs; i++)
+        if (check_log(c->logs[i]) < 0)
+            return 2;
+    return -1;
+}
+
+/* parse --fit: argv[first..argc) are the cases, each "--fit FIGURE [case
+ * options] LOG...". */
+static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
+{
+    if (nlogs)
+        return usage_error("with --fit, each LOG follows its --fit FIGURE (\"%s\" comes "
+                           "before the first --fit)%s",
+                           argv[optind], "");
+    if (o->explain)
+        return usage_error("--explain and --fit do not go together%s%s", "", "");
+    if (o->out)
+        return usage_error("--out does not go with --fit%s%s", "", "");
+    int rc;
+    if ((rc = check_identity(o, 1)) >= 0)
+        return rc;
+    /* the cases' argument vectors, each a copy that getopt may permute */
+    size_t ncases = 0;
+    for (int i = first; i < argc; i++)
+        ncases += is_fit(argv[i]);
+    pr_fit_case *cases = pr_xcalloc(ncases, sizeof *cases);
+    char ***vecs = pr_xcalloc(ncases, sizeof *vecs);
+    pr_rule *rule = NULL;
+    json_t *robj = NULL;
+    pr_buf out = PR_BUF_INIT;
+    pr_err err;
+    rc = 2;
+    size_t k = 0;
+    for (int i = first; i < argc; k++) {
+        const char *fig;
+        int j = i + 1;
+        if (argv[i][5] == '=') {
+            fig = argv[i] + 6;
+        } else {
+            if (j >= argc) {
+                rc = usage_error("--fit needs a value (the figure as printed)%s%s", "", "");
+                goto out;
+            }
+            fig = argv[j++];
+        }
+        int end = j;
+        while (end < argc && !is_fit(argv[end]))
+            end++;
+        cases[k].figure = fig;
+        if (pr_fit_figure_decimals(fig) < 0) {
+            rc = usage_error("--fit: \"%s\" is not a figure as printed (digits, a decimal "
+                             "point and at most 12 decimals: 428, 19.428)%s",
+                             fig, "");
+            goto out;
+        }
+        vecs[k] = pr_xcalloc((size_t)(end - j) + 2, sizeof *vecs[k]);
+        vecs[k][0] = argv[i];
+        memcpy(vecs[k] + 1, argv + j, (size_t)(end - j) * sizeof *argv);
+        int crc = parse_fit_case(end - j + 1, vecs[k], o, &cases[k]);
+        if (crc >= 0) {
+            rc = crc;
+            goto out;
+        }
+        i = end;
+    }
+    if (load_rule(o->rule, &rule, &err) < 0 || !(robj = rule_object(o->rule, &err))) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
+    pr_fit_opts fo = {(size_t)o->limit, o->max_skip};
+    int fits = 0;
+    if (pr_fit(rule, robj, cases, ncases, &fo, &out, &fits, &err) < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
+    fputs(pr_buf_cstr(&out), stdout);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
+        goto out;
+    }
+    rc = fits ? 0 : 1;
+out:
+    for (size_t i = 0; i < ncases; i++)
+        free(vecs[i]);
+    free(vecs);
+    free(cases);
+    pr_buf_free(&out);
+    json_decref(robj);
+    pr_rule_free(rule);
+    return rc;
+}
+
+/* parse --explain LOG... */
+static int cmd_explain(const opts *o, char **logs, int nlogs)
+{
+    if (o->out)
+        return usage_error("--out does not go with --explain%s%s", "", "");
+    int rc;
+    if ((rc = check_identity(o, nlogs)) >= 0)
+        return rc;
+    pr_rule *rule = NULL;
+    pr_buf out = PR_BUF_INIT;
+    pr_err err;
+    rc = 2;
+    if (load_rule(o->rule, &rule, &err) < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
+    for (int i = 0; i < nlogs; i++)
+        if (check_log(logs[i]) < 0)
+            goto out;
+    pr_parse_args args = {o->gpus, o->batch, o->seq_len, o->unit};
+    int has_value = 0;
+    if (pr_explain(rule, (const char *const *)logs, (size_t)nlogs, &args, &out, &has_value,
+                   &err) < 0) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
+    fputs(pr_buf_cstr(&out), stdout);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
+        goto out;
+    }
+    rc = has_value ? 0 : 1;
+out:
+    pr_buf_free(&out);
+    pr_rule_free(rule);
+    return rc;
+}
+
 int pr_cmd_parse(int argc, char **argv)
 {
-    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0, NULL, NULL, NULL, 0};
-    int rc = parse_options(argc, argv, &o);
+    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0, NULL, NULL, NULL, 0, 0, 5, 200};
+    /* --fit FIGURE starts a case: the options before the first are for all */
+    int first_fit = argc;
+    for (int i = 1; i < argc && first_fit == argc; i++)
+        if (is_fit(argv[i]))
+            first_fit = i;
+    int rc = parse_options(first_fit, argv, &o);
     if (rc >= 0)
         return rc;
     char **logs = argv + optind;
-    int nlogs = argc - optind;
+    int nlogs = first_fit - optind;
+    if (first_fit < argc)
+        return cmd_fit(&o, argc, argv, first_fit, nlogs);
+    if (o.explain)
+        return cmd_explain(&o, logs, nlogs);
     if ((rc = check_identity(&o, nlogs)) >= 0)
         return rc;
 

@@ -87,7 +87,21 @@ typedef struct run {
     pr_logscan_stats scan;
     /* the case, for values kept across runs */
     struct kase *k;
+    /* pr_parse_scan: every value read goes to list too; the line's DLLogger
+     * step (PR_SCAN_NO_STEP for other formats), and the rank of a line of
+     * another rank read only for the list (-1: a line this rule reads) */
+    struct reclist *list;
+    int cur_step, probe_rank;
+    unsigned part; /* which log of the run is being read (files: parts) */
+    pr_run_trace *trace; /* pr_parse_reduce: how finish_run got the value */
 } run;
+
+/* pr_parse_scan's records of one run, in log order. */
+typedef struct reclist {
+    pr_scan_rec *v;
+    size_t n, cap;
+    pr_buf *text; /* the scan's texts of values that are not clean numbers */
+} reclist;
 
 typedef struct kase {
     const pr_parse_args *args;
@@ -114,27 +128,51 @@ static int per_step(pr_value_kind v)
            v == PR_VALUE_STEPS_PER_SECOND;
 }
 
-/* One number found: counts it, skips it or keeps it.  line is the record's
- * line when a global batch may be read from it (NULL otherwise). */
-static void add_record(run *r, double x, const char *line, size_t len)
+/* Appends what was read on the current line to the scan's list. */
+static void list_add(run *r, int kind, double x, int batch_read, double b, const char *val)
+{
+    reclist *l = r->list;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->v = pr_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    pr_scan_rec *e = &l->v[l->n++];
+    memset(e, 0, sizeof *e);
+    e->lineno = r->lineno;
+    e->value = x;
+    e->batch = b;
+    e->rank = r->probe_rank;
+    e->part = r->part;
+    e->kind = (unsigned char)kind;
+    e->step = (unsigned char)r->cur_step;
+    e->batch_read = (unsigned char)batch_read;
+    if (val) {
+        /* what ignore_value keeps of it, so that a replay keeps the same */
+        e->text = l->text->len + 1;
+        pr_buf_put(l->text, val, strnlen(val, sizeof r->bad_text - 1));
+        pr_buf_putc(l->text, '\0');
+    }
+}
+
+/* A number that add_record found counted: ignored, skipped or used
+ * (pr_rec_status).  batch_read: the record's line may give the global batch
+ * (b, NAN when it does not). */
+static int count_record(run *r, double x, int batch_read, double b)
 {
     const pr_rule_cfg *c = r->c;
     /* A step time of 0 or a negative rate is a broken record, not data. */
     if ((c->value != PR_VALUE_RAW && x < 0) ||
         ((c->value == PR_VALUE_SECONDS_PER_STEP || c->value == PR_VALUE_MS_PER_STEP) && x <= 0)) {
         r->ignored++;
-        return;
+        return PR_REC_IGNORED;
     }
     r->seen++;
     if (r->seen <= (unsigned long long)c->skip) {
         r->skipped++;
-        return;
+        return PR_REC_SKIPPED;
     }
-    if (line && c->batch_keyword) {
-        double b;
-        if (pr_num_after(line, len, c->batch_keyword, r->bk_len, c->thousands, &b, NULL) ==
-                PR_NUM_FOUND &&
-            b > 0) {
+    if (batch_read) {
+        if (!isnan(b)) {
             if (r->gbs_state == 0) {
                 r->gbs = b;
                 r->gbs_state = 1;
@@ -158,7 +196,7 @@ static void add_record(run *r, double x, const char *line, size_t len)
      * time: the case's min, max, mean and median describe the others. */
     if (isinf(x)) {
         r->nonconv_used++;
-        return;
+        return PR_REC_USED;
     }
     kase *k = r->k;
     if (k->used == 0 || x < k->min)
@@ -177,12 +215,39 @@ static void add_record(run *r, double x, const char *line, size_t len)
             k->all_dropped = 1;
         }
     }
+    return PR_REC_USED;
+}
+
+/* One number found: counts it, skips it or keeps it.  line is the record's
+ * line when a global batch may be read from it (NULL otherwise). */
+static void add_record(run *r, double x, const char *line, size_t len)
+{
+    const pr_rule_cfg *c = r->c;
+    int batch_read = line && c->batch_keyword;
+    double b = NAN;
+    if (batch_read && (pr_num_after(line, len, c->batch_keyword, r->bk_len, c->thousands, &b,
+                                    NULL) != PR_NUM_FOUND ||
+                       !(b > 0)))
+        b = NAN;
+    if (r->list) {
+        list_add(r, PR_SCAN_NUMBER, x, batch_read, b, NULL);
+        if (r->probe_rank >= 0)
+            return; /* another rank's line: listed, not counted */
+    }
+    count_record(r, x, batch_read, b);
 }
 
 /* A value that is not a clean number ("ips: None", "1,234.5", "12 345"):
- * counted, and the first one kept for the failure detail. */
+ * counted, and the first one kept for the failure detail; with val NULL, a
+ * value ignored without a text to quote (an N/A cell, a run that did not
+ * converge). */
 static void ignore_value(run *r, const char *val)
 {
+    if (r->list) {
+        list_add(r, val ? PR_SCAN_NOT_CLEAN : PR_SCAN_IGNORED, NAN, 0, NAN, val);
+        if (r->probe_rank >= 0)
+            return;
+    }
     r->ignored++;
     if (r->bad_line || !val)
         return;
@@ -260,7 +325,7 @@ static void dllogger_json(run *r, char *text, size_t len)
     json_t *o = json_loadb(text + 5, len - 5, 0, NULL);
     if (!json_is_object(o)) {
         if (c->keyword && strstr(text, c->keyword))
-            r->ignored++;
+            ignore_value(r, NULL);
         json_decref(o);
         return;
     }
@@ -269,6 +334,8 @@ static void dllogger_json(run *r, char *text, size_t len)
      * stdout); an array tells its kind by its length. */
     pr_step kind = json_is_integer(step) ? PR_STEP_ITERATION
                    : step_kind(json_is_array(step) ? (int)json_array_size(step) : 0, 0);
+    if (!json_is_string(step))
+        r->cur_step = (int)kind;
     int has_metric = 0;
     if (!json_is_string(step) && c->step != PR_STEP_ANY && c->step != kind) {
         double x;
@@ -319,6 +386,7 @@ static void dllogger_text(run *r, char *text, size_t len)
         if ((p == body || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[9]))
             labelled = 1;
     pr_step kind = step_kind(groups, labelled);
+    r->cur_step = (int)kind;
     int has_metric = 0;
     if (r->c->step != PR_STEP_ANY && r->c->step != kind) {
         double x;
@@ -423,7 +491,7 @@ static void nccl_row(run *r, char *text, size_t len)
             if (!charted++ && pr_num_count(tok[0], &size))
                 series_add(r, size, x);
         } else {
-            r->ignored++;
+            ignore_value(r, NULL);
         }
     }
 }
@@ -572,7 +640,7 @@ static void gpu_row(run *r, char *p)
     }
     if (g->var >= 0) {
         if (isnan(v[g->var]))
-            r->ignored++;
+            ignore_value(r, NULL);
         else
             add_record(r, v[g->var], NULL, 0);
     }
@@ -718,7 +786,7 @@ static void mxnet_table(run *r, char *text)
         if (pr_num_whole(cell, strlen(cell), &x))
             add_record(r, x, NULL, 0);
         else
-            r->ignored++;
+            ignore_value(r, NULL);
         break;
     }
     default:
@@ -737,7 +805,7 @@ static void mllog_not_converged(run *r)
         r->nonconv++;
         add_record(r, INFINITY, NULL, 0);
     } else {
-        r->ignored++;
+        ignore_value(r, NULL);
     }
 }
 
@@ -767,7 +835,7 @@ static void mllog_line(run *r, const char *text, size_t len)
         const char *status =
             json_string_value(json_object_get(json_object_get(o, "metadata"), "status"));
         if (!r->have_start)
-            r->ignored++;
+            ignore_value(r, NULL);
         else if (!status || strcmp(status, "success") == 0)
             add_record(r, (t - r->start_ms) / 60000.0, NULL, 0);
         else
@@ -783,9 +851,15 @@ static int on_line(const pr_logline *l, void *vr, pr_err *err)
     run *r = vr;
     const pr_rule_cfg *c = r->c;
     r->lineno = l->lineno;
+    r->cur_step = PR_SCAN_NO_STEP;
+    r->probe_rank = -1;
     if (c->rank >= 0 && l->rank >= 0 && l->rank != c->rank) {
         r->other_rank++;
-        return 0;
+        /* pr_parse_scan lists the records of other ranks' lines (not
+         * counted); only line formats are read so, as tables keep state */
+        if (!r->list || c->source != PR_SOURCE_RECORDS)
+            return 0;
+        r->probe_rank = l->rank;
     }
     switch (c->source) {
     case PR_SOURCE_RECORDS:
@@ -1021,6 +1095,19 @@ static void why_other_step(const run *r, pr_buf *d)
     pr_buf_puts(d, ")");
 }
 
+/* A run's failure: the case's, when it is the first (fail takes detail's
+ * storage then), and the trace's (a copy the trace owns). */
+static void run_fail(run *r, pr_parse_result *res, const char *reason, pr_buf *detail)
+{
+    if (r->trace) {
+        r->trace->failed = 1;
+        r->trace->reason = reason;
+        free(r->trace->detail);
+        r->trace->detail = pr_xstrdup(pr_buf_cstr(detail));
+    }
+    fail(res, reason, detail);
+}
+
 /* Reduces one run to its value.  Returns 0 with *out set, or -1 after
  * recording the failure in res. */
 static int finish_run(run *r, const char *what, const pr_parse_args *a, const char *unit,
@@ -1046,11 +1133,11 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
             pr_buf_printf(&d, " (%llu \"%s\" table%s; no cell for %d GPUs x batch %d)",
                           r->tables, c->table, r->tables == 1 ? "" : "s", a->gpus,
                           a->batch_size);
-        fail(res, "no_records", &d);
+        run_fail(r, res, "no_records", &d);
         goto out;
     }
     if (gpu && gpu_check_unit(r, &d) < 0) {
-        fail(res, "parse_error", &d);
+        run_fail(r, res, "parse_error", &d);
         goto out;
     }
     if (r->used < (unsigned long long)c->min_records) {
@@ -1062,7 +1149,7 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
             why_ignored(r, &d);
         }
         why_other_step(r, &d);
-        fail(res, "too_few_records", &d);
+        run_fail(r, res, "too_few_records", &d);
         goto out;
     }
     double x = 0;
@@ -1093,14 +1180,19 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
                                   &dropped, &e) < 0) {
             pr_buf_printf(&d, "%llu record%s after skipping %lld: %s", r->used,
                           r->used == 1 ? "" : "s", c->skip, e.msg);
-            fail(res, "too_few_records", &d);
+            run_fail(r, res, "too_few_records", &d);
             goto out;
         }
+        if (r->trace)
+            r->trace->trim_each = pr_stats_trim_count((size_t)r->used, c->trim_fraction,
+                                                      (size_t)c->trim_min);
         json_t *t = json_object_get(stats, "trimmed");
         json_integer_set(t, json_integer_value(t) + (json_int_t)dropped);
         break;
     }
     }
+    if (r->trace)
+        r->trace->reduced = x;
     if (isinf(x) && r->nonconv_used) {
         /* MLPerf: too many runs that did not converge, and there is no score */
         pr_buf_printf(&d,
@@ -1117,11 +1209,14 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
                             "\"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0, "
                             "\"min\": 1})");
         }
-        fail(res, "too_few_records", &d);
+        run_fail(r, res, "too_few_records", &d);
         goto out;
     }
-    if (c->value == PR_VALUE_THROUGHPUT && c->scope == PR_SCOPE_PER_CARD)
+    if (c->value == PR_VALUE_THROUGHPUT && c->scope == PR_SCOPE_PER_CARD) {
         x *= a->gpus;
+        if (r->trace)
+            r->trace->gpus = a->gpus;
+    }
     if (per_step(c->value)) {
         double s;
         if (r->gbs_state == 2 || (r->gbs_state == 1 && r->gbs_missing)) {
@@ -1129,17 +1224,19 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
                           "the global batch size (\"%s\") is not the same on every used record "
                           "line; raise skip past the batch-size ramp-up",
                           c->batch_keyword);
-            fail(res, "parse_error", &d);
+            run_fail(r, res, "parse_error", &d);
             goto out;
         }
         if (r->gbs_state == 1) {
             s = r->gbs;
+            if (r->trace)
+                r->trace->batch_from_log = 1;
         } else {
             if (a->batch_size <= 0 || a->gpus <= 0) {
                 pr_buf_printf(&d, "the log gives no global batch size (\"%s\"): give "
                                   "--batch-size and --gpus",
                               c->batch_keyword ? c->batch_keyword : "");
-                fail(res, "parse_error", &d);
+                run_fail(r, res, "parse_error", &d);
                 goto out;
             }
             s = (double)a->batch_size * a->gpus;
@@ -1147,6 +1244,8 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         if (is_tokens(unit))
             s *= a->seq_len;
         json_object_set_new(stats, "samples_per_step", jreal(s));
+        if (r->trace)
+            r->trace->samples_per_step = s;
         if (c->value == PR_VALUE_SECONDS_PER_STEP)
             x = s / x;
         else if (c->value == PR_VALUE_MS_PER_STEP)
@@ -1154,6 +1253,8 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         else
             x = s * x;
     }
+    if (r->trace)
+        r->trace->before_round = x;
     if (c->round >= 0)
         x = pr_stats_round(x, c->round);
     /* Hardening (fuzz_parse): raw records may be negative (docs/parse-rules.md)
@@ -1162,10 +1263,12 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
      * (json_real(inf) is NULL) made a record gen refuses to load. */
     if (!isfinite(x) || x < 0) {
         pr_buf_printf(&d, "the value is %g: a result must be a finite number >= 0", x);
-        fail(res, "parse_error", &d);
+        run_fail(r, res, "parse_error", &d);
         goto out;
     }
     *out = x;
+    if (r->trace)
+        r->trace->value = x;
     rc = 0;
 out:
     pr_buf_free(&d); /* fail() took it unless an earlier run failed first */
@@ -1179,22 +1282,184 @@ static void add_count(json_t *stats, const char *key, unsigned long long n)
 }
 
 /* Reads logs[0..n) as one run (several only for "files": "parts").
- * Returns -1 when a log cannot be read (the case fails with parse_error). */
-static int read_run(run *r, const char *const *logs, size_t n, pr_parse_result *res)
+ * Returns -1 with err set when a log cannot be read. */
+static int read_run(run *r, const char *const *logs, size_t n, pr_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        pr_err e;
-        if (pr_logscan_path(logs[i], on_line, r, &r->scan, &e) < 0) {
-            pr_buf d = PR_BUF_INIT;
-            pr_buf_puts(&d, e.msg);
-            fail(res, "parse_error", &d);
-            pr_buf_free(&d);
+        r->part = (unsigned)i;
+        if (pr_logscan_path(logs[i], on_line, r, &r->scan, err) < 0)
             return -1;
-        }
     }
+    r->cur_step = PR_SCAN_NO_STEP;
+    r->probe_rank = -1;
     if (r->c->source == PR_SOURCE_TIME_TO_TRAIN && r->have_start)
         mllog_not_converged(r); /* the log ends inside a run */
     return 0;
+}
+
+static void run_init(run *r, const pr_rule *rule, const pr_rule_cfg *c, kase *k)
+{
+    memset(r, 0, sizeof *r);
+    r->rule = rule;
+    r->c = c;
+    r->k = k;
+    r->kw_len = c->keyword ? strlen(c->keyword) : 0;
+    r->lf_len = c->line_filter ? strlen(c->line_filter) : 0;
+    r->bk_len = c->batch_keyword ? strlen(c->batch_keyword) : 0;
+    r->cur_step = PR_SCAN_NO_STEP;
+    r->probe_rank = -1;
+}
+
+/* Frees what a run read into memory (not r itself). */
+static void run_free(run *r)
+{
+    free(r->sx);
+    free(r->sy);
+    free(r->v);
+    free(r->g.tx);
+    free(r->g.tv);
+}
+
+/* The runs of one case, reduced one after the other and combined. */
+typedef struct case_acc {
+    const pr_rule_cfg *c;
+    const pr_parse_args *args;
+    const char *unit;
+    const char *const *logs;
+    size_t nlogs, runs;
+    json_t *stats, *per_run, *series, *table;
+    const char *series_y; /* the series' column, for nccl-tests or perfrepro-gpu */
+    char gpu_y[GPU_NAME_MAX], gpu_unit[GPU_NAME_MAX];
+    kase k;
+    double *vals;
+    size_t nvals;
+} case_acc;
+
+static void case_open(case_acc *a, const pr_rule_cfg *c, const pr_parse_args *args,
+                      const char *const *logs, size_t nlogs, pr_parse_result *res)
+{
+    memset(a, 0, sizeof *a);
+    a->c = c;
+    a->args = args;
+    a->logs = logs;
+    a->nlogs = nlogs;
+    a->unit = resolve_unit(c, args);
+    res->unit = pr_xstrdup(a->unit);
+    a->stats = json_object();
+    static const char *const counters[] = {"records_seen", "records_used", "skipped",
+                                           "trimmed", "ignored", "lines", "bytes",
+                                           "overlong_lines", "other_rank_lines", NULL};
+    for (const char *const *k = counters; *k; k++)
+        json_object_set_new(a->stats, *k, json_integer(0));
+    if (c->profile == PR_PROFILE_DLLOGGER)
+        json_object_set_new(a->stats, "other_step_lines", json_integer(0));
+    if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+        json_object_set_new(a->stats, "non_converged", json_integer(0));
+    a->per_run = json_array();
+    a->k.args = args;
+    a->runs = c->files == PR_FILES_PARTS ? 1 : nlogs;
+    a->vals = pr_xcalloc(a->runs, sizeof *a->vals);
+}
+
+/* Run i, read (io 0) or not (io -1: a log could not be read, the case has
+ * failed already): its counts, its value, the first run's table. */
+static void case_add_run(case_acc *a, run *r, size_t i, int io, pr_parse_result *res)
+{
+    const pr_rule_cfg *c = a->c;
+    json_t *stats = a->stats;
+    add_count(stats, "records_seen", r->seen);
+    add_count(stats, "records_used", r->used);
+    add_count(stats, "skipped", r->skipped);
+    add_count(stats, "ignored", r->ignored);
+    add_count(stats, "lines", r->scan.lines);
+    add_count(stats, "bytes", r->scan.bytes);
+    add_count(stats, "overlong_lines", r->scan.overlong_lines);
+    add_count(stats, "other_rank_lines", r->other_rank);
+    if (c->profile == PR_PROFILE_DLLOGGER)
+        add_count(stats, "other_step_lines", r->other_step[0] + r->other_step[1] + r->other_step[2]);
+    if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+        add_count(stats, "non_converged", r->nonconv);
+    pr_buf what = PR_BUF_INIT;
+    if (a->runs > 1)
+        pr_buf_printf(&what, "run %zu (%s)", i + 1, a->logs[i]);
+    else
+        pr_buf_puts(&what, a->nlogs > 1 ? "the log parts" : a->logs[0]);
+    double x;
+    if (io == 0 && finish_run(r, pr_buf_cstr(&what), a->args, a->unit, res, stats, &x) == 0) {
+        a->vals[a->nvals++] = x;
+        json_array_append_new(a->per_run, json_real(x));
+    } else {
+        json_array_append_new(a->per_run, json_null()); /* this run failed */
+    }
+    pr_buf_free(&what);
+    /* The first run's table, as "series" in metrics: value by size. */
+    if (r->ns && !a->series) {
+        static const char *const col_names[] = {"busbw", "algbw", "time"};
+        a->series = json_array();
+        for (size_t j = 0; j < r->ns; j++)
+            json_array_append_new(a->series, json_pack("[f,f]", r->sx[j], r->sy[j]));
+        strcpy(a->gpu_y, r->g.var_name);
+        a->series_y = c->profile == PR_PROFILE_PERFREPRO_GPU ? a->gpu_y : col_names[c->column];
+    }
+    if (r->g.have_first && !a->table)
+        a->table = gpu_table_json(&r->g);
+    /* the unit of a table even when it gave no records (all N/A, no variant) */
+    if (!a->gpu_unit[0] && r->g.tables)
+        strcpy(a->gpu_unit, r->g.have_first ? r->g.first.unit : r->g.novar.unit);
+}
+
+/* The case value (the median of the runs'), its stats and metrics, into
+ * res; frees what a held. */
+static void case_close(case_acc *a, pr_parse_result *res)
+{
+    const pr_rule_cfg *c = a->c;
+    json_t *stats = a->stats;
+    kase *k = &a->k;
+    if (!res->unit && c->profile == PR_PROFILE_PERFREPRO_GPU)
+        res->unit = pr_xstrdup(k->gpu_unit[0]   ? k->gpu_unit
+                               : a->gpu_unit[0] ? a->gpu_unit
+                                                : gpu_guess_unit(c->variant));
+    json_object_set_new(stats, "runs", json_integer((json_int_t)a->runs));
+    json_object_set_new(stats, "per_run", a->per_run);
+    if (k->used) {
+        json_object_set_new(stats, "min", jreal(k->min));
+        json_object_set_new(stats, "max", jreal(k->max));
+        json_object_set_new(stats, "mean", jreal(k->sum / (double)k->used));
+        json_object_set_new(stats, "median", k->all_dropped
+                                                 ? json_null()
+                                                 : jreal(pr_stats_median(k->all, k->nall)));
+    }
+    if (!res->failed) {
+        res->value = pr_stats_median(a->vals, a->nvals);
+        if (c->source == PR_SOURCE_TIME_TO_TRAIN || c->source == PR_SOURCE_AVG_BUSBW) {
+            /* Reports read time to train in seconds (docs/data-model.md);
+             * the figure itself stays in the rule's unit (minutes). */
+            res->metrics = json_object();
+            if (c->source == PR_SOURCE_TIME_TO_TRAIN)
+                json_object_set_new(res->metrics, "time_to_train_s", jreal(res->value * 60.0));
+            else
+                json_object_set_new(res->metrics, "avg_busbw", json_real(res->value));
+        }
+        if (a->series) {
+            if (!res->metrics)
+                res->metrics = json_object();
+            json_object_set_new(res->metrics, "series",
+                                json_pack("{s:s,s:s,s:o}", "x", "bytes", "y", a->series_y,
+                                          "points", a->series));
+            a->series = NULL;
+        }
+        if (a->table) {
+            if (!res->metrics)
+                res->metrics = json_object();
+            json_object_set_new(res->metrics, "table", a->table);
+            a->table = NULL;
+        }
+    }
+    json_decref(a->series);
+    json_decref(a->table);
+    res->stats = stats;
+    free(a->vals);
+    free(k->all);
 }
 
 int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
@@ -1205,129 +1470,215 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         return -1;
     if (nlogs == 0)
         return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
-    const char *unit = resolve_unit(c, args);
-    res->unit = pr_xstrdup(unit);
-    json_t *stats = json_object();
-    static const char *const counters[] = {"records_seen", "records_used", "skipped",
-                                           "trimmed", "ignored", "lines", "bytes",
-                                           "overlong_lines", "other_rank_lines", NULL};
-    for (const char *const *k = counters; *k; k++)
-        json_object_set_new(stats, *k, json_integer(0));
-    if (c->profile == PR_PROFILE_DLLOGGER)
-        json_object_set_new(stats, "other_step_lines", json_integer(0));
-    if (c->source == PR_SOURCE_TIME_TO_TRAIN)
-        json_object_set_new(stats, "non_converged", json_integer(0));
-    json_t *per_run = json_array();
-    json_t *series = NULL, *table = NULL;
-    const char *series_y = NULL; /* the series' column, for nccl-tests or perfrepro-gpu */
-    char gpu_y[GPU_NAME_MAX] = "", gpu_unit[GPU_NAME_MAX] = "";
-    kase k = {.args = args};
-    size_t runs = c->files == PR_FILES_PARTS ? 1 : nlogs;
-    double *vals = pr_xcalloc(runs, sizeof *vals);
-    size_t nvals = 0;
-    for (size_t i = 0; i < runs; i++) {
+    case_acc a;
+    case_open(&a, c, args, logs, nlogs, res);
+    for (size_t i = 0; i < a.runs; i++) {
         run r;
-        memset(&r, 0, sizeof r);
-        r.rule = rule;
-        r.c = c;
-        r.k = &k;
-        r.kw_len = c->keyword ? strlen(c->keyword) : 0;
-        r.lf_len = c->line_filter ? strlen(c->line_filter) : 0;
-        r.bk_len = c->batch_keyword ? strlen(c->batch_keyword) : 0;
+        run_init(&r, rule, c, &a.k);
         const char *const *part = c->files == PR_FILES_PARTS ? logs : logs + i;
         size_t nparts = c->files == PR_FILES_PARTS ? nlogs : 1;
-        int io = read_run(&r, part, nparts, res);
-        add_count(stats, "records_seen", r.seen);
-        add_count(stats, "records_used", r.used);
-        add_count(stats, "skipped", r.skipped);
-        add_count(stats, "ignored", r.ignored);
-        add_count(stats, "lines", r.scan.lines);
-        add_count(stats, "bytes", r.scan.bytes);
-        add_count(stats, "overlong_lines", r.scan.overlong_lines);
-        add_count(stats, "other_rank_lines", r.other_rank);
-        if (c->profile == PR_PROFILE_DLLOGGER)
-            add_count(stats, "other_step_lines",
-                      r.other_step[0] + r.other_step[1] + r.other_step[2]);
-        if (c->source == PR_SOURCE_TIME_TO_TRAIN)
-            add_count(stats, "non_converged", r.nonconv);
-        pr_buf what = PR_BUF_INIT;
-        if (runs > 1)
-            pr_buf_printf(&what, "run %zu (%s)", i + 1, logs[i]);
-        else
-            pr_buf_puts(&what, nlogs > 1 ? "the log parts" : logs[0]);
-        double x;
-        if (io == 0 && finish_run(&r, pr_buf_cstr(&what), args, unit, res, stats, &x) == 0) {
-            vals[nvals++] = x;
-            json_array_append_new(per_run, json_real(x));
+        pr_err e;
+        int io = read_run(&r, part, nparts, &e);
+        if (io < 0) {
+            pr_buf d = PR_BUF_INIT;
+            pr_buf_puts(&d, e.msg);
+            fail(res, "parse_error", &d);
+            pr_buf_free(&d);
+        }
+        case_add_run(&a, &r, i, io, res);
+        run_free(&r);
+    }
+    case_close(&a, res);
+    return 0;
+}
+
+/* ---- scanning once, reducing many times (explain.c, fit.c) ---- */
+
+struct pr_scan {
+    const pr_rule *rule;
+    pr_rule_cfg cfg; /* the rule's, reading every step and skipping nothing */
+    pr_parse_args args;
+    char **logs;
+    size_t nlogs, runs;
+    run *run;       /* each run's state after reading: tables, counts */
+    reclist *lists; /* and its records */
+    pr_buf text;
+    kase k;
+};
+
+void pr_scan_free(pr_scan *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->runs; i++) {
+        run_free(&s->run[i]);
+        free(s->lists[i].v);
+    }
+    for (size_t i = 0; i < s->nlogs; i++)
+        free(s->logs[i]);
+    free(s->logs);
+    free(s->run);
+    free(s->lists);
+    free((char *)s->args.unit);
+    pr_buf_free(&s->text);
+    free(s->k.all);
+    free(s);
+}
+
+int pr_parse_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
+                  const pr_parse_args *args, pr_scan **out, pr_err *err)
+{
+    if (pr_parse_check_args(rule, args, err) < 0)
+        return -1;
+    if (nlogs == 0)
+        return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
+    pr_scan *s = pr_xcalloc(1, sizeof *s);
+    s->rule = rule;
+    s->cfg = *pr_rule_get(rule);
+    /* Every record is listed: the reduction decides which count. */
+    s->cfg.skip = 0;
+    s->cfg.reduce = PR_REDUCE_MEAN;
+    s->cfg.min_records = 1;
+    s->cfg.round = -1;
+    if (s->cfg.profile == PR_PROFILE_DLLOGGER)
+        s->cfg.step = PR_STEP_ANY;
+    s->args = *args;
+    s->args.unit = pr_xstrdup(args->unit);
+    s->k.args = &s->args;
+    s->nlogs = nlogs;
+    s->logs = pr_xcalloc(nlogs, sizeof *s->logs);
+    for (size_t i = 0; i < nlogs; i++)
+        s->logs[i] = pr_xstrdup(logs[i]);
+    s->runs = s->cfg.files == PR_FILES_PARTS ? 1 : nlogs;
+    s->run = pr_xcalloc(s->runs, sizeof *s->run);
+    s->lists = pr_xcalloc(s->runs, sizeof *s->lists);
+    int rc = -1;
+    for (size_t i = 0; i < s->runs; i++) {
+        run *r = &s->run[i];
+        run_init(r, rule, &s->cfg, &s->k);
+        s->lists[i].text = &s->text;
+        r->list = &s->lists[i];
+        int parts = s->cfg.files == PR_FILES_PARTS;
+        if (read_run(r, logs + (parts ? 0 : i), parts ? nlogs : 1, err) < 0)
+            goto out;
+        r->list = NULL;
+    }
+    *out = s;
+    s = NULL;
+    rc = 0;
+out:
+    pr_scan_free(s);
+    return rc;
+}
+
+size_t pr_scan_runs(const pr_scan *s) { return s->runs; }
+
+const pr_scan_rec *pr_scan_records(const pr_scan *s, size_t run_index, size_t *n)
+{
+    *n = s->lists[run_index].n;
+    return s->lists[run_index].v;
+}
+
+const char *pr_scan_text(const pr_scan *s, const pr_scan_rec *rec)
+{
+    return rec->text ? s->text.data + rec->text - 1 : NULL;
+}
+
+const char *pr_scan_log(const pr_scan *s, size_t run_index, unsigned part)
+{
+    return s->cfg.files == PR_FILES_PARTS ? s->logs[part] : s->logs[run_index];
+}
+
+void pr_reduce_keys_of(const pr_rule *rule, pr_reduce_keys *k)
+{
+    const pr_rule_cfg *c = pr_rule_get(rule);
+    k->skip = c->skip;
+    k->reduce = c->reduce;
+    k->trim_fraction = c->trim_fraction;
+    k->trim_min = c->trim_min;
+    k->step = c->step;
+    k->round = c->round;
+    k->min_records = c->min_records;
+}
+
+/* Counts a run's listed records again under other keys, as reading them
+ * did: the same count_record and ignore_value. */
+static void replay(run *r, const reclist *l, const pr_buf *text, unsigned char *status)
+{
+    const pr_rule_cfg *c = r->c;
+    for (size_t i = 0; i < l->n; i++) {
+        const pr_scan_rec *e = &l->v[i];
+        int st;
+        r->lineno = e->lineno;
+        if (e->rank >= 0) {
+            st = PR_REC_OTHER_RANK;
+        } else if (e->step != PR_SCAN_NO_STEP && c->step != PR_STEP_ANY && c->step != e->step) {
+            if (e->kind == PR_SCAN_NUMBER) /* a line with the metric: step_wanted */
+                r->other_step[e->step]++;
+            st = PR_REC_OTHER_STEP;
+        } else if (e->kind == PR_SCAN_NUMBER) {
+            st = count_record(r, e->value, e->batch_read, e->batch);
         } else {
-            json_array_append_new(per_run, json_null()); /* this run failed */
+            ignore_value(r, e->text ? text->data + e->text - 1 : NULL);
+            st = e->kind == PR_SCAN_NOT_CLEAN ? PR_REC_NOT_CLEAN : PR_REC_IGNORED;
         }
-        pr_buf_free(&what);
-        /* The first run's table, as "series" in metrics: value by size. */
-        if (r.ns && !series) {
-            static const char *const col_names[] = {"busbw", "algbw", "time"};
-            series = json_array();
-            for (size_t j = 0; j < r.ns; j++)
-                json_array_append_new(series, json_pack("[f,f]", r.sx[j], r.sy[j]));
-            strcpy(gpu_y, r.g.var_name);
-            series_y = c->profile == PR_PROFILE_PERFREPRO_GPU ? gpu_y : col_names[c->column];
+        if (status)
+            status[i] = (unsigned char)st;
+    }
+}
+
+void pr_run_trace_clear(pr_run_trace *t)
+{
+    free(t->detail);
+    memset(t, 0, sizeof *t);
+}
+
+int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags,
+                    pr_parse_result *res, pr_run_trace *traces, unsigned char *const *status)
+{
+    pr_rule_cfg c = *pr_rule_get(s->rule);
+    c.skip = keys->skip;
+    c.reduce = keys->reduce;
+    c.trim_fraction = keys->trim_fraction;
+    c.trim_min = keys->trim_min;
+    c.round = keys->round;
+    c.min_records = keys->min_records;
+    if (c.profile == PR_PROFILE_DLLOGGER)
+        c.step = keys->step;
+    case_acc a;
+    case_open(&a, &c, &s->args, (const char *const *)s->logs, s->nlogs, res);
+    if (flags & PR_REDUCE_LEAN)
+        a.k.all_dropped = 1; /* no copy of every record for stats.median */
+    for (size_t i = 0; i < s->runs; i++) {
+        const run *sr = &s->run[i];
+        run r;
+        run_init(&r, s->rule, &c, &a.k);
+        /* what reading left that is not a record: tables, line counts */
+        r.other_rank = sr->other_rank;
+        r.scan = sr->scan;
+        r.tables = sr->tables;
+        r.nonconv = sr->nonconv;
+        r.g = sr->g; /* borrowed: the table's rows stay the scan's */
+        r.sx = sr->sx;
+        r.sy = sr->sy;
+        r.ns = sr->ns;
+        if (traces) {
+            pr_run_trace_clear(&traces[i]);
+            r.trace = &traces[i];
         }
-        if (r.g.have_first && !table)
-            table = gpu_table_json(&r.g);
-        /* the unit of a table even when it gave no records (all N/A, no variant) */
-        if (!gpu_unit[0] && r.g.tables)
-            strcpy(gpu_unit, r.g.have_first ? r.g.first.unit : r.g.novar.unit);
-        free(r.sx);
-        free(r.sy);
+        replay(&r, &s->lists[i], &s->text, status ? status[i] : NULL);
+        if (r.trace) {
+            r.trace->seen = r.seen;
+            r.trace->skipped = r.skipped;
+            r.trace->used = r.used;
+            r.trace->ignored = r.ignored;
+            r.trace->other_rank = r.other_rank;
+            r.trace->other_step = r.other_step[0] + r.other_step[1] + r.other_step[2];
+        }
+        case_add_run(&a, &r, i, 0, res);
         free(r.v);
-        free(r.g.tx);
-        free(r.g.tv);
     }
-    if (!res->unit && c->profile == PR_PROFILE_PERFREPRO_GPU)
-        res->unit = pr_xstrdup(k.gpu_unit[0] ? k.gpu_unit
-                               : gpu_unit[0] ? gpu_unit
-                                             : gpu_guess_unit(c->variant));
-    json_object_set_new(stats, "runs", json_integer((json_int_t)runs));
-    json_object_set_new(stats, "per_run", per_run);
-    if (k.used) {
-        json_object_set_new(stats, "min", jreal(k.min));
-        json_object_set_new(stats, "max", jreal(k.max));
-        json_object_set_new(stats, "mean", jreal(k.sum / (double)k.used));
-        json_object_set_new(stats, "median", k.all_dropped
-                                                 ? json_null()
-                                                 : jreal(pr_stats_median(k.all, k.nall)));
-    }
-    if (!res->failed) {
-        res->value = pr_stats_median(vals, nvals);
-        if (c->source == PR_SOURCE_TIME_TO_TRAIN || c->source == PR_SOURCE_AVG_BUSBW) {
-            /* Reports read time to train in seconds (docs/data-model.md);
-             * the figure itself stays in the rule's unit (minutes). */
-            res->metrics = json_object();
-            if (c->source == PR_SOURCE_TIME_TO_TRAIN)
-                json_object_set_new(res->metrics, "time_to_train_s", jreal(res->value * 60.0));
-            else
-                json_object_set_new(res->metrics, "avg_busbw", json_real(res->value));
-        }
-        if (series) {
-            if (!res->metrics)
-                res->metrics = json_object();
-            json_object_set_new(res->metrics, "series",
-                                json_pack("{s:s,s:s,s:o}", "x", "bytes", "y", series_y, "points",
-                                          series));
-            series = NULL;
-        }
-        if (table) {
-            if (!res->metrics)
-                res->metrics = json_object();
-            json_object_set_new(res->metrics, "table", table);
-            table = NULL;
-        }
-    }
-    json_decref(series);
-    json_decref(table);
-    res->stats = stats;
-    free(vals);
-    free(k.all);
+    case_close(&a, res);
     return 0;
 }
 

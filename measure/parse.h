@@ -58,6 +58,112 @@ int pr_parse_check_args(const pr_rule *rule, const pr_parse_args *args, pr_err *
 int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
                   const pr_parse_args *args, pr_parse_result *res, pr_err *err);
 
+/* ---- Scanning once, reducing many times (explain.c, fit.c) ----
+ *
+ * pr_parse_scan reads the logs once, as pr_parse_logs does (the same
+ * readers), and keeps in memory every value it read: each number with its
+ * line, DLLogger lines of every step (tagged with theirs), values that are
+ * not clean numbers, and the numbers on other ranks' lines (line formats
+ * only; listed, not counted).  pr_parse_reduce then counts those records
+ * under a rule's counting keys (pr_reduce_keys: skip, reduce, trim, step,
+ * round, min_records), or under others, through the same code as
+ * pr_parse_logs: for the rule's own keys it gives the same value, failure
+ * and stats.  Memory grows with the records (about 48 bytes each). */
+
+typedef struct pr_scan pr_scan;
+
+/* What a listed line held. */
+enum { PR_SCAN_NUMBER, PR_SCAN_NOT_CLEAN, PR_SCAN_IGNORED };
+/* pr_scan_rec.step of a line that is no DLLogger step line. */
+enum { PR_SCAN_NO_STEP = 255 };
+
+typedef struct pr_scan_rec {
+    unsigned long long lineno; /* in its log, 1-based */
+    double value;              /* PR_SCAN_NUMBER: as read (inf: an MLPerf run that did
+                                * not converge, "non_converged": "worst") */
+    double batch;              /* the global batch on its line (batch_keyword); NAN: none */
+    int rank;                  /* -1, or the rank of another rank's line (only listed) */
+    unsigned part;             /* which log of the run ("files": "parts") */
+    size_t text;               /* PR_SCAN_NOT_CLEAN: see pr_scan_text */
+    unsigned char kind;        /* PR_SCAN_NUMBER, PR_SCAN_NOT_CLEAN (a value that is not a
+                                * clean number), PR_SCAN_IGNORED (an N/A cell, a run that
+                                * did not converge, ...) */
+    unsigned char step;        /* pr_step of its DLLogger line, or PR_SCAN_NO_STEP */
+    unsigned char batch_read;  /* 1 when batch_keyword applies to its line */
+} pr_scan_rec;
+
+/* What pr_parse_reduce made of each listed record. */
+typedef enum {
+    PR_REC_USED,       /* counted by the reducer */
+    PR_REC_SKIPPED,    /* dropped by skip (warm-up) */
+    PR_REC_IGNORED,    /* a negative rate, a step time <= 0, an N/A cell, ... */
+    PR_REC_NOT_CLEAN,  /* a value that is not a clean number */
+    PR_REC_OTHER_STEP, /* a DLLogger line of a step the keys do not take */
+    PR_REC_OTHER_RANK, /* a line of a rank the rule does not read */
+} pr_rec_status;
+
+/* The keys a reduction of scanned records may change. */
+typedef struct pr_reduce_keys {
+    long long skip;
+    pr_reduce reduce;
+    double trim_fraction;
+    long long trim_min;
+    pr_step step; /* profile dllogger only */
+    int round;    /* -1: none */
+    long long min_records;
+} pr_reduce_keys;
+
+/* How one run's value came about (pr_parse_reduce).  Zero it before first
+ * use; pr_parse_reduce clears it again; pr_run_trace_clear frees detail. */
+typedef struct pr_run_trace {
+    unsigned long long seen, skipped, used, ignored, other_step, other_rank;
+    size_t trim_each;        /* trimmed_mean: records dropped from each end */
+    double reduced;          /* the reducer's result, as read */
+    int gpus;                /* per_card: the multiplier; 0 otherwise */
+    double samples_per_step; /* per-step values; 0 otherwise */
+    int batch_from_log;      /* samples_per_step is the log's global batch */
+    double before_round;     /* after the conversion */
+    double value;            /* the run's value */
+    int failed;
+    const char *reason;      /* static, when failed */
+    char *detail;            /* owned, when failed */
+} pr_run_trace;
+
+void pr_run_trace_clear(pr_run_trace *t);
+
+/* Reads logs[0..nlogs) with rule's reading keys into *out (free with
+ * pr_scan_free).  The scan borrows rule, which must outlive it.  Returns -1
+ * when args do not suit the rule (pr_parse_check_args) or a log cannot be
+ * read (unlike pr_parse_logs, which fails the case). */
+int pr_parse_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
+                  const pr_parse_args *args, pr_scan **out, pr_err *err);
+void pr_scan_free(pr_scan *s);
+/* The runs: one per log, or one for "files": "parts". */
+size_t pr_scan_runs(const pr_scan *s);
+/* Run i's listed records, in log order (borrowed from s). */
+const pr_scan_rec *pr_scan_records(const pr_scan *s, size_t i, size_t *n);
+/* The start of a PR_SCAN_NOT_CLEAN value as read (at most 39 bytes), or NULL. */
+const char *pr_scan_text(const pr_scan *s, const pr_scan_rec *rec);
+/* The path of the log a record of run i comes from. */
+const char *pr_scan_log(const pr_scan *s, size_t i, unsigned part);
+
+/* The counting keys of rule. */
+void pr_reduce_keys_of(const pr_rule *rule, pr_reduce_keys *k);
+
+/* pr_parse_reduce's flags.  PR_REDUCE_LEAN: stats.median is null, as
+ * pr_parse_logs leaves it above 524288 records (it sorts every record);
+ * the value, failure and the other stats are the same (fit.c, which reduces
+ * thousands of times and reads only the value). */
+enum { PR_REDUCE_LEAN = 1 };
+
+/* Reduces s's records under keys (the rest of the scan's rule as it is)
+ * into res (initialised by the caller), as pr_parse_logs would with a rule
+ * holding these keys.  traces (may be NULL): one per run, filled; status
+ * (may be NULL): per run an array of one pr_rec_status per listed record,
+ * filled.  Returns 0. */
+int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags,
+                    pr_parse_result *res, pr_run_trace *traces, unsigned char *const *status);
+
 /* Moves the outcome into rec: FINAL_RESULT/JOB_FAIL_FLAG, failure, UNIT,
  * stats, metrics, and the normalised rule.  res is left empty. */
 void pr_parse_to_record(const pr_rule *rule, pr_parse_result *res, pr_record *rec);

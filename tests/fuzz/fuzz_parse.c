@@ -24,7 +24,9 @@
  *
  * Invariants checked: a case that does not fail has a finite value >= 0; the
  * record `parse` would print loads back through pr_record_from_json; the
- * normalised rule builds the same rule again.
+ * normalised rule builds the same rule again; reading once and reducing in
+ * memory (pr_parse_scan, pr_parse_reduce: --explain and --fit) gives what
+ * pr_parse_logs gives, and --explain and --fit run on every input.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -39,6 +41,8 @@
 
 #include "buf.h"
 #include "err.h"
+#include "explain.h"
+#include "fit.h"
 #include "jdoc.h"
 #include "logscan.h"
 #include "parse.h"
@@ -179,6 +183,61 @@ static void check_rule_roundtrip(const pr_rule *r)
     pr_rule_free(r2);
 }
 
+/* One scanning path: the logs read once and reduced in memory under the
+ * rule's own keys give pr_parse_logs's outcome (res), stats and metrics
+ * included; --explain agrees on whether there is a value; --fit runs. */
+static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
+                       const pr_parse_args *args, const pr_parse_result *res)
+{
+    pr_err e;
+    pr_scan *scan = NULL;
+    if (pr_parse_scan(rule, logs, nlogs, args, &scan, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        die("pr_parse_scan refused what pr_parse_logs read");
+    }
+    pr_reduce_keys k;
+    pr_reduce_keys_of(rule, &k);
+    pr_parse_result b;
+    pr_parse_result_init(&b);
+    pr_parse_reduce(scan, &k, 0, &b, NULL, NULL);
+    char *sa = json_dumps(res->stats, JSON_SORT_KEYS), *sb = json_dumps(b.stats, JSON_SORT_KEYS);
+    int same = res->failed == b.failed && !strcmp(sa, sb) &&
+               (res->failed ? !strcmp(res->fail_reason, b.fail_reason) &&
+                                  !strcmp(res->fail_detail ? res->fail_detail : "",
+                                          b.fail_detail ? b.fail_detail : "")
+                            : memcmp(&res->value, &b.value, sizeof b.value) == 0) &&
+               ((!res->metrics && !b.metrics) || json_equal(res->metrics, b.metrics));
+    if (!same) {
+        fprintf(stderr, "parse: %s %.17g %s\n%s\nscan: %s %.17g %s\n%s\n",
+                res->failed ? res->fail_reason : "ok", res->value,
+                res->fail_detail ? res->fail_detail : "", sa, b.failed ? b.fail_reason : "ok",
+                b.value, b.fail_detail ? b.fail_detail : "", sb);
+        die("reading once and reducing in memory differs from pr_parse_logs");
+    }
+    free(sa);
+    free(sb);
+    pr_parse_result_clear(&b);
+    pr_scan_free(scan);
+
+    pr_buf out = PR_BUF_INIT;
+    int has_value = -1;
+    if (pr_explain(rule, logs, nlogs, args, &out, &has_value, &e) < 0 ||
+        has_value != !res->failed)
+        die("--explain failed, or disagrees on whether the case has a value");
+    pr_buf_free(&out);
+
+    json_t *base = pr_rule_to_json(rule);
+    pr_fit_case fc = {"1", logs, nlogs, *args};
+    pr_fit_opts fo = {2, 3};
+    int fits = -1;
+    if (pr_fit(rule, base, &fc, 1, &fo, &out, &fits, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        die("--fit failed on logs pr_parse_logs read");
+    }
+    json_decref(base);
+    pr_buf_free(&out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6)
@@ -243,6 +302,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (res.failed && !pr_str_in(res.fail_reason, pr_fail_reasons))
         die("an unknown failure reason");
+    check_scan(rule, logs, nlogs, &args, &res);
 
     /* What `perfrepro-measure parse` prints must load as a record. */
     pr_record rec;

@@ -1,0 +1,1 @@
+--explain --rule '{"profile": "dllogger", "keyword": "train.total_ips", "scope": "global", "skip": 1, "reduce": "median"}' tests/golden/measure/dllogger_steps.log

@@ -1,0 +1,1 @@
+--explain --rule '{"profile": "keras-timehistory", "scope": "global", "skip": 1, "round": 2}' tests/golden/measure/keras/run1.log tests/golden/measure/keras/run2.log

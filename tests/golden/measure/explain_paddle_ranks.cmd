@@ -1,0 +1,1 @@
+--explain --gpus 8 --rule '{"profile": "paddle-ips", "scope": "per_card", "skip": 1, "reduce": "trimmed_mean", "trim": {"fraction": 0, "min": 1}, "round": 2}' tests/golden/measure/paddle_ranks.log

@@ -1,0 +1,1 @@
+--explain --rule '{"profile": "dllogger", "keyword": "train.total_ips", "scope": "global", "step": "epoch", "min_records": 2}' tests/golden/measure/dllogger_steps.log

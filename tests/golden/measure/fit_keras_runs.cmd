@@ -1,0 +1,1 @@
+--rule '{"profile": "keras-timehistory", "scope": "global"}' --limit 3 --fit 327.08 tests/golden/measure/keras/run1.log tests/golden/measure/keras/run2.log

@@ -1,0 +1,1 @@
+--rule '{"profile": "dllogger", "keyword": "train.total_ips", "scope": "global"}' --limit 3 --fit 400.0 tests/golden/measure/dllogger_steps.log

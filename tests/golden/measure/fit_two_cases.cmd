@@ -1,0 +1,1 @@
+--rule '{"profile": "dllogger", "keyword": "train.total_ips", "scope": "global"}' --limit 3 --fit 366.88 tests/golden/measure/dllogger_steps.log --fit 327.1 tests/golden/measure/dllogger_steps2.log
