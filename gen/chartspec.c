@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "md.h"
 #include "mdtable.h"
 #include "page_hw.h"
@@ -341,11 +342,18 @@ int cs_fw_speedup(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *
     return 0;
 }
 
+/* The kinds of series a framework has in a cross-framework chart: its
+ * figures by where they come from, each its own series so that published
+ * ones are drawn hollow and labelled as such. */
+enum { XS_MEASURED, XS_IMPORTED, XS_PUBLISHED, XS_KINDS };
+
 /* The figure a framework shows in a cross-framework chart for one cell: a
- * value (measured, else published) or a state word (NULL when neither). */
-static const char *cross_figure(const lang *l, const rm_cell *rc, double *value)
+ * value (measured, else published) and the kind of series it goes in, or a
+ * state word (NULL when neither). */
+static const char *cross_figure(const lang *l, const rm_cell *rc, double *value, int *kind)
 {
     *value = NAN;
+    *kind = rc->imported ? XS_IMPORTED : XS_MEASURED;
     switch (rc->origin) {
     case RM_MEASURED:
         *value = rc->median;
@@ -354,8 +362,10 @@ static const char *cross_figure(const lang *l, const rm_cell *rc, double *value)
         return mdt_fail_word(l, rc->fail_rec);
     case RM_PUBLISHED:
         *value = rc->pub->value;
+        *kind = XS_PUBLISHED;
         return NULL;
     case RM_PUB_STATE:
+        *kind = XS_PUBLISHED;
         return rc->pub->state;
     case RM_PLANNED:
         return lang_str(l, "state_todo");
@@ -365,16 +375,38 @@ static const char *cross_figure(const lang *l, const rm_cell *rc, double *value)
     return NULL;
 }
 
-/* Model page, one configuration: grouped bars (states as labelled gaps) and
- * scaling lines, one series per framework. */
+/* The legend entry of column col's series of kind k: the framework, its
+ * exact mode when the class has several, "(published)" or "(imported)";
+ * the caller frees it. */
+static char *cross_label(const lang *l, const rm_mcfg *mc, size_t col, int k, pr_err *err)
+{
+    pr_buf mode = PR_BUF_INIT;
+    json_t *v = json_object();
+    vw_str(v, "framework", mc->fws[col]->framework_title);
+    if (cmp_col_mode(mc, col, &mode))
+        vw_str(v, "mode", pr_buf_cstr(&mode));
+    if (k == XS_PUBLISHED)
+        json_object_set_new(v, "published", json_true());
+    if (k == XS_IMPORTED)
+        json_object_set_new(v, "imported", json_true());
+    char *s = lang_fmt_plain(l, "chart_fw_series", v, err);
+    json_decref(v);
+    pr_buf_free(&mode);
+    return s;
+}
+
+/* Model page, one configuration (one platform, precision class and batch
+ * size): grouped bars (states as labelled gaps) and scaling lines.  Each
+ * framework has a series per kind of figure it has there; a framework
+ * with no figure has none, so the legend names only what is drawn. */
 int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
              pr_err *err)
 {
     const rm_cfg *c = &mc->cfg;
     const rm_row *rows = mc->rows;
     size_t nrows = mc->nrows, ncols = mc->ncols;
-    const rm_fw *const *cols = mc->fws;
-    char *config = lang_config_plain(l, c, err);
+    /* The title names the platform and the class, never one mode of it. */
+    char *config = cmp_config_plain(l, c, 1, err);
     json_t *tv = chart_view(NULL, m, config);
     pr_chart *bars = new_chart(l, PR_CHART_BARS, "chart_compare_title", tv, "chart_y_throughput", err);
     pr_chart *lines = new_chart(l, PR_CHART_LINE_LOG2X, "chart_lines_title", tv,
@@ -388,32 +420,55 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
     }
     size_t values = 0, line_series = 0;
     for (size_t i = 0; i < ncols; i++) {
-        int sb = pr_chart_add_series(bars, cols[i]->framework_title, PR_CHART_SOLID);
-        int sl = pr_chart_add_series(lines, cols[i]->framework_title, PR_CHART_SOLID);
-        size_t pts = 0;
+        /* First count each kind's points: a series is added only with some. */
+        size_t pts[XS_KINDS] = {0};
         for (size_t r = 0; r < nrows; r++) {
             double v;
+            int k;
+            cross_figure(l, rm_cell_of(mc->fcfgs[i], rows[r].nodes, rows[r].gpus), &v, &k);
+            pts[k] += !isnan(v);
+        }
+        int sb[XS_KINDS], sl[XS_KINDS], first = -1;
+        for (int k = 0; k < XS_KINDS; k++) {
+            sb[k] = sl[k] = -1;
+            if (!pts[k])
+                continue;
+            char *label = cross_label(l, mc, i, k, err);
+            int style = k == XS_PUBLISHED ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID;
+            sb[k] = pr_chart_add_series(bars, label, style);
+            sl[k] = pr_chart_add_series(lines, label, style);
+            free(label);
+            if (first < 0)
+                first = k;
+            line_series += pts[k] >= 3;
+        }
+        for (size_t r = 0; first >= 0 && r < nrows; r++) {
+            double v;
+            int k;
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], rows[r].nodes, rows[r].gpus);
-            const char *state = cross_figure(l, rc, &v);
+            const char *state = cross_figure(l, rc, &v, &k);
             if (!isnan(v)) {
-                pr_chart_set_bar(bars, sb, (int)r, v);
-                pr_chart_add_point(lines, sl, rows[r].gpus, v);
+                pr_chart_set_bar(bars, sb[k], (int)r, v);
+                pr_chart_add_point(lines, sl[k], rows[r].gpus, v);
                 values++;
-                pts++;
             } else if (state) {
-                pr_chart_set_bar_state(bars, sb, (int)r, state);
+                /* A state is a gap in the framework's bars: in its series
+                 * of that kind, else its first. */
+                pr_chart_set_bar_state(bars, sb[k] >= 0 ? sb[k] : sb[first], (int)r, state);
             }
         }
-        line_series += pts >= 3;
     }
     if (values >= 3) {
-        char *b = chart_base(l, "compare", c);
+        /* Files are named by the class, as the title is. */
+        rm_cfg key = *c;
+        key.precision = c->klass->id;
+        char *b = chart_base(l, "compare", &key);
         queue_chart(oc, l, bars, m->id, b, md);
         bars = NULL;
         free(b);
         if (line_series) {
             pr_buf_putc(md, '\n');
-            b = chart_base(l, "lines", c);
+            b = chart_base(l, "lines", &key);
             queue_chart(oc, l, lines, m->id, b, md);
             lines = NULL;
             free(b);

@@ -28,7 +28,19 @@ static const char *const string_keys[] = {
     "sweep_title_shape", "col_size", "col_shape", "sweep_col", "sweep_ratio_auto",
     "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
     "sweep_target_missed", "sweep_peak", "sweep_note", "sweep_note_sizes", "chart_sweep_title", "chart_x_size",
-    "chart_x_shape", "chart_y_unit", "chart_peak", "state_na", NULL};
+    "chart_x_shape", "chart_y_unit", "chart_peak", "state_na",
+    /* the framework page (page_framework.c, env_view.c, provenance.c) */
+    "col_procs", "procs_label", "platform_none_title", "platform_planned_title",
+    "platform_none_note", "platform_desc",
+    "env_src_run", "env_src_imported", "env_src_suite", "env_src_pub", "env_src_other", "env_src_none",
+    "env_none_run", "env_no_software", "env_no_sources", "other_source", "others_cell",
+    "other_origin_left", "imported_sources", "imported_source_unknown", "log_source",
+    "precedence_rule", "note_rounding_cpu",
+    /* the cross-framework pages (compare.c, page_model.c, page_index.c) */
+    "class_config_name", "col_mode", "src_heading", "src_column", "src_measured", "src_imported",
+    "src_published", "src_pub_table", "src_none", "list_sep", "value_sep", "alt_heading",
+    "alt_precedence", "alt_column", "unknown_platform_note", "no_known_platform", "chart_fw_series",
+    "index_decl_intro", "index_decl", "index_no_decl", "index_no_figure", "index_value", NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)
 {

@@ -1,3 +1,15 @@
+/* page_framework: OUT/<Model>/<Framework>/README.md.
+ *
+ * A reproduction report where the framework has runs (measured here or
+ * imported from published logs), else a summary of published figures (or a
+ * test plan).  The results have one section per platform, each with its own
+ * summary table, speedup chart and configurations: figures of different
+ * machines never share a table.  Every figure carries its origin (plain:
+ * measured here; ‡ imported; † published), the markers explained once; a
+ * cell's other sources are listed under its configuration.  The
+ * environment section is env_view.c's; the words of provenance and of a
+ * platform's kind are provenance.c's.
+ */
 #include "pages.h"
 
 #include <math.h>
@@ -5,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env_view.h"
 #include "md.h"
 #include "mdtable.h"
 #include "page_hw.h"
+#include "provenance.h"
 #include "steps.h"
 #include "view.h"
 
@@ -48,25 +62,32 @@ static int any_pub_acc(const pr_pub_table *t)
     return 0;
 }
 
-/* The reproduction table of one configuration: perfrepro's own figures,
- * compared with the primary published table. */
-static int repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
-                       const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
+/* The reproduction table of one configuration: the runs' figures (‡ when
+ * they come from imported logs), compared with the primary published table
+ * of the same machine.  Figures of a machine not stated are compared with
+ * nothing: no published or gap column.  On a CPU machine speedup and
+ * efficiency need two process counts (one has nothing to scale). */
+static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
+                        const char *page_rel, vw_notes *nt, pr_buf *out)
 {
-    const pr_pub_table *pub = c->pub;
+    const pr_pub_table *pub = c->platform ? c->pub : NULL;
+    int scaling = !pv_is_cpu(c->platform) || pv_counts(c) > 1;
     int has_tt = c->has_tt, has_acc = c->has_acc;
+    const char *mark = lang_str(l, "imported_mark");
     const char *heads[13];
     size_t nh = 0;
     pr_buf thr = PR_BUF_INIT, pubh = PR_BUF_INIT;
     pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), f->unit);
     pr_buf_printf(&pubh, "%s (%s)", lang_str(l, "col_published"), pub ? pub->label : "—");
     heads[nh++] = lang_str(l, "col_nodes");
-    heads[nh++] = lang_str(l, "col_gpus");
+    heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);
     heads[nh++] = lang_str(l, "col_range");
     heads[nh++] = lang_str(l, "col_runs");
-    heads[nh++] = lang_str(l, "col_speedup");
-    heads[nh++] = lang_str(l, "col_efficiency");
+    if (scaling) {
+        heads[nh++] = lang_str(l, "col_speedup");
+        heads[nh++] = lang_str(l, "col_efficiency");
+    }
     if (has_tt)
         heads[nh++] = lang_str(l, "col_tt");
     if (has_acc)
@@ -89,9 +110,11 @@ static int repro_table(const rm_world *w, const lang *l, const rm_fw *f, const r
         pr_buf_printf(&cells[k++], "%d", rc->nodes);
         pr_buf_printf(&cells[k++], "%d", rc->gpus);
         pr_buf *val = &cells[k++], *range = &cells[k++], *runs = &cells[k++];
-        pr_buf *sp = &cells[k++], *eff = &cells[k++];
+        pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
         if (rc->n_ok) {
             mdt_value(val, rc->median);
+            if (rc->imported)
+                pr_buf_puts(val, mark);
             mdt_value(range, rc->min);
             pr_buf_puts(range, " – ");
             mdt_value(range, rc->max);
@@ -101,12 +124,12 @@ static int repro_table(const rm_world *w, const lang *l, const rm_fw *f, const r
                               lang_str(l, "state_failed"));
                 nt->failed = 1;
             }
-            if (base->n_ok) {
+            if (scaling && base->n_ok) {
                 double s = rc->median / base->median;
                 pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
                 pr_md_number(eff, 100.0 * s / rc->gpus, PR_DECIMALS_PERCENT);
                 pr_buf_puts(eff, "%");
-            } else {
+            } else if (scaling) {
                 pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
                 pr_buf_puts(eff, lang_str(l, "state_none"));
                 nt->no_baseline = 1;
@@ -115,10 +138,14 @@ static int repro_table(const rm_world *w, const lang *l, const rm_fw *f, const r
             const char *state = rc->fail_rec ? mdt_fail_word(l, rc->fail_rec)
                                 : lang_str(l, rc->planned ? "state_todo" : "state_none");
             pr_buf_puts(val, state);
+            if (rc->fail_rec && rc->imported)
+                pr_buf_puts(val, mark);
             pr_buf_puts(range, lang_str(l, "state_none"));
             pr_buf_printf(runs, "%zu", rc->n_total);
-            pr_buf_puts(sp, lang_str(l, "state_none"));
-            pr_buf_puts(eff, lang_str(l, "state_none"));
+            if (scaling) {
+                pr_buf_puts(sp, lang_str(l, "state_none"));
+                pr_buf_puts(eff, lang_str(l, "state_none"));
+            }
             if (rc->fail_rec)
                 nt->failed = 1;
         }
@@ -129,10 +156,12 @@ static int repro_table(const rm_world *w, const lang *l, const rm_fw *f, const r
         if (pub) {
             const pr_pub_row *pr = rc->pub;
             pr_buf *pc = &cells[k++], *gap = &cells[k++];
-            if (pr && pr->has_value)
+            if (pr && pr->has_value) {
                 mdt_value(pc, pr->value);
-            else
+                pr_buf_puts(pc, lang_str(l, "published_mark"));
+            } else {
                 pr_buf_puts(pc, pr ? pr->state : lang_str(l, "state_none"));
+            }
             if (pr && pr->has_value && rc->n_ok) {
                 double g = (rc->median - pr->value) / pr->value;
                 if (g >= 0)
@@ -159,8 +188,6 @@ static int repro_table(const rm_world *w, const lang *l, const rm_fw *f, const r
     mdt_cells_free(cells, 13);
     pr_buf_free(&thr);
     pr_buf_free(&pubh);
-    (void)err;
-    return 0;
 }
 
 static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
@@ -201,22 +228,31 @@ static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_er
 }
 
 /* A published table as its source printed it, with the speedup its own
- * throughput figures give beside the printed one. */
-static int pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_notes *nt,
-                     pr_buf *out, pr_err *err)
+ * throughput figures give beside the printed one (on a CPU machine, only
+ * when it has two process counts). */
+static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf *out)
 {
     int has_tt = any_pub_tt(t), has_acc = any_pub_acc(t), has_ps = 0;
     for (size_t i = 0; i < t->nrows; i++)
         has_ps |= t->rows[i].has_speedup;
+    /* Rows in GPU order, whatever order the source used. */
+    rm_row *rows = NULL;
+    size_t nrows = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        rm_row_add(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
+    qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    int scaling = !pv_is_cpu(t->platform) || (nrows > 1 && rows[0].gpus != rows[nrows - 1].gpus);
     const char *heads[9];
     size_t nh = 0;
     pr_buf thr = PR_BUF_INIT;
     pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), t->unit);
     heads[nh++] = lang_str(l, "col_nodes");
-    heads[nh++] = lang_str(l, "col_gpus");
+    heads[nh++] = pv_col_count(l, t->platform);
     heads[nh++] = pr_buf_cstr(&thr);
-    heads[nh++] = lang_str(l, "col_computed_speedup");
-    heads[nh++] = lang_str(l, "col_efficiency");
+    if (scaling) {
+        heads[nh++] = lang_str(l, "col_computed_speedup");
+        heads[nh++] = lang_str(l, "col_efficiency");
+    }
     if (has_ps)
         heads[nh++] = lang_str(l, "col_pub_speedup");
     if (has_tt)
@@ -230,36 +266,33 @@ static int pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_no
     pr_buf cells[9];
     for (size_t i = 0; i < 9; i++)
         pr_buf_init(&cells[i]);
-    /* Rows in GPU order, whatever order the source used. */
-    rm_row *rows = NULL;
-    size_t nrows = 0;
-    for (size_t i = 0; i < t->nrows; i++)
-        rm_row_add(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
-    qsort(rows, nrows, sizeof *rows, rm_row_qsort);
     for (size_t i = 0; i < nrows; i++) {
         const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
         mdt_cells_clear(cells, 9);
         size_t k = 0;
         pr_buf_printf(&cells[k++], "%d", r->nodes);
         pr_buf_printf(&cells[k++], "%d", r->gpus);
-        pr_buf *val = &cells[k++], *sp = &cells[k++], *eff = &cells[k++];
+        pr_buf *val = &cells[k++];
+        pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
         double computed = NAN;
         if (r->has_value) {
             mdt_value(val, r->value);
-            if (base) {
+            if (scaling && base) {
                 computed = r->value / base->value;
                 pr_md_number(sp, computed, PR_DECIMALS_SPEEDUP);
                 pr_md_number(eff, 100.0 * computed / r->gpus, PR_DECIMALS_PERCENT);
                 pr_buf_puts(eff, "%");
-            } else {
+            } else if (scaling) {
                 pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
                 pr_buf_puts(eff, lang_str(l, "state_none"));
                 nt->no_baseline = 1;
             }
         } else {
             pr_buf_puts(val, r->state);
-            pr_buf_puts(sp, lang_str(l, "state_none"));
-            pr_buf_puts(eff, lang_str(l, "state_none"));
+            if (scaling) {
+                pr_buf_puts(sp, lang_str(l, "state_none"));
+                pr_buf_puts(eff, lang_str(l, "state_none"));
+            }
         }
         if (has_ps) {
             pr_buf *ps = &cells[k++];
@@ -283,33 +316,38 @@ static int pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_no
     free(rows);
     mdt_cells_free(cells, 9);
     pr_buf_free(&thr);
-    (void)f;
-    (void)err;
-    return 0;
 }
 
-/* Framework page: GPU counts down, configurations across. */
-static void summary_table(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
-                          vw_notes *nt, pr_buf *out, pr_err *err)
+/* The summary table of one platform's configurations f->cfgs[first, end):
+ * device counts down, configurations across.  Two machines never share a
+ * table: their figures are not compared. */
+static void summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                          size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
+                          pr_err *err)
 {
-    const rm_row *rows = f->rows;
-    size_t nrows = f->nrows;
-    size_t nh = f->ncfgs + 1;
+    const pr_platform *p = f->cfgs[first].platform;
+    rm_row *rows = NULL;
+    size_t nrows = 0;
+    for (size_t i = first; i < end; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
+            rm_row_add(&rows, &nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
+    qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    size_t nh = end - first + 1;
     char **names = pr_xcalloc(nh, sizeof *names);
     const char **heads = pr_xcalloc(nh, sizeof *heads);
-    heads[0] = lang_str(l, "col_gpus");
-    /* Plain names: mdt_head escapes them once (a Markdown name came out
-     * "R&amp;amp;D"). */
-    for (size_t i = 0; i < f->ncfgs; i++)
-        heads[i + 1] = names[i + 1] = lang_config_plain(l, &f->cfgs[i], err);
+    heads[0] = pv_col_count(l, p);
+    /* Plain names (mdt_head escapes them once: a Markdown name came out
+     * "R&amp;amp;D"), without the platform the section's heading names. */
+    for (size_t i = first; i < end; i++)
+        heads[i - first + 1] = names[i - first + 1] = lang_config_short(l, &f->cfgs[i], 1, err);
     mdt_head(out, heads, nh, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < nrows; r++) {
         mdt_cells_clear(cells, nh);
-        lang_gpus_label(l, rows[r].nodes, rows[r].gpus, &cells[0], err);
-        for (size_t i = 0; i < f->ncfgs; i++)
-            mdt_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
-                             nt, &cells[i + 1]);
+        pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
+        for (size_t i = first; i < end; i++)
+            pv_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
+                            nt, &cells[i - first + 1]);
         mdt_row(out, cells, nh);
     }
     mdt_cells_free(cells, nh);
@@ -318,104 +356,10 @@ static void summary_table(const rm_world *w, const lang *l, const rm_fw *f, cons
         free(names[i]);
     free(names);
     free(heads);
+    free(rows);
 }
 
 /* ---------------------------------------------------------------- sections */
-
-static void env_item(json_t *list, const lang *l, const char *key, const char *value)
-{
-    if (!value || !*value)
-        return;
-    pr_buf b = PR_BUF_INIT;
-    pr_md_text(&b, value);
-    json_array_append_new(list, json_pack("{s:s,s:s}", "label", lang_str(l, key), "value",
-                                          pr_buf_cstr(&b)));
-    pr_buf_free(&b);
-}
-
-static const char *jstr(json_t *o, const char *k)
-{
-    json_t *v = o ? json_object_get(o, k) : NULL;
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-/* The environment, from the newest run's environment record, else what the
- * suite states, else what the primary published source states. */
-static json_t *environment_items(const lang *l, const rm_fw *f, const char **from)
-{
-    json_t *items = json_array();
-    const pr_run *run = NULL;
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (f->runs[i]->env && (!run || strcmp(f->runs[i]->name, run->name) > 0))
-            run = f->runs[i];
-    if (run) {
-        json_t *host = json_object_get(run->env, "host");
-        json_t *gpu = json_object_get(run->env, "gpu");
-        json_t *fwk = json_object_get(run->env, "framework");
-        char buf[64];
-        if (json_is_object(gpu)) {
-            pr_buf g = PR_BUF_INIT;
-            pr_buf_puts(&g, jstr(gpu, "name") ? jstr(gpu, "name") : "?");
-            if (json_is_integer(json_object_get(gpu, "count")))
-                pr_buf_printf(&g, " × %lld", (long long)json_integer_value(json_object_get(gpu, "count")));
-            env_item(items, l, "env_gpu", pr_buf_cstr(&g));
-            pr_buf_free(&g);
-            env_item(items, l, "env_driver", jstr(gpu, "driver"));
-            env_item(items, l, "env_cuda", jstr(gpu, "cuda"));
-            env_item(items, l, "env_cudnn", jstr(gpu, "cudnn"));
-            env_item(items, l, "env_nccl", jstr(gpu, "nccl"));
-        }
-        if (json_is_object(host)) {
-            pr_buf c = PR_BUF_INIT;
-            if (jstr(host, "cpu_model")) {
-                pr_buf_puts(&c, jstr(host, "cpu_model"));
-                if (json_is_integer(json_object_get(host, "cpu_count")))
-                    pr_buf_printf(&c, " × %lld",
-                                  (long long)json_integer_value(json_object_get(host, "cpu_count")));
-                env_item(items, l, "env_cpu", pr_buf_cstr(&c));
-            }
-            pr_buf_free(&c);
-            json_t *mem = json_object_get(host, "memory_gb");
-            if (json_is_number(mem)) {
-                snprintf(buf, sizeof buf, "%.1f GB", json_number_value(mem));
-                env_item(items, l, "env_memory", buf);
-            }
-            env_item(items, l, "env_os", jstr(host, "os"));
-            env_item(items, l, "env_kernel", jstr(host, "kernel"));
-            env_item(items, l, "env_compiler", jstr(host, "compiler"));
-        }
-        if (json_is_object(fwk) && jstr(fwk, "version")) {
-            pr_buf v = PR_BUF_INIT;
-            pr_buf_printf(&v, "%s %s", jstr(fwk, "name") ? jstr(fwk, "name") : "",
-                          jstr(fwk, "version"));
-            env_item(items, l, "env_framework", pr_buf_cstr(&v));
-            pr_buf_free(&v);
-        }
-        env_item(items, l, "env_captured", jstr(run->env, "captured_at"));
-        *from = run->name;
-        return items;
-    }
-    json_t *env = f->suite ? f->suite->environment : NULL;
-    for (size_t i = 0; !env && i < f->npubs; i++)
-        env = f->pubs[i]->environment;
-    static const char *const keys[][2] = {
-        {"gpu", "env_gpu"}, {"cpu", "env_cpu"}, {"memory", "env_memory"}, {"os", "env_os"},
-        {"driver", "env_driver"}, {"cuda", "env_cuda"}, {"cudnn", "env_cudnn"},
-        {"nccl", "env_nccl"}, {"framework", "env_framework"}, {"image", "env_image"},
-        {"network", "env_network"}, {"nodes", "env_nodes"}};
-    for (size_t i = 0; env && i < sizeof keys / sizeof *keys; i++)
-        env_item(items, l, keys[i][1], jstr(env, keys[i][0]));
-    if (f->suite && f->suite->framework_version && !jstr(env, "framework")) {
-        pr_buf v = PR_BUF_INIT;
-        pr_buf_printf(&v, "%s %s", f->framework_title, f->suite->framework_version);
-        env_item(items, l, "env_framework", pr_buf_cstr(&v));
-        pr_buf_free(&v);
-    }
-    if (f->suite && f->suite->image && !jstr(env, "image"))
-        env_item(items, l, "env_image", f->suite->image);
-    *from = NULL;
-    return items;
-}
 
 /* The parse rules behind f's figures, each with the number of cases it
  * measured (the suite's rule when no record names one), into "rules". */
@@ -489,6 +433,43 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
         vw_text(view, "image", s->image);
 }
 
+/* The log list's entry of record rec (cell of c, run run). */
+static void log_item(const rm_world *w, const lang *l, const rm_cfg *c, const pr_run *run,
+                     const pr_record *rec, const char *page_rel, json_t *logs, pr_err *err)
+{
+    pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
+    lang_config_name(l, c, &name, err);
+    json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b}", "nodes", rec->nodes, "gpus", rec->gpu_num,
+                           "config", pr_buf_cstr(&name), "repeat", rec->repeat, "case",
+                           rec->case_name, "cpu", pv_is_cpu(c->platform));
+    if (rec->failed) {
+        pr_buf why = PR_BUF_INIT;
+        json_object_set_new(lv, "reason", json_string(rec->fail_reason));
+        lang_fmt(l, "failed_reason", lv, &why, err);
+        json_object_set_new(lv, "failed", json_string(pr_buf_cstr(&why)));
+        pr_buf_free(&why);
+    }
+    lang_fmt(l, "log_link", lv, &text, err);
+    mdt_log_link(w, page_rel, run, rec, pr_buf_cstr(&text), &item);
+    /* An imported log names where it was published, after its link (links
+     * do not nest). */
+    if (strcmp(rec->origin, "parsed") == 0) {
+        pr_buf src = PR_BUF_INIT;
+        pv_record_source(rec, &src);
+        json_t *sv = json_pack("{s:s}", "source", src.len ? pr_buf_cstr(&src)
+                                                         : lang_str(l, "imported_source_unknown"));
+        pr_buf_putc(&item, ' ');
+        lang_fmt(l, "log_source", sv, &item, err);
+        json_decref(sv);
+        pr_buf_free(&src);
+    }
+    json_array_append_new(logs, json_pack("{s:s}", "link", pr_buf_cstr(&item)));
+    json_decref(lv);
+    pr_buf_free(&name);
+    pr_buf_free(&text);
+    pr_buf_free(&item);
+}
+
 /* Every log, in table order: by configuration, row, then repeat. */
 static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
                          pr_err *err)
@@ -498,40 +479,231 @@ static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const
         const rm_cfg *c = &f->cfgs[i];
         for (size_t r = 0; r < c->ncells; r++) {
             const rm_cell *cell = &c->cells[r];
-            for (int rep = 1; rep <= 1000; rep++) {
-                int found = 0;
-                for (size_t j = 0; j < cell->nrecs; j++) {
-                    const pr_record *rec = cell->recs[j];
-                    if (rec->repeat != rep)
-                        continue;
-                    found = 1;
-                    pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT;
-                    lang_config_name(l, c, &name, err);
-                    json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s}", "nodes", rec->nodes, "gpus",
-                                           rec->gpu_num, "config", pr_buf_cstr(&name), "repeat",
-                                           rec->repeat, "case", rec->case_name);
-                    if (rec->failed) {
-                        pr_buf why = PR_BUF_INIT;
-                        json_object_set_new(lv, "reason", json_string(rec->fail_reason));
-                        lang_fmt(l, "failed_reason", lv, &why, err);
-                        json_object_set_new(lv, "failed", json_string(pr_buf_cstr(&why)));
-                        pr_buf_free(&why);
-                    }
-                    lang_fmt(l, "log_link", lv, &text, err);
-                    pr_buf item = PR_BUF_INIT;
-                    mdt_log_link(w, page_rel, cell->runs[j], rec, pr_buf_cstr(&text), &item);
-                    json_array_append_new(logs, json_pack("{s:s}", "link", pr_buf_cstr(&item)));
-                    json_decref(lv);
-                    pr_buf_free(&name);
-                    pr_buf_free(&text);
-                    pr_buf_free(&item);
-                }
-                if (!found)
-                    break;
+            /* By repeat, stable (data order within one): repeats need not
+             * start at 1, a cell's imported logs may follow its runs. */
+            size_t *ord = pr_xcalloc(cell->nrecs + 1, sizeof *ord);
+            for (size_t j = 0; j < cell->nrecs; j++) {
+                size_t k = j;
+                for (; k > 0 && cell->recs[ord[k - 1]]->repeat > cell->recs[j]->repeat; k--)
+                    ord[k] = ord[k - 1];
+                ord[k] = j;
             }
+            for (size_t j = 0; j < cell->nrecs; j++)
+                log_item(w, l, c, cell->runs[ord[j]], cell->recs[ord[j]], page_rel, logs, err);
+            free(ord);
         }
     }
     return logs;
+}
+
+/* ---------------------------------------------------------------- configurations */
+
+/* 1 when published table t holds figures of configuration c. */
+static int pub_of(const pr_pub_table *t, const rm_cfg *c)
+{
+    return t->platform == c->platform && strcmp(t->precision, c->precision) == 0 &&
+           t->batch_size == c->bs;
+}
+
+/* Appends t to v (*n entries) unless it is there or not c's. */
+static void pub_add(const pr_pub_table **v, size_t *n, const pr_pub_table *t, const rm_cfg *c)
+{
+    if (!t || !pub_of(t, c))
+        return;
+    for (size_t k = 0; k < *n; k++)
+        if (v[k] == t)
+            return;
+    v[(*n)++] = t;
+}
+
+/* c's published tables in precedence order: the one its figures come from
+ * (and are compared with) first, then the others as the cells rank them,
+ * then any left.  The caller frees the array. */
+static const pr_pub_table **pubs_in_order(const rm_fw *f, const rm_cfg *c, size_t *n)
+{
+    const pr_pub_table **v = pr_xcalloc(f->npubs + 1, sizeof *v);
+    *n = 0;
+    pub_add(v, n, c->pub, c);
+    for (size_t i = 0; i < c->ncells; i++)
+        for (size_t a = 0; a < c->cells[i].nalts; a++)
+            pub_add(v, n, c->cells[i].alt_tabs[a], c);
+    for (size_t i = 0; i < f->npubs; i++)
+        pub_add(v, n, f->pubs[i], c);
+    return v;
+}
+
+/* "‡ imported from ..." under a configuration: the sources of the logs its
+ * imported cells stand for (each named once). */
+static void imported_line(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
+{
+    pr_buf list = PR_BUF_INIT;
+    json_t *seen = json_object();
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        for (size_t j = 0; rc->imported && j < rc->nrecs; j++) {
+            pr_buf s = PR_BUF_INIT;
+            pv_record_source(rc->recs[j], &s);
+            if (!s.len)
+                pr_buf_puts(&s, lang_str(l, "imported_source_unknown"));
+            if (!json_object_get(seen, pr_buf_cstr(&s))) {
+                json_object_set_new(seen, pr_buf_cstr(&s), json_true());
+                if (list.len)
+                    pr_buf_puts(&list, lang_str(l, "list_sep"));
+                pr_buf_puts(&list, pr_buf_cstr(&s));
+            }
+            pr_buf_free(&s);
+        }
+    }
+    json_decref(seen);
+    if (list.len) {
+        json_t *v = json_pack("{s:s}", "sources", pr_buf_cstr(&list));
+        lang_fmt(l, "imported_sources", v, out, err);
+        json_decref(v);
+    }
+    pr_buf_free(&list);
+}
+
+/* The view of configuration c: its reproduction table, where imported
+ * figures come from, the other sources of its cells, its chart and its
+ * published tables.  *several set when a cell has other sources.  Returns 0,
+ * or -1 with err set (a chart failed). */
+static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
+                       const char *page_rel, cs_queue *oc, vw_notes *nt, int *several,
+                       json_t *cv, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    int rc = -1;
+    lang_config_name(l, c, &b, err);
+    vw_md(cv, "name", &b);
+    if (c->has_repro) {
+        repro_table(w, l, f, c, page_rel, nt, &b);
+        vw_md(cv, "repro_table", &b);
+    }
+    imported_line(l, c, &b, err);
+    if (b.len)
+        vw_md(cv, "imported", &b);
+    json_t *others = json_array();
+    for (size_t i = 0; i < c->ncells; i++) {
+        pv_cell_others(l, c, &c->cells[i], &b, err);
+        if (b.len)
+            json_array_append_new(others, json_string(pr_buf_cstr(&b)));
+        pr_buf_clear(&b);
+    }
+    *several |= json_array_size(others) > 0;
+    json_object_set_new(cv, "has_others", json_boolean(json_array_size(others) > 0));
+    json_object_set_new(cv, "others", others);
+    /* The chart's axis says GPUs: none for a CPU machine. */
+    if (oc->charts && !pv_is_cpu(c->platform)) {
+        if (cs_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0)
+            goto out;
+        if (b.len)
+            vw_md(cv, "chart", &b);
+    }
+    size_t n;
+    const pr_pub_table **tabs = pubs_in_order(f, c, &n);
+    json_t *pubs = json_array();
+    for (size_t j = 0; j < n; j++) {
+        const pr_pub_table *t = tabs[j];
+        json_t *pv = json_object();
+        vw_text(pv, "label", t->label);
+        vw_text(pv, "variant", t->variant);
+        vw_text(pv, "note", t->note);
+        json_object_set_new(pv, "first", json_boolean(n > 1 && t == c->pub));
+        source_line(l, t, &b, err);
+        vw_md(pv, "source", &b);
+        pub_table(l, t, nt, &b);
+        vw_md(pv, "table", &b);
+        json_array_append_new(pubs, pv);
+    }
+    free(tabs);
+    json_object_set_new(cv, "published", pubs);
+    rc = 0;
+out:
+    pr_buf_free(&b);
+    return rc;
+}
+
+/* The results of one platform, f->cfgs[first, end): its summary table,
+ * speedup chart and configurations.  Returns 0, or -1 with err set. */
+static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                         size_t end, const char *page_rel, cs_queue *oc, vw_notes *nt,
+                         int *several, json_t *pv, pr_err *err)
+{
+    const pr_platform *p = f->cfgs[first].platform;
+    pr_buf b = PR_BUF_INIT;
+    json_t *configs = json_array();
+    int rc = -1;
+    /* Planned cases have no machine until they run: only figures are
+     * compared. */
+    int figures = 0;
+    for (size_t i = first; i < end; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
+            figures |= f->cfgs[i].cells[r].nrecs > 0 || f->cfgs[i].cells[r].pub ||
+                       f->cfgs[i].cells[r].nalts > 0;
+    vw_text(pv, "title", p        ? pv_platform_title(l, p)
+                         : figures ? lang_str(l, "platform_none_title")
+                                   : lang_str(l, "platform_planned_title"));
+    if (!p && figures)
+        vw_str(pv, "platform_note", lang_str(l, "platform_none_note"));
+    summary_table(w, l, f, first, end, page_rel, nt, &b, err);
+    vw_md(pv, "summary_table", &b);
+    if (oc->charts && !pv_is_cpu(p)) {
+        /* cs_fw_speedup draws one chart per platform: given this one's. */
+        rm_fw one = *f;
+        one.cfgs = f->cfgs + first;
+        one.ncfgs = end - first;
+        if (cs_fw_speedup(l, &one, page_rel, oc, &b, err) < 0)
+            goto out;
+        if (b.len)
+            vw_md(pv, "speedup_chart", &b);
+    }
+    for (size_t i = first; i < end; i++) {
+        json_t *cv = json_object();
+        json_array_append_new(configs, cv);
+        if (config_view(w, l, f, &f->cfgs[i], page_rel, oc, nt, several, cv, err) < 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    json_object_set_new(pv, "configs", configs);
+    pr_buf_free(&b);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the page */
+
+/* The page's section numbers: set-up and steps only where there is a suite
+ * or a log to follow, logs only where there are logs or a suite to make
+ * them. */
+static void section_numbers(json_t *view, const lang *l, int steps, int logs)
+{
+    static const char *const zh[] = {"一", "二", "三", "四", "五", "六"};
+    static const char *const en[] = {"1", "2", "3", "4", "5", "6"};
+    static const char *const keys[] = {"n_env", "n_setup", "n_steps", "n_results", "n_logs",
+                                       "n_notes"};
+    const char *const *num = strcmp(l->code, "zh") == 0 ? zh : en;
+    int present[] = {1, steps, steps, 1, logs, 1};
+    for (size_t i = 0, k = 0; i < 6; i++)
+        if (present[i])
+            vw_str(view, keys[i], num[k++]);
+}
+
+/* On a page whose figures are all of CPU machines the rounding note speaks
+ * of processes, not GPUs (it is the first note). */
+static void cpu_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
+{
+    for (size_t i = 0; i < f->ncfgs; i++)
+        if (!pv_is_cpu(f->cfgs[i].platform))
+            return;
+    json_t *notes = json_object_get(view, "notes");
+    if (!f->ncfgs || !json_array_size(notes))
+        return;
+    pr_buf b = PR_BUF_INIT;
+    json_t *v = json_object();
+    lang_fmt(l, "note_rounding_cpu", v, &b, err);
+    json_array_set_new(notes, 0, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
+    json_decref(v);
+    pr_buf_free(&b);
 }
 
 json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs_queue *oc,
@@ -540,8 +712,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     json_t *view = json_object();
     char *page_rel = pr_xasprintf("%s/%s", f->model, f->framework);
     vw_notes nt = {0};
-    pr_buf b = PR_BUF_INIT;
-    int ok = 0;
+    int ok = 0, several = 0, cpu_only = f->ncfgs > 0;
     vw_text(view, "model_title", f->model_title);
     vw_text(view, "framework_title", f->framework_title);
     vw_page(view, l);
@@ -549,73 +720,54 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     const pr_suite *s = f->suite;
     if (s)
         suite_view(w, s, page_rel, view);
-    const char *env_from = NULL;
-    json_t *env = environment_items(l, f, &env_from);
+    /* A reproduction report only where something ran; else a summary of
+     * published figures. */
+    json_object_set_new(view, "reproduced", json_boolean(f->n_measured + f->n_imported > 0));
+    json_object_set_new(view, "measured", json_boolean(f->n_measured > 0));
+    json_object_set_new(view, "imported_logs", json_boolean(f->n_imported > 0));
+    json_object_set_new(view, "has_pubs", json_boolean(f->npubs > 0));
+    json_t *env = env_view(w, l, f, page_rel, err);
     json_object_set_new(view, "has_env", json_boolean(json_array_size(env) > 0));
-    json_object_set_new(view, "environment", env);
-    vw_text(view, "env_run", env_from);
-
-    summary_table(w, l, f, page_rel, &nt, &b, err);
-    vw_md(view, "summary_table", &b);
+    json_object_set_new(view, "env_platforms", env);
     json_object_set_new(view, "hardware", json_boolean(s && s->hardware));
     if (hw_view(w, l, f, page_rel, oc, view, err) < 0)
         goto out;
 
-    json_t *configs = json_array();
-    for (size_t i = 0; i < f->ncfgs; i++) {
-        const rm_cfg *c = &f->cfgs[i];
-        json_t *cv = json_object();
-        lang_config_name(l, c, &b, err);
-        vw_md(cv, "name", &b);
-        if (c->has_repro) {
-            repro_table(w, l, f, c, page_rel, &nt, &b, err);
-            vw_md(cv, "repro_table", &b);
-        }
-        if (oc->charts) {
-            if (cs_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0) {
-                json_decref(cv);
-                json_decref(configs);
-                goto out;
-            }
-            if (b.len)
-                vw_md(cv, "chart", &b);
-        }
-        json_t *pubs = json_array();
-        for (size_t j = 0; j < f->npubs; j++) {
-            const pr_pub_table *t = f->pubs[j];
-            if (strcmp(t->precision, c->precision) || t->batch_size != c->bs)
-                continue;
-            json_t *pv = json_object();
-            vw_text(pv, "label", t->label);
-            vw_text(pv, "variant", t->variant);
-            vw_text(pv, "note", t->note);
-            source_line(l, t, &b, err);
-            vw_md(pv, "source", &b);
-            pub_table(l, f, t, &nt, &b, err);
-            vw_md(pv, "table", &b);
-            json_array_append_new(pubs, pv);
-        }
-        json_object_set_new(cv, "published", pubs);
-        json_array_append_new(configs, cv);
-    }
-    json_object_set_new(view, "configs", configs);
-    if (oc->charts) {
-        if (cs_fw_speedup(l, f, page_rel, oc, &b, err) < 0)
+    json_t *plats = json_array();
+    json_object_set_new(view, "platforms", plats);
+    /* Configurations are sorted by platform first: one section per run. */
+    for (size_t first = 0; first < f->ncfgs;) {
+        const pr_platform *p = f->cfgs[first].platform;
+        size_t end = first;
+        while (end < f->ncfgs && f->cfgs[end].platform == p)
+            end++;
+        cpu_only &= pv_is_cpu(p);
+        json_t *pv = json_object();
+        json_array_append_new(plats, pv);
+        if (platform_view(w, l, f, first, end, page_rel, oc, &nt, &several, pv, err) < 0)
             goto out;
-        if (b.len)
-            vw_md(view, "speedup_chart", &b);
+        first = end;
     }
+    json_object_set_new(view, "cpu_only", json_boolean(cpu_only));
+    /* The markers explained once, where there is a figure to mark. */
+    if (f->nrecs || f->npubs)
+        vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
+    if (several)
+        vw_str(view, "precedence", lang_str(l, "precedence_rule"));
 
     json_t *logs = logs_list(w, l, f, page_rel, err);
-    json_object_set_new(view, "has_logs", json_boolean(json_array_size(logs) > 0));
-    json_object_set_new(view, "imported", json_boolean(!s && json_array_size(logs) > 0));
+    int has_logs = json_array_size(logs) > 0;
+    json_object_set_new(view, "has_logs", json_boolean(has_logs));
     json_object_set_new(view, "logs", logs);
+    json_object_set_new(view, "has_steps", json_boolean(s || has_logs));
+    json_object_set_new(view, "has_logs_section", json_boolean(s || has_logs));
+    section_numbers(view, l, s || has_logs, s || has_logs);
     rule_notes(view, l, f, err);
     vw_notes_set(view, l, &nt, f, err);
+    cpu_notes(view, l, f, err);
     vw_text(view, "date", f->date[0] ? f->date : lang_str(l, "state_none"));
     ok = 1;
 out:
-    pr_buf_free(&b);
     free(page_rel);
     if (!ok) {
         json_decref(view);

@@ -1,56 +1,356 @@
 #include "pages.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "compare.h"
 #include "md.h"
 #include "mdtable.h"
 #include "view.h"
 
-/* Model page: for configuration mc, one column per framework. */
-static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, const char *page_rel,
-                        vw_notes *nt, pr_buf *out)
+/* Model page: frameworks side by side, only like with like.  One section
+ * per platform (figures of different machines are never compared), under
+ * it one table per precision class and batch size, one column per
+ * framework with its exact mode when the class has several; under each
+ * table where each column's figures come from, and every other figure a
+ * cell had that the table does not show.  Figures of no stated platform
+ * are on no table (the framework pages show them). */
+
+/* The folder of framework f's report, relative to the model page. */
+static void fw_link(const lang *l, const rm_fw *f, pr_buf *out)
 {
-    size_t ncols = mc->ncols;
-    size_t nh = ncols + 2;
-    const char **heads = pr_xcalloc(nh, sizeof *heads);
-    heads[0] = lang_str(l, "col_nodes");
-    heads[1] = lang_str(l, "col_gpus");
-    for (size_t i = 0; i < ncols; i++)
-        heads[i + 2] = mc->fws[i]->framework_title;
-    /* Column heads link to each framework's report. */
-    pr_buf_puts(out, "|");
-    for (size_t i = 0; i < nh; i++) {
-        pr_buf_putc(out, ' ');
-        if (i < 2) {
-            pr_md_cell(out, heads[i]);
-        } else {
-            pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
-            pr_md_cell(&t, heads[i]);
-            pr_buf_printf(&target, "%s/%s", mc->fws[i - 2]->framework, l->readme);
-            mdt_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
-            pr_buf_free(&t);
-            pr_buf_free(&target);
-        }
-        pr_buf_puts(out, " |");
+    pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
+    pr_md_cell(&t, f->framework_title);
+    pr_buf_printf(&target, "%s/%s", f->framework, l->readme);
+    mdt_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
+    pr_buf_free(&t);
+    pr_buf_free(&target);
+}
+
+/* Column col's name: the framework (linked to its report when link), and
+ * its exact mode when the class has several. */
+static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_buf *out,
+                     pr_err *err)
+{
+    if (link)
+        fw_link(l, mc->fws[col], out);
+    else
+        pr_md_text(out, mc->fws[col]->framework_title);
+    pr_buf mode = PR_BUF_INIT;
+    if (cmp_col_mode(mc, col, &mode)) {
+        json_t *v = json_pack("{s:s}", "mode", pr_buf_cstr(&mode));
+        lang_fmt(l, "col_mode", v, out, err);
+        json_decref(v);
     }
-    pr_buf_puts(out, "\n|");
+    pr_buf_free(&mode);
+}
+
+/* The table of configuration mc: one row per nodes × GPUs, one column per
+ * framework. */
+static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, const char *page_rel,
+                        vw_notes *nt, pr_buf *out, pr_err *err)
+{
+    size_t nh = mc->ncols + 2;
+    pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
+    pr_md_cell(&cells[0], lang_str(l, "col_nodes"));
+    pr_md_cell(&cells[1], lang_str(l, "col_gpus"));
+    for (size_t i = 0; i < mc->ncols; i++)
+        col_name(l, mc, i, 1, &cells[i + 2], err);
+    mdt_row(out, cells, nh);
+    pr_buf_puts(out, "|");
     for (size_t i = 0; i < nh; i++)
         pr_buf_puts(out, " ---: |");
     pr_buf_putc(out, '\n');
-    pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < mc->nrows; r++) {
         int nodes = mc->rows[r].nodes, gpus = mc->rows[r].gpus;
         mdt_cells_clear(cells, nh);
         pr_buf_printf(&cells[0], "%d", nodes);
         pr_buf_printf(&cells[1], "%d", gpus);
-        for (size_t i = 0; i < ncols; i++)
-            mdt_summary_cell(w, l, rm_cell_of(mc->fcfgs[i], nodes, gpus), page_rel, nt,
-                             &cells[i + 2]);
+        for (size_t i = 0; i < mc->ncols; i++) {
+            const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
+            cmp_cell(w, l, rc, page_rel, &cells[i + 2]);
+            nt->failed |= rc->origin == RM_FAILED;
+        }
         mdt_row(out, cells, nh);
     }
     mdt_cells_free(cells, nh);
     free(cells);
-    free(heads);
+}
+
+/* Appends the "repo" of an imported record's source (linked to its url)
+ * to *list unless it is there; NULL records are skipped. */
+static void add_repo(const pr_record *r, pr_buf *list, const lang *l)
+{
+    json_t *repo = r && r->source ? json_object_get(r->source, "repo") : NULL;
+    json_t *url = r && r->source ? json_object_get(r->source, "url") : NULL;
+    if (!json_is_string(repo))
+        return;
+    pr_buf item = PR_BUF_INIT, t = PR_BUF_INIT;
+    pr_md_text(&t, json_string_value(repo));
+    if (json_is_string(url))
+        mdt_link_url(&item, pr_buf_cstr(&t), json_string_value(url));
+    else
+        pr_buf_puts(&item, pr_buf_cstr(&t));
+    if (!strstr(pr_buf_cstr(list), pr_buf_cstr(&item))) {
+        if (list->len)
+            pr_buf_puts(list, lang_str(l, "value_sep"));
+        pr_buf_puts(list, pr_buf_cstr(&item));
+    }
+    pr_buf_free(&item);
+    pr_buf_free(&t);
+}
+
+/* Where column col's figures come from, as one list item: measured here,
+ * imported from the repositories the logs were published in, the
+ * published table the column shows (its label linked to its source), or
+ * nothing yet. */
+static void column_sources(const lang *l, const rm_mcfg *mc, size_t col, pr_buf *out, pr_err *err)
+{
+    const rm_cfg *fc = mc->fcfgs[col];
+    int measured = 0, imported = 0, published = 0;
+    pr_buf repos = PR_BUF_INIT, what = PR_BUF_INIT, name = PR_BUF_INIT;
+    for (size_t r = 0; r < mc->nrows; r++) {
+        const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+        int runs = rc->origin == RM_MEASURED || rc->origin == RM_FAILED;
+        measured |= runs && !rc->imported;
+        imported |= runs && rc->imported;
+        published |= rc->origin == RM_PUBLISHED || rc->origin == RM_PUB_STATE;
+        if (runs && rc->imported)
+            add_repo(rc->n_ok ? rc->link_rec : rc->fail_rec, &repos, l);
+    }
+    const char *sep = lang_str(l, "list_sep");
+    if (measured)
+        pr_buf_puts(&what, lang_str(l, "src_measured"));
+    if (imported) {
+        json_t *v = json_object();
+        if (repos.len)
+            vw_str(v, "repos", pr_buf_cstr(&repos));
+        if (what.len)
+            pr_buf_puts(&what, sep);
+        lang_fmt(l, "src_imported", v, &what, err);
+        json_decref(v);
+    }
+    if (published && fc->pub) {
+        pr_buf src = PR_BUF_INIT;
+        cmp_pub_source(l, fc->pub, &src, err);
+        json_t *v = json_pack("{s:s}", "source", pr_buf_cstr(&src));
+        if (what.len)
+            pr_buf_puts(&what, sep);
+        lang_fmt(l, "src_published", v, &what, err);
+        json_decref(v);
+        pr_buf_free(&src);
+    }
+    if (!what.len)
+        pr_buf_puts(&what, lang_str(l, "src_none"));
+    col_name(l, mc, col, 0, &name, err);
+    json_t *v = json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&name), "sources",
+                          pr_buf_cstr(&what));
+    pr_buf_puts(out, "- ");
+    lang_fmt(l, "src_column", v, out, err);
+    pr_buf_putc(out, '\n');
+    json_decref(v);
+    pr_buf_free(&repos);
+    pr_buf_free(&what);
+    pr_buf_free(&name);
+}
+
+/* The row of table t that cell rc had and the table does not show: the
+ * primary published row when runs took precedence over it, else its row
+ * among the cell's alternatives; NULL when t is neither. */
+static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr_pub_table *t)
+{
+    if (t == fc->pub)
+        return (rc->origin == RM_MEASURED || rc->origin == RM_FAILED) ? rc->pub : NULL;
+    for (size_t a = 0; a < rc->nalts; a++)
+        if (rc->alt_tabs[a] == t)
+            return rc->alt_rows[a];
+    return NULL;
+}
+
+/* Every other figure column col's cells had, one list item per source
+ * table (in the order the cells' precedence lists them): the figures of
+ * the column's own published table that runs displaced, then the cells'
+ * alternatives.  Returns the items written. */
+static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, pr_buf *out, pr_err *err)
+{
+    const rm_cfg *fc = mc->fcfgs[col];
+    const pr_pub_table **tabs = pr_xcalloc(1, sizeof *tabs);
+    size_t nt = 0, items = 0;
+    for (size_t r = 0; r < mc->nrows; r++) {
+        const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+        for (size_t a = 0; a <= rc->nalts; a++) {
+            const pr_pub_table *t = a == 0 ? fc->pub : rc->alt_tabs[a - 1];
+            size_t k = 0;
+            while (k < nt && tabs[k] != t)
+                k++;
+            if (!t || k < nt || !other_row(fc, rc, t))
+                continue;
+            tabs = pr_xrealloc(tabs, (nt + 1) * sizeof *tabs);
+            tabs[nt++] = t;
+        }
+    }
+    pr_buf name = PR_BUF_INIT, src = PR_BUF_INIT, vals = PR_BUF_INIT;
+    col_name(l, mc, col, 0, &name, err);
+    for (size_t k = 0; k < nt; k++) {
+        pr_buf_clear(&src);
+        pr_buf_clear(&vals);
+        cmp_pub_source(l, tabs[k], &src, err);
+        for (size_t r = 0; r < mc->nrows; r++) {
+            const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+            const pr_pub_row *row = other_row(fc, rc, tabs[k]);
+            if (!row)
+                continue;
+            if (vals.len)
+                pr_buf_puts(&vals, lang_str(l, "value_sep"));
+            lang_gpus_label(l, rc->nodes, rc->gpus, &vals, err);
+            pr_buf_putc(&vals, ' ');
+            if (row->has_value) {
+                mdt_value(&vals, row->value);
+                pr_buf_puts(&vals, lang_str(l, "published_mark"));
+            } else {
+                pr_md_text(&vals, row->state);
+            }
+        }
+        json_t *v = json_pack("{s:s,s:s,s:s}", "framework", pr_buf_cstr(&name), "source",
+                              pr_buf_cstr(&src), "values", pr_buf_cstr(&vals));
+        pr_buf_puts(out, "- ");
+        lang_fmt(l, "alt_column", v, out, err);
+        pr_buf_putc(out, '\n');
+        json_decref(v);
+        items++;
+    }
+    pr_buf_free(&name);
+    pr_buf_free(&src);
+    pr_buf_free(&vals);
+    free(tabs);
+    return items;
+}
+
+/* Sets key to the Markdown in b (consumed) without its final line breaks:
+ * the template spaces the blocks. */
+static void set_block(json_t *o, const char *key, pr_buf *b)
+{
+    while (b->len && b->data[b->len - 1] == '\n')
+        pr_buf_truncate(b, b->len - 1);
+    vw_md(o, key, b);
+}
+
+/* One configuration's view: its heading, table, sources, other figures and
+ * charts.  NULL with err set when a chart fails. */
+static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
+                           const rm_mcfg *mc, cs_queue *oc, vw_notes *nt, pr_err *err)
+{
+    json_t *cv = json_object();
+    pr_buf b = PR_BUF_INIT;
+    cmp_config_name(l, &mc->cfg, 1, &b, err);
+    vw_md(cv, "name", &b);
+    cross_table(w, l, mc, m->id, nt, &b, err);
+    set_block(cv, "table", &b);
+    pr_buf_puts(&b, lang_str(l, "src_heading"));
+    pr_buf_puts(&b, "\n\n");
+    for (size_t i = 0; i < mc->ncols; i++)
+        column_sources(l, mc, i, &b, err);
+    set_block(cv, "sources", &b);
+    pr_buf others = PR_BUF_INIT;
+    size_t n = 0;
+    for (size_t i = 0; i < mc->ncols; i++)
+        n += column_others(l, mc, i, &others, err);
+    if (n) {
+        pr_buf_puts(&b, lang_str(l, "alt_heading"));
+        pr_buf_puts(&b, "\n\n");
+        pr_buf_puts(&b, pr_buf_cstr(&others));
+        set_block(cv, "others", &b);
+    }
+    pr_buf_free(&others);
+    if (oc->charts) {
+        if (cs_model(l, m, mc, oc, &b, err) < 0) {
+            json_decref(cv);
+            cv = NULL;
+            goto out;
+        }
+        if (b.len)
+            set_block(cv, "chart", &b);
+    }
+out:
+    pr_buf_free(&b);
+    return cv;
+}
+
+/* Tables within a platform: by class (in the classes file's order, the
+ * classes being one array), then batch size. */
+static int mcfg_qsort(const void *a, const void *b)
+{
+    const rm_cfg *x = &(*(const rm_mcfg *const *)a)->cfg, *y = &(*(const rm_mcfg *const *)b)->cfg;
+    if (x->klass != y->klass)
+        return x->klass < y->klass ? -1 : 1;
+    if (x->bs != y->bs)
+        return x->bs < y->bs ? -1 : 1;
+    return strcmp(x->batch_label ? x->batch_label : "", y->batch_label ? y->batch_label : "");
+}
+
+/* The platform sections: m's configurations (sorted by platform already)
+ * grouped by platform, each group's tables by class, then batch size.
+ * NULL with err set when a chart fails. */
+static json_t *platforms_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
+                              vw_notes *nt, pr_err *err)
+{
+    json_t *plats = json_array();
+    const rm_mcfg **order = pr_xcalloc(m->ncfgs + 1, sizeof *order);
+    for (size_t first = 0; first < m->ncfgs;) {
+        const pr_platform *p = m->cfgs[first].cfg.platform;
+        size_t end = first, n = 0;
+        while (end < m->ncfgs && m->cfgs[end].cfg.platform == p)
+            order[n++] = &m->cfgs[end++];
+        qsort(order, n, sizeof *order, mcfg_qsort);
+        json_t *configs = json_array();
+        for (size_t i = 0; i < n; i++) {
+            json_t *cv = config_view(w, l, m, order[i], oc, nt, err);
+            if (!cv) {
+                json_decref(configs);
+                json_decref(plats);
+                plats = NULL;
+                goto out;
+            }
+            json_array_append_new(configs, cv);
+        }
+        json_t *pv = json_object();
+        vw_text(pv, "name", cmp_platform_title(l, p));
+        json_object_set_new(pv, "configs", configs);
+        json_array_append_new(plats, pv);
+        first = end;
+    }
+out:
+    free(order);
+    return plats;
+}
+
+/* The line saying that m has figures of no stated platform, which no table
+ * here shows, and whose they are; nothing when it has none. */
+static void unknown_note(const lang *l, const rm_model *m, pr_buf *out, pr_err *err)
+{
+    size_t count = 0;
+    pr_buf fws = PR_BUF_INIT;
+    for (size_t i = 0; i < m->nfws; i++) {
+        const rm_fw *f = m->fws[i];
+        size_t before = count;
+        for (size_t j = 0; j < f->ncfgs; j++)
+            for (size_t r = 0; !f->cfgs[j].platform && r < f->cfgs[j].ncells; r++) {
+                rm_origin o = f->cfgs[j].cells[r].origin;
+                count += o != RM_PLANNED && o != RM_NONE;
+            }
+        if (count > before) {
+            if (fws.len)
+                pr_buf_puts(&fws, lang_str(l, "value_sep"));
+            mdt_page_link(&fws, f->framework_title, f->framework, l);
+        }
+    }
+    if (count) {
+        json_t *v = json_pack("{s:I,s:s}", "count", (json_int_t)count, "frameworks",
+                              pr_buf_cstr(&fws));
+        lang_fmt(l, "unknown_platform_note", v, out, err);
+        json_decref(v);
+    }
+    pr_buf_free(&fws);
 }
 
 json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
@@ -62,28 +362,27 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     int ok = 0;
     vw_text(view, "model_title", m->title);
     vw_page(view, l);
-    /* Every configuration any framework has. */
-    json_t *configs = json_array();
-    const char *unit = m->nfws ? m->fws[0]->unit : "";
-    for (size_t i = 0; i < m->ncfgs; i++) {
-        const rm_mcfg *mc = &m->cfgs[i];
-        json_t *cv = json_object();
-        lang_config_name(l, &mc->cfg, &b, err);
-        vw_md(cv, "name", &b);
-        cross_table(w, l, mc, m->id, &nt, &b);
-        vw_md(cv, "table", &b);
-        json_array_append_new(configs, cv);
-        if (oc->charts) {
-            if (cs_model(l, m, mc, oc, &b, err) < 0) {
-                json_decref(configs);
-                goto out;
-            }
-            if (b.len)
-                vw_md(cv, "chart", &b);
-        }
+    vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
+    json_t *plats = platforms_view(w, l, m, oc, &nt, err);
+    if (!plats)
+        goto out;
+    json_object_set_new(view, "platforms", plats);
+    /* The precedence is said once, above the tables, when some cell has
+     * other figures. */
+    int others = 0;
+    for (size_t i = 0; i < json_array_size(plats); i++) {
+        json_t *cfgs = json_object_get(json_array_get(plats, i), "configs");
+        for (size_t j = 0; j < json_array_size(cfgs); j++)
+            others |= json_object_get(json_array_get(cfgs, j), "others") != NULL;
     }
-    json_object_set_new(view, "configs", configs);
-    vw_text(view, "unit", unit);
+    if (others)
+        vw_str(view, "precedence", lang_str(l, "alt_precedence"));
+    if (!m->ncfgs)
+        vw_str(view, "no_configs", lang_str(l, "no_known_platform"));
+    unknown_note(l, m, &b, err);
+    if (b.len)
+        vw_md(view, "unknown_note", &b);
+    vw_text(view, "unit", m->nfws ? m->fws[0]->unit : "");
     json_t *fws = json_array();
     for (size_t i = 0; i < m->nfws; i++) {
         mdt_page_link(&b, m->fws[i]->framework_title, m->fws[i]->framework, l);
@@ -95,6 +394,7 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     for (size_t i = 0; i < m->nfws; i++)
         hardware &= m->fws[i]->suite && m->fws[i]->suite->hardware;
     json_object_set_new(view, "hardware", json_boolean(hardware));
+    /* The origin legend explains the marks; no separate † note. */
     vw_notes_set(view, l, &nt, NULL, err);
     ok = 1;
 out:

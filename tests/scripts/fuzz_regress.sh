@@ -24,7 +24,7 @@ fails=0
 $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
 for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check; do
   case $h in
-    fuzz_data) objs="$BUILD/gen/data.o $BUILD/gen/platform.o $BUILD/gen/decl.o $BUILD/measure/rule.o" ;;
+    fuzz_data) objs="$BUILD/gen/data.o $BUILD/gen/published.o $BUILD/gen/platform.o $BUILD/gen/decl.o $BUILD/measure/rule.o" ;;
     fuzz_parse) objs="$BUILD/measure/parse.o $BUILD/measure/numbers.o $BUILD/measure/rule.o $BUILD/measure/logscan.o $BUILD/measure/explain.o $BUILD/measure/fit.o" ;;
     fuzz_mustache) objs="$BUILD/gen/mustache.o" ;;
     fuzz_check) objs="$BUILD/gen/check.o $BUILD/gen/cmarkx.o $BUILD/gen/md.o" ;;

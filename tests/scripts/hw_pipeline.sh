@@ -30,6 +30,13 @@ os.environ["FAKE_GPU_SCALE"] = "0.97"
 os.execv("$tmp/work/bin/perfrepro-gpu", ["perfrepro-gpu"] + args)
 EOF
 cp data/suites/Hardware/*.json "$tmp/data/suites/Hardware/"
+# The fake's machine, so that its runs have a platform and the model pages
+# compare the two implementations on it.
+mkdir -p "$tmp/data/platforms"
+cat >"$tmp/data/platforms/Fake-GPU-x4.json" <<'EOF2'
+{"perfrepro": 1, "title": {"zh": "Fake GPU × 4", "en": "Fake GPU x 4"},
+ "device": {"kind": "gpu", "model": "Fake GPU (perfrepro test double)", "per_node": 4}}
+EOF2
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 has() { # FILE TEXT
@@ -46,6 +53,11 @@ for s in "$tmp"/data/suites/Hardware/*.json; do
     *nccl) [ $rc -eq 1 ] || { fail "$name: exit $rc, expected 1 (the 8-GPU case fails)"; cat "$tmp/$name.log"; } ;;
     *) [ $rc -eq 0 ] || { fail "$name: exit $rc"; cat "$tmp/$name.log"; } ;;
   esac
+done
+# The fake prints no GPU into the environment record: name its machine
+# there, as a real perfrepro-gpu run records the GPU it found.
+for env in "$tmp"/data/runs/*/env.json; do
+  sed -i 's/"gpu": null/"gpu": {"name": "Fake GPU (perfrepro test double)", "count": 4}/' "$env"
 done
 rec="$tmp/data/runs/2026-11-21-perfrepro-gpu-nccl/logs/index/hw_nccl_all_reduce_mp_fp32_8_speed"
 grep -q '"reason": "no_gpu"' "$rec" || fail "8-GPU all_reduce: not failed as no_gpu"
@@ -74,7 +86,9 @@ has "$gemm" "目标 ≥ 0.95，达到）"
 nccl="$tmp/reports/HW-NCCL/perfrepro-gpu/README.md"
 has "$nccl" "busbw · 1机2卡（GB/s）"
 has "$nccl" "- busbw · 1机4卡 ÷ torch.distributed.all\\_reduce：1.03（1 GiB 处；目标 ≥ 1.00，达到）"
-has "$tmp/reports/HW-NCCL/README.md" "各实现在相同配置下测得的数值"
+has "$tmp/reports/HW-NCCL/README.md" "各实现在同一机器、同一配置下测得的数值"
+has "$tmp/reports/HW-NCCL/README.md" "### Fake GPU × 4"
+grep -q "尚无说明了所用机器的数字" "$tmp/reports/HW-NCCL/README.md" && fail "HW-NCCL/README.md: no platform"
 "$GEN" check --reports "$tmp/reports" --root "$tmp" >"$tmp/check.log" 2>&1 ||
   { fail "gen check"; cat "$tmp/check.log"; }
 

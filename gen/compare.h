@@ -1,0 +1,53 @@
+/* compare: the pieces of the pages that put frameworks side by side (the
+ * model page, the index) and so must compare only like with like: a
+ * configuration's name by its precision class, a cell with the mark of
+ * where its figure comes from, a published table's source, and the cell a
+ * model's declared headline configuration picks for each framework.
+ *
+ * Memory: everything appends to a caller's pr_buf or returns what it
+ * borrows from the report model.
+ */
+#ifndef PR_COMPARE_H
+#define PR_COMPARE_H
+
+#include "buf.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+
+/* The title of platform p in l's language (p NULL: "machine not stated"). */
+const char *cmp_platform_title(const lang *l, const pr_platform *p);
+
+/* A model configuration's name by its class, never by one mode of a class
+ * of several ("混合精度（AMP / FP16）BS=64 · <platform>"); the platform left
+ * out when !with_platform.  As Markdown appended to out, or as plain text
+ * (charts) the caller frees. */
+void cmp_config_name(const lang *l, const rm_cfg *c, int with_platform, pr_buf *out, pr_err *err);
+char *cmp_config_plain(const lang *l, const rm_cfg *c, int with_platform, pr_err *err);
+
+/* The exact mode column col of mc shows ("AMP"), upper-case, into out; 0
+ * (nothing written) when its class has one mode only, so the heading says
+ * it already. */
+int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out);
+
+/* One cell of a cross-framework table: a measured median linked to its
+ * log, an imported one linked and marked ‡, a failure linked to its log (‡
+ * when imported), a published figure marked †, a published state, TODO, or
+ * the "none" word.  page_rel is the page's folder. */
+void cmp_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
+              pr_buf *out);
+
+/* Where published table t comes from: its label linked to its URL (when
+ * it has one) and its variant. */
+void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err);
+
+/* The model configuration of model m at its declared headline (platform,
+ * class, batch size); NULL when the model declares none (*decl NULL) or
+ * no framework has that configuration.  *decl may be NULL. */
+const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
+                                const pr_model_decl **decl);
+/* Framework f's cell in headline configuration mc at the declared GPU
+ * count (the fewest nodes); NULL when f has no figure or state there. */
+const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus);
+
+#endif

@@ -1,0 +1,391 @@
+#include "env_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "md.h"
+#include "mdtable.h"
+#include "provenance.h"
+#include "view.h"
+
+/* ---------------------------------------------------------------- items */
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    json_t *v = o ? json_object_get(o, k) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* Appends {label, value} (value escaped) unless value is empty; 1 when
+ * appended. */
+static int env_item(json_t *list, const lang *l, const char *key, const char *value)
+{
+    if (!value || !*value)
+        return 0;
+    pr_buf b = PR_BUF_INIT;
+    pr_md_text(&b, value);
+    json_array_append_new(list, json_pack("{s:s,s:s}", "label", lang_str(l, key), "value",
+                                          pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+    return 1;
+}
+
+/* What a run's env.json says; *software set when it names any software. */
+static json_t *run_items(const lang *l, const pr_run *run, int *software)
+{
+    json_t *items = json_array();
+    json_t *host = json_object_get(run->env, "host");
+    json_t *gpu = json_object_get(run->env, "gpu");
+    json_t *fwk = json_object_get(run->env, "framework");
+    pr_buf b = PR_BUF_INIT;
+    if (json_is_object(gpu)) {
+        pr_buf_puts(&b, jstr(gpu, "name") ? jstr(gpu, "name") : "?");
+        if (json_is_integer(json_object_get(gpu, "count")))
+            pr_buf_printf(&b, " × %lld", (long long)json_integer_value(json_object_get(gpu, "count")));
+        env_item(items, l, "env_gpu", pr_buf_cstr(&b));
+        pr_buf_clear(&b);
+        *software |= env_item(items, l, "env_driver", jstr(gpu, "driver"));
+        *software |= env_item(items, l, "env_cuda", jstr(gpu, "cuda"));
+        *software |= env_item(items, l, "env_cudnn", jstr(gpu, "cudnn"));
+        *software |= env_item(items, l, "env_nccl", jstr(gpu, "nccl"));
+    }
+    if (json_is_object(host)) {
+        if (jstr(host, "cpu_model")) {
+            pr_buf_puts(&b, jstr(host, "cpu_model"));
+            if (json_is_integer(json_object_get(host, "cpu_count")))
+                pr_buf_printf(&b, " × %lld",
+                              (long long)json_integer_value(json_object_get(host, "cpu_count")));
+            env_item(items, l, "env_cpu", pr_buf_cstr(&b));
+            pr_buf_clear(&b);
+        }
+        json_t *mem = json_object_get(host, "memory_gb");
+        if (json_is_number(mem)) {
+            pr_buf_printf(&b, "%.1f GB", json_number_value(mem));
+            env_item(items, l, "env_memory", pr_buf_cstr(&b));
+            pr_buf_clear(&b);
+        }
+        *software |= env_item(items, l, "env_os", jstr(host, "os"));
+        *software |= env_item(items, l, "env_kernel", jstr(host, "kernel"));
+        *software |= env_item(items, l, "env_compiler", jstr(host, "compiler"));
+    }
+    if (json_is_object(fwk) && jstr(fwk, "version")) {
+        pr_buf_printf(&b, "%s %s", jstr(fwk, "name") ? jstr(fwk, "name") : "", jstr(fwk, "version"));
+        *software |= env_item(items, l, "env_framework", pr_buf_cstr(&b));
+        pr_buf_clear(&b);
+    }
+    env_item(items, l, "env_captured", jstr(run->env, "captured_at"));
+    pr_buf_free(&b);
+    return items;
+}
+
+/* The keys of a stated environment (a suite's or a published file's), and
+ * whether each is software. */
+static const struct {
+    const char *key, *label;
+    int software;
+} stated_keys[] = {
+    {"gpu", "env_gpu", 0},          {"cpu", "env_cpu", 0},         {"memory", "env_memory", 0},
+    {"os", "env_os", 1},            {"driver", "env_driver", 1},   {"cuda", "env_cuda", 1},
+    {"cudnn", "env_cudnn", 1},      {"nccl", "env_nccl", 1},       {"framework", "env_framework", 1},
+    {"image", "env_image", 1},      {"network", "env_network", 0}, {"nodes", "env_nodes", 0}};
+
+static json_t *stated_items(const lang *l, const json_t *env, int *software)
+{
+    json_t *items = json_array();
+    for (size_t i = 0; env && i < sizeof stated_keys / sizeof *stated_keys; i++)
+        if (env_item(items, l, stated_keys[i].label, jstr(env, stated_keys[i].key)))
+            *software |= stated_keys[i].software;
+    return items;
+}
+
+/* What the suite states (its environment, framework version and image). */
+static json_t *suite_items(const lang *l, const rm_fw *f, int *software)
+{
+    const pr_suite *s = f->suite;
+    json_t *items = stated_items(l, s->environment, software);
+    if (s->framework_version && !jstr(s->environment, "framework")) {
+        pr_buf v = PR_BUF_INIT;
+        pr_buf_printf(&v, "%s %s", f->framework_title, s->framework_version);
+        *software |= env_item(items, l, "env_framework", pr_buf_cstr(&v));
+        pr_buf_free(&v);
+    }
+    if (s->image && !jstr(s->environment, "image"))
+        *software |= env_item(items, l, "env_image", s->image);
+    return items;
+}
+
+/* ---------------------------------------------------------------- sources */
+
+/* Appends item (Markdown) to a list joined with the language's separator. */
+static void list_add(const lang *l, pr_buf *list, const char *item)
+{
+    if (list->len)
+        pr_buf_puts(list, lang_str(l, "list_sep"));
+    pr_buf_puts(list, item);
+}
+
+static void add_source(json_t *sources, const char *head, json_t *items)
+{
+    json_array_append_new(sources, json_pack("{s:s,s:o}", "head", head, "items", items));
+}
+
+/* The distinct sources of run's imported logs among f's records on p. */
+static void imported_sources(const lang *l, const rm_fw *f, const pr_run *run,
+                             const pr_platform *p, pr_buf *out)
+{
+    json_t *seen = json_object();
+    for (size_t i = 0; i < f->nrecs; i++) {
+        if (f->runs[i] != run || f->rec_plats[i] != p || strcmp(f->recs[i]->origin, "parsed"))
+            continue;
+        pr_buf s = PR_BUF_INIT;
+        pv_record_source(f->recs[i], &s);
+        if (s.len && !json_object_get(seen, pr_buf_cstr(&s))) {
+            json_object_set_new(seen, pr_buf_cstr(&s), json_true());
+            list_add(l, out, pr_buf_cstr(&s));
+        }
+        pr_buf_free(&s);
+    }
+    json_decref(seen);
+}
+
+/* The runs behind f's figures on p: each run's env.json; the suite's
+ * environment for measured records of runs without one; the rest named in
+ * *none. */
+static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const pr_platform *p,
+                        const char *page_rel, json_t *sources, pr_buf *none, int *software,
+                        pr_err *err)
+{
+    pr_buf suite_runs = PR_BUF_INIT;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_run *run = f->runs[i];
+        int seen = f->rec_plats[i] != p; /* not on p counts as seen */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = f->runs[j] == run && f->rec_plats[j] == p;
+        if (seen)
+            continue;
+        int measured = 0, imported = 0;
+        for (size_t j = i; j < f->nrecs; j++)
+            if (f->runs[j] == run && f->rec_plats[j] == p) {
+                if (strcmp(f->recs[j]->origin, "parsed") == 0)
+                    imported = 1;
+                else
+                    measured = 1;
+            }
+        pr_buf name = PR_BUF_INIT, from = PR_BUF_INIT, head = PR_BUF_INIT;
+        pr_md_code_span(&name, run->name);
+        if (imported)
+            imported_sources(l, f, run, p, &from);
+        json_t *v = json_pack("{s:s}", "run", pr_buf_cstr(&name));
+        if (from.len)
+            json_object_set_new(v, "sources", json_string(pr_buf_cstr(&from)));
+        if (run->env) {
+            char *env_path = pr_path_join(run->dir, "env.json");
+            char *rel = rm_link_to(w, page_rel, env_path);
+            pr_buf file = PR_BUF_INIT;
+            mdt_link(&file, "env.json", rel);
+            json_object_set_new(v, "file", json_string(pr_buf_cstr(&file)));
+            lang_fmt(l, measured ? "env_src_run" : "env_src_imported", v, &head, err);
+            add_source(sources, pr_buf_cstr(&head), run_items(l, run, software));
+            pr_buf_free(&file);
+            free(rel);
+            free(env_path);
+        } else {
+            /* The suite describes what perfrepro ran, never imported logs. */
+            if (measured && f->suite)
+                list_add(l, &suite_runs, pr_buf_cstr(&name));
+            if (imported || !f->suite) {
+                lang_fmt(l, "env_none_run", v, &head, err);
+                list_add(l, none, pr_buf_cstr(&head));
+            }
+        }
+        json_decref(v);
+        pr_buf_free(&name);
+        pr_buf_free(&from);
+        pr_buf_free(&head);
+    }
+    if (suite_runs.len) {
+        json_t *items = suite_items(l, f, software);
+        pr_buf path = PR_BUF_INIT, head = PR_BUF_INIT;
+        pr_md_code_span(&path, f->suite->path);
+        json_t *v = json_pack("{s:s,s:s,s:s}", "suite", pr_buf_cstr(&path), "runs",
+                              pr_buf_cstr(&suite_runs), "run", pr_buf_cstr(&suite_runs));
+        if (json_array_size(items)) {
+            lang_fmt(l, "env_src_suite", v, &head, err);
+            add_source(sources, pr_buf_cstr(&head), items);
+        } else {
+            json_decref(items);
+            lang_fmt(l, "env_none_run", v, &head, err);
+            list_add(l, none, pr_buf_cstr(&head));
+        }
+        json_decref(v);
+        pr_buf_free(&path);
+        pr_buf_free(&head);
+    }
+    pr_buf_free(&suite_runs);
+}
+
+/* t's URL up to its fragment (tables of one file differ in their #L line). */
+static size_t url_stem(const pr_pub_table *t)
+{
+    return t->source_url ? strcspn(t->source_url, "#") : 0;
+}
+
+/* The link to the source of the tables like t (same label and environment)
+ * on p: their URL when they share one (up to the fragment), else their
+ * repository's page, else the label alone. */
+static void pub_link(const rm_fw *f, const pr_pub_table *t, const pr_platform *p, pr_buf *out)
+{
+    int one_url = t->source_url != NULL;
+    for (size_t i = 0; i < f->npubs && one_url; i++) {
+        const pr_pub_table *o = f->pubs[i];
+        if (o->platform == p && strcmp(o->label, t->label) == 0 && o->environment == t->environment)
+            one_url = o->source_url && url_stem(o) == url_stem(t) &&
+                      strncmp(o->source_url, t->source_url, url_stem(t)) == 0;
+    }
+    pr_buf label = PR_BUF_INIT, url = PR_BUF_INIT;
+    pr_md_text(&label, t->label);
+    if (one_url)
+        pr_buf_put(&url, t->source_url, url_stem(t));
+    else if (t->source_repo)
+        pr_buf_printf(&url, "https://github.com/%s", t->source_repo);
+    if (url.len)
+        mdt_link_url(out, pr_buf_cstr(&label), pr_buf_cstr(&url));
+    else
+        pr_buf_puts(out, pr_buf_cstr(&label));
+    pr_buf_free(&label);
+    pr_buf_free(&url);
+}
+
+/* 1 when framework string fw (a stated environment's) names table t's
+ * framework. */
+static int names_fw(const char *fw, const pr_pub_table *t)
+{
+    return (t->framework_title && strcasestr(fw, t->framework_title)) ||
+           strcasestr(fw, t->framework);
+}
+
+/* 1 unless t's stated environment is another framework's: a file whose
+ * tables cover five frameworks may state the one machine a seed report ran
+ * PyTorch on, which says nothing of the OneFlow figures beside it. */
+static int env_is_own(const rm_world *w, const pr_pub_table *t)
+{
+    const char *fw = jstr(t->environment, "framework");
+    if (!fw || names_fw(fw, t))
+        return 1;
+    for (size_t i = 0; i < w->d->npubs; i++) {
+        const pr_pub_table *o = &w->d->pubs[i];
+        if (strcmp(o->file, t->file) == 0 && strcmp(o->framework, t->framework) != 0 &&
+            names_fw(fw, o))
+            return 0;
+    }
+    return 1;
+}
+
+/* The published sources of f's figures on p: one entry per file's
+ * environment (tables of one file share it), the rest named in *none. */
+static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const pr_platform *p,
+                        json_t *sources, pr_buf *none, int *software, pr_err *err)
+{
+    for (size_t i = 0; i < f->npubs; i++) {
+        const pr_pub_table *t = f->pubs[i];
+        if (t->platform != p)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = f->pubs[j]->platform == p && strcmp(f->pubs[j]->label, t->label) == 0 &&
+                   f->pubs[j]->environment == t->environment;
+        if (seen)
+            continue;
+        pr_buf link = PR_BUF_INIT, head = PR_BUF_INIT;
+        pub_link(f, t, p, &link);
+        json_t *v = json_pack("{s:s}", "source", pr_buf_cstr(&link));
+        if (json_object_size(t->environment) && env_is_own(w, t)) {
+            lang_fmt(l, "env_src_pub", v, &head, err);
+            add_source(sources, pr_buf_cstr(&head), stated_items(l, t->environment, software));
+        } else if (json_object_size(t->environment)) {
+            json_object_set_new(v, "framework", json_string(jstr(t->environment, "framework")));
+            lang_fmt(l, "env_src_other", v, &head, err);
+            list_add(l, none, pr_buf_cstr(&head));
+        } else {
+            list_add(l, none, pr_buf_cstr(&link));
+        }
+        json_decref(v);
+        pr_buf_free(&link);
+        pr_buf_free(&head);
+    }
+}
+
+/* ---------------------------------------------------------------- platforms */
+
+/* The machine as data/platforms/ describes it, one line. */
+static void machine_line(const lang *l, const pr_platform *p, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_pack("{s:s,s:b}", "device", p->device, "cpu", pv_is_cpu(p));
+    if (!isnan(p->memory_gb)) {
+        char mem[32];
+        snprintf(mem, sizeof mem, "%g", p->memory_gb);
+        json_object_set_new(v, "memory", json_string(mem));
+    }
+    if (p->per_node)
+        json_object_set_new(v, "per_node", json_integer(p->per_node));
+    if (p->interconnect)
+        json_object_set_new(v, "interconnect", json_string(p->interconnect));
+    lang_fmt(l, "platform_desc", v, out, err);
+    json_decref(v);
+}
+
+static json_t *platform_env(const rm_world *w, const lang *l, const rm_fw *f,
+                            const pr_platform *p, const char *page_rel, pr_err *err)
+{
+    json_t *pv = json_object(), *sources = json_array();
+    pr_buf b = PR_BUF_INIT, none = PR_BUF_INIT;
+    int software = 0;
+    if (p) {
+        vw_text(pv, "title", pv_platform_title(l, p));
+        machine_line(l, p, &b, err);
+        vw_md(pv, "machine", &b);
+    }
+    run_sources(w, l, f, p, page_rel, sources, &none, &software, err);
+    pub_sources(w, l, f, p, sources, &none, &software, err);
+    /* Planned cases have no machine until they run: only figures are
+     * compared. */
+    int figures = json_array_size(sources) || none.len;
+    if (!p) {
+        vw_text(pv, "title", lang_str(l, figures ? "platform_none_title" : "platform_planned_title"));
+        if (figures)
+            vw_str(pv, "env_note", lang_str(l, "platform_none_note"));
+    }
+    if (none.len) {
+        json_t *v = json_pack("{s:s}", "sources", pr_buf_cstr(&none));
+        lang_fmt(l, "env_src_none", v, &b, err);
+        vw_md(pv, "none", &b);
+        json_decref(v);
+    }
+    if (!json_array_size(sources) && !none.len)
+        vw_str(pv, "no_software", lang_str(l, "env_no_sources"));
+    else if (!software)
+        vw_str(pv, "no_software", lang_str(l, "env_no_software"));
+    json_object_set_new(pv, "sources", sources);
+    pr_buf_free(&b);
+    pr_buf_free(&none);
+    return pv;
+}
+
+json_t *env_view(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
+                 pr_err *err)
+{
+    json_t *list = json_array();
+    /* Configurations are sorted by platform first: one entry per run of them. */
+    for (size_t first = 0; first < f->ncfgs;) {
+        const pr_platform *p = f->cfgs[first].platform;
+        size_t end = first;
+        while (end < f->ncfgs && f->cfgs[end].platform == p)
+            end++;
+        json_array_append_new(list, platform_env(w, l, f, p, page_rel, err));
+        first = end;
+    }
+    return list;
+}

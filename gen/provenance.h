@@ -1,0 +1,49 @@
+/* provenance: where a framework page's figures come from, in the page's
+ * words.  A platform's title and the words of its kind (GPUs, or processes
+ * on a CPU machine: "1×8 GPUs" means nothing there), the figure of a cell
+ * with its origin mark (‡ imported, † published), the source of an
+ * imported log, and the other sources of a cell.
+ *
+ * Memory: everything appends to a caller's pr_buf; strings returned are
+ * borrowed from the language or the platform.
+ */
+#ifndef PR_PROVENANCE_H
+#define PR_PROVENANCE_H
+
+#include "buf.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+#include "view.h"
+
+/* 1 when p is a CPU machine (its counts are processes, not GPUs). */
+int pv_is_cpu(const pr_platform *p);
+
+/* p's title in l's language; the "machine not stated" words when NULL. */
+const char *pv_platform_title(const lang *l, const pr_platform *p);
+
+/* The head of the device-count column ("GPUs", or "Processes" on a CPU
+ * machine) and a row's label ("1×8 GPUs", "1×8 processes"). */
+const char *pv_col_count(const lang *l, const pr_platform *p);
+void pv_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
+                    pr_err *err);
+
+/* The number of different device counts of c's rows: speedup and
+ * efficiency need two. */
+size_t pv_counts(const rm_cfg *c);
+
+/* A summary-table cell: as mdt_summary_cell, the figure of a run from an
+ * imported log marked ‡. */
+void pv_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
+                     vw_notes *nt, pr_buf *out);
+
+/* Where record r's log was published, as a link "repo@commit:path" (code),
+ * to its url when it has one; nothing when r names no source. */
+void pv_record_source(const pr_record *r, pr_buf *out);
+
+/* The sources of cell rc of c other than the one its figure comes from:
+ * the other published tables (label, variant, value†) and the records of
+ * the lower-precedence origin that were left out.  Nothing when none. */
+void pv_cell_others(const lang *l, const rm_cfg *c, const rm_cell *rc, pr_buf *out, pr_err *err);
+
+#endif

@@ -1,0 +1,297 @@
+/* published: reading and checking published-figures files (data/published/),
+ * each table with its source, platform and rows.  Part of data loading
+ * (data.h): pr_data_load calls pr_data_load_published for every file. */
+#include "data.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jdoc.h"
+#include "record.h"
+#include "suite.h"
+
+static const char *const pub_keys[] = {"perfrepro", "label", "source", "environment", "platform",
+                                       "tables", NULL};
+static const char *const source_keys[] = {"title", "url", "repo", "path", "commit", "line",
+                                          "date", NULL};
+static const char *const table_keys[] = {"model", "model_title", "framework", "framework_title",
+                                         "precision", "batch_size", "batch_label", "unit",
+                                         "variant", "note", "primary", "platform", "source", "rows",
+                                         NULL};
+static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "printed",
+                                       "state", "speedup", "time_to_train_s", "accuracy", NULL};
+static const char *const pub_states[] = {"TODO", "OOM", "failed", NULL};
+
+static char *opt_dup(const pr_jcur *c, const char *key, const char *fallback, pr_err *err,
+                     int *rc)
+{
+    const char *s = NULL;
+    int r = pr_jstr(c, key, 0, &s, err);
+    if (r < 0)
+        *rc = -1;
+    return pr_xstrdup(r == 1 ? s : fallback);
+}
+
+void pr_pub_table_free(pr_pub_table *t)
+{
+    char *strs[] = {t->file, t->label, t->source_title, t->source_url, t->source_repo,
+                    t->source_path, t->source_commit, t->date, t->model, t->model_title,
+                    t->framework, t->framework_title, t->batch_label, t->unit, t->variant,
+                    t->note};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        free(strs[i]);
+    json_decref(t->environment);
+    free(t->rows);
+}
+
+/* Reads a source object into t, inheriting the file-level source for keys
+ * the table does not set. */
+static int read_source(const pr_jcur *src, pr_pub_table *t, pr_err *err)
+{
+    const char *s;
+    long long line;
+    int rc;
+    if (pr_jobject(src, source_keys, err) < 0)
+        return -1;
+    struct { const char *key; char **dst; } f[] = {
+        {"title", &t->source_title}, {"url", &t->source_url}, {"repo", &t->source_repo},
+        {"path", &t->source_path}, {"commit", &t->source_commit}, {"date", &t->date}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        if ((rc = pr_jstr(src, f[i].key, 0, &s, err)) < 0)
+            return -1;
+        if (rc) {
+            free(*f[i].dst);
+            *f[i].dst = pr_xstrdup(s);
+        }
+    }
+    if (t->source_commit && pr_jchild(src, "commit").v && !pr_is_commit_id(t->source_commit)) {
+        pr_jcur cm = pr_jchild(src, "commit");
+        return pr_jfail(&cm, err, "\"%.80s\" is not a commit id (7 to 40 hex digits)",
+                        t->source_commit);
+    }
+    if ((rc = pr_jint(src, "line", 0, 1, 1 << 30, &line, err)) < 0)
+        return -1;
+    if (rc)
+        t->source_line = (int)line;
+    if (t->source_url) {
+        pr_jcur u = pr_jchild(src, "url");
+        if (u.v && strncmp(t->source_url, "https://", 8) != 0 &&
+            strncmp(t->source_url, "http://", 7) != 0)
+            return pr_jfail(&u, err, "expected an http(s):// URL");
+    }
+    return 0;
+}
+
+static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
+{
+    long long v;
+    int rc;
+    memset(r, 0, sizeof *r);
+    r->time_to_train_s = NAN;
+    r->accuracy = NAN;
+    if (pr_jobject(c, row_keys, err) < 0 || pr_jint(c, "nodes", 1, 1, 65536, &v, err) < 0)
+        return -1;
+    r->nodes = (int)v;
+    if (pr_jint(c, "gpus", 1, 1, 1 << 20, &v, err) < 0)
+        return -1;
+    r->gpus = (int)v;
+    if ((rc = pr_jint(c, "gpus_per_node", 0, 1, 1024, &v, err)) < 0)
+        return -1;
+    if (rc) {
+        r->gpus_per_node = (int)v;
+        if (r->gpus_per_node * r->nodes != r->gpus) {
+            pr_jcur g = pr_jchild(c, "gpus");
+            return pr_jfail(&g, err, "%d is not nodes (%d) x gpus_per_node (%d)", r->gpus,
+                            r->nodes, r->gpus_per_node);
+        }
+    } else if (r->gpus % r->nodes != 0) {
+        pr_jcur g = pr_jchild(c, "gpus");
+        return pr_jfail(&g, err, "%d GPUs do not divide over %d nodes", r->gpus, r->nodes);
+    } else {
+        r->gpus_per_node = r->gpus / r->nodes;
+    }
+    if ((rc = pr_jnum(c, "throughput", 0, 0, &r->value, err)) < 0)
+        return -1;
+    r->has_value = rc;
+    if (rc && r->value <= 0) {
+        pr_jcur t = pr_jchild(c, "throughput");
+        return pr_jfail(&t, err, "a throughput must be > 0 (a failed case is a state, not 0)");
+    }
+    /* The figure as its source printed it (perfrepro-gen import-table keeps
+     * it): it must be the same number, so the text cannot drift from it. */
+    const char *printed;
+    if ((rc = pr_jstr(c, "printed", 0, &printed, err)) < 0)
+        return -1;
+    if (rc) {
+        pr_jcur pc = pr_jchild(c, "printed");
+        char *end;
+        errno = 0;
+        double pv = strtod(printed, &end);
+        if (!r->has_value || !*printed || *end || errno || strspn(printed, "0123456789.") != strlen(printed))
+            return pr_jfail(&pc, err, "\"%s\" is not the printed form of the row's throughput",
+                            printed);
+        if (pv != r->value)
+            return pr_jfail(&pc, err, "\"%s\" is not the row's throughput (%.17g)", printed, r->value);
+    }
+    if ((rc = pr_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
+        return -1;
+    if (rc == r->has_value)
+        return pr_jfail(c, err, "a row needs exactly one of \"throughput\" or \"state\"");
+    if ((rc = pr_jnum(c, "speedup", 0, 0, &r->speedup, err)) < 0)
+        return -1;
+    r->has_speedup = rc;
+    if (pr_jnum(c, "time_to_train_s", 0, 0, &r->time_to_train_s, err) < 0 ||
+        pr_jnum(c, "accuracy", 0, 0, &r->accuracy, err) < 0)
+        return -1;
+    if (!isnan(r->accuracy) && r->accuracy > 100) {
+        pr_jcur a = pr_jchild(c, "accuracy");
+        return pr_jfail(&a, err, "accuracy is a percentage (0 to 100)");
+    }
+    return 0;
+}
+
+static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c, int index,
+                      pr_pub_table *t, pr_err *err)
+{
+    int rc = 0;
+    long long v;
+    pr_jcur src, rows;
+    t->index = index;
+    t->source_line = 0;
+    if (pr_jobject(c, table_keys, err) < 0)
+        return -1;
+    t->label = opt_dup(file_root, "label", "published", err, &rc);
+    if (pr_jobj(file_root, "source", 1, &src, err) < 0 || read_source(&src, t, err) < 0)
+        return -1;
+    int has = pr_jobj(c, "source", 0, &src, err);
+    if (has < 0 || (has && read_source(&src, t, err) < 0))
+        return -1;
+    const char *s;
+    if (pr_jstr(c, "model", 1, &s, err) < 0)
+        return -1;
+    t->model = pr_xstrdup(s);
+    if (!pr_name_is_safe(s)) {
+        pr_jcur m = pr_jchild(c, "model");
+        return pr_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
+    }
+    if (pr_jstr(c, "framework", 1, &s, err) < 0)
+        return -1;
+    t->framework = pr_xstrdup(s);
+    if (!pr_name_is_safe(s)) {
+        pr_jcur m = pr_jchild(c, "framework");
+        return pr_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
+    }
+    t->model_title = opt_dup(c, "model_title", t->model, err, &rc);
+    t->framework_title = opt_dup(c, "framework_title", t->framework, err, &rc);
+    if (rc < 0 || pr_jenum(c, "precision", 1, pr_precisions, &t->precision, err) < 0 ||
+        pr_jint(c, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
+        return -1;
+    t->batch_size = (int)v;
+    /* Hardening: a batch_label, variant or note that is not a string was
+     * silently dropped (the -1 was taken for "absent"); it is an error. */
+    if ((rc = pr_jstr(c, "batch_label", 0, &s, err)) < 0)
+        return -1;
+    if (rc == 1)
+        t->batch_label = pr_xstrdup(s);
+    if (pr_jstr(c, "unit", 1, &s, err) < 0)
+        return -1;
+    t->unit = pr_xstrdup(s);
+    if ((rc = pr_jstr(c, "variant", 0, &s, err)) < 0)
+        return -1;
+    if (rc == 1)
+        t->variant = pr_xstrdup(s);
+    if ((rc = pr_jstr(c, "note", 0, &s, err)) < 0)
+        return -1;
+    if (rc == 1)
+        t->note = pr_xstrdup(s);
+    if (pr_jbool(c, "primary", 0, &t->primary, err) < 0)
+        return -1;
+    /* The table's platform, else the file's: one of them must say it. */
+    int unstated = 0;
+    if ((has = pr_platform_ref(&d->platforms, c, "platform", &t->platform, &unstated, err)) < 0 ||
+        (!has && (has = pr_platform_ref(&d->platforms, file_root, "platform", &t->platform,
+                                        &unstated, err)) < 0))
+        return -1;
+    if (!has)
+        return pr_jfail(c, err, "no \"platform\": name the machine of these figures (a file of "
+                                "data/platforms/, here or at the file's top), or \"%s\" when the "
+                                "source does not state it",
+                        PR_PLATFORM_UNSTATED);
+    pr_jcur env;
+    if ((has = pr_jobj(file_root, "environment", 0, &env, err)) < 0)
+        return -1;
+    if (has)
+        t->environment = json_incref(env.v);
+    if (pr_jarr(c, "rows", 1, 1, &rows, err) < 0)
+        return -1;
+    t->nrows = json_array_size(rows.v);
+    t->rows = pr_xcalloc(t->nrows, sizeof *t->rows);
+    for (size_t i = 0; i < t->nrows; i++) {
+        pr_jcur it = pr_jitem(&rows, i);
+        if (read_row(&it, &t->rows[i], err) < 0)
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (t->rows[j].nodes == t->rows[i].nodes && t->rows[j].gpus == t->rows[i].gpus)
+                return pr_jfail(&it, err, "duplicate row for %d node(s), %d GPU(s)",
+                                t->rows[i].nodes, t->rows[i].gpus);
+    }
+    /* The same table twice (same source label, config, variant and platform). */
+    for (size_t i = 0; i < d->npubs; i++) {
+        pr_pub_table *o = &d->pubs[i];
+        if (strcmp(o->model, t->model) == 0 && strcmp(o->framework, t->framework) == 0 &&
+            strcmp(o->precision, t->precision) == 0 && o->batch_size == t->batch_size &&
+            strcmp(o->label, t->label) == 0 && o->platform == t->platform &&
+            strcmp(o->variant ? o->variant : "", t->variant ? t->variant : "") == 0 &&
+            strcmp(o->batch_label ? o->batch_label : "", t->batch_label ? t->batch_label : "") == 0)
+            return pr_jfail(c, err, "duplicate published table (also %s, table %d)", o->file,
+                            o->index);
+    }
+    return 0;
+}
+
+int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc), tables;
+    long long v;
+    if (pr_jobject(&root, pub_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
+        pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+        pr_jarr(&root, "tables", 1, 1, &tables, err) < 0)
+        goto out;
+    pr_jcur env;
+    int has = pr_jobj(&root, "environment", 0, &env, err);
+    if (has < 0)
+        goto out;
+    if (has) {
+        const char *k;
+        json_t *val;
+        json_object_foreach(env.v, k, val) {
+            if (!json_is_string(val)) {
+                pr_jcur it = pr_jchild(&env, k);
+                pr_jfail(&it, err, "expected a string");
+                goto out;
+            }
+        }
+    }
+    for (size_t i = 0; i < json_array_size(tables.v); i++) {
+        pr_jcur it = pr_jitem(&tables, i);
+        pr_pub_table t;
+        memset(&t, 0, sizeof t);
+        t.file = pr_xstrdup(path);
+        if (read_table(d, &root, &it, (int)i, &t, err) < 0) {
+            pr_pub_table_free(&t);
+            goto out;
+        }
+        d->pubs = pr_xrealloc(d->pubs, (d->npubs + 1) * sizeof *d->pubs);
+        d->pubs[d->npubs++] = t;
+    }
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    return rc;
+}

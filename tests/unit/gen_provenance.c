@@ -1,0 +1,364 @@
+/* gen: the framework page says where every figure came from and on which
+ * machine.  A page without runs is a summary of published figures; each
+ * platform has its own section and tables; a cell's other sources are
+ * listed beside the chosen one; each source's environment is its own; a
+ * CPU machine is worded as processes, never GPUs. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "data.h"
+#include "report.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
+{
+    (void)err;
+    json_object_set_new(ctx, path, json_stringn_nocheck(data, len));
+    return 0;
+}
+
+static json_t *render(const char *data_dir)
+{
+    pr_dataset *d = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
+    json_t *pages = json_object();
+    char *out = pr_path_join(data_dir, "out");
+    pr_report_opts o = {"templates", out, 0};
+    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
+    pr_data_free(d);
+    free(out);
+    return pages;
+}
+
+static const char *page(json_t *pages, const char *path)
+{
+    const char *s = json_string_value(json_object_get(pages, path));
+    cr_assert(s, "no page %s", path);
+    return s;
+}
+
+/* The text of md from the first `from` on (at or after `after`) to the next
+ * `to` (or the end); the caller frees it. */
+static char *between(const char *md, const char *after, const char *from, const char *to)
+{
+    const char *a = after ? strstr(md, after) : md;
+    cr_assert(a, "no \"%s\" in:\n%s", after, md);
+    const char *s = strstr(a, from);
+    cr_assert(s, "no \"%s\" in:\n%s", from, md);
+    const char *e = to ? strstr(s + strlen(from), to) : NULL;
+    return pr_xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+}
+
+static size_t count(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void platform(const char *d, const char *id, const char *title, const char *kind)
+{
+    char *rel = pr_xasprintf("platforms/%s.json", id);
+    char *text = pr_xasprintf("{\"perfrepro\": 1, \"title\": {\"zh\": \"%s\", \"en\": \"%s\"},\n"
+                              " \"device\": {\"kind\": \"%s\", \"model\": \"%s device\","
+                              " \"per_node\": 8}}\n",
+                              title, title, kind, title);
+    put(d, rel, text);
+    free(rel);
+    free(text);
+}
+
+/* A record of framework fw (model M, fp32) at batch size bs on `gpus`
+ * devices of one node, in run `run`, on platform plat (NULL: the run's). */
+static void record(const char *d, const char *run, const char *fw, int bs, int gpus, int repeat,
+                   double v, const char *origin, const char *plat, int with_env)
+{
+    char *case_name = pr_xasprintf("clas_M_%s_bs%d_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", bs,
+                                   gpus, repeat);
+    json_t *r = json_pack("{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,"
+                          "s:i,s:i,s:i,s:s,s:s}",
+                          "log_file", "", "model_name", "clas_M", "mission_name", "x",
+                          "direction_id", 0, "run_mode", gpus > 1 ? "mp" : "sp", "index", 1,
+                          "gpu_num", gpus, "FINAL_RESULT", v, "JOB_FAIL_FLAG", 0, "UNIT",
+                          "images/s", "perfrepro", 1, "model", "M", "framework", fw, "case",
+                          case_name, "precision", "fp32", "batch_size", bs, "nodes", 1,
+                          "gpus_per_node", gpus, "repeat", repeat, "origin", origin,
+                          "started_at", "2026-11-20T10:00:00Z");
+    char *log = pr_xasprintf("logs/train_log/%s", case_name);
+    json_object_set_new(r, "log_file", json_string(log));
+    if (plat)
+        json_object_set_new(r, "platform", json_string(plat));
+    if (with_env)
+        json_object_set_new(r, "env", json_string("env.json"));
+    if (strcmp(origin, "parsed") == 0)
+        json_object_set_new(r, "source",
+                            json_pack("{s:s,s:s,s:s,s:s}", "repo", "Someone/logs", "commit",
+                                      "0123456789abcdef", "path", "rn50/log.txt", "url",
+                                      "https://example.com/someone/log.txt"));
+    char *text = json_dumps(r, JSON_INDENT(1));
+    char *rel = pr_xasprintf("runs/%s/logs/index/%s_speed", run, case_name);
+    char *log_rel = pr_xasprintf("runs/%s/%s", run, log);
+    put(d, rel, text);
+    put(d, log_rel, "ips: 1\n");
+    free(case_name);
+    free(log);
+    free(text);
+    free(rel);
+    free(log_rel);
+    json_decref(r);
+}
+
+/* A published file: one table of framework fw (fp32, BS 64) on plat. */
+static void published(const char *d, const char *file, const char *label, const char *fw,
+                      const char *plat, const char *variant, const char *env_json,
+                      const char *rows)
+{
+    char *rel = pr_xasprintf("published/%s.json", file);
+    char *text = pr_xasprintf(
+        "{\"perfrepro\": 1, \"label\": \"%s\", \"source\": {\"title\": \"%s README\","
+        " \"url\": \"https://example.com/%s\"},%s \"platform\": \"%s\", \"tables\": [\n"
+        " {\"model\": \"M\", \"framework\": \"%s\", \"precision\": \"fp32\", \"batch_size\": 64,"
+        "  \"unit\": \"images/s\"%s%s%s, \"rows\": [%s]}]}\n",
+        label, label, file, env_json ? env_json : "", plat, fw, variant ? ", \"variant\": \"" : "",
+        variant ? variant : "", variant ? "\"" : "", rows);
+    put(d, rel, text);
+    free(rel);
+    free(text);
+}
+
+static const char ENV_JSON[] =
+    "{\"perfrepro\": 1, \"captured_at\": \"2026-11-20T09:59:00Z\",\n"
+    " \"host\": {\"cpu_model\": \"Example CPU\", \"cpu_count\": 64, \"memory_gb\": 512.0,"
+    " \"os\": \"RunOS 12\", \"kernel\": \"6.1.0\", \"compiler\": \"12.2.0\"},\n"
+    " \"gpu\": {\"name\": \"A device\", \"count\": 8, \"driver\": \"550.54\", \"cuda\": \"12.4\","
+    " \"nccl\": \"2.21.5\"},\n"
+    " \"framework\": {\"name\": \"RunFw\", \"version\": \"2.1.0\"}}\n";
+
+/* ---------------------------------------------------------------- titles */
+
+Test(provenance, a_page_of_published_figures_only_is_a_summary)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    published(d, "p", "Vendor", "F", "a", NULL, NULL,
+              "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 100},"
+              "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 700}");
+    json_t *pages = render(d);
+    const char *zh = page(pages, "M/F/README.md"), *en = page(pages, "M/F/README.en.md");
+    cr_expect(strstr(zh, "\n# F M 公布数据汇总\n"), "%s", zh);
+    cr_expect(strstr(en, "\n# F M: published figures\n"), "%s", en);
+    cr_expect(!strstr(zh, "复现"), "reproduction wording without runs:\n%s", zh);
+    cr_expect(!strstr(en, "reproduc"), "reproduction wording without runs:\n%s", en);
+    /* No suite, no logs: environment, figures, notes. */
+    cr_expect(strstr(zh, "## 二、公布数据\n") && strstr(zh, "## 三、说明\n"), "%s", zh);
+    cr_expect(!strstr(zh, "测试步骤") && !strstr(zh, "日志数据"), "%s", zh);
+    cr_expect(strstr(zh, "100.00†"), "%s", zh);
+    /* A run makes it a reproduction report. */
+    record(d, "r1", "F", 64, 1, 1, 98.0, "measured", "a", 0);
+    json_decref(pages);
+    pages = render(d);
+    zh = page(pages, "M/F/README.md");
+    cr_expect(strstr(zh, "\n# F M 性能复现报告\n"), "%s", zh);
+    cr_expect(strstr(zh, "## 四、测试结果\n"), "%s", zh);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* ---------------------------------------------------------------- platforms */
+
+Test(provenance, one_case_on_two_platforms_is_two_sections)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    platform(d, "b", "B机", "gpu");
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", "a", 0);
+    record(d, "r1", "F", 64, 8, 1, 700.0, "measured", "a", 0);
+    record(d, "r2", "F", 64, 1, 1, 55.0, "measured", "b", 0);
+    record(d, "r2", "F", 64, 8, 1, 333.0, "measured", "b", 0);
+    published(d, "p", "Vendor", "F", "a", NULL, NULL,
+              "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110},"
+              "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 800}");
+    json_t *pages = render(d);
+    const char *zh = page(pages, "M/F/README.md");
+    char *a = between(zh, "## 四、测试结果", "\n### A机\n", "\n### B机\n");
+    char *b = between(zh, "## 四、测试结果", "\n### B机\n", "\n## 五");
+    /* One summary table per platform, each with its own figures only. */
+    cr_expect_eq(count(a, "\n| GPU 数 |"), 1, "%s", a);
+    cr_expect_eq(count(b, "\n| GPU 数 |"), 1, "%s", b);
+    cr_expect(strstr(a, "100.00") && strstr(a, "700.00") && strstr(a, "110.00†"), "%s", a);
+    cr_expect(!strstr(a, "55.00") && !strstr(a, "333.00"), "B's figures under A:\n%s", a);
+    cr_expect(strstr(b, "55.00") && strstr(b, "333.00"), "%s", b);
+    cr_expect(!strstr(b, "100.00") && !strstr(b, "700.00") && !strstr(b, "110.00"),
+              "A's figures under B:\n%s", b);
+    /* The gap compares A's runs with A's published figure; B has none. */
+    cr_expect(strstr(a, "| 110.00† | -9.1% ⚠️ |"), "%s", a);
+    cr_expect(!strstr(b, "差距") && !strstr(b, "公布值"), "B compared with A:\n%s", b);
+    /* The headings of the configurations keep naming the platform. */
+    cr_expect(strstr(a, "#### FP32 BS=64 · A机\n") && strstr(b, "#### FP32 BS=64 · B机\n"));
+    free(a);
+    free(b);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+Test(provenance, figures_of_no_stated_machine_are_compared_with_nothing)
+{
+    char *d = tmpdir();
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", NULL, 0);
+    published(d, "p", "Vendor", "F", "unstated", NULL, NULL,
+              "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110}");
+    json_t *pages = render(d);
+    const char *en = page(pages, "M/F/README.en.md");
+    char *s = between(en, "## 4. Results", "\n### Figures whose machine is not stated\n", "\n## 5");
+    cr_expect(strstr(s, "compared with nothing"), "%s", s);
+    cr_expect(!strstr(s, "| Gap |"), "a gap between two unstated machines:\n%s", s);
+    free(s);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* ---------------------------------------------------------------- several sources */
+
+Test(provenance, a_cell_of_three_sources_shows_the_chosen_one_and_the_others)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", "a", 0);
+    published(d, "1-first", "First", "F", "a", NULL, NULL,
+              "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110},"
+              "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 800}");
+    published(d, "2-second", "Second", "F", "a", "v2", NULL,
+              "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 120},"
+              "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 900}");
+    json_t *pages = render(d);
+    const char *zh = page(pages, "M/F/README.md"), *en = page(pages, "M/F/README.en.md");
+    char *sum = between(zh, "## 四、测试结果", "\n| GPU 数 |", "\n\n");
+    /* The measured figure, then the first published table by precedence. */
+    cr_expect(strstr(sum, "| 1机1卡 | [100.00]("), "%s", sum);
+    cr_expect(strstr(sum, "| 1机8卡 | 800.00† |"), "%s", sum);
+    cr_expect(strstr(zh, "| 1 | 1 | 100.00 |") && strstr(zh, "| 110.00† | -9.1% ⚠️ |"), "%s", zh);
+    /* The others, with label, variant and value. */
+    cr_expect(strstr(zh, "- 1机1卡：Second（v2） 120.00†\n"), "%s", zh);
+    cr_expect(strstr(zh, "- 1机8卡：Second（v2） 900.00†\n"), "%s", zh);
+    cr_expect(strstr(en, "- 1×8 GPUs: Second (v2) 900.00†\n"), "%s", en);
+    cr_expect(strstr(zh, "##### 公布数据：First（优先来源）\n"), "%s", zh);
+    cr_expect(strstr(zh, "##### 公布数据：Second（v2）\n"), "%s", zh);
+    /* The rule and the markers, once each. */
+    cr_expect_eq(count(zh, "同一格有多个来源时"), 1);
+    cr_expect_eq(count(zh, "数字的来源："), 1);
+    free(sum);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+Test(provenance, an_imported_figure_is_marked_and_names_its_source)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    record(d, "r1", "F", 64, 1, 1, 100.0, "parsed", "a", 0);
+    json_t *pages = render(d);
+    const char *zh = page(pages, "M/F/README.md");
+    cr_expect(strstr(zh, "| 1机1卡 | [100.00‡]("), "%s", zh);
+    cr_expect(strstr(zh, "| 1 | 1 | 100.00‡ |"), "%s", zh);
+    cr_expect(strstr(zh, "[`Someone/logs@01234567:rn50/log.txt`](https://example.com/someone/log.txt)"),
+              "%s", zh);
+    cr_expect(strstr(zh, "\n# F M 性能复现报告\n"), "%s", zh);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* ---------------------------------------------------------------- environment */
+
+Test(provenance, each_source_shows_its_own_environment)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    put(d, "suites/f.json",
+        "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"clas_M\",\n"
+        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"images/s\", \"platform\": \"a\",\n"
+        " \"environment\": {\"cuda\": \"SUITE-CUDA\"}, \"command\": [\"true\"],\n"
+        " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64],\n"
+        "            \"precision\": [\"fp32\"]},\n"
+        " \"rule\": {\"keyword\": \"ips:\"}}\n");
+    /* r1 has its env.json; r2 has none, so the suite speaks for it. */
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", "a", 1);
+    put(d, "runs/r1/env.json", ENV_JSON);
+    record(d, "r2", "F", 64, 1, 2, 101.0, "measured", "a", 0);
+    /* A file stating F's software, with a table of G beside F's. */
+    put(d, "published/p.json",
+        "{\"perfrepro\": 1, \"label\": \"Vendor\", \"source\": {\"title\": \"t\"},\n"
+        " \"environment\": {\"framework\": \"F 9.9\", \"cuda\": \"11.0\"}, \"platform\": \"a\",\n"
+        " \"tables\": [\n"
+        "  {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110}]},\n"
+        "  {\"model\": \"M\", \"framework\": \"G\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 90}]}]}\n");
+    json_t *pages = render(d);
+    const char *zh = page(pages, "M/F/README.md");
+    char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
+    char *run = between(env, NULL, "运行 `r1`", "\n- ");
+    char *suite = between(env, NULL, "测试套件", "\n- ");
+    char *pub = between(env, NULL, "Vendor 随公布数据", "\n- ");
+    cr_expect(strstr(run, "CUDA：12.4") && strstr(run, "RunFw 2.1.0"), "%s", env);
+    cr_expect(!strstr(run, "11.0") && !strstr(run, "SUITE-CUDA") && !strstr(run, "F 9.9"),
+              "another source's software under r1:\n%s", env);
+    cr_expect(strstr(suite, "`r2`") && strstr(suite, "SUITE-CUDA"), "%s", env);
+    cr_expect(!strstr(suite, "`r1`") && !strstr(suite, "12.4") && !strstr(suite, "11.0"),
+              "%s", env);
+    cr_expect(strstr(pub, "CUDA：11.0") && strstr(pub, "F 9.9"), "%s", env);
+    cr_expect(!strstr(pub, "12.4") && !strstr(pub, "SUITE-CUDA"), "%s", env);
+    cr_expect_eq(count(env, "SUITE-CUDA"), 1, "%s", env);
+    /* G never ran on F's machine: F's software is not G's. */
+    const char *g = page(pages, "M/G/README.md");
+    char *genv = between(g, NULL, "## 一、环境介绍", "\n## 二");
+    cr_expect(!strstr(genv, "CUDA：") && !strstr(genv, "11.0"), "F's software on G's page:\n%s",
+              genv);
+    cr_expect(strstr(genv, "A机"), "%s", genv);
+    free(env);
+    free(run);
+    free(suite);
+    free(pub);
+    free(genv);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* ---------------------------------------------------------------- CPU */
+
+Test(provenance, a_cpu_machine_is_worded_as_processes)
+{
+    char *d = tmpdir();
+    platform(d, "c", "C机", "cpu");
+    /* BS 64 at 1 and 4 processes; BS 32 at one process count only. */
+    record(d, "r1", "F", 64, 1, 1, 10.0, "measured", "c", 0);
+    record(d, "r1", "F", 64, 4, 1, 36.0, "measured", "c", 0);
+    record(d, "r1", "F", 32, 1, 1, 5.0, "measured", "c", 0);
+    json_t *pages = render(d);
+    const char *zh = page(pages, "M/F/README.md"), *en = page(pages, "M/F/README.en.md");
+    cr_expect(!strstr(zh, "GPU") && !strstr(zh, "卡"), "GPU wording on a CPU page:\n%s", zh);
+    cr_expect(!strstr(en, "GPU"), "GPU wording on a CPU page:\n%s", en);
+    cr_expect(strstr(zh, "| 1机4进程 |") && strstr(zh, "| 进程数 |"), "%s", zh);
+    cr_expect(strstr(en, "| 1×4 processes |"), "%s", en);
+    char *bs32 = between(zh, "## 四、测试结果", "#### FP32 BS=32", "\n####");
+    char *bs64 = between(zh, "## 四、测试结果", "#### FP32 BS=64", "\n## 五");
+    cr_expect(!strstr(bs32, "加速比") && !strstr(bs32, "扩展效率"),
+              "one process count has nothing to scale:\n%s", bs32);
+    cr_expect(strstr(bs64, "| 加速比 | 扩展效率 |") && strstr(bs64, "| 3.60 | 90.0% |"), "%s", bs64);
+    free(bs32);
+    free(bs64);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
