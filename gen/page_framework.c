@@ -118,9 +118,9 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
             mdt_value(range, rc->min);
             pr_buf_puts(range, " – ");
             mdt_value(range, rc->max);
-            pr_buf_printf(runs, "%zu", rc->n_ok);
+            pr_buf_printf(runs, "%u", rc->n_ok);
             if (rc->n_total > rc->n_ok) {
-                pr_buf_printf(runs, " (+%zu %s)", rc->n_total - rc->n_ok,
+                pr_buf_printf(runs, " (+%u %s)", rc->n_total - rc->n_ok,
                               lang_str(l, "state_failed"));
                 nt->failed = 1;
             }
@@ -141,7 +141,7 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
             if (rc->fail_rec && rc->imported)
                 pr_buf_puts(val, mark);
             pr_buf_puts(range, lang_str(l, "state_none"));
-            pr_buf_printf(runs, "%zu", rc->n_total);
+            pr_buf_printf(runs, "%u", rc->n_total);
             if (scaling) {
                 pr_buf_puts(sp, lang_str(l, "state_none"));
                 pr_buf_puts(eff, lang_str(l, "state_none"));

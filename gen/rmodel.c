@@ -271,9 +271,11 @@ static void cell_alternatives(const rm_fw *f, const rm_cfg *c, rm_cell *cell)
         cell->alt_tabs = pr_xrealloc(cell->alt_tabs, (cell->nalts + 1) * sizeof *cell->alt_tabs);
         cell->alt_tabs[cell->nalts++] = t;
     }
+    if (!cell->nalts)
+        return;
     if (cell->nalts > 1)
         qsort(cell->alt_tabs, cell->nalts, sizeof *cell->alt_tabs, pub_qsort);
-    cell->alt_rows = pr_xcalloc(cell->nalts + 1, sizeof *cell->alt_rows);
+    cell->alt_rows = pr_xcalloc(cell->nalts, sizeof *cell->alt_rows);
     for (size_t i = 0; i < cell->nalts; i++)
         cell->alt_rows[i] = rm_pub_row(cell->alt_tabs[i], cell->nodes, cell->gpus);
 }

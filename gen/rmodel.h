@@ -44,31 +44,33 @@ typedef enum {
 
 /* One case: a framework's configuration on nodes × GPUs. */
 typedef struct rm_cell {
+    /* (The counts are unsigned and first, the pointers after: a model holds
+     * tens of thousands of cells, and padding was a tenth of each.) */
     int nodes, gpus;
     rm_origin origin;
-    /* Its records, in data order (every repeat, failed ones included). */
+    int planned;               /* the suite's matrix has the case */
+    int imported;              /* the runs are logs someone else published (origin
+                                * "parsed"), not runs perfrepro measured */
+    unsigned n_other_origin;   /* records of the lower-precedence origin left out */
+    /* Its records (recs, runs below), in data order (every repeat, failed
+     * ones included).  n_total counts each run of a several-run record;
+     * median, min and max are set when n_ok. */
+    unsigned nrecs, n_total, n_ok;
+    unsigned nalts;            /* entries of alt_tabs/alt_rows */
     const pr_record **recs;
     const pr_run **runs;
-    size_t nrecs;
-    /* What perfrepro measured (all its repeats).  n_total counts each run
-     * of a several-run record; median, min and max are set when n_ok. */
-    size_t n_total, n_ok;
     double median, min, max;
     const pr_record *link_rec; /* the repeat whose log backs the median */
     const pr_run *link_run;
     const pr_record *fail_rec; /* the first failure */
     const pr_run *fail_run;
-    int planned;               /* the suite's matrix has the case */
     double tt, acc;            /* NAN when not recorded */
     const pr_pub_row *pub;     /* the primary published table's row; NULL: none */
-    int imported;              /* the runs are logs someone else published (origin
-                                * "parsed"), not runs perfrepro measured */
-    size_t n_other_origin;     /* records of the lower-precedence origin left out */
     /* The other published figures for this cell (other tables of the same
-     * platform, precision and batch size), in precedence order; owned. */
+     * platform, precision and batch size), in precedence order; owned,
+     * NULL when there are none (most cells: no allocation). */
     const pr_pub_table **alt_tabs;
     const pr_pub_row **alt_rows;
-    size_t nalts;
 } rm_cell;
 
 /* A configuration.  A framework's own has its table; a model's (the union
