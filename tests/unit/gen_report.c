@@ -570,7 +570,7 @@ static int row_cells(const char *md, const char *prefix, char cells[][64], int m
 
 Test(figures, seed_pytorch_resnet50_speedups)
 {
-    json_t *pages = render("data", "reports");
+    json_t *pages = render("tests/data/seeds", "reports");
     const char *md = page(pages, "ResNet50/PyTorch/README.md");
     /* The seeds' table: 1.74, 2.59, 4.05, 6.87, 16.0. */
     const struct { const char *row; double speedup; } want[] = {
@@ -589,7 +589,7 @@ Test(figures, seed_pytorch_resnet50_speedups)
 
 Test(figures, seed_deeplabv3plus_speedups_and_flags)
 {
-    json_t *pages = render("data", "reports");
+    json_t *pages = render("tests/data/seeds", "reports");
     const char *md = page(pages, "DeepLabV3plus/mmsegmentation/README.md");
     const struct { const char *row; double speedup; int flagged; } want[] = {
         {"| 1 | 8 | 29.74 |", 7.3, 0}, {"| 2 | 16 | 49.23 |", 12.1, 0}, {"| 4 | 32 | 81.01 |", 19.9, 0},
