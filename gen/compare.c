@@ -55,38 +55,6 @@ int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out)
     return 1;
 }
 
-void cmp_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
-              pr_buf *out)
-{
-    pr_buf v = PR_BUF_INIT;
-    const char *mark = rc->imported ? lang_str(l, "imported_mark") : "";
-    switch (rc->origin) {
-    case RM_MEASURED:
-        mdt_value(&v, rc->median);
-        mdt_log_link(w, page_rel, rc->link_run, rc->link_rec, pr_buf_cstr(&v), out);
-        pr_buf_puts(out, mark);
-        break;
-    case RM_FAILED:
-        mdt_log_link(w, page_rel, rc->fail_run, rc->fail_rec, mdt_fail_word(l, rc->fail_rec), out);
-        pr_buf_puts(out, mark);
-        break;
-    case RM_PUBLISHED:
-        mdt_value(out, rc->pub->value);
-        pr_buf_puts(out, lang_str(l, "published_mark"));
-        break;
-    case RM_PUB_STATE:
-        pr_md_text(out, rc->pub->state);
-        break;
-    case RM_PLANNED:
-        pr_buf_puts(out, lang_str(l, "state_todo"));
-        break;
-    case RM_NONE:
-        pr_buf_puts(out, lang_str(l, "state_none"));
-        break;
-    }
-    pr_buf_free(&v);
-}
-
 void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
 {
     pr_buf label = PR_BUF_INIT, src = PR_BUF_INIT;

@@ -30,13 +30,6 @@ char *cmp_config_plain(const lang *l, const rm_cfg *c, int with_platform, pr_err
  * it already. */
 int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out);
 
-/* One cell of a cross-framework table: a measured median linked to its
- * log, an imported one linked and marked ‡, a failure linked to its log (‡
- * when imported), a published figure marked †, a published state, TODO, or
- * the "none" word.  page_rel is the page's folder. */
-void cmp_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
-              pr_buf *out);
-
 /* Where published table t comes from: its label linked to its URL (when
  * it has one) and its variant. */
 void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err);

@@ -108,22 +108,30 @@ void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const
                       vw_notes *nt, pr_buf *out)
 {
     pr_buf v = PR_BUF_INIT;
+    /* An imported figure's mark goes inside the link: the figure and its
+     * origin are one. */
+    const char *mark = rc->imported ? lang_str(l, "imported_mark") : "";
     switch (rc->origin) {
     case RM_MEASURED:
         mdt_value(&v, rc->median);
+        pr_buf_puts(&v, mark);
         mdt_log_link(w, page_rel, rc->link_run, rc->link_rec, pr_buf_cstr(&v), out);
         break;
     case RM_FAILED:
-        mdt_log_link(w, page_rel, rc->fail_run, rc->fail_rec, mdt_fail_word(l, rc->fail_rec), out);
-        nt->failed = 1;
+        pr_buf_puts(&v, mdt_fail_word(l, rc->fail_rec));
+        pr_buf_puts(&v, mark);
+        mdt_log_link(w, page_rel, rc->fail_run, rc->fail_rec, pr_buf_cstr(&v), out);
+        if (nt)
+            nt->failed = 1;
         break;
     case RM_PUBLISHED:
         mdt_value(out, rc->pub->value);
         pr_buf_puts(out, lang_str(l, "published_mark"));
-        nt->published = 1;
+        if (nt)
+            nt->published = 1;
         break;
     case RM_PUB_STATE:
-        pr_buf_puts(out, rc->pub->state);
+        pr_md_text(out, rc->pub->state);
         break;
     case RM_PLANNED:
         pr_buf_puts(out, lang_str(l, "state_todo"));

@@ -44,9 +44,10 @@ const char *mdt_fail_word(const lang *l, const pr_record *r);
 void mdt_value(pr_buf *out, double v);
 void mdt_optional(pr_buf *out, const lang *l, double v, int decimals);
 
-/* One cell of a summary or cross-framework table: the measured median
- * (linked to its log), else the failure, else the primary published figure
- * (marked), else the planned/published state.  Sets the notes it needs. */
+/* One cell of a summary, cross-framework or index table: the median of
+ * its runs (linked to its log; ‡ when they are imported logs), else the
+ * failure, else the primary published figure (†), else the planned or
+ * published state.  Sets the notes it needs when nt is not NULL. */
 void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
                       vw_notes *nt, pr_buf *out);
 

@@ -346,7 +346,7 @@ static void summary_table(const rm_world *w, const lang *l, const rm_fw *f, size
         mdt_cells_clear(cells, nh);
         pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
         for (size_t i = first; i < end; i++)
-            pv_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
+            mdt_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
                             nt, &cells[i - first + 1]);
         mdt_row(out, cells, nh);
     }

@@ -31,7 +31,7 @@ static void headline(const rm_world *w, const lang *l, const rm_fw *f, const pr_
         return;
     }
     pr_buf val = PR_BUF_INIT;
-    cmp_cell(w, l, rc, "", &val);
+    mdt_summary_cell(w, l, rc, "", NULL, &val);
     /* The declaration names GPUs only: say the nodes when they are several. */
     if (rc->nodes > 1) {
         pr_buf_puts(&val, " (");

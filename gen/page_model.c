@@ -68,7 +68,7 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
         pr_buf_printf(&cells[1], "%d", gpus);
         for (size_t i = 0; i < mc->ncols; i++) {
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
-            cmp_cell(w, l, rc, page_rel, &cells[i + 2]);
+            mdt_summary_cell(w, l, rc, page_rel, NULL, &cells[i + 2]);
             nt->failed |= rc->origin == RM_FAILED;
         }
         mdt_row(out, cells, nh);

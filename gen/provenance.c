@@ -41,28 +41,6 @@ size_t pv_counts(const rm_cfg *c)
     return n;
 }
 
-void pv_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
-                     vw_notes *nt, pr_buf *out)
-{
-    if (!rc->imported || (rc->origin != RM_MEASURED && rc->origin != RM_FAILED)) {
-        mdt_summary_cell(w, l, rc, page_rel, nt, out);
-        return;
-    }
-    /* The mark goes inside the link: the figure and its origin are one. */
-    pr_buf v = PR_BUF_INIT;
-    if (rc->origin == RM_MEASURED) {
-        mdt_value(&v, rc->median);
-        pr_buf_puts(&v, lang_str(l, "imported_mark"));
-        mdt_log_link(w, page_rel, rc->link_run, rc->link_rec, pr_buf_cstr(&v), out);
-    } else {
-        pr_buf_puts(&v, mdt_fail_word(l, rc->fail_rec));
-        pr_buf_puts(&v, lang_str(l, "imported_mark"));
-        mdt_log_link(w, page_rel, rc->fail_run, rc->fail_rec, pr_buf_cstr(&v), out);
-        nt->failed = 1;
-    }
-    pr_buf_free(&v);
-}
-
 static const char *jstr(const json_t *o, const char *k)
 {
     json_t *v = o ? json_object_get(o, k) : NULL;

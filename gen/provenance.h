@@ -32,11 +32,6 @@ void pv_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr
  * efficiency need two. */
 size_t pv_counts(const rm_cfg *c);
 
-/* A summary-table cell: as mdt_summary_cell, the figure of a run from an
- * imported log marked ‡. */
-void pv_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
-                     vw_notes *nt, pr_buf *out);
-
 /* Where record r's log was published, as a link "repo@commit:path" (code),
  * to its url when it has one; nothing when r names no source. */
 void pv_record_source(const pr_record *r, pr_buf *out);
