@@ -91,7 +91,7 @@ void pr_job_format(const pr_job *job, pr_buf *out);
 
 /* 1 when the line s[0..len) holds an out-of-memory message ("CUDA out of
  * memory", "ResourceExhaustedError", "std::bad_alloc", "OOM" as a word, ...;
- * the list is in runner.c). */
+ * the list is in failscan.c). */
 int pr_oom_match(const char *s, size_t len);
 /* Reads the log at path line by line (logscan: constant memory, ANSI codes
  * removed) through pr_oom_match; returns 1 and the last matching line (at
