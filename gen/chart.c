@@ -258,7 +258,7 @@ static chart_pt *sorted_points(const chart_series *s, int *owned)
         t[i].p = s->pts[i];
         t[i].i = i;
     }
-    qsort(t, s->npts, sizeof *t, cmp_pti);
+    pr_qsort(t, s->npts, sizeof *t, cmp_pti);
     chart_pt *p = pr_xmalloc(s->npts * sizeof *p);
     for (size_t i = 0; i < s->npts; i++)
         p[i] = t[i].p;

@@ -525,9 +525,7 @@ int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
     if (collect_pages(&c, reports, "", 0, &pages, &npages, &cap, err) < 0)
         goto out;
     c.page_file = NULL;
-    /* An empty tree has no array: qsort(NULL, 0) is undefined. */
-    if (npages > 1)
-        qsort(pages, npages, sizeof *pages, pr_strv_cmp);
+    pr_qsort(pages, npages, sizeof *pages, pr_strv_cmp);
     rc = 0;
     for (size_t i = 0; i < npages && rc == 0; i++) {
         char *fs = pr_path_join(reports, pages[i]);

@@ -240,7 +240,7 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
     size_t nrows = 0;
     for (size_t i = 0; i < t->nrows; i++)
         rm_row_add(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
-    qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
     int scaling = !pv_is_cpu(t->platform) || (nrows > 1 && rows[0].gpus != rows[nrows - 1].gpus);
     const char *heads[9];
     size_t nh = 0;
@@ -331,7 +331,7 @@ static void summary_table(const rm_world *w, const lang *l, const rm_fw *f, size
     for (size_t i = first; i < end; i++)
         for (size_t r = 0; r < f->cfgs[i].ncells; r++)
             rm_row_add(&rows, &nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
-    qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
     size_t nh = end - first + 1;
     char **names = pr_xcalloc(nh, sizeof *names);
     const char **heads = pr_xcalloc(nh, sizeof *heads);

@@ -301,7 +301,7 @@ static json_t *platforms_view(const rm_world *w, const lang *l, const rm_model *
         size_t end = first, n = 0;
         while (end < m->ncfgs && m->cfgs[end].cfg.platform == p)
             order[n++] = &m->cfgs[end++];
-        qsort(order, n, sizeof *order, mcfg_qsort);
+        pr_qsort(order, n, sizeof *order, mcfg_qsort);
         json_t *configs = json_array();
         for (size_t i = 0; i < n; i++) {
             json_t *cv = config_view(w, l, m, order[i], oc, nt, err);

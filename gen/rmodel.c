@@ -170,14 +170,14 @@ static void group(rm_world *w)
                 f->n_measured++;
             cfg_add(w, &f->cfgs, &f->ncfgs, plat, r->precision, r->batch_size, NULL);
         }
-    qsort(w->models, w->nmodels, sizeof *w->models, model_qsort);
+    pr_qsort(w->models, w->nmodels, sizeof *w->models, model_qsort);
     for (size_t i = 0; i < w->nmodels; i++)
         for (size_t j = 0; j < w->models[i]->nfws; j++) {
             rm_fw *f = w->models[i]->fws[j];
             f->model_title = w->models[i]->title;
             if (!f->unit)
                 f->unit = "samples/s";
-            qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
+            pr_qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
         }
 }
 
@@ -224,7 +224,7 @@ static rm_row *cfg_rows(const rm_world *w, const rm_fw *f, const rm_cfg *c, size
             for (size_t j = 0; j < t->nrows; j++)
                 rm_row_add(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
     }
-    qsort(rows, *n, sizeof *rows, rm_row_qsort);
+    pr_qsort(rows, *n, sizeof *rows, rm_row_qsort);
     return rows;
 }
 
@@ -274,7 +274,7 @@ static void cell_alternatives(const rm_fw *f, const rm_cfg *c, rm_cell *cell)
     if (!cell->nalts)
         return;
     if (cell->nalts > 1)
-        qsort(cell->alt_tabs, cell->nalts, sizeof *cell->alt_tabs, pub_qsort);
+        pr_qsort(cell->alt_tabs, cell->nalts, sizeof *cell->alt_tabs, pub_qsort);
     cell->alt_rows = pr_xcalloc(cell->nalts, sizeof *cell->alt_rows);
     for (size_t i = 0; i < cell->nalts; i++)
         cell->alt_rows[i] = rm_pub_row(cell->alt_tabs[i], cell->nodes, cell->gpus);
@@ -373,7 +373,7 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
         }
     }
     if (out->n_ok) {
-        qsort(*vals, out->n_ok, sizeof **vals, dbl_cmp);
+        pr_qsort(*vals, out->n_ok, sizeof **vals, dbl_cmp);
         out->median = median_sorted(*vals, out->n_ok);
         out->min = (*vals)[0];
         out->max = (*vals)[out->n_ok - 1];
@@ -487,7 +487,7 @@ static void build_rows(rm_fw *f)
     for (size_t i = 0; i < f->ncfgs; i++)
         for (size_t r = 0; r < f->cfgs[i].ncells; r++)
             rm_row_add(&f->rows, &f->nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
-    qsort(f->rows, f->nrows, sizeof *f->rows, rm_row_qsort);
+    pr_qsort(f->rows, f->nrows, sizeof *f->rows, rm_row_qsort);
 }
 
 /* Date of the newest data behind a framework: records' start dates, else
@@ -579,7 +579,7 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
             cfg_add(w, &all, &n, c->platform, c->klass->modes[0], c->bs, c->batch_label);
             all[n - 1].precision = c->precision;
         }
-    qsort(all, n, sizeof *all, cfg_qsort);
+    pr_qsort(all, n, sizeof *all, cfg_qsort);
     m->cfgs = pr_xcalloc(n + 1, sizeof *m->cfgs);
     m->ncfgs = n;
     for (size_t k = 0; k < n; k++) {
@@ -596,7 +596,7 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
             for (size_t r = 0; r < fc->ncells; r++)
                 rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
         }
-        qsort(mc->rows, mc->nrows, sizeof *mc->rows, rm_row_qsort);
+        pr_qsort(mc->rows, mc->nrows, sizeof *mc->rows, rm_row_qsort);
     }
     free(all);
 }

@@ -498,9 +498,7 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
         goto out;
     if (collect_pages(&s, s.reports, "", 0, &pages, &npages, &pcap, err) < 0)
         goto out;
-    /* An empty tree has no array: qsort(NULL, 0) is undefined. */
-    if (npages > 1)
-        qsort(pages, npages, sizeof *pages, pr_strv_cmp);
+    pr_qsort(pages, npages, sizeof *pages, pr_strv_cmp);
     for (size_t i = 0; i < npages; i++) {
         if (build_page(&s, pages[i], err) < 0)
             goto out;
@@ -510,8 +508,7 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
         }
     }
     /* Copy the linked files, each once, streaming (logs can be large). */
-    if (s.njobs > 1)
-        qsort(s.jobs, s.njobs, sizeof *s.jobs, cmp_job);
+    pr_qsort(s.jobs, s.njobs, sizeof *s.jobs, cmp_job);
     for (size_t i = 0; i < s.njobs; i++) {
         const copy_job *j = &s.jobs[i], *prev = i > 0 ? &s.jobs[i - 1] : NULL;
         if (prev && strcmp(j->dest, prev->dest) == 0) {
@@ -543,8 +540,7 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
                                  "from the reports; files no longer produced are removed.\n";
     if (write_out(&s, SITE_MARKER, marker, sizeof marker - 1, err) < 0)
         goto out;
-    if (s.nwritten > 1)
-        qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
+    pr_qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
     if (had_marker)
         prune(&s, "");
     rc = 0;

@@ -166,3 +166,9 @@ const char *pr_buf_cstr(const pr_buf *b)
 {
     return b->data ? b->data : "";
 }
+
+void pr_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}

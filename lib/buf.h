@@ -21,6 +21,10 @@ char *pr_xstrndup(const char *s, size_t n);
 /* Returns a malloc'd formatted string; the caller frees it. */
 char *pr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* qsort that accepts an empty array given as NULL (qsort(NULL, 0, ...) is
+ * undefined behaviour, and an empty model or tree has no array at all). */
+void pr_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* A growable buffer.  data is always NUL-terminated when non-NULL, so it can
  * be used as a C string when the content holds no NUL bytes.  The fields are
  * public on purpose (like cmark_strbuf): readers index data[0..len). */

@@ -727,7 +727,7 @@ int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *e
         v[n++] = pr_xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(v, n, sizeof *v, pr_strv_cmp);
+    pr_qsort(v, n, sizeof *v, pr_strv_cmp);
     v[n] = NULL;
     *names_out = v;
     if (count_out)

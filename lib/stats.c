@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "buf.h"
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -13,7 +15,7 @@ static int cmp_double(const void *a, const void *b)
 void pr_stats_sort(double *v, size_t n)
 {
     if (n > 1)
-        qsort(v, n, sizeof *v, cmp_double);
+        pr_qsort(v, n, sizeof *v, cmp_double);
 }
 
 double pr_stats_mean(const double *v, size_t n)

@@ -76,7 +76,7 @@ static void mark_used(const pr_rule_cfg *c, const pr_scan_rec *recs, size_t n,
             mark[u[j].i] = u[j].i == best ? MARK_PICKED : MARK_NOT_PICKED;
     } else if (nu && !t->failed &&
                (c->reduce == PR_REDUCE_MEDIAN || c->reduce == PR_REDUCE_TRIMMED_MEAN)) {
-        qsort(u, nu, sizeof *u, cmp_used);
+        pr_qsort(u, nu, sizeof *u, cmp_used);
         if (c->reduce == PR_REDUCE_MEDIAN) {
             mid[0] = u[(nu - 1) / 2].i;
             mid[1] = u[nu / 2].i;

@@ -530,7 +530,7 @@ static int report(fit *f, const json_t *base_json, const pr_fit_opts *o, pr_buf 
     for (size_t i = 0; i < f->ncand; i++)
         if (f->cands[i].nfail == 0)
             bd[n++] = (by_diff){f->cands[i].worst, i};
-    qsort(bd, n, sizeof *bd, cmp_diff);
+    pr_qsort(bd, n, sizeof *bd, cmp_diff);
     for (size_t i = 0; i < n; i++)
         idx[i] = bd[i].i;
     if (n) {
@@ -664,7 +664,7 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
         }
     }
     if (f.ncand)
-        qsort(f.cands, f.ncand, sizeof *f.cands, cmp_simple);
+        pr_qsort(f.cands, f.ncand, sizeof *f.cands, cmp_simple);
 
     size_t nlogs = 0;
     for (size_t g = 0; g < ncases; g++)
