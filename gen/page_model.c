@@ -6,6 +6,7 @@
 #include "compare.h"
 #include "md.h"
 #include "mdtable.h"
+#include "provenance.h"
 #include "view.h"
 
 /* Model page: frameworks side by side, only like with like.  One section
@@ -53,7 +54,8 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     size_t nh = mc->ncols + 2;
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     pr_md_cell(&cells[0], lang_str(l, "col_nodes"));
-    pr_md_cell(&cells[1], lang_str(l, "col_gpus"));
+    /* CPU platforms count processes, not GPUs. */
+    pr_md_cell(&cells[1], pv_col_count(l, mc->cfg.platform));
     for (size_t i = 0; i < mc->ncols; i++)
         col_name(l, mc, i, 1, &cells[i + 2], err);
     mdt_row(out, cells, nh);

@@ -20,9 +20,11 @@ import torch.distributed as dist
 
 
 def build(args, device):
-    if args.model == "resnet50":
+    if args.model in ("resnet50", "resnet18"):
         import torchvision
-        model = torchvision.models.resnet50(weights=None).to(device)
+        # weights=None: random weights, nothing downloaded (torchvision 0.14's
+        # keyword; the model is built from its code alone).
+        model = getattr(torchvision.models, args.model)(weights=None).to(device)
         x = torch.randn(args.batch_size, 3, 224, 224, device=device)
         y = torch.randint(0, 1000, (args.batch_size,), device=device)
         loss_fn = torch.nn.CrossEntropyLoss()
@@ -41,9 +43,37 @@ def build(args, device):
     return model, step_loss, args.batch_size * args.seq_len, "tokens/s"
 
 
+def train_cpu(args):
+    """One process on the CPU: the same model, data and step lines as on a GPU."""
+    if args.precision != "fp32":
+        print("PERFREPRO_FAILURE: parse_error: --device cpu trains in fp32 only", file=sys.stderr)
+        return 2
+    torch.set_num_threads(args.threads or os.cpu_count() or 1)
+    torch.manual_seed(0)
+    device = torch.device("cpu")
+    model, step_loss, samples, unit = build(args, device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    print("perfrepro-config model=%s batch_size=%d precision=fp32 device=cpu threads=%d torch=%s"
+          % (args.model, args.batch_size, torch.get_num_threads(), torch.__version__), flush=True)
+    for step in range(args.steps):
+        t0 = time.perf_counter()
+        opt.zero_grad(set_to_none=True)
+        loss = step_loss(model)
+        loss.backward()
+        opt.step()
+        dt = time.perf_counter() - t0
+        print("perfrepro-step %d time_s %.5f throughput: %.2f %s"
+              % (step, dt, samples / dt, unit), flush=True)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", choices=["resnet50", "gpt2"], required=True)
+    p.add_argument("--model", choices=["resnet50", "resnet18", "gpt2"], required=True)
+    p.add_argument("--device", choices=["cuda", "cpu"], default="cuda",
+                   help="cpu: one process on the CPU (fp32 only), for machines without a GPU")
+    p.add_argument("--threads", type=int, default=0,
+                   help="with --device cpu: torch.set_num_threads (0: one per core)")
     p.add_argument("--batch-size", type=int, required=True, help="per GPU")
     p.add_argument("--precision", choices=["fp32", "tf32", "amp", "bf16"], default="fp32")
     p.add_argument("--steps", type=int, default=60)
@@ -56,6 +86,8 @@ def main():
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+    if args.device == "cpu":
+        return train_cpu(args)
     if not torch.cuda.is_available():
         print("PERFREPRO_FAILURE: no_gpu: torch.cuda.is_available() is False", file=sys.stderr)
         return 3
