@@ -413,6 +413,18 @@ static int parse_fit_case(int argc, char **argv, const opts *o, pr_fit_case *c)
     return -1;
 }
 
+/* Prints out on stdout; -1 (with a message) when it cannot be written, a
+ * full disk or a closed pipe: the exit status must not say it was. */
+static int print_out(const pr_buf *out)
+{
+    fputs(pr_buf_cstr(out), stdout);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* parse --fit: argv[first..argc) are the cases, each "--fit FIGURE [case
  * options] LOG...". */
 static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
@@ -482,11 +494,8 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    fputs(pr_buf_cstr(&out), stdout);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
+    if (print_out(&out) < 0)
         goto out;
-    }
     rc = fits ? 0 : 1;
 out:
     for (size_t i = 0; i < ncases; i++)
@@ -525,11 +534,8 @@ static int cmd_explain(const opts *o, char **logs, int nlogs)
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    fputs(pr_buf_cstr(&out), stdout);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
+    if (print_out(&out) < 0)
         goto out;
-    }
     rc = has_value ? 0 : 1;
 out:
     pr_buf_free(&out);
