@@ -62,6 +62,25 @@ static int any_pub_acc(const pr_pub_table *t)
     return 0;
 }
 
+
+/* The speedup and scaling-efficiency cells of a figure against the 1-GPU
+ * one (base NAN: no baseline, and the cell says so); returns the speedup,
+ * NAN without a baseline. */
+static double scaling_cells(const lang *l, double value, double base, int gpus, pr_buf *sp,
+                            pr_buf *eff, vw_notes *nt)
+{
+    if (isnan(base)) {
+        pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
+        pr_buf_puts(eff, lang_str(l, "state_none"));
+        nt->no_baseline = 1;
+        return NAN;
+    }
+    double s = value / base;
+    pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
+    pr_md_number(eff, 100.0 * s / gpus, PR_DECIMALS_PERCENT);
+    pr_buf_puts(eff, "%");
+    return s;
+}
 /* The reproduction table of one configuration: the runs' figures (‡ when
  * they come from imported logs), compared with the primary published table
  * of the same machine.  Figures of a machine not stated are compared with
@@ -124,16 +143,9 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
                               lang_str(l, "state_failed"));
                 nt->failed = 1;
             }
-            if (scaling && base->n_ok) {
-                double s = rc->median / base->median;
-                pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
-                pr_md_number(eff, 100.0 * s / rc->gpus, PR_DECIMALS_PERCENT);
-                pr_buf_puts(eff, "%");
-            } else if (scaling) {
-                pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
-                pr_buf_puts(eff, lang_str(l, "state_none"));
-                nt->no_baseline = 1;
-            }
+            if (scaling)
+                scaling_cells(l, rc->median, base->n_ok ? base->median : NAN, rc->gpus, sp, eff,
+                              nt);
         } else {
             const char *state = rc->fail_rec ? mdt_fail_word(l, rc->fail_rec)
                                 : lang_str(l, rc->planned ? "state_todo" : "state_none");
@@ -277,16 +289,9 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
         double computed = NAN;
         if (r->has_value) {
             mdt_value(val, r->value);
-            if (scaling && base) {
-                computed = r->value / base->value;
-                pr_md_number(sp, computed, PR_DECIMALS_SPEEDUP);
-                pr_md_number(eff, 100.0 * computed / r->gpus, PR_DECIMALS_PERCENT);
-                pr_buf_puts(eff, "%");
-            } else if (scaling) {
-                pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
-                pr_buf_puts(eff, lang_str(l, "state_none"));
-                nt->no_baseline = 1;
-            }
+            if (scaling)
+                computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
+                                         eff, nt);
         } else {
             pr_buf_puts(val, r->state);
             if (scaling) {
