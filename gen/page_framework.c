@@ -62,7 +62,6 @@ static int any_pub_acc(const pr_pub_table *t)
     return 0;
 }
 
-
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
  * NAN without a baseline. */
