@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "envrec.h"
+#include "fitfile.h"
 #include "fileio.h"
 #include "jdoc.h"
 
@@ -366,9 +367,26 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         }
         json_object_set_new(seen, key, json_string(path));
         free(key);
+        /* The case's fit report, when its import searched the rules (fitfile.h). */
+        json_t *fit = NULL;
+        char *fit_rel = pr_xasprintf("fit/%s.json", rec.case_name);
+        int has_fit = data_path(d->dir, r.dir, fit_rel, &mode, err);
+        if (has_fit > 0 && S_ISREG(mode)) {
+            char *fit_path = pr_path_join(r.dir, fit_rel);
+            has_fit = pr_fitfile_load(fit_path, &fit, err);
+            free(fit_path);
+        }
+        free(fit_rel);
+        if (has_fit < 0) {
+            pr_record_clear(&rec);
+            free(path);
+            goto out;
+        }
         r.records = pr_xrealloc(r.records, (r.nrecords + 1) * sizeof *r.records);
         r.record_files = pr_xrealloc(r.record_files, (r.nrecords + 1) * sizeof *r.record_files);
+        r.fits = pr_xrealloc(r.fits, (r.nrecords + 1) * sizeof *r.fits);
         r.records[r.nrecords] = rec;
+        r.fits[r.nrecords] = fit;
         r.record_files[r.nrecords++] = path;
     }
     d->runs = pr_xrealloc(d->runs, (d->nruns + 1) * sizeof *d->runs);
@@ -380,9 +398,11 @@ out:
         for (size_t i = 0; i < r.nrecords; i++) {
             pr_record_clear(&r.records[i]);
             free(r.record_files[i]);
+            json_decref(r.fits[i]);
         }
         free(r.records);
         free(r.record_files);
+        free(r.fits);
         free(r.dir);
         free(r.name);
         json_decref(r.env);
@@ -391,6 +411,36 @@ out:
     free(log_dir);
     free(env);
     free(index);
+    return rc;
+}
+
+/* DATA/restated/NAME.json: published-figures files of tables that restate
+ * figures printed elsewhere (a report's comparison table).  Loaded by the
+ * published loader into d->restated, which it sees as d->pubs meanwhile. */
+static int load_restated(pr_dataset *d, unsigned *mode, pr_err *err)
+{
+    char *dir = pr_path_join(d->dir, "restated");
+    char **files = NULL;
+    size_t n = 0;
+    int rc = -1;
+    pr_pub_table *pubs = d->pubs;
+    size_t npubs = d->npubs;
+    d->pubs = NULL;
+    d->npubs = 0;
+    if (data_entry(d->dir, dir, mode, err) < 0 ||
+        (S_ISDIR(*mode) && find_json(d->dir, dir, 0, &files, &n, err) < 0))
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (pr_data_load_published(d, files[i], err) < 0)
+            goto out;
+    rc = 0;
+out:
+    d->restated = d->pubs;
+    d->nrestated = d->npubs;
+    d->pubs = pubs;
+    d->npubs = npubs;
+    pr_strv_free(files);
+    free(dir);
     return rc;
 }
 
@@ -477,6 +527,8 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     pr_strv_free(files);
     files = NULL;
     n = 0;
+    if (load_restated(d, &mode, err) < 0)
+        goto out;
     char *bench = pr_path_join(dir, "bench");
     int bench_rc = data_entry(dir, bench, &mode, err) < 0                   ? -1
                    : S_ISDIR(mode) ? find_json(dir, bench, 0, &files, &n, err) : 0;
@@ -540,14 +592,19 @@ void pr_data_free(pr_dataset *d)
     for (size_t i = 0; i < d->npubs; i++)
         pr_pub_table_free(&d->pubs[i]);
     free(d->pubs);
+    for (size_t i = 0; i < d->nrestated; i++)
+        pr_pub_table_free(&d->restated[i]);
+    free(d->restated);
     for (size_t i = 0; i < d->nruns; i++) {
         pr_run *r = &d->runs[i];
         for (size_t j = 0; j < r->nrecords; j++) {
             pr_record_clear(&r->records[j]);
             free(r->record_files[j]);
+            json_decref(r->fits[j]);
         }
         free(r->records);
         free(r->record_files);
+        free(r->fits);
         free(r->dir);
         free(r->name);
         json_decref(r->env);

@@ -5,9 +5,12 @@
  *   DATA/models/ID.json         a model's headline configuration (decl.h)
  *   DATA/suites/.../NAME.json   suites (lib/suite.h)
  *   DATA/published/NAME.json    published figures with their sources
+ *   DATA/restated/NAME.json     the same format: figures a report restates (audit only)
  *   DATA/runs/<run>/env.json   environment record of a measure run
  *   DATA/runs/<run>/logs/index/<case>_speed   result records (lib/record.h)
  *   DATA/runs/<run>/logs/train_log/<case>     raw logs
+ *   DATA/runs/<run>/fit/<case>.json           the rules that reproduce the case's
+ *                                             published figure (fitfile.h)
  *   DATA/bench/NAME.json       benchmarks of perfrepro itself (make bench)
  *
  * Any invalid file stops the load with an error naming file, line, column
@@ -30,6 +33,8 @@ typedef struct pr_pub_row {
     int nodes, gpus_per_node, gpus; /* gpus_per_node 0 when the source does not say */
     int has_value;
     double value;
+    char *printed;          /* the figure as the source printed it ("428", "19.428"); NULL
+                             * when the file does not say (then value is all there is) */
     const char *state;      /* "TODO", "OOM" or "failed" when !has_value */
     int has_speedup;
     double speedup;         /* the speedup the source prints, to be checked */
@@ -62,6 +67,8 @@ typedef struct pr_run {
     const pr_platform *platform; /* matched from env's device name; NULL when none matches */
     pr_record *records;
     char **record_files;    /* path of each record */
+    json_t **fits;          /* per record: its fit report (RUN/fit/<case>.json, fitfile.h), or
+                             * NULL */
     size_t nrecords;
 } pr_run;
 
@@ -95,6 +102,9 @@ typedef struct pr_dataset {
     size_t nsuites;
     pr_pub_table *pubs;
     size_t npubs;
+    pr_pub_table *restated; /* DIR/restated/NAME.json: tables that restate figures printed
+                             * elsewhere (a report's comparison table), for the audit only */
+    size_t nrestated;
     pr_run *runs;
     size_t nruns;
 } pr_dataset;

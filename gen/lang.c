@@ -7,7 +7,7 @@
 #include "jdoc.h"
 #include "md.h"
 
-static const char *const page_names[] = {"index", "model", "framework", "bench"};
+static const char *const page_names[] = {"index", "model", "framework", "bench", "audit"};
 
 /* Every key gen looks up in templates/<lang>/strings.json; a missing key is
  * an error when the language loads, not a blank in a report. */

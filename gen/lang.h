@@ -27,7 +27,7 @@ typedef struct lang {
     json_t *strings;      /* strings.json */
     pr_mustache_tmpl **compiled; /* strings, by index in string_keys, parsed once */
     json_t *index;               /* key -> its index in string_keys (a hash lookup) */
-    pr_mustache_tmpl *pages[4];  /* page templates, by index in page_names */
+    pr_mustache_tmpl *pages[5];  /* page templates, by index in page_names */
 } lang;
 
 /* Where a page view asks for its table of contents (the "toc" value):
@@ -62,7 +62,7 @@ char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err);
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err);
 
 /* Renders templates/<lang>/<page>.mustache (page: index, model, framework
- * or bench) with view (borrowed), appending to out, and fills in the table
+ * bench or audit) with view (borrowed), appending to out, and fills in the table
  * of contents from the headings it produced. */
 int lang_render(lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err);
 

@@ -5,6 +5,7 @@
  *   page_index.c      OUT/README.md: every model and framework, headline, date
  *   page_bench.c      OUT/perfrepro-bench/README.md: perfrepro's own speed
  *   page_model.c      OUT/<Model>/README.md: frameworks side by side
+ *   page_audit.c      OUT/AUDIT.md: published figures against their logs
  *   page_framework.c  OUT/<Model>/<Framework>/README.md: the reproduction
  *                     report (page_hw.c: its per-point section)
  *
@@ -16,16 +17,22 @@
 
 #include <jansson.h>
 
+#include "audit.h"
 #include "chartspec.h"
 #include "err.h"
 #include "lang.h"
 #include "rmodel.h"
+
+/* The audit page, at the top of the output folder: AUDIT.md, AUDIT.en.md. */
+#define PAGES_AUDIT_ZH "AUDIT.md"
+#define PAGES_AUDIT_EN "AUDIT.en.md"
 
 /* The folder of the bench page, under the output folder. */
 #define PAGES_BENCH_DIR "perfrepro-bench"
 
 json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err);
 json_t *page_bench_view(const rm_world *w, const lang *l);
+json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err);
 json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
                         pr_err *err);
 json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs_queue *oc,

@@ -43,6 +43,8 @@ void pr_pub_table_free(pr_pub_table *t)
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
     json_decref(t->environment);
+    for (size_t i = 0; t->rows && i < t->nrows; i++)
+        free(t->rows[i].printed);
     free(t->rows);
 }
 
@@ -134,6 +136,7 @@ static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
                             printed);
         if (pv != r->value)
             return pr_jfail(&pc, err, "\"%s\" is not the row's throughput (%.17g)", printed, r->value);
+        r->printed = pr_xstrdup(printed);
     }
     if ((rc = pr_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
         return -1;

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "chart.h"
 #include "chartspec.h"
@@ -17,18 +18,27 @@
 #include "pages.h"
 #include "rmodel.h"
 
-/* Renders page (index, model, framework or bench) with view (borrowed)
- * into rel_dir/README of l, passed to emit. */
-static int emit_page(lang *l, const char *page, json_t *view, const char *rel_dir,
+/* Renders page (index, model, framework, bench or audit) with view
+ * (borrowed) into file path (relative to the output folder), passed to
+ * emit. */
+static int emit_file(lang *l, const char *page, json_t *view, const char *path,
                      pr_report_emit_fn emit, void *ctx, pr_err *err)
 {
     pr_buf out = PR_BUF_INIT;
-    char *path = rel_dir[0] ? pr_xasprintf("%s/%s", rel_dir, l->readme) : pr_xstrdup(l->readme);
     int rc = lang_render(l, page, view, &out, err);
     if (rc == 0)
         rc = emit(ctx, path, pr_buf_cstr(&out), out.len, err);
-    free(path);
     pr_buf_free(&out);
+    return rc;
+}
+
+/* The same, into rel_dir/README of l. */
+static int emit_page(lang *l, const char *page, json_t *view, const char *rel_dir,
+                     pr_report_emit_fn emit, void *ctx, pr_err *err)
+{
+    char *path = rel_dir[0] ? pr_xasprintf("%s/%s", rel_dir, l->readme) : pr_xstrdup(l->readme);
+    int rc = emit_file(l, page, view, path, emit, ctx, err);
+    free(path);
     return rc;
 }
 
@@ -36,6 +46,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
                      void *ctx, pr_err *err)
 {
     rm_world *w = rm_build(d, o->out_dir);
+    au_model *audit = NULL;
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     cs_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
@@ -45,15 +56,30 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     for (int i = 0; i < 2; i++)
         if (lang_load(&langs[i], o->templates_dir, err) < 0)
             goto out;
+    if (au_build(d, &audit, err) < 0)
+        goto out;
     for (int li = 0; li < 2; li++) {
         lang *l = &langs[li];
         json_t *v = page_index_view(w, l, err);
         if (d->nbenches)
             json_object_set_new(v, "bench_link", json_sprintf("%s/%s", PAGES_BENCH_DIR, l->readme));
+        int zh = strcmp(l->code, "zh") == 0;
+        if (audit->nrepos)
+            json_object_set_new(v, "audit_link", json_string(zh ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN));
         rc = emit_page(l, "index", v, "", emit, ctx, err);
         json_decref(v);
         if (rc < 0)
             goto out;
+        if (audit->nrepos) {
+            v = page_audit_view(w, l, audit, err);
+            json_object_set_new(v, "other_readme",
+                                json_string(zh ? PAGES_AUDIT_EN : PAGES_AUDIT_ZH));
+            rc = v ? emit_file(l, "audit", v, zh ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN, emit, ctx, err)
+                   : -1;
+            json_decref(v);
+            if (rc < 0)
+                goto out;
+        }
         if (d->nbenches) {
             v = page_bench_view(w, l);
             rc = emit_page(l, "bench", v, PAGES_BENCH_DIR, emit, ctx, err);
@@ -82,6 +108,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     rc = cs_flush(&oc, err);
 out:
     cs_free(&oc);
+    au_free(audit);
     lang_free(&langs[0]);
     lang_free(&langs[1]);
     rm_free(w);

@@ -470,7 +470,7 @@ static int metrics_check(const pr_jcur *m, pr_err *err)
 
 /* A record's source: where an imported log was published (repository,
  * commit, path in it; url optional, http(s) only). */
-static int source_check(const pr_jcur *sc, pr_err *err)
+int pr_record_source_check(const pr_jcur *sc, pr_err *err)
 {
     const char *repo, *commit, *path, *url;
     int rc;
@@ -595,7 +595,7 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         return -1;
     if (r->source) {
         pr_jcur sc = pr_jchild(c, "source");
-        if (source_check(&sc, err) < 0)
+        if (pr_record_source_check(&sc, err) < 0)
             return -1;
     }
     if (r->launch) {

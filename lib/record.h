@@ -85,6 +85,10 @@ typedef struct pr_record {
     json_t *command;     /* owned; array of strings or NULL */
 } pr_record;
 
+/* Checks a record's "source" object (repo OWNER/NAME, commit id, relative
+ * path, optional http(s) url): what a loaded record's source must be. */
+int pr_record_source_check(const pr_jcur *sc, pr_err *err);
+
 /* Sets every field to its empty value. */
 void pr_record_init(pr_record *r);
 /* Frees what r owns and re-initialises it. */

@@ -49,6 +49,12 @@ static const char parse_usage[] =
     "      --model-name NAME  the seeds' model_name (default: the case name)\n"
     "      --mission-name T   the seeds' mission_name (e.g. 图像分类)\n"
     "      --direction-id N   the seeds' direction_id: 0 CV, 1 NLP, 2 Rec\n"
+    "      --platform ID      the platform (data/platforms/ID.json) the logs ran on,\n"
+    "                         recorded in the record (else gen matches the run's env.json)\n"
+    "      --source-repo OWNER/NAME, --source-commit SHA, --source-path PATH\n"
+    "                         where an imported log was published (all three together):\n"
+    "                         recorded in the record's \"source\", with the GitHub URL of\n"
+    "                         the file at that commit (--source-url URL overrides it)\n"
     "  -o, --out DIR          also file the case into run folder DIR as measure run\n"
     "                         does: the logs copied to DIR/logs/train_log/, the record\n"
     "                         written to DIR/logs/index/<case>_speed (atomically), so\n"
@@ -77,6 +83,10 @@ static const char parse_usage[] =
     "                         and the closest, with their differences\n"
     "      --limit N          --fit: rules listed per section (default 5; 0: all)\n"
     "      --max-skip N       --fit: the largest skip tried (default 200)\n"
+    "      --json             --fit: print the report as one JSON object: \"figures\",\n"
+    "                         \"reproduced\", \"truncated\" and \"closest\" (each a list\n"
+    "                         of {\"rule\", \"values\", \"matches\"}; closest only when\n"
+    "                         no rule reproduces every figure)\n"
     "\n"
     "exit status: 0 the case has a value (JOB_FAIL_FLAG 0); 1 the case failed\n"
     "(JOB_FAIL_FLAG 1, FINAL_RESULT null, the reason in \"failure\"; the record is still\n"
@@ -119,7 +129,8 @@ typedef struct opts {
     int gpus, nodes, batch, seq_len;
     const char *model_name, *mission_name, *out;
     int direction_id;
-    int explain, limit, max_skip;
+    int explain, limit, max_skip, json;
+    const char *platform, *src_repo, *src_commit, *src_path, *src_url;
 } opts;
 
 static int parse_options(int argc, char **argv, opts *o)
@@ -142,6 +153,12 @@ static int parse_options(int argc, char **argv, opts *o)
         {"explain", no_argument, NULL, 'E'},
         {"limit", required_argument, NULL, 'l'},
         {"max-skip", required_argument, NULL, 'S'},
+        {"json", no_argument, NULL, 'J'},
+        {"platform", required_argument, NULL, 'p'},
+        {"source-repo", required_argument, NULL, 'R'},
+        {"source-commit", required_argument, NULL, 'c'},
+        {"source-path", required_argument, NULL, 'x'},
+        {"source-url", required_argument, NULL, 'u'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -188,6 +205,12 @@ static int parse_options(int argc, char **argv, opts *o)
             if (parse_int("--max-skip", optarg, 0, 1 << 20, &o->max_skip) < 0)
                 return 2;
             break;
+        case 'J': o->json = 1; break;
+        case 'p': o->platform = optarg; break;
+        case 'R': o->src_repo = optarg; break;
+        case 'c': o->src_commit = optarg; break;
+        case 'x': o->src_path = optarg; break;
+        case 'u': o->src_url = optarg; break;
         case 'h':
             fputs(parse_usage, stdout);
             return 0;
@@ -223,7 +246,50 @@ static int check_identity(const opts *o, int nlogs)
     if (o->framework && (bad = pr_name_unsafe_why(o->framework, why, sizeof why)))
         return usage_error("--framework: \"%s\" is not a safe folder name: %s", o->framework,
                            bad);
+    if (o->platform && (bad = pr_name_unsafe_why(o->platform, why, sizeof why)))
+        return usage_error("--platform: \"%s\" is not a platform id: %s", o->platform, bad);
+    int nsrc = !!o->src_repo + !!o->src_commit + !!o->src_path;
+    if (nsrc != 0 && nsrc != 3)
+        return usage_error("--source-repo, --source-commit and --source-path go together%s%s",
+                           "", "");
+    if (o->src_url && nsrc == 0)
+        return usage_error("--source-url needs --source-repo, --source-commit and "
+                           "--source-path%s%s",
+                           "", "");
     return -1;
+}
+
+/* The record's "source" from --source-*: a new reference, or NULL with err
+ * set when a value is not what the record schema takes (checked by the same
+ * code that checks a loaded record). */
+static json_t *source_object(const opts *o, pr_err *err)
+{
+    json_t *src = json_pack("{s:s,s:s,s:s}", "repo", o->src_repo, "commit", o->src_commit,
+                            "path", o->src_path);
+    if (!src) {
+        pr_err_set(err, NULL, 0, 0, "--source-repo", "the values are not valid UTF-8");
+        return NULL;
+    }
+    char *url = o->src_url ? pr_xstrdup(o->src_url)
+                           : pr_xasprintf("https://github.com/%s/blob/%s/%s", o->src_repo,
+                                          o->src_commit, o->src_path);
+    json_object_set_new(src, "url", json_string(url));
+    free(url);
+    /* checked as a loaded record's source is, so gen will take it */
+    char *text = json_dumps(src, JSON_COMPACT);
+    pr_jdoc *doc = NULL;
+    int ok = pr_jdoc_parse("--source-*", text, strlen(text), &doc, err) == 0;
+    if (ok) {
+        pr_jcur root = pr_jdoc_root(doc);
+        ok = pr_record_source_check(&root, err) == 0;
+    }
+    pr_jdoc_free(doc);
+    free(text);
+    if (!ok) {
+        json_decref(src);
+        return NULL;
+    }
+    return src;
 }
 
 static int load_rule(const char *arg, pr_rule **out, pr_err *err)
@@ -265,6 +331,8 @@ static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
     rec->batch_size = o->batch; /* 0: not given (nccl-tests, MLPerf) */
     rec->seq_len = o->seq_len;
     rec->origin = pr_xstrdup("parsed");
+    if (o->platform)
+        rec->platform = pr_xstrdup(o->platform);
     if (nlogs > 1) {
         rec->logs = json_array();
         for (int i = 0; i < nlogs; i++)
@@ -488,7 +556,7 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    pr_fit_opts fo = {(size_t)o->limit, o->max_skip};
+    pr_fit_opts fo = {(size_t)o->limit, o->max_skip, o->json};
     int fits = 0;
     if (pr_fit(rule, robj, cases, ncases, &fo, &out, &fits, &err) < 0) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
@@ -545,7 +613,8 @@ out:
 
 int pr_cmd_parse(int argc, char **argv)
 {
-    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0, NULL, NULL, NULL, 0, 0, 5, 200};
+    opts o = {NULL, "fp32", NULL, NULL, NULL, NULL, 0, 1, 0, 0, NULL, NULL, NULL, 0, 0, 5, 200, 0,
+              NULL, NULL, NULL, NULL, NULL};
     /* --fit FIGURE starts a case: the options before the first are for all */
     int first_fit = argc;
     for (int i = 1; i < argc && first_fit == argc; i++)
@@ -583,6 +652,10 @@ int pr_cmd_parse(int argc, char **argv)
         goto out;
     }
     fill_identity(&o, logs, nlogs, &rec);
+    if (o.src_repo && !(rec.source = source_object(&o, &err))) {
+        fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
+        goto out;
+    }
     pr_parse_to_record(rule, &res, &rec);
     if (o.out && file_case(&o, logs, nlogs, &rec, &err) < 0) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);

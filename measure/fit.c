@@ -471,6 +471,96 @@ static void put_figures(const fit *f, pr_buf *out)
         pr_buf_printf(out, "all %zu figures", f->nc);
 }
 
+/* Up to limit candidates idx[0..n) as a JSON array (a new reference): each
+ * {"rule", "values": [per case, null when none], "matches": [...]}. */
+static json_t *cand_list_json(const fit *f, const json_t *base_json, const size_t *idx,
+                              size_t n, size_t limit, pr_err *err)
+{
+    static const char *const match_names[] = {"rounded", "truncated", "differs", "no value"};
+    json_t *arr = json_array();
+    size_t shown = limit && n > limit ? limit : n;
+    for (size_t i = 0; i < shown; i++) {
+        const cand *c = &f->cands[idx[i]];
+        json_t *rule = cand_json(f, base_json, c);
+        if (check_printed(rule, c, f->base->profile == PR_PROFILE_DLLOGGER, err) < 0) {
+            json_decref(rule);
+            json_decref(arr);
+            return NULL;
+        }
+        json_t *vals = json_array(), *matches = json_array();
+        for (size_t g = 0; g < f->nc; g++) {
+            double v = f->vals[c->at + g];
+            int m = f->match[c->at + g];
+            json_array_append_new(vals, isnan(v) ? json_null() : json_real(v));
+            json_array_append_new(matches, json_string(match_names[m == MATCH_ROUND   ? 0
+                                                                   : m == MATCH_TRUNC ? 1
+                                                                   : m == MATCH_FAIL  ? 3
+                                                                                      : 2]));
+        }
+        /* json_pack "o" steals rule, vals and matches */
+        json_array_append_new(arr, json_pack("{s:o,s:o,s:o}", "rule", rule, "values", vals,
+                                             "matches", matches));
+    }
+    return arr;
+}
+
+/* The report as one JSON object (--json): the figures, the rules that
+ * reproduce them all, those that do only by truncation, and (when none
+ * reproduces them all) the closest.  Appended to out. */
+static int report_json(fit *f, const json_t *base_json, const pr_fit_opts *o, pr_buf *out,
+                       int *fits, pr_err *err)
+{
+    size_t *idx = pr_xcalloc(f->ncand + 1, sizeof *idx);
+    by_diff *bd = pr_xcalloc(f->ncand + 1, sizeof *bd);
+    json_t *doc = json_object(), *figs = json_array(), *list;
+    int rc = -1;
+    for (size_t g = 0; g < f->nc; g++) {
+        json_t *logs = json_array();
+        for (size_t i = 0; i < f->cs[g].in->nlogs; i++)
+            json_array_append_new(logs, json_string(f->cs[g].in->logs[i]));
+        json_array_append_new(figs, json_pack("{s:s,s:o}", "figure", f->cs[g].in->figure,
+                                              "logs", logs));
+    }
+    json_object_set_new(doc, "perfrepro_fit", json_integer(1));
+    json_object_set_new(doc, "searched", json_integer((json_int_t)f->tried));
+    json_object_set_new(doc, "figures", figs);
+    size_t n = 0;
+    for (size_t i = 0; i < f->ncand; i++)
+        if ((size_t)f->cands[i].nround == f->nc)
+            idx[n++] = i;
+    *fits = n > 0;
+    if (!(list = cand_list_json(f, base_json, idx, n, o->limit, err)))
+        goto out;
+    json_object_set_new(doc, "reproduced", list);
+    n = 0;
+    for (size_t i = 0; i < f->ncand; i++)
+        if (f->cands[i].ntrunc && (size_t)(f->cands[i].nround + f->cands[i].ntrunc) == f->nc)
+            idx[n++] = i;
+    if (!(list = cand_list_json(f, base_json, idx, n, o->limit, err)))
+        goto out;
+    json_object_set_new(doc, "truncated", list);
+    n = 0;
+    for (size_t i = 0; !*fits && i < f->ncand; i++)
+        if (f->cands[i].nfail == 0)
+            bd[n++] = (by_diff){f->cands[i].worst, i};
+    pr_qsort(bd, n, sizeof *bd, cmp_diff);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = bd[i].i;
+    if (!(list = cand_list_json(f, base_json, idx, n, o->limit, err)))
+        goto out;
+    json_object_set_new(doc, "closest", list);
+    char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    pr_buf_puts(out, text);
+    pr_buf_puts(out, "\n");
+    free(text);
+    rc = 0;
+out:
+    json_decref(doc);
+    free(idx);
+    free(bd);
+    return rc;
+}
+
 /* The report, from the candidates sorted simplest first. */
 static int report(fit *f, const json_t *base_json, const pr_fit_opts *o, pr_buf *out,
                   int *fits, pr_err *err)
@@ -666,6 +756,10 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
     if (f.ncand)
         pr_qsort(f.cands, f.ncand, sizeof *f.cands, cmp_simple);
 
+    if (o->json) {
+        rc = report_json(&f, base_json, o, out, fits, err);
+        goto out;
+    }
     size_t nlogs = 0;
     for (size_t g = 0; g < ncases; g++)
         nlogs += cases[g].nlogs;

@@ -35,6 +35,7 @@ typedef struct pr_fit_case {
 typedef struct pr_fit_opts {
     size_t limit;       /* rules listed per section; 0: all */
     long long max_skip; /* the largest skip tried */
+    int json;           /* report as one JSON object (--json) */
 } pr_fit_opts;
 
 /* The number of decimals of a figure written as digits with an optional

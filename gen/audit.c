@@ -1,0 +1,238 @@
+#include "audit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "fitfile.h"
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    json_t *v = o ? json_object_get(o, k) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* The decimals of a figure as printed ("19.428": 3), -1 when it is not
+ * digits with an optional decimal part. */
+static int decimals_of(const char *s)
+{
+    size_t int_digits = strspn(s, "0123456789");
+    if (int_digits == 0)
+        return -1;
+    if (s[int_digits] == '\0')
+        return 0;
+    if (s[int_digits] != '.')
+        return -1;
+    size_t frac = strspn(s + int_digits + 1, "0123456789");
+    if (frac == 0 || s[int_digits + 1 + frac] != '\0' || frac > 12)
+        return -1;
+    return (int)frac;
+}
+
+/* "007.50" -> "7.50": the form printf gives. */
+static const char *canonical(const char *s)
+{
+    while (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
+        s++;
+    return s;
+}
+
+au_verdict au_verdict_of(double value, const char *printed)
+{
+    int d = decimals_of(printed);
+    if (d < 0)
+        return AU_DIFFERS;
+    const char *want = canonical(printed);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", d, value);
+    if (strcmp(buf, want) == 0)
+        return AU_REPRODUCED;
+    /* truncated: the value's decimals cut at d */
+    snprintf(buf, sizeof buf, "%.*f", d + 6, value);
+    char *dot = strchr(buf, '.');
+    if (dot)
+        dot[d ? d + 1 : 0] = '\0';
+    return strcmp(buf, want) == 0 ? AU_TRUNCATED : AU_DIFFERS;
+}
+
+static int same_case(const pr_dataset *d, const pr_run *run, const pr_record *r,
+                     const pr_pub_table *t, const pr_pub_row *row)
+{
+    return strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
+           strcmp(r->precision, t->precision) == 0 && r->batch_size == t->batch_size &&
+           !t->batch_label && r->gpu_num == row->gpus && r->nodes == row->nodes &&
+           t->platform && pr_data_record_platform(d, run, r) == t->platform;
+}
+
+static int audited(const au_model *m, const char *repo)
+{
+    for (size_t i = 0; repo && i < m->nrepos; i++)
+        if (strcmp(m->repos[i], repo) == 0)
+            return 1;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The imported record of the published figure's case (from its source's
+ * repository), or none. */
+static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
+                     au_item *it)
+{
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const pr_record *r = &d->runs[i].records[j];
+            const char *repo = jstr(r->source, "repo");
+            if (repo && t->source_repo && strcmp(repo, t->source_repo) == 0 &&
+                same_case(d, &d->runs[i], r, t, row)) {
+                it->run = &d->runs[i];
+                it->rec = r;
+                it->fit = d->runs[i].fits[j];
+                return;
+            }
+        }
+}
+
+static void judge(au_item *it)
+{
+    char fallback[64];
+    const char *printed = it->row->printed;
+    if (!printed) {
+        snprintf(fallback, sizeof fallback, "%.15g", it->row->value);
+        printed = fallback;
+    }
+    if (!it->rec) {
+        it->verdict = AU_NO_LOG;
+    } else if (it->rec->failed) {
+        it->verdict = AU_NO_VALUE;
+    } else {
+        it->verdict = au_verdict_of(it->rec->final_result, printed);
+        it->diff_pct = 100.0 * (it->rec->final_result - it->row->value) / it->row->value;
+    }
+}
+
+/* Adds the figures of the audited tables of tabs[0..n) to *items. */
+static void add_items(const pr_dataset *d, const au_model *m, const pr_pub_table *tabs,
+                      size_t n, au_item **items, size_t *nitems)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pr_pub_table *t = &tabs[i];
+        if (!audited(m, t->source_repo))
+            continue;
+        for (size_t k = 0; k < t->nrows; k++) {
+            if (!t->rows[k].has_value)
+                continue;
+            au_item it;
+            memset(&it, 0, sizeof it);
+            it.table = t;
+            it.row = &t->rows[k];
+            find_log(d, t, it.row, &it);
+            judge(&it);
+            *items = pr_xrealloc(*items, (*nitems + 1) * sizeof **items);
+            (*items)[(*nitems)++] = it;
+        }
+    }
+}
+
+/* A restated figure's primary: the audited primary table of the same case. */
+static void find_primary(const au_model *m, au_item *it)
+{
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *p = &m->items[i];
+        const pr_pub_table *a = p->table, *b = it->table;
+        if (strcmp(a->model, b->model) == 0 && strcmp(a->framework, b->framework) == 0 &&
+            strcmp(a->precision, b->precision) == 0 && a->batch_size == b->batch_size &&
+            a->platform == b->platform && p->row->gpus == it->row->gpus &&
+            p->row->nodes == it->row->nodes) {
+            it->primary = a;
+            it->primary_row = p->row;
+            return;
+        }
+    }
+}
+
+/* Each fit report must belong to a figure: the one it searched for. */
+static int check_fits(const pr_dataset *d, const au_model *m, pr_err *err)
+{
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const json_t *fit = d->runs[i].fits[j];
+            if (!fit)
+                continue;
+            const char *fig = pr_fitfile_figure(fit);
+            const au_item *it = NULL;
+            for (size_t k = 0; k < m->nitems && !it; k++)
+                if (m->items[k].rec == &d->runs[i].records[j])
+                    it = &m->items[k];
+            const char *file = d->runs[i].record_files[j];
+            if (!it)
+                return pr_err_set(err, file, 0, 0, "fit",
+                                  "the case's fit report (fit/%s.json) searched for %s, but no "
+                                  "published table of %s prints this case",
+                                  d->runs[i].records[j].case_name, fig,
+                                  jstr(d->runs[i].records[j].source, "repo"));
+            if (!it->row->printed || strcmp(it->row->printed, fig) != 0)
+                return pr_err_set(err, file, 0, 0, "fit",
+                                  "the case's fit report (fit/%s.json) searched for %s, but %s "
+                                  "(table %d) prints %s",
+                                  d->runs[i].records[j].case_name, fig, it->table->file,
+                                  it->table->index,
+                                  it->row->printed ? it->row->printed : "no printed form");
+        }
+    return 0;
+}
+
+int au_build(const pr_dataset *d, au_model **out, pr_err *err)
+{
+    au_model *m = pr_xcalloc(1, sizeof *m);
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const char *repo = jstr(d->runs[i].records[j].source, "repo");
+            if (repo && !audited(m, repo)) {
+                m->repos = pr_xrealloc(m->repos, (m->nrepos + 1) * sizeof *m->repos);
+                m->repos[m->nrepos++] = pr_xstrdup(repo);
+            }
+        }
+    pr_qsort(m->repos, m->nrepos, sizeof *m->repos, cmp_str);
+    add_items(d, m, d->pubs, d->npubs, &m->items, &m->nitems);
+    add_items(d, m, d->restated, d->nrestated, &m->restated, &m->nrestated);
+    for (size_t i = 0; i < m->nrestated; i++)
+        find_primary(m, &m->restated[i]);
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const pr_record *r = &d->runs[i].records[j];
+            if (!r->source)
+                continue;
+            int named = 0;
+            for (size_t k = 0; k < m->nitems && !named; k++)
+                named = m->items[k].rec == r;
+            if (!named) {
+                m->orphans = pr_xrealloc(m->orphans, (m->norphans + 1) * sizeof *m->orphans);
+                m->orphans[m->norphans++] = (au_log){&d->runs[i], r};
+            }
+        }
+    if (check_fits(d, m, err) < 0) {
+        au_free(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+void au_free(au_model *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nrepos; i++)
+        free(m->repos[i]);
+    free(m->repos);
+    free(m->items);
+    free(m->orphans);
+    free(m->restated);
+    free(m);
+}

@@ -1,0 +1,72 @@
+/* audit: every published figure of a source whose logs are imported, set
+ * against what perfrepro parses from its log (reports/AUDIT.md).
+ *
+ * A source is audited when some record's "source" names its repository
+ * (the logs were published beside the figures).  Each of its figures is
+ * matched with the imported record of the same model, framework, platform,
+ * precision, batch size and GPU count, and gets a verdict: reproduced to
+ * the printed precision, reproduced only by truncation, differs (by how
+ * much), or the log gives no value.  Left over: figures with no log, and
+ * logs with no figure.  Tables that restate figures (DATA/restated, a
+ * report's comparison table) are set against the primary table that
+ * prints the same case and against the log.
+ *
+ * Memory: au_build returns a model that au_free frees; it borrows from the
+ * dataset.
+ */
+#ifndef PR_AUDIT_H
+#define PR_AUDIT_H
+
+#include <stddef.h>
+
+#include "data.h"
+#include "err.h"
+
+typedef enum {
+    AU_REPRODUCED, /* the parsed value, rounded as printed, prints the figure */
+    AU_TRUNCATED,  /* only when cut, not rounded */
+    AU_DIFFERS,
+    AU_NO_VALUE,   /* the case failed: the rule reads no value from the log */
+    AU_NO_LOG,
+} au_verdict;
+
+typedef struct au_item {
+    const pr_pub_table *table; /* the figure: its table and row */
+    const pr_pub_row *row;
+    const pr_run *run;         /* the log's record, NULL when none (AU_NO_LOG) */
+    const pr_record *rec;
+    const json_t *fit;         /* the record's fit report (fitfile.h), or NULL */
+    au_verdict verdict;
+    double diff_pct;           /* (parsed - printed) / printed, in percent */
+    const pr_pub_table *primary; /* restated figures: the primary table of the same case, */
+    const pr_pub_row *primary_row; /* NULL when none prints it */
+} au_item;
+
+typedef struct au_log {
+    const pr_run *run;
+    const pr_record *rec;
+} au_log;
+
+typedef struct au_model {
+    char **repos;      /* the audited repositories, sorted */
+    size_t nrepos;
+    au_item *items;    /* the audited published figures, in data order */
+    size_t nitems;
+    au_log *orphans;   /* imported logs no published figure names */
+    size_t norphans;
+    au_item *restated; /* every restated figure of an audited source */
+    size_t nrestated;
+} au_model;
+
+/* Builds the audit of d.  Fails (err set, naming the fit report) when a
+ * case's fit report searched for a figure that is not the one its table
+ * prints, or names a case no table prints: the figure typed into the
+ * import's manifest is checked against the imported table here. */
+int au_build(const pr_dataset *d, au_model **out, pr_err *err);
+void au_free(au_model *m);
+
+/* The verdict of value against printed (a figure as printed: "19.428"):
+ * AU_REPRODUCED, AU_TRUNCATED or AU_DIFFERS. */
+au_verdict au_verdict_of(double value, const char *printed);
+
+#endif

@@ -1,0 +1,280 @@
+/* page_audit: OUT/AUDIT.md, the audit of published figures against their
+ * logs (audit.h), one row per figure; the wording is the template's. */
+#include "pages.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "md.h"
+#include "mdtable.h"
+#include "provenance.h"
+#include "view.h"
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    json_t *v = o ? json_object_get(o, k) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int printed_decimals(const pr_pub_row *row)
+{
+    const char *dot = row->printed ? strchr(row->printed, '.') : NULL;
+    return dot ? (int)strlen(dot + 1) : 0;
+}
+
+/* "FP32 BS=256" */
+static void config_text(const char *precision, int bs, const char *batch_label, pr_buf *out)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (const char *p = precision; *p; p++)
+        pr_buf_putc(&b, (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p));
+    if (batch_label)
+        pr_buf_printf(&b, " BS=%s", batch_label);
+    else if (bs > 0)
+        pr_buf_printf(&b, " BS=%d", bs);
+    pr_md_cell(out, pr_buf_cstr(&b));
+    pr_buf_free(&b);
+}
+
+/* The published figure as printed, linked to the line of its source, "†". */
+static void printed_cell(const pr_pub_table *t, const pr_pub_row *row, pr_buf *out)
+{
+    pr_buf text = PR_BUF_INIT;
+    if (row->printed)
+        pr_md_cell(&text, row->printed);
+    else
+        pr_md_number(&text, row->value, 2);
+    pr_buf_puts(&text, "†");
+    if (t->source_url)
+        mdt_link_url(out, pr_buf_cstr(&text), t->source_url);
+    else
+        pr_buf_puts(out, pr_buf_cstr(&text));
+    pr_buf_free(&text);
+}
+
+/* The rule as a code span: the keys that say which records count and how. */
+static void rule_cell(const json_t *rule, pr_buf *out)
+{
+    static const char *const keys[] = {"profile", "keyword", "scope", "value", "step",
+                                       "skip",    "reduce",  "trim",  "round", NULL};
+    json_t *o = json_object();
+    for (size_t i = 0; keys[i]; i++) {
+        json_t *v = json_object_get(rule, keys[i]);
+        if (!v || (strcmp(keys[i], "trim") == 0 &&
+                   !(jstr(rule, "reduce") && strcmp(jstr(rule, "reduce"), "trimmed_mean") == 0)))
+            continue;
+        if (strcmp(keys[i], "round") == 0 && json_integer_value(v) < 0)
+            continue;
+        json_object_set(o, keys[i], v);
+    }
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+    pr_md_code_span(out, text);
+    free(text);
+    json_decref(o);
+}
+
+static void signed_pct(pr_buf *out, double pct)
+{
+    pr_buf_printf(out, "%+.2f%%", pct);
+}
+
+/* The common cells of a figure: framework, platform, configuration, GPUs. */
+static void case_cells(const lang *l, const pr_pub_table *t, const pr_pub_row *row, json_t *rv,
+                       pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_md_cell(&b, t->framework_title ? t->framework_title : t->framework);
+    vw_md(rv, "framework", &b);
+    pr_md_cell(&b, pv_platform_title(l, t->platform));
+    vw_md(rv, "platform", &b);
+    config_text(t->precision, t->batch_size, t->batch_label, &b);
+    vw_md(rv, "config", &b);
+    pv_count_label(l, t->platform, row->nodes, row->gpus, &b, err);
+    vw_md(rv, "gpus", &b);
+    printed_cell(t, row, &b);
+    vw_md(rv, "printed", &b);
+    pr_buf_free(&b);
+}
+
+/* What the record's log gives, linked to it (‡: an imported log). */
+static void parsed_cells(const rm_world *w, const pr_run *run, const pr_record *r, int decimals,
+                         json_t *rv)
+{
+    pr_buf text = PR_BUF_INIT, b = PR_BUF_INIT;
+    if (r->failed)
+        pr_md_cell(&text, r->fail_reason ? r->fail_reason : "failed");
+    else
+        pr_md_number(&text, r->final_result, decimals + 3 > 6 ? 6 : decimals + 3);
+    pr_buf_puts(&text, "‡");
+    mdt_log_link(w, "", run, r, pr_buf_cstr(&text), &b);
+    vw_md(rv, "parsed", &b);
+    pv_record_source(r, &b);
+    vw_md(rv, "log_source", &b);
+    if (r->rule)
+        rule_cell(r->rule, &b);
+    vw_md(rv, "rule", &b);
+    pr_buf_free(&text);
+    pr_buf_free(&b);
+}
+
+/* The rule the fit report offers instead: the first that reproduces the
+ * figure, else the closest (with its difference). */
+static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
+{
+    const json_t *list = json_object_get(fit, "reproduced");
+    const char *kind = "alt_reproduces";
+    if (!json_array_size(list)) {
+        list = json_object_get(fit, "truncated");
+        kind = "alt_truncates";
+    }
+    if (!json_array_size(list)) {
+        list = json_object_get(fit, "closest");
+        kind = "alt_closest";
+    }
+    const json_t *c = json_array_get(list, 0);
+    if (!c)
+        return;
+    json_t *v = json_array_get(json_object_get(c, "values"), 0);
+    pr_buf b = PR_BUF_INIT;
+    rule_cell(json_object_get(c, "rule"), &b);
+    vw_md(rv, "alt_rule", &b);
+    int d = printed_decimals(row);
+    pr_md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
+    vw_md(rv, "alt_value", &b);
+    signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
+    vw_md(rv, "alt_diff", &b);
+    json_object_set_new(rv, kind, json_true());
+    pr_buf_free(&b);
+}
+
+static void verdict_fields(const au_item *it, json_t *rv)
+{
+    static const char *const names[] = {"v_reproduced", "v_truncated", "v_differs",
+                                        "v_no_value", "v_no_log"};
+    json_object_set_new(rv, names[it->verdict], json_true());
+    pr_buf b = PR_BUF_INIT;
+    if (it->verdict == AU_TRUNCATED || it->verdict == AU_DIFFERS) {
+        pr_md_number(&b, it->rec->final_result, printed_decimals(it->row));
+        vw_md(rv, "rounded", &b);
+        signed_pct(&b, it->diff_pct);
+        vw_md(rv, "diff", &b);
+    }
+    pr_buf_free(&b);
+}
+
+static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_err *err)
+{
+    json_t *rv = json_object();
+    case_cells(l, it->table, it->row, rv, err);
+    if (it->rec) {
+        parsed_cells(w, it->run, it->rec, printed_decimals(it->row), rv);
+        if (it->verdict != AU_REPRODUCED && it->fit)
+            fit_cells(it->fit, it->row, rv);
+    }
+    verdict_fields(it, rv);
+    return rv;
+}
+
+static json_t *count(const au_model *m, au_verdict v)
+{
+    json_int_t n = 0;
+    for (size_t i = 0; i < m->nitems; i++)
+        n += m->items[i].verdict == v;
+    return json_integer(n);
+}
+
+json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err)
+{
+    json_t *view = json_object();
+    vw_page(view, l);
+    json_t *repos = json_array(), *models = json_array(), *nolog = json_array();
+    json_t *orphans = json_array(), *restated = json_array();
+    for (size_t i = 0; i < m->nrepos; i++) {
+        pr_buf b = PR_BUF_INIT;
+        pr_md_code_span(&b, m->repos[i]);
+        json_array_append_new(repos, json_pack("{s:s}", "repo", pr_buf_cstr(&b)));
+        pr_buf_free(&b);
+    }
+    /* figures with a log, grouped by model in data order */
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        if (it->verdict == AU_NO_LOG) {
+            json_t *rv = json_object();
+            case_cells(l, it->table, it->row, rv, err);
+            vw_text(rv, "model", it->table->model_title ? it->table->model_title
+                                                        : it->table->model);
+            json_array_append_new(nolog, rv);
+            continue;
+        }
+        json_t *group = NULL;
+        for (size_t g = 0; g < json_array_size(models) && !group; g++)
+            if (strcmp(jstr(json_array_get(models, g), "id"), it->table->model) == 0)
+                group = json_array_get(models, g);
+        if (!group) {
+            group = json_object();
+            vw_str(group, "id", it->table->model);
+            vw_text(group, "title", it->table->model_title ? it->table->model_title
+                                                           : it->table->model);
+            json_object_set_new(group, "rows", json_array());
+            json_array_append_new(models, group);
+        }
+        json_array_append_new(json_object_get(group, "rows"), item_row(w, l, it, err));
+    }
+    for (size_t i = 0; i < m->norphans; i++) {
+        const pr_record *r = m->orphans[i].rec;
+        json_t *rv = json_object();
+        pr_buf b = PR_BUF_INIT;
+        const pr_platform *p = pr_data_record_platform(w->d, m->orphans[i].run, r);
+        vw_text(rv, "model", r->model);
+        pr_md_cell(&b, r->framework);
+        vw_md(rv, "framework", &b);
+        pr_md_cell(&b, pv_platform_title(l, p));
+        vw_md(rv, "platform", &b);
+        config_text(r->precision, r->batch_size, NULL, &b);
+        vw_md(rv, "config", &b);
+        pv_count_label(l, p, r->nodes, r->gpu_num, &b, err);
+        vw_md(rv, "gpus", &b);
+        pr_buf_free(&b);
+        parsed_cells(w, m->orphans[i].run, r, 2, rv);
+        json_array_append_new(orphans, rv);
+    }
+    size_t agree = 0;
+    for (size_t i = 0; i < m->nrestated; i++) {
+        const au_item *it = &m->restated[i];
+        int same = it->primary_row && it->row->printed && it->primary_row->printed &&
+                   strcmp(it->row->printed, it->primary_row->printed) == 0;
+        if (same && (it->verdict == AU_REPRODUCED || it->verdict == AU_NO_LOG)) {
+            agree++;
+            continue;
+        }
+        json_t *rv = item_row(w, l, it, err);
+        pr_buf b = PR_BUF_INIT;
+        if (it->primary_row) {
+            printed_cell(it->primary, it->primary_row, &b);
+            vw_md(rv, "primary", &b);
+        }
+        json_object_set_new(rv, "same", json_boolean(same));
+        pr_buf_free(&b);
+        json_array_append_new(restated, rv);
+    }
+    json_object_set_new(view, "repos", repos);
+    json_object_set_new(view, "models", models);
+    json_object_set_new(view, "nolog", nolog);
+    json_object_set_new(view, "orphans", orphans);
+    json_object_set_new(view, "restated", restated);
+    json_object_set_new(view, "n_figures", json_integer((json_int_t)m->nitems));
+    json_object_set_new(view, "n_reproduced", count(m, AU_REPRODUCED));
+    json_object_set_new(view, "n_truncated", count(m, AU_TRUNCATED));
+    json_object_set_new(view, "n_differs", count(m, AU_DIFFERS));
+    json_object_set_new(view, "n_no_value", count(m, AU_NO_VALUE));
+    json_object_set_new(view, "n_no_log", count(m, AU_NO_LOG));
+    json_object_set_new(view, "n_orphans", json_integer((json_int_t)m->norphans));
+    json_object_set_new(view, "n_restated", json_integer((json_int_t)m->nrestated));
+    json_object_set_new(view, "n_restated_agree", json_integer((json_int_t)agree));
+    json_object_set_new(view, "has_restated", json_boolean(m->nrestated > 0));
+    json_object_set_new(view, "has_nolog", json_boolean(json_array_size(nolog) > 0));
+    json_object_set_new(view, "has_orphans", json_boolean(json_array_size(orphans) > 0));
+    return view;
+}
