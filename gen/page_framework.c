@@ -80,23 +80,75 @@ static double scaling_cells(const lang *l, double value, double base, int gpus, 
     pr_buf_puts(eff, "%");
     return s;
 }
+/* The published tables a configuration's figures are compared with: the
+ * primary, then its cells' other tables, one per source label (the first
+ * in precedence), at most REPRO_MAX_PUBS. */
+#define REPRO_MAX_PUBS 3
+static size_t repro_pubs(const rm_cfg *c, const pr_pub_table **out)
+{
+    size_t n = 0;
+    if (!c->platform || !c->pub)
+        return 0;
+    out[n++] = c->pub;
+    for (size_t i = 0; i < c->ncells; i++)
+        for (size_t a = 0; a < c->cells[i].nalts && n < REPRO_MAX_PUBS; a++) {
+            const pr_pub_table *t = c->cells[i].alt_tabs[a];
+            int seen = 0;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = out[j] == t || strcmp(out[j]->label, t->label) == 0;
+            if (!seen)
+                out[n++] = t;
+        }
+    /* The report the imported logs came with first: its figures are the
+     * ones these logs should give. */
+    const char *repo = NULL;
+    for (size_t i = 0; i < c->ncells && !repo; i++)
+        if (c->cells[i].imported && c->cells[i].link_rec && c->cells[i].link_rec->source)
+            repo = json_string_value(json_object_get(c->cells[i].link_rec->source, "repo"));
+    for (size_t j = 1; repo && j < n; j++)
+        if (out[j]->source_repo && strcmp(out[j]->source_repo, repo) == 0 &&
+            !(out[0]->source_repo && strcmp(out[0]->source_repo, repo) == 0)) {
+            const pr_pub_table *t = out[0];
+            out[0] = out[j];
+            out[j] = t;
+        }
+    return n;
+}
+
+/* A published figure as its source printed it ("19.428"), else as tables
+ * print figures; †. */
+static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
+{
+    if (pr && pr->has_value) {
+        if (pr->printed)
+            pr_md_cell(out, pr->printed);
+        else
+            mdt_value(out, pr->value);
+        pr_buf_puts(out, lang_str(l, "published_mark"));
+    } else {
+        pr_buf_puts(out, pr ? pr->state : lang_str(l, "state_none"));
+    }
+}
+
 /* The reproduction table of one configuration: the runs' figures (‡ when
- * they come from imported logs), compared with the primary published table
- * of the same machine.  Figures of a machine not stated are compared with
- * nothing: no published or gap column.  On a CPU machine speedup and
- * efficiency need two process counts (one has nothing to scale). */
+ * they come from imported logs), compared with each published table of the
+ * same machine (the report the logs came with, the vendor's), a figure and
+ * a gap column each.  Figures of a machine not stated are compared with
+ * nothing.  On a CPU machine speedup and efficiency need two process
+ * counts (one has nothing to scale). */
 static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
                         const char *page_rel, vw_notes *nt, pr_buf *out)
 {
-    const pr_pub_table *pub = c->platform ? c->pub : NULL;
+    const pr_pub_table *pubs[REPRO_MAX_PUBS];
+    size_t npubs = repro_pubs(c, pubs);
     int scaling = !pv_is_cpu(c->platform) || pv_counts(c) > 1;
     int has_tt = c->has_tt, has_acc = c->has_acc;
     const char *mark = lang_str(l, "imported_mark");
-    const char *heads[13];
+    enum { MAX_COLS = 10 + 2 * REPRO_MAX_PUBS };
+    const char *heads[MAX_COLS];
     size_t nh = 0;
-    pr_buf thr = PR_BUF_INIT, pubh = PR_BUF_INIT;
+    pr_buf thr = PR_BUF_INIT, pubh[REPRO_MAX_PUBS];
     pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), f->unit);
-    pr_buf_printf(&pubh, "%s (%s)", lang_str(l, "col_published"), pub ? pub->label : "—");
     heads[nh++] = lang_str(l, "col_nodes");
     heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);
@@ -110,20 +162,22 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
         heads[nh++] = lang_str(l, "col_tt");
     if (has_acc)
         heads[nh++] = lang_str(l, "col_acc");
-    if (pub) {
-        heads[nh++] = pr_buf_cstr(&pubh);
+    for (size_t p = 0; p < npubs; p++) {
+        pr_buf_init(&pubh[p]);
+        pr_buf_printf(&pubh[p], "%s (%s)", lang_str(l, "col_published"), pubs[p]->label);
+        heads[nh++] = pr_buf_cstr(&pubh[p]);
         heads[nh++] = lang_str(l, "col_gap");
     }
     heads[nh++] = lang_str(l, "col_log");
     mdt_head(out, heads, nh, 2);
 
     const rm_cell *base = rm_cell_of(c, 1, 1);
-    pr_buf cells[13];
-    for (size_t i = 0; i < 13; i++)
+    pr_buf cells[MAX_COLS];
+    for (size_t i = 0; i < MAX_COLS; i++)
         pr_buf_init(&cells[i]);
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
-        mdt_cells_clear(cells, 13);
+        mdt_cells_clear(cells, MAX_COLS);
         size_t k = 0;
         pr_buf_printf(&cells[k++], "%d", rc->nodes);
         pr_buf_printf(&cells[k++], "%d", rc->gpus);
@@ -164,15 +218,10 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
             mdt_optional(&cells[k++], l, rc->tt, PR_DECIMALS_VALUE);
         if (has_acc)
             mdt_optional(&cells[k++], l, rc->acc, PR_DECIMALS_VALUE);
-        if (pub) {
-            const pr_pub_row *pr = rc->pub;
+        for (size_t p = 0; p < npubs; p++) {
+            const pr_pub_row *pr = rm_pub_row(pubs[p], rc->nodes, rc->gpus);
             pr_buf *pc = &cells[k++], *gap = &cells[k++];
-            if (pr && pr->has_value) {
-                mdt_value(pc, pr->value);
-                pr_buf_puts(pc, lang_str(l, "published_mark"));
-            } else {
-                pr_buf_puts(pc, pr ? pr->state : lang_str(l, "state_none"));
-            }
+            pub_figure(l, pr, pc);
             if (pr && pr->has_value && rc->n_ok) {
                 double g = (rc->median - pr->value) / pr->value;
                 if (g >= 0)
@@ -196,9 +245,10 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
             pr_buf_puts(lg, lang_str(l, "state_none"));
         mdt_row(out, cells, k);
     }
-    mdt_cells_free(cells, 13);
+    mdt_cells_free(cells, MAX_COLS);
     pr_buf_free(&thr);
-    pr_buf_free(&pubh);
+    for (size_t p = 0; p < npubs; p++)
+        pr_buf_free(&pubh[p]);
 }
 
 static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)

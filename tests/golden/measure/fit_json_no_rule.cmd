@@ -1,0 +1,1 @@
+--rule '{"profile": "dllogger", "keyword": "train.total_ips", "scope": "global"}' --json --limit 2 --fit 400.0 tests/golden/measure/dllogger_steps.log

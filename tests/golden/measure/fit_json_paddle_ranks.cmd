@@ -1,0 +1,1 @@
+--rule '{"profile": "paddle-ips", "scope": "per_card"}' --json --limit 2 --fit 3113 --gpus 8 tests/golden/measure/paddle_ranks.log
