@@ -132,7 +132,8 @@ static void add_source(json_t *sources, const char *head, json_t *items)
     json_array_append_new(sources, json_pack("{s:s,s:o}", "head", head, "items", items));
 }
 
-/* The distinct sources of run's imported logs among f's records on p. */
+/* The distinct repositories (at their commits) of run's imported logs
+ * among f's records on p: each log is linked where its figure is shown. */
 static void imported_sources(const lang *l, const rm_fw *f, const pr_run *run,
                              const pr_platform *p, pr_buf *out)
 {
@@ -140,12 +141,29 @@ static void imported_sources(const lang *l, const rm_fw *f, const pr_run *run,
     for (size_t i = 0; i < f->nrecs; i++) {
         if (f->runs[i] != run || f->rec_plats[i] != p || strcmp(f->recs[i]->origin, "parsed"))
             continue;
-        pr_buf s = PR_BUF_INIT;
-        pv_record_source(f->recs[i], &s);
-        if (s.len && !json_object_get(seen, pr_buf_cstr(&s))) {
-            json_object_set_new(seen, pr_buf_cstr(&s), json_true());
+        const json_t *src = f->recs[i]->source;
+        const char *repo = json_string_value(json_object_get(src, "repo"));
+        const char *commit = json_string_value(json_object_get(src, "commit"));
+        const char *url = json_string_value(json_object_get(src, "url"));
+        if (!repo || !commit)
+            continue;
+        pr_buf key = PR_BUF_INIT, s = PR_BUF_INIT;
+        pr_buf_printf(&key, "%s@%.8s", repo, commit);
+        if (!json_object_get(seen, pr_buf_cstr(&key))) {
+            json_object_set_new(seen, pr_buf_cstr(&key), json_true());
+            pr_buf code = PR_BUF_INIT;
+            pr_md_code_span(&code, pr_buf_cstr(&key));
+            if (url && strncmp(url, "https://github.com/", 19) == 0) {
+                char *tree = pr_xasprintf("https://github.com/%s/tree/%s", repo, commit);
+                mdt_link_url(&s, pr_buf_cstr(&code), tree);
+                free(tree);
+            } else {
+                pr_buf_puts(&s, pr_buf_cstr(&code));
+            }
             list_add(l, out, pr_buf_cstr(&s));
+            pr_buf_free(&code);
         }
+        pr_buf_free(&key);
         pr_buf_free(&s);
     }
     json_decref(seen);
