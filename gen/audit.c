@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "decl.h"
 #include "fitfile.h"
 
 static const char *jstr(const json_t *o, const char *k)
@@ -57,11 +58,17 @@ au_verdict au_verdict_of(double value, const char *printed)
     return strcmp(buf, want) == 0 ? AU_TRUNCATED : AU_DIFFERS;
 }
 
+/* Whether r is the case of t's row: its precision mode exactly, or
+ * (class_only) another mode of the same precision class. */
 static int same_case(const pr_dataset *d, const pr_run *run, const pr_record *r,
-                     const pr_pub_table *t, const pr_pub_row *row)
+                     const pr_pub_table *t, const pr_pub_row *row, int class_only)
 {
+    int same_mode = strcmp(r->precision, t->precision) == 0;
+    const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
+    if (class_only && (same_mode || !rc || rc != pr_decl_class_of(&d->decls, t->precision)))
+        return 0;
     return strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
-           strcmp(r->precision, t->precision) == 0 && r->batch_size == t->batch_size &&
+           (same_mode || class_only) && r->batch_size == t->batch_size &&
            !t->batch_label && r->gpu_num == row->gpus && r->nodes == row->nodes &&
            t->platform && pr_data_record_platform(d, run, r) == t->platform;
 }
@@ -84,18 +91,20 @@ static int cmp_str(const void *a, const void *b)
 static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
                      au_item *it)
 {
-    for (size_t i = 0; i < d->nruns; i++)
-        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
-            const pr_record *r = &d->runs[i].records[j];
-            const char *repo = jstr(r->source, "repo");
-            if (repo && t->source_repo && strcmp(repo, t->source_repo) == 0 &&
-                same_case(d, &d->runs[i], r, t, row)) {
-                it->run = &d->runs[i];
-                it->rec = r;
-                it->fit = d->runs[i].fits[j];
-                return;
+    for (int class_only = 0; class_only < 2; class_only++)
+        for (size_t i = 0; i < d->nruns; i++)
+            for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+                const pr_record *r = &d->runs[i].records[j];
+                const char *repo = jstr(r->source, "repo");
+                if (repo && t->source_repo && strcmp(repo, t->source_repo) == 0 &&
+                    same_case(d, &d->runs[i], r, t, row, class_only)) {
+                    it->run = &d->runs[i];
+                    it->rec = r;
+                    it->fit = d->runs[i].fits[j];
+                    it->other_mode = class_only;
+                    return;
+                }
             }
-        }
 }
 
 static void judge(au_item *it)

@@ -11,6 +11,10 @@
  * report's comparison table) are set against the primary table that
  * prints the same case and against the log.
  *
+ * A figure whose exact precision mode has no log is matched with a log of
+ * another mode of the same precision class (an "FP16" column whose logs ran
+ * AMP), and the item says so.
+ *
  * Memory: au_build returns a model that au_free frees; it borrows from the
  * dataset.
  */
@@ -36,6 +40,8 @@ typedef struct au_item {
     const pr_run *run;         /* the log's record, NULL when none (AU_NO_LOG) */
     const pr_record *rec;
     const json_t *fit;         /* the record's fit report (fitfile.h), or NULL */
+    int other_mode;            /* the log ran another mode of the figure's precision class
+                                * (AMP under an FP16 column): no log of its own mode exists */
     au_verdict verdict;
     double diff_pct;           /* (parsed - printed) / printed, in percent */
     const pr_pub_table *primary; /* restated figures: the primary table of the same case, */

@@ -174,6 +174,14 @@ static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_
             fit_cells(it->fit, it->row, rv);
     }
     verdict_fields(it, rv);
+    if (it->rec && it->other_mode) {
+        pr_buf b = PR_BUF_INIT;
+        config_text(it->rec->precision, 0, NULL, &b);
+        vw_md(rv, "log_mode", &b);
+        config_text(it->table->precision, 0, NULL, &b);
+        vw_md(rv, "table_mode", &b);
+        pr_buf_free(&b);
+    }
     return rv;
 }
 

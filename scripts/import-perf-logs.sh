@@ -81,7 +81,11 @@ for manifest in "$ROOT"/scripts/perf-logs/*.tsv; do
         echo "\`scripts/import-perf-logs.sh\` (\`perfrepro-measure parse --out\`). Each record under"
         echo "\`logs/index/\` names the file it came from (\`source.path\`) and the rule that read it;"
         echo "\`fit/\` holds, per case with a published figure, the rules that reproduce it"
-        echo "(\`parse --fit --json\`). Licence: Apache License 2.0, \`LICENSE\` beside this file."
+        echo "(\`parse --fit --json\`). Why each rule, and what was checked by hand for every figure"
+        base=${manifest##*/}
+        echo "the rule does not reproduce: \`scripts/perf-logs/$base\` and"
+        echo "\`scripts/perf-logs/${base%.tsv}-findings.md\`."
+        echo "Licence: Apache License 2.0, \`LICENSE\` beside this file."
       } >"$dir/SOURCE.md"
       ;;
     esac
