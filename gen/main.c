@@ -48,9 +48,17 @@ static void usage(FILE *f)
           "          tables, images without alt text, absolute paths or paths above\n"
           "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n"
           "import-table  read one pipe table of a Markdown file (cmark-gfm) and add it to\n"
-          "          a published-figures file: the GPU count from each row's first cell,\n"
-          "          the figure from column NAME exactly as printed, the source as\n"
-          "          https://github.com/OWNER/NAME/blob/HEX/PATH#LLINE (docs/data-model.md)\n",
+          "          a published-figures file: the GPU count from each row's first cell\n"
+          "          (\"8\", \"8卡\", \"4机32卡\", \"GPU=8,BS=96\": a batch size printed there\n"
+          "          must be --batch-size), the figure from column NAME (its header text,\n"
+          "          links' text) exactly as printed, the source as\n"
+          "          https://github.com/OWNER/NAME/blob/HEX/PATH#LLINE (docs/data-model.md).\n"
+          "          Tables inside list items count; --after TEXT picks the first table\n"
+          "          whose heading or preceding paragraph contains TEXT.  An empty cell,\n"
+          "          dashes (\"-\", \"——\") or N/A is no figure; TODO and OOM are states; a\n"
+          "          note after a figure (\"33082.12 (O2)\", \"1438.518(O2)\") goes to the\n"
+          "          table's note.  --note adds a note; --gpus-per-node (default 8) splits\n"
+          "          GPU counts into nodes; a re-import of the same table replaces it\n",
           f);
 }
 
@@ -132,6 +140,10 @@ static int cmd_import_table(int argc, char **argv)
     o.gpus_per_node = 8;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
         const char **dst = !strcmp(a, "--markdown")          ? &o.markdown
                            : !strcmp(a, "--after")           ? &o.heading
                            : !strcmp(a, "--column")          ? &o.column

@@ -110,16 +110,29 @@ static long whole(const char **p)
     return v;
 }
 
-/* The nodes and GPUs a row's first cell names: "8", "GPU=8,BS=96", "8卡",
- * "1机8卡" (nodes 0 when it does not say). */
-static int row_key(const char *s, long *nodes, long *gpus)
+/* The nodes and GPUs a row's first cell names: "8", "GPU=8", "GPU=8,BS=96",
+ * "8卡", "1机8卡" (nodes 0 when it does not say; *bs the batch size the cell
+ * states, 0 when none). */
+static int row_key(const char *s, long *nodes, long *gpus, long *bs)
 {
     const char *p = s;
     *nodes = 0;
+    *bs = 0;
     if (strncmp(p, "GPU=", 4) == 0) {
         p += 4;
-        *gpus = whole(&p);
-        return *gpus > 0 && (*p == '\0' || *p == ',') ? 0 : -1;
+        if ((*gpus = whole(&p)) < 0)
+            return -1;
+        if (*p == '\0')
+            return 0;
+        if (*p++ != ',')
+            return -1;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, "BS=", 3) != 0)
+            return -1;
+        p += 3;
+        *bs = whole(&p);
+        return *bs > 0 && *p == '\0' ? 0 : -1;
     }
     long a = whole(&p);
     if (a < 0)
@@ -140,19 +153,40 @@ static int row_key(const char *s, long *nodes, long *gpus)
     return 0;
 }
 
+/* 1 when s is one or more dashes ("-", "--", "—", "——", "–"): no figure. */
+static int all_dashes(const char *s)
+{
+    static const char *const dashes[] = {"-", "—", "–", NULL};
+    if (!*s)
+        return 0;
+    while (*s) {
+        const char *const *d = dashes;
+        for (; *d; d++)
+            if (strncmp(s, *d, strlen(*d)) == 0)
+                break;
+        if (!*d)
+            return 0;
+        s += strlen(*d);
+    }
+    return 1;
+}
+
 /* A cell's figure: the number it starts with, exactly as printed (digits
- * with at most one '.'), and what follows it after a blank (an annotation
- * such as "(O2)"); or a state.  Returns 1 for a number, 2 for a state
- * (*state), 0 for an empty cell ("", "-", "—", "N/A"), -1 when the cell is
- * not a plain figure. */
+ * with at most one '.'), and what follows it after a blank or as a
+ * parenthesis ("33082.12 (O2)", "1438.518(O2)": an annotation); or a state.
+ * Returns 1 for a number, 2 for a state (*state), 0 for an empty cell ("",
+ * dashes such as "-" or "——", "N/A"), -1 when the cell is not a plain
+ * figure. */
 static int cell_figure(const char *s, double *value, char **printed, const char **annotation,
                        const char **state)
 {
-    static const char *const empty[] = {"", "-", "—", "–", "N/A", "n/a", NULL};
+    static const char *const empty[] = {"", "N/A", "n/a", NULL};
     static const char *const states[] = {"TODO", "OOM", NULL};
     for (const char *const *e = empty; *e; e++)
         if (strcmp(s, *e) == 0)
             return 0;
+    if (all_dashes(s))
+        return 0;
     for (const char *const *e = states; *e; e++)
         if (strcmp(s, *e) == 0) {
             *state = *e;
@@ -162,7 +196,7 @@ static int cell_figure(const char *s, double *value, char **printed, const char 
     const char *dot = memchr(s, '.', n);
     if (n == 0 || s[0] == '.' || s[n - 1] == '.' || (dot && memchr(dot + 1, '.', n - (size_t)(dot - s) - 1)))
         return -1;
-    if (s[n] != '\0' && s[n] != ' ')
+    if (s[n] != '\0' && s[n] != ' ' && s[n] != '(')
         return -1; /* "1,234", "12e3", "3x": not a figure as printed */
     *printed = pr_xstrndup(s, n);
     char *end;
@@ -221,15 +255,19 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
         cmark_node *kc = cell_at(row, 0), *vc = cell_at(row, (size_t)col);
         char *key = kc ? cell_text(kc) : pr_xstrdup("");
         char *val = vc ? cell_text(vc) : pr_xstrdup("");
-        long nodes = 0, gpus = 0;
+        long nodes = 0, gpus = 0, bs = 0;
         double value = 0;
         char *printed = NULL;
         const char *annotation = NULL, *state = NULL;
         int kind = -1, rc = 0;
-        if (row_key(key, &nodes, &gpus) < 0) {
+        if (row_key(key, &nodes, &gpus, &bs) < 0) {
             rc = pr_err_set(err, o->markdown, rline, 0, NULL,
                             "the first cell \"%s\" names no GPU count (\"8\", \"GPU=8,BS=96\", "
                             "\"8卡\", \"1机8卡\")", key);
+        } else if (bs && bs != o->batch_size) {
+            rc = pr_err_set(err, o->markdown, rline, 0, "--batch-size",
+                            "the first cell \"%s\" prints batch size %ld, not %d", key, bs,
+                            o->batch_size);
         } else if ((kind = cell_figure(val, &value, &printed, &annotation, &state)) < 0) {
             rc = pr_err_set(err, o->markdown, rline, 0, o->column,
                             "\"%s\" is not a figure as printed (digits with one '.', then "

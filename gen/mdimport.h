@@ -3,9 +3,9 @@
  * `perfrepro-gen import-table` parses a Markdown file as GitHub does
  * (cmark-gfm's table extension), picks one pipe table (by its number, or the
  * first after a heading or paragraph containing a text), reads the GPU count from each row's first cell
- * ("8", "GPU=8,BS=96", "1机8卡", "4机32卡") and the figure from the column
- * named, and writes it into a published-figures file (docs/data-model.md) as
- * a table: each figure as a number and as the exact text printed ("printed":
+ * ("8", "GPU=8,BS=96", "1机8卡", "4机32卡"; a batch size printed there must
+ * be the one given) and the figure from the column named, and writes it into
+ * a published-figures file (docs/data-model.md) as a table: each figure as a number and as the exact text printed ("printed":
  * "2946.30"), the source repository, commit, path and line of the table.
  */
 #ifndef PR_MDIMPORT_H

@@ -170,6 +170,93 @@ Test(mdimport, exact_strings_notes_in_cells_and_reimport)
     free(dir);
 }
 
+Test(mdimport, comparison_tables_a_column_per_framework)
+{
+    char *dir = tmpdir();
+    put(dir, "t.md",
+        "## 2.与业内其它框架对比\n\n"
+        "- V100-AMP测试\n\n"
+        "  | 参数 | [PaddlePaddle](./x) | NGC MXNet |\n"
+        "  |:-----:|:-----:|:-----:|\n"
+        "  | GPU=1,BS=256 | 1438.518(O2) | 1471.9 |\n"
+        "  | GPU=8, BS=256 | 10936.815(O2) | 10336 |\n"
+        "  | GPU=32,BS=256 | 39972.131 | —— |\n\n"
+        "- A100-AMP测试\n\n"
+        "  | 参数 | NGC MXNet |\n"
+        "  |:-----:|:-----:|\n"
+        "  | GPU=1,BS=96 | 3046.4 |\n"
+        "  | GPU=8,BS=x | 22690 |\n");
+    char *md = pr_path_join(dir, "t.md"), *out = pr_path_join(dir, "published/p.json");
+    /* A linked column head; notes in parentheses with no blank go to the note. */
+    pr_mdimport_opts o = opts(md, "t.md", "V100-AMP测试", "PaddlePaddle", out);
+    o.precision = "amp";
+    char *summary = NULL;
+    pr_err err;
+    cr_assert(pr_mdimport(&o, &summary, &err) == 0, "%s", err.msg);
+    free(summary);
+    char *rows = rows_of(out);
+    cr_expect_str_eq(rows, "1:1438.518 8:10936.815 32:39972.131");
+    free(rows);
+    json_error_t je;
+    json_t *j = json_load_file(out, 0, &je);
+    json_t *t = json_array_get(json_object_get(j, "tables"), 0);
+    cr_expect(strstr(json_string_value(json_object_get(t, "note")), "8 GPU(s): \"(O2)\""));
+    json_decref(j);
+    /* "——" is no figure. */
+    o.column = "NGC MXNet";
+    o.framework = "NGC-MXNet";
+    cr_assert(pr_mdimport(&o, &summary, &err) == 0, "%s", err.msg);
+    cr_expect(strstr(summary, "2 row(s), 1 empty cell(s) left out"), "%s", summary);
+    free(summary);
+    cr_expect(!loads(dir), "%s", loads(dir));
+    /* A batch size printed in the row must be --batch-size. */
+    o.batch_size = 128;
+    cr_assert(pr_mdimport(&o, &summary, &err) < 0);
+    cr_expect(strstr(err.msg, "t.md:7:") && strstr(err.msg, "--batch-size") &&
+                  strstr(err.msg, "\"GPU=1,BS=256\" prints batch size 256, not 128"),
+              "%s", err.msg);
+    o.heading = "A100-AMP测试";
+    o.batch_size = 96;
+    cr_assert(pr_mdimport(&o, &summary, &err) < 0);
+    cr_expect(strstr(err.msg, "t.md:16:") && strstr(err.msg, "\"GPU=8,BS=x\" names no GPU count"),
+              "%s", err.msg);
+    free(md);
+    free(out);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(mdimport, a_real_comparison_table_indented_under_a_list_item)
+{
+    if (!have_perf())
+        cr_skip_test("no " PERF);
+    char *dir = tmpdir();
+    char *out = pr_path_join(dir, "published/perf.json");
+    pr_mdimport_opts o = opts(PERF "/Bert/README.md", "Bert/README.md", "V100-FP32测试", "NGC PyTorch",
+                              out);
+    o.model = "BERT-Base";
+    o.framework = "NGC-PyTorch";
+    o.batch_size = 96;
+    o.unit = "sequences/s";
+    char *summary = NULL;
+    pr_err err;
+    cr_assert(pr_mdimport(&o, &summary, &err) == 0, "%s", err.msg);
+    cr_expect(strstr(summary, "README.md:296: table 3"), "%s", summary);
+    free(summary);
+    char *rows = rows_of(out);
+    cr_expect_str_eq(rows, "1:158.6111 8:1232.11 32:3496.94");
+    free(rows);
+    /* Its A100 rows print BS=96 where the NGC README's own table says 128. */
+    o.heading = "A100-FP32测试";
+    o.batch_size = 128;
+    cr_assert(pr_mdimport(&o, &summary, &err) < 0);
+    cr_expect(strstr(err.msg, "README.md:317:") && strstr(err.msg, "prints batch size 96, not 128"),
+              "%s", err.msg);
+    free(out);
+    rm_rf(dir);
+    free(dir);
+}
+
 Test(mdimport, clear_errors)
 {
     char *dir = tmpdir();
