@@ -143,6 +143,20 @@ void pr_md_code_span(pr_buf *out, const char *s)
         pr_buf_putc(out, '`');
 }
 
+void pr_md_code_cell(pr_buf *out, const char *s)
+{
+    /* GFM splits a table row at every unescaped '|', code spans included;
+     * "\|" there is a '|' in the code. */
+    pr_buf tmp = PR_BUF_INIT;
+    pr_md_code_span(&tmp, s);
+    for (const char *p = pr_buf_cstr(&tmp); *p; p++) {
+        if (*p == '|')
+            pr_buf_putc(out, '\\');
+        pr_buf_putc(out, *p);
+    }
+    pr_buf_free(&tmp);
+}
+
 /* Decodes one UTF-8 sequence; returns its length (1 for invalid bytes). */
 static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
 {

@@ -44,6 +44,9 @@ void pr_md_shell_word(pr_buf *out, const char *s);
 void pr_md_code_block(pr_buf *out, const char *lang, const char *s);
 /* Inline code span, with a fence longer than any backtick run inside. */
 void pr_md_code_span(pr_buf *out, const char *s);
+/* The same for a table cell: each '|' escaped with a backslash, which GFM
+ * reads as a '|' of the code, not as a cell boundary. */
+void pr_md_code_cell(pr_buf *out, const char *s);
 
 /* The anchor GitHub generates for a heading text (without '#'):
  * lower-cased ASCII, spaces to '-', punctuation removed, letters, digits,

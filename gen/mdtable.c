@@ -104,6 +104,14 @@ void mdt_optional(pr_buf *out, const lang *l, double v, int decimals)
         pr_md_number(out, v, decimals);
 }
 
+void mdt_pub_value(pr_buf *out, const pr_pub_row *row)
+{
+    if (row->printed)
+        pr_md_cell(out, row->printed);
+    else
+        mdt_value(out, row->value);
+}
+
 void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
                       vw_notes *nt, pr_buf *out)
 {
@@ -125,7 +133,7 @@ void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const
             nt->failed = 1;
         break;
     case RM_PUBLISHED:
-        mdt_value(out, rc->pub->value);
+        mdt_pub_value(out, rc->pub);
         pr_buf_puts(out, lang_str(l, "published_mark"));
         if (nt)
             nt->published = 1;

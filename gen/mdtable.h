@@ -42,6 +42,9 @@ const char *mdt_fail_word(const lang *l, const pr_record *r);
 /* A figure as tables print it (PR_DECIMALS_VALUE); with decimals, or the
  * "none" word when v is NAN. */
 void mdt_value(pr_buf *out, double v);
+/* A published figure as its source printed it ("19.428", "428"), else as
+ * mdt_value prints figures. */
+void mdt_pub_value(pr_buf *out, const pr_pub_row *row);
 void mdt_optional(pr_buf *out, const lang *l, double v, int decimals);
 
 /* One cell of a summary, cross-framework or index table: the median of

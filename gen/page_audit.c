@@ -18,6 +18,24 @@ static const char *jstr(const json_t *o, const char *k)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* The titles the published tables give a model and a framework (the ids
+ * when none does). */
+static void titles_of(const pr_dataset *d, const char *model, const char *fw, const char **mt,
+                      const char **ft)
+{
+    *mt = model;
+    *ft = fw;
+    for (size_t i = 0; i < d->npubs; i++) {
+        const pr_pub_table *t = &d->pubs[i];
+        if (strcmp(t->model, model) != 0)
+            continue;
+        if (t->model_title && *mt == model)
+            *mt = t->model_title;
+        if (t->framework_title && *ft == fw && strcmp(t->framework, fw) == 0)
+            *ft = t->framework_title;
+    }
+}
+
 static int printed_decimals(const pr_pub_row *row)
 {
     const char *dot = row->printed ? strchr(row->printed, '.') : NULL;
@@ -70,14 +88,16 @@ static void rule_cell(const json_t *rule, pr_buf *out)
         json_object_set(o, keys[i], v);
     }
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-    pr_md_code_span(out, text);
+    pr_md_code_cell(out, text);
     free(text);
     json_decref(o);
 }
 
+/* A relative difference; one below 0.01 % keeps two significant digits
+ * (155.0695 against 155.077 is -0.0048 %, not "-0.00 %"). */
 static void signed_pct(pr_buf *out, double pct)
 {
-    pr_buf_printf(out, "%+.2f%%", pct);
+    pr_buf_printf(out, fabs(pct) >= 0.01 || pct == 0 ? "%+.2f%%" : "%+.2g%%", pct);
 }
 
 /* The common cells of a figure: framework, platform, configuration, GPUs. */
@@ -235,8 +255,10 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
         json_t *rv = json_object();
         pr_buf b = PR_BUF_INIT;
         const pr_platform *p = pr_data_record_platform(w->d, m->orphans[i].run, r);
-        vw_text(rv, "model", r->model);
-        pr_md_cell(&b, r->framework);
+        const char *mt, *ft;
+        titles_of(w->d, r->model, r->framework, &mt, &ft);
+        vw_text(rv, "model", mt);
+        pr_md_cell(&b, ft);
         vw_md(rv, "framework", &b);
         pr_md_cell(&b, pv_platform_title(l, p));
         vw_md(rv, "platform", &b);
@@ -253,7 +275,7 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
         const au_item *it = &m->restated[i];
         int same = it->primary_row && it->row->printed && it->primary_row->printed &&
                    strcmp(it->row->printed, it->primary_row->printed) == 0;
-        if (same && (it->verdict == AU_REPRODUCED || it->verdict == AU_NO_LOG)) {
+        if (same) { /* its verdict against the log is the primary's, above */
             agree++;
             continue;
         }

@@ -120,10 +120,7 @@ static size_t repro_pubs(const rm_cfg *c, const pr_pub_table **out)
 static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
 {
     if (pr && pr->has_value) {
-        if (pr->printed)
-            pr_md_cell(out, pr->printed);
-        else
-            mdt_value(out, pr->value);
+        mdt_pub_value(out, pr);
         pr_buf_puts(out, lang_str(l, "published_mark"));
     } else {
         pr_buf_puts(out, pr ? pr->state : lang_str(l, "state_none"));
@@ -337,7 +334,7 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
         pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
         double computed = NAN;
         if (r->has_value) {
-            mdt_value(val, r->value);
+            mdt_pub_value(val, r);
             if (scaling)
                 computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
                                          eff, nt);

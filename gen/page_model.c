@@ -207,7 +207,7 @@ static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, pr_buf
             lang_gpus_label(l, rc->nodes, rc->gpus, &vals, err);
             pr_buf_putc(&vals, ' ');
             if (row->has_value) {
-                mdt_value(&vals, row->value);
+                mdt_pub_value(&vals, row);
                 pr_buf_puts(&vals, lang_str(l, "published_mark"));
             } else {
                 pr_md_text(&vals, row->state);

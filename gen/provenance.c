@@ -71,7 +71,7 @@ static void other_pub(const lang *l, const pr_pub_table *t, const pr_pub_row *ro
 {
     pr_buf value = PR_BUF_INIT;
     if (row->has_value) {
-        mdt_value(&value, row->value);
+        mdt_pub_value(&value, row);
         pr_buf_puts(&value, lang_str(l, "published_mark"));
     } else {
         pr_md_text(&value, row->state);
