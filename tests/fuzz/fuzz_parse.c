@@ -228,7 +228,7 @@ static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlog
 
     json_t *base = pr_rule_to_json(rule);
     pr_fit_case fc = {"1", logs, nlogs, *args};
-    pr_fit_opts fo = {2, 3};
+    pr_fit_opts fo = {2, 3, 0};
     int fits = -1;
     if (pr_fit(rule, base, &fc, 1, &fo, &out, &fits, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);

@@ -74,7 +74,7 @@ shot() { # shot PAGE PNG
     --metrics-recording-only --no-pings --dns-prefetch-disable \
     --host-resolver-rules="MAP * ~NOTFOUND" --proxy-server="127.0.0.1:9" \
     --force-color-profile=srgb --force-device-scale-factor=1 --hide-scrollbars \
-    --user-data-dir="$t/profile" --screenshot="$2" --window-size=1200,1600 \
+    --user-data-dir="$t/profile" --screenshot="$2" --window-size=1200,4000 \
     "file://$1" >"$t/chromium.log" 2>&1 || { cat "$t/chromium.log"; exit 1; }
   test -s "$2" || { echo "no screenshot of $1"; cat "$t/chromium.log"; exit 1; }
   cfg_after=$(ls -la --time-style=full-iso "$real_cfg" 2>/dev/null | LC_ALL=C sort || true)
