@@ -216,18 +216,29 @@ char *pr_cmarkx_resolve(const char *base, const char *rel)
     return pr_buf_detach(&parts);
 }
 
+/* The page stems of a report tree and the HTML name each becomes. */
+static const char *const page_stems[][2] = {{"README", "index"}, {"AUDIT", "audit"}};
+
 int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
 {
-    size_t n = strlen(name);
-    if (n < 9 || strncmp(name, "README", 6) != 0 || strcmp(name + n - 3, ".md") != 0)
+    size_t n = strlen(name), stem_len = 0;
+    const char *html_stem = NULL;
+    for (size_t i = 0; i < sizeof page_stems / sizeof *page_stems && !html_stem; i++) {
+        size_t l = strlen(page_stems[i][0]);
+        if (strncmp(name, page_stems[i][0], l) == 0 && (name[l] == '.')) {
+            stem_len = l;
+            html_stem = page_stems[i][1];
+        }
+    }
+    if (!html_stem || n < stem_len + 3 || strcmp(name + n - 3, ".md") != 0)
         return 0;
     const char *lang = NULL;
     size_t lang_len = 0;
-    if (n > 9) {
-        if (name[6] != '.' || n == 10)
+    if (n > stem_len + 3) {
+        if (name[stem_len] != '.' || n == stem_len + 4)
             return 0;
-        lang = name + 7;
-        lang_len = n - 10;
+        lang = name + stem_len + 1;
+        lang_len = n - stem_len - 4;
         for (size_t i = 0; i < lang_len; i++)
             if (!is_alpha((unsigned char)lang[i]) && !is_digit((unsigned char)lang[i]) &&
                 lang[i] != '-' && lang[i] != '_')
@@ -236,7 +247,7 @@ int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
     if (lang_out)
         *lang_out = lang ? pr_xstrndup(lang, lang_len) : pr_xstrdup("zh-CN");
     if (html_out)
-        *html_out = lang ? pr_xasprintf("index.%.*s.html", (int)lang_len, lang)
-                         : pr_xstrdup("index.html");
+        *html_out = lang ? pr_xasprintf("%s.%.*s.html", html_stem, (int)lang_len, lang)
+                         : pr_xasprintf("%s.html", html_stem);
     return 1;
 }

@@ -75,10 +75,11 @@ void pr_cmarkx_percent_encode(pr_buf *out, const char *path);
  * the root. */
 char *pr_cmarkx_resolve(const char *base, const char *rel);
 
-/* For a page file name: 1 when name is README.md or README.<lang>.md.
- * lang_out (when not NULL) gets the malloc'd language tag: "zh-CN" for
- * README.md, <lang> otherwise; html_out (when not NULL) the malloc'd page
- * name of the site: index.html or index.<lang>.html. */
+/* For a page file name: 1 when name is README.md or README.<lang>.md (or
+ * AUDIT.md, AUDIT.<lang>.md: the audit page).  lang_out (when not NULL)
+ * gets the malloc'd language tag: "zh-CN" for README.md, <lang> otherwise;
+ * html_out (when not NULL) the malloc'd page name of the site: index.html
+ * or index.<lang>.html (audit.html, audit.<lang>.html). */
 int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out);
 
 #endif

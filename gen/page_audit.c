@@ -236,18 +236,26 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
             json_array_append_new(nolog, rv);
             continue;
         }
+        /* one section per model and platform, in data order */
+        char *key = pr_xasprintf("%s\n%s", it->table->model,
+                                 it->table->platform ? it->table->platform->id : "");
         json_t *group = NULL;
         for (size_t g = 0; g < json_array_size(models) && !group; g++)
-            if (strcmp(jstr(json_array_get(models, g), "id"), it->table->model) == 0)
+            if (strcmp(jstr(json_array_get(models, g), "id"), key) == 0)
                 group = json_array_get(models, g);
         if (!group) {
             group = json_object();
-            vw_str(group, "id", it->table->model);
-            vw_text(group, "title", it->table->model_title ? it->table->model_title
-                                                           : it->table->model);
+            vw_str(group, "id", key);
+            pr_buf title = PR_BUF_INIT;
+            pr_buf_printf(&title, "%s · %s",
+                          it->table->model_title ? it->table->model_title : it->table->model,
+                          pv_platform_title(l, it->table->platform));
+            vw_text(group, "title", pr_buf_cstr(&title));
+            pr_buf_free(&title);
             json_object_set_new(group, "rows", json_array());
             json_array_append_new(models, group);
         }
+        free(key);
         json_array_append_new(json_object_get(group, "rows"), item_row(w, l, it, err));
     }
     for (size_t i = 0; i < m->norphans; i++) {

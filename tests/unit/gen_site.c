@@ -615,3 +615,28 @@ Test(site, repository_reports_are_self_contained)
     free(out);
     free(tmp);
 }
+
+/* ------------------------------------------------------------ page names */
+
+Test(site, page_names_readme_and_audit)
+{
+    static const struct {
+        const char *name, *lang, *html;
+    } ok[] = {{"README.md", "zh-CN", "index.html"},
+              {"README.en.md", "en", "index.en.html"},
+              {"AUDIT.md", "zh-CN", "audit.html"},
+              {"AUDIT.en.md", "en", "audit.en.html"}};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        char *lang = NULL, *html = NULL;
+        cr_assert(pr_cmarkx_readme_name(ok[i].name, &lang, &html), "%s", ok[i].name);
+        cr_expect_str_eq(lang, ok[i].lang);
+        cr_expect_str_eq(html, ok[i].html);
+        free(lang);
+        free(html);
+    }
+    static const char *const not_pages[] = {"README", "README.txt", "README..md", "READMEX.md",
+                                            "AUDIT", "AUDITS.md", "audit.md", "NOTES.md",
+                                            "README.e n.md"};
+    for (size_t i = 0; i < sizeof not_pages / sizeof *not_pages; i++)
+        cr_expect(!pr_cmarkx_readme_name(not_pages[i], NULL, NULL), "%s", not_pages[i]);
+}
