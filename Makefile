@@ -8,6 +8,12 @@
 #   make clean
 # WERROR=1 turns warnings into errors (CI sets it).
 
+# Every rule is written here: Make's built-in rules would only make it try
+# implicit rules on each of the ~1,300 data files `make reports` depends on
+# (an unchanged make reports: 140 ms with them, 30 ms without).
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
