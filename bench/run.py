@@ -252,7 +252,7 @@ def bench_shipped():
     t = hyperfine([cmd], 5, prepare="rm -rf %s" % out, names=["perfrepro-gen build (from scratch)"])[0]
     rss = peak_rss_mb("rm -rf %s && %s" % (out, cmd), shell=True)
     pages = sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md"))
-    record("shipped", "shipped 数据从零生成全部报告", "All reports from scratch, shipped data", "s",
+    record("shipped", "用仓库自带数据从零生成全部报告", "All reports from scratch, shipped data", "s",
            False, [result("perfrepro-gen build (from scratch)", t, lambda s: s,
                           {"peak_rss_mb": round(rss, 1), "pages": pages})],
            None, {"text": "< 2 s on a 2-core machine", "met": t["median"] < 2.0},
