@@ -1,0 +1,166 @@
+/* chart_alt: the one-line alt text of a chart. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chart_int.h"
+
+/* ------------------------------------------------------------- alt text */
+
+static void alt_num(pr_buf *b, double v)
+{
+    char t[64];
+    snprintf(t, sizeof t, "%.6g", v);
+    pr_buf_puts(b, t);
+}
+
+static void alt_x(const pr_chart *c, pr_buf *b, double x)
+{
+    double l = log2(x);
+    if (c->x_bytes && l == floor(l) && l >= 0 && l < 70) {
+        char t[64];
+        ch_x_tick_label((int)l, 1, t, sizeof t);
+        pr_buf_puts(b, t);
+    } else {
+        alt_num(b, x);
+    }
+}
+
+char *pr_chart_alt_text(const pr_chart *c)
+{
+    int zh = c->lang == PR_CHART_LANG_ZH;
+    pr_buf b = PR_BUF_INIT;
+    const char *sep = zh ? "；" : "; ";
+    const char *end = zh ? "。" : ". ";
+    if (c->kind == PR_CHART_LINE_LOG2X) {
+        plan p;
+        double ymax;
+        memset(&p, 0, sizeof p);
+        ch_line_ranges(c, &p, &ymax);
+        pr_buf_puts(&b, zh ? "折线图：" : "Line chart: ");
+        pr_buf_puts(&b, c->title[0] ? c->title : (zh ? "（无标题）" : "(untitled)"));
+        pr_buf_puts(&b, end);
+        pr_buf_puts(&b, zh ? "横轴：" : "X axis: ");
+        if (c->x_label[0]) {
+            pr_buf_puts(&b, c->x_label);
+            pr_buf_puts(&b, zh ? "，" : ", ");
+        }
+        pr_buf_puts(&b, zh ? "以 2 为底的对数刻度，" : "log2 scale, ");
+        alt_x(c, &b, p.have_points || c->has_ideal ? p.xdmin : ldexp(1, p.emin));
+        pr_buf_puts(&b, zh ? " 至 " : " to ");
+        alt_x(c, &b, p.have_points || c->has_ideal ? p.xdmax : ldexp(1, p.emax));
+        pr_buf_puts(&b, end);
+        pr_buf_puts(&b, zh ? "纵轴：" : "Y axis: ");
+        if (c->y_label[0]) {
+            pr_buf_puts(&b, c->y_label);
+            pr_buf_puts(&b, zh ? "，" : ", ");
+        }
+        pr_buf_puts(&b, zh ? "线性刻度，从 0 起" : "linear from 0");
+        pr_buf_puts(&b, end);
+        if (!p.have_points) {
+            pr_buf_puts(&b, zh ? "无数据" : "No data");
+            pr_buf_puts(&b, end);
+        }
+        int any = 0;
+        for (int i = 0; i < c->nseries; i++) {
+            const chart_series *s = &c->series[i];
+            if (!s->npts)
+                continue;
+            int owned;
+            chart_pt *pts = ch_sorted_points(s, &owned);
+            pr_buf_puts(&b, any ? sep : (zh ? "数据系列：" : "Series: "));
+            any = 1;
+            pr_buf_puts(&b, s->label[0] ? s->label : (zh ? "（未命名）" : "(unnamed)"));
+            const chart_pt *a = &pts[0], *z = &pts[s->npts - 1];
+            if (zh) {
+                pr_buf_printf(&b, "（%zu 个点，x=", s->npts);
+                alt_x(c, &b, a->x);
+                pr_buf_puts(&b, " 时 ");
+                alt_num(&b, a->y);
+                if (s->npts > 1) {
+                    pr_buf_puts(&b, "，x=");
+                    alt_x(c, &b, z->x);
+                    pr_buf_puts(&b, " 时 ");
+                    alt_num(&b, z->y);
+                }
+                pr_buf_puts(&b, "）");
+            } else {
+                pr_buf_printf(&b, " (%zu point%s, ", s->npts, s->npts == 1 ? "" : "s");
+                alt_num(&b, a->y);
+                pr_buf_puts(&b, " at x=");
+                alt_x(c, &b, a->x);
+                if (s->npts > 1) {
+                    pr_buf_puts(&b, " to ");
+                    alt_num(&b, z->y);
+                    pr_buf_puts(&b, " at x=");
+                    alt_x(c, &b, z->x);
+                }
+                pr_buf_puts(&b, ")");
+            }
+            if (owned)
+                free(pts);
+        }
+        if (any)
+            pr_buf_puts(&b, end);
+        if (c->has_ideal) {
+            pr_buf_puts(&b, zh ? "灰色虚线：" : "Dashed grey line: ");
+            pr_buf_puts(&b, ch_ideal_label(c));
+            pr_buf_puts(&b, zh ? "（y = " : " (y = ");
+            alt_num(&b, c->ideal_y1);
+            pr_buf_puts(&b, " × x / ");
+            alt_num(&b, c->ideal_x1);
+            pr_buf_puts(&b, zh ? "）" : ")");
+            pr_buf_puts(&b, end);
+        }
+    } else {
+        pr_buf_puts(&b, zh ? "柱状图：" : "Bar chart: ");
+        pr_buf_puts(&b, c->title[0] ? c->title : (zh ? "（无标题）" : "(untitled)"));
+        pr_buf_puts(&b, end);
+        pr_buf_puts(&b, zh ? "类别" : "Categories");
+        if (c->x_label[0]) {
+            pr_buf_puts(&b, zh ? "（" : " (");
+            pr_buf_puts(&b, c->x_label);
+            pr_buf_puts(&b, zh ? "）" : ")");
+        }
+        pr_buf_puts(&b, zh ? "：" : ": ");
+        for (int k = 0; k < c->ncats; k++) {
+            if (k)
+                pr_buf_puts(&b, zh ? "、" : ", ");
+            pr_buf_puts(&b, c->cats[k]);
+        }
+        if (!c->ncats)
+            pr_buf_puts(&b, zh ? "无" : "none");
+        pr_buf_puts(&b, end);
+        if (c->y_label[0]) {
+            pr_buf_puts(&b, zh ? "纵轴：" : "Y axis: ");
+            pr_buf_puts(&b, c->y_label);
+            pr_buf_puts(&b, end);
+        }
+        for (int i = 0; i < c->nseries && c->ncats; i++) {
+            pr_buf_puts(&b, c->series[i].label[0] ? c->series[i].label
+                                                 : (zh ? "（未命名）" : "(unnamed)"));
+            pr_buf_puts(&b, zh ? "：" : ": ");
+            for (int k = 0; k < c->ncats; k++) {
+                const chart_cell *cell = ch_cell_get(c, i, k);
+                if (k)
+                    pr_buf_puts(&b, zh ? "，" : ", ");
+                pr_buf_puts(&b, c->cats[k]);
+                pr_buf_puts(&b, zh ? " 为 " : " = ");
+                if (cell && cell->kind == CELL_VALUE)
+                    alt_num(&b, cell->value);
+                else if (cell && cell->kind == CELL_STATE)
+                    pr_buf_puts(&b, cell->state);
+                else
+                    pr_buf_puts(&b, zh ? "无数据" : "no data");
+            }
+            pr_buf_puts(&b, end);
+        }
+    }
+    /* one line, no trailing space */
+    for (size_t i = 0; i < b.len; i++)
+        if ((unsigned char)b.data[i] < 0x20 || b.data[i] == 0x7f)
+            b.data[i] = ' ';
+    while (b.len && b.data[b.len - 1] == ' ')
+        pr_buf_truncate(&b, b.len - 1);
+    return pr_buf_detach(&b);
+}

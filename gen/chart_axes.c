@@ -1,0 +1,313 @@
+/* chart_axes: scales (log2 x, linear y), their ticks and labels, the
+ * data ranges, and drawing the grid, axes and tick labels. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chart_int.h"
+
+/* --------------------------------------------------------------- ticks */
+
+void ch_y_ticks(double ymax, int target, yticks *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!(ymax > 0))
+        ymax = 1;
+    if (!isfinite(ymax))
+        ymax = DBL_MAX;
+    if (target < 2)
+        target = 2;
+    double raw = ymax / target;
+    double mag = pow(10, floor(log10(raw)));
+    double f = raw / mag;
+    double nice = f <= 1.0 + 1e-9 ? 1 : f <= 2.0 + 1e-9 ? 2 : f <= 5.0 + 1e-9 ? 5 : 10;
+    double step = nice * mag;
+    if (!(step > 0) || !isfinite(step))
+        step = raw > 0 && isfinite(raw) ? raw : 1;
+    double k = ceil(ymax / step - 1e-9);
+    if (k < 1)
+        k = 1;
+    if (k > 100)
+        k = 100;
+    t->step = step;
+    t->n = (int)k;
+    t->top = k * step;
+    if (!isfinite(t->top)) {
+        /* values near DBL_MAX: the last round tick would overflow */
+        t->top = DBL_MAX;
+        t->n = (int)floor(DBL_MAX / step);
+    }
+    t->unit = 1;
+    t->suffix = "";
+    if (t->top >= 1e15 || step < 1e-4) {
+        t->sci = 1;
+    } else if (t->top >= 1e6) {
+        static const char *const sfx[] = {"k", "M", "G", "T"};
+        int p = (int)floor(log10(t->top) / 3 + 1e-9);
+        if (p > 4)
+            p = 4;
+        t->unit = pow(1000, p);
+        t->suffix = sfx[p - 1];
+        double su = step / t->unit;
+        t->dec = su >= 1 - 1e-9 ? 0 : (int)ceil(-log10(su) - 1e-9);
+    } else {
+        t->dec = step >= 1 - 1e-9 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    }
+}
+
+void ch_y_tick_label(const yticks *t, int k, char *out, size_t n)
+{
+    double v = k * t->step;
+    if (k == 0)
+        snprintf(out, n, "0");
+    else if (t->sci)
+        snprintf(out, n, "%.3g", v);
+    else
+        snprintf(out, n, "%.*f%s", t->dec, v / t->unit, t->suffix);
+}
+
+/* The label of the log2 x tick at 2^e. */
+void ch_x_tick_label(int e, int bytes, char *out, size_t n)
+{
+    static const char *const sfx[] = {"", "K", "M", "G", "T", "P", "E"};
+    if (bytes && e >= 0 && e < 70)
+        snprintf(out, n, "%d%s", 1 << (e % 10), sfx[e / 10]);
+    else if (e >= 0 && e <= 30)
+        snprintf(out, n, "%ld", 1L << e);
+    else if (e < 0 && e >= -6)
+        snprintf(out, n, "%g", ldexp(1, e));
+    else
+        snprintf(out, n, "2^%d", e);
+}
+
+static int mod_floor(int a, int b)
+{
+    int m = a % b;
+    return m < 0 ? m + b : m;
+}
+
+/* x of the log2 exponent l (ticks at integer l) */
+double ch_map_e(const plan *p, double l)
+{
+    return p->px + (l - p->lmin) / (p->lmax - p->lmin) * p->pw;
+}
+
+double ch_map_x(const plan *p, double x)
+{
+    return ch_map_e(p, log2(x));
+}
+
+double ch_map_y(const plan *p, double y)
+{
+    double v = p->py + p->ph - y / p->yt.top * p->ph;
+    /* keep cairo's fixed-point coordinates in range for values far off */
+    if (v < p->py - 10 * p->ph)
+        v = p->py - 10 * p->ph;
+    return v;
+}
+
+#define IDEAL_HEADROOM 2.5
+
+/* Data ranges of a line chart. */
+void ch_line_ranges(const pr_chart *c, plan *p, double *ymax)
+{
+    double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
+    for (int i = 0; i < c->nseries; i++) {
+        const chart_series *s = &c->series[i];
+        for (size_t j = 0; j < s->npts; j++) {
+            xlo = fmin(xlo, s->pts[j].x);
+            xhi = fmax(xhi, s->pts[j].x);
+            yhi = fmax(yhi, s->pts[j].y);
+        }
+    }
+    p->have_points = isfinite(xlo);
+    if (c->has_ideal) {
+        xlo = fmin(xlo, c->ideal_x1);
+        xhi = fmax(xhi, c->ideal_x1);
+    }
+    if (!isfinite(xlo)) {
+        xlo = 1;
+        xhi = 8;
+    }
+    p->xdmin = xlo;
+    p->xdmax = xhi;
+    double l0 = log2(xlo), l1 = log2(xhi);
+    p->emin = (int)floor(l0 + 1e-9);
+    p->emax = (int)ceil(l1 - 1e-9);
+    if (p->emax <= p->emin) {
+        p->emax = p->emin + 1;
+        if (p->emin > 0)
+            p->emin--;
+    }
+    double pad = 0.04 * (p->emax - p->emin);
+    p->lmin = p->emin - pad;
+    p->lmax = p->emax + pad;
+    if (c->has_ideal) {
+        double end = p->have_points ? xhi : ldexp(1, p->emax);
+        if (!isfinite(end))
+            end = DBL_MAX;
+        p->ideal_end = end;
+        double top = c->ideal_y1 * (end / c->ideal_x1);
+        /* the ideal line is part of the range, up to IDEAL_HEADROOM times
+         * the data: far above, it would flatten the data to the baseline,
+         * so it leaves through the top of the plot instead */
+        if (p->have_points && top > IDEAL_HEADROOM * yhi)
+            top = IDEAL_HEADROOM * yhi;
+        if (isfinite(top))
+            yhi = fmax(yhi, top);
+    }
+    *ymax = yhi;
+}
+
+double ch_bar_ymax(const pr_chart *c, plan *p)
+{
+    double yhi = 0;
+    for (int i = 0; i < c->nseries; i++)
+        for (int k = 0; k < c->ncats; k++) {
+            const chart_cell *cell = ch_cell_get(c, i, k);
+            if (cell && cell->kind == CELL_VALUE) {
+                p->have_bars = 1;
+                yhi = fmax(yhi, cell->value);
+            }
+        }
+    /* room for the value labels above the bars */
+    return yhi * 1.06;
+}
+
+/* Chooses the labelled x ticks so that labels do not collide. */
+int ch_plan_x_ticks(const pr_chart *c, rctx *r, plan *p)
+{
+    double ppe = p->pw / (p->lmax - p->lmin);
+    char lab[64];
+    /* steps 1 2 5 10 20 50 ... exponents, aligned on multiples of the step
+     * (so byte axes show 1K 1M 1G) */
+    static const int mant[] = {1, 2, 5};
+    for (long dec = 1; dec < 100000; dec *= 10) {
+        for (int mi = 0; mi < 3; mi++) {
+            long step = mant[mi] * dec;
+            long span = (long)p->emax - p->emin;
+            if (span / step > 200)
+                continue;
+            int base = p->emin + mod_floor(-p->emin, (int)step);
+            if (base + step > p->emax)
+                base = p->emin; /* fewer than two aligned ticks */
+            double maxw = 0;
+            for (long e = base; e <= p->emax; e += step) {
+                ch_x_tick_label((int)e, c->x_bytes, lab, sizeof lab);
+                if (ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
+                    return -1;
+                maxw = fmax(maxw, r->lw);
+            }
+            if (step * ppe >= maxw + 12 * p->s || span / step < 1) {
+                p->estep = (int)step;
+                p->ebase = base;
+                return 0;
+            }
+        }
+    }
+    p->estep = (int)(p->emax - p->emin);
+    p->ebase = p->emin;
+    return 0;
+}
+
+static double snap(double v, double lw)
+{
+    long w = lround(lw);
+    return (w % 2) ? floor(v) + 0.5 : round(v);
+}
+
+void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
+{
+    cairo_t *cr = r->cr;
+    double s = p->s, lw = fmax(1, round(s));
+    char lab[64];
+    cairo_set_dash(cr, NULL, 0, 0);
+
+    /* horizontal grid */
+    cairo_set_line_width(cr, lw);
+    ch_set_rgb(cr, c_grid);
+    for (int k = 1; k <= p->yt.n; k++) {
+        double y = snap(ch_map_y(p, k * p->yt.step), lw);
+        cairo_move_to(cr, p->px, y);
+        cairo_line_to(cr, p->px + p->pw, y);
+    }
+    if (c->kind == PR_CHART_LINE_LOG2X) {
+        for (long e = p->ebase; e <= p->emax; e += p->estep) {
+            double x = snap(ch_map_e(p, (double)e), lw);
+            cairo_move_to(cr, x, p->py);
+            cairo_line_to(cr, x, p->py + p->ph);
+        }
+    }
+    cairo_stroke(cr);
+
+    /* axes */
+    ch_set_rgb(cr, c_axis);
+    double x0 = snap(p->px, lw), y0 = snap(p->py + p->ph, lw);
+    cairo_move_to(cr, x0, p->py);
+    cairo_line_to(cr, x0, y0);
+    cairo_line_to(cr, p->px + p->pw, y0);
+    /* y ticks */
+    for (int k = 0; k <= p->yt.n; k++) {
+        double y = snap(ch_map_y(p, k * p->yt.step), lw);
+        cairo_move_to(cr, x0 - p->tick, y);
+        cairo_line_to(cr, x0, y);
+    }
+    /* x ticks */
+    if (c->kind == PR_CHART_LINE_LOG2X) {
+        int minor = p->estep > 1 && (long)p->emax - p->emin <= 400;
+        for (long e = minor ? p->emin : p->ebase; e <= p->emax; e += minor ? 1 : p->estep) {
+            int major = mod_floor((int)(e - p->ebase), p->estep) == 0 && e >= p->ebase;
+            double x = snap(ch_map_e(p, (double)e), lw);
+            cairo_move_to(cr, x, y0);
+            cairo_line_to(cr, x, y0 + (major ? p->tick : p->tick * 0.55));
+        }
+    }
+    cairo_stroke(cr);
+
+    /* tick labels */
+    ch_set_rgb(cr, c_text);
+    for (int k = 0; k <= p->yt.n; k++) {
+        ch_y_tick_label(&p->yt, k, lab, sizeof lab);
+        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        ch_text_draw(r, x0 - p->tick - 3 * s, ch_map_y(p, k * p->yt.step), 1, 0.5);
+    }
+    double ylab = y0 + p->tick + p->gap / 2;
+    if (c->kind == PR_CHART_LINE_LOG2X) {
+        for (long e = p->ebase; e <= p->emax; e += p->estep) {
+            ch_x_tick_label((int)e, c->x_bytes, lab, sizeof lab);
+            ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+            ch_text_draw(r, ch_map_e(p, (double)e), ylab, 0.5, 0);
+        }
+    } else if (c->ncats > 0) {
+        double slot = p->pw / c->ncats;
+        r->wrap_mode = PANGO_WRAP_WORD;
+        for (int k = 0; k < c->ncats; k += p->cat_step) {
+            ch_text_set(r, r->f_tick, c->cats[k], p->cat_wrap ? slot - 4 * s : 0, PANGO_ALIGN_CENTER);
+            ch_text_draw(r, p->px + (k + 0.5) * slot, ylab, 0.5, 0);
+            if (p->cat_step > 1) {
+                /* mark the labelled slots when some are left out */
+                ch_set_rgb(cr, c_axis);
+                cairo_set_line_width(cr, lw);
+                double x = snap(p->px + (k + 0.5) * slot, lw);
+                cairo_move_to(cr, x, y0);
+                cairo_line_to(cr, x, y0 + p->tick);
+                cairo_stroke(cr);
+                ch_set_rgb(cr, c_text);
+            }
+        }
+        r->wrap_mode = PANGO_WRAP_WORD_CHAR;
+    }
+
+    /* axis labels */
+    if (c->x_label[0]) {
+        ch_text_set(r, r->f_axis, c->x_label, p->W - 2 * p->m, PANGO_ALIGN_CENTER);
+        double cx = fmin(fmax(p->px + p->pw / 2, p->m + r->lw / 2), p->W - p->m - r->lw / 2);
+        ch_text_draw(r, cx, ylab + p->xtick_h + p->gap / 2, 0.5, 0);
+    }
+    if (c->y_label[0]) {
+        ch_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER);
+        ch_text_draw_up(r, p->m, p->py + p->ph / 2, 0.5, 0);
+    }
+}
+

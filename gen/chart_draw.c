@@ -1,0 +1,400 @@
+/* chart_draw: series (lines, markers), bars and their state labels, the
+ * title, the legend, and the whole render. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chart_int.h"
+
+/* ------------------------------------------------------------- palette */
+
+/* Okabe-Ito, ordered for contrast on white; yellow last. */
+static const rgb palette[] = {
+    {0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0}, /* blue */
+    {0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0}, /* vermillion */
+    {0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0}, /* bluish green */
+    {0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0}, /* orange */
+    {0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0}, /* reddish purple */
+    {0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0}, /* sky blue */
+    {0x00 / 255.0, 0x00 / 255.0, 0x00 / 255.0}, /* black */
+    {0xF0 / 255.0, 0xE4 / 255.0, 0x42 / 255.0}, /* yellow */
+};
+#define NPALETTE ((int)(sizeof palette / sizeof palette[0]))
+
+static rgb series_color(int i)
+{
+    return palette[i % NPALETTE];
+}
+
+static rgb tint(rgb c, double f)
+{
+    rgb t = {c.r + (1 - c.r) * f, c.g + (1 - c.g) * f, c.b + (1 - c.b) * f};
+    return t;
+}
+
+/* ------------------------------------------------------------- drawing */
+
+static void marker_path(cairo_t *cr, int shape, double x, double y, double r)
+{
+    switch (shape % 6) {
+    case 0:
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+        break;
+    case 1: {
+        double h = r * 0.88;
+        cairo_rectangle(cr, x - h, y - h, 2 * h, 2 * h);
+        break;
+    }
+    case 2: {
+        double h = r * 1.2;
+        cairo_move_to(cr, x, y - h);
+        cairo_line_to(cr, x + h * 0.866, y + h * 0.5);
+        cairo_line_to(cr, x - h * 0.866, y + h * 0.5);
+        cairo_close_path(cr);
+        break;
+    }
+    case 3: {
+        double h = r * 1.2;
+        cairo_move_to(cr, x, y - h);
+        cairo_line_to(cr, x + h * 0.8, y);
+        cairo_line_to(cr, x, y + h);
+        cairo_line_to(cr, x - h * 0.8, y);
+        cairo_close_path(cr);
+        break;
+    }
+    case 4: {
+        double h = r * 1.2;
+        cairo_move_to(cr, x, y + h);
+        cairo_line_to(cr, x + h * 0.866, y - h * 0.5);
+        cairo_line_to(cr, x - h * 0.866, y - h * 0.5);
+        cairo_close_path(cr);
+        break;
+    }
+    default: {
+        double h = r * 1.1;
+        for (int i = 0; i < 5; i++) {
+            double a = -M_PI / 2 + i * 2 * M_PI / 5;
+            if (i == 0)
+                cairo_move_to(cr, x + h * cos(a), y + h * sin(a));
+            else
+                cairo_line_to(cr, x + h * cos(a), y + h * sin(a));
+        }
+        cairo_close_path(cr);
+        break;
+    }
+    }
+}
+
+static void draw_marker(cairo_t *cr, int index, int style, double x, double y, double r,
+                        double s)
+{
+    rgb col = series_color(index);
+    marker_path(cr, index, x, y, r);
+    if (style & PR_CHART_HOLLOW_MARKERS) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        ch_set_rgb(cr, col);
+        cairo_set_line_width(cr, 1.6 * s);
+        cairo_stroke(cr);
+    } else {
+        ch_set_rgb(cr, col);
+        cairo_fill(cr);
+    }
+}
+
+/* Sets the line style of a series; returns 0 when it has no line. */
+static int series_line(cairo_t *cr, int style, double s)
+{
+    if (style & PR_CHART_NO_LINE)
+        return 0;
+    double w = (style & PR_CHART_HOLLOW_MARKERS) ? 1.2 * s : 2.0 * s;
+    cairo_set_line_width(cr, w);
+    if (style & PR_CHART_DASHED) {
+        double d[] = {6 * s, 4 * s};
+        cairo_set_dash(cr, d, 2, 0);
+    } else {
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+    return 1;
+}
+
+static void draw_title(const pr_chart *c, rctx *r, const plan *p)
+{
+    if (!c->title[0])
+        return;
+    ch_set_rgb(r->cr, c_text);
+    ch_text_set(r, r->f_title, c->title, p->W - 2 * p->m, PANGO_ALIGN_CENTER);
+    ch_text_draw(r, p->W / 2, p->m, 0.5, 0);
+}
+
+static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
+{
+    if (!p->nleg)
+        return;
+    cairo_t *cr = r->cr;
+    double s = p->s;
+    double y0 = p->H - p->m - p->legrows * p->leg_rowh;
+    for (int i = 0; i < p->nleg; i++) {
+        const legend_entry *e = &p->leg[i];
+        double x = p->m + p->rowoff[e->row] + e->x;
+        double cy = y0 + (e->row + 0.5) * p->leg_rowh;
+        double sw = p->swatch;
+        if (e->series < 0) {
+            ch_set_rgb(cr, c_ideal);
+            cairo_set_line_width(cr, 1.6 * s);
+            double d[] = {5 * s, 3.5 * s};
+            cairo_set_dash(cr, d, 2, 0);
+            cairo_move_to(cr, x, round(cy) + 0.5);
+            cairo_line_to(cr, x + sw, round(cy) + 0.5);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+        } else if (c->kind == PR_CHART_BARS) {
+            int style = c->series[e->series].style;
+            rgb col = series_color(e->series);
+            double h = 10 * s;
+            cairo_rectangle(cr, round(x), round(cy - h / 2), round(sw), round(h));
+            if (style & PR_CHART_HOLLOW_MARKERS) {
+                ch_set_rgb(cr, tint(col, 0.7));
+                cairo_fill_preserve(cr);
+                ch_set_rgb(cr, col);
+                cairo_set_line_width(cr, 1.5 * s);
+                cairo_stroke(cr);
+            } else {
+                ch_set_rgb(cr, col);
+                cairo_fill(cr);
+            }
+        } else {
+            int style = c->series[e->series].style;
+            ch_set_rgb(cr, series_color(e->series));
+            if (series_line(cr, style, s)) {
+                cairo_move_to(cr, x, round(cy) + 0.5);
+                cairo_line_to(cr, x + sw, round(cy) + 0.5);
+                cairo_stroke(cr);
+            }
+            cairo_set_dash(cr, NULL, 0, 0);
+            draw_marker(cr, e->series, style, x + sw / 2, round(cy) + 0.5, 4.2 * s, s);
+        }
+        double tx = x + sw + 6 * s;
+        double wrap = e->w - sw - 6 * s;
+        ch_set_rgb(cr, c_text);
+        ch_text_set(r, r->f_tick, e->text, wrap + 1, PANGO_ALIGN_LEFT);
+        ch_text_draw(r, tx, cy, 0, 0.5);
+    }
+}
+
+static void draw_no_data(const pr_chart *c, rctx *r, const plan *p)
+{
+    ch_set_rgb(r->cr, c_note);
+    ch_text_set(r, r->f_axis, ch_no_data_text(c), 0, PANGO_ALIGN_LEFT);
+    ch_text_draw(r, p->px + p->pw / 2, p->py + p->ph / 2, 0.5, 0.5);
+}
+
+static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
+{
+    cairo_t *cr = r->cr;
+    double s = p->s, mr = 4.2 * s;
+    cairo_save(cr);
+    double pad = mr + 2 * s;
+    cairo_rectangle(cr, p->px - pad, p->py - pad, p->pw + 2 * pad, p->ph + 2 * pad);
+    cairo_clip(cr);
+
+    if (c->has_ideal && p->ideal_end > c->ideal_x1) {
+        cairo_save(cr);
+        cairo_reset_clip(cr);
+        cairo_rectangle(cr, p->px, p->py, p->pw, p->ph);
+        cairo_clip(cr);
+        ch_set_rgb(cr, c_ideal);
+        cairo_set_line_width(cr, 1.6 * s);
+        double d[] = {5 * s, 3.5 * s};
+        cairo_set_dash(cr, d, 2, 0);
+        double l0 = log2(c->ideal_x1), l1 = log2(p->ideal_end);
+        int n = 96;
+        for (int i = 0; i <= n; i++) {
+            double x = exp2(l0 + (l1 - l0) * i / n);
+            double y = c->ideal_y1 * (x / c->ideal_x1);
+            if (i == 0)
+                cairo_move_to(cr, ch_map_x(p, x), ch_map_y(p, y));
+            else
+                cairo_line_to(cr, ch_map_x(p, x), ch_map_y(p, y));
+        }
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        cairo_restore(cr);
+    }
+
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    for (int i = 0; i < c->nseries; i++) {
+        const chart_series *se = &c->series[i];
+        if (se->npts < 2)
+            continue;
+        int owned;
+        chart_pt *pts = ch_sorted_points(se, &owned);
+        ch_set_rgb(cr, series_color(i));
+        if (series_line(cr, se->style, s)) {
+            for (size_t j = 0; j < se->npts; j++) {
+                double x = ch_map_x(p, pts[j].x), y = ch_map_y(p, pts[j].y);
+                if (j == 0)
+                    cairo_move_to(cr, x, y);
+                else
+                    cairo_line_to(cr, x, y);
+            }
+            cairo_stroke(cr);
+        }
+        cairo_set_dash(cr, NULL, 0, 0);
+        if (owned)
+            free(pts);
+    }
+    cairo_set_dash(cr, NULL, 0, 0);
+    for (int i = 0; i < c->nseries; i++) {
+        const chart_series *se = &c->series[i];
+        /* thousands of points: markers would only hide the line */
+        if (se->npts > 200 && !(se->style & PR_CHART_NO_LINE))
+            continue;
+        for (size_t j = 0; j < se->npts; j++)
+            draw_marker(cr, i, se->style, ch_map_x(p, se->pts[j].x), ch_map_y(p, se->pts[j].y), mr,
+                        s);
+    }
+    cairo_restore(cr);
+}
+
+static void fmt_value(double v, char *out, size_t n)
+{
+    double a = fabs(v);
+    if (v == 0)
+        snprintf(out, n, "0");
+    else if (a >= 1e4 && a < 1e15)
+        snprintf(out, n, "%.0f", v);
+    else
+        snprintf(out, n, "%.4g", v);
+}
+
+/* The label of a missing bar, standing on the baseline in the bar's place:
+ * across if it fits, else reading upwards, else (bars thinner than a line
+ * of text) a small grey cross. */
+static void draw_state(rctx *r, const char *state, double cx, double base, double bw)
+{
+    cairo_t *cr = r->cr;
+    double s = r->s;
+    ch_set_rgb(cr, c_note);
+    ch_text_set(r, r->f_small, state, 0, PANGO_ALIGN_LEFT);
+    if (r->lw <= bw - 2 * s) {
+        ch_text_draw(r, cx, base - 3 * s, 0.5, 1);
+        return;
+    }
+    if (r->lh > bw + 2 * s)
+        ch_text_set(r, r->f_tiny, state, 0, PANGO_ALIGN_LEFT);
+    if (r->lh <= bw + 2 * s) {
+        ch_text_draw_up(r, cx, base - 3 * s, 0, 0.5);
+        return;
+    }
+    double h = fmax(1.5, fmin(bw / 2, 3 * s));
+    cairo_set_line_width(cr, fmax(1, s));
+    cairo_move_to(cr, cx - h, base - 3 * s - 2 * h);
+    cairo_line_to(cr, cx + h, base - 3 * s);
+    cairo_move_to(cr, cx + h, base - 3 * s - 2 * h);
+    cairo_line_to(cr, cx - h, base - 3 * s);
+    cairo_stroke(cr);
+}
+
+static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
+{
+    cairo_t *cr = r->cr;
+    double s = p->s;
+    if (c->ncats == 0 || c->nseries == 0)
+        return;
+    double slot = p->pw / c->ncats;
+    double bw = 0.8 * slot / c->nseries;
+    double base = p->py + p->ph;
+    char lab[64];
+    /* value labels above the bars: on all bars or on none */
+    int values_fit = 1;
+    for (int k = 0; k < c->ncats && values_fit; k++)
+        for (int i = 0; i < c->nseries && values_fit; i++) {
+            const chart_cell *cell = ch_cell_get(c, i, k);
+            if (cell && cell->kind == CELL_VALUE) {
+                fmt_value(cell->value, lab, sizeof lab);
+                ch_text_set(r, r->f_small, lab, 0, PANGO_ALIGN_LEFT);
+                values_fit = r->lw <= bw + 2 * s;
+            }
+        }
+    cairo_save(cr);
+    cairo_rectangle(cr, p->px, p->py - p->gap, p->pw, p->ph + p->gap);
+    cairo_clip(cr);
+    for (int k = 0; k < c->ncats; k++) {
+        for (int i = 0; i < c->nseries; i++) {
+            const chart_cell *cell = ch_cell_get(c, i, k);
+            double x = p->px + k * slot + 0.1 * slot + i * bw;
+            double cx = x + bw / 2;
+            if (cell && cell->kind == CELL_VALUE) {
+                rgb col = series_color(i);
+                double top = ch_map_y(p, cell->value);
+                /* pixel-aligned edges, a hairline of white between bars */
+                double x0 = round(x), x1 = round(x + bw);
+                if (x1 - x0 >= 4)
+                    x1 -= 1;
+                if (x1 <= x0)
+                    x1 = x0 + 1;
+                double y0 = round(top);
+                if (y0 > base - 1 && cell->value > 0)
+                    y0 = base - 1;
+                cairo_rectangle(cr, x0, y0, x1 - x0, base - y0);
+                if (c->series[i].style & PR_CHART_HOLLOW_MARKERS) {
+                    ch_set_rgb(cr, tint(col, 0.7));
+                    cairo_fill(cr);
+                    double lw = fmax(1, round(1.5 * s));
+                    cairo_rectangle(cr, x0 + lw / 2, y0 + lw / 2, x1 - x0 - lw, base - y0 - lw / 2);
+                    ch_set_rgb(cr, col);
+                    cairo_set_line_width(cr, lw);
+                    cairo_stroke(cr);
+                } else {
+                    ch_set_rgb(cr, col);
+                    cairo_fill(cr);
+                }
+                if (values_fit) {
+                    fmt_value(cell->value, lab, sizeof lab);
+                    ch_text_set(r, r->f_small, lab, 0, PANGO_ALIGN_LEFT);
+                    ch_set_rgb(cr, c_text);
+                    ch_text_draw(r, cx, y0 - 2 * s, 0.5, 1);
+                }
+            } else if (cell && cell->kind == CELL_STATE) {
+                draw_state(r, cell->state, cx, base, bw);
+            }
+        }
+    }
+    cairo_restore(cr);
+}
+
+/* Renders the whole chart on cr (already sized W x H). */
+int ch_render_on(const pr_chart *c, cairo_t *cr, int W, int H, pr_err *err)
+{
+    rctx r;
+    plan p;
+    ch_rctx_init(&r, cr, W, H, err);
+    int rc = ch_make_plan(c, &r, W, H, &p);
+    if (rc == 0) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        ch_draw_grid_and_axes(c, &r, &p);
+        if (c->kind == PR_CHART_LINE_LOG2X) {
+            draw_lines(c, &r, &p);
+            if (!p.have_points)
+                draw_no_data(c, &r, &p);
+        } else {
+            draw_bars(c, &r, &p);
+            if (!p.have_bars)
+                draw_no_data(c, &r, &p);
+        }
+        draw_title(c, &r, &p);
+        draw_legend(c, &r, &p);
+        if (r.failed)
+            rc = -1;
+        else if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+            rc = pr_err_set(err, NULL, 0, 0, "chart", "cairo: %s",
+                            cairo_status_to_string(cairo_status(cr)));
+    }
+    ch_plan_free(&p);
+    ch_rctx_free(&r);
+    return rc;
+}
+

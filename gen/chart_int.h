@@ -1,0 +1,195 @@
+/* chart_int: what the files of the chart share (chart.c the model and its
+ * setters, chart_text.c fonts and text, chart_axes.c scales, ticks and
+ * axes, chart_layout.c the layout, chart_draw.c series, bars and legend,
+ * chart_out.c PNG and SVG, chart_alt.c the alt text).  Private to them:
+ * nothing outside gen/chart*.c includes it. */
+#ifndef PR_CHART_INT_H
+#define PR_CHART_INT_H
+
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <stddef.h>
+
+#include "chart.h"
+
+#define CHART_FAMILY "Noto Sans CJK SC"
+#define CHART_FONT_PACKAGE "fonts-noto-cjk"
+#define CHART_MIN_SIZE 100
+#define CHART_MAX_SIZE 4096
+/* The most lines a wrapped label (title, axis label, legend entry) takes. */
+#define CHART_MAX_LINES 2
+/* Sample drawn by pr_chart_check_fonts: Han characters of the reports,
+ * Latin letters, digits and the punctuation used in labels. */
+#define CHART_FONT_SAMPLE "吞吐扩展 理想线性 数量 未测 无数据 带宽 (images/s) GPU 1K 8G – 0123456789"
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct {
+    double x, y;
+} chart_pt;
+
+enum { CELL_UNSET, CELL_VALUE, CELL_STATE };
+
+typedef struct {
+    int kind;
+    double value;
+    char *state;
+} chart_cell;
+
+typedef struct {
+    char *label;
+    int style;
+    chart_pt *pts;
+    size_t npts, cappts;
+    int unsorted;
+    chart_cell *cells;
+    size_t ncells;
+} chart_series;
+
+struct pr_chart {
+    pr_chart_kind kind;
+    pr_chart_lang lang;
+    char *title, *x_label, *y_label;
+    chart_series *series;
+    int nseries, capseries;
+    char **cats;
+    int ncats, capcats;
+    int has_ideal;
+    double ideal_x1, ideal_y1;
+    char *ideal_label;
+    int x_bytes;
+};
+
+/* The cell of series at category, NULL when never set (borrowed). */
+const chart_cell *ch_cell_get(const pr_chart *c, int series, int category);
+/* The ideal line's legend text and the "no data" note, in c's language
+ * (static or owned by c). */
+const char *ch_ideal_label(const pr_chart *c);
+const char *ch_no_data_text(const pr_chart *c);
+/* The points of a series in increasing x, equal x in the order added;
+ * *owned tells whether the caller frees the returned array. */
+chart_pt *ch_sorted_points(const chart_series *s, int *owned);
+
+/* ------------------------------------------------------------- palette */
+
+typedef struct {
+    double r, g, b;
+} rgb;
+
+static const rgb c_text = {0.13, 0.13, 0.13};
+static const rgb c_axis = {0.25, 0.25, 0.25};
+static const rgb c_grid = {0.90, 0.90, 0.90};
+static const rgb c_ideal = {0.55, 0.55, 0.55};
+static const rgb c_note = {0.35, 0.35, 0.35};
+
+static inline void ch_set_rgb(cairo_t *cr, rgb c)
+{
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* What one render needs: the cairo context, one reused Pango layout and the
+ * fonts, sized from the scale s (1 at 720 px wide). */
+typedef struct {
+    cairo_t *cr;
+    PangoContext *pc;
+    PangoLayout *pl;
+    PangoFontDescription *f_title, *f_axis, *f_tick, *f_small, *f_tiny;
+    double s;
+    pr_err *err;
+    int failed;
+    PangoWrapMode wrap_mode; /* for wrapped text; PANGO_WRAP_WORD_CHAR unless set */
+    /* logical extents of the current layout text, in pixels */
+    double lx, ly, lw, lh;
+} rctx;
+
+/* Sets up r for one render on cr at width x height (fonts scaled); the
+ * caller frees it with ch_rctx_free. */
+void ch_rctx_init(rctx *r, cairo_t *cr, int width, int height, pr_err *err);
+void ch_rctx_free(rctx *r);
+/* Lays text out (wrapped at wrap px when wrap > 0) and sets r->lw/lh.
+ * Returns 0, or -1 (and sets r->err once) when the text is not UTF-8 or
+ * holds characters no installed font can draw. */
+int ch_text_set(rctx *r, PangoFontDescription *f, const char *text, double wrap,
+                PangoAlignment align);
+/* Draws the current layout with its logical box anchored at (x, y):
+ * ax/ay 0 = left/top, 0.5 = centre, 1 = right/bottom. */
+void ch_text_draw(rctx *r, double x, double y, double ax, double ay);
+/* The same, rotated a quarter turn counter-clockwise about (x, y) (reading
+ * from bottom to top); ax/ay are in the text's own frame. */
+void ch_text_draw_up(rctx *r, double x, double y, double ax, double ay);
+
+/* -------------------------------------------------------- scales, layout */
+
+/* y ticks: 0, step, ..., n * step = top, with step 1, 2 or 5 times a power
+ * of ten. */
+typedef struct {
+    double top, step;
+    int n;
+    int dec;       /* decimals of the printed value */
+    double unit;   /* the value is printed divided by unit ... */
+    const char *suffix; /* ... followed by suffix */
+    int sci;       /* %.3g instead */
+} yticks;
+
+typedef struct {
+    int series; /* -1: the ideal line */
+    const char *text;
+    double x, w; /* left edge, full width (swatch + text) */
+    int row;
+} legend_entry;
+
+typedef struct {
+    double W, H, s, m, gap, tick;
+    double px, py, pw, ph;
+    double title_h;
+    /* y axis */
+    yticks yt;
+    double ytick_w, ylab_w;
+    /* x axis */
+    double xtick_h, xlab_h;
+    /* line charts */
+    int have_points;
+    double xdmin, xdmax; /* data x range (ideal included) */
+    int emin, emax;      /* tick exponents */
+    double lmin, lmax;   /* mapped log2 range */
+    int estep, ebase;    /* labelled ticks: e = ebase + k * estep */
+    double ideal_end;    /* x where the ideal line stops */
+    /* bar charts */
+    int have_bars;
+    int cat_wrap; /* category labels wrap at spaces, else one line ... */
+    int cat_step; /* ... and only every cat_step-th is drawn */
+    double swatch;
+    /* legend */
+    legend_entry *leg;
+    int nleg, legrows;
+    double leg_rowh, *rowoff; /* row height; left offset of each row */
+} plan;
+
+/* Ticks of a linear y axis from 0 to at least ymax, about target steps. */
+void ch_y_ticks(double ymax, int target, yticks *t);
+void ch_y_tick_label(const yticks *t, int k, char *out, size_t n);
+/* The label of the log2 x tick at 2^e (bytes: 8, 1K, 64M). */
+void ch_x_tick_label(int e, int bytes, char *out, size_t n);
+/* Pixel coordinates: x of log2 exponent l, of value x, y of value y. */
+double ch_map_e(const plan *p, double l);
+double ch_map_x(const plan *p, double x);
+double ch_map_y(const plan *p, double y);
+/* The data ranges of a line chart into p; *ymax the top of the y range. */
+void ch_line_ranges(const pr_chart *c, plan *p, double *ymax);
+/* The top of a bar chart's y range; sets p->have_bars. */
+double ch_bar_ymax(const pr_chart *c, plan *p);
+/* Chooses the labelled x ticks of a line chart so labels do not collide. */
+int ch_plan_x_ticks(const pr_chart *c, rctx *r, plan *p);
+void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p);
+
+/* The layout of c at W x H into p; 0, or -1 with r->err set.  The caller
+ * frees p with ch_plan_free (also after a failure). */
+int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p);
+void ch_plan_free(plan *p);
+
+/* Renders the whole chart on cr (already sized W x H). */
+int ch_render_on(const pr_chart *c, cairo_t *cr, int W, int H, pr_err *err);
+
+#endif
