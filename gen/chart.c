@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chart_int.h"
+#include "md.h"
 
 /* A label as the chart keeps it: line breaks and other control characters
  * become spaces, since each line of a label would be a paragraph of its own
@@ -29,6 +30,7 @@ pr_chart *pr_chart_new(pr_chart_kind kind, const char *title, const char *x_labe
     c->title = label_dup(title);
     c->x_label = label_dup(x_label);
     c->y_label = label_dup(y_label);
+    c->decimals = -1;
     return c;
 }
 
@@ -39,9 +41,14 @@ void pr_chart_free(pr_chart *c)
     for (int i = 0; i < c->nseries; i++) {
         chart_series *s = &c->series[i];
         free(s->label);
+        for (size_t j = 0; j < s->npts; j++)
+            free(s->pts[j].text);
         free(s->pts);
-        for (size_t j = 0; j < s->ncells; j++)
+        free(s->gaps);
+        for (size_t j = 0; j < s->ncells; j++) {
             free(s->cells[j].state);
+            free(s->cells[j].text);
+        }
         free(s->cells);
     }
     free(c->series);
@@ -75,6 +82,12 @@ int pr_chart_add_series(pr_chart *c, const char *label, int style)
 
 void pr_chart_add_point(pr_chart *c, int series, double x, double y)
 {
+    pr_chart_add_point_text(c, series, x, y, NULL);
+}
+
+/* The text is copied into the point; pr_chart_free frees it. */
+void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text)
+{
     if (series < 0 || series >= c->nseries)
         return;
     if (!isfinite(x) || !isfinite(y) || x <= 0 || y < 0)
@@ -88,7 +101,30 @@ void pr_chart_add_point(pr_chart *c, int series, double x, double y)
         s->unsorted = 1;
     s->pts[s->npts].x = x;
     s->pts[s->npts].y = y;
+    s->pts[s->npts].text = text ? label_dup(text) : NULL;
     s->npts++;
+}
+
+void pr_chart_add_gap(pr_chart *c, int series, double x)
+{
+    if (series < 0 || series >= c->nseries || !isfinite(x) || x <= 0)
+        return;
+    chart_series *s = &c->series[series];
+    if (s->ngaps == s->capgaps) {
+        s->capgaps = s->capgaps ? 2 * s->capgaps : 8;
+        s->gaps = pr_xrealloc(s->gaps, s->capgaps * sizeof *s->gaps);
+    }
+    s->gaps[s->ngaps++] = x;
+}
+
+void pr_chart_set_y_log(pr_chart *c, int log_axis)
+{
+    c->y_log = log_axis != 0;
+}
+
+void pr_chart_set_decimals(pr_chart *c, int decimals)
+{
+    c->decimals = decimals < 0 ? -1 : decimals > 12 ? 12 : decimals;
 }
 
 void pr_chart_add_ideal(pr_chart *c, double x1, double y1)
@@ -136,11 +172,20 @@ static chart_cell *cell_for(pr_chart *c, int series, int category)
 
 void pr_chart_set_bar(pr_chart *c, int series, int category, double value)
 {
+    pr_chart_set_bar_text(c, series, category, value, NULL);
+}
+
+/* The text is copied into the cell; pr_chart_free frees it. */
+void pr_chart_set_bar_text(pr_chart *c, int series, int category, double value,
+                           const char *text)
+{
     chart_cell *cell = cell_for(c, series, category);
     if (!cell)
         return;
     free(cell->state);
     cell->state = NULL;
+    free(cell->text);
+    cell->text = text && isfinite(value) && value >= 0 ? label_dup(text) : NULL;
     if (isfinite(value) && value >= 0) {
         cell->kind = CELL_VALUE;
         cell->value = value;
@@ -155,6 +200,8 @@ void pr_chart_set_bar_state(pr_chart *c, int series, int category, const char *s
     if (!cell)
         return;
     free(cell->state);
+    free(cell->text);
+    cell->text = NULL;
     cell->kind = CELL_STATE;
     cell->state = label_dup(state_label && *state_label ? state_label : "\xE2\x80\x93");
 }
@@ -210,4 +257,62 @@ chart_pt *ch_sorted_points(const chart_series *s, int *owned)
     free(t);
     *owned = 1;
     return p;
+}
+
+int ch_pt_visible(const pr_chart *c, const chart_pt *q)
+{
+    return !c->y_log || q->y > 0;
+}
+
+/* On the log2 axis every power of two is a tick: a point at 1 and one at 8
+ * GPUs joined by a segment drew values at 2 and 4 that nobody measured, so
+ * points more than a factor of two apart are not joined either; a
+ * reference line (no markers: a peak) joins its ends. */
+int ch_joined(const chart_series *s, double x0, double x1)
+{
+    if (x1 > 2 * x0 * (1 + 1e-9) && !(s->style & PR_CHART_NO_MARKERS))
+        return 0;
+    for (size_t i = 0; i < s->ngaps; i++)
+        if (s->gaps[i] > x0 && s->gaps[i] < x1)
+            return 0;
+    return 1;
+}
+
+int ch_series_drawn(const pr_chart *c, int i)
+{
+    const chart_series *s = &c->series[i];
+    for (size_t j = 0; j < s->npts; j++)
+        if (ch_pt_visible(c, &s->pts[j]))
+            return 1;
+    for (size_t k = 0; k < s->ncells; k++)
+        if (s->cells[k].kind != CELL_UNSET)
+            return 1;
+    return 0;
+}
+
+double ch_ideal_end(const pr_chart *c)
+{
+    double end = 0;
+    for (int i = 0; i < c->nseries; i++)
+        for (size_t j = 0; j < c->series[i].npts; j++)
+            if (ch_pt_visible(c, &c->series[i].pts[j]))
+                end = fmax(end, c->series[i].pts[j].x);
+    return end;
+}
+
+int ch_ideal_drawn(const pr_chart *c)
+{
+    return c->kind == PR_CHART_LINE_LOG2X && c->has_ideal && ch_ideal_end(c) > c->ideal_x1 &&
+           !(c->y_log && c->ideal_y1 <= 0);
+}
+
+/* Rounded with pr_md_number, the tables' one rounding policy. */
+void ch_put_number(const pr_chart *c, pr_buf *b, double v, const char *text)
+{
+    if (text)
+        pr_buf_puts(b, text);
+    else if (c->decimals >= 0 && fabs(v) < 1e15)
+        pr_md_number(b, v, c->decimals);
+    else
+        pr_buf_printf(b, "%.6g", v);
 }

@@ -27,9 +27,20 @@
  *
  * Line charts (PR_CHART_LINE_LOG2X): x on a log2 axis with ticks on powers
  * of two (thinned to 1-2-5-10 steps of the exponent when labels would
- * collide); y linear from 0 with 1-2-5 ticks.  Points with a non-finite x
- * or y, a negative y or an x <= 0 are skipped when added.  Points are drawn
- * in increasing x (stable for equal x), whatever the order they were added.
+ * collide); y linear from 0 with 1-2-5 ticks, or logarithmic (set_y_log:
+ * log-log, where linear scaling is a straight line) with ticks at 1-2-5
+ * times powers of ten.  Points with a non-finite x or y, a negative y or an
+ * x <= 0 are skipped when added; on a log y axis a point with y = 0 is not
+ * drawn either.  Markers stand at the points added and nowhere else; a
+ * series' line joins its points in increasing x (stable for equal x),
+ * whatever the order they were added, except across a gap: a planned
+ * case with no figure (pr_chart_add_gap), or a power of two with no point
+ * (points more than a factor of two apart in x), so that no segment
+ * suggests a value nobody measured; such points stand as markers alone.
+ * A PR_CHART_NO_MARKERS series (a reference line) joins all its points.
+ *
+ * Legend: only series with something drawn (a point, a bar or a state);
+ * the ideal line's entry only when the line is drawn.
  *
  * Bar charts (PR_CHART_BARS): one group per category, one bar per series in
  * each group.  Geometry (useful to tests): the plot width is divided into
@@ -37,8 +48,14 @@
  * 0.8 * slot / nseries wide, series in order from left to right.  A value
  * that is missing (never set, or set with pr_chart_set_bar_state) is drawn as
  * a gap labelled with the state text (e.g. "OOM", "未测"), never as a zero
- * bar: across the slot when it fits, else reading upwards.  Values are
- * printed above the bars when every one of them fits its bar's width.
+ * bar, in the axis labels' font size (legible, not a footnote): across the
+ * bar's place when it fits, else reading upwards.  Values are printed above
+ * the bars when every one of them fits its bar's width.
+ *
+ * Numbers in the alt text: a value's own text when it was given one (as the
+ * page's table prints it: a published figure as printed), else rounded to
+ * the chart's decimals (pr_chart_set_decimals; by default 6 significant
+ * digits), so the alt text and the tables read the same figures.
  * Category labels that do not fit their slot wrap at spaces (two lines at
  * most) or else only every k-th is drawn.
  *
@@ -64,7 +81,10 @@ enum {
     PR_CHART_SOLID = 0,
     PR_CHART_DASHED = 1 << 0,
     PR_CHART_HOLLOW_MARKERS = 1 << 1,
-    PR_CHART_NO_LINE = 1 << 2
+    PR_CHART_NO_LINE = 1 << 2,
+    /* A reference line (a theoretical peak): a line, no markers, since
+     * markers stand for measured points only. */
+    PR_CHART_NO_MARKERS = 1 << 3
 };
 
 /* Language of the chart's own words ("no data", the ideal line's default
@@ -90,6 +110,19 @@ int pr_chart_add_series(pr_chart *c, const char *label, int style);
 
 /* Line charts.  An out-of-range series index is ignored. */
 void pr_chart_add_point(pr_chart *c, int series, double x, double y);
+/* The same with the figure as the page's table prints it (e.g. "61.0",
+ * copied; NULL: formatted with the chart's decimals), for the alt text. */
+void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text);
+/* Marks x as a case of the series without a figure (planned, failed, not
+ * published): the line does not join the points on either side of it.
+ * Non-finite or non-positive x is ignored. */
+void pr_chart_add_gap(pr_chart *c, int series, double x);
+/* Non-zero: a logarithmic y axis (log-log with the log2 x axis). */
+void pr_chart_set_y_log(pr_chart *c, int log_axis);
+/* Decimals of the numbers the alt text prints for values given without
+ * their own text (rounded half away from zero, as the tables round);
+ * negative: 6 significant digits (the default). */
+void pr_chart_set_decimals(pr_chart *c, int decimals);
 /* Ideal linear scaling from (x1, y1): dashed grey line y = y1 * x / x1 from
  * x1 to the largest x of the data.  pr_chart_add_ideal(c, 1, 1) is the
  * diagonal y = x of a speedup chart.  A later call replaces an earlier one;
@@ -109,6 +142,11 @@ void pr_chart_set_x_bytes(pr_chart *c, int bytes_axis);
  * negative is treated as missing. */
 void pr_chart_add_category(pr_chart *c, const char *label);
 void pr_chart_set_bar(pr_chart *c, int series, int category, double value);
+/* The same with how the alt text reads the bar (copied; NULL: the value
+ * with the chart's decimals), e.g. the table's figure when the bar shows it
+ * per GPU: "5886.93 (735.87 per GPU)". */
+void pr_chart_set_bar_text(pr_chart *c, int series, int category, double value,
+                           const char *text);
 /* Marks the bar as missing with a short explanation drawn in its place
  * ("OOM", "未测").  It replaces a value set before; NULL or "" gives the
  * neutral label "–". */
@@ -127,8 +165,16 @@ int pr_chart_render_png(const pr_chart *c, int width, int height, pr_buf *out, p
 int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, double *y,
                        double *w, double *h, pr_err *err);
 
+/* Where the value (x, y) of a line chart lands in a render at width x
+ * height, in pixels from the top-left corner (the geometry tests check:
+ * on log-log axes ideal scaling is a straight line).  Returns 0, or -1
+ * with err set like render. */
+int pr_chart_map_point(const pr_chart *c, int width, int height, double x, double y,
+                       double *px, double *py, pr_err *err);
+
 /* A one-line plain-text description (title, axes and ranges, series with
- * their first and last points) for an image's alt text.  The caller frees
+ * their first and last points, every bar) for an image's alt text, its
+ * numbers as described above.  The caller frees
  * it.  It holds no newline; Markdown escaping ([ ] etc.) is the caller's. */
 char *pr_chart_alt_text(const pr_chart *c);
 

@@ -34,9 +34,9 @@ char *pr_chart_alt_text(const pr_chart *c)
     const char *end = zh ? "。" : ". ";
     if (c->kind == PR_CHART_LINE_LOG2X) {
         plan p;
-        double ymax;
+        double ymin, ymax;
         memset(&p, 0, sizeof p);
-        ch_line_ranges(c, &p, &ymax);
+        ch_line_ranges(c, &p, &ymin, &ymax);
         pr_buf_puts(&b, zh ? "折线图：" : "Line chart: ");
         pr_buf_puts(&b, c->title[0] ? c->title : (zh ? "（无标题）" : "(untitled)"));
         pr_buf_puts(&b, end);
@@ -55,7 +55,8 @@ char *pr_chart_alt_text(const pr_chart *c)
             pr_buf_puts(&b, c->y_label);
             pr_buf_puts(&b, zh ? "，" : ", ");
         }
-        pr_buf_puts(&b, zh ? "线性刻度，从 0 起" : "linear from 0");
+        pr_buf_puts(&b, c->y_log ? (zh ? "对数刻度" : "log scale")
+                                 : (zh ? "线性刻度，从 0 起" : "linear from 0"));
         pr_buf_puts(&b, end);
         if (!p.have_points) {
             pr_buf_puts(&b, zh ? "无数据" : "No data");
@@ -76,22 +77,22 @@ char *pr_chart_alt_text(const pr_chart *c)
                 pr_buf_printf(&b, "（%zu 个点，x=", s->npts);
                 alt_x(c, &b, a->x);
                 pr_buf_puts(&b, " 时 ");
-                alt_num(&b, a->y);
+                ch_put_number(c, &b, a->y, a->text);
                 if (s->npts > 1) {
                     pr_buf_puts(&b, "，x=");
                     alt_x(c, &b, z->x);
                     pr_buf_puts(&b, " 时 ");
-                    alt_num(&b, z->y);
+                    ch_put_number(c, &b, z->y, z->text);
                 }
                 pr_buf_puts(&b, "）");
             } else {
                 pr_buf_printf(&b, " (%zu point%s, ", s->npts, s->npts == 1 ? "" : "s");
-                alt_num(&b, a->y);
+                ch_put_number(c, &b, a->y, a->text);
                 pr_buf_puts(&b, " at x=");
                 alt_x(c, &b, a->x);
                 if (s->npts > 1) {
                     pr_buf_puts(&b, " to ");
-                    alt_num(&b, z->y);
+                    ch_put_number(c, &b, z->y, z->text);
                     pr_buf_puts(&b, " at x=");
                     alt_x(c, &b, z->x);
                 }
@@ -102,11 +103,11 @@ char *pr_chart_alt_text(const pr_chart *c)
         }
         if (any)
             pr_buf_puts(&b, end);
-        if (c->has_ideal) {
+        if (ch_ideal_drawn(c)) {
             pr_buf_puts(&b, zh ? "灰色虚线：" : "Dashed grey line: ");
             pr_buf_puts(&b, ch_ideal_label(c));
             pr_buf_puts(&b, zh ? "（y = " : " (y = ");
-            alt_num(&b, c->ideal_y1);
+            ch_put_number(c, &b, c->ideal_y1, NULL);
             pr_buf_puts(&b, " × x / ");
             alt_num(&b, c->ideal_x1);
             pr_buf_puts(&b, zh ? "）" : ")");
@@ -147,7 +148,7 @@ char *pr_chart_alt_text(const pr_chart *c)
                 pr_buf_puts(&b, c->cats[k]);
                 pr_buf_puts(&b, zh ? " 为 " : " = ");
                 if (cell && cell->kind == CELL_VALUE)
-                    alt_num(&b, cell->value);
+                    ch_put_number(c, &b, cell->value, cell->text);
                 else if (cell && cell->kind == CELL_STATE)
                     pr_buf_puts(&b, cell->state);
                 else

@@ -56,10 +56,77 @@ void ch_y_ticks(double ymax, int target, yticks *t)
     }
 }
 
+/* Log ticks: the sparsest of powers of ten, 1-2-5 or 1-9 times them that
+ * gives three ticks (a factor of 4 at least is shown, so 1-9 always
+ * does); powers of ten thinned when there are more than target of them. */
+void ch_y_ticks_log(double ymin, double ymax, int target, yticks *t)
+{
+    static const double m125[] = {1, 2, 5}, m19[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    static const double *const sets[] = {m125, m125, m19};
+    static const int nset[] = {1, 3, 9};
+    memset(t, 0, sizeof *t);
+    t->log = 1;
+    if (!(ymin > 0) || !isfinite(ymin))
+        ymin = 1;
+    if (!(ymax >= ymin) || !isfinite(ymax))
+        ymax = ymin * 10;
+    double l0 = log10(ymin), l1 = log10(ymax);
+    if (l1 - l0 < log10(4)) {
+        double mid = (l0 + l1) / 2;
+        l0 = mid - log10(2);
+        l1 = mid + log10(2);
+    }
+    double pad = 0.06 * (l1 - l0);
+    t->lo = l0 - pad;
+    t->hi = l1 + pad;
+    if (target < 3)
+        target = 3;
+    for (int si = 0; si < 3; si++) {
+        int e0 = (int)floor(t->lo), e1 = (int)ceil(t->hi);
+        /* powers of ten only: every step-th one when there are too many */
+        int step = si == 0 ? (e1 - e0) / target + 1 : 1;
+        int n = 0;
+        for (int e = e0; e <= e1 && n < YT_MAX; e++) {
+            if (si == 0 && e % step != 0)
+                continue;
+            for (int j = 0; j < nset[si] && n < YT_MAX; j++) {
+                double v = sets[si][j] * pow(10, e);
+                double lv = log10(v);
+                if (v > 0 && isfinite(v) && lv >= t->lo && lv <= t->hi)
+                    t->v[n++] = v;
+            }
+        }
+        t->n = n - 1;
+        if (n >= 3 || si == 2)
+            break;
+    }
+}
+
+double ch_y_tick_value(const yticks *t, int k)
+{
+    return t->log ? t->v[k] : k * t->step;
+}
+
+/* Log tick labels: 0.5, 20, 5000, 20000, 2M, 1e+20. */
+static void log_tick_label(double v, char *out, size_t n)
+{
+    static const char *const sfx[] = {"M", "G", "T"};
+    if (v >= 1e15 || v < 1e-4) {
+        snprintf(out, n, "%.0e", v);
+    } else if (v >= 1e6) {
+        int p = (int)floor(log10(v) / 3 + 1e-9);
+        snprintf(out, n, "%g%s", v / pow(1000, p), sfx[p - 2]);
+    } else {
+        snprintf(out, n, "%.*f", v >= 1 ? 0 : (int)ceil(-log10(v) - 1e-9), v);
+    }
+}
+
 void ch_y_tick_label(const yticks *t, int k, char *out, size_t n)
 {
-    double v = k * t->step;
-    if (k == 0)
+    double v = ch_y_tick_value(t, k);
+    if (t->log)
+        log_tick_label(v, out, n);
+    else if (k == 0)
         snprintf(out, n, "0");
     else if (t->sci)
         snprintf(out, n, "%.3g", v);
@@ -100,7 +167,10 @@ double ch_map_x(const plan *p, double x)
 
 double ch_map_y(const plan *p, double y)
 {
-    double v = p->py + p->ph - y / p->yt.top * p->ph;
+    double f = p->yt.log ? (log10(y) - p->yt.lo) / (p->yt.hi - p->yt.lo) : y / p->yt.top;
+    double v = p->py + p->ph - f * p->ph;
+    if (p->yt.log && !(y > 0))
+        v = p->py + 10 * p->ph; /* nowhere: points at 0 are not drawn there */
     /* keep cairo's fixed-point coordinates in range for values far off */
     if (v < p->py - 10 * p->ph)
         v = p->py - 10 * p->ph;
@@ -110,12 +180,16 @@ double ch_map_y(const plan *p, double y)
 #define IDEAL_HEADROOM 2.5
 
 /* Data ranges of a line chart. */
-void ch_line_ranges(const pr_chart *c, plan *p, double *ymax)
+void ch_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax)
 {
-    double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
+    double xlo = INFINITY, xhi = -INFINITY, yhi = 0, ylo = INFINITY;
     for (int i = 0; i < c->nseries; i++) {
         const chart_series *s = &c->series[i];
         for (size_t j = 0; j < s->npts; j++) {
+            if (!ch_pt_visible(c, &s->pts[j]))
+                continue;
+            if (s->pts[j].y > 0)
+                ylo = fmin(ylo, s->pts[j].y);
             xlo = fmin(xlo, s->pts[j].x);
             xhi = fmax(xhi, s->pts[j].x);
             yhi = fmax(yhi, s->pts[j].y);
@@ -143,20 +217,23 @@ void ch_line_ranges(const pr_chart *c, plan *p, double *ymax)
     double pad = 0.04 * (p->emax - p->emin);
     p->lmin = p->emin - pad;
     p->lmax = p->emax + pad;
-    if (c->has_ideal) {
-        double end = p->have_points ? xhi : ldexp(1, p->emax);
-        if (!isfinite(end))
-            end = DBL_MAX;
-        p->ideal_end = end;
-        double top = c->ideal_y1 * (end / c->ideal_x1);
-        /* the ideal line is part of the range, up to IDEAL_HEADROOM times
-         * the data: far above, it would flatten the data to the baseline,
-         * so it leaves through the top of the plot instead */
-        if (p->have_points && top > IDEAL_HEADROOM * yhi)
+    /* The ideal line runs from its base to the last measured point: with
+     * no point beyond its base it says nothing and is not drawn. */
+    p->ideal_end = ch_ideal_drawn(c) ? ch_ideal_end(c) : 0;
+    if (p->ideal_end > 0) {
+        double top = c->ideal_y1 * (p->ideal_end / c->ideal_x1);
+        /* on a linear axis the ideal line is part of the range up to
+         * IDEAL_HEADROOM times the data: far above, it would flatten the
+         * data to the baseline, so it leaves through the top instead; on a
+         * log axis it is a straight line and fits whole */
+        if (!c->y_log && top > IDEAL_HEADROOM * yhi)
             top = IDEAL_HEADROOM * yhi;
         if (isfinite(top))
             yhi = fmax(yhi, top);
+        if (c->ideal_y1 > 0)
+            ylo = fmin(ylo, c->ideal_y1);
     }
+    *ymin = ylo;
     *ymax = yhi;
 }
 
@@ -227,8 +304,8 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
     /* horizontal grid */
     cairo_set_line_width(cr, lw);
     ch_set_rgb(cr, c_grid);
-    for (int k = 1; k <= p->yt.n; k++) {
-        double y = snap(ch_map_y(p, k * p->yt.step), lw);
+    for (int k = p->yt.log ? 0 : 1; k <= p->yt.n; k++) {
+        double y = snap(ch_map_y(p, ch_y_tick_value(&p->yt, k)), lw);
         cairo_move_to(cr, p->px, y);
         cairo_line_to(cr, p->px + p->pw, y);
     }
@@ -249,7 +326,7 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
     cairo_line_to(cr, p->px + p->pw, y0);
     /* y ticks */
     for (int k = 0; k <= p->yt.n; k++) {
-        double y = snap(ch_map_y(p, k * p->yt.step), lw);
+        double y = snap(ch_map_y(p, ch_y_tick_value(&p->yt, k)), lw);
         cairo_move_to(cr, x0 - p->tick, y);
         cairo_line_to(cr, x0, y);
     }
@@ -270,7 +347,7 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
     for (int k = 0; k <= p->yt.n; k++) {
         ch_y_tick_label(&p->yt, k, lab, sizeof lab);
         ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-        ch_text_draw(r, x0 - p->tick - 3 * s, ch_map_y(p, k * p->yt.step), 1, 0.5);
+        ch_text_draw(r, x0 - p->tick - 3 * s, ch_map_y(p, ch_y_tick_value(&p->yt, k)), 1, 0.5);
     }
     double ylab = y0 + p->tick + p->gap / 2;
     if (c->kind == PR_CHART_LINE_LOG2X) {

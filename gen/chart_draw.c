@@ -103,6 +103,12 @@ static void draw_marker(cairo_t *cr, int index, int style, double x, double y, d
     }
 }
 
+/* The radius of a series' markers: hollow ones ring a solid one. */
+static double marker_r(int style, double r)
+{
+    return style & PR_CHART_HOLLOW_MARKERS ? 1.4 * r : r;
+}
+
 /* Sets the line style of a series; returns 0 when it has no line. */
 static int series_line(cairo_t *cr, int style, double s)
 {
@@ -173,7 +179,9 @@ static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
                 cairo_stroke(cr);
             }
             cairo_set_dash(cr, NULL, 0, 0);
-            draw_marker(cr, e->series, style, x + sw / 2, round(cy) + 0.5, 4.2 * s, s);
+            if (!(style & PR_CHART_NO_MARKERS))
+                draw_marker(cr, e->series, style, x + sw / 2, round(cy) + 0.5,
+                            marker_r(style, 4.2 * s), s);
         }
         double tx = x + sw + 6 * s;
         double wrap = e->w - sw - 6 * s;
@@ -199,7 +207,7 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
     cairo_rectangle(cr, p->px - pad, p->py - pad, p->pw + 2 * pad, p->ph + 2 * pad);
     cairo_clip(cr);
 
-    if (c->has_ideal && p->ideal_end > c->ideal_x1) {
+    if (p->ideal_end > 0) {
         cairo_save(cr);
         cairo_reset_clip(cr);
         cairo_rectangle(cr, p->px, p->py, p->pw, p->ph);
@@ -232,12 +240,17 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
         chart_pt *pts = ch_sorted_points(se, &owned);
         ch_set_rgb(cr, series_color(i));
         if (series_line(cr, se->style, s)) {
+            /* a segment only between neighbours with no gap between them */
+            const chart_pt *prev = NULL;
             for (size_t j = 0; j < se->npts; j++) {
+                if (!ch_pt_visible(c, &pts[j]))
+                    continue;
                 double x = ch_map_x(p, pts[j].x), y = ch_map_y(p, pts[j].y);
-                if (j == 0)
-                    cairo_move_to(cr, x, y);
-                else
+                if (prev && ch_joined(se, prev->x, pts[j].x))
                     cairo_line_to(cr, x, y);
+                else
+                    cairo_move_to(cr, x, y);
+                prev = &pts[j];
             }
             cairo_stroke(cr);
         }
@@ -246,14 +259,22 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
             free(pts);
     }
     cairo_set_dash(cr, NULL, 0, 0);
+    /* Hollow markers (published figures) first and larger, solid ones
+     * (measured) on top: a measurement equal to the published figure shows
+     * as a dot inside its ring instead of vanishing under it. */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < c->nseries; i++) {
         const chart_series *se = &c->series[i];
+        if ((!(se->style & PR_CHART_HOLLOW_MARKERS)) != pass)
+            continue;
         /* thousands of points: markers would only hide the line */
-        if (se->npts > 200 && !(se->style & PR_CHART_NO_LINE))
+        if ((se->npts > 200 && !(se->style & PR_CHART_NO_LINE)) ||
+            (se->style & PR_CHART_NO_MARKERS))
             continue;
         for (size_t j = 0; j < se->npts; j++)
-            draw_marker(cr, i, se->style, ch_map_x(p, se->pts[j].x), ch_map_y(p, se->pts[j].y), mr,
-                        s);
+            if (ch_pt_visible(c, &se->pts[j]))
+                draw_marker(cr, i, se->style, ch_map_x(p, se->pts[j].x), ch_map_y(p, se->pts[j].y),
+                            marker_r(se->style, mr), s);
     }
     cairo_restore(cr);
 }
@@ -269,32 +290,28 @@ static void fmt_value(double v, char *out, size_t n)
         snprintf(out, n, "%.4g", v);
 }
 
-/* The label of a missing bar, standing on the baseline in the bar's place:
- * across if it fits, else reading upwards, else (bars thinner than a line
- * of text) a small grey cross. */
+/* The label of a missing bar, standing on the baseline in the bar's place,
+ * in the axis labels' size (a 10-pixel grey "TODO" read as a smudge):
+ * across if it fits, else reading upwards on a white ground, so that it
+ * stays legible where it is wider than a thin bar. */
 static void draw_state(rctx *r, const char *state, double cx, double base, double bw)
 {
     cairo_t *cr = r->cr;
     double s = r->s;
-    ch_set_rgb(cr, c_note);
-    ch_text_set(r, r->f_small, state, 0, PANGO_ALIGN_LEFT);
+    ch_text_set(r, r->f_axis, state, 0, PANGO_ALIGN_LEFT);
     if (r->lw <= bw - 2 * s) {
+        ch_set_rgb(cr, c_note);
         ch_text_draw(r, cx, base - 3 * s, 0.5, 1);
         return;
     }
-    if (r->lh > bw + 2 * s)
-        ch_text_set(r, r->f_tiny, state, 0, PANGO_ALIGN_LEFT);
-    if (r->lh <= bw + 2 * s) {
-        ch_text_draw_up(r, cx, base - 3 * s, 0, 0.5);
-        return;
+    if (r->lh > bw) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_rectangle(cr, round(cx - r->lh / 2), round(base - 3 * s - r->lw - s), round(r->lh),
+                        round(r->lw + 2 * s));
+        cairo_fill(cr);
     }
-    double h = fmax(1.5, fmin(bw / 2, 3 * s));
-    cairo_set_line_width(cr, fmax(1, s));
-    cairo_move_to(cr, cx - h, base - 3 * s - 2 * h);
-    cairo_line_to(cr, cx + h, base - 3 * s);
-    cairo_move_to(cr, cx + h, base - 3 * s - 2 * h);
-    cairo_line_to(cr, cx - h, base - 3 * s);
-    cairo_stroke(cr);
+    ch_set_rgb(cr, c_note);
+    ch_text_draw_up(r, cx, base - 3 * s, 0, 0.5);
 }
 
 static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
@@ -357,11 +374,16 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
                     ch_set_rgb(cr, c_text);
                     ch_text_draw(r, cx, y0 - 2 * s, 0.5, 1);
                 }
-            } else if (cell && cell->kind == CELL_STATE) {
-                draw_state(r, cell->state, cx, base, bw);
             }
         }
     }
+    /* States last: a label wider than its bar's place stays on top. */
+    for (int k = 0; k < c->ncats; k++)
+        for (int i = 0; i < c->nseries; i++) {
+            const chart_cell *cell = ch_cell_get(c, i, k);
+            if (cell && cell->kind == CELL_STATE)
+                draw_state(r, cell->state, p->px + k * slot + 0.1 * slot + (i + 0.5) * bw, base, bw);
+        }
     cairo_restore(cr);
 }
 

@@ -26,6 +26,8 @@
 
 typedef struct {
     double x, y;
+    char *text; /* owned by the series' pts array (a sorted copy borrows
+                 * it); NULL: formatted with the chart's decimals */
 } chart_pt;
 
 enum { CELL_UNSET, CELL_VALUE, CELL_STATE };
@@ -34,6 +36,7 @@ typedef struct {
     int kind;
     double value;
     char *state;
+    char *text; /* the alt text's figure for a value; NULL: formatted */
 } chart_cell;
 
 typedef struct {
@@ -42,6 +45,8 @@ typedef struct {
     chart_pt *pts;
     size_t npts, cappts;
     int unsorted;
+    double *gaps; /* x of cases without a figure */
+    size_t ngaps, capgaps;
     chart_cell *cells;
     size_t ncells;
 } chart_series;
@@ -58,6 +63,8 @@ struct pr_chart {
     double ideal_x1, ideal_y1;
     char *ideal_label;
     int x_bytes;
+    int y_log;
+    int decimals; /* < 0: %.6g */
 };
 
 /* The cell of series at category, NULL when never set (borrowed). */
@@ -69,6 +76,20 @@ const char *ch_no_data_text(const pr_chart *c);
 /* The points of a series in increasing x, equal x in the order added;
  * *owned tells whether the caller frees the returned array. */
 chart_pt *ch_sorted_points(const chart_series *s, int *owned);
+/* Whether point q is drawn (a log y axis has no place for y = 0). */
+int ch_pt_visible(const pr_chart *c, const chart_pt *q);
+/* Whether a segment joins points at x0 < x1 of series s: no gap between
+ * them and no power of two skipped (x1 <= 2 x0). */
+int ch_joined(const chart_series *s, double x0, double x1);
+/* Whether series i has anything drawn (it gets a legend entry then). */
+int ch_series_drawn(const pr_chart *c, int i);
+/* Where the ideal line ends: the largest x of a drawn point; 0 when none. */
+double ch_ideal_end(const pr_chart *c);
+/* Whether the ideal line is drawn: some data beyond its base. */
+int ch_ideal_drawn(const pr_chart *c);
+/* Appends v as the alt text and the tables print it: text when not NULL,
+ * else rounded to c's decimals. */
+void ch_put_number(const pr_chart *c, pr_buf *b, double v, const char *text);
 
 /* ------------------------------------------------------------- palette */
 
@@ -122,11 +143,18 @@ void ch_text_draw_up(rctx *r, double x, double y, double ax, double ay);
 
 /* -------------------------------------------------------- scales, layout */
 
-/* y ticks: 0, step, ..., n * step = top, with step 1, 2 or 5 times a power
- * of ten. */
+/* The most ticks of a log y axis. */
+#define YT_MAX 40
+
+/* y ticks.  Linear: 0, step, ..., n * step = top, with step 1, 2 or 5 times
+ * a power of ten.  Log: v[0..n], 1-2-5 (or 1-9, or 1) times powers of ten
+ * between 10^lo and 10^hi, the ends of the axis. */
 typedef struct {
     double top, step;
     int n;
+    int log;
+    double lo, hi; /* log10 of the axis' ends */
+    double v[YT_MAX];
     int dec;       /* decimals of the printed value */
     double unit;   /* the value is printed divided by unit ... */
     const char *suffix; /* ... followed by suffix */
@@ -169,6 +197,10 @@ typedef struct {
 
 /* Ticks of a linear y axis from 0 to at least ymax, about target steps. */
 void ch_y_ticks(double ymax, int target, yticks *t);
+/* Ticks of a log y axis over ymin..ymax (both > 0), at most about target. */
+void ch_y_ticks_log(double ymin, double ymax, int target, yticks *t);
+/* The value at tick k (0..t->n). */
+double ch_y_tick_value(const yticks *t, int k);
 void ch_y_tick_label(const yticks *t, int k, char *out, size_t n);
 /* The label of the log2 x tick at 2^e (bytes: 8, 1K, 64M). */
 void ch_x_tick_label(int e, int bytes, char *out, size_t n);
@@ -176,8 +208,9 @@ void ch_x_tick_label(int e, int bytes, char *out, size_t n);
 double ch_map_e(const plan *p, double l);
 double ch_map_x(const plan *p, double x);
 double ch_map_y(const plan *p, double y);
-/* The data ranges of a line chart into p; *ymax the top of the y range. */
-void ch_line_ranges(const pr_chart *c, plan *p, double *ymax);
+/* The data ranges of a line chart into p; *ymin (the smallest y > 0, for
+ * a log axis) and *ymax, the ideal line's part included. */
+void ch_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax);
 /* The top of a bar chart's y range; sets p->have_bars. */
 double ch_bar_ymax(const pr_chart *c, plan *p);
 /* Chooses the labelled x ticks of a line chart so labels do not collide. */

@@ -12,6 +12,9 @@ void ch_plan_free(plan *p)
     free(p->leg);
     free(p->rowoff);
 }
+
+/* The legend names only what is drawn: a series without a point, bar or
+ * state, or an ideal line with no data beyond its base, has no entry. */
 static int plan_legend(const pr_chart *c, rctx *r, plan *p)
 {
     int n = c->nseries + (c->kind == PR_CHART_LINE_LOG2X && c->has_ideal);
@@ -24,7 +27,7 @@ static int plan_legend(const pr_chart *c, rctx *r, plan *p)
     for (int i = 0; i < n; i++) {
         int si = i < c->nseries ? i : -1;
         const char *text = si >= 0 ? c->series[si].label : ch_ideal_label(c);
-        if (!*text)
+        if (!*text || (si >= 0 && !ch_series_drawn(c, si)) || (si < 0 && !ch_ideal_drawn(c)))
             continue;
         if (ch_text_set(r, r->f_tick, text, 0, PANGO_ALIGN_LEFT))
             return -1;
@@ -156,10 +159,10 @@ int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
         return -1;
     double legend_h = p->legrows * p->leg_rowh;
 
-    double ymax;
+    double ymin, ymax;
     double right_over = 0;
     if (c->kind == PR_CHART_LINE_LOG2X) {
-        ch_line_ranges(c, p, &ymax);
+        ch_line_ranges(c, p, &ymin, &ymax);
         char lab[64];
         ch_x_tick_label(p->emax, c->x_bytes, lab, sizeof lab);
         if (ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
@@ -192,7 +195,10 @@ int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
         if (p->ph < 20 * r->s || p->ph < 10)
             return too_small(r, p);
         int target = (int)(p->ph / (45 * r->s));
-        ch_y_ticks(ymax, target > 8 ? 8 : target, &p->yt);
+        if (c->kind == PR_CHART_LINE_LOG2X && c->y_log)
+            ch_y_ticks_log(ymin, ymax, target > 8 ? 8 : target, &p->yt);
+        else
+            ch_y_ticks(ymax, target > 8 ? 8 : target, &p->yt);
         p->ytick_w = 0;
         char lab[64];
         for (int k = 0; k <= p->yt.n; k++) {

@@ -1,6 +1,7 @@
 /* chart_out: rendering to PNG (our own encoder) and SVG (cairo, ids made
  * stable), and the plot area a render uses. */
 #include <cairo-svg.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,29 @@ int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, doub
         *y = p.py;
         *w = p.pw;
         *h = p.ph;
+    }
+    ch_plan_free(&p);
+    ch_rctx_free(&r);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+    return rc;
+}
+
+/* The same layout as plot_area, then one point mapped through it. */
+int pr_chart_map_point(const pr_chart *c, int width, int height, double x, double y,
+                       double *px, double *py, pr_err *err)
+{
+    if (check_size(width, height, err) || pr_chart_check_fonts(err))
+        return -1;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+    cairo_t *cr = cairo_create(sf);
+    rctx r;
+    plan p;
+    ch_rctx_init(&r, cr, width, height, err);
+    int rc = ch_make_plan(c, &r, width, height, &p);
+    if (rc == 0) {
+        *px = c->kind == PR_CHART_LINE_LOG2X ? ch_map_x(&p, x) : NAN;
+        *py = ch_map_y(&p, y);
     }
     ch_plan_free(&p);
     ch_rctx_free(&r);

@@ -205,6 +205,28 @@ static json_t *chart_view(const rm_fw *f, const rm_model *m, const char *config)
     return v;
 }
 
+/* The figure v as the page's tables print it: a published row's figure as
+ * its source printed it, else v with PR_DECIMALS_VALUE; the caller frees
+ * it.  (Unescaped: queue_chart escapes the whole alt text.) */
+static char *fig_text(double v, const pr_pub_row *pub)
+{
+    if (pub && pub->printed)
+        return pr_xstrdup(pub->printed);
+    pr_buf b = PR_BUF_INIT;
+    pr_md_number(&b, v, PR_DECIMALS_VALUE);
+    return pr_buf_detach(&b);
+}
+
+/* A chart against GPU count on log-log axes: linear scaling is a straight
+ * line there (on a linear y axis, lines joining 1 and 8 GPUs bent the
+ * ideal curve under them and read as superlinear scaling), and the
+ * 1-GPU figures are not squeezed against the baseline. */
+static void loglog(pr_chart *chart, int decimals)
+{
+    pr_chart_set_y_log(chart, 1);
+    pr_chart_set_decimals(chart, decimals);
+}
+
 /* Throughput against GPU count for one configuration of one framework:
  * measured medians, the primary published figures as hollow markers, and
  * ideal linear scaling from the 1-GPU point. */
@@ -216,6 +238,7 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
     json_t *tv = chart_view(f, NULL, config);
     pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_scaling_title", tv,
                                 "chart_y_throughput", err);
+    loglog(chart, PR_DECIMALS_VALUE);
     int meas = pr_chart_add_series(chart, lang_str(l, "chart_measured"), PR_CHART_SOLID);
     int pubs = -1;
     if (pub) {
@@ -230,17 +253,24 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         const pr_pub_row *pr = rc->pub;
+        /* A row of the table without a figure breaks the line. */
         if (rc->n_ok) {
             pr_chart_add_point(chart, meas, rc->gpus, rc->median);
             points++;
             if (rc->gpus == 1 && rc->nodes == 1)
                 base = rc->median;
+        } else {
+            pr_chart_add_gap(chart, meas, rc->gpus);
         }
         if (pr && pr->has_value) {
-            pr_chart_add_point(chart, pubs, rc->gpus, pr->value);
+            char *text = fig_text(pr->value, pr);
+            pr_chart_add_point_text(chart, pubs, rc->gpus, pr->value, text);
+            free(text);
             points++;
             if (rc->gpus == 1 && rc->nodes == 1 && isnan(base))
                 base = pr->value;
+        } else {
+            pr_chart_add_gap(chart, pubs, rc->gpus);
         }
     }
     if (!isnan(base))
@@ -274,8 +304,11 @@ static size_t speedup_points(const rm_cfg *c, pr_chart *chart, int series)
         double v = measured && rc->n_ok                      ? rc->median / b->median
                    : !measured && pr && pr->has_value ? pr->value / pb->value
                                                       : NAN;
-        if (isnan(v))
+        if (isnan(v)) {
+            if (chart)
+                pr_chart_add_gap(chart, series, rc->gpus);
             continue;
+        }
         if (chart)
             pr_chart_add_point(chart, series, rc->gpus, v);
         points++;
@@ -301,6 +334,7 @@ int cs_fw_speedup(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *
         json_t *tv = chart_view(f, NULL, ptitle);
         pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_speedup_title", tv,
                                     "chart_y_speedup", err);
+        loglog(chart, PR_DECIMALS_SPEEDUP);
         size_t lines = 0;
         for (size_t i = first; i < end; i++) {
             const rm_cfg *c = &f->cfgs[i];
@@ -395,8 +429,44 @@ static char *cross_label(const lang *l, const rm_mcfg *mc, size_t col, int k, pr
     return s;
 }
 
+/* Whether m's figures are limits of a machine (hardware suites: bus
+ * bandwidth, FLOP/s), which do not add up over GPUs as throughput does. */
+static int model_hardware(const rm_model *m)
+{
+    int hw = m->nfws > 0;
+    for (size_t i = 0; i < m->nfws; i++)
+        hw &= m->fws[i]->suite && m->fws[i]->suite->hardware;
+    return hw;
+}
+
+/* The bar of figure v (its published row pub, or NULL) at gpus: per GPU
+ * when per_gpu, its alt text the table's figure (and the per-GPU one). */
+static void set_cross_bar(const lang *l, pr_chart *bars, int series, int cat, double v,
+                          const pr_pub_row *pub, int gpus, int per_gpu, pr_err *err)
+{
+    char *total = fig_text(v, pub);
+    if (!per_gpu || gpus <= 1) {
+        pr_chart_set_bar_text(bars, series, cat, per_gpu ? v / (gpus > 0 ? gpus : 1) : v, total);
+        free(total);
+        return;
+    }
+    pr_buf pg = PR_BUF_INIT;
+    pr_md_number(&pg, v / gpus, PR_DECIMALS_VALUE);
+    json_t *tv = json_pack("{s:s,s:s}", "total", total, "per_gpu", pr_buf_cstr(&pg));
+    char *text = lang_fmt_plain(l, "chart_per_gpu_value", tv, err);
+    pr_chart_set_bar_text(bars, series, cat, v / gpus, text);
+    free(text);
+    json_decref(tv);
+    pr_buf_free(&pg);
+    free(total);
+}
+
 /* Model page, one configuration (one platform, precision class and batch
- * size): grouped bars (states as labelled gaps) and scaling lines.  Each
+ * size): grouped bars (states as labelled gaps) and scaling lines.
+ * Training throughput is drawn per GPU in the bars: in totals the 1-GPU
+ * bars were slivers beside the 32-GPU ones, while per GPU every group
+ * reads on the same scale and shows what scaling costs; the lines, on
+ * log-log axes, show the totals.  Each
  * framework has a series per kind of figure it has there; a framework
  * with no figure has none, so the legend names only what is drawn. */
 int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
@@ -408,9 +478,14 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
     /* The title names the platform and the class, never one mode of it. */
     char *config = cmp_config_plain(l, c, 1, err);
     json_t *tv = chart_view(NULL, m, config);
-    pr_chart *bars = new_chart(l, PR_CHART_BARS, "chart_compare_title", tv, "chart_y_throughput", err);
+    int per_gpu = !model_hardware(m);
+    pr_chart *bars = new_chart(l, PR_CHART_BARS,
+                               per_gpu ? "chart_compare_gpu_title" : "chart_compare_title", tv,
+                               per_gpu ? "chart_y_per_gpu" : "chart_y_throughput", err);
+    pr_chart_set_decimals(bars, PR_DECIMALS_VALUE);
     pr_chart *lines = new_chart(l, PR_CHART_LINE_LOG2X, "chart_lines_title", tv,
                                 "chart_y_throughput", err);
+    loglog(lines, PR_DECIMALS_VALUE);
     for (size_t r = 0; r < nrows; r++) {
         json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[r].nodes, "gpus", rows[r].gpus);
         char *t = lang_fmt_plain(l, "gpus_label", gv, err);
@@ -447,9 +522,16 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
             int k;
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], rows[r].nodes, rows[r].gpus);
             const char *state = cross_figure(l, rc, &v, &k);
+            const pr_pub_row *pub = k == XS_PUBLISHED ? rc->pub : NULL;
+            /* Each line breaks at the rows where it has no figure. */
+            for (int o = 0; o < XS_KINDS; o++)
+                if (o != k || isnan(v))
+                    pr_chart_add_gap(lines, sl[o], rows[r].gpus);
             if (!isnan(v)) {
-                pr_chart_set_bar(bars, sb[k], (int)r, v);
-                pr_chart_add_point(lines, sl[k], rows[r].gpus, v);
+                set_cross_bar(l, bars, sb[k], (int)r, v, pub, rows[r].gpus, per_gpu, err);
+                char *text = fig_text(v, pub);
+                pr_chart_add_point_text(lines, sl[k], rows[r].gpus, v, text);
+                free(text);
                 values++;
             } else if (state) {
                 /* A state is a gap in the framework's bars: in its series
@@ -494,6 +576,7 @@ static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, c
     char *yl = lang_fmt_plain(l, "chart_y_unit", tv, err);
     pr_chart *ch = pr_chart_new(bytes ? PR_CHART_LINE_LOG2X : PR_CHART_BARS, title, xl, yl);
     pr_chart_set_lang(ch, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
+    pr_chart_set_decimals(ch, PR_DECIMALS_VALUE);
     free(title);
     free(xl);
     free(yl);
@@ -552,6 +635,8 @@ static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, c
             pr_sweep_state st = sr < 0 ? PR_SWEEP_ABSENT : pr_sweep_get(src, (size_t)sr, col, &v);
             if (bytes && st == PR_SWEEP_VALUE)
                 pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, r), v);
+            else if (bytes)
+                pr_chart_add_gap(ch, sid, pr_sweep_row_bytes(s, r));
             else if (!bytes && st == PR_SWEEP_VALUE)
                 pr_chart_set_bar(ch, sid, (int)r, v);
             else if (!bytes)
@@ -561,7 +646,9 @@ static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, c
     }
     double peak = pr_sweep_peak(s);
     if (bytes && !isnan(peak) && pr_sweep_nrows(s)) {
-        int sid = pr_chart_add_series(ch, lang_str(l, "chart_peak"), PR_CHART_DASHED);
+        /* A reference, not measured: no markers at its ends. */
+        int sid = pr_chart_add_series(ch, lang_str(l, "chart_peak"),
+                                      PR_CHART_DASHED | PR_CHART_NO_MARKERS);
         pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, 0), peak);
         pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, pr_sweep_nrows(s) - 1), peak);
     }

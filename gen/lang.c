@@ -29,6 +29,7 @@ static const char *const string_keys[] = {
     "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
     "sweep_target_missed", "sweep_peak", "sweep_note", "sweep_note_sizes", "chart_sweep_title", "chart_x_size",
     "chart_x_shape", "chart_y_unit", "chart_peak", "state_na",
+    "chart_compare_gpu_title", "chart_y_per_gpu", "chart_per_gpu_value",
     /* the framework page (page_framework.c, env_view.c, provenance.c) */
     "col_procs", "procs_label", "platform_none_title", "platform_planned_title",
     "platform_none_note", "platform_desc",

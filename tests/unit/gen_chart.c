@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "chart.h"
 #include "err.h"
+#include "md.h"
 
 #define W 720
 #define H 400
@@ -826,6 +827,242 @@ Test(chart, alt_text_describes_the_chart)
     pr_chart_free(c);
 }
 
+/* ------------------------------------------- what the charts may claim */
+
+/* The DeepLabV3+ AMP scaling chart of the issue: 1, 8 and 32 GPUs, nothing
+ * at 2, 4 or 16. */
+static pr_chart *sparse_scaling(int ylog)
+{
+    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "sparse", "GPUs", "samples/s");
+    if (ylog)
+        pr_chart_set_y_log(c, 1);
+    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
+    pr_chart_add_point(c, s, 1, 7.76);
+    pr_chart_add_point(c, s, 8, 41.31);
+    pr_chart_add_point(c, s, 32, 199.53);
+    pr_chart_add_ideal(c, 1, 7.76);
+    return c;
+}
+
+static void map_ok(const pr_chart *c, double x, double y, double *px, double *py)
+{
+    pr_err err = {{0}};
+    cr_assert_eq(pr_chart_map_point(c, W, H, x, y, px, py, &err), 0, "%s", err.msg);
+}
+
+/* Log-log axes: ideal linear scaling y = y1 x is a straight line, checked
+ * on the geometry: equal steps on x and y for each doubling. */
+Test(chart, loglog_ideal_is_straight)
+{
+    pr_chart *c = sparse_scaling(1);
+    double x0, y0, xa, ya;
+    map_ok(c, 1, 7.76, &x0, &y0);
+    map_ok(c, 2, 2 * 7.76, &xa, &ya);
+    double dx = xa - x0, dy = ya - y0;
+    cr_assert_gt(dx, 10);
+    cr_assert_lt(dy, -10, "y does not rise with x");
+    for (int k = 2; k <= 5; k++) {
+        double x, y;
+        map_ok(c, ldexp(1, k), ldexp(7.76, k), &x, &y);
+        cr_assert_float_eq(x - x0, k * dx, 1e-6, "x step %d", k);
+        cr_assert_float_eq(y - y0, k * dy, 1e-6, "y step %d", k);
+    }
+    /* on a linear y axis the same points bend (what the issue saw) */
+    pr_chart *lin = sparse_scaling(0);
+    double l0, l1, l2, lx;
+    map_ok(lin, 1, 7.76, &lx, &l0);
+    map_ok(lin, 2, 2 * 7.76, &lx, &l1);
+    map_ok(lin, 4, 4 * 7.76, &lx, &l2);
+    cr_assert_gt(fabs((l2 - l1) - (l1 - l0)), 1);
+    /* the alt text says so */
+    char *alt = pr_chart_alt_text(c);
+    cr_assert(strstr(alt, "Y axis: samples/s, log scale"), "%s", alt);
+    free(alt);
+    pr_chart_free(lin);
+    pr_chart_free(c);
+}
+
+/* Blue (series 0) pixels in the columns strictly between x = a and x = b. */
+static long blue_between(const pr_chart *c, double a, double b)
+{
+    double xa, xb, y, px, py, pw, ph;
+    map_ok(c, a, 1, &xa, &y);
+    map_ok(c, b, 1, &xb, &y);
+    pr_err err = {{0}};
+    cr_assert_eq(pr_chart_plot_area(c, W, H, &px, &py, &pw, &ph, &err), 0);
+    pr_buf png = PR_BUF_INIT;
+    render_png_ok(c, W, H, &png);
+    cairo_surface_t *sf = decode_png(&png);
+    long n = count_in(sf, xa + 8, py, xb - 8, py + ph, pred_near, 0x0072B2);
+    cairo_surface_destroy(sf);
+    pr_buf_free(&png);
+    return n;
+}
+
+/* No segment where nothing was measured: not across a power of two with
+ * no point (1 to 8 GPUs), not across a gap the caller marks; neighbours
+ * are still joined. */
+Test(chart, no_line_across_missing_data)
+{
+    pr_chart *c = sparse_scaling(1);
+    cr_assert_eq(blue_between(c, 1, 8), 0, "a line joins 1 and 8 GPUs");
+    cr_assert_eq(blue_between(c, 8, 32), 0, "a line joins 8 and 32 GPUs");
+    pr_chart_free(c);
+
+    c = pr_chart_new(PR_CHART_LINE_LOG2X, "gap", "GPUs", "samples/s");
+    pr_chart_set_y_log(c, 1);
+    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
+    for (int g = 1; g <= 32; g *= 2)
+        if (g != 8)
+            pr_chart_add_point(c, s, g, 10.0 * g);
+    cr_assert_gt(blue_between(c, 1, 2), 20, "neighbours are not joined");
+    pr_chart_add_gap(c, s, 3);
+    cr_assert_eq(blue_between(c, 2, 4), 0, "a line crosses the gap at 3");
+    cr_assert_gt(blue_between(c, 16, 32), 20);
+    pr_chart_free(c);
+
+    /* a reference line (no markers) joins its ends */
+    c = pr_chart_new(PR_CHART_LINE_LOG2X, "peak", "bytes", "GB/s");
+    s = pr_chart_add_series(c, "peak", PR_CHART_DASHED | PR_CHART_NO_MARKERS);
+    pr_chart_add_point(c, s, 1024, 100);
+    pr_chart_add_point(c, s, 1 << 30, 100);
+    cr_assert_gt(blue_between(c, 1 << 12, 1 << 28), 20, "the peak line is missing");
+    pr_chart_free(c);
+}
+
+/* The legend names only what is drawn. */
+Test(chart, no_legend_entry_without_data)
+{
+    double x, y, w, h;
+    pr_err err = {{0}};
+    for (int bars = 0; bars < 2; bars++) {
+        pr_chart *c = pr_chart_new(bars ? PR_CHART_BARS : PR_CHART_LINE_LOG2X, "t", "x", "y");
+        int a = pr_chart_add_series(c, "has data", PR_CHART_SOLID);
+        int b = pr_chart_add_series(c, "nothing", PR_CHART_SOLID); /* vermillion */
+        (void)b;
+        if (bars) {
+            pr_chart_add_category(c, "1");
+            pr_chart_set_bar(c, a, 0, 5);
+        } else {
+            pr_chart_add_point(c, a, 1, 5);
+            pr_chart_add_point(c, a, 2, 9);
+        }
+        cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+        pr_buf png = PR_BUF_INIT;
+        render_png_ok(c, W, H, &png);
+        cairo_surface_t *sf = decode_png(&png);
+        cr_assert_gt(count_in(sf, 0, y + h + 2, W, H, pred_near, 0x0072B2), 20);
+        cr_assert_eq(count_in(sf, 0, y + h + 2, W, H, pred_near, 0xD55E00), 0,
+                     "a legend entry for a series without data (%s)", bars ? "bars" : "lines");
+        cairo_surface_destroy(sf);
+        pr_buf_free(&png);
+        pr_chart_free(c);
+    }
+    /* an ideal line with no data beyond its base is neither drawn nor named */
+    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
+    int s = pr_chart_add_series(c, "one", PR_CHART_SOLID);
+    pr_chart_add_point(c, s, 1, 5);
+    pr_chart_add_ideal(c, 1, 5);
+    char *alt = pr_chart_alt_text(c);
+    cr_assert_null(strstr(alt, "ideal"), "%s", alt);
+    free(alt);
+    /* the same pixels as without the ideal line */
+    pr_chart *bare = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
+    s = pr_chart_add_series(bare, "one", PR_CHART_SOLID);
+    pr_chart_add_point(bare, s, 1, 5);
+    pr_buf p1 = PR_BUF_INIT, p2 = PR_BUF_INIT;
+    render_png_ok(c, W, H, &p1);
+    render_png_ok(bare, W, H, &p2);
+    cr_assert(p1.len == p2.len && memcmp(p1.data, p2.data, p1.len) == 0,
+              "an ideal line with nothing beyond its base changed the chart");
+    pr_buf_free(&p1);
+    pr_buf_free(&p2);
+    pr_chart_free(bare);
+    pr_chart_free(c);
+}
+
+/* The alt text reads the figures the tables print: PR_DECIMALS_VALUE with
+ * the tables' rounding (pr_md_number), published figures as printed. */
+Test(chart, alt_numbers_as_the_tables)
+{
+    static const double v[] = {747.295, 11548.5, 13.8666, 2.675};
+    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "GPUs", "y");
+    pr_chart_set_decimals(c, PR_DECIMALS_VALUE);
+    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
+    int p = pr_chart_add_series(c, "published", PR_CHART_HOLLOW_MARKERS);
+    pr_chart_add_point(c, s, 1, v[0]);
+    pr_chart_add_point(c, s, 32, v[1]);
+    pr_chart_add_point_text(c, p, 1, 61, "61.0");
+    pr_chart_add_point_text(c, p, 8, 428, "428");
+    pr_chart_add_ideal(c, 1, v[0]);
+    pr_chart *b = pr_chart_new(PR_CHART_BARS, "t", "GPUs", "y");
+    pr_chart_set_decimals(b, PR_DECIMALS_VALUE);
+    pr_chart_add_series(b, "fw", PR_CHART_SOLID);
+    pr_chart_add_category(b, "1");
+    pr_chart_add_category(b, "8");
+    pr_chart_set_bar(b, 0, 0, v[2]);
+    pr_chart_set_bar_text(b, 0, 1, v[1] / 8, "11548.50 (1443.56 per GPU)");
+    char *alt = pr_chart_alt_text(c), *balt = pr_chart_alt_text(b);
+    for (int i = 0; i < 3; i++) {
+        pr_buf want = PR_BUF_INIT;
+        pr_md_number(&want, v[i], PR_DECIMALS_VALUE);
+        cr_assert(strstr(i == 2 ? balt : alt, pr_buf_cstr(&want)), "no %s in %s", pr_buf_cstr(&want),
+                  i == 2 ? balt : alt);
+        pr_buf_free(&want);
+    }
+    cr_assert(strstr(alt, "747.30 at x=1 to 11548.50 at x=32"), "%s", alt);
+    cr_assert(strstr(alt, "61.0 at x=1 to 428 at x=8"), "%s", alt);
+    cr_assert(strstr(alt, "y = 747.30 × x / 1"), "%s", alt);
+    cr_assert_null(strstr(alt, "747.295"), "%s", alt);
+    cr_assert(strstr(balt, "1 = 13.87, 8 = 11548.50 (1443.56 per GPU)."), "%s", balt);
+    free(alt);
+    free(balt);
+    pr_chart_free(c);
+    pr_chart_free(b);
+}
+
+/* Ink box of the non-white pixels in a rectangle: height. */
+static int ink_height(cairo_surface_t *sf, double x0, double y0, double x1, double y1)
+{
+    int top = -1, bottom = -1;
+    for (int y = (int)ceil(y0); y < (int)floor(y1); y++)
+        for (int x = (int)ceil(x0); x < (int)floor(x1); x++)
+            if (pixel(sf, x, y) != 0xffffff) {
+                if (top < 0)
+                    top = y;
+                bottom = y;
+            }
+    return top < 0 ? 0 : bottom - top + 1;
+}
+
+/* A TODO/OOM gap is labelled in at least the axis label's size: the same
+ * word as the x axis label has at least its height. */
+Test(chart, state_labels_as_large_as_axis_labels)
+{
+    pr_chart *c = pr_chart_new(PR_CHART_BARS, NULL, "OOM", NULL);
+    pr_chart_add_series(c, "a", PR_CHART_SOLID);
+    pr_chart_add_category(c, "1");
+    pr_chart_add_category(c, "8");
+    pr_chart_set_bar(c, 0, 0, 100);
+    pr_chart_set_bar_state(c, 0, 1, "OOM");
+    double x, y, w, h;
+    pr_err err = {{0}};
+    cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+    pr_buf png = PR_BUF_INIT;
+    render_png_ok(c, W, H, &png);
+    cairo_surface_t *sf = decode_png(&png);
+    /* the state: inside the plot, in the second slot, above the axis */
+    int state = ink_height(sf, x + w / 2 + 2, y + 2, x + w - 2, y + h - 2);
+    /* the x axis label: below the tick labels (two lines of ticks down) */
+    double slot = w / 2;
+    int axis = ink_height(sf, x + slot - 40, y + h + 30, x + slot + 40, H);
+    cr_assert_gt(axis, 5, "no x axis label found");
+    cr_assert_geq(state, axis, "state label %d px high, axis label %d px", state, axis);
+    cairo_surface_destroy(sf);
+    pr_buf_free(&png);
+    pr_chart_free(c);
+}
+
 /* ------------------------------------------------------------ samples */
 
 static void write_file(const char *dir, const char *name, const pr_buf *b)
@@ -842,10 +1079,12 @@ Test(chart, samples)
 {
     const char *dir = getenv("PR_CHART_SAMPLES");
     pr_chart *charts[] = {scaling_chart(), bar_chart(0), bytes_chart(),
-                          pr_chart_new(PR_CHART_LINE_LOG2X, "无数据的图", "GPU 数量", "吞吐 (images/s)")};
+                          pr_chart_new(PR_CHART_LINE_LOG2X, "无数据的图", "GPU 数量", "吞吐 (images/s)"),
+                          sparse_scaling(1)};
     pr_chart_set_lang(charts[3], PR_CHART_LANG_ZH);
-    static const char *const names[] = {"chart_scaling", "chart_bars", "chart_bytes", "chart_empty"};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const names[] = {"chart_scaling", "chart_bars", "chart_bytes", "chart_empty",
+                                        "chart_loglog_sparse"};
+    for (size_t i = 0; i < 5; i++) {
         pr_buf png = PR_BUF_INIT, svg = PR_BUF_INIT;
         render_png_ok(charts[i], W, H, &png);
         render_svg_ok(charts[i], W, H, &svg);
