@@ -279,13 +279,13 @@ Test(model_page, a_chart_legend_has_no_series_without_points)
     const char *p = page(pages, "M/README.md");
     char *vt = section(p, "#### FP32 BS=64 · V100 × 8\n");
     cr_expect(strstr(vt, "[FwD](FwD/README.md)") && strstr(vt, "TODO"), "%s", vt);
-    char *bars = line_of(vt, "![柱状图：M · FP32 BS=64 · V100 × 8 各框架吞吐");
+    char *bars = line_of(vt, "![柱状图：M · FP32 BS=64 · V100 × 8 各框架单卡吞吐");
     cr_expect(strstr(bars, "FwA（公布数据）：") && !strstr(bars, "FwD"), "%s", bars);
     cr_expect(strstr(vt, "(compare-v100-x8-fp32-bs64.svg)"), "%s", vt);
     /* The class table: published, imported and measured series apart,
      * each named with its framework's mode; files named by the class. */
     char *t = section(p, "#### 混合精度（AMP / FP16）BS=64 · V100 × 8\n");
-    char *mb = line_of(t, "![柱状图：M · 混合精度（AMP / FP16）BS=64 · V100 × 8 各框架吞吐");
+    char *mb = line_of(t, "![柱状图：M · 混合精度（AMP / FP16）BS=64 · V100 × 8 各框架单卡吞吐");
     cr_expect(strstr(mb, "FwA AMP（公布数据）：") && strstr(mb, "FwA AMP（解析的他人日志）：") &&
               strstr(mb, "FwB FP16（公布数据）：") && strstr(mb, "FwB FP16：") &&
               strstr(mb, "(compare-v100-x8-mixed-bs64.svg)"),
