@@ -239,7 +239,15 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
     pr_chart *chart = new_chart(l, PR_CHART_LINE_LOG2X, "chart_scaling_title", tv,
                                 "chart_y_throughput", err);
     loglog(chart, PR_DECIMALS_VALUE);
-    int meas = pr_chart_add_series(chart, lang_str(l, "chart_measured"), PR_CHART_SOLID);
+    /* Figures parsed from someone else's logs are not measured here. */
+    int imported = 0, ok = 0;
+    for (size_t i = 0; i < c->ncells; i++) {
+        ok += c->cells[i].n_ok > 0;
+        imported += c->cells[i].n_ok > 0 && c->cells[i].imported;
+    }
+    int meas = pr_chart_add_series(
+        chart, lang_str(l, ok && imported == ok ? "chart_imported" : "chart_measured"),
+        PR_CHART_SOLID);
     int pubs = -1;
     if (pub) {
         json_t *pv = json_pack("{s:s}", "label", pub->label);

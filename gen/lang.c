@@ -23,7 +23,7 @@ static const char *const string_keys[] = {
     "env_compiler", "env_network", "env_nodes", "env_captured", "env_none", "steps_none",
     "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
     "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
-    "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_published",
+    "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_imported", "chart_published",
     "chart_png", "sweep_title_bytes",
     "sweep_title_shape", "col_size", "col_shape", "sweep_col", "sweep_ratio_auto",
     "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
