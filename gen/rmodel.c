@@ -593,8 +593,11 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
                 continue;
             mc->fws[mc->ncols] = m->fws[i];
             mc->fcfgs[mc->ncols++] = fc;
+            /* A cell with nothing to show (a row only another source of the
+             * cell has) would make a row of dashes. */
             for (size_t r = 0; r < fc->ncells; r++)
-                rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
+                if (fc->cells[r].origin != RM_NONE)
+                    rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
         }
         pr_qsort(mc->rows, mc->nrows, sizeof *mc->rows, rm_row_qsort);
     }
