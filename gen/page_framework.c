@@ -148,7 +148,14 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
     const char *heads[MAX_COLS];
     size_t nh = 0;
     pr_buf thr = PR_BUF_INIT, pubh[REPRO_MAX_PUBS];
-    pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), f->unit);
+    /* A hardware suite's figure is no training throughput: nccl-tests'
+     * busbw is a bus bandwidth, the others a measured value. */
+    const char *what = "col_throughput";
+    if (f->suite && f->suite->hardware) {
+        const char *col = json_string_value(json_object_get(f->suite->rule, "column"));
+        what = col && strcmp(col, "busbw") == 0 ? "col_busbw" : "col_measured";
+    }
+    pr_buf_printf(&thr, "%s (%s)", lang_str(l, what), f->unit);
     heads[nh++] = lang_str(l, "col_nodes");
     heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);

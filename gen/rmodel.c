@@ -178,6 +178,8 @@ static void group(rm_world *w)
             if (!f->unit)
                 f->unit = "samples/s";
             pr_qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
+            for (size_t k = 0; k < f->ncfgs; k++)
+                f->cfgs[k].hardware = f->suite && f->suite->hardware;
         }
 }
 
@@ -578,6 +580,7 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
                 continue;
             cfg_add(w, &all, &n, c->platform, c->klass->modes[0], c->bs, c->batch_label);
             all[n - 1].precision = c->precision;
+            all[n - 1].hardware = c->hardware;
         }
     pr_qsort(all, n, sizeof *all, cfg_qsort);
     m->cfgs = pr_xcalloc(n + 1, sizeof *m->cfgs);
