@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "checkpage.h"
 #include "cmarkx.h"
 #include "fileio.h"
 #include "md.h"
@@ -19,7 +20,8 @@
 static const char *const kind_names[PR_CHECK_NKINDS] = {
     "missing-file",     "missing-anchor", "empty-target",  "placeholder",
     "no-alt",           "absolute-path",  "outside-root",  "bad-url",
-    "special-file",
+    "special-file",     "visible-escape", "empty-row",     "empty-table",
+    "inapplicable-column",
 };
 
 const char *pr_check_kind_name(pr_check_kind k)
@@ -390,8 +392,14 @@ static void check_alt(checker *c, cmark_node *image)
     pr_buf_free(&alt);
 }
 
+static void page_problem(void *ctx, pr_check_kind kind, int line, const char *msg)
+{
+    add_problem(ctx, kind, line, "%s", msg);
+}
+
 static void check_page(checker *c, const char *rel, const char *md, size_t len)
 {
+    size_t first = c->r->nproblems;
     char *path = pr_path_join(c->reports_rel, rel); /* relative to the root */
     c->page_dir = pr_path_dirname(path);
     if (strcmp(c->page_dir, ".") == 0)
@@ -431,6 +439,17 @@ static void check_page(checker *c, const char *rel, const char *md, size_t len)
         }
     }
     cmark_iter_free(it);
+    pr_checkpage_run(d.root, page_problem, c);
+    /* The page's problems by line (insertion sort: stable, and a page has
+     * few). */
+    pr_check_problem *v = c->r->problems;
+    for (size_t i = first + 1; i < c->r->nproblems; i++) {
+        pr_check_problem p = v[i];
+        size_t j = i;
+        for (; j > first && v[j - 1].line > p.line; j--)
+            v[j] = v[j - 1];
+        v[j] = p;
+    }
     pr_cmarkx_free(&d);
     free(c->page_dir);
     c->page_dir = NULL;

@@ -25,7 +25,11 @@
  *     symbolic link (or lies in a linked folder) resolving outside it;
  *   - a relative link to a FIFO, device or socket (special-file);
  *   - a URL with a scheme that is not a well-formed http(s) or mailto URL
- *     (nothing is fetched).
+ *     (nothing is fetched);
+ *   - residue (checkpage.h): text that renders a backslash before
+ *     punctuation (escaped twice), a table row or a whole table with no
+ *     figure, a row of a planned case with 0 runs, and speedup or
+ *     efficiency columns on a page marked as a hardware suite's.
  *
  * A page (or folder) under the reports folder that resolves outside the root
  * or is a special file is reported, with line 0, and not read.
@@ -50,6 +54,11 @@ typedef enum pr_check_kind {
     PR_CHECK_OUTSIDE_ROOT,   /* ../../.. above the repository root */
     PR_CHECK_BAD_URL,        /* not a well-formed http(s)/mailto URL */
     PR_CHECK_SPECIAL_FILE,   /* a FIFO, device or socket: never read or published */
+    /* Residue a reader sees (checkpage.h says exactly what each is). */
+    PR_CHECK_VISIBLE_ESCAPE,     /* "max\\_144": a backslash that renders */
+    PR_CHECK_EMPTY_ROW,          /* a table row with no figure, or 0 runs */
+    PR_CHECK_EMPTY_TABLE,        /* a table with no figure (only TODO and dashes) */
+    PR_CHECK_INAPPLICABLE_COLUMN, /* speedup or efficiency on a hardware page */
     PR_CHECK_NKINDS
 } pr_check_kind;
 

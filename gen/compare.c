@@ -23,7 +23,7 @@ static json_t *config_view(const lang *l, const rm_cfg *c, int with_platform)
     json_object_set_new(v, "tight", json_boolean(n >= 3 && strcmp(title + n - 3, "）") == 0));
     if (c->batch_label)
         json_object_set_new(v, "batch", json_string(c->batch_label));
-    else if (c->bs > 0)
+    else if (c->bs > 0 && !c->hardware)
         json_object_set_new(v, "batch", json_integer(c->bs));
     if (with_platform)
         json_object_set_new(v, "platform", json_string(cmp_platform_title(l, c->platform)));

@@ -15,13 +15,14 @@
 static const char *const bench_keys[] = {"perfrepro", "benchmark", "title_zh", "title_en", "date",
                                          "machine", "command", "unit", "higher_is_better",
                                          "results", "ratio", "target", "notes", NULL};
-static const char *const bench_result_keys[] = {"tool", "median", "min", "max", "runs",
-                                                "peak_rss_mb", "pages", "records", NULL};
+static const char *const bench_result_keys[] = {"tool",        "median", "min",     "max",
+                                                "runs",        "timed_as", "peak_rss_mb",
+                                                "pages",       "records", NULL};
 
 static void free_bench(pr_bench *b)
 {
     char *strs[] = {b->file, b->name, b->title_zh, b->title_en, b->date, b->command,
-                    b->unit, b->notes, b->machine, b->ratio_text, b->target_text};
+                    b->unit, b->notes, b->machine, b->target_text};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
     for (size_t i = 0; i < b->nresults; i++)
@@ -85,6 +86,13 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
             pr_jnum(&it, "peak_rss_mb", 0, 0, &r->peak_rss_mb, err) < 0)
             return -1;
         r->runs = (int)v;
+        static const char *const timings[] = {"each", "loop", NULL};
+        const char *timed = "each";
+        if (pr_jenum(&it, "timed_as", 0, timings, &timed, err) < 0)
+            return -1;
+        r->timed_as_loop = strcmp(timed, "loop") == 0;
+        if (r->timed_as_loop && (!isnan(r->min) || !isnan(r->max)))
+            return pr_jfail(&it, err, "runs timed as one loop have no min or max of their own");
         double tmp;
         if (pr_jnum(&it, "pages", 0, 0, &tmp, err) < 0 || pr_jnum(&it, "records", 0, 0, &tmp, err) < 0)
             return -1;
@@ -93,12 +101,26 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
     if (has < 0)
         return -1;
     if (has) {
-        static const char *const keys[] = {"text", "value", NULL};
-        if (pr_jobject(&c, keys, err) < 0 || pr_jnum(&c, "value", 1, 0, &b->ratio, err) < 0)
+        /* The ratio names its two results, and the page divides their
+         * medians: a stored quotient (1.36 for 109.2 ÷ 80.0) drifted from
+         * the figures it was made of. */
+        static const char *const keys[] = {"of", "to", NULL};
+        const char *of, *to;
+        if (pr_jobject(&c, keys, err) < 0 || pr_jstr(&c, "of", 1, &of, err) < 0 ||
+            pr_jstr(&c, "to", 1, &to, err) < 0)
             return -1;
-        b->ratio_text = dup_field(&c, "text", 1, &rc, err);
-        if (rc < 0)
-            return -1;
+        for (size_t i = 0; i < b->nresults; i++) {
+            if (strcmp(b->results[i].tool, of) == 0 && !b->ratio_of)
+                b->ratio_of = &b->results[i];
+            if (strcmp(b->results[i].tool, to) == 0 && !b->ratio_to)
+                b->ratio_to = &b->results[i];
+        }
+        pr_jcur bad = pr_jchild(&c, !b->ratio_of ? "of" : "to");
+        if (!b->ratio_of || !b->ratio_to)
+            return pr_jfail(&bad, err, "\"%s\" names no result of this benchmark (a result's \"tool\")",
+                            !b->ratio_of ? of : to);
+        if (b->ratio_of == b->ratio_to)
+            return pr_jfail(&c, err, "\"of\" and \"to\" name the same result");
     }
     has = pr_jobj(root, "target", 0, &c, err);
     if (has < 0)

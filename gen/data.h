@@ -77,6 +77,8 @@ typedef struct pr_bench_result {
     char *tool;
     double median, min, max; /* min/max NAN when absent */
     int runs;
+    int timed_as_loop;       /* "timed_as": "loop": the runs were timed together (a mean
+                              * per run), so no run has a time of its own: no range */
     double peak_rss_mb;      /* NAN when absent */
 } pr_bench_result;
 
@@ -86,8 +88,10 @@ typedef struct pr_bench {
     int higher_is_better;
     pr_bench_result *results;
     size_t nresults;
-    char *ratio_text;        /* NULL when no ratio */
-    double ratio;
+    /* The ratio the page states, computed there from two results:
+     * ratio_of's median ÷ ratio_to's (both NULL when none; borrowed from
+     * results). */
+    const pr_bench_result *ratio_of, *ratio_to;
     char *target_text;       /* NULL when no target */
     int target_met;
 } pr_bench;

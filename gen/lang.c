@@ -13,7 +13,7 @@ static const char *const page_names[] = {"index", "model", "framework", "bench",
  * an error when the language loads, not a blank in a report. */
 static const char *const string_keys[] = {
     "state_todo", "state_oom", "state_failed", "state_none", "no_baseline", "col_nodes",
-    "col_gpus", "col_throughput", "col_range", "col_runs", "col_speedup", "col_efficiency",
+    "col_gpus", "col_throughput", "col_busbw", "col_measured", "bench_range_loop", "col_range", "col_runs", "col_speedup", "col_efficiency",
     "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
     "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
     "col_config", "log_link", "config_name", "config_short", "platform_unknown", "imported_mark", "origin_legend", "published_mark", "gap_flag", "speedup_flag",
@@ -155,7 +155,7 @@ static json_t *config_view(const lang *l, const rm_cfg *c)
     free(up);
     if (c->batch_label)
         json_object_set_new(v, "batch", json_string(c->batch_label));
-    else
+    else if (!c->hardware)
         json_object_set_new(v, "batch", json_integer(c->bs));
     if (c->platform)
         json_object_set_new(v, "platform", json_string(strcmp(l->code, "zh") == 0

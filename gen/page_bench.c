@@ -40,6 +40,12 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
                 bench_number(&range, r->min);
                 pr_buf_puts(&range, " – ");
                 bench_number(&range, r->max);
+            } else if (r->timed_as_loop) {
+                /* Not "—": the range was not lost, it was never measured. */
+                json_t *v = json_pack("{s:i}", "runs", r->runs);
+                pr_err ignored; /* the string was checked when the language loaded */
+                lang_fmt(l, "bench_range_loop", v, &range, &ignored);
+                json_decref(v);
             } else {
                 pr_buf_puts(&range, lang_str(l, "state_none"));
             }
@@ -57,11 +63,14 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
             pr_buf_free(&tool);
         }
         json_object_set_new(bv, "rows", rows);
-        if (b->ratio_text) {
-            pr_buf r = PR_BUF_INIT;
-            pr_md_number(&r, b->ratio, 2);
-            vw_text(bv, "ratio_text", b->ratio_text);
+        if (b->ratio_of) {
+            /* Computed from the two figures the page shows, never stored. */
+            pr_buf r = PR_BUF_INIT, what = PR_BUF_INIT;
+            pr_md_number(&r, b->ratio_of->median / b->ratio_to->median, 2);
+            pr_buf_printf(&what, "%s ÷ %s", b->ratio_of->tool, b->ratio_to->tool);
+            vw_text(bv, "ratio_text", pr_buf_cstr(&what));
             vw_md(bv, "ratio", &r);
+            pr_buf_free(&what);
         }
         if (b->target_text) {
             vw_text(bv, "target_text", b->target_text);

@@ -138,14 +138,24 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
 {
     const pr_pub_table *pubs[REPRO_MAX_PUBS];
     size_t npubs = repro_pubs(c, pubs);
-    int scaling = !pv_is_cpu(c->platform) || pv_counts(c) > 1;
+    /* A hardware suite measures the machine: a bandwidth at 8 GPUs is no
+     * multiple of the 1-GPU one, so speedup and efficiency mean nothing. */
+    int scaling = (!pv_is_cpu(c->platform) || pv_counts(c) > 1) &&
+                  !(f->suite && f->suite->hardware);
     int has_tt = c->has_tt, has_acc = c->has_acc;
     const char *mark = lang_str(l, "imported_mark");
     enum { MAX_COLS = 10 + 2 * REPRO_MAX_PUBS };
     const char *heads[MAX_COLS];
     size_t nh = 0;
     pr_buf thr = PR_BUF_INIT, pubh[REPRO_MAX_PUBS];
-    pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), f->unit);
+    /* A hardware suite's figure is no training throughput: nccl-tests'
+     * busbw is a bus bandwidth, the others a measured value. */
+    const char *what = "col_throughput";
+    if (f->suite && f->suite->hardware) {
+        const char *col = json_string_value(json_object_get(f->suite->rule, "column"));
+        what = col && strcmp(col, "busbw") == 0 ? "col_busbw" : "col_measured";
+    }
+    pr_buf_printf(&thr, "%s (%s)", lang_str(l, what), f->unit);
     heads[nh++] = lang_str(l, "col_nodes");
     heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);
@@ -174,6 +184,11 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
         pr_buf_init(&cells[i]);
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
+        /* A case with no run reproduced nothing: the summary table says
+         * TODO for a planned one, and a row of dashes and "0 runs" says
+         * nothing more. */
+        if (!rc->nrecs)
+            continue;
         mdt_cells_clear(cells, MAX_COLS);
         size_t k = 0;
         pr_buf_printf(&cells[k++], "%d", rc->nodes);
@@ -626,7 +641,10 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
     int rc = -1;
     lang_config_name(l, c, &b, err);
     vw_md(cv, "name", &b);
-    if (c->has_repro) {
+    int runs = 0;
+    for (size_t i = 0; i < c->ncells; i++)
+        runs |= c->cells[i].nrecs > 0;
+    if (c->has_repro && runs) {
         repro_table(w, l, f, c, page_rel, nt, &b);
         vw_md(cv, "repro_table", &b);
     }
@@ -655,6 +673,12 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
     json_t *pubs = json_array();
     for (size_t j = 0; j < n; j++) {
         const pr_pub_table *t = tabs[j];
+        /* A table whose rows are all TODO published no figure. */
+        int figures = 0;
+        for (size_t r = 0; r < t->nrows && !figures; r++)
+            figures = t->rows[r].has_value || strcmp(t->rows[r].state, "TODO") != 0;
+        if (!figures)
+            continue;
         json_t *pv = json_object();
         vw_text(pv, "label", t->label);
         vw_text(pv, "variant", t->variant);
@@ -713,6 +737,13 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
         json_array_append_new(configs, cv);
         if (config_view(w, l, f, &f->cfgs[i], page_rel, oc, nt, several, cv, err) < 0)
             goto out;
+        /* Only planned cases: the summary table lists them; a heading with
+         * nothing under it is left out. */
+        json_t *pubs = json_object_get(cv, "published");
+        if (!json_object_get(cv, "repro_table") && !json_object_get(cv, "imported") &&
+            !json_object_get(cv, "chart") && !json_is_true(json_object_get(cv, "has_others")) &&
+            json_array_size(pubs) == 0)
+            json_array_remove(configs, json_array_size(configs) - 1);
     }
     rc = 0;
 out:

@@ -178,6 +178,8 @@ static void group(rm_world *w)
             if (!f->unit)
                 f->unit = "samples/s";
             pr_qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
+            for (size_t k = 0; k < f->ncfgs; k++)
+                f->cfgs[k].hardware = f->suite && f->suite->hardware;
         }
 }
 
@@ -578,6 +580,7 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
                 continue;
             cfg_add(w, &all, &n, c->platform, c->klass->modes[0], c->bs, c->batch_label);
             all[n - 1].precision = c->precision;
+            all[n - 1].hardware = c->hardware;
         }
     pr_qsort(all, n, sizeof *all, cfg_qsort);
     m->cfgs = pr_xcalloc(n + 1, sizeof *m->cfgs);
@@ -593,8 +596,11 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
                 continue;
             mc->fws[mc->ncols] = m->fws[i];
             mc->fcfgs[mc->ncols++] = fc;
+            /* A cell with nothing to show (a row only another source of the
+             * cell has) would make a row of dashes. */
             for (size_t r = 0; r < fc->ncells; r++)
-                rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
+                if (fc->cells[r].origin != RM_NONE)
+                    rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
         }
         pr_qsort(mc->rows, mc->nrows, sizeof *mc->rows, rm_row_qsort);
     }

@@ -86,6 +86,8 @@ typedef struct rm_cfg {
     size_t ncells;
     int has_tt, has_acc;     /* a record of it has time to train, accuracy */
     int has_repro;           /* records or planned cases: a reproduction table */
+    int hardware;            /* its suite measures the machine: the batch size (1) is
+                              * no property of the figures, and labels leave it out */
 } rm_cfg;
 
 typedef struct rm_fw {

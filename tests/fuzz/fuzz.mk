@@ -35,7 +35,7 @@ fuzz_data_SRC := gen/data.c gen/published.c gen/platform.c gen/decl.c measure/ru
 fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c measure/numbers.c measure/rule.c measure/logscan.c \
                   measure/explain.c measure/fit.c
 fuzz_mustache_SRC := gen/mustache.c
-fuzz_check_SRC := gen/check.c gen/cmarkx.c gen/md.c
+fuzz_check_SRC := gen/check.c gen/checkpage.c gen/cmarkx.c gen/md.c
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/%)
 

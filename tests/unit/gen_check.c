@@ -11,8 +11,11 @@
 
 #include "testutil.h"
 #include "check.h"
+#include "checkpage.h"
 #include "cmarkx.h"
+#include "data.h"
 #include "fileio.h"
+#include "report.h"
 
 /* A repository root with a reports/ folder, data files to link to, and a
  * clean pair of pages. */
@@ -189,6 +192,123 @@ Test(check, placeholders_outside_tables_and_code)
            5, k, l);
     rm_rf(root);
     free(root);
+}
+
+/* A label escaped twice renders its backslash: "max\\\_144" shows
+ * "max\_144".  Escaped once, or in code, it is fine. */
+Test(check, visible_escapes)
+{
+    char *root = make_root();
+    pr_check_kind k[] = {PR_CHECK_VISIBLE_ESCAPE, PR_CHECK_VISIBLE_ESCAPE,
+                         PR_CHECK_VISIBLE_ESCAPE, PR_CHECK_VISIBLE_ESCAPE};
+    int l[] = {1, 3, 9, 13};
+    expect(root, "reports/bad.md",
+           "# FP32 BS=max\\\\\\_144\n\n"
+           "[a \\\\* link](#fp32-bsmax_144) and max\\_144, `max\\_144`, C:\\\\Users\n\n"
+           "```\nmax\\\\\\_144 in a block\n```\n\n"
+           "| GPUs | FP32 BS=max\\\\\\_144 |\n| --- | ---: |\n| 1 | 1.00 |\n\n"
+           "![chart of max\\\\\\_144](chart.svg)\n",
+           4, k, l);
+    rm_rf(root);
+    free(root);
+}
+
+/* Rows and tables with no figure; TODO-only tables list planned cases. */
+Test(check, rows_and_tables_without_figures)
+{
+    char *root = make_root();
+    pr_check_kind k[] = {PR_CHECK_EMPTY_ROW, PR_CHECK_EMPTY_TABLE, PR_CHECK_EMPTY_TABLE,
+                         PR_CHECK_EMPTY_ROW, PR_CHECK_EMPTY_ROW,   PR_CHECK_EMPTY_TABLE};
+    int l[] = {6, 8, 12, 14, 15, 21};
+    expect(root, "reports/bad.md",
+           "# Tables\n\n"
+           "| Nodes | GPUs | A | B |\n| ---: | ---: | ---: | ---: |\n"
+           /* 6: a row of dashes */
+           "| 1 | 1 | 3.5† | — |\n| 1 | 4 | — |  |\n\n"
+           /* 8: TODO beside dashes (a published table of TODO rows) */
+           "| Nodes | GPUs | Throughput | Speedup |\n| --- | --- | ---: | ---: |\n"
+           "| 1 | 8 | TODO | — |\n\n"
+           /* 12: the table, 14 and 15: its rows of 0 runs */
+           "| Nodes | GPUs | Throughput | Range | Runs | Log |\n"
+           "| --- | --- | ---: | ---: | ---: | ---: |\n"
+           "| 1 | 1 | TODO | — | 0 | — |\n| 1 | 8 | TODO | — | 0 | — |\n\n"
+           /* planned cases: fine */
+           "| GPUs | FP32 BS=1 | AMP BS=1 |\n| --- | ---: | ---: |\n"
+           "| 1×2 GPUs | TODO | TODO |\n\n"
+           /* 21: no rows */
+           "| Tool | Median |\n| --- | ---: |\n\n"
+           /* a state is something: fine; no figure column: fine */
+           "| Nodes | GPUs | A |\n| ---: | ---: | ---: |\n| 1 | 1 | OOM |\n\n"
+           "| a | b |\n| --- | --- |\n| — | — |\n",
+           6, k, l);
+    rm_rf(root);
+    free(root);
+}
+
+/* Speedup and efficiency do not apply to a hardware suite's page. */
+Test(check, hardware_pages_have_no_speedup)
+{
+    char *root = make_root();
+    static const char *TABLE = "| 节点数 | GPU 数 | 总线带宽 (GB/s) | 加速比 | 扩展效率 |\n"
+                               "| --- | --- | ---: | ---: | ---: |\n| 1 | 8 | 358.60 | — | — |\n\n"
+                               "| Nodes | GPUs | Bus bandwidth | Speedup | Scaling efficiency |\n"
+                               "| --- | --- | ---: | ---: | ---: |\n| 1 | 8 | 358.60 | — | — |\n";
+    pr_check_kind k[] = {PR_CHECK_INAPPLICABLE_COLUMN, PR_CHECK_INAPPLICABLE_COLUMN,
+                         PR_CHECK_INAPPLICABLE_COLUMN, PR_CHECK_INAPPLICABLE_COLUMN};
+    int l[] = {5, 5, 9, 9};
+    char *page = pr_xasprintf("<!-- generated -->\n" PR_CHECK_HARDWARE_MARK "\n# HW\n\n%s",
+                              TABLE);
+    expect(root, "reports/hw.md", page, 4, k, l);
+    free(page);
+    /* Without the mark, a training page: the columns belong. */
+    page = pr_xasprintf("<!-- generated -->\n# Training\n\n%s", TABLE);
+    expect(root, "reports/train.md", page, 0, NULL, NULL);
+    free(page);
+    rm_rf(root);
+    free(root);
+}
+
+/* A published table's batch label ("max_144") reaches the pages escaped
+ * once, and a published table of TODO rows only is left out: the reports
+ * gen builds from such data pass the checks. */
+Test(check, generated_pages_with_a_batch_label_pass)
+{
+    char *d = tmpdir();
+    put(d, "published/p.json",
+        "{\"perfrepro\": 1, \"label\": \"Seed\", \"platform\": \"unstated\",\n"
+        " \"source\": {\"title\": \"t\", \"url\": \"https://example.com/x\", \"date\": \"2020-09\"},\n"
+        " \"tables\": [\n"
+        "  {\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\", \"batch_size\": 128,\n"
+        "   \"batch_label\": \"max_144\", \"unit\": \"images/s\",\n"
+        "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 350.66, \"speedup\": 1.0},\n"
+        "            {\"nodes\": 1, \"gpus\": 8, \"throughput\": 2000.5}]},\n"
+        "  {\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"amp\", \"batch_size\": 64,\n"
+        "   \"unit\": \"images/s\",\n"
+        "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"state\": \"TODO\"},\n"
+        "            {\"nodes\": 1, \"gpus\": 8, \"state\": \"TODO\"}]}]}\n");
+    char *out = pr_path_join(d, "reports");
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    pr_report_opts o = {"templates", out, 0};
+    cr_assert(pr_report_build(ds, &o, &err) == 0, "%s", err.msg);
+    pr_check_opts co = {out, d};
+    pr_check_result r = PR_CHECK_RESULT_INIT;
+    cr_assert(pr_check_reports(&co, &r, &err) == 0, "%s", err.msg);
+    dump(&r);
+    cr_expect_eq(r.nproblems, 0);
+    pr_check_result_free(&r);
+    char *path = pr_path_join(out, "Toy/Fw/README.en.md");
+    pr_buf md = PR_BUF_INIT;
+    cr_assert(pr_read_file(path, &md, &err) == 0, "%s", err.msg);
+    cr_expect(strstr(pr_buf_cstr(&md), "#### FP32 BS=max\\_144"), "%s", md.data);
+    cr_expect(!strstr(pr_buf_cstr(&md), "#### AMP BS=64"), "%s", md.data);
+    pr_buf_free(&md);
+    free(path);
+    pr_data_free(ds);
+    free(out);
+    rm_rf(d);
+    free(d);
 }
 
 Test(check, image_without_alt)
