@@ -389,6 +389,7 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
                                c->nodes > 1, "one", c->gpus == 1, "batch_size", c->batch_size,
                                "precision", c->precision, "case", c->name, "per_gpu",
                                c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
+        json_object_set_new(cv, "last_gpu", json_integer(c->gpus_per_node - 1));
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, c->name);
         vw_md(cv, "case_code", &code);

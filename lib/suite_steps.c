@@ -138,8 +138,13 @@ static int check_words(const pr_jcur *a, const pr_var *vars, size_t nvars, pr_er
         const char *t = json_string_value(w.v);
         /* "<path to data>": a placeholder for the reader to edit is a
          * command that does not run as written; a variable does. */
-        const char *lt = strchr(t, '<');
-        if (lt && strchr(lt, '>')) {
+        int edit = 0;
+        for (const char *lt = strchr(t, '<'); lt && !edit; lt = strchr(lt + 1, '<')) {
+            size_t span = strcspn(lt + 1, "<>");
+            edit = ((lt[1] >= 'a' && lt[1] <= 'z') || (lt[1] >= 'A' && lt[1] <= 'Z')) &&
+                   lt[1 + span] == '>';
+        }
+        if (edit) {
             rc = pr_jfail(&w, err, "\"%s\" looks like a placeholder to edit: declare a "
                                    "variable in steps.vars and write {NAME}", t);
             break;

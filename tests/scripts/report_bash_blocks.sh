@@ -40,7 +40,7 @@ while IFS= read -r page; do
     nblocks=$((nblocks + 1))
     where="$rel block $(basename "$b")"
     bash -n "$b" 2>"$tmp/err" || fail "$where: bash -n: $(cat "$tmp/err")"
-    grep -n '<[^<>]*>' "$b" >"$tmp/hit" && fail "$where: a placeholder to edit: $(cat "$tmp/hit")"
+    grep -n '<[A-Za-z][^<>]*>' "$b" >"$tmp/hit" && fail "$where: a placeholder to edit: $(cat "$tmp/hit")"
     sed 's/\${[A-Za-z_][A-Za-z0-9_]*:?}//g' "$b" | grep -n '{[A-Za-z_][A-Za-z0-9_]*}' >"$tmp/hit" &&
       fail "$where: template residue: $(cat "$tmp/hit")"
     grep -n '\$(\|`' "$b" >"$tmp/hit" && fail "$where: shell glue: $(cat "$tmp/hit")"
