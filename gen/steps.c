@@ -7,242 +7,482 @@
 #include "md.h"
 #include "view.h"
 
-/* Steps as one code block (or NULL when the suite gives none). */
-static char *steps_block(const pr_suite *s, const char *key)
+/* A placeholder a block shows as a shell variable the reader (or a node's
+ * launcher) sets: {name} -> "$VAR". */
+typedef struct ref {
+    const char *name, *var;
+} ref;
+
+/* The variables a block uses, for its first line and the page's list. */
+typedef struct used_vars {
+    const char *names[64];
+    size_t n;
+} used_vars;
+
+static void use_var(used_vars *u, const char *var)
 {
-    json_t *a = s && s->steps ? json_object_get(s->steps, key) : NULL;
-    if (!json_array_size(a))
-        return NULL;
-    pr_buf text = PR_BUF_INIT, out = PR_BUF_INIT;
-    for (size_t i = 0; i < json_array_size(a); i++)
-        pr_buf_printf(&text, "%s\n", json_string_value(json_array_get(a, i)));
-    pr_md_code_block(&out, "bash", pr_buf_cstr(&text));
-    pr_buf_free(&text);
-    return pr_buf_detach(&out);
+    for (size_t i = 0; i < u->n; i++)
+        if (strcmp(u->names[i], var) == 0)
+            return;
+    if (u->n < sizeof u->names / sizeof *u->names)
+        u->names[u->n++] = var;
 }
 
-/* The per-task references a report's command shows as shell variables (the
- * node's launcher sets them); the other runner placeholders get an example
- * value. */
-static const pr_var report_refs[] = {{"master_addr", "MASTER_ADDR"},
-                                     {"node_rank", "NODE_RANK"},
-                                     {"world_size", "WORLD_SIZE"},
-                                     {"local_rank", "LOCAL_RANK"}};
-enum { NREPORT_REFS = sizeof report_refs / sizeof *report_refs };
-
-/* Appends "$NAME" (braced when the next byte would continue the name). */
-static void put_ref(pr_buf *out, const char *var, char next)
-{
-    int braced = (next >= 'A' && next <= 'Z') || (next >= 'a' && next <= 'z') ||
-                 (next >= '0' && next <= '9') || next == '_';
-    pr_buf_printf(out, braced ? "${%s}" : "$%s", var);
-}
-
-/* Appends one expanded argv word: its text as shell words of data (quoted
- * where needed), each "\x01K\x02" sentinel as the reference report_refs[K]. */
-static void put_command_word(pr_buf *out, const char *w)
+/* Appends template word t as shell words: the text from the data (values
+ * included) quoted by pr_md_shell_word, each ref as "$VAR" (quoted: a path
+ * with spaces stays one word).  "{{" and "}}" are literal braces.  The
+ * suite loader has checked every name: an unknown one (not reached) is kept
+ * as text, quoted. */
+static void put_word(pr_buf *out, const char *t, const pr_var *vals, size_t nvals,
+                     const ref *refs, size_t nrefs, used_vars *used)
 {
     pr_buf piece = PR_BUF_INIT;
     int any = 0;
-    for (const char *p = w;; p++) {
-        int k = -1;
-        if (*p == '\x01' && p[1] && p[2] == '\x02')
-            k = p[1] - 'a';
-        if (*p && (k < 0 || k >= NREPORT_REFS)) {
-            pr_buf_putc(&piece, *p);
+    while (*t) {
+        if ((t[0] == '{' || t[0] == '}') && t[1] == t[0]) {
+            pr_buf_putc(&piece, t[0]);
+            t += 2;
             continue;
         }
-        if (piece.len) {
-            pr_md_shell_word(out, pr_buf_cstr(&piece));
-            pr_buf_clear(&piece);
-            any = 1;
+        const char *end = t[0] == '{' ? strchr(t, '}') : NULL;
+        if (!end) {
+            pr_buf_putc(&piece, *t++);
+            continue;
         }
-        if (!*p)
-            break;
-        put_ref(out, report_refs[k].value, p[3]);
-        any = 1;
-        p += 2;
+        size_t len = (size_t)(end - t - 1);
+        const ref *r = NULL;
+        const char *val = NULL;
+        for (size_t i = 0; i < nrefs && !r; i++)
+            if (strlen(refs[i].name) == len && memcmp(refs[i].name, t + 1, len) == 0)
+                r = &refs[i];
+        for (size_t i = 0; i < nvals && !r && !val; i++)
+            if (strlen(vals[i].name) == len && memcmp(vals[i].name, t + 1, len) == 0)
+                val = vals[i].value;
+        if (r) {
+            if (piece.len)
+                pr_md_shell_word(out, pr_buf_cstr(&piece));
+            pr_buf_clear(&piece);
+            pr_buf_printf(out, "\"$%s\"", r->var);
+            use_var(used, r->var);
+            any = 1;
+        } else if (val) {
+            pr_buf_puts(&piece, val);
+        } else {
+            pr_buf_put(&piece, t, len + 2);
+        }
+        t = end + 1;
     }
-    if (!any)
-        pr_buf_puts(out, "''");
+    if (piece.len || !any)
+        pr_md_shell_word(out, pr_buf_cstr(&piece));
     pr_buf_free(&piece);
 }
 
-/* The command one case of the suite runs, placeholders filled the way the
- * local runner fills them: every value from the data is one shell word
- * (pr_md_shell_word), so that the block, pasted, runs the job with the
- * suite's values and nothing else.  With "shell": true the command string
- * is the suite's own shell code, kept as written, and only the values put
- * into it are quoted (as measure's runner does).  The caller frees the
- * result; NULL when no case matches. */
-static char *case_command(const pr_suite *s, int gpus_wanted, int multi_node)
+/* The block of lines (consumed) as a ```bash block into out, its first
+ * line saying which variables it needs (bash stops there when one is
+ * unset, naming it). */
+static void put_block(pr_buf *out, pr_buf *lines, const used_vars *used)
 {
-    const pr_case *pick = NULL;
-    for (size_t i = 0; i < s->ncases && !pick; i++) {
-        const pr_case *c = &s->cases[i];
-        if (multi_node ? c->nodes > 1 : (c->nodes == 1 && c->gpus == gpus_wanted))
-            pick = c;
+    pr_buf code = PR_BUF_INIT;
+    if (used->n) {
+        pr_buf_putc(&code, ':');
+        for (size_t i = 0; i < used->n; i++)
+            pr_buf_printf(&code, " \"${%s:?}\"", used->names[i]);
+        pr_buf_putc(&code, '\n');
     }
-    if (!pick)
+    pr_buf_puts(&code, pr_buf_cstr(lines));
+    pr_md_code_block(out, "bash", pr_buf_cstr(&code));
+    pr_buf_free(&code);
+    pr_buf_clear(lines);
+}
+
+/* The refs steps may use: the built-in variables and the suite's vars, each
+ * {NAME} -> "$NAME".  Caller frees the array. */
+static ref *step_refs(const pr_suite *s, size_t *n)
+{
+    json_t *decl = json_object_get(s->steps, "vars");
+    size_t cap = json_object_size(decl) + 4;
+    ref *r = pr_xmalloc(cap * sizeof *r);
+    *n = 0;
+    for (const char *const *b = pr_suite_step_builtin_vars; *b; b++)
+        r[(*n)++] = (ref){*b, *b};
+    const char *k;
+    json_t *v;
+    json_object_foreach(decl, k, v)
+        r[(*n)++] = (ref){k, k};
+    return r;
+}
+
+/* The suite's steps[key] as one block (NULL when it gives none); the
+ * variables they use are added to all.  Caller frees the result. */
+static char *steps_block(const pr_suite *s, const char *key, used_vars *all)
+{
+    json_t *a = s->steps ? json_object_get(s->steps, key) : NULL;
+    if (!json_array_size(a))
         return NULL;
-    pr_buf st = PR_BUF_INIT, qst = PR_BUF_INIT, line = PR_BUF_INIT, out = PR_BUF_INIT;
+    size_t nrefs;
+    ref *refs = step_refs(s, &nrefs);
+    used_vars used = {{0}, 0};
+    pr_buf lines = PR_BUF_INIT, out = PR_BUF_INIT;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        json_t *argv = json_array_get(a, i);
+        for (size_t j = 0; j < json_array_size(argv); j++) {
+            if (j)
+                pr_buf_putc(&lines, ' ');
+            put_word(&lines, json_string_value(json_array_get(argv, j)), NULL, 0, refs, nrefs,
+                     &used);
+        }
+        pr_buf_putc(&lines, '\n');
+    }
+    put_block(&out, &lines, &used);
+    for (size_t i = 0; i < used.n; i++)
+        use_var(all, used.names[i]);
+    free(refs);
+    pr_buf_free(&lines);
+    return pr_buf_detach(&out);
+}
+
+/* 1 when name can be assigned before a command (NAME=value). */
+static int env_name_ok(const char *name)
+{
+    if (!name[0] || (name[0] >= '0' && name[0] <= '9'))
+        return 0;
+    return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+           strlen(name);
+}
+
+/* The framework's own command of case c on node `node` (0-based), as the
+ * local runner and the launchers start it, into lines: the suite's env and
+ * CUDA_VISIBLE_DEVICES as measure sets them, then the command with the
+ * case's values.  On one node the runner's values are real (127.0.0.1,
+ * port 29500, rank 0); on several, node 0's address and port are the
+ * reader's MASTER_ADDR and MASTER_PORT and the rank is the node's, and a
+ * suite that starts a process per GPU ("ranks": "per_gpu") takes each
+ * process's LOCAL_RANK.  With "shell": true the command string is the
+ * suite's shell code, kept as written, each value put into it quoted. */
+static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c, int node,
+                              used_vars *used)
+{
+    pr_buf st = PR_BUF_INIT, num = PR_BUF_INIT;
     size_t nv;
-    pr_var *vars = pr_suite_case_vars(s, pick, &st, &nv);
-    pr_var extra[] = {{"log_dir", "logs/train_log"}, {"log_file", "logs/train_log/CASE"},
-                      {"workdir", "."}, {"master_addr", "\x01" "a\x02"},
-                      {"master_port", "29500"}, {"node_rank", "\x01" "b\x02"},
-                      {"world_size", "\x01" "c\x02"}, {"local_rank", "\x01" "d\x02"},
-                      {"hostfile", "hostfile"}};
+    pr_var *vars = pr_suite_case_vars(s, c, &st, &nv);
+    int multi = c->nodes > 1;
+    char rank[16], world[16];
+    snprintf(rank, sizeof rank, "%d", node);
+    snprintf(world, sizeof world, "%d", c->gpus);
+    pr_buf_printf(&num, "%s.log", c->name);
+    const pr_var extra[] = {{"log_dir", "."},         {"log_file", pr_buf_cstr(&num)},
+                            {"workdir", "."},         {"hostfile", "hostfile"},
+                            {"world_size", world},    {"node_rank", rank},
+                            {"local_rank", "0"},      {"master_addr", "127.0.0.1"},
+                            {"master_port", "29500"}};
     const size_t nextra = sizeof extra / sizeof *extra;
-    /* Sentinels are trusted only when the data holds no such byte. */
-    int sentinels = 1;
-    for (size_t i = 0; i < json_array_size(s->command); i++)
-        sentinels &= !strpbrk(json_string_value(json_array_get(s->command, i)), "\x01\x02");
-    for (size_t i = 0; i < nv; i++)
-        sentinels &= !strpbrk(vars[i].value, "\x01\x02");
-    pr_err e;
+    pr_var *all = pr_xmalloc((nv + nextra) * sizeof *all);
+    memcpy(all, vars, nv * sizeof *all);
+    memcpy(all + nv, extra, sizeof extra);
+    static const ref multi_refs[] = {{"master_addr", "MASTER_ADDR"},
+                                     {"master_port", "MASTER_PORT"},
+                                     {"local_rank", "LOCAL_RANK"}};
+    size_t nrefs = !multi ? 0 : strcmp(s->ranks, "per_gpu") == 0 ? 3 : 2;
+    json_t *cmd = pr_suite_case_command(s, c);
+    const char *k;
+    json_t *v;
+    int cvd = 0, use_env = 0;
+    json_object_foreach(s->env, k, v) {
+        cvd |= strcmp(k, "CUDA_VISIBLE_DEVICES") == 0;
+        use_env |= !env_name_ok(k);
+    }
+    /* The environment: assignments before an argv, exports before shell
+     * code (measure sets them for the whole of it); `env` where a name is
+     * no shell variable. */
+    const char *sep = s->shell ? "\n" : " ";
+    if (!s->shell && use_env)
+        pr_buf_puts(lines, "env ");
+    json_object_foreach(s->env, k, v) {
+        pr_buf asg = PR_BUF_INIT;
+        pr_buf_printf(&asg, "%s=", k);
+        if (s->shell)
+            pr_buf_puts(lines, "export ");
+        /* A name that is no shell variable is data: one quoted word. */
+        if (use_env)
+            pr_md_shell_word(lines, pr_buf_cstr(&asg));
+        else
+            pr_buf_puts(lines, pr_buf_cstr(&asg));
+        put_word(lines, json_string_value(v), all, nv + nextra, multi_refs, nrefs, used);
+        pr_buf_puts(lines, sep);
+        pr_buf_free(&asg);
+    }
+    if (!cvd) {
+        pr_buf_printf(lines, "%sCUDA_VISIBLE_DEVICES=", s->shell ? "export " : "");
+        for (int g = 0; g < c->gpus_per_node; g++)
+            pr_buf_printf(lines, "%s%d", g ? "," : "", g);
+        pr_buf_puts(lines, sep);
+    }
     if (s->shell) {
         /* Each value quoted on its own, then put into the suite's shell code. */
-        size_t nq = nv + nextra;
-        size_t *off = pr_xmalloc(nq * sizeof *off);
-        for (size_t i = 0; i < nq; i++) {
-            off[i] = qst.len;
-            const char *v = i < nv ? vars[i].value : extra[i - nv].value;
-            if (i >= nv && v[0] == '\x01')
-                pr_buf_printf(&qst, "$%s", report_refs[v[1] - 'a'].value);
-            else
-                pr_md_shell_word(&qst, v);
-            pr_buf_putc(&qst, '\0');
+        pr_buf q = PR_BUF_INIT;
+        pr_var *qv = pr_xmalloc((nv + nextra) * sizeof *qv);
+        size_t *off = pr_xmalloc((nv + nextra) * sizeof *off);
+        for (size_t i = 0; i < nv + nextra; i++) {
+            off[i] = q.len;
+            const ref *r = NULL;
+            for (size_t j = 0; j < nrefs && !r; j++)
+                if (strcmp(multi_refs[j].name, all[i].name) == 0)
+                    r = &multi_refs[j];
+            if (r) {
+                pr_buf_printf(&q, "\"$%s\"", r->var);
+            } else {
+                pr_md_shell_word(&q, all[i].value);
+            }
+            pr_buf_putc(&q, '\0');
         }
-        pr_var *qvars = pr_xmalloc(nq * sizeof *qvars);
-        for (size_t i = 0; i < nq; i++) {
-            qvars[i].name = i < nv ? vars[i].name : extra[i - nv].name;
-            qvars[i].value = qst.data + off[i];
+        for (size_t i = 0; i < nv + nextra; i++)
+            qv[i] = (pr_var){all[i].name, q.data + off[i]};
+        const char *t = json_string_value(json_array_get(cmd, 0));
+        pr_buf code = PR_BUF_INIT;
+        pr_err e;
+        for (size_t j = 0; j < nrefs; j++) {
+            char ph[32];
+            snprintf(ph, sizeof ph, "{%s}", multi_refs[j].name);
+            if (strstr(t, ph))
+                use_var(used, multi_refs[j].var);
         }
-        const char *t = json_string_value(json_array_get(s->command, 0));
-        if (pr_template_expand(t, qvars, nq, NULL, 0, &line, &e) < 0) {
-            pr_buf_clear(&line);
-            pr_buf_puts(&line, t);
+        if (pr_template_expand(t, qv, nv + nextra, NULL, 0, &code, &e) < 0) {
+            pr_buf_clear(&code);
+            pr_buf_puts(&code, t); /* the suite loader checked it: not reached */
         }
-        free(qvars);
+        pr_buf_puts(lines, pr_buf_cstr(&code));
+        pr_buf_free(&code);
+        pr_buf_free(&q);
+        free(qv);
         free(off);
     }
-    for (size_t i = 0; !s->shell && i < json_array_size(s->command); i++) {
-        const char *t = json_string_value(json_array_get(s->command, i));
-        pr_buf arg = PR_BUF_INIT;
-        if (pr_template_expand(t, vars, nv, extra, nextra, &arg, &e) < 0) {
-            pr_buf_clear(&arg);
-            pr_buf_puts(&arg, t); /* the suite loader checked it: not reached */
-        }
+    for (size_t i = 0; !s->shell && i < json_array_size(cmd); i++) {
         if (i)
-            pr_buf_putc(&line, ' ');
-        if (sentinels) {
-            put_command_word(&line, pr_buf_cstr(&arg));
-        } else {
-            /* A control byte in the data: the word is all data, quoted whole. */
-            for (char *p = arg.data; p && *p; p++)
-                if (*p == '\x01' || *p == '\x02')
-                    *p = '?';
-            pr_md_shell_word(&line, pr_buf_cstr(&arg));
-        }
-        pr_buf_free(&arg);
+            pr_buf_putc(lines, ' ');
+        put_word(lines, json_string_value(json_array_get(cmd, i)), all, nv + nextra,
+                 multi_refs, nrefs, used);
     }
-    pr_buf_putc(&line, '\n');
-    pr_md_code_block(&out, "bash", pr_buf_cstr(&line));
+    pr_buf_putc(lines, '\n');
+    json_decref(cmd);
+    free(all);
     free(vars);
     pr_buf_free(&st);
-    pr_buf_free(&qst);
-    pr_buf_free(&line);
-    return pr_buf_detach(&out);
+    pr_buf_free(&num);
+}
+
+/* Appends path as one word, under "$PERFREPRO"/ when the commands run in
+ * the framework's checkout (prefix) and path is relative. */
+static void put_path(pr_buf *out, const char *path, int prefix, used_vars *used)
+{
+    if (prefix && path[0] != '/') {
+        pr_buf_puts(out, "\"$PERFREPRO\"/");
+        use_var(used, "PERFREPRO");
+    }
+    pr_md_shell_word(out, path);
+}
+
+/* The perfrepro command that runs case c (every repeat) and records it:
+ * measure's local runner on one node, its Slurm launcher on several. */
+static void measure_command(pr_buf *lines, const pr_suite *s, const pr_case *c, int prefix,
+                            used_vars *used)
+{
+    char *dir = c ? pr_xasprintf("data/runs/%s-%s-%d", s->model, s->framework, c->gpus)
+                  : pr_xasprintf("data/runs/%s-%s", s->model, s->framework);
+    if (c && c->nodes > 1)
+        pr_buf_printf(lines, "salloc -N%d --gpus-per-node=%d --exclusive \\\n  ", c->nodes,
+                      c->gpus_per_node);
+    put_path(lines, "bin/perfrepro-measure", prefix, used);
+    pr_buf_puts(lines, " run ");
+    put_path(lines, s->path, prefix, used);
+    if (c && c->nodes > 1)
+        pr_buf_puts(lines, " --launcher slurm");
+    if (c) {
+        /* Case names are [A-Za-z0-9._+-]: no pattern character. */
+        pr_buf_printf(lines, " --only %s", c->name);
+        int repeats = 0;
+        for (size_t i = 0; i < s->ncases; i++)
+            repeats |= s->cases[i].repeat > 1;
+        if (repeats)
+            pr_buf_printf(lines, " --only '%s_r*'", c->name);
+    }
+    pr_buf_puts(lines, c && c->nodes > 1 ? " \\\n  --out " : " --out ");
+    put_path(lines, dir, prefix, used);
+    pr_buf_putc(lines, '\n');
+    free(dir);
+}
+
+/* The first case of each (nodes, GPUs per node), ordered by GPU count then
+ * nodes: the cases a page shows commands for.  Caller frees the array. */
+static const pr_case **shown_cases(const pr_suite *s, size_t *n)
+{
+    const pr_case **out = pr_xcalloc(s->ncases ? s->ncases : 1, sizeof *out);
+    *n = 0;
+    for (size_t i = 0; i < s->ncases; i++) {
+        const pr_case *c = &s->cases[i];
+        int seen = 0;
+        for (size_t j = 0; j < *n && !seen; j++)
+            seen = out[j]->nodes == c->nodes && out[j]->gpus_per_node == c->gpus_per_node;
+        if (seen)
+            continue;
+        size_t at = *n;
+        while (at > 0 && (out[at - 1]->gpus > c->gpus ||
+                          (out[at - 1]->gpus == c->gpus && out[at - 1]->nodes > c->nodes))) {
+            out[at] = out[at - 1];
+            at--;
+        }
+        out[at] = c;
+        (*n)++;
+    }
+    return out;
+}
+
+/* The source checkout: clone once, at the commit when the suite names one. */
+static void source_view(const pr_suite *s, json_t *view)
+{
+    pr_buf code = PR_BUF_INIT, b = PR_BUF_INIT;
+    /* The folder git clone makes: the last part of the URL without .git. */
+    const char *base = strrchr(s->source_repo, '/');
+    base = base && base[1] ? base + 1 : s->source_repo;
+    size_t blen = strlen(base);
+    if (blen > 4 && strcmp(base + blen - 4, ".git") == 0)
+        blen -= 4;
+    char *folder = pr_xstrndup(base, blen);
+    /* Every value from the suite is one shell word: pasted, the block runs
+     * git and cd, nothing the data spells. */
+    pr_buf_puts(&code, "git clone ");
+    pr_md_shell_word(&code, s->source_repo);
+    pr_buf_puts(&code, "\ncd ");
+    pr_md_shell_word(&code, folder);
+    pr_buf_putc(&code, '\n');
+    free(folder);
+    if (s->source_commit) {
+        pr_buf_puts(&code, "git checkout ");
+        pr_md_shell_word(&code, s->source_commit);
+        pr_buf_putc(&code, '\n');
+    }
+    if (s->source_path) {
+        pr_buf_puts(&code, "cd ");
+        pr_md_shell_word(&code, s->source_path);
+        pr_buf_putc(&code, '\n');
+    }
+    pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
+    vw_md(view, "source_block", &b);
+    vw_text(view, "source_repo", s->source_repo);
+    vw_text(view, "source_commit", s->source_commit);
+    json_object_set_new(view, "source_unpinned", json_boolean(!s->source_commit));
+    pr_buf_free(&code);
+    pr_buf_free(&b);
+}
+
+/* The commands of each shown case: per node the framework's own, then
+ * perfrepro's. */
+static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *all)
+{
+    size_t n;
+    const pr_case **shown = shown_cases(s, &n);
+    json_t *arr = json_array();
+    pr_buf lines = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        const pr_case *c = shown[i];
+        json_t *cv = json_pack("{s:i,s:i,s:i,s:b,s:b,s:i,s:s,s:s,s:b}", "gpus", c->gpus,
+                               "nodes", c->nodes, "gpus_per_node", c->gpus_per_node, "multi",
+                               c->nodes > 1, "one", c->gpus == 1, "batch_size", c->batch_size,
+                               "precision", c->precision, "case", c->name, "per_gpu",
+                               c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
+        json_object_set_new(cv, "last_gpu", json_integer(c->gpus_per_node - 1));
+        pr_buf code = PR_BUF_INIT;
+        pr_md_code_span(&code, c->name);
+        vw_md(cv, "case_code", &code);
+        pr_buf_free(&code);
+        json_t *nodes = json_array();
+        for (int node = 0; node < c->nodes; node++) {
+            used_vars used = {{0}, 0};
+            pr_buf b = PR_BUF_INIT;
+            framework_command(&lines, s, c, node, &used);
+            put_block(&b, &lines, &used);
+            for (size_t j = 0; j < used.n; j++)
+                use_var(all, used.names[j]);
+            json_t *nv = json_pack("{s:i,s:i}", "rank", node, "last", c->nodes - 1);
+            vw_md(nv, "block", &b);
+            json_array_append_new(nodes, nv);
+            pr_buf_free(&b);
+        }
+        json_object_set_new(cv, "node_cmds", nodes);
+        used_vars used = {{0}, 0};
+        pr_buf b = PR_BUF_INIT;
+        measure_command(&lines, s, c, prefix, &used);
+        put_block(&b, &lines, &used);
+        for (size_t j = 0; j < used.n; j++)
+            use_var(all, used.names[j]);
+        vw_md(cv, "perfrepro_block", &b);
+        pr_buf_free(&b);
+        json_array_append_new(arr, cv);
+    }
+    json_object_set_new(view, "gpu_cases", arr);
+    pr_buf_free(&lines);
+    free(shown);
+}
+
+/* The variables the page's blocks use: the built-in ones as flags (the
+ * template explains them), the suite's with what to set them to. */
+static void vars_view(const pr_suite *s, json_t *view, const used_vars *all)
+{
+    json_t *list = json_array();
+    json_t *decl = s->steps ? json_object_get(s->steps, "vars") : NULL;
+    for (size_t i = 0; i < all->n; i++) {
+        const char *name = all->names[i];
+        if (strcmp(name, "PERFREPRO") == 0) {
+            json_object_set_new(view, "var_perfrepro", json_true());
+            continue;
+        }
+        if (strcmp(name, "MASTER_ADDR") == 0 || strcmp(name, "MASTER_PORT") == 0) {
+            json_object_set_new(view, "var_master", json_true());
+            continue;
+        }
+        if (strcmp(name, "LOCAL_RANK") == 0) {
+            json_object_set_new(view, "var_local_rank", json_true());
+            continue;
+        }
+        json_t *d = json_object_get(decl, name);
+        json_t *item = json_object();
+        pr_buf b = PR_BUF_INIT;
+        pr_md_code_span(&b, name);
+        vw_md(item, "name", &b);
+        vw_text(item, "zh", json_is_string(d) ? json_string_value(d)
+                                              : json_string_value(json_object_get(d, "zh")));
+        vw_text(item, "en", json_is_string(d) ? json_string_value(d)
+                                              : json_string_value(json_object_get(d, "en")));
+        json_array_append_new(list, item);
+        pr_buf_free(&b);
+    }
+    json_object_set_new(view, "has_vars", json_boolean(all->n > 0));
+    json_object_set_new(view, "step_vars", list);
 }
 
 void steps_view(const pr_suite *s, json_t *view)
 {
-    pr_buf b = PR_BUF_INIT;
-    if (s->source_repo) {
-        pr_buf code = PR_BUF_INIT;
-        /* The folder git clone makes: the last part of the URL without .git. */
-        const char *base = strrchr(s->source_repo, '/');
-        base = base && base[1] ? base + 1 : s->source_repo;
-        size_t blen = strlen(base);
-        if (blen > 4 && strcmp(base + blen - 4, ".git") == 0)
-            blen -= 4;
-        /* Every value from the suite is one shell word: pasted, the block
-         * runs git and cd, nothing the data spells. */
-        char *folder = pr_xstrndup(base, blen);
-        pr_buf_puts(&code, "git clone ");
-        pr_md_shell_word(&code, s->source_repo);
-        pr_buf_puts(&code, "\ncd ");
-        pr_md_shell_word(&code, folder);
-        pr_buf_putc(&code, '\n');
-        free(folder);
-        if (s->source_commit) {
-            pr_buf_puts(&code, "git checkout ");
-            pr_md_shell_word(&code, s->source_commit);
-            pr_buf_putc(&code, '\n');
-        }
-        if (s->source_path) {
-            pr_buf_puts(&code, "cd ");
-            pr_md_shell_word(&code, s->source_path);
-            pr_buf_putc(&code, '\n');
-        }
-        pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
-        vw_md(view, "source_block", &b);
-        pr_buf_free(&code);
-        vw_text(view, "source_repo", s->source_repo);
-        vw_text(view, "source_commit", s->source_commit);
-    }
+    used_vars all = {{0}, 0};
+    /* With a source the framework's commands run in its checkout, and
+     * perfrepro's are named from the reader's perfrepro checkout. */
+    int prefix = s->source_repo != NULL;
+    if (s->source_repo)
+        source_view(s, view);
     char *blk;
-    if ((blk = steps_block(s, "setup")))
+    if ((blk = steps_block(s, "setup", &all)))
         json_object_set_new(view, "setup_block", json_string(blk)), free(blk);
-    if ((blk = steps_block(s, "single_node")))
+    if ((blk = steps_block(s, "single_node", &all)))
         json_object_set_new(view, "single_block", json_string(blk)), free(blk);
-    if ((blk = steps_block(s, "multi_node")))
+    if ((blk = steps_block(s, "multi_node", &all)))
         json_object_set_new(view, "multi_block", json_string(blk)), free(blk);
-    if ((blk = case_command(s, 1, 0)))
-        json_object_set_new(view, "cmd_1gpu", json_string(blk)), free(blk);
-    int maxg = 0;
-    for (size_t i = 0; i < s->ncases; i++)
-        if (s->cases[i].nodes == 1 && s->cases[i].gpus > maxg)
-            maxg = s->cases[i].gpus;
-    if (maxg > 1 && (blk = case_command(s, maxg, 0))) {
-        json_object_set_new(view, "cmd_ngpu", json_string(blk));
-        json_object_set_new(view, "ngpu", json_integer(maxg));
-        free(blk);
-    }
-    if ((blk = case_command(s, 0, 1))) {
-        json_object_set_new(view, "cmd_multinode", json_string(blk));
-        free(blk);
-        /* The multi-node cases through Slurm, one command per node count. */
-        pr_buf cmd = PR_BUF_INIT, block = PR_BUF_INIT;
-        int seen[64] = {0};
-        for (size_t i = 0; i < s->ncases; i++) {
-            const pr_case *k = &s->cases[i];
-            if (k->nodes < 2 || k->nodes >= 64 || seen[k->nodes]++)
-                continue;
-            pr_buf_printf(&cmd, "salloc -N%d --gpus-per-node=%d --exclusive \\\n"
-                          "  bin/perfrepro-measure run ", k->nodes, k->gpus_per_node);
-            pr_md_shell_word(&cmd, s->path);
-            pr_buf_printf(&cmd, " --launcher slurm --only '*_%d' \\\n  --out ", k->gpus);
-            char *dir = pr_xasprintf("data/runs/%s-%s-%d", s->model, s->framework, k->gpus);
-            pr_md_shell_word(&cmd, dir);
-            pr_buf_putc(&cmd, '\n');
-            free(dir);
-        }
-        pr_md_code_block(&block, "bash", pr_buf_cstr(&cmd));
-        vw_md(view, "slurm_block", &block);
-        pr_buf_free(&cmd);
-    }
-    pr_buf run = PR_BUF_INIT;
-    char *dir = pr_xasprintf("data/runs/%s-%s", s->model, s->framework);
-    pr_buf_puts(&run, "bin/perfrepro-measure run ");
-    pr_md_shell_word(&run, s->path);
-    pr_buf_puts(&run, " --out ");
-    pr_md_shell_word(&run, dir);
-    pr_buf_putc(&run, '\n');
-    free(dir);
-    pr_md_code_block(&b, "bash", pr_buf_cstr(&run));
+    pr_buf lines = PR_BUF_INIT, b = PR_BUF_INIT;
+    used_vars used = {{0}, 0};
+    measure_command(&lines, s, NULL, prefix, &used);
+    put_block(&b, &lines, &used);
     vw_md(view, "measure_block", &b);
-    pr_buf_free(&run);
+    for (size_t i = 0; i < used.n; i++)
+        use_var(&all, used.names[i]);
+    cases_view(s, view, prefix, &all);
+    vars_view(s, view, &all);
+    pr_buf_free(&lines);
     pr_buf_free(&b);
 }

@@ -9,11 +9,12 @@
 
 #include "jdoc.h"
 #include "record.h"
+#include "suite_int.h"
 
 const char *const pr_suite_placeholders[] = {
     "model", "model_name", "framework", "batch_size", "precision", "gpus", "nodes",
     "gpus_per_node", "run_mode", "repeat", "max_iter", "seq_len", "case", "gpu_list",
-    "precision_upper", "dtype", "global_batch_size",
+    "precision_upper", "dtype", "global_batch_size", "node_batch_size",
     /* Filled by the runner and launchers. */
     "log_dir", "log_file", "workdir", "master_addr", "master_port", "node_rank", "world_size",
     "local_rank", "hostfile", NULL};
@@ -31,7 +32,6 @@ static const char *const matrix_keys[] = {"nodes", "gpus_per_node", "batch_size"
 static const char *const point_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
                                          NULL};
 static const char *const source_keys[] = {"repo", "path", "commit", NULL};
-static const char *const step_keys[] = {"setup", "single_node", "multi_node", NULL};
 static const char *const environment_keys[] = {"os", "gpu", "cpu", "memory", "driver", "cuda",
                                                "cudnn", "nccl", "framework", "image", "network",
                                                "nodes", NULL};
@@ -216,12 +216,12 @@ static int point_matches(const point *p, int nodes, int gpn, int bs, const char 
 pr_var *pr_suite_case_vars(const pr_suite *s, const pr_case *c, pr_buf *st, size_t *n)
 {
     /* Offsets into st, turned into pointers once st stops growing. */
-    enum { NV = 17 };
+    enum { NV = 18 };
     static const char *const names[NV] = {"model", "model_name", "framework", "batch_size",
                                           "precision", "gpus", "nodes", "gpus_per_node",
                                           "run_mode", "repeat", "max_iter", "seq_len", "case",
                                           "gpu_list", "precision_upper", "dtype",
-                                          "global_batch_size"};
+                                          "global_batch_size", "node_batch_size"};
     size_t off[NV];
     pr_buf_clear(st);
 #define PUT(i, ...) (off[i] = st->len, pr_buf_printf(st, __VA_ARGS__), pr_buf_putc(st, '\0'))
@@ -253,6 +253,9 @@ pr_var *pr_suite_case_vars(const pr_suite *s, const pr_case *c, pr_buf *st, size
                                                         : "float32";
     PUT(15, "%s", dtype);
     PUT(16, "%lld", (long long)c->batch_size * c->gpus);
+    /* What one node processes per step: the --batch-size of scripts that
+     * divide it among the node's GPUs (pytorch/examples imagenet). */
+    PUT(17, "%lld", (long long)c->batch_size * c->gpus_per_node);
 #undef PUT
     pr_var *v = pr_xmalloc(NV * sizeof *v);
     for (int i = 0; i < NV; i++) {
@@ -299,7 +302,7 @@ int pr_template_expand(const char *t, const pr_var *vars, size_t nvars, const pr
 
 /* Checks every placeholder of the template at c against the known names, by
  * expanding it with dummy values. */
-static int check_template(const pr_jcur *c, pr_err *err)
+int pr_suite_check_template(const pr_jcur *c, pr_err *err)
 {
     size_t n = 0;
     while (pr_suite_placeholders[n])
@@ -324,7 +327,8 @@ static int check_templates(const pr_jcur *arr_or_obj, pr_err *err)
     if (json_is_array(arr_or_obj->v)) {
         for (size_t i = 0; i < json_array_size(arr_or_obj->v); i++) {
             pr_jcur it = pr_jitem(arr_or_obj, i);
-            if (check_template(&it, err) < 0)
+            if (json_is_object(it.v) ? pr_suite_check_by_precision(&it, err) < 0
+                                     : pr_suite_check_template(&it, err) < 0)
                 return -1;
         }
     } else if (json_is_object(arr_or_obj->v)) {
@@ -332,7 +336,7 @@ static int check_templates(const pr_jcur *arr_or_obj, pr_err *err)
         json_t *val;
         json_object_foreach(arr_or_obj->v, k, val) {
             pr_jcur it = pr_jchild(arr_or_obj, k);
-            if (check_template(&it, err) < 0)
+            if (pr_suite_check_template(&it, err) < 0)
                 return -1;
         }
     }
@@ -359,7 +363,7 @@ static int sh_word_end(char c)
 }
 
 /* Refuses a placeholder of the shell command at c that the shell would not
- * read as one word (see sh_state_names).  check_template has checked the
+ * read as one word (see sh_state_names).  pr_suite_check_template has checked the
  * template's syntax. */
 static int check_shell_placeholders(const pr_jcur *c, pr_err *err)
 {
@@ -663,7 +667,8 @@ static int read_compare(pr_suite *s, const pr_jcur *root, pr_err *err)
 
 /* source.repo, .path and .commit become `git clone`, `cd` and `git
  * checkout` lines of the report (shell-quoted there): a commit is a commit
- * id, and neither repo nor path may start with '-' (an option to git or cd,
+ * id or null (stated: the seed names none; an absent one would leave the
+ * reader unsure whether the clone matches the figures), and neither repo nor path may start with '-' (an option to git or cd,
  * whatever the quoting) or hold control characters. */
 static int check_source(const pr_jcur *c, const pr_suite *s, pr_err *err)
 {
@@ -680,6 +685,10 @@ static int check_source(const pr_jcur *c, const pr_suite *s, pr_err *err)
                 return pr_jfail(&f, err, "control character (\\x%02x) in the value",
                                 (unsigned)(unsigned char)*p);
     }
+    if (!json_object_get(c->v, "commit"))
+        return pr_jfail(c, err, "no \"commit\": give the commit the figures came from, or "
+                        "null when the seed names none (the report then says that it clones "
+                        "the default branch)");
     if (s->source_commit && !pr_is_commit_id(s->source_commit)) {
         pr_jcur f = pr_jchild(c, "commit");
         return pr_jfail(&f, err, "\"%.80s\" is not a commit id (7 to 40 hex digits)",
@@ -733,30 +742,19 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
     if (rc && (pr_jobject(&c, source_keys, err) < 0 ||
                dup_str(&c, "repo", 1, &s->source_repo, err) < 0 ||
                dup_str(&c, "path", 0, &s->source_path, err) < 0 ||
-               dup_str(&c, "commit", 0, &s->source_commit, err) < 0 ||
+               /* null: the seed names no commit (the report says so). */
+               (!json_is_null(json_object_get(c.v, "commit")) &&
+                dup_str(&c, "commit", 0, &s->source_commit, err) < 0) ||
                check_source(&c, s, err) < 0))
         return -1;
-    rc = pr_jobj(root, "steps", 0, &c, err);
-    if (rc < 0)
-        return -1;
-    if (rc) {
-        if (pr_jobject(&c, step_keys, err) < 0)
-            return -1;
-        for (const char *const *k = step_keys; *k; k++) {
-            json_t *tmp = NULL;
-            if (str_array(&c, *k, 0, 0, &tmp, err) < 0)
-                return -1;
-            json_decref(tmp);
-        }
-        s->steps = json_incref(c.v);
-    }
-    if (str_object(root, "environment", environment_keys, &s->environment, err) < 0 ||
-        str_array(root, "command", 1, 1, &s->command, err) < 0)
+    if (pr_suite_read_steps(s, root, err) < 0 ||
+        str_object(root, "environment", environment_keys, &s->environment, err) < 0 ||
+        pr_suite_read_command(s, root, err) < 0)
         return -1;
     c = pr_jchild(root, "command");
     if (check_templates(&c, err) < 0 || pr_jbool(root, "shell", 0, &s->shell, err) < 0)
         return -1;
-    if (s->shell && json_array_size(s->command) != 1)
+    if (s->shell && (json_array_size(s->command) != 1 || !json_is_string(json_array_get(s->command, 0))))
         return pr_jfail(&c, err, "with \"shell\": true the command is one string");
     if (s->shell) {
         pr_jcur cmd = pr_jitem(&c, 0);

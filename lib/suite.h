@@ -45,7 +45,9 @@ typedef struct pr_suite {
     char *framework, *framework_title, *framework_version;
     char *model_name, *mission_name, *unit, *description;
     int direction_id;
-    char *source_repo, *source_path, *source_commit; /* may be NULL */
+    char *source_repo, *source_path; /* may be NULL */
+    char *source_commit;   /* NULL without a source, or with "commit": null (the seed
+                            * names none: the report says it clones the default branch) */
     char *image;           /* container image, may be NULL */
     char *platform;        /* the data/platforms/ id its cases are planned on, may be NULL */
     char *launcher;        /* "local", "mpirun" or "slurm" */
@@ -57,9 +59,13 @@ typedef struct pr_suite {
     double timeout_s;
     int max_iter, seq_len; /* 0 when unset */
     double gap_threshold;  /* fraction, default 0.05 */
-    json_t *command;       /* array of template strings */
+    json_t *command;       /* array of template strings and per-precision objects
+                            * ({"fp16": ["--fp16"]}): pr_suite_case_command */
     json_t *env;           /* object of template strings, or NULL */
-    json_t *steps;         /* object: setup/single_node/multi_node arrays of strings, or NULL */
+    json_t *steps;         /* object, or NULL: setup/single_node/multi_node arrays of argv
+                            * arrays whose words may hold {NAME} of vars (NAME -> what to
+                            * set it to: a string or {"zh", "en"}) or of
+                            * pr_suite_step_builtin_vars */
     json_t *environment;   /* object of strings (what the run used), or NULL */
     json_t *rule;          /* the parse rule, validated by measure */
     json_t *datasets;      /* array of {path, md5}, or NULL */
@@ -80,10 +86,17 @@ int pr_suite_load(const char *path, pr_suite **out, pr_err *err);
 void pr_suite_free(pr_suite *s);
 
 /* The variables of case c ({batch_size}, {precision}, {gpus}, {precision_upper},
- * {dtype}, {global_batch_size}, ...) as a
+ * {dtype}, {global_batch_size}, {node_batch_size}, ...) as a
  * malloc'd array of n entries whose strings live in *storage; the caller
  * frees the array and storage with free() and pr_buf_free(). */
 pr_var *pr_suite_case_vars(const pr_suite *s, const pr_case *c, pr_buf *storage, size_t *n);
+/* The command template of case c: s->command with each per-precision
+ * object replaced by the words it gives c's precision (none when it does
+ * not name it).  A new reference: the caller json_decrefs it. */
+json_t *pr_suite_case_command(const pr_suite *s, const pr_case *c);
+/* The variables steps may use undeclared (NULL-terminated): PERFREPRO (the
+ * perfrepro checkout), MASTER_ADDR and MASTER_PORT (node 0's). */
+extern const char *const pr_suite_step_builtin_vars[];
 /* Expands {name} placeholders in tmpl from vars (and then extra); "{{" and
  * "}}" stand for literal braces.  An unknown name is an error. */
 int pr_template_expand(const char *tmpl, const pr_var *vars, size_t nvars, const pr_var *extra,

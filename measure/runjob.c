@@ -178,6 +178,8 @@ int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_
     pr_buf st = PR_BUF_INIT, b = PR_BUF_INIT, qst = PR_BUF_INIT, sh = PR_BUF_INIT;
     size_t nv = 0, nargv = 0, nenv = 0;
     pr_var *vars = pr_suite_case_vars(s, c, &st, &nv);
+    /* The case's words: per-precision ones resolved (fp16 adds --fp16). */
+    json_t *cmd = pr_suite_case_command(s, c);
     pr_var *qvars = NULL;
     char **argv = NULL;
     char *log_dir = NULL, *cvd = NULL;
@@ -194,8 +196,8 @@ int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_
     job->record_path = pr_runner_record_path(ctx->out_dir, c->name);
     log_dir = pr_path_join(ctx->out_dir, "logs/train_log");
 
-    for (size_t i = 0; i < json_array_size(s->command); i++)
-        if (strpbrk(json_string_value(json_array_get(s->command, i)), "\x01\x02")) {
+    for (size_t i = 0; i < json_array_size(cmd); i++)
+        if (strpbrk(json_string_value(json_array_get(cmd, i)), "\x01\x02")) {
             pr_err_set(err, s->path, 0, 0, "command", "control characters in the command");
             goto out;
         }
@@ -243,7 +245,7 @@ int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_
             qvars[i].value = qst.data + off[i];
         }
         free(off);
-        const char *t = json_string_value(json_array_get(s->command, 0));
+        const char *t = json_string_value(json_array_get(cmd, 0));
         if (pr_template_expand(t, qvars, nq, NULL, 0, &b, err) < 0) {
             pr_err_prefix(err, "%s: command", s->path);
             goto out;
@@ -254,8 +256,8 @@ int pr_job_build(const pr_suite *s, const pr_case *c, const pr_job_ctx *ctx, pr_
         pr_strv_push(&argv, &nargv, pr_buf_detach(&b));
     } else {
         pr_buf_puts(&sh, "exec");
-        for (size_t i = 0; i < json_array_size(s->command); i++) {
-            const char *t = json_string_value(json_array_get(s->command, i));
+        for (size_t i = 0; i < json_array_size(cmd); i++) {
+            const char *t = json_string_value(json_array_get(cmd, i));
             pr_buf_clear(&b);
             if (pr_template_expand(t, vars, nv, extra, nextra, &b, err) < 0) {
                 pr_err_prefix(err, "%s: command", s->path);
@@ -333,6 +335,7 @@ out:
     pr_strv_free(lv.env);
     pr_launch_plan_free(&plan);
     free(vars);
+    json_decref(cmd);
     free(qvars);
     free(log_dir);
     free(cvd);

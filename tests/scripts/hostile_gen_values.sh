@@ -8,8 +8,9 @@
 #     (bash -n), and run by bash with stub commands (git, cd, python, salloc,
 #     bin/perfrepro-measure record their argv; touch and id mark an
 #     injection) each command gets the suite's values as whole words and
-#     nothing runs that the data spells.  The suite's steps (shell code by
-#     design) appear as written.
+#     nothing runs that the data spells, steps (argv words, a variable the
+#     reader sets) included; multi-node commands are per node, with its rank
+#     and node 0's address and port as the reader's variables.
 #   - Values that cannot be valid are refused by validate and build alike
 #     (FILE:LINE:COL: field): a commit that is not 7-40 hex digits, a repo
 #     or path starting with '-' or holding a newline, an empty log_file of a
@@ -36,7 +37,6 @@ js() { printf '"'; printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' |
 # Every shell metacharacter, a backslash and a newline; VN without newline.
 V=$(printf 'v;1 $(touch PWN1) `touch PWN2` '"'"'q'"'"' "d" & | < > # ? \\ end\nline2')
 VN=$(printf '%s' "$V" | tr '\n' ' ')
-STEP='echo '"'"'a;b'"'"' "$(printf x)" | cat # \ `true` <&- && echo ok'
 
 D="$tmp/data"
 mkdir -p "$D/suites/M"
@@ -47,7 +47,9 @@ cat >"$SUITE_FILE" <<JSON
  "image": $(js "$V"), "environment": {"gpu": $(js "$V")},
  "source": {"repo": $(js "https://example.com/$VN"), "path": $(js "sub dir/$VN"),
             "commit": "0123abcd"},
- "steps": {"setup": [$(js "$STEP")], "single_node": [$(js "$STEP")]},
+ "steps": {"vars": {"DATA": $(js "$V")},
+           "setup": [["python", "setup.py", $(js "$V"), "{DATA}/in"]],
+           "single_node": [["python", "prep.py", $(js "$V")]]},
  "env": {"X": $(js "$V")},
  "command": ["python", "t.py", "--name={model_name}", $(js "$V"),
              "--addr={master_addr}:{master_port}", "{node_rank}", ""],
@@ -97,40 +99,63 @@ done
 # rec ARGS...: one expected call.
 rec() { printf '%s\0' "$@"; printf '\n'; }
 SUITE_REL="$SUITE_FILE"
-PYTHON_CALL=$(rec python t.py "--name=$V" "$V" "--addr=h0:29500" 3 ''; echo .)
+# The reader's variables: a value with spaces and metacharacters stays one word.
+DATA_V="d a t a;\$(touch PWN4)"
+ranks1=0
 for b in "$blocks"/*; do
   name=$(basename "$b")
   bash -n "$b" 2>"$tmp/err" || { fail "$name: bash -n: $(cat "$tmp/err")"; continue; }
-  first=$(head -n 1 "$b")
+  # The first line after the check of the block's variables.
+  first=$(grep -v '^: "\${' "$b" | head -n 1)
+  alt=
   case "$first" in
     "git clone "*)
       expect=$(rec git clone "https://example.com/$VN"; rec cd "$VN"; rec git checkout 0123abcd
                rec cd "sub dir/$VN"; echo .) ;;
+    '"$PERFREPRO"/bin/perfrepro-measure run '*" --only "*)
+      n=$(sed -n 's/.* --only c_\([0-9]*\) .*/\1/p' "$b")
+      expect=$(rec perfrepro-measure run "$SUITE_REL" --only "c_$n" --out "$sb/data/runs/M-F-$n"; echo .) ;;
+    '"$PERFREPRO"/bin/perfrepro-measure run '*)
+      expect=$(rec perfrepro-measure run "$SUITE_REL" --out "$sb/data/runs/M-F"; echo .) ;;
+    "bin/perfrepro-measure run "*" --only "*)
+      expect=$(rec perfrepro-measure run "$D/suites/M/S.json" --only c_1 --out data/runs/M-S-1; echo .) ;;
     "bin/perfrepro-measure run "*)
-      expect=$(rec perfrepro-measure run "$SUITE_REL" --out data/runs/M-F; echo .)
-      case "$name" in S-*) expect=$(rec perfrepro-measure run "$D/suites/M/S.json" --out data/runs/M-S; echo .) ;; esac ;;
+      expect=$(rec perfrepro-measure run "$D/suites/M/S.json" --out data/runs/M-S; echo .) ;;
     "salloc "*)
-      expect=$(rec salloc -N2 --gpus-per-node=1 --exclusive bin/perfrepro-measure run "$SUITE_REL" \
-                 --launcher slurm --only '*_2' --out data/runs/M-F-2; echo .) ;;
-    "python t.py --name "*)
-      expect=$(rec python t.py --name "$V" --rank 3 --lit 'a b'; echo .) ;;
-    "python "*) expect=$PYTHON_CALL ;;
-    "echo "*)
-      # Steps are the suite's shell code: shown as written, not run.
-      [ "$(cat "$b")" = "$STEP" ] || fail "$name: steps changed: $(cat "$b")"
-      continue ;;
+      n=$(sed -n 's/.* --only c_\([0-9]*\) .*/\1/p' "$b")
+      expect=$(rec salloc -N2 --gpus-per-node=$((n / 2)) --exclusive "$sb/bin/perfrepro-measure" run \
+                 "$SUITE_REL" --launcher slurm --only "c_$n" --out "$sb/data/runs/M-F-$n"; echo .) ;;
+    "export CUDA_VISIBLE_DEVICES=0")
+      expect=$(rec python t.py --name "$V" --rank 0 --lit 'a b'; echo .) ;;
+    "python setup.py "*)
+      expect=$(rec python setup.py "$V" "$DATA_V/in"; echo .) ;;
+    "python prep.py "*)
+      expect=$(rec python prep.py "$V"; echo .) ;;
+    "X="*)
+      # The suite's env, then the job.  One node: the runner's values; two: node 0's address and port are
+      # the reader's, the rank is the node's (0 or 1).
+      if grep -q MASTER_ADDR "$b"; then
+        expect=$(rec python t.py "--name=$V" "$V" "--addr=h0:29500" 0 ''; echo .)
+        alt=$(rec python t.py "--name=$V" "$V" "--addr=h0:29500" 1 ''; echo .)
+      else
+        expect=$(rec python t.py "--name=$V" "$V" "--addr=127.0.0.1:29500" 0 ''; echo .)
+      fi ;;
     *) fail "$name: unexpected block: $first"; continue ;;
   esac
   rm -f "$tmp/rec" "$tmp/mark"
-  (cd "$sb" && env -i PATH="$stubs" REC="$tmp/rec" MARK="$tmp/mark" MASTER_ADDR=h0 NODE_RANK=3 \
+  (cd "$sb" && env -i PATH="$stubs" REC="$tmp/rec" MARK="$tmp/mark" MASTER_ADDR=h0 MASTER_PORT=29500 \
+     PERFREPRO="$sb" DATA="$DATA_V" \
      "$BASH" --norc --noprofile -c 'cd() { printf "%s\0" cd "$@" >>"$REC"; printf "\n" >>"$REC"; }
                                  . "$1"' sh "$b") >"$tmp/err" 2>&1 ||
     fail "$name: the block failed: $(cat "$tmp/err")"
   [ ! -e "$tmp/mark" ] || fail "$name: data ran as code: $(cat "$tmp/mark")"
   got=$(cat "$tmp/rec" 2>/dev/null; echo .)
+  [ -n "$alt" ] && [ "$got" = "$alt" ] && { ranks1=$((ranks1 + 1)); continue; }
   [ "$got" = "$expect" ] ||
     fail "$name: argv differs: got $(printf '%s' "$got" | tr '\0\n' '|/') wanted $(printf '%s' "$expect" | tr '\0\n' '|/')"
 done
+# Two multi-node cases (2 x 1, 2 x 8 GPUs) on two pages: node 1's command four times.
+[ "$ranks1" -eq 4 ] || fail "node 1's command $ranks1 times, not 4"
 ls "$sb" | grep -q PWN && fail "a PWN file was created"
 "$GEN" check --reports "$out" --root "$tmp" >"$tmp/log" 2>&1 || fail "check: $(cat "$tmp/log")"
 

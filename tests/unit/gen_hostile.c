@@ -60,7 +60,8 @@ static const char suite_json[] =
     "\"commit\": \"0123abcd\"},\n"
     " \"image\": \"img`x`<script>\",\n"
     " \"environment\": {\"gpu\": \"<script>gpu</script>|x\", \"os\": \"```\\n# InjectedD\"},\n"
-    " \"steps\": {\"setup\": [\"```\", \"# InjectedE\", \"echo `id` $(id) </code><script>\"]},\n"
+    " \"steps\": {\"setup\": [[\"```\"], [\"# InjectedE\"], [\"echo\", \"`id`\", \"$(id)\", \"</code\", "
+    "\"<script\"]]},\n"
     " \"command\": [\"python\", \"train.py\", \"--name\", \"{model_name}\", \"'; rm -rf / #\", "
     "\"```\"],\n"
     " \"case_name\": \"c_{batch_size}_{gpus}\",\n"
@@ -408,11 +409,16 @@ Test(hostile, command_block_values_are_shell_words)
         "\ncd " EVIL_Q "\n",
         "\ngit checkout 0123abcd\n",
         "\ncd 'sub dir/a'\\''b; touch PWN $(id) `id` #?&|<>'\n",
-        "bin/perfrepro-measure run '", "/suites/Evil/Sh ) x'\\''y #?.json' --out data/runs/Evil-Sh\n",
-        "/suites/Evil/Sh ) x'\\''y #?.json' --launcher slurm --only '*_2' \\\n"
-        "  --out data/runs/Evil-Sh-2\n",
-        "\npython t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' --addr=$MASTER_ADDR:29500 "
-        "${NODE_RANK}x ''\n",
+        "\"$PERFREPRO\"/bin/perfrepro-measure run '",
+        "/suites/Evil/Sh ) x'\\''y #?.json' --out \"$PERFREPRO\"/data/runs/Evil-Sh\n",
+        "/suites/Evil/Sh ) x'\\''y #?.json' --launcher slurm --only c_2 \\\n"
+        "  --out \"$PERFREPRO\"/data/runs/Evil-Sh-2\n",
+        /* One node: the runner's own values; on two, node 0's address and
+         * port are the reader's variables and each node has its rank. */
+        "\nCUDA_VISIBLE_DEVICES=0 python t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' "
+        "--addr=127.0.0.1:29500 0x ''\n",
+        "\n: \"${MASTER_ADDR:?}\" \"${MASTER_PORT:?}\"\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python t.py "
+        "'--name=a'\\''b; touch PWN $(id) `id` #?&|<>' --addr=\"$MASTER_ADDR\":\"$MASTER_PORT\" 1x ''\n",
         /* The suite file is linked under its own name, encoded. */
         "/suites/Evil/Sh%20%29%20x'y%20%23%3F.json)",
     };
@@ -442,7 +448,7 @@ Test(hostile, shell_command_values_are_quoted)
     const char *md = json_string_value(json_object_get(pages, "Evil/Sh/README.en.md"));
     cr_assert(md);
     cr_expect(strstr(md, "\ncd x && python t.py --name " EVIL_Q
-                         " --rank $NODE_RANK $([ fp32 = fp16 ] && echo y)\n"),
+                         " --rank 0 $([ fp32 = fp16 ] && echo y)\n"),
               "%s", md);
     json_decref(pages);
     json_decref(j);

@@ -1,0 +1,218 @@
+/* suite_steps: the structured parts of a suite that become commands a
+ * reader pastes: the command's per-precision words and the steps.  They are
+ * data, not shell code: gen quotes every word (gen/steps.c), so a report's
+ * block runs what the suite says and nothing else, and measure runs the
+ * same words without a shell.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "suite_int.h"
+
+static const char *const step_keys[] = {"setup", "single_node", "multi_node", "vars", NULL};
+static const char *const var_langs[] = {"zh", "en", NULL};
+
+/* The variables every report may use in steps without declaring them: gen
+ * explains them itself (the perfrepro checkout, node 0's address and port). */
+const char *const pr_suite_step_builtin_vars[] = {"PERFREPRO", "MASTER_ADDR", "MASTER_PORT",
+                                                  NULL};
+
+int pr_suite_check_by_precision(const pr_jcur *c, pr_err *err)
+{
+    const char *k;
+    json_t *v;
+    if (json_object_size(c->v) == 0)
+        return pr_jfail(c, err, "an empty object: give the words of a precision, e.g. "
+                                "{\"fp16\": [\"--fp16\"]}");
+    json_object_foreach(c->v, k, v) {
+        pr_jcur it = pr_jchild(c, k);
+        if (!pr_str_in(k, pr_precisions))
+            return pr_jfail(&it, err, "\"%s\" is not a precision (fp32, tf32, fp16, amp, bf16 "
+                                      "or fp8)", k);
+        if (!json_is_array(v))
+            return pr_jfail(&it, err, "expected an array of strings: the words this precision "
+                                      "adds");
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            pr_jcur w = pr_jitem(&it, i);
+            if (!json_is_string(w.v))
+                return pr_jfail(&w, err, "expected a string");
+            if (pr_suite_check_template(&w, err) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int pr_suite_read_command(pr_suite *s, const pr_jcur *root, pr_err *err)
+{
+    pr_jcur a;
+    if (pr_jarr(root, "command", 1, 1, &a, err) < 0)
+        return -1;
+    for (size_t i = 0; i < json_array_size(a.v); i++) {
+        pr_jcur it = pr_jitem(&a, i);
+        if (!json_is_string(it.v) && !json_is_object(it.v))
+            return pr_jfail(&it, err, "expected a string, or an object of the words a "
+                                      "precision adds ({\"fp16\": [\"--fp16\"]})");
+    }
+    if (!json_is_string(json_array_get(a.v, 0))) {
+        pr_jcur it = pr_jitem(&a, 0);
+        return pr_jfail(&it, err, "the program must be a string");
+    }
+    s->command = json_incref(a.v);
+    return 0;
+}
+
+/* Caller: json_decref. */
+json_t *pr_suite_case_command(const pr_suite *s, const pr_case *c)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < json_array_size(s->command); i++) {
+        json_t *e = json_array_get(s->command, i);
+        if (json_is_string(e)) {
+            json_array_append(out, e);
+            continue;
+        }
+        json_t *words = json_object_get(e, c->precision);
+        for (size_t j = 0; j < json_array_size(words); j++)
+            json_array_append(out, json_array_get(words, j));
+    }
+    return out;
+}
+
+/* 1 when name can be a shell variable a reader sets: [A-Z][A-Z0-9_]*, at
+ * most 64 bytes (capitals: no clash with a shell's own lower-case ones). */
+static int var_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 64 || !(name[0] >= 'A' && name[0] <= 'Z'))
+        return 0;
+    return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
+}
+
+/* steps.vars: NAME -> what to set it to, a string or {"zh", "en"}. */
+static int read_vars(const pr_jcur *steps, pr_err *err)
+{
+    pr_jcur o;
+    int rc = pr_jobj(steps, "vars", 0, &o, err);
+    if (rc <= 0)
+        return rc;
+    const char *k;
+    json_t *v;
+    json_object_foreach(o.v, k, v) {
+        pr_jcur it = pr_jchild(&o, k);
+        if (!var_name_ok(k))
+            return pr_jfail(&it, err, "\"%s\" is not a variable name ([A-Z][A-Z0-9_]*, at most "
+                                      "64 bytes)", k);
+        if (pr_str_in(k, pr_suite_step_builtin_vars))
+            return pr_jfail(&it, err, "%s is set by every report's own steps: use {%s} "
+                                      "without declaring it", k, k);
+        if (json_is_string(v))
+            continue;
+        if (!json_is_object(v))
+            return pr_jfail(&it, err, "expected a string, or {\"zh\": ..., \"en\": ...}");
+        if (pr_jobject(&it, var_langs, err) < 0)
+            return -1;
+        for (const char *const *l = var_langs; *l; l++) {
+            const char *tmp;
+            if (pr_jstr(&it, *l, 1, &tmp, err) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Checks each word of step argv at a: its placeholders are declared
+ * variables only ({NAME}; "{{" and "}}" literal braces). */
+static int check_words(const pr_jcur *a, const pr_var *vars, size_t nvars, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(a->v) && rc == 0; i++) {
+        pr_jcur w = pr_jitem(a, i);
+        pr_err e;
+        if (!json_is_string(w.v)) {
+            rc = pr_jfail(&w, err, "expected a string (one word)");
+            break;
+        }
+        const char *t = json_string_value(w.v);
+        /* "<path to data>": a placeholder for the reader to edit is a
+         * command that does not run as written; a variable does. */
+        int edit = 0;
+        for (const char *lt = strchr(t, '<'); lt && !edit; lt = strchr(lt + 1, '<')) {
+            size_t span = strcspn(lt + 1, "<>");
+            edit = ((lt[1] >= 'a' && lt[1] <= 'z') || (lt[1] >= 'A' && lt[1] <= 'Z')) &&
+                   lt[1 + span] == '>';
+        }
+        if (edit) {
+            rc = pr_jfail(&w, err, "\"%s\" looks like a placeholder to edit: declare a "
+                                   "variable in steps.vars and write {NAME}", t);
+            break;
+        }
+        pr_buf_clear(&b);
+        if (pr_template_expand(t, vars, nvars, NULL, 0, &b, &e) < 0)
+            rc = pr_jfail(&w, err, "%s (steps use declared steps.vars and %s, %s, %s)", e.msg,
+                          pr_suite_step_builtin_vars[0], pr_suite_step_builtin_vars[1],
+                          pr_suite_step_builtin_vars[2]);
+    }
+    pr_buf_free(&b);
+    return rc;
+}
+
+/* One list of steps: each an argv (a non-empty array of words). */
+static int read_step_list(const pr_jcur *steps, const char *key, const pr_var *vars,
+                          size_t nvars, pr_err *err)
+{
+    pr_jcur a;
+    int rc = pr_jarr(steps, key, 0, 0, &a, err);
+    if (rc <= 0)
+        return rc;
+    for (size_t i = 0; i < json_array_size(a.v); i++) {
+        pr_jcur it = pr_jitem(&a, i);
+        if (!json_is_array(it.v) || json_array_size(it.v) == 0)
+            return pr_jfail(&it, err, "expected a command as an array of words, e.g. "
+                                      "[\"pip\", \"install\", \"mmcv-full\"]: the report "
+                                      "quotes each word");
+        if (check_words(&it, vars, nvars, err) < 0)
+            return -1;
+        const char *w0 = json_string_value(json_array_get(it.v, 0));
+        const char *w1 = json_string_value(json_array_get(it.v, 1));
+        if (w0[0] == '\0') {
+            pr_jcur w = pr_jitem(&it, 0);
+            return pr_jfail(&w, err, "an empty program name");
+        }
+        if (strcmp(w0, "git") == 0 && w1 && strcmp(w1, "clone") == 0)
+            return pr_jfail(&it, err, "the report clones \"source\" itself, once, at its "
+                                      "commit: a clone in the steps would be a second one");
+    }
+    return 0;
+}
+
+int pr_suite_read_steps(pr_suite *s, const pr_jcur *root, pr_err *err)
+{
+    int rc = -1;
+    pr_jcur c;
+    pr_var *vars = NULL;
+    int has = pr_jobj(root, "steps", 0, &c, err);
+    if (has <= 0)
+        return has;
+    if (pr_jobject(&c, step_keys, err) < 0 || read_vars(&c, err) < 0)
+        goto out;
+    json_t *decl = json_object_get(c.v, "vars");
+    size_t nvars = 0, cap = json_object_size(decl) + 3;
+    vars = pr_xmalloc(cap * sizeof *vars);
+    for (const char *const *b = pr_suite_step_builtin_vars; *b; b++)
+        vars[nvars++] = (pr_var){*b, "x"};
+    const char *k;
+    json_t *v;
+    json_object_foreach(decl, k, v)
+        vars[nvars++] = (pr_var){k, "x"};
+    for (const char *const *key = step_keys; *key; key++)
+        if (strcmp(*key, "vars") != 0 && read_step_list(&c, *key, vars, nvars, err) < 0)
+            goto out;
+    s->steps = json_incref(c.v);
+    rc = 0;
+out:
+    free(vars);
+    return rc;
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Every command block of the shipped reports runs as written.  The reports
+# are built from data/ into a temporary folder; each ```bash block of every
+# page (zh and en) is extracted and must:
+#   - parse (bash -n);
+#   - hold no placeholder for the reader to edit (<path to data>, <perfrepro>)
+#     and no {name} left from a template;
+#   - hold no command substitution $( or backquote: the blocks are made from
+#     structured data (argv words, per-precision words), never shell glue;
+# and no page may clone one repository twice.
+set -u
+GEN="$PWD/${GEN:-bin/perfrepro-gen}"
+[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+command -v bash >/dev/null || { echo "no bash"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+ln -s "$PWD/data" "$tmp/data"
+ln -s "$PWD/templates" "$tmp/templates"
+(cd "$tmp" && "$GEN" build --out reports --no-charts) >"$tmp/log" 2>&1 ||
+  { fail "build: $(cat "$tmp/log")"; exit 1; }
+
+nblocks=0 npages=0
+find "$tmp/reports" -name 'README*.md' | sort >"$tmp/pages"
+while IFS= read -r page; do
+  npages=$((npages + 1))
+  rel=${page#"$tmp/reports/"}
+  dir="$tmp/blocks/$npages"
+  mkdir -p "$dir"
+  # Each ```bash block (the fence may be longer than three) into its own file.
+  awk -v dir="$dir" '
+    fence == "" && /^```+bash$/ { fence = $0; sub(/bash$/, "", fence); n++;
+                                  f = sprintf("%s/%03d", dir, n); printf "" > f; next }
+    fence != "" && $0 == fence { fence = ""; close(f); next }
+    fence != "" { print > f }' "$page"
+  for b in "$dir"/*; do
+    [ -f "$b" ] || continue
+    nblocks=$((nblocks + 1))
+    where="$rel block $(basename "$b")"
+    bash -n "$b" 2>"$tmp/err" || fail "$where: bash -n: $(cat "$tmp/err")"
+    grep -n '<[A-Za-z][^<>]*>' "$b" >"$tmp/hit" && fail "$where: a placeholder to edit: $(cat "$tmp/hit")"
+    sed 's/\${[A-Za-z_][A-Za-z0-9_]*:?}//g' "$b" | grep -n '{[A-Za-z_][A-Za-z0-9_]*}' >"$tmp/hit" &&
+      fail "$where: template residue: $(cat "$tmp/hit")"
+    grep -n '\$(\|`' "$b" >"$tmp/hit" && fail "$where: shell glue: $(cat "$tmp/hit")"
+  done
+  # One clone per repository per page.
+  cat "$dir"/* 2>/dev/null | sed -n 's/^git clone \([^ ]*\).*/\1/p' | sort | uniq -d >"$tmp/dup"
+  [ -s "$tmp/dup" ] && fail "$rel: cloned twice: $(cat "$tmp/dup")"
+done <"$tmp/pages"
+[ "$npages" -gt 10 ] || fail "only $npages pages"
+[ "$nblocks" -gt 50 ] || fail "only $nblocks bash blocks"
+
+# What the issue named, on the pages themselves.
+P="$tmp/reports/ResNet50/PyTorch/README.en.md"
+for want in '--dist-url tcp://"$MASTER_ADDR":"$MASTER_PORT"' '--multiprocessing-distributed' \
+            '--world-size 4 --rank 3' '--world-size 2 --rank 1'; do
+  grep -qF -- "$want" "$P" || fail "ResNet50/PyTorch: no $want"
+done
+M="$tmp/reports/DeepLabV3plus/mmsegmentation/README.md"
+grep -qF 'NNODES=4 NODE_RANK=3' "$M" || fail "mmsegmentation: no 4-node command with rank 3"
+for page in "$tmp/reports/GPT/Megatron/README.en.md" "$tmp/reports/MobileNetV1/MXNet/README.en.md"; do
+  grep -q 'clones the default branch' "$page" || fail "$page: does not say it clones the default branch"
+done
+echo "$npages pages, $nblocks bash blocks"
+[ "$fails" -eq 0 ]
