@@ -52,7 +52,9 @@ typedef struct pr_pub_table {
     const char *precision;
     int batch_size;
     char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
-    char *unit, *variant, *note;
+    char *unit;
+    pr_bitext variant;      /* which of the source's configurations; NULLs when one */
+    pr_bitext note;         /* NULLs when none */
     int primary;            /* compared with reproduced figures */
     const pr_platform *platform; /* the machine; NULL when the source does not state it */
     json_t *environment;    /* object of strings, or NULL */
@@ -74,21 +76,22 @@ typedef struct pr_run {
 
 /* One result of a benchmark of perfrepro itself (data/bench/NAME.json). */
 typedef struct pr_bench_result {
-    char *tool;
+    pr_bitext tool;          /* a name, or a name with a word on how it ran */
     double median, min, max; /* min/max NAN when absent */
     int runs;
     double peak_rss_mb;      /* NAN when absent */
 } pr_bench_result;
 
 typedef struct pr_bench {
-    char *file, *name, *title_zh, *title_en, *date, *command, *unit, *notes;
+    char *file, *name, *title_zh, *title_en, *date, *command, *unit;
+    pr_bitext notes;         /* NULLs when absent */
     char *machine;           /* one line: CPU × count, OS, kernel */
     int higher_is_better;
     pr_bench_result *results;
     size_t nresults;
-    char *ratio_text;        /* NULL when no ratio */
+    pr_bitext ratio_text;    /* NULLs when no ratio */
     double ratio;
-    char *target_text;       /* NULL when no target */
+    pr_bitext target_text;   /* NULLs when no target */
     int target_met;
 } pr_bench;
 
