@@ -45,6 +45,21 @@ static void add_table_names(lc_names *ns, const pr_pub_table *t)
     lc_names_add(ns, t->source_title, 1);
 }
 
+/* Every string of an environment record: what a machine printed (a GPU's
+ * name, a version line), quoted as it is. */
+static void add_printed(lc_names *ns, const json_t *v)
+{
+    const char *k;
+    json_t *val;
+    size_t i;
+    if (json_is_string(v))
+        lc_names_add(ns, json_string_value(v), 0);
+    else if (json_is_object(v))
+        json_object_foreach((json_t *)v, k, val) add_printed(ns, val);
+    else if (json_is_array(v))
+        json_array_foreach(v, i, val) add_printed(ns, val);
+}
+
 void lc_names_from_data(lc_names *ns, const pr_dataset *d)
 {
     /* The language links of every page: each language's own name. */
@@ -58,6 +73,8 @@ void lc_names_from_data(lc_names *ns, const pr_dataset *d)
         add_table_names(ns, &d->pubs[i]);
     for (size_t i = 0; i < d->nrestated; i++)
         add_table_names(ns, &d->restated[i]);
+    for (size_t i = 0; i < d->nruns; i++)
+        add_printed(ns, d->runs[i].env);
     for (size_t i = 0; i < d->platforms.n; i++) {
         const pr_platform *p = &d->platforms.v[i];
         lc_names_add(ns, p->title_en, 0);

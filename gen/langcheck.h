@@ -17,7 +17,8 @@
  *     punctuation).
  *
  * Names: the titles of models, frameworks and platforms, the device models,
- * the published sources' labels and titles are names: shown as written on
+ * the published sources' labels and titles, and what machines printed (the
+ * strings of the runs' environment records) are names: shown as written on
  * both pages, they are left out before the zh check.  Only two kinds of
  * name may hold Chinese on an English page: a cited source's title (a
  * heading of the source document, which a translation would not find) and
