@@ -25,7 +25,20 @@ OUT = os.path.join(ROOT, "data", "bench")
 # (and its peers'), not the latency of this machine's disk.  BENCH_TMP overrides.
 TMP_ROOT = os.environ.get("BENCH_TMP") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
 TMP = tempfile.mkdtemp(prefix="perfrepro-bench-", dir=TMP_ROOT)
-WHERE = "working files on %s" % ("tmpfs (/dev/shm)" if TMP.startswith("/dev/shm") else TMP_ROOT or tempfile.gettempdir())
+_WHERE = "tmpfs (/dev/shm)" if TMP.startswith("/dev/shm") else TMP_ROOT or tempfile.gettempdir()
+
+
+def T(zh, en):
+    """Text the reports show: each page takes its language (docs/data-model.md)."""
+    return {"zh": zh, "en": en}
+
+
+def name(tool):
+    """How a ratio names a result: its tool, the English text when it has two."""
+    return tool["en"] if isinstance(tool, dict) else tool
+
+
+WHERE = T("工作文件放在 %s 上" % _WHERE, "working files on %s" % _WHERE)
 
 
 def say(msg):
@@ -88,7 +101,8 @@ def record(name, title_zh, title_en, unit, higher, results, ratio, target, comma
         rec["ratio"] = ratio
     if target:
         rec["target"] = target
-    rec["notes"] = (notes + "; " if notes else "") + WHERE
+    # command is the command line (shown as code); what it ran on goes to notes.
+    rec["notes"] = T(notes["zh"] + "；" + WHERE["zh"], notes["en"] + "; " + WHERE["en"]) if notes else WHERE
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, name + ".json")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
@@ -138,14 +152,16 @@ def bench_parse():
     results = [
         result("perfrepro-measure parse", t[0], mbs, {"peak_rss_mb": round(peak_rss_mb(pr_cmd, True), 1)}),
         result("grep -oP", t[1], mbs, {"peak_rss_mb": round(peak_rss_mb(grep_cmd + " > /dev/null", True), 1)}),
-        result("python3 re (streaming)", tp[0], mbs,
+        result(T("python3 re（流式读取）", "python3 re (streaming)"), tp[0], mbs,
                {"peak_rss_mb": round(peak_rss_mb(py_cmd + " > /dev/null", True), 1)}),
     ]
-    ratio = {"of": results[0]["tool"], "to": results[1]["tool"]}
+    ratio = {"of": name(results[0]["tool"]), "to": name(results[1]["tool"])}
     met = results[0]["median"] >= 500 and results[0]["peak_rss_mb"] < 16
     record("parse", "日志解析吞吐", "Log parsing throughput", "MB/s", True, results, ratio,
-           {"text": ">= 500 MB/s on one core, peak < 16 MB", "met": met},
-           "perfrepro-measure parse --rule '%s' --gpus 1 LOG (%.0f MB)" % (rule, mb))
+           {"text": T("单核 >= 500 MB/s，峰值内存 < 16 MB", ">= 500 MB/s on one core, peak < 16 MB"),
+            "met": met},
+           "perfrepro-measure parse --rule '%s' --gpus 1 LOG" % rule,
+           T("LOG 为 %.0f MB" % mb, "LOG of %.0f MB" % mb))
     os.unlink(log)
 
 
@@ -176,22 +192,28 @@ def bench_gen():
         o = os.path.join(TMP, "growth-out")
         c = "%s build --no-charts --data %s --templates %s --out %s" % (gen, dd, tmpl, o)
         tt = hyperfine([c], 3, prepare="rm -rf " + o)[0]
-        growth.append({"tool": "perfrepro-gen, %d records" % n, "median": round(tt["median"] * 1e6 / n, 1),
+        growth.append({"tool": T("perfrepro-gen，%d 条记录" % n, "perfrepro-gen, %d records" % n), "median": round(tt["median"] * 1e6 / n, 1),
                        "min": round(tt["min"] * 1e6 / n, 1), "max": round(tt["max"] * 1e6 / n, 1),
                        "runs": tt["runs"]})
         shutil.rmtree(dd)
     met = results[0]["median"] >= 1000 and rss < 64
     record("gen", "报告生成速度", "Report generation", "pages/s", True, results, None,
-           {"text": ">= 1,000 pages/s on one core for 1,000 reports from 20,000 records, peak < 64 MB",
+           {"text": T("单核 >= 1,000 页/s（1,000 份报告，20,000 条记录），峰值内存 < 64 MB",
+                      ">= 1,000 pages/s on one core for 1,000 reports from 20,000 records, peak < 64 MB"),
             "met": met},
-           "perfrepro-gen build --no-charts (synthetic: %d reports, %d records, writes included)"
-           % (reports, reports * 20))
+           "perfrepro-gen build --no-charts",
+           T("合成数据：%d 份报告，%d 条记录，含写文件时间" % (reports, reports * 20),
+             "synthetic: %d reports, %d records, writes included" % (reports, reports * 20)))
     first = growth[0]["median"]
     record("gen-growth", "生成时间随记录数的增长", "Generation time against the number of records",
            "µs/record", False, growth,
-           {"of": growth[-1]["tool"], "to": growth[0]["tool"]},
-           {"text": "linear: µs per record roughly flat (ratio < 2)", "met": growth[-1]["median"] / first < 2},
-           "perfrepro-gen build --no-charts on bench/synth_data.py sets of 1,000 to 100,000 records")
+           {"of": name(growth[-1]["tool"]), "to": name(growth[0]["tool"]),
+            "text": T("最大数据量下的 µs/条 ÷ 1,000 条时的 µs/条", "µs/record at the largest size ÷ at 1,000 records")},
+           {"text": T("线性：每条记录的 µs 大致不变（比值 < 2）", "linear: µs per record roughly flat (ratio < 2)"),
+            "met": growth[-1]["median"] / first < 2},
+           "perfrepro-gen build --no-charts",
+           T("数据集由 bench/synth_data.py 生成，含 1,000 至 100,000 条记录",
+             "on bench/synth_data.py sets of 1,000 to 100,000 records"))
     shutil.rmtree(d)
 
 
@@ -216,8 +238,11 @@ def bench_charts():
     except (subprocess.CalledProcessError, FileNotFoundError, AttributeError) as e:
         say("charts: matplotlib peer skipped (%s); install python3-matplotlib" % e)
     record("charts", "图表绘制", "Chart drawing", "ms/chart (CPU)", False, results, ratio,
-           {"text": "PNG at least 10× faster than matplotlib", "met": bool(ratio and mms / png >= 10)},
-           "build/bench/chart_bench %d (the sample scaling chart, 720×400) vs bench/chart_matplotlib.py" % n)
+           {"text": T("PNG 比 matplotlib 快至少 10 倍", "PNG at least 10× faster than matplotlib"),
+            "met": bool(ratio and mms / png >= 10)},
+           "build/bench/chart_bench %d; bench/chart_matplotlib.py" % n,
+           T("示例扩展曲线图（720×400），分别由 perfrepro 与 matplotlib 绘制",
+             "the sample scaling chart (720×400), drawn by perfrepro and by matplotlib"))
 
 
 def bench_site():
@@ -240,9 +265,9 @@ def bench_site():
     else:
         say("site: hugo peer skipped (apt-get install --no-install-recommends hugo)")
     record("site", "HTML 站点生成", "HTML site", "ms/page", False, results, ratio,
-           {"text": "faster than Hugo per page",
+           {"text": T("每页比 Hugo 快", "faster than Hugo per page"),
             "met": bool(ratio and float(hugo.group(1)) > float(ours.group(1)))},
-           "bench/site_bench.sh (1,000 synthetic report pages)")
+           "bench/site_bench.sh", T("1,000 个合成报告页", "1,000 synthetic report pages"))
 
 
 def bench_shipped():
@@ -256,20 +281,22 @@ def bench_shipped():
     rss = peak_rss_mb("rm -rf %s && %s" % (out, cmd), shell=True)
     pages = sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md"))
     record("shipped", "用仓库自带数据从零生成全部报告", "All reports from scratch, shipped data", "s",
-           False, [result("perfrepro-gen build (from scratch)", t, lambda s: s,
-                          {"peak_rss_mb": round(rss, 1), "pages": pages})],
-           None, {"text": "< 2 s on a 2-core machine", "met": t["median"] < 2.0},
-           "make reports with reports/ removed (perfrepro-gen build --data data --templates "
-           "templates --out OUT, OUT removed before each run)")
+           False, [result(T("perfrepro-gen build（从零生成）", "perfrepro-gen build (from scratch)"), t,
+                          lambda s: s, {"peak_rss_mb": round(rss, 1), "pages": pages})],
+           None, {"text": T("双核机器上 < 2 s", "< 2 s on a 2-core machine"), "met": t["median"] < 2.0},
+           "perfrepro-gen build --data data --templates templates --out OUT",
+           T("即删除 reports/ 后的 make reports：每次运行前删除 OUT",
+             "make reports with reports/ removed: OUT removed before each run"))
 
 
 def bench_noop():
     subprocess.run(["make", "-s", "reports"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     t = hyperfine(["make -s -C %s reports" % ROOT], 10, names=["make reports (no change)"])[0]
     record("noop", "未改动时的 make reports", "An unchanged make reports", "ms", False,
-           [result("make reports (nothing changed)", t, lambda s: s * 1e3)], None,
-           {"text": "< 100 ms: Make's own dependency tracking", "met": t["median"] < 0.1},
-           "make reports, run again with nothing changed")
+           [result(T("make reports（无改动）", "make reports (nothing changed)"), t, lambda s: s * 1e3)], None,
+           {"text": T("< 100 ms：靠 Make 自身的依赖跟踪", "< 100 ms: Make's own dependency tracking"),
+            "met": t["median"] < 0.1},
+           "make reports", T("在什么都没改动时再次运行", "run again with nothing changed"))
 
 
 def main():

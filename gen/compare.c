@@ -65,8 +65,8 @@ void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *e
         pr_buf_puts(&src, pr_buf_cstr(&label));
     json_t *v = json_object();
     json_object_set_new(v, "source", json_string(pr_buf_cstr(&src)));
-    if (t->variant)
-        json_object_set_new(v, "variant", json_string(t->variant));
+    if (t->variant.en)
+        json_object_set_new(v, "variant", json_string(pr_bitext_in(&t->variant, l->code)));
     lang_fmt(l, "src_pub_table", v, out, err);
     json_decref(v);
     pr_buf_free(&label);

@@ -22,11 +22,14 @@ static const char *const bench_result_keys[] = {"tool",        "median", "min", 
 static void free_bench(pr_bench *b)
 {
     char *strs[] = {b->file, b->name, b->title_zh, b->title_en, b->date, b->command,
-                    b->unit, b->notes, b->machine, b->target_text};
+                    b->unit, b->machine};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
+    pr_bitext_free(&b->notes);
+    pr_bitext_free(&b->ratio_text);
+    pr_bitext_free(&b->target_text);
     for (size_t i = 0; i < b->nresults; i++)
-        free(b->results[i].tool);
+        pr_bitext_free(&b->results[i].tool);
     free(b->results);
 }
 
@@ -58,8 +61,8 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
         b->command = dup_field(root, "command", 1, &rc, err);
     if (rc == 0)
         b->unit = dup_field(root, "unit", 1, &rc, err);
-    if (rc == 0)
-        b->notes = dup_field(root, "notes", 0, &rc, err);
+    if (rc == 0 && pr_jbitext(root, "notes", 0, &b->notes, err) < 0)
+        rc = -1;
     if (rc < 0 || pr_jbool(root, "higher_is_better", 1, &b->higher_is_better, err) < 0 ||
         pr_jobj(root, "machine", 1, &m, err) < 0 || pr_jarr(root, "results", 1, 1, &res, err) < 0)
         return -1;
@@ -78,8 +81,7 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
         r->min = r->max = r->peak_rss_mb = NAN;
         if (pr_jobject(&it, bench_result_keys, err) < 0)
             return -1;
-        r->tool = dup_field(&it, "tool", 1, &rc, err);
-        if (rc < 0 || pr_jnum(&it, "median", 1, 0, &r->median, err) < 0 ||
+        if (pr_jbitext(&it, "tool", 1, &r->tool, err) < 0 || pr_jnum(&it, "median", 1, 0, &r->median, err) < 0 ||
             pr_jnum(&it, "min", 0, 0, &r->min, err) < 0 ||
             pr_jnum(&it, "max", 0, 0, &r->max, err) < 0 ||
             pr_jint(&it, "runs", 1, 1, 1 << 20, &v, err) < 0 ||
@@ -103,16 +105,19 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
     if (has) {
         /* The ratio names its two results, and the page divides their
          * medians: a stored quotient (1.36 for 109.2 ÷ 80.0) drifted from
-         * the figures it was made of. */
-        static const char *const keys[] = {"of", "to", NULL};
+         * the figures it was made of.  A result is named by its tool (its
+         * English text when it has two). */
+        static const char *const keys[] = {"of", "to", "text", NULL};
         const char *of, *to;
         if (pr_jobject(&c, keys, err) < 0 || pr_jstr(&c, "of", 1, &of, err) < 0 ||
-            pr_jstr(&c, "to", 1, &to, err) < 0)
+            pr_jstr(&c, "to", 1, &to, err) < 0 ||
+            pr_jbitext(&c, "text", 0, &b->ratio_text, err) < 0)
             return -1;
         for (size_t i = 0; i < b->nresults; i++) {
-            if (strcmp(b->results[i].tool, of) == 0 && !b->ratio_of)
+            const char *tool = pr_bitext_in(&b->results[i].tool, "en");
+            if (strcmp(tool, of) == 0 && !b->ratio_of)
                 b->ratio_of = &b->results[i];
-            if (strcmp(b->results[i].tool, to) == 0 && !b->ratio_to)
+            if (strcmp(tool, to) == 0 && !b->ratio_to)
                 b->ratio_to = &b->results[i];
         }
         pr_jcur bad = pr_jchild(&c, !b->ratio_of ? "of" : "to");
@@ -129,8 +134,7 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
         static const char *const keys[] = {"text", "met", NULL};
         if (pr_jobject(&c, keys, err) < 0 || pr_jbool(&c, "met", 1, &b->target_met, err) < 0)
             return -1;
-        b->target_text = dup_field(&c, "text", 1, &rc, err);
-        if (rc < 0)
+        if (pr_jbitext(&c, "text", 1, &b->target_text, err) < 0)
             return -1;
     }
     return 0;

@@ -52,7 +52,9 @@ typedef struct pr_pub_table {
     const char *precision;
     int batch_size;
     char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
-    char *unit, *variant, *note;
+    char *unit;
+    pr_bitext variant;      /* which of the source's configurations; NULLs when one */
+    pr_bitext note;         /* NULLs when none */
     int primary;            /* compared with reproduced figures */
     const pr_platform *platform; /* the machine; NULL when the source does not state it */
     json_t *environment;    /* object of strings, or NULL */
@@ -74,7 +76,7 @@ typedef struct pr_run {
 
 /* One result of a benchmark of perfrepro itself (data/bench/NAME.json). */
 typedef struct pr_bench_result {
-    char *tool;
+    pr_bitext tool;          /* a name, or a name with a word on how it ran */
     double median, min, max; /* min/max NAN when absent */
     int runs;
     int timed_as_loop;       /* "timed_as": "loop": the runs were timed together (a mean
@@ -83,16 +85,18 @@ typedef struct pr_bench_result {
 } pr_bench_result;
 
 typedef struct pr_bench {
-    char *file, *name, *title_zh, *title_en, *date, *command, *unit, *notes;
+    char *file, *name, *title_zh, *title_en, *date, *command, *unit;
+    pr_bitext notes;         /* NULLs when absent */
     char *machine;           /* one line: CPU × count, OS, kernel */
     int higher_is_better;
     pr_bench_result *results;
     size_t nresults;
     /* The ratio the page states, computed there from two results:
      * ratio_of's median ÷ ratio_to's (both NULL when none; borrowed from
-     * results). */
+     * results); ratio_text its optional label. */
     const pr_bench_result *ratio_of, *ratio_to;
-    char *target_text;       /* NULL when no target */
+    pr_bitext ratio_text;    /* NULLs when no label */
+    pr_bitext target_text;   /* NULLs when no target */
     int target_met;
 } pr_bench;
 

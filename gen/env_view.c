@@ -349,8 +349,9 @@ static void machine_line(const lang *l, const pr_platform *p, pr_buf *out, pr_er
     }
     if (p->per_node)
         json_object_set_new(v, "per_node", json_integer(p->per_node));
-    if (p->interconnect)
-        json_object_set_new(v, "interconnect", json_string(p->interconnect));
+    if (p->interconnect.en)
+        json_object_set_new(v, "interconnect",
+                            json_string(pr_bitext_in(&p->interconnect, l->code)));
     lang_fmt(l, "platform_desc", v, out, err);
     json_decref(v);
 }

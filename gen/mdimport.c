@@ -230,7 +230,7 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
                           pr_buf *summary, pr_err *err)
 {
     json_t *rows = json_array(), *table = NULL;
-    pr_buf annotations = PR_BUF_INIT;
+    pr_buf annotations = PR_BUF_INIT, annotations_zh = PR_BUF_INIT;
     cmark_node *header = cmark_node_first_child(ft->node);
     int line = pr_cmarkx_line(ft->node);
     long col = -1;
@@ -300,9 +300,13 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             }
             json_array_append_new(rows, r);
             used++;
-            if (annotation)
+            /* The note is shown on both pages: written in both languages. */
+            if (annotation) {
                 pr_buf_printf(&annotations, "%s%ld GPU(s): \"%s\"", annotations.len ? "; " : "",
                               gpus, annotation);
+                pr_buf_printf(&annotations_zh, "%s%ld 卡：“%s”", annotations_zh.len ? "；" : "",
+                              gpus, annotation);
+            }
         }
         free(printed);
         free(key);
@@ -329,15 +333,21 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     json_object_set_new(table, "unit", json_string(o->unit));
     if (o->variant)
         json_object_set_new(table, "variant", json_string(o->variant));
-    pr_buf note = PR_BUF_INIT;
-    if (o->note)
-        pr_buf_puts(&note, o->note);
-    if (annotations.len)
-        pr_buf_printf(&note, "%sNotes printed in the cells: %s.", note.len ? " " : "",
-                      pr_buf_cstr(&annotations));
-    if (note.len)
-        json_object_set_new(table, "note", json_string(pr_buf_cstr(&note)));
-    pr_buf_free(&note);
+    /* --note is the user's, in whatever language they wrote it; the cells'
+     * notes gen words itself, so in both languages (a bilingual note). */
+    if (annotations.len) {
+        const char *user = o->note ? o->note : "";
+        const char *gap = o->note ? " " : "";
+        char *zh = pr_xasprintf("%s%s单元格中另印有说明：%s。", user, gap,
+                                pr_buf_cstr(&annotations_zh));
+        char *en = pr_xasprintf("%s%sNotes printed in the cells: %s.", user, gap,
+                                pr_buf_cstr(&annotations));
+        json_object_set_new(table, "note", json_pack("{s:s,s:s}", "zh", zh, "en", en));
+        free(zh);
+        free(en);
+    } else if (o->note) {
+        json_object_set_new(table, "note", json_string(o->note));
+    }
     json_object_set_new(table, "platform", json_string(o->platform));
     json_t *src = json_object();
     if (ft->heading[0] || ft->caption[0]) {
@@ -361,10 +371,12 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     if (empty)
         pr_buf_printf(summary, ", %zu empty cell(s) left out", empty);
     pr_buf_free(&annotations);
+    pr_buf_free(&annotations_zh);
     return table;
 fail:
     json_decref(rows);
     pr_buf_free(&annotations);
+    pr_buf_free(&annotations_zh);
     return NULL;
 }
 

@@ -26,7 +26,7 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
         vw_text(bv, "unit", b->unit);
         vw_text(bv, "date", b->date);
         vw_text(bv, "machine", b->machine);
-        vw_text(bv, "notes", b->notes);
+        vw_text(bv, "notes", pr_bitext_in(&b->notes, l->code));
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, b->command);
         vw_md(bv, "command", &code);
@@ -34,7 +34,7 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
         for (size_t j = 0; j < b->nresults; j++) {
             const pr_bench_result *r = &b->results[j];
             pr_buf med = PR_BUF_INIT, range = PR_BUF_INIT, rss = PR_BUF_INIT, tool = PR_BUF_INIT;
-            pr_md_cell(&tool, r->tool);
+            pr_md_cell(&tool, pr_bitext_in(&r->tool, l->code));
             bench_number(&med, r->median);
             if (!isnan(r->min) && !isnan(r->max)) {
                 bench_number(&range, r->min);
@@ -64,16 +64,21 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
         }
         json_object_set_new(bv, "rows", rows);
         if (b->ratio_of) {
-            /* Computed from the two figures the page shows, never stored. */
+            /* Computed from the two figures the page shows, never stored; the
+             * label is the data's, else "of ÷ to" from the tools' names. */
             pr_buf r = PR_BUF_INIT, what = PR_BUF_INIT;
             pr_md_number(&r, b->ratio_of->median / b->ratio_to->median, 2);
-            pr_buf_printf(&what, "%s ÷ %s", b->ratio_of->tool, b->ratio_to->tool);
+            if (b->ratio_text.en)
+                pr_buf_puts(&what, pr_bitext_in(&b->ratio_text, l->code));
+            else
+                pr_buf_printf(&what, "%s ÷ %s", pr_bitext_in(&b->ratio_of->tool, l->code),
+                              pr_bitext_in(&b->ratio_to->tool, l->code));
             vw_text(bv, "ratio_text", pr_buf_cstr(&what));
             vw_md(bv, "ratio", &r);
             pr_buf_free(&what);
         }
-        if (b->target_text) {
-            vw_text(bv, "target_text", b->target_text);
+        if (b->target_text.en) {
+            vw_text(bv, "target_text", pr_bitext_in(&b->target_text, l->code));
             json_object_set_new(bv, "met", json_boolean(b->target_met));
             json_object_set_new(bv, "has_target", json_true());
         }

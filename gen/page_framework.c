@@ -478,10 +478,10 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
 
 /* ---------------------------------------------------------------- the page */
 
-/* The suite's description, its file and the steps to reproduce. */
+/* The suite's file and the steps to reproduce (its description, in the
+ * page's language, is set by the caller). */
 static void suite_view(const rm_world *w, const pr_suite *s, const char *page_rel, json_t *view)
 {
-    vw_text(view, "description", s->description);
     vw_text(view, "framework_version", s->framework_version);
     vw_text(view, "mission_name", s->mission_name);
     char *suite_rel = rm_link_to(w, page_rel, s->path);
@@ -681,8 +681,8 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
             continue;
         json_t *pv = json_object();
         vw_text(pv, "label", t->label);
-        vw_text(pv, "variant", t->variant);
-        vw_text(pv, "note", t->note);
+        vw_text(pv, "variant", pr_bitext_in(&t->variant, l->code));
+        vw_text(pv, "note", pr_bitext_in(&t->note, l->code));
         json_object_set_new(pv, "first", json_boolean(n > 1 && t == c->pub));
         source_line(l, t, &b, err);
         vw_md(pv, "source", &b);
@@ -800,8 +800,10 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     vw_page(view, l);
     vw_text(view, "unit", f->unit);
     const pr_suite *s = f->suite;
-    if (s)
+    if (s) {
         suite_view(w, s, page_rel, view);
+        vw_text(view, "description", pr_bitext_in(&s->description, l->code));
+    }
     /* A reproduction report only where something ran; else a summary of
      * published figures. */
     json_object_set_new(view, "reproduced", json_boolean(f->n_measured + f->n_imported > 0));

@@ -23,7 +23,7 @@ static void free_platform(pr_platform *p)
     free(p->title_en);
     free(p->kind);
     free(p->device);
-    free(p->interconnect);
+    pr_bitext_free(&p->interconnect);
     if (p->match) {
         for (char **m = p->match; *m; m++)
             free(*m);
@@ -107,10 +107,8 @@ static int read_platform(const pr_jcur *root, pr_platform *p, pr_err *err)
     if ((rc = pr_jint(&dev, "per_node", 0, 1, 1 << 20, &v, err)) < 0)
         return -1;
     p->per_node = rc ? (int)v : 0;
-    if ((rc = pr_jstr(root, "interconnect", 0, &s, err)) < 0)
+    if (pr_jbitext(root, "interconnect", 0, &p->interconnect, err) < 0)
         return -1;
-    if (rc)
-        p->interconnect = pr_xstrdup(s);
     if ((rc = pr_jarr(root, "match", 0, 1, &match, err)) < 0)
         return -1;
     size_t n = rc ? json_array_size(match.v) : 0;

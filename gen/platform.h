@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "bitext.h"
 #include "err.h"
 #include "jdoc.h"
 
@@ -32,7 +33,7 @@ typedef struct pr_platform {
     char *device;           /* e.g. "Tesla V100-SXM2-16GB" */
     double memory_gb;       /* per device; NAN when not stated */
     int per_node;           /* devices (GPUs, or CPU cores) per node; 0 when not stated */
-    char *interconnect;     /* NULL when not stated */
+    pr_bitext interconnect; /* NULLs when not stated */
     char **match;           /* device names that mean this platform (NULL-terminated) */
 } pr_platform;
 

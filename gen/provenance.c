@@ -77,8 +77,8 @@ static void other_pub(const lang *l, const pr_pub_table *t, const pr_pub_row *ro
         pr_md_text(&value, row->state);
     }
     json_t *v = json_pack("{s:s,s:s}", "label", t->label, "value", pr_buf_cstr(&value));
-    if (t->variant)
-        json_object_set_new(v, "variant", json_string(t->variant));
+    if (t->variant.en)
+        json_object_set_new(v, "variant", json_string(pr_bitext_in(&t->variant, l->code)));
     lang_fmt(l, "other_source", v, out, err);
     json_decref(v);
     pr_buf_free(&value);

@@ -38,10 +38,11 @@ void pr_pub_table_free(pr_pub_table *t)
 {
     char *strs[] = {t->file, t->label, t->source_title, t->source_url, t->source_repo,
                     t->source_path, t->source_commit, t->date, t->model, t->model_title,
-                    t->framework, t->framework_title, t->batch_label, t->unit, t->variant,
-                    t->note};
+                    t->framework, t->framework_title, t->batch_label, t->unit};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
+    pr_bitext_free(&t->variant);
+    pr_bitext_free(&t->note);
     json_decref(t->environment);
     for (size_t i = 0; t->rows && i < t->nrows; i++)
         free(t->rows[i].printed);
@@ -201,14 +202,9 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
     if (pr_jstr(c, "unit", 1, &s, err) < 0)
         return -1;
     t->unit = pr_xstrdup(s);
-    if ((rc = pr_jstr(c, "variant", 0, &s, err)) < 0)
+    if (pr_jbitext(c, "variant", 0, &t->variant, err) < 0 ||
+        pr_jbitext(c, "note", 0, &t->note, err) < 0)
         return -1;
-    if (rc == 1)
-        t->variant = pr_xstrdup(s);
-    if ((rc = pr_jstr(c, "note", 0, &s, err)) < 0)
-        return -1;
-    if (rc == 1)
-        t->note = pr_xstrdup(s);
     if (pr_jbool(c, "primary", 0, &t->primary, err) < 0)
         return -1;
     /* The table's platform, else the file's: one of them must say it. */
@@ -246,7 +242,7 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
         if (strcmp(o->model, t->model) == 0 && strcmp(o->framework, t->framework) == 0 &&
             strcmp(o->precision, t->precision) == 0 && o->batch_size == t->batch_size &&
             strcmp(o->label, t->label) == 0 && o->platform == t->platform &&
-            strcmp(o->variant ? o->variant : "", t->variant ? t->variant : "") == 0 &&
+            strcmp(o->variant.en ? o->variant.en : "", t->variant.en ? t->variant.en : "") == 0 &&
             strcmp(o->batch_label ? o->batch_label : "", t->batch_label ? t->batch_label : "") == 0)
             return pr_jfail(c, err, "duplicate published table (also %s, table %d)", o->file,
                             o->index);

@@ -4,6 +4,8 @@
  *   lang        each language's strings and page templates
  *   page_*      one view per page, read from the model; charts queued
  *   chartspec   the queued charts drawn and written last
+ *   langcheck   every page in one language, checked before it is emitted:
+ *               a page that mixes stops the build, nothing written
  *
  * output.c writes what this renders (pr_report_build).
  */
@@ -15,17 +17,24 @@
 #include "chart.h"
 #include "chartspec.h"
 #include "lang.h"
+#include "langcheck.h"
 #include "pages.h"
 #include "rmodel.h"
 
+/* The names the language check leaves out (langcheck.h), from the
+ * dataset: set once per render, read by every page. */
+static const lc_names *page_names;
+
 /* Renders page (index, model, framework, bench or audit) with view
- * (borrowed) into file path (relative to the output folder), passed to
- * emit. */
+ * (borrowed) into file path (relative to the output folder), checks that it
+ * keeps to l's language, and passes it to emit. */
 static int emit_file(lang *l, const char *page, json_t *view, const char *path,
                      pr_report_emit_fn emit, void *ctx, pr_err *err)
 {
     pr_buf out = PR_BUF_INIT;
     int rc = lang_render(l, page, view, &out, err);
+    if (rc == 0)
+        rc = lc_check_page(path, l->code, pr_buf_cstr(&out), out.len, page_names, err);
     if (rc == 0)
         rc = emit(ctx, path, pr_buf_cstr(&out), out.len, err);
     pr_buf_free(&out);
@@ -50,7 +59,10 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     cs_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
+    lc_names names = {NULL, 0};
     int rc = -1;
+    lc_names_from_data(&names, d);
+    page_names = &names;
     if (o->charts && pr_chart_check_fonts(err) < 0)
         goto out;
     for (int i = 0; i < 2; i++)
@@ -107,6 +119,8 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     }
     rc = cs_flush(&oc, err);
 out:
+    page_names = NULL;
+    lc_names_free(&names);
     cs_free(&oc);
     au_free(audit);
     lang_free(&langs[0]);

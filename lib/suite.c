@@ -724,7 +724,7 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
         return -1;
     s->direction_id = (int)v;
     if (dup_str(root, "unit", 1, &s->unit, err) < 0 ||
-        dup_str(root, "description", 0, &s->description, err) < 0 ||
+        pr_jbitext(root, "description", 0, &s->description, err) < 0 ||
         dup_str(root, "image", 0, &s->image, err) < 0 ||
         dup_str(root, "platform", 0, &s->platform, err) < 0)
         return -1;
@@ -847,10 +847,11 @@ void pr_suite_free(pr_suite *s)
         return;
     char **strs[] = {&s->path, &s->model, &s->model_title, &s->framework, &s->framework_title,
                      &s->framework_version, &s->model_name, &s->mission_name, &s->unit,
-                     &s->description, &s->source_repo, &s->source_path, &s->source_commit,
+                     &s->source_repo, &s->source_path, &s->source_commit,
                      &s->image, &s->platform, &s->launcher, &s->case_name, &s->ranks, &s->container};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(*strs[i]);
+    pr_bitext_free(&s->description);
     json_t *js[] = {s->command, s->env, s->steps, s->environment, s->rule, s->datasets,
                     s->version_command};
     for (size_t i = 0; i < sizeof js / sizeof *js; i++)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "bitext.h"
 #include "err.h"
 
 typedef struct pr_case {
@@ -43,7 +44,8 @@ typedef struct pr_suite {
     char *path;            /* the file it came from */
     char *model, *model_title;
     char *framework, *framework_title, *framework_version;
-    char *model_name, *mission_name, *unit, *description;
+    char *model_name, *mission_name, *unit;
+    pr_bitext description; /* shown at the top of the report; NULLs when absent */
     int direction_id;
     char *source_repo, *source_path; /* may be NULL */
     char *source_commit;   /* NULL without a source, or with "commit": null (the seed

@@ -65,10 +65,17 @@ static size_t count(const char *s, const char *needle)
 static void platform(const char *d, const char *id, const char *title, const char *kind)
 {
     char *rel = pr_xasprintf("platforms/%s.json", id);
-    char *text = pr_xasprintf("{\"perfrepro\": 1, \"title\": {\"zh\": \"%s\", \"en\": \"%s\"},\n"
+    /* "A机" is machine A: each page names it in its own language, and the
+     * device by its model ("A device"). */
+    char *name = pr_xstrdup(title);
+    char *ji = strstr(name, "机");
+    if (ji)
+        *ji = '\0';
+    char *text = pr_xasprintf("{\"perfrepro\": 1, \"title\": {\"zh\": \"%s\", \"en\": \"%s%s\"},\n"
                               " \"device\": {\"kind\": \"%s\", \"model\": \"%s device\","
                               " \"per_node\": 8}}\n",
-                              title, title, kind, title);
+                              title, ji ? "Machine " : "", name, kind, name);
+    free(name);
     put(d, rel, text);
     free(rel);
     free(text);
