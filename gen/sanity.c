@@ -13,6 +13,7 @@ void sn_notes_init(sn_notes *n, int lettered)
     pr_buf_init(&n->notes);
     n->next = 0;
     n->lettered = lettered;
+    n->who = NULL;
 }
 
 void sn_notes_free(sn_notes *n) { pr_buf_free(&n->notes); }
@@ -52,6 +53,8 @@ static void flag(const lang *l, const char *key, json_t *v, pr_buf *mark, sn_not
     if (mark)
         pr_buf_printf(mark, " %s%s", sign, letter);
     pr_buf_printf(&nt->notes, "- %s%s ", sign, letter);
+    if (nt->who)
+        pr_buf_printf(&nt->notes, "%s: ", nt->who);
     lang_fmt(l, key, v, &nt->notes, err);
     pr_buf_putc(&nt->notes, '\n');
 }

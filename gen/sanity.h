@@ -44,6 +44,8 @@ typedef struct sn_point {
 typedef struct sn_notes {
     pr_buf notes;
     int next, lettered;
+    const char *who; /* Markdown written before each footnote's text ("PyTorch: "); may be
+                      * NULL.  Borrowed. */
 } sn_notes;
 
 void sn_notes_init(sn_notes *n, int lettered);

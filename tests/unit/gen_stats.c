@@ -268,3 +268,21 @@ Test(figures, olympic_mean_where_the_suite_asks)
     rm_rf(d);
     free(d);
 }
+
+Test(figures, sanity_flags_on_the_model_page_and_the_audit)
+{
+    json_t *pages = render("data", "reports");
+    /* The model page marks the cross table's cells and names the column. */
+    const char *md = page(pages, "ResNet50/README.en.md");
+    const char *row = line_of(md, "| 2 | 16 | 6018.46† ❗");
+    cr_expect(row, "Paddle FP16 BS=196 at 16 GPUs unmarked on the model page");
+    cr_expect(strstr(md, "PaddlePaddle (FP16): 2×16 GPUs: throughput 6018.46 is below"), "%s", md);
+    /* The audit lists the flags of the audited sources' tables. */
+    const char *au = page(pages, "AUDIT.en.md");
+    const char *sec = strstr(au, "## 5. Figures that cannot be right");
+    cr_assert(sec, "%s", au);
+    cr_expect(strstr(sec, "FP32 BS=4") && strstr(sec, "scaling efficiency 178.7% is above 100 %"),
+              "%s", sec);
+    cr_expect(strstr(page(pages, "AUDIT.md"), "## 五、不可能成立的数据"));
+    json_decref(pages);
+}
