@@ -81,6 +81,8 @@ static int audited(const au_model *m, const char *repo)
     return 0;
 }
 
+int au_audited(const au_model *m, const char *repo) { return audited(m, repo); }
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);

@@ -71,6 +71,9 @@ typedef struct au_model {
 int au_build(const pr_dataset *d, au_model **out, pr_err *err);
 void au_free(au_model *m);
 
+/* 1 when repo is one of m's audited repositories. */
+int au_audited(const au_model *m, const char *repo);
+
 /* The verdict of value against printed (a figure as printed: "19.428"):
  * AU_REPRODUCED, AU_TRUNCATED or AU_DIFFERS. */
 au_verdict au_verdict_of(double value, const char *printed);

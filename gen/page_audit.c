@@ -10,6 +10,7 @@
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
+#include "sanity.h"
 #include "view.h"
 
 static const char *jstr(const json_t *o, const char *k)
@@ -213,6 +214,47 @@ static json_t *count(const au_model *m, au_verdict v)
     return json_integer(n);
 }
 
+/* The sanity flags (sanity.h) of the audited sources' published tables, as
+ * a Markdown list: each item names the table, then what is odd. */
+static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, pr_buf *out,
+                        pr_err *err)
+{
+    sn_notes sn;
+    sn_notes_init(&sn, 0);
+    const pr_pub_table **tabs = pr_xcalloc(d->npubs + 1, sizeof *tabs);
+    for (size_t i = 0; i < d->npubs; i++)
+        tabs[i] = &d->pubs[i];
+    pr_buf who = PR_BUF_INIT;
+    for (size_t i = 0; i < d->npubs; i++) {
+        const pr_pub_table *t = &d->pubs[i];
+        if (!au_audited(m, t->source_repo))
+            continue;
+        pr_buf_clear(&who);
+        pr_md_text(&who, t->model_title ? t->model_title : t->model);
+        pr_buf_puts(&who, " · ");
+        pr_md_text(&who, t->framework_title ? t->framework_title : t->framework);
+        pr_buf_puts(&who, " · ");
+        config_text(t->precision, t->batch_size, t->batch_label, &who);
+        pr_buf_puts(&who, " · ");
+        pr_md_text(&who, pv_platform_title(l, t->platform));
+        pr_buf_puts(&who, " (");
+        pr_md_text(&who, t->label);
+        pr_buf_puts(&who, ")");
+        sn.who = pr_buf_cstr(&who);
+        sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
+        size_t n = sn_pub_points(t, pts);
+        sn_check_series(l, t->platform, pts, n, NULL, &sn, err);
+        free(pts);
+        const pr_pub_table *twin = sn_identical_in(t, tabs, d->npubs);
+        if (twin)
+            sn_identical_note(l, twin, NULL, &sn, err);
+    }
+    pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+    pr_buf_free(&who);
+    free(tabs);
+    sn_notes_free(&sn);
+}
+
 json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err)
 {
     json_t *view = json_object();
@@ -297,6 +339,13 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
         pr_buf_free(&b);
         json_array_append_new(restated, rv);
     }
+    pr_buf sanity = PR_BUF_INIT;
+    sanity_list(l, w->d, m, &sanity, err);
+    while (sanity.len && sanity.data[sanity.len - 1] == '\n')
+        pr_buf_truncate(&sanity, sanity.len - 1);
+    if (sanity.len)
+        vw_md(view, "sanity", &sanity);
+    pr_buf_free(&sanity);
     json_object_set_new(view, "repos", repos);
     json_object_set_new(view, "models", models);
     json_object_set_new(view, "nolog", nolog);

@@ -22,6 +22,8 @@
 #include "mdtable.h"
 #include "page_hw.h"
 #include "provenance.h"
+#include "sanity.h"
+#include "stats.h"
 #include "steps.h"
 #include "view.h"
 
@@ -38,12 +40,22 @@ static int printed_decimals(double v)
     return 4;
 }
 
-/* 1 when a published speedup disagrees with the one its own throughput
- * figures give, at the precision the source printed it with. */
-static int speedup_disagrees(double published, double computed)
+/* The decimals published row r's figure was printed with: its printed
+ * text's, else those of the number's shortest form. */
+static int value_decimals(const pr_pub_row *r)
 {
-    int d = printed_decimals(published);
-    return fabs(pr_md_round(computed, d) - published) > 0.5 * pow(10.0, -d) + 1e-9;
+    int d = r->printed ? pr_stats_printed_decimals(r->printed) : -1;
+    return d >= 0 ? d : pr_stats_shortest_decimals(r->value);
+}
+
+/* 1 when row r's printed speedup cannot be its figure ÷ the baseline's:
+ * no values the printed decimals of the three allow give it
+ * (docs/statistics.md#printed-precision). */
+static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
+{
+    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
+                                      r->value, value_decimals(r), base->value,
+                                      value_decimals(base));
 }
 
 static int any_pub_tt(const pr_pub_table *t)
@@ -80,6 +92,81 @@ static double scaling_cells(const lang *l, double value, double base, int gpus, 
     pr_buf_puts(eff, "%");
     return s;
 }
+/* The median's order-statistic interval with its coverage ("98.00 –
+ * 102.00 (75.0%)"); "—" for one run, which has none. */
+static void interval_cell(const rm_cell *rc, pr_buf *out)
+{
+    if (rc->ci_coverage <= 0) {
+        pr_buf_puts(out, "—");
+        return;
+    }
+    mdt_value(out, rc->ci_lo);
+    pr_buf_puts(out, " – ");
+    mdt_value(out, rc->ci_hi);
+    pr_buf_puts(out, " (");
+    pr_md_number(out, 100.0 * rc->ci_coverage, PR_DECIMALS_PERCENT);
+    pr_buf_puts(out, "%)");
+}
+
+/* The verdict on a gap between runs rc and published row pr: below
+ * PR_STATS_MIN_RUNS_GAP runs not judged; else flagged only when the figure,
+ * anywhere in the interval its printed decimals allow, lies outside the
+ * median's interval and farther than tol (a fraction) from the median
+ * (docs/statistics.md#gaps). */
+static void gap_verdict(const lang *l, const rm_cell *rc, const pr_pub_row *pr, double tol,
+                        pr_buf *gap, vw_notes *nt)
+{
+    if (rc->n_ok < PR_STATS_MIN_RUNS_GAP) {
+        pr_buf_printf(gap, " %s", lang_str(l, "gap_insufficient"));
+        nt->insufficient = 1;
+        return;
+    }
+    nt->stats = 1;
+    double lo, hi;
+    pr_stats_printed_interval(pr->value, value_decimals(pr), &lo, &hi);
+    /* The point of the figure's interval nearest the median. */
+    double near = rc->median < lo ? lo : rc->median > hi ? hi : rc->median;
+    int outside = hi < rc->ci_lo || lo > rc->ci_hi;
+    if (outside && fabs(rc->median - near) > tol * pr->value) {
+        pr_buf_printf(gap, " %s", lang_str(l, "gap_flag"));
+        nt->gap = 1;
+    }
+}
+
+/* Where a cell's runs come from, as Markdown: measured here, or the
+ * repository its imported logs were published in. */
+static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *err)
+{
+    const json_t *src = rc->link_rec ? rc->link_rec->source : NULL;
+    const char *repo = json_string_value(json_object_get(src, "repo"));
+    if (!rc->imported || !repo) {
+        pr_buf_puts(out, lang_str(l, rc->imported ? "imported_source_unknown"
+                                                  : "src_measured_here"));
+        return;
+    }
+    pr_buf code = PR_BUF_INIT;
+    pr_md_code_span(&code, repo);
+    json_t *v = json_pack("{s:s}", "repo", pr_buf_cstr(&code));
+    lang_fmt(l, "src_imported_from", v, out, err);
+    json_decref(v);
+    pr_buf_free(&code);
+}
+
+/* Flags rc's speedup when its 1-GPU baseline base comes from another
+ * source: measured against imported, or logs of two repositories. */
+static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const rm_cell *base,
+                       pr_buf *sp, sn_notes *sn, pr_err *err)
+{
+    pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
+    runs_source(l, rc, &a, err);
+    runs_source(l, base, &b, err);
+    if (strcmp(pr_buf_cstr(&a), pr_buf_cstr(&b)) != 0)
+        sn_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&a),
+                           pr_buf_cstr(&b), sp, sn, err);
+    pr_buf_free(&a);
+    pr_buf_free(&b);
+}
+
 /* The published tables a configuration's figures are compared with: the
  * primary, then its cells' other tables, one per source label (the first
  * in precedence), at most REPRO_MAX_PUBS. */
@@ -134,7 +221,7 @@ static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
  * nothing.  On a CPU machine speedup and efficiency need two process
  * counts (one has nothing to scale). */
 static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
-                        const char *page_rel, vw_notes *nt, pr_buf *out)
+                        const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     const pr_pub_table *pubs[REPRO_MAX_PUBS];
     size_t npubs = repro_pubs(c, pubs);
@@ -144,7 +231,7 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
                   !(f->suite && f->suite->hardware);
     int has_tt = c->has_tt, has_acc = c->has_acc;
     const char *mark = lang_str(l, "imported_mark");
-    enum { MAX_COLS = 10 + 2 * REPRO_MAX_PUBS };
+    enum { MAX_COLS = 11 + 2 * REPRO_MAX_PUBS };
     const char *heads[MAX_COLS];
     size_t nh = 0;
     pr_buf thr = PR_BUF_INIT, pubh[REPRO_MAX_PUBS];
@@ -159,8 +246,13 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
     heads[nh++] = lang_str(l, "col_nodes");
     heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);
-    heads[nh++] = lang_str(l, "col_range");
+    heads[nh++] = lang_str(l, "col_interval");
     heads[nh++] = lang_str(l, "col_runs");
+    int olympic = f->suite && f->suite->olympic;
+    if (olympic) {
+        heads[nh++] = lang_str(l, "col_olympic");
+        nt->olympic = 1;
+    }
     if (scaling) {
         heads[nh++] = lang_str(l, "col_speedup");
         heads[nh++] = lang_str(l, "col_efficiency");
@@ -179,6 +271,18 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
     mdt_head(out, heads, nh, 2);
 
     const rm_cell *base = rm_cell_of(c, 1, 1);
+    /* What cannot be right in the runs' figures, footnoted under the
+     * table (the medians carry every digit: no rounding to allow for). */
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    sn_point *pts = pr_xcalloc(c->ncells + 1, sizeof *pts);
+    pr_buf *marks = pr_xcalloc(c->ncells + 1, sizeof *marks);
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
+                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0};
+    }
+    sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
     pr_buf cells[MAX_COLS];
     for (size_t i = 0; i < MAX_COLS; i++)
         pr_buf_init(&cells[i]);
@@ -194,23 +298,29 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
         pr_buf_printf(&cells[k++], "%d", rc->nodes);
         pr_buf_printf(&cells[k++], "%d", rc->gpus);
         pr_buf *val = &cells[k++], *range = &cells[k++], *runs = &cells[k++];
+        pr_buf *oly = olympic ? &cells[k++] : NULL;
         pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
+        if (oly)
+            mdt_optional(oly, l, rc->olympic, PR_DECIMALS_VALUE);
         if (rc->n_ok) {
             mdt_value(val, rc->median);
             if (rc->imported)
                 pr_buf_puts(val, mark);
-            mdt_value(range, rc->min);
-            pr_buf_puts(range, " – ");
-            mdt_value(range, rc->max);
+            pr_buf_puts(val, pr_buf_cstr(&marks[i]));
+            interval_cell(rc, range);
+            nt->stats |= rc->n_ok > 1;
             pr_buf_printf(runs, "%u", rc->n_ok);
             if (rc->n_total > rc->n_ok) {
                 pr_buf_printf(runs, " (+%u %s)", rc->n_total - rc->n_ok,
                               lang_str(l, "state_failed"));
                 nt->failed = 1;
             }
-            if (scaling)
+            if (scaling) {
                 scaling_cells(l, rc->median, base->n_ok ? base->median : NAN, rc->gpus, sp, eff,
                               nt);
+                if (base->n_ok && rc != base)
+                    other_base(l, c, rc, base, sp, &sn, err);
+            }
         } else {
             const char *state = rc->fail_rec ? mdt_fail_word(l, rc->fail_rec)
                                 : lang_str(l, rc->planned ? "state_todo" : "state_none");
@@ -240,10 +350,7 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
                     pr_buf_putc(gap, '+');
                 pr_md_number(gap, 100.0 * g, PR_DECIMALS_PERCENT);
                 pr_buf_puts(gap, "%");
-                if (fabs(g) > (f->suite ? f->suite->gap_threshold : 0.05)) {
-                    pr_buf_printf(gap, " %s", lang_str(l, "gap_flag"));
-                    nt->gap = 1;
-                }
+                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt);
             } else {
                 pr_buf_puts(gap, lang_str(l, "state_none"));
             }
@@ -261,6 +368,16 @@ static void repro_table(const rm_world *w, const lang *l, const rm_fw *f, const 
     pr_buf_free(&thr);
     for (size_t p = 0; p < npubs; p++)
         pr_buf_free(&pubh[p]);
+    if (sn.notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        nt->sanity = 1;
+    }
+    for (size_t i = 0; i < c->ncells; i++)
+        pr_buf_free(&marks[i]);
+    free(marks);
+    free(pts);
+    sn_notes_free(&sn);
 }
 
 static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
@@ -303,7 +420,8 @@ static void source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_er
 /* A published table as its source printed it, with the speedup its own
  * throughput figures give beside the printed one (on a CPU machine, only
  * when it has two process counts). */
-static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf *out)
+static void pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_notes *nt,
+                      pr_buf *out, pr_err *err)
 {
     int has_tt = any_pub_tt(t), has_acc = any_pub_acc(t), has_ps = 0;
     for (size_t i = 0; i < t->nrows; i++)
@@ -336,6 +454,20 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
     const pr_pub_row *base = rm_pub_row(t, 1, 1);
     if (base && !base->has_value)
         base = NULL;
+    /* What cannot be right, footnoted under the table: marks per row. */
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    sn_point *pts = pr_xcalloc(nrows + 1, sizeof *pts);
+    pr_buf *marks = pr_xcalloc(nrows + 1, sizeof *marks);
+    for (size_t i = 0; i < nrows; i++) {
+        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
+                            r->has_value ? value_decimals(r) : 0};
+    }
+    sn_check_series(l, t->platform, pts, nrows, marks, &sn, err);
+    const pr_pub_table *twin = sn_identical_in(t, f->pubs, f->npubs);
+    if (twin)
+        sn_identical_note(l, twin, NULL, &sn, err);
     pr_buf cells[9];
     for (size_t i = 0; i < 9; i++)
         pr_buf_init(&cells[i]);
@@ -350,6 +482,7 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
         double computed = NAN;
         if (r->has_value) {
             mdt_pub_value(val, r);
+            pr_buf_puts(val, pr_buf_cstr(&marks[i]));
             if (scaling)
                 computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
                                          eff, nt);
@@ -365,7 +498,7 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
             if (r->has_speedup) {
                 /* Printed as the source printed it. */
                 pr_md_number(ps, r->speedup, printed_decimals(r->speedup));
-                if (!isnan(computed) && speedup_disagrees(r->speedup, computed)) {
+                if (!isnan(computed) && speedup_disagrees(r, base)) {
                     pr_buf_printf(ps, " %s", lang_str(l, "speedup_flag"));
                     nt->speedup_flag = 1;
                 }
@@ -379,6 +512,16 @@ static void pub_table(const lang *l, const pr_pub_table *t, vw_notes *nt, pr_buf
             mdt_optional(&cells[k++], l, r->accuracy, PR_DECIMALS_VALUE);
         mdt_row(out, cells, k);
     }
+    if (sn.notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        nt->sanity = 1;
+    }
+    for (size_t i = 0; i < nrows; i++)
+        pr_buf_free(&marks[i]);
+    free(marks);
+    free(pts);
+    sn_notes_free(&sn);
     free(rows);
     mdt_cells_free(cells, 9);
     pr_buf_free(&thr);
@@ -645,7 +788,7 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
     for (size_t i = 0; i < c->ncells; i++)
         runs |= c->cells[i].nrecs > 0;
     if (c->has_repro && runs) {
-        repro_table(w, l, f, c, page_rel, nt, &b);
+        repro_table(w, l, f, c, page_rel, nt, &b, err);
         vw_md(cv, "repro_table", &b);
     }
     imported_line(l, c, &b, err);
@@ -686,7 +829,7 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
         json_object_set_new(pv, "first", json_boolean(n > 1 && t == c->pub));
         source_line(l, t, &b, err);
         vw_md(pv, "source", &b);
-        pub_table(l, t, nt, &b);
+        pub_table(l, f, t, nt, &b, err);
         vw_md(pv, "table", &b);
         json_array_append_new(pubs, pv);
     }
@@ -847,7 +990,10 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     json_object_set_new(view, "has_logs_section", json_boolean(s || has_logs));
     section_numbers(view, l, s || has_logs, s || has_logs);
     rule_notes(view, l, f, err);
+    char *stats_link = vw_stats_link(w, page_rel);
+    nt.stats_link = stats_link;
     vw_notes_set(view, l, &nt, f, err);
+    free(stats_link);
     cpu_notes(view, l, f, err);
     vw_text(view, "date", f->date[0] ? f->date : lang_str(l, "state_none"));
     ok = 1;

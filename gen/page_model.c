@@ -7,6 +7,8 @@
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
+#include "sanity.h"
+#include "stats.h"
 #include "view.h"
 
 /* Model page: frameworks side by side, only like with like.  One section
@@ -63,6 +65,43 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     for (size_t i = 0; i < nh; i++)
         pr_buf_puts(out, " ---: |");
     pr_buf_putc(out, '\n');
+    /* Each column's figures checked as a series (sanity.h), runs and
+     * published figures apart: marks per row and column, footnotes under
+     * the table naming the column. */
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    pr_buf *marks = pr_xcalloc(mc->nrows * mc->ncols + 1, sizeof *marks);
+    sn_point *pts = pr_xcalloc(mc->nrows + 1, sizeof *pts);
+    pr_buf who = PR_BUF_INIT;
+    for (size_t i = 0; i < mc->ncols; i++) {
+        pr_buf_clear(&who);
+        col_name(l, mc, i, 0, &who, err);
+        sn.who = pr_buf_cstr(&who);
+        for (int runs = 0; runs < 2; runs++) {
+            for (size_t r = 0; r < mc->nrows; r++) {
+                const rm_cell *rc = rm_cell_of(mc->fcfgs[i], mc->rows[r].nodes, mc->rows[r].gpus);
+                int has = runs ? rc->origin == RM_MEASURED : rc->origin == RM_PUBLISHED;
+                double v = !has ? 0 : runs ? rc->median : rc->pub->value;
+                int dec = rc->pub && rc->pub->printed ? pr_stats_printed_decimals(rc->pub->printed)
+                                                      : -1;
+                pts[r] = (sn_point){rc->nodes, rc->gpus, has, v,
+                                    runs || dec < 0 ? pr_stats_shortest_decimals(v) : dec};
+            }
+            pr_buf *col = pr_xcalloc(mc->nrows + 1, sizeof *col);
+            sn_check_series(l, mc->cfg.platform, pts, mc->nrows, col, &sn, err);
+            for (size_t r = 0; r < mc->nrows; r++) {
+                pr_buf_puts(&marks[r * mc->ncols + i], pr_buf_cstr(&col[r]));
+                pr_buf_free(&col[r]);
+            }
+            free(col);
+        }
+        const pr_pub_table *own = mc->fcfgs[i]->pub;
+        const pr_pub_table *twin = own ? sn_identical_in(own, mc->fws[i]->pubs, mc->fws[i]->npubs)
+                                       : NULL;
+        if (twin)
+            sn_identical_note(l, twin, NULL, &sn, err);
+    }
+    sn.who = NULL;
     for (size_t r = 0; r < mc->nrows; r++) {
         int nodes = mc->rows[r].nodes, gpus = mc->rows[r].gpus;
         mdt_cells_clear(cells, nh);
@@ -71,10 +110,22 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
         for (size_t i = 0; i < mc->ncols; i++) {
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
             mdt_summary_cell(w, l, rc, page_rel, NULL, &cells[i + 2]);
+            pr_buf_puts(&cells[i + 2], pr_buf_cstr(&marks[r * mc->ncols + i]));
             nt->failed |= rc->origin == RM_FAILED;
         }
         mdt_row(out, cells, nh);
     }
+    if (sn.notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        nt->sanity = 1;
+    }
+    for (size_t i = 0; i < mc->nrows * mc->ncols; i++)
+        pr_buf_free(&marks[i]);
+    free(marks);
+    free(pts);
+    pr_buf_free(&who);
+    sn_notes_free(&sn);
     mdt_cells_free(cells, nh);
     free(cells);
 }

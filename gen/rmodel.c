@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "stats.h"
 
 /* ---------------------------------------------------------------- grouping */
 
@@ -326,7 +327,7 @@ static rm_cell *find_cell(const rm_cfg *c, int nodes, int gpus)
 
 const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus)
 {
-    static const rm_cell empty = {.origin = RM_NONE, .tt = NAN, .acc = NAN};
+    static const rm_cell empty = {.origin = RM_NONE, .tt = NAN, .acc = NAN, .olympic = NAN};
     const rm_cell *cell = find_cell(c, nodes, gpus);
     return cell ? cell : &empty;
 }
@@ -379,6 +380,10 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
         out->median = median_sorted(*vals, out->n_ok);
         out->min = (*vals)[0];
         out->max = (*vals)[out->n_ok - 1];
+        size_t k = pr_stats_median_ci(out->n_ok, &out->ci_coverage);
+        out->ci_lo = k ? (*vals)[k - 1] : out->median;
+        out->ci_hi = k ? (*vals)[out->n_ok - k] : out->median;
+        out->olympic = pr_stats_olympic_sorted(*vals, out->n_ok);
         /* Link the repeat closest to the median (lowest repeat on ties). */
         double best = INFINITY;
         for (size_t i = 0; i < out->nrecs; i++) {
@@ -425,7 +430,7 @@ static void build_cells(const rm_world *w, rm_fw *f)
             rm_cell *cell = &c->cells[r];
             cell->nodes = rows[r].nodes;
             cell->gpus = rows[r].gpus;
-            cell->tt = cell->acc = NAN;
+            cell->tt = cell->acc = cell->olympic = NAN;
             cell->pub = rm_pub_row(c->pub, cell->nodes, cell->gpus);
             cell_alternatives(f, c, cell);
         }

@@ -60,6 +60,11 @@ typedef struct rm_cell {
     const pr_record **recs;
     const pr_run **runs;
     double median, min, max;
+    /* The median's order-statistic interval (lib/stats.h,
+     * docs/statistics.md): [ci_lo, ci_hi] covers it with ci_coverage
+     * (a fraction); ci_coverage 0 with one run.  olympic: the mean without
+     * the best and worst run, NAN below 5 runs. */
+    double ci_lo, ci_hi, ci_coverage, olympic;
     const pr_record *link_rec; /* the repeat whose log backs the median */
     const pr_run *link_run;
     const pr_record *fail_rec; /* the first failure */

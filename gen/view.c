@@ -1,7 +1,9 @@
 #include "view.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "fileio.h"
 #include "md.h"
 
 void vw_str(json_t *o, const char *k, const char *v)
@@ -33,6 +35,24 @@ void vw_page(json_t *view, const lang *l)
     vw_str(view, "other_readme", l->other_readme);
 }
 
+char *vw_stats_link(const rm_world *w, const char *page_rel)
+{
+    /* The repository's docs sit beside its data folder; a data folder
+     * elsewhere (tests, a user's own) has none, and the note then names the
+     * file without a link. */
+    char *path = pr_path_join(w->d->dir, "../docs/statistics.md");
+    char *link = NULL;
+    if (access(path, R_OK) == 0) {
+        char *rel = rm_link_to(w, page_rel, path);
+        pr_buf b = PR_BUF_INIT;
+        pr_md_link_path(&b, rel);
+        link = pr_buf_detach(&b);
+        free(rel);
+    }
+    free(path);
+    return link;
+}
+
 static void add_note(json_t *notes, const lang *l, const char *key, json_t *view, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
@@ -54,8 +74,21 @@ void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *
         add_note(list, l, "note_published", v, err);
     if (nt->gap)
         add_note(list, l, "note_gap", v, err);
-    if (nt->speedup_flag)
+    if (nt->speedup_flag) {
         add_note(list, l, "note_speedup_flag", v, err);
+        add_note(list, l, "note_speedup_interval", v, err);
+    }
+    if (nt->stats) {
+        if (nt->stats_link)
+            json_object_set_new(v, "link", json_string(nt->stats_link));
+        add_note(list, l, nt->stats_link ? "note_stats" : "note_stats_plain", v, err);
+    }
+    if (nt->insufficient)
+        add_note(list, l, "note_insufficient", v, err);
+    if (nt->olympic)
+        add_note(list, l, "note_olympic", v, err);
+    if (nt->sanity)
+        add_note(list, l, "note_sanity", v, err);
     if (nt->failed)
         add_note(list, l, "note_failed", v, err);
     json_decref(v);

@@ -18,6 +18,11 @@
 /* Notes a page collects while its tables are written. */
 typedef struct vw_notes {
     int no_baseline, published, gap, speedup_flag, failed;
+    int stats;        /* a cell of several runs, or a gap judged against them */
+    int insufficient; /* a gap not judged: fewer than 3 runs */
+    int olympic;      /* an olympic-mean column */
+    int sanity;       /* a figure flagged ❗ (sanity.h) */
+    const char *stats_link; /* docs/statistics.md from the page; NULL: not found */
 } vw_notes;
 
 /* Sets key to v as it is (Markdown already, or a word); nothing when v is
@@ -31,6 +36,11 @@ void vw_text(json_t *o, const char *k, const char *v);
 /* The values every page has: the table of contents mark and the links
  * between the two languages' READMEs. */
 void vw_page(json_t *view, const lang *l);
+
+/* The link from page directory page_rel to docs/statistics.md beside the
+ * data folder (the method the notes cite), encoded for a link target;
+ * NULL when there is no such file.  The caller frees it. */
+char *vw_stats_link(const rm_world *w, const char *page_rel);
 
 /* Sets "notes" to the notes nt asks for (the rounding note always); f
  * (NULL on pages of several frameworks) gives the gap threshold. */

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "buf.h"
 
@@ -88,4 +89,91 @@ double pr_stats_round(double x, int decimals)
     char buf[64];
     snprintf(buf, sizeof buf, "%.*f", decimals, x);
     return strtod(buf, NULL);
+}
+
+/* P(Binomial(n, 1/2) <= k), exactly enough for n <= 1000 (the binomial
+ * coefficients as doubles; runs are few). */
+static double binom_half_cdf(size_t n, size_t k)
+{
+    double c = 1, sum = 0;
+    for (size_t i = 0; i <= k && i <= n; i++) {
+        sum += c;
+        c = c * (double)(n - i) / (double)(i + 1);
+    }
+    return sum * pow(0.5, (double)n);
+}
+
+size_t pr_stats_median_ci(size_t n, double *coverage)
+{
+    *coverage = 0;
+    if (n < 2)
+        return 0;
+    size_t best = 1;
+    /* Coverage falls as k grows: the last k still at 95 % is the narrowest
+     * interval that keeps the level. */
+    for (size_t k = 2; k <= n / 2; k++) {
+        if (1 - 2 * binom_half_cdf(n, k - 1) < 0.95)
+            break;
+        best = k;
+    }
+    *coverage = 1 - 2 * binom_half_cdf(n, best - 1);
+    return best;
+}
+
+double pr_stats_olympic_sorted(const double *v, size_t n)
+{
+    if (n < PR_STATS_MIN_RUNS_OLYMPIC)
+        return NAN;
+    return pr_stats_mean(v + 1, n - 2);
+}
+
+int pr_stats_printed_decimals(const char *printed)
+{
+    size_t whole = strspn(printed, "0123456789");
+    if (whole == 0)
+        return -1;
+    if (printed[whole] == '\0')
+        return 0;
+    if (printed[whole] != '.')
+        return -1;
+    size_t frac = strspn(printed + whole + 1, "0123456789");
+    if (frac == 0 || frac > 17 || printed[whole + 1 + frac] != '\0')
+        return -1;
+    return (int)frac;
+}
+
+int pr_stats_shortest_decimals(double v)
+{
+    if (!isfinite(v))
+        return 0;
+    char buf[400];
+    for (int d = 0; d < 17; d++) {
+        snprintf(buf, sizeof buf, "%.*f", d, v);
+        if (strtod(buf, NULL) == v)
+            return d;
+    }
+    return 17;
+}
+
+void pr_stats_printed_interval(double v, int d, double *lo, double *hi)
+{
+    double h = 0.5 * pow(10.0, -(double)d);
+    /* A relative hair on each side: the decimal bounds are not exact
+     * binary values, and a tie must count as inside. */
+    double eps = 1e-12 * fabs(v);
+    *lo = v - h - eps;
+    *hi = v + h + eps;
+}
+
+int pr_stats_ratio_consistent(double s, int ds, double num, int dn, double den, int dd)
+{
+    double slo, shi, nlo, nhi, dlo, dhi;
+    pr_stats_printed_interval(s, ds, &slo, &shi);
+    pr_stats_printed_interval(num, dn, &nlo, &nhi);
+    pr_stats_printed_interval(den, dd, &dlo, &dhi);
+    if (dlo <= 0) /* a denominator that may be 0 allows any ratio */
+        return 1;
+    if (nlo < 0)
+        nlo = 0;
+    return !(nhi / dlo < slo || nlo / dhi > shi);
 }

@@ -35,4 +35,37 @@ int pr_stats_trimmed_mean(double *v, size_t n, double fraction, size_t min_drop,
  * on the exact binary value, ties to even. */
 double pr_stats_round(double x, int decimals);
 
+/* ---- statistics for a few expensive runs (docs/statistics.md) ---- */
+
+/* The distribution-free confidence interval of the median of n runs from
+ * order statistics: the interval [x_(k), x_(n+1-k)] (1-based, sorted) whose
+ * exact coverage 1 - 2·P(Binomial(n, 1/2) <= k-1) is at least 95 % with the
+ * largest k; where no k reaches 95 % (n < 6), k = 1 (min – max) and its
+ * coverage 1 - 2·0.5^n.  Returns k and sets *coverage (a fraction); returns
+ * 0 (no interval) when n < 2. */
+size_t pr_stats_median_ci(size_t n, double *coverage);
+/* The run count from which gaps are judged, and from which the olympic
+ * mean exists. */
+#define PR_STATS_MIN_RUNS_GAP 3
+#define PR_STATS_MIN_RUNS_OLYMPIC 5
+/* Olympic mean of sorted v: the mean without the lowest and the highest
+ * value; NAN when n < PR_STATS_MIN_RUNS_OLYMPIC. */
+double pr_stats_olympic_sorted(const double *v, size_t n);
+
+/* ---- printed precision ---- */
+
+/* The decimals of a number as printed ("19.428": 3, "428": 0); -1 when the
+ * text is not digits with an optional "." and decimal digits. */
+int pr_stats_printed_decimals(const char *printed);
+/* The decimals of v's shortest printed form (7.3: 1, 16.0: 0), at most 17;
+ * what a value whose printed text is unknown is taken to carry. */
+int pr_stats_shortest_decimals(double v);
+/* The interval of values that print as v with d decimals:
+ * [v - 0.5·10^-d, v + 0.5·10^-d]. */
+void pr_stats_printed_interval(double v, int d, double *lo, double *hi);
+/* 1 when a ratio printed as s with ds decimals can be num ÷ den, num and
+ * den printed with dn and dd decimals: the interval s's rounding allows
+ * meets the interval of quotients the inputs' rounding allows. */
+int pr_stats_ratio_consistent(double s, int ds, double num, int dn, double den, int dd);
+
 #endif

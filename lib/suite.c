@@ -24,8 +24,9 @@ static const char *const suite_keys[] = {
     "model_name", "mission_name", "direction_id", "unit", "description", "source", "image",
     "steps", "environment", "command", "shell", "env", "timeout_s", "max_iter", "seq_len",
     "matrix", "rule", "datasets", "framework_version_command", "launcher", "case_name",
-    "gap_threshold", "ranks", "container", "kind", "compare", "platform", NULL};
+    "gap_threshold", "ranks", "container", "kind", "compare", "platform", "summary", NULL};
 static const char *const kinds[] = {"training", "hardware", NULL};
+static const char *const summaries[] = {"median", "olympic", NULL};
 static const char *const compare_keys[] = {"of", "to", "framework", "label", "target", NULL};
 static const char *const matrix_keys[] = {"nodes", "gpus_per_node", "batch_size", "precision",
                                           "repeats", "include", "exclude", NULL};
@@ -625,6 +626,12 @@ static int read_compare(pr_suite *s, const pr_jcur *root, pr_err *err)
     if (pr_jenum(root, "kind", 0, kinds, &kind, err) < 0)
         return -1;
     s->hardware = strcmp(kind, "hardware") == 0;
+    /* "summary": "olympic" asks the reports for the olympic mean too
+     * (docs/statistics.md); the median stays the figure. */
+    const char *summary = "median";
+    if (pr_jenum(root, "summary", 0, summaries, &summary, err) < 0)
+        return -1;
+    s->olympic = strcmp(summary, "olympic") == 0;
     int rc = pr_jarr(root, "compare", 0, 1, &arr, err);
     if (rc <= 0)
         return rc;

@@ -73,6 +73,7 @@ typedef struct pr_suite {
     json_t *datasets;      /* array of {path, md5}, or NULL */
     json_t *version_command; /* array of strings, or NULL */
     int hardware;          /* "kind": "hardware": limits of the machine, not training */
+    int olympic;           /* "summary": "olympic": reports show the olympic mean too */
     pr_compare *compares;  /* "compare" entries, in file order */
     size_t ncompares;
     pr_case *cases;

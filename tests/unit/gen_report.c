@@ -648,15 +648,18 @@ Test(figures, seed_deeplabv3plus_speedups_and_flags)
     const char *md = page(pages, "DeepLabV3plus/mmsegmentation/README.md");
     const struct { const char *row; double speedup; int flagged; } want[] = {
         {"| 1 | 8 | 29.74 |", 7.3, 0}, {"| 2 | 16 | 49.23 |", 12.1, 0}, {"| 4 | 32 | 81.01 |", 19.9, 0},
-        /* fp16: the seed prints 6.98 and 12.36; its own throughput gives 6.99 and 12.39. */
-        {"| 1 | 8 | 58.20 |", 6.98, 1}, {"| 2 | 16 | 103.20 |", 12.36, 1}, {"| 4 | 32 | 182.07 |", 21.86, 0}};
+        /* fp16: the seed prints 6.98 and 12.36; its own throughput gives 6.99 and 12.39.
+         * 58.2 / 8.33 may be 6.977 to 6.997 as printed: 6.98 is consistent; 103.2 / 8.33
+         * is 12.376 to 12.402, never 12.36. */
+        {"| 1 | 8 | 58.20 |", 6.98, 0}, {"| 2 | 16 | 103.20 |", 12.36, 1}, {"| 4 | 32 | 182.07 |", 21.86, 0}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char cells[10][64];
         int n = row_cells(md, want[i].row, cells, 10);
         cr_assert(n >= 6, "row %s not found", want[i].row);
         double computed = strtod(cells[3], NULL);
         double tol = want[i].speedup * 10 == round(want[i].speedup * 10) ? 0.05 : 0.005;
-        if (!want[i].flagged)
+        /* 6.98 is within the inputs' rounding, not of the two-decimal 6.99. */
+        if (!want[i].flagged && want[i].speedup != 6.98)
             cr_expect(fabs(computed - want[i].speedup) <= tol + 1e-9, "%s: %s vs %.2f",
                       want[i].row, cells[3], want[i].speedup);
         cr_expect_eq(strstr(cells[5], "⚠") != NULL, want[i].flagged, "%s: flag in \"%s\"",
@@ -704,17 +707,20 @@ Test(figures, records_end_to_end)
     char cells[13][64];
     int n = row_cells(md, "| 1 | 1 | 100.00 |", cells, 13);
     cr_assert(n >= 10, "1-GPU row missing:\n%s", md);
-    cr_expect_str_eq(cells[3], "98.00 – 102.00");
+    /* Three runs: min – max, which covers the median with 1 - 2·0.5^3. */
+    cr_expect_str_eq(cells[3], "98.00 – 102.00 (75.0%)");
     cr_expect_str_eq(cells[4], "3");
     cr_expect_str_eq(cells[5], "1.00");
     cr_expect(strstr(md, "[日志](../../../runs/r1/logs/train_log/clas_Toy_sp_bs64_fp32_1_r3)"), "%s", md);
-    /* 8 GPUs: one run measured, one OOM: 600 vs published 700 is a -14.3% gap, flagged. */
+    /* 8 GPUs: one run measured, one OOM: 600 vs published 700 is a -14.3% gap,
+     * shown but not judged (one run: insufficient data). */
     n = row_cells(md, "| 1 | 8 | 600.00 |", cells, 13);
     cr_assert(n >= 10);
     cr_expect_str_eq(cells[5], "6.00");
     cr_expect_str_eq(cells[6], "75.0%");
     cr_expect(strstr(cells[4], "+1"), "failed repeat counted: %s", cells[4]);
-    cr_expect_str_eq(cells[8], "-14.3% ⚠️");
+    cr_expect_str_eq(cells[8], "-14.3% （数据不足）");
+    cr_expect_str_eq(cells[3], "—");
     /* Every log listed, the failed one with its reason. */
     cr_expect(strstr(md, "clas_Toy_mp_bs64_fp32_8_r2)"));
     cr_expect(strstr(md, "失败：oom"));

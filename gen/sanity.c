@@ -1,0 +1,218 @@
+#include "sanity.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "md.h"
+#include "provenance.h"
+#include "stats.h"
+
+void sn_notes_init(sn_notes *n, int lettered)
+{
+    pr_buf_init(&n->notes);
+    n->next = 0;
+    n->lettered = lettered;
+    n->who = NULL;
+}
+
+void sn_notes_free(sn_notes *n) { pr_buf_free(&n->notes); }
+
+static int point_qsort(const void *a, const void *b)
+{
+    const sn_point *x = a, *y = b;
+    return x->gpus != y->gpus ? x->gpus - y->gpus : x->nodes - y->nodes;
+}
+
+size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        const pr_pub_row *r = &t->rows[i];
+        int d = r->printed ? pr_stats_printed_decimals(r->printed) : -1;
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
+                            d >= 0 ? d : pr_stats_shortest_decimals(r->value)};
+    }
+    pr_qsort(pts, t->nrows, sizeof *pts, point_qsort);
+    return t->nrows;
+}
+
+/* Writes one flag: its mark (" ❗a") and its footnote ("- ❗a " + text of
+ * key rendered with v, borrowed). */
+static void flag(const lang *l, const char *key, json_t *v, pr_buf *mark, sn_notes *nt,
+                 pr_err *err)
+{
+    char letter[16] = "";
+    if (nt->lettered) {
+        int k = nt->next++;
+        if (k < 26)
+            snprintf(letter, sizeof letter, "%c", 'a' + k);
+        else
+            snprintf(letter, sizeof letter, "%d", k + 1);
+    }
+    const char *sign = lang_str(l, "sanity_flag");
+    if (mark)
+        pr_buf_printf(mark, " %s%s", sign, letter);
+    pr_buf_printf(&nt->notes, "- %s%s ", sign, letter);
+    if (nt->who)
+        pr_buf_printf(&nt->notes, "%s: ", nt->who);
+    lang_fmt(l, key, v, &nt->notes, err);
+    pr_buf_putc(&nt->notes, '\n');
+}
+
+/* The view of a flag at point p: its count label (Markdown), value. */
+static json_t *point_view(const lang *l, const pr_platform *plat, const sn_point *p,
+                          const char *prefix, json_t *v, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    char key[32];
+    pv_count_label(l, plat, p->nodes, p->gpus, &b, err);
+    snprintf(key, sizeof key, "%scount", prefix);
+    json_object_set_new(v, key, json_string(pr_buf_cstr(&b)));
+    pr_buf_clear(&b);
+    pr_md_number(&b, p->value, p->decimals);
+    snprintf(key, sizeof key, "%svalue", prefix);
+    json_object_set_new(v, key, json_string(pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+    return v;
+}
+
+static void set_pct(json_t *v, const char *key, double x, int decimals)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_md_number(&b, x, decimals);
+    json_object_set_new(v, key, json_string(pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+}
+
+size_t sn_check_series(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
+                       pr_buf *marks, sn_notes *nt, pr_err *err)
+{
+    size_t flags = 0;
+    const sn_point *base = NULL;
+    for (size_t i = 0; i < n && !base; i++)
+        if (pts[i].has && pts[i].gpus == 1 && pts[i].nodes == 1)
+            base = &pts[i];
+    for (size_t i = 0; i < n; i++) {
+        const sn_point *q = &pts[i];
+        if (!q->has)
+            continue;
+        double qlo, qhi, blo, bhi;
+        pr_stats_printed_interval(q->value, q->decimals, &qlo, &qhi);
+        pr_buf *mark = marks ? &marks[i] : NULL;
+        /* Against the 1-device figure: the least efficiency the rounding
+         * allows is still above 100 % + tolerance. */
+        int superlinear = 0;
+        if (base && q->gpus > 1) {
+            pr_stats_printed_interval(base->value, base->decimals, &blo, &bhi);
+            if (bhi > 0 && qlo / (bhi * q->gpus) > 1 + SN_EFF_TOL) {
+                json_t *v = point_view(l, p, q, "", json_object(), err);
+                set_pct(v, "eff", 100.0 * q->value / base->value / q->gpus, 1);
+                set_pct(v, "tol", 100.0 * SN_EFF_TOL, 0);
+                flag(l, "sanity_superlinear", v, mark, nt, err);
+                json_decref(v);
+                flags++;
+                superlinear = 1;
+            }
+        }
+        /* Against the previous device count (the last row with fewer). */
+        const sn_point *prev = NULL;
+        for (size_t j = 0; j < i; j++)
+            if (pts[j].has && pts[j].gpus < q->gpus)
+                prev = &pts[j];
+        if (!prev)
+            continue;
+        double plo, phi;
+        pr_stats_printed_interval(prev->value, prev->decimals, &plo, &phi);
+        if (qhi < plo) {
+            json_t *v = point_view(l, p, q, "", json_object(), err);
+            point_view(l, p, prev, "ref_", v, err);
+            flag(l, "sanity_falls", v, mark, nt, err);
+            json_decref(v);
+            flags++;
+        } else if (!superlinear && prev != base && phi > 0 &&
+                   (qlo / q->gpus) / (phi / prev->gpus) > 1 + SN_JUMP_TOL) {
+            json_t *v = point_view(l, p, q, "", json_object(), err);
+            point_view(l, p, prev, "ref_", v, err);
+            set_pct(v, "ratio", (q->value / q->gpus) / (prev->value / prev->gpus), 2);
+            set_pct(v, "tol", 100.0 * SN_JUMP_TOL, 0);
+            if (base) {
+                set_pct(v, "eff", 100.0 * q->value / base->value / q->gpus, 1);
+                set_pct(v, "ref_eff", 100.0 * prev->value / base->value / prev->gpus, 1);
+            }
+            flag(l, "sanity_jump", v, mark, nt, err);
+            json_decref(v);
+            flags++;
+        }
+    }
+    return flags;
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int sn_identical(const pr_pub_table *a, const pr_pub_table *b)
+{
+    if (a == b || a->nrows != b->nrows || a->platform != b->platform ||
+        strcmp(a->model, b->model) != 0 || strcmp(a->framework, b->framework) != 0 ||
+        !same_text(a->label, b->label) || !same_text(a->variant.en, b->variant.en) ||
+        (strcmp(a->precision, b->precision) == 0 && a->batch_size == b->batch_size &&
+         same_text(a->batch_label, b->batch_label)))
+        return 0;
+    size_t figures = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        const pr_pub_row *x = &a->rows[i], *y = NULL;
+        for (size_t j = 0; j < b->nrows && !y; j++)
+            if (b->rows[j].nodes == x->nodes && b->rows[j].gpus == x->gpus)
+                y = &b->rows[j];
+        if (!y || x->has_value != y->has_value)
+            return 0;
+        if (!x->has_value)
+            continue;
+        /* The same printed text where both say it, else the same number. */
+        if (x->printed && y->printed ? strcmp(x->printed, y->printed) != 0
+                                     : x->value != y->value)
+            return 0;
+        figures++;
+    }
+    return figures >= 2;
+}
+
+const pr_pub_table *sn_identical_in(const pr_pub_table *t, const pr_pub_table *const *tabs,
+                                    size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tabs[i] != t && sn_identical(t, tabs[i]))
+            return tabs[i];
+    return NULL;
+}
+
+void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sn_notes *nt,
+                       pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (const char *p = other->precision; *p; p++)
+        pr_buf_putc(&b, (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p));
+    if (other->batch_label)
+        pr_buf_printf(&b, " BS=%s", other->batch_label);
+    else if (other->batch_size > 0)
+        pr_buf_printf(&b, " BS=%d", other->batch_size);
+    json_t *v = json_pack("{s:s,s:s}", "other", pr_buf_cstr(&b), "label", other->label);
+    flag(l, "sanity_identical", v, mark, nt, err);
+    json_decref(v);
+    pr_buf_free(&b);
+}
+
+void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                        const char *src, const char *base_src, pr_buf *mark, sn_notes *nt,
+                        pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    pv_count_label(l, p, nodes, gpus, &b, err);
+    json_t *v = json_pack("{s:s,s:s,s:s}", "count", pr_buf_cstr(&b), "src", src, "base_src",
+                          base_src);
+    flag(l, "sanity_other_base", v, mark, nt, err);
+    json_decref(v);
+    pr_buf_free(&b);
+}

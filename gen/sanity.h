@@ -1,0 +1,82 @@
+/* sanity: figures that cannot be right, flagged wherever a table shows
+ * them (framework page, model page, audit) with a footnote saying what is
+ * odd.  The rules (docs/statistics.md#sanity-flags):
+ *
+ *   - scaling efficiency above 100 % beyond the figures' rounding and
+ *     SN_EFF_TOL (data-parallel training does not scale better than
+ *     linearly);
+ *   - throughput per device rising by more than SN_JUMP_TOL from one device
+ *     count to the next (46.0 % efficient at 8 GPUs, 91.2 % at 16);
+ *   - throughput falling as devices are added, beyond rounding;
+ *   - two configurations of one source whose figures are identical (a copy
+ *     error in the source);
+ *   - a speedup whose 1-device baseline comes from another source.
+ *
+ * Every comparison allows for the rounding of the printed inputs: a value
+ * lies anywhere in the interval its printed decimals allow.
+ *
+ * Memory: everything appends to the caller's buffers; nothing is kept.
+ */
+#ifndef PR_SANITY_H
+#define PR_SANITY_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "data.h"
+#include "err.h"
+#include "lang.h"
+
+#define SN_EFF_TOL 0.01
+#define SN_JUMP_TOL 0.25
+
+/* One figure of a series: a row of a table, in device-count order. */
+typedef struct sn_point {
+    int nodes, gpus;
+    int has;      /* 0: a state (TODO, OOM), no figure */
+    double value;
+    int decimals; /* as printed (lib/stats.h) */
+} sn_point;
+
+/* The footnotes of one table.  Each flag gets the next letter (a, b, …);
+ * its mark goes into the flagged row's cell and its text into notes as a
+ * list item.  No letters when !lettered (a list of its own: the audit). */
+typedef struct sn_notes {
+    pr_buf notes;
+    int next, lettered;
+    const char *who; /* Markdown written before each footnote's text ("PyTorch: "); may be
+                      * NULL.  Borrowed. */
+} sn_notes;
+
+void sn_notes_init(sn_notes *n, int lettered);
+void sn_notes_free(sn_notes *n);
+
+/* The points of published table t in device-count order, into pts (room
+ * for t->nrows); returns how many. */
+size_t sn_pub_points(const pr_pub_table *t, sn_point *pts);
+
+/* Checks series pts[0..n) (device-count order) on machine p (words for a
+ * CPU's processes): the efficiency, per-device and falling rules.  Marks
+ * go into marks[i] (may be NULL), footnotes into nt.  Returns the flags. */
+size_t sn_check_series(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
+                       pr_buf *marks, sn_notes *nt, pr_err *err);
+
+/* 1 when a and b, two configurations of one framework, platform and
+ * source, print the same figures at the same rows (two figures at least). */
+int sn_identical(const pr_pub_table *a, const pr_pub_table *b);
+/* The first table of tabs[0..n) identical to t (t itself skipped); NULL
+ * when none. */
+const pr_pub_table *sn_identical_in(const pr_pub_table *t, const pr_pub_table *const *tabs,
+                                    size_t n);
+/* The footnote of t being identical to other; mark (may be NULL) gets the
+ * mark. */
+void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sn_notes *nt,
+                       pr_err *err);
+
+/* The footnote of a speedup at nodes × gpus whose baseline comes from
+ * source base_src and the figure from src (Markdown both). */
+void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                        const char *src, const char *base_src, pr_buf *mark, sn_notes *nt,
+                        pr_err *err);
+
+#endif
