@@ -1,0 +1,557 @@
+/* fw_tables: the tables of a framework page (page_framework.c): the
+ * reproduction table of a configuration (runs, their interval, speedup,
+ * efficiency, each published source with its gap, sanity flags), a
+ * published table as its source printed it, and a platform's summary.
+ * Each appends Markdown to out and sets the notes it needs in nt. */
+#include "fw_tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "md.h"
+#include "mdtable.h"
+#include "provenance.h"
+#include "sanity.h"
+#include "stats.h"
+
+/* Decimals a published number was printed with (at least 1, at most 4). */
+static int printed_decimals(double v)
+{
+    for (int d = 1; d < 4; d++) {
+        double s = pow(10.0, d);
+        if (fabs(round(v * s) - v * s) < 1e-6)
+            return d;
+    }
+    return 4;
+}
+
+/* The decimals published row r's figure was printed with: its printed
+ * text's, else those of the number's shortest form. */
+static int value_decimals(const pr_pub_row *r)
+{
+    int d = r->printed ? pr_stats_printed_decimals(r->printed) : -1;
+    return d >= 0 ? d : pr_stats_shortest_decimals(r->value);
+}
+
+/* 1 when row r's printed speedup cannot be its figure ÷ the baseline's:
+ * no values the printed decimals of the three allow give it
+ * (docs/statistics.md#printed-precision). */
+static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
+{
+    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
+                                      r->value, value_decimals(r), base->value,
+                                      value_decimals(base));
+}
+
+static int any_pub_tt(const pr_pub_table *t)
+{
+    for (size_t i = 0; t && i < t->nrows; i++)
+        if (!isnan(t->rows[i].time_to_train_s))
+            return 1;
+    return 0;
+}
+
+static int any_pub_acc(const pr_pub_table *t)
+{
+    for (size_t i = 0; t && i < t->nrows; i++)
+        if (!isnan(t->rows[i].accuracy))
+            return 1;
+    return 0;
+}
+
+/* The speedup and scaling-efficiency cells of a figure against the 1-GPU
+ * one (base NAN: no baseline, and the cell says so); returns the speedup,
+ * NAN without a baseline. */
+static double scaling_cells(const lang *l, double value, double base, int gpus, pr_buf *sp,
+                            pr_buf *eff, vw_notes *nt)
+{
+    if (isnan(base)) {
+        pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
+        pr_buf_puts(eff, lang_str(l, "state_none"));
+        nt->no_baseline = 1;
+        return NAN;
+    }
+    double s = value / base;
+    pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
+    pr_md_number(eff, 100.0 * s / gpus, PR_DECIMALS_PERCENT);
+    pr_buf_puts(eff, "%");
+    return s;
+}
+/* The median's order-statistic interval with its coverage ("98.00 –
+ * 102.00 (75.0%)"); "—" for one run, which has none. */
+static void interval_cell(const rm_cell *rc, pr_buf *out)
+{
+    if (rc->ci_coverage <= 0) {
+        pr_buf_puts(out, "—");
+        return;
+    }
+    mdt_value(out, rc->ci_lo);
+    pr_buf_puts(out, " – ");
+    mdt_value(out, rc->ci_hi);
+    pr_buf_puts(out, " (");
+    pr_md_number(out, 100.0 * rc->ci_coverage, PR_DECIMALS_PERCENT);
+    pr_buf_puts(out, "%)");
+}
+
+/* The verdict on a gap between runs rc and published row pr: below
+ * PR_STATS_MIN_RUNS_GAP runs not judged; else flagged only when the figure,
+ * anywhere in the interval its printed decimals allow, lies outside the
+ * median's interval and farther than tol (a fraction) from the median
+ * (docs/statistics.md#gaps). */
+static void gap_verdict(const lang *l, const rm_cell *rc, const pr_pub_row *pr, double tol,
+                        pr_buf *gap, vw_notes *nt)
+{
+    if (rc->n_ok < PR_STATS_MIN_RUNS_GAP) {
+        pr_buf_printf(gap, " %s", lang_str(l, "gap_insufficient"));
+        nt->insufficient = 1;
+        return;
+    }
+    nt->stats = 1;
+    double lo, hi;
+    pr_stats_printed_interval(pr->value, value_decimals(pr), &lo, &hi);
+    /* The point of the figure's interval nearest the median. */
+    double near = rc->median < lo ? lo : rc->median > hi ? hi : rc->median;
+    int outside = hi < rc->ci_lo || lo > rc->ci_hi;
+    if (outside && fabs(rc->median - near) > tol * pr->value) {
+        pr_buf_printf(gap, " %s", lang_str(l, "gap_flag"));
+        nt->gap = 1;
+    }
+}
+
+/* Where a cell's runs come from, as Markdown: measured here, or the
+ * repository its imported logs were published in. */
+static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *err)
+{
+    const json_t *src = rc->link_rec ? rc->link_rec->source : NULL;
+    const char *repo = json_string_value(json_object_get(src, "repo"));
+    if (!rc->imported || !repo) {
+        pr_buf_puts(out, lang_str(l, rc->imported ? "imported_source_unknown"
+                                                  : "src_measured_here"));
+        return;
+    }
+    pr_buf code = PR_BUF_INIT;
+    pr_md_code_span(&code, repo);
+    json_t *v = json_pack("{s:s}", "repo", pr_buf_cstr(&code));
+    lang_fmt(l, "src_imported_from", v, out, err);
+    json_decref(v);
+    pr_buf_free(&code);
+}
+
+/* Flags rc's speedup when its 1-GPU baseline base comes from another
+ * source: measured against imported, or logs of two repositories. */
+static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const rm_cell *base,
+                       pr_buf *sp, sn_notes *sn, pr_err *err)
+{
+    pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
+    runs_source(l, rc, &a, err);
+    runs_source(l, base, &b, err);
+    if (strcmp(pr_buf_cstr(&a), pr_buf_cstr(&b)) != 0)
+        sn_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&a),
+                           pr_buf_cstr(&b), sp, sn, err);
+    pr_buf_free(&a);
+    pr_buf_free(&b);
+}
+
+/* The published tables a configuration's figures are compared with: the
+ * primary, then its cells' other tables, one per source label (the first
+ * in precedence), at most REPRO_MAX_PUBS. */
+#define REPRO_MAX_PUBS 3
+static size_t repro_pubs(const rm_cfg *c, const pr_pub_table **out)
+{
+    size_t n = 0;
+    if (!c->platform || !c->pub)
+        return 0;
+    out[n++] = c->pub;
+    for (size_t i = 0; i < c->ncells; i++)
+        for (size_t a = 0; a < c->cells[i].nalts && n < REPRO_MAX_PUBS; a++) {
+            const pr_pub_table *t = c->cells[i].alt_tabs[a];
+            int seen = 0;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = out[j] == t || strcmp(out[j]->label, t->label) == 0;
+            if (!seen)
+                out[n++] = t;
+        }
+    /* The report the imported logs came with first: its figures are the
+     * ones these logs should give. */
+    const char *repo = NULL;
+    for (size_t i = 0; i < c->ncells && !repo; i++)
+        if (c->cells[i].imported && c->cells[i].link_rec && c->cells[i].link_rec->source)
+            repo = json_string_value(json_object_get(c->cells[i].link_rec->source, "repo"));
+    for (size_t j = 1; repo && j < n; j++)
+        if (out[j]->source_repo && strcmp(out[j]->source_repo, repo) == 0 &&
+            !(out[0]->source_repo && strcmp(out[0]->source_repo, repo) == 0)) {
+            const pr_pub_table *t = out[0];
+            out[0] = out[j];
+            out[j] = t;
+        }
+    return n;
+}
+
+/* A published figure as its source printed it ("19.428"), else as tables
+ * print figures; †. */
+static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
+{
+    if (pr && pr->has_value) {
+        mdt_pub_value(out, pr);
+        pr_buf_puts(out, lang_str(l, "published_mark"));
+    } else {
+        pr_buf_puts(out, pr ? pr->state : lang_str(l, "state_none"));
+    }
+}
+
+/* The reproduction table of one configuration: the runs' figures (‡ when
+ * they come from imported logs), compared with each published table of the
+ * same machine (the report the logs came with, the vendor's), a figure and
+ * a gap column each.  Figures of a machine not stated are compared with
+ * nothing.  On a CPU machine speedup and efficiency need two process
+ * counts (one has nothing to scale). */
+void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
+                     const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
+{
+    const pr_pub_table *pubs[REPRO_MAX_PUBS];
+    size_t npubs = repro_pubs(c, pubs);
+    /* A hardware suite measures the machine: a bandwidth at 8 GPUs is no
+     * multiple of the 1-GPU one, so speedup and efficiency mean nothing. */
+    int scaling = (!pv_is_cpu(c->platform) || pv_counts(c) > 1) &&
+                  !(f->suite && f->suite->hardware);
+    int has_tt = c->has_tt, has_acc = c->has_acc;
+    const char *mark = lang_str(l, "imported_mark");
+    enum { MAX_COLS = 11 + 2 * REPRO_MAX_PUBS };
+    const char *heads[MAX_COLS];
+    size_t nh = 0;
+    pr_buf thr = PR_BUF_INIT, pubh[REPRO_MAX_PUBS];
+    /* A hardware suite's figure is no training throughput: nccl-tests'
+     * busbw is a bus bandwidth, the others a measured value. */
+    const char *what = "col_throughput";
+    if (f->suite && f->suite->hardware) {
+        const char *col = json_string_value(json_object_get(f->suite->rule, "column"));
+        what = col && strcmp(col, "busbw") == 0 ? "col_busbw" : "col_measured";
+    }
+    pr_buf_printf(&thr, "%s (%s)", lang_str(l, what), f->unit);
+    heads[nh++] = lang_str(l, "col_nodes");
+    heads[nh++] = pv_col_count(l, c->platform);
+    heads[nh++] = pr_buf_cstr(&thr);
+    heads[nh++] = lang_str(l, "col_interval");
+    heads[nh++] = lang_str(l, "col_runs");
+    int olympic = f->suite && f->suite->olympic;
+    if (olympic) {
+        heads[nh++] = lang_str(l, "col_olympic");
+        nt->olympic = 1;
+    }
+    if (scaling) {
+        heads[nh++] = lang_str(l, "col_speedup");
+        heads[nh++] = lang_str(l, "col_efficiency");
+    }
+    if (has_tt)
+        heads[nh++] = lang_str(l, "col_tt");
+    if (has_acc)
+        heads[nh++] = lang_str(l, "col_acc");
+    for (size_t p = 0; p < npubs; p++) {
+        pr_buf_init(&pubh[p]);
+        pr_buf_printf(&pubh[p], "%s (%s)", lang_str(l, "col_published"), pubs[p]->label);
+        heads[nh++] = pr_buf_cstr(&pubh[p]);
+        heads[nh++] = lang_str(l, "col_gap");
+    }
+    heads[nh++] = lang_str(l, "col_log");
+    mdt_head(out, heads, nh, 2);
+
+    const rm_cell *base = rm_cell_of(c, 1, 1);
+    /* What cannot be right in the runs' figures, footnoted under the
+     * table (the medians carry every digit: no rounding to allow for). */
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    sn_point *pts = pr_xcalloc(c->ncells + 1, sizeof *pts);
+    pr_buf *marks = pr_xcalloc(c->ncells + 1, sizeof *marks);
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
+                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0};
+    }
+    sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
+    pr_buf cells[MAX_COLS];
+    for (size_t i = 0; i < MAX_COLS; i++)
+        pr_buf_init(&cells[i]);
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        /* A case with no run reproduced nothing: the summary table says
+         * TODO for a planned one, and a row of dashes and "0 runs" says
+         * nothing more. */
+        if (!rc->nrecs)
+            continue;
+        mdt_cells_clear(cells, MAX_COLS);
+        size_t k = 0;
+        pr_buf_printf(&cells[k++], "%d", rc->nodes);
+        pr_buf_printf(&cells[k++], "%d", rc->gpus);
+        pr_buf *val = &cells[k++], *range = &cells[k++], *runs = &cells[k++];
+        pr_buf *oly = olympic ? &cells[k++] : NULL;
+        pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
+        if (oly)
+            mdt_optional(oly, l, rc->olympic, PR_DECIMALS_VALUE);
+        if (rc->n_ok) {
+            mdt_value(val, rc->median);
+            if (rc->imported)
+                pr_buf_puts(val, mark);
+            pr_buf_puts(val, pr_buf_cstr(&marks[i]));
+            interval_cell(rc, range);
+            nt->stats |= rc->n_ok > 1;
+            pr_buf_printf(runs, "%u", rc->n_ok);
+            if (rc->n_total > rc->n_ok) {
+                pr_buf_printf(runs, " (+%u %s)", rc->n_total - rc->n_ok,
+                              lang_str(l, "state_failed"));
+                nt->failed = 1;
+            }
+            if (scaling) {
+                scaling_cells(l, rc->median, base->n_ok ? base->median : NAN, rc->gpus, sp, eff,
+                              nt);
+                if (base->n_ok && rc != base)
+                    other_base(l, c, rc, base, sp, &sn, err);
+            }
+        } else {
+            const char *state = rc->fail_rec ? mdt_fail_word(l, rc->fail_rec)
+                                : lang_str(l, rc->planned ? "state_todo" : "state_none");
+            pr_buf_puts(val, state);
+            if (rc->fail_rec && rc->imported)
+                pr_buf_puts(val, mark);
+            pr_buf_puts(range, lang_str(l, "state_none"));
+            pr_buf_printf(runs, "%u", rc->n_total);
+            if (scaling) {
+                pr_buf_puts(sp, lang_str(l, "state_none"));
+                pr_buf_puts(eff, lang_str(l, "state_none"));
+            }
+            if (rc->fail_rec)
+                nt->failed = 1;
+        }
+        if (has_tt)
+            mdt_optional(&cells[k++], l, rc->tt, PR_DECIMALS_VALUE);
+        if (has_acc)
+            mdt_optional(&cells[k++], l, rc->acc, PR_DECIMALS_VALUE);
+        for (size_t p = 0; p < npubs; p++) {
+            const pr_pub_row *pr = rm_pub_row(pubs[p], rc->nodes, rc->gpus);
+            pr_buf *pc = &cells[k++], *gap = &cells[k++];
+            pub_figure(l, pr, pc);
+            if (pr && pr->has_value && rc->n_ok) {
+                double g = (rc->median - pr->value) / pr->value;
+                if (g >= 0)
+                    pr_buf_putc(gap, '+');
+                pr_md_number(gap, 100.0 * g, PR_DECIMALS_PERCENT);
+                pr_buf_puts(gap, "%");
+                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt);
+            } else {
+                pr_buf_puts(gap, lang_str(l, "state_none"));
+            }
+        }
+        pr_buf *lg = &cells[k++];
+        const pr_record *lr = rc->n_ok ? rc->link_rec : rc->fail_rec;
+        const pr_run *lrun = rc->n_ok ? rc->link_run : rc->fail_run;
+        if (lr)
+            mdt_log_link(w, page_rel, lrun, lr, lang_str(l, "col_log"), lg);
+        else
+            pr_buf_puts(lg, lang_str(l, "state_none"));
+        mdt_row(out, cells, k);
+    }
+    mdt_cells_free(cells, MAX_COLS);
+    pr_buf_free(&thr);
+    for (size_t p = 0; p < npubs; p++)
+        pr_buf_free(&pubh[p]);
+    if (sn.notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        nt->sanity = 1;
+    }
+    for (size_t i = 0; i < c->ncells; i++)
+        pr_buf_free(&marks[i]);
+    free(marks);
+    free(pts);
+    sn_notes_free(&sn);
+}
+
+void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_object();
+    pr_buf title = PR_BUF_INIT, where = PR_BUF_INIT;
+    pr_md_text(&title, t->source_title ? t->source_title : t->label);
+    if (t->source_url) {
+        mdt_link_url(&where, pr_buf_cstr(&title), t->source_url);
+    } else {
+        pr_buf_puts(&where, pr_buf_cstr(&title));
+    }
+    if (!t->source_repo && t->source_path) {
+        pr_buf_puts(&where, " (");
+        pr_md_code_span(&where, t->source_path);
+        pr_buf_puts(&where, ")");
+    }
+    if (t->source_repo) {
+        pr_buf loc = PR_BUF_INIT;
+        pr_buf_printf(&loc, "%s%s%s%s%s", t->source_repo, t->source_commit ? "@" : "",
+                      t->source_commit ? t->source_commit : "", t->source_path ? ":" : "",
+                      t->source_path ? t->source_path : "");
+        if (t->source_line)
+            pr_buf_printf(&loc, "#L%d", t->source_line);
+        pr_buf_puts(&where, " (");
+        pr_md_code_span(&where, pr_buf_cstr(&loc));
+        pr_buf_puts(&where, ")");
+        pr_buf_free(&loc);
+    }
+    json_object_set_new(v, "source", json_string(pr_buf_cstr(&where)));
+    json_object_set_new(v, "label", json_string(t->label));
+    if (t->date)
+        json_object_set_new(v, "date", json_string(t->date));
+    lang_fmt(l, "pub_source", v, out, err);
+    json_decref(v);
+    pr_buf_free(&title);
+    pr_buf_free(&where);
+}
+
+/* A published table as its source printed it, with the speedup its own
+ * throughput figures give beside the printed one (on a CPU machine, only
+ * when it has two process counts). */
+void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_notes *nt,
+                   pr_buf *out, pr_err *err)
+{
+    int has_tt = any_pub_tt(t), has_acc = any_pub_acc(t), has_ps = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        has_ps |= t->rows[i].has_speedup;
+    /* Rows in GPU order, whatever order the source used. */
+    rm_row *rows = NULL;
+    size_t nrows = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        rm_row_add(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
+    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    int scaling = !pv_is_cpu(t->platform) || (nrows > 1 && rows[0].gpus != rows[nrows - 1].gpus);
+    const char *heads[9];
+    size_t nh = 0;
+    pr_buf thr = PR_BUF_INIT;
+    pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), t->unit);
+    heads[nh++] = lang_str(l, "col_nodes");
+    heads[nh++] = pv_col_count(l, t->platform);
+    heads[nh++] = pr_buf_cstr(&thr);
+    if (scaling) {
+        heads[nh++] = lang_str(l, "col_computed_speedup");
+        heads[nh++] = lang_str(l, "col_efficiency");
+    }
+    if (has_ps)
+        heads[nh++] = lang_str(l, "col_pub_speedup");
+    if (has_tt)
+        heads[nh++] = lang_str(l, "col_tt");
+    if (has_acc)
+        heads[nh++] = lang_str(l, "col_acc");
+    mdt_head(out, heads, nh, 2);
+    const pr_pub_row *base = rm_pub_row(t, 1, 1);
+    if (base && !base->has_value)
+        base = NULL;
+    /* What cannot be right, footnoted under the table: marks per row. */
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    sn_point *pts = pr_xcalloc(nrows + 1, sizeof *pts);
+    pr_buf *marks = pr_xcalloc(nrows + 1, sizeof *marks);
+    for (size_t i = 0; i < nrows; i++) {
+        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
+                            r->has_value ? value_decimals(r) : 0};
+    }
+    sn_check_series(l, t->platform, pts, nrows, marks, &sn, err);
+    const pr_pub_table *twin = sn_identical_in(t, f->pubs, f->npubs);
+    if (twin)
+        sn_identical_note(l, twin, NULL, &sn, err);
+    pr_buf cells[9];
+    for (size_t i = 0; i < 9; i++)
+        pr_buf_init(&cells[i]);
+    for (size_t i = 0; i < nrows; i++) {
+        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
+        mdt_cells_clear(cells, 9);
+        size_t k = 0;
+        pr_buf_printf(&cells[k++], "%d", r->nodes);
+        pr_buf_printf(&cells[k++], "%d", r->gpus);
+        pr_buf *val = &cells[k++];
+        pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
+        double computed = NAN;
+        if (r->has_value) {
+            mdt_pub_value(val, r);
+            pr_buf_puts(val, pr_buf_cstr(&marks[i]));
+            if (scaling)
+                computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
+                                         eff, nt);
+        } else {
+            pr_buf_puts(val, r->state);
+            if (scaling) {
+                pr_buf_puts(sp, lang_str(l, "state_none"));
+                pr_buf_puts(eff, lang_str(l, "state_none"));
+            }
+        }
+        if (has_ps) {
+            pr_buf *ps = &cells[k++];
+            if (r->has_speedup) {
+                /* Printed as the source printed it. */
+                pr_md_number(ps, r->speedup, printed_decimals(r->speedup));
+                if (!isnan(computed) && speedup_disagrees(r, base)) {
+                    pr_buf_printf(ps, " %s", lang_str(l, "speedup_flag"));
+                    nt->speedup_flag = 1;
+                }
+            } else {
+                pr_buf_puts(ps, lang_str(l, "state_none"));
+            }
+        }
+        if (has_tt)
+            mdt_optional(&cells[k++], l, r->time_to_train_s, PR_DECIMALS_VALUE);
+        if (has_acc)
+            mdt_optional(&cells[k++], l, r->accuracy, PR_DECIMALS_VALUE);
+        mdt_row(out, cells, k);
+    }
+    if (sn.notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        nt->sanity = 1;
+    }
+    for (size_t i = 0; i < nrows; i++)
+        pr_buf_free(&marks[i]);
+    free(marks);
+    free(pts);
+    sn_notes_free(&sn);
+    free(rows);
+    mdt_cells_free(cells, 9);
+    pr_buf_free(&thr);
+}
+
+/* The summary table of one platform's configurations f->cfgs[first, end):
+ * device counts down, configurations across.  Two machines never share a
+ * table: their figures are not compared. */
+void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                       size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
+                       pr_err *err)
+{
+    const pr_platform *p = f->cfgs[first].platform;
+    rm_row *rows = NULL;
+    size_t nrows = 0;
+    for (size_t i = first; i < end; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
+            rm_row_add(&rows, &nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
+    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    size_t nh = end - first + 1;
+    char **names = pr_xcalloc(nh, sizeof *names);
+    const char **heads = pr_xcalloc(nh, sizeof *heads);
+    heads[0] = pv_col_count(l, p);
+    /* Plain names (mdt_head escapes them once: a Markdown name came out
+     * "R&amp;amp;D"), without the platform the section's heading names. */
+    for (size_t i = first; i < end; i++)
+        heads[i - first + 1] = names[i - first + 1] = lang_config_short(l, &f->cfgs[i], 1, err);
+    mdt_head(out, heads, nh, 1);
+    pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
+    for (size_t r = 0; r < nrows; r++) {
+        mdt_cells_clear(cells, nh);
+        pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
+        for (size_t i = first; i < end; i++)
+            mdt_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
+                            nt, &cells[i - first + 1]);
+        mdt_row(out, cells, nh);
+    }
+    mdt_cells_free(cells, nh);
+    free(cells);
+    for (size_t i = 0; i < nh; i++)
+        free(names[i]);
+    free(names);
+    free(heads);
+    free(rows);
+}
+
