@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "md.h"
+#include "stats.h"
 
 void mdt_row(pr_buf *out, pr_buf *cells, size_t n)
 {
@@ -106,10 +107,13 @@ void mdt_optional(pr_buf *out, const lang *l, double v, int decimals)
 
 void mdt_pub_value(pr_buf *out, const pr_pub_row *row)
 {
+    /* Without its printed text, the number's shortest form is the closest
+     * to what was printed: 428 stays 428, 4.073 stays 4.073. */
+    int d = pr_stats_shortest_decimals(row->value);
     if (row->printed)
         pr_md_cell(out, row->printed);
     else
-        mdt_value(out, row->value);
+        pr_md_number(out, row->value, d > 6 ? 6 : d);
 }
 
 void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,

@@ -42,8 +42,8 @@ const char *mdt_fail_word(const lang *l, const pr_record *r);
 /* A figure as tables print it (PR_DECIMALS_VALUE); with decimals, or the
  * "none" word when v is NAN. */
 void mdt_value(pr_buf *out, double v);
-/* A published figure as its source printed it ("19.428", "428"), else as
- * mdt_value prints figures. */
+/* A published figure as its source printed it ("19.428", "428"), else in
+ * the shortest form of its number (never re-rounded to two decimals). */
 void mdt_pub_value(pr_buf *out, const pr_pub_row *row);
 void mdt_optional(pr_buf *out, const lang *l, double v, int decimals);
 

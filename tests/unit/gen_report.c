@@ -630,7 +630,7 @@ Test(figures, seed_pytorch_resnet50_speedups)
     /* The seeds' table: 1.74, 2.59, 4.05, 6.87, 16.0. */
     const struct { const char *row; double speedup; } want[] = {
         {"| 1 | 2 | 604.11 |", 1.74}, {"| 1 | 4 | 899.41 |", 2.59}, {"| 1 | 8 | 1404.55 |", 4.05},
-        {"| 2 | 16 | 2384.30 |", 6.87}, {"| 4 | 32 | 5552.77 |", 16.0}};
+        {"| 2 | 16 | 2384.3 |", 6.87}, {"| 4 | 32 | 5552.77 |", 16.0}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char cells[8][64];
         int n = row_cells(md, want[i].row, cells, 8);
@@ -651,7 +651,7 @@ Test(figures, seed_deeplabv3plus_speedups_and_flags)
         /* fp16: the seed prints 6.98 and 12.36; its own throughput gives 6.99 and 12.39.
          * 58.2 / 8.33 may be 6.977 to 6.997 as printed: 6.98 is consistent; 103.2 / 8.33
          * is 12.376 to 12.402, never 12.36. */
-        {"| 1 | 8 | 58.20 |", 6.98, 0}, {"| 2 | 16 | 103.20 |", 12.36, 1}, {"| 4 | 32 | 182.07 |", 21.86, 0}};
+        {"| 1 | 8 | 58.2 |", 6.98, 0}, {"| 2 | 16 | 103.2 |", 12.36, 1}, {"| 4 | 32 | 182.07 |", 21.86, 0}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char cells[10][64];
         int n = row_cells(md, want[i].row, cells, 10);
@@ -667,6 +667,9 @@ Test(figures, seed_deeplabv3plus_speedups_and_flags)
     }
     /* Time2Train and accuracy where recorded. */
     cr_expect(strstr(md, "| 44338.46 | 78.50 |"));
+    /* A published figure is never re-rounded: 4.073 is not 4.07, 58.2 not 58.20. */
+    cr_expect(strstr(md, "| 1 | 1 | 4.073 |") && strstr(md, "| 1机1卡 | 4.073† |"), "%s", md);
+    cr_expect(!strstr(md, "4.07 ") && !strstr(md, "4.07†") && !strstr(md, "58.20"), "%s", md);
     json_decref(pages);
 }
 
@@ -742,11 +745,11 @@ Test(figures, no_baseline_says_so)
         "  {\"nodes\": 2, \"gpus\": 16, \"throughput\": 150}]}]}\n");
     json_t *pages = render(d, "out");
     const char *md = page(pages, "M/F/README.md");
-    cr_expect(strstr(md, "| 1 | 8 | 80.00 | 无基线¹ | — |"), "%s", md);
+    cr_expect(strstr(md, "| 1 | 8 | 80 | 无基线¹ | — |"), "%s", md);
     cr_expect(strstr(md, "¹ 无基线"));
     cr_expect(!strstr(md, "| 1.00 |"));
     const char *en = page(pages, "M/F/README.en.md");
-    cr_expect(strstr(en, "| 1 | 8 | 80.00 | no baseline¹ | — |"));
+    cr_expect(strstr(en, "| 1 | 8 | 80 | no baseline¹ | — |"));
     json_decref(pages);
     rm_rf(d);
     free(d);
