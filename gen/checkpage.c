@@ -67,7 +67,8 @@ static char *cell_text(cmark_node *cell)
     while (e > s && (b.data[e - 1] == ' ' || b.data[e - 1] == '\t'))
         e--;
     char *t = pr_xmalloc(e - s + 1);
-    memcpy(t, b.data + s, e - s);
+    if (e > s) /* an empty cell's buffer has no data (memcpy(NULL) is UB) */
+        memcpy(t, b.data + s, e - s);
     t[e - s] = '\0';
     pr_buf_free(&b);
     return t;
