@@ -67,7 +67,9 @@ void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *
     json_t *v = json_object();
     json_object_set_new(v, "threshold",
                         json_real(100.0 * (f && f->suite ? f->suite->gap_threshold : 0.05)));
-    add_note(list, l, "note_rounding", v, err);
+    /* A hardware suite's figures are measured values with no speedup. */
+    add_note(list, l, f && f->suite && f->suite->hardware ? "note_rounding_hw" : "note_rounding",
+             v, err);
     if (nt->no_baseline)
         add_note(list, l, "note_no_baseline", v, err);
     if (nt->published)

@@ -63,5 +63,10 @@ grep -qF 'NNODES=4 NODE_RANK=3' "$M" || fail "mmsegmentation: no 4-node command 
 for page in "$tmp/reports/GPT/Megatron/README.en.md" "$tmp/reports/MobileNetV1/MXNet/README.en.md"; do
   grep -q 'clones the default branch' "$page" || fail "$page: does not say it clones the default branch"
 done
+# The Megatron page's title names Megatron once (it read "Megatron … Megatron …").
+for page in "$tmp/reports/GPT/Megatron/README.md" "$tmp/reports/GPT/Megatron/README.en.md"; do
+  title=$(grep -m1 '^# ' "$page")
+  [ "$(printf '%s\n' "$title" | grep -o Megatron | wc -l)" -eq 1 ] || fail "$page: title $title"
+done
 echo "$npages pages, $nblocks bash blocks"
 [ "$fails" -eq 0 ]

@@ -9,6 +9,7 @@
 
 #include "testutil.h"
 #include "data.h"
+#include "mdtable.h"
 #include "report.h"
 #include "stats.h"
 
@@ -285,4 +286,27 @@ Test(figures, sanity_flags_on_the_model_page_and_the_audit)
               "%s", sec);
     cr_expect(strstr(page(pages, "AUDIT.md"), "## 五、不可能成立的数据"));
     json_decref(pages);
+}
+
+/* Published figures print as printed, or in the shortest form of their
+ * number: never re-rounded to two decimals (19.428 is not 19.43, 428 not
+ * 428.00, 4.073 not 4.07). */
+Test(printed, published_figures_are_not_re_rounded)
+{
+    static const struct {
+        double value;
+        const char *printed, *want;
+    } cases[] = {{19.428, NULL, "19.428"}, {428, NULL, "428"},    {4.073, NULL, "4.073"},
+                 {428, "428.0", "428.0"},  {37458.4, NULL, "37458.4"}, {7.3, "7.30", "7.30"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pr_pub_row row;
+        memset(&row, 0, sizeof row);
+        row.has_value = 1;
+        row.value = cases[i].value;
+        row.printed = (char *)cases[i].printed;
+        pr_buf out = PR_BUF_INIT;
+        mdt_pub_value(&out, &row);
+        cr_expect_str_eq(pr_buf_cstr(&out), cases[i].want);
+        pr_buf_free(&out);
+    }
 }
