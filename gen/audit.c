@@ -8,28 +8,12 @@
 #include "buf.h"
 #include "decl.h"
 #include "fitfile.h"
+#include "stats.h"
 
 static const char *jstr(const json_t *o, const char *k)
 {
     json_t *v = o ? json_object_get(o, k) : NULL;
     return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-/* The decimals of a figure as printed ("19.428": 3), -1 when it is not
- * digits with an optional decimal part. */
-static int decimals_of(const char *s)
-{
-    size_t int_digits = strspn(s, "0123456789");
-    if (int_digits == 0)
-        return -1;
-    if (s[int_digits] == '\0')
-        return 0;
-    if (s[int_digits] != '.')
-        return -1;
-    size_t frac = strspn(s + int_digits + 1, "0123456789");
-    if (frac == 0 || s[int_digits + 1 + frac] != '\0' || frac > 12)
-        return -1;
-    return (int)frac;
 }
 
 /* "007.50" -> "7.50": the form printf gives. */
@@ -42,7 +26,7 @@ static const char *canonical(const char *s)
 
 au_verdict au_verdict_of(double value, const char *printed)
 {
-    int d = decimals_of(printed);
+    int d = pr_stats_printed_decimals(printed);
     if (d < 0)
         return AU_DIFFERS;
     const char *want = canonical(printed);

@@ -27,22 +27,14 @@ static int printed_decimals(double v)
     return 4;
 }
 
-/* The decimals published row r's figure was printed with: its printed
- * text's, else those of the number's shortest form. */
-static int value_decimals(const pr_pub_row *r)
-{
-    int d = r->printed ? pr_stats_printed_decimals(r->printed) : -1;
-    return d >= 0 ? d : pr_stats_shortest_decimals(r->value);
-}
-
 /* 1 when row r's printed speedup cannot be its figure ÷ the baseline's:
  * no values the printed decimals of the three allow give it
  * (docs/statistics.md#printed-precision). */
 static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
 {
     return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
-                                      r->value, value_decimals(r), base->value,
-                                      value_decimals(base));
+                                      r->value, mdt_pub_decimals(r), base->value,
+                                      mdt_pub_decimals(base));
 }
 
 static int any_pub_tt(const pr_pub_table *t)
@@ -110,7 +102,7 @@ static void gap_verdict(const lang *l, const rm_cell *rc, const pr_pub_row *pr, 
     }
     nt->stats = 1;
     double lo, hi;
-    pr_stats_printed_interval(pr->value, value_decimals(pr), &lo, &hi);
+    pr_stats_printed_interval(pr->value, mdt_pub_decimals(pr), &lo, &hi);
     /* The point of the figure's interval nearest the median. */
     double near = rc->median < lo ? lo : rc->median > hi ? hi : rc->median;
     int outside = hi < rc->ci_lo || lo > rc->ci_hi;
@@ -449,7 +441,7 @@ void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_note
     for (size_t i = 0; i < nrows; i++) {
         const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? value_decimals(r) : 0};
+                            r->has_value ? mdt_pub_decimals(r) : 0};
     }
     sn_check_series(l, t->platform, pts, nrows, marks, &sn, err);
     const pr_pub_table *twin = sn_identical_in(t, f->pubs, f->npubs);

@@ -37,12 +37,6 @@ static void titles_of(const pr_dataset *d, const char *model, const char *fw, co
     }
 }
 
-static int printed_decimals(const pr_pub_row *row)
-{
-    const char *dot = row->printed ? strchr(row->printed, '.') : NULL;
-    return dot ? (int)strlen(dot + 1) : 0;
-}
-
 /* "FP32 BS=256" */
 static void config_text(const char *precision, int bs, const char *batch_label, pr_buf *out)
 {
@@ -161,7 +155,7 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
     pr_buf b = PR_BUF_INIT;
     rule_cell(json_object_get(c, "rule"), &b);
     vw_md(rv, "alt_rule", &b);
-    int d = printed_decimals(row);
+    int d = mdt_pub_decimals(row);
     pr_md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
     vw_md(rv, "alt_value", &b);
     signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
@@ -177,7 +171,7 @@ static void verdict_fields(const au_item *it, json_t *rv)
     json_object_set_new(rv, names[it->verdict], json_true());
     pr_buf b = PR_BUF_INIT;
     if (it->verdict == AU_TRUNCATED || it->verdict == AU_DIFFERS) {
-        pr_md_number(&b, it->rec->final_result, printed_decimals(it->row));
+        pr_md_number(&b, it->rec->final_result, mdt_pub_decimals(it->row));
         vw_md(rv, "rounded", &b);
         signed_pct(&b, it->diff_pct);
         vw_md(rv, "diff", &b);
@@ -190,7 +184,7 @@ static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_
     json_t *rv = json_object();
     case_cells(l, it->table, it->row, rv, err);
     if (it->rec) {
-        parsed_cells(w, it->run, it->rec, printed_decimals(it->row), rv);
+        parsed_cells(w, it->run, it->rec, mdt_pub_decimals(it->row), rv);
         if (it->verdict != AU_REPRODUCED && it->fit)
             fit_cells(it->fit, it->row, rv);
     }

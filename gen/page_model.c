@@ -82,10 +82,8 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
                 const rm_cell *rc = rm_cell_of(mc->fcfgs[i], mc->rows[r].nodes, mc->rows[r].gpus);
                 int has = runs ? rc->origin == RM_MEASURED : rc->origin == RM_PUBLISHED;
                 double v = !has ? 0 : runs ? rc->median : rc->pub->value;
-                int dec = rc->pub && rc->pub->printed ? pr_stats_printed_decimals(rc->pub->printed)
-                                                      : -1;
-                pts[r] = (sn_point){rc->nodes, rc->gpus, has, v,
-                                    runs || dec < 0 ? pr_stats_shortest_decimals(v) : dec};
+                int dec = runs || !rc->pub ? pr_stats_shortest_decimals(v) : mdt_pub_decimals(rc->pub);
+                pts[r] = (sn_point){rc->nodes, rc->gpus, has, v, dec};
             }
             pr_buf *col = pr_xcalloc(mc->nrows + 1, sizeof *col);
             sn_check_series(l, mc->cfg.platform, pts, mc->nrows, col, &sn, err);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "md.h"
+#include "mdtable.h"
 #include "provenance.h"
 #include "stats.h"
 
@@ -28,9 +29,7 @@ size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
 {
     for (size_t i = 0; i < t->nrows; i++) {
         const pr_pub_row *r = &t->rows[i];
-        int d = r->printed ? pr_stats_printed_decimals(r->printed) : -1;
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            d >= 0 ? d : pr_stats_shortest_decimals(r->value)};
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, mdt_pub_decimals(r)};
     }
     pr_qsort(pts, t->nrows, sizeof *pts, point_qsort);
     return t->nrows;
