@@ -208,8 +208,11 @@ int pr_chart_render_svg(const pr_chart *c, int width, int height, pr_buf *out, p
     return rc;
 }
 
-int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, double *y,
-                       double *w, double *h, pr_err *err)
+/* Lays c out at width × height on a scratch surface and reports the plot
+ * area (x, y, w, h) and, when px is not NULL, the point (qx, qy) mapped
+ * through it (px, py; px NAN on a chart without a numeric x axis). */
+static int layout_query(const pr_chart *c, int width, int height, double qx, double qy,
+                        double area[4], double *px, double *py, pr_err *err)
 {
     if (check_size(width, height, err) || pr_chart_check_fonts(err))
         return -1;
@@ -220,10 +223,14 @@ int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, doub
     ch_rctx_init(&r, cr, width, height, err);
     int rc = ch_make_plan(c, &r, width, height, &p);
     if (rc == 0) {
-        *x = p.px;
-        *y = p.py;
-        *w = p.pw;
-        *h = p.ph;
+        area[0] = p.px;
+        area[1] = p.py;
+        area[2] = p.pw;
+        area[3] = p.ph;
+        if (px) {
+            *px = c->kind == PR_CHART_LINE_LOG2X ? ch_map_x(&p, qx) : NAN;
+            *py = ch_map_y(&p, qy);
+        }
     }
     ch_plan_free(&p);
     ch_rctx_free(&r);
@@ -232,26 +239,25 @@ int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, doub
     return rc;
 }
 
+int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, double *y,
+                       double *w, double *h, pr_err *err)
+{
+    double area[4];
+    int rc = layout_query(c, width, height, 0, 0, area, NULL, NULL, err);
+    if (rc == 0) {
+        *x = area[0];
+        *y = area[1];
+        *w = area[2];
+        *h = area[3];
+    }
+    return rc;
+}
+
 /* The same layout as plot_area, then one point mapped through it. */
 int pr_chart_map_point(const pr_chart *c, int width, int height, double x, double y,
                        double *px, double *py, pr_err *err)
 {
-    if (check_size(width, height, err) || pr_chart_check_fonts(err))
-        return -1;
-    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-    cairo_t *cr = cairo_create(sf);
-    rctx r;
-    plan p;
-    ch_rctx_init(&r, cr, width, height, err);
-    int rc = ch_make_plan(c, &r, width, height, &p);
-    if (rc == 0) {
-        *px = c->kind == PR_CHART_LINE_LOG2X ? ch_map_x(&p, x) : NAN;
-        *py = ch_map_y(&p, y);
-    }
-    ch_plan_free(&p);
-    ch_rctx_free(&r);
-    cairo_destroy(cr);
-    cairo_surface_destroy(sf);
-    return rc;
+    double area[4];
+    return layout_query(c, width, height, x, y, area, px, py, err);
 }
 
