@@ -10,37 +10,15 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gentest.h"
 #include "data.h"
 #include "report.h"
 
 /* ---------------------------------------------------------------- helpers */
 
-/* Collects rendered pages into one JSON object path -> text. */
-static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
-{
-    (void)err;
-    /* Unchecked: charts are binary, not UTF-8. */
-    json_object_set_new(ctx, path, json_stringn_nocheck(data, len));
-    return 0;
-}
-
 static json_t *render(const char *data_dir, int charts)
 {
-    pr_dataset *d = NULL;
-    pr_err err;
-    cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
-    json_t *pages = json_object();
-    pr_report_opts o = {"templates", "/tmp/perfrepro-compare-out", charts};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
-    pr_data_free(d);
-    return pages;
-}
-
-static const char *page(json_t *pages, const char *path)
-{
-    const char *s = json_string_value(json_object_get(pages, path));
-    cr_assert(s, "no page %s", path);
-    return s;
+    return gt_render(data_dir, "/tmp/perfrepro-compare-out", charts);
 }
 
 /* The text of text from the line starting with heading to the next heading
@@ -182,7 +160,7 @@ Test(model_page, two_platforms_of_one_case_are_two_tables)
 {
     char *d = compare_data();
     json_t *pages = render(d, 0);
-    const char *p = page(pages, "M/README.md");
+    const char *p = gt_page(pages, "M/README.md");
     char *v = section(p, "### V100 × 8\n");
     char *a = section(p, "### A100 × 8\n");
     char *vt = section(v, "#### FP32 BS=64 · V100 × 8\n");
@@ -209,7 +187,7 @@ Test(model_page, amp_and_fp16_meet_in_one_class_table)
 {
     char *d = compare_data();
     json_t *pages = render(d, 0);
-    const char *p = page(pages, "M/README.md");
+    const char *p = gt_page(pages, "M/README.md");
     cr_expect(!strstr(p, "#### AMP") && !strstr(p, "#### FP16") && !strstr(p, "### AMP"),
               "a heading names one mode of a class of several:\n%s", p);
     char *t = section(p, "#### 混合精度（AMP / FP16）BS=64 · V100 × 8\n");
@@ -230,7 +208,7 @@ Test(model_page, amp_and_fp16_meet_in_one_class_table)
     char *sb = line_of(t, "- FwB（FP16）：");
     cr_expect(strstr(sb, "本仓库用 perfrepro 测量") && strstr(sb, "[Src](https://example.com/src)"),
               "%s", sb);
-    const char *en = page(pages, "M/README.en.md");
+    const char *en = gt_page(pages, "M/README.en.md");
     char *ten = section(en, "#### Mixed precision (AMP / FP16) BS=64 · V100 x 8\n");
     cr_expect(strstr(ten, "[FwA](FwA/README.en.md) (AMP) | [FwB](FwB/README.en.md) (FP16) |"), "%s",
               ten);
@@ -250,7 +228,7 @@ Test(model_page, a_cell_with_alternatives_lists_them)
 {
     char *d = compare_data();
     json_t *pages = render(d, 0);
-    const char *p = page(pages, "M/README.md");
+    const char *p = gt_page(pages, "M/README.md");
     char *t = section(p, "#### 混合精度（AMP / FP16）BS=64 · V100 × 8\n");
     /* The table shows the first of two tables of one source (file order);
      * the other's figures are listed under it, cell by cell. */
@@ -276,7 +254,7 @@ Test(model_page, a_chart_legend_has_no_series_without_points)
 {
     char *d = compare_data();
     json_t *pages = render(d, 1);
-    const char *p = page(pages, "M/README.md");
+    const char *p = gt_page(pages, "M/README.md");
     char *vt = section(p, "#### FP32 BS=64 · V100 × 8\n");
     cr_expect(strstr(vt, "[FwD](FwD/README.md)") && strstr(vt, "TODO"), "%s", vt);
     char *bars = line_of(vt, "![柱状图：M · FP32 BS=64 · V100 × 8 各框架单卡吞吐");
@@ -306,7 +284,7 @@ Test(index_page, every_framework_at_the_headline_configuration)
 {
     char *d = compare_data();
     json_t *pages = render(d, 0);
-    const char *p = page(pages, "README.md");
+    const char *p = gt_page(pages, "README.md");
     char *decl = line_of(p, "- [M](M/README.md)：");
     cr_expect_str_eq(decl, "- [M](M/README.md)：混合精度（AMP / FP16）BS=64 · V100 × 8，8 卡");
     char *none = line_of(p, "- [N](N/README.md)：");
@@ -321,7 +299,7 @@ Test(index_page, every_framework_at_the_headline_configuration)
     cr_expect(strstr(dd, "| 该配置无数据 |"), "%s", dd);
     char *n = line_of(p, "| [N](N/README.md) | [FwA](N/FwA/README.md) |");
     cr_expect(strstr(n, "| — |") && !strstr(n, "500"), "%s", n);
-    const char *en = page(pages, "README.en.md");
+    const char *en = gt_page(pages, "README.en.md");
     char *c_en = line_of(en, "| [M](M/README.en.md) | [FwC](M/FwC/README.en.md) |");
     cr_expect(strstr(c_en, "| no figure at this configuration |"), "%s", c_en);
     free(c_en);

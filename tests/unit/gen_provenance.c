@@ -9,37 +9,18 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gentest.h"
 #include "data.h"
 #include "report.h"
 
 /* ---------------------------------------------------------------- helpers */
 
-static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
-{
-    (void)err;
-    json_object_set_new(ctx, path, json_stringn_nocheck(data, len));
-    return 0;
-}
-
 static json_t *render(const char *data_dir)
 {
-    pr_dataset *d = NULL;
-    pr_err err;
-    cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
-    json_t *pages = json_object();
     char *out = pr_path_join(data_dir, "out");
-    pr_report_opts o = {"templates", out, 0};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
-    pr_data_free(d);
+    json_t *pages = gt_render(data_dir, out, 0);
     free(out);
     return pages;
-}
-
-static const char *page(json_t *pages, const char *path)
-{
-    const char *s = json_string_value(json_object_get(pages, path));
-    cr_assert(s, "no page %s", path);
-    return s;
 }
 
 /* The text of md from the first `from` on (at or after `after`) to the next
@@ -157,7 +138,7 @@ Test(provenance, a_page_of_published_figures_only_is_a_summary)
               "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 100},"
               "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 700}");
     json_t *pages = render(d);
-    const char *zh = page(pages, "M/F/README.md"), *en = page(pages, "M/F/README.en.md");
+    const char *zh = gt_page(pages, "M/F/README.md"), *en = gt_page(pages, "M/F/README.en.md");
     cr_expect(strstr(zh, "\n# F M 公布数据汇总\n"), "%s", zh);
     cr_expect(strstr(en, "\n# F M: published figures\n"), "%s", en);
     cr_expect(!strstr(zh, "复现"), "reproduction wording without runs:\n%s", zh);
@@ -170,7 +151,7 @@ Test(provenance, a_page_of_published_figures_only_is_a_summary)
     record(d, "r1", "F", 64, 1, 1, 98.0, "measured", "a", 0);
     json_decref(pages);
     pages = render(d);
-    zh = page(pages, "M/F/README.md");
+    zh = gt_page(pages, "M/F/README.md");
     cr_expect(strstr(zh, "\n# F M 性能复现报告\n"), "%s", zh);
     cr_expect(strstr(zh, "## 四、测试结果\n"), "%s", zh);
     json_decref(pages);
@@ -193,7 +174,7 @@ Test(provenance, one_case_on_two_platforms_is_two_sections)
               "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110},"
               "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 800}");
     json_t *pages = render(d);
-    const char *zh = page(pages, "M/F/README.md");
+    const char *zh = gt_page(pages, "M/F/README.md");
     char *a = between(zh, "## 四、测试结果", "\n### A机\n", "\n### B机\n");
     char *b = between(zh, "## 四、测试结果", "\n### B机\n", "\n## 五");
     /* One summary table per platform, each with its own figures only. */
@@ -224,7 +205,7 @@ Test(provenance, figures_of_no_stated_machine_are_compared_with_nothing)
     published(d, "p", "Vendor", "F", "unstated", NULL, NULL,
               "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110}");
     json_t *pages = render(d);
-    const char *en = page(pages, "M/F/README.en.md");
+    const char *en = gt_page(pages, "M/F/README.en.md");
     char *s = between(en, "## 4. Results", "\n### Figures whose machine is not stated\n", "\n## 5");
     cr_expect(strstr(s, "compared with nothing"), "%s", s);
     cr_expect(!strstr(s, "| Gap |"), "a gap between two unstated machines:\n%s", s);
@@ -248,7 +229,7 @@ Test(provenance, a_cell_of_three_sources_shows_the_chosen_one_and_the_others)
               "{\"nodes\": 1, \"gpus\": 1, \"throughput\": 120},"
               "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 900}");
     json_t *pages = render(d);
-    const char *zh = page(pages, "M/F/README.md"), *en = page(pages, "M/F/README.en.md");
+    const char *zh = gt_page(pages, "M/F/README.md"), *en = gt_page(pages, "M/F/README.en.md");
     char *sum = between(zh, "## 四、测试结果", "\n| GPU 数 |", "\n\n");
     /* The measured figure, then the first published table by precedence. */
     cr_expect(strstr(sum, "| 1机1卡 | [100.00]("), "%s", sum);
@@ -275,7 +256,7 @@ Test(provenance, an_imported_figure_is_marked_and_names_its_source)
     platform(d, "a", "A机", "gpu");
     record(d, "r1", "F", 64, 1, 1, 100.0, "parsed", "a", 0);
     json_t *pages = render(d);
-    const char *zh = page(pages, "M/F/README.md");
+    const char *zh = gt_page(pages, "M/F/README.md");
     cr_expect(strstr(zh, "| 1机1卡 | [100.00‡]("), "%s", zh);
     cr_expect(strstr(zh, "| 1 | 1 | 100.00‡ |"), "%s", zh);
     cr_expect(strstr(zh, "[`Someone/logs@01234567:rn50/log.txt`](https://example.com/someone/log.txt)"),
@@ -313,7 +294,7 @@ Test(provenance, each_source_shows_its_own_environment)
         "  {\"model\": \"M\", \"framework\": \"G\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
         "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 90}]}]}\n");
     json_t *pages = render(d);
-    const char *zh = page(pages, "M/F/README.md");
+    const char *zh = gt_page(pages, "M/F/README.md");
     char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
     char *run = between(env, NULL, "运行 `r1`", "\n- ");
     char *suite = between(env, NULL, "测试套件", "\n- ");
@@ -328,7 +309,7 @@ Test(provenance, each_source_shows_its_own_environment)
     cr_expect(!strstr(pub, "12.4") && !strstr(pub, "SUITE-CUDA"), "%s", env);
     cr_expect_eq(count(env, "SUITE-CUDA"), 1, "%s", env);
     /* G never ran on F's machine: F's software is not G's. */
-    const char *g = page(pages, "M/G/README.md");
+    const char *g = gt_page(pages, "M/G/README.md");
     char *genv = between(g, NULL, "## 一、环境介绍", "\n## 二");
     cr_expect(!strstr(genv, "CUDA：") && !strstr(genv, "11.0"), "F's software on G's page:\n%s",
               genv);
@@ -354,7 +335,7 @@ Test(provenance, a_cpu_machine_is_worded_as_processes)
     record(d, "r1", "F", 64, 4, 1, 36.0, "measured", "c", 0);
     record(d, "r1", "F", 32, 1, 1, 5.0, "measured", "c", 0);
     json_t *pages = render(d);
-    const char *zh = page(pages, "M/F/README.md"), *en = page(pages, "M/F/README.en.md");
+    const char *zh = gt_page(pages, "M/F/README.md"), *en = gt_page(pages, "M/F/README.en.md");
     cr_expect(!strstr(zh, "GPU") && !strstr(zh, "卡"), "GPU wording on a CPU page:\n%s", zh);
     cr_expect(!strstr(en, "GPU"), "GPU wording on a CPU page:\n%s", en);
     cr_expect(strstr(zh, "| 1机4进程 |") && strstr(zh, "| 进程数 |"), "%s", zh);

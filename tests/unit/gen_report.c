@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "gentest.h"
 #include "check.h"
 #include "data.h"
 #include "fileio.h"
@@ -20,32 +21,9 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-/* Collects rendered pages into one JSON object path -> text. */
-static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
-{
-    (void)err;
-    /* Unchecked: charts are binary, not UTF-8. */
-    json_object_set_new(ctx, path, json_stringn_nocheck(data, len));
-    return 0;
-}
-
 static json_t *render(const char *data_dir, const char *out_dir)
 {
-    pr_dataset *d = NULL;
-    pr_err err;
-    cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
-    json_t *pages = json_object();
-    pr_report_opts o = {"templates", out_dir, 0};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
-    pr_data_free(d);
-    return pages;
-}
-
-static const char *page(json_t *pages, const char *path)
-{
-    const char *s = json_string_value(json_object_get(pages, path));
-    cr_assert(s, "no page %s", path);
-    return s;
+    return gt_render(data_dir, out_dir, 0);
 }
 
 /* Loads a data dir expected to fail; returns the message. */
@@ -219,7 +197,7 @@ Test(bench, ratio_is_computed_from_the_named_results)
     put(d, "bench/g.json", b);
     free(b);
     json_t *pages = render(d, "out");
-    const char *en = page(pages, "perfrepro-bench/README.en.md");
+    const char *en = gt_page(pages, "perfrepro-bench/README.en.md");
     cr_expect(strstr(en, "- Ratio (100000 records ÷ 1000 records): 1.37\n"), "%s", en);
     cr_expect(strstr(en, "| 80.0 | 80.0 – 81.9 | 3 |"), "%s", en);
     cr_expect(strstr(en, "| 109.2 | not measured: the 200 runs were timed together"), "%s", en);
@@ -626,7 +604,7 @@ static int row_cells(const char *md, const char *prefix, char cells[][64], int m
 Test(figures, seed_pytorch_resnet50_speedups)
 {
     json_t *pages = render("tests/data/seeds", "reports");
-    const char *md = page(pages, "ResNet50/PyTorch/README.md");
+    const char *md = gt_page(pages, "ResNet50/PyTorch/README.md");
     /* The seeds' table: 1.74, 2.59, 4.05, 6.87, 16.0. */
     const struct { const char *row; double speedup; } want[] = {
         {"| 1 | 2 | 604.11 |", 1.74}, {"| 1 | 4 | 899.41 |", 2.59}, {"| 1 | 8 | 1404.55 |", 4.05},
@@ -645,7 +623,7 @@ Test(figures, seed_pytorch_resnet50_speedups)
 Test(figures, seed_deeplabv3plus_speedups_and_flags)
 {
     json_t *pages = render("tests/data/seeds", "reports");
-    const char *md = page(pages, "DeepLabV3plus/mmsegmentation/README.md");
+    const char *md = gt_page(pages, "DeepLabV3plus/mmsegmentation/README.md");
     const struct { const char *row; double speedup; int flagged; } want[] = {
         {"| 1 | 8 | 29.74 |", 7.3, 0}, {"| 2 | 16 | 49.23 |", 12.1, 0}, {"| 4 | 32 | 81.01 |", 19.9, 0},
         /* fp16: the seed prints 6.98 and 12.36; its own throughput gives 6.99 and 12.39.
@@ -705,7 +683,7 @@ Test(figures, records_end_to_end)
     on_platform(d);
     char *out = pr_path_join(d, "out");
     json_t *pages = render(d, out);
-    const char *md = page(pages, "Toy/Fw/README.md");
+    const char *md = gt_page(pages, "Toy/Fw/README.md");
     /* Median of three runs (98, 100, 102), spread, log link to the median run. */
     char cells[13][64];
     int n = row_cells(md, "| 1 | 1 | 100.00 |", cells, 13);
@@ -744,11 +722,11 @@ Test(figures, no_baseline_says_so)
         "  \"unit\": \"tokens/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 80},\n"
         "  {\"nodes\": 2, \"gpus\": 16, \"throughput\": 150}]}]}\n");
     json_t *pages = render(d, "out");
-    const char *md = page(pages, "M/F/README.md");
+    const char *md = gt_page(pages, "M/F/README.md");
     cr_expect(strstr(md, "| 1 | 8 | 80 | 无基线¹ | — |"), "%s", md);
     cr_expect(strstr(md, "¹ 无基线"));
     cr_expect(!strstr(md, "| 1.00 |"));
-    const char *en = page(pages, "M/F/README.en.md");
+    const char *en = gt_page(pages, "M/F/README.en.md");
     cr_expect(strstr(en, "| 1 | 8 | 80 | no baseline¹ | — |"));
     json_decref(pages);
     rm_rf(d);
@@ -806,12 +784,12 @@ Test(figures, bandwidth_series_become_a_chart)
     cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {"templates", "out", 1};
-    cr_assert(pr_report_render(ds, &o, collect, pages, &err) == 0, "%s", err.msg);
+    cr_assert(pr_report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
     const char *svg = json_string_value(json_object_get(pages, "HW/nccl/sweep.svg"));
     const char *png = json_string_value(json_object_get(pages, "HW/nccl/sweep.png"));
     cr_assert(svg && strstr(svg, "<svg"), "no bandwidth SVG");
     cr_assert(png && memcmp(png, "\x89PNG", 4) == 0, "no bandwidth PNG");
-    const char *md = page(pages, "HW/nccl/README.md");
+    const char *md = gt_page(pages, "HW/nccl/README.md");
     cr_expect(strstr(md, "](sweep.svg)"), "the page does not embed the chart");
     cr_expect(strstr(md, "| 1 GiB | 300.50 |"), "no per-size table");
     cr_expect(strstr(md, "4 个点"), "alt text does not describe the series");
@@ -853,7 +831,7 @@ Test(names, ampersand_in_a_heading_field)
     char *p = pub_with("R&D", "Vendor");
     put(d, "published/vendor.json", p);
     json_t *pages = render(d, "out");
-    const char *md = page(pages, "Toy/Fw/README.en.md");
+    const char *md = gt_page(pages, "Toy/Fw/README.en.md");
     cr_expect(strstr(md, "| FP32 BS=R&amp;D |"), "summary head: %s", md);
     cr_expect(!strstr(md, "&amp;amp;"), "escaped twice: %s", md);
     cr_expect(strstr(md, "#### FP32 BS=R&amp;D · machine not stated\n"), "heading: %s", md);
@@ -888,7 +866,7 @@ Test(names, long_labels_make_charts_with_bounded_names)
     for (int run = 0; run < 2; run++) {
         json_t *pages = json_object();
         pr_report_opts o = {"templates", "out", 1};
-        cr_assert(pr_report_render(ds, &o, collect, pages, &err) == 0, "%s", err.msg);
+        cr_assert(pr_report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
         names[run] = json_array();
         const char *path;
         json_t *v;

@@ -8,35 +8,15 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gentest.h"
 #include "data.h"
 #include "mdtable.h"
 #include "report.h"
 #include "stats.h"
 
-static int collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
-{
-    (void)err;
-    json_object_set_new(ctx, path, json_stringn_nocheck(data, len));
-    return 0;
-}
-
 static json_t *render(const char *data_dir, const char *out_dir)
 {
-    pr_dataset *d = NULL;
-    pr_err err;
-    cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
-    json_t *pages = json_object();
-    pr_report_opts o = {"templates", out_dir, 0};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
-    pr_data_free(d);
-    return pages;
-}
-
-static const char *page(json_t *pages, const char *path)
-{
-    const char *s = json_string_value(json_object_get(pages, path));
-    cr_assert(s, "no page %s", path);
-    return s;
+    return gt_render(data_dir, out_dir, 0);
 }
 
 /* The whole line of md that starts with prefix (static storage). */
@@ -106,7 +86,7 @@ Test(stats, speedups_within_their_inputs_rounding)
 Test(figures, ngc_readme_speedups_not_flagged_within_rounding)
 {
     json_t *pages = render("data", "reports");
-    const char *md = page(pages, "ResNet50/NGC-PyTorch/README.en.md");
+    const char *md = gt_page(pages, "ResNet50/NGC-PyTorch/README.en.md");
     const char *const ok[] = {"| 1 | 8 | 7248 |", "| 1 | 8 | 8322 |", "| 1 | 8 | 7608 |"};
     for (size_t i = 0; i < 3; i++) {
         const char *row = line_of(md, ok[i]);
@@ -122,7 +102,7 @@ Test(figures, ngc_readme_speedups_not_flagged_within_rounding)
 Test(figures, sanity_flags_of_the_dlperf_paddle_fp16_table)
 {
     json_t *pages = render("data", "reports");
-    const char *md = page(pages, "ResNet50/Paddle/README.en.md");
+    const char *md = gt_page(pages, "ResNet50/Paddle/README.en.md");
     /* FP16 BS=196: 101.4 % efficient at 4 GPUs, less throughput at 16 than at 8. */
     const char *row = line_of(md, "| 1 | 4 | 3598 ");
     cr_assert(row, "%s", md);
@@ -134,7 +114,7 @@ Test(figures, sanity_flags_of_the_dlperf_paddle_fp16_table)
     cr_expect(strstr(md, "throughput 6018.46 is below the 6862.17 of 1×8 GPUs"));
     cr_expect(strstr(md, "- ❗ Figures that cannot be right"), "the note explains the mark");
     /* The Chinese page says the same. */
-    cr_expect(strstr(page(pages, "ResNet50/Paddle/README.md"), "扩展效率 101.4% 超过 100%"));
+    cr_expect(strstr(gt_page(pages, "ResNet50/Paddle/README.md"), "扩展效率 101.4% 超过 100%"));
     json_decref(pages);
 }
 
@@ -142,13 +122,13 @@ Test(figures, sanity_flags_of_the_seed_tables)
 {
     json_t *pages = render("tests/data/seeds", "reports");
     /* Paddle FP32 BS=128: 46.0 % efficient at 8 GPUs, 91.2 % at 16. */
-    const char *md = page(pages, "ResNet50/Paddle/README.en.md");
+    const char *md = gt_page(pages, "ResNet50/Paddle/README.en.md");
     const char *row = line_of(md, "| 2 | 16 | 5161.04");
     cr_assert(row, "%s", md);
     cr_expect(strstr(row, "❗"), "%s", row);
     cr_expect(strstr(md, "(efficiency 46.0% → 91.2%)"), "%s", md);
     /* OneFlow BS=128 and BS=160: identical rows. */
-    md = page(pages, "ResNet50/OneFlow/README.en.md");
+    md = gt_page(pages, "ResNet50/OneFlow/README.en.md");
     cr_expect(strstr(md, "equals those of FP32 BS=160 in the same source"), "%s", md);
     cr_expect(strstr(md, "equals those of FP32 BS=128 in the same source"));
     /* BS=32 and BS=64 are all TODO: not "identical figures". */
@@ -215,7 +195,7 @@ Test(figures, gap_flagged_only_outside_the_interval_and_tolerance)
     const double far[] = {590, 600, 610};
     char *d = runs_data(0, 700, one, 3, far, 3);
     json_t *pages = render(d, "out");
-    const char *row = line_of(page(pages, "Toy/Fw/README.en.md"), "| 1 | 8 | 600.00 |");
+    const char *row = line_of(gt_page(pages, "Toy/Fw/README.en.md"), "| 1 | 8 | 600.00 |");
     cr_assert(row);
     cr_expect(strstr(row, "590.00 – 610.00 (75.0%)"), "%s", row);
     cr_expect(strstr(row, "-14.3% ⚠️"), "%s", row);
@@ -226,7 +206,7 @@ Test(figures, gap_flagged_only_outside_the_interval_and_tolerance)
     const double wide[] = {560, 600, 720};
     d = runs_data(0, 700, one, 3, wide, 3);
     pages = render(d, "out");
-    row = line_of(page(pages, "Toy/Fw/README.en.md"), "| 1 | 8 | 600.00 |");
+    row = line_of(gt_page(pages, "Toy/Fw/README.en.md"), "| 1 | 8 | 600.00 |");
     cr_assert(row);
     cr_expect(strstr(row, "-14.3%") && !strstr(row, "⚠"), "%s", row);
     json_decref(pages);
@@ -235,7 +215,7 @@ Test(figures, gap_flagged_only_outside_the_interval_and_tolerance)
     /* Two runs: shown, not judged. */
     d = runs_data(0, 700, one, 3, far, 2);
     pages = render(d, "out");
-    const char *md = page(pages, "Toy/Fw/README.en.md");
+    const char *md = gt_page(pages, "Toy/Fw/README.en.md");
     row = line_of(md, "| 1 | 8 | 595.00 |");
     cr_assert(row, "%s", md);
     cr_expect(strstr(row, "(insufficient data)") && !strstr(row, "⚠"), "%s", row);
@@ -251,7 +231,7 @@ Test(figures, olympic_mean_where_the_suite_asks)
     const double eight[] = {700, 790, 800, 810, 900};
     char *d = runs_data(1, 800, one, 5, eight, 5);
     json_t *pages = render(d, "out");
-    const char *md = page(pages, "Toy/Fw/README.en.md");
+    const char *md = gt_page(pages, "Toy/Fw/README.en.md");
     cr_expect(strstr(md, "| Olympic mean |"), "%s", md);
     const char *row = line_of(md, "| 1 | 1 | 100.00 |");
     cr_assert(row);
@@ -264,7 +244,7 @@ Test(figures, olympic_mean_where_the_suite_asks)
     /* Without the key, no column. */
     d = runs_data(0, 800, one, 5, eight, 5);
     pages = render(d, "out");
-    cr_expect(!strstr(page(pages, "Toy/Fw/README.en.md"), "Olympic"));
+    cr_expect(!strstr(gt_page(pages, "Toy/Fw/README.en.md"), "Olympic"));
     json_decref(pages);
     rm_rf(d);
     free(d);
@@ -274,17 +254,17 @@ Test(figures, sanity_flags_on_the_model_page_and_the_audit)
 {
     json_t *pages = render("data", "reports");
     /* The model page marks the cross table's cells and names the column. */
-    const char *md = page(pages, "ResNet50/README.en.md");
+    const char *md = gt_page(pages, "ResNet50/README.en.md");
     const char *row = line_of(md, "| 2 | 16 | 6018.46† ❗");
     cr_expect(row, "Paddle FP16 BS=196 at 16 GPUs unmarked on the model page");
     cr_expect(strstr(md, "PaddlePaddle (FP16): 2×16 GPUs: throughput 6018.46 is below"), "%s", md);
     /* The audit lists the flags of the audited sources' tables. */
-    const char *au = page(pages, "AUDIT.en.md");
+    const char *au = gt_page(pages, "AUDIT.en.md");
     const char *sec = strstr(au, "## 5. Figures that cannot be right");
     cr_assert(sec, "%s", au);
     cr_expect(strstr(sec, "FP32 BS=4") && strstr(sec, "scaling efficiency 178.7% is above 100 %"),
               "%s", sec);
-    cr_expect(strstr(page(pages, "AUDIT.md"), "## 五、不可能成立的数据"));
+    cr_expect(strstr(gt_page(pages, "AUDIT.md"), "## 五、不可能成立的数据"));
     json_decref(pages);
 }
 
