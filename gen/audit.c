@@ -16,30 +16,13 @@ static const char *jstr(const json_t *o, const char *k)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* "007.50" -> "7.50": the form printf gives. */
-static const char *canonical(const char *s)
-{
-    while (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
-        s++;
-    return s;
-}
-
 au_verdict au_verdict_of(double value, const char *printed)
 {
-    int d = pr_stats_printed_decimals(printed);
-    if (d < 0)
-        return AU_DIFFERS;
-    const char *want = canonical(printed);
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", d, value);
-    if (strcmp(buf, want) == 0)
-        return AU_REPRODUCED;
-    /* truncated: the value's decimals cut at d */
-    snprintf(buf, sizeof buf, "%.*f", d + 6, value);
-    char *dot = strchr(buf, '.');
-    if (dot)
-        dot[d ? d + 1 : 0] = '\0';
-    return strcmp(buf, want) == 0 ? AU_TRUNCATED : AU_DIFFERS;
+    switch (pr_stats_printed_match(value, printed)) {
+    case PR_PRINTED_ROUNDED: return AU_REPRODUCED;
+    case PR_PRINTED_TRUNCATED: return AU_TRUNCATED;
+    default: return AU_DIFFERS;
+    }
 }
 
 /* Whether r is the case of t's row: its precision mode exactly, or

@@ -142,6 +142,25 @@ int pr_stats_printed_decimals(const char *printed)
     return (int)frac;
 }
 
+pr_printed_match pr_stats_printed_match(double v, const char *printed)
+{
+    int d = pr_stats_printed_decimals(printed);
+    if (d < 0 || !isfinite(v))
+        return PR_PRINTED_DIFFERS;
+    while (printed[0] == '0' && printed[1] >= '0' && printed[1] <= '9')
+        printed++; /* "007.50" prints as "7.50" */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*f", d, v);
+    if (strcmp(buf, printed) == 0)
+        return PR_PRINTED_ROUNDED;
+    /* 60 more decimals are exact for any value a log gives: then cut */
+    snprintf(buf, sizeof buf, "%.*f", d + 60, v);
+    char *dot = strchr(buf, '.');
+    if (dot)
+        dot[d ? d + 1 : 0] = '\0';
+    return strcmp(buf, printed) == 0 ? PR_PRINTED_TRUNCATED : PR_PRINTED_DIFFERS;
+}
+
 int pr_stats_shortest_decimals(double v)
 {
     if (!isfinite(v))

@@ -60,6 +60,14 @@ int pr_stats_printed_decimals(const char *printed);
 /* The decimals of v's shortest printed form (7.3: 1, 16.0: 0), at most 17;
  * what a value whose printed text is unknown is taken to carry. */
 int pr_stats_shortest_decimals(double v);
+
+/* How a value stands to a figure as printed ("19.428"): it prints as the
+ * figure when rounded to the figure's decimals (as printf and Python's
+ * round do: the exact binary value, ties to even), only when cut there,
+ * or neither (also when printed is not a plain figure).  The one rule of
+ * `parse --fit` and of the audit. */
+typedef enum { PR_PRINTED_ROUNDED, PR_PRINTED_TRUNCATED, PR_PRINTED_DIFFERS } pr_printed_match;
+pr_printed_match pr_stats_printed_match(double v, const char *printed);
 /* The interval of values that print as v with d decimals:
  * [v - 0.5·10^-d, v + 0.5·10^-d]. */
 void pr_stats_printed_interval(double v, int d, double *lo, double *hi);

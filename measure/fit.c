@@ -68,48 +68,24 @@ typedef struct fit {
 
 int pr_fit_figure_decimals(const char *s)
 {
-    size_t n = strlen(s), i = 0;
-    if (n == 0 || n > 40)
-        return -1;
-    while (i < n && s[i] >= '0' && s[i] <= '9')
-        i++;
-    if (i == 0)
-        return -1;
-    if (i == n)
-        return 0;
-    if (s[i] != '.' || i + 1 == n)
-        return -1;
-    size_t d = 0;
-    for (i++; i < n; i++, d++)
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-    return d > 12 ? -1 : (int)d;
+    int d = strlen(s) > 40 ? -1 : pr_stats_printed_decimals(s);
+    return d > 12 ? -1 : d;
 }
 
-/* x with d decimals, rounded (as printf and Python's round do: the exact
- * binary value, ties to even) or truncated. */
+/* x with d decimals, rounded as pr_stats_printed_match rounds (for the
+ * report). */
 static void fmt_round(char *buf, size_t size, double x, int d)
 {
     snprintf(buf, size, "%.*f", d, x);
 }
 
-static void fmt_trunc(char *buf, size_t size, double x, int d)
-{
-    /* 60 more decimals are exact for any value the logs give */
-    snprintf(buf, size, "%.*f", d + 60, x);
-    char *dot = strchr(buf, '.');
-    if (dot)
-        dot[d ? d + 1 : 0] = '\0';
-}
-
 static int classify(const fcase *fc, double v)
 {
-    char buf[512];
-    fmt_round(buf, sizeof buf, v, fc->decimals);
-    if (strcmp(buf, fc->canon) == 0)
-        return MATCH_ROUND;
-    fmt_trunc(buf, sizeof buf, v, fc->decimals);
-    return strcmp(buf, fc->canon) == 0 ? MATCH_TRUNC : MATCH_MISS;
+    switch (pr_stats_printed_match(v, fc->canon)) {
+    case PR_PRINTED_ROUNDED: return MATCH_ROUND;
+    case PR_PRINTED_TRUNCATED: return MATCH_TRUNC;
+    default: return MATCH_MISS;
+    }
 }
 
 static double rel_diff(const fcase *fc, double v)

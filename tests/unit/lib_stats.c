@@ -91,3 +91,18 @@ Test(stats, round_like_python)
     cr_expect_float_eq(pr_stats_round(1e300, 2), 1e300, 1e285);
     cr_expect(isnan(pr_stats_round(NAN, 2)));
 }
+
+/* The one rule of `parse --fit` and the audit: rounded as printf rounds,
+ * else cut at the printed decimals (exactly, not after rounding at a few
+ * more digits), else different. */
+Test(stats, printed_match)
+{
+    cr_expect_eq(pr_stats_printed_match(3019.3613826, "3019.361"), PR_PRINTED_ROUNDED);
+    cr_expect_eq(pr_stats_printed_match(428.2, "0428"), PR_PRINTED_ROUNDED);
+    cr_expect_eq(pr_stats_printed_match(6.1358, "6.13"), PR_PRINTED_TRUNCATED);
+    /* 96.0399999996 cut at 2 decimals is 96.03: rounding it at 8 first would say 96.04 */
+    cr_expect_eq(pr_stats_printed_match(96.0399999996, "96.03"), PR_PRINTED_TRUNCATED);
+    cr_expect_eq(pr_stats_printed_match(817.28, "816.9"), PR_PRINTED_DIFFERS);
+    cr_expect_eq(pr_stats_printed_match(1.0, "1e0"), PR_PRINTED_DIFFERS);
+    cr_expect_eq(pr_stats_printed_match(NAN, "1"), PR_PRINTED_DIFFERS);
+}
