@@ -5,16 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jdoc.h"
 #include "buf.h"
 #include "decl.h"
 #include "fitfile.h"
 #include "stats.h"
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    json_t *v = o ? json_object_get(o, k) : NULL;
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
 
 au_verdict au_verdict_of(double value, const char *printed)
 {
@@ -64,7 +59,7 @@ static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_ro
         for (size_t i = 0; i < d->nruns; i++)
             for (size_t j = 0; j < d->runs[i].nrecords; j++) {
                 const pr_record *r = &d->runs[i].records[j];
-                const char *repo = jstr(r->source, "repo");
+                const char *repo = pr_json_str(r->source, "repo");
                 if (repo && t->source_repo && strcmp(repo, t->source_repo) == 0 &&
                     same_case(d, &d->runs[i], r, t, row, class_only)) {
                     it->run = &d->runs[i];
@@ -153,7 +148,7 @@ static int check_fits(const pr_dataset *d, const au_model *m, pr_err *err)
                                   "the case's fit report (fit/%s.json) searched for %s, but no "
                                   "published table of %s prints this case",
                                   d->runs[i].records[j].case_name, fig,
-                                  jstr(d->runs[i].records[j].source, "repo"));
+                                  pr_json_str(d->runs[i].records[j].source, "repo"));
             if (!it->row->printed || strcmp(it->row->printed, fig) != 0)
                 return pr_err_set(err, file, 0, 0, "fit",
                                   "the case's fit report (fit/%s.json) searched for %s, but %s "
@@ -170,7 +165,7 @@ int au_build(const pr_dataset *d, au_model **out, pr_err *err)
     au_model *m = pr_xcalloc(1, sizeof *m);
     for (size_t i = 0; i < d->nruns; i++)
         for (size_t j = 0; j < d->runs[i].nrecords; j++) {
-            const char *repo = jstr(d->runs[i].records[j].source, "repo");
+            const char *repo = pr_json_str(d->runs[i].records[j].source, "repo");
             if (repo && !audited(m, repo)) {
                 m->repos = pr_xrealloc(m->repos, (m->nrepos + 1) * sizeof *m->repos);
                 m->repos[m->nrepos++] = pr_xstrdup(repo);

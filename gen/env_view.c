@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jdoc.h"
 #include "fileio.h"
 #include "md.h"
 #include "mdtable.h"
@@ -12,12 +13,6 @@
 #include "view.h"
 
 /* ---------------------------------------------------------------- items */
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    json_t *v = o ? json_object_get(o, k) : NULL;
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
 
 /* Appends {label, value} (value escaped) unless value is empty; 1 when
  * appended. */
@@ -42,19 +37,19 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
     json_t *fwk = json_object_get(run->env, "framework");
     pr_buf b = PR_BUF_INIT;
     if (json_is_object(gpu)) {
-        pr_buf_puts(&b, jstr(gpu, "name") ? jstr(gpu, "name") : "?");
+        pr_buf_puts(&b, pr_json_str(gpu, "name") ? pr_json_str(gpu, "name") : "?");
         if (json_is_integer(json_object_get(gpu, "count")))
             pr_buf_printf(&b, " × %lld", (long long)json_integer_value(json_object_get(gpu, "count")));
         env_item(items, l, "env_gpu", pr_buf_cstr(&b));
         pr_buf_clear(&b);
-        *software |= env_item(items, l, "env_driver", jstr(gpu, "driver"));
-        *software |= env_item(items, l, "env_cuda", jstr(gpu, "cuda"));
-        *software |= env_item(items, l, "env_cudnn", jstr(gpu, "cudnn"));
-        *software |= env_item(items, l, "env_nccl", jstr(gpu, "nccl"));
+        *software |= env_item(items, l, "env_driver", pr_json_str(gpu, "driver"));
+        *software |= env_item(items, l, "env_cuda", pr_json_str(gpu, "cuda"));
+        *software |= env_item(items, l, "env_cudnn", pr_json_str(gpu, "cudnn"));
+        *software |= env_item(items, l, "env_nccl", pr_json_str(gpu, "nccl"));
     }
     if (json_is_object(host)) {
-        if (jstr(host, "cpu_model")) {
-            pr_buf_puts(&b, jstr(host, "cpu_model"));
+        if (pr_json_str(host, "cpu_model")) {
+            pr_buf_puts(&b, pr_json_str(host, "cpu_model"));
             if (json_is_integer(json_object_get(host, "cpu_count")))
                 pr_buf_printf(&b, " × %lld",
                               (long long)json_integer_value(json_object_get(host, "cpu_count")));
@@ -67,16 +62,16 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
             env_item(items, l, "env_memory", pr_buf_cstr(&b));
             pr_buf_clear(&b);
         }
-        *software |= env_item(items, l, "env_os", jstr(host, "os"));
-        *software |= env_item(items, l, "env_kernel", jstr(host, "kernel"));
-        *software |= env_item(items, l, "env_compiler", jstr(host, "compiler"));
+        *software |= env_item(items, l, "env_os", pr_json_str(host, "os"));
+        *software |= env_item(items, l, "env_kernel", pr_json_str(host, "kernel"));
+        *software |= env_item(items, l, "env_compiler", pr_json_str(host, "compiler"));
     }
-    if (json_is_object(fwk) && jstr(fwk, "version")) {
-        pr_buf_printf(&b, "%s %s", jstr(fwk, "name") ? jstr(fwk, "name") : "", jstr(fwk, "version"));
+    if (json_is_object(fwk) && pr_json_str(fwk, "version")) {
+        pr_buf_printf(&b, "%s %s", pr_json_str(fwk, "name") ? pr_json_str(fwk, "name") : "", pr_json_str(fwk, "version"));
         *software |= env_item(items, l, "env_framework", pr_buf_cstr(&b));
         pr_buf_clear(&b);
     }
-    env_item(items, l, "env_captured", jstr(run->env, "captured_at"));
+    env_item(items, l, "env_captured", pr_json_str(run->env, "captured_at"));
     pr_buf_free(&b);
     return items;
 }
@@ -96,7 +91,7 @@ static json_t *stated_items(const lang *l, const json_t *env, int *software)
 {
     json_t *items = json_array();
     for (size_t i = 0; env && i < sizeof stated_keys / sizeof *stated_keys; i++)
-        if (env_item(items, l, stated_keys[i].label, jstr(env, stated_keys[i].key)))
+        if (env_item(items, l, stated_keys[i].label, pr_json_str(env, stated_keys[i].key)))
             *software |= stated_keys[i].software;
     return items;
 }
@@ -106,13 +101,13 @@ static json_t *suite_items(const lang *l, const rm_fw *f, int *software)
 {
     const pr_suite *s = f->suite;
     json_t *items = stated_items(l, s->environment, software);
-    if (s->framework_version && !jstr(s->environment, "framework")) {
+    if (s->framework_version && !pr_json_str(s->environment, "framework")) {
         pr_buf v = PR_BUF_INIT;
         pr_buf_printf(&v, "%s %s", f->framework_title, s->framework_version);
         *software |= env_item(items, l, "env_framework", pr_buf_cstr(&v));
         pr_buf_free(&v);
     }
-    if (s->image && !jstr(s->environment, "image"))
+    if (s->image && !pr_json_str(s->environment, "image"))
         *software |= env_item(items, l, "env_image", s->image);
     return items;
 }
@@ -290,7 +285,7 @@ static int names_fw(const char *fw, const pr_pub_table *t)
  * PyTorch on, which says nothing of the OneFlow figures beside it. */
 static int env_is_own(const rm_world *w, const pr_pub_table *t)
 {
-    const char *fw = jstr(t->environment, "framework");
+    const char *fw = pr_json_str(t->environment, "framework");
     if (!fw || names_fw(fw, t))
         return 1;
     for (size_t i = 0; i < w->d->npubs; i++) {
@@ -324,7 +319,7 @@ static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             lang_fmt(l, "env_src_pub", v, &head, err);
             add_source(sources, pr_buf_cstr(&head), stated_items(l, t->environment, software));
         } else if (json_object_size(t->environment)) {
-            json_object_set_new(v, "framework", json_string(jstr(t->environment, "framework")));
+            json_object_set_new(v, "framework", json_string(pr_json_str(t->environment, "framework")));
             lang_fmt(l, "env_src_other", v, &head, err);
             list_add(l, none, pr_buf_cstr(&head));
         } else {

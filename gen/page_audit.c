@@ -7,17 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jdoc.h"
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
 #include "sanity.h"
 #include "view.h"
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    json_t *v = o ? json_object_get(o, k) : NULL;
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
 
 /* The titles the published tables give a model and a framework (the ids
  * when none does). */
@@ -76,7 +71,7 @@ static void rule_cell(const json_t *rule, pr_buf *out)
     for (size_t i = 0; keys[i]; i++) {
         json_t *v = json_object_get(rule, keys[i]);
         if (!v || (strcmp(keys[i], "trim") == 0 &&
-                   !(jstr(rule, "reduce") && strcmp(jstr(rule, "reduce"), "trimmed_mean") == 0)))
+                   !(pr_json_str(rule, "reduce") && strcmp(pr_json_str(rule, "reduce"), "trimmed_mean") == 0)))
             continue;
         if (strcmp(keys[i], "round") == 0 && json_integer_value(v) < 0)
             continue;
@@ -277,7 +272,7 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
                                  it->table->platform ? it->table->platform->id : "");
         json_t *group = NULL;
         for (size_t g = 0; g < json_array_size(models) && !group; g++)
-            if (strcmp(jstr(json_array_get(models, g), "id"), key) == 0)
+            if (strcmp(pr_json_str(json_array_get(models, g), "id"), key) == 0)
                 group = json_array_get(models, g);
         if (!group) {
             group = json_object();

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "jdoc.h"
 #include "md.h"
 #include "mdtable.h"
 
@@ -41,16 +42,10 @@ size_t pv_counts(const rm_cfg *c)
     return n;
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    json_t *v = o ? json_object_get(o, k) : NULL;
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 void pv_record_source(const pr_record *r, pr_buf *out)
 {
-    const char *repo = jstr(r->source, "repo"), *commit = jstr(r->source, "commit");
-    const char *path = jstr(r->source, "path"), *url = jstr(r->source, "url");
+    const char *repo = pr_json_str(r->source, "repo"), *commit = pr_json_str(r->source, "commit");
+    const char *path = pr_json_str(r->source, "path"), *url = pr_json_str(r->source, "url");
     if (!repo)
         return;
     /* A short commit reads as well and still names one revision. */

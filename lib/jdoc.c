@@ -68,6 +68,12 @@ void pr_jdoc_free(pr_jdoc *d)
 
 const char *pr_jdoc_name(const pr_jdoc *d) { return d->name; }
 
+const char *pr_json_str(const json_t *o, const char *key)
+{
+    json_t *v = o ? json_object_get(o, key) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
 pr_jcur pr_jdoc_root(const pr_jdoc *d)
 {
     pr_jcur c = {d, NULL, NULL, 0, d->root};

@@ -38,6 +38,10 @@ int pr_jdoc_load(const char *path, pr_jdoc **out, pr_err *err);
 int pr_jdoc_parse(const char *name, const char *text, size_t len, pr_jdoc **out, pr_err *err);
 void pr_jdoc_free(pr_jdoc *doc);
 const char *pr_jdoc_name(const pr_jdoc *doc);
+/* The string value of key in object o (borrowed); NULL when o is NULL or
+ * the key is absent or not a string.  For objects already checked. */
+const char *pr_json_str(const json_t *o, const char *key);
+
 /* A cursor on the root value. */
 pr_jcur pr_jdoc_root(const pr_jdoc *doc);
 
