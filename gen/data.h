@@ -128,5 +128,12 @@ void pr_data_free(pr_dataset *d);
 void pr_pub_table_free(pr_pub_table *t);
 /* Validates one published-figures file on its own (for tests and tools). */
 int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err);
+/* Validates text as the published-figures file path would be loaded by the
+ * build, before it is written there: with the platforms of the data folder
+ * above path's folder (DATA/platforms/) and, when that folder is published/
+ * or restated/, after the other files in it (a table another file holds is a
+ * duplicate).  0, or -1 with err naming path (the text's line and column) or
+ * the other file at fault. */
+int pr_data_check_published(const char *path, const char *text, size_t len, pr_err *err);
 
 #endif

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "jdoc.h"
 #include "record.h"
+#include "stats.h"
 #include "suite.h"
 
 static const char *const pub_keys[] = {"perfrepro", "label", "source", "environment", "platform",
@@ -87,6 +89,29 @@ static int read_source(const pr_jcur *src, pr_pub_table *t, pr_err *err)
     return 0;
 }
 
+/* A row's "printed" must be the printed form of its throughput v: digits
+ * with at most one "." (pr_stats_printed_decimals), whose nearest double is
+ * v, and v printed at its decimals gives it back (pr_stats_printed_match):
+ * the text and the number say the same figure.  Returns 1, or -1 with err
+ * set at the "printed" field of row c. */
+static int check_printed(const pr_jcur *c, const char *printed, int has_value, double v,
+                         pr_err *err)
+{
+    pr_jcur pc = pr_jchild(c, "printed");
+    if (!has_value || pr_stats_printed_decimals(printed) < 0)
+        return pr_jfail(&pc, err, "\"%s\" is not the printed form of the row's throughput",
+                        printed);
+    char *end;
+    errno = 0;
+    double pv = strtod(printed, &end);
+    if (errno || *end || pv != v || pr_stats_printed_match(v, printed) != PR_PRINTED_ROUNDED)
+        return pr_jfail(&pc, err,
+                        "\"%s\" is not the row's throughput (%.17g): the printed text must read "
+                        "as the stored number and the number print as the text",
+                        printed, v);
+    return 1;
+}
+
 static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
 {
     long long v;
@@ -122,23 +147,23 @@ static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
         pr_jcur t = pr_jchild(c, "throughput");
         return pr_jfail(&t, err, "a throughput must be > 0 (a failed case is a state, not 0)");
     }
+    /* A whole number in the file is what gen reads only when a double holds
+     * it exactly (9007199254740993 would be read as ...992). */
+    pr_jcur tc = pr_jchild(c, "throughput");
+    if (rc && json_is_integer(tc.v) &&
+        !(r->value < 0x1p63 && (json_int_t)r->value == json_integer_value(tc.v)))
+        return pr_jfail(&tc, err, "%" JSON_INTEGER_FORMAT " is not kept exactly as a number (it "
+                                  "is read as %.17g)",
+                        json_integer_value(tc.v), r->value);
     /* The figure as its source printed it (perfrepro-gen import-table keeps
      * it): it must be the same number, so the text cannot drift from it. */
     const char *printed;
     if ((rc = pr_jstr(c, "printed", 0, &printed, err)) < 0)
         return -1;
-    if (rc) {
-        pr_jcur pc = pr_jchild(c, "printed");
-        char *end;
-        errno = 0;
-        double pv = strtod(printed, &end);
-        if (!r->has_value || !*printed || *end || errno || strspn(printed, "0123456789.") != strlen(printed))
-            return pr_jfail(&pc, err, "\"%s\" is not the printed form of the row's throughput",
-                            printed);
-        if (pv != r->value)
-            return pr_jfail(&pc, err, "\"%s\" is not the row's throughput (%.17g)", printed, r->value);
+    if (rc && (rc = check_printed(c, printed, r->has_value, r->value, err)) < 0)
+        return -1;
+    if (rc)
         r->printed = pr_xstrdup(printed);
-    }
     if ((rc = pr_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
         return -1;
     if (rc == r->has_value)
@@ -250,12 +275,11 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
     return 0;
 }
 
-int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
+/* Reads the tables of the parsed published-figures file doc (named path)
+ * into d->pubs; doc stays the caller's. */
+static int load_doc(pr_dataset *d, const char *path, const pr_jdoc *doc, pr_err *err)
 {
-    pr_jdoc *doc = NULL;
     int rc = -1;
-    if (pr_jdoc_load(path, &doc, err) < 0)
-        return -1;
     pr_jcur root = pr_jdoc_root(doc), tables;
     long long v;
     if (pr_jobject(&root, pub_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
@@ -291,6 +315,83 @@ int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
     }
     rc = 0;
 out:
+    return rc;
+}
+
+int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    int rc = load_doc(d, path, doc, err);
     pr_jdoc_free(doc);
+    return rc;
+}
+
+/* 1 when name is a ".json" file name (what the build loads from a folder). */
+static int is_json_name(const char *name)
+{
+    size_t l = strlen(name);
+    return l > 5 && strcmp(name + l - 5, ".json") == 0;
+}
+
+/* Loads the platforms of DATA/platforms/ *.json into d (none when the folder
+ * is absent). */
+static int load_platforms(pr_dataset *d, const char *data, pr_err *err)
+{
+    char *dir = pr_path_join(data, "platforms");
+    char **names = NULL;
+    int rc = -1;
+    if (pr_is_dir(dir) && pr_list_dir(dir, &names, NULL, err) < 0)
+        goto out;
+    for (char **p = names; p && *p; p++) {
+        char *path = pr_path_join(dir, *p);
+        int r = is_json_name(*p) && pr_is_file(path) ? pr_platforms_add_file(&d->platforms, path, err) : 0;
+        free(path);
+        if (r < 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    pr_strv_free(names);
+    free(dir);
+    return rc;
+}
+
+int pr_data_check_published(const char *path, const char *text, size_t len, pr_err *err)
+{
+    pr_dataset *d = pr_xcalloc(1, sizeof *d);
+    char *dir = pr_path_dirname(path), *data = pr_path_dirname(dir);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *folder = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+    char **names = NULL;
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    d->dir = pr_xstrdup(data);
+    if (load_platforms(d, data, err) < 0)
+        goto out;
+    /* The build loads every file of published/ (and of restated/) into one
+     * list, where a table two files hold is an error: the others first. */
+    if ((strcmp(folder, "published") == 0 || strcmp(folder, "restated") == 0) && pr_is_dir(dir) &&
+        pr_list_dir(dir, &names, NULL, err) < 0)
+        goto out;
+    for (char **p = names; p && *p; p++) {
+        if (!is_json_name(*p) || strcmp(*p, base) == 0)
+            continue;
+        char *other = pr_path_join(dir, *p);
+        int r = pr_is_file(other) ? pr_data_load_published(d, other, err) : 0;
+        free(other);
+        if (r < 0)
+            goto out;
+    }
+    if (pr_jdoc_parse(path, text, len, &doc, err) < 0 || load_doc(d, path, doc, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    pr_strv_free(names);
+    free(dir);
+    free(data);
+    pr_data_free(d);
     return rc;
 }
