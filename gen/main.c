@@ -58,7 +58,11 @@ static void usage(FILE *f)
           "          dashes (\"-\", \"——\") or N/A is no figure; TODO and OOM are states; a\n"
           "          note after a figure (\"33082.12 (O2)\", \"1438.518(O2)\") goes to the\n"
           "          table's note.  --note adds a note; --gpus-per-node (default 8) splits\n"
-          "          GPU counts into nodes; a re-import of the same table replaces it\n",
+          "          GPU counts into nodes; a re-import of the same table replaces it.\n"
+          "          A figure a number cannot keep exactly, a second row of one\n"
+          "          configuration, or a file the build would refuse is an error, and\n"
+          "          OUT is left as it was; raw HTML and images in a cell are read as\n"
+          "          GitHub shows them (an image by its alt text), with a warning\n",
           f);
 }
 
@@ -196,13 +200,19 @@ static int cmd_import_table(int argc, char **argv)
     }
     pr_json_init();
     pr_err err;
-    char *summary = NULL;
-    if (pr_mdimport(&o, &summary, &err) < 0) {
+    char *summary = NULL, *warnings = NULL;
+    if (pr_mdimport(&o, &summary, &warnings, &err) < 0) {
         fprintf(stderr, "perfrepro-gen: import-table: %s\n", err.msg);
         return 1;
     }
+    if (warnings) {
+        /* one "FILE:LINE: ..." per line */
+        for (char *line = strtok(warnings, "\n"); line; line = strtok(NULL, "\n"))
+            fprintf(stderr, "perfrepro-gen: import-table: warning: %s\n", line);
+    }
     printf("%s\n", summary);
     free(summary);
+    free(warnings);
     return 0;
 }
 

@@ -2,6 +2,9 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,10 +13,17 @@
 
 #include "buf.h"
 #include "cmarkx.h"
+#include "data.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "record.h"
+#include "stats.h"
 #include "suite.h"
+
+/* The significant digits a real is written with (JSON_REAL_PRECISION): 15
+ * keep every decimal of up to 15 digits and print 2946.3 as 2946.3, not
+ * 2946.3000000000002. */
+#define MDI_REAL_DIGITS 15
 
 /* One table of the document, with the last heading before it. */
 typedef struct found_table {
@@ -70,11 +80,105 @@ static found_table *find_tables(cmark_node *root, size_t *n_out)
     return v;
 }
 
-/* The trimmed plain text of a table cell; the caller frees it. */
-static char *cell_text(cmark_node *cell)
+/* Appends s to out, at most max bytes, control characters as '?': text
+ * from a file, for a message on a terminal. */
+static void put_visible(pr_buf *out, const char *s, size_t max)
+{
+    size_t i = 0;
+    for (; s[i] && i < max; i++)
+        pr_buf_putc(out, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+    if (s[i])
+        pr_buf_puts(out, "...");
+}
+
+/* Appends what to dropped ("; "-separated) unless it is there already;
+ * past 400 bytes only "; ..." (a cell of a million tags makes one line). */
+static void add_dropped(pr_buf *dropped, const char *what)
+{
+    const char *have = pr_buf_cstr(dropped);
+    if (dropped->len > 400) {
+        if (!strstr(have, "; ..."))
+            pr_buf_puts(dropped, "; ...");
+        return;
+    }
+    for (const char *h = strstr(have, what); h; h = strstr(h + 1, what)) {
+        size_t l = strlen(what);
+        if ((h == have || h[-1] == ' ') && (h[l] == '\0' || h[l] == ';'))
+            return;
+    }
+    pr_buf_printf(dropped, "%s%s", dropped->len ? "; " : "", what);
+}
+
+/* Says what the raw HTML lit is, for a warning: "raw HTML <script>", "raw
+ * HTML </b>", "an HTML comment"; appended to dropped. */
+static void drop_html(const char *lit, pr_buf *dropped)
+{
+    pr_buf what = PR_BUF_INIT;
+    const char *p = lit ? lit : "";
+    if (strncmp(p, "<!--", 4) == 0) {
+        pr_buf_puts(&what, "an HTML comment");
+    } else {
+        int closing = p[0] == '<' && p[1] == '/';
+        const char *name = p + (p[0] == '<') + closing;
+        size_t l = 0;
+        while (l < 32 && ((name[l] >= 'a' && name[l] <= 'z') || (name[l] >= 'A' && name[l] <= 'Z') ||
+                          (name[l] >= '0' && name[l] <= '9') || name[l] == '-'))
+            l++;
+        if (l)
+            pr_buf_printf(&what, "raw HTML <%s%.*s>", closing ? "/" : "", (int)l, name);
+        else
+            pr_buf_puts(&what, "raw HTML");
+    }
+    add_dropped(dropped, pr_buf_cstr(&what));
+    pr_buf_free(&what);
+}
+
+/* Appends the plain text of node's inlines to out, as GitHub shows it: text
+ * and code as written, an image by its alt text, a line break as a blank;
+ * raw HTML is left out.  What was left out (raw HTML, an image's picture)
+ * is described in dropped when it is not NULL. */
+static void cell_plain(cmark_node *node, pr_buf *out, pr_buf *dropped)
+{
+    for (cmark_node *c = cmark_node_first_child(node); c; c = cmark_node_next(c)) {
+        switch (cmark_node_get_type(c)) {
+        case CMARK_NODE_TEXT:
+        case CMARK_NODE_CODE: {
+            const char *lit = cmark_node_get_literal(c);
+            if (lit)
+                pr_buf_puts(out, lit);
+            break;
+        }
+        case CMARK_NODE_SOFTBREAK:
+        case CMARK_NODE_LINEBREAK:
+            pr_buf_putc(out, ' ');
+            break;
+        case CMARK_NODE_HTML_INLINE:
+            if (dropped)
+                drop_html(cmark_node_get_literal(c), dropped);
+            break;
+        case CMARK_NODE_IMAGE:
+            if (dropped) {
+                pr_buf what = PR_BUF_INIT;
+                pr_buf_puts(&what, "an image (");
+                put_visible(&what, cmark_node_get_url(c) ? cmark_node_get_url(c) : "", 80);
+                pr_buf_putc(&what, ')');
+                add_dropped(dropped, pr_buf_cstr(&what));
+                pr_buf_free(&what);
+            }
+            cell_plain(c, out, dropped); /* the alt text */
+            break;
+        default:
+            cell_plain(c, out, dropped);
+            break;
+        }
+    }
+}
+
+/* The trimmed plain text of a table cell (cell_plain); the caller frees it. */
+static char *cell_text(cmark_node *cell, pr_buf *dropped)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_cmarkx_plain(cell, &b);
+    cell_plain(cell, &b, dropped);
     const char *s = pr_buf_cstr(&b);
     while (*s == ' ' || *s == '\t')
         s++;
@@ -214,29 +318,79 @@ static int cell_figure(const char *s, double *value, char **printed, const char 
     return 1;
 }
 
+/* The JSON number a figure printed as p (digits with at most one '.') is
+ * written as, and in *value the number gen reads back from the file: a
+ * whole number as an integer, else a real of MDI_REAL_DIGITS significant
+ * digits.  NULL when that number does not print as p again at p's decimals
+ * (pr_stats_printed_match): the figure cannot be kept exactly, and why says
+ * what it would become.  The caller owns the json_t (a new reference). */
+static json_t *exact_figure(const char *p, double *value, pr_buf *why)
+{
+    char *end;
+    int d = pr_stats_printed_decimals(p);
+    errno = 0;
+    if (d == 0) {
+        long long n = strtoll(p, &end, 10);
+        if (errno || *end) {
+            pr_buf_printf(why, "it is beyond the largest whole number a file keeps (%lld)",
+                          LLONG_MAX);
+            return NULL;
+        }
+        *value = (double)n;
+        if (pr_stats_printed_match(*value, p) != PR_PRINTED_ROUNDED) {
+            pr_buf_printf(why, "it would be read back as %.0f", *value);
+            return NULL;
+        }
+        return json_integer(n);
+    }
+    double v = strtod(p, &end);
+    if (d < 0 || errno || *end || !isfinite(v) || v <= 0) {
+        pr_buf_puts(why, d < 0 ? "a number keeps at most 17 decimals"
+                               : "it is beyond the range of a number");
+        return NULL;
+    }
+    char digits[64];
+    snprintf(digits, sizeof digits, "%.*g", MDI_REAL_DIGITS, v);
+    *value = strtod(digits, NULL);
+    if (*value != v || pr_stats_printed_match(v, p) != PR_PRINTED_ROUNDED) {
+        pr_buf_printf(why, "it would be read back as %.*f (%d significant digits at most)", d,
+                      *value, MDI_REAL_DIGITS);
+        return NULL;
+    }
+    return json_real(v);
+}
+
 /* The columns of a header row, for an error message. */
 static void list_columns(cmark_node *header, pr_buf *out)
 {
     for (cmark_node *c = cmark_node_first_child(header); c; c = cmark_node_next(c)) {
-        char *t = cell_text(c);
+        char *t = cell_text(c, NULL);
         pr_buf_printf(out, "%s\"%s\"", out->len ? ", " : "", t);
         free(t);
     }
 }
 
+/* A row read, to find a second one of its configuration. */
+typedef struct seen_row {
+    long nodes, gpus;
+    int line;
+} seen_row;
+
 /* Builds the table object from the chosen Markdown table (json_t * new, the
- * caller owns it).  *nrows_out and notes of skipped cells go to summary. */
+ * caller owns it).  What was read goes to summary, a line per row whose
+ * cells had something left out (raw HTML, images) to warnings. */
 static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int number,
-                          pr_buf *summary, pr_err *err)
+                          pr_buf *summary, pr_buf *warnings, pr_err *err)
 {
     json_t *rows = json_array(), *table = NULL;
+    seen_row *seen = NULL;
     pr_buf annotations = PR_BUF_INIT, annotations_zh = PR_BUF_INIT;
     cmark_node *header = cmark_node_first_child(ft->node);
     int line = pr_cmarkx_line(ft->node);
     long col = -1;
     size_t i = 0;
     for (cmark_node *c = cmark_node_first_child(header); c; c = cmark_node_next(c), i++) {
-        char *t = cell_text(c);
+        char *t = cell_text(c, NULL);
         if (strcmp(t, o->column) == 0 && col < 0)
             col = (long)i;
         free(t);
@@ -247,19 +401,37 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
         pr_err_set(err, o->markdown, line, 0, "--column", "table %d has no column \"%s\" (its columns: %s)",
                    number, o->column, pr_buf_cstr(&cols));
         pr_buf_free(&cols);
-        goto fail;
+        goto out;
     }
-    size_t used = 0, empty = 0;
+    size_t used = 0, empty = 0, nbody = 0;
     for (cmark_node *row = cmark_node_next(header); row; row = cmark_node_next(row)) {
         int rline = pr_cmarkx_line(row);
+        if (++nbody > PR_MDIMPORT_MAX_ROWS) {
+            pr_err_set(err, o->markdown, rline, 0, NULL,
+                       "table %d has more than %d rows: a table of published figures has a row "
+                       "per GPU count", number, PR_MDIMPORT_MAX_ROWS);
+            goto out;
+        }
         cmark_node *kc = cell_at(row, 0), *vc = cell_at(row, (size_t)col);
-        char *key = kc ? cell_text(kc) : pr_xstrdup("");
-        char *val = vc ? cell_text(vc) : pr_xstrdup("");
+        pr_buf dropped = PR_BUF_INIT, why = PR_BUF_INIT;
+        char *key = kc ? cell_text(kc, &dropped) : pr_xstrdup("");
+        char *val = vc ? cell_text(vc, &dropped) : pr_xstrdup("");
         long nodes = 0, gpus = 0, bs = 0;
         double value = 0;
         char *printed = NULL;
         const char *annotation = NULL, *state = NULL;
+        json_t *number = NULL;
         int kind = -1, rc = 0;
+        if (dropped.len) {
+            /* GitHub shows no text for them: the row is read without them,
+             * and the user is told (a figure or note may be missing). */
+            pr_buf_printf(warnings, "%s:%d: left out of the row's cells: %s (read as \"", o->markdown,
+                          rline, pr_buf_cstr(&dropped));
+            put_visible(warnings, key, 80);
+            pr_buf_puts(warnings, "\", \"");
+            put_visible(warnings, val, 80);
+            pr_buf_puts(warnings, "\")\n");
+        }
         if (row_key(key, &nodes, &gpus, &bs) < 0) {
             rc = pr_err_set(err, o->markdown, rline, 0, NULL,
                             "the first cell \"%s\" names no GPU count (\"8\", \"GPU=8,BS=96\", "
@@ -272,6 +444,9 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             rc = pr_err_set(err, o->markdown, rline, 0, o->column,
                             "\"%s\" is not a figure as printed (digits with one '.', then "
                             "nothing or a blank and a note)", val);
+        } else if (kind == 1 && !(number = exact_figure(printed, &value, &why))) {
+            rc = pr_err_set(err, o->markdown, rline, 0, o->column,
+                            "\"%s\" cannot be kept exactly: %s", printed, pr_buf_cstr(&why));
         } else if (nodes == 0) {
             int gpn = o->gpus_per_node > 0 ? o->gpus_per_node : 8;
             if (gpus > gpn && gpus % gpn != 0)
@@ -282,6 +457,13 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             rc = pr_err_set(err, o->markdown, rline, 0, NULL, "%ld GPUs do not divide over %ld nodes",
                             gpus, nodes);
         }
+        /* One row per configuration (the loader refuses a second): stop at
+         * the first repeat, before building anything more. */
+        for (size_t j = 0; rc == 0 && kind > 0 && j < used; j++)
+            if (seen[j].nodes == nodes && seen[j].gpus == gpus)
+                rc = pr_err_set(err, o->markdown, rline, 0, NULL,
+                                "a second row for %ld node(s), %ld GPU(s) (the first is %s:%d)",
+                                nodes, gpus, o->markdown, seen[j].line);
         if (rc == 0 && kind == 0) {
             empty++;
         } else if (rc == 0) {
@@ -291,14 +473,16 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             json_object_set_new(r, "gpus_per_node", json_integer(gpus / nodes));
             if (kind == 1) {
                 /* Whole numbers stay integers in JSON (428, not 428.0). */
-                json_object_set_new(r, "throughput",
-                                    strchr(printed, '.') ? json_real(value)
-                                                         : json_integer((json_int_t)value));
+                json_object_set(r, "throughput", number);
                 json_object_set_new(r, "printed", json_string(printed));
             } else {
                 json_object_set_new(r, "state", json_string(state));
             }
             json_array_append_new(rows, r);
+            seen = pr_xrealloc(seen, (used + 1) * sizeof *seen);
+            seen[used].nodes = nodes;
+            seen[used].gpus = gpus;
+            seen[used].line = rline;
             used++;
             /* The note is shown on both pages: written in both languages. */
             if (annotation) {
@@ -308,16 +492,19 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
                               gpus, annotation);
             }
         }
+        json_decref(number);
+        pr_buf_free(&dropped);
+        pr_buf_free(&why);
         free(printed);
         free(key);
         free(val);
         if (rc < 0)
-            goto fail;
+            goto out;
     }
     if (used == 0) {
         pr_err_set(err, o->markdown, line, 0, "--column", "column \"%s\" of table %d holds no figure",
                    o->column, number);
-        goto fail;
+        goto out;
     }
     table = json_object();
     json_object_set_new(table, "model", json_string(o->model));
@@ -370,14 +557,13 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
                   number, o->column, used);
     if (empty)
         pr_buf_printf(summary, ", %zu empty cell(s) left out", empty);
+out:
+    if (!table)
+        json_decref(rows); /* else the table holds them */
+    free(seen);
     pr_buf_free(&annotations);
     pr_buf_free(&annotations_zh);
     return table;
-fail:
-    json_decref(rows);
-    pr_buf_free(&annotations);
-    pr_buf_free(&annotations_zh);
-    return NULL;
 }
 
 /* 1 when tables a and b describe the same cell set (the one replaces the
@@ -428,10 +614,10 @@ static int check_opts(const pr_mdimport_opts *o, pr_err *err)
     return 0;
 }
 
-int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, pr_err *err)
+int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_out, pr_err *err)
 {
     int rc = -1;
-    pr_buf md = PR_BUF_INIT, summary = PR_BUF_INIT;
+    pr_buf md = PR_BUF_INIT, summary = PR_BUF_INIT, warnings = PR_BUF_INIT, body = PR_BUF_INIT;
     pr_cmarkx_doc doc = {NULL, NULL};
     found_table *tables = NULL;
     size_t ntables = 0;
@@ -456,7 +642,7 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, pr_err *err)
                    number, ntables);
         goto out;
     }
-    if (!(table = read_table(o, &tables[number - 1], number, &summary, err)))
+    if (!(table = read_table(o, &tables[number - 1], number, &summary, &warnings, err)))
         goto out;
     if (pr_is_file(o->out)) {
         pr_buf old = PR_BUF_INIT;
@@ -492,16 +678,24 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, pr_err *err)
     } else {
         json_array_append(list, table);
     }
-    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    pr_buf body = PR_BUF_INIT;
+    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                JSON_REAL_PRECISION(MDI_REAL_DIGITS));
     pr_buf_puts(&body, text);
     pr_buf_putc(&body, '\n');
-    rc = pr_write_atomic(o->out, body.data, body.len, err);
-    pr_buf_free(&body);
-    if (rc == 0) {
-        pr_buf_printf(&summary, " -> %s", o->out);
-        *summary_out = pr_buf_detach(&summary);
+    /* What the build would refuse is never written: the file (a good one
+     * above all) stays as it was. */
+    if (pr_data_check_published(o->out, body.data, body.len, err) < 0) {
+        pr_err_prefix(err, "%s not written, the build would refuse the new content", o->out);
+        goto out;
     }
+    if (pr_write_atomic(o->out, body.data, body.len, err) < 0)
+        goto out;
+    pr_buf_printf(&summary, " -> %s", o->out);
+    if (warnings.len)
+        pr_buf_truncate(&warnings, warnings.len - 1); /* the last '\n' */
+    *summary_out = pr_buf_detach(&summary);
+    *warnings_out = warnings.len ? pr_buf_detach(&warnings) : NULL;
+    rc = 0;
 out:
     free(text);
     json_decref(table);
@@ -511,5 +705,7 @@ out:
         pr_cmarkx_free(&doc);
     pr_buf_free(&md);
     pr_buf_free(&summary);
+    pr_buf_free(&warnings);
+    pr_buf_free(&body);
     return rc;
 }

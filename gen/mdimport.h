@@ -30,10 +30,21 @@ typedef struct pr_mdimport_opts {
     const char *out;            /* the published file to create or add the table to */
 } pr_mdimport_opts;
 
+/* At most this many rows in the table read (empty ones too): a table of
+ * published figures has a row per GPU count, and the import stops at the
+ * first row past it, as at the first second row of a configuration. */
+#define PR_MDIMPORT_MAX_ROWS 1000
+
 /* Runs the import: on success the table is in o->out (replacing a table of
  * the same model, framework, precision, batch size, variant and platform),
- * written atomically, and *summary (malloc'd, the caller frees it) says what
- * was read.  Errors name the file, line and column or field. */
-int pr_mdimport(const pr_mdimport_opts *o, char **summary, pr_err *err);
+ * written atomically once the new content passed the build's checks of a
+ * published file (pr_data_check_published), *summary (malloc'd, the caller
+ * frees it) says what was read, and *warnings (malloc'd, or NULL when none)
+ * has a line "FILE:LINE: ..." per row whose cells had something GitHub shows
+ * no text for (raw HTML, an image's picture): the row is read from their
+ * text (an image's alt text).  A figure is kept exactly as printed or
+ * refused.  Errors name the file, line and column or field; on error
+ * o->out is left as it was. */
+int pr_mdimport(const pr_mdimport_opts *o, char **summary, char **warnings, pr_err *err);
 
 #endif
