@@ -623,7 +623,7 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     size_t ntables = 0;
     json_t *table = NULL, *file = NULL;
     char *text = NULL;
-    if (check_opts(o, err) < 0 || pr_read_file(o->markdown, &md, err) < 0)
+    if (check_opts(o, err) < 0 || pr_read_file_max(o->markdown, PR_MDIMPORT_MAX_BYTES, &md, err) < 0)
         goto out;
     pr_cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
     tables = find_tables(doc.root, &ntables);

@@ -34,6 +34,11 @@ typedef struct pr_mdimport_opts {
  * published figures has a row per GPU count, and the import stops at the
  * first row past it, as at the first second row of a configuration. */
 #define PR_MDIMPORT_MAX_ROWS 1000
+/* The largest Markdown file import-table reads: cmark-gfm builds the whole
+ * document before a row is read, about 180 bytes of memory per input byte
+ * (a 3 MB table took 549 MB), so 4 MiB bounds it near 750 MB.  The largest
+ * README of the shipped sources is 23 KB. */
+#define PR_MDIMPORT_MAX_BYTES ((size_t)4 << 20)
 
 /* Runs the import: on success the table is in o->out (replacing a table of
  * the same model, framework, precision, batch size, variant and platform),
