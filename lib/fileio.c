@@ -296,6 +296,32 @@ int pr_is_temp_name(const char *name, long *pid_out)
     return 1;
 }
 
+void pr_remove_dead_temps(const char *dir, const char *stem_end)
+{
+    char **names = NULL;
+    size_t se = strlen(stem_end);
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, NULL, &ignored) < 0)
+        return;
+    for (char **e = names; *e; e++) {
+        long pid;
+        if (!pr_is_temp_name(*e, &pid))
+            continue;
+        /* NAME ends where the last infix starts (pr_is_temp_name's rule). */
+        const char *t = strstr(*e, PR_TEMP_INFIX);
+        for (const char *next; (next = strstr(t + 1, PR_TEMP_INFIX));)
+            t = next;
+        if ((size_t)(t - *e) < se || memcmp(t - se, stem_end, se) != 0)
+            continue;
+        if (pid == (long)getpid() || pr_pid_alive(pid))
+            continue;
+        char *p = pr_path_join(dir, *e);
+        (void)pr_remove_tree(p);
+        free(p);
+    }
+    pr_strv_free(names);
+}
+
 int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
 {
     return write_replace(path, data, len, 1, err);

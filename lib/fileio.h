@@ -89,6 +89,13 @@ int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
  * later run can remove what a killed one left. */
 #define PR_TEMP_INFIX ".tmp."
 int pr_is_temp_name(const char *name, long *pid_out);
+/* Removes from dir what writers that are gone left: the entries named as
+ * pr_is_temp_name says (their NAME ending in stem_end; "" for any) whose
+ * PID is not a live process (nor ours: a writer of ours has not started
+ * when this runs, but a live one elsewhere may be writing); a folder goes
+ * whole (pr_remove_tree).  Anything else, and a live writer's files, stay.
+ * Best effort: what cannot be listed or removed stays. */
+void pr_remove_dead_temps(const char *dir, const char *stem_end);
 /* 1 when path is a regular file (not a symbolic link) holding exactly
  * data[0..len). */
 int pr_file_equals(const char *path, const void *data, size_t len);
