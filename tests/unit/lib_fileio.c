@@ -58,3 +58,107 @@ Test(dead_temps, the_stem_filter_and_a_missing_folder)
     rm_rf(d);
     free(d);
 }
+
+/* ---- pr_swapdir: a folder replaced as a whole ---- */
+
+/* Opens a swap of dir, puts name into its staging tree, swaps it in. */
+static void swap_in(const char *dir, const char *name)
+{
+    pr_swapdir sd;
+    pr_err err;
+    cr_assert(pr_swapdir_open(&sd, dir, &err) == 0, "%s", err.msg);
+    cr_assert(sd.stage, "no staging folder");
+    put(sd.stage, name, "new\n");
+    cr_assert(pr_swapdir_swap(&sd, "tree", &err) == 0, "%s", err.msg);
+    pr_swapdir_free(&sd);
+}
+
+/* The entries of dir (ls -A), one string. */
+static char *entries(const char *dir)
+{
+    char **names;
+    pr_err err;
+    cr_assert(pr_list_dir(dir, &names, NULL, &err) == 0, "%s", err.msg);
+    pr_buf b = PR_BUF_INIT;
+    for (char **p = names; *p; p++)
+        pr_buf_printf(&b, "%s%s", p == names ? "" : " ", *p);
+    pr_strv_free(names);
+    return pr_buf_detach(&b);
+}
+
+Test(swapdir, new_then_replaced_whole)
+{
+    char *d = tmpdir();
+    char *out = pr_path_join(d, "sub/out");
+    swap_in(out, "a");
+    cr_expect(there(out, "a"));
+    swap_in(out, "b");
+    cr_expect(there(out, "b") && !there(out, "a"), "the previous tree is gone whole");
+    char *parent = pr_path_join(d, "sub");
+    char *e = entries(parent);
+    cr_expect_str_eq(e, "out", "nothing left beside the folder");
+    free(e);
+    free(parent);
+    rm_rf(d);
+    free(out);
+    free(d);
+}
+
+Test(swapdir, dead_writers_leftovers_go_and_a_tree_moved_aside_comes_back)
+{
+    char *d = tmpdir();
+    char *out = pr_path_join(d, "out");
+    char *live = pr_xasprintf(".out.staging.%ld", (long)getppid());
+    put(d, ".out.staging." DEAD "/x", "x\n");
+    put(d, ".out.old." DEAD "/old", "old\n"); /* killed between its two renames */
+    put(d, ".other.staging." DEAD "/x", "not ours\n");
+    put(d, ".out.staging.12ab/x", "not a PID\n");
+    char *lx = pr_path_join(live, "x");
+    put(d, lx, "a live writer's\n");
+    pr_swapdir sd;
+    pr_err err;
+    cr_assert(pr_swapdir_open(&sd, out, &err) == 0, "%s", err.msg);
+    /* Put back before anything else: the folder exists again. */
+    cr_expect(there(out, "old"), "the previous tree was not put back");
+    cr_expect(sd.real != NULL, "the tree put back was taken for none");
+    put(sd.stage, "new", "new\n");
+    cr_assert(pr_swapdir_swap(&sd, "tree", &err) == 0, "%s", err.msg);
+    pr_swapdir_free(&sd);
+    cr_expect(there(out, "new") && !there(out, "old"));
+    cr_expect(!there(d, ".out.staging." DEAD) && !there(d, ".out.old." DEAD),
+              "a dead writer's tree was left");
+    cr_expect(there(d, lx), "a live writer's staging folder was removed");
+    cr_expect(there(d, ".other.staging." DEAD "/x") && there(d, ".out.staging.12ab/x"),
+              "a folder perfrepro does not name so was removed");
+    free(lx);
+    free(live);
+    rm_rf(d);
+    free(out);
+    free(d);
+}
+
+Test(swapdir, given_up_trees_and_refusals)
+{
+    char *d = tmpdir();
+    char *out = pr_path_join(d, "out");
+    put(out, "keep", "old\n");
+    pr_swapdir sd;
+    pr_err err;
+    cr_assert(pr_swapdir_open(&sd, out, &err) == 0, "%s", err.msg);
+    put(sd.stage, "half", "x\n");
+    pr_swapdir_free(&sd); /* a writer that failed: its tree goes, the folder stays */
+    cr_expect(there(out, "keep") && !there(out, "half"));
+    char *e = entries(d);
+    cr_expect_str_eq(e, "out");
+    free(e);
+    char *file = pr_path_join(out, "keep");
+    cr_expect_eq(pr_swapdir_open(&sd, file, &err), -1);
+    cr_expect(strstr(err.msg, "not a folder") != NULL, "%s", err.msg);
+    pr_swapdir_free(&sd);
+    cr_expect_eq(pr_swapdir_open(&sd, "/", &err), -1);
+    pr_swapdir_free(&sd);
+    free(file);
+    rm_rf(d);
+    free(out);
+    free(d);
+}
