@@ -624,6 +624,21 @@ int pr_write_new(const char *path, const void *data, size_t len, pr_err *err)
     return bad ? -1 : 0;
 }
 
+/* Creates dst (pr_write_new's rules) holding what is left of in (src); on
+ * error dst is removed. */
+static int copy_to_new(int in, const char *src, const char *dst, pr_err *err)
+{
+    int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out < 0)
+        return pr_err_errno(err, dst, "cannot create");
+    int rc = copy_stream(in, src, out, dst, err);
+    if (close(out) < 0 && rc == 0)
+        rc = pr_err_errno(err, dst, "cannot write");
+    if (rc < 0)
+        unlink(dst);
+    return rc;
+}
+
 int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
 {
     if (link(src, dst) == 0)
@@ -637,26 +652,19 @@ int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
         errno = e;
         return pr_err_errno(err, dst, "cannot link");
     }
-    int rc = -1, out = -1;
     int in = pr_open_regular(src, err);
     if (in < 0)
-        goto out;
-    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (out < 0) {
-        pr_err_errno(err, dst, "cannot create");
-        goto out;
-    }
-    rc = copy_stream(in, src, out, dst, err);
-    int fd = out;
-    out = -1;
-    if (close(fd) < 0 && rc == 0)
-        rc = pr_err_errno(err, dst, "cannot write");
-    if (rc < 0)
-        unlink(dst);
-out:
-    if (in >= 0)
-        close(in);
+        return -1;
+    int rc = copy_to_new(in, src, dst, err);
+    close(in);
     return rc;
+}
+
+int pr_stage_write(const char *prev, const char *dst, const void *data, size_t len, int *changed,
+                   pr_err *err)
+{
+    *changed = !pr_file_equals(prev, data, len);
+    return *changed ? pr_write_new(dst, data, len, err) : pr_link_or_copy(prev, dst, err);
 }
 
 /* 1 when the regular file dst holds exactly what in (of st_size size)
@@ -686,6 +694,26 @@ static int same_content(int in, off_t size, const char *dst)
     if (lseek(in, 0, SEEK_SET) < 0)
         same = -1;
     return same;
+}
+
+int pr_stage_copy(const char *src, const char *prev, const char *dst, int *changed, pr_err *err)
+{
+    int rc = -1;
+    struct stat st;
+    *changed = 0;
+    int in = open_regular(src, &st, err);
+    if (in < 0)
+        return -1;
+    int same = same_content(in, st.st_size, prev);
+    if (same < 0) {
+        pr_err_errno(err, src, "cannot read");
+        goto out;
+    }
+    *changed = !same;
+    rc = same ? pr_link_or_copy(prev, dst, err) : copy_to_new(in, src, dst, err);
+out:
+    close(in);
+    return rc;
 }
 
 int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)

@@ -51,6 +51,14 @@ int pr_write_new(const char *path, const void *data, size_t len, pr_err *err);
 /* Makes dst (which must not exist) hold the content of the regular file src:
  * a hard link when it can, else a copy (pr_write_new's rules). */
 int pr_link_or_copy(const char *src, const char *dst, pr_err *err);
+/* For a staging tree that replaces an older one (pr_swapdir): makes dst
+ * (which must not exist) hold data, as a hard link to prev when prev is a
+ * regular file (not a link) already holding exactly data (its inode and
+ * mtime kept), else as a new file (pr_write_new); *changed says which. */
+int pr_stage_write(const char *prev, const char *dst, const void *data, size_t len, int *changed,
+                   pr_err *err);
+/* pr_stage_write for the content of the regular file src, streaming. */
+int pr_stage_copy(const char *src, const char *prev, const char *dst, int *changed, pr_err *err);
 /* Removes path and everything below it, never following a symbolic link
  * (rm -rf); best effort.  Returns 0 when path is gone. */
 int pr_remove_tree(const char *path);
