@@ -162,3 +162,59 @@ Test(swapdir, given_up_trees_and_refusals)
     free(out);
     free(d);
 }
+
+/* ---- pr_stage_write, pr_stage_copy: a staging tree beside the old one ---- */
+
+static ino_t inode(const char *dir, const char *rel)
+{
+    char *p = pr_path_join(dir, rel);
+    struct stat st;
+    cr_assert(lstat(p, &st) == 0, "no %s", p);
+    free(p);
+    return st.st_ino;
+}
+
+Test(stage, unchanged_files_are_links_changed_ones_new)
+{
+    char *d = tmpdir();
+    put(d, "old/same", "same\n");
+    put(d, "old/differs", "before\n");
+    put(d, "src/same", "same\n");
+    put(d, "src/differs", "after\n");
+    char *old = pr_path_join(d, "old"), *stage = pr_path_join(d, "stage");
+    cr_assert(mkdir(stage, 0755) == 0);
+    const char *names[] = {"same", "differs", "missing"};
+    for (int copy = 0; copy < 2; copy++) {
+        for (size_t i = 0; i < 3; i++) {
+            char *rel = pr_xasprintf("%s-%d", names[i], copy);
+            char *prev = pr_path_join(old, names[i]), *dst = pr_path_join(stage, rel);
+            char *srel = pr_xasprintf("src/%s", i == 2 ? "same" : names[i]);
+            char *src = pr_path_join(d, srel);
+            int changed = -1;
+            pr_err err;
+            const char *text = i == 1 ? "after\n" : "same\n";
+            int rc = copy ? pr_stage_copy(src, prev, dst, &changed, &err)
+                          : pr_stage_write(prev, dst, text, strlen(text), &changed, &err);
+            cr_assert(rc == 0, "%s", err.msg);
+            cr_expect_eq(changed, i != 0, "%s: changed %d", rel, changed);
+            cr_expect(pr_file_equals(dst, text, strlen(text)), "%s: wrong content", rel);
+            if (i == 0)
+                cr_expect_eq(inode(stage, rel), inode(old, "same"), "an unchanged file is a link");
+            else if (i == 1)
+                cr_expect_neq(inode(stage, rel), inode(old, "differs"));
+            /* dst must not exist: nothing planted there is written through */
+            cr_expect_eq(copy ? pr_stage_copy(src, prev, dst, &changed, &err)
+                              : pr_stage_write(prev, dst, text, strlen(text), &changed, &err),
+                         -1);
+            free(src);
+            free(srel);
+            free(dst);
+            free(prev);
+            free(rel);
+        }
+    }
+    rm_rf(d);
+    free(stage);
+    free(old);
+    free(d);
+}
