@@ -7,11 +7,11 @@
  * swapped (OUT is a mount point, or its parent is not ours to write),
  * changed files are written beside their targets and renamed into place
  * once the whole generation rendered.  Leftovers of dead builds are removed
- * first.
+ * first.  The staging folder, the swap and the leftovers are lib/fileio.c's
+ * pr_swapdir, which perfrepro-gen site uses too.
  */
 #include "report.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,11 +21,6 @@
 #include "fileio.h"
 
 #define MARKER ".perfrepro-reports"
-/* The staging folder of a build, beside OUT: ".NAME.staging.PID"; the
- * previous generation while two plain renames replace it (file systems
- * without RENAME_EXCHANGE): ".NAME.old.PID". */
-#define STAGING_INFIX ".staging."
-#define OLD_INFIX ".old."
 
 typedef struct writer {
     const char *out_dir;
@@ -38,10 +33,8 @@ typedef struct writer {
      * then swaps it with OUT in one renameat2(RENAME_EXCHANGE) and removes
      * the old tree: at any instant OUT is the old generation or the new one.
      * Every build first removes the staging folders of dead builds. */
-    char *stage;     /* the staging folder; NULL: in place (below) */
-    char *real_out;  /* OUT with links resolved; NULL when it does not exist yet */
-    char *parent;    /* the folder holding OUT and the staging folder */
-    char *base;      /* OUT's name */
+    pr_swapdir sd;   /* sd.stage: the staging folder (NULL: in place, below);
+                        sd.real: OUT with links resolved, NULL when new */
     char *made_dir;  /* the folder of the staging tree last created */
     int changed;     /* the generation differs from OUT: swap */
     /* In place, where no staging folder can be swapped (OUT is a mount
@@ -64,7 +57,7 @@ typedef struct writer {
 static int stage_file(writer *wr, const char *rel, const char *full, int same, const char *data,
                       size_t len, pr_err *err)
 {
-    char *dst = pr_path_join(wr->stage, rel);
+    char *dst = pr_path_join(wr->sd.stage, rel);
     char *dir = pr_path_dirname(dst);
     int rc = 0;
     /* Pages come folder by folder: one mkdir -p per folder, not per file. */
@@ -102,7 +95,7 @@ static int write_emit(void *ctx, const char *path, const char *data, size_t len,
                   pr_read_file(full, &old, &ignored) == 0;
     int same = existed && old.len == len && (len == 0 || memcmp(old.data, data, len) == 0);
     int rc = 0;
-    if (wr->stage) {
+    if (wr->sd.stage) {
         rc = stage_file(wr, path, full, same, data, len, err);
     } else if (!same) {
         char *tmp = NULL;
@@ -215,13 +208,13 @@ static void remove_stale(const writer *wr, const char *rel)
  * generation as changed. */
 static int carry_over(writer *wr, const char *rel, pr_err *err)
 {
-    char *dir = rel[0] ? pr_path_join(wr->real_out, rel) : pr_xstrdup(wr->real_out);
+    char *dir = rel[0] ? pr_path_join(wr->sd.real, rel) : pr_xstrdup(wr->sd.real);
     char **names = NULL;
     int rc = pr_list_dir(dir, &names, NULL, err);
     for (char **p = names; rc == 0 && p && *p; p++) {
         char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
         char *full = pr_path_join(dir, *p);
-        char *dst = pr_path_join(wr->stage, r);
+        char *dst = pr_path_join(wr->sd.stage, r);
         struct stat st, ds;
         int staged = lstat(dst, &ds) == 0;
         if (lstat(full, &st) < 0) {
@@ -250,135 +243,6 @@ static int carry_over(writer *wr, const char *rel, pr_err *err)
     return rc;
 }
 
-/* Removes what dead builds left beside OUT: their staging folders, and an
- * old generation (put back first when OUT is missing: a build killed
- * between its two renames). */
-static void remove_leftovers(const writer *wr)
-{
-    char **names = NULL;
-    pr_err ignored;
-    if (pr_list_dir(wr->parent, &names, NULL, &ignored) < 0)
-        return;
-    size_t bl = strlen(wr->base);
-    for (char **p = names; *p; p++) {
-        const char *name = *p, *kind = name + 1 + bl;
-        if (name[0] != '.' || strncmp(name + 1, wr->base, bl) != 0)
-            continue;
-        int old = strncmp(kind, OLD_INFIX, strlen(OLD_INFIX)) == 0;
-        if (!old && strncmp(kind, STAGING_INFIX, strlen(STAGING_INFIX)) != 0)
-            continue;
-        const char *digits = kind + strlen(old ? OLD_INFIX : STAGING_INFIX);
-        char *end;
-        errno = 0;
-        long pid = strtol(digits, &end, 10);
-        if (end == digits || *end || errno || pid <= 0 ||
-            (pid != (long)getpid() && pr_pid_alive(pid)))
-            continue;
-        char *path = pr_path_join(wr->parent, name);
-        char *out = pr_path_join(wr->parent, wr->base);
-        struct stat st;
-        if (!(old && lstat(out, &st) < 0 && errno == ENOENT && rename(path, out) == 0))
-            pr_remove_tree(path);
-        free(out);
-        free(path);
-    }
-    pr_strv_free(names);
-}
-
-/* Finds where OUT is and prepares the staging folder (or in-place writing),
- * after removing the leftovers of dead builds. */
-static int open_stage(writer *wr, pr_err *err)
-{
-    struct stat st, pst;
-    int rc = -1;
-    if (lstat(wr->out_dir, &st) == 0) {
-        /* A link to the reports: they are replaced where they are. */
-        wr->real_out = realpath(wr->out_dir, NULL);
-        if (!wr->real_out)
-            return pr_err_errno(err, wr->out_dir, "cannot resolve");
-        if (!pr_is_dir(wr->real_out))
-            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "exists and is not a folder");
-        if (strcmp(wr->real_out, "/") == 0)
-            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "cannot be the root folder");
-        wr->parent = pr_path_dirname(wr->real_out);
-        wr->base = pr_xstrdup(strrchr(wr->real_out, '/') + 1);
-    } else {
-        char *out = pr_xstrdup(wr->out_dir);
-        for (size_t l = strlen(out); l > 1 && out[l - 1] == '/'; l--)
-            out[l - 1] = '\0';
-        const char *slash = strrchr(out, '/');
-        wr->base = pr_xstrdup(slash ? slash + 1 : out);
-        wr->parent = pr_path_dirname(out);
-        free(out);
-        if (!wr->base[0] || strcmp(wr->base, ".") == 0 || strcmp(wr->base, "..") == 0)
-            return pr_err_set(err, wr->out_dir, 0, 0, NULL, "not a folder name");
-        if (pr_mkdirs(wr->parent, err) < 0)
-            return -1;
-    }
-    remove_leftovers(wr);
-    if (wr->real_out && (stat(wr->parent, &pst) < 0 || stat(wr->real_out, &st) < 0 ||
-                         pst.st_dev != st.st_dev))
-        return 0; /* a mount point cannot be swapped: in place */
-    char *name = pr_xasprintf(".%s" STAGING_INFIX "%ld", wr->base, (long)getpid());
-    wr->stage = pr_path_join(wr->parent, name);
-    free(name);
-    if (mkdir(wr->stage, 0755) == 0) {
-        /* The new OUT keeps the permissions of the old one. */
-        if (wr->real_out)
-            (void)chmod(wr->stage, st.st_mode & 07777);
-        rc = 0;
-    } else if (wr->real_out && (errno == EACCES || errno == EPERM)) {
-        rc = 0; /* OUT's parent is not ours to write: in place */
-    } else {
-        rc = pr_err_errno(err, wr->stage, "cannot create the staging folder");
-    }
-    if (rc < 0 || !pr_is_dir(wr->stage)) {
-        free(wr->stage);
-        wr->stage = NULL;
-    }
-    return rc;
-}
-
-/* Puts the staging tree in OUT's place and removes the previous
- * generation. */
-static int swap_in(writer *wr, pr_err *err)
-{
-    if (!wr->real_out) {
-        if (rename(wr->stage, wr->out_dir) < 0)
-            return pr_err_errno(err, wr->out_dir, "cannot rename the new reports into place");
-        free(wr->stage);
-        wr->stage = NULL;
-        return 0;
-    }
-    int rc = 0;
-    if (pr_exchange(wr->stage, wr->real_out) == 0) {
-        /* the staging folder now holds the previous generation */
-    } else if (errno != EINVAL && errno != ENOSYS) {
-        char *what = pr_xasprintf("cannot swap the new reports (%s) into place", wr->stage);
-        rc = pr_err_errno(err, wr->real_out, what);
-        free(what);
-    } else {
-        /* No RENAME_EXCHANGE here: two renames.  A kill between them leaves
-         * OUT missing and the previous generation at .NAME.old.PID, which the
-         * next build puts back. */
-        char *name = pr_xasprintf(".%s" OLD_INFIX "%ld", wr->base, (long)getpid());
-        char *old = pr_path_join(wr->parent, name);
-        free(name);
-        if (rename(wr->real_out, old) < 0) {
-            rc = pr_err_errno(err, wr->real_out, "cannot move the previous reports aside");
-        } else if (rename(wr->stage, wr->real_out) < 0) {
-            rc = pr_err_errno(err, wr->real_out, "cannot rename the new reports into place");
-            (void)rename(old, wr->real_out);
-        } else {
-            free(wr->stage);
-            wr->stage = old;
-            old = NULL;
-        }
-        free(old);
-    }
-    return rc;
-}
-
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
 {
     writer wr;
@@ -403,18 +267,18 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
             goto out;
         }
     }
-    if (open_stage(&wr, err) < 0)
+    if (pr_swapdir_open(&wr.sd, o->out_dir, err) < 0)
         goto out;
-    if (wr.stage ? write_emit(&wr, MARKER, note, sizeof note - 1, err) < 0
-                 : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
+    if (wr.sd.stage ? write_emit(&wr, MARKER, note, sizeof note - 1, err) < 0
+                    : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
         goto out;
     if (pr_report_render(d, o, write_emit, &wr, err) < 0)
         goto out;
-    if (wr.stage) {
-        if (wr.real_out && carry_over(&wr, "", err) < 0)
+    if (wr.sd.stage) {
+        if (wr.sd.real && carry_over(&wr, "", err) < 0)
             goto out;
         /* Nothing changed: OUT stays as it is, folders included. */
-        if ((wr.changed || !wr.real_out) && swap_in(&wr, err) < 0)
+        if ((wr.changed || !wr.sd.real) && pr_swapdir_swap(&wr.sd, "reports", err) < 0)
             goto out;
     } else {
         if (finish_staged(&wr, 1, err) < 0)
@@ -424,15 +288,10 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
     rc = 0;
 out:
     finish_staged(&wr, 0, NULL); /* after a failure: the staged files go */
-    if (wr.stage)
-        pr_remove_tree(wr.stage); /* the previous generation, or a failed one */
+    pr_swapdir_free(&wr.sd); /* the previous generation, or a failed one */
     for (size_t i = 0; i < wr.n; i++)
         free(wr.written[i]);
     free(wr.written);
-    free(wr.stage);
-    free(wr.real_out);
-    free(wr.parent);
-    free(wr.base);
     free(wr.made_dir);
     free(marker);
     return rc;

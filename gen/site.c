@@ -26,6 +26,13 @@ typedef struct copy_job {
 typedef struct site {
     const char *reports, *out, *templates;
     char *abs_root, *abs_reports;
+    /* Hardening: a killed site left OUT neither the old site nor the new
+     * one.  The site is built into a staging folder beside OUT (unchanged
+     * files hard links to OUT's: same inode and mtime) and swapped in whole
+     * (pr_swapdir, as perfrepro-gen build swaps the reports); sd.stage NULL:
+     * OUT is a mount point or its parent is not ours, written in place. */
+    pr_swapdir sd;
+    int changed;   /* staging: the new tree differs from OUT (swap it in) */
     dev_t out_dev; /* OUT, not to be crawled when it lies inside the reports */
     ino_t out_ino;
     char *reports_rel; /* reports relative to the root; "" when it is the root */
@@ -277,19 +284,62 @@ static void record_written(site *s, const char *rel)
     s->written[s->nwritten++] = pr_xstrdup(rel);
 }
 
+/* Staging: the path of rel in the staging tree (malloc'd), its folder
+ * created; NULL with err set when it cannot be. */
+static char *stage_path(site *s, const char *rel, pr_err *err)
+{
+    char *dst = pr_path_join(s->sd.stage, rel);
+    char *dir = pr_path_dirname(dst);
+    if (pr_mkdirs(dir, err) < 0) {
+        free(dst);
+        dst = NULL;
+    }
+    free(dir);
+    return dst;
+}
+
+/* Writes rel of the site: into the staging tree (a hard link to OUT's file
+ * when it holds data already), or in place only when it changed.  No fsync
+ * (it made a fresh 1,000-page build ten times slower: bench/site_bench.sh);
+ * readers still never see a part of a file. */
 static int write_out(site *s, const char *rel, const void *data, size_t len, pr_err *err)
 {
     record_written(s, rel);
     char *path = pr_path_join(s->out, rel);
-    int rc = 0;
-    if (!pr_file_equals(path, data, len)) {
-        /* temp file + rename: readers see the old file or the new one.  Not
-         * pr_write_atomic: its fsync per file made a fresh 1,000-page build
-         * ten times slower (bench/site_bench.sh). */
-        rc = pr_write_if_changed(path, data, len, err);
-        if (rc == 0)
-            s->st.written++;
+    char *dst = NULL;
+    int rc = -1, changed = 0;
+    if (s->sd.stage) {
+        if ((dst = stage_path(s, rel, err)))
+            rc = pr_stage_write(path, dst, data, len, &changed, err);
+    } else {
+        changed = !pr_file_equals(path, data, len);
+        rc = changed ? pr_write_if_changed(path, data, len, err) : 0;
     }
+    if (rc == 0 && changed) {
+        s->st.written++;
+        s->changed = 1;
+    }
+    free(dst);
+    free(path);
+    return rc;
+}
+
+/* Copies the file src to rel of the site, streaming, as write_out writes. */
+static int copy_out(site *s, const char *rel, const char *src, pr_err *err)
+{
+    record_written(s, rel);
+    char *path = pr_path_join(s->out, rel);
+    char *dst = NULL;
+    int rc = -1, changed = 0;
+    if (!s->sd.stage)
+        rc = pr_copy_if_changed(src, path, &changed, err);
+    else if ((dst = stage_path(s, rel, err)))
+        rc = pr_stage_copy(src, path, dst, &changed, err);
+    if (rc == 0 && changed) {
+        s->st.written++;
+        s->changed = 1;
+    }
+    free(dst);
     free(path);
     return rc;
 }
@@ -391,8 +441,39 @@ static int build_page(site *s, const char *rel, pr_err *err)
     return rc;
 }
 
-/* Removes the files under OUT/rel that this build did not produce, and the
- * folders left empty. */
+/* Staging: counts the files under OUT/rel that this build did not produce
+ * (they go with the swap), and notes when the new tree lacks a folder of
+ * OUT: either makes the trees differ. */
+static void count_stale(site *s, const char *rel)
+{
+    char *dir = *rel ? pr_path_join(s->out, rel) : pr_xstrdup(s->out);
+    char **names;
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, NULL, &ignored) == 0) {
+        for (char **p = names; *p; p++) {
+            char *r = *rel ? pr_path_join(rel, *p) : pr_xstrdup(*p);
+            char *fs = pr_path_join(dir, *p);
+            char *staged = pr_path_join(s->sd.stage, r);
+            struct stat st, ss;
+            if (lstat(fs, &st) == 0 && S_ISDIR(st.st_mode)) {
+                count_stale(s, r);
+                if (lstat(staged, &ss) < 0 || !S_ISDIR(ss.st_mode))
+                    s->changed = 1;
+            } else if (!bsearch(&r, s->written, s->nwritten, sizeof *s->written, pr_strv_cmp)) {
+                s->st.removed++;
+                s->changed = 1;
+            }
+            free(staged);
+            free(fs);
+            free(r);
+        }
+        pr_strv_free(names);
+    }
+    free(dir);
+}
+
+/* In place: removes the files under OUT/rel that this build did not
+ * produce, and the folders left empty. */
 static void prune(site *s, const char *rel)
 {
     char *dir = *rel ? pr_path_join(s->out, rel) : pr_xstrdup(s->out);
@@ -419,20 +500,18 @@ static void prune(site *s, const char *rel)
     free(dir);
 }
 
+/* Checks that OUT may be replaced (a site's, or empty, or new), then opens
+ * its staging folder (removing what killed sites left beside it). */
 static int prepare_out(site *s, int *had_marker, pr_err *err)
 {
+    struct stat st;
     *had_marker = 0;
-    if (!pr_is_dir(s->out)) {
-        struct stat st;
-        if (stat(s->out, &st) == 0)
-            return pr_err_set(err, s->out, 0, 0, NULL, "exists and is not a folder");
-        if (pr_mkdirs(s->out, err) < 0)
-            return -1;
-    }
+    if (!pr_is_dir(s->out) && stat(s->out, &st) == 0)
+        return pr_err_set(err, s->out, 0, 0, NULL, "exists and is not a folder");
     char *marker = pr_path_join(s->out, SITE_MARKER);
     *had_marker = pr_is_file(marker);
     free(marker);
-    if (!*had_marker) {
+    if (!*had_marker && pr_is_dir(s->out)) {
         char **names;
         size_t n;
         if (pr_list_dir(s->out, &names, &n, err) < 0)
@@ -443,9 +522,13 @@ static int prepare_out(site *s, int *had_marker, pr_err *err)
                               "is not empty and was not written by perfrepro-gen site (no "
                               SITE_MARKER "): refusing to write there");
     }
-    struct stat st;
-    if (stat(s->out, &st) < 0)
-        return pr_err_errno(err, s->out, "cannot stat");
+    if (pr_swapdir_open(&s->sd, s->out, err) < 0)
+        return -1;
+    /* OUT, or the staging folder while OUT is new (its name starts with a
+     * dot: not crawled either). */
+    const char *self = s->sd.real ? s->sd.real : s->sd.stage;
+    if (stat(self, &st) < 0)
+        return pr_err_errno(err, self, "cannot stat");
     s->out_dev = st.st_dev;
     s->out_ino = st.st_ino;
     return 0;
@@ -524,14 +607,8 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
             pr_err_prefix(err, "%s: refusing to publish a link", j->page);
             goto out;
         }
-        record_written(&s, j->dest);
-        char *dst = pr_path_join(s.out, j->dest);
-        int changed = 0;
-        int frc = pr_copy_if_changed(j->src, dst, &changed, err);
-        free(dst);
-        if (frc < 0)
+        if (copy_out(&s, j->dest, j->src, err) < 0)
             goto out;
-        s.st.written += (size_t)changed;
         s.st.files++;
     }
     if (write_out(&s, "style.css", css.data, css.len, err) < 0)
@@ -541,10 +618,18 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
     if (write_out(&s, SITE_MARKER, marker, sizeof marker - 1, err) < 0)
         goto out;
     pr_qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
-    if (had_marker)
+    if (s.sd.stage) {
+        if (s.sd.real)
+            count_stale(&s, "");
+        /* Nothing changed: OUT stays as it is (the staging tree goes). */
+        if ((s.changed || !s.sd.real) && pr_swapdir_swap(&s.sd, "site", err) < 0)
+            goto out;
+    } else if (had_marker) {
         prune(&s, "");
+    }
     rc = 0;
 out:
+    pr_swapdir_free(&s.sd); /* the previous site, or one given up */
     if (stats)
         *stats = s.st;
     for (size_t i = 0; i < npages; i++)

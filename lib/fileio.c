@@ -198,6 +198,183 @@ int pr_pid_alive(long pid)
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+/* Beside a folder NAME replaced as a whole: the staging folder of a writer,
+ * ".NAME.staging.PID", and the previous tree while two plain renames
+ * replace it, ".NAME.old.PID". */
+#define SWAP_STAGING_INFIX ".staging."
+#define SWAP_OLD_INFIX ".old."
+
+/* Sets sd->real, sd->parent and sd->base from sd->dir (an existing folder,
+ * links resolved, or a name to create); the caller frees them
+ * (pr_swapdir_free). */
+static int swap_locate(pr_swapdir *sd, pr_err *err)
+{
+    struct stat st;
+    if (lstat(sd->dir, &st) == 0) {
+        sd->real = realpath(sd->dir, NULL);
+        if (!sd->real)
+            return pr_err_errno(err, sd->dir, "cannot resolve");
+        if (!pr_is_dir(sd->real))
+            return pr_err_set(err, sd->dir, 0, 0, NULL, "exists and is not a folder");
+        if (strcmp(sd->real, "/") == 0)
+            return pr_err_set(err, sd->dir, 0, 0, NULL, "cannot be the root folder");
+        sd->parent = pr_path_dirname(sd->real);
+        sd->base = pr_xstrdup(strrchr(sd->real, '/') + 1);
+        return 0;
+    }
+    char *dir = pr_xstrdup(sd->dir);
+    for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
+        dir[l - 1] = '\0';
+    const char *slash = strrchr(dir, '/');
+    sd->base = pr_xstrdup(slash ? slash + 1 : dir);
+    sd->parent = pr_path_dirname(dir);
+    free(dir);
+    if (!sd->base[0] || strcmp(sd->base, ".") == 0 || strcmp(sd->base, "..") == 0)
+        return pr_err_set(err, sd->dir, 0, 0, NULL, "not a folder name");
+    return pr_mkdirs(sd->parent, err);
+}
+
+/* Removes what dead writers left beside the folder: their staging folders,
+ * and an old tree (put back first when the folder is missing: a writer
+ * killed between its two renames).  Returns 1 when it put one back. */
+static int swap_leftovers(const pr_swapdir *sd)
+{
+    char **names = NULL;
+    pr_err ignored;
+    int restored = 0;
+    if (pr_list_dir(sd->parent, &names, NULL, &ignored) < 0)
+        return 0;
+    size_t bl = strlen(sd->base);
+    char *dir = pr_path_join(sd->parent, sd->base);
+    for (char **p = names; *p; p++) {
+        const char *name = *p, *kind = name + 1 + bl;
+        if (name[0] != '.' || strncmp(name + 1, sd->base, bl) != 0)
+            continue;
+        int old = strncmp(kind, SWAP_OLD_INFIX, strlen(SWAP_OLD_INFIX)) == 0;
+        if (!old && strncmp(kind, SWAP_STAGING_INFIX, strlen(SWAP_STAGING_INFIX)) != 0)
+            continue;
+        const char *digits = kind + strlen(old ? SWAP_OLD_INFIX : SWAP_STAGING_INFIX);
+        char *end;
+        errno = 0;
+        long pid = strtol(digits, &end, 10);
+        if (end == digits || *end || errno || pid <= 0 ||
+            (pid != (long)getpid() && pr_pid_alive(pid)))
+            continue;
+        char *path = pr_path_join(sd->parent, name);
+        struct stat st;
+        if (old && lstat(dir, &st) < 0 && errno == ENOENT && rename(path, dir) == 0)
+            restored = 1;
+        else
+            pr_remove_tree(path);
+        free(path);
+    }
+    free(dir);
+    pr_strv_free(names);
+    return restored;
+}
+
+int pr_swapdir_open(pr_swapdir *sd, const char *dir, pr_err *err)
+{
+    struct stat st, pst;
+    memset(sd, 0, sizeof *sd);
+    sd->dir = dir;
+    if (swap_locate(sd, err) < 0)
+        return -1;
+    if (swap_leftovers(sd) && !sd->real) {
+        /* The folder is back: find it again (it may be reached through a
+         * link now). */
+        free(sd->parent);
+        free(sd->base);
+        sd->parent = sd->base = NULL;
+        if (swap_locate(sd, err) < 0)
+            return -1;
+    }
+    if (sd->real && (stat(sd->parent, &pst) < 0 || stat(sd->real, &st) < 0 ||
+                     pst.st_dev != st.st_dev))
+        return 0; /* a mount point cannot be swapped: in place */
+    char *name = pr_xasprintf(".%s" SWAP_STAGING_INFIX "%ld", sd->base, (long)getpid());
+    sd->stage = pr_path_join(sd->parent, name);
+    free(name);
+    int rc = -1;
+    if (mkdir(sd->stage, 0755) == 0) {
+        /* The new tree keeps the permissions of the old one. */
+        if (sd->real)
+            (void)chmod(sd->stage, st.st_mode & 07777);
+        rc = 0;
+    } else if (sd->real && (errno == EACCES || errno == EPERM)) {
+        rc = 0; /* the parent is not ours to write: in place */
+    } else {
+        rc = pr_err_errno(err, sd->stage, "cannot create the staging folder");
+    }
+    if (rc < 0 || !pr_is_dir(sd->stage)) {
+        free(sd->stage);
+        sd->stage = NULL;
+    }
+    return rc;
+}
+
+int pr_swapdir_swap(pr_swapdir *sd, const char *what, pr_err *err)
+{
+    int rc = 0;
+    char *msg = NULL;
+    if (!sd->real) {
+        if (rename(sd->stage, sd->dir) < 0) {
+            int e = errno;
+            msg = pr_xasprintf("cannot rename the new %s into place", what);
+            errno = e;
+            rc = pr_err_errno(err, sd->dir, msg);
+        } else {
+            free(sd->stage);
+            sd->stage = NULL;
+        }
+    } else if (pr_exchange(sd->stage, sd->real) == 0) {
+        /* the staging folder now holds the previous tree */
+    } else if (errno != EINVAL && errno != ENOSYS) {
+        int e = errno;
+        msg = pr_xasprintf("cannot swap the new %s (%s) into place", what, sd->stage);
+        errno = e;
+        rc = pr_err_errno(err, sd->real, msg);
+    } else {
+        /* No RENAME_EXCHANGE here: two renames.  A kill between them leaves
+         * the folder missing and the previous tree at .NAME.old.PID, which
+         * the next writer puts back. */
+        char *name = pr_xasprintf(".%s" SWAP_OLD_INFIX "%ld", sd->base, (long)getpid());
+        char *old = pr_path_join(sd->parent, name);
+        free(name);
+        int e;
+        if (rename(sd->real, old) < 0) {
+            e = errno;
+            msg = pr_xasprintf("cannot move the previous %s aside", what);
+            errno = e;
+            rc = pr_err_errno(err, sd->real, msg);
+        } else if (rename(sd->stage, sd->real) < 0) {
+            e = errno;
+            msg = pr_xasprintf("cannot rename the new %s into place", what);
+            errno = e;
+            rc = pr_err_errno(err, sd->real, msg);
+            (void)rename(old, sd->real);
+        } else {
+            free(sd->stage);
+            sd->stage = old;
+            old = NULL;
+        }
+        free(old);
+    }
+    free(msg);
+    return rc;
+}
+
+void pr_swapdir_free(pr_swapdir *sd)
+{
+    if (sd->stage)
+        pr_remove_tree(sd->stage);
+    free(sd->stage);
+    free(sd->real);
+    free(sd->parent);
+    free(sd->base);
+    memset(sd, 0, sizeof *sd);
+}
+
 /* rm -rf's step for nftw: the entry itself, never what a link points to. */
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -294,6 +471,32 @@ int pr_is_temp_name(const char *name, long *pid_out)
     if (pid_out)
         *pid_out = pid;
     return 1;
+}
+
+void pr_remove_dead_temps(const char *dir, const char *stem_end)
+{
+    char **names = NULL;
+    size_t se = strlen(stem_end);
+    pr_err ignored;
+    if (pr_list_dir(dir, &names, NULL, &ignored) < 0)
+        return;
+    for (char **e = names; *e; e++) {
+        long pid;
+        if (!pr_is_temp_name(*e, &pid))
+            continue;
+        /* NAME ends where the last infix starts (pr_is_temp_name's rule). */
+        const char *t = strstr(*e, PR_TEMP_INFIX);
+        for (const char *next; (next = strstr(t + 1, PR_TEMP_INFIX));)
+            t = next;
+        if ((size_t)(t - *e) < se || memcmp(t - se, stem_end, se) != 0)
+            continue;
+        if (pid == (long)getpid() || pr_pid_alive(pid))
+            continue;
+        char *p = pr_path_join(dir, *e);
+        (void)pr_remove_tree(p);
+        free(p);
+    }
+    pr_strv_free(names);
 }
 
 int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
@@ -421,6 +624,21 @@ int pr_write_new(const char *path, const void *data, size_t len, pr_err *err)
     return bad ? -1 : 0;
 }
 
+/* Creates dst (pr_write_new's rules) holding what is left of in (src); on
+ * error dst is removed. */
+static int copy_to_new(int in, const char *src, const char *dst, pr_err *err)
+{
+    int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out < 0)
+        return pr_err_errno(err, dst, "cannot create");
+    int rc = copy_stream(in, src, out, dst, err);
+    if (close(out) < 0 && rc == 0)
+        rc = pr_err_errno(err, dst, "cannot write");
+    if (rc < 0)
+        unlink(dst);
+    return rc;
+}
+
 int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
 {
     if (link(src, dst) == 0)
@@ -434,26 +652,19 @@ int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
         errno = e;
         return pr_err_errno(err, dst, "cannot link");
     }
-    int rc = -1, out = -1;
     int in = pr_open_regular(src, err);
     if (in < 0)
-        goto out;
-    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (out < 0) {
-        pr_err_errno(err, dst, "cannot create");
-        goto out;
-    }
-    rc = copy_stream(in, src, out, dst, err);
-    int fd = out;
-    out = -1;
-    if (close(fd) < 0 && rc == 0)
-        rc = pr_err_errno(err, dst, "cannot write");
-    if (rc < 0)
-        unlink(dst);
-out:
-    if (in >= 0)
-        close(in);
+        return -1;
+    int rc = copy_to_new(in, src, dst, err);
+    close(in);
     return rc;
+}
+
+int pr_stage_write(const char *prev, const char *dst, const void *data, size_t len, int *changed,
+                   pr_err *err)
+{
+    *changed = !pr_file_equals(prev, data, len);
+    return *changed ? pr_write_new(dst, data, len, err) : pr_link_or_copy(prev, dst, err);
 }
 
 /* 1 when the regular file dst holds exactly what in (of st_size size)
@@ -483,6 +694,26 @@ static int same_content(int in, off_t size, const char *dst)
     if (lseek(in, 0, SEEK_SET) < 0)
         same = -1;
     return same;
+}
+
+int pr_stage_copy(const char *src, const char *prev, const char *dst, int *changed, pr_err *err)
+{
+    int rc = -1;
+    struct stat st;
+    *changed = 0;
+    int in = open_regular(src, &st, err);
+    if (in < 0)
+        return -1;
+    int same = same_content(in, st.st_size, prev);
+    if (same < 0) {
+        pr_err_errno(err, src, "cannot read");
+        goto out;
+    }
+    *changed = !same;
+    rc = same ? pr_link_or_copy(prev, dst, err) : copy_to_new(in, src, dst, err);
+out:
+    close(in);
+    return rc;
 }
 
 int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)

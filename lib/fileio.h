@@ -51,6 +51,14 @@ int pr_write_new(const char *path, const void *data, size_t len, pr_err *err);
 /* Makes dst (which must not exist) hold the content of the regular file src:
  * a hard link when it can, else a copy (pr_write_new's rules). */
 int pr_link_or_copy(const char *src, const char *dst, pr_err *err);
+/* For a staging tree that replaces an older one (pr_swapdir): makes dst
+ * (which must not exist) hold data, as a hard link to prev when prev is a
+ * regular file (not a link) already holding exactly data (its inode and
+ * mtime kept), else as a new file (pr_write_new); *changed says which. */
+int pr_stage_write(const char *prev, const char *dst, const void *data, size_t len, int *changed,
+                   pr_err *err);
+/* pr_stage_write for the content of the regular file src, streaming. */
+int pr_stage_copy(const char *src, const char *prev, const char *dst, int *changed, pr_err *err);
 /* Removes path and everything below it, never following a symbolic link
  * (rm -rf); best effort.  Returns 0 when path is gone. */
 int pr_remove_tree(const char *path);
@@ -58,6 +66,36 @@ int pr_remove_tree(const char *path);
  * instant sees neither or both.  -1 with errno set (EINVAL or ENOSYS where
  * the file system or kernel cannot). */
 int pr_exchange(const char *a, const char *b);
+/* A folder replaced as a whole (perfrepro-gen build's reports, site's OUT):
+ * the new tree is written into a staging folder beside it,
+ * ".NAME.staging.PID", and swapped in by one renameat2(RENAME_EXCHANGE): at
+ * any instant the folder is the old tree or the new one.  Where the file
+ * system has no RENAME_EXCHANGE, two renames through ".NAME.old.PID" (a
+ * writer killed between them leaves NAME missing, and the next writer puts
+ * the old tree back).  Where no staging folder can be swapped (the folder
+ * is a mount point, or its parent is not ours to write) stage is NULL and
+ * the caller writes in place. */
+typedef struct pr_swapdir {
+    const char *dir; /* as given */
+    char *stage;     /* the staging folder; NULL: write in place */
+    char *real;      /* dir with links resolved; NULL when it does not exist yet */
+    char *parent;    /* the folder holding dir and the staging folder */
+    char *base;      /* dir's name */
+} pr_swapdir;
+/* Finds where dir is (a link to a folder: the folder it resolves to;
+ * missing: its parent is created), removes what dead writers left beside
+ * it (their staging folders; an old tree, put back first when dir is
+ * missing), and creates the staging folder with dir's permissions.  sd is
+ * released with pr_swapdir_free, also after an error. */
+int pr_swapdir_open(pr_swapdir *sd, const char *dir, pr_err *err);
+/* Puts the staging tree in dir's place; sd->stage then holds the previous
+ * tree (NULL when dir did not exist), which pr_swapdir_free removes.  what
+ * names the tree in messages ("reports", "site").  On error dir is as it
+ * was and the staging tree is still sd->stage. */
+int pr_swapdir_swap(pr_swapdir *sd, const char *what, pr_err *err);
+/* Removes sd->stage (a tree given up, or the previous one after a swap) and
+ * frees what sd holds. */
+void pr_swapdir_free(pr_swapdir *sd);
 /* 1 when a process with this id exists (kill(pid, 0)), for telling the
  * leftovers of a dead writer (pr_is_temp_name) from those of a live one. */
 int pr_pid_alive(long pid);
@@ -89,6 +127,13 @@ int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
  * later run can remove what a killed one left. */
 #define PR_TEMP_INFIX ".tmp."
 int pr_is_temp_name(const char *name, long *pid_out);
+/* Removes from dir what writers that are gone left: the entries named as
+ * pr_is_temp_name says (their NAME ending in stem_end; "" for any) whose
+ * PID is not a live process (nor ours: a writer of ours has not started
+ * when this runs, but a live one elsewhere may be writing); a folder goes
+ * whole (pr_remove_tree).  Anything else, and a live writer's files, stay.
+ * Best effort: what cannot be listed or removed stays. */
+void pr_remove_dead_temps(const char *dir, const char *stem_end);
 /* 1 when path is a regular file (not a symbolic link) holding exactly
  * data[0..len). */
 int pr_file_equals(const char *path, const void *data, size_t len);

@@ -90,6 +90,64 @@ static int var_name_ok(const char *name)
     return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
 }
 
+/* Names a reader is never asked to set (docs/data-model.md, "Suite"): the
+ * page checks ': "${NAME:?}"' and then passes "$NAME", so a name the shell
+ * sets itself (PATH, PWD, UID) always passes the check, and a name the
+ * shell, the loader, the C library or Python reads (IFS, PS4, BASH_ENV,
+ * LD_PRELOAD) changes what every command after it does.  A name ending in
+ * '*' is a prefix. */
+static const struct reserved_var {
+    const char *name;
+    const char *why;
+} reserved_vars[] = {
+#define SH "a variable bash sets or reads itself"
+    /* The Bourne shell's, then bash's (bash(1), "Shell Variables"), and
+     * what a login sets that bash and readline read. */
+    {"CDPATH", SH}, {"HOME", SH}, {"IFS", SH}, {"MAIL", SH}, {"MAILPATH", SH},
+    {"OPTARG", SH}, {"OPTIND", SH}, {"PATH", SH}, {"PS1", SH}, {"PS2", SH},
+    {"BASH", SH}, {"BASH_*", SH}, {"BASHOPTS", SH}, {"BASHPID", SH}, {"CHILD_MAX", SH},
+    {"COLUMNS", SH}, {"COMP_*", SH}, {"COMPREPLY", SH}, {"COPROC", SH}, {"DIRSTACK", SH},
+    {"EMACS", SH}, {"ENV", SH}, {"EPOCHREALTIME", SH}, {"EPOCHSECONDS", SH}, {"EUID", SH},
+    {"EXECIGNORE", SH}, {"FCEDIT", SH}, {"FIGNORE", SH}, {"FUNCNAME", SH}, {"FUNCNEST", SH},
+    {"GLOBIGNORE", SH}, {"GLOBSORT", SH}, {"GROUPS", SH}, {"HISTCMD", SH},
+    {"HISTCONTROL", SH}, {"HISTFILE", SH}, {"HISTFILESIZE", SH}, {"HISTIGNORE", SH},
+    {"HISTSIZE", SH}, {"HISTTIMEFORMAT", SH}, {"HOSTFILE", SH}, {"HOSTNAME", SH},
+    {"HOSTTYPE", SH}, {"IGNOREEOF", SH}, {"INPUTRC", SH}, {"INSIDE_EMACS", SH},
+    {"LINENO", SH}, {"LINES", SH}, {"MACHTYPE", SH}, {"MAILCHECK", SH}, {"OLDPWD", SH},
+    {"OPTERR", SH}, {"OSTYPE", SH}, {"PIPESTATUS", SH}, {"POSIXLY_CORRECT", SH}, {"PPID", SH},
+    {"PROMPT_COMMAND", SH}, {"PROMPT_DIRTRIM", SH}, {"PS0", SH}, {"PS3", SH}, {"PS4", SH},
+    {"PWD", SH}, {"RANDOM", SH}, {"READLINE_*", SH}, {"REPLY", SH}, {"SECONDS", SH},
+    {"SHELL", SH}, {"SHELLOPTS", SH}, {"SHLVL", SH}, {"SRANDOM", SH}, {"TEXTDOMAIN", SH},
+    {"TEXTDOMAINDIR", SH}, {"TIMEFORMAT", SH}, {"TMOUT", SH}, {"TMPDIR", SH}, {"UID", SH},
+    {"USER", SH}, {"LOGNAME", SH}, {"TERM", SH},
+#undef SH
+    {"LANG", "a locale variable (LANG, LANGUAGE, every LC_*)"},
+    {"LANGUAGE", "a locale variable (LANG, LANGUAGE, every LC_*)"},
+    {"LC_*", "a locale variable (LANG, LANGUAGE, every LC_*)"},
+    {"LD_*", "read by the dynamic loader (as every LD_* variable)"},
+#define LIBC "read by the C library (one of the variables glibc ignores in setuid programs)"
+    {"GCONV_PATH", LIBC}, {"GETCONF_DIR", LIBC}, {"GLIBC_TUNABLES", LIBC},
+    {"HOSTALIASES", LIBC}, {"LOCALDOMAIN", LIBC}, {"LOCPATH", LIBC}, {"NIS_PATH", LIBC},
+    {"NLSPATH", LIBC}, {"RESOLV_HOST_CONF", LIBC}, {"RES_OPTIONS", LIBC}, {"TZ", LIBC},
+    {"TZDIR", LIBC},
+#undef LIBC
+    {"MALLOC_*", "read by the C library's allocator (as every MALLOC_* variable)"},
+    {"PYTHON*", "read by Python (as every PYTHON* variable), which most steps run"},
+    {NULL, NULL},
+};
+
+/* Why name may not be a reader's variable, or NULL when it may. */
+static const char *reserved_why(const char *name)
+{
+    for (const struct reserved_var *r = reserved_vars; r->name; r++) {
+        size_t n = strlen(r->name);
+        if (r->name[n - 1] == '*' ? strncmp(name, r->name, n - 1) == 0
+                                  : strcmp(name, r->name) == 0)
+            return r->why;
+    }
+    return NULL;
+}
+
 /* steps.vars: NAME -> what to set it to, a string or {"zh", "en"}. */
 static int read_vars(const pr_jcur *steps, pr_err *err)
 {
@@ -107,6 +165,13 @@ static int read_vars(const pr_jcur *steps, pr_err *err)
         if (pr_str_in(k, pr_suite_step_builtin_vars))
             return pr_jfail(&it, err, "%s is set by every report's own steps: use {%s} "
                                       "without declaring it", k, k);
+        const char *why = reserved_why(k);
+        if (why)
+            return pr_jfail(&it, err, "%s is %s: a reader told to set it changes how every "
+                                      "command of the block runs, and the page's check "
+                                      "': \"${%s:?}\"' passes whenever the shell or the "
+                                      "environment has it already; choose another name",
+                            k, why, k);
         if (json_is_string(v))
             continue;
         if (!json_is_object(v))

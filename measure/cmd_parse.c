@@ -345,7 +345,9 @@ static void fill_identity(const opts *o, char **logs, int nlogs, pr_record *rec)
  * DIR/logs/index/<case>_speed.  Everything is written to temporary files
  * first and renamed into place only when all of it succeeded, the record
  * last: a failure leaves an earlier import of the case as it was, and a
- * folder never holds a record whose logs are missing. */
+ * folder never holds a record whose logs are missing.  The temporary files
+ * a killed parse --out (or measure run) left there go first, as measure
+ * run removes them: only those of a process that is gone. */
 static int file_case(const opts *o, char **logs, int nlogs, pr_record *rec, pr_err *err)
 {
     char why[160];
@@ -359,6 +361,12 @@ static int file_case(const opts *o, char **logs, int nlogs, pr_record *rec, pr_e
     char **dst = pr_xcalloc(n, sizeof *dst), **tmp = pr_xcalloc(n, sizeof *tmp);
     json_t *extra = nlogs > 1 ? json_array() : NULL;
     char *text = NULL;
+    char *train = pr_path_join(o->out, "logs/train_log");
+    char *index = pr_path_join(o->out, "logs/index");
+    pr_remove_dead_temps(train, "");
+    pr_remove_dead_temps(index, "_speed");
+    free(index);
+    free(train);
     for (int i = 0; i < nlogs; i++) {
         char *rel = i == 0 ? pr_xasprintf("logs/train_log/%s", rec->case_name)
                            : pr_xasprintf("logs/train_log/%s_run%d", rec->case_name, i + 1);

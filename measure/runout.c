@@ -21,38 +21,6 @@ char *pr_runner_record_path(const char *out_dir, const char *case_name)
     return pr_xasprintf("%s/logs/index/%s_speed", out_dir, case_name);
 }
 
-/* Removes the temporary files (pr_is_temp_name: "NAME.tmp.PID.XXXXXX" and
- * the older "NAME.tmp.PID"; NAME ending in stem_end) and the previous
- * run's files moved aside (pr_runner_run_case) that a measure killed
- * outright left.
- * Only those of a process that is gone: `measure parse --out` writes into
- * the same folders without our lock. */
-static void remove_stale_temps(const char *dir, const char *stem_end)
-{
-    char **names = NULL;
-    size_t se = strlen(stem_end);
-    pr_err ignored;
-    if (pr_list_dir(dir, &names, NULL, &ignored) < 0)
-        return;
-    for (char **e = names; *e; e++) {
-        long pid;
-        if (!pr_is_temp_name(*e, &pid))
-            continue;
-        /* NAME ends where the last infix starts (pr_is_temp_name's rule). */
-        const char *t = strstr(*e, PR_TEMP_INFIX);
-        for (const char *next; (next = strstr(t + 1, PR_TEMP_INFIX));)
-            t = next;
-        if ((size_t)(t - *e) < se || memcmp(t - se, stem_end, se) != 0)
-            continue;
-        if (pid == (long)getpid() || pr_pid_alive(pid))
-            continue;
-        char *p = pr_path_join(dir, *e);
-        (void)pr_remove_tree(p);
-        free(p);
-    }
-    pr_strv_free(names);
-}
-
 /* Creates the output tree and takes the lock that keeps a second measure
  * out of it.  *lock_fd stays open (and locked) until the run ends. */
 int pr_runner_prepare_out(run_state *st, int *lock_fd, pr_err *err)
@@ -76,9 +44,13 @@ int pr_runner_prepare_out(run_state *st, int *lock_fd, pr_err *err)
     char *index = pr_path_join(st->out, "logs/index");
     int rc = pr_mkdirs(logs, err) < 0 || pr_mkdirs(index, err) < 0 ? -1 : 0;
     if (rc == 0) {
-        remove_stale_temps(index, "_speed");
-        remove_stale_temps(logs, "");
-        remove_stale_temps(st->out, "env.json");
+        /* What a measure killed outright left (temporary files, the
+         * previous run's files moved aside by pr_runner_run_case); only a
+         * process that is gone: `measure parse --out` writes into the same
+         * folders without our lock. */
+        pr_remove_dead_temps(index, "_speed");
+        pr_remove_dead_temps(logs, "");
+        pr_remove_dead_temps(st->out, "env.json");
     }
     free(logs);
     free(index);
@@ -87,7 +59,7 @@ int pr_runner_prepare_out(run_state *st, int *lock_fd, pr_err *err)
 
 /* Moves path to "PATH.tmp.PID.oldrun" when anything is there (a name
  * pr_is_temp_name knows: a measure killed meanwhile leaves it to the next
- * run's remove_stale_temps). */
+ * run's pr_remove_dead_temps). */
 int pr_runner_aside_move(aside *a, const char *path, pr_err *err)
 {
     struct stat st;

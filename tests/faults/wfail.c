@@ -23,6 +23,10 @@
  *                through, fail every one after.
  *   WFAIL_LOG    a file to append one line per injected failure to
  *                ("op path errno"), so a test can tell the fault was hit.
+ *   WFAIL_KILL   1: instead of failing the call, the process sends itself
+ *                SIGKILL there (a writer killed at that exact point, before
+ *                the call takes effect), for tests of what a killed writer
+ *                leaves and what the next run makes of it.
  *
  * Only regular files are failed: writes to terminals, pipes and sockets
  * (standard error, the messages under test) always go through, and so does
@@ -37,6 +41,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +54,7 @@
 enum { OP_OPEN = 1, OP_WRITE = 2, OP_FSYNC = 4, OP_CLOSE = 8, OP_RENAME = 16, OP_FWRITE = 32,
        OP_MKDIR = 64 };
 
-static int cfg_done, cfg_ops, cfg_errno, in_shim;
+static int cfg_done, cfg_ops, cfg_errno, cfg_kill, in_shim;
 static long cfg_nth, cfg_after, count;
 static const char *cfg_path, *cfg_log;
 
@@ -92,6 +97,8 @@ static void config(void)
     n = getenv("WFAIL_AFTER");
     cfg_after = n ? atol(n) : 0;
     cfg_log = getenv("WFAIL_LOG");
+    n = getenv("WFAIL_KILL");
+    cfg_kill = n && strcmp(n, "1") == 0;
 }
 
 static void *real(const char *name)
@@ -157,6 +164,8 @@ static int should_fail(int op, const char *path, const char *path2)
     in_shim = 1;
     log_fault(names[i], path);
     in_shim = 0;
+    if (cfg_kill)
+        kill(getpid(), SIGKILL);
     errno = cfg_errno;
     return 1;
 }

@@ -8,6 +8,8 @@
 #   - data nested 10,000 levels deep (Jansson's depth limit), as a published
 #     file, a suite and a --rule file;
 #   - a suite whose matrix expands to hundreds of millions of cases;
+#   - suite step variables named PATH, IFS, PS4, SHELLOPTS, BASH_ENV,
+#     LD_PRELOAD (names the shell or the loader use);
 #   - templates whose partials include each other eight times over (output
 #     that would grow to gigabytes): the render stops with an error;
 #   - parse --model ../x.
@@ -89,6 +91,22 @@ for cn in '../{model}' '/tmp/{case}' 'a/{batch_size}'; do
   expect 2 "is not a safe file name" "$MEASURE" run "$tmp/s$n/suites/s.json" --out "$tmp/s$n/out"
   [ ! -e "$tmp/s$n/out" ] || fail "run with case_name $cn created its output"
   n=$((n + 1))
+done
+# Step variables named as the shell or the loader's: the page's
+# ': "${PATH:?}"' always passed; readers were told to set LD_PRELOAD.
+for v in PATH IFS PS4 SHELLOPTS BASH_ENV LD_PRELOAD; do
+  mkdir -p "$tmp/v$v/suites"
+  cat >"$tmp/v$v/suites/s.json" <<JSON
+{"perfrepro": 1, "model": "M", "framework": "F", "model_name": "m", "mission_name": "x",
+ "direction_id": 0, "unit": "u", "command": ["true"], "case_name": "c",
+ "steps": {"vars": {"$v": "a folder"}, "setup": [["ls", "{$v}"]]},
+ "matrix": $small,
+ "rule": {"keyword": "ips:", "scope": "global"}}
+JSON
+  expect 1 "s.json:3:[0-9]+: steps.vars.$v: $v is .*choose another name" "$GEN" validate --data "$tmp/v$v"
+  expect 2 "s.json:3:[0-9]+: steps.vars.$v: " "$MEASURE" run "$tmp/v$v/suites/s.json" --dry-run
+  expect 1 "steps.vars.$v" "$GEN" build --data "$tmp/v$v" --out "$tmp/v$v/out" --no-charts
+  [ ! -e "$tmp/v$v/out" ] || fail "build with a step variable $v wrote reports"
 done
 big=$(python3 -c 'import json; r=list(range(1,41)); print(json.dumps({"nodes": r, "gpus_per_node": r, "batch_size": r, "precision": ["fp32","fp16","amp","bf16","tf32","fp8"], "repeats": 1000}))' 2>/dev/null)
 if [ -n "$big" ]; then

@@ -14,7 +14,8 @@
 #   - perfrepro-gen build killed with SIGKILL at 40 random moments over a
 #     previous generation: OUT is always exactly the old generation or
 #     exactly the new one; the next build leaves no staging folder and no
-#     temporary file, and removes those that dead builds left.
+#     temporary file, and removes those that dead builds left; a previous
+#     generation a kill left moved aside (OUT missing) is put back.
 # No step depends on the machine's speed: the kill moments are spread over
 # the measured length of a build, and timeouts only catch hangs.
 set -u
@@ -235,6 +236,16 @@ left=$(ls -A "$K" | grep -E '\.(staging|old)\.' | head -n 3)
 [ -z "$left" ] || fail "kill loop: left beside the reports: $left"
 left=$(find "$O" -name '*.tmp.*' | head -n 3)
 [ -z "$left" ] || fail "kill loop: temporary files left: $left"
+# A build killed between its two renames (file systems without
+# RENAME_EXCHANGE) leaves OUT missing and the previous generation at
+# .NAME.old.PID: the next build puts it back and builds over it (it failed
+# with "Directory not empty": the generation put back was taken for none).
+mv "$O" "$K/.reports.old.999999999"
+(kbuild data2 >/dev/null 2>"$tmp/err") || fail "kill loop: the build after a kill between two renames: $(cat "$tmp/err")"
+listing "$O" >"$tmp/now"
+cmp -s "$tmp/now" "$tmp/new" || fail "kill loop: the build after a kill between two renames is not the new generation"
+left=$(ls -A "$K" | grep -E '\.(staging|old)\.' | head -n 3)
+[ -z "$left" ] || fail "kill loop: left beside the reports after the put back: $left"
 # An unchanged rebuild touches nothing: same inodes and mtimes.
 before=$(cd "$O" && find . -printf '%i %T@ %p\n' | sort)
 (kbuild data2 >/dev/null 2>&1) || fail "kill loop: the unchanged rebuild"
