@@ -20,6 +20,7 @@ const char *const pr_fail_reasons[] = {
     "oom",          /* out of memory reported in the log */
     "interrupted",  /* measure itself was interrupted */
     "launch_error", /* the command could not be started */
+    "log_limit",    /* the job's log passed its size limit */
     "no_gpu",       /* the workload needs a GPU and none was found */
     "dataset",      /* a dataset was missing or its checksum differed */
     "not_run",      /* planned but not run (e.g. dry run) */
@@ -30,10 +31,12 @@ static const char *const record_keys[] = {
     "FINAL_RESULT", "JOB_FAIL_FLAG", "UNIT", "perfrepro", "model", "framework",
     "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
     "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
-    "stats", "rule", "metrics", "logs", "launch", "command", "platform", "source", NULL};
+    "ended_processes", "stats", "rule", "metrics", "logs", "launch", "command", "platform",
+    "source", NULL};
 static const char *const record_source_keys[] = {"repo", "commit", "path", "url", NULL};
 static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
                                           "container", "script", NULL};
+static const char *const ended_keys[] = {"count", "names", "survived", NULL};
 
 int pr_str_in(const char *s, const char *const *list)
 {
@@ -80,6 +83,7 @@ void pr_record_clear(pr_record *r)
     json_decref(r->logs);
     json_decref(r->launch);
     json_decref(r->command);
+    json_decref(r->ended_processes);
     pr_record_init(r);
 }
 
@@ -135,6 +139,8 @@ json_t *pr_record_to_json(const pr_record *r)
     if (r->term_signal > 0)
         json_object_set_new(o, "signal", json_integer(r->term_signal));
     /* json_object_set (no _new) takes its own reference: r keeps its own. */
+    if (r->ended_processes)
+        json_object_set(o, "ended_processes", r->ended_processes);
     if (r->stats)
         json_object_set(o, "stats", r->stats);
     if (r->rule)
@@ -335,6 +341,57 @@ static int launch_check(const json_t *l, const char **field, char *why, size_t w
     return 0;
 }
 
+/* Checks the "ended_processes" object: count (how many processes the job
+ * left running that measure ended, >= 1), names (their distinct command
+ * names, 1 to 64 non-empty strings), survived (optional: how many of them
+ * outlived SIGKILL, 0 to count).  On a problem sets *field (the key, or
+ * NULL for the object) and the message in why. */
+static int ended_check(const json_t *e, const char **field, char *why, size_t whylen)
+{
+    const char *k;
+    json_t *v;
+    *field = NULL;
+    if (!json_is_object(e)) {
+        snprintf(why, whylen, "expected an object");
+        return -1;
+    }
+    json_object_foreach((json_t *)e, k, v) {
+        *field = k;
+        if (!pr_str_in(k, ended_keys)) {
+            snprintf(why, whylen, "unknown key (expected one of: count, names, survived)");
+            return -1;
+        }
+    }
+    json_t *count = json_object_get(e, "count"), *names = json_object_get(e, "names");
+    json_t *survived = json_object_get(e, "survived");
+    *field = "count";
+    if (!json_is_integer(count) || json_integer_value(count) < 1 ||
+        json_integer_value(count) > (1 << 30)) {
+        snprintf(why, whylen, "required: an integer from 1 to %d", 1 << 30);
+        return -1;
+    }
+    *field = "names";
+    if (!json_is_array(names) || json_array_size(names) < 1 || json_array_size(names) > 64 ||
+        json_array_size(names) > (size_t)json_integer_value(count)) {
+        snprintf(why, whylen, "required: an array of 1 to 64 command names, at most count");
+        return -1;
+    }
+    for (size_t i = 0; i < json_array_size(names); i++) {
+        const char *s = json_string_value(json_array_get(names, i));
+        if (!s || !*s) {
+            snprintf(why, whylen, "[%zu]: expected a command name", i);
+            return -1;
+        }
+    }
+    *field = "survived";
+    if (survived && (!json_is_integer(survived) || json_integer_value(survived) < 0 ||
+                     json_integer_value(survived) > json_integer_value(count))) {
+        snprintf(why, whylen, "expected an integer from 0 to count");
+        return -1;
+    }
+    return 0;
+}
+
 int pr_record_check(const pr_record *r, pr_err *err)
 {
     const char *f = r->case_name ? r->case_name : "record";
@@ -371,6 +428,13 @@ int pr_record_check(const pr_record *r, pr_err *err)
         char why[256];
         if (launch_check(r->launch, &field, why, sizeof why) < 0)
             return pr_err_set(err, f, 0, 0, "launch", "%s%s%s", field ? field : "",
+                              field ? ": " : "", why);
+    }
+    if (r->ended_processes) {
+        const char *field;
+        char why[256];
+        if (ended_check(r->ended_processes, &field, why, sizeof why) < 0)
+            return pr_err_set(err, f, 0, 0, "ended_processes", "%s%s%s", field ? field : "",
                               field ? ": " : "", why);
     }
     return 0;
@@ -578,7 +642,8 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         get_json(c, "metrics", 0, &r->metrics, err) < 0 ||
         get_json(c, "logs", 1, &r->logs, err) < 0 ||
         get_json(c, "launch", 0, &r->launch, err) < 0 ||
-        get_json(c, "command", 1, &r->command, err) < 0)
+        get_json(c, "command", 1, &r->command, err) < 0 ||
+        get_json(c, "ended_processes", 0, &r->ended_processes, err) < 0)
         return -1;
     if (r->metrics) {
         pr_jcur mc = pr_jchild(c, "metrics");
@@ -607,6 +672,19 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         if (launch_check(r->launch, &field, why, sizeof why) < 0) {
             pr_jcur fc = field ? pr_jchild(&lc, field) : lc;
             return pr_jfail(fc.v ? &fc : &lc, err, "%s", why);
+        }
+    }
+    if (r->ended_processes) {
+        const char *field;
+        char why[256];
+        pr_jcur ec = pr_jchild(c, "ended_processes");
+        if (pr_jobject(&ec, ended_keys, err) < 0)
+            return -1;
+        if (ended_check(r->ended_processes, &field, why, sizeof why) < 0) {
+            pr_jcur fc = field ? pr_jchild(&ec, field) : ec;
+            if (!fc.v) /* a key that is missing: named in the message */
+                return pr_jfail(&ec, err, "%s: %s", field, why);
+            return pr_jfail(&fc, err, "%s", why);
         }
     }
     r->duration_s = d;

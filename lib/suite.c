@@ -22,9 +22,10 @@ const char *const pr_suite_placeholders[] = {
 static const char *const suite_keys[] = {
     "perfrepro", "model", "model_title", "framework", "framework_title", "framework_version",
     "model_name", "mission_name", "direction_id", "unit", "description", "source", "image",
-    "steps", "environment", "command", "shell", "env", "timeout_s", "max_iter", "seq_len",
-    "matrix", "rule", "datasets", "framework_version_command", "launcher", "case_name",
-    "gap_threshold", "ranks", "container", "kind", "compare", "platform", "summary", NULL};
+    "steps", "environment", "command", "shell", "env", "timeout_s", "log_limit_mib",
+    "max_iter", "seq_len", "matrix", "rule", "datasets", "framework_version_command",
+    "launcher", "case_name", "gap_threshold", "ranks", "container", "kind", "compare",
+    "platform", "summary", NULL};
 static const char *const kinds[] = {"training", "hardware", NULL};
 static const char *const summaries[] = {"median", "olympic", NULL};
 static const char *const compare_keys[] = {"of", "to", "framework", "label", "target", NULL};
@@ -774,6 +775,14 @@ static int read_suite(pr_suite *s, const pr_jcur *root, pr_err *err)
     if (c.v && check_templates(&c, err) < 0)
         return -1;
     s->timeout_s = 3600;
+    double mib = -1;
+    if (pr_jnum(root, "log_limit_mib", 0, PR_SUITE_LOG_LIMIT_MIN_MIB, &mib, err) < 0)
+        return -1;
+    if (mib > PR_SUITE_LOG_LIMIT_MAX_MIB) {
+        c = pr_jchild(root, "log_limit_mib");
+        return pr_jfail(&c, err, "%g MiB: at most %g (1 TiB)", mib, PR_SUITE_LOG_LIMIT_MAX_MIB);
+    }
+    s->log_limit = mib > 0 ? (long long)(mib * 1048576.0) : PR_SUITE_LOG_LIMIT;
     if (pr_jnum(root, "timeout_s", 0, 1, &s->timeout_s, err) < 0 ||
         /* Hardening: up to INT_MAX, the int it is stored in (1 << 40 was
          * accepted and wrapped to 0 in {max_iter}). */

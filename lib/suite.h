@@ -59,6 +59,8 @@ typedef struct pr_suite {
     char *case_name;       /* template */
     int shell;             /* 1: command is one string run by /bin/sh -c */
     double timeout_s;
+    long long log_limit;   /* bytes a case's log may reach ("log_limit_mib" x 2^20;
+                            * default PR_SUITE_LOG_LIMIT) */
     int max_iter, seq_len; /* 0 when unset */
     double gap_threshold;  /* fraction, default 0.05 */
     json_t *command;       /* array of template strings and per-precision objects
@@ -79,6 +81,12 @@ typedef struct pr_suite {
     pr_case *cases;
     size_t ncases;
 } pr_suite;
+
+/* The default log limit (1 GiB) and the range of "log_limit_mib" (and of
+ * measure run's --log-limit): 0.01 MiB to 1 TiB. */
+#define PR_SUITE_LOG_LIMIT (1LL << 30)
+#define PR_SUITE_LOG_LIMIT_MIN_MIB 0.01
+#define PR_SUITE_LOG_LIMIT_MAX_MIB 1048576.0
 
 /* The most cases one suite may expand to (matrix points x repeats, and
  * include entries): a bigger matrix is an error, not hours of expansion. */

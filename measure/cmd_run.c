@@ -36,6 +36,9 @@ static const char run_usage[] =
     "      --timeout S      seconds a case may run (overrides the suite's timeout_s)\n"
     "      --kill-grace S   seconds between SIGTERM and SIGKILL when a case is stopped\n"
     "                       (default 5)\n"
+    "      --log-limit MIB  the most a case's log may grow to, in MiB (overrides the\n"
+    "                       suite's log_limit_mib; default 1024): past it the case is\n"
+    "                       stopped and fails (log_limit), its log's head and tail kept\n"
     "      --echo           copy each job's output to standard output as well\n"
     "      --launcher NAME  how cases are started: local, mpirun or slurm (default: the\n"
     "                       suite's; docs/multi-node.md)\n"
@@ -208,6 +211,23 @@ static int parse_seconds(const char *opt, const char *s, int zero_ok, double *ou
     return 0;
 }
 
+/* Parses --log-limit: a number of MiB within the range a suite's
+ * log_limit_mib takes. */
+static int parse_mib(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < PR_SUITE_LOG_LIMIT_MIN_MIB ||
+        v > PR_SUITE_LOG_LIMIT_MAX_MIB) {
+        fprintf(stderr, "perfrepro-measure run: --log-limit: expected a number of MiB from %g "
+                "to %g, got \"%s\"\n", PR_SUITE_LOG_LIMIT_MIN_MIB, PR_SUITE_LOG_LIMIT_MAX_MIB, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 static void print_summary(const pr_run_summary *sum, const char *out)
 {
     pr_buf b = PR_BUF_INIT;
@@ -242,13 +262,14 @@ static void print_summary(const pr_run_summary *sum, const char *out)
 
 int pr_cmd_run(int argc, char **argv)
 {
-    enum { O_RESUME = 256, O_ONLY, O_TIMEOUT, O_GRACE, O_ECHO, O_LAUNCHER, O_PORT, O_RANKS,
-           O_HOSTS, O_HOSTFILE, O_CONTAINER, O_MOUNT, O_SBATCH, O_SRUN, O_NOGPU };
+    enum { O_RESUME = 256, O_ONLY, O_TIMEOUT, O_GRACE, O_LOGLIM, O_ECHO, O_LAUNCHER, O_PORT,
+           O_RANKS, O_HOSTS, O_HOSTFILE, O_CONTAINER, O_MOUNT, O_SBATCH, O_SRUN, O_NOGPU };
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},       {"resume", no_argument, NULL, O_RESUME},
         {"dry-run", no_argument, NULL, 'n'},         {"only", required_argument, NULL, O_ONLY},
         {"timeout", required_argument, NULL, O_TIMEOUT},
         {"kill-grace", required_argument, NULL, O_GRACE},
+        {"log-limit", required_argument, NULL, O_LOGLIM},
         {"echo", no_argument, NULL, O_ECHO},
         {"launcher", required_argument, NULL, O_LAUNCHER},
         {"master-port", required_argument, NULL, O_PORT},
@@ -295,6 +316,10 @@ int pr_cmd_run(int argc, char **argv)
             break;
         case O_GRACE:
             if (parse_seconds("--kill-grace", optarg, 1, &o.kill_grace_s) < 0)
+                goto out;
+            break;
+        case O_LOGLIM:
+            if (parse_mib(optarg, &o.log_limit_mib) < 0)
                 goto out;
             break;
         case O_ECHO:

@@ -167,9 +167,21 @@ static void analyse_log(run_state *st, const pr_case *c, const pr_job *job,
     (void)job;
 }
 
-/* Decides what the record says about a job that ran (or tried to). */
+/* How perfrepro stopped a job it ended (a timeout, the log limit). */
+static void put_stopped(pr_buf *d, const run_state *st, const pr_proc_result *res)
+{
+    pr_buf_puts(d, "perfrepro sent its process group SIGTERM");
+    if (res->killed == 2)
+        pr_buf_puts(d, ", then SIGKILL as it went on writing");
+    else if (res->killed)
+        pr_buf_printf(d, ", then SIGKILL after the grace of %gs", st->o->kill_grace_s);
+}
+
+/* Decides what the record says about a job that ran (or tried to); lt:
+ * what was kept of a log past its limit. */
 static void classify(run_state *st, const pr_case *c, const pr_job *job,
-                     const pr_launch_result *lr, const pr_proc_result *res, pr_record *rec)
+                     const pr_launch_result *lr, const pr_proc_result *res,
+                     const log_trim *lt, pr_record *rec)
 {
     pr_buf d = PR_BUF_INIT;
     pr_err e;
@@ -184,9 +196,22 @@ static void classify(run_state *st, const pr_case *c, const pr_job *job,
     }
     if (res->timed_out) {
         reason = "timeout";
-        pr_buf_printf(&d, "no exit within %gs: its process group was sent SIGTERM, then "
-                      "SIGKILL after %gs", st->timeout_s, st->o->kill_grace_s);
+        pr_buf_printf(&d, "no exit within %gs: ", st->timeout_s);
+        put_stopped(&d, st, res);
         if (lr->job_id)
+            pr_buf_printf(&d, ", and Slurm job %s was cancelled", lr->job_id);
+    } else if (res->log_limited) {
+        reason = "log_limit";
+        pr_buf_printf(&d, "its log passed the limit of %lld bytes (%g MiB)", st->log_limit,
+                      (double)st->log_limit / 1048576.0);
+        if (res->log_stopped) {
+            pr_buf_puts(&d, ": ");
+            put_stopped(&d, st, res);
+        }
+        if (lt->dropped > 0)
+            pr_buf_printf(&d, "; of its %lld bytes the first %lld and the last %lld are kept "
+                          "in %s", lt->size, lt->head, lt->tail, job->log_rel);
+        if (lr->job_id && res->log_stopped)
             pr_buf_printf(&d, ", and Slurm job %s was cancelled", lr->job_id);
     } else if (lr->engine_timeout && (res->term_signal || res->exit_status != 0)) {
         reason = "timeout";
@@ -216,7 +241,9 @@ static void classify(run_state *st, const pr_case *c, const pr_job *job,
     log_verdict v;
     if (pr_runner_read_verdicts(st->out, job->log_path, lr, &v, &e) < 0)
         v.stated = v.has_oom = 0; /* an unreadable log tells nothing more */
-    if (v.stated && strcmp(reason, "timeout") != 0) {
+    /* What perfrepro stopped stays what it was: the log only adds to it. */
+    int stopped = strcmp(reason, "timeout") == 0 || strcmp(reason, "log_limit") == 0;
+    if (v.stated && !stopped) {
         pr_buf b = PR_BUF_INIT;
         pr_buf_printf(&b, "%s (%s)", pr_buf_cstr(&v.detail), pr_buf_cstr(&d));
         set_failed(rec, v.reason, pr_buf_cstr(&b));
@@ -228,9 +255,9 @@ static void classify(run_state *st, const pr_case *c, const pr_job *job,
         pr_buf_printf(&d, "; the log reports: %s", pr_buf_cstr(&v.oom));
         /* A hang after running out of memory is still reported as the
          * timeout it was; the detail names the message. */
-        if (strcmp(reason, "timeout") != 0)
+        if (!stopped)
             reason = "oom";
-    } else if (res->term_signal == SIGKILL) {
+    } else if (res->term_signal == SIGKILL && !res->killed) {
         pr_buf_puts(&d, ", not sent by perfrepro: often the kernel's out-of-memory killer");
     }
     pr_runner_verdict_free(&v);
@@ -259,6 +286,42 @@ static void on_output(void *ud, const char *data, size_t len)
     pr_run_event ev = {.kind = PR_EV_OUTPUT, .index = t->st->index + 1, .total = t->st->nsel,
                        .c = t->c, .text = data, .len = len, .eta_s = -1};
     pr_runner_emit(t->st, &ev);
+}
+
+/* Says what the job left running that was ended: a warning, and the
+ * record's ended_processes ({count, names, survived}).  A case stays as it
+ * is (a job that produced its records is ok): its processes are gone. */
+static void record_ended(const run_state *st, const pr_case *c, const pr_proc_result *res,
+                         pr_record *rec)
+{
+    if (res->unkillable)
+        pr_runner_warn(st, "%s: processes of the job survived SIGKILL and were left behind",
+                       c->name);
+    if (!res->ended)
+        return;
+    pr_buf names = PR_BUF_INIT;
+    json_t *o = json_object(), *a = json_array();
+    for (size_t i = 0; i < res->nended_names; i++) {
+        json_t *n = pr_runner_clean_json(res->ended_names[i]);
+        if (!json_string_length(n)) {
+            json_decref(n);
+            n = json_string("?");
+        }
+        pr_buf_printf(&names, "%s%s", i ? ", " : "", json_string_value(n));
+        json_array_append_new(a, n);
+    }
+    if (res->ended > res->nended_names && res->nended_names == PR_PROC_NAMES)
+        pr_buf_puts(&names, ", ...");
+    json_object_set_new(o, "count", json_integer((json_int_t)res->ended));
+    json_object_set_new(o, "names", a);
+    if (res->survived)
+        json_object_set_new(o, "survived", json_integer((json_int_t)res->survived));
+    json_decref(rec->ended_processes);
+    rec->ended_processes = o;
+    pr_runner_warn(st, "%s: %zu process%s it left running (%s) %s ended", c->name, res->ended,
+                   res->ended == 1 ? "" : "es", pr_buf_cstr(&names),
+                   res->ended == 1 ? "was" : "were");
+    pr_buf_free(&names);
 }
 
 /* Moves what the launcher left (logs, the launch object) into rec. */
@@ -322,7 +385,7 @@ int pr_runner_run_case(run_state *st, const pr_case *c, const pr_job *job, pr_re
         tick_ctx t = {st, c};
         pr_proc_spec sp = {.argv = job->argv, .env = job->env, .out_fd = fd, .err_fd = fd,
                            .timeout_s = st->timeout_s, .grace_s = st->o->kill_grace_s,
-                           .tick = on_tick, .ud = &t};
+                           .log_limit = st->log_limit, .tick = on_tick, .ud = &t};
         if (st->o->echo) {
             sp.follow_path = job->log_path;
             sp.output = on_output;
@@ -333,16 +396,12 @@ int pr_runner_run_case(run_state *st, const pr_case *c, const pr_job *job, pr_re
             rec->duration_s = 0;
             set_failed(rec, "launch_error", perr.msg);
         } else {
-            if (res.stray)
-                pr_runner_warn(st, "%s: processes of its group outlived it and were ended",
-                               c->name);
-            if (res.unkillable)
-                pr_runner_warn(st,
-                               "%s: processes of its group survived SIGKILL and were left behind",
-                               c->name);
+            log_trim lt;
+            memset(&lt, 0, sizeof lt);
+            record_ended(st, c, &res, rec);
             /* Stopping sbatch does not stop the batch job it waits for. */
             if (job->plan && job->plan->batch &&
-                (res.timed_out || res.interrupted || res.term_signal)) {
+                (res.timed_out || res.log_stopped || res.interrupted || res.term_signal)) {
                 char *id = pr_launch_batch_job_id(job->log_path);
                 if (id) {
                     pr_launch_stop(id, fd);
@@ -350,6 +409,11 @@ int pr_runner_run_case(run_state *st, const pr_case *c, const pr_job *job, pr_re
                 }
                 free(id);
             }
+            /* Also when interrupted: the partial log that stays is cut too. */
+            pr_err terr;
+            if (res.log_limited &&
+                pr_runner_log_trim(fd, job->log_path, st->log_limit, &lt, &terr) < 0)
+                pr_runner_warn(st, "%s: %s", c->name, terr.msg);
             if (res.interrupted) {
                 rc = 1;
                 goto out;
@@ -357,7 +421,7 @@ int pr_runner_run_case(run_state *st, const pr_case *c, const pr_job *job, pr_re
             pr_launch_collect(job->plan, st->out, job->log_path, job->log_rel,
                               pr_rule_get(st->rule)->rank, &lr);
             record_launch(&lr, rec);
-            classify(st, c, job, &lr, &res, rec);
+            classify(st, c, job, &lr, &res, &lt, rec);
         }
     }
     if (job->prepare_error || !lr.log_file) {

@@ -405,6 +405,8 @@ int pr_run_suite(const pr_suite *s, const pr_run_opts *o, pr_run_summary *sum, p
     st.o = o;
     st.sum = sum;
     st.timeout_s = o->timeout_s > 0 ? o->timeout_s : s->timeout_s;
+    st.log_limit = o->log_limit_mib > 0 ? (long long)(o->log_limit_mib * 1048576.0)
+                                        : s->log_limit;
     char *cwd = getcwd(NULL, 0);
     if (!cwd) {
         pr_err_errno(err, ".", "cannot find the current directory");

@@ -134,6 +134,7 @@ typedef struct pr_run_opts {
     size_t nonly;
     double timeout_s;      /* > 0 overrides the suite's timeout_s */
     double kill_grace_s;   /* SIGTERM to SIGKILL, default 5 */
+    double log_limit_mib;  /* > 0 overrides the suite's log_limit_mib */
     const char *launcher;  /* NULL: the suite's */
     int master_port;       /* 0: 29500 */
     pr_launch_opts launch; /* --hosts, --ranks, --container, ... (launch.h) */

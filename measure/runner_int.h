@@ -34,6 +34,7 @@ typedef struct run_state {
     char *workdir;          /* absolute */
     char *version;          /* the framework version measured, or NULL */
     double timeout_s;
+    long long log_limit;    /* bytes a case's log may reach */
     size_t *sel;            /* indices of the selected cases */
     size_t nsel;
     pr_record *kept;        /* per selected case: its valid record (--resume) */
@@ -88,6 +89,24 @@ void pr_runner_aside_restore(aside *a);
 /* Removes the moved files. */
 void pr_runner_aside_drop(aside *a);
 void pr_runner_aside_free(aside *a);
+
+/* ---- A log past its limit (runout.c) ------------------------------------------ */
+
+/* What pr_runner_log_trim kept of a log past its limit (bytes). */
+typedef struct log_trim {
+    long long size;     /* before */
+    long long head;     /* kept from the start */
+    long long tail;     /* kept from the end */
+    long long dropped;  /* between them, replaced by one line saying so */
+} log_trim;
+
+/* Cuts the log at path, open at fd (nothing may write to it any more),
+ * down to at most limit bytes: its first and last min((limit - 256) / 2,
+ * 16 MiB) bytes, each cut at a line's end where one is near, and between
+ * them one line saying how many bytes were dropped.  A log within the limit
+ * is left as it is (t->dropped 0).  0, or -1 + err (the log is then as it
+ * was or only partly cut: the caller says so). */
+int pr_runner_log_trim(int fd, const char *path, long long limit, log_trim *t, pr_err *err);
 
 /* ---- Logs (failscan.c) ------------------------------------------------------ */
 

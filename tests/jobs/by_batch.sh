@@ -8,6 +8,8 @@
 #   8 hang ignoring SIGTERM | 9 exit 137 after printing records
 #   10 out of memory, exit 0, no records | 11 out-of-memory warning, records
 #   12 states its failure (PERFREPRO_FAILURE: no_gpu: ...), exit 3
+#   13 floods its log (100 MB) | 14 the same, ignoring SIGTERM
+#   15 leaves an escaped process tree running (setsid), ignoring SIGTERM
 d=$(dirname "$0")
 case "$1" in
   1) exec "$d/good.sh" ;;
@@ -22,5 +24,8 @@ case "$1" in
   10) exec "$d/oom.sh" masked ;;
   11) exec "$d/oom.sh" survived ;;
   12) exec "$d/stated.sh" ;;
+  13) exec "$d/logflood.sh" 100 ;;
+  14) exec "$d/logflood.sh" 100 ignore-term ;;
+  15) exec "$d/escape.sh" "${2:-0}" ;;
   *) echo "by_batch.sh: no job for batch size $1" >&2; exit 64 ;;
 esac

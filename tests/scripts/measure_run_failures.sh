@@ -67,7 +67,11 @@ check 7 ok
 [ "$(field "$idx/fake_sp_bs7_fp32_1_speed" FINAL_RESULT)" = 203.5 ] || fail "flood: FINAL_RESULT $(field "$idx/fake_sp_bs7_fp32_1_speed" FINAL_RESULT)"
 size=$(wc -c <"$tmp/out/logs/train_log/fake_sp_bs7_fp32_1")
 [ "$size" -ge 50000000 ] || fail "flood: log has $size bytes, expected the whole 50 MB"
-check 8 timeout 'SIGKILL'
+# A job that ignores SIGTERM: the record says perfrepro sent the SIGKILL
+# (never "not sent by perfrepro: ... out-of-memory killer").
+check 8 timeout '^no exit within 1s: perfrepro sent its process group SIGTERM, then SIGKILL after the grace of 0\.2s$'
+[ "$(field "$idx/fake_sp_bs8_fp32_1_speed" signal)" = 9 ] || fail "bs8: signal field"
+check 4 timeout '^no exit within 1s: perfrepro sent its process group SIGTERM$'
 check 9 exit_status 'status 137'
 check 10 oom '^logs/train_log/fake_sp_bs10_fp32_1: .*; the log reports: RuntimeError: CUDA out of memory'
 check 11 ok

@@ -1,6 +1,7 @@
 /* Unit tests of the runner's parts: MD5, shell quoting, job building
  * (templates, environment, launchers), processes (exit, signal, launch
- * error, timeout with a grandchild, leftovers), out-of-memory detection,
+ * error, timeout with a grandchild, leftovers in the group and escaped from
+ * it, the log limit), the record's ended_processes, out-of-memory detection,
  * formatting, the environment record and its schema (lib/envrec.c), and
  * what a suite may ask of the runner (safe case names, placeholders of a
  * shell command outside quotes).  The suite-level behaviour is tested end to
@@ -24,6 +25,7 @@
 #include "jdoc.h"
 #include "md5.h"
 #include "logscan.h"
+#include "record.h"
 #include "runner.h"
 #include "suite.h"
 
@@ -395,15 +397,17 @@ static void signals_off(void)
     rm_tmpdir();
 }
 
-/* Runs `sh -c script` with its output in OUT (read back into *out). */
-static pr_proc_result run_sh(const char *script, double timeout, char **env, char **out)
+/* Runs `sh -c script` with its output in OUT (read back into *out), the
+ * grace and log limit given. */
+static pr_proc_result run_sh_limits(const char *script, double timeout, double grace,
+                                    long long log_limit, char **env, char **out)
 {
     char *path = pr_path_join(tmpdir, "out");
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     cr_assert(fd >= 0);
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
     pr_proc_spec sp = {.argv = argv, .env = env, .out_fd = fd, .err_fd = fd,
-                       .timeout_s = timeout, .grace_s = 0.2};
+                       .timeout_s = timeout, .grace_s = grace, .log_limit = log_limit};
     pr_proc_result res;
     pr_err e;
     cr_assert_eq(pr_proc_run(&sp, &res, &e), 0, "%s", e.msg);
@@ -415,6 +419,12 @@ static pr_proc_result run_sh(const char *script, double timeout, char **env, cha
     }
     free(path);
     return res;
+}
+
+/* Runs `sh -c script` (grace 0.2 s, no log limit). */
+static pr_proc_result run_sh(const char *script, double timeout, char **env, char **out)
+{
+    return run_sh_limits(script, timeout, 0.2, 0, env, out);
 }
 
 Test(proc, exit_status_and_output, .init = signals_on, .fini = signals_off)
@@ -477,6 +487,7 @@ Test(proc, timeout_with_grandchild_holding_output, .init = signals_on, .fini = s
     pr_proc_result r = run_sh(script, 3, NULL, &out);
     cr_assert(r.timed_out);
     cr_assert_eq(r.term_signal, SIGKILL);
+    cr_assert_eq(r.killed, 1, "the runner's SIGKILL after the grace is not said to be its own");
     cr_assert(r.duration_s >= 3 && r.duration_s < 150, "duration %g", r.duration_s);
     cr_assert_str_eq(out, "started\n");
     pr_buf b = PR_BUF_INIT;
@@ -499,6 +510,200 @@ Test(proc, leftovers_of_a_finished_job_are_ended, .init = signals_on, .fini = si
     cr_assert_not(r.timed_out);
     cr_assert(r.stray, "the background sleep was not noticed");
     cr_assert(r.duration_s < 150, "waited %g s for the background sleep", r.duration_s);
+    /* Counted among the processes ended (the record's ended_processes). */
+    cr_assert_eq(r.ended, 1, "ended %zu", r.ended);
+    cr_assert_eq(r.nended_names, 1);
+    cr_assert_str_eq(r.ended_names[0], "sleep");
+}
+
+Test(proc, a_sigkill_from_elsewhere_is_not_the_runners, .init = signals_on, .fini = signals_off)
+{
+    pr_proc_result r = run_sh("kill -KILL $$", 200, NULL, NULL);
+    cr_assert_eq(r.term_signal, SIGKILL);
+    cr_assert_eq(r.killed, 0);
+    cr_assert_not(r.timed_out);
+}
+
+/* 1 while a process pid exists that is not a zombie. */
+static int alive(long pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    char *out = NULL;
+    pr_buf b = PR_BUF_INIT;
+    pr_err e;
+    if (pr_read_file(path, &b, &e) < 0)
+        return 0;
+    out = pr_buf_detach(&b);
+    const char *close_p = strrchr(out, ')');
+    int live = close_p && close_p[1] == ' ' && close_p[2] != 'Z';
+    free(out);
+    return live;
+}
+
+Test(proc, escaped_descendants_are_ended, .init = signals_on, .fini = signals_off)
+{
+    /* A process tree that left the job's group (setsid) and ignores
+     * SIGTERM, still running when the job exits: found through the
+     * subreaper, sent SIGTERM, then SIGKILL after the grace, and counted.
+     * The job waits (5 s at most) until the sleep is started. */
+    char *pidfile = pr_path_join(tmpdir, "pid");
+    char *script = pr_xasprintf(
+        "setsid sh -c \"trap '' TERM; sleep 300 & echo \\$! > '%s'; wait\" </dev/null & "
+        "i=0; while [ $i -lt 500 ] && [ ! -s '%s' ]; do sleep 0.01; i=$((i + 1)); done; exit 0",
+        pidfile, pidfile);
+    pr_proc_result r = run_sh(script, 200, NULL, NULL);
+    cr_assert_eq(r.exit_status, 0);
+    cr_assert_not(r.timed_out);
+    cr_assert_not(r.stray, "the escaped tree is not in the job's group");
+    cr_assert_eq(r.ended, 2, "ended %zu", r.ended);
+    cr_assert_eq(r.nended_names, 2);
+    cr_assert_str_eq(r.ended_names[0], "sh");
+    cr_assert_str_eq(r.ended_names[1], "sleep");
+    cr_assert_eq(r.survived, 0);
+    cr_assert(r.duration_s < 150, "duration %g", r.duration_s);
+    pr_buf b = PR_BUF_INIT;
+    pr_err e;
+    cr_assert_eq(pr_read_file(pidfile, &b, &e), 0, "%s", e.msg);
+    long gc = strtol(pr_buf_cstr(&b), NULL, 10);
+    cr_assert(gc > 0);
+    cr_assert_not(alive(gc), "the escaped sleep %ld runs on", gc);
+    pr_buf_free(&b);
+    free(pidfile);
+    free(script);
+}
+
+Test(proc, a_job_without_leftovers_ends_none, .init = signals_on, .fini = signals_off)
+{
+    pr_proc_result r = run_sh("sleep 0.01; exit 0", 200, NULL, NULL);
+    cr_assert_eq(r.ended, 0);
+    cr_assert_eq(r.nended_names, 0);
+}
+
+Test(proc, log_limit_stops_a_flood, .init = signals_on, .fini = signals_off)
+{
+    /* yes writes far more than 64 KiB between two looks at the log, and
+     * dies of SIGTERM: no SIGKILL, whatever the grace. */
+    pr_proc_result r = run_sh_limits("echo first; exec yes flood", 200, 100, 65536, NULL, NULL);
+    cr_assert(r.log_limited);
+    cr_assert(r.log_stopped);
+    cr_assert_not(r.timed_out);
+    cr_assert_eq(r.killed, 0);
+    cr_assert_eq(r.term_signal, SIGTERM);
+    cr_assert(r.log_size > 65536, "log of %lld bytes", r.log_size);
+    cr_assert(r.duration_s < 50, "duration %g", r.duration_s);
+}
+
+Test(proc, log_flood_ignoring_sigterm_is_killed_at_once, .init = signals_on, .fini = signals_off)
+{
+    /* The grace is 100 s: SIGKILL comes as soon as the log grows another
+     * PR_PROC_LOG_SLACK past the stop, which yes does at once. */
+    pr_proc_result r = run_sh_limits("trap '' TERM; echo first; exec yes flood", 200, 100, 65536,
+                                     NULL, NULL);
+    cr_assert(r.log_stopped);
+    cr_assert_eq(r.killed, 2);
+    cr_assert_eq(r.term_signal, SIGKILL);
+    cr_assert(r.duration_s < 50, "waited %g s: the grace", r.duration_s);
+}
+
+Test(proc, log_past_its_limit_at_exit, .init = signals_on, .fini = signals_off)
+{
+    /* Written at once and exited: the limit is passed whether or not the
+     * runner looked in between. */
+    pr_proc_result r = run_sh_limits("head -c 200000 /dev/zero; exit 0", 200, 0.2, 65536, NULL,
+                                     NULL);
+    cr_assert(r.log_limited);
+    cr_assert_eq(r.log_size, 200000);
+    pr_proc_result ok = run_sh_limits("head -c 60000 /dev/zero; exit 0", 200, 0.2, 65536, NULL,
+                                      NULL);
+    cr_assert_not(ok.log_limited);
+    cr_assert_eq(ok.exit_status, 0);
+}
+
+/* ---- the record of what a job left running ---- */
+
+/* A record as the runner writes one, with ended_processes set to the JSON
+ * text ended (NULL: none), loaded back: 0, or -1 with the message in err. */
+static int load_with_ended(const char *ended, pr_err *err)
+{
+    pr_record r;
+    pr_record_init(&r);
+    r.log_file = pr_xstrdup("logs/train_log/c");
+    r.model_name = pr_xstrdup("fake");
+    r.mission_name = pr_xstrdup("m");
+    r.unit = pr_xstrdup("samples/s");
+    r.model = pr_xstrdup("Fake");
+    r.framework = pr_xstrdup("Sh");
+    r.case_name = pr_xstrdup("c");
+    r.precision = pr_xstrdup("fp32");
+    r.origin = pr_xstrdup("measured");
+    r.final_result = 1.5;
+    json_error_t je;
+    if (ended)
+        cr_assert_not_null(r.ended_processes = json_loads(ended, 0, &je), "%s", ended);
+    json_t *o = pr_record_to_json(&r);
+    char *text = json_dumps(o, JSON_PRESERVE_ORDER);
+    pr_jdoc *doc = NULL;
+    cr_assert_eq(pr_jdoc_parse("rec", text, strlen(text), &doc, err), 0, "%s", err->msg);
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_record back;
+    pr_record_init(&back);
+    int rc = pr_record_from_json(&root, &back, err);
+    if (rc == 0) {
+        /* What loads writes back the same, and passes the writer's check. */
+        json_t *again = pr_record_to_json(&back);
+        cr_assert(json_equal(again, o));
+        json_decref(again);
+        pr_err e2;
+        cr_assert_eq(pr_record_check(&back, &e2), 0, "%s", e2.msg);
+    } else {
+        pr_err e2;
+        cr_assert_eq(pr_record_check(&r, &e2), -1, "the writer's check let %s through", ended);
+    }
+    pr_record_clear(&back);
+    pr_jdoc_free(doc);
+    free(text);
+    json_decref(o);
+    pr_record_clear(&r);
+    return rc;
+}
+
+Test(record, ended_processes)
+{
+    pr_err e;
+    cr_assert_eq(load_with_ended(NULL, &e), 0, "%s", e.msg);
+    cr_assert_eq(load_with_ended("{\"count\": 2, \"names\": [\"sh\", \"sleep\"]}", &e), 0,
+                 "%s", e.msg);
+    cr_assert_eq(load_with_ended("{\"count\": 40, \"names\": [\"python\"], \"survived\": 1}",
+                                 &e), 0, "%s", e.msg);
+    static const struct {
+        const char *json, *want;
+    } bad[] = {
+        {"[1]", "ended_processes: expected an object"},
+        {"{\"names\": [\"sh\"]}", "ended_processes: count: required"},
+        {"{\"count\": 0, \"names\": [\"sh\"]}", "ended_processes.count: required"},
+        {"{\"count\": 1}", "ended_processes: names: required"},
+        {"{\"count\": 1, \"names\": []}", "ended_processes.names: required"},
+        {"{\"count\": 1, \"names\": [\"a\", \"b\"]}", "at most count"},
+        {"{\"count\": 2, \"names\": [\"a\", \"\"]}", "[1]: expected a command name"},
+        {"{\"count\": 1, \"names\": [\"a\"], \"survived\": 2}",
+         "ended_processes.survived: expected an integer from 0 to count"},
+        {"{\"count\": 1, \"names\": [\"a\"], \"pids\": [1]}", "ended_processes.pids"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_assert_eq(load_with_ended(bad[i].json, &e), -1, "%s loaded", bad[i].json);
+        cr_expect(strstr(e.msg, bad[i].want), "%s: %s (want %s)", bad[i].json, e.msg,
+                  bad[i].want);
+    }
+}
+
+Test(record, log_limit_is_a_reason)
+{
+    cr_assert(pr_str_in("log_limit", pr_fail_reasons));
+    size_t n = 0;
+    while (pr_fail_reasons[n])
+        n++;
+    cr_assert(n <= PR_RUN_NREASONS, "%zu reasons, the summary counts %d", n, PR_RUN_NREASONS);
 }
 
 /* ---- out of memory ---- */
