@@ -464,6 +464,12 @@ int pr_run_suite(const pr_suite *s, const pr_run_opts *o, pr_run_summary *sum, p
     int wrc = pr_envinfo_write(env_path, env, err);
     free(env_path);
     json_decref(env);
+    /* The run keeps the suite that made it: its steps are those its
+     * figures came from (docs/data-model.md#run-sets). */
+    char *suite_copy = pr_path_join(st.out, "suite.json");
+    if (wrc == 0)
+        wrc = pr_copy_file_atomic(s->path, suite_copy, err);
+    free(suite_copy);
     if (wrc < 0)
         goto out;
 

@@ -51,6 +51,7 @@ int pr_runner_prepare_out(run_state *st, int *lock_fd, pr_err *err)
         pr_remove_dead_temps(index, "_speed");
         pr_remove_dead_temps(logs, "");
         pr_remove_dead_temps(st->out, "env.json");
+        pr_remove_dead_temps(st->out, "suite.json");
     }
     free(logs);
     free(index);

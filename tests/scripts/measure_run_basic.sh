@@ -36,6 +36,8 @@ out="$tmp/out"
 (cd "$tmp" && "$MEASURE" run suite.json --out out) >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 [ $rc -eq 0 ] || { fail "run: exit $rc, expected 0"; cat "$tmp/stderr"; }
+# The run keeps the suite that made it, byte for byte (a run folder is a run set).
+cmp -s "$tmp/suite.json" "$out/suite.json" || fail "run: no copy of the suite in $out/suite.json"
 for c in $sp $mp; do
   r="$out/logs/index/${c}_speed"
   [ -f "$r" ] || { fail "no record $r"; continue; }
