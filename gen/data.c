@@ -9,6 +9,7 @@
 
 #include "envrec.h"
 #include "fitfile.h"
+#include "runset.h"
 #include "fileio.h"
 #include "jdoc.h"
 
@@ -415,6 +416,15 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         r.fits[r.nrecords] = fit;
         r.record_files[r.nrecords++] = path;
     }
+    /* The folder as a run set, with what it declares (runset.h). */
+    char *decl = pr_path_join(r.dir, "runset.json");
+    if ((has = data_entry(d->dir, decl, &mode, err)) > 0 && !S_ISREG(mode))
+        has = pr_err_set(err, decl, 0, 0, NULL, "is %s, not a regular file", pr_mode_name(mode));
+    if (has < 0 || rs_load(&r, has ? decl : NULL, err) < 0) {
+        free(decl);
+        goto out;
+    }
+    free(decl);
     d->runs = pr_xrealloc(d->runs, (d->nruns + 1) * sizeof *d->runs);
     d->runs[d->nruns++] = r;
     memset(&r, 0, sizeof r);
@@ -432,6 +442,7 @@ out:
         free(r.dir);
         free(r.name);
         json_decref(r.env);
+        rs_free(r.set);
     }
     pr_strv_free(names);
     free(log_dir);
@@ -634,6 +645,7 @@ void pr_data_free(pr_dataset *d)
         free(r->dir);
         free(r->name);
         json_decref(r->env);
+        rs_free(r->set);
     }
     free(d->runs);
     for (size_t i = 0; i < d->nbenches; i++)

@@ -62,6 +62,9 @@ typedef struct pr_pub_table {
     size_t nrows;
 } pr_pub_table;
 
+/* What a run folder declares and derives as a run set (runset.h). */
+typedef struct pr_runset pr_runset;
+
 typedef struct pr_run {
     char *dir;              /* DATA/runs/<run> */
     char *name;             /* <run> */
@@ -72,6 +75,7 @@ typedef struct pr_run {
     json_t **fits;          /* per record: its fit report (RUN/fit/<case>.json, fitfile.h), or
                              * NULL */
     size_t nrecords;
+    pr_runset *set;         /* the run folder as a run set (runset.h); owned */
 } pr_run;
 
 /* One result of a benchmark of perfrepro itself (data/bench/NAME.json). */
