@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "decl.h"
 #include "fitfile.h"
+#include "pairing.h"
 #include "stats.h"
 
 au_verdict au_verdict_of(double value, const char *printed)
@@ -20,12 +21,13 @@ au_verdict au_verdict_of(double value, const char *printed)
     }
 }
 
-/* Whether r is the case of t's row: its precision mode exactly, or
+/* Whether r is the case of t's row: the precision mode t pairs with
+ * (pairing.h: the table's own, or the mode of its class its logs ran), or
  * (class_only) another mode of the same precision class. */
 static int same_case(const pr_dataset *d, const pr_run *run, const pr_record *r,
                      const pr_pub_table *t, const pr_pub_row *row, int class_only)
 {
-    int same_mode = strcmp(r->precision, t->precision) == 0;
+    int same_mode = strcmp(r->precision, pr_pub_mode(t)) == 0;
     const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
     if (class_only && (same_mode || !rc || rc != pr_decl_class_of(&d->decls, t->precision)))
         return 0;
@@ -50,8 +52,32 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether r, of another batch size than t's row, is the row's log: it
+ * gives the row's printed figure (a BS=2560 log under a BS=5120 header), or
+ * its import names the figure as the one the log backs (its fit report
+ * searched for it: the source links this log from that cell). */
+static int other_bs_gives(const pr_dataset *d, const pr_run *run, const pr_record *r,
+                          const json_t *fit, const pr_pub_table *t, const pr_pub_row *row)
+{
+    const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
+    char fallback[64];
+    const char *printed = row->printed;
+    if (!printed) {
+        snprintf(fallback, sizeof fallback, "%.15g", row->value);
+        printed = fallback;
+    }
+    return !r->failed && r->batch_size != t->batch_size && !t->batch_label && rc &&
+           rc == pr_decl_class_of(&d->decls, t->precision) && strcmp(r->model, t->model) == 0 &&
+           strcmp(r->framework, t->framework) == 0 && r->gpu_num == row->gpus &&
+           r->nodes == row->nodes && t->platform &&
+           pr_data_record_platform(d, run, r) == t->platform &&
+           (au_verdict_of(r->final_result, printed) != AU_DIFFERS ||
+            (fit && strcmp(pr_fitfile_figure(fit), printed) == 0));
+}
+
 /* The imported record of the published figure's case (from its source's
- * repository), or none. */
+ * repository), or none; failing that, a log of another batch size that
+ * gives the figure. */
 static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
                      au_item *it)
 {
@@ -65,10 +91,24 @@ static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_ro
                     it->run = &d->runs[i];
                     it->rec = r;
                     it->fit = d->runs[i].fits[j];
-                    it->other_mode = class_only;
+                    it->other_mode = class_only || t->paired_precision;
                     return;
                 }
             }
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const pr_record *r = &d->runs[i].records[j];
+            const char *repo = pr_json_str(r->source, "repo");
+            if (repo && t->source_repo && strcmp(repo, t->source_repo) == 0 &&
+                other_bs_gives(d, &d->runs[i], r, d->runs[i].fits[j], t, row)) {
+                it->run = &d->runs[i];
+                it->rec = r;
+                it->fit = d->runs[i].fits[j];
+                it->other_mode = 1;
+                it->other_bs = 1;
+                return;
+            }
+        }
 }
 
 static void judge(au_item *it)

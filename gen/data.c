@@ -9,6 +9,7 @@
 
 #include "envrec.h"
 #include "fitfile.h"
+#include "pairing.h"
 #include "runset.h"
 #include "fileio.h"
 #include "jdoc.h"
@@ -588,6 +589,7 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
                 goto out;
         }
     }
+    pr_pair_tables(d);
     /* A headline for a model nothing else names is a typo, not a model. */
     for (size_t i = 0; i < d->decls.nmodels; i++) {
         const char *id = d->decls.models[i].id;

@@ -50,6 +50,9 @@ typedef struct pr_pub_table {
     int source_line;        /* 0 when unknown */
     char *model, *model_title, *framework, *framework_title;
     const char *precision;
+    const char *paired_precision; /* the mode its figures pair with when its imported logs
+                                   * ran another mode of its class than it prints
+                                   * (pairing.h); NULL: its own */
     int batch_size;
     char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
     char *unit;

@@ -431,6 +431,18 @@ void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *
         json_object_set_new(v, "date", json_string(t->date));
     lang_fmt(l, "pub_source", v, out, err);
     json_decref(v);
+    if (t->paired_precision) {
+        /* Its logs ran another mode than it prints (pairing.h). */
+        pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
+        mdt_mode_name(t->precision, &a);
+        mdt_mode_name(t->paired_precision, &b);
+        v = json_pack("{s:s,s:s}", "printed", pr_buf_cstr(&a), "ran", pr_buf_cstr(&b));
+        pr_buf_puts(out, "\n\n");
+        lang_fmt(l, "pub_paired_mode", v, out, err);
+        json_decref(v);
+        pr_buf_free(&a);
+        pr_buf_free(&b);
+    }
     pr_buf_free(&title);
     pr_buf_free(&where);
 }

@@ -167,17 +167,10 @@ static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const
 
 /* ---------------------------------------------------------------- configurations */
 
-/* 1 when published table t holds figures of configuration c. */
-static int pub_of(const pr_pub_table *t, const rm_cfg *c)
-{
-    return t->platform == c->platform && strcmp(t->precision, c->precision) == 0 &&
-           t->batch_size == c->bs;
-}
-
 /* Appends t to v (*n entries) unless it is there or not c's. */
 static void pub_add(const pr_pub_table **v, size_t *n, const pr_pub_table *t, const rm_cfg *c)
 {
-    if (!t || !pub_of(t, c))
+    if (!t || !rm_pub_of(t, c))
         return;
     for (size_t k = 0; k < *n; k++)
         if (v[k] == t)
