@@ -237,6 +237,10 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
     int rc = -1;
     lang_config_name(l, c, &b, err);
     vw_md(cv, "name", &b);
+    /* FP32 on a TF32 device: kept as the sources label it, with what that
+     * label may hide. */
+    if (c->platform && c->platform->tf32 && strcmp(c->precision, "fp32") == 0)
+        vw_str(cv, "fp32_note", lang_str(l, "fp32_on_tf32"));
     int runs = 0;
     for (size_t i = 0; i < c->ncells; i++)
         runs |= c->cells[i].nrecs > 0;
