@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "decl.h"
 #include "fitfile.h"
+#include "pairing.h"
 #include "stats.h"
 
 au_verdict au_verdict_of(double value, const char *printed)
@@ -20,12 +21,13 @@ au_verdict au_verdict_of(double value, const char *printed)
     }
 }
 
-/* Whether r is the case of t's row: its precision mode exactly, or
+/* Whether r is the case of t's row: the precision mode t pairs with
+ * (pairing.h: the table's own, or the mode of its class its logs ran), or
  * (class_only) another mode of the same precision class. */
 static int same_case(const pr_dataset *d, const pr_run *run, const pr_record *r,
                      const pr_pub_table *t, const pr_pub_row *row, int class_only)
 {
-    int same_mode = strcmp(r->precision, t->precision) == 0;
+    int same_mode = strcmp(r->precision, pr_pub_mode(t)) == 0;
     const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
     if (class_only && (same_mode || !rc || rc != pr_decl_class_of(&d->decls, t->precision)))
         return 0;
@@ -50,35 +52,75 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The row's printed figure, or its value in the shortest form. */
+static const char *row_printed(const pr_pub_row *row, char fallback[64])
+{
+    if (row->printed)
+        return row->printed;
+    snprintf(fallback, 64, "%.15g", row->value);
+    return fallback;
+}
+
+/* How find_log's passes match a record with a published row, in order. */
+enum {
+    PASS_NAMED, /* its import names the row's figure (its fit report searched for it: the
+                 * source links this log from that cell), any mode of the class and any
+                 * batch size */
+    PASS_MODE,  /* the mode the table pairs with (pairing.h), its batch size */
+    PASS_CLASS, /* another mode of the class, its batch size */
+    PASS_GIVES, /* another batch size whose log gives the printed figure (a BS=2560 log
+                 * under a BS=5120 header) */
+    NPASSES
+};
+
+static int pass_matches(const pr_dataset *d, const pr_run *run, const pr_record *r,
+                        const json_t *fit, const pr_pub_table *t, const pr_pub_row *row,
+                        int pass)
+{
+    char fallback[64];
+    const char *printed = row_printed(row, fallback);
+    const char *repo = pr_json_str(r->source, "repo");
+    if (!repo || !t->source_repo || strcmp(repo, t->source_repo) != 0)
+        return 0;
+    if (pass == PASS_MODE || pass == PASS_CLASS)
+        return same_case(d, run, r, t, row, pass == PASS_CLASS);
+    const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
+    int in_class = rc ? rc == pr_decl_class_of(&d->decls, t->precision)
+                      : strcmp(r->precision, t->precision) == 0;
+    int fits = in_class && !t->batch_label && strcmp(r->model, t->model) == 0 &&
+               strcmp(r->framework, t->framework) == 0 && r->gpu_num == row->gpus &&
+               r->nodes == row->nodes && t->platform &&
+               pr_data_record_platform(d, run, r) == t->platform;
+    if (pass == PASS_NAMED)
+        return fits && fit && strcmp(pr_fitfile_figure(fit), printed) == 0;
+    return fits && !r->failed && r->batch_size != t->batch_size &&
+           au_verdict_of(r->final_result, printed) != AU_DIFFERS;
+}
+
 /* The imported record of the published figure's case (from its source's
- * repository), or none. */
+ * repository): the passes above, in order; none when no pass finds one. */
 static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
                      au_item *it)
 {
-    for (int class_only = 0; class_only < 2; class_only++)
+    for (int pass = 0; pass < NPASSES; pass++)
         for (size_t i = 0; i < d->nruns; i++)
             for (size_t j = 0; j < d->runs[i].nrecords; j++) {
                 const pr_record *r = &d->runs[i].records[j];
-                const char *repo = pr_json_str(r->source, "repo");
-                if (repo && t->source_repo && strcmp(repo, t->source_repo) == 0 &&
-                    same_case(d, &d->runs[i], r, t, row, class_only)) {
-                    it->run = &d->runs[i];
-                    it->rec = r;
-                    it->fit = d->runs[i].fits[j];
-                    it->other_mode = class_only;
-                    return;
-                }
+                if (!pass_matches(d, &d->runs[i], r, d->runs[i].fits[j], t, row, pass))
+                    continue;
+                it->run = &d->runs[i];
+                it->rec = r;
+                it->fit = d->runs[i].fits[j];
+                it->other_bs = r->batch_size != t->batch_size;
+                it->other_mode = it->other_bs || strcmp(r->precision, t->precision) != 0;
+                return;
             }
 }
 
 static void judge(au_item *it)
 {
     char fallback[64];
-    const char *printed = it->row->printed;
-    if (!printed) {
-        snprintf(fallback, sizeof fallback, "%.15g", it->row->value);
-        printed = fallback;
-    }
+    const char *printed = row_printed(it->row, fallback);
     if (!it->rec) {
         it->verdict = AU_NO_LOG;
     } else if (it->rec->failed) {

@@ -40,8 +40,11 @@ typedef struct au_item {
     const pr_run *run;         /* the log's record, NULL when none (AU_NO_LOG) */
     const pr_record *rec;
     const json_t *fit;         /* the record's fit report (fitfile.h), or NULL */
-    int other_mode;            /* the log ran another mode of the figure's precision class
-                                * (AMP under an FP16 column): no log of its own mode exists */
+    int other_mode;            /* the log ran another configuration than the figure is
+                                * printed under: another mode of its precision class (AMP
+                                * under an FP16 column, pairing.h), or (other_bs) another
+                                * batch size whose log gives the figure */
+    int other_bs;
     au_verdict verdict;
     double diff_pct;           /* (parsed - printed) / printed, in percent */
     const pr_pub_table *primary; /* restated figures: the primary table of the same case, */

@@ -50,8 +50,7 @@ int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out)
     const pr_prec_class *k = mc->cfg.klass;
     if (!k->modes[0] || !k->modes[1])
         return 0;
-    for (const char *p = mc->fcfgs[col]->precision; *p; p++)
-        pr_buf_putc(out, *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p);
+    mdt_mode_name(mc->fcfgs[col]->precision, out);
     return 1;
 }
 

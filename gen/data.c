@@ -9,6 +9,8 @@
 
 #include "envrec.h"
 #include "fitfile.h"
+#include "pairing.h"
+#include "runset.h"
 #include "fileio.h"
 #include "jdoc.h"
 
@@ -415,6 +417,15 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         r.fits[r.nrecords] = fit;
         r.record_files[r.nrecords++] = path;
     }
+    /* The folder as a run set, with what it declares (runset.h). */
+    char *decl = pr_path_join(r.dir, "runset.json");
+    if ((has = data_entry(d->dir, decl, &mode, err)) > 0 && !S_ISREG(mode))
+        has = pr_err_set(err, decl, 0, 0, NULL, "is %s, not a regular file", pr_mode_name(mode));
+    if (has < 0 || rs_load(&r, has ? decl : NULL, err) < 0) {
+        free(decl);
+        goto out;
+    }
+    free(decl);
     d->runs = pr_xrealloc(d->runs, (d->nruns + 1) * sizeof *d->runs);
     d->runs[d->nruns++] = r;
     memset(&r, 0, sizeof r);
@@ -432,6 +443,7 @@ out:
         free(r.dir);
         free(r.name);
         json_decref(r.env);
+        rs_free(r.set);
     }
     pr_strv_free(names);
     free(log_dir);
@@ -577,6 +589,7 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
                 goto out;
         }
     }
+    pr_pair_tables(d);
     /* A headline for a model nothing else names is a typo, not a model. */
     for (size_t i = 0; i < d->decls.nmodels; i++) {
         const char *id = d->decls.models[i].id;
@@ -634,6 +647,7 @@ void pr_data_free(pr_dataset *d)
         free(r->dir);
         free(r->name);
         json_decref(r->env);
+        rs_free(r->set);
     }
     free(d->runs);
     for (size_t i = 0; i < d->nbenches; i++)

@@ -50,6 +50,9 @@ typedef struct pr_pub_table {
     int source_line;        /* 0 when unknown */
     char *model, *model_title, *framework, *framework_title;
     const char *precision;
+    const char *paired_precision; /* the mode its figures pair with when its imported logs
+                                   * ran another mode of its class than it prints
+                                   * (pairing.h); NULL: its own */
     int batch_size;
     char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
     char *unit;
@@ -62,6 +65,9 @@ typedef struct pr_pub_table {
     size_t nrows;
 } pr_pub_table;
 
+/* What a run folder declares and derives as a run set (runset.h). */
+typedef struct pr_runset pr_runset;
+
 typedef struct pr_run {
     char *dir;              /* DATA/runs/<run> */
     char *name;             /* <run> */
@@ -72,6 +78,7 @@ typedef struct pr_run {
     json_t **fits;          /* per record: its fit report (RUN/fit/<case>.json, fitfile.h), or
                              * NULL */
     size_t nrecords;
+    pr_runset *set;         /* the run folder as a run set (runset.h); owned */
 } pr_run;
 
 /* One result of a benchmark of perfrepro itself (data/bench/NAME.json). */

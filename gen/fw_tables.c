@@ -13,6 +13,7 @@
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
+#include "runset.h"
 #include "sanity.h"
 #include "stats.h"
 
@@ -131,17 +132,47 @@ static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *e
     pr_buf_free(&code);
 }
 
+/* The records (steps) rc's successful runs read from their logs, summed;
+ * -1 when a record does not say.  *summary: a run's figure is what its
+ * log prints as a summary (a summary line or table: one record that stands
+ * for the run). */
+static long long cell_records(const rm_cell *rc, int *summary)
+{
+    long long n = 0;
+    for (unsigned i = 0; i < rc->nrecs; i++) {
+        const pr_record *r = rc->recs[i];
+        if (r->failed)
+            continue;
+        const char *step = pr_json_str(r->rule, "step"), *src = pr_json_str(r->rule, "source");
+        json_t *used = json_object_get(r->stats, "records_used");
+        if ((step && strcmp(step, "summary") == 0) || (src && strcmp(src, "records") != 0))
+            *summary = 1;
+        if (!json_is_integer(used))
+            return -1;
+        n += json_integer_value(used);
+    }
+    return n;
+}
+
 /* Flags rc's speedup when its 1-GPU baseline base comes from another
- * source: measured against imported, or logs of two repositories. */
+ * source (measured against imported, or logs of two repositories), or
+ * from another run set of the same source (runset.h). */
 static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const rm_cell *base,
                        pr_buf *sp, sn_notes *sn, pr_err *err)
 {
     pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
     runs_source(l, rc, &a, err);
     runs_source(l, base, &b, err);
-    if (strcmp(pr_buf_cstr(&a), pr_buf_cstr(&b)) != 0)
+    if (strcmp(pr_buf_cstr(&a), pr_buf_cstr(&b)) != 0) {
         sn_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&a),
                            pr_buf_cstr(&b), sp, sn, err);
+    } else if (rc->link_run && base->link_run && rc->link_run != base->link_run) {
+        /* One source, two run sets: what differs between them. */
+        json_t *diffs = rs_diff(rc->link_run, base->link_run, l->code);
+        sn_other_runset_note(l, c->platform, rc->nodes, rc->gpus, rs_title(rc->link_run, l->code),
+                             rs_title(base->link_run, l->code), diffs, sp, sn, err);
+        json_decref(diffs);
+    }
     pr_buf_free(&a);
     pr_buf_free(&b);
 }
@@ -226,7 +257,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);
     heads[nh++] = lang_str(l, "col_interval");
-    heads[nh++] = lang_str(l, "col_runs");
+    heads[nh++] = lang_str(l, "col_runs_records");
     int olympic = f->suite && f->suite->olympic;
     if (olympic) {
         heads[nh++] = lang_str(l, "col_olympic");
@@ -289,6 +320,14 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
             interval_cell(rc, range);
             nt->stats |= rc->n_ok > 1;
             pr_buf_printf(runs, "%u", rc->n_ok);
+            int summary = 0;
+            long long nrec = cell_records(rc, &summary);
+            if (summary)
+                pr_buf_printf(runs, " (%s)", lang_str(l, "records_summary"));
+            else if (nrec >= 0)
+                pr_buf_printf(runs, " (%lld)", nrec);
+            if (!summary && nrec >= 0 && nrec < SN_FEW_RECORDS)
+                sn_few_records_note(l, c->platform, rc->nodes, rc->gpus, nrec, runs, &sn, err);
             if (rc->n_total > rc->n_ok) {
                 pr_buf_printf(runs, " (+%u %s)", rc->n_total - rc->n_ok,
                               lang_str(l, "state_failed"));
@@ -392,6 +431,18 @@ void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *
         json_object_set_new(v, "date", json_string(t->date));
     lang_fmt(l, "pub_source", v, out, err);
     json_decref(v);
+    if (t->paired_precision) {
+        /* Its logs ran another mode than it prints (pairing.h). */
+        pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
+        mdt_mode_name(t->precision, &a);
+        mdt_mode_name(t->paired_precision, &b);
+        v = json_pack("{s:s,s:s}", "printed", pr_buf_cstr(&a), "ran", pr_buf_cstr(&b));
+        pr_buf_puts(out, "\n\n");
+        lang_fmt(l, "pub_paired_mode", v, out, err);
+        json_decref(v);
+        pr_buf_free(&a);
+        pr_buf_free(&b);
+    }
     pr_buf_free(&title);
     pr_buf_free(&where);
 }

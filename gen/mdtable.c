@@ -160,3 +160,9 @@ void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const
     }
     pr_buf_free(&v);
 }
+
+void mdt_mode_name(const char *precision, pr_buf *out)
+{
+    for (const char *p = precision; *p; p++)
+        pr_buf_putc(out, (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p));
+}

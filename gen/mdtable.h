@@ -56,5 +56,7 @@ void mdt_optional(pr_buf *out, const lang *l, double v, int decimals);
  * published state.  Sets the notes it needs when nt is not NULL. */
 void mdt_summary_cell(const rm_world *w, const lang *l, const rm_cell *rc, const char *page_rel,
                       vw_notes *nt, pr_buf *out);
+/* A precision mode as pages name it ("AMP", "FP16"), appended to out. */
+void mdt_mode_name(const char *precision, pr_buf *out);
 
 #endif

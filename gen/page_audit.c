@@ -36,8 +36,7 @@ static void titles_of(const pr_dataset *d, const char *model, const char *fw, co
 static void config_text(const char *precision, int bs, const char *batch_label, pr_buf *out)
 {
     pr_buf b = PR_BUF_INIT;
-    for (const char *p = precision; *p; p++)
-        pr_buf_putc(&b, (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p));
+    mdt_mode_name(precision, &b);
     if (batch_label)
         pr_buf_printf(&b, " BS=%s", batch_label);
     else if (bs > 0)
@@ -185,10 +184,12 @@ static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_
     }
     verdict_fields(it, rv);
     if (it->rec && it->other_mode) {
+        /* What the figure is printed under and what its log ran: the
+         * modes, and the batch sizes when they differ. */
         pr_buf b = PR_BUF_INIT;
-        config_text(it->rec->precision, 0, NULL, &b);
+        config_text(it->rec->precision, it->other_bs ? it->rec->batch_size : 0, NULL, &b);
         vw_md(rv, "log_mode", &b);
-        config_text(it->table->precision, 0, NULL, &b);
+        config_text(it->table->precision, it->other_bs ? it->table->batch_size : 0, NULL, &b);
         vw_md(rv, "table_mode", &b);
         pr_buf_free(&b);
     }

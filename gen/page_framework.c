@@ -167,17 +167,10 @@ static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const
 
 /* ---------------------------------------------------------------- configurations */
 
-/* 1 when published table t holds figures of configuration c. */
-static int pub_of(const pr_pub_table *t, const rm_cfg *c)
-{
-    return t->platform == c->platform && strcmp(t->precision, c->precision) == 0 &&
-           t->batch_size == c->bs;
-}
-
 /* Appends t to v (*n entries) unless it is there or not c's. */
 static void pub_add(const pr_pub_table **v, size_t *n, const pr_pub_table *t, const rm_cfg *c)
 {
-    if (!t || !pub_of(t, c))
+    if (!t || !rm_pub_of(t, c))
         return;
     for (size_t k = 0; k < *n; k++)
         if (v[k] == t)
@@ -244,6 +237,10 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
     int rc = -1;
     lang_config_name(l, c, &b, err);
     vw_md(cv, "name", &b);
+    /* FP32 on a TF32 device: kept as the sources label it, with what that
+     * label may hide. */
+    if (c->platform && c->platform->tf32 && strcmp(c->precision, "fp32") == 0)
+        vw_str(cv, "fp32_note", lang_str(l, "fp32_on_tf32"));
     int runs = 0;
     for (size_t i = 0; i < c->ncells; i++)
         runs |= c->cells[i].nrecs > 0;

@@ -10,7 +10,7 @@
 #include "suite.h"
 
 static const char *const platform_keys[] = {"perfrepro", "title", "device", "interconnect",
-                                            "match", NULL};
+                                            "match", "tf32", NULL};
 static const char *const title_keys[] = {"zh", "en", NULL};
 static const char *const device_keys[] = {"kind", "model", "memory_gb", "per_node", NULL};
 static const char *const device_kinds[] = {"gpu", "cpu", NULL};
@@ -108,6 +108,8 @@ static int read_platform(const pr_jcur *root, pr_platform *p, pr_err *err)
         return -1;
     p->per_node = rc ? (int)v : 0;
     if (pr_jbitext(root, "interconnect", 0, &p->interconnect, err) < 0)
+        return -1;
+    if (pr_jbool(root, "tf32", 0, &p->tf32, err) < 0)
         return -1;
     if ((rc = pr_jarr(root, "match", 0, 1, &match, err)) < 0)
         return -1;

@@ -34,6 +34,8 @@ typedef struct pr_platform {
     double memory_gb;       /* per device; NAN when not stated */
     int per_node;           /* devices (GPUs, or CPU cores) per node; 0 when not stated */
     pr_bitext interconnect; /* NULLs when not stated */
+    int tf32;               /* the device has TF32 math, which frameworks may use for FP32
+                             * by default (docs/data-model.md#fp32-on-tf32-devices) */
     char **match;           /* device names that mean this platform (NULL-terminated) */
 } pr_platform;
 

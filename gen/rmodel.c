@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "pairing.h"
 #include "stats.h"
 
 /* ---------------------------------------------------------------- grouping */
@@ -73,10 +74,9 @@ static rm_cfg *find_cfg(const rm_fw *f, const pr_platform *platform, const char 
     return NULL;
 }
 
-/* 1 when published table t holds figures of configuration c. */
-static int pub_of(const pr_pub_table *t, const rm_cfg *c)
+int rm_pub_of(const pr_pub_table *t, const rm_cfg *c)
 {
-    return t->platform == c->platform && strcmp(t->precision, c->precision) == 0 &&
+    return t->platform == c->platform && strcmp(pr_pub_mode(t), c->precision) == 0 &&
            t->batch_size == c->bs;
 }
 
@@ -139,7 +139,8 @@ static void group(rm_world *w)
             f->unit = t->unit;
         f->pubs = pr_xrealloc(f->pubs, (f->npubs + 1) * sizeof *f->pubs);
         f->pubs[f->npubs++] = t;
-        cfg_add(w, &f->cfgs, &f->ncfgs, t->platform, t->precision, t->batch_size, t->batch_label);
+        cfg_add(w, &f->cfgs, &f->ncfgs, t->platform, pr_pub_mode(t), t->batch_size,
+                t->batch_label);
     }
     for (size_t i = 0; i < d->nsuites; i++) {
         const pr_suite *s = d->suites[i];
@@ -223,7 +224,7 @@ static rm_row *cfg_rows(const rm_world *w, const rm_fw *f, const rm_cfg *c, size
     }
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
-        if (pub_of(t, c))
+        if (rm_pub_of(t, c))
             for (size_t j = 0; j < t->nrows; j++)
                 rm_row_add(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
     }
@@ -251,7 +252,7 @@ static const pr_pub_table *primary_pub(const rm_fw *f, const rm_cfg *c)
 {
     const pr_pub_table *best = NULL;
     for (size_t i = 0; i < f->npubs; i++)
-        if (pub_of(f->pubs[i], c) && (!best || pub_precedence(f->pubs[i], best) < 0))
+        if (rm_pub_of(f->pubs[i], c) && (!best || pub_precedence(f->pubs[i], best) < 0))
             best = f->pubs[i];
     return best;
 }
@@ -267,7 +268,7 @@ static void cell_alternatives(const rm_fw *f, const rm_cfg *c, rm_cell *cell)
 {
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
-        const pr_pub_row *row = t != c->pub && pub_of(t, c) ? rm_pub_row(t, cell->nodes, cell->gpus)
+        const pr_pub_row *row = t != c->pub && rm_pub_of(t, c) ? rm_pub_row(t, cell->nodes, cell->gpus)
                                                             : NULL;
         if (!row)
             continue;

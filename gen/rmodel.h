@@ -163,6 +163,9 @@ void rm_free(rm_world *w);
  * GPUs; a shared empty cell (RM_NONE, no runs) when its table has no such
  * row.  Borrowed from the world. */
 const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus);
+/* 1 when published table t holds figures of configuration c: its platform,
+ * batch size and the precision mode it pairs with (pairing.h). */
+int rm_pub_of(const pr_pub_table *t, const rm_cfg *c);
 
 /* Framework fw_id of model model_id; NULL when none. */
 const rm_fw *rm_find_fw(const rm_world *w, const char *model_id, const char *fw_id);

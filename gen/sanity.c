@@ -215,3 +215,41 @@ void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus
     json_decref(v);
     pr_buf_free(&b);
 }
+
+void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                          const char *set, const char *base_set, const json_t *diffs,
+                          pr_buf *mark, sn_notes *nt, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT, what = PR_BUF_INIT;
+    pv_count_label(l, p, nodes, gpus, &b, err);
+    size_t i;
+    json_t *d;
+    json_array_foreach(diffs, i, d) {
+        char key[32];
+        snprintf(key, sizeof key, "rs_what_%s", pr_json_str(d, "what"));
+        if (i)
+            pr_buf_puts(&what, lang_str(l, "list_sep"));
+        json_t *v = json_pack("{s:s,s:s}", "a", pr_json_str(d, "a"), "b", pr_json_str(d, "b"));
+        lang_fmt(l, key, v, &what, err);
+        json_decref(v);
+    }
+    json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "count", pr_buf_cstr(&b), "set", set, "base_set",
+                          base_set, "diffs", pr_buf_cstr(&what));
+    flag(l, json_array_size(diffs) ? "sanity_other_runset" : "sanity_other_runset_same", v, mark,
+         nt, err);
+    json_decref(v);
+    pr_buf_free(&b);
+    pr_buf_free(&what);
+}
+
+void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                         long long records, pr_buf *mark, sn_notes *nt, pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT;
+    pv_count_label(l, p, nodes, gpus, &b, err);
+    json_t *v = json_pack("{s:s,s:I,s:i}", "count", pr_buf_cstr(&b), "records",
+                          (json_int_t)records, "min", SN_FEW_RECORDS);
+    flag(l, "sanity_few_records", v, mark, nt, err);
+    json_decref(v);
+    pr_buf_free(&b);
+}

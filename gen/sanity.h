@@ -10,7 +10,9 @@
  *   - throughput falling as devices are added, beyond rounding;
  *   - two configurations of one source whose figures are identical (a copy
  *     error in the source);
- *   - a speedup whose 1-device baseline comes from another source.
+ *   - a speedup whose 1-device baseline comes from another source, or
+ *     from another run set of the same source (runset.h);
+ *   - a figure read from fewer than SN_FEW_RECORDS records of its log.
  *
  * Every comparison allows for the rounding of the printed inputs: a value
  * lies anywhere in the interval its printed decimals allow.
@@ -29,6 +31,9 @@
 
 #define SN_EFF_TOL 0.01
 #define SN_JUMP_TOL 0.25
+/* Below this many records (steps) a figure read from a log rests on too
+ * little of it to be a steady-state figure (docs/statistics.md). */
+#define SN_FEW_RECORDS 10
 
 /* One figure of a series: a row of a table, in device-count order. */
 typedef struct sn_point {
@@ -78,5 +83,16 @@ void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, s
 void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
                         const char *src, const char *base_src, pr_buf *mark, sn_notes *nt,
                         pr_err *err);
+/* Flags a figure at nodes × gpus read from only records records (steps)
+ * of its log. */
+void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                         long long records, pr_buf *mark, sn_notes *nt, pr_err *err);
+
+/* Flags a speedup whose 1-GPU baseline comes from another run set of the
+ * same source (runset.h): set and base_set are the run sets' titles, diffs
+ * what differs between them (rs_diff's array). */
+void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                          const char *set, const char *base_set, const json_t *diffs,
+                          pr_buf *mark, sn_notes *nt, pr_err *err);
 
 #endif

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Imports the raw logs of PaddlePaddle/Perf (the seeds' final reports) into
 # data/runs/ with perfrepro-measure parse --out, as a user brings logs in:
-# one run folder per model x framework x platform, each log parsed by the
+# one run folder per run set (model x framework x platform x machine: the
+# 32-GPU logs, from another cluster and year, are a run set of their own),
+# each log parsed by the
 # rule its manifest line names, its platform and its source (repository,
 # commit, path) recorded in the record.  Run from the repository root:
 #   sh scripts/import-perf-logs.sh [PERF_DIR]      (default ../shared/perf)
@@ -73,6 +75,9 @@ for manifest in "$ROOT"/scripts/perf-logs/*.tsv; do
       seen_runs="$seen_runs $run"
       mkdir -p "$dir/fit"
       cp "$PERF/LICENSE" "$dir/LICENSE"
+      # What the run set declares (title, environment groups): docs/data-model.md#run-sets.
+      [ ! -f "$ROOT/scripts/perf-logs/runsets/$run.json" ] ||
+        cp "$ROOT/scripts/perf-logs/runsets/$run.json" "$dir/runset.json"
       {
         echo "# $run"
         echo

@@ -1,0 +1,62 @@
+#include "pairing.h"
+
+#include <string.h>
+
+#include "jdoc.h"
+
+/* The imported records of t's source that are the case of its row at
+ * nodes × gpus in precision mode `mode`: 1 when one exists. */
+static int has_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
+                   const char *mode)
+{
+    for (size_t i = 0; i < d->nruns; i++)
+        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+            const pr_record *r = &d->runs[i].records[j];
+            const char *repo = pr_json_str(r->source, "repo");
+            if (repo && strcmp(repo, t->source_repo) == 0 && strcmp(r->precision, mode) == 0 &&
+                strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
+                r->batch_size == t->batch_size && r->gpu_num == row->gpus &&
+                r->nodes == row->nodes && pr_data_record_platform(d, &d->runs[i], r) == t->platform)
+                return 1;
+        }
+    return 0;
+}
+
+static size_t covered(const pr_dataset *d, const pr_pub_table *t, const char *mode)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < t->nrows; k++)
+        n += has_log(d, t, &t->rows[k], mode);
+    return n;
+}
+
+static void pair_one(const pr_dataset *d, pr_pub_table *t)
+{
+    t->paired_precision = NULL;
+    const pr_prec_class *k = pr_decl_class_of(&d->decls, t->precision);
+    if (!k || !t->source_repo || !t->platform || t->batch_label)
+        return;
+    size_t best = covered(d, t, t->precision);
+    for (size_t m = 0; k->modes[m]; m++) {
+        if (strcmp(k->modes[m], t->precision) == 0)
+            continue;
+        size_t n = covered(d, t, k->modes[m]);
+        if (n > best) {
+            best = n;
+            t->paired_precision = k->modes[m];
+        }
+    }
+}
+
+void pr_pair_tables(pr_dataset *d)
+{
+    for (size_t i = 0; i < d->npubs; i++)
+        pair_one(d, &d->pubs[i]);
+    for (size_t i = 0; i < d->nrestated; i++)
+        pair_one(d, &d->restated[i]);
+}
+
+const char *pr_pub_mode(const pr_pub_table *t)
+{
+    return t->paired_precision ? t->paired_precision : t->precision;
+}

@@ -1,0 +1,248 @@
+#include "runset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "jdoc.h"
+#include "record.h"
+#include "suite.h"
+
+struct pr_runset {
+    pr_bitext title, machine, note;
+    json_t *environment; /* array of {file, group}, or NULL */
+    json_t *rule;        /* borrowed from a record */
+    char first[11], last[11];
+};
+
+static const char *const runset_keys[] = {"perfrepro", "title", "machine", "environment", "note",
+                                          NULL};
+static const char *const env_ref_keys[] = {"file", "group", NULL};
+
+void rs_free(pr_runset *s)
+{
+    if (!s)
+        return;
+    pr_bitext_free(&s->title);
+    pr_bitext_free(&s->machine);
+    pr_bitext_free(&s->note);
+    json_decref(s->environment);
+    free(s);
+}
+
+/* Reads the declarations of path into s. */
+static int read_decl(const char *path, pr_runset *s, pr_err *err)
+{
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc), env;
+    long long version;
+    int rc = -1, has;
+    if (pr_jobject(&root, runset_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
+        pr_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
+        pr_jbitext(&root, "title", 1, &s->title, err) < 0 ||
+        pr_jbitext(&root, "machine", 0, &s->machine, err) < 0 ||
+        pr_jbitext(&root, "note", 0, &s->note, err) < 0 ||
+        (has = pr_jarr(&root, "environment", 0, 1, &env, err)) < 0)
+        goto out;
+    for (size_t i = 0; has && i < json_array_size(env.v); i++) {
+        pr_jcur it = pr_jitem(&env, i);
+        const char *file, *group;
+        if (pr_jobject(&it, env_ref_keys, err) < 0 || pr_jstr(&it, "file", 1, &file, err) < 0 ||
+            pr_jstr(&it, "group", 1, &group, err) < 0)
+            goto out;
+        if (!pr_name_is_safe(file)) {
+            pr_jcur f = pr_jchild(&it, "file");
+            pr_jfail(&f, err, "\"%s\" is not a file name of data/environments/", file);
+            goto out;
+        }
+    }
+    if (has)
+        s->environment = json_incref(env.v);
+    rc = 0;
+out:
+    pr_jdoc_free(doc);
+    return rc;
+}
+
+/* The date part (YYYY-MM-DD) of an ISO 8601 time, or NULL. */
+static const char *date_of(const char *t, char out[11])
+{
+    if (!t || strlen(t) < 10 || t[4] != '-' || t[7] != '-')
+        return NULL;
+    memcpy(out, t, 10);
+    out[10] = 0;
+    return out;
+}
+
+static void widen(pr_runset *s, const char *date)
+{
+    if (!date)
+        return;
+    if (!s->first[0] || strcmp(date, s->first) < 0)
+        memcpy(s->first, date, 11);
+    if (!s->last[0] || strcmp(date, s->last) > 0)
+        memcpy(s->last, date, 11);
+}
+
+/* The rule most of run's figures were read with: each successful record's
+ * rule counted once, ties to the first in record order. */
+static json_t *majority_rule(const pr_run *run)
+{
+    json_t *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; i < run->nrecords; i++) {
+        json_t *r = run->records[i].rule;
+        if (!r || run->records[i].failed)
+            continue;
+        size_t n = 0;
+        for (size_t j = 0; j < run->nrecords; j++)
+            n += !run->records[j].failed && run->records[j].rule &&
+                 json_equal(r, run->records[j].rule);
+        if (n > best_n) {
+            best = r;
+            best_n = n;
+        }
+    }
+    return best;
+}
+
+int rs_load(pr_run *run, const char *decl, pr_err *err)
+{
+    pr_runset *s = pr_xcalloc(1, sizeof *s);
+    int rc = -1;
+    if (decl && read_decl(decl, s, err) < 0)
+        goto out;
+    s->rule = majority_rule(run);
+    for (size_t i = 0; i < run->nrecords; i++) {
+        char day[11];
+        widen(s, date_of(run->records[i].started_at, day));
+    }
+    run->set = s;
+    s = NULL;
+    rc = 0;
+out:
+    rs_free(s);
+    return rc;
+}
+
+const char *rs_title(const pr_run *run, const char *code)
+{
+    const char *t = run->set ? pr_bitext_in(&run->set->title, code) : NULL;
+    return t ? t : run->name;
+}
+
+const pr_bitext *rs_machine(const pr_run *run)
+{
+    return run->set && run->set->machine.en ? &run->set->machine : NULL;
+}
+
+const pr_bitext *rs_note(const pr_run *run)
+{
+    return run->set && run->set->note.en ? &run->set->note : NULL;
+}
+
+const json_t *rs_environment(const pr_run *run)
+{
+    return run->set ? run->set->environment : NULL;
+}
+
+const json_t *rs_rule(const pr_run *run)
+{
+    return run->set ? run->set->rule : NULL;
+}
+
+const char *rs_first_date(const pr_run *run)
+{
+    return run->set && run->set->first[0] ? run->set->first : NULL;
+}
+
+const char *rs_last_date(const pr_run *run)
+{
+    return run->set && run->set->last[0] ? run->set->last : NULL;
+}
+
+/* A rule's value as the rule cells print it: strings bare, numbers in
+ * their shortest form (0.05, not 0.050000000000000003), "—" when absent. */
+static void rule_value(const json_t *v, pr_buf *out)
+{
+    if (!v)
+        pr_buf_puts(out, "—");
+    else if (json_is_string(v))
+        pr_buf_puts(out, json_string_value(v));
+    else if (json_is_integer(v))
+        pr_buf_printf(out, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        pr_buf_printf(out, "%.15g", json_real_value(v));
+    else {
+        char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(15));
+        pr_buf_puts(out, s ? s : "?");
+        free(s);
+    }
+}
+
+static int rule_key_diff(const char *key, const json_t *va, const json_t *vb, int n,
+                         pr_buf *out)
+{
+    if (va && vb && json_equal(va, vb))
+        return n;
+    if (n)
+        pr_buf_puts(out, ", ");
+    pr_buf_printf(out, "%s ", key);
+    rule_value(va, out);
+    pr_buf_puts(out, " / ");
+    rule_value(vb, out);
+    return n + 1;
+}
+
+int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out)
+{
+    int n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)a, key, v) n = rule_key_diff(key, v, json_object_get(b, key), n, out);
+    json_object_foreach((json_t *)b, key, v) if (!json_object_get(a, key)) n =
+        rule_key_diff(key, NULL, v, n, out);
+    return n;
+}
+
+static void span(const pr_run *run, pr_buf *out)
+{
+    const char *f = rs_first_date(run), *l = rs_last_date(run);
+    if (!f)
+        pr_buf_puts(out, "—");
+    else if (strcmp(f, l) == 0)
+        pr_buf_puts(out, f);
+    else
+        pr_buf_printf(out, "%s – %s", f, l);
+}
+
+/* Appends {what, a, b} to arr (a and b copied). */
+static void add_diff(json_t *arr, const char *what, const char *a, const char *b)
+{
+    json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "what", what, "a", a, "b", b));
+}
+
+json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code)
+{
+    json_t *arr = json_array();
+    if (a == b)
+        return arr;
+    pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
+    span(a, &x);
+    span(b, &y);
+    if (strcmp(pr_buf_cstr(&x), pr_buf_cstr(&y)) != 0)
+        add_diff(arr, "dates", pr_buf_cstr(&x), pr_buf_cstr(&y));
+    pr_buf_clear(&x);
+    const json_t *ra = rs_rule(a), *rb = rs_rule(b);
+    if (ra && rb && rs_rule_diff(ra, rb, &x))
+        add_diff(arr, "rule", pr_buf_cstr(&x), "");
+    const pr_bitext *ma = rs_machine(a), *mb = rs_machine(b);
+    const char *sa = ma ? pr_bitext_in(ma, code) : "—", *sb = mb ? pr_bitext_in(mb, code) : "—";
+    if (strcmp(sa, sb) != 0)
+        add_diff(arr, "machine", sa, sb);
+    pr_buf_free(&x);
+    pr_buf_free(&y);
+    return arr;
+}

@@ -1,0 +1,61 @@
+/* runset: a run folder of data/runs/ is one run set.
+ *
+ * A run set is the runs that share one machine (a host or a cluster), one
+ * software stack, one command template and one parse rule, over a span of
+ * dates: what `perfrepro-measure run --out DIR` writes is one, and an
+ * import puts logs of another machine or year in a folder of their own.
+ * Speedups, efficiencies and gaps are computed within a run set; a figure
+ * set against one of another run set says so, and what differs.
+ *
+ * What a run folder cannot say by itself it may declare in RUN/runset.json
+ * (docs/data-model.md#run-sets): a title, the machine, the environment
+ * groups of a source README (data/environments/).  The rest is derived from
+ * the records: the run set's rule (the rule most of its figures were read
+ * with; a record read otherwise is flagged), its dates (the records'
+ * started_at, or the first and last timestamps their logs print).
+ *
+ * Memory: rs_load attaches a pr_runset to the run (run->set), freed by
+ * rs_free; everything the accessors return is borrowed from it.
+ */
+#ifndef PR_RUNSET_H
+#define PR_RUNSET_H
+
+#include <jansson.h>
+
+#include "bitext.h"
+#include "buf.h"
+#include "data.h"
+
+/* Reads the declarations of decl (RUN/runset.json, checked by the caller to
+ * be a regular file inside the data folder; NULL when there is none),
+ * strictly (FILE:LINE:COL: field: message), and derives the rule and dates
+ * from run's records.  0, or -1 with err set. */
+int rs_load(pr_run *run, const char *decl, pr_err *err);
+void rs_free(pr_runset *s);
+
+/* The run set's title in language code, else the run folder's name. */
+const char *rs_title(const pr_run *run, const char *code);
+/* The declared machine and note (NULLs when not declared). */
+const pr_bitext *rs_machine(const pr_run *run);
+const pr_bitext *rs_note(const pr_run *run);
+/* The declared environment groups: {"file": ID, "group": TITLE} objects
+ * (borrowed array, NULL when none). */
+const json_t *rs_environment(const pr_run *run);
+/* The rule most of the run set's figures were read with (borrowed; NULL
+ * when it has none). */
+const json_t *rs_rule(const pr_run *run);
+/* The first and last date (YYYY-MM-DD) of the run set's runs; NULL when
+ * no record or log states one. */
+const char *rs_first_date(const pr_run *run);
+const char *rs_last_date(const pr_run *run);
+
+/* Appends to out, comma-separated, the keys in which rule a differs from
+ * rule b ("skip 9 / 0", "step iteration / summary"); nothing when they are
+ * equal.  Returns the number of keys that differ. */
+int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out);
+/* What differs between run sets a and b, as a new array (the caller's) of
+ * {"what": "dates"|"rule"|"machine", "a": TEXT, "b": TEXT} in that order;
+ * code picks the language of declared texts.  Empty when a == b. */
+json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code);
+
+#endif

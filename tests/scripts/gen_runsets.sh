@@ -1,0 +1,95 @@
+#!/bin/sh
+# Run sets (docs/data-model.md#run-sets): logs of one source in two run
+# folders (one node, and a cluster with another rule); the speedup across
+# them is flagged with what differs; a figure from too few records is
+# flagged; a table printed as FP16 whose logs ran AMP pairs with the AMP
+# runs as a whole; the audit pairs a figure with the log of another batch
+# size that gives it, saying both; a malformed runset.json is refused.
+set -eu
+MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
+GEN="$PWD/${GEN:-bin/perfrepro-gen}"
+t=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
+fail() { echo "gen_runsets: $*"; exit 1; }
+mkdir -p "$t/data/platforms" "$t/data/published" "$t/src/logs"
+cp -R templates "$t/templates"
+cp data/precision-classes.json "$t/data/"
+cat >"$t/data/platforms/Toy-GPU-x8.json" <<'EOF'
+{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
+ "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
+ "interconnect": "none", "match": ["Toy GPU"]}
+EOF
+# Twenty per-card records 100.16..119.16 per log (skip 2: 110.66); the 32-GPU AMP
+# log has two (skip 0: 100.66 per card).
+for g in 1 8 32; do
+  for p in amp fp16; do
+    n=20
+    [ "$g$p" = 32amp ] && n=2
+    i=0
+    while [ $i -lt $n ]; do echo "step $i, ips: $((100 + i)).16 samples/sec"; i=$((i + 1)); done \
+      >"$t/src/logs/${p}_g$g.log"
+  done
+done
+commit=0123456789abcdef0123456789abcdef01234567
+imp() { # RUN GPUS PRECISION BS RULE [FIT FIGURE]
+  nodes=1
+  [ "$2" -gt 8 ] && nodes=$(($2 / 8))
+  (cd "$t/src" && "$MEASURE" parse --rule "$5" --gpus "$2" --nodes "$nodes" --batch-size "$4" \
+    --precision "$3" --model Toy --framework Fw --case "toy_bs$4_$3_gpu$2" --platform Toy-GPU-x8 \
+    --source-repo owner/repo --source-commit $commit --source-path "logs/$3_g$2.log" \
+    --out "$t/data/runs/$1" "logs/$3_g$2.log" >/dev/null)
+  if [ $# -ge 6 ]; then
+    mkdir -p "$t/data/runs/$1/fit"
+    (cd "$t/src" && "$MEASURE" parse --rule "$5" --json --fit "$6" --gpus "$2" --batch-size "$4" \
+      "logs/$3_g$2.log" >"$t/data/runs/$1/fit/toy_bs$4_$3_gpu$2.json") || true
+  fi
+}
+node='{"profile":"paddle-ips","scope":"per_card","skip":2}'
+cluster='{"profile":"paddle-ips","scope":"per_card","skip":0}'
+imp node 1 amp 64 "$node"
+imp node 8 amp 64 "$node"
+imp cluster 32 amp 64 "$cluster"
+# The pure FP16 (O2) log exists only on the cluster, and ran batch size 32.
+imp cluster 32 fp16 32 "$cluster" 999.9
+printf '{"perfrepro": 1, "title": {"zh": "单机", "en": "one node"}}\n' >"$t/data/runs/node/runset.json"
+printf '{"perfrepro": 1, "title": {"zh": "集群", "en": "the cluster"}}\n' >"$t/data/runs/cluster/runset.json"
+# The source prints an FP16 column at 1, 8 and 32 GPUs, and a BS=64 FP16
+# figure at 32 GPUs that the BS=32 log's import names.
+cat >"$t/data/published/p.json" <<EOF
+{"perfrepro": 1, "label": "Src",
+ "source": {"title": "README", "repo": "owner/repo", "commit": "$commit", "path": "README.md",
+            "url": "https://github.com/owner/repo/blob/$commit/README.md#L10"},
+ "tables": [{"model": "Toy", "framework": "Fw", "precision": "fp16", "batch_size": 64,
+             "unit": "samples/s", "platform": "Toy-GPU-x8",
+             "rows": [{"nodes": 1, "gpus": 1, "throughput": 110.66, "printed": "110.66"},
+                      {"nodes": 1, "gpus": 8, "throughput": 885.28, "printed": "885.28"},
+                      {"nodes": 4, "gpus": 32, "throughput": 999.9, "printed": "999.9"}]}]}
+EOF
+(cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
+  fail "build failed"
+e="$t/reports/Toy/Fw/README.en.md"
+z="$t/reports/Toy/Fw/README.md"
+grep -qF 'the speedup divides a figure of run set “the cluster” by a 1-GPU baseline of run set “one node”; they differ in the parse rule (skip 0 / 2)' "$e" ||
+  { cat "$e"; fail "no flag on the speedup across run sets"; }
+grep -qF '加速比以运行组“集群”的数据除以运行组“单机”的 1 卡基线' "$z" || fail "zh run-set flag"
+grep -qF '| 4 | 32 | 3221.12‡ | — | 1 (2) ❗a |' "$e" || { cat "$e"; fail "the records a figure rests on"; }
+grep -qF '| 1 | 8 | 885.28‡ | — | 1 (18) |' "$e" || fail "the records of a 1-node figure"
+grep -qF 'the figure comes from only 2 records (steps) of its log; fewer than 10' "$e" ||
+  fail "no flag on a figure of 2 records"
+grep -qF 'This table is labelled FP16, but its source'"'"'s logs ran AMP' "$e" ||
+  fail "the FP16 table does not say it pairs with the AMP runs"
+# The AMP configuration holds the FP16-labelled table; the FP16 one only the O2 log.
+awk '/^#### AMP BS=64/,/^#### FP16/' "$e" | grep -qF '110.66†' || fail "the table is not beside the AMP runs"
+# The audit: 1 and 8 GPUs against the AMP logs; 32 against the BS=32 FP16 log its import names.
+a="$t/reports/AUDIT.en.md"
+grep -F '[110.66†]' "$a" | grep -qF '(printed under FP16; the log ran AMP)' || { cat "$a"; fail "audit: FP16 vs AMP"; }
+grep -F '[999.9†]' "$a" | grep -qF '(printed under FP16 BS=64; the log ran FP16 BS=32)' ||
+  { cat "$a"; fail "audit: another batch size"; }
+# A malformed runset.json stops the build, naming file, line and field.
+printf '{"perfrepro": 1,\n "title": {"zh": "x", "en": "y"},\n "machnie": "z"}\n' >"$t/data/runs/node/runset.json"
+if (cd "$t" && "$GEN" build --data data --templates templates --out reports2 --no-charts) 2>"$t/err"; then
+  fail "a misspelt runset.json key was accepted"
+fi
+grep -q 'runs/node/runset.json:3:.*machnie.*did you mean' "$t/err" || { cat "$t/err"; fail "unclear runset.json error"; }
+[ ! -e "$t/reports2" ] || fail "a failed build left output"
+echo ok
