@@ -29,8 +29,8 @@ cp -R templates "$t/templates"
 (cd "$t" && "$GEN" build --data data --templates templates --out reports)
 page="$t/reports/FakeNet/FakeTorch/README.md"
 # good.sh prints ips 101.5 .. 106.5; skip 1, mean of the rest = 104.5; x gpus (per_card).
-grep -q '| 1 | 1 | 104.50 | 104.50 – 104.50 (50.0%) | 2 | 1.00 | 100.0%' "$page" || { cat "$page"; echo "1-GPU row wrong"; exit 1; }
-grep -q '| 1 | 2 | 209.00 | 209.00 – 209.00 (50.0%) | 2 | 2.00 | 100.0%' "$page" || { cat "$page"; echo "2-GPU row wrong"; exit 1; }
+grep -q '| 1 | 1 | 104.50 | 104.50 – 104.50 (50.0%) | 2 (10) | 1.00 | 100.0%' "$page" || { cat "$page"; echo "1-GPU row wrong"; exit 1; }
+grep -q '| 1 | 2 | 209.00 | 209.00 – 209.00 (50.0%) | 2 (10) | 2.00 | 100.0%' "$page" || { cat "$page"; echo "2-GPU row wrong"; exit 1; }
 # Failed cases are states linked to their logs, never numbers.
 grep -q '| 1 | 2 | OOM | — | 2 | — | — | \[日志\]' "$page" || { cat "$page"; echo "OOM row wrong"; exit 1; }
 grep -q '| 1 | 1 | 失败 | — | 2 | — | — | \[日志\]' "$page" || { cat "$page"; echo "crash row wrong"; exit 1; }
