@@ -113,8 +113,8 @@ static int read_bench_machine(const pr_jcur *root, pr_bench *b, pr_err *err)
     return 0;
 }
 
-/* Result i of "results" (at it) into r (its tool owned by the bench). */
-static int read_bench_result(const pr_jcur *it, int commit, pr_bench_result *r, pr_err *err)
+/* One result (at it) into r (its tool then owned by the bench: free_bench). */
+static int read_bench_result(const pr_jcur *it, pr_bench_result *r, pr_err *err)
 {
     static const char *const timings[] = {"each", "loop", NULL};
     const char *timed = "each";
@@ -138,10 +138,6 @@ static int read_bench_result(const pr_jcur *it, int commit, pr_bench_result *r, 
     pr_jcur at = pr_jchild(it, "peak_rss_runs");
     if (has && isnan(r->peak_rss_mb))
         return pr_jfail(&at, err, "no \"peak_rss_mb\" to be the largest of these runs");
-    if (!has && commit && !isnan(r->peak_rss_mb))
-        return pr_jfail(&at, err,
-                        "missing: a benchmark that names its commit says how many runs its "
-                        "peak memory is the largest of");
     if (pr_jenum(it, "timed_as", 0, timings, &timed, err) < 0)
         return -1;
     r->timed_as_loop = strcmp(timed, "loop") == 0;
@@ -220,7 +216,7 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
     b->results = pr_xcalloc(b->nresults, sizeof *b->results);
     for (size_t i = 0; i < b->nresults; i++) {
         pr_jcur it = pr_jitem(&res, i);
-        if (read_bench_result(&it, b->commit != NULL, &b->results[i], err) < 0)
+        if (read_bench_result(&it, &b->results[i], err) < 0)
             return -1;
     }
     if (read_bench_ratio(root, b, err) < 0)
