@@ -22,7 +22,8 @@
 #include "rmodel.h"
 
 /* The names the language check leaves out (langcheck.h), from the
- * dataset: set once per render, read by every page. */
+ * dataset: set once per render, read by every page (the first check builds
+ * their automaton into it). */
 static lc_names *page_names;
 
 /* Renders page (index, model, framework, bench or audit) with view
