@@ -5,7 +5,13 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run), BENCH_ONLY=parse,gen,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores."""
+(small sizes, for a smoke run), BENCH_ONLY=parse,gen,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores.
+
+Every record names the commit it was measured at (git rev-parse HEAD when
+this script started, and whether the working tree differed from it), the
+machine (CPU model, logical CPUs, memory) and, per result, the runs timed,
+as the timing tool counted them (BENCH_OUT: another folder for the records,
+for tests)."""
 import datetime
 import json
 import os
@@ -20,7 +26,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 PARSE_MB = int(os.environ.get("BENCH_PARSE_MB", "64" if QUICK else "1024"))
-OUT = os.path.join(ROOT, "data", "bench")
+OUT = os.environ.get("BENCH_OUT") or os.path.join(ROOT, "data", "bench")
 # Working files on tmpfs where there is one: the figures are then perfrepro's
 # (and its peers'), not the latency of this machine's disk.  BENCH_TMP overrides.
 TMP_ROOT = os.environ.get("BENCH_TMP") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
@@ -50,11 +56,15 @@ def have(cmd):
 
 
 def hyperfine(commands, runs, prepare=None, names=None):
-    """Times commands side by side; returns [{median,min,max,runs}] in seconds."""
+    """Times commands side by side (prepare: one command for all, or a list,
+    one per command); returns [{median,min,max,runs}] in seconds, runs as
+    hyperfine counted them."""
     out = os.path.join(TMP, "hf.json")
     argv = ["hyperfine", "--style", "basic", "--runs", str(runs), "--export-json", out, "-N"]
     if prepare:
-        argv[-1:] = ["--prepare", prepare]
+        argv[-1:] = []
+        for p in [prepare] if isinstance(prepare, str) else prepare:
+            argv += ["--prepare", p]
     for i, c in enumerate(commands):
         if names:
             argv += ["--command-name", names[i]]
@@ -73,6 +83,51 @@ def peak_rss_mb(argv, shell=False):
     return int(open(fmt).read().split()[-1]) / 1024.0
 
 
+RSS_RUNS = 3
+
+
+def peak_rss(argv, shell=False, prepare=None, runs=RSS_RUNS):
+    """A result's peak memory: the largest of runs runs (prepare, a shell
+    command, before each), with the number of runs it is the largest of."""
+    peaks = []
+    for _ in range(runs):
+        if prepare:
+            subprocess.run(["sh", "-c", prepare], check=True)
+        peaks.append(peak_rss_mb(argv, shell))
+    return {"peak_rss_mb": round(max(peaks), 1), "peak_rss_runs": len(peaks)}
+
+
+def commit():
+    """The commit the figures are measured at: git rev-parse HEAD, and whether
+    the working tree differed from it (git status --porcelain, untracked files
+    included; what make bench itself writes, data/bench and its page, left
+    out).  Read once, before any benchmark writes a file."""
+    try:
+        git = ["git", "-C", ROOT]
+        head = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                              text=True).stdout.strip()
+        status = subprocess.run(git + ["status", "--porcelain", "--", ".", ":(exclude)data/bench",
+                                       ":(exclude)reports/perfrepro-bench"],
+                                check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit("bench: %s is not a git checkout (%s): the figures would name no commit" % (ROOT, e))
+    return {"id": head, "dirty": status.strip() != ""}
+
+
+COMMIT = None  # set by main, before the first benchmark
+
+
+def memory_mb():
+    """Total memory in MB (MemTotal / 1024)."""
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1 << 20)
+
+
 def machine():
     cpu = "unknown"
     try:
@@ -89,13 +144,13 @@ def machine():
                 osname = line.split("=", 1)[1].strip().strip('"')
     except OSError:
         pass
-    return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "os": osname,
+    return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "memory_mb": memory_mb(), "os": osname,
             "kernel": platform.release()}
 
 
 def record(name, title_zh, title_en, unit, higher, results, ratio, target, command, notes=None):
     rec = {"perfrepro": 1, "benchmark": name, "title_zh": title_zh, "title_en": title_en,
-           "date": datetime.date.today().isoformat(), "machine": machine(), "command": command,
+           "date": datetime.date.today().isoformat(), "commit": COMMIT, "machine": machine(), "command": command,
            "unit": unit, "higher_is_better": higher, "results": results}
     if ratio:
         rec["ratio"] = ratio
@@ -150,10 +205,10 @@ def bench_parse():
     tp = hyperfine(["sh -c '%s > /dev/null'" % py_cmd.replace("'", "'\\''")], 2, names=["python"])
     mbs = lambda s: mb / s
     results = [
-        result("perfrepro-measure parse", t[0], mbs, {"peak_rss_mb": round(peak_rss_mb(pr_cmd, True), 1)}),
-        result("grep -oP", t[1], mbs, {"peak_rss_mb": round(peak_rss_mb(grep_cmd + " > /dev/null", True), 1)}),
+        result("perfrepro-measure parse", t[0], mbs, peak_rss(pr_cmd, True)),
+        result("grep -oP", t[1], mbs, peak_rss(grep_cmd + " > /dev/null", True)),
         result(T("python3 re（流式读取）", "python3 re (streaming)"), tp[0], mbs,
-               {"peak_rss_mb": round(peak_rss_mb(py_cmd + " > /dev/null", True), 1)}),
+               peak_rss(py_cmd + " > /dev/null", True)),
     ]
     ratio = {"of": name(results[0]["tool"]), "to": name(results[1]["tool"])}
     met = results[0]["median"] >= 500 and results[0]["peak_rss_mb"] < 16
@@ -180,23 +235,25 @@ def bench_gen():
     out = os.path.join(TMP, "gen-out")
     cmd = "%s build --no-charts --data %s --templates %s --out %s" % (gen, d, tmpl, out)
     t = hyperfine([cmd], 5, prepare="rm -rf " + out, names=["perfrepro-gen"])[0]
-    shutil.rmtree(out, ignore_errors=True)
-    rss = peak_rss_mb(cmd.split())
+    rss = peak_rss(cmd.split(), prepare="rm -rf " + out)
     pages = sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md"))
     results = [result("perfrepro-gen build --no-charts", t, lambda s: pages / s,
-                      {"peak_rss_mb": round(rss, 1), "pages": pages, "records": reports * 20})]
+                      dict(rss, pages=pages, records=reports * 20))]
     # Growth with the number of records: seconds per 1,000 records should stay flat.
+    # One hyperfine run times every size, so that the ratio divides figures of one run.
+    sizes = [1000, 10000] if QUICK else [1000, 10000, 100000]
+    sets = [synth(n // 20, 20) for n in sizes]
+    o = os.path.join(TMP, "growth-out")
+    tts = hyperfine(["%s build --no-charts --data %s --templates %s --out %s" % (gen, dd, tmpl, o) for dd in sets],
+                    3, prepare=["rm -rf " + o] * len(sets))
     growth = []
-    for n in ([1000, 10000] if QUICK else [1000, 10000, 100000]):
-        dd = synth(n // 20, 20)
-        o = os.path.join(TMP, "growth-out")
-        c = "%s build --no-charts --data %s --templates %s --out %s" % (gen, dd, tmpl, o)
-        tt = hyperfine([c], 3, prepare="rm -rf " + o)[0]
+    for n, tt in zip(sizes, tts):
         growth.append({"tool": T("perfrepro-gen，%d 条记录" % n, "perfrepro-gen, %d records" % n), "median": round(tt["median"] * 1e6 / n, 1),
                        "min": round(tt["min"] * 1e6 / n, 1), "max": round(tt["max"] * 1e6 / n, 1),
                        "runs": tt["runs"]})
+    for dd in sets:
         shutil.rmtree(dd)
-    met = results[0]["median"] >= 1000 and rss < 64
+    met = results[0]["median"] >= 1000 and rss["peak_rss_mb"] < 64
     record("gen", "报告生成速度", "Report generation", "pages/s", True, results, None,
            {"text": T("单核 >= 1,000 页/s（1,000 份报告，20,000 条记录），峰值内存 < 64 MB",
                       ">= 1,000 pages/s on one core for 1,000 reports from 20,000 records, peak < 64 MB"),
@@ -223,17 +280,19 @@ def bench_charts():
     out = subprocess.run([cb, str(n), os.path.join(TMP, "c")], check=True, capture_output=True, text=True).stdout
     png = float(re.search(r"png_ms_per_chart=([0-9.]+)", out).group(1))
     svg = float(re.search(r"svg_ms_per_chart=([0-9.]+)", out).group(1))
+    drawn = int(re.search(r"\bN=([0-9]+)", out).group(1))  # the charts it drew, as it says
     # chart_bench times its n charts as one loop and prints the mean per
     # chart: no chart has a time of its own, so there is no min or max.
-    results = [{"tool": "perfrepro PNG", "median": png, "runs": n, "timed_as": "loop"},
-               {"tool": "perfrepro SVG", "median": svg, "runs": n, "timed_as": "loop"}]
+    results = [{"tool": "perfrepro PNG", "median": png, "runs": drawn, "timed_as": "loop"},
+               {"tool": "perfrepro SVG", "median": svg, "runs": drawn, "timed_as": "loop"}]
     ratio = None
     try:
         mp = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench", "chart_matplotlib.py"),
                              os.path.join(TMP, "m.png"), str(n // 4)], check=True,
                             capture_output=True, text=True).stdout
         mms = float(re.search(r"cpu_ms_per_chart=([0-9.]+)", mp).group(1))
-        results.append({"tool": "matplotlib PNG", "median": mms, "runs": n // 4, "timed_as": "loop"})
+        results.append({"tool": "matplotlib PNG", "median": mms,
+                        "runs": int(re.search(r"\bN=([0-9]+)", mp).group(1)), "timed_as": "loop"})
         ratio = {"of": "matplotlib PNG", "to": "perfrepro PNG"}
     except (subprocess.CalledProcessError, FileNotFoundError, AttributeError) as e:
         say("charts: matplotlib peer skipped (%s); install python3-matplotlib" % e)
@@ -250,23 +309,29 @@ def bench_site():
     if not os.path.exists(script):
         say("site: bench/site_bench.sh missing, skipped")
         return
+    # The script writes its figures, with the runs it timed, to SITE_BENCH_JSON.
+    figures = os.path.join(TMP, "site.json")
     p = subprocess.run(["sh", script], capture_output=True, text=True, cwd=ROOT,
-                       env=dict(os.environ, TMPDIR=TMP))
-    ours = re.search(r"perfrepro[^\n]*?([0-9.]+) ms/page", p.stdout)
-    hugo = re.search(r"hugo[^\n]*?([0-9.]+) ms/page", p.stdout)
-    if p.returncode != 0 or not ours:
+                       env=dict(os.environ, TMPDIR=TMP, SITE_BENCH_JSON=figures))
+    if p.returncode != 0 or not os.path.exists(figures):
         say("site: skipped (%s)" % (p.stdout + p.stderr).strip().splitlines()[-1:])
         return
-    results = [{"tool": "perfrepro-gen site", "median": float(ours.group(1)), "runs": 3}]
+    got = json.load(open(figures))
+
+    def per_page(tool, f):
+        return {"tool": tool, "median": round(f["median"], 3), "min": round(f["min"], 3),
+                "max": round(f["max"], 3), "runs": f["runs"]}
+    ours, hugo = got["perfrepro"], got.get("hugo")
+    results = [per_page("perfrepro-gen site", ours)]
     ratio = None
     if hugo:
-        results.append({"tool": "hugo", "median": float(hugo.group(1)), "runs": 3})
+        results.append(per_page("hugo", hugo))
         ratio = {"of": "hugo", "to": "perfrepro-gen site"}
     else:
         say("site: hugo peer skipped (apt-get install --no-install-recommends hugo)")
     record("site", "HTML 站点生成", "HTML site", "ms/page", False, results, ratio,
            {"text": T("每页比 Hugo 快", "faster than Hugo per page"),
-            "met": bool(ratio and float(hugo.group(1)) > float(ours.group(1)))},
+            "met": bool(ratio and hugo["median"] > ours["median"])},
            "bench/site_bench.sh", T("1,000 个合成报告页", "1,000 synthetic report pages"))
 
 
@@ -278,11 +343,11 @@ def bench_shipped():
     cmd = "%s build --data %s --templates %s --out %s" % (
         gen, os.path.join(ROOT, "data"), os.path.join(ROOT, "templates"), out)
     t = hyperfine([cmd], 5, prepare="rm -rf %s" % out, names=["perfrepro-gen build (from scratch)"])[0]
-    rss = peak_rss_mb("rm -rf %s && %s" % (out, cmd), shell=True)
+    rss = peak_rss(cmd.split(), prepare="rm -rf " + out)
     pages = sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md"))
     record("shipped", "用仓库自带数据从零生成全部报告", "All reports from scratch, shipped data", "s",
            False, [result(T("perfrepro-gen build（从零生成）", "perfrepro-gen build (from scratch)"), t,
-                          lambda s: s, {"peak_rss_mb": round(rss, 1), "pages": pages})],
+                          lambda s: s, dict(rss, pages=pages))],
            None, {"text": T("双核机器上 < 2 s", "< 2 s on a 2-core machine"), "met": t["median"] < 2.0},
            "perfrepro-gen build --data data --templates templates --out OUT",
            T("即删除 reports/ 后的 make reports：每次运行前删除 OUT",
@@ -300,8 +365,11 @@ def bench_noop():
 
 
 def main():
+    global COMMIT
     if not have("hyperfine"):
         sys.exit("bench: hyperfine is missing (apt-get install hyperfine)")
+    COMMIT = commit()
+    say("at commit %s%s" % (COMMIT["id"], " (working tree with uncommitted changes)" if COMMIT["dirty"] else ""))
     try:
         only = os.environ.get("BENCH_ONLY", "").split(",")
         for b in (bench_parse, bench_gen, bench_charts, bench_site, bench_shipped, bench_noop):

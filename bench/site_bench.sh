@@ -9,12 +9,16 @@
 #   hugo                 the same pages as content/ (goldmark, safe mode:
 #                        markup.goldmark.renderer.unsafe = false; a minimal
 #                        layouts/_default/single.html with {{ .Content }})
-# and prints ms/page for both and the ratio.  Each page links to 3 log files:
+# and prints ms/page for both and the ratio, with the runs timed.  Each page links to 3 log files:
 # the site copies them in, Hugo gets the same files as static/ and copies them
 # too, so both write the same number of files.
 #
 #   sh bench/site_bench.sh [N]         GEN=path/to/perfrepro-gen  RUNS=10
 #   TMPDIR=/dev/shm sh bench/site_bench.sh   (in memory: no disk noise)
+#   SITE_BENCH_JSON=FILE                     also writes the figures to FILE:
+#     {"pages": P, "n": N, "perfrepro": {"median", "min", "max", "runs"},
+#      "hugo": {...}} in ms/page, runs as counted from the times taken
+#     (bench/run.py reads it: no run count is typed twice)
 #
 # Uses hyperfine when installed (apt-get install -y hyperfine), else a loop
 # timed with date +%s.%N.  Needs hugo (apt-get install -y --no-install-recommends
@@ -119,34 +123,45 @@ sh -c "$P_CMD"
 sh -c "$H_CMD"
 echo "  perfrepro pages: $(find "$t/out-pr" -name 'index*.html' | wc -l), hugo pages: $(find "$t/out-hugo" -name index.html | wc -l)"
 
+# Both ways of timing leave $t/times.json as hyperfine exports it: per
+# command its name and the time of every run.
 if command -v hyperfine >/dev/null 2>&1; then
   hyperfine --style basic --warmup 1 --runs "$RUNS" --export-json "$t/times.json" \
     -n perfrepro --prepare "rm -rf '$t/out-pr'" "$P_CMD" \
     -n hugo --prepare "rm -rf '$t/out-hugo'" "$H_CMD" \
     -n perfrepro-unchanged --prepare true "$P_CMD" >&2
-  python3 - "$t/times.json" "$pages" "$N" <<'EOF'
-import json, sys
-r = {x['command']: x for x in json.load(open(sys.argv[1]))['results']}
-pages, n = int(sys.argv[2]), int(sys.argv[3])
-p, h, u = (r[k]['median'] * 1000 for k in ('perfrepro', 'hugo', 'perfrepro-unchanged'))
-print(f"perfrepro-gen site: {p:.1f} ms for {pages} pages = {p / pages:.3f} ms/page (fresh output)")
-print(f"hugo:               {h:.1f} ms for {n} pages = {h / n:.3f} ms/page")
-print(f"perfrepro-gen site, nothing changed: {u / pages:.3f} ms/page")
-print(f"ratio hugo/perfrepro per page: {(h / n) / (p / pages):.2f}x")
-EOF
 else
-  time_it() { # time_it PREPARE CMD: median seconds over RUNS runs
-    i=0; : >"$t/t"
+  time_it() { # time_it PREPARE CMD: the seconds of each of RUNS runs, one a line
+    i=0
     while [ $i -lt "$RUNS" ]; do
       sh -c "$1"; a=$(date +%s.%N); sh -c "$2"; b=$(date +%s.%N)
-      echo "$b - $a" | bc >>"$t/t"; i=$((i + 1))
+      echo "$b - $a" | bc; i=$((i + 1))
     done
-    sort -n "$t/t" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
   }
-  p=$(time_it "rm -rf '$t/out-pr'" "$P_CMD")
-  h=$(time_it "rm -rf '$t/out-hugo'" "$H_CMD")
-  awk -v p="$p" -v h="$h" -v np="$pages" -v n="$N" 'BEGIN {
-    printf "perfrepro-gen site: %.1f ms for %d pages = %.3f ms/page (fresh output)\n", p*1000, np, p*1000/np
-    printf "hugo:               %.1f ms for %d pages = %.3f ms/page\n", h*1000, n, h*1000/n
-    printf "ratio hugo/perfrepro per page: %.2fx\n", (h/n)/(p/np) }'
+  time_it "rm -rf '$t/out-pr'" "$P_CMD" >"$t/t-perfrepro"
+  time_it "rm -rf '$t/out-hugo'" "$H_CMD" >"$t/t-hugo"
+  python3 - "$t" >"$t/times.json" <<'EOF'
+import json, sys
+res = [{"command": c, "times": [float(x) for x in open("%s/t-%s" % (sys.argv[1], c)).read().split()]}
+       for c in ("perfrepro", "hugo")]
+json.dump({"results": res}, sys.stdout)
+EOF
 fi
+python3 - "$t/times.json" "$pages" "$N" "${SITE_BENCH_JSON:-}" <<'EOF'
+import json, statistics, sys
+r = {x['command']: x['times'] for x in json.load(open(sys.argv[1]))['results']}
+pages, n, out = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+def per_page(times, count):
+    ms = [t * 1000 / count for t in times]
+    return {"median": statistics.median(ms), "min": min(ms), "max": max(ms), "runs": len(ms)}
+p, h = per_page(r['perfrepro'], pages), per_page(r['hugo'], n)
+print(f"perfrepro-gen site: {p['median'] * pages:.1f} ms for {pages} pages = {p['median']:.3f} ms/page (fresh output, {p['runs']} runs)")
+print(f"hugo:               {h['median'] * n:.1f} ms for {n} pages = {h['median']:.3f} ms/page ({h['runs']} runs)")
+if 'perfrepro-unchanged' in r:
+    u = per_page(r['perfrepro-unchanged'], pages)
+    print(f"perfrepro-gen site, nothing changed: {u['median']:.3f} ms/page ({u['runs']} runs)")
+print(f"ratio hugo/perfrepro per page: {h['median'] / p['median']:.2f}x")
+if out:
+    with open(out, 'w') as f:
+        json.dump({"pages": pages, "n": n, "perfrepro": p, "hugo": h}, f, indent=1)
+EOF

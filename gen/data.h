@@ -85,22 +85,37 @@ typedef struct pr_run {
 typedef struct pr_bench_result {
     pr_bitext tool;          /* a name, or a name with a word on how it ran */
     double median, min, max; /* min/max NAN when absent */
-    int runs;
+    int runs;                /* the runs median, min and max are of, as timed */
     int timed_as_loop;       /* "timed_as": "loop": the runs were timed together (a mean
                               * per run), so no run has a time of its own: no range */
     double peak_rss_mb;      /* NAN when absent */
+    int peak_rss_runs;       /* the runs peak_rss_mb is the largest of; 0: not said
+                              * (files from before make bench recorded it) */
 } pr_bench_result;
+
+/* The machine a benchmark ran on, as make bench read it. */
+typedef struct pr_bench_machine {
+    char *cpu_model, *os, *kernel; /* NULL when the file does not say */
+    long long cpu_count;           /* logical CPUs; 0 when not said */
+    long long memory_mb;           /* total memory; 0 when not said */
+} pr_bench_machine;
 
 typedef struct pr_bench {
     char *file, *name, *title_zh, *title_en, *date, *command, *unit;
     pr_bitext notes;         /* NULLs when absent */
-    char *machine;           /* one line: CPU × count, OS, kernel */
+    pr_bench_machine machine;
+    /* The commit make bench measured (git rev-parse HEAD when it started),
+     * NULL when the file names none: written before make bench recorded
+     * it, so not re-measured at a named commit.  dirty: the working tree
+     * then differed from that commit. */
+    char *commit;
+    int dirty;
     int higher_is_better;
     pr_bench_result *results;
     size_t nresults;
-    /* The ratio the page states, computed there from two results:
-     * ratio_of's median ÷ ratio_to's (both NULL when none; borrowed from
-     * results); ratio_text its optional label. */
+    /* The ratio the page states, computed there from two results of this
+     * file (one run): ratio_of's median ÷ ratio_to's (both NULL when none;
+     * borrowed from results); ratio_text its optional label. */
     const pr_bench_result *ratio_of, *ratio_to;
     pr_bitext ratio_text;    /* NULLs when no label */
     pr_bitext target_text;   /* NULLs when no target */

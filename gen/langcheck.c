@@ -1,5 +1,6 @@
 #include "langcheck.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,25 +17,61 @@
 
 /* ------------------------------------------------------------------ names */
 
+#define NONE ((size_t)-1)
+
+/* FNV-1a, 64 bits. */
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* The slot of name in ns->slots: the one holding it, else the free one it
+ * would take. */
+static size_t name_slot(const lc_names *ns, const char *name)
+{
+    size_t mask = ns->nslots - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+        if (!ns->slots[i] || strcmp(ns->v[ns->slots[i] - 1].text, name) == 0)
+            return i;
+}
+
+/* Doubles ns->slots (at least 64) and puts every name back. */
+static void grow_slots(lc_names *ns)
+{
+    free(ns->slots);
+    ns->nslots = ns->nslots ? 2 * ns->nslots : 64;
+    ns->slots = pr_xcalloc(ns->nslots, sizeof *ns->slots);
+    for (size_t i = 0; i < ns->n; i++)
+        ns->slots[name_slot(ns, ns->v[i].text)] = i + 1;
+}
+
+static void matcher_free(struct lc_matcher *m);
+
 void lc_names_add(lc_names *ns, const char *name, int cjk_ok)
 {
     if (!name || !*name)
         return;
-    for (size_t i = 0; i < ns->n; i++)
-        if (strcmp(ns->v[i].text, name) == 0) {
-            ns->v[i].cjk_ok |= cjk_ok;
-            return;
-        }
-    /* Longest first: "PyTorch (synthetic data)" goes out whole before
-     * "PyTorch" could cut it. */
-    size_t at = 0, len = strlen(name);
-    while (at < ns->n && strlen(ns->v[at].text) >= len)
-        at++;
-    ns->v = pr_xrealloc(ns->v, (ns->n + 1) * sizeof *ns->v);
-    memmove(&ns->v[at + 1], &ns->v[at], (ns->n - at) * sizeof *ns->v);
-    ns->v[at].text = pr_xstrdup(name);
-    ns->v[at].cjk_ok = cjk_ok;
-    ns->n++;
+    if (2 * (ns->n + 1) > ns->nslots)
+        grow_slots(ns);
+    size_t slot = name_slot(ns, name);
+    if (ns->slots[slot]) {
+        ns->v[ns->slots[slot] - 1].cjk_ok |= cjk_ok;
+        return;
+    }
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? 2 * ns->cap : 64;
+        ns->v = pr_xrealloc(ns->v, ns->cap * sizeof *ns->v);
+    }
+    ns->v[ns->n].text = pr_xstrdup(name);
+    ns->v[ns->n].len = strlen(name);
+    ns->v[ns->n].cjk_ok = cjk_ok;
+    ns->slots[slot] = ++ns->n;
+    /* the automaton no longer holds every name: the next search builds it */
+    matcher_free(ns->m);
+    ns->m = NULL;
 }
 
 static void add_table_names(lc_names *ns, const pr_pub_table *t)
@@ -89,8 +126,9 @@ void lc_names_free(lc_names *ns)
     for (size_t i = 0; i < ns->n; i++)
         free(ns->v[i].text);
     free(ns->v);
-    ns->v = NULL;
-    ns->n = 0;
+    free(ns->slots);
+    matcher_free(ns->m);
+    *ns = (lc_names)LC_NAMES_INIT;
 }
 
 /* ------------------------------------------------------------- Markdown */
@@ -185,16 +223,229 @@ static void prose_of(scan *sc, const char *s, const char *e, pr_buf *out)
     }
 }
 
-/* Replaces every occurrence of each name in text (NUL-terminated, edited in
- * place) by GAPs; on an English page only the names that may hold Chinese
- * go, and only those that do (the others would hide nothing). */
-static void remove_names(char *text, const lc_names *ns, int zh)
+/* --------------------------------------------------------- the names' search
+ *
+ * What the check did before, and must still do exactly: for each name,
+ * longest first (one length in the order added), replace each occurrence
+ * in the line, from the left, by GAPs; an occurrence overlapping one
+ * already replaced (by a longer name, or by the same name just before) is
+ * no longer there.  So a name's occurrence in the line as it came counts
+ * when, at the name's turn, none of its bytes is a GAP yet: the automaton
+ * finds every occurrence of every name in one pass, they are then applied
+ * in the names' order.
+ *
+ * A name holding the GAP byte itself could match across what an earlier
+ * name left out, which the line as it came does not show: such names (no
+ * data has them) are searched with strstr at their turn, as before. */
+
+/* A state of the automaton: the prefix of one or more names. */
+typedef struct ac_state {
+    size_t fail;         /* the longest proper suffix that is a state */
+    size_t dict;         /* the longest proper suffix that is a whole name, NONE */
+    size_t rank;         /* the name it is (its turn), NONE */
+    size_t first, next;  /* first child, next sibling (for building) */
+    unsigned char byte;  /* the byte that leads here from the parent */
+} ac_state;
+
+/* An occurrence: the name's turn and where it starts in the line. */
+typedef struct ac_hit {
+    size_t rank, at;
+} ac_hit;
+
+typedef struct lc_matcher {
+    ac_state *st;       /* st[0] the root */
+    size_t nst;
+    size_t root[256];   /* the root's children by byte, 0 when none */
+    uint64_t *ekey;     /* the other edges: key (state << 8 | byte) + 1, 0 free */
+    size_t *eval, ecap; /* the child; ecap a power of two */
+    size_t *order;      /* turn -> index in the names (ns->v) */
+    size_t *slow, nslow; /* the turns of the names holding a GAP, ascending */
+    ac_hit *hits;       /* one line's occurrences (scratch) */
+    size_t nhits, caphits;
+} lc_matcher;
+
+static void matcher_free(lc_matcher *m)
 {
+    if (!m)
+        return;
+    free(m->st);
+    free(m->ekey);
+    free(m->eval);
+    free(m->order);
+    free(m->slow);
+    free(m->hits);
+    free(m);
+}
+
+static size_t edge_slot(const lc_matcher *m, uint64_t key)
+{
+    size_t mask = m->ecap - 1;
+    for (size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & mask;; i = (i + 1) & mask)
+        if (m->ekey[i] == key || !m->ekey[i])
+            return i;
+}
+
+/* The child of state s by byte c; 0 when none (the root is nobody's). */
+static size_t edge_get(const lc_matcher *m, size_t s, unsigned char c)
+{
+    if (!s)
+        return m->root[c];
+    size_t i = edge_slot(m, ((uint64_t)s << 8 | c) + 1);
+    return m->ekey[i] ? m->eval[i] : 0;
+}
+
+/* The child of state s by byte c, made when there is none. */
+static size_t edge_make(lc_matcher *m, size_t s, unsigned char c)
+{
+    size_t t = edge_get(m, s, c);
+    if (t)
+        return t;
+    t = m->nst++;
+    m->st[t] = (ac_state){0, NONE, NONE, 0, m->st[s].first, c};
+    m->st[s].first = t;
+    if (!s) {
+        m->root[c] = t;
+    } else {
+        uint64_t key = ((uint64_t)s << 8 | c) + 1;
+        size_t i = edge_slot(m, key);
+        m->ekey[i] = key;
+        m->eval[i] = t;
+    }
+    return t;
+}
+
+typedef struct by_len {
+    size_t len, index;
+} by_len;
+
+/* Longest first, one length in the order added. */
+static int by_len_cmp(const void *a, const void *b)
+{
+    const by_len *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The automaton of ns's names: a new matcher the caller frees with
+ * matcher_free. */
+static lc_matcher *matcher_build(const lc_names *ns)
+{
+    lc_matcher *m = pr_xcalloc(1, sizeof *m);
+    by_len *turns = pr_xmalloc((ns->n ? ns->n : 1) * sizeof *turns);
+    size_t bytes = 0;
     for (size_t i = 0; i < ns->n; i++) {
-        if (!zh && !ns->v[i].cjk_ok)
+        turns[i] = (by_len){ns->v[i].len, i};
+        bytes += ns->v[i].len;
+    }
+    pr_qsort(turns, ns->n, sizeof *turns, by_len_cmp);
+    m->order = pr_xmalloc((ns->n ? ns->n : 1) * sizeof *m->order);
+    m->slow = pr_xmalloc((ns->n ? ns->n : 1) * sizeof *m->slow);
+    m->st = pr_xmalloc((bytes + 1) * sizeof *m->st);
+    m->st[0] = (ac_state){0, NONE, NONE, 0, 0, 0};
+    m->nst = 1;
+    for (m->ecap = 16; m->ecap < 2 * (bytes + 1); m->ecap *= 2)
+        ;
+    m->ekey = pr_xcalloc(m->ecap, sizeof *m->ekey);
+    m->eval = pr_xmalloc(m->ecap * sizeof *m->eval);
+    for (size_t r = 0; r < ns->n; r++) {
+        const lc_name *nm = &ns->v[turns[r].index];
+        m->order[r] = turns[r].index;
+        if (memchr(nm->text, GAP, nm->len)) {
+            m->slow[m->nslow++] = r;
             continue;
-        size_t len = strlen(ns->v[i].text);
-        for (char *p = strstr(text, ns->v[i].text); p; p = strstr(p + len, ns->v[i].text))
+        }
+        size_t s = 0;
+        for (size_t i = 0; i < nm->len; i++)
+            s = edge_make(m, s, (unsigned char)nm->text[i]);
+        m->st[s].rank = r; /* names are kept once: no other ends here */
+    }
+    free(turns);
+    /* Failure and name links, breadth first: a state's suffixes are
+     * shorter, so theirs are known when it is reached. */
+    size_t *queue = pr_xmalloc(m->nst * sizeof *queue), head = 0, tail = 0;
+    for (size_t t = m->st[0].first; t; t = m->st[t].next)
+        queue[tail++] = t; /* fail 0, dict NONE: as made */
+    while (head < tail) {
+        size_t s = queue[head++];
+        for (size_t t = m->st[s].first; t; t = m->st[t].next) {
+            unsigned char c = m->st[t].byte;
+            size_t f = m->st[s].fail;
+            while (f && !edge_get(m, f, c))
+                f = m->st[f].fail;
+            size_t g = edge_get(m, f, c);
+            m->st[t].fail = g;
+            m->st[t].dict = m->st[g].rank != NONE ? g : m->st[g].dict;
+            queue[tail++] = t;
+        }
+    }
+    free(queue);
+    return m;
+}
+
+/* Occurrences from first to last turn, from the left within one. */
+static int hit_cmp(const void *a, const void *b)
+{
+    const ac_hit *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* A name holding a GAP, at its turn: searched in the line as it is now. */
+static void remove_slow(lc_names *ns, char *text, const lc_name *nm)
+{
+    for (char *p = strstr(text, nm->text); p; p = strstr(p + nm->len, nm->text)) {
+        ns->work += (size_t)(p - text) + nm->len;
+        memset(p, GAP, nm->len);
+    }
+    ns->work += strlen(text);
+}
+
+void lc_names_remove(lc_names *ns, char *text, int zh)
+{
+    if (!ns->n)
+        return;
+    if (!ns->m)
+        ns->m = matcher_build(ns);
+    lc_matcher *m = ns->m;
+    m->nhits = 0;
+    size_t s = 0;
+    for (size_t i = 0; text[i]; i++) {
+        unsigned char c = (unsigned char)text[i];
+        size_t t = 0;
+        while (s && !(t = edge_get(m, s, c))) {
+            s = m->st[s].fail;
+            ns->work++;
+        }
+        s = s ? t : m->root[c];
+        ns->work++;
+        for (size_t h = m->st[s].rank != NONE ? s : m->st[s].dict; h != NONE; h = m->st[h].dict) {
+            const lc_name *nm = &ns->v[m->order[m->st[h].rank]];
+            ns->work++;
+            if (!zh && !nm->cjk_ok)
+                continue;
+            if (m->nhits == m->caphits) {
+                m->caphits = m->caphits ? 2 * m->caphits : 16;
+                m->hits = pr_xrealloc(m->hits, m->caphits * sizeof *m->hits);
+            }
+            m->hits[m->nhits++] = (ac_hit){m->st[h].rank, i + 1 - nm->len};
+        }
+    }
+    pr_qsort(m->hits, m->nhits, sizeof *m->hits, hit_cmp);
+    size_t k = 0;
+    for (size_t j = 0; j <= m->nhits; j++) {
+        size_t rank = j < m->nhits ? m->hits[j].rank : NONE;
+        for (; k < m->nslow && m->slow[k] < rank; k++) {
+            const lc_name *nm = &ns->v[m->order[m->slow[k]]];
+            if (zh || nm->cjk_ok)
+                remove_slow(ns, text, nm);
+        }
+        if (j == m->nhits)
+            break;
+        char *p = text + m->hits[j].at;
+        size_t len = ns->v[m->order[rank]].len;
+        if (!memchr(p, GAP, len))
             memset(p, GAP, len);
     }
 }
@@ -339,7 +590,7 @@ static void quote(pr_buf *out, const char *text, size_t at, size_t len)
 }
 
 int lc_check_page(const char *page, const char *code, const char *md, size_t len,
-                  const lc_names *ns, pr_err *err)
+                  lc_names *ns, pr_err *err)
 {
     int zh = strcmp(code, "zh") == 0;
     scan sc = {0, 0};
@@ -356,7 +607,7 @@ int lc_check_page(const char *page, const char *code, const char *md, size_t len
             pr_buf_clear(&prose);
             prose_of(&sc, s, e, &prose);
             char *text = (char *)pr_buf_cstr(&prose);
-            remove_names(text, ns, zh);
+            lc_names_remove(ns, text, zh);
             size_t at, n;
             if (zh ? find_latin_run(text, &at, &n) : find_cjk(text, &at, &n)) {
                 if (!first_line) {

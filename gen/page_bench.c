@@ -1,6 +1,7 @@
 #include "pages.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "md.h"
@@ -12,11 +13,91 @@ static void bench_number(pr_buf *out, double v)
     pr_md_number(out, v, v < 10 ? 3 : 1);
 }
 
-/* perfrepro's own performance page, from data/bench (make bench). */
+/* What tells b's machine from another's: every field it records, as one
+ * string the caller frees. */
+static char *machine_key(const pr_bench *b)
+{
+    const pr_bench_machine *m = &b->machine;
+    return pr_xasprintf("%s\n%lld\n%lld\n%s\n%s", m->cpu_model ? m->cpu_model : "",
+                        m->cpu_count, m->memory_mb, m->os ? m->os : "",
+                        m->kernel ? m->kernel : "");
+}
+
+/* Sets in view what the page says when its benchmarks are not of one
+ * machine and one commit: "machines" and "commits" (how many different,
+ * when more than one), "unrecorded" (how many name no commit, of "total"),
+ * and "mixed" when any of these is said. */
+static void provenance_view(json_t *view, const pr_dataset *d)
+{
+    size_t machines = 0, commits = 0, unrecorded = 0;
+    char **keys = pr_xcalloc(d->nbenches ? d->nbenches : 1, sizeof *keys);
+    for (size_t i = 0; i < d->nbenches; i++) {
+        const pr_bench *b = &d->benches[i];
+        keys[i] = machine_key(b);
+        size_t j = 0;
+        while (j < i && strcmp(keys[j], keys[i]) != 0)
+            j++;
+        machines += j == i;
+        if (!b->commit) {
+            unrecorded++;
+            continue;
+        }
+        j = 0;
+        while (j < i && !(d->benches[j].commit && strcmp(d->benches[j].commit, b->commit) == 0 &&
+                          d->benches[j].dirty == b->dirty))
+            j++;
+        commits += j == i;
+    }
+    for (size_t i = 0; i < d->nbenches; i++)
+        free(keys[i]);
+    free(keys);
+    if (machines > 1)
+        json_object_set_new(view, "machines", json_integer((json_int_t)machines));
+    if (commits > 1)
+        json_object_set_new(view, "commits", json_integer((json_int_t)commits));
+    if (unrecorded) {
+        json_object_set_new(view, "unrecorded", json_integer((json_int_t)unrecorded));
+        json_object_set_new(view, "total", json_integer((json_int_t)d->nbenches));
+    }
+    if (machines > 1 || commits > 1 || unrecorded)
+        json_object_set_new(view, "mixed", json_true());
+}
+
+/* The machine and the commit of b, into bv. */
+static void machine_view(json_t *bv, const pr_bench *b)
+{
+    const pr_bench_machine *m = &b->machine;
+    vw_text(bv, "cpu", m->cpu_model);
+    if (m->cpu_count)
+        json_object_set_new(bv, "cpus", json_integer((json_int_t)m->cpu_count));
+    if (m->memory_mb) {
+        pr_buf mem = PR_BUF_INIT;
+        pr_buf_printf(&mem, "%.1f GiB", (double)m->memory_mb / 1024.0);
+        vw_md(bv, "memory", &mem);
+    }
+    vw_text(bv, "os", m->os);
+    vw_text(bv, "kernel", m->kernel);
+    if (b->commit) {
+        /* twelve digits name it in this repository; the file keeps all */
+        pr_buf id = PR_BUF_INIT;
+        char *shorter = pr_xstrndup(b->commit, 12);
+        pr_md_code_span(&id, shorter);
+        free(shorter);
+        vw_md(bv, "commit", &id);
+        if (b->dirty)
+            json_object_set_new(bv, "dirty", json_true());
+    }
+}
+
+/* perfrepro's own performance page, from data/bench (make bench): each
+ * benchmark with the machine and the commit it ran at, and a line at the
+ * top when they are not one for the whole page.  A new view the caller
+ * frees (json_decref). */
 json_t *page_bench_view(const rm_world *w, const lang *l)
 {
     json_t *view = json_object();
     vw_page(view, l);
+    provenance_view(view, w->d);
     json_t *list = json_array();
     int zh = strcmp(l->code, "zh") == 0;
     for (size_t i = 0; i < w->d->nbenches; i++) {
@@ -25,7 +106,7 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
         vw_text(bv, "title", zh ? b->title_zh : b->title_en);
         vw_text(bv, "unit", b->unit);
         vw_text(bv, "date", b->date);
-        vw_text(bv, "machine", b->machine);
+        machine_view(bv, b);
         vw_text(bv, "notes", pr_bitext_in(&b->notes, l->code));
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, b->command);
@@ -53,10 +134,12 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
                 pr_buf_printf(&rss, "%.1f MB", r->peak_rss_mb);
             else
                 pr_buf_puts(&rss, lang_str(l, "state_none"));
-            json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:i,s:s}", "tool", pr_buf_cstr(&tool),
-                                                  "median", pr_buf_cstr(&med), "range",
-                                                  pr_buf_cstr(&range), "runs", r->runs, "rss",
-                                                  pr_buf_cstr(&rss)));
+            json_t *row = json_pack("{s:s,s:s,s:s,s:i,s:s}", "tool", pr_buf_cstr(&tool), "median",
+                                    pr_buf_cstr(&med), "range", pr_buf_cstr(&range), "runs",
+                                    r->runs, "rss", pr_buf_cstr(&rss));
+            if (r->peak_rss_runs)
+                json_object_set_new(row, "rss_runs", json_integer(r->peak_rss_runs));
+            json_array_append_new(rows, row);
             pr_buf_free(&med);
             pr_buf_free(&range);
             pr_buf_free(&rss);

@@ -22,8 +22,9 @@
 #include "rmodel.h"
 
 /* The names the language check leaves out (langcheck.h), from the
- * dataset: set once per render, read by every page. */
-static const lc_names *page_names;
+ * dataset: set once per render, read by every page (the first check builds
+ * their automaton into it). */
+static lc_names *page_names;
 
 /* Renders page (index, model, framework, bench or audit) with view
  * (borrowed) into file path (relative to the output folder), checks that it
@@ -59,7 +60,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     cs_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
-    lc_names names = {NULL, 0};
+    lc_names names = LC_NAMES_INIT;
     int rc = -1;
     lc_names_from_data(&names, d);
     page_names = &names;
