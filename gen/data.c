@@ -581,6 +581,7 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     pr_json_init();
     pr_dataset *d = pr_xcalloc(1, sizeof *d);
     d->dir = pr_xstrdup(dir);
+    d->envs = se_set_new();
     char *suites = pr_path_join(dir, "suites");
     char *pubs = pr_path_join(dir, "published");
     char *runs = pr_path_join(dir, "runs");
@@ -670,6 +671,18 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     for (size_t i = 0; i < n; i++)
         if (load_bench(d, files[i], err) < 0)
             goto out;
+    pr_strv_free(files);
+    files = NULL;
+    n = 0;
+    char *envs = pr_path_join(dir, "environments");
+    int env_rc = data_entry(dir, envs, &mode, err) < 0                     ? -1
+                 : S_ISDIR(mode) ? find_json(dir, envs, 0, &files, &n, err) : 0;
+    free(envs);
+    if (env_rc < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (se_set_add_file(d->envs, files[i], err) < 0)
+            goto out;
     if (data_entry(dir, runs, &mode, err) < 0)
         goto out;
     if (S_ISDIR(mode)) {
@@ -747,6 +760,7 @@ void pr_data_free(pr_dataset *d)
     for (size_t i = 0; i < d->nbenches; i++)
         free_bench(&d->benches[i]);
     free(d->benches);
+    se_set_free(d->envs);
     pr_platforms_free(&d->platforms);
     pr_decl_free(&d->decls);
     free(d->dir);

@@ -12,6 +12,8 @@
  *   DATA/runs/<run>/fit/<case>.json           the rules that reproduce the case's
  *                                             published figure (fitfile.h)
  *   DATA/bench/NAME.json       benchmarks of perfrepro itself (make bench)
+ *   DATA/environments/ID.json  what a published source states about its machine and
+ *                              software, read from its README (srcenv.h)
  *
  * Any invalid file stops the load with an error naming file, line, column
  * and field; nothing partial is returned.
@@ -26,6 +28,7 @@
 #include "decl.h"
 #include "platform.h"
 #include "record.h"
+#include "srcenv.h"
 #include "suite.h"
 
 /* A figure published elsewhere: a value, or a state such as TODO or OOM. */
@@ -137,6 +140,8 @@ typedef struct pr_dataset {
     size_t nrestated;
     pr_run *runs;
     size_t nruns;
+    se_set *envs;           /* DIR/environments/ID.json: source environments (never NULL
+                             * once loaded) */
 } pr_dataset;
 
 /* The platform of a record of run: the one it names, else the run's (from

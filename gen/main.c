@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "data.h"
+#include "envimport.h"
 #include "jdoc.h"
 #include "mdimport.h"
 #include "record.h"
@@ -32,6 +33,8 @@ static void usage(FILE *f)
           "                 --commit HEX --path PATH --out PUBLISHED.json [--label L]\n"
           "                 [--model-title T] [--framework-title T] [--batch-label L]\n"
           "                 [--variant V] [--note TEXT] [--gpus-per-node N]\n"
+          "       perfrepro-gen import-env --markdown FILE --repo OWNER/NAME --commit HEX\n"
+          "                 --path PATH --out ENVIRONMENT.json [--section TITLE]...\n"
           "       perfrepro-gen --version\n"
           "\n"
           "build     load and validate DIR (default data), write the reports tree to OUT\n"
@@ -62,7 +65,19 @@ static void usage(FILE *f)
           "          A figure a number cannot keep exactly, a second row of one\n"
           "          configuration, or a file the build would refuse is an error, and\n"
           "          OUT is left as it was; raw HTML and images in a cell are read as\n"
-          "          GitHub shows them (an image by its alt text), with a warning\n",
+          "          GitHub shows them (an image by its alt text), with a warning.\n"
+          "import-env  read the environment sections of a Markdown file (cmark-gfm) into\n"
+          "          an environment file (docs/data-model.md, \"Source environments\"):\n"
+          "          under each heading titled TITLE (with or without its number:\n"
+          "          \"二、环境介绍\") down to the next heading of its level, and under\n"
+          "          each list item whose text is TITLE, a list item with a nested list\n"
+          "          is a group (\"单机V100（单卡、8卡）\"), the other items form their\n"
+          "          heading's group; each item keeps its key and value as printed (a\n"
+          "          link's text and URL), a kind (系统 -> os, GPU -> gpu, ...; unknown\n"
+          "          keys: other) and its line; a code block is an item of kind\n"
+          "          topology (nvidia-smi topo) or text.  --section may be repeated;\n"
+          "          default: 环境介绍, 物理机环境, 机器环境, 硬件环境, Docker 镜像,\n"
+          "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n",
           f);
 }
 
@@ -216,6 +231,58 @@ static int cmd_import_table(int argc, char **argv)
     return 0;
 }
 
+/* perfrepro-gen import-env ... (usage above) */
+static int cmd_import_env(int argc, char **argv)
+{
+    pr_envimport_opts o;
+    memset(&o, 0, sizeof o);
+    /* The titles point into argv; the array is freed here. */
+    const char **sections = pr_xcalloc((size_t)argc, sizeof *sections);
+    size_t nsections = 0;
+    int rc = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            rc = 0;
+            goto out;
+        }
+        const char **dst = !strcmp(a, "--markdown") ? &o.markdown
+                           : !strcmp(a, "--repo")   ? &o.repo
+                           : !strcmp(a, "--commit") ? &o.commit
+                           : !strcmp(a, "--path")   ? &o.path
+                           : !strcmp(a, "--out")    ? &o.out
+                           : !strcmp(a, "--section") ? &sections[nsections]
+                                                     : NULL;
+        if (!dst || i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-gen: import-env: unexpected argument '%s'\n", a);
+            usage(stderr);
+            goto out;
+        }
+        *dst = argv[++i];
+        if (dst == &sections[nsections])
+            nsections++;
+    }
+    if (nsections) {
+        o.sections = sections;
+        o.nsections = nsections;
+    }
+    pr_json_init();
+    pr_err err;
+    char *summary = NULL;
+    if (pr_envimport(&o, &summary, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: import-env: %s\n", err.msg);
+        rc = 1;
+        goto out;
+    }
+    printf("%s\n", summary);
+    free(summary);
+    rc = 0;
+out:
+    free(sections);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *data = "data", *templates = "templates", *out = "reports";
@@ -239,6 +306,8 @@ int main(int argc, char **argv)
         return cmd_check(argc, argv);
     if (!strcmp(cmd, "import-table"))
         return cmd_import_table(argc, argv);
+    if (!strcmp(cmd, "import-env"))
+        return cmd_import_env(argc, argv);
     if (strcmp(cmd, "build") && strcmp(cmd, "validate")) {
         fprintf(stderr, "perfrepro-gen: unknown command '%s'\n", cmd);
         usage(stderr);
