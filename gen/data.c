@@ -515,7 +515,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     char *decl = pr_path_join(r.dir, "runset.json");
     if ((has = data_entry(d->dir, decl, &mode, err)) > 0 && !S_ISREG(mode))
         has = pr_err_set(err, decl, 0, 0, NULL, "is %s, not a regular file", pr_mode_name(mode));
-    if (has < 0 || rs_load(&r, has ? decl : NULL, err) < 0) {
+    if (has < 0 || rs_load(d->envs, &r, has ? decl : NULL, err) < 0) {
         free(decl);
         goto out;
     }

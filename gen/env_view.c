@@ -10,6 +10,8 @@
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
+#include "record.h"
+#include "runset.h"
 #include "view.h"
 
 /* ---------------------------------------------------------------- items */
@@ -74,6 +76,87 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
     env_item(items, l, "env_captured", pr_json_str(run->env, "captured_at"));
     pr_buf_free(&b);
     return items;
+}
+
+/* ---------------------------------------------------------------- run sets */
+
+/* The label of a source environment item's kind (srcenv.h), in l: env_KIND,
+ * env_other for a kind with no label of its own. */
+static const char *kind_label(const lang *l, const char *kind)
+{
+    static const char *const labelled[] = {"os",       "gpu",    "cpu",     "memory", "driver",
+                                           "cuda",     "cudnn",  "nccl",    "framework",
+                                           "image",    "network", "kernel", "compiler",
+                                           "code",     "python", "topology", "text", NULL};
+    char key[40];
+    snprintf(key, sizeof key, "env_%s", pr_str_in(kind, labelled) ? kind : "other");
+    return lang_str(l, key);
+}
+
+/* A value as its source printed it: text, or a code span where the page's
+ * language is not the value's (Chinese printed on an English page). */
+static void printed_value(const lang *l, const char *v, pr_buf *out)
+{
+    int ascii = 1;
+    for (const unsigned char *p = (const unsigned char *)v; *p && ascii; p++)
+        ascii = *p < 0x80;
+    if (!ascii && strcmp(l->code, "zh") != 0)
+        pr_md_code_span(out, v);
+    else
+        pr_md_text(out, v);
+}
+
+/* The items of run's declared environment groups, each as printed and
+ * linked to its line in the source; *software set when any is. */
+static json_t *runset_items(const lang *l, const pr_run *run, int *software)
+{
+    static const char *const hardware[] = {"gpu", "cpu", "memory", "network", "topology", NULL};
+    json_t *items = json_array();
+    pr_buf v = PR_BUF_INIT, at = PR_BUF_INIT;
+    for (size_t g = 0; g < rs_env_count(run); g++) {
+        const se_file *f = rs_env_file(run, g);
+        const se_group *grp = rs_env_group(run, g);
+        for (size_t i = 0; i < se_group_nitems(grp); i++) {
+            const se_item *it = se_group_item(grp, i);
+            const char *kind = se_item_kind(it);
+            char *link = se_item_link(f, it);
+            pr_buf_clear(&v);
+            pr_buf_clear(&at);
+            if (se_item_end_line(it) > se_item_line(it))
+                pr_buf_printf(&at, "L%d–L%d", se_item_line(it), se_item_end_line(it));
+            else
+                pr_buf_printf(&at, "L%d", se_item_line(it));
+            if (strcmp(kind, "topology") == 0 || strcmp(kind, "text") == 0) {
+                mdt_link_url(&v, pr_buf_cstr(&at), link);
+            } else {
+                if (strcmp(kind, "other") == 0 && se_item_key(it)) {
+                    printed_value(l, se_item_key(it), &v);
+                    pr_buf_puts(&v, ": ");
+                }
+                printed_value(l, se_item_value(it), &v);
+                pr_buf_puts(&v, " (");
+                mdt_link_url(&v, pr_buf_cstr(&at), link);
+                pr_buf_puts(&v, ")");
+            }
+            json_array_append_new(items, json_pack("{s:s,s:s}", "label", kind_label(l, kind),
+                                                   "value", pr_buf_cstr(&v)));
+            *software |= !pr_str_in(kind, hardware) && strcmp(kind, "other") != 0;
+            free(link);
+        }
+    }
+    pr_buf_free(&v);
+    pr_buf_free(&at);
+    return items;
+}
+
+/* The run set's dates as the page shows them: "2023-07-28 – 2023-08-04",
+ * one date, or NULL. */
+static char *runset_dates(const pr_run *run)
+{
+    const char *a = rs_first_date(run), *b = rs_last_date(run);
+    if (!a)
+        return NULL;
+    return strcmp(a, b) == 0 ? pr_xstrdup(a) : pr_xasprintf("%s – %s", a, b);
 }
 
 /* The keys of a stated environment (a suite's or a published file's), and
@@ -194,7 +277,23 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
         json_t *v = json_pack("{s:s}", "run", pr_buf_cstr(&name));
         if (from.len)
             json_object_set_new(v, "sources", json_string(pr_buf_cstr(&from)));
-        if (run->env) {
+        if (rs_env_count(run)) {
+            /* The run set's machine and software as its source states them. */
+            const se_file *src = rs_env_file(run, 0);
+            pr_buf readme = PR_BUF_INIT, path = PR_BUF_INIT;
+            pr_md_code_span(&path, se_file_path(src));
+            mdt_link_url(&readme, pr_buf_cstr(&path), se_file_url(src));
+            json_object_set_new(v, "readme", json_string(pr_buf_cstr(&readme)));
+            json_object_set_new(v, "title", json_string(rs_title(run, l->code)));
+            char *dates = runset_dates(run);
+            if (dates)
+                json_object_set_new(v, "dates", json_string(dates));
+            free(dates);
+            lang_fmt(l, "env_src_runset", v, &head, err);
+            add_source(sources, pr_buf_cstr(&head), runset_items(l, run, software));
+            pr_buf_free(&readme);
+            pr_buf_free(&path);
+        } else if (run->env) {
             char *env_path = pr_path_join(run->dir, "env.json");
             char *rel = rm_link_to(w, page_rel, env_path);
             pr_buf file = PR_BUF_INIT;

@@ -11,6 +11,8 @@
 struct pr_runset {
     pr_bitext title, machine, note;
     json_t *environment; /* array of {file, group}, or NULL */
+    const se_file **env_files; /* each environment entry resolved (borrowed from the set) */
+    const se_group **env_groups;
     json_t *rule;        /* borrowed from a record */
     char first[11], last[11];
 };
@@ -27,11 +29,36 @@ void rs_free(pr_runset *s)
     pr_bitext_free(&s->machine);
     pr_bitext_free(&s->note);
     json_decref(s->environment);
+    free(s->env_files);
+    free(s->env_groups);
     free(s);
 }
 
-/* Reads the declarations of path into s. */
-static int read_decl(const char *path, pr_runset *s, pr_err *err)
+/* The environment file named stem (data/environments/STEM.json) in envs. */
+static const se_file *env_file_named(const se_set *envs, const char *stem)
+{
+    size_t n = strlen(stem);
+    for (size_t i = 0; envs && i < se_set_count(envs); i++) {
+        const se_file *f = se_set_at(envs, i);
+        const char *name = se_file_name(f), *base = strrchr(name, '/');
+        base = base ? base + 1 : name;
+        if (strncmp(base, stem, n) == 0 && strcmp(base + n, ".json") == 0)
+            return f;
+    }
+    return NULL;
+}
+
+static const se_group *group_titled(const se_file *f, const char *title)
+{
+    for (size_t i = 0; i < se_file_ngroups(f); i++)
+        if (strcmp(se_group_title(se_file_group(f, i)), title) == 0)
+            return se_file_group(f, i);
+    return NULL;
+}
+
+/* Reads the declarations of path into s, its environment groups resolved
+ * in envs. */
+static int read_decl(const char *path, const se_set *envs, pr_runset *s, pr_err *err)
 {
     pr_jdoc *doc = NULL;
     if (pr_jdoc_load(path, &doc, err) < 0)
@@ -52,11 +79,22 @@ static int read_decl(const char *path, pr_runset *s, pr_err *err)
         if (pr_jobject(&it, env_ref_keys, err) < 0 || pr_jstr(&it, "file", 1, &file, err) < 0 ||
             pr_jstr(&it, "group", 1, &group, err) < 0)
             goto out;
-        if (!pr_name_is_safe(file)) {
-            pr_jcur f = pr_jchild(&it, "file");
-            pr_jfail(&f, err, "\"%s\" is not a file name of data/environments/", file);
+        const se_file *f = pr_name_is_safe(file) ? env_file_named(envs, file) : NULL;
+        const se_group *g = f ? group_titled(f, group) : NULL;
+        if (!f) {
+            pr_jcur c = pr_jchild(&it, "file");
+            pr_jfail(&c, err, "no environment file data/environments/%s.json", file);
             goto out;
         }
+        if (!g) {
+            pr_jcur c = pr_jchild(&it, "group");
+            pr_jfail(&c, err, "%s has no group titled \"%s\"", se_file_name(f), group);
+            goto out;
+        }
+        s->env_files = pr_xrealloc(s->env_files, (i + 1) * sizeof *s->env_files);
+        s->env_groups = pr_xrealloc(s->env_groups, (i + 1) * sizeof *s->env_groups);
+        s->env_files[i] = f;
+        s->env_groups[i] = g;
     }
     if (has)
         s->environment = json_incref(env.v);
@@ -108,11 +146,11 @@ static json_t *majority_rule(const pr_run *run)
     return best;
 }
 
-int rs_load(pr_run *run, const char *decl, pr_err *err)
+int rs_load(const se_set *envs, pr_run *run, const char *decl, pr_err *err)
 {
     pr_runset *s = pr_xcalloc(1, sizeof *s);
     int rc = -1;
-    if (decl && read_decl(decl, s, err) < 0)
+    if (decl && read_decl(decl, envs, s, err) < 0)
         goto out;
     s->rule = majority_rule(run);
     for (size_t i = 0; i < run->nrecords; i++) {
@@ -143,9 +181,19 @@ const pr_bitext *rs_note(const pr_run *run)
     return run->set && run->set->note.en ? &run->set->note : NULL;
 }
 
-const json_t *rs_environment(const pr_run *run)
+size_t rs_env_count(const pr_run *run)
 {
-    return run->set ? run->set->environment : NULL;
+    return run->set ? json_array_size(run->set->environment) : 0;
+}
+
+const se_file *rs_env_file(const pr_run *run, size_t i)
+{
+    return run->set->env_files[i];
+}
+
+const se_group *rs_env_group(const pr_run *run, size_t i)
+{
+    return run->set->env_groups[i];
 }
 
 const json_t *rs_rule(const pr_run *run)

@@ -25,12 +25,14 @@
 #include "bitext.h"
 #include "buf.h"
 #include "data.h"
+#include "srcenv.h"
 
 /* Reads the declarations of decl (RUN/runset.json, checked by the caller to
  * be a regular file inside the data folder; NULL when there is none),
- * strictly (FILE:LINE:COL: field: message), and derives the rule and dates
- * from run's records.  0, or -1 with err set. */
-int rs_load(pr_run *run, const char *decl, pr_err *err);
+ * strictly (FILE:LINE:COL: field: message), its environment groups found
+ * in envs (data/environments/), and derives the rule and dates from run's
+ * records.  0, or -1 with err set. */
+int rs_load(const se_set *envs, pr_run *run, const char *decl, pr_err *err);
 void rs_free(pr_runset *s);
 
 /* The run set's title in language code, else the run folder's name. */
@@ -38,9 +40,11 @@ const char *rs_title(const pr_run *run, const char *code);
 /* The declared machine and note (NULLs when not declared). */
 const pr_bitext *rs_machine(const pr_run *run);
 const pr_bitext *rs_note(const pr_run *run);
-/* The declared environment groups: {"file": ID, "group": TITLE} objects
- * (borrowed array, NULL when none). */
-const json_t *rs_environment(const pr_run *run);
+/* The declared environment groups: how many, and each one's file and
+ * group (srcenv.h; borrowed from the dataset's environments). */
+size_t rs_env_count(const pr_run *run);
+const se_file *rs_env_file(const pr_run *run, size_t i);
+const se_group *rs_env_group(const pr_run *run, size_t i);
 /* The rule most of the run set's figures were read with (borrowed; NULL
  * when it has none). */
 const json_t *rs_rule(const pr_run *run);
