@@ -536,10 +536,8 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         while (end < argc && !is_fit(argv[end]))
             end++;
         cases[k].figure = fig;
-        if (pr_fit_figure_decimals(fig) < 0) {
-            rc = usage_error("--fit: \"%s\" is not a figure as printed (digits, a decimal "
-                             "point and at most 12 decimals: 428, 19.428)%s",
-                             fig, "");
+        if (pr_fit_figure_check(fig, &err) < 0) {
+            rc = usage_error("%s%s", err.msg, "");
             goto out;
         }
         vecs[k] = pr_xcalloc((size_t)(end - j) + 2, sizeof *vecs[k]);
@@ -556,7 +554,7 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    pr_fit_opts fo = {(size_t)o->limit, o->max_skip, o->json};
+    pr_fit_opts fo = {.limit = (size_t)o->limit, .max_skip = o->max_skip, .json = o->json};
     int fits = 0;
     if (pr_fit(rule, robj, cases, ncases, &fo, &out, &fits, &err) < 0) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);

@@ -1,5 +1,7 @@
 #include "fit.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +15,7 @@ enum { MATCH_ROUND, MATCH_TRUNC, MATCH_MISS, MATCH_FAIL };
 /* The trims tried with trimmed_mean, simplest first: the default (Paddle's
  * benchmark scripts), the olympic mean (MLPerf: the fastest and the slowest
  * dropped), then 5 %, 10 % and 25 % of the records from each end. */
-typedef struct trim_opt {
-    double fraction;
-    long long min;
-} trim_opt;
-static const trim_opt trims[] = {{0.05, 5}, {0, 1}, {0.05, 0}, {0.1, 0}, {0.25, 0}};
+static const pr_fitcalc_trim trims[] = {{0.05, 5}, {0, 1}, {0.05, 0}, {0.1, 0}, {0.25, 0}};
 enum { NTRIMS = sizeof trims / sizeof trims[0] };
 
 /* The reducers in the order listed among rules of as many keys. */
@@ -37,6 +35,7 @@ typedef struct fcase {
     char canon[48]; /* the figure with leading zeros dropped */
     double figure;
     pr_scan *scan;
+    pr_fitcalc *calc; /* the scan's reductions under the step searched */
     char *label;    /* owned */
 } fcase;
 
@@ -64,12 +63,37 @@ typedef struct fit {
     const char **reason;  /* static: the failure's reason */
     size_t nvals, capvals;
     size_t tried;
+    int reference; /* pr_parse_reduce for every candidate (tests) */
 } fit;
 
 int pr_fit_figure_decimals(const char *s)
 {
     int d = strlen(s) > 40 ? -1 : pr_stats_printed_decimals(s);
     return d > 12 ? -1 : d;
+}
+
+int pr_fit_figure_check(const char *s, pr_err *err)
+{
+    /* Hardening (#22): "--fit 0" was searched, and every value was
+     * "+10000.08 %" off it (a relative difference to 0). */
+    char *end = NULL;
+    errno = 0;
+    double v = s[0] && !isspace((unsigned char)s[0]) ? strtod(s, &end) : 0;
+    int parsed = end && end != s && *end == '\0';
+    if (parsed && !isfinite(v))
+        return pr_err_set(err, NULL, 0, 0, "--fit",
+                          "\"%s\" cannot be a result: it is not a finite number", s);
+    if (parsed && v <= 0)
+        return pr_err_set(err, NULL, 0, 0, "--fit",
+                          "\"%s\" cannot be a result: a figure to reproduce is a number above 0",
+                          s);
+    int d = pr_fit_figure_decimals(s);
+    if (d < 0)
+        return pr_err_set(err, NULL, 0, 0, "--fit",
+                          "\"%s\" is not a figure as printed (digits, a decimal point and at "
+                          "most 12 decimals: 428, 19.428)",
+                          s);
+    return d;
 }
 
 /* x with d decimals, rounded as pr_stats_printed_match rounds (for the
@@ -108,25 +132,35 @@ static void evaluate(fit *f, cand *c)
     c->nround = c->ntrunc = c->nfail = 0;
     c->worst = 0;
     for (size_t g = 0; g < f->nc; g++) {
-        pr_parse_result res;
-        pr_parse_result_init(&res);
-        pr_parse_reduce(f->cs[g].scan, &c->k, PR_REDUCE_LEAN, &res, NULL, NULL);
+        double v = 0;
+        const char *why = NULL;
+        int failed;
+        if (f->reference) {
+            pr_parse_result res;
+            pr_parse_result_init(&res);
+            pr_parse_reduce(f->cs[g].scan, &c->k, PR_REDUCE_LEAN, &res, NULL, NULL);
+            failed = res.failed;
+            why = res.fail_reason;
+            v = res.value;
+            pr_parse_result_clear(&res);
+        } else {
+            failed = pr_fitcalc_reduce(f->cs[g].calc, &c->k, &v, &why);
+        }
         size_t at = c->at + g;
-        f->reason[at] = res.failed ? res.fail_reason : NULL;
-        if (res.failed) {
+        f->reason[at] = failed ? why : NULL;
+        if (failed) {
             f->vals[at] = NAN;
             f->match[at] = MATCH_FAIL;
             c->nfail++;
         } else {
-            f->vals[at] = res.value;
-            f->match[at] = (unsigned char)classify(&f->cs[g], res.value);
+            f->vals[at] = v;
+            f->match[at] = (unsigned char)classify(&f->cs[g], v);
             c->nround += f->match[at] == MATCH_ROUND;
             c->ntrunc += f->match[at] == MATCH_TRUNC;
-            double r = fabs(rel_diff(&f->cs[g], res.value));
+            double r = fabs(rel_diff(&f->cs[g], v));
             if (r > c->worst)
                 c->worst = r;
         }
-        pr_parse_result_clear(&res);
     }
     f->tried++;
 }
@@ -332,7 +366,7 @@ static json_t *cand_json(const fit *f, const json_t *base_json, const cand *c)
     if (c->k.reduce != PR_REDUCE_MEAN)
         json_object_set_new(j, "reduce", json_string(reduce_names[c->k.reduce]));
     if (c->trim > 0) {
-        const trim_opt *t = &trims[c->trim];
+        const pr_fitcalc_trim *t = &trims[c->trim];
         json_object_set_new(j, "trim",
                             json_pack("{s:o,s:I}", "fraction",
                                       t->fraction == 0 ? json_integer(0) : json_real(t->fraction),
@@ -619,12 +653,9 @@ static int open_cases(fit *f, const pr_rule *base, const pr_fit_case *cases, pr_
     for (size_t g = 0; g < f->nc; g++) {
         fcase *fc = &f->cs[g];
         fc->in = &cases[g];
-        fc->decimals = pr_fit_figure_decimals(cases[g].figure);
+        fc->decimals = pr_fit_figure_check(cases[g].figure, err);
         if (fc->decimals < 0)
-            return pr_err_set(err, NULL, 0, 0, "--fit",
-                              "\"%s\" is not a figure as printed (digits, a decimal point and "
-                              "at most 12 decimals: 428, 19.428)",
-                              cases[g].figure);
+            return -1;
         const char *p = cases[g].figure;
         while (p[0] == '0' && p[1] >= '0' && p[1] <= '9')
             p++;
@@ -650,6 +681,7 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
     memset(&f, 0, sizeof f);
     f.nc = ncases;
     f.base = pr_rule_get(base);
+    f.reference = o->reference;
     f.cs = pr_xcalloc(ncases ? ncases : 1, sizeof *f.cs);
     unsigned long long **seen = pr_xcalloc(ncases ? ncases : 1, sizeof *seen);
     pr_buf tried = PR_BUF_INIT;
@@ -692,6 +724,9 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
             skip_tried = max_skip;
         if (dll)
             pr_buf_printf(&tried, "%s%s", tried.len ? ", " : "", step_names[si]);
+        for (size_t g = 0; g < ncases && !f.reference; g++)
+            f.cs[g].calc = pr_fitcalc_new(f.cs[g].scan, base, &cases[g].args, step, max_skip,
+                                          trims, NTRIMS, o->counts);
         for (int ri = 0; ri < nrounds; ri++)
             for (int red = 0; red < NREDUCERS; red++) {
                 pr_reduce r = reducers[red];
@@ -727,6 +762,8 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
         for (size_t g = 0; g < ncases; g++) {
             free(seen[g]);
             seen[g] = NULL;
+            pr_fitcalc_free(f.cs[g].calc);
+            f.cs[g].calc = NULL;
         }
     }
     if (f.ncand)
@@ -760,6 +797,7 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
     rc = report(&f, base_json, o, out, fits, err);
 out:
     for (size_t g = 0; g < ncases; g++) {
+        pr_fitcalc_free(f.cs[g].calc);
         pr_scan_free(f.cs[g].scan);
         free(f.cs[g].label);
         free(seen[g]);
