@@ -574,6 +574,15 @@ out:
     return rc;
 }
 
+/* pr_explain's text to standard output, as it is made. */
+static int write_stdout(const char *text, size_t len, void *arg, pr_err *err)
+{
+    (void)arg;
+    if (fwrite(text, 1, len, stdout) != len)
+        return pr_err_errno(err, NULL, "writing");
+    return 0;
+}
+
 /* parse --explain LOG... */
 static int cmd_explain(const opts *o, char **logs, int nlogs)
 {
@@ -583,7 +592,6 @@ static int cmd_explain(const opts *o, char **logs, int nlogs)
     if ((rc = check_identity(o, nlogs)) >= 0)
         return rc;
     pr_rule *rule = NULL;
-    pr_buf out = PR_BUF_INIT;
     pr_err err;
     rc = 2;
     if (load_rule(o->rule, &rule, &err) < 0) {
@@ -595,16 +603,17 @@ static int cmd_explain(const opts *o, char **logs, int nlogs)
             goto out;
     pr_parse_args args = {o->gpus, o->batch, o->seq_len, o->unit};
     int has_value = 0;
-    if (pr_explain(rule, (const char *const *)logs, (size_t)nlogs, &args, &out, &has_value,
-                   &err) < 0) {
+    if (pr_explain(rule, (const char *const *)logs, (size_t)nlogs, &args, write_stdout, NULL,
+                   &has_value, &err) < 0) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    if (print_out(&out) < 0)
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
         goto out;
+    }
     rc = has_value ? 0 : 1;
 out:
-    pr_buf_free(&out);
     pr_rule_free(rule);
     return rc;
 }

@@ -900,6 +900,76 @@ static size_t count(const char *s, const char *what)
     return n;
 }
 
+/* pr_explain's writer for tests: appends to the pr_buf arg. */
+static int append_text(const char *text, size_t len, void *arg, pr_err *err)
+{
+    (void)err;
+    pr_buf_put(arg, text, len);
+    return 0;
+}
+
+/* What a streamed explanation wrote, piece by piece. */
+typedef struct pieces {
+    size_t n, largest, total, lines, fail_at;
+    unsigned long long kept;
+} pieces;
+
+static int count_piece(const char *text, size_t len, void *arg, pr_err *err)
+{
+    pieces *p = arg;
+    p->n++;
+    p->total += len;
+    if (len > p->largest)
+        p->largest = len;
+    for (size_t i = 0; i < len; i++)
+        p->lines += text[i] == '\n';
+    if (p->fail_at && p->n == p->fail_at)
+        return pr_err_set(err, NULL, 0, 0, NULL, "writing: No space left on device");
+    return 0;
+}
+
+/* Hardening (#22): --explain held its whole listing in memory (1.55 GB for
+ * a 1 GB log).  It is written out as it is made: on a log of 300,000
+ * records no piece is much larger than PR_EXPLAIN_CHUNK, every record is
+ * listed, and a writer that fails stops it with its error. */
+Test(explain, streams_its_listing)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (int i = 0; i < 300000; i++)
+        pr_buf_printf(&b, "step %d ips: %d.%02d samples/sec\n", i, 390 + i % 9, i % 100);
+    char *log = temp_log(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    const char *rules[] = {"{\"profile\": \"paddle-ips\", \"scope\": \"global\", \"skip\": 10}",
+                           "{\"profile\": \"paddle-ips\", \"scope\": \"global\", \"reduce\": "
+                           "\"trimmed_mean\"}"};
+    for (size_t r = 0; r < 2; r++) {
+        pr_rule *rule = NULL;
+        pr_err err;
+        cr_assert_eq(pr_rule_parse("<t>", rules[r], strlen(rules[r]), &rule, &err), 0, "%s",
+                     err.msg);
+        const char *logs[] = {log};
+        pr_parse_args args = {0, 0, 0, NULL};
+        pieces p = {0};
+        int has_value = 0;
+        cr_assert_eq(pr_explain(rule, logs, 1, &args, count_piece, &p, &has_value, &err), 0,
+                     "%s", err.msg);
+        cr_expect(has_value);
+        /* a header, the records, the counts and the result */
+        cr_expect_geq(p.lines, 300000, "%zu lines", p.lines);
+        cr_expect_gt(p.n, p.total / (2 * PR_EXPLAIN_CHUNK), "%zu pieces of %zu bytes", p.n,
+                     p.total);
+        cr_expect_leq(p.largest, PR_EXPLAIN_CHUNK + 4096, "a piece of %zu bytes", p.largest);
+        /* a full disk on the third piece */
+        pieces q = {.fail_at = 3};
+        cr_expect_eq(pr_explain(rule, logs, 1, &args, count_piece, &q, &has_value, &err), -1);
+        cr_expect_eq(q.n, 3);
+        cr_expect_not_null(strstr(err.msg, "No space left on device"), "%s", err.msg);
+        pr_rule_free(rule);
+    }
+    unlink(log);
+    free(log);
+}
+
 /* Every record is accounted for, and the result is the record's value. */
 Test(explain, paddle_trimmed_mean_matches_the_record)
 {
@@ -966,7 +1036,8 @@ Test(explain, library_marks_steps_ranks_and_the_median)
     int has_value = 0;
     const char *logs[] = {log};
     pr_parse_args args = {0, 0, 0, NULL};
-    cr_assert_eq(pr_explain(rule, logs, 1, &args, &out, &has_value, &err), 0, "%s", err.msg);
+    cr_assert_eq(pr_explain(rule, logs, 1, &args, append_text, &out, &has_value, &err), 0, "%s",
+                 err.msg);
     const char *t = pr_buf_cstr(&out);
     cr_expect(has_value);
     cr_expect_not_null(strstr(t, "other rank (rank 1; the rule reads rank 0)"), "%s", t);
