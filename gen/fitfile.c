@@ -94,7 +94,7 @@ static int check_list(const pr_jcur *root, const char *key, int kind, const char
                             m, json_number_value(v), figure, match_names[is]);
         int fits = kind == LIST_REPRODUCED   ? mi == PR_PRINTED_ROUNDED
                    : kind == LIST_TRUNCATED ? mi == PR_PRINTED_TRUNCATED
-                                            : mi == PR_PRINTED_DIFFERS || mi == PR_PRINTED_TRUNCATED;
+                   : mi == PR_PRINTED_DIFFERS || mi == PR_PRINTED_TRUNCATED;
         if (!fits)
             return pr_jfail(&mc, err, "\"%s\" in \"%s\" (which holds %s)", m, key,
                             kind == LIST_REPRODUCED  ? "rules that reproduce the figure: rounded"
