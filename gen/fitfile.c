@@ -5,6 +5,7 @@
  * them beside the rule the record was parsed with. */
 #include "fitfile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,10 @@ static int check_figure(const pr_jcur *fig, const char **figure, pr_err *err)
         return pr_jfail(&f, err, "\"%s\" is not a figure as printed (digits, a decimal point and "
                                  "at most 12 decimals: 428, 19.428)",
                         *figure);
-    if (strtod(*figure, NULL) <= 0)
+    char *end = NULL;
+    errno = 0;
+    double x = strtod(*figure, &end);
+    if (end == *figure || *end || errno == ERANGE || !(x > 0))
         return pr_jfail(&f, err, "\"%s\" cannot be a result: a figure to reproduce is a number "
                                  "above 0",
                         *figure);

@@ -40,7 +40,7 @@ int pr_fit_figure_check(const char *s, pr_err *err)
     errno = 0;
     double v = s[0] && !isspace((unsigned char)s[0]) ? strtod(s, &end) : 0;
     int parsed = end && end != s && *end == '\0';
-    if (parsed && !isfinite(v))
+    if (parsed && ((errno == ERANGE && v != 0) || !isfinite(v)))
         return pr_err_set(err, NULL, 0, 0, "--fit",
                           "\"%s\" cannot be a result: it is not a finite number", s);
     if (parsed && v <= 0)

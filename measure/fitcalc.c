@@ -98,7 +98,8 @@ static int cmp_size(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-/* The Fenwick tree of n ones (1-based: t[i] counts positions (i - lowbit(i), i]). */
+/* The Fenwick tree of n ones (1-based: t[i] counts positions (i - lowbit(i),
+ * i]); the caller frees it. */
 static size_t *fen_new(size_t n)
 {
     size_t *t = pr_xmalloc((n + 1) * sizeof *t);
@@ -188,8 +189,9 @@ static void order_stats(const pr_fitcalc *fc, frun *r)
     free(t);
 }
 
-/* Reads run i's records under the engine's step.  Returns -1 when the run
- * holds a value the engine does not reduce itself (inf, NaN, -0). */
+/* Reads run i's records under the engine's step into r (zeroed; what it
+ * allocates, run_free frees, also after a failure).  Returns -1 when the
+ * run holds a value the engine does not reduce itself (inf, NaN, -0). */
 static int read_run(pr_fitcalc *fc, size_t i, frun *r)
 {
     size_t m;
@@ -387,7 +389,8 @@ static void mean_group(pr_fitcalc *fc, frun *r, size_t grp)
     fc->counts->passes++;
 }
 
-/* The sums of trim t's windows for skips s0 .. s0+LANES-1 in sorted order:
+/* The sums of trim t's windows for skips s0 .. s0+LANES-1 in sorted order
+ * (into r->trim_sum; the breakpoints it allocates it frees):
  * the sums of trimmed_mean.  A lane's window is [lo, hi) of g without the
  * records of index below its skip; the spans between window ends and those
  * records are summed with the lanes that hold them. */
