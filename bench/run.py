@@ -5,7 +5,7 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run), BENCH_ONLY=parse,gen,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores.
+(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores.
 
 Every record names the commit it was measured at (git rev-parse HEAD when
 this script started, and whether the working tree differed from it), the
@@ -220,6 +220,63 @@ def bench_parse():
     os.unlink(log)
 
 
+def bench_fit():
+    """parse --fit (every skip, reducer and trim it tries) beside a plain parse of the
+    same log, in one hyperfine run: the issue's 10 MB log of short `ips: N` lines (the
+    most records per MB) and, unless BENCH_QUICK, a PARSE_MB log of Paddle lines."""
+    measure = os.path.join(ROOT, "bin", "perfrepro-measure")
+    rule = '{"profile":"paddle-ips","scope":"global"}'
+    logs = []
+    small = os.path.join(TMP, "fit-10mb.log")
+    with open(small, "w") as f:
+        f.writelines("ips: %d\n" % (100 + i % 7) for i in range(1165085))
+    logs.append((small, "10 MB", 1165085, "103"))
+    if not QUICK:
+        large = os.path.join(TMP, "fit-large.log")
+        line = ("[2021/09/06 21:12:33] root INFO: epoch:0, train step:%d, loss: 7.01, lr: 0.1, "
+                "batch_cost: 0.65 s, reader_cost: 0.01 s, ips: %.5f samples/sec, eta: 0:13:45\n")
+        noise = "[2021/09/06 21:12:33] root INFO: reader queue 4/8, memory 21.3 GB\n"
+        blob = "".join(line % (i, 390 + (i * 7919 % 1000) / 100.0) + noise for i in range(1000)).encode() * 64
+        size = 0
+        with open(large, "wb") as f:
+            while size < PARSE_MB << 20:
+                f.write(blob)
+                size += len(blob)
+        logs.append((large, "%.0f MB" % (size / (1 << 20)), size // len(blob) * 64000, "395"))
+    cmds, names, plain = [], [], []
+    for path, size, records, fig in logs:
+        parse = "%s parse --rule '%s' %s" % (measure, rule, path)
+        fit = "%s parse --rule '%s' --fit %s %s" % (measure, rule, fig, path)
+        # --fit exits 1 when no rule reproduces the figure: a result, not a failure
+        for c, n in ((parse, "parse, " + size), (fit, "parse --fit, " + size)):
+            cmds.append("sh -c \"%s > /dev/null || [ \\$? -eq 1 ]\"" % c.replace('"', '\\"'))
+            names.append(n)
+            plain.append((c, records))
+    say("fit: " + ", ".join(size for _, size, _, _ in logs))
+    t = hyperfine(cmds, 3, names=names)
+    results = []
+    for i, (c, records) in enumerate(plain):
+        size = names[i].split(", ")[-1]
+        tool = (T("perfrepro-measure parse --fit，%s" % size, "perfrepro-measure parse --fit, %s" % size)
+                if "--fit" in names[i] else
+                T("perfrepro-measure parse，%s" % size, "perfrepro-measure parse, %s" % size))
+        extra = peak_rss(c + " > /dev/null || [ $? -eq 1 ]", True)
+        extra["records"] = records
+        results.append(result(tool, t[i], lambda s: s, extra))
+    met = results[1]["median"] < 1 and (len(results) < 4 or results[3]["median"] < 60)
+    record("fit", "parse --fit 的搜索耗时", "The parse --fit search", "s", False, results,
+           {"of": name(results[1]["tool"]), "to": name(results[0]["tool"]),
+            "text": T("--fit ÷ 普通 parse（10 MB）", "--fit ÷ a plain parse (10 MB)")},
+           {"text": T("10 MB 日志 < 1 s，1 GB 日志 < 60 s", "< 1 s for a 10 MB log, < 60 s for 1 GB"),
+            "met": met},
+           "perfrepro-measure parse --rule '%s' --fit FIGURE LOG" % rule,
+           T("--fit 尝试 skip 0 至 200 与每种 reduce、trim（1,809 条规则）；10 MB 日志为 1,165,085 行 ips: N",
+             "--fit tries skip 0 to 200 with every reduce and trim (1,809 rules); the 10 MB log is "
+             "1,165,085 lines ips: N"))
+    for path, _, _, _ in logs:
+        os.unlink(path)
+
+
 def synth(reports, per):
     d = os.path.join(TMP, "synth-%d-%d" % (reports, per))
     subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth_data.py"), d, str(reports),
@@ -372,7 +429,7 @@ def main():
     say("at commit %s%s" % (COMMIT["id"], " (working tree with uncommitted changes)" if COMMIT["dirty"] else ""))
     try:
         only = os.environ.get("BENCH_ONLY", "").split(",")
-        for b in (bench_parse, bench_gen, bench_charts, bench_site, bench_shipped, bench_noop):
+        for b in (bench_parse, bench_fit, bench_gen, bench_charts, bench_site, bench_shipped, bench_noop):
             if only != [""] and b.__name__[6:] not in only:
                 continue
             say("running " + b.__name__[6:])

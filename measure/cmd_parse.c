@@ -544,10 +544,8 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         while (end < argc && !is_fit(argv[end]))
             end++;
         cases[k].figure = fig;
-        if (pr_fit_figure_decimals(fig) < 0) {
-            rc = usage_error("--fit: \"%s\" is not a figure as printed (digits, a decimal "
-                             "point and at most 12 decimals: 428, 19.428)%s",
-                             fig, "");
+        if (pr_fit_figure_check(fig, &err) < 0) {
+            rc = usage_error("%s%s", err.msg, "");
             goto out;
         }
         vecs[k] = pr_xcalloc((size_t)(end - j) + 2, sizeof *vecs[k]);
@@ -564,7 +562,7 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    pr_fit_opts fo = {(size_t)o->limit, o->max_skip, o->json};
+    pr_fit_opts fo = {.limit = (size_t)o->limit, .max_skip = o->max_skip, .json = o->json};
     int fits = 0;
     if (pr_fit(rule, robj, cases, ncases, &fo, &out, &fits, &err) < 0) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
@@ -584,6 +582,15 @@ out:
     return rc;
 }
 
+/* pr_explain's text to standard output, as it is made. */
+static int write_stdout(const char *text, size_t len, void *arg, pr_err *err)
+{
+    (void)arg;
+    if (fwrite(text, 1, len, stdout) != len)
+        return pr_err_errno(err, NULL, "writing");
+    return 0;
+}
+
 /* parse --explain LOG... */
 static int cmd_explain(const opts *o, char **logs, int nlogs)
 {
@@ -593,7 +600,6 @@ static int cmd_explain(const opts *o, char **logs, int nlogs)
     if ((rc = check_identity(o, nlogs)) >= 0)
         return rc;
     pr_rule *rule = NULL;
-    pr_buf out = PR_BUF_INIT;
     pr_err err;
     rc = 2;
     if (load_rule(o->rule, &rule, &err) < 0) {
@@ -605,16 +611,17 @@ static int cmd_explain(const opts *o, char **logs, int nlogs)
             goto out;
     pr_parse_args args = {o->gpus, o->batch, o->seq_len, o->unit};
     int has_value = 0;
-    if (pr_explain(rule, (const char *const *)logs, (size_t)nlogs, &args, &out, &has_value,
-                   &err) < 0) {
+    if (pr_explain(rule, (const char *const *)logs, (size_t)nlogs, &args, write_stdout, NULL,
+                   &has_value, &err) < 0) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
-    if (print_out(&out) < 0)
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "perfrepro-measure parse: writing: %s\n", strerror(errno));
         goto out;
+    }
     rc = has_value ? 0 : 1;
 out:
-    pr_buf_free(&out);
     pr_rule_free(rule);
     return rc;
 }

@@ -262,11 +262,33 @@ static void put_convert(pr_buf *out, const pr_rule_cfg *c, const pr_parse_args *
         pr_buf_printf(out, "  round(%.10g, %d) = %.10g\n", t->before_round, c->round, t->value);
 }
 
-/* One run: its records, counts and arithmetic. */
-static void put_run(pr_buf *out, const pr_scan *s, const pr_rule_cfg *c, const pr_parse_args *a,
-                    const char *unit, size_t i, const unsigned char *st, const pr_run_trace *t,
-                    int width, int several_runs)
+/* The text being made and where it goes. */
+typedef struct sink {
+    pr_buf b;
+    pr_explain_write write;
+    void *arg;
+    pr_err *err;
+} sink;
+
+/* Writes out what the buffer holds (all of it, or only past
+ * PR_EXPLAIN_CHUNK bytes when !all).  Returns 0, or -1 with err set. */
+static int flush(sink *k, int all)
 {
+    if (!k->b.len || (!all && k->b.len < PR_EXPLAIN_CHUNK))
+        return 0;
+    int rc = k->write(k->b.data, k->b.len, k->arg, k->err);
+    pr_buf_clear(&k->b);
+    return rc;
+}
+
+/* One run: its records, counts and arithmetic.  Returns -1 (err set) when
+ * the text cannot be written. */
+static int put_run(sink *k, const pr_scan *s, const pr_rule_cfg *c, const pr_parse_args *a,
+                   const char *unit, size_t i, const unsigned char *st, const pr_run_trace *t,
+                   int width, int several_runs)
+{
+    pr_buf *out = &k->b;
+    int rc = -1;
     size_t n;
     const pr_scan_rec *recs = pr_scan_records(s, i, &n);
     unsigned char *mark = pr_xcalloc(n ? n : 1, 1);
@@ -285,19 +307,24 @@ static void put_run(pr_buf *out, const pr_scan *s, const pr_rule_cfg *c, const p
         if (st[j] == PR_REC_NOT_CLEAN)
             not_clean++;
         put_record(out, s, c, &recs[j], st[j], mark[j], t->failed, skip_no, width);
+        if (flush(k, 0) < 0)
+            goto out;
     }
-    free(mark);
     put_counts(out, t, not_clean);
     if (t->failed) {
         /* one run's failure is the case's, on the result line */
         if (several_runs)
             pr_buf_printf(out, "  run failed: %s: %s\n", t->reason, t->detail ? t->detail : "");
-        return;
+    } else {
+        put_reduce(out, c, t, recs, pick, mid);
+        put_convert(out, c, a, unit, t);
+        if (several_runs)
+            pr_buf_printf(out, "  run value: %.10g\n", t->value);
     }
-    put_reduce(out, c, t, recs, pick, mid);
-    put_convert(out, c, a, unit, t);
-    if (several_runs)
-        pr_buf_printf(out, "  run value: %.10g\n", t->value);
+    rc = 0;
+out:
+    free(mark);
+    return rc;
 }
 
 static int digits(unsigned long long n)
@@ -311,9 +338,12 @@ static int digits(unsigned long long n)
 }
 
 int pr_explain(const pr_rule *rule, const char *const *logs, size_t nlogs,
-               const pr_parse_args *args, pr_buf *out, int *has_value, pr_err *err)
+               const pr_parse_args *args, pr_explain_write write, void *arg, int *has_value,
+               pr_err *err)
 {
     const pr_rule_cfg *c = pr_rule_get(rule);
+    sink k = {PR_BUF_INIT, write, arg, err};
+    pr_buf *out = &k.b;
     pr_scan *s = NULL;
     pr_parse_result res;
     pr_parse_result_init(&res);
@@ -355,7 +385,8 @@ int pr_explain(const pr_rule *rule, const char *const *logs, size_t nlogs,
             pr_buf_putc(out, '\n');
         } else
             pr_buf_printf(out, "log: %s\n", logs[0]);
-        put_run(out, s, c, args, res.unit, i, st[i], &traces[i], width, runs > 1);
+        if (put_run(&k, s, c, args, res.unit, i, st[i], &traces[i], width, runs > 1) < 0)
+            goto out;
     }
     if (res.failed) {
         pr_buf_printf(out, "result: none (%s: %s)\n", res.fail_reason,
@@ -368,9 +399,12 @@ int pr_explain(const pr_rule *rule, const char *const *logs, size_t nlogs,
     } else {
         pr_buf_printf(out, "result: %.10g %s\n", res.value, res.unit ? res.unit : "");
     }
+    if (flush(&k, 1) < 0)
+        goto out;
     *has_value = !res.failed;
     rc = 0;
 out:
+    pr_buf_free(&k.b);
     for (size_t i = 0; i < runs; i++) {
         pr_run_trace_clear(&traces[i]);
         free(st[i]);

@@ -7,6 +7,7 @@
  * record the rule read (line number, value, what became of it: kept,
  * skipped as warm-up, trimmed at the low or high end, not picked, ignored,
  * not a clean number, another step, another rank), then the arithmetic.
+ * The listing is streamed: its memory does not grow with the text.
  */
 #ifndef PR_EXPLAIN_H
 #define PR_EXPLAIN_H
@@ -18,11 +19,24 @@
 #include "parse.h"
 #include "rule.h"
 
-/* Appends the explanation of rule on logs[0..nlogs) to out.  *has_value is
- * set to 1 when the case has a value, 0 when it failed (the text says why).
- * Returns -1 with err set when args do not suit the rule or a log cannot be
- * read (nothing useful was appended). */
+/* The text is written out as it is made, PR_EXPLAIN_CHUNK bytes at a time
+ * or so (a record's line may go past it): the listing of a log of millions
+ * of records is never held whole. */
+#define PR_EXPLAIN_CHUNK 65536
+
+/* Where the text goes: write(text, len, arg, err) gets each piece in order
+ * (text is pr_explain's, valid during the call); it returns 0, or -1 with
+ * err set, which stops the explanation. */
+typedef int (*pr_explain_write)(const char *text, size_t len, void *arg, pr_err *err);
+
+/* Writes the explanation of rule on logs[0..nlogs) through write.
+ * *has_value is set to 1 when the case has a value, 0 when it failed (the
+ * text says why).  Returns -1 with err set when args do not suit the rule
+ * or a log cannot be read (nothing was written), or when write failed.
+ * Memory: the scan's (about 48 bytes per record) and 2 bytes per record
+ * (18 while the used records of a median or trimmed mean are sorted). */
 int pr_explain(const pr_rule *rule, const char *const *logs, size_t nlogs,
-               const pr_parse_args *args, pr_buf *out, int *has_value, pr_err *err);
+               const pr_parse_args *args, pr_explain_write write, void *arg, int *has_value,
+               pr_err *err);
 
 #endif

@@ -1,5 +1,11 @@
-#include "fit.h"
+/* fit: the search of `parse --fit` (fit.h): the candidates (skip, reduce,
+ * trim, step, round), each reduced on every case by fitcalc.c, folded when
+ * a larger skip gives the same values, and sorted simplest first; the
+ * report is fitreport.c's. */
+#include "fit_int.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,64 +13,18 @@
 
 #include "stats.h"
 
-/* How a candidate's value compares with a figure. */
-enum { MATCH_ROUND, MATCH_TRUNC, MATCH_MISS, MATCH_FAIL };
-
 /* The trims tried with trimmed_mean, simplest first: the default (Paddle's
  * benchmark scripts), the olympic mean (MLPerf: the fastest and the slowest
  * dropped), then 5 %, 10 % and 25 % of the records from each end. */
-typedef struct trim_opt {
-    double fraction;
-    long long min;
-} trim_opt;
-static const trim_opt trims[] = {{0.05, 5}, {0, 1}, {0.05, 0}, {0.1, 0}, {0.25, 0}};
-enum { NTRIMS = sizeof trims / sizeof trims[0] };
+const pr_fitcalc_trim pr_fit_trims[NTRIMS] = {{0.05, 5}, {0, 1}, {0.05, 0}, {0.1, 0}, {0.25, 0}};
+const char *const pr_fit_step_names[] = {"iteration", "epoch", "summary", "any"};
 
 /* The reducers in the order listed among rules of as many keys. */
 static const pr_reduce reducers[] = {PR_REDUCE_MEAN, PR_REDUCE_TRIMMED_MEAN, PR_REDUCE_MEDIAN,
                                      PR_REDUCE_LAST, PR_REDUCE_BEST,         PR_REDUCE_MAX,
                                      PR_REDUCE_MIN};
 enum { NREDUCERS = sizeof reducers / sizeof reducers[0] };
-static const char *const reduce_names[] = {"mean", "median", "last", "trimmed_mean",
-                                           "max",  "min",    "best"};
 static const pr_step steps[] = {PR_STEP_ITERATION, PR_STEP_EPOCH, PR_STEP_SUMMARY, PR_STEP_ANY};
-static const char *const step_names[] = {"iteration", "epoch", "summary", "any"};
-
-/* One case: its figure and its records in memory. */
-typedef struct fcase {
-    const pr_fit_case *in;
-    int decimals;
-    char canon[48]; /* the figure with leading zeros dropped */
-    double figure;
-    pr_scan *scan;
-    char *label;    /* owned */
-} fcase;
-
-typedef struct cand {
-    pr_reduce_keys k;
-    int trim;           /* index in trims; -1 unless trimmed_mean */
-    int red_order;      /* index in reducers */
-    int step_order;     /* index in steps; 0 outside dllogger */
-    int round_searched; /* round is a searched key (else the rule's own) */
-    int complexity;     /* keys that differ from their defaults */
-    long long same_to;  /* the largest skip that gives the same values */
-    size_t at;          /* where its values are in the fit's arrays */
-    int nround, ntrunc, nfail;
-    double worst;       /* the largest relative difference */
-} cand;
-
-typedef struct fit {
-    fcase *cs;
-    size_t nc;
-    const pr_rule_cfg *base;
-    cand *cands;
-    size_t ncand, capcand;
-    double *vals;         /* ncases per candidate; NAN: no value */
-    unsigned char *match; /* MATCH_* */
-    const char **reason;  /* static: the failure's reason */
-    size_t nvals, capvals;
-    size_t tried;
-} fit;
 
 int pr_fit_figure_decimals(const char *s)
 {
@@ -72,11 +32,28 @@ int pr_fit_figure_decimals(const char *s)
     return d > 12 ? -1 : d;
 }
 
-/* x with d decimals, rounded as pr_stats_printed_match rounds (for the
- * report). */
-static void fmt_round(char *buf, size_t size, double x, int d)
+int pr_fit_figure_check(const char *s, pr_err *err)
 {
-    snprintf(buf, size, "%.*f", d, x);
+    /* Hardening (#22): "--fit 0" was searched, and every value was
+     * "+10000.08 %" off it (a relative difference to 0). */
+    char *end = NULL;
+    errno = 0;
+    double v = s[0] && !isspace((unsigned char)s[0]) ? strtod(s, &end) : 0;
+    int parsed = end && end != s && *end == '\0';
+    if (parsed && ((errno == ERANGE && v != 0) || !isfinite(v)))
+        return pr_err_set(err, NULL, 0, 0, "--fit",
+                          "\"%s\" cannot be a result: it is not a finite number", s);
+    if (parsed && v <= 0)
+        return pr_err_set(err, NULL, 0, 0, "--fit",
+                          "\"%s\" cannot be a result: a figure to reproduce is a number above 0",
+                          s);
+    int d = pr_fit_figure_decimals(s);
+    if (d < 0)
+        return pr_err_set(err, NULL, 0, 0, "--fit",
+                          "\"%s\" is not a figure as printed (digits, a decimal point and at "
+                          "most 12 decimals: 428, 19.428)",
+                          s);
+    return d;
 }
 
 static int classify(const fcase *fc, double v)
@@ -88,7 +65,7 @@ static int classify(const fcase *fc, double v)
     }
 }
 
-static double rel_diff(const fcase *fc, double v)
+double pr_fit_rel_diff(const fcase *fc, double v)
 {
     return fc->figure > 0 ? (v - fc->figure) / fc->figure : v - fc->figure;
 }
@@ -108,25 +85,35 @@ static void evaluate(fit *f, cand *c)
     c->nround = c->ntrunc = c->nfail = 0;
     c->worst = 0;
     for (size_t g = 0; g < f->nc; g++) {
-        pr_parse_result res;
-        pr_parse_result_init(&res);
-        pr_parse_reduce(f->cs[g].scan, &c->k, PR_REDUCE_LEAN, &res, NULL, NULL);
+        double v = 0;
+        const char *why = NULL;
+        int failed;
+        if (f->reference) {
+            pr_parse_result res;
+            pr_parse_result_init(&res);
+            pr_parse_reduce(f->cs[g].scan, &c->k, PR_REDUCE_LEAN, &res, NULL, NULL);
+            failed = res.failed;
+            why = res.fail_reason;
+            v = res.value;
+            pr_parse_result_clear(&res);
+        } else {
+            failed = pr_fitcalc_reduce(f->cs[g].calc, &c->k, &v, &why);
+        }
         size_t at = c->at + g;
-        f->reason[at] = res.failed ? res.fail_reason : NULL;
-        if (res.failed) {
+        f->reason[at] = failed ? why : NULL;
+        if (failed) {
             f->vals[at] = NAN;
             f->match[at] = MATCH_FAIL;
             c->nfail++;
         } else {
-            f->vals[at] = res.value;
-            f->match[at] = (unsigned char)classify(&f->cs[g], res.value);
+            f->vals[at] = v;
+            f->match[at] = (unsigned char)classify(&f->cs[g], v);
             c->nround += f->match[at] == MATCH_ROUND;
             c->ntrunc += f->match[at] == MATCH_TRUNC;
-            double r = fabs(rel_diff(&f->cs[g], res.value));
+            double r = fabs(pr_fit_rel_diff(&f->cs[g], v));
             if (r > c->worst)
                 c->worst = r;
         }
-        pr_parse_result_clear(&res);
     }
     f->tried++;
 }
@@ -240,10 +227,11 @@ static int trim_is_repeat(const fit *f, unsigned long long **seen, int ti, long 
     for (size_t g = 0; g < f->nc; g++)
         for (size_t i = 0; i < pr_scan_runs(f->cs[g].scan); i++) {
             size_t n = seen[g][i] > (unsigned long long)skip ? (size_t)(seen[g][i] - skip) : 0;
-            size_t d = pr_stats_trim_count(n, trims[ti].fraction, (size_t)trims[ti].min);
+            const pr_fitcalc_trim *t = pr_fit_trims;
+            size_t d = pr_stats_trim_count(n, t[ti].fraction, (size_t)t[ti].min);
             all_zero &= d == 0;
             for (int e = 0; e < ti; e++)
-                same[e] &= d == pr_stats_trim_count(n, trims[e].fraction, (size_t)trims[e].min);
+                same[e] &= d == pr_stats_trim_count(n, t[e].fraction, (size_t)t[e].min);
         }
     if (all_zero)
         return 1;
@@ -315,316 +303,15 @@ static int cmp_simple(const void *pa, const void *pb)
     return a->k.round - b->k.round;
 }
 
-/* The candidate as the object one passes to --rule: the user's rule with
- * the searched keys set where they are not the default (a new reference). */
-static json_t *cand_json(const fit *f, const json_t *base_json, const cand *c)
-{
-    json_t *j = json_deep_copy(base_json);
-    json_object_del(j, "skip");
-    json_object_del(j, "reduce");
-    json_object_del(j, "trim");
-    if (f->base->profile == PR_PROFILE_DLLOGGER)
-        json_object_del(j, "step");
-    if (c->round_searched)
-        json_object_del(j, "round");
-    if (c->k.skip)
-        json_object_set_new(j, "skip", json_integer(c->k.skip));
-    if (c->k.reduce != PR_REDUCE_MEAN)
-        json_object_set_new(j, "reduce", json_string(reduce_names[c->k.reduce]));
-    if (c->trim > 0) {
-        const trim_opt *t = &trims[c->trim];
-        json_object_set_new(j, "trim",
-                            json_pack("{s:o,s:I}", "fraction",
-                                      t->fraction == 0 ? json_integer(0) : json_real(t->fraction),
-                                      "min", (json_int_t)t->min));
-    }
-    if (f->base->profile == PR_PROFILE_DLLOGGER && c->k.step != PR_STEP_ITERATION)
-        json_object_set_new(j, "step", json_string(step_names[c->k.step]));
-    if (c->round_searched && c->k.round >= 0)
-        json_object_set_new(j, "round", json_integer(c->k.round));
-    return j;
-}
-
-/* Checks that the printed rule holds the candidate's keys, so that what is
- * listed is what --rule will do. */
-static int check_printed(const json_t *j, const cand *c, int dllogger, pr_err *err)
-{
-    pr_rule *r = NULL;
-    if (pr_rule_from_json((json_t *)j, "<--fit>", &r, err) < 0)
-        return pr_err_prefix(err, "a rule built by --fit is not valid");
-    pr_reduce_keys k;
-    pr_reduce_keys_of(r, &k);
-    pr_rule_free(r);
-    int trimmed = c->k.reduce == PR_REDUCE_TRIMMED_MEAN;
-    if (k.skip != c->k.skip || k.reduce != c->k.reduce || k.round != c->k.round ||
-        k.min_records != c->k.min_records || (dllogger && k.step != c->k.step) ||
-        (trimmed && (k.trim_fraction != c->k.trim_fraction || k.trim_min != c->k.trim_min)))
-        return pr_err_set(err, NULL, 0, 0, "--fit", "a rule built by --fit does not hold the "
-                                                    "keys that were tried");
-    return 0;
-}
-
-/* One listed candidate: its rule, and each case's value against its figure. */
-static int put_cand(const fit *f, const json_t *base_json, const cand *c, size_t no,
-                    pr_buf *out, pr_err *err)
-{
-    json_t *j = cand_json(f, base_json, c);
-    int rc = check_printed(j, c, f->base->profile == PR_PROFILE_DLLOGGER, err);
-    if (rc == 0) {
-        char *t = json_dumps(j, JSON_REAL_PRECISION(15));
-        pr_buf_printf(out, "  %zu. %s\n", no, t);
-        free(t);
-    }
-    json_decref(j);
-    if (rc < 0)
-        return -1;
-    for (size_t g = 0; g < f->nc; g++) {
-        const fcase *fc = &f->cs[g];
-        double v = f->vals[c->at + g];
-        int d = fc->decimals;
-        if (f->nc > 1)
-            pr_buf_printf(out, "     [%zu] ", g + 1);
-        else
-            pr_buf_puts(out, "     ");
-        char r[512];
-        switch (f->match[c->at + g]) {
-        case MATCH_FAIL:
-            pr_buf_printf(out, "no value (%s)\n", f->reason[c->at + g]);
-            continue;
-        case MATCH_ROUND:
-            pr_buf_printf(out, "%.*f -> %s\n", d + 3, v, fc->canon);
-            continue;
-        case MATCH_TRUNC:
-            fmt_round(r, sizeof r, v, d);
-            pr_buf_printf(out, "%.*f -> %s only by truncation (it rounds to %s)\n", d + 3, v,
-                          fc->canon, r);
-            continue;
-        default:
-            pr_buf_printf(out, "%.*f misses %s (%+.*f, %+.4f%%)\n", d + 3, v, fc->canon, d + 3,
-                          v - fc->figure, 100.0 * rel_diff(fc, v));
-        }
-    }
-    if (c->same_to > c->k.skip)
-        pr_buf_printf(out, "     (the same value%s with skip %lld to %lld)\n",
-                      f->nc > 1 ? "s" : "", c->k.skip, c->same_to);
-    return 0;
-}
-
-/* Lists the candidates idx[0..n), at most limit (0: all). */
-static int put_list(const fit *f, const json_t *base_json, const size_t *idx, size_t n,
-                    size_t limit, pr_buf *out, pr_err *err)
-{
-    size_t shown = limit && n > limit ? limit : n;
-    for (size_t i = 0; i < shown; i++)
-        if (put_cand(f, base_json, &f->cands[idx[i]], i + 1, out, err) < 0)
-            return -1;
-    if (shown < n)
-        pr_buf_printf(out, "  ... and %zu more (--limit 0 lists them all)\n", n - shown);
-    return 0;
-}
-
-typedef struct by_diff {
-    double worst;
-    size_t i;
-} by_diff;
-
-static int cmp_diff(const void *pa, const void *pb)
-{
-    const by_diff *a = pa, *b = pb;
-    if (a->worst != b->worst)
-        return a->worst < b->worst ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
-}
-
-/* The figures, for headings: "393.561", "both figures", "all 3 figures". */
-static void put_figures(const fit *f, pr_buf *out)
-{
-    if (f->nc == 1)
-        pr_buf_puts(out, f->cs[0].canon);
-    else if (f->nc == 2)
-        pr_buf_puts(out, "both figures");
-    else
-        pr_buf_printf(out, "all %zu figures", f->nc);
-}
-
-/* Up to limit candidates idx[0..n) as a JSON array (a new reference): each
- * {"rule", "values": [per case, null when none], "matches": [...]}. */
-static json_t *cand_list_json(const fit *f, const json_t *base_json, const size_t *idx,
-                              size_t n, size_t limit, pr_err *err)
-{
-    static const char *const match_names[] = {"rounded", "truncated", "differs", "no value"};
-    json_t *arr = json_array();
-    size_t shown = limit && n > limit ? limit : n;
-    for (size_t i = 0; i < shown; i++) {
-        const cand *c = &f->cands[idx[i]];
-        json_t *rule = cand_json(f, base_json, c);
-        if (check_printed(rule, c, f->base->profile == PR_PROFILE_DLLOGGER, err) < 0) {
-            json_decref(rule);
-            json_decref(arr);
-            return NULL;
-        }
-        json_t *vals = json_array(), *matches = json_array();
-        for (size_t g = 0; g < f->nc; g++) {
-            double v = f->vals[c->at + g];
-            int m = f->match[c->at + g];
-            json_array_append_new(vals, isnan(v) ? json_null() : json_real(v));
-            json_array_append_new(matches, json_string(match_names[m == MATCH_ROUND   ? 0
-                                                                   : m == MATCH_TRUNC ? 1
-                                                                   : m == MATCH_FAIL  ? 3
-                                                                                      : 2]));
-        }
-        /* json_pack "o" steals rule, vals and matches */
-        json_array_append_new(arr, json_pack("{s:o,s:o,s:o}", "rule", rule, "values", vals,
-                                             "matches", matches));
-    }
-    return arr;
-}
-
-/* The report as one JSON object (--json): the figures, the rules that
- * reproduce them all, those that do only by truncation, and (when none
- * reproduces them all) the closest.  Appended to out. */
-static int report_json(fit *f, const json_t *base_json, const pr_fit_opts *o, pr_buf *out,
-                       int *fits, pr_err *err)
-{
-    size_t *idx = pr_xcalloc(f->ncand + 1, sizeof *idx);
-    by_diff *bd = pr_xcalloc(f->ncand + 1, sizeof *bd);
-    json_t *doc = json_object(), *figs = json_array(), *list;
-    int rc = -1;
-    for (size_t g = 0; g < f->nc; g++) {
-        json_t *logs = json_array();
-        for (size_t i = 0; i < f->cs[g].in->nlogs; i++)
-            json_array_append_new(logs, json_string(f->cs[g].in->logs[i]));
-        json_array_append_new(figs, json_pack("{s:s,s:o}", "figure", f->cs[g].in->figure,
-                                              "logs", logs));
-    }
-    json_object_set_new(doc, "perfrepro_fit", json_integer(1));
-    json_object_set_new(doc, "searched", json_integer((json_int_t)f->tried));
-    json_object_set_new(doc, "figures", figs);
-    size_t n = 0;
-    for (size_t i = 0; i < f->ncand; i++)
-        if ((size_t)f->cands[i].nround == f->nc)
-            idx[n++] = i;
-    *fits = n > 0;
-    if (!(list = cand_list_json(f, base_json, idx, n, o->limit, err)))
-        goto out;
-    json_object_set_new(doc, "reproduced", list);
-    n = 0;
-    for (size_t i = 0; i < f->ncand; i++)
-        if (f->cands[i].ntrunc && (size_t)(f->cands[i].nround + f->cands[i].ntrunc) == f->nc)
-            idx[n++] = i;
-    if (!(list = cand_list_json(f, base_json, idx, n, o->limit, err)))
-        goto out;
-    json_object_set_new(doc, "truncated", list);
-    n = 0;
-    for (size_t i = 0; !*fits && i < f->ncand; i++)
-        if (f->cands[i].nfail == 0)
-            bd[n++] = (by_diff){f->cands[i].worst, i};
-    pr_qsort(bd, n, sizeof *bd, cmp_diff);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = bd[i].i;
-    if (!(list = cand_list_json(f, base_json, idx, n, o->limit, err)))
-        goto out;
-    json_object_set_new(doc, "closest", list);
-    char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    pr_buf_puts(out, text);
-    pr_buf_puts(out, "\n");
-    free(text);
-    rc = 0;
-out:
-    json_decref(doc);
-    free(idx);
-    free(bd);
-    return rc;
-}
-
-/* The report, from the candidates sorted simplest first. */
-static int report(fit *f, const json_t *base_json, const pr_fit_opts *o, pr_buf *out,
-                  int *fits, pr_err *err)
-{
-    size_t *idx = pr_xcalloc(f->ncand + 1, sizeof *idx);
-    by_diff *bd = NULL;
-    size_t n = 0;
-    int rc = -1;
-    for (size_t i = 0; i < f->ncand; i++)
-        if ((size_t)f->cands[i].nround == f->nc)
-            idx[n++] = i;
-    *fits = n > 0;
-    if (n) {
-        pr_buf_printf(out, "%zu rule%s reproduce%s ", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
-        put_figures(f, out);
-        pr_buf_puts(out, " (simplest first):\n");
-        if (put_list(f, base_json, idx, n, o->limit, out, err) < 0)
-            goto out;
-    } else {
-        pr_buf_puts(out, "no rule reproduces ");
-        put_figures(f, out);
-        pr_buf_puts(out, "\n");
-    }
-    /* only by truncation: every figure by rounding or truncating, one at least truncated */
-    n = 0;
-    for (size_t i = 0; i < f->ncand; i++)
-        if (f->cands[i].ntrunc && (size_t)(f->cands[i].nround + f->cands[i].ntrunc) == f->nc)
-            idx[n++] = i;
-    if (n) {
-        pr_buf_printf(out, "%zu rule%s reproduce%s ", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
-        put_figures(f, out);
-        pr_buf_puts(out, " only by truncation (the figure was cut, not rounded):\n");
-        if (put_list(f, base_json, idx, n, o->limit, out, err) < 0)
-            goto out;
-    }
-    if (*fits) {
-        rc = 0;
-        goto out;
-    }
-    /* the rules that reproduce most figures, when there are several */
-    for (size_t want = f->nc - 1; f->nc > 1 && want >= 1; want--) {
-        n = 0;
-        for (size_t i = 0; i < f->ncand; i++)
-            if ((size_t)f->cands[i].nround == want)
-                idx[n++] = i;
-        if (!n)
-            continue;
-        pr_buf_printf(out, "%zu rule%s reproduce%s %zu of the %zu figures (simplest first):\n",
-                      n, n == 1 ? "" : "s", n == 1 ? "s" : "", want, f->nc);
-        if (put_list(f, base_json, idx, n, o->limit, out, err) < 0)
-            goto out;
-        break;
-    }
-    /* the closest: the smallest largest relative difference over the cases */
-    bd = pr_xcalloc(f->ncand + 1, sizeof *bd);
-    n = 0;
-    for (size_t i = 0; i < f->ncand; i++)
-        if (f->cands[i].nfail == 0)
-            bd[n++] = (by_diff){f->cands[i].worst, i};
-    pr_qsort(bd, n, sizeof *bd, cmp_diff);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = bd[i].i;
-    if (n) {
-        pr_buf_puts(out, "the closest rules (by the largest relative difference):\n");
-        if (put_list(f, base_json, idx, n, o->limit, out, err) < 0)
-            goto out;
-    } else {
-        pr_buf_puts(out, "no rule gives a value for every log\n");
-    }
-    rc = 0;
-out:
-    free(idx);
-    free(bd);
-    return rc;
-}
-
 /* Reads the cases and checks their figures. */
 static int open_cases(fit *f, const pr_rule *base, const pr_fit_case *cases, pr_err *err)
 {
     for (size_t g = 0; g < f->nc; g++) {
         fcase *fc = &f->cs[g];
         fc->in = &cases[g];
-        fc->decimals = pr_fit_figure_decimals(cases[g].figure);
+        fc->decimals = pr_fit_figure_check(cases[g].figure, err);
         if (fc->decimals < 0)
-            return pr_err_set(err, NULL, 0, 0, "--fit",
-                              "\"%s\" is not a figure as printed (digits, a decimal point and "
-                              "at most 12 decimals: 428, 19.428)",
-                              cases[g].figure);
+            return -1;
         const char *p = cases[g].figure;
         while (p[0] == '0' && p[1] >= '0' && p[1] <= '9')
             p++;
@@ -650,6 +337,7 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
     memset(&f, 0, sizeof f);
     f.nc = ncases;
     f.base = pr_rule_get(base);
+    f.reference = o->reference;
     f.cs = pr_xcalloc(ncases ? ncases : 1, sizeof *f.cs);
     unsigned long long **seen = pr_xcalloc(ncases ? ncases : 1, sizeof *seen);
     pr_buf tried = PR_BUF_INIT;
@@ -691,7 +379,10 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
         if (max_skip > skip_tried)
             skip_tried = max_skip;
         if (dll)
-            pr_buf_printf(&tried, "%s%s", tried.len ? ", " : "", step_names[si]);
+            pr_buf_printf(&tried, "%s%s", tried.len ? ", " : "", pr_fit_step_names[si]);
+        for (size_t g = 0; g < ncases && !f.reference; g++)
+            f.cs[g].calc = pr_fitcalc_new(f.cs[g].scan, base, &cases[g].args, step, max_skip,
+                                          pr_fit_trims, NTRIMS, o->counts);
         for (int ri = 0; ri < nrounds; ri++)
             for (int red = 0; red < NREDUCERS; red++) {
                 pr_reduce r = reducers[red];
@@ -712,8 +403,8 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
                     proto.k.round = rounds[ri];
                     proto.trim = ti;
                     if (ti >= 0) {
-                        proto.k.trim_fraction = trims[ti].fraction;
-                        proto.k.trim_min = trims[ti].min;
+                        proto.k.trim_fraction = pr_fit_trims[ti].fraction;
+                        proto.k.trim_min = pr_fit_trims[ti].min;
                     }
                     proto.red_order = red;
                     proto.step_order = dll ? si : 0;
@@ -727,13 +418,15 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
         for (size_t g = 0; g < ncases; g++) {
             free(seen[g]);
             seen[g] = NULL;
+            pr_fitcalc_free(f.cs[g].calc);
+            f.cs[g].calc = NULL;
         }
     }
     if (f.ncand)
         pr_qsort(f.cands, f.ncand, sizeof *f.cands, cmp_simple);
 
     if (o->json) {
-        rc = report_json(&f, base_json, o, out, fits, err);
+        rc = pr_fit_report_json(&f, base_json, o, out, fits, err);
         goto out;
     }
     size_t nlogs = 0;
@@ -757,9 +450,10 @@ int pr_fit(const pr_rule *base, const json_t *base_json, const pr_fit_case *case
     pr_buf_puts(out, "\n");
     for (size_t g = 0; ncases > 1 && g < ncases; g++)
         pr_buf_printf(out, "  [%zu] %s: %s\n", g + 1, f.cs[g].canon, f.cs[g].label);
-    rc = report(&f, base_json, o, out, fits, err);
+    rc = pr_fit_report_text(&f, base_json, o, out, fits, err);
 out:
     for (size_t g = 0; g < ncases; g++) {
+        pr_fitcalc_free(f.cs[g].calc);
         pr_scan_free(f.cs[g].scan);
         free(f.cs[g].label);
         free(seen[g]);

@@ -7,9 +7,10 @@
  * DLLogger step, and round when a case has several runs.  Scope and value
  * stay as given: guessing them would hide the per-card/global trap.
  *
- * Each case (a figure and its logs) is read once (pr_parse_scan) and every
- * candidate is reduced from memory (pr_parse_reduce), with the same code as
- * a plain parse.  A candidate reproduces a figure printed with d decimals
+ * Each case (a figure and its logs) is read once (pr_parse_scan), each run
+ * sorted once, and every candidate is reduced from memory by fitcalc.c,
+ * which gives the values pr_parse_reduce (a plain parse's code) gives, bit
+ * for bit.  A candidate reproduces a figure printed with d decimals
  * when its value rounded to d decimals (as Python's round) prints as the
  * figure; one that matches only when truncated is reported as such.
  */
@@ -21,6 +22,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "fitcalc.h"
 #include "parse.h"
 #include "rule.h"
 
@@ -36,12 +38,21 @@ typedef struct pr_fit_opts {
     size_t limit;       /* rules listed per section; 0: all */
     long long max_skip; /* the largest skip tried */
     int json;           /* report as one JSON object (--json) */
+    /* tests: reduce every rule tried with pr_parse_reduce, as one parse
+     * would, instead of fitcalc (the same report, much slower) */
+    int reference;
+    pr_fitcalc_counts *counts; /* may be NULL: what the search did (added to) */
 } pr_fit_opts;
 
 /* The number of decimals of a figure written as digits with an optional
  * decimal part ("428", "19.428"), or -1 when it is not one (a sign, an
  * exponent, grouped digits, more than 12 decimals or 40 characters). */
 int pr_fit_figure_decimals(const char *s);
+/* Checks a figure given to --fit: it must be a number a result can be
+ * (finite, above 0) written as printed (pr_fit_figure_decimals).  Returns
+ * its decimals, or -1 with err naming --fit ("0" cannot be a result, "-5"
+ * neither, "inf" is not finite, "1e3" is not written as printed). */
+int pr_fit_figure_check(const char *s, pr_err *err);
 
 /* Searches the rules made from base (base_json: the same rule as the user
  * wrote it, borrowed; the rules listed are it with the searched keys set)

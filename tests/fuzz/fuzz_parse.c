@@ -186,6 +186,14 @@ static void check_rule_roundtrip(const pr_rule *r)
 /* One scanning path: the logs read once and reduced in memory under the
  * rule's own keys give pr_parse_logs's outcome (res), stats and metrics
  * included; --explain agrees on whether there is a value; --fit runs. */
+/* pr_explain's writer: appends to the pr_buf arg. */
+static int append_text(const char *text, size_t len, void *arg, pr_err *err)
+{
+    (void)err;
+    pr_buf_put(arg, text, len);
+    return 0;
+}
+
 static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
                        const pr_parse_args *args, const pr_parse_result *res)
 {
@@ -221,21 +229,31 @@ static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlog
 
     pr_buf out = PR_BUF_INIT;
     int has_value = -1;
-    if (pr_explain(rule, logs, nlogs, args, &out, &has_value, &e) < 0 ||
+    if (pr_explain(rule, logs, nlogs, args, append_text, &out, &has_value, &e) < 0 ||
         has_value != !res->failed)
         die("--explain failed, or disagrees on whether the case has a value");
     pr_buf_free(&out);
 
+    /* --fit: the search (fitcalc) reports what reducing every rule with
+     * pr_parse_reduce reports, byte for byte */
     json_t *base = pr_rule_to_json(rule);
     pr_fit_case fc = {"1", logs, nlogs, *args};
-    pr_fit_opts fo = {2, 3, 0};
-    int fits = -1;
-    if (pr_fit(rule, base, &fc, 1, &fo, &out, &fits, &e) < 0) {
-        fprintf(stderr, "%s\n", e.msg);
-        die("--fit failed on logs pr_parse_logs read");
+    pr_buf ref = PR_BUF_INIT;
+    for (int reference = 0; reference < 2; reference++) {
+        pr_fit_opts fo = {.limit = 0, .max_skip = 3, .json = 1, .reference = reference};
+        int fits = -1;
+        if (pr_fit(rule, base, &fc, 1, &fo, reference ? &ref : &out, &fits, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            die("--fit failed on logs pr_parse_logs read");
+        }
+    }
+    if (strcmp(pr_buf_cstr(&out), pr_buf_cstr(&ref)) != 0) {
+        fprintf(stderr, "search:\n%s\nreference:\n%s\n", pr_buf_cstr(&out), pr_buf_cstr(&ref));
+        die("--fit's search differs from reducing every rule with pr_parse_reduce");
     }
     json_decref(base);
     pr_buf_free(&out);
+    pr_buf_free(&ref);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

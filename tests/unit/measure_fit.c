@@ -21,6 +21,7 @@
 #include "buf.h"
 #include "explain.h"
 #include "fit.h"
+#include "fitcalc.h"
 #include "parse.h"
 #include "rule.h"
 
@@ -339,6 +340,244 @@ Test(scan, fixtures_reduce_as_a_parse_does)
     }
 }
 
+/* ---- fitcalc: one sort per run, the values of pr_parse_reduce ---- */
+
+/* A pseudo-random stream that is the same on every machine. */
+static unsigned long long rng = 88172645463325252ULL;
+static double rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* A log of n lines "PREFIX VALUE SUFFIX", VALUE from fmt (%.Nf) around
+ * base: a slow warm-up, noise, and values that repeat (ties in sorts). */
+static char *gen_log(const char *prefix, const char *fmt, double base, double spread, size_t n,
+                     const char *suffix)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        double v = i < 7 ? base * (0.3 + 0.1 * (double)i) : base + spread * (rnd() - 0.5);
+        if (i % 11 == 5)
+            v = base; /* a value many records share */
+        pr_buf_puts(&b, prefix);
+        pr_buf_printf(&b, fmt, v);
+        pr_buf_puts(&b, suffix);
+        pr_buf_putc(&b, '\n');
+    }
+    char *path = temp_log(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    return path;
+}
+
+static const pr_fitcalc_trim calc_trims[] = {{0.05, 5}, {0, 1}, {0.05, 0}, {0.1, 0}, {0.25, 0}};
+
+/* Every key --fit tries (and skips beyond the engine's max_skip, which it
+ * hands to pr_parse_reduce): fitcalc's value and failure are
+ * pr_parse_reduce's, bit for bit.  Returns the reductions compared. */
+static size_t check_calc(const char *rule_text, const char *const *logs, size_t n,
+                         pr_parse_args args, long long max_skip, int replayed)
+{
+    pr_rule *rule = NULL;
+    pr_err err;
+    cr_assert_eq(pr_rule_parse("<t>", rule_text, strlen(rule_text), &rule, &err), 0, "%s",
+                 err.msg);
+    pr_scan *scan = NULL;
+    cr_assert_eq(pr_parse_scan(rule, logs, n, &args, &scan, &err), 0, "%s", err.msg);
+    const pr_rule_cfg *c = pr_rule_get(rule);
+    int dll = c->profile == PR_PROFILE_DLLOGGER;
+    static const pr_reduce reds[] = {PR_REDUCE_MEAN, PR_REDUCE_MEDIAN, PR_REDUCE_LAST,
+                                     PR_REDUCE_TRIMMED_MEAN, PR_REDUCE_MAX, PR_REDUCE_MIN,
+                                     PR_REDUCE_BEST};
+    static const int rounds[] = {-1, 0, 2};
+    size_t compared = 0;
+    for (int st = 0; st < (dll ? 4 : 1); st++) {
+        pr_fitcalc_counts counts = {0};
+        pr_fitcalc *fc = pr_fitcalc_new(scan, rule, &args, (pr_step)st, max_skip, calc_trims,
+                                        5, &counts);
+        unsigned long long beyond = 0;
+        for (long long skip = 0; skip <= max_skip + 2; skip++)
+            for (size_t ri = 0; ri < 7; ri++)
+                for (size_t ti = 0; ti < (reds[ri] == PR_REDUCE_TRIMMED_MEAN ? 5u : 1u); ti++)
+                    for (size_t oi = 0; oi < 3; oi++) {
+                        if (reds[ri] == PR_REDUCE_BEST && c->value == PR_VALUE_RAW)
+                            continue;
+                        pr_reduce_keys k;
+                        pr_reduce_keys_of(rule, &k);
+                        k.skip = skip;
+                        k.reduce = reds[ri];
+                        k.trim_fraction = calc_trims[ti].fraction;
+                        k.trim_min = calc_trims[ti].min;
+                        k.step = (pr_step)st;
+                        k.round = rounds[oi];
+                        pr_parse_result res;
+                        pr_parse_result_init(&res);
+                        pr_parse_reduce(scan, &k, PR_REDUCE_LEAN, &res, NULL, NULL);
+                        double v = -1;
+                        const char *why = NULL;
+                        int failed = pr_fitcalc_reduce(fc, &k, &v, &why);
+                        cr_assert_eq(failed, res.failed, "%s skip %lld reduce %zu trim %zu",
+                                     rule_text, skip, ri, ti);
+                        if (failed)
+                            cr_assert_str_eq(why, res.fail_reason, "%s skip %lld reduce %zu",
+                                             rule_text, skip, ri);
+                        else
+                            cr_assert(memcmp(&v, &res.value, sizeof v) == 0,
+                                      "%s skip %lld reduce %zu trim %zu round %d: %.17g != %.17g",
+                                      rule_text, skip, ri, ti, rounds[oi], v, res.value);
+                        beyond += skip > max_skip;
+                        pr_parse_result_clear(&res);
+                        compared++;
+                    }
+        /* one sort per run that has records; the engine replays only what
+         * lies beyond its skips (or a whole case it does not reduce) */
+        cr_assert_leq(counts.sorts, pr_scan_runs(scan));
+        if (replayed)
+            cr_assert_eq(counts.replays, counts.reductions);
+        else
+            cr_assert_leq(counts.replays, beyond, "%s: %llu replays", rule_text,
+                          counts.replays);
+        pr_fitcalc_free(fc);
+    }
+    pr_scan_free(scan);
+    pr_rule_free(rule);
+    return compared;
+}
+
+Test(fitcalc, reduces_as_a_parse_does)
+{
+    char *p1 = gen_log("step ips: ", "%.5f", 393.5, 4, 300, " samples/sec");
+    char *p2 = gen_log("ips: ", "%.2f", 103, 3, 1000, "");
+    char *p3 = gen_log("ips: ", "%.0f", 103, 6, 60, "");
+    const char *l1[] = {p1}, *l2[] = {p2}, *l3[] = {p3};
+    check_calc("{\"profile\": \"paddle-ips\", \"scope\": \"per_card\"}", l1, 1,
+               (pr_parse_args){8, 0, 0, NULL}, 40, 0);
+    check_calc("{\"profile\": \"paddle-ips\", \"scope\": \"global\"}", l2, 1,
+               (pr_parse_args){0, 0, 0, NULL}, 200, 0);
+    check_calc("{\"profile\": \"paddle-ips\", \"scope\": \"global\", \"min_records\": 20}", l3, 1,
+               (pr_parse_args){0, 0, 0, NULL}, 70, 0);
+    /* three runs: the median of their values */
+    const char *runs[] = {p1, p3, p2};
+    check_calc("{\"profile\": \"paddle-ips\", \"scope\": \"global\"}", runs, 3,
+               (pr_parse_args){0, 0, 0, NULL}, 33, 0);
+    /* step times, converted with batch x GPUs; in tokens */
+    char *mm = gen_log("Iter [1/9]\tlr: 1, time: ", "%.3f", 0.52, 0.05, 200, ", data_time: 0");
+    const char *l4[] = {mm};
+    check_calc("{\"profile\": \"mmseg\"}", l4, 1, (pr_parse_args){4, 8, 0, NULL}, 50, 0);
+    check_calc("{\"profile\": \"mmseg\", \"unit\": \"tokens/s\"}", l4, 1,
+               (pr_parse_args){4, 8, 512, NULL}, 20, 0);
+    /* Megatron: the global batch read from the lines, ramping up */
+    pr_buf b = PR_BUF_INIT;
+    for (int i = 0; i < 120; i++)
+        pr_buf_printf(&b, " iteration %d | elapsed time per iteration (ms): %.1f |%s\n", i,
+                      500 + 20 * rnd(),
+                      i < 9 ? " global batch size:    16 |"
+                      : i == 40 ? ""
+                                : " global batch size:    64 |");
+    char *meg = temp_log(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    const char *l5[] = {meg};
+    check_calc("{\"profile\": \"megatron\"}", l5, 1, (pr_parse_args){8, 2, 1024, NULL}, 60, 0);
+    /* DLLogger: every step searched */
+    b = (pr_buf)PR_BUF_INIT;
+    for (int i = 0; i < 150; i++) {
+        pr_buf_printf(&b, "DLL 2023-08-04 05:46:28.1 - Epoch: 0 Iteration: %d  train.total_ips : "
+                          "%.2f images/s\n",
+                      i, 360 + 5 * rnd());
+        if (i % 50 == 49)
+            pr_buf_printf(&b, "DLL 2023-08-04 05:46:28.4 - Epoch: %d  train.total_ips : %.2f "
+                              "images/s\n",
+                          i / 50, 361 + rnd());
+    }
+    pr_buf_puts(&b, "DLL 2023-08-04 05:46:28.5 - Summary: train.total_ips : 362.5 images/s\n");
+    char *dll = temp_log(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    const char *l6[] = {dll};
+    check_calc("{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"scope\": "
+               "\"global\"}",
+               l6, 1, (pr_parse_args){0, 0, 0, NULL}, 30, 0);
+    /* raw values, negative ones among them, and a -0 (left to pr_parse_reduce) */
+    char *raw = gen_log("v: ", "%.3f", 1, 6, 150, "");
+    char *negz = temp_log("v: 1\nv: -0\nv: 0\nv: 2\nv: -1\n");
+    const char *l7[] = {raw}, *l8[] = {negz};
+    check_calc("{\"match\": \"v: ([-0-9.]+)\", \"value\": \"raw\", \"unit\": \"x\"}", l7, 1,
+               (pr_parse_args){0, 0, 0, NULL}, 30, 0);
+    check_calc("{\"match\": \"v: ([-0-9.]+)\", \"value\": \"raw\", \"unit\": \"x\"}", l8, 1,
+               (pr_parse_args){0, 0, 0, NULL}, 6, 1);
+    char *all[] = {p1, p2, p3, mm, meg, dll, raw, negz};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        unlink(all[i]);
+        free(all[i]);
+    }
+}
+
+/* The search on a log as large as a test allows: one sort, passes over the
+ * records that grow with skips / 16 (not with skips x reducers x n log n),
+ * and the report of a search that reduces every candidate as a parse does
+ * (the reference), byte for byte. */
+static void fit_both(const char *rule_text, const char *figure, const char *log, long long max_skip,
+                     int json, size_t limit, pr_fitcalc_counts *counts, char **fast, char **slow)
+{
+    pr_rule *rule = NULL;
+    pr_err err;
+    cr_assert_eq(pr_rule_parse("<t>", rule_text, strlen(rule_text), &rule, &err), 0, "%s",
+                 err.msg);
+    json_t *rj = json_loads(rule_text, 0, NULL);
+    const char *logs[] = {log};
+    pr_fit_case fc = {figure, logs, 1, {0, 0, 0, NULL}};
+    for (int ref = 0; ref < (slow ? 2 : 1); ref++) {
+        pr_fit_opts o = {.limit = limit, .max_skip = max_skip, .json = json, .reference = ref,
+                         .counts = ref ? NULL : counts};
+        pr_buf out = PR_BUF_INIT;
+        int fits = 0;
+        cr_assert_eq(pr_fit(rule, rj, &fc, 1, &o, &out, &fits, &err), 0, "%s", err.msg);
+        *(ref ? slow : fast) = pr_buf_detach(&out);
+    }
+    json_decref(rj);
+    pr_rule_free(rule);
+}
+
+Test(fit, search_is_one_sort_and_the_values_of_a_parse)
+{
+    const char *rule = "{\"profile\": \"paddle-ips\", \"scope\": \"global\"}";
+    /* the reference reduces each of ~1,800 rules from scratch: a small log */
+    char *small = gen_log("ips: ", "%.3f", 392.5, 8, 2000, " samples/sec");
+    for (int json = 0; json < 2; json++) {
+        pr_fitcalc_counts counts = {0};
+        char *fast, *slow;
+        fit_both(rule, "392.481", small, 200, json, 0, &counts, &fast, &slow);
+        cr_assert_str_eq(fast, slow);
+        cr_assert_eq(counts.sorts, 1);
+        cr_assert_eq(counts.replays, 0);
+        free(fast);
+        free(slow);
+    }
+    /* a large one (the issue's: 1.17 million records took 90 s): the same
+     * counts of sorts and passes as a small one's, whatever the machine */
+    pr_buf b = PR_BUF_INIT;
+    for (int i = 0; i < 400000; i++)
+        pr_buf_printf(&b, "ips: %d\n", 100 + i % 7);
+    char *large = temp_log(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    pr_fitcalc_counts counts = {0};
+    char *fast;
+    fit_both(rule, "103.1", large, 200, 0, 5, &counts, &fast, NULL);
+    cr_assert_eq(counts.sorts, 1, "%llu sorts", counts.sorts);
+    cr_assert_eq(counts.replays, 0);
+    /* 201 skips: 13 passes for the mean, 13 for each trim that drops
+     * something other than an earlier trim */
+    cr_assert_leq(counts.passes, 13 * 5, "%llu passes", counts.passes);
+    cr_assert_not_null(strstr(fast, "searched 1809 rules on 1 log"), "%s", fast);
+    cr_assert_not_null(strstr(fast, "103.0000 misses 103.1 (-0.1000, -0.0970%)"), "%s", fast);
+    free(fast);
+    unlink(small);
+    free(small);
+    unlink(large);
+    free(large);
+}
+
 /* ---- --fit on the fixtures: the known rule is among those listed ---- */
 
 typedef struct fit_case {
@@ -614,6 +853,43 @@ Test(fit, usage_errors_exit_2)
     free(log);
 }
 
+/* A figure that cannot be a result is refused, naming --fit: "--fit 0"
+ * was searched and every rule listed "+10000.08 %" off it. */
+Test(fit, a_figure_that_cannot_be_a_result_is_refused)
+{
+    need_measure();
+    char *log = temp_log("ips: 100\nips: 101\n");
+    static const struct {
+        const char *fig, *says;
+    } bad[] = {
+        {"0", "cannot be a result"},     {"0.000", "cannot be a result"},
+        {"00", "cannot be a result"},    {"-0", "cannot be a result"},
+        {"-5", "cannot be a result"},    {"inf", "not a finite number"},
+        {"nan", "not a finite number"},  {"1e999", "not a finite number"},
+        {"abc", "not a figure as printed"}, {"", "not a figure as printed"},
+        {"1e3", "not a figure as printed"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *args = pr_xasprintf("--rule '{\"profile\": \"paddle-ips\", \"scope\": \"global\"}' "
+                                  "--fit '%s' %s",
+                                  bad[i].fig, log);
+        char *out;
+        cr_expect_eq(run_parse(args, &out), 2, "%s: %s", args, out);
+        cr_expect_not_null(strstr(out, "perfrepro-measure parse: --fit: "), "%s", out);
+        cr_expect_not_null(strstr(out, bad[i].says), "%s: %s", bad[i].fig, out);
+        free(out);
+        free(args);
+    }
+    /* the library says the same */
+    pr_err err;
+    cr_expect_eq(pr_fit_figure_check("0.00", &err), -1);
+    cr_expect_not_null(strstr(err.msg, "--fit: \"0.00\" cannot be a result"), "%s", err.msg);
+    cr_expect_eq(pr_fit_figure_check("0.5", &err), 1);
+    cr_expect_eq(pr_fit_figure_check("428", &err), 0);
+    unlink(log);
+    free(log);
+}
+
 /* ---- --explain ---- */
 
 static size_t count(const char *s, const char *what)
@@ -622,6 +898,76 @@ static size_t count(const char *s, const char *what)
     for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
         n++;
     return n;
+}
+
+/* pr_explain's writer for tests: appends to the pr_buf arg. */
+static int append_text(const char *text, size_t len, void *arg, pr_err *err)
+{
+    (void)err;
+    pr_buf_put(arg, text, len);
+    return 0;
+}
+
+/* What a streamed explanation wrote, piece by piece. */
+typedef struct pieces {
+    size_t n, largest, total, lines, fail_at;
+    unsigned long long kept;
+} pieces;
+
+static int count_piece(const char *text, size_t len, void *arg, pr_err *err)
+{
+    pieces *p = arg;
+    p->n++;
+    p->total += len;
+    if (len > p->largest)
+        p->largest = len;
+    for (size_t i = 0; i < len; i++)
+        p->lines += text[i] == '\n';
+    if (p->fail_at && p->n == p->fail_at)
+        return pr_err_set(err, NULL, 0, 0, NULL, "writing: No space left on device");
+    return 0;
+}
+
+/* Hardening (#22): --explain held its whole listing in memory (1.55 GB for
+ * a 1 GB log).  It is written out as it is made: on a log of 300,000
+ * records no piece is much larger than PR_EXPLAIN_CHUNK, every record is
+ * listed, and a writer that fails stops it with its error. */
+Test(explain, streams_its_listing)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (int i = 0; i < 300000; i++)
+        pr_buf_printf(&b, "step %d ips: %d.%02d samples/sec\n", i, 390 + i % 9, i % 100);
+    char *log = temp_log(pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    const char *rules[] = {"{\"profile\": \"paddle-ips\", \"scope\": \"global\", \"skip\": 10}",
+                           "{\"profile\": \"paddle-ips\", \"scope\": \"global\", \"reduce\": "
+                           "\"trimmed_mean\"}"};
+    for (size_t r = 0; r < 2; r++) {
+        pr_rule *rule = NULL;
+        pr_err err;
+        cr_assert_eq(pr_rule_parse("<t>", rules[r], strlen(rules[r]), &rule, &err), 0, "%s",
+                     err.msg);
+        const char *logs[] = {log};
+        pr_parse_args args = {0, 0, 0, NULL};
+        pieces p = {0};
+        int has_value = 0;
+        cr_assert_eq(pr_explain(rule, logs, 1, &args, count_piece, &p, &has_value, &err), 0,
+                     "%s", err.msg);
+        cr_expect(has_value);
+        /* a header, the records, the counts and the result */
+        cr_expect_geq(p.lines, 300000, "%zu lines", p.lines);
+        cr_expect_gt(p.n, p.total / (2 * PR_EXPLAIN_CHUNK), "%zu pieces of %zu bytes", p.n,
+                     p.total);
+        cr_expect_leq(p.largest, PR_EXPLAIN_CHUNK + 4096, "a piece of %zu bytes", p.largest);
+        /* a full disk on the third piece */
+        pieces q = {.fail_at = 3};
+        cr_expect_eq(pr_explain(rule, logs, 1, &args, count_piece, &q, &has_value, &err), -1);
+        cr_expect_eq(q.n, 3);
+        cr_expect_not_null(strstr(err.msg, "No space left on device"), "%s", err.msg);
+        pr_rule_free(rule);
+    }
+    unlink(log);
+    free(log);
 }
 
 /* Every record is accounted for, and the result is the record's value. */
@@ -690,7 +1036,8 @@ Test(explain, library_marks_steps_ranks_and_the_median)
     int has_value = 0;
     const char *logs[] = {log};
     pr_parse_args args = {0, 0, 0, NULL};
-    cr_assert_eq(pr_explain(rule, logs, 1, &args, &out, &has_value, &err), 0, "%s", err.msg);
+    cr_assert_eq(pr_explain(rule, logs, 1, &args, append_text, &out, &has_value, &err), 0, "%s",
+                 err.msg);
     const char *t = pr_buf_cstr(&out);
     cr_expect(has_value);
     cr_expect_not_null(strstr(t, "other rank (rank 1; the rule reads rank 0)"), "%s", t);
