@@ -272,6 +272,18 @@ static void add_diff(json_t *arr, const char *what, const char *a, const char *b
     json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "what", what, "a", a, "b", b));
 }
 
+/* The first value of kind its declared environment groups state, or NULL. */
+static const char *env_value(const pr_run *run, const char *kind)
+{
+    for (size_t g = 0; g < rs_env_count(run); g++) {
+        const se_group *grp = rs_env_group(run, g);
+        for (size_t i = 0; i < se_group_nitems(grp); i++)
+            if (strcmp(se_item_kind(se_group_item(grp, i)), kind) == 0)
+                return se_item_value(se_group_item(grp, i));
+    }
+    return NULL;
+}
+
 json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code)
 {
     json_t *arr = json_array();
@@ -290,6 +302,17 @@ json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code)
     const char *sa = ma ? pr_bitext_in(ma, code) : "—", *sb = mb ? pr_bitext_in(mb, code) : "—";
     if (strcmp(sa, sb) != 0)
         add_diff(arr, "machine", sa, sb);
+    /* What their sources state of machine and software, kind by kind. */
+    static const char *const kinds[] = {"gpu",   "cpu",   "memory",    "os",   "driver",
+                                        "image", "framework", "cuda", "cudnn", "nccl"};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        const char *va = env_value(a, kinds[k]), *vb = env_value(b, kinds[k]);
+        if (va && vb && strcmp(va, vb) != 0) {
+            add_diff(arr, "env", va, vb);
+            json_object_set_new(json_array_get(arr, json_array_size(arr) - 1), "kind",
+                                json_string(kinds[k]));
+        }
+    }
     pr_buf_free(&x);
     pr_buf_free(&y);
     return arr;

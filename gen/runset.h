@@ -58,8 +58,11 @@ const char *rs_last_date(const pr_run *run);
  * equal.  Returns the number of keys that differ. */
 int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out);
 /* What differs between run sets a and b, as a new array (the caller's) of
- * {"what": "dates"|"rule"|"machine", "a": TEXT, "b": TEXT} in that order;
- * code picks the language of declared texts.  Empty when a == b. */
+ * {"what": "dates"|"rule"|"machine"|"env", "a": TEXT, "b": TEXT} in that
+ * order ("env" items add "kind": what their declared environment groups
+ * state of gpu, cpu, memory, os, driver, image, framework, cuda, cudnn,
+ * nccl, where both state it); code picks the language of declared texts.
+ * Empty when a == b. */
 json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code);
 
 #endif

@@ -230,6 +230,11 @@ void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gp
         if (i)
             pr_buf_puts(&what, lang_str(l, "list_sep"));
         json_t *v = json_pack("{s:s,s:s}", "a", pr_json_str(d, "a"), "b", pr_json_str(d, "b"));
+        if (pr_json_str(d, "kind")) {
+            char label[40];
+            snprintf(label, sizeof label, "env_%s", pr_json_str(d, "kind"));
+            json_object_set_new(v, "label", json_string(lang_str(l, label)));
+        }
         lang_fmt(l, key, v, &what, err);
         json_decref(v);
     }
