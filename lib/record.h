@@ -83,6 +83,8 @@ typedef struct pr_record {
     json_t *launch;      /* owned; how a multi-node launcher ran the case (launcher,
                           * tasks, ranks, job_id, hosts, container, script) or NULL */
     json_t *command;     /* owned; array of strings or NULL */
+    json_t *log_facts;   /* owned; what the log states about its run: an array of
+                          * {key, value, line[, file][, cut]} (lib/recfacts.h) or NULL */
 } pr_record;
 
 /* Checks a record's "source" object (repo OWNER/NAME, commit id, relative
