@@ -368,6 +368,7 @@ static int mmcv_line(pr_logfacts *f, const lf_line *ln)
     lf_dump *d = &f->d;
     const char *s = ln->s;
     size_t n = rtrim(s, ln->n), i = 0;
+    int deep = 0; /* past LF_DEPTH levels: the dump ends */
     while (i < n && s[i] == ' ')
         i++;
     if (i < n && s[i] == '#')
@@ -403,14 +404,14 @@ static int mmcv_line(pr_logfacts *f, const lf_line *ln)
             int open;
             size_t e = lf_py_value(s, n, i, &open);
             if (e >= n) {
-                for (int k = 0; k < open; k++)
-                    if (push(d, NULL, 0, 0, 0) < 0)
-                        goto deep;
+                for (int k = 0; k < open && !deep; k++)
+                    deep = push(d, NULL, 0, 0, 0) < 0;
                 break;
             }
-            for (int k = 0; k < open; k++)
-                if (push(d, NULL, 0, 0, 0) < 0)
-                    goto deep;
+            for (int k = 0; k < open && !deep; k++)
+                deep = push(d, NULL, 0, 0, 0) < 0;
+            if (deep)
+                goto out;
             if (s[e] == ',') {
                 i = e + 1;
                 continue;
@@ -444,21 +445,18 @@ static int mmcv_line(pr_logfacts *f, const lf_line *ln)
             continue;
         }
         if (starts(s + j, n - j, "dict(")) {
-            if (push(d, s + i, e - i, 1, 0) < 0)
-                goto deep;
+            if ((deep = push(d, s + i, e - i, 1, 0) < 0))
+                goto out;
             i = j + 5;
             continue;
         }
-        for (int k = 0; k < open; k++)
-            if (push(d, NULL, 0, 0, 0) < 0)
-                goto deep;
+        for (int k = 0; k < open && !deep; k++)
+            deep = push(d, NULL, 0, 0, 0) < 0;
         break;
     }
-    if (++d->lines > LF_DUMP_LINES)
+out:
+    if (deep || ++d->lines > LF_DUMP_LINES)
         lf_dump_free(d);
-    return 1;
-deep:
-    lf_dump_free(d);
     return 1;
 }
 
