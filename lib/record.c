@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "recfacts.h"
 #include "suite.h"
 
 const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
@@ -32,7 +33,7 @@ static const char *const record_keys[] = {
     "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
     "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
     "ended_processes", "stats", "rule", "metrics", "logs", "launch", "command", "platform",
-    "source", NULL};
+    "source", "log_facts", NULL};
 static const char *const record_source_keys[] = {"repo", "commit", "path", "url", NULL};
 static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
                                           "container", "script", NULL};
@@ -84,6 +85,7 @@ void pr_record_clear(pr_record *r)
     json_decref(r->launch);
     json_decref(r->command);
     json_decref(r->ended_processes);
+    json_decref(r->log_facts);
     pr_record_init(r);
 }
 
@@ -157,6 +159,8 @@ json_t *pr_record_to_json(const pr_record *r)
         set_str(o, "platform", r->platform);
     if (r->source)
         json_object_set(o, "source", r->source);
+    if (r->log_facts)
+        json_object_set(o, "log_facts", r->log_facts);
     return o;
 }
 
@@ -268,6 +272,31 @@ int pr_is_ip_address(const char *s)
             return 0;
         p++;
     }
+}
+
+/* r's log_facts, checked as loading checks them: the array is written out
+ * as {"log_facts": [...]} and read back, so that errors name the item
+ * ("log_facts[3].line").  json_pack's "O" takes its own reference. */
+static int facts_check(json_t *facts, pr_err *err)
+{
+    json_t *o = json_pack("{s:O}", "log_facts", facts);
+    char *text = json_dumps(o, JSON_COMPACT);
+    pr_jdoc *doc = NULL;
+    int rc = -1;
+    if (!text) {
+        pr_err_set(err, NULL, 0, 0, "log_facts", "not valid JSON text");
+        goto out;
+    }
+    if (pr_jdoc_parse("log_facts", text, strlen(text), &doc, err) < 0)
+        goto out;
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_jcur fc = pr_jchild(&root, "log_facts");
+    rc = pr_recfacts_check(&fc, err);
+out:
+    pr_jdoc_free(doc);
+    free(text);
+    json_decref(o);
+    return rc;
 }
 
 /* Checks the "launch" object; on a problem sets *field (the key, or NULL for
@@ -437,6 +466,8 @@ int pr_record_check(const pr_record *r, pr_err *err)
             return pr_err_set(err, f, 0, 0, "ended_processes", "%s%s%s", field ? field : "",
                               field ? ": " : "", why);
     }
+    if (r->log_facts && facts_check(r->log_facts, err) < 0)
+        return -1;
     return 0;
 }
 
@@ -656,8 +687,14 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         pr_jcur pc = pr_jchild(c, "platform");
         return pr_jfail(&pc, err, "\"%s\" is not a platform id ([A-Za-z0-9._+-])", r->platform);
     }
-    if (get_json(c, "source", 0, &r->source, err) < 0)
+    if (get_json(c, "source", 0, &r->source, err) < 0 ||
+        get_json(c, "log_facts", 1, &r->log_facts, err) < 0)
         return -1;
+    if (r->log_facts) {
+        pr_jcur fc = pr_jchild(c, "log_facts");
+        if (pr_recfacts_check(&fc, err) < 0)
+            return -1;
+    }
     if (r->source) {
         pr_jcur sc = pr_jchild(c, "source");
         if (pr_record_source_check(&sc, err) < 0)

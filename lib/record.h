@@ -85,6 +85,8 @@ typedef struct pr_record {
     json_t *command;     /* owned; array of strings or NULL */
     json_t *ended_processes; /* owned; what the job left running that measure ended:
                               * {count, names, survived} or NULL */
+    json_t *log_facts;   /* owned; what the log states about its run: an array of
+                          * {key, value, line[, file][, cut]} (lib/recfacts.h) or NULL */
 } pr_record;
 
 /* Checks a record's "source" object (repo OWNER/NAME, commit id, relative

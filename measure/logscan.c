@@ -164,6 +164,8 @@ typedef struct scan {
     pr_logscan_stats *st;
     pr_err *err;
     unsigned long long lineno;
+    unsigned long long fileline; /* the \n-counted number of the next line */
+    unsigned long long base;     /* the file offset of buf[0] */
 } scan;
 
 /* Hands buf[a..b) to the callback; buf[b] may be overwritten. */
@@ -176,13 +178,14 @@ static int emit(scan *s, size_t a, size_t b, size_t end)
     if ((e != NONE && e < b) || (z != NONE && z < b))
         len = pr_logscan_clean(text, len);
     text[len] = '\0';
-    pr_logline line = {text, len, -1, ++s->lineno};
+    pr_logline line = {text, len, -1, ++s->lineno, s->fileline, s->base + a, 0};
     /* a tag, or the date --timestamp-output puts before it */
     if (len && (text[0] == '[' ||
                 (text[0] >= 'A' && text[0] <= 'W' && len > 24 && text[3] == ' '))) {
         size_t p = pr_logscan_mpi_prefix(text, len, &line.rank);
         line.text += p;
         line.len -= p;
+        line.prefix_len = p;
     }
     s->st->lines++;
     return s->fn(&line, s->ctx, s->err);
@@ -192,7 +195,7 @@ int pr_logscan_fd(int fd, const char *name, pr_logscan_fn fn, void *ctx, pr_logs
                   pr_err *err)
 {
     scan s = {pr_xmalloc(PR_LOGSCAN_BUF + 1), {NONE, 0}, {NONE, 0}, {NONE, 0}, {NONE, 0},
-              fn, ctx, st, err, 0};
+              fn, ctx, st, err, 0, 1, 0};
     size_t end = 0;       /* bytes in the buffer */
     int skipping = 0;     /* inside an overlong line: drop until its end */
     int pending_cr = 0;   /* a \r ended the buffer: a \n next belongs to it */
@@ -208,8 +211,10 @@ int pr_logscan_fd(int fd, const char *name, pr_logscan_fn fn, void *ctx, pr_logs
         }
         int eof = r == 0;
         size_t ls = 0;
-        if (pending_cr && r > 0 && s.buf[end] == '\n')
+        if (pending_cr && r > 0 && s.buf[end] == '\n') {
             ls = end + 1;
+            s.fileline++; /* the \r\n split by the read */
+        }
         pending_cr = 0;
         st->bytes += (unsigned long long)r;
         end += (size_t)r;
@@ -233,10 +238,14 @@ int pr_logscan_fd(int fd, const char *name, pr_logscan_fn fn, void *ctx, pr_logs
             }
             ls = brk + 1;
             if (was_cr) {
-                if (ls < end && s.buf[ls] == '\n')
+                if (ls < end && s.buf[ls] == '\n') {
                     ls++;
-                else if (ls == end)
+                    s.fileline++;
+                } else if (ls == end) {
                     pending_cr = 1;
+                }
+            } else {
+                s.fileline++;
             }
         }
         if (eof)
@@ -253,6 +262,7 @@ int pr_logscan_fd(int fd, const char *name, pr_logscan_fn fn, void *ctx, pr_logs
             ls = end;
         }
         if (ls > 0) {
+            s.base += ls;
             memmove(s.buf, s.buf + ls, end - ls);
             shift_next(&s.nl, ls);
             shift_next(&s.cr, ls);

@@ -33,7 +33,15 @@ typedef struct pr_logline {
     char *text;               /* NUL-terminated; the callback may modify it */
     size_t len;
     int rank;                 /* from the mpirun tag; -1 when the line had none */
-    unsigned long long lineno; /* 1-based */
+    unsigned long long lineno; /* 1-based; a bare \r ends a line too */
+    /* The line as the file has it: its 1-based number counting \n line
+     * ends only (what an editor or `sed -n Np` shows: it differs from
+     * lineno after a progress bar redrawn with \r), the offset of its first
+     * byte in the file, and the length of the mpirun tag (and date) removed
+     * from its start: the cleaned line began at text - prefix_len. */
+    unsigned long long fileline;
+    unsigned long long offset;
+    size_t prefix_len;
 } pr_logline;
 
 typedef struct pr_logscan_stats {

@@ -5,6 +5,7 @@
 #include "parse_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ void pr_parse_result_clear(pr_parse_result *res)
     free(res->unit);
     json_decref(res->stats);
     json_decref(res->metrics);
+    json_decref(res->log_facts);
     pr_parse_result_init(res);
 }
 
@@ -325,6 +327,7 @@ static void run_init(run *r, const pr_rule *rule, const pr_rule_cfg *c, kase *k)
     r->bk_len = c->batch_keyword ? strlen(c->batch_keyword) : 0;
     r->cur_step = PR_SCAN_NO_STEP;
     r->probe_rank = -1;
+    r->fx_gap = ULLONG_MAX; /* no facts: no line is handed over */
 }
 
 /* Frees what a run read into memory (not r itself). */
@@ -489,9 +492,12 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
     case_acc a;
     case_open(&a, c, args, logs, nlogs, res);
+    /* the facts of the first run's log (all of it with "files": "parts") */
+    pr_logfacts *facts = pr_logfacts_new();
     for (size_t i = 0; i < a.runs; i++) {
         run r;
         run_init(&r, rule, c, &a.k);
+        r.facts = i == 0 ? facts : NULL;
         const char *const *part = c->files == PR_FILES_PARTS ? logs : logs + i;
         size_t nparts = c->files == PR_FILES_PARTS ? nlogs : 1;
         pr_err e;
@@ -506,6 +512,8 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         run_free(&r);
     }
     case_close(&a, res);
+    res->log_facts = pr_logfacts_json(facts);
+    pr_logfacts_free(facts);
     return 0;
 }
 
@@ -717,6 +725,9 @@ void pr_parse_to_record(const pr_rule *rule, pr_parse_result *res, pr_record *re
     json_decref(rec->metrics);
     rec->metrics = res->metrics;
     res->metrics = NULL;
+    json_decref(rec->log_facts);
+    rec->log_facts = res->log_facts;
+    res->log_facts = NULL;
     json_decref(rec->rule);
     rec->rule = pr_rule_to_json(rule);
     pr_parse_result_clear(res);

@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "logfacts.h"
 #include "logscan.h"
 #include "parse.h"
 #include "rule.h"
@@ -101,6 +102,13 @@ typedef struct run {
     int cur_step, probe_rank;
     unsigned part; /* which log of the run is being read (files: parts) */
     pr_run_trace *trace; /* pr_parse_reduce: how finish_run got the value */
+    /* pr_parse_logs: the facts the log states (borrowed; NULL: not
+     * collected), and the lines of the current file they are not read
+     * from: offsets from fx_head on, fx_gap bytes of them (one unsigned
+     * compare per line: offset - fx_head >= fx_gap hands the line over;
+     * run_init's 0 and ULLONG_MAX hand none) */
+    pr_logfacts *facts;
+    unsigned long long fx_head, fx_gap;
 } run;
 
 /* pr_parse_scan's records of one run, in log order. */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "numbers.h"
 
@@ -311,6 +312,8 @@ static int on_line(const pr_logline *l, void *vr, pr_err *err)
             return 0;
         r->probe_rank = l->rank;
     }
+    if (l->offset - r->fx_head >= r->fx_gap && r->probe_rank < 0)
+        pr_logfacts_line(r->facts, l);
     switch (c->source) {
     case PR_SOURCE_RECORDS:
         if (c->line_filter && !pr_num_find(l->text, l->len, c->line_filter, r->lf_len))
@@ -356,6 +359,15 @@ int pr_parse_read_run(run *r, const char *const *logs, size_t n, pr_err *err)
 {
     for (size_t i = 0; i < n; i++) {
         r->part = (unsigned)i;
+        if (r->facts) {
+            /* the size says where the last PR_LOGFACTS_TAIL bytes start;
+             * a file that cannot be stat'ed fails in pr_logscan_path */
+            struct stat st;
+            unsigned long long size = stat(logs[i], &st) == 0 ? (unsigned long long)st.st_size : 0,
+                               tail;
+            pr_logfacts_file(r->facts, (unsigned)i, size, &r->fx_head, &tail);
+            r->fx_gap = tail - r->fx_head;
+        }
         if (pr_logscan_path(logs[i], on_line, r, &r->scan, err) < 0)
             return -1;
     }

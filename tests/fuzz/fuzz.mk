@@ -33,6 +33,7 @@ FUZZ_LIBS := $(shell $(or $(PKG_CONFIG),pkg-config) --libs jansson libpcre2-8 li
 FUZZ_LIB_SRC := $(sort $(wildcard lib/*.c))
 fuzz_data_SRC := gen/data.c gen/fitfile.c gen/runset.c gen/pairing.c gen/srcenv.c gen/published.c gen/platform.c gen/decl.c measure/rule.c
 fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c measure/numbers.c measure/rule.c measure/logscan.c \
+                  measure/logfacts.c measure/logfacts_args.c \
                   measure/explain.c measure/fit.c measure/fitcalc.c measure/fitreport.c
 fuzz_mustache_SRC := gen/mustache.c
 fuzz_check_SRC := gen/check.c gen/checkpage.c gen/cmarkx.c gen/md.c

@@ -23,7 +23,9 @@
  *         reducer max (d[1]'s bits 0-1 hold only four)
  *
  * Invariants checked: a case that does not fail has a finite value >= 0; the
- * record `parse` would print loads back through pr_record_from_json; the
+ * facts the log states (res.log_facts, measure/logfacts) pass the record's
+ * check (lib/recfacts); the record `parse` would print loads back through
+ * pr_record_from_json; the
  * normalised rule builds the same rule again; reading once and reducing in
  * memory (pr_parse_scan, pr_parse_reduce: --explain and --fit) gives what
  * pr_parse_logs gives, and --explain and --fit run on every input.
@@ -46,6 +48,7 @@
 #include "jdoc.h"
 #include "logscan.h"
 #include "parse.h"
+#include "recfacts.h"
 #include "record.h"
 #include "rule.h"
 
@@ -256,6 +259,33 @@ static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlog
     pr_buf_free(&ref);
 }
 
+/* What the log states: NULL, or a non-empty array the record's check takes
+ * (every value within its limit, valid UTF-8, no address, in log order). */
+static void check_facts(json_t *facts)
+{
+    if (!facts)
+        return;
+    if (!json_is_array(facts) || json_array_size(facts) == 0)
+        die("log_facts is not a non-empty array");
+    json_t *o = json_pack("{s:O}", "log_facts", facts);
+    char *text = json_dumps(o, JSON_COMPACT);
+    if (!text)
+        die("log_facts does not serialise");
+    pr_jdoc *doc = NULL;
+    pr_err e;
+    if (pr_jdoc_parse("facts", text, strlen(text), &doc, &e) < 0)
+        die("log_facts is not JSON");
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_jcur fc = pr_jchild(&root, "log_facts");
+    if (pr_recfacts_check(&fc, &e) < 0) {
+        fprintf(stderr, "%s\n%s\n", e.msg, text);
+        die("log_facts fails the record's check");
+    }
+    pr_jdoc_free(doc);
+    free(text);
+    json_decref(o);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6)
@@ -320,6 +350,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (res.failed && !pr_str_in(res.fail_reason, pr_fail_reasons))
         die("an unknown failure reason");
+    check_facts(res.log_facts);
     check_scan(rule, logs, nlogs, &args, &res);
 
     /* What `perfrepro-measure parse` prints must load as a record. */

@@ -1,0 +1,1 @@
+--rule '{"profile": "paddle-ips", "scope": "per_card"}' --gpus 8 --batch-size 256 --model ResNet50 --framework Paddle --case facts tests/golden/measure/facts.log
