@@ -156,6 +156,14 @@ int rs_load(const se_set *envs, pr_run *run, const char *decl, pr_err *err)
     for (size_t i = 0; i < run->nrecords; i++) {
         char day[11];
         widen(s, date_of(run->records[i].started_at, day));
+        /* What the log itself states: its first and last timestamps. */
+        size_t k;
+        json_t *it;
+        json_array_foreach(run->records[i].log_facts, k, it) {
+            const char *key = pr_json_str(it, "key");
+            if (key && (strcmp(key, "time.first") == 0 || strcmp(key, "time.last") == 0))
+                widen(s, date_of(pr_json_str(it, "value"), day));
+        }
     }
     run->set = s;
     s = NULL;

@@ -12,7 +12,8 @@
  * groups of a source README (data/environments/).  The rest is derived from
  * the records: the run set's rule (the rule most of its figures were read
  * with; a record read otherwise is flagged), its dates (the records'
- * started_at, or the first and last timestamps their logs print).
+ * started_at, and the first and last timestamps their logs print:
+ * log_facts time.first and time.last).
  *
  * Memory: rs_load attaches a pr_runset to the run (run->set), freed by
  * rs_free; everything the accessors return is borrowed from it.
