@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "md.h"
 #include "mdtable.h"
+#include "logfacts_view.h"
 #include "provenance.h"
 #include "record.h"
 #include "runset.h"
@@ -312,6 +313,18 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
                 lang_fmt(l, "env_none_run", v, &head, err);
                 list_add(l, none, pr_buf_cstr(&head));
             }
+        }
+        /* What its logs state of themselves, beside what its source says. */
+        json_t *facts = lfv_items(w, l, run, page_rel, software);
+        if (json_array_size(facts)) {
+            pr_buf_clear(&head);
+            json_t *fv = json_pack("{s:s,s:s}", "title", rs_title(run, l->code), "run",
+                                   pr_buf_cstr(&name));
+            lang_fmt(l, "env_src_logs", fv, &head, err);
+            add_source(sources, pr_buf_cstr(&head), facts);
+            json_decref(fv);
+        } else {
+            json_decref(facts);
         }
         json_decref(v);
         pr_buf_free(&name);

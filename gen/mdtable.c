@@ -74,6 +74,12 @@ void mdt_page_link(pr_buf *out, const char *title, const char *dir, const lang *
 void mdt_log_link(const rm_world *w, const char *page_rel, const pr_run *run, const pr_record *r,
                   const char *text_md, pr_buf *out)
 {
+    mdt_log_line_link(w, page_rel, run, r, 0, text_md, out);
+}
+
+void mdt_log_line_link(const rm_world *w, const char *page_rel, const pr_run *run,
+                       const pr_record *r, int line, const char *text_md, pr_buf *out)
+{
     if (!r->log_file[0]) {
         pr_buf_puts(out, text_md);
         return;
@@ -85,7 +91,14 @@ void mdt_log_link(const rm_world *w, const char *page_rel, const pr_run *run, co
         if (p == page_rel || p[-1] == '/')
             pr_buf_puts(&rel, "../");
     pr_buf_puts(&rel, rm_log_path(w, run, r));
-    mdt_link(out, text_md, pr_buf_cstr(&rel));
+    pr_buf_putc(out, '[');
+    pr_buf_puts(out, text_md);
+    pr_buf_puts(out, "](");
+    pr_md_link_path(out, pr_buf_cstr(&rel));
+    /* The line's anchor as GitHub's file view names it. */
+    if (line > 0)
+        pr_buf_printf(out, "#L%d", line);
+    pr_buf_putc(out, ')');
     pr_buf_free(&rel);
 }
 

@@ -34,6 +34,9 @@ void mdt_page_link(pr_buf *out, const char *title, const char *dir, const lang *
  * record has no log). */
 void mdt_log_link(const rm_world *w, const char *page_rel, const pr_run *run, const pr_record *r,
                   const char *text_md, pr_buf *out);
+/* The same, to line line of the log (#L<line>; none when line is 0). */
+void mdt_log_line_link(const rm_world *w, const char *page_rel, const pr_run *run,
+                       const pr_record *r, int line, const char *text_md, pr_buf *out);
 
 /* The state word of a failed case: OOM for out of memory, else "failed"
  * (borrowed from l). */
