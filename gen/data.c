@@ -511,6 +511,29 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         r.fits[r.nrecords] = fit;
         r.record_files[r.nrecords++] = path;
     }
+    /* The suite that made these runs: every record must be one of its
+     * cases (docs/data-model.md#run-sets). */
+    char *suite_path = pr_path_join(r.dir, "suite.json");
+    if ((has = data_entry(d->dir, suite_path, &mode, err)) > 0)
+        has = S_ISREG(mode) ? pr_suite_load(suite_path, &r.suite, err)
+                            : pr_err_set(err, suite_path, 0, 0, NULL, "is %s, not a regular file",
+                                         pr_mode_name(mode));
+    for (size_t i = 0; has >= 0 && r.suite && i < r.nrecords; i++) {
+        const pr_record *rec = &r.records[i];
+        int found = 0;
+        for (size_t c = 0; c < r.suite->ncases && !found; c++)
+            found = strcmp(r.suite->cases[c].name, rec->case_name) == 0;
+        if (strcmp(r.suite->model, rec->model) != 0 || strcmp(r.suite->framework, rec->framework) != 0)
+            has = pr_err_set(err, r.record_files[i], 0, 0, "model", "is %s / %s, but the run's "
+                             "suite.json is of %s / %s", rec->model, rec->framework,
+                             r.suite->model, r.suite->framework);
+        else if (!found)
+            has = pr_err_set(err, r.record_files[i], 0, 0, "case", "\"%s\" is no case of the "
+                             "run's suite.json: its steps did not make this figure", rec->case_name);
+    }
+    free(suite_path);
+    if (has < 0)
+        goto out;
     /* The folder as a run set, with what it declares (runset.h). */
     char *decl = pr_path_join(r.dir, "runset.json");
     if ((has = data_entry(d->dir, decl, &mode, err)) > 0 && !S_ISREG(mode))
@@ -538,6 +561,7 @@ out:
         free(r.name);
         json_decref(r.env);
         rs_free(r.set);
+        pr_suite_free(r.suite);
     }
     pr_strv_free(names);
     free(log_dir);
@@ -755,6 +779,7 @@ void pr_data_free(pr_dataset *d)
         free(r->name);
         json_decref(r->env);
         rs_free(r->set);
+        pr_suite_free(r->suite);
     }
     free(d->runs);
     for (size_t i = 0; i < d->nbenches; i++)

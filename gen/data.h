@@ -82,6 +82,8 @@ typedef struct pr_run {
                              * NULL */
     size_t nrecords;
     pr_runset *set;         /* the run folder as a run set (runset.h); owned */
+    pr_suite *suite;        /* RUN/suite.json: the suite that made these runs (their steps),
+                             * or NULL; owned */
 } pr_run;
 
 /* One result of a benchmark of perfrepro itself (data/bench/NAME.json). */

@@ -25,6 +25,7 @@
 #include "provenance.h"
 #include "sanity.h"
 #include "stats.h"
+#include "runset.h"
 #include "steps.h"
 #include "view.h"
 
@@ -100,6 +101,40 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
     steps_view(s, view);
     if (s->image)
         vw_text(view, "image", s->image);
+}
+
+/* The steps of each run set of f's figures that keeps the suite its runs
+ * ran (RUN/suite.json): "runset_steps", and "has_runset_steps". */
+static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
+                         json_t *view)
+{
+    json_t *list = json_array();
+    pr_buf b = PR_BUF_INIT;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const pr_run *run = f->runs[i];
+        int seen = !run->suite;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = f->runs[j] == run;
+        if (seen)
+            continue;
+        json_t *sv = json_object();
+        vw_text(sv, "title", rs_title(run, l->code));
+        pr_md_code_span(&b, run->name);
+        vw_md(sv, "run", &b);
+        char *rel = rm_link_to(w, page_rel, run->suite->path);
+        pr_md_link_path(&b, rel);
+        json_object_set_new(sv, "suite_link", json_string(pr_buf_cstr(&b)));
+        pr_buf_clear(&b);
+        free(rel);
+        pr_md_code_span(&b, "suite.json");
+        vw_md(sv, "suite_path", &b);
+        vw_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
+        steps_view(run->suite, sv);
+        json_array_append_new(list, sv);
+    }
+    json_object_set_new(view, "has_runset_steps", json_boolean(json_array_size(list) > 0));
+    json_object_set_new(view, "runset_steps", list);
+    pr_buf_free(&b);
 }
 
 /* The log list's entry of record rec (cell of c, run run). */
@@ -443,6 +478,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     int has_logs = json_array_size(logs) > 0;
     json_object_set_new(view, "has_logs", json_boolean(has_logs));
     json_object_set_new(view, "logs", logs);
+    runset_steps(w, l, f, page_rel, view);
     json_object_set_new(view, "has_steps", json_boolean(s || has_logs));
     json_object_set_new(view, "has_logs_section", json_boolean(s || has_logs));
     section_numbers(view, l, s || has_logs, s || has_logs);

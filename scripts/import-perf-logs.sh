@@ -78,6 +78,10 @@ for manifest in "$ROOT"/scripts/perf-logs/*.tsv; do
       # What the run set declares (title, environment groups): docs/data-model.md#run-sets.
       [ ! -f "$ROOT/scripts/perf-logs/runsets/$run.json" ] ||
         cp "$ROOT/scripts/perf-logs/runsets/$run.json" "$dir/runset.json"
+      # The suite that reproduces its figures, written from the source's README and
+      # checked against its logs (tests/scripts/perf_steps_vs_logs.sh).
+      [ ! -f "$ROOT/scripts/perf-logs/suites/$run.json" ] ||
+        cp "$ROOT/scripts/perf-logs/suites/$run.json" "$dir/suite.json"
       {
         echo "# $run"
         echo

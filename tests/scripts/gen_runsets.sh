@@ -65,6 +65,20 @@ cat >"$t/data/published/p.json" <<EOF
                       {"nodes": 1, "gpus": 8, "throughput": 885.28, "printed": "885.28"},
                       {"nodes": 4, "gpus": 32, "throughput": 999.9, "printed": "999.9"}]}]}
 EOF
+# The node's runs keep the suite they ran: its steps are shown as the ones
+# that produced their figures.
+cat >"$t/data/runs/node/suite.json" <<'EOF'
+{"perfrepro": 1, "model": "Toy", "framework": "Fw", "model_name": "toy", "mission_name": "图像分类",
+ "direction_id": 0, "unit": "samples/s",
+ "source": {"repo": "https://example.org/toy.git", "commit": "0123456789abcdef0123456789abcdef01234567"},
+ "steps": {"vars": {"TOY_DATA": {"zh": "数据目录", "en": "the data folder"}},
+           "setup": [["pip", "install", "toy==1.2.3"], ["test", "-d", "{TOY_DATA}"]]},
+ "command": ["python", "train.py", "--batch-size", "{batch_size}", {"amp": ["--amp"]},
+             "--data", "/data"],
+ "matrix": {"nodes": [1], "gpus_per_node": [1, 8], "batch_size": [64], "precision": ["amp"]},
+ "rule": {"profile": "paddle-ips", "scope": "per_card", "skip": 2},
+ "case_name": "toy_bs{batch_size}_{precision}_gpu{gpus}"}
+EOF
 (cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
   fail "build failed"
 e="$t/reports/Toy/Fw/README.en.md"
@@ -85,6 +99,20 @@ a="$t/reports/AUDIT.en.md"
 grep -F '[110.66†]' "$a" | grep -qF '(printed under FP16; the log ran AMP)' || { cat "$a"; fail "audit: FP16 vs AMP"; }
 grep -F '[999.9†]' "$a" | grep -qF '(printed under FP16 BS=64; the log ran FP16 BS=32)' ||
   { cat "$a"; fail "audit: another batch size"; }
+awk '/^### The steps that produced the figures/,/^### The plan/' "$e" >"$t/steps"
+grep -qF '#### Run set “one node”' "$t/steps" || { cat "$e"; fail "no steps for the run set with a suite"; }
+grep -qF '#### Run set “the cluster”' "$t/steps" && fail "steps for a run set without a suite"
+grep -qF 'pip install toy==1.2.3' "$t/steps" || { cat "$t/steps"; fail "the run set's setup is not shown"; }
+grep -qF -- '--batch-size 64 --amp' "$t/steps" || { cat "$t/steps"; fail "the run set's command is not shown"; }
+grep -qF '### 产出这些数据的步骤' "$z" || fail "zh: no run-set steps"
+# A record that is no case of its run's suite is refused: the steps did not make it.
+sed -i 's/"gpus_per_node": \[1, 8\]/"gpus_per_node": [1]/' "$t/data/runs/node/suite.json"
+if (cd "$t" && "$GEN" build --data data --templates templates --out reports3 --no-charts) 2>"$t/err"; then
+  fail "a record outside its run's suite was accepted"
+fi
+grep -q 'toy_bs64_amp_gpu8_speed: case: "toy_bs64_amp_gpu8" is no case of the run.s suite.json' "$t/err" ||
+  { cat "$t/err"; fail "unclear suite.json error"; }
+sed -i 's/"gpus_per_node": \[1\]/"gpus_per_node": [1, 8]/' "$t/data/runs/node/suite.json"
 # A malformed runset.json stops the build, naming file, line and field.
 printf '{"perfrepro": 1,\n "title": {"zh": "x", "en": "y"},\n "machnie": "z"}\n' >"$t/data/runs/node/runset.json"
 if (cd "$t" && "$GEN" build --data data --templates templates --out reports2 --no-charts) 2>"$t/err"; then
