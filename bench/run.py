@@ -5,7 +5,7 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores.
+(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,base,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores.
 
 Every record names the commit it was measured at (git rev-parse HEAD when
 this script started, and whether the working tree differed from it), the
@@ -411,6 +411,61 @@ def bench_shipped():
              "make reports with reports/ removed: OUT removed before each run"))
 
 
+def bench_base():
+    """Report generation at HEAD beside an earlier commit (BENCH_BASE; skipped
+    when unset), side by side in one hyperfine run: each commit's perfrepro-gen
+    builds that commit's own shipped data from scratch, so the figure compared
+    is pages per second, with each one's peak memory."""
+    base = os.environ.get("BENCH_BASE")
+    if not base:
+        say("base: BENCH_BASE is not set (a commit to compare with): skipped")
+        return
+    base_id = subprocess.run(["git", "rev-parse", base], cwd=ROOT, check=True, capture_output=True,
+                             text=True).stdout.strip()
+    wt = os.path.join(TMP, "base")
+    subprocess.run(["git", "worktree", "add", "--detach", wt, base_id], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        subprocess.run(["make", "-s", "all"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["make", "-s", "-j2", "bin/perfrepro-gen"], cwd=wt, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        runs, cmds, names, pages, rss = [], [], [], [], []
+        for tree, label in ((ROOT, "HEAD %s" % COMMIT["id"][:8]), (wt, "base %s" % base_id[:8])):
+            out = os.path.join(TMP, "out-" + label.split()[0])
+            cmd = "%s build --data %s --templates %s --out %s" % (
+                os.path.join(tree, "bin", "perfrepro-gen"), os.path.join(tree, "data"),
+                os.path.join(tree, "templates"), out)
+            cmds.append(cmd)
+            names.append(label)
+            subprocess.run(cmd.split(), check=True, stdout=subprocess.DEVNULL)
+            pages.append(sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md")))
+            rss.append(peak_rss(cmd.split(), prepare="rm -rf " + out))
+            runs.append(out)
+        t = hyperfine(cmds, 5, prepare="rm -rf %s" % " ".join(runs), names=names)
+        results = []
+        for i, label in enumerate(names):
+            n = pages[i]
+            results.append(result(T("perfrepro-gen build，%s" % label, "perfrepro-gen build, %s" % label),
+                                  t[i], lambda s, n=n: n / s, dict(rss[i], pages=n)))
+        speed = results[0]["median"] / results[1]["median"]
+        mem = results[0]["peak_rss_mb"] / results[1]["peak_rss_mb"]
+        record("base", "报告生成：与较早提交并列", "Report generation beside an earlier commit",
+               "pages/s", True, results,
+               {"of": name(results[0]["tool"]), "to": name(results[1]["tool"]),
+                "text": T("HEAD ÷ 较早提交（每秒页数）", "HEAD ÷ the earlier commit (pages per second)")},
+               {"text": T("每秒页数与峰值内存均在较早提交的 10%% 以内（内存比 %.2f）" % mem,
+                          "pages per second and peak memory within 10 %% of the earlier commit "
+                          "(memory ratio %.2f)" % mem),
+                "met": speed >= 0.9 and mem <= 1.1},
+               "perfrepro-gen build --data data --templates templates --out OUT (each commit's own)",
+               T("每个提交用自己的 data/ 从零生成（运行前删除 OUT）；较早提交 %s" % base_id,
+                 "each commit builds its own data/ from scratch (OUT removed before each run); "
+                 "the earlier commit is %s" % base_id))
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", wt], cwd=ROOT,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def bench_noop():
     subprocess.run(["make", "-s", "reports"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     t = hyperfine(["make -s -C %s reports" % ROOT], 10, names=["make reports (no change)"])[0]
@@ -429,7 +484,8 @@ def main():
     say("at commit %s%s" % (COMMIT["id"], " (working tree with uncommitted changes)" if COMMIT["dirty"] else ""))
     try:
         only = os.environ.get("BENCH_ONLY", "").split(",")
-        for b in (bench_parse, bench_fit, bench_gen, bench_charts, bench_site, bench_shipped, bench_noop):
+        for b in (bench_parse, bench_fit, bench_gen, bench_charts, bench_site, bench_shipped, bench_base,
+                  bench_noop):
             if only != [""] and b.__name__[6:] not in only:
                 continue
             say("running " + b.__name__[6:])
