@@ -435,16 +435,7 @@ static int check_opts(const pr_envimport_opts *o, pr_err *err)
     for (size_t i = 0; o->sections && i < o->nsections; i++)
         if (!o->sections[i][0])
             return pr_err_set(err, NULL, 0, 0, "--section", "an empty title");
-    if (!pr_is_commit_id(o->commit))
-        return pr_err_set(err, NULL, 0, 0, "--commit", "\"%s\" is not a commit id (7 to 40 hex digits)",
-                          o->commit);
-    if (!pr_path_is_safe_relative(o->path))
-        return pr_err_set(err, NULL, 0, 0, "--path", "\"%s\" is not a relative path in the repository",
-                          o->path);
-    const char *slash = strchr(o->repo, '/');
-    if (!slash || strchr(slash + 1, '/') || !pr_name_is_safe(slash + 1) || slash == o->repo)
-        return pr_err_set(err, NULL, 0, 0, "--repo", "\"%s\" is not OWNER/NAME", o->repo);
-    return 0;
+    return pr_source_opts_check(o->repo, o->commit, o->path, err);
 }
 
 /* The groups that hold items (a group whose items were all empty is no

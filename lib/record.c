@@ -565,6 +565,20 @@ static int metrics_check(const pr_jcur *m, pr_err *err)
 
 /* A record's source: where an imported log was published (repository,
  * commit, path in it; url optional, http(s) only). */
+int pr_source_opts_check(const char *repo, const char *commit, const char *path, pr_err *err)
+{
+    if (!pr_is_commit_id(commit))
+        return pr_err_set(err, NULL, 0, 0, "--commit",
+                          "\"%s\" is not a commit id (7 to 40 hex digits)", commit);
+    if (!pr_path_is_safe_relative(path))
+        return pr_err_set(err, NULL, 0, 0, "--path",
+                          "\"%s\" is not a relative path in the repository", path);
+    const char *slash = strchr(repo, '/');
+    if (!slash || strchr(slash + 1, '/') || !pr_name_is_safe(slash + 1) || slash == repo)
+        return pr_err_set(err, NULL, 0, 0, "--repo", "\"%s\" is not OWNER/NAME", repo);
+    return 0;
+}
+
 int pr_record_source_check(const pr_jcur *sc, pr_err *err)
 {
     const char *repo, *commit, *path, *url;

@@ -89,6 +89,10 @@ typedef struct pr_record {
                           * {key, value, line[, file][, cut]} (lib/recfacts.h) or NULL */
 } pr_record;
 
+/* Checks an importer's --repo OWNER/NAME, --commit (a commit id) and --path
+ * (a relative path in the repository), naming the option: 0, or -1 with err
+ * set. */
+int pr_source_opts_check(const char *repo, const char *commit, const char *path, pr_err *err);
 /* Checks a record's "source" object (repo OWNER/NAME, commit id, relative
  * path, optional http(s) url): what a loaded record's source must be. */
 int pr_record_source_check(const pr_jcur *sc, pr_err *err);
