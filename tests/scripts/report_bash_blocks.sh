@@ -40,13 +40,18 @@ while IFS= read -r page; do
     nblocks=$((nblocks + 1))
     where="$rel block $(basename "$b")"
     bash -n "$b" 2>"$tmp/err" || fail "$where: bash -n: $(cat "$tmp/err")"
-    grep -n '<[A-Za-z][^<>]*>' "$b" >"$tmp/hit" && fail "$where: a placeholder to edit: $(cat "$tmp/hit")"
+    # A single-quoted word without a blank is a literal argument ('<unk>', a
+    # vocabulary token), not a placeholder to edit ("<path to data>").
+    sed "s/'[^' ]*'//g" "$b" | grep -n '<[A-Za-z][^<>]*>' >"$tmp/hit" &&
+      fail "$where: a placeholder to edit: $(cat "$tmp/hit")"
     sed 's/\${[A-Za-z_][A-Za-z0-9_]*:?}//g' "$b" | grep -n '{[A-Za-z_][A-Za-z0-9_]*}' >"$tmp/hit" &&
       fail "$where: template residue: $(cat "$tmp/hit")"
     grep -n '\$(\|`' "$b" >"$tmp/hit" && fail "$where: shell glue: $(cat "$tmp/hit")"
   done
-  # One clone per repository per page.
-  cat "$dir"/* 2>/dev/null | sed -n 's/^git clone \([^ ]*\).*/\1/p' | sort | uniq -d >"$tmp/dup"
+  # One clone per repository per recipe: the page's own steps, or one run
+  # set's steps that produced its figures (a section "#### Run set" / "#### 运行组").
+  awk '/^#### (Run set|运行组)/ { sect = $0 } /^##?#? / { sect = "" }
+       /^git clone / { print sect "\t" $3 }' "$page" | sort | uniq -d >"$tmp/dup"
   [ -s "$tmp/dup" ] && fail "$rel: cloned twice: $(cat "$tmp/dup")"
 done <"$tmp/pages"
 [ "$npages" -gt 10 ] || fail "only $npages pages"
