@@ -264,8 +264,12 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
         if (seen)
             continue;
         int measured = 0, imported = 0;
+        /* The run's records this page shows on p, in data order. */
+        const pr_record **recs = pr_xcalloc(f->nrecs - i, sizeof *recs);
+        size_t nrecs = 0;
         for (size_t j = i; j < f->nrecs; j++)
             if (f->runs[j] == run && f->rec_plats[j] == p) {
+                recs[nrecs++] = f->recs[j];
                 if (strcmp(f->recs[j]->origin, "parsed") == 0)
                     imported = 1;
                 else
@@ -315,7 +319,8 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             }
         }
         /* What its logs state of themselves, beside what its source says. */
-        json_t *facts = lfv_items(w, l, run, page_rel, software);
+        json_t *facts = lfv_items(w, l, run, recs, nrecs, page_rel, software);
+        free(recs);
         if (json_array_size(facts)) {
             pr_buf_clear(&head);
             json_t *fv = json_pack("{s:s,s:s}", "title", rs_title(run, l->code), "run",

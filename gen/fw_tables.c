@@ -212,6 +212,29 @@ static size_t repro_pubs(const rm_cfg *c, const pr_pub_table **out)
     return n;
 }
 
+/* Under a table of imported logs: each published table of another
+ * repository than the logs' is of another run set (its own machine,
+ * software and settings), and its gap says so. */
+static void other_runset_pubs(const lang *l, const rm_cfg *c, const pr_pub_table *const *pubs,
+                              size_t npubs, pr_buf *out, pr_err *err)
+{
+    const char *repo = NULL;
+    for (size_t i = 0; i < c->ncells && !repo; i++)
+        if (c->cells[i].imported && c->cells[i].n_ok && c->cells[i].link_rec)
+            repo = json_string_value(json_object_get(c->cells[i].link_rec->source, "repo"));
+    int first = 1;
+    for (size_t p = 0; repo && p < npubs; p++) {
+        if (pubs[p]->source_repo && strcmp(pubs[p]->source_repo, repo) == 0)
+            continue;
+        json_t *v = json_pack("{s:s}", "label", pubs[p]->label);
+        pr_buf_puts(out, first ? "\n- " : "- ");
+        lang_fmt(l, "pub_other_runset", v, out, err);
+        pr_buf_putc(out, '\n');
+        json_decref(v);
+        first = 0;
+    }
+}
+
 /* A published figure as its source printed it ("19.428"), else as tables
  * print figures; †. */
 static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
@@ -391,6 +414,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
         pr_buf_puts(out, pr_buf_cstr(&sn.notes));
         nt->sanity = 1;
     }
+    other_runset_pubs(l, c, pubs, npubs, out, err);
     for (size_t i = 0; i < c->ncells; i++)
         pr_buf_free(&marks[i]);
     free(marks);

@@ -47,13 +47,14 @@ static char *framework_fact(const pr_record *r, int *line)
 
 /* Appends {label, value} to items: each distinct value of key across run's
  * records, linked to the first line that printed it. */
-static int add_distinct(const rm_world *w, const lang *l, const pr_run *run, const char *page_rel,
+static int add_distinct(const rm_world *w, const lang *l, const pr_run *run,
+                        const pr_record *const *recs, size_t nrecs, const char *page_rel,
                         const char *key, const char *label, json_t *items)
 {
     pr_buf v = PR_BUF_INIT, text = PR_BUF_INIT;
     json_t *seen = json_object();
-    for (size_t i = 0; i < run->nrecords; i++) {
-        const pr_record *r = &run->records[i];
+    for (size_t i = 0; i < nrecs; i++) {
+        const pr_record *r = recs[i];
         int line = 0;
         char *val = NULL;
         if (strcmp(key, "framework.version") == 0) {
@@ -87,43 +88,43 @@ static int add_distinct(const rm_world *w, const lang *l, const pr_run *run, con
     return any;
 }
 
-json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run, const char *page_rel,
-                  int *software)
+json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run,
+                  const pr_record *const *recs, size_t nrecs, const char *page_rel, int *software)
 {
     json_t *items = json_array();
     for (size_t k = 0; k < sizeof shown / sizeof *shown; k++)
-        if (add_distinct(w, l, run, page_rel, shown[k].key, shown[k].label, items))
+        if (add_distinct(w, l, run, recs, nrecs, page_rel, shown[k].key, shown[k].label, items))
             *software |= shown[k].software;
     /* The command as the first log that prints one printed it, and where
      * every log's argument dump starts. */
     pr_buf v = PR_BUF_INIT, text = PR_BUF_INIT;
-    for (size_t i = 0; i < run->nrecords; i++) {
+    for (size_t i = 0; i < nrecs; i++) {
         int line = 0;
-        const char *cmd = fact(&run->records[i], "command", &line);
+        const char *cmd = fact(recs[i], "command", &line);
         if (!cmd)
             continue;
         pr_md_code_span(&v, cmd);
         pr_buf_puts(&v, " (");
-        pr_md_code_span(&v, run->records[i].case_name);
+        pr_md_code_span(&v, recs[i]->case_name);
         pr_buf_printf(&text, "L%d", line);
         pr_buf_puts(&v, " ");
-        mdt_log_line_link(w, page_rel, run, &run->records[i], line, pr_buf_cstr(&text), &v);
+        mdt_log_line_link(w, page_rel, run, recs[i], line, pr_buf_cstr(&text), &v);
         pr_buf_puts(&v, ")");
         json_array_append_new(items, json_pack("{s:s,s:s}", "label", lang_str(l, "logfact_command"),
                                                "value", pr_buf_cstr(&v)));
         break;
     }
     pr_buf_clear(&v);
-    for (size_t i = 0; i < run->nrecords; i++) {
+    for (size_t i = 0; i < nrecs; i++) {
         int line = 0;
-        if (!fact(&run->records[i], "args.format", &line))
+        if (!fact(recs[i], "args.format", &line))
             continue;
         if (v.len)
             pr_buf_puts(&v, lang_str(l, "list_sep"));
         pr_buf_clear(&text);
-        pr_md_code_span(&text, run->records[i].case_name);
+        pr_md_code_span(&text, recs[i]->case_name);
         pr_buf_printf(&text, " L%d", line);
-        mdt_log_line_link(w, page_rel, run, &run->records[i], line, pr_buf_cstr(&text), &v);
+        mdt_log_line_link(w, page_rel, run, recs[i], line, pr_buf_cstr(&text), &v);
     }
     if (v.len)
         json_array_append_new(items, json_pack("{s:s,s:s}", "label", lang_str(l, "logfact_args"),

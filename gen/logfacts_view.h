@@ -17,9 +17,10 @@
 #include "lang.h"
 #include "rmodel.h"
 
-/* The items [{label, value}] (value Markdown) of run's logs, links relative
- * to page_rel; *software set when they name any software. */
-json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run, const char *page_rel,
-                  int *software);
+/* The items [{label, value}] (value Markdown) of the logs of recs[0..nrecs),
+ * records of run (those a page shows), links relative to page_rel;
+ * *software set when they name any software. */
+json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run,
+                  const pr_record *const *recs, size_t nrecs, const char *page_rel, int *software);
 
 #endif

@@ -50,10 +50,11 @@ static void pair_one(const pr_dataset *d, pr_pub_table *t)
 
 void pr_pair_tables(pr_dataset *d)
 {
+    /* Restated tables (a report's comparison table) appear on no page:
+     * the audit pairs their rows one by one, so that a comparison table
+     * that itself stacks two levels in a column shows it. */
     for (size_t i = 0; i < d->npubs; i++)
         pair_one(d, &d->pubs[i]);
-    for (size_t i = 0; i < d->nrestated; i++)
-        pair_one(d, &d->restated[i]);
 }
 
 const char *pr_pub_mode(const pr_pub_table *t)

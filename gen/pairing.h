@@ -17,7 +17,8 @@
 
 #include "data.h"
 
-/* Decides the pairing mode of every published and restated table of d. */
+/* Decides the pairing mode of every published table of d (restated tables
+ * keep their own: the audit pairs their rows one by one). */
 void pr_pair_tables(pr_dataset *d);
 /* The mode t's figures pair with: its paired mode, else the one it prints. */
 const char *pr_pub_mode(const pr_pub_table *t);

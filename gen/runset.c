@@ -124,25 +124,33 @@ static void widen(pr_runset *s, const char *date)
         memcpy(s->last, date, 11);
 }
 
-/* The rule most of run's figures were read with: each successful record's
- * rule counted once, ties to the first in record order. */
+/* The rule most of run's figures were read with, ties to the first in
+ * record order: the successful records counted by their rule's canonical
+ * text (one pass; a run may hold a hundred thousand records). */
 static json_t *majority_rule(const pr_run *run)
 {
+    json_t *counts = json_object();
     json_t *best = NULL;
-    size_t best_n = 0;
+    json_int_t best_n = 0;
+    char **keys = pr_xcalloc(run->nrecords + 1, sizeof *keys);
     for (size_t i = 0; i < run->nrecords; i++) {
         json_t *r = run->records[i].rule;
         if (!r || run->records[i].failed)
             continue;
-        size_t n = 0;
-        for (size_t j = 0; j < run->nrecords; j++)
-            n += !run->records[j].failed && run->records[j].rule &&
-                 json_equal(r, run->records[j].rule);
-        if (n > best_n) {
-            best = r;
+        keys[i] = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+        json_t *c = json_object_get(counts, keys[i]);
+        json_int_t n = c ? json_integer_value(c) + 1 : 1;
+        json_object_set_new(counts, keys[i], json_integer(n));
+        if (n > best_n)
             best_n = n;
-        }
     }
+    for (size_t i = 0; i < run->nrecords; i++) {
+        if (!best && keys[i] && json_integer_value(json_object_get(counts, keys[i])) == best_n)
+            best = run->records[i].rule;
+        free(keys[i]);
+    }
+    free(keys);
+    json_decref(counts);
     return best;
 }
 

@@ -65,6 +65,15 @@ cat >"$t/data/published/p.json" <<EOF
                       {"nodes": 1, "gpus": 8, "throughput": 885.28, "printed": "885.28"},
                       {"nodes": 4, "gpus": 32, "throughput": 999.9, "printed": "999.9"}]}]}
 EOF
+# A vendor's table of the same configuration: another run set than the logs'.
+cat >"$t/data/published/v.json" <<EOF
+{"perfrepro": 1, "label": "Vendor",
+ "source": {"title": "README", "repo": "vendor/repo", "commit": "$commit", "path": "README.md",
+            "url": "https://github.com/vendor/repo/blob/$commit/README.md#L5"},
+ "tables": [{"model": "Toy", "framework": "Fw", "precision": "amp", "batch_size": 64,
+             "unit": "samples/s", "platform": "Toy-GPU-x8",
+             "rows": [{"nodes": 1, "gpus": 1, "throughput": 120, "printed": "120"}]}]}
+EOF
 # The node's runs keep the suite they ran: its steps are shown as the ones
 # that produced their figures.
 cat >"$t/data/runs/node/suite.json" <<'EOF'
@@ -99,6 +108,9 @@ a="$t/reports/AUDIT.en.md"
 grep -F '[110.66†]' "$a" | grep -qF '(printed under FP16; the log ran AMP)' || { cat "$a"; fail "audit: FP16 vs AMP"; }
 grep -F '[999.9†]' "$a" | grep -qF '(printed under FP16 BS=64; the log ran FP16 BS=32)' ||
   { cat "$a"; fail "audit: another batch size"; }
+grep -qF 'Published (Vendor): of another run set than these logs' "$e" ||
+  { cat "$e"; fail "a vendor's gap is not said to compare two setups"; }
+grep -qF 'Published (Src): of another run set' "$e" && fail "the logs' own source is said to be another run set"
 awk '/^### The steps that produced the figures/,/^### The plan/' "$e" >"$t/steps"
 grep -qF '#### Run set “one node”' "$t/steps" || { cat "$e"; fail "no steps for the run set with a suite"; }
 grep -qF '#### Run set “the cluster”' "$t/steps" && fail "steps for a run set without a suite"

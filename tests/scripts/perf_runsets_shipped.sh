@@ -1,0 +1,30 @@
+#!/bin/sh
+# The issue's cases on the shipped reports (reports/ is regenerated and
+# checked by CI): the NGC PyTorch ResNet50 32-GPU figures say they come from
+# another run set (cluster and year) and what differs; the NGC PyTorch
+# Transformer V100 "FP16" table pairs with its AMP logs (385625.7 against
+# the AMP log's 385954.98, not the O2 log's 589988.28); Paddle's 183830.0
+# pairs with the BS=2560 log printed under BS=5120; mmseg's 243 (BS=4) with
+# the BS=8 log its README links; Paddle ResNet50 FP32 32-GPU is flagged as
+# resting on 2 records.
+set -eu
+[ -f reports/AUDIT.en.md ] && [ -d data/runs/perf-ResNet50-NGC-PyTorch-V100-SXM2-32GB-x8-32gpu ] ||
+  { echo "perf_runsets_shipped: no shipped Perf reports (skipped)"; exit 77; }
+fail() { echo "perf_runsets_shipped: $*"; exit 1; }
+p=reports/ResNet50/NGC-PyTorch/README.en.md
+grep -F '4×32 GPUs: the speedup divides a figure of run set “Perf, V100 cluster (32 GPUs)” by a 1-GPU baseline of run set “Perf, one V100 node (1 and 8 GPUs)”; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
+  grep -qF 'Driver (450.80.02 vs 525.60.11)' || fail "$p: the 32-GPU speedup does not say its run set differs"
+grep -qF '| 4 | 32 | 10523.32‡ | — | 1 (summary line) | 28.43 ❗a |' "$p" || fail "$p: the 32-GPU row"
+a=reports/AUDIT.en.md
+grep -F '[385625.7†]' "$a" | grep -F 'transformer_bs5120_amp_gpu32' | grep -qF '(printed under FP16; the log ran AMP)' ||
+  fail "$a: 385625.7 is not set against the AMP log"
+grep -F '[385625.7†]' "$a" | grep -qF '385954.9822‡' || fail "$a: 385625.7 beside another value than the AMP log's"
+t=reports/Transformer/NGC-PyTorch/README.en.md
+grep -qF 'This table is labelled FP16, but its source'"'"'s logs ran AMP' "$t" || fail "$t: no pairing note"
+grep -F '[183830.0†]' "$a" | grep -qF '(printed under FP32 BS=5120; the log ran FP32 BS=2560)' ||
+  fail "$a: 183830.0 is not paired with the BS=2560 log"
+grep -F '[243†]' "$a" | grep -qF '(printed under FP32 BS=4; the log ran FP32 BS=8)' ||
+  fail "$a: 243 is not paired with the BS=8 log"
+grep -qF '4×32 GPUs: the figure comes from only 2 records (steps) of its log' reports/ResNet50/Paddle/README.en.md ||
+  fail "Paddle ResNet50 FP32 32 GPUs is not flagged as resting on 2 records"
+echo "perf_runsets_shipped: ok"
