@@ -557,9 +557,13 @@ Test(proc, escaped_descendants_are_ended, .init = signals_on, .fini = signals_of
     cr_assert_not(r.timed_out);
     cr_assert_not(r.stray, "the escaped tree is not in the job's group");
     cr_assert_eq(r.ended, 2, "ended %zu", r.ended);
-    cr_assert_eq(r.nended_names, 2);
+    /* The names, each once: "sh" and "sleep", or "sh" alone when the
+     * scan caught the forked child before it became sleep (the job only
+     * waits for $!, written before the exec). */
+    cr_assert(r.nended_names == 2 || r.nended_names == 1, "%zu names", (size_t)r.nended_names);
     cr_assert_str_eq(r.ended_names[0], "sh");
-    cr_assert_str_eq(r.ended_names[1], "sleep");
+    if (r.nended_names == 2)
+        cr_assert_str_eq(r.ended_names[1], "sleep");
     cr_assert_eq(r.survived, 0);
     cr_assert(r.duration_s < 150, "duration %g", r.duration_s);
     pr_buf b = PR_BUF_INIT;
