@@ -177,6 +177,36 @@ static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const 
     pr_buf_free(&b);
 }
 
+/* When rc's figure and its 1-GPU baseline base were read with two parse
+ * rules (a log's summary line against a mean after a skip), fills the
+ * speedup and efficiency cells with the state and footnotes the two rules
+ * (and the run sets, when they differ too); returns 1.  0: one rule. */
+static int other_rule(const lang *l, const rm_cfg *c, const rm_cell *rc, const rm_cell *base,
+                      pr_buf *sp, pr_buf *eff, sn_notes *sn, pr_err *err)
+{
+    const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
+    const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
+    if (!ra || !rb || json_equal((json_t *)ra, (json_t *)rb))
+        return 0;
+    pr_buf_puts(sp, lang_str(l, "state_other_rule"));
+    pr_buf_puts(eff, lang_str(l, "state_none"));
+    const pr_run *a = rc->link_run, *b = base->link_run;
+    json_t *diffs = a && b ? rs_diff(a, b, l->code) : json_array();
+    if (!a || !b || a == b) {
+        /* One run set: only the rules differ. */
+        pr_buf d = PR_BUF_INIT;
+        rs_rule_diff(ra, rb, &d);
+        json_array_append_new(diffs, json_pack("{s:s,s:s,s:s}", "what", "rule", "a",
+                                               pr_buf_cstr(&d), "b", ""));
+        pr_buf_free(&d);
+    }
+    const char *sa = a ? rs_title(a, l->code) : "", *sb = b ? rs_title(b, l->code) : "";
+    sn_diff_note(l, c->platform, rc->nodes, rc->gpus, sa, a == b ? sa : sb, diffs, 1, sp, sn,
+                 err);
+    json_decref(diffs);
+    return 1;
+}
+
 /* The published tables a configuration's figures are compared with: the
  * primary, then its cells' other tables, one per source label (the first
  * in precedence), at most REPRO_MAX_PUBS. */
@@ -356,7 +386,9 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
                               lang_str(l, "state_failed"));
                 nt->failed = 1;
             }
-            if (scaling) {
+            if (scaling && base->n_ok && rc != base && other_rule(l, c, rc, base, sp, eff, &sn, err)) {
+                /* Two rules: no speedup across them (the note says why). */
+            } else if (scaling) {
                 scaling_cells(l, rc->median, base->n_ok ? base->median : NAN, rc->gpus, sp, eff,
                               nt);
                 if (base->n_ok && rc != base)

@@ -220,6 +220,13 @@ void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gp
                           const char *set, const char *base_set, const json_t *diffs,
                           pr_buf *mark, sn_notes *nt, pr_err *err)
 {
+    sn_diff_note(l, p, nodes, gpus, set, base_set, diffs, 0, mark, nt, err);
+}
+
+void sn_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, const char *set,
+                  const char *base_set, const json_t *diffs, int other_rule, pr_buf *mark,
+                  sn_notes *nt, pr_err *err)
+{
     pr_buf b = PR_BUF_INIT, what = PR_BUF_INIT;
     pv_count_label(l, p, nodes, gpus, &b, err);
     size_t i;
@@ -240,8 +247,11 @@ void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gp
     }
     json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "count", pr_buf_cstr(&b), "set", set, "base_set",
                           base_set, "diffs", pr_buf_cstr(&what));
-    flag(l, json_array_size(diffs) ? "sanity_other_runset" : "sanity_other_runset_same", v, mark,
-         nt, err);
+    const char *key = other_rule && strcmp(set, base_set) == 0 ? "sanity_other_rule"
+                      : other_rule                             ? "sanity_other_rule_runset"
+                      : json_array_size(diffs)                 ? "sanity_other_runset"
+                                                               : "sanity_other_runset_same";
+    flag(l, key, v, mark, nt, err);
     json_decref(v);
     pr_buf_free(&b);
     pr_buf_free(&what);

@@ -94,5 +94,11 @@ void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpu
 void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
                           const char *set, const char *base_set, const json_t *diffs,
                           pr_buf *mark, sn_notes *nt, pr_err *err);
+/* The same with other_rule set: the figure and its baseline were read with
+ * two parse rules (diffs names them), so no speedup or efficiency is shown
+ * across them; set and base_set equal when one run set holds both. */
+void sn_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, const char *set,
+                  const char *base_set, const json_t *diffs, int other_rule, pr_buf *mark,
+                  sn_notes *nt, pr_err *err);
 
 #endif

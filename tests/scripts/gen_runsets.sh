@@ -19,12 +19,12 @@ cat >"$t/data/platforms/Toy-GPU-x8.json" <<'EOF'
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
 EOF
-# Twenty per-card records 100.16..119.16 per log (skip 2: 110.66); the 32-GPU AMP
-# log has two (skip 0: 100.66 per card).
-for g in 1 8 32; do
+# Twenty per-card records 100.16..119.16 per log (skip 2: 110.66; skip 0:
+# 109.66); the 32-GPU AMP log has four (skip 2: 102.16 per card).
+for g in 1 8 16 32; do
   for p in amp fp16; do
     n=20
-    [ "$g$p" = 32amp ] && n=2
+    [ "$g$p" = 32amp ] && n=4
     i=0
     while [ $i -lt $n ]; do echo "step $i, ips: $((100 + i)).16 samples/sec"; i=$((i + 1)); done \
       >"$t/src/logs/${p}_g$g.log"
@@ -48,7 +48,9 @@ node='{"profile":"paddle-ips","scope":"per_card","skip":2}'
 cluster='{"profile":"paddle-ips","scope":"per_card","skip":0}'
 imp node 1 amp 64 "$node"
 imp node 8 amp 64 "$node"
-imp cluster 32 amp 64 "$cluster"
+imp cluster 32 amp 64 "$node"
+# 16 GPUs on the cluster read with another rule: no speedup across two rules.
+imp cluster 16 amp 64 "$cluster"
 # The pure FP16 (O2) log exists only on the cluster, and ran batch size 32.
 imp cluster 32 fp16 32 "$cluster" 999.9
 printf '{"perfrepro": 1, "title": {"zh": "单机", "en": "one node"}}\n' >"$t/data/runs/node/runset.json"
@@ -92,10 +94,13 @@ EOF
   fail "build failed"
 e="$t/reports/Toy/Fw/README.en.md"
 z="$t/reports/Toy/Fw/README.md"
-grep -qF 'the speedup divides a figure of run set “the cluster” by a 1-GPU baseline of run set “one node”; they differ in the parse rule (skip 0 / 2)' "$e" ||
+grep -qF '4×32 GPUs: the speedup divides a figure of run set “the cluster” by a 1-GPU baseline of run set “one node”; they differ in the parse rule (skip 0 / 2).' "$e" ||
   { cat "$e"; fail "no flag on the speedup across run sets"; }
 grep -qF '加速比以运行组“集群”的数据除以运行组“单机”的 1 卡基线' "$z" || fail "zh run-set flag"
-grep -qF '| 4 | 32 | 3221.12‡ | — | 1 (2) ❗a |' "$e" || { cat "$e"; fail "the records a figure rests on"; }
+grep -qF '| 4 | 32 | 3285.12‡ | — | 1 (2) ❗' "$e" || { cat "$e"; fail "the records a figure rests on"; }
+grep -qF '| 2 | 16 | 1754.56‡ | — | 1 (20) | other rule ❗' "$e" || { cat "$e"; fail "a speedup across two rules"; }
+grep -qF '2×16 GPUs: the figure (run set “the cluster”) and its 1-GPU baseline (run set “one node”) were read with two parse rules; they differ in the parse rule (skip 0 / 2); no speedup or efficiency is computed across two rules.' "$e" ||
+  fail "the two rules are not footnoted"
 grep -qF '| 1 | 8 | 885.28‡ | — | 1 (18) |' "$e" || fail "the records of a 1-node figure"
 grep -qF 'the figure comes from only 2 records (steps) of its log; fewer than 10' "$e" ||
   fail "no flag on a figure of 2 records"

@@ -3,7 +3,8 @@
 # checked by CI): the NGC PyTorch ResNet50 32-GPU figures say they come from
 # another run set (cluster and year) and what differs; the NGC PyTorch
 # Transformer V100 "FP16" table pairs with its AMP logs (385625.7 against
-# the AMP log's 385954.98, not the O2 log's 589988.28); Paddle's 183830.0
+# the AMP log's 385954.98, not the O2 log's 589988.28), while the comparison
+# table's 590188.7 pairs with the O2 log row by row; Paddle's 183830.0
 # pairs with the BS=2560 log printed under BS=5120; mmseg's 243 (BS=4) with
 # the BS=8 log its README links; Paddle ResNet50 FP32 32-GPU is flagged as
 # resting on 2 records.
@@ -12,13 +13,15 @@ set -eu
   { echo "perf_runsets_shipped: no shipped Perf reports (skipped)"; exit 77; }
 fail() { echo "perf_runsets_shipped: $*"; exit 1; }
 p=reports/ResNet50/NGC-PyTorch/README.en.md
-grep -F '4×32 GPUs: the speedup divides a figure of run set “Perf, V100 cluster (32 GPUs)” by a 1-GPU baseline of run set “Perf, one V100 node (1 and 8 GPUs)”; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
-  grep -qF 'Driver (450.80.02 vs 525.60.11)' || fail "$p: the 32-GPU speedup does not say its run set differs"
-grep -qF '| 4 | 32 | 10523.32‡ | — | 1 (summary line) | 28.43 ❗a |' "$p" || fail "$p: the 32-GPU row"
+grep -F '4×32 GPUs: the figure (run set “Perf, V100 cluster (32 GPUs)”) and its 1-GPU baseline (run set “Perf, one V100 node (1 and 8 GPUs)”) were read with two parse rules; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
+  grep -qF 'Driver (450.80.02 vs 525.60.11)' || fail "$p: the 32-GPU figure does not say its run set and rule differ"
+# Its log's summary line against means after a skip: no efficiency across two rules.
+grep -qF '| 4 | 32 | 10523.32‡ | — | 1 (summary line) | other rule ❗a | — |' "$p" || fail "$p: the 32-GPU row"
 a=reports/AUDIT.en.md
 grep -F '[385625.7†]' "$a" | grep -F 'transformer_bs5120_amp_gpu32' | grep -qF '(printed under FP16; the log ran AMP)' ||
   fail "$a: 385625.7 is not set against the AMP log"
 grep -F '[385625.7†]' "$a" | grep -qF '385954.9822‡' || fail "$a: 385625.7 beside another value than the AMP log's"
+grep -F '[590188.7†]' "$a" | grep -qF 'transformer_bs5120_fp16_gpu32' || fail "$a: 590188.7 is not set against the O2 log"
 t=reports/Transformer/NGC-PyTorch/README.en.md
 grep -qF 'This table is labelled FP16, but its source'"'"'s logs ran AMP' "$t" || fail "$t: no pairing note"
 grep -F '[183830.0†]' "$a" | grep -qF '(printed under FP32 BS=5120; the log ran FP32 BS=2560)' ||
