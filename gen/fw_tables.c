@@ -12,6 +12,7 @@
 
 #include "md.h"
 #include "mdtable.h"
+#include "pairing.h"
 #include "provenance.h"
 #include "runset.h"
 #include "sanity.h"
@@ -503,6 +504,22 @@ void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *
     pr_buf_free(&where);
 }
 
+/* The run set of the imported log behind published row r of t: a record
+ * of f from t's own repository, of t's platform, batch size, the mode t
+ * pairs with, and r's nodes and GPUs; NULL when none. */
+static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+{
+    for (size_t i = 0; t->source_repo && i < f->nrecs; i++) {
+        const pr_record *rec = f->recs[i];
+        const char *repo = json_string_value(json_object_get(rec->source, "repo"));
+        if (repo && strcmp(repo, t->source_repo) == 0 && f->rec_plats[i] == t->platform &&
+            rec->batch_size == t->batch_size && strcmp(rec->precision, pr_pub_mode(t)) == 0 &&
+            rec->nodes == r->nodes && rec->gpu_num == r->gpus)
+            return f->runs[i];
+    }
+    return NULL;
+}
+
 /* A published table as its source printed it, with the speedup its own
  * throughput figures give beside the printed one (on a CPU machine, only
  * when it has two process counts). */
@@ -572,6 +589,16 @@ void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_note
             if (scaling)
                 computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
                                          eff, nt);
+            /* The source's own logs show two of its run sets behind the
+             * figure and its 1-GPU figure: the speedup crosses them. */
+            const pr_run *run = base && r != base ? pub_row_run(f, t, r) : NULL;
+            const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
+            if (scaling && run && base_run && run != base_run) {
+                json_t *diffs = rs_diff(run, base_run, l->code);
+                sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
+                                     rs_title(base_run, l->code), diffs, sp, &sn, err);
+                json_decref(diffs);
+            }
         } else {
             pr_buf_puts(val, r->state);
             if (scaling) {
