@@ -109,13 +109,7 @@ static char *plain_of(cmark_node *node)
 {
     pr_buf b = PR_BUF_INIT;
     pr_cmarkx_plain(node, &b);
-    const char *s = pr_buf_cstr(&b);
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t l = strlen(s);
-    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
-        l--;
-    char *t = pr_xstrndup(s, l);
+    char *t = pr_xstrdup_trimmed(pr_buf_cstr(&b));
     pr_buf_free(&b);
     return t;
 }

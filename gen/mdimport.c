@@ -179,13 +179,7 @@ static char *cell_text(cmark_node *cell, pr_buf *dropped)
 {
     pr_buf b = PR_BUF_INIT;
     cell_plain(cell, &b, dropped);
-    const char *s = pr_buf_cstr(&b);
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t l = strlen(s);
-    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
-        l--;
-    char *t = pr_xstrndup(s, l);
+    char *t = pr_xstrdup_trimmed(pr_buf_cstr(&b));
     pr_buf_free(&b);
     return t;
 }

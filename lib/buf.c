@@ -51,6 +51,16 @@ char *pr_xstrndup(const char *s, size_t n)
     return p;
 }
 
+char *pr_xstrdup_trimmed(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t l = strlen(s);
+    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
+        l--;
+    return pr_xstrndup(s, l);
+}
+
 char *pr_xasprintf(const char *fmt, ...)
 {
     pr_buf b = PR_BUF_INIT;

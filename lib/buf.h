@@ -18,6 +18,8 @@ void *pr_xrealloc(void *ptr, size_t size);
 /* Returns a malloc'd copy; the caller frees it.  NULL in gives NULL out. */
 char *pr_xstrdup(const char *s);
 char *pr_xstrndup(const char *s, size_t n);
+/* A copy of s without the blanks and tabs at either end (the caller's). */
+char *pr_xstrdup_trimmed(const char *s);
 /* Returns a malloc'd formatted string; the caller frees it. */
 char *pr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
