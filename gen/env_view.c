@@ -416,6 +416,23 @@ static int env_is_own(const rm_world *w, const pr_pub_table *t)
 
 /* The published sources of f's figures on p: one entry per file's
  * environment (tables of one file share it), the rest named in *none. */
+/* 1 when a run set of f's figures on p takes its environment from the
+ * README published table t was read from. */
+static int readme_of_runsets(const rm_fw *f, const pr_platform *p, const pr_pub_table *t)
+{
+    for (size_t i = 0; t->source_repo && t->source_path && i < f->nrecs; i++) {
+        if (f->rec_plats[i] != p)
+            continue;
+        for (size_t g = 0; g < rs_env_count(f->runs[i]); g++) {
+            const se_file *e = rs_env_file(f->runs[i], g);
+            if (strcmp(se_file_repo(e), t->source_repo) == 0 &&
+                strcmp(se_file_path(e), t->source_path) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const pr_platform *p,
                         json_t *sources, pr_buf *none, int *software, pr_err *err)
 {
@@ -439,6 +456,10 @@ static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             json_object_set_new(v, "framework", json_string(pr_json_str(t->environment, "framework")));
             lang_fmt(l, "env_src_other", v, &head, err);
             list_add(l, none, pr_buf_cstr(&head));
+        } else if (readme_of_runsets(f, p, t)) {
+            /* Its README's environment is the one the run sets above show. */
+            lang_fmt(l, "env_src_pub_runsets", v, &head, err);
+            add_source(sources, pr_buf_cstr(&head), json_array());
         } else {
             list_add(l, none, pr_buf_cstr(&link));
         }
