@@ -31,10 +31,8 @@ static int same_case(const pr_dataset *d, const pr_run *run, const pr_record *r,
     const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
     if (class_only && (same_mode || !rc || rc != pr_decl_class_of(&d->decls, t->precision)))
         return 0;
-    return strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
-           (same_mode || class_only) && r->batch_size == t->batch_size &&
-           !t->batch_label && r->gpu_num == row->gpus && r->nodes == row->nodes &&
-           t->platform && pr_data_record_platform(d, run, r) == t->platform;
+    return (same_mode || class_only) &&
+           pr_pub_row_log(r, pr_data_record_platform(d, run, r), t, row, 0);
 }
 
 static int audited(const au_model *m, const char *repo)
@@ -79,18 +77,12 @@ static int pass_matches(const pr_dataset *d, const pr_run *run, const pr_record 
 {
     char fallback[64];
     const char *printed = row_printed(row, fallback);
-    const char *repo = pr_json_str(r->source, "repo");
-    if (!repo || !t->source_repo || strcmp(repo, t->source_repo) != 0)
-        return 0;
     if (pass == PASS_MODE || pass == PASS_CLASS)
         return same_case(d, run, r, t, row, pass == PASS_CLASS);
     const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
     int in_class = rc ? rc == pr_decl_class_of(&d->decls, t->precision)
                       : strcmp(r->precision, t->precision) == 0;
-    int fits = in_class && !t->batch_label && strcmp(r->model, t->model) == 0 &&
-               strcmp(r->framework, t->framework) == 0 && r->gpu_num == row->gpus &&
-               r->nodes == row->nodes && t->platform &&
-               pr_data_record_platform(d, run, r) == t->platform;
+    int fits = in_class && pr_pub_row_log(r, pr_data_record_platform(d, run, r), t, row, 1);
     if (pass == PASS_NAMED)
         return fits && fit && strcmp(pr_fitfile_figure(fit), printed) == 0;
     return fits && !r->failed && r->batch_size != t->batch_size &&

@@ -518,11 +518,12 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         has = S_ISREG(mode) ? pr_suite_load(suite_path, &r.suite, err)
                             : pr_err_set(err, suite_path, 0, 0, NULL, "is %s, not a regular file",
                                          pr_mode_name(mode));
+    json_t *cases = json_object(); /* the suite's case names, looked up once each */
+    for (size_t c = 0; r.suite && c < r.suite->ncases; c++)
+        json_object_set_new(cases, r.suite->cases[c].name, json_true());
     for (size_t i = 0; has >= 0 && r.suite && i < r.nrecords; i++) {
         const pr_record *rec = &r.records[i];
-        int found = 0;
-        for (size_t c = 0; c < r.suite->ncases && !found; c++)
-            found = strcmp(r.suite->cases[c].name, rec->case_name) == 0;
+        int found = json_object_get(cases, rec->case_name) != NULL;
         if (strcmp(r.suite->model, rec->model) != 0 || strcmp(r.suite->framework, rec->framework) != 0)
             has = pr_err_set(err, r.record_files[i], 0, 0, "model", "is %s / %s, but the run's "
                              "suite.json is of %s / %s", rec->model, rec->framework,
@@ -531,6 +532,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             has = pr_err_set(err, r.record_files[i], 0, 0, "case", "\"%s\" is no case of the "
                              "run's suite.json: its steps did not make this figure", rec->case_name);
     }
+    json_decref(cases);
     free(suite_path);
     if (has < 0)
         goto out;

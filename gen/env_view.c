@@ -81,16 +81,12 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
 
 /* ---------------------------------------------------------------- run sets */
 
-/* The label of a source environment item's kind (srcenv.h), in l: env_KIND,
- * env_other for a kind with no label of its own. */
+/* The label of a source environment item's kind (srcenv.h): env_KIND in
+ * l, every documented kind having one. */
 static const char *kind_label(const lang *l, const char *kind)
 {
-    static const char *const labelled[] = {"os",       "gpu",    "cpu",     "memory", "driver",
-                                           "cuda",     "cudnn",  "nccl",    "framework",
-                                           "image",    "network", "kernel", "compiler",
-                                           "code",     "python", "topology", "text", NULL};
     char key[40];
-    snprintf(key, sizeof key, "env_%s", pr_str_in(kind, labelled) ? kind : "other");
+    snprintf(key, sizeof key, "env_%s", se_kind_known(kind) ? kind : "other");
     return lang_str(l, key);
 }
 
@@ -148,16 +144,6 @@ static json_t *runset_items(const lang *l, const pr_run *run, int *software)
     pr_buf_free(&v);
     pr_buf_free(&at);
     return items;
-}
-
-/* The run set's dates as the page shows them: "2023-07-28 – 2023-08-04",
- * one date, or NULL. */
-static char *runset_dates(const pr_run *run)
-{
-    const char *a = rs_first_date(run), *b = rs_last_date(run);
-    if (!a)
-        return NULL;
-    return strcmp(a, b) == 0 ? pr_xstrdup(a) : pr_xasprintf("%s – %s", a, b);
 }
 
 /* The keys of a stated environment (a suite's or a published file's), and
@@ -290,10 +276,10 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             mdt_link_url(&readme, pr_buf_cstr(&path), se_file_url(src));
             json_object_set_new(v, "readme", json_string(pr_buf_cstr(&readme)));
             json_object_set_new(v, "title", json_string(rs_title(run, l->code)));
-            char *dates = runset_dates(run);
-            if (dates)
-                json_object_set_new(v, "dates", json_string(dates));
-            free(dates);
+            pr_buf dates = PR_BUF_INIT;
+            if (rs_dates(run, &dates))
+                json_object_set_new(v, "dates", json_string(pr_buf_cstr(&dates)));
+            pr_buf_free(&dates);
             lang_fmt(l, "env_src_runset", v, &head, err);
             add_source(sources, pr_buf_cstr(&head), runset_items(l, run, software));
             pr_buf_free(&readme);

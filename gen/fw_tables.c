@@ -169,7 +169,7 @@ static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const 
                            pr_buf_cstr(&b), sp, sn, err);
     } else if (rc->link_run && base->link_run && rc->link_run != base->link_run) {
         /* One source, two run sets: what differs between them. */
-        json_t *diffs = rs_diff(rc->link_run, base->link_run, l->code);
+        json_t *diffs = rs_diff(rc->link_run, base->link_run);
         sn_other_runset_note(l, c->platform, rc->nodes, rc->gpus, rs_title(rc->link_run, l->code),
                              rs_title(base->link_run, l->code), diffs, sp, sn, err);
         json_decref(diffs);
@@ -192,7 +192,7 @@ static int other_rule(const lang *l, const rm_cfg *c, const rm_cell *rc, const r
     pr_buf_puts(sp, lang_str(l, "state_other_rule"));
     pr_buf_puts(eff, lang_str(l, "state_none"));
     const pr_run *a = rc->link_run, *b = base->link_run;
-    json_t *diffs = a && b ? rs_diff(a, b, l->code) : json_array();
+    json_t *diffs = a && b ? rs_diff(a, b) : json_array();
     if (!a || !b || a == b) {
         /* One run set: only the rules differ. */
         pr_buf d = PR_BUF_INIT;
@@ -509,14 +509,10 @@ void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *
  * pairs with, and r's nodes and GPUs; NULL when none. */
 static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
-    for (size_t i = 0; t->source_repo && i < f->nrecs; i++) {
-        const pr_record *rec = f->recs[i];
-        const char *repo = json_string_value(json_object_get(rec->source, "repo"));
-        if (repo && strcmp(repo, t->source_repo) == 0 && f->rec_plats[i] == t->platform &&
-            rec->batch_size == t->batch_size && strcmp(rec->precision, pr_pub_mode(t)) == 0 &&
-            rec->nodes == r->nodes && rec->gpu_num == r->gpus)
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
+            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
             return f->runs[i];
-    }
     return NULL;
 }
 
@@ -594,7 +590,7 @@ void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_note
             const pr_run *run = base && r != base ? pub_row_run(f, t, r) : NULL;
             const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
             if (scaling && run && base_run && run != base_run) {
-                json_t *diffs = rs_diff(run, base_run, l->code);
+                json_t *diffs = rs_diff(run, base_run);
                 sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
                                      rs_title(base_run, l->code), diffs, sp, &sn, err);
                 json_decref(diffs);

@@ -7,6 +7,7 @@
 #include "jdoc.h"
 #include "md.h"
 #include "mdtable.h"
+#include "recfacts.h"
 
 /* The facts shown, in order: key, its label (strings.json), software. */
 static const struct {
@@ -23,16 +24,7 @@ static const struct {
 /* The value of key in record r's facts, and its line; NULL when none. */
 static const char *fact(const pr_record *r, const char *key, int *line)
 {
-    size_t i;
-    json_t *it;
-    json_array_foreach(r->log_facts, i, it) {
-        const char *k = pr_json_str(it, "key");
-        if (k && strcmp(k, key) == 0) {
-            *line = (int)json_integer_value(json_object_get(it, "line"));
-            return pr_json_str(it, "value");
-        }
-    }
-    return NULL;
+    return pr_recfacts_value(r->log_facts, key, line);
 }
 
 /* framework.version with its name before it, as one value. */

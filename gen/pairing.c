@@ -4,19 +4,26 @@
 
 #include "jdoc.h"
 
-/* The imported records of t's source that are the case of its row at
- * nodes × gpus in precision mode `mode`: 1 when one exists. */
+int pr_pub_row_log(const pr_record *r, const pr_platform *rp, const pr_pub_table *t,
+                   const pr_pub_row *row, int any_bs)
+{
+    const char *repo = pr_json_str(r->source, "repo");
+    return repo && t->source_repo && strcmp(repo, t->source_repo) == 0 && t->platform &&
+           rp == t->platform && !t->batch_label && (any_bs || r->batch_size == t->batch_size) &&
+           strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
+           r->gpu_num == row->gpus && r->nodes == row->nodes;
+}
+
+/* 1 when an imported record of t's source is the case of its row in
+ * precision mode `mode`. */
 static int has_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
                    const char *mode)
 {
     for (size_t i = 0; i < d->nruns; i++)
         for (size_t j = 0; j < d->runs[i].nrecords; j++) {
             const pr_record *r = &d->runs[i].records[j];
-            const char *repo = pr_json_str(r->source, "repo");
-            if (repo && strcmp(repo, t->source_repo) == 0 && strcmp(r->precision, mode) == 0 &&
-                strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
-                r->batch_size == t->batch_size && r->gpu_num == row->gpus &&
-                r->nodes == row->nodes && pr_data_record_platform(d, &d->runs[i], r) == t->platform)
+            if (strcmp(r->precision, mode) == 0 &&
+                pr_pub_row_log(r, pr_data_record_platform(d, &d->runs[i], r), t, row, 0))
                 return 1;
         }
     return 0;

@@ -5,20 +5,20 @@
 
 #include "fileio.h"
 #include "jdoc.h"
+#include "recfacts.h"
 #include "record.h"
 #include "suite.h"
 
 struct pr_runset {
-    pr_bitext title, machine, note;
-    json_t *environment; /* array of {file, group}, or NULL */
-    const se_file **env_files; /* each environment entry resolved (borrowed from the set) */
+    pr_bitext title;
+    size_t nenv;               /* declared environment groups */
+    const se_file **env_files; /* each one resolved (borrowed from the set) */
     const se_group **env_groups;
     json_t *rule;        /* borrowed from a record */
     char first[11], last[11];
 };
 
-static const char *const runset_keys[] = {"perfrepro", "title", "machine", "environment", "note",
-                                          NULL};
+static const char *const runset_keys[] = {"perfrepro", "title", "environment", NULL};
 static const char *const env_ref_keys[] = {"file", "group", NULL};
 
 void rs_free(pr_runset *s)
@@ -26,9 +26,6 @@ void rs_free(pr_runset *s)
     if (!s)
         return;
     pr_bitext_free(&s->title);
-    pr_bitext_free(&s->machine);
-    pr_bitext_free(&s->note);
-    json_decref(s->environment);
     free(s->env_files);
     free(s->env_groups);
     free(s);
@@ -69,8 +66,6 @@ static int read_decl(const char *path, const se_set *envs, pr_runset *s, pr_err 
     if (pr_jobject(&root, runset_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
         pr_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
         pr_jbitext(&root, "title", 1, &s->title, err) < 0 ||
-        pr_jbitext(&root, "machine", 0, &s->machine, err) < 0 ||
-        pr_jbitext(&root, "note", 0, &s->note, err) < 0 ||
         (has = pr_jarr(&root, "environment", 0, 1, &env, err)) < 0)
         goto out;
     for (size_t i = 0; has && i < json_array_size(env.v); i++) {
@@ -95,9 +90,8 @@ static int read_decl(const char *path, const se_set *envs, pr_runset *s, pr_err 
         s->env_groups = pr_xrealloc(s->env_groups, (i + 1) * sizeof *s->env_groups);
         s->env_files[i] = f;
         s->env_groups[i] = g;
+        s->nenv = i + 1;
     }
-    if (has)
-        s->environment = json_incref(env.v);
     rc = 0;
 out:
     pr_jdoc_free(doc);
@@ -165,13 +159,9 @@ int rs_load(const se_set *envs, pr_run *run, const char *decl, pr_err *err)
         char day[11];
         widen(s, date_of(run->records[i].started_at, day));
         /* What the log itself states: its first and last timestamps. */
-        size_t k;
-        json_t *it;
-        json_array_foreach(run->records[i].log_facts, k, it) {
-            const char *key = pr_json_str(it, "key");
-            if (key && (strcmp(key, "time.first") == 0 || strcmp(key, "time.last") == 0))
-                widen(s, date_of(pr_json_str(it, "value"), day));
-        }
+        const json_t *facts = run->records[i].log_facts;
+        widen(s, date_of(pr_recfacts_value(facts, "time.first", NULL), day));
+        widen(s, date_of(pr_recfacts_value(facts, "time.last", NULL), day));
     }
     run->set = s;
     s = NULL;
@@ -187,19 +177,9 @@ const char *rs_title(const pr_run *run, const char *code)
     return t ? t : run->name;
 }
 
-const pr_bitext *rs_machine(const pr_run *run)
-{
-    return run->set && run->set->machine.en ? &run->set->machine : NULL;
-}
-
-const pr_bitext *rs_note(const pr_run *run)
-{
-    return run->set && run->set->note.en ? &run->set->note : NULL;
-}
-
 size_t rs_env_count(const pr_run *run)
 {
-    return run->set ? json_array_size(run->set->environment) : 0;
+    return run->set ? run->set->nenv : 0;
 }
 
 const se_file *rs_env_file(const pr_run *run, size_t i)
@@ -212,19 +192,11 @@ const se_group *rs_env_group(const pr_run *run, size_t i)
     return run->set->env_groups[i];
 }
 
-const json_t *rs_rule(const pr_run *run)
+/* The rule most of run's figures were read with (borrowed; NULL when it
+ * has none). */
+static const json_t *rs_rule(const pr_run *run)
 {
     return run->set ? run->set->rule : NULL;
-}
-
-const char *rs_first_date(const pr_run *run)
-{
-    return run->set && run->set->first[0] ? run->set->first : NULL;
-}
-
-const char *rs_last_date(const pr_run *run)
-{
-    return run->set && run->set->last[0] ? run->set->last : NULL;
 }
 
 /* A rule's value as the rule cells print it: strings bare, numbers in
@@ -271,15 +243,23 @@ int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out)
     return n;
 }
 
+int rs_dates(const pr_run *run, pr_buf *out)
+{
+    const pr_runset *s = run->set;
+    if (!s || !s->first[0])
+        return 0;
+    if (strcmp(s->first, s->last) == 0)
+        pr_buf_puts(out, s->first);
+    else
+        pr_buf_printf(out, "%s – %s", s->first, s->last);
+    return 1;
+}
+
+/* The run's dates, or "—". */
 static void span(const pr_run *run, pr_buf *out)
 {
-    const char *f = rs_first_date(run), *l = rs_last_date(run);
-    if (!f)
+    if (!rs_dates(run, out))
         pr_buf_puts(out, "—");
-    else if (strcmp(f, l) == 0)
-        pr_buf_puts(out, f);
-    else
-        pr_buf_printf(out, "%s – %s", f, l);
 }
 
 /* Appends {what, a, b} to arr (a and b copied). */
@@ -300,7 +280,7 @@ static const char *env_value(const pr_run *run, const char *kind)
     return NULL;
 }
 
-json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code)
+json_t *rs_diff(const pr_run *a, const pr_run *b)
 {
     json_t *arr = json_array();
     if (a == b)
@@ -314,10 +294,6 @@ json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code)
     const json_t *ra = rs_rule(a), *rb = rs_rule(b);
     if (ra && rb && rs_rule_diff(ra, rb, &x))
         add_diff(arr, "rule", pr_buf_cstr(&x), "");
-    const pr_bitext *ma = rs_machine(a), *mb = rs_machine(b);
-    const char *sa = ma ? pr_bitext_in(ma, code) : "—", *sb = mb ? pr_bitext_in(mb, code) : "—";
-    if (strcmp(sa, sb) != 0)
-        add_diff(arr, "machine", sa, sb);
     /* What their sources state of machine and software, kind by kind. */
     static const char *const kinds[] = {"gpu",   "cpu",   "memory",    "os",   "driver",
                                         "image", "framework", "cuda", "cudnn", "nccl"};

@@ -8,8 +8,8 @@
  * set against one of another run set says so, and what differs.
  *
  * What a run folder cannot say by itself it may declare in RUN/runset.json
- * (docs/data-model.md#run-sets): a title, the machine, the environment
- * groups of a source README (data/environments/).  The rest is derived from
+ * (docs/data-model.md#run-sets): a title and the environment groups of a
+ * source README (data/environments/).  The rest is derived from
  * the records: the run set's rule (the rule most of its figures were read
  * with; a record read otherwise is flagged), its dates (the records'
  * started_at, and the first and last timestamps their logs print:
@@ -38,32 +38,24 @@ void rs_free(pr_runset *s);
 
 /* The run set's title in language code, else the run folder's name. */
 const char *rs_title(const pr_run *run, const char *code);
-/* The declared machine and note (NULLs when not declared). */
-const pr_bitext *rs_machine(const pr_run *run);
-const pr_bitext *rs_note(const pr_run *run);
 /* The declared environment groups: how many, and each one's file and
  * group (srcenv.h; borrowed from the dataset's environments). */
 size_t rs_env_count(const pr_run *run);
 const se_file *rs_env_file(const pr_run *run, size_t i);
 const se_group *rs_env_group(const pr_run *run, size_t i);
-/* The rule most of the run set's figures were read with (borrowed; NULL
- * when it has none). */
-const json_t *rs_rule(const pr_run *run);
-/* The first and last date (YYYY-MM-DD) of the run set's runs; NULL when
- * no record or log states one. */
-const char *rs_first_date(const pr_run *run);
-const char *rs_last_date(const pr_run *run);
+/* Appends the run set's dates to out ("2023-07-28 – 2023-08-04", or one
+ * date) and returns 1; 0 and nothing when no record or log states one. */
+int rs_dates(const pr_run *run, pr_buf *out);
 
 /* Appends to out, comma-separated, the keys in which rule a differs from
  * rule b ("skip 9 / 0", "step iteration / summary"); nothing when they are
  * equal.  Returns the number of keys that differ. */
 int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out);
 /* What differs between run sets a and b, as a new array (the caller's) of
- * {"what": "dates"|"rule"|"machine"|"env", "a": TEXT, "b": TEXT} in that
- * order ("env" items add "kind": what their declared environment groups
- * state of gpu, cpu, memory, os, driver, image, framework, cuda, cudnn,
- * nccl, where both state it); code picks the language of declared texts.
- * Empty when a == b. */
-json_t *rs_diff(const pr_run *a, const pr_run *b, const char *code);
+ * {"what": "dates"|"rule"|"env", "a": TEXT, "b": TEXT} in that order ("env"
+ * items add "kind": what their declared environment groups state of gpu,
+ * cpu, memory, os, driver, image, framework, cuda, cudnn, nccl, where both
+ * state it).  Empty when a == b. */
+json_t *rs_diff(const pr_run *a, const pr_run *b);
 
 #endif

@@ -220,3 +220,18 @@ int pr_recfacts_check(const pr_jcur *c, pr_err *err)
     }
     return 0;
 }
+
+const char *pr_recfacts_value(const json_t *facts, const char *key, int *line)
+{
+    size_t i;
+    json_t *it;
+    json_array_foreach(facts, i, it) {
+        const char *k = json_string_value(json_object_get(it, "key"));
+        if (k && strcmp(k, key) == 0) {
+            if (line)
+                *line = (int)json_integer_value(json_object_get(it, "line"));
+            return json_string_value(json_object_get(it, "value"));
+        }
+    }
+    return NULL;
+}

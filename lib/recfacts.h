@@ -53,5 +53,9 @@ int pr_recfacts_is_time(const char *s);
  * (file, then line), at most PR_RECFACTS_MAX of them.  Errors name the
  * item and field: "r.json:40:17: log_facts[3].line: ...". */
 int pr_recfacts_check(const pr_jcur *c, pr_err *err);
+/* The value of the first item of facts (a checked log_facts array, or
+ * NULL) with key key, borrowed, and its line in *line (may be NULL); NULL
+ * when there is none. */
+const char *pr_recfacts_value(const json_t *facts, const char *key, int *line);
 
 #endif

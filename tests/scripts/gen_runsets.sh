@@ -131,10 +131,10 @@ grep -q 'toy_bs64_amp_gpu8_speed: case: "toy_bs64_amp_gpu8" is no case of the ru
   { cat "$t/err"; fail "unclear suite.json error"; }
 sed -i 's/"gpus_per_node": \[1\]/"gpus_per_node": [1, 8]/' "$t/data/runs/node/suite.json"
 # A malformed runset.json stops the build, naming file, line and field.
-printf '{"perfrepro": 1,\n "title": {"zh": "x", "en": "y"},\n "machnie": "z"}\n' >"$t/data/runs/node/runset.json"
+printf '{"perfrepro": 1,\n "title": {"zh": "x", "en": "y"},\n "enviroment": []}\n' >"$t/data/runs/node/runset.json"
 if (cd "$t" && "$GEN" build --data data --templates templates --out reports2 --no-charts) 2>"$t/err"; then
   fail "a misspelt runset.json key was accepted"
 fi
-grep -q 'runs/node/runset.json:3:.*machnie.*did you mean' "$t/err" || { cat "$t/err"; fail "unclear runset.json error"; }
+grep -q 'runs/node/runset.json:3:.*enviroment.*did you mean' "$t/err" || { cat "$t/err"; fail "unclear runset.json error"; }
 [ ! -e "$t/reports2" ] || fail "a failed build left output"
 echo ok
