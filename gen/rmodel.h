@@ -52,6 +52,10 @@ typedef struct rm_cell {
     int imported;              /* the runs are logs someone else published (origin
                                 * "parsed"), not runs perfrepro measured */
     unsigned n_other_origin;   /* records of the lower-precedence origin left out */
+    /* 1 when a sanity rule (sanity.h) flags the figure the cell stands for
+     * (its origin's), so that every view of it (framework and model tables,
+     * index, charts) marks it; set by rm_build's flag pass. */
+    int flagged;
     /* Its records (recs, runs below), in data order (every repeat, failed
      * ones included).  n_total counts each run of a several-run record;
      * median, min and max are set when n_ok. */
