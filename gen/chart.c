@@ -59,6 +59,8 @@ void pr_chart_free(pr_chart *c)
     free(c->x_label);
     free(c->y_label);
     free(c->ideal_label);
+    free(c->flag_label);
+    free(c->ref_label);
     free(c);
 }
 
@@ -82,11 +84,22 @@ int pr_chart_add_series(pr_chart *c, const char *label, int style)
 
 void pr_chart_add_point(pr_chart *c, int series, double x, double y)
 {
-    pr_chart_add_point_text(c, series, x, y, NULL);
+    pr_chart_add_point_full(c, series, x, y, NULL, 0, 0);
+}
+
+void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text)
+{
+    pr_chart_add_point_full(c, series, x, y, text, 0, 0);
+}
+
+void pr_chart_add_point_flagged(pr_chart *c, int series, double x, double y, const char *text)
+{
+    pr_chart_add_point_full(c, series, x, y, text, 0, 1);
 }
 
 /* The text is copied into the point; pr_chart_free frees it. */
-void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text)
+void pr_chart_add_point_full(pr_chart *c, int series, double x, double y, const char *text,
+                             int run_set, int flagged)
 {
     if (series < 0 || series >= c->nseries)
         return;
@@ -102,7 +115,25 @@ void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const 
     s->pts[s->npts].x = x;
     s->pts[s->npts].y = y;
     s->pts[s->npts].text = text ? label_dup(text) : NULL;
+    s->pts[s->npts].set = run_set;
+    s->pts[s->npts].flagged = flagged != 0;
     s->npts++;
+}
+
+void pr_chart_set_flag_label(pr_chart *c, const char *label)
+{
+    free(c->flag_label);
+    c->flag_label = label ? label_dup(label) : NULL;
+}
+
+void pr_chart_add_ref_y(pr_chart *c, double y, const char *label)
+{
+    if (!isfinite(y) || y < 0)
+        return;
+    c->has_ref = 1;
+    c->ref_y = y;
+    free(c->ref_label);
+    c->ref_label = label && *label ? label_dup(label) : NULL;
 }
 
 void pr_chart_add_gap(pr_chart *c, int series, double x)
@@ -194,6 +225,13 @@ void pr_chart_set_bar_text(pr_chart *c, int series, int category, double value,
     }
 }
 
+void pr_chart_flag_bar(pr_chart *c, int series, int category)
+{
+    chart_cell *cell = cell_for(c, series, category);
+    if (cell)
+        cell->flagged = 1;
+}
+
 void pr_chart_set_bar_state(pr_chart *c, int series, int category, const char *state_label)
 {
     chart_cell *cell = cell_for(c, series, category);
@@ -219,6 +257,32 @@ const char *ch_ideal_label(const pr_chart *c)
     if (c->ideal_label)
         return c->ideal_label;
     return c->lang == PR_CHART_LANG_ZH ? "理想线性扩展" : "ideal linear scaling";
+}
+
+const char *ch_flag_label(const pr_chart *c)
+{
+    if (c->flag_label)
+        return c->flag_label;
+    return c->lang == PR_CHART_LANG_ZH ? "存疑：见表格脚注" : "flagged: see the table's footnote";
+}
+
+const char *ch_ref_label(const pr_chart *c)
+{
+    return c->ref_label ? c->ref_label : ch_ideal_label(c);
+}
+
+int ch_any_flagged(const pr_chart *c)
+{
+    for (int i = 0; i < c->nseries; i++) {
+        const chart_series *s = &c->series[i];
+        for (size_t j = 0; j < s->npts; j++)
+            if (s->pts[j].flagged && ch_pt_visible(c, &s->pts[j]))
+                return 1;
+        for (size_t k = 0; k < s->ncells; k++)
+            if (s->cells[k].flagged && s->cells[k].kind == CELL_VALUE)
+                return 1;
+    }
+    return 0;
 }
 
 const char *ch_no_data_text(const pr_chart *c)
@@ -268,14 +332,41 @@ int ch_pt_visible(const pr_chart *c, const chart_pt *q)
  * GPUs joined by a segment drew values at 2 and 4 that nobody measured, so
  * points more than a factor of two apart are not joined either; a
  * reference line (no markers: a peak) joins its ends. */
-int ch_joined(const chart_series *s, double x0, double x1)
+int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b)
 {
+    double x0 = a->x, x1 = b->x;
+    if (a->set != b->set)
+        return 0;
     if (x1 > 2 * x0 * (1 + 1e-9) && !(s->style & PR_CHART_NO_MARKERS))
         return 0;
     for (size_t i = 0; i < s->ngaps; i++)
         if (s->gaps[i] > x0 && s->gaps[i] < x1)
             return 0;
     return 1;
+}
+
+int pr_chart_has_segments(const pr_chart *c)
+{
+    if (c->kind != PR_CHART_LINE_LOG2X)
+        return 0;
+    int found = 0;
+    for (int i = 0; i < c->nseries && !found; i++) {
+        const chart_series *s = &c->series[i];
+        if (s->npts < 2 || (s->style & PR_CHART_NO_LINE))
+            continue;
+        int owned;
+        chart_pt *pts = ch_sorted_points(s, &owned);
+        const chart_pt *prev = NULL;
+        for (size_t j = 0; j < s->npts && !found; j++) {
+            if (!ch_pt_visible(c, &pts[j]))
+                continue;
+            found = prev && ch_joined(s, prev, &pts[j]);
+            prev = &pts[j];
+        }
+        if (owned)
+            free(pts);
+    }
+    return found;
 }
 
 int ch_series_drawn(const pr_chart *c, int i)

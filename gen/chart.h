@@ -38,6 +38,20 @@
  * (points more than a factor of two apart in x), so that no segment
  * suggests a value nobody measured; such points stand as markers alone.
  * A PR_CHART_NO_MARKERS series (a reference line) joins all its points.
+ * Nor is a segment drawn between points of two run sets
+ * (pr_chart_add_point_full's run_set): figures of two machines, software
+ * stacks or parse rules are no line; the alt text then names each run
+ * set's points ("2 run sets: x=1, 8 | x=32").
+ *
+ * Flagged points and bars (a figure a sanity rule flags, whose table
+ * carries a ❗ footnote): a red badge with a white exclamation mark above
+ * the point (the series' own marker stays under it) or above the bar (and
+ * its value label), a legend entry of its own (pr_chart_set_flag_label)
+ * when anything is flagged, and a last sentence of the alt text naming
+ * each flagged figure ("Flagged ❗ ...: PyTorch at x=8: 1070.37").
+ *
+ * A reference level (pr_chart_add_ref_y: the 100 % of an efficiency
+ * chart) is a dashed grey line across the whole plot, inside the y range.
  *
  * Legend: only series with something drawn (a point, a bar or a state);
  * the ideal line's entry only when the line is drawn.
@@ -113,10 +127,29 @@ void pr_chart_add_point(pr_chart *c, int series, double x, double y);
 /* The same with the figure as the page's table prints it (e.g. "61.0",
  * copied; NULL: formatted with the chart's decimals), for the alt text. */
 void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text);
+/* The same with its run set (points of two run sets are never joined;
+ * any int naming the set, 0 when there is one) and flagged (non-zero: drawn
+ * with the flagged badge and named in the alt text). */
+void pr_chart_add_point_full(pr_chart *c, int series, double x, double y, const char *text,
+                             int run_set, int flagged);
+/* pr_chart_add_point_text of a flagged figure (run set 0). */
+void pr_chart_add_point_flagged(pr_chart *c, int series, double x, double y, const char *text);
+/* The legend text of flagged figures; default "flagged: see the table's
+ * footnote" / "存疑：见表格脚注" by language (no ❗ in it: no installed font
+ * draws one, so the badge beside it stands for it).  NULL restores it. */
+void pr_chart_set_flag_label(pr_chart *c, const char *label);
+/* A horizontal reference at y (line charts): a dashed grey line across
+ * the plot, part of the y range, with label as its legend entry (NULL or
+ * "": the ideal line's label).  A later call replaces an earlier one;
+ * a non-finite or negative y is ignored. */
+void pr_chart_add_ref_y(pr_chart *c, double y, const char *label);
 /* Marks x as a case of the series without a figure (planned, failed, not
  * published): the line does not join the points on either side of it.
  * Non-finite or non-positive x is ignored. */
 void pr_chart_add_gap(pr_chart *c, int series, double x);
+/* Whether a line chart draws a segment anywhere (two points of a series
+ * joined): a chart of markers alone says no more than a bar chart. */
+int pr_chart_has_segments(const pr_chart *c);
 /* Non-zero: a logarithmic y axis (log-log with the log2 x axis). */
 void pr_chart_set_y_log(pr_chart *c, int log_axis);
 /* Decimals of the numbers the alt text prints for values given without
@@ -147,6 +180,10 @@ void pr_chart_set_bar(pr_chart *c, int series, int category, double value);
  * per GPU: "5886.93 (735.87 per GPU)". */
 void pr_chart_set_bar_text(pr_chart *c, int series, int category, double value,
                            const char *text);
+/* Flags the bar of series at category (a value set before or after):
+ * drawn with the flagged badge above it and named in the alt text.  A
+ * missing bar is not flagged. */
+void pr_chart_flag_bar(pr_chart *c, int series, int category);
 /* Marks the bar as missing with a short explanation drawn in its place
  * ("OOM", "未测").  It replaces a value set before; NULL or "" gives the
  * neutral label "–". */

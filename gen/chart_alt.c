@@ -26,6 +26,85 @@ static void alt_x(const pr_chart *c, pr_buf *b, double x)
     }
 }
 
+/* The run sets of a series' points (sorted), when more than one: "; 2
+ * run sets: x=1, 8 | x=32", each set's x in increasing order, the sets in
+ * the order of their first x. */
+static void alt_sets(const pr_chart *c, pr_buf *b, const chart_pt *pts, size_t n)
+{
+    int zh = c->lang == PR_CHART_LANG_ZH;
+    size_t nsets = 0;
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = pts[j].set == pts[i].set;
+        nsets += !seen;
+    }
+    if (nsets < 2)
+        return;
+    if (zh)
+        pr_buf_printf(b, "；%zu 个运行组：", nsets);
+    else
+        pr_buf_printf(b, "; %zu run sets: ", nsets);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = pts[j].set == pts[i].set;
+        if (seen)
+            continue;
+        if (k++)
+            pr_buf_puts(b, " | ");
+        pr_buf_puts(b, "x=");
+        int first = 1;
+        for (size_t j = i; j < n; j++) {
+            if (pts[j].set != pts[i].set)
+                continue;
+            if (!first)
+                pr_buf_puts(b, zh ? "、" : ", ");
+            first = 0;
+            alt_x(c, b, pts[j].x);
+        }
+    }
+}
+
+/* The last sentence: each flagged figure, by series, where it stands and
+ * as the table prints it. */
+static void alt_flags(const pr_chart *c, pr_buf *b)
+{
+    int zh = c->lang == PR_CHART_LANG_ZH;
+    if (!ch_any_flagged(c))
+        return;
+    pr_buf_puts(b, zh ? "存疑（见表格脚注 ❗）：" : "Flagged (see the table's footnote ❗): ");
+    int any = 0;
+    for (int i = 0; i < c->nseries; i++) {
+        const chart_series *s = &c->series[i];
+        const char *label = s->label[0] ? s->label : (zh ? "（未命名）" : "(unnamed)");
+        for (size_t j = 0; j < s->npts; j++) {
+            const chart_pt *q = &s->pts[j];
+            if (!q->flagged || !ch_pt_visible(c, q))
+                continue;
+            pr_buf_puts(b, any++ ? (zh ? "；" : "; ") : "");
+            pr_buf_puts(b, label);
+            pr_buf_puts(b, zh ? " x=" : " at x=");
+            alt_x(c, b, q->x);
+            pr_buf_puts(b, zh ? " 时 " : ": ");
+            ch_put_number(c, b, q->y, q->text);
+        }
+        for (size_t k = 0; k < s->ncells && (int)k < c->ncats; k++) {
+            const chart_cell *cell = &s->cells[k];
+            if (!cell->flagged || cell->kind != CELL_VALUE)
+                continue;
+            pr_buf_puts(b, any++ ? (zh ? "；" : "; ") : "");
+            pr_buf_puts(b, label);
+            pr_buf_puts(b, zh ? " " : ", ");
+            pr_buf_puts(b, c->cats[k]);
+            pr_buf_puts(b, zh ? " 为 " : ": ");
+            ch_put_number(c, b, cell->value, cell->text);
+        }
+    }
+    pr_buf_puts(b, zh ? "。" : ". ");
+}
+
 char *pr_chart_alt_text(const pr_chart *c)
 {
     int zh = c->lang == PR_CHART_LANG_ZH;
@@ -84,6 +163,7 @@ char *pr_chart_alt_text(const pr_chart *c)
                     pr_buf_puts(&b, " 时 ");
                     ch_put_number(c, &b, z->y, z->text);
                 }
+                alt_sets(c, &b, pts, s->npts);
                 pr_buf_puts(&b, "）");
             } else {
                 pr_buf_printf(&b, " (%zu point%s, ", s->npts, s->npts == 1 ? "" : "s");
@@ -96,6 +176,7 @@ char *pr_chart_alt_text(const pr_chart *c)
                     pr_buf_puts(&b, " at x=");
                     alt_x(c, &b, z->x);
                 }
+                alt_sets(c, &b, pts, s->npts);
                 pr_buf_puts(&b, ")");
             }
             if (owned)
@@ -110,6 +191,14 @@ char *pr_chart_alt_text(const pr_chart *c)
             ch_put_number(c, &b, c->ideal_y1, NULL);
             pr_buf_puts(&b, " × x / ");
             alt_num(&b, c->ideal_x1);
+            pr_buf_puts(&b, zh ? "）" : ")");
+            pr_buf_puts(&b, end);
+        }
+        if (c->has_ref) {
+            pr_buf_puts(&b, zh ? "灰色水平虚线：" : "Dashed grey level: ");
+            pr_buf_puts(&b, ch_ref_label(c));
+            pr_buf_puts(&b, zh ? "（y = " : " (y = ");
+            ch_put_number(c, &b, c->ref_y, NULL);
             pr_buf_puts(&b, zh ? "）" : ")");
             pr_buf_puts(&b, end);
         }
@@ -157,6 +246,7 @@ char *pr_chart_alt_text(const pr_chart *c)
             pr_buf_puts(&b, end);
         }
     }
+    alt_flags(c, &b);
     /* one line, no trailing space */
     for (size_t i = 0; i < b.len; i++)
         if ((unsigned char)b.data[i] < 0x20 || b.data[i] == 0x7f)

@@ -233,23 +233,33 @@ void ch_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax)
         if (c->ideal_y1 > 0)
             ylo = fmin(ylo, c->ideal_y1);
     }
+    /* A reference level is in the range, with room above it: a point on
+     * it (the 100 % of one GPU) would sit on the plot's top edge. */
+    if (c->has_ref && c->kind == PR_CHART_LINE_LOG2X) {
+        yhi = fmax(yhi, c->ref_y * 1.04);
+        if (c->ref_y > 0)
+            ylo = fmin(ylo, c->ref_y);
+    }
     *ymin = ylo;
     *ymax = yhi;
 }
 
 double ch_bar_ymax(const pr_chart *c, plan *p)
 {
-    double yhi = 0;
+    double yhi = 0, flagged = 0;
     for (int i = 0; i < c->nseries; i++)
         for (int k = 0; k < c->ncats; k++) {
             const chart_cell *cell = ch_cell_get(c, i, k);
             if (cell && cell->kind == CELL_VALUE) {
                 p->have_bars = 1;
                 yhi = fmax(yhi, cell->value);
+                if (cell->flagged)
+                    flagged = fmax(flagged, cell->value);
             }
         }
-    /* room for the value labels above the bars */
-    return yhi * 1.06;
+    /* room for the value labels above the bars, and for a flag's badge
+     * above its label */
+    return fmax(yhi * 1.06, flagged * 1.18);
 }
 
 /* Chooses the labelled x ticks so that labels do not collide. */

@@ -125,6 +125,37 @@ static int series_line(cairo_t *cr, int style, double s)
     return 1;
 }
 
+/* A warning sign no font need draw (none installed has ❗): a crimson
+ * disc ringed in white, so that it stands out on a bar or a line, with a
+ * white exclamation mark. */
+void ch_draw_flag_badge(cairo_t *cr, double x, double y, double r)
+{
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+    ch_set_rgb(cr, c_flag);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_set_line_width(cr, 0.22 * r);
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_stroke(cr);
+    /* the mark: a bar tapering downwards, then a dot */
+    double w = 0.2 * r;
+    cairo_move_to(cr, x - w, y - 0.62 * r);
+    cairo_line_to(cr, x + w, y - 0.62 * r);
+    cairo_line_to(cr, x + 0.55 * w, y + 0.18 * r);
+    cairo_line_to(cr, x - 0.55 * w, y + 0.18 * r);
+    cairo_close_path(cr);
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y + 0.46 * r, 0.14 * r, 0, 2 * M_PI);
+    cairo_fill(cr);
+}
+
+/* The badge's radius at scale s. */
+static double badge_r(double s)
+{
+    return 7 * s;
+}
+
 static void draw_title(const pr_chart *c, rctx *r, const plan *p)
 {
     if (!c->title[0])
@@ -146,7 +177,9 @@ static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
         double x = p->m + p->rowoff[e->row] + e->x;
         double cy = y0 + (e->row + 0.5) * p->leg_rowh;
         double sw = p->swatch;
-        if (e->series < 0) {
+        if (e->series == LEG_FLAG) {
+            ch_draw_flag_badge(cr, x + sw / 2, round(cy) + 0.5, badge_r(s));
+        } else if (e->series < 0) {
             ch_set_rgb(cr, c_ideal);
             cairo_set_line_width(cr, 1.6 * s);
             double d[] = {5 * s, 3.5 * s};
@@ -230,6 +263,18 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
         cairo_set_dash(cr, NULL, 0, 0);
         cairo_restore(cr);
     }
+    if (c->has_ref) {
+        /* the reference level, across the whole plot */
+        ch_set_rgb(cr, c_ideal);
+        cairo_set_line_width(cr, 1.6 * s);
+        double d[] = {5 * s, 3.5 * s};
+        cairo_set_dash(cr, d, 2, 0);
+        double y = round(ch_map_y(p, c->ref_y)) + 0.5;
+        cairo_move_to(cr, p->px, y);
+        cairo_line_to(cr, p->px + p->pw, y);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
 
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (int i = 0; i < c->nseries; i++) {
@@ -246,7 +291,7 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
                 if (!ch_pt_visible(c, &pts[j]))
                     continue;
                 double x = ch_map_x(p, pts[j].x), y = ch_map_y(p, pts[j].y);
-                if (prev && ch_joined(se, prev->x, pts[j].x))
+                if (prev && ch_joined(se, prev, &pts[j]))
                     cairo_line_to(cr, x, y);
                 else
                     cairo_move_to(cr, x, y);
@@ -277,6 +322,21 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
                             marker_r(se->style, mr), s);
     }
     cairo_restore(cr);
+    /* Flags on top of everything, above their points (the series' marker
+     * stays visible under the badge's stem-free gap), unclipped: a point at
+     * the top of the range keeps its badge. */
+    double br = badge_r(s);
+    for (int i = 0; i < c->nseries; i++) {
+        const chart_series *se = &c->series[i];
+        for (size_t j = 0; j < se->npts; j++)
+            if (se->pts[j].flagged && ch_pt_visible(c, &se->pts[j])) {
+                double x = ch_map_x(p, se->pts[j].x), y = ch_map_y(p, se->pts[j].y);
+                double off = marker_r(se->style, mr) + 1.5 * s + br;
+                /* stays inside the image: below the point when above runs out */
+                double by = y - off - br < 0 ? y + off : y - off;
+                ch_draw_flag_badge(cr, x, by, br);
+            }
+    }
 }
 
 static void fmt_value(double v, char *out, size_t n)
@@ -377,6 +437,24 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
             }
         }
     }
+    cairo_restore(cr);
+    /* Flags above their bars and value labels, unclipped. */
+    double br = badge_r(s), labh = 0;
+    if (values_fit && ch_text_set(r, r->f_small, "0123456789", 0, PANGO_ALIGN_LEFT) == 0)
+        labh = r->lh;
+    for (int k = 0; k < c->ncats; k++)
+        for (int i = 0; i < c->nseries; i++) {
+            const chart_cell *cell = ch_cell_get(c, i, k);
+            if (!cell || cell->kind != CELL_VALUE || !cell->flagged)
+                continue;
+            double cx = p->px + k * slot + 0.1 * slot + (i + 0.5) * bw;
+            double top = fmin(round(ch_map_y(p, cell->value)), base - 1);
+            double by = top - 2 * s - labh - 1.5 * s - br;
+            ch_draw_flag_badge(cr, cx, by < br ? br : by, br);
+        }
+    cairo_save(cr);
+    cairo_rectangle(cr, p->px, p->py - p->gap, p->pw, p->ph + p->gap);
+    cairo_clip(cr);
     /* States last: a label wider than its bar's place stays on top. */
     for (int k = 0; k < c->ncats; k++)
         for (int i = 0; i < c->nseries; i++) {

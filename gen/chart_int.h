@@ -28,6 +28,8 @@ typedef struct {
     double x, y;
     char *text; /* owned by the series' pts array (a sorted copy borrows
                  * it); NULL: formatted with the chart's decimals */
+    int set;     /* run set: points of two are never joined */
+    int flagged; /* drawn with the flagged badge */
 } chart_pt;
 
 enum { CELL_UNSET, CELL_VALUE, CELL_STATE };
@@ -37,6 +39,7 @@ typedef struct {
     double value;
     char *state;
     char *text; /* the alt text's figure for a value; NULL: formatted */
+    int flagged;
 } chart_cell;
 
 typedef struct {
@@ -65,6 +68,10 @@ struct pr_chart {
     int x_bytes;
     int y_log;
     int decimals; /* < 0: %.6g */
+    char *flag_label; /* NULL: the default by language */
+    int has_ref;
+    double ref_y;
+    char *ref_label;
 };
 
 /* The cell of series at category, NULL when never set (borrowed). */
@@ -78,9 +85,17 @@ const char *ch_no_data_text(const pr_chart *c);
 chart_pt *ch_sorted_points(const chart_series *s, int *owned);
 /* Whether point q is drawn (a log y axis has no place for y = 0). */
 int ch_pt_visible(const pr_chart *c, const chart_pt *q);
-/* Whether a segment joins points at x0 < x1 of series s: no gap between
- * them and no power of two skipped (x1 <= 2 x0). */
-int ch_joined(const chart_series *s, double x0, double x1);
+/* Whether a segment joins points a and b (a->x <= b->x) of series s: one
+ * run set, no gap between them and no power of two skipped (b <= 2 a). */
+int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b);
+/* Whether anything of c is flagged (a visible point or a bar's value);
+ * the flag legend text and the reference line's, in c's language. */
+int ch_any_flagged(const pr_chart *c);
+const char *ch_flag_label(const pr_chart *c);
+const char *ch_ref_label(const pr_chart *c);
+/* The flagged badge: a red disc with a white exclamation mark, its centre
+ * at (x, y), radius r (chart_draw.c; the legend draws it too). */
+void ch_draw_flag_badge(cairo_t *cr, double x, double y, double r);
 /* Whether series i has anything drawn (it gets a legend entry then). */
 int ch_series_drawn(const pr_chart *c, int i);
 /* Where the ideal line ends: the largest x of a drawn point; 0 when none. */
@@ -102,6 +117,8 @@ static const rgb c_axis = {0.25, 0.25, 0.25};
 static const rgb c_grid = {0.90, 0.90, 0.90};
 static const rgb c_ideal = {0.55, 0.55, 0.55};
 static const rgb c_note = {0.35, 0.35, 0.35};
+/* The flagged badge: a crimson apart from Okabe-Ito's vermillion. */
+static const rgb c_flag = {0.80, 0.0, 0.10};
 
 static inline void ch_set_rgb(cairo_t *cr, rgb c)
 {
@@ -161,8 +178,10 @@ typedef struct {
     int sci;       /* %.3g instead */
 } yticks;
 
+enum { LEG_IDEAL = -1, LEG_REF = -2, LEG_FLAG = -3 };
+
 typedef struct {
-    int series; /* -1: the ideal line */
+    int series; /* a series, else LEG_IDEAL, LEG_REF or LEG_FLAG */
     const char *text;
     double x, w; /* left edge, full width (swatch + text) */
     int row;

@@ -17,7 +17,8 @@ void ch_plan_free(plan *p)
  * state, or an ideal line with no data beyond its base, has no entry. */
 static int plan_legend(const pr_chart *c, rctx *r, plan *p)
 {
-    int n = c->nseries + (c->kind == PR_CHART_LINE_LOG2X && c->has_ideal);
+    /* the series, then the ideal line, the reference level and the flag */
+    int n = c->nseries + 3;
     p->leg = pr_xcalloc((size_t)n + 1, sizeof *p->leg);
     p->rowoff = pr_xcalloc((size_t)n + 1, sizeof *p->rowoff);
     double avail = p->W - 2 * p->m;
@@ -25,9 +26,16 @@ static int plan_legend(const pr_chart *c, rctx *r, plan *p)
     double x = 0, rowh = 0;
     int row = 0;
     for (int i = 0; i < n; i++) {
-        int si = i < c->nseries ? i : -1;
-        const char *text = si >= 0 ? c->series[si].label : ch_ideal_label(c);
-        if (!*text || (si >= 0 && !ch_series_drawn(c, si)) || (si < 0 && !ch_ideal_drawn(c)))
+        int si = i < c->nseries ? i : LEG_IDEAL - (i - c->nseries);
+        const char *text = si >= 0           ? c->series[si].label
+                           : si == LEG_IDEAL ? ch_ideal_label(c)
+                           : si == LEG_REF   ? ch_ref_label(c)
+                                             : ch_flag_label(c);
+        int drawn = si >= 0           ? ch_series_drawn(c, si)
+                    : si == LEG_IDEAL ? ch_ideal_drawn(c)
+                    : si == LEG_REF   ? c->has_ref && c->kind == PR_CHART_LINE_LOG2X
+                                      : ch_any_flagged(c);
+        if (!*text || !drawn)
             continue;
         if (ch_text_set(r, r->f_tick, text, 0, PANGO_ALIGN_LEFT))
             return -1;

@@ -2,10 +2,14 @@
  * queued while the pages are built; cs_flush draws them on a few threads
  * (chart.c renders) and writes them in the order they were queued.
  *
- *   framework page: throughput scaling per configuration, speedup of every
- *                   configuration, the per-point chart of hardware suites
+ *   framework page: throughput scaling per configuration, scaling
+ *                   efficiency of every configuration of a platform, the
+ *                   per-point chart of hardware suites
  *   model page:     per configuration, frameworks side by side (bars) and
- *                   their scaling lines
+ *                   their scaling lines where a line joins two points
+ *
+ * A figure a table flags (❗) is drawn flagged in every chart of it; a
+ * line joins the points of one run set only (chartspec_int.h).
  *
  * A chart's files are DIR/KIND[-CONFIG][.LANG].svg and .png beside its page
  * (names made of [a-z0-9.-] only); the page shows the SVG with its alt text
@@ -54,9 +58,12 @@ void cs_free(cs_queue *oc);
  * scaling from the 1-GPU point. */
 int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *dir_rel,
                   cs_queue *oc, pr_buf *md, pr_err *err);
-/* Speedup against GPU count, one line per configuration of f. */
-int cs_fw_speedup(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc, pr_buf *md,
-                  pr_err *err);
+/* Scaling efficiency (%) against GPU count on a linear axis with the
+ * 100 % level, one chart per platform of f, one line per configuration
+ * (efficiency-PLATFORM[.LANG]; it replaces the log-log speedup chart,
+ * whose figures the tables keep). */
+int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc,
+                     pr_buf *md, pr_err *err);
 /* Model page, configuration mc: grouped bars (states as labelled gaps) and
  * scaling lines, one series per framework. */
 int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,

@@ -22,8 +22,8 @@ static const char *const string_keys[] = {
     "env_driver", "env_cuda", "env_cudnn", "env_nccl", "env_framework", "env_image",
     "env_compiler", "env_network", "env_nodes", "env_captured", "env_none", "steps_none",
     "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
-    "chart_scaling_title", "chart_speedup_title", "chart_compare_title", "chart_lines_title",
-    "chart_x_gpus", "chart_y_throughput", "chart_y_speedup", "chart_measured", "chart_imported", "chart_published",
+    "chart_scaling_title", "chart_compare_title", "chart_lines_title",
+    "chart_x_gpus", "chart_y_throughput", "chart_measured", "chart_imported", "chart_published",
     "chart_png", "sweep_title_bytes",
     "sweep_title_shape", "col_size", "col_shape", "sweep_col", "sweep_ratio_auto",
     "sweep_ratio_at_size", "sweep_ratio_lowest", "sweep_ratio_none", "sweep_target_met",
@@ -51,7 +51,10 @@ static const char *const string_keys[] = {
     "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "col_runs_records",
     "records_summary",
     "sanity_other_runset_same", "rs_what_dates", "rs_what_rule", "rs_what_env",
-    "src_measured_here", "src_imported_from", NULL};
+    "src_measured_here", "src_imported_from",
+    /* charts: flagged figures, scaling efficiency (chartspec*.c) */
+    "chart_flagged", "chart_efficiency_title", "chart_y_efficiency", "chart_efficiency_ideal",
+    NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)
 {

@@ -358,11 +358,11 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
     fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
     vw_md(pv, "summary_table", &b);
     if (oc->charts && !pv_is_cpu(p)) {
-        /* cs_fw_speedup draws one chart per platform: given this one's. */
+        /* cs_fw_efficiency draws one chart per platform: given this one's. */
         rm_fw one = *f;
         one.cfgs = f->cfgs + first;
         one.ncfgs = end - first;
-        if (cs_fw_speedup(l, &one, page_rel, oc, &b, err) < 0)
+        if (cs_fw_efficiency(l, &one, page_rel, oc, &b, err) < 0)
             goto out;
         if (b.len)
             vw_md(pv, "speedup_chart", &b);

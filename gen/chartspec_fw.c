@@ -1,0 +1,211 @@
+/* chartspec_fw: the framework page's charts: throughput scaling per
+ * configuration, scaling efficiency per platform. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chartspec_int.h"
+#include "md.h"
+#include "view.h"
+
+/* Throughput against GPU count for one configuration of one framework:
+ * measured medians, the primary published figures as hollow markers, and
+ * ideal linear scaling from the 1-GPU point.  Each line joins the points
+ * of one run set only; figures the tables flag are drawn flagged. */
+int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *dir_rel,
+                  cs_queue *oc, pr_buf *md, pr_err *err)
+{
+    const pr_pub_table *pub = c->pub;
+    char *config = lang_config_plain(l, c, err);
+    json_t *tv = cs_chart_view(f, NULL, config);
+    pr_chart *chart = cs_new_chart(l, PR_CHART_LINE_LOG2X, "chart_scaling_title", tv,
+                                   "chart_y_throughput", err);
+    cs_loglog(chart, PR_DECIMALS_VALUE);
+    /* Figures parsed from someone else's logs are not measured here. */
+    int imported = 0, ok = 0;
+    for (size_t i = 0; i < c->ncells; i++) {
+        ok += c->cells[i].n_ok > 0;
+        imported += c->cells[i].n_ok > 0 && c->cells[i].imported;
+    }
+    int meas = pr_chart_add_series(
+        chart, lang_str(l, ok && imported == ok ? "chart_imported" : "chart_measured"),
+        PR_CHART_SOLID);
+    int pubs = -1;
+    if (pub) {
+        json_t *pv = json_pack("{s:s}", "label", pub->label);
+        char *label = lang_fmt_plain(l, "chart_published", pv, err);
+        pubs = pr_chart_add_series(chart, label, PR_CHART_HOLLOW_MARKERS);
+        free(label);
+        json_decref(pv);
+    }
+    cs_flags fl;
+    cs_flags_of(l, c, &fl, err);
+    cs_sets sets = {0};
+    size_t points = 0;
+    double base = NAN;
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        const pr_pub_row *pr = rc->pub;
+        /* A row of the table without a figure breaks the line. */
+        if (rc->n_ok) {
+            char *text = cs_fig_text(rc->median, NULL);
+            pr_chart_add_point_full(chart, meas, rc->gpus, rc->median, text,
+                                    cs_set_id(&sets, rc->link_run), fl.meas[i]);
+            free(text);
+            points++;
+            if (rc->gpus == 1 && rc->nodes == 1)
+                base = rc->median;
+        } else {
+            pr_chart_add_gap(chart, meas, rc->gpus);
+        }
+        if (pr && pr->has_value) {
+            char *text = cs_fig_text(pr->value, pr);
+            pr_chart_add_point_full(chart, pubs, rc->gpus, pr->value, text,
+                                    cs_set_id(&sets, cs_pub_row_set(f, pub, pr)), fl.pub[i]);
+            free(text);
+            points++;
+            if (rc->gpus == 1 && rc->nodes == 1 && isnan(base))
+                base = pr->value;
+        } else {
+            pr_chart_add_gap(chart, pubs, rc->gpus);
+        }
+    }
+    cs_flags_free(&fl);
+    cs_sets_free(&sets);
+    if (!isnan(base))
+        pr_chart_add_ideal(chart, 1, base);
+    /* Two points make a line anyone can read off the table. */
+    if (points >= 3) {
+        char *b = cs_chart_base(l, "scaling", c);
+        cs_queue_chart(oc, l, chart, dir_rel, b, md);
+        free(b);
+    } else {
+        pr_chart_free(chart);
+    }
+    json_decref(tv);
+    free(config);
+    return 0;
+}
+
+/* The efficiency text as the tables print it ("94.4%"); the caller frees
+ * it. */
+static char *eff_text(double eff)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_md_number(&b, eff, PR_DECIMALS_PERCENT);
+    pr_buf_putc(&b, '%');
+    return pr_buf_detach(&b);
+}
+
+/* The efficiency points of c from its runs' medians (pub 0) or its primary
+ * published figures (pub 1), each over the 1-GPU one of the same kind, as
+ * the tables compute them: into series of chart when chart is not NULL.
+ * A point whose figure and baseline were read with two parse rules is
+ * left out (the table prints none); one whose baseline is of another run
+ * set or source is drawn flagged (the table flags its speedup), as is one
+ * whose figure its table flags.  Returns the points (0 without a
+ * baseline). */
+static size_t efficiency_points(const rm_fw *f, const rm_cfg *c, int pub, const cs_flags *fl,
+                                cs_sets *sets, pr_chart *chart, int series)
+{
+    const rm_cell *b = rm_cell_of(c, 1, 1);
+    const pr_pub_row *pb = b->pub;
+    if (pub ? !(pb && pb->has_value) : !b->n_ok)
+        return 0;
+    const pr_run *brun = pub ? cs_pub_row_run(f, c->pub, pb) : b->link_run;
+    size_t points = 0;
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        const pr_pub_row *pr = rc->pub;
+        double v = NAN;
+        int flagged = 0;
+        const void *set = NULL;
+        if (pub && pr && pr->has_value) {
+            v = 100.0 * pr->value / pb->value / rc->gpus;
+            const pr_run *run = pr != pb ? cs_pub_row_run(f, c->pub, pr) : brun;
+            flagged = fl->pub[i] || (run && brun && run != brun);
+            set = run ? (const void *)run : (const void *)c->pub;
+        } else if (!pub && rc->n_ok && (rc == b || !cs_other_rule(rc, b))) {
+            v = 100.0 * rc->median / b->median / rc->gpus;
+            flagged = fl->meas[i] ||
+                      (rc != b && (!cs_same_source(rc, b) || rc->link_run != b->link_run));
+            set = rc->link_run;
+        }
+        if (isnan(v)) {
+            if (chart)
+                pr_chart_add_gap(chart, series, rc->gpus);
+            continue;
+        }
+        if (chart) {
+            char *text = eff_text(v);
+            pr_chart_add_point_full(chart, series, rc->gpus, v, text, cs_set_id(sets, set),
+                                    flagged);
+            free(text);
+        }
+        points++;
+    }
+    return points;
+}
+
+/* Scaling efficiency against GPU count, one chart per platform (machines
+ * are not compared), one line per configuration of it: on a linear axis
+ * from 0 with the 100 % level dashed, where 88.8 % stands visibly below
+ * ideal (on log-log speedup axes it looked ideal).  A configuration's line
+ * is its runs' figures when they give three points or more, else its
+ * primary published table's (hollow, "published"), else it has none: two
+ * points say no more than the table. */
+int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc,
+                     pr_buf *md, pr_err *err)
+{
+    for (size_t first = 0; first < f->ncfgs;) {
+        const pr_platform *plat = f->cfgs[first].platform;
+        size_t end = first;
+        while (end < f->ncfgs && f->cfgs[end].platform == plat)
+            end++;
+        const char *ptitle = !plat ? lang_str(l, "platform_unknown")
+                             : strcmp(l->code, "zh") == 0 ? plat->title_zh
+                                                         : plat->title_en;
+        json_t *tv = cs_chart_view(f, NULL, ptitle);
+        pr_chart *chart = cs_new_chart(l, PR_CHART_LINE_LOG2X, "chart_efficiency_title", tv,
+                                       "chart_y_efficiency", err);
+        pr_chart_set_decimals(chart, PR_DECIMALS_PERCENT);
+        cs_sets sets = {0};
+        size_t lines = 0;
+        for (size_t i = first; i < end; i++) {
+            const rm_cfg *c = &f->cfgs[i];
+            cs_flags fl;
+            cs_flags_of(l, c, &fl, err);
+            int pub = efficiency_points(f, c, 0, &fl, &sets, NULL, 0) < 3;
+            if (!pub || efficiency_points(f, c, 1, &fl, &sets, NULL, 0) >= 3) {
+                rm_cfg bare = *c;
+                bare.platform = NULL;
+                char *config = lang_config_short(l, &bare, !pub, err);
+                int s = pr_chart_add_series(chart, config,
+                                            pub ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID);
+                efficiency_points(f, c, pub, &fl, &sets, chart, s);
+                lines++;
+                free(config);
+            }
+            cs_flags_free(&fl);
+        }
+        cs_sets_free(&sets);
+        if (lines) {
+            pr_chart_add_ref_y(chart, 100, lang_str(l, "chart_efficiency_ideal"));
+            pr_buf base = PR_BUF_INIT;
+            pr_buf_puts(&base, "efficiency");
+            if (plat) {
+                pr_buf_putc(&base, '-');
+                cs_file_slug(&base, plat->id);
+            }
+            if (strcmp(l->code, "zh") != 0)
+                pr_buf_printf(&base, ".%s", l->code);
+            cs_queue_chart(oc, l, chart, dir_rel, pr_buf_cstr(&base), md);
+            pr_buf_free(&base);
+        } else {
+            pr_chart_free(chart);
+        }
+        json_decref(tv);
+        first = end;
+    }
+    return 0;
+}

@@ -1,0 +1,218 @@
+/* chartspec_model: the model page's charts: per configuration, the
+ * frameworks side by side (bars, per GPU) and their scaling lines where a
+ * line says more than the bars. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chartspec_int.h"
+#include "compare.h"
+#include "md.h"
+#include "mdtable.h"
+#include "view.h"
+
+/* The kinds of series a framework has in a cross-framework chart: its
+ * figures by where they come from, each its own series so that published
+ * ones are drawn hollow and labelled as such. */
+enum { XS_MEASURED, XS_IMPORTED, XS_PUBLISHED, XS_KINDS };
+
+/* The figure a framework shows in a cross-framework chart for one cell: a
+ * value (measured, else published) and the kind of series it goes in, or a
+ * state word (NULL when neither). */
+static const char *cross_figure(const lang *l, const rm_cell *rc, double *value, int *kind)
+{
+    *value = NAN;
+    *kind = rc->imported ? XS_IMPORTED : XS_MEASURED;
+    switch (rc->origin) {
+    case RM_MEASURED:
+        *value = rc->median;
+        return NULL;
+    case RM_FAILED:
+        return mdt_fail_word(l, rc->fail_rec);
+    case RM_PUBLISHED:
+        *value = rc->pub->value;
+        *kind = XS_PUBLISHED;
+        return NULL;
+    case RM_PUB_STATE:
+        *kind = XS_PUBLISHED;
+        return rc->pub->state;
+    case RM_PLANNED:
+        return lang_str(l, "state_todo");
+    case RM_NONE:
+        break;
+    }
+    return NULL;
+}
+
+/* The legend entry of column col's series of kind k: the framework, its
+ * exact mode when the class has several, "(published)" or "(imported)";
+ * the caller frees it. */
+static char *cross_label(const lang *l, const rm_mcfg *mc, size_t col, int k, pr_err *err)
+{
+    pr_buf mode = PR_BUF_INIT;
+    json_t *v = json_object();
+    vw_str(v, "framework", mc->fws[col]->framework_title);
+    if (cmp_col_mode(mc, col, &mode))
+        vw_str(v, "mode", pr_buf_cstr(&mode));
+    if (k == XS_PUBLISHED)
+        json_object_set_new(v, "published", json_true());
+    if (k == XS_IMPORTED)
+        json_object_set_new(v, "imported", json_true());
+    char *s = lang_fmt_plain(l, "chart_fw_series", v, err);
+    json_decref(v);
+    pr_buf_free(&mode);
+    return s;
+}
+
+/* Whether m's figures are limits of a machine (hardware suites: bus
+ * bandwidth, FLOP/s), which do not add up over GPUs as throughput does. */
+static int model_hardware(const rm_model *m)
+{
+    int hw = m->nfws > 0;
+    for (size_t i = 0; i < m->nfws; i++)
+        hw &= m->fws[i]->suite && m->fws[i]->suite->hardware;
+    return hw;
+}
+
+/* The bar of figure v (its published row pub, or NULL) at gpus: per GPU
+ * when per_gpu, its alt text the table's figure (and the per-GPU one). */
+static void set_cross_bar(const lang *l, pr_chart *bars, int series, int cat, double v,
+                          const pr_pub_row *pub, int gpus, int per_gpu, pr_err *err)
+{
+    char *total = cs_fig_text(v, pub);
+    if (!per_gpu || gpus <= 1) {
+        pr_chart_set_bar_text(bars, series, cat, per_gpu ? v / (gpus > 0 ? gpus : 1) : v, total);
+        free(total);
+        return;
+    }
+    pr_buf pg = PR_BUF_INIT;
+    pr_md_number(&pg, v / gpus, PR_DECIMALS_VALUE);
+    json_t *tv = json_pack("{s:s,s:s}", "total", total, "per_gpu", pr_buf_cstr(&pg));
+    char *text = lang_fmt_plain(l, "chart_per_gpu_value", tv, err);
+    pr_chart_set_bar_text(bars, series, cat, v / gpus, text);
+    free(text);
+    json_decref(tv);
+    pr_buf_free(&pg);
+    free(total);
+}
+
+/* Model page, one configuration (one platform, precision class and batch
+ * size): grouped bars (states as labelled gaps) and scaling lines, the
+ * figures the tables flag drawn flagged in both.  The lines join the
+ * points of one run set; a lines chart that would join none is left
+ * out (docs/report-format.md#charts).
+ * Training throughput is drawn per GPU in the bars: in totals the 1-GPU
+ * bars were slivers beside the 32-GPU ones, while per GPU every group
+ * reads on the same scale and shows what scaling costs; the lines, on
+ * log-log axes, show the totals.  Each
+ * framework has a series per kind of figure it has there; a framework
+ * with no figure has none, so the legend names only what is drawn. */
+int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
+             pr_err *err)
+{
+    const rm_cfg *c = &mc->cfg;
+    const rm_row *rows = mc->rows;
+    size_t nrows = mc->nrows, ncols = mc->ncols;
+    /* The title names the platform and the class, never one mode of it. */
+    char *config = cmp_config_plain(l, c, 1, err);
+    json_t *tv = cs_chart_view(NULL, m, config);
+    int per_gpu = !model_hardware(m);
+    pr_chart *bars = cs_new_chart(l, PR_CHART_BARS,
+                               per_gpu ? "chart_compare_gpu_title" : "chart_compare_title", tv,
+                               per_gpu ? "chart_y_per_gpu" : "chart_y_throughput", err);
+    pr_chart_set_decimals(bars, PR_DECIMALS_VALUE);
+    pr_chart *lines = cs_new_chart(l, PR_CHART_LINE_LOG2X, "chart_lines_title", tv,
+                                "chart_y_throughput", err);
+    cs_loglog(lines, PR_DECIMALS_VALUE);
+    for (size_t r = 0; r < nrows; r++) {
+        json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[r].nodes, "gpus", rows[r].gpus);
+        char *t = lang_fmt_plain(l, "gpus_label", gv, err);
+        pr_chart_add_category(bars, t);
+        free(t);
+        json_decref(gv);
+    }
+    size_t values = 0, line_series = 0;
+    cs_sets sets = {0};
+    for (size_t i = 0; i < ncols; i++) {
+        const rm_cfg *fc = mc->fcfgs[i];
+        cs_flags fl;
+        cs_flags_of(l, fc, &fl, err);
+        /* First count each kind's points: a series is added only with some. */
+        size_t pts[XS_KINDS] = {0};
+        for (size_t r = 0; r < nrows; r++) {
+            double v;
+            int k;
+            cross_figure(l, rm_cell_of(mc->fcfgs[i], rows[r].nodes, rows[r].gpus), &v, &k);
+            pts[k] += !isnan(v);
+        }
+        int sb[XS_KINDS], sl[XS_KINDS], first = -1;
+        for (int k = 0; k < XS_KINDS; k++) {
+            sb[k] = sl[k] = -1;
+            if (!pts[k])
+                continue;
+            char *label = cross_label(l, mc, i, k, err);
+            int style = k == XS_PUBLISHED ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID;
+            sb[k] = pr_chart_add_series(bars, label, style);
+            sl[k] = pr_chart_add_series(lines, label, style);
+            free(label);
+            if (first < 0)
+                first = k;
+            line_series += pts[k] >= 3;
+        }
+        for (size_t r = 0; first >= 0 && r < nrows; r++) {
+            double v;
+            int k;
+            const rm_cell *rc = rm_cell_of(fc, rows[r].nodes, rows[r].gpus);
+            const char *state = cross_figure(l, rc, &v, &k);
+            const pr_pub_row *pub = k == XS_PUBLISHED ? rc->pub : NULL;
+            /* (rm_cell_of's shared empty cell is none of fc's: no flag.) */
+            size_t ci = (size_t)(rc - fc->cells);
+            int flagged = ci < fc->ncells && (pub ? fl.pub[ci] : fl.meas[ci]);
+            /* Each line breaks at the rows where it has no figure. */
+            for (int o = 0; o < XS_KINDS; o++)
+                if (o != k || isnan(v))
+                    pr_chart_add_gap(lines, sl[o], rows[r].gpus);
+            if (!isnan(v)) {
+                set_cross_bar(l, bars, sb[k], (int)r, v, pub, rows[r].gpus, per_gpu, err);
+                if (flagged)
+                    pr_chart_flag_bar(bars, sb[k], (int)r);
+                char *text = cs_fig_text(v, pub);
+                const void *set = pub ? cs_pub_row_set(mc->fws[i], fc->pub, pub)
+                                      : (const void *)rc->link_run;
+                pr_chart_add_point_full(lines, sl[k], rows[r].gpus, v, text,
+                                        cs_set_id(&sets, set), flagged);
+                free(text);
+                values++;
+            } else if (state) {
+                /* A state is a gap in the framework's bars: in its series
+                 * of that kind, else its first. */
+                pr_chart_set_bar_state(bars, sb[k] >= 0 ? sb[k] : sb[first], (int)r, state);
+            }
+        }
+        cs_flags_free(&fl);
+    }
+    cs_sets_free(&sets);
+    if (values >= 3) {
+        /* Files are named by the class, as the title is. */
+        rm_cfg key = *c;
+        key.precision = c->klass->id;
+        char *b = cs_chart_base(l, "compare", &key);
+        cs_queue_chart(oc, l, bars, m->id, b, md);
+        bars = NULL;
+        free(b);
+        /* Markers alone (points of two run sets, or more than a power of
+         * two apart) say nothing the bars do not: no lines chart then. */
+        if (line_series && pr_chart_has_segments(lines)) {
+            pr_buf_putc(md, '\n');
+            b = cs_chart_base(l, "lines", &key);
+            cs_queue_chart(oc, l, lines, m->id, b, md);
+            lines = NULL;
+            free(b);
+        }
+    }
+    pr_chart_free(bars);
+    pr_chart_free(lines);
+    json_decref(tv);
+    free(config);
+    return 0;
+}
