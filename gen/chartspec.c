@@ -92,7 +92,7 @@ char *cs_chart_base(const lang *l, const char *kind, const rm_cfg *c)
  * and DIR/BASE.png, and appends the Markdown that shows the SVG (with the
  * chart's alt text) and links the PNG. */
 void cs_queue_chart(cs_queue *oc, const lang *l, pr_chart *chart, const char *dir_rel,
-                        const char *base, pr_buf *md)
+                    const char *base, pr_buf *md)
 {
     if (oc->njobs == oc->cap)
         oc->jobs = pr_xrealloc(oc->jobs, (oc->cap = oc->cap ? oc->cap * 2 : 64) * sizeof *oc->jobs);

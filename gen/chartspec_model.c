@@ -100,7 +100,7 @@ static void set_cross_bar(const lang *l, pr_chart *bars, int series, int cat, do
  * size): grouped bars (states as labelled gaps) and scaling lines, the
  * figures the tables flag drawn flagged in both.  The lines join the
  * points of one run set; a lines chart that would join none is left
- * out (docs/report-format.md#charts).
+ * out (docs/charts.md).
  * Training throughput is drawn per GPU in the bars: in totals the 1-GPU
  * bars were slivers beside the 32-GPU ones, while per GPU every group
  * reads on the same scale and shows what scaling costs; the lines, on
@@ -118,11 +118,11 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
     json_t *tv = cs_chart_view(NULL, m, config);
     int per_gpu = !model_hardware(m);
     pr_chart *bars = cs_new_chart(l, PR_CHART_BARS,
-                               per_gpu ? "chart_compare_gpu_title" : "chart_compare_title", tv,
-                               per_gpu ? "chart_y_per_gpu" : "chart_y_throughput", err);
+                                  per_gpu ? "chart_compare_gpu_title" : "chart_compare_title", tv,
+                                  per_gpu ? "chart_y_per_gpu" : "chart_y_throughput", err);
     pr_chart_set_decimals(bars, PR_DECIMALS_VALUE);
     pr_chart *lines = cs_new_chart(l, PR_CHART_LINE_LOG2X, "chart_lines_title", tv,
-                                "chart_y_throughput", err);
+                                   "chart_y_throughput", err);
     cs_loglog(lines, PR_DECIMALS_VALUE);
     for (size_t r = 0; r < nrows; r++) {
         json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[r].nodes, "gpus", rows[r].gpus);
@@ -142,7 +142,7 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
         for (size_t r = 0; r < nrows; r++) {
             double v;
             int k;
-            cross_figure(l, rm_cell_of(mc->fcfgs[i], rows[r].nodes, rows[r].gpus), &v, &k);
+            cross_figure(l, rm_cell_of(fc, rows[r].nodes, rows[r].gpus), &v, &k);
             pts[k] += !isnan(v);
         }
         int sb[XS_KINDS], sl[XS_KINDS], first = -1;
@@ -166,7 +166,9 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
             const char *state = cross_figure(l, rc, &v, &k);
             const pr_pub_row *pub = k == XS_PUBLISHED ? rc->pub : NULL;
             /* (rm_cell_of's shared empty cell is none of fc's: no flag.) */
-            size_t ci = (size_t)(rc - fc->cells);
+            size_t ci = 0;
+            while (ci < fc->ncells && &fc->cells[ci] != rc)
+                ci++;
             int flagged = ci < fc->ncells && (pub ? fl.pub[ci] : fl.meas[ci]);
             /* Each line breaks at the rows where it has no figure. */
             for (int o = 0; o < XS_KINDS; o++)
