@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "md.h"
+#include "mdtable.h"
 #include "chartspec_int.h"
 #include "page_hw.h"
 #include "view.h"
@@ -208,14 +209,17 @@ json_t *cs_chart_view(const rm_fw *f, const rm_model *m, const char *config)
 }
 
 /* The figure v as the page's tables print it: a published row's figure as
- * its source printed it, else v with PR_DECIMALS_VALUE; the caller frees
- * it.  (Unescaped: queue_chart escapes the whole alt text.) */
+ * its source printed it (without its text, in its shortest form, as
+ * mdt_pub_value prints it: 3598, not 3598.00), else v with
+ * PR_DECIMALS_VALUE; the caller frees it.  (Unescaped: cs_queue_chart
+ * escapes the whole alt text.) */
 char *cs_fig_text(double v, const pr_pub_row *pub)
 {
     if (pub && pub->printed)
         return pr_xstrdup(pub->printed);
     pr_buf b = PR_BUF_INIT;
-    pr_md_number(&b, v, PR_DECIMALS_VALUE);
+    int d = pub ? mdt_pub_decimals(pub) : PR_DECIMALS_VALUE;
+    pr_md_number(&b, v, d > 6 ? 6 : d);
     return pr_buf_detach(&b);
 }
 
