@@ -45,8 +45,9 @@
  *
  * Flagged points and bars (a figure a sanity rule flags, whose table
  * carries a ❗ footnote): a red badge with a white exclamation mark above
- * the point (the series' own marker stays under it) or above the bar (and
- * its value label), a legend entry of its own (pr_chart_set_flag_label)
+ * the point (the series' own marker stays visible below it; below the
+ * point when the image has no room above) or above the bar (and its value
+ * label), a legend entry of its own (pr_chart_set_flag_label)
  * when anything is flagged, and a last sentence of the alt text naming
  * each flagged figure ("Flagged ❗ ...: PyTorch at x=8: 1070.37").
  *

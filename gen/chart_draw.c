@@ -322,9 +322,9 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
                             marker_r(se->style, mr), s);
     }
     cairo_restore(cr);
-    /* Flags on top of everything, above their points (the series' marker
-     * stays visible under the badge's stem-free gap), unclipped: a point at
-     * the top of the range keeps its badge. */
+    /* Flags on top of everything, just above their points (the series'
+     * marker stays visible), unclipped: a point at the top of the range
+     * keeps its badge. */
     double br = badge_r(s);
     for (int i = 0; i < c->nseries; i++) {
         const chart_series *se = &c->series[i];
