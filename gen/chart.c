@@ -337,12 +337,36 @@ int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b)
     double x0 = a->x, x1 = b->x;
     if (a->set != b->set)
         return 0;
-    if (x1 > 2 * x0 * (1 + 1e-9) && !(s->style & PR_CHART_NO_MARKERS))
-        return 0;
     for (size_t i = 0; i < s->ngaps; i++)
         if (s->gaps[i] > x0 && s->gaps[i] < x1)
             return 0;
-    return 1;
+    if (x1 > 2 * x0 * (1 + 1e-9) && !(s->style & PR_CHART_NO_MARKERS))
+        return CH_JOIN_SPAN;
+    return CH_JOIN_LINE;
+}
+
+int ch_has_spans(const pr_chart *c)
+{
+    if (c->kind != PR_CHART_LINE_LOG2X)
+        return 0;
+    int found = 0;
+    for (int i = 0; i < c->nseries && !found; i++) {
+        const chart_series *s = &c->series[i];
+        if (s->npts < 2 || (s->style & PR_CHART_NO_LINE))
+            continue;
+        int owned;
+        chart_pt *pts = ch_sorted_points(s, &owned);
+        const chart_pt *prev = NULL;
+        for (size_t j = 0; j < s->npts && !found; j++) {
+            if (!ch_pt_visible(c, &pts[j]))
+                continue;
+            found = prev && ch_joined(s, prev, &pts[j]) == CH_JOIN_SPAN;
+            prev = &pts[j];
+        }
+        if (owned)
+            free(pts);
+    }
+    return found;
 }
 
 int pr_chart_has_segments(const pr_chart *c)
@@ -360,7 +384,7 @@ int pr_chart_has_segments(const pr_chart *c)
         for (size_t j = 0; j < s->npts && !found; j++) {
             if (!ch_pt_visible(c, &pts[j]))
                 continue;
-            found = prev && ch_joined(s, prev, &pts[j]);
+            found = prev && ch_joined(s, prev, &pts[j]) == CH_JOIN_LINE;
             prev = &pts[j];
         }
         if (owned)

@@ -34,9 +34,10 @@
  * drawn either.  Markers stand at the points added and nowhere else; a
  * series' line joins its points in increasing x (stable for equal x),
  * whatever the order they were added, except across a gap: a planned
- * case with no figure (pr_chart_add_gap), or a power of two with no point
- * (points more than a factor of two apart in x), so that no segment
- * suggests a value nobody measured; such points stand as markers alone.
+ * case with no figure (pr_chart_add_gap).  Points more than a factor of
+ * two apart in x (a power of two with no point) are joined by thin dots,
+ * not the line, so that no segment suggests a value nobody measured (the
+ * alt text says what the dots mean).
  * A PR_CHART_NO_MARKERS series (a reference line) joins all its points.
  * Nor is a segment drawn between points of two run sets
  * (pr_chart_add_point_full's run_set): figures of two machines, software

@@ -184,6 +184,12 @@ char *pr_chart_alt_text(const pr_chart *c)
         }
         if (any)
             pr_buf_puts(&b, end);
+        if (ch_has_spans(c)) {
+            pr_buf_puts(&b, zh ? "点线连接同一运行组中 GPU 数相隔一倍以上的两点，中间的 GPU 数没有数据"
+                               : "Dotted lines join points of one run set more than a doubling of GPUs "
+                                 "apart; nothing was measured between them");
+            pr_buf_puts(&b, end);
+        }
         if (ch_ideal_drawn(c)) {
             pr_buf_puts(&b, zh ? "灰色虚线：" : "Dashed grey line: ");
             pr_buf_puts(&b, ch_ideal_label(c));

@@ -291,13 +291,31 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
                 if (!ch_pt_visible(c, &pts[j]))
                     continue;
                 double x = ch_map_x(p, pts[j].x), y = ch_map_y(p, pts[j].y);
-                if (prev && ch_joined(se, prev, &pts[j]))
+                if (prev && ch_joined(se, prev, &pts[j]) == CH_JOIN_LINE)
                     cairo_line_to(cr, x, y);
                 else
                     cairo_move_to(cr, x, y);
                 prev = &pts[j];
             }
             cairo_stroke(cr);
+            /* one run set's points powers of two apart: thin dots, no line
+             * through values nobody measured */
+            double dots[] = {1.2 * s, 3.4 * s};
+            cairo_set_dash(cr, dots, 2, 0);
+            cairo_set_line_width(cr, 1.3 * s);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+            prev = NULL;
+            for (size_t j = 0; j < se->npts; j++) {
+                if (!ch_pt_visible(c, &pts[j]))
+                    continue;
+                if (prev && ch_joined(se, prev, &pts[j]) == CH_JOIN_SPAN) {
+                    cairo_move_to(cr, ch_map_x(p, prev->x), ch_map_y(p, prev->y));
+                    cairo_line_to(cr, ch_map_x(p, pts[j].x), ch_map_y(p, pts[j].y));
+                }
+                prev = &pts[j];
+            }
+            cairo_stroke(cr);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
         }
         cairo_set_dash(cr, NULL, 0, 0);
         if (owned)

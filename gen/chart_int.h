@@ -85,9 +85,17 @@ const char *ch_no_data_text(const pr_chart *c);
 chart_pt *ch_sorted_points(const chart_series *s, int *owned);
 /* Whether point q is drawn (a log y axis has no place for y = 0). */
 int ch_pt_visible(const pr_chart *c, const chart_pt *q);
-/* Whether a segment joins points a and b (a->x <= b->x) of series s: one
- * run set, no gap between them and no power of two skipped (b <= 2 a). */
+/* How points a and b (a->x <= b->x, neighbours) of series s are joined:
+ * not at all (0: two run sets, or a gap between them), by the series'
+ * line (CH_JOIN_LINE: no power of two skipped, b <= 2 a), or by a thin
+ * dotted span (CH_JOIN_SPAN: one run set, powers of two between them with
+ * no figure: the points are one run set's, the dots claim no value
+ * between them). */
+enum { CH_JOIN_LINE = 1, CH_JOIN_SPAN = 2 };
 int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b);
+/* Whether some series of c has a dotted span (the alt text says what the
+ * dots mean). */
+int ch_has_spans(const pr_chart *c);
 /* Whether anything of c is flagged (a visible point or a bar's value);
  * the flag legend text and the reference line's, in c's language. */
 int ch_any_flagged(const pr_chart *c);

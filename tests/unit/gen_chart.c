@@ -899,14 +899,32 @@ static long blue_between(const pr_chart *c, double a, double b)
     return n;
 }
 
-/* No segment where nothing was measured: not across a power of two with
- * no point (1 to 8 GPUs), not across a gap the caller marks; neighbours
- * are still joined. */
+/* No line where nothing was measured: across a power of two with no
+ * point (1 to 8 GPUs) only thin dots join one run set's points, none
+ * across a gap the caller marks or between two run sets; neighbours are
+ * joined by the series' line. */
 Test(chart, no_line_across_missing_data)
 {
+    pr_chart *d = pr_chart_new(PR_CHART_LINE_LOG2X, "dense", "GPUs", "samples/s");
+    pr_chart_set_y_log(d, 1);
+    int ds = pr_chart_add_series(d, "measured", PR_CHART_SOLID);
+    for (int g = 1; g <= 32; g *= 2)
+        pr_chart_add_point(d, ds, g, g == 1 ? 7.76 : g == 8 ? 41.31 : g == 32 ? 199.53
+                                                            : 7.76 * g * 0.9);
+    long solid = blue_between(d, 1, 8);
+    pr_chart_free(d);
     pr_chart *c = sparse_scaling(1);
-    cr_assert_eq(blue_between(c, 1, 8), 0, "a line joins 1 and 8 GPUs");
-    cr_assert_eq(blue_between(c, 8, 32), 0, "a line joins 8 and 32 GPUs");
+    long dotted = blue_between(c, 1, 8);
+    cr_assert_gt(dotted, 0, "one run set's points 1 and 8 GPUs apart are not joined");
+    cr_assert_lt(dotted * 2, solid, "1 and 8 GPUs joined by a line (%ld vs %ld pixels)", dotted,
+                 solid);
+    char *alt = pr_chart_alt_text(c);
+    cr_assert(strstr(alt, "Dotted lines join points of one run set"), "%s", alt);
+    free(alt);
+    pr_chart_free(c);
+    c = sparse_scaling(1);
+    pr_chart_add_point_full(c, 0, 64, 390, NULL, 1, 0);
+    cr_assert_eq(blue_between(c, 32, 64), 0, "a line or dots join two run sets");
     pr_chart_free(c);
 
     c = pr_chart_new(PR_CHART_LINE_LOG2X, "gap", "GPUs", "samples/s");
