@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "flags.h"
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
@@ -65,39 +66,30 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     for (size_t i = 0; i < nh; i++)
         pr_buf_puts(out, " ---: |");
     pr_buf_putc(out, '\n');
-    /* Each column's figures checked as a series (sanity.h), runs and
-     * published figures apart: marks per row and column, footnotes under
-     * the table naming the column. */
+    /* Each column's flags as the flag pass decided them (flags.h): the
+     * figure each cell stands for, checked in the table its framework page
+     * shows it in (a published figure against its own table's 1-GPU
+     * figure, not against this table's runs); marks per row and column,
+     * footnotes under the table naming the column. */
     sn_notes sn;
     sn_notes_init(&sn, 1);
     pr_buf *marks = pr_xcalloc(mc->nrows * mc->ncols + 1, sizeof *marks);
-    sn_point *pts = pr_xcalloc(mc->nrows + 1, sizeof *pts);
     pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < mc->ncols; i++) {
+        const rm_cfg *fc = mc->fcfgs[i];
         pr_buf_clear(&who);
         col_name(l, mc, i, 0, &who, err);
         sn.who = pr_buf_cstr(&who);
-        for (int runs = 0; runs < 2; runs++) {
-            for (size_t r = 0; r < mc->nrows; r++) {
-                const rm_cell *rc = rm_cell_of(mc->fcfgs[i], mc->rows[r].nodes, mc->rows[r].gpus);
-                int has = runs ? rc->origin == RM_MEASURED : rc->origin == RM_PUBLISHED;
-                double v = !has ? 0 : runs ? rc->median : rc->pub->value;
-                int dec = runs || !rc->pub ? pr_stats_shortest_decimals(v) : mdt_pub_decimals(rc->pub);
-                pts[r] = (sn_point){rc->nodes, rc->gpus, has, v, dec};
-            }
-            pr_buf *col = pr_xcalloc(mc->nrows + 1, sizeof *col);
-            sn_check_series(l, mc->cfg.platform, pts, mc->nrows, col, &sn, err);
-            for (size_t r = 0; r < mc->nrows; r++) {
-                pr_buf_puts(&marks[r * mc->ncols + i], pr_buf_cstr(&col[r]));
-                pr_buf_free(&col[r]);
-            }
-            free(col);
+        pr_buf *col = pr_xcalloc(fc->ncells + 1, sizeof *col);
+        fl_cfg_notes(l, mc->fws[i], fc, NULL, col, &sn, err);
+        for (size_t r = 0; r < mc->nrows; r++) {
+            const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+            if (rc >= fc->cells && rc < fc->cells + fc->ncells)
+                pr_buf_puts(&marks[r * mc->ncols + i], pr_buf_cstr(&col[rc - fc->cells]));
         }
-        const pr_pub_table *own = mc->fcfgs[i]->pub;
-        const pr_pub_table *twin = own ? sn_identical_in(own, mc->fws[i]->pubs, mc->fws[i]->npubs)
-                                       : NULL;
-        if (twin)
-            sn_identical_note(l, twin, NULL, &sn, err);
+        for (size_t r = 0; r < fc->ncells; r++)
+            pr_buf_free(&col[r]);
+        free(col);
     }
     sn.who = NULL;
     for (size_t r = 0; r < mc->nrows; r++) {
@@ -121,7 +113,6 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     for (size_t i = 0; i < mc->nrows * mc->ncols; i++)
         pr_buf_free(&marks[i]);
     free(marks);
-    free(pts);
     pr_buf_free(&who);
     sn_notes_free(&sn);
     mdt_cells_free(cells, nh);
