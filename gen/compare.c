@@ -1,9 +1,11 @@
 #include "compare.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "md.h"
 #include "mdtable.h"
+#include "runset.h"
 
 const char *cmp_platform_title(const lang *l, const pr_platform *p)
 {
@@ -72,19 +74,169 @@ void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *e
     pr_buf_free(&src);
 }
 
+/* 1 when cell rc shows a figure (runs' or published). */
+static int has_figure(const rm_cell *rc)
+{
+    return rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED;
+}
+
+/* What model configuration mc holds (at gpus; 0: any row): the columns
+ * with a reproduced figure (runs measured or parsed from logs), the
+ * columns with any figure, the figures. */
+typedef struct {
+    int repro_cols, fig_cols, figs;
+} mc_count;
+
+static mc_count count_mc(const rm_mcfg *mc, int gpus)
+{
+    mc_count k = {0, 0, 0};
+    for (size_t i = 0; i < mc->ncols; i++) {
+        const rm_cfg *c = mc->fcfgs[i];
+        int repro = 0, fig = 0;
+        for (size_t r = 0; r < c->ncells; r++) {
+            const rm_cell *rc = &c->cells[r];
+            if (gpus && rc->gpus != gpus)
+                continue;
+            repro |= rc->origin == RM_MEASURED;
+            fig |= has_figure(rc);
+            k.figs += has_figure(rc);
+        }
+        k.repro_cols += repro;
+        k.fig_cols += fig;
+    }
+    return k;
+}
+
+/* The last date of run's run set ("" when none states one). */
+static void runset_last(const pr_run *run, char out[11])
+{
+    pr_buf b = PR_BUF_INIT;
+    out[0] = 0;
+    if (rs_dates(run, &b) && b.len >= 10)
+        snprintf(out, 11, "%s", pr_buf_cstr(&b) + b.len - 10);
+    pr_buf_free(&b);
+}
+
+/* How many of m's frameworks have their newest run set (by its last date)
+ * on platform p. */
+static int newest_cover(const rm_model *m, const pr_platform *p)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        const rm_fw *f = m->fws[i];
+        char best[11] = "", d[11];
+        const pr_platform *at = NULL;
+        for (size_t j = 0; j < f->nrecs; j++) {
+            runset_last(f->runs[j], d);
+            if (!at || strcmp(d, best) > 0) {
+                at = f->rec_plats[j];
+                memcpy(best, d, sizeof best);
+            }
+        }
+        n += at && at == p;
+    }
+    return n;
+}
+
+/* How many of m's frameworks have a reproduced figure on platform p. */
+static int repro_cover(const rm_model *m, const pr_platform *p)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        const rm_fw *f = m->fws[i];
+        int has = 0;
+        for (size_t j = 0; j < f->ncfgs && !has; j++)
+            for (size_t r = 0; f->cfgs[j].platform == p && r < f->cfgs[j].ncells && !has; r++)
+                has = f->cfgs[j].cells[r].origin == RM_MEASURED;
+        n += has;
+    }
+    return n;
+}
+
+/* The GPU count the chosen headline shows in mc: where the most columns
+ * have a reproduced figure, then any figure; then one node's largest
+ * count; then the largest.  0 when mc has no figure. */
+static int choose_gpus(const rm_mcfg *mc)
+{
+    int best = 0, best_nodes = 0;
+    mc_count bk = {0, 0, 0};
+    for (size_t r = 0; r < mc->nrows; r++) {
+        int g = mc->rows[r].gpus, nodes = mc->rows[r].nodes;
+        mc_count k = count_mc(mc, g);
+        if (!k.fig_cols)
+            continue;
+        int better = !best || k.repro_cols > bk.repro_cols ||
+                     (k.repro_cols == bk.repro_cols &&
+                      (k.fig_cols > bk.fig_cols ||
+                       (k.fig_cols == bk.fig_cols &&
+                        ((nodes == 1 && best_nodes != 1) ||
+                         ((nodes == 1) == (best_nodes == 1) && g > best)))));
+        if (better) {
+            best = g;
+            best_nodes = nodes;
+            bk = k;
+        }
+    }
+    return best;
+}
+
+/* The rule (docs/data-model.md#headline), each step breaking the previous
+ * one's ties: a configuration with figures; one with reproduced figures
+ * over one with published figures only; the platform where the frameworks'
+ * newest run sets are, for the most frameworks; the platform where the
+ * most frameworks have reproduced figures; the configuration where the
+ * most frameworks have reproduced figures, then any figures, then the most
+ * figures; the first in the model page's order. */
+static const rm_mcfg *choose_cfg(const rm_model *m)
+{
+    const rm_mcfg *best = NULL;
+    int bv[6] = {0};
+    for (size_t i = 0; i < m->ncfgs; i++) {
+        const rm_mcfg *mc = &m->cfgs[i];
+        mc_count k = count_mc(mc, 0);
+        if (!k.figs)
+            continue;
+        int v[6] = {k.repro_cols > 0, newest_cover(m, mc->cfg.platform),
+                    repro_cover(m, mc->cfg.platform), k.repro_cols, k.fig_cols, k.figs};
+        int cmp = 0;
+        for (int j = 0; j < 6 && !cmp; j++)
+            cmp = v[j] - bv[j];
+        if (!best || cmp > 0) {
+            best = mc;
+            memcpy(bv, v, sizeof bv);
+        }
+    }
+    return best;
+}
+
+void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h)
+{
+    memset(h, 0, sizeof *h);
+    const pr_model_decl *d = pr_decl_model(&w->d->decls, m->id);
+    h->declared = d;
+    for (size_t i = 0; d && i < m->ncfgs; i++) {
+        const rm_mcfg *mc = &m->cfgs[i];
+        const rm_cfg *c = &mc->cfg;
+        if (c->platform == d->platform && c->klass == d->precision_class &&
+            c->bs == d->batch_size && count_mc(mc, d->gpus).fig_cols) {
+            h->mc = mc;
+            h->gpus = d->gpus;
+            h->decl = d;
+            return;
+        }
+    }
+    h->mc = choose_cfg(m);
+    h->gpus = h->mc ? choose_gpus(h->mc) : 0;
+}
+
 const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
                                 const pr_model_decl **decl)
 {
-    const pr_model_decl *d = pr_decl_model(&w->d->decls, m->id);
+    cmp_headline h;
+    cmp_headline_of(w, m, &h);
     if (decl)
-        *decl = d;
-    for (size_t i = 0; d && i < m->ncfgs; i++) {
-        const rm_cfg *c = &m->cfgs[i].cfg;
-        if (c->platform == d->platform && c->klass == d->precision_class &&
-            c->bs == d->batch_size)
-            return &m->cfgs[i];
-    }
-    return NULL;
+        *decl = h.decl;
+    return h.mc;
 }
 
 const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)

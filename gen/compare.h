@@ -34,9 +34,25 @@ int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out);
  * it has one) and its variant. */
 void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err);
 
-/* The model configuration of model m at its declared headline (platform,
- * class, batch size); NULL when the model declares none (*decl NULL) or
- * no framework has that configuration.  *decl may be NULL. */
+/* A model's headline: the one configuration and GPU count the index shows
+ * for all its frameworks.  The declared one (DATA/models/ID.json) when
+ * some framework has a figure there; else the one the rule picks
+ * (docs/data-model.md#headline): reproductions (runs measured or parsed
+ * from logs) over published figures, then the platform where the
+ * frameworks' newest run sets are, then the most frameworks with figures;
+ * never a configuration without figures. */
+typedef struct cmp_headline {
+    const rm_mcfg *mc;              /* NULL: the model has no figure on a known platform */
+    int gpus;                       /* the GPU count shown (the fewest nodes) */
+    const pr_model_decl *decl;      /* the declaration it follows; NULL: chosen by the rule */
+    const pr_model_decl *declared;  /* the model's declaration, used or not; may be NULL */
+} cmp_headline;
+
+void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h);
+
+/* The model configuration of model m's headline (cmp_headline_of), NULL
+ * when it has none; *decl (may be NULL) gets the declaration it follows,
+ * NULL when the rule chose it. */
 const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
                                 const pr_model_decl **decl);
 /* Framework f's cell in headline configuration mc at the declared GPU
