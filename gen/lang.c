@@ -54,7 +54,7 @@ static const char *const string_keys[] = {
     "src_measured_here", "src_imported_from",
     /* the headline, index and model page (page_index.c, page_model.c, page_audit.c) */
     "head_index_intro", "head_index_declared", "head_index_chosen", "head_index_planned",
-    "head_index_no_figure",
+    "head_index_no_figure", "head_planned_cases", "head_planned_item", "head_planned_intro",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)

@@ -330,40 +330,164 @@ static int mcfg_qsort(const void *a, const void *b)
     return strcmp(x->batch_label ? x->batch_label : "", y->batch_label ? y->batch_label : "");
 }
 
-/* The platform sections: m's configurations (sorted by platform already)
- * grouped by platform, each group's tables by class, then batch size.
- * NULL with err set when a chart fails. */
-static json_t *platforms_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
-                              vw_notes *nt, pr_err *err)
+/* The figures configuration mc shows (cells with a figure or a state
+ * other than TODO); 0: a planned configuration. */
+static size_t mc_figures(const rm_mcfg *mc)
 {
-    json_t *plats = json_array();
-    const rm_mcfg **order = pr_xcalloc(m->ncfgs + 1, sizeof *order);
-    for (size_t first = 0; first < m->ncfgs;) {
-        const pr_platform *p = m->cfgs[first].cfg.platform;
-        size_t end = first, n = 0;
-        while (end < m->ncfgs && m->cfgs[end].cfg.platform == p)
-            order[n++] = &m->cfgs[end++];
-        pr_qsort(order, n, sizeof *order, mcfg_qsort);
-        json_t *configs = json_array();
-        for (size_t i = 0; i < n; i++) {
-            json_t *cv = config_view(w, l, m, order[i], oc, nt, err);
-            if (!cv) {
-                json_decref(configs);
-                json_decref(plats);
-                plats = NULL;
-                goto out;
-            }
-            json_array_append_new(configs, cv);
+    size_t n = 0;
+    for (size_t i = 0; i < mc->ncols; i++)
+        for (size_t r = 0; r < mc->fcfgs[i]->ncells; r++) {
+            rm_origin o = mc->fcfgs[i]->cells[r].origin;
+            n += o != RM_PLANNED && o != RM_NONE;
         }
-        json_t *pv = json_object();
-        vw_text(pv, "name", cmp_platform_title(l, p));
-        json_object_set_new(pv, "configs", configs);
-        json_array_append_new(plats, pv);
-        first = end;
+    return n;
+}
+
+/* A planned configuration as one list item: its name, then each
+ * framework's planned cases ("FP32 BS=32: PyTorch: 1×1, 1×8 GPUs"). */
+static void planned_item(const lang *l, const rm_mcfg *mc, pr_buf *out, pr_err *err)
+{
+    pr_buf name = PR_BUF_INIT, cols = PR_BUF_INIT, col = PR_BUF_INIT, cases = PR_BUF_INIT;
+    cmp_config_name(l, &mc->cfg, 0, &name, err);
+    for (size_t i = 0; i < mc->ncols; i++) {
+        const rm_cfg *fc = mc->fcfgs[i];
+        pr_buf_clear(&cases);
+        for (size_t r = 0; r < fc->ncells; r++) {
+            if (fc->cells[r].origin != RM_PLANNED)
+                continue;
+            if (cases.len)
+                pr_buf_puts(&cases, lang_str(l, "value_sep"));
+            pv_count_label(l, mc->cfg.platform, fc->cells[r].nodes, fc->cells[r].gpus, &cases,
+                           err);
+        }
+        if (!cases.len)
+            continue;
+        pr_buf_clear(&col);
+        col_name(l, mc, i, 1, &col, err);
+        json_t *v = json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&col), "cases",
+                              pr_buf_cstr(&cases));
+        if (cols.len)
+            pr_buf_puts(&cols, lang_str(l, "list_sep"));
+        lang_fmt(l, "head_planned_cases", v, &cols, err);
+        json_decref(v);
+    }
+    json_t *v = json_pack("{s:s,s:s}", "config", pr_buf_cstr(&name), "cases", pr_buf_cstr(&cols));
+    pr_buf_puts(out, "- ");
+    lang_fmt(l, "head_planned_item", v, out, err);
+    pr_buf_putc(out, '\n');
+    json_decref(v);
+    pr_buf_free(&name);
+    pr_buf_free(&cols);
+    pr_buf_free(&col);
+    pr_buf_free(&cases);
+}
+
+/* One platform's section: m->cfgs[first, end) (one platform). */
+typedef struct {
+    size_t first, end, figures;
+    int main, cpu;
+} plat_group;
+
+/* Sections: the headline's platform first, then by the figures they show
+ * (most first), then by name (the configurations' order). */
+static int group_qsort(const void *a, const void *b)
+{
+    const plat_group *x = a, *y = b;
+    if (x->main != y->main)
+        return y->main - x->main;
+    if (x->figures != y->figures)
+        return x->figures > y->figures ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* One platform's view: its tables (configurations with figures: the
+ * headline's head first, then by class, then batch size) and one list of its planned configurations.
+ * NULL with err set when a chart fails. */
+static json_t *platform_view(const rm_world *w, const lang *l, const rm_model *m,
+                             const plat_group *g, const rm_mcfg *head, cs_queue *oc, vw_notes *nt,
+                             pr_err *err)
+{
+    const rm_mcfg **order = pr_xcalloc(g->end - g->first + 1, sizeof *order);
+    size_t n = 0;
+    for (size_t i = g->first; i < g->end; i++)
+        order[n++] = &m->cfgs[i];
+    pr_qsort(order, n, sizeof *order, mcfg_qsort);
+    /* The headline's configuration (the index's) first. */
+    for (size_t i = 1; i < n; i++)
+        if (order[i] == head) {
+            memmove(order + 1, order, i * sizeof *order);
+            order[0] = head;
+        }
+    json_t *configs = json_array(), *pv = json_object();
+    pr_buf planned = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (!mc_figures(order[i])) {
+            planned_item(l, order[i], &planned, err);
+            continue;
+        }
+        json_t *cv = config_view(w, l, m, order[i], oc, nt, err);
+        if (!cv) {
+            json_decref(configs);
+            json_decref(pv);
+            pv = NULL;
+            goto out;
+        }
+        json_array_append_new(configs, cv);
+    }
+    vw_text(pv, "name", cmp_platform_title(l, m->cfgs[g->first].cfg.platform));
+    json_object_set_new(pv, "configs", configs);
+    if (planned.len) {
+        json_t *v = json_object();
+        if (!json_array_size(configs))
+            json_object_set_new(v, "only", json_true());
+        pr_buf intro = PR_BUF_INIT;
+        lang_fmt(l, "head_planned_intro", v, &intro, err);
+        json_decref(v);
+        vw_md(pv, "planned_intro", &intro);
+        pr_buf_free(&intro);
+        set_block(pv, "planned", &planned);
     }
 out:
+    pr_buf_free(&planned);
     free(order);
-    return plats;
+    return pv;
+}
+
+/* The platform sections: m's configurations (sorted by platform already)
+ * grouped by platform, GPU machines into *gpu and CPU machines into *cpu
+ * (their own section: never beside a GPU in a comparison), each in
+ * group_qsort's order.  -1 with err set when a chart fails. */
+static int platforms_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
+                          vw_notes *nt, json_t **gpu, json_t **cpu, pr_err *err)
+{
+    const rm_mcfg *head = cmp_headline_cfg(w, m, NULL);
+    plat_group *groups = pr_xcalloc(m->ncfgs + 1, sizeof *groups);
+    size_t ng = 0;
+    for (size_t first = 0; first < m->ncfgs;) {
+        const pr_platform *p = m->cfgs[first].cfg.platform;
+        plat_group g = {first, first, 0, 0, pv_is_cpu(p)};
+        while (g.end < m->ncfgs && m->cfgs[g.end].cfg.platform == p) {
+            g.figures += mc_figures(&m->cfgs[g.end]);
+            g.main |= &m->cfgs[g.end] == head;
+            g.end++;
+        }
+        groups[ng++] = g;
+        first = g.end;
+    }
+    pr_qsort(groups, ng, sizeof *groups, group_qsort);
+    *gpu = json_array();
+    *cpu = json_array();
+    int rc = 0;
+    for (size_t i = 0; i < ng; i++) {
+        json_t *pv = platform_view(w, l, m, &groups[i], head, oc, nt, err);
+        if (!pv) {
+            rc = -1;
+            break;
+        }
+        json_array_append_new(groups[i].cpu ? *cpu : *gpu, pv);
+    }
+    free(groups);
+    return rc;
 }
 
 /* The line saying that m has figures of no stated platform, which no table
@@ -405,17 +529,25 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     vw_text(view, "model_title", m->title);
     vw_page(view, l);
     vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
-    json_t *plats = platforms_view(w, l, m, oc, &nt, err);
-    if (!plats)
+    json_t *plats = NULL, *cpu = NULL;
+    if (platforms_view(w, l, m, oc, &nt, &plats, &cpu, err) < 0) {
+        json_decref(plats);
+        json_decref(cpu);
         goto out;
+    }
     json_object_set_new(view, "platforms", plats);
+    json_object_set_new(view, "cpu_platforms", cpu);
+    json_object_set_new(view, "has_cpu", json_boolean(json_array_size(cpu) > 0));
     /* The precedence is said once, above the tables, when some cell has
      * other figures. */
     int others = 0;
-    for (size_t i = 0; i < json_array_size(plats); i++) {
-        json_t *cfgs = json_object_get(json_array_get(plats, i), "configs");
-        for (size_t j = 0; j < json_array_size(cfgs); j++)
-            others |= json_object_get(json_array_get(cfgs, j), "others") != NULL;
+    for (int k = 0; k < 2; k++) {
+        json_t *list = k ? cpu : plats;
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *cfgs = json_object_get(json_array_get(list, i), "configs");
+            for (size_t j = 0; j < json_array_size(cfgs); j++)
+                others |= json_object_get(json_array_get(cfgs, j), "others") != NULL;
+        }
     }
     if (others)
         vw_str(view, "precedence", lang_str(l, "alt_precedence"));
