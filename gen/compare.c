@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -253,4 +254,52 @@ const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
         }
     }
     return best;
+}
+
+const au_item *cmp_audit_differs(const au_model *a, const pr_record *r)
+{
+    for (size_t i = 0; a && r && i < a->nitems; i++)
+        if (a->items[i].rec == r && a->items[i].verdict == AU_DIFFERS)
+            return &a->items[i];
+    return NULL;
+}
+
+void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anchor,
+                       pr_err *err)
+{
+    const pr_pub_table *t = it->table;
+    pr_buf config = PR_BUF_INIT, gpus = PR_BUF_INIT, plain = PR_BUF_INIT;
+    mdt_mode_name(t->precision, &config);
+    if (t->batch_label)
+        pr_buf_printf(&config, " BS=%s", t->batch_label);
+    else if (t->batch_size > 0)
+        pr_buf_printf(&config, " BS=%d", t->batch_size);
+    lang_gpus_label(l, it->row->nodes, it->row->gpus, &gpus, err);
+    size_t at = md->len;
+    pr_buf_puts(md, "❌ ");
+    pr_md_text(md, t->model_title ? t->model_title : t->model);
+    pr_buf_puts(md, " · ");
+    pr_md_text(md, t->framework_title ? t->framework_title : t->framework);
+    pr_buf_puts(md, " · ");
+    pr_md_text(md, pr_buf_cstr(&config));
+    pr_buf_puts(md, " · ");
+    pr_buf_puts(md, pr_buf_cstr(&gpus));
+    pr_buf_puts(md, " · ");
+    pr_md_text(md, cmp_platform_title(l, t->platform));
+    if (anchor) {
+        /* Each heading is unique (one figure each): its anchor needs no
+         * number. */
+        pr_md_anchors *a = pr_md_anchors_new();
+        pr_md_heading_plain(&plain, pr_buf_cstr(md) + at, md->len - at);
+        pr_md_anchors_add(a, pr_buf_cstr(&plain), anchor);
+        pr_md_anchors_free(a);
+    }
+    pr_buf_free(&config);
+    pr_buf_free(&gpus);
+    pr_buf_free(&plain);
+}
+
+void cmp_signed_pct(pr_buf *out, double pct)
+{
+    pr_buf_printf(out, fabs(pct) >= 0.01 || pct == 0 ? "%+.2f%%" : "%+.2g%%", pct);
 }

@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "err.h"
 #include "lang.h"
+#include "audit.h"
 #include "rmodel.h"
 
 /* The title of platform p in l's language (p NULL: "machine not stated"). */
@@ -59,4 +60,18 @@ const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
  * count (the fewest nodes); NULL when f has no figure or state there. */
 const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus);
 
+/* The audit (audit.h) of record r, the log behind a figure, when its
+ * source printed another figure for it (AU_DIFFERS); NULL when none or
+ * a is NULL. */
+const au_item *cmp_audit_differs(const au_model *a, const pr_record *r);
+/* The heading of audit item it in the audit's list of differing figures
+ * (Markdown), and its anchor there (without '#'): the model page links
+ * the figure's cell to it.  One function makes both, so the link and the
+ * heading cannot drift apart.  Both are appended. */
+void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anchor,
+                       pr_err *err);
+/* A relative difference in percent, signed; one below 0.01 % keeps two
+ * significant digits (155.0695 against 155.077 is -0.0048 %, not
+ * "-0.00 %"). */
+void cmp_signed_pct(pr_buf *out, double pct);
 #endif

@@ -49,6 +49,45 @@ static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_
     pr_buf_free(&mode);
 }
 
+/* Cell rc as the summary tables show it; a figure parsed from a log whose
+ * source printed another figure for it (the audit's ❌) says so in the
+ * cell, with both figures, the difference and a link to the audit's line
+ * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"). */
+static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *rc,
+                               const char *page_rel, pr_buf *out, pr_err *err)
+{
+    const au_item *it = rc->origin == RM_MEASURED && rc->imported
+                            ? cmp_audit_differs(w->audit, rc->link_rec)
+                            : NULL;
+    if (!it) {
+        mdt_summary_cell(w, l, rc, page_rel, NULL, out);
+        return;
+    }
+    pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT, label = PR_BUF_INIT;
+    pr_buf heading = PR_BUF_INIT, anchor = PR_BUF_INIT, link = PR_BUF_INIT;
+    mdt_summary_cell(w, l, rc, page_rel, NULL, &value);
+    mdt_pub_value(&printed, it->row);
+    pr_buf_puts(&printed, lang_str(l, "published_mark"));
+    cmp_signed_pct(&diff, it->diff_pct);
+    pr_md_text(&label, it->table->label);
+    cmp_audit_heading(l, it, &heading, &anchor, err);
+    /* The audit sits at the output's root, the model page one below. */
+    pr_buf_printf(&link, "../%s#%s", strcmp(l->code, "zh") == 0 ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN,
+                  pr_buf_cstr(&anchor));
+    json_t *v = json_pack("{s:s,s:s,s:s,s:s,s:s}", "value", pr_buf_cstr(&value), "printed",
+                          pr_buf_cstr(&printed), "diff", pr_buf_cstr(&diff), "source",
+                          pr_buf_cstr(&label), "link", pr_buf_cstr(&link));
+    lang_fmt(l, "head_printed_other", v, out, err);
+    json_decref(v);
+    pr_buf_free(&value);
+    pr_buf_free(&printed);
+    pr_buf_free(&diff);
+    pr_buf_free(&label);
+    pr_buf_free(&heading);
+    pr_buf_free(&anchor);
+    pr_buf_free(&link);
+}
+
 /* The table of configuration mc: one row per nodes × GPUs, one column per
  * framework. */
 static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, const char *page_rel,
@@ -99,7 +138,7 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
         pr_buf_printf(&cells[1], "%d", gpus);
         for (size_t i = 0; i < mc->ncols; i++) {
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
-            mdt_summary_cell(w, l, rc, page_rel, NULL, &cells[i + 2]);
+            printed_other_cell(w, l, rc, page_rel, &cells[i + 2], err);
             pr_buf_puts(&cells[i + 2], pr_buf_cstr(&marks[r * mc->ncols + i]));
             nt->failed |= rc->origin == RM_FAILED;
         }
