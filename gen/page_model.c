@@ -369,15 +369,23 @@ static int mcfg_qsort(const void *a, const void *b)
     return strcmp(x->batch_label ? x->batch_label : "", y->batch_label ? y->batch_label : "");
 }
 
-/* The figures configuration mc shows (cells with a figure or a state
- * other than TODO); 0: a planned configuration. */
+/* 1 when cell rc is a case planned and not run: a suite's TODO, or a
+ * published table's (a source's own plan). */
+static int is_todo(const rm_cell *rc)
+{
+    return rc->origin == RM_PLANNED ||
+           (rc->origin == RM_PUB_STATE && strcmp(rc->pub->state, "TODO") == 0);
+}
+
+/* The figures configuration mc shows (cells with a figure, or a state such
+ * as OOM or a failure); 0: a planned configuration. */
 static size_t mc_figures(const rm_mcfg *mc)
 {
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)
         for (size_t r = 0; r < mc->fcfgs[i]->ncells; r++) {
-            rm_origin o = mc->fcfgs[i]->cells[r].origin;
-            n += o != RM_PLANNED && o != RM_NONE;
+            const rm_cell *rc = &mc->fcfgs[i]->cells[r];
+            n += rc->origin != RM_NONE && !is_todo(rc);
         }
     return n;
 }
@@ -392,7 +400,7 @@ static void planned_item(const lang *l, const rm_mcfg *mc, pr_buf *out, pr_err *
         const rm_cfg *fc = mc->fcfgs[i];
         pr_buf_clear(&cases);
         for (size_t r = 0; r < fc->ncells; r++) {
-            if (fc->cells[r].origin != RM_PLANNED)
+            if (!is_todo(&fc->cells[r]))
                 continue;
             if (cases.len)
                 pr_buf_puts(&cases, lang_str(l, "value_sep"));
