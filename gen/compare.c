@@ -259,7 +259,7 @@ const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
 const au_item *cmp_audit_differs(const au_model *a, const pr_record *r)
 {
     for (size_t i = 0; a && r && i < a->nitems; i++)
-        if (a->items[i].rec == r && a->items[i].verdict == AU_DIFFERS)
+        if (a->items[i].rec == r && a->items[i].verdict == AU_DIFFERS && !a->items[i].other_bs)
             return &a->items[i];
     return NULL;
 }

@@ -61,8 +61,9 @@ const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
 const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus);
 
 /* The audit (audit.h) of record r, the log behind a figure, when its
- * source printed another figure for it (AU_DIFFERS); NULL when none or
- * a is NULL. */
+ * source printed another figure for its case (AU_DIFFERS; not a figure
+ * printed under another batch size whose log r is); NULL when none or a
+ * is NULL. */
 const au_item *cmp_audit_differs(const au_model *a, const pr_record *r);
 /* The heading of audit item it in the audit's list of differing figures
  * (Markdown), and its anchor there (without '#'): the model page links
