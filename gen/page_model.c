@@ -91,7 +91,7 @@ static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *
 /* The table of configuration mc: one row per nodes × GPUs, one column per
  * framework. */
 static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, const char *page_rel,
-                        vw_notes *nt, pr_buf *out, pr_err *err)
+                        sn_notes *sn, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     size_t nh = mc->ncols + 2;
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
@@ -110,17 +110,15 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
      * shows it in (a published figure against its own table's 1-GPU
      * figure, not against this table's runs); marks per row and column,
      * footnotes under the table naming the column. */
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
     pr_buf *marks = pr_xcalloc(mc->nrows * mc->ncols + 1, sizeof *marks);
     pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < mc->ncols; i++) {
         const rm_cfg *fc = mc->fcfgs[i];
         pr_buf_clear(&who);
         col_name(l, mc, i, 0, &who, err);
-        sn.who = pr_buf_cstr(&who);
+        sn->who = pr_buf_cstr(&who);
         pr_buf *col = pr_xcalloc(fc->ncells + 1, sizeof *col);
-        fl_cfg_notes(l, mc->fws[i], fc, NULL, col, &sn, err);
+        fl_cfg_notes(l, mc->fws[i], fc, NULL, col, sn, err);
         for (size_t r = 0; r < mc->nrows; r++) {
             const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
             if (rc >= fc->cells && rc < fc->cells + fc->ncells)
@@ -130,7 +128,7 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
             pr_buf_free(&col[r]);
         free(col);
     }
-    sn.who = NULL;
+    sn->who = NULL;
     for (size_t r = 0; r < mc->nrows; r++) {
         int nodes = mc->rows[r].nodes, gpus = mc->rows[r].gpus;
         mdt_cells_clear(cells, nh);
@@ -144,16 +142,17 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
         }
         mdt_row(out, cells, nh);
     }
-    if (sn.notes.len) {
+    if (sn->notes.len) {
         pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        pr_buf_puts(out, pr_buf_cstr(&sn->notes));
         nt->sanity = 1;
     }
     for (size_t i = 0; i < mc->nrows * mc->ncols; i++)
         pr_buf_free(&marks[i]);
     free(marks);
     pr_buf_free(&who);
-    sn_notes_free(&sn);
+    /* The letters go on under the other figures (column_others). */
+    pr_buf_clear(&sn->notes);
     mdt_cells_free(cells, nh);
     free(cells);
 }
@@ -252,7 +251,8 @@ static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr
  * table (in the order the cells' precedence lists them): the figures of
  * the column's own published table that runs displaced, then the cells'
  * alternatives.  Returns the items written. */
-static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, pr_buf *out, pr_err *err)
+static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, sn_notes *sn,
+                            pr_buf *out, pr_err *err)
 {
     const rm_cfg *fc = mc->fcfgs[col];
     const pr_pub_table **tabs = pr_xcalloc(1, sizeof *tabs);
@@ -288,6 +288,12 @@ static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, pr_buf
             if (row->has_value) {
                 mdt_pub_value(&vals, row);
                 pr_buf_puts(&vals, lang_str(l, "published_mark"));
+                /* Flagged in its own table: its mark travels with it. */
+                if (fl_pub_row_flagged(mc->fws[col], tabs[k], row)) {
+                    sn->who = pr_buf_cstr(&name);
+                    fl_pub_row_notes(l, mc->fws[col], tabs[k], row, &vals, sn, err);
+                    sn->who = NULL;
+                }
             } else {
                 pr_md_text(&vals, row->state);
             }
@@ -325,7 +331,9 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     pr_buf b = PR_BUF_INIT;
     cmp_config_name(l, &mc->cfg, 1, &b, err);
     vw_md(cv, "name", &b);
-    cross_table(w, l, mc, m->id, nt, &b, err);
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    cross_table(w, l, mc, m->id, &sn, nt, &b, err);
     set_block(cv, "table", &b);
     pr_buf_puts(&b, lang_str(l, "src_heading"));
     pr_buf_puts(&b, "\n\n");
@@ -335,14 +343,20 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     pr_buf others = PR_BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)
-        n += column_others(l, mc, i, &others, err);
+        n += column_others(l, mc, i, &sn, &others, err);
     if (n) {
         pr_buf_puts(&b, lang_str(l, "alt_heading"));
         pr_buf_puts(&b, "\n\n");
         pr_buf_puts(&b, pr_buf_cstr(&others));
+        if (sn.notes.len) {
+            pr_buf_putc(&b, '\n');
+            pr_buf_puts(&b, pr_buf_cstr(&sn.notes));
+            nt->sanity = 1;
+        }
         set_block(cv, "others", &b);
     }
     pr_buf_free(&others);
+    sn_notes_free(&sn);
     if (oc->charts) {
         if (cs_model(l, m, mc, oc, &b, err) < 0) {
             json_decref(cv);

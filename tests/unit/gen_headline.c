@@ -32,7 +32,8 @@ static const char classes[] =
     " {\"id\": \"fp8\", \"title\": {\"zh\": \"FP8\", \"en\": \"FP8\"}, \"modes\": [\"fp8\"]}]}\n";
 
 /* H: published FP32 figures on the A100 (FwB's 8-GPU figure is 125 %
- *   efficient: flagged), a TODO-only FP32 table on the V100 (the one H
+ *   efficient: flagged; its "old" variant's 520, an alternative the model
+ *   page lists below the table, 130 %), a TODO-only FP32 table on the V100 (the one H
  *   declares), and reproduced mixed-precision figures on the V100 (records).
  * Q: published figures only, on the A100, its 8-GPU figure flagged.
  * P: TODO only: planned. */
@@ -46,6 +47,9 @@ static const char published[] =
     "  {\"model\": \"H\", \"framework\": \"FwB\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
     "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 500}]},\n"
+    "  {\"model\": \"H\", \"framework\": \"FwB\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+    "   \"unit\": \"images/s\", \"variant\": \"old\", \"rows\": [\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 520}]},\n"
     "  {\"model\": \"H\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 32,\n"
     "   \"unit\": \"images/s\", \"platform\": \"V100-x8\", \"rows\": [\n"
     "    {\"nodes\": 1, \"gpus\": 1, \"state\": \"TODO\"}, {\"nodes\": 1, \"gpus\": 8, \"state\": \"TODO\"}]},\n"
@@ -244,6 +248,9 @@ Test(model_page, flags_as_the_flag_pass_decides_and_planned_tables_as_a_list)
     /* FwB's 500 is flagged in the A100 table, FwA's 420 is not. */
     char *row = line_of(p, "| 1 | 8 | 420† | 500† ❗a |");
     cr_expect(strstr(p, "- ❗a FwB: "), "%s", p);
+    /* The alternative keeps its flag below the table, lettered on. */
+    cr_expect(strstr(p, "1机8卡 520† ❗b"), "%s", p);
+    cr_expect(strstr(p, "- ❗b FwB: 1机8卡：扩展效率 130.0%"), "%s", p);
     /* The V100 (the headline's) first; its TODO-only table is a planned
      * list, not a table of TODO. */
     const char *v = strstr(p, "### V100 × 8"), *a = strstr(p, "### A100 × 8");
