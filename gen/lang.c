@@ -41,7 +41,7 @@ static const char *const string_keys[] = {
     "class_config_name", "col_mode", "src_heading", "src_column", "src_measured", "src_imported",
     "src_published", "src_pub_table", "src_none", "list_sep", "value_sep", "alt_heading",
     "alt_precedence", "alt_column", "unknown_platform_note", "no_known_platform", "chart_fw_series",
-    "index_decl_intro", "index_decl", "index_no_decl", "index_no_figure", "index_value",
+    "index_value",
     /* statistics and sanity flags (page_framework.c, page_model.c, view.c, sanity.c) */
     "col_interval", "col_olympic", "gap_insufficient", "note_stats", "note_stats_plain",
     "note_insufficient", "note_olympic", "note_speedup_interval", "sanity_flag", "note_sanity",
