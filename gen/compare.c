@@ -249,7 +249,11 @@ const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
         const rm_cfg *c = mc->fcfgs[i];
         for (size_t r = 0; r < c->ncells; r++) {
             const rm_cell *rc = &c->cells[r];
-            if (rc->gpus == gpus && rc->origin != RM_NONE && (!best || rc->nodes < best->nodes))
+            if (rc->gpus != gpus || rc->origin == RM_NONE)
+                continue;
+            /* A figure over a state; then the fewest nodes. */
+            int fig = has_figure(rc), best_fig = best && has_figure(best);
+            if (!best || fig > best_fig || (fig == best_fig && rc->nodes < best->nodes))
                 best = rc;
         }
     }

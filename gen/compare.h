@@ -56,8 +56,9 @@ void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h);
  * NULL when the rule chose it. */
 const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
                                 const pr_model_decl **decl);
-/* Framework f's cell in headline configuration mc at the declared GPU
- * count (the fewest nodes); NULL when f has no figure or state there. */
+/* Framework f's cell in headline configuration mc at GPU count gpus: one
+ * with a figure over one with a state, then the fewest nodes; NULL when f
+ * has no figure or state there. */
 const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus);
 
 /* The audit (audit.h) of record r, the log behind a figure, when its
