@@ -263,3 +263,68 @@ Test(model_page, flags_as_the_flag_pass_decides_and_planned_tables_as_a_list)
     rm_rf(d);
     free(d);
 }
+
+/* Model R, from a source whose logs are imported (org/logs): FwR's log
+ * gives its printed 300; FwS's gives 190 where the source printed 200.
+ * FwR's run folder names its importer in SOURCE.md, FwS's has none. */
+static char *audit_data(void)
+{
+    char *d = tmpdir();
+    put(d, "platforms/V100-x8.json", v100);
+    put(d, "precision-classes.json", classes);
+    put(d, "published/org.json",
+        "{\"perfrepro\": 1, \"label\": \"Org\",\n"
+        " \"source\": {\"title\": \"Org README\", \"repo\": \"org/logs\", \"url\": \"https://example.com/org\"},\n"
+        " \"platform\": \"V100-x8\", \"tables\": [\n"
+        "  {\"model\": \"R\", \"framework\": \"FwR\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 300}]},\n"
+        "  {\"model\": \"R\", \"framework\": \"FwS\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 200}]}]}\n");
+    static const char *const fws[] = {"FwR", "FwS"};
+    static const double vals[] = {300, 190};
+    for (int i = 0; i < 2; i++) {
+        char *rec = pr_xasprintf(
+            "{\"log_file\": \"logs/train_log/%s\", \"model_name\": \"m\", \"mission_name\": \"x\",\n"
+            " \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 8,\n"
+            " \"FINAL_RESULT\": %g, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\", \"perfrepro\": 1,\n"
+            " \"model\": \"R\", \"framework\": \"%s\", \"case\": \"%s\", \"precision\": \"fp32\",\n"
+            " \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": 8, \"repeat\": 1,\n"
+            " \"origin\": \"parsed\", \"logs\": [], \"command\": [], \"platform\": \"V100-x8\",\n"
+            " \"source\": {\"repo\": \"org/logs\", \"commit\": \"abcdef1\", \"path\": \"l/%s\",\n"
+            "            \"url\": \"https://example.com/org/l\"}}\n",
+            fws[i], vals[i], fws[i], fws[i], fws[i]);
+        char *rel = pr_xasprintf("runs/run-%s/logs/index/%s_speed", fws[i], fws[i]);
+        char *log = pr_xasprintf("runs/run-%s/logs/train_log/%s", fws[i], fws[i]);
+        put(d, rel, rec);
+        put(d, log, "ips: 1\n");
+        free(log);
+        free(rel);
+        free(rec);
+    }
+    put(d, "runs/run-FwR/SOURCE.md",
+        "# run-FwR\n\nLogs of org/logs, parsed by\n`scripts/import-org.sh` (`perfrepro-measure parse`).\n");
+    return d;
+}
+
+Test(audit_page, names_each_run_sets_importer_or_says_none_does)
+{
+    char *d = audit_data();
+    json_t *pages = gt_render(d, "/tmp/perfrepro-headline-out", 0);
+    const char *a = gt_page(pages, "AUDIT.md");
+    cr_expect(strstr(a, "由 `scripts/import-org.sh` 导入：`run-FwR`；运行组的文件没有写明由什么导入：`run-FwS`"),
+              "%s", a);
+    cr_expect(!strstr(a, "import-perf-logs"), "%s", a);
+    const char *en = gt_page(pages, "AUDIT.en.md");
+    cr_expect(strstr(en, "imported by `scripts/import-org.sh`: `run-FwR`; whose files do not say what "
+                         "imported them: `run-FwS`"),
+              "%s", en);
+    /* FwS's figure has its own heading; the model page's cell links to it
+     * with both figures. */
+    cr_expect(strstr(a, "#### ❌ R · FwS · FP32 BS=64 · 1机8卡 · V100 × 8\n"), "%s", a);
+    const char *m = gt_page(pages, "R/README.md");
+    cr_expect(strstr(m, "‡](") && strstr(m, "（Org 印为 200†，差 -5.00%，[见审计](../AUDIT.md#-r--fws--fp32-bs64--1机8卡--v100--8)）"),
+              "%s", m);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
