@@ -154,27 +154,35 @@ static int repro_cover(const rm_model *m, const pr_platform *p)
     return n;
 }
 
-/* The GPU count the chosen headline shows in mc: where the most columns
- * have a reproduced figure, then any figure; then one node's largest
- * count; then the largest.  0 when mc has no figure. */
+/* The GPU count the chosen headline shows in mc: a whole node's worth
+ * when it compares (the largest count of one node where two frameworks
+ * or more have a reproduced figure, then any figure); else where the most
+ * frameworks have a reproduced figure, then any figure, then the larger
+ * count.  0 when mc has no figure. */
 static int choose_gpus(const rm_mcfg *mc)
 {
-    int best = 0, best_nodes = 0;
+    for (int repro = 1; repro >= 0; repro--) {
+        int best = 0;
+        for (size_t r = 0; r < mc->nrows; r++) {
+            mc_count k = count_mc(mc, mc->rows[r].gpus);
+            if (mc->rows[r].nodes == 1 && (repro ? k.repro_cols : k.fig_cols) >= 2 &&
+                mc->rows[r].gpus > best)
+                best = mc->rows[r].gpus;
+        }
+        if (best)
+            return best;
+    }
+    int best = 0;
     mc_count bk = {0, 0, 0};
     for (size_t r = 0; r < mc->nrows; r++) {
-        int g = mc->rows[r].gpus, nodes = mc->rows[r].nodes;
+        int g = mc->rows[r].gpus;
         mc_count k = count_mc(mc, g);
         if (!k.fig_cols)
             continue;
-        int better = !best || k.repro_cols > bk.repro_cols ||
-                     (k.repro_cols == bk.repro_cols &&
-                      (k.fig_cols > bk.fig_cols ||
-                       (k.fig_cols == bk.fig_cols &&
-                        ((nodes == 1 && best_nodes != 1) ||
-                         ((nodes == 1) == (best_nodes == 1) && g > best)))));
-        if (better) {
+        if (!best || k.repro_cols > bk.repro_cols ||
+            (k.repro_cols == bk.repro_cols &&
+             (k.fig_cols > bk.fig_cols || (k.fig_cols == bk.fig_cols && g > best)))) {
             best = g;
-            best_nodes = nodes;
             bk = k;
         }
     }
