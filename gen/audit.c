@@ -8,6 +8,7 @@
 #include "jdoc.h"
 #include "buf.h"
 #include "decl.h"
+#include "fileio.h"
 #include "fitfile.h"
 #include "pairing.h"
 #include "stats.h"
@@ -242,4 +243,29 @@ void au_free(au_model *m)
     free(m->orphans);
     free(m->restated);
     free(m);
+}
+
+char *au_run_importer(const pr_run *run)
+{
+    char *path = pr_path_join(run->dir, "SOURCE.md");
+    pr_buf text = PR_BUF_INIT;
+    pr_err ignored;
+    char *found = NULL;
+    if (pr_read_file(path, &text, &ignored) == 0) {
+        /* Code spans of one backtick, on one line. */
+        const char *p = pr_buf_cstr(&text);
+        while (!found && (p = strchr(p, '`')) != NULL) {
+            const char *end = strchr(p + 1, '`');
+            if (!end)
+                break;
+            size_t n = (size_t)(end - p - 1);
+            if (n > 8 && strncmp(p + 1, "scripts/", 8) == 0 && !memchr(p + 1, '\n', n) &&
+                !memchr(p + 1, ' ', n))
+                found = pr_xstrndup(p + 1, n);
+            p = end + 1;
+        }
+    }
+    pr_buf_free(&text);
+    free(path);
+    return found;
 }

@@ -77,6 +77,13 @@ void au_free(au_model *m);
 /* 1 when repo is one of m's audited repositories. */
 int au_audited(const au_model *m, const char *repo);
 
+/* What imported run's logs, as its folder says: the first code span naming
+ * a file under scripts/ in RUN/SOURCE.md ("scripts/import-perf-logs.sh"),
+ * malloc'd (the caller frees it); NULL when the folder says nothing of it
+ * (no SOURCE.md, or none named there): the audit then says so rather than
+ * guess. */
+char *au_run_importer(const pr_run *run);
+
 /* The verdict of value against printed (a figure as printed: "19.428"):
  * AU_REPRODUCED, AU_TRUNCATED or AU_DIFFERS. */
 au_verdict au_verdict_of(double value, const char *printed);

@@ -1,9 +1,12 @@
 #include "compare.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "md.h"
 #include "mdtable.h"
+#include "runset.h"
 
 const char *cmp_platform_title(const lang *l, const pr_platform *p)
 {
@@ -72,19 +75,177 @@ void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *e
     pr_buf_free(&src);
 }
 
+/* 1 when cell rc shows a figure (runs' or published). */
+static int has_figure(const rm_cell *rc)
+{
+    return rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED;
+}
+
+/* What model configuration mc holds (at gpus; 0: any row): the columns
+ * with a reproduced figure (runs measured or parsed from logs), the
+ * columns with any figure, the figures. */
+typedef struct {
+    int repro_cols, fig_cols, figs;
+} mc_count;
+
+static mc_count count_mc(const rm_mcfg *mc, int gpus)
+{
+    mc_count k = {0, 0, 0};
+    for (size_t i = 0; i < mc->ncols; i++) {
+        const rm_cfg *c = mc->fcfgs[i];
+        int repro = 0, fig = 0;
+        for (size_t r = 0; r < c->ncells; r++) {
+            const rm_cell *rc = &c->cells[r];
+            if (gpus && rc->gpus != gpus)
+                continue;
+            repro |= rc->origin == RM_MEASURED;
+            fig |= has_figure(rc);
+            k.figs += has_figure(rc);
+        }
+        k.repro_cols += repro;
+        k.fig_cols += fig;
+    }
+    return k;
+}
+
+/* The last date of run's run set ("" when none states one). */
+static void runset_last(const pr_run *run, char out[11])
+{
+    pr_buf b = PR_BUF_INIT;
+    out[0] = 0;
+    if (rs_dates(run, &b) && b.len >= 10)
+        snprintf(out, 11, "%s", pr_buf_cstr(&b) + b.len - 10);
+    pr_buf_free(&b);
+}
+
+/* How many of m's frameworks have their newest run set (by its last date)
+ * on platform p. */
+static int newest_cover(const rm_model *m, const pr_platform *p)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        const rm_fw *f = m->fws[i];
+        char best[11] = "", d[11];
+        const pr_platform *at = NULL;
+        for (size_t j = 0; j < f->nrecs; j++) {
+            runset_last(f->runs[j], d);
+            if (!at || strcmp(d, best) > 0) {
+                at = f->rec_plats[j];
+                memcpy(best, d, sizeof best);
+            }
+        }
+        n += at && at == p;
+    }
+    return n;
+}
+
+/* How many of m's frameworks have a reproduced figure on platform p. */
+static int repro_cover(const rm_model *m, const pr_platform *p)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->nfws; i++) {
+        const rm_fw *f = m->fws[i];
+        int has = 0;
+        for (size_t j = 0; j < f->ncfgs && !has; j++)
+            for (size_t r = 0; f->cfgs[j].platform == p && r < f->cfgs[j].ncells && !has; r++)
+                has = f->cfgs[j].cells[r].origin == RM_MEASURED;
+        n += has;
+    }
+    return n;
+}
+
+/* The GPU count the chosen headline shows in mc: a whole node's worth
+ * when it compares (the largest count of one node where two frameworks
+ * or more have a reproduced figure, then any figure); else where the most
+ * frameworks have a reproduced figure, then any figure, then the larger
+ * count.  0 when mc has no figure. */
+static int choose_gpus(const rm_mcfg *mc)
+{
+    for (int repro = 1; repro >= 0; repro--) {
+        int best = 0;
+        for (size_t r = 0; r < mc->nrows; r++) {
+            mc_count k = count_mc(mc, mc->rows[r].gpus);
+            if (mc->rows[r].nodes == 1 && (repro ? k.repro_cols : k.fig_cols) >= 2 &&
+                mc->rows[r].gpus > best)
+                best = mc->rows[r].gpus;
+        }
+        if (best)
+            return best;
+    }
+    int best = 0;
+    mc_count bk = {0, 0, 0};
+    for (size_t r = 0; r < mc->nrows; r++) {
+        int g = mc->rows[r].gpus;
+        mc_count k = count_mc(mc, g);
+        if (!k.fig_cols)
+            continue;
+        if (!best || k.repro_cols > bk.repro_cols ||
+            (k.repro_cols == bk.repro_cols &&
+             (k.fig_cols > bk.fig_cols || (k.fig_cols == bk.fig_cols && g > best)))) {
+            best = g;
+            bk = k;
+        }
+    }
+    return best;
+}
+
+/* The rule (docs/data-model.md#headline), each step breaking the previous
+ * one's ties: a configuration with figures; one with reproduced figures
+ * over one with published figures only; the platform where the frameworks'
+ * newest run sets are, for the most frameworks; the platform where the
+ * most frameworks have reproduced figures; the configuration where the
+ * most frameworks have reproduced figures, then any figures, then the most
+ * figures; the first in the model page's order. */
+static const rm_mcfg *choose_cfg(const rm_model *m)
+{
+    const rm_mcfg *best = NULL;
+    int bv[6] = {0};
+    for (size_t i = 0; i < m->ncfgs; i++) {
+        const rm_mcfg *mc = &m->cfgs[i];
+        mc_count k = count_mc(mc, 0);
+        if (!k.figs)
+            continue;
+        int v[6] = {k.repro_cols > 0, newest_cover(m, mc->cfg.platform),
+                    repro_cover(m, mc->cfg.platform), k.repro_cols, k.fig_cols, k.figs};
+        int cmp = 0;
+        for (int j = 0; j < 6 && !cmp; j++)
+            cmp = v[j] - bv[j];
+        if (!best || cmp > 0) {
+            best = mc;
+            memcpy(bv, v, sizeof bv);
+        }
+    }
+    return best;
+}
+
+void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h)
+{
+    memset(h, 0, sizeof *h);
+    const pr_model_decl *d = pr_decl_model(&w->d->decls, m->id);
+    h->declared = d;
+    for (size_t i = 0; d && i < m->ncfgs; i++) {
+        const rm_mcfg *mc = &m->cfgs[i];
+        const rm_cfg *c = &mc->cfg;
+        if (c->platform == d->platform && c->klass == d->precision_class &&
+            c->bs == d->batch_size && count_mc(mc, d->gpus).fig_cols) {
+            h->mc = mc;
+            h->gpus = d->gpus;
+            h->decl = d;
+            return;
+        }
+    }
+    h->mc = choose_cfg(m);
+    h->gpus = h->mc ? choose_gpus(h->mc) : 0;
+}
+
 const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
                                 const pr_model_decl **decl)
 {
-    const pr_model_decl *d = pr_decl_model(&w->d->decls, m->id);
+    cmp_headline h;
+    cmp_headline_of(w, m, &h);
     if (decl)
-        *decl = d;
-    for (size_t i = 0; d && i < m->ncfgs; i++) {
-        const rm_cfg *c = &m->cfgs[i].cfg;
-        if (c->platform == d->platform && c->klass == d->precision_class &&
-            c->bs == d->batch_size)
-            return &m->cfgs[i];
-    }
-    return NULL;
+        *decl = h.decl;
+    return h.mc;
 }
 
 const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
@@ -96,9 +257,61 @@ const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
         const rm_cfg *c = mc->fcfgs[i];
         for (size_t r = 0; r < c->ncells; r++) {
             const rm_cell *rc = &c->cells[r];
-            if (rc->gpus == gpus && rc->origin != RM_NONE && (!best || rc->nodes < best->nodes))
+            if (rc->gpus != gpus || rc->origin == RM_NONE)
+                continue;
+            /* A figure over a state; then the fewest nodes. */
+            int fig = has_figure(rc), best_fig = best && has_figure(best);
+            if (!best || fig > best_fig || (fig == best_fig && rc->nodes < best->nodes))
                 best = rc;
         }
     }
     return best;
+}
+
+const au_item *cmp_audit_differs(const au_model *a, const pr_record *r)
+{
+    for (size_t i = 0; a && r && i < a->nitems; i++)
+        if (a->items[i].rec == r && a->items[i].verdict == AU_DIFFERS && !a->items[i].other_bs)
+            return &a->items[i];
+    return NULL;
+}
+
+void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anchor,
+                       pr_err *err)
+{
+    const pr_pub_table *t = it->table;
+    pr_buf config = PR_BUF_INIT, gpus = PR_BUF_INIT, plain = PR_BUF_INIT;
+    mdt_mode_name(t->precision, &config);
+    if (t->batch_label)
+        pr_buf_printf(&config, " BS=%s", t->batch_label);
+    else if (t->batch_size > 0)
+        pr_buf_printf(&config, " BS=%d", t->batch_size);
+    lang_gpus_label(l, it->row->nodes, it->row->gpus, &gpus, err);
+    size_t at = md->len;
+    pr_buf_puts(md, "❌ ");
+    pr_md_text(md, t->model_title ? t->model_title : t->model);
+    pr_buf_puts(md, " · ");
+    pr_md_text(md, t->framework_title ? t->framework_title : t->framework);
+    pr_buf_puts(md, " · ");
+    pr_md_text(md, pr_buf_cstr(&config));
+    pr_buf_puts(md, " · ");
+    pr_buf_puts(md, pr_buf_cstr(&gpus));
+    pr_buf_puts(md, " · ");
+    pr_md_text(md, cmp_platform_title(l, t->platform));
+    if (anchor) {
+        /* Each heading is unique (one figure each): its anchor needs no
+         * number. */
+        pr_md_anchors *a = pr_md_anchors_new();
+        pr_md_heading_plain(&plain, pr_buf_cstr(md) + at, md->len - at);
+        pr_md_anchors_add(a, pr_buf_cstr(&plain), anchor);
+        pr_md_anchors_free(a);
+    }
+    pr_buf_free(&config);
+    pr_buf_free(&gpus);
+    pr_buf_free(&plain);
+}
+
+void cmp_signed_pct(pr_buf *out, double pct)
+{
+    pr_buf_printf(out, fabs(pct) >= 0.01 || pct == 0 ? "%+.2f%%" : "%+.2g%%", pct);
 }

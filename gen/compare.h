@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "err.h"
 #include "lang.h"
+#include "audit.h"
 #include "rmodel.h"
 
 /* The title of platform p in l's language (p NULL: "machine not stated"). */
@@ -34,13 +35,45 @@ int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out);
  * it has one) and its variant. */
 void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err);
 
-/* The model configuration of model m at its declared headline (platform,
- * class, batch size); NULL when the model declares none (*decl NULL) or
- * no framework has that configuration.  *decl may be NULL. */
+/* A model's headline: the one configuration and GPU count the index shows
+ * for all its frameworks.  The declared one (DATA/models/ID.json) when
+ * some framework has a figure there; else the one the rule picks
+ * (docs/data-model.md#headline): reproductions (runs measured or parsed
+ * from logs) over published figures, then the platform where the
+ * frameworks' newest run sets are, then the most frameworks with figures;
+ * never a configuration without figures. */
+typedef struct cmp_headline {
+    const rm_mcfg *mc;              /* NULL: the model has no figure on a known platform */
+    int gpus;                       /* the GPU count shown (the fewest nodes) */
+    const pr_model_decl *decl;      /* the declaration it follows; NULL: chosen by the rule */
+    const pr_model_decl *declared;  /* the model's declaration, used or not; may be NULL */
+} cmp_headline;
+
+void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h);
+
+/* The model configuration of model m's headline (cmp_headline_of), NULL
+ * when it has none; *decl (may be NULL) gets the declaration it follows,
+ * NULL when the rule chose it. */
 const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
                                 const pr_model_decl **decl);
-/* Framework f's cell in headline configuration mc at the declared GPU
- * count (the fewest nodes); NULL when f has no figure or state there. */
+/* Framework f's cell in headline configuration mc at GPU count gpus: one
+ * with a figure over one with a state, then the fewest nodes; NULL when f
+ * has no figure or state there. */
 const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus);
 
+/* The audit (audit.h) of record r, the log behind a figure, when its
+ * source printed another figure for its case (AU_DIFFERS; not a figure
+ * printed under another batch size whose log r is); NULL when none or a
+ * is NULL. */
+const au_item *cmp_audit_differs(const au_model *a, const pr_record *r);
+/* The heading of audit item it in the audit's list of differing figures
+ * (Markdown), and its anchor there (without '#'): the model page links
+ * the figure's cell to it.  One function makes both, so the link and the
+ * heading cannot drift apart.  Both are appended. */
+void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anchor,
+                       pr_err *err);
+/* A relative difference in percent, signed; one below 0.01 % keeps two
+ * significant digits (155.0695 against 155.077 is -0.0048 %, not
+ * "-0.00 %"). */
+void cmp_signed_pct(pr_buf *out, double pct);
 #endif

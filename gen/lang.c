@@ -41,7 +41,7 @@ static const char *const string_keys[] = {
     "class_config_name", "col_mode", "src_heading", "src_column", "src_measured", "src_imported",
     "src_published", "src_pub_table", "src_none", "list_sep", "value_sep", "alt_heading",
     "alt_precedence", "alt_column", "unknown_platform_note", "no_known_platform", "chart_fw_series",
-    "index_decl_intro", "index_decl", "index_no_decl", "index_no_figure", "index_value",
+    "index_value",
     /* statistics and sanity flags (page_framework.c, page_model.c, view.c, sanity.c) */
     "col_interval", "col_olympic", "gap_insufficient", "note_stats", "note_stats_plain",
     "note_insufficient", "note_olympic", "note_speedup_interval", "sanity_flag", "note_sanity",
@@ -54,6 +54,11 @@ static const char *const string_keys[] = {
     "src_measured_here", "src_imported_from",
     /* charts: flagged figures, scaling efficiency (chartspec*.c) */
     "chart_flagged", "chart_efficiency_title", "chart_y_efficiency", "chart_efficiency_ideal",
+    /* the headline, index and model page (page_index.c, page_model.c, page_audit.c) */
+    "head_index_intro", "head_index_declared", "head_index_chosen", "head_index_planned",
+    "head_index_no_figure", "head_planned_cases", "head_planned_item", "head_planned_intro",
+    "head_audit_import", "head_audit_import_unknown", "head_audit_import_line", "head_differs_intro",
+    "head_printed_other",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "jdoc.h"
 #include "md.h"
 #include "mdtable.h"
@@ -82,13 +83,6 @@ static void rule_cell(const json_t *rule, pr_buf *out)
     json_decref(o);
 }
 
-/* A relative difference; one below 0.01 % keeps two significant digits
- * (155.0695 against 155.077 is -0.0048 %, not "-0.00 %"). */
-static void signed_pct(pr_buf *out, double pct)
-{
-    pr_buf_printf(out, fabs(pct) >= 0.01 || pct == 0 ? "%+.2f%%" : "%+.2g%%", pct);
-}
-
 /* The common cells of a figure: framework, platform, configuration, GPUs. */
 static void case_cells(const lang *l, const pr_pub_table *t, const pr_pub_row *row, json_t *rv,
                        pr_err *err)
@@ -152,7 +146,7 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
     int d = mdt_pub_decimals(row);
     pr_md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
     vw_md(rv, "alt_value", &b);
-    signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
+    cmp_signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
     vw_md(rv, "alt_diff", &b);
     json_object_set_new(rv, kind, json_true());
     pr_buf_free(&b);
@@ -167,7 +161,7 @@ static void verdict_fields(const au_item *it, json_t *rv)
     if (it->verdict == AU_TRUNCATED || it->verdict == AU_DIFFERS) {
         pr_md_number(&b, it->rec->final_result, mdt_pub_decimals(it->row));
         vw_md(rv, "rounded", &b);
-        signed_pct(&b, it->diff_pct);
+        cmp_signed_pct(&b, it->diff_pct);
         vw_md(rv, "diff", &b);
     }
     pr_buf_free(&b);
@@ -245,6 +239,77 @@ static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, p
     sn_notes_free(&sn);
 }
 
+/* The line saying what imported the logs of the run sets behind items
+ * of m whose model and platform make key ("model\nplatform"): each
+ * importer with its run sets, as their folders name it
+ * (au_run_importer), and the run sets whose folders name none. */
+static void importers_line(const lang *l, const au_model *m, const char *key, pr_buf *out,
+                           pr_err *err)
+{
+    const pr_run **runs = pr_xcalloc(m->nitems + 1, sizeof *runs);
+    char **who = pr_xcalloc(m->nitems + 1, sizeof *who);
+    size_t n = 0;
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        if (!it->run || it->verdict == AU_NO_LOG)
+            continue;
+        char *k = pr_xasprintf("%s\n%s", it->table->model,
+                               it->table->platform ? it->table->platform->id : "");
+        int mine = strcmp(k, key) == 0;
+        free(k);
+        size_t j = 0;
+        while (j < n && runs[j] != it->run)
+            j++;
+        if (!mine || j < n)
+            continue;
+        runs[n] = it->run;
+        who[n++] = au_run_importer(it->run);
+    }
+    /* One clause per importer (in first-seen order), then the unnamed. */
+    pr_buf clauses = PR_BUF_INIT, sets = PR_BUF_INIT;
+    for (int unnamed = 0; unnamed < 2; unnamed++)
+        for (size_t i = 0; i < n; i++) {
+            if (unnamed ? who[i] != NULL : who[i] == NULL)
+                continue;
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = unnamed ? who[j] == NULL : who[j] && strcmp(who[j], who[i]) == 0;
+            if (seen)
+                continue;
+            pr_buf_clear(&sets);
+            for (size_t j = i; j < n; j++) {
+                if (unnamed ? who[j] != NULL : !who[j] || strcmp(who[j], who[i]) != 0)
+                    continue;
+                if (sets.len)
+                    pr_buf_puts(&sets, lang_str(l, "value_sep"));
+                pr_md_code_span(&sets, runs[j]->name);
+            }
+            json_t *v = json_pack("{s:s}", "sets", pr_buf_cstr(&sets));
+            if (!unnamed) {
+                pr_buf code = PR_BUF_INIT;
+                pr_md_code_span(&code, who[i]);
+                json_object_set_new(v, "importer", json_string(pr_buf_cstr(&code)));
+                pr_buf_free(&code);
+            }
+            if (clauses.len)
+                pr_buf_puts(&clauses, lang_str(l, "list_sep"));
+            lang_fmt(l, unnamed ? "head_audit_import_unknown" : "head_audit_import", v, &clauses,
+                     err);
+            json_decref(v);
+        }
+    if (clauses.len) {
+        json_t *v = json_pack("{s:s}", "clauses", pr_buf_cstr(&clauses));
+        lang_fmt(l, "head_audit_import_line", v, out, err);
+        json_decref(v);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(who[i]);
+    free(who);
+    free(runs);
+    pr_buf_free(&clauses);
+    pr_buf_free(&sets);
+}
+
 json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err)
 {
     json_t *view = json_object();
@@ -285,6 +350,11 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
             vw_text(group, "title", pr_buf_cstr(&title));
             pr_buf_free(&title);
             json_object_set_new(group, "rows", json_array());
+            pr_buf imp = PR_BUF_INIT;
+            importers_line(l, m, key, &imp, err);
+            if (imp.len)
+                vw_md(group, "importers", &imp);
+            pr_buf_free(&imp);
             json_array_append_new(models, group);
         }
         free(key);
@@ -329,6 +399,23 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
         pr_buf_free(&b);
         json_array_append_new(restated, rv);
     }
+    /* Each figure its log does not give, under a heading of its own: the
+     * anchor a model page's cell links to (compare.h). */
+    json_t *differs = json_array();
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        if (it->verdict != AU_DIFFERS)
+            continue;
+        json_t *rv = item_row(w, l, it, err);
+        pr_buf h = PR_BUF_INIT;
+        cmp_audit_heading(l, it, &h, NULL, err);
+        vw_md(rv, "heading", &h);
+        pr_buf_free(&h);
+        json_array_append_new(differs, rv);
+    }
+    json_object_set_new(view, "has_differs", json_boolean(json_array_size(differs) > 0));
+    vw_str(view, "differs_intro", lang_str(l, "head_differs_intro"));
+    json_object_set_new(view, "differs", differs);
     pr_buf sanity = PR_BUF_INIT;
     sanity_list(l, w->d, m, &sanity, err);
     while (sanity.len && sanity.data[sanity.len - 1] == '\n')

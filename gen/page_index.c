@@ -2,42 +2,84 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
+#include "fileio.h"
+#include "flags.h"
 #include "md.h"
 #include "mdtable.h"
+#include "runset.h"
 #include "view.h"
 
-/* Index: every model and framework with its headline figure.  A model's
- * rows compare only when they show one configuration: each framework's
- * headline is its figure at the configuration the model declares
- * (data/models/ID.json: platform, precision class, batch size, GPUs), with
- * the mark of its origin, or says it has none there; a line above the
- * table names each model's configuration. */
+/* Index: every model with its headline (compare.h: the declared
+ * configuration when it has figures, else the one the documented rule
+ * picks), one row per framework with its figure there, the figure's ❗ and
+ * footnote, and the date of the run set (or published source) it comes
+ * from; a line above the table names each model's configuration, platform
+ * and GPUs.  Models with no figure yet are listed apart, as planned, with
+ * their frameworks. */
 
-/* Framework f's headline cell in configuration mc (NULL: the model
- * declares none) at gpus: its figure, marked, and the unit; "no figure at
- * this configuration" when it has none. */
-static void headline(const rm_world *w, const lang *l, const rm_fw *f, const pr_model_decl *decl,
-                     const rm_mcfg *mc, pr_buf *out, pr_err *err)
+/* The link from the index to the headline rule's documentation (beside the
+ * data folder); NULL when there is none (a data folder elsewhere). */
+static char *rule_link(const rm_world *w)
 {
-    if (!decl) {
-        pr_buf_puts(out, lang_str(l, "state_none"));
+    char *path = pr_path_join(w->d->dir, "../docs/data-model.md");
+    char *link = NULL;
+    if (access(path, R_OK) == 0) {
+        char *rel = rm_link_to(w, "", path);
+        pr_buf b = PR_BUF_INIT;
+        pr_md_link_path(&b, rel);
+        pr_buf_puts(&b, "#headline");
+        link = pr_buf_detach(&b);
+        free(rel);
+    }
+    free(path);
+    return link;
+}
+
+/* The date of the figure rc stands for: its run set's dates (runset.h), or
+ * the published source's date; "—" when neither says. */
+static void figure_date(const lang *l, const rm_cfg *c, const rm_cell *rc, pr_buf *out)
+{
+    if (rc->origin == RM_MEASURED && rc->link_run && rs_dates(rc->link_run, out))
+        return;
+    if (rc->origin == RM_PUBLISHED && c->pub && c->pub->date) {
+        pr_md_text(out, c->pub->date);
         return;
     }
-    const rm_cell *rc = cmp_headline_cell(mc, f, decl->gpus);
-    if (!rc) {
-        pr_buf_puts(out, lang_str(l, "index_no_figure"));
-        return;
-    }
+    pr_buf_puts(out, lang_str(l, "state_none"));
+}
+
+/* The configuration of framework f in headline h's model configuration;
+ * NULL when it has none there. */
+static const rm_cfg *headline_fcfg(const cmp_headline *h, const rm_fw *f)
+{
+    for (size_t i = 0; h->mc && i < h->mc->ncols; i++)
+        if (h->mc->fws[i] == f)
+            return h->mc->fcfgs[i];
+    return NULL;
+}
+
+/* Framework f's cell at headline h when it shows a figure; NULL else. */
+static const rm_cell *headline_figure(const cmp_headline *h, const rm_fw *f)
+{
+    const rm_cell *rc = cmp_headline_cell(h->mc, f, h->gpus);
+    return rc && headline_fcfg(h, f) && (rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED)
+               ? rc
+               : NULL;
+}
+
+/* Framework f's headline figure in h (headline_figure: not NULL), marked,
+ * with the unit and its flags' marks (their footnotes into sn), and its
+ * date. */
+static void headline(const rm_world *w, const lang *l, const rm_fw *f, const cmp_headline *h,
+                     sn_notes *sn, pr_buf *out, pr_buf *date, pr_err *err)
+{
+    const rm_cell *rc = headline_figure(h, f);
+    const rm_cfg *c = headline_fcfg(h, f);
     pr_buf val = PR_BUF_INIT;
     mdt_summary_cell(w, l, rc, "", NULL, &val);
-    /* The declaration names GPUs only: say the nodes when they are several. */
-    if (rc->nodes > 1) {
-        pr_buf_puts(&val, " (");
-        lang_gpus_label(l, rc->nodes, rc->gpus, &val, err);
-        pr_buf_putc(&val, ')');
-    }
     if (rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED) {
         json_t *v = json_pack("{s:s,s:s}", "value", pr_buf_cstr(&val), "unit", f->unit);
         lang_fmt(l, "index_value", v, out, err);
@@ -45,65 +87,174 @@ static void headline(const rm_world *w, const lang *l, const rm_fw *f, const pr_
     } else {
         pr_buf_puts(out, pr_buf_cstr(&val));
     }
+    if (rc->flagged) {
+        pr_buf *marks = pr_xcalloc(c->ncells + 1, sizeof *marks);
+        fl_cfg_notes(l, f, c, rc, marks, sn, err);
+        pr_buf_puts(out, pr_buf_cstr(&marks[rc - c->cells]));
+        for (size_t i = 0; i < c->ncells; i++)
+            pr_buf_free(&marks[i]);
+        free(marks);
+    }
     pr_buf_free(&val);
+    figure_date(l, c, rc, date);
 }
 
-/* The line naming model m's headline configuration, or saying it has
- * none. */
-static void decl_line(const lang *l, const rm_model *m, const pr_model_decl *decl, pr_buf *out,
-                      pr_err *err)
+/* The line naming model m's headline: configuration with its platform, the
+ * GPUs, and whether the model declares it or the rule chose it. */
+static void headline_line(const lang *l, const rm_model *m, const cmp_headline *h,
+                          const char *rule, pr_buf *out, pr_err *err)
 {
-    pr_buf link = PR_BUF_INIT, config = PR_BUF_INIT;
+    pr_buf link = PR_BUF_INIT, config = PR_BUF_INIT, gpus = PR_BUF_INIT;
     mdt_page_link(&link, m->title, m->id, l);
-    json_t *v = json_pack("{s:s}", "model", pr_buf_cstr(&link));
-    if (decl) {
-        rm_cfg c = {.platform = decl->platform, .klass = decl->precision_class,
-                    .bs = decl->batch_size};
-        cmp_config_name(l, &c, 1, &config, err);
-        json_object_set_new(v, "config", json_string(pr_buf_cstr(&config)));
-        json_object_set_new(v, "gpus", json_integer(decl->gpus));
+    cmp_config_name(l, &h->mc->cfg, 1, &config, err);
+    int nodes = 0;
+    for (size_t r = 0; r < h->mc->nrows; r++)
+        if (h->mc->rows[r].gpus == h->gpus && (!nodes || h->mc->rows[r].nodes < nodes))
+            nodes = h->mc->rows[r].nodes;
+    lang_gpus_label(l, nodes ? nodes : 1, h->gpus, &gpus, err);
+    json_t *v = json_pack("{s:s,s:s,s:s}", "model", pr_buf_cstr(&link), "config",
+                          pr_buf_cstr(&config), "gpus", pr_buf_cstr(&gpus));
+    if (h->decl) {
+        json_object_set_new(v, "file", json_sprintf("data/models/%s.json", m->id));
+    } else {
+        if (rule)
+            json_object_set_new(v, "rule", json_string(rule));
+        if (h->declared)
+            json_object_set_new(v, "declared_empty",
+                                json_sprintf("data/models/%s.json", m->id));
     }
-    lang_fmt(l, decl ? "index_decl" : "index_no_decl", v, out, err);
+    lang_fmt(l, h->decl ? "head_index_declared" : "head_index_chosen", v, out, err);
     json_decref(v);
     pr_buf_free(&link);
     pr_buf_free(&config);
+    pr_buf_free(&gpus);
+}
+
+/* The planned line of model m: its frameworks, linked. */
+static void planned_line(const lang *l, const rm_model *m, pr_buf *out, pr_err *err)
+{
+    pr_buf link = PR_BUF_INIT, fws = PR_BUF_INIT;
+    mdt_page_link(&link, m->title, m->id, l);
+    for (size_t j = 0; j < m->nfws; j++) {
+        char *fdir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
+        if (j)
+            pr_buf_puts(&fws, lang_str(l, "value_sep"));
+        mdt_page_link(&fws, m->fws[j]->framework_title, fdir, l);
+        free(fdir);
+    }
+    json_t *v = json_pack("{s:s,s:s}", "model", pr_buf_cstr(&link), "frameworks",
+                          pr_buf_cstr(&fws));
+    lang_fmt(l, "head_index_planned", v, out, err);
+    json_decref(v);
+    pr_buf_free(&link);
+    pr_buf_free(&fws);
+}
+
+/* 1 when some configuration of m, of any platform, shows a figure. */
+static int model_has_figures(const rm_model *m)
+{
+    for (size_t i = 0; i < m->nfws; i++)
+        for (size_t j = 0; j < m->fws[i]->ncfgs; j++)
+            for (size_t r = 0; r < m->fws[i]->cfgs[j].ncells; r++) {
+                rm_origin o = m->fws[i]->cfgs[j].cells[r].origin;
+                if (o == RM_MEASURED || o == RM_PUBLISHED)
+                    return 1;
+            }
+    return 0;
 }
 
 json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
 {
     json_t *view = json_object();
     vw_page(view, l);
-    json_t *rows = json_array(), *decls = json_array();
+    json_t *rows = json_array(), *decls = json_array(), *planned = json_array();
+    json_t *unplaced = json_array();
     vw_notes nt = {0};
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    char *rule = rule_link(w);
+    pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < w->nmodels; i++) {
         const rm_model *m = w->models[i];
-        const pr_model_decl *decl;
-        const rm_mcfg *mc = cmp_headline_cfg(w, m, &decl);
+        cmp_headline h;
+        cmp_headline_of(w, m, &h);
         pr_buf line = PR_BUF_INIT;
-        decl_line(l, m, decl, &line, err);
+        if (!h.mc) {
+            /* No figure on a known machine: planned, or figures only the
+             * framework pages show (their machine is not stated). */
+            planned_line(l, m, &line, err);
+            json_array_append_new(model_has_figures(m) ? unplaced : planned,
+                                  json_pack("{s:s}", "text", pr_buf_cstr(&line)));
+            pr_buf_free(&line);
+            continue;
+        }
+        headline_line(l, m, &h, rule, &line, err);
         json_array_append_new(decls, json_pack("{s:s}", "text", pr_buf_cstr(&line)));
         pr_buf_free(&line);
+        pr_buf none = PR_BUF_INIT;
         for (size_t j = 0; j < m->nfws; j++) {
             const rm_fw *f = m->fws[j];
-            pr_buf mlink = PR_BUF_INIT, flink = PR_BUF_INIT, hl = PR_BUF_INIT;
+            if (!headline_figure(&h, f)) {
+                char *fdir = pr_xasprintf("%s/%s", m->id, f->framework);
+                if (none.len)
+                    pr_buf_puts(&none, lang_str(l, "value_sep"));
+                mdt_page_link(&none, f->framework_title, fdir, l);
+                free(fdir);
+                continue;
+            }
+            pr_buf mlink = PR_BUF_INIT, flink = PR_BUF_INIT, hl = PR_BUF_INIT, date = PR_BUF_INIT;
             /* Cell and inline escaping are the same (pr_md_cell == pr_md_text). */
             mdt_page_link(&mlink, m->title, m->id, l);
             char *fdir = pr_xasprintf("%s/%s", m->id, f->framework);
             mdt_page_link(&flink, f->framework_title, fdir, l);
             free(fdir);
-            headline(w, l, f, decl, mc, &hl, err);
-            const char *date = f->date[0] ? f->date : lang_str(l, "state_none");
+            pr_buf_clear(&who);
+            pr_md_text(&who, m->title);
+            pr_buf_puts(&who, " · ");
+            pr_md_text(&who, f->framework_title);
+            sn.who = pr_buf_cstr(&who);
+            headline(w, l, f, &h, &sn, &hl, &date, err);
             json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:s}", "model", pr_buf_cstr(&mlink),
                                                   "framework", pr_buf_cstr(&flink), "headline",
-                                                  pr_buf_cstr(&hl), "date", date));
+                                                  pr_buf_cstr(&hl), "date", pr_buf_cstr(&date)));
             pr_buf_free(&mlink);
             pr_buf_free(&flink);
             pr_buf_free(&hl);
+            pr_buf_free(&date);
         }
+        if (none.len) {
+            /* Said once under the model's line, not as rows of dashes. */
+            json_t *v = json_pack("{s:s}", "frameworks", pr_buf_cstr(&none));
+            pr_buf_clear(&line);
+            lang_fmt(l, "head_index_no_figure", v, &line, err);
+            json_decref(v);
+            json_object_set_new(json_array_get(decls, json_array_size(decls) - 1), "none",
+                                json_string(pr_buf_cstr(&line)));
+            pr_buf_free(&line);
+        }
+        pr_buf_free(&none);
     }
+    sn.who = NULL;
     json_object_set_new(view, "rows", rows);
     json_object_set_new(view, "decls", decls);
-    vw_str(view, "decl_intro", lang_str(l, "index_decl_intro"));
+    json_object_set_new(view, "has_planned", json_boolean(json_array_size(planned) > 0));
+    json_object_set_new(view, "has_unplaced", json_boolean(json_array_size(unplaced) > 0));
+    json_object_set_new(view, "planned", planned);
+    json_object_set_new(view, "unplaced", unplaced);
+    if (sn.notes.len) {
+        while (sn.notes.len && sn.notes.data[sn.notes.len - 1] == '\n')
+            pr_buf_truncate(&sn.notes, sn.notes.len - 1);
+        vw_md(view, "flags", &sn.notes);
+        nt.sanity = 1;
+    }
+    pr_buf b = PR_BUF_INIT;
+    json_t *iv = json_object();
+    if (rule)
+        json_object_set_new(iv, "rule", json_string(rule));
+    lang_fmt(l, "head_index_intro", iv, &b, err);
+    json_decref(iv);
+    vw_md(view, "decl_intro", &b);
+    pr_buf_free(&b);
     vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
     json_t *models = json_array();
     for (size_t i = 0; i < w->nmodels; i++) {
@@ -115,5 +266,8 @@ json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
     json_object_set_new(view, "models", models);
     /* The origin legend explains the marks; no separate † note. */
     vw_notes_set(view, l, &nt, NULL, err);
+    pr_buf_free(&who);
+    sn_notes_free(&sn);
+    free(rule);
     return view;
 }

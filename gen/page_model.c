@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "flags.h"
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
@@ -48,10 +49,49 @@ static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_
     pr_buf_free(&mode);
 }
 
+/* Cell rc as the summary tables show it; a figure parsed from a log whose
+ * source printed another figure for it (the audit's ❌) says so in the
+ * cell, with both figures, the difference and a link to the audit's line
+ * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"). */
+static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *rc,
+                               const char *page_rel, pr_buf *out, pr_err *err)
+{
+    const au_item *it = rc->origin == RM_MEASURED && rc->imported
+                            ? cmp_audit_differs(w->audit, rc->link_rec)
+                            : NULL;
+    if (!it) {
+        mdt_summary_cell(w, l, rc, page_rel, NULL, out);
+        return;
+    }
+    pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT, label = PR_BUF_INIT;
+    pr_buf heading = PR_BUF_INIT, anchor = PR_BUF_INIT, link = PR_BUF_INIT;
+    mdt_summary_cell(w, l, rc, page_rel, NULL, &value);
+    mdt_pub_value(&printed, it->row);
+    pr_buf_puts(&printed, lang_str(l, "published_mark"));
+    cmp_signed_pct(&diff, it->diff_pct);
+    pr_md_text(&label, it->table->label);
+    cmp_audit_heading(l, it, &heading, &anchor, err);
+    /* The audit sits at the output's root, the model page one below. */
+    pr_buf_printf(&link, "../%s#%s", strcmp(l->code, "zh") == 0 ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN,
+                  pr_buf_cstr(&anchor));
+    json_t *v = json_pack("{s:s,s:s,s:s,s:s,s:s}", "value", pr_buf_cstr(&value), "printed",
+                          pr_buf_cstr(&printed), "diff", pr_buf_cstr(&diff), "source",
+                          pr_buf_cstr(&label), "link", pr_buf_cstr(&link));
+    lang_fmt(l, "head_printed_other", v, out, err);
+    json_decref(v);
+    pr_buf_free(&value);
+    pr_buf_free(&printed);
+    pr_buf_free(&diff);
+    pr_buf_free(&label);
+    pr_buf_free(&heading);
+    pr_buf_free(&anchor);
+    pr_buf_free(&link);
+}
+
 /* The table of configuration mc: one row per nodes × GPUs, one column per
  * framework. */
 static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, const char *page_rel,
-                        vw_notes *nt, pr_buf *out, pr_err *err)
+                        sn_notes *sn, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     size_t nh = mc->ncols + 2;
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
@@ -65,41 +105,30 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     for (size_t i = 0; i < nh; i++)
         pr_buf_puts(out, " ---: |");
     pr_buf_putc(out, '\n');
-    /* Each column's figures checked as a series (sanity.h), runs and
-     * published figures apart: marks per row and column, footnotes under
-     * the table naming the column. */
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
+    /* Each column's flags as the flag pass decided them (flags.h): the
+     * figure each cell stands for, checked in the table its framework page
+     * shows it in (a published figure against its own table's 1-GPU
+     * figure, not against this table's runs); marks per row and column,
+     * footnotes under the table naming the column. */
     pr_buf *marks = pr_xcalloc(mc->nrows * mc->ncols + 1, sizeof *marks);
-    sn_point *pts = pr_xcalloc(mc->nrows + 1, sizeof *pts);
     pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < mc->ncols; i++) {
+        const rm_cfg *fc = mc->fcfgs[i];
         pr_buf_clear(&who);
         col_name(l, mc, i, 0, &who, err);
-        sn.who = pr_buf_cstr(&who);
-        for (int runs = 0; runs < 2; runs++) {
-            for (size_t r = 0; r < mc->nrows; r++) {
-                const rm_cell *rc = rm_cell_of(mc->fcfgs[i], mc->rows[r].nodes, mc->rows[r].gpus);
-                int has = runs ? rc->origin == RM_MEASURED : rc->origin == RM_PUBLISHED;
-                double v = !has ? 0 : runs ? rc->median : rc->pub->value;
-                int dec = runs || !rc->pub ? pr_stats_shortest_decimals(v) : mdt_pub_decimals(rc->pub);
-                pts[r] = (sn_point){rc->nodes, rc->gpus, has, v, dec};
-            }
-            pr_buf *col = pr_xcalloc(mc->nrows + 1, sizeof *col);
-            sn_check_series(l, mc->cfg.platform, pts, mc->nrows, col, &sn, err);
-            for (size_t r = 0; r < mc->nrows; r++) {
-                pr_buf_puts(&marks[r * mc->ncols + i], pr_buf_cstr(&col[r]));
-                pr_buf_free(&col[r]);
-            }
-            free(col);
+        sn->who = pr_buf_cstr(&who);
+        pr_buf *col = pr_xcalloc(fc->ncells + 1, sizeof *col);
+        fl_cfg_notes(l, mc->fws[i], fc, NULL, col, sn, err);
+        for (size_t r = 0; r < mc->nrows; r++) {
+            const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+            if (rc >= fc->cells && rc < fc->cells + fc->ncells)
+                pr_buf_puts(&marks[r * mc->ncols + i], pr_buf_cstr(&col[rc - fc->cells]));
         }
-        const pr_pub_table *own = mc->fcfgs[i]->pub;
-        const pr_pub_table *twin = own ? sn_identical_in(own, mc->fws[i]->pubs, mc->fws[i]->npubs)
-                                       : NULL;
-        if (twin)
-            sn_identical_note(l, twin, NULL, &sn, err);
+        for (size_t r = 0; r < fc->ncells; r++)
+            pr_buf_free(&col[r]);
+        free(col);
     }
-    sn.who = NULL;
+    sn->who = NULL;
     for (size_t r = 0; r < mc->nrows; r++) {
         int nodes = mc->rows[r].nodes, gpus = mc->rows[r].gpus;
         mdt_cells_clear(cells, nh);
@@ -107,23 +136,23 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
         pr_buf_printf(&cells[1], "%d", gpus);
         for (size_t i = 0; i < mc->ncols; i++) {
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
-            mdt_summary_cell(w, l, rc, page_rel, NULL, &cells[i + 2]);
+            printed_other_cell(w, l, rc, page_rel, &cells[i + 2], err);
             pr_buf_puts(&cells[i + 2], pr_buf_cstr(&marks[r * mc->ncols + i]));
             nt->failed |= rc->origin == RM_FAILED;
         }
         mdt_row(out, cells, nh);
     }
-    if (sn.notes.len) {
+    if (sn->notes.len) {
         pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        pr_buf_puts(out, pr_buf_cstr(&sn->notes));
         nt->sanity = 1;
     }
     for (size_t i = 0; i < mc->nrows * mc->ncols; i++)
         pr_buf_free(&marks[i]);
     free(marks);
-    free(pts);
     pr_buf_free(&who);
-    sn_notes_free(&sn);
+    /* The letters go on under the other figures (column_others). */
+    pr_buf_clear(&sn->notes);
     mdt_cells_free(cells, nh);
     free(cells);
 }
@@ -222,7 +251,8 @@ static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr
  * table (in the order the cells' precedence lists them): the figures of
  * the column's own published table that runs displaced, then the cells'
  * alternatives.  Returns the items written. */
-static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, pr_buf *out, pr_err *err)
+static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, sn_notes *sn,
+                            pr_buf *out, pr_err *err)
 {
     const rm_cfg *fc = mc->fcfgs[col];
     const pr_pub_table **tabs = pr_xcalloc(1, sizeof *tabs);
@@ -258,6 +288,12 @@ static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, pr_buf
             if (row->has_value) {
                 mdt_pub_value(&vals, row);
                 pr_buf_puts(&vals, lang_str(l, "published_mark"));
+                /* Flagged in its own table: its mark travels with it. */
+                if (fl_pub_row_flagged(mc->fws[col], tabs[k], row)) {
+                    sn->who = pr_buf_cstr(&name);
+                    fl_pub_row_notes(l, mc->fws[col], tabs[k], row, &vals, sn, err);
+                    sn->who = NULL;
+                }
             } else {
                 pr_md_text(&vals, row->state);
             }
@@ -295,7 +331,9 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     pr_buf b = PR_BUF_INIT;
     cmp_config_name(l, &mc->cfg, 1, &b, err);
     vw_md(cv, "name", &b);
-    cross_table(w, l, mc, m->id, nt, &b, err);
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    cross_table(w, l, mc, m->id, &sn, nt, &b, err);
     set_block(cv, "table", &b);
     pr_buf_puts(&b, lang_str(l, "src_heading"));
     pr_buf_puts(&b, "\n\n");
@@ -305,14 +343,20 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     pr_buf others = PR_BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)
-        n += column_others(l, mc, i, &others, err);
+        n += column_others(l, mc, i, &sn, &others, err);
     if (n) {
         pr_buf_puts(&b, lang_str(l, "alt_heading"));
         pr_buf_puts(&b, "\n\n");
         pr_buf_puts(&b, pr_buf_cstr(&others));
+        if (sn.notes.len) {
+            pr_buf_putc(&b, '\n');
+            pr_buf_puts(&b, pr_buf_cstr(&sn.notes));
+            nt->sanity = 1;
+        }
         set_block(cv, "others", &b);
     }
     pr_buf_free(&others);
+    sn_notes_free(&sn);
     if (oc->charts) {
         if (cs_model(l, m, mc, oc, &b, err) < 0) {
             json_decref(cv);
@@ -339,40 +383,172 @@ static int mcfg_qsort(const void *a, const void *b)
     return strcmp(x->batch_label ? x->batch_label : "", y->batch_label ? y->batch_label : "");
 }
 
-/* The platform sections: m's configurations (sorted by platform already)
- * grouped by platform, each group's tables by class, then batch size.
- * NULL with err set when a chart fails. */
-static json_t *platforms_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
-                              vw_notes *nt, pr_err *err)
+/* 1 when cell rc is a case planned and not run: a suite's TODO, or a
+ * published table's (a source's own plan). */
+static int is_todo(const rm_cell *rc)
 {
-    json_t *plats = json_array();
-    const rm_mcfg **order = pr_xcalloc(m->ncfgs + 1, sizeof *order);
-    for (size_t first = 0; first < m->ncfgs;) {
-        const pr_platform *p = m->cfgs[first].cfg.platform;
-        size_t end = first, n = 0;
-        while (end < m->ncfgs && m->cfgs[end].cfg.platform == p)
-            order[n++] = &m->cfgs[end++];
-        pr_qsort(order, n, sizeof *order, mcfg_qsort);
-        json_t *configs = json_array();
-        for (size_t i = 0; i < n; i++) {
-            json_t *cv = config_view(w, l, m, order[i], oc, nt, err);
-            if (!cv) {
-                json_decref(configs);
-                json_decref(plats);
-                plats = NULL;
-                goto out;
-            }
-            json_array_append_new(configs, cv);
+    return rc->origin == RM_PLANNED ||
+           (rc->origin == RM_PUB_STATE && strcmp(rc->pub->state, "TODO") == 0);
+}
+
+/* The figures configuration mc shows (cells with a figure, or a state such
+ * as OOM or a failure); 0: a planned configuration. */
+static size_t mc_figures(const rm_mcfg *mc)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mc->ncols; i++)
+        for (size_t r = 0; r < mc->fcfgs[i]->ncells; r++) {
+            const rm_cell *rc = &mc->fcfgs[i]->cells[r];
+            n += rc->origin != RM_NONE && !is_todo(rc);
         }
-        json_t *pv = json_object();
-        vw_text(pv, "name", cmp_platform_title(l, p));
-        json_object_set_new(pv, "configs", configs);
-        json_array_append_new(plats, pv);
-        first = end;
+    return n;
+}
+
+/* A planned configuration as one list item: its name, then each
+ * framework's planned cases ("FP32 BS=32: PyTorch: 1×1, 1×8 GPUs"). */
+static void planned_item(const lang *l, const rm_mcfg *mc, pr_buf *out, pr_err *err)
+{
+    pr_buf name = PR_BUF_INIT, cols = PR_BUF_INIT, col = PR_BUF_INIT, cases = PR_BUF_INIT;
+    cmp_config_name(l, &mc->cfg, 0, &name, err);
+    for (size_t i = 0; i < mc->ncols; i++) {
+        const rm_cfg *fc = mc->fcfgs[i];
+        pr_buf_clear(&cases);
+        for (size_t r = 0; r < fc->ncells; r++) {
+            if (!is_todo(&fc->cells[r]))
+                continue;
+            if (cases.len)
+                pr_buf_puts(&cases, lang_str(l, "value_sep"));
+            pv_count_label(l, mc->cfg.platform, fc->cells[r].nodes, fc->cells[r].gpus, &cases,
+                           err);
+        }
+        if (!cases.len)
+            continue;
+        pr_buf_clear(&col);
+        col_name(l, mc, i, 1, &col, err);
+        json_t *v = json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&col), "cases",
+                              pr_buf_cstr(&cases));
+        if (cols.len)
+            pr_buf_puts(&cols, lang_str(l, "list_sep"));
+        lang_fmt(l, "head_planned_cases", v, &cols, err);
+        json_decref(v);
+    }
+    json_t *v = json_pack("{s:s,s:s}", "config", pr_buf_cstr(&name), "cases", pr_buf_cstr(&cols));
+    pr_buf_puts(out, "- ");
+    lang_fmt(l, "head_planned_item", v, out, err);
+    pr_buf_putc(out, '\n');
+    json_decref(v);
+    pr_buf_free(&name);
+    pr_buf_free(&cols);
+    pr_buf_free(&col);
+    pr_buf_free(&cases);
+}
+
+/* One platform's section: m->cfgs[first, end) (one platform). */
+typedef struct {
+    size_t first, end, figures;
+    int main, cpu;
+} plat_group;
+
+/* Sections: the headline's platform first, then by the figures they show
+ * (most first), then by name (the configurations' order). */
+static int group_qsort(const void *a, const void *b)
+{
+    const plat_group *x = a, *y = b;
+    if (x->main != y->main)
+        return y->main - x->main;
+    if (x->figures != y->figures)
+        return x->figures > y->figures ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* One platform's view: its tables (configurations with figures: the
+ * headline's head first, then by class, then batch size) and one list of its planned configurations.
+ * NULL with err set when a chart fails. */
+static json_t *platform_view(const rm_world *w, const lang *l, const rm_model *m,
+                             const plat_group *g, const rm_mcfg *head, cs_queue *oc, vw_notes *nt,
+                             pr_err *err)
+{
+    const rm_mcfg **order = pr_xcalloc(g->end - g->first + 1, sizeof *order);
+    size_t n = 0;
+    for (size_t i = g->first; i < g->end; i++)
+        order[n++] = &m->cfgs[i];
+    pr_qsort(order, n, sizeof *order, mcfg_qsort);
+    /* The headline's configuration (the index's) first. */
+    for (size_t i = 1; i < n; i++)
+        if (order[i] == head) {
+            memmove(order + 1, order, i * sizeof *order);
+            order[0] = head;
+        }
+    json_t *configs = json_array(), *pv = json_object();
+    pr_buf planned = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (!mc_figures(order[i])) {
+            planned_item(l, order[i], &planned, err);
+            continue;
+        }
+        json_t *cv = config_view(w, l, m, order[i], oc, nt, err);
+        if (!cv) {
+            json_decref(configs);
+            json_decref(pv);
+            pv = NULL;
+            goto out;
+        }
+        json_array_append_new(configs, cv);
+    }
+    vw_text(pv, "name", cmp_platform_title(l, m->cfgs[g->first].cfg.platform));
+    json_object_set_new(pv, "configs", configs);
+    if (planned.len) {
+        json_t *v = json_object();
+        if (!json_array_size(configs))
+            json_object_set_new(v, "only", json_true());
+        pr_buf intro = PR_BUF_INIT;
+        lang_fmt(l, "head_planned_intro", v, &intro, err);
+        json_decref(v);
+        vw_md(pv, "planned_intro", &intro);
+        pr_buf_free(&intro);
+        set_block(pv, "planned", &planned);
     }
 out:
+    pr_buf_free(&planned);
     free(order);
-    return plats;
+    return pv;
+}
+
+/* The platform sections: m's configurations (sorted by platform already)
+ * grouped by platform, GPU machines into *gpu and CPU machines into *cpu
+ * (their own section: never beside a GPU in a comparison), each in
+ * group_qsort's order.  -1 with err set when a chart fails. */
+static int platforms_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
+                          vw_notes *nt, json_t **gpu, json_t **cpu, pr_err *err)
+{
+    const rm_mcfg *head = cmp_headline_cfg(w, m, NULL);
+    plat_group *groups = pr_xcalloc(m->ncfgs + 1, sizeof *groups);
+    size_t ng = 0;
+    for (size_t first = 0; first < m->ncfgs;) {
+        const pr_platform *p = m->cfgs[first].cfg.platform;
+        plat_group g = {first, first, 0, 0, pv_is_cpu(p)};
+        while (g.end < m->ncfgs && m->cfgs[g.end].cfg.platform == p) {
+            g.figures += mc_figures(&m->cfgs[g.end]);
+            g.main |= &m->cfgs[g.end] == head;
+            g.end++;
+        }
+        groups[ng++] = g;
+        first = g.end;
+    }
+    pr_qsort(groups, ng, sizeof *groups, group_qsort);
+    *gpu = json_array();
+    *cpu = json_array();
+    int rc = 0;
+    for (size_t i = 0; i < ng; i++) {
+        json_t *pv = platform_view(w, l, m, &groups[i], head, oc, nt, err);
+        if (!pv) {
+            rc = -1;
+            break;
+        }
+        json_array_append_new(groups[i].cpu ? *cpu : *gpu, pv);
+    }
+    free(groups);
+    return rc;
 }
 
 /* The line saying that m has figures of no stated platform, which no table
@@ -414,17 +590,25 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     vw_text(view, "model_title", m->title);
     vw_page(view, l);
     vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
-    json_t *plats = platforms_view(w, l, m, oc, &nt, err);
-    if (!plats)
+    json_t *plats = NULL, *cpu = NULL;
+    if (platforms_view(w, l, m, oc, &nt, &plats, &cpu, err) < 0) {
+        json_decref(plats);
+        json_decref(cpu);
         goto out;
+    }
     json_object_set_new(view, "platforms", plats);
+    json_object_set_new(view, "cpu_platforms", cpu);
+    json_object_set_new(view, "has_cpu", json_boolean(json_array_size(cpu) > 0));
     /* The precedence is said once, above the tables, when some cell has
      * other figures. */
     int others = 0;
-    for (size_t i = 0; i < json_array_size(plats); i++) {
-        json_t *cfgs = json_object_get(json_array_get(plats, i), "configs");
-        for (size_t j = 0; j < json_array_size(cfgs); j++)
-            others |= json_object_get(json_array_get(cfgs, j), "others") != NULL;
+    for (int k = 0; k < 2; k++) {
+        json_t *list = k ? cpu : plats;
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *cfgs = json_object_get(json_array_get(list, i), "configs");
+            for (size_t j = 0; j < json_array_size(cfgs); j++)
+                others |= json_object_get(json_array_get(cfgs, j), "others") != NULL;
+        }
     }
     if (others)
         vw_str(view, "precedence", lang_str(l, "alt_precedence"));

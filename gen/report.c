@@ -71,6 +71,10 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             goto out;
     if (au_build(d, &audit, err) < 0)
         goto out;
+    /* The model pages' cells link a figure its log does not give to the
+     * audit's line (i23-headline). */
+    if (audit->nrepos)
+        w->audit = audit;
     for (int li = 0; li < 2; li++) {
         lang *l = &langs[li];
         json_t *v = page_index_view(w, l, err);

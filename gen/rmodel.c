@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "flags.h"
 #include "pairing.h"
 #include "stats.h"
 
@@ -708,6 +709,8 @@ rm_world *rm_build(const pr_dataset *d, const char *out_dir)
         }
         build_model_cfgs(w, m);
     }
+    /* Once every cell stands for its figure: which figures are flagged. */
+    fl_world(w);
     return w;
 }
 

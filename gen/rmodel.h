@@ -156,6 +156,11 @@ typedef struct rm_world {
     char *out_abs;     /* the output folder, absolute and normalised */
     char **run_abs;    /* absolute folder of each run, by index in d->runs */
     char ***log_rel;   /* each record's log relative to out_abs; lazy */
+    /* The audit of published figures against their logs (audit.h), set
+     * by the caller once built (report.c): a model page's cell says when
+     * the source printed another figure than its log gives.  NULL: none
+     * (no audited source).  Borrowed. */
+    const struct au_model *audit;
 } rm_world;
 
 /* Groups d (borrowed) and computes every cell.  out_dir is where the pages

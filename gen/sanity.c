@@ -83,65 +83,95 @@ static void set_pct(json_t *v, const char *key, double x, int decimals)
     pr_buf_free(&b);
 }
 
+/* What the rules find at point i of pts[0..n): the rules that flag it
+ * (SN_*) and the points it was set against.  The one place the series
+ * rules decide; sn_point_flags and sn_check_series read it. */
+typedef struct {
+    unsigned flags;
+    const sn_point *base, *prev;
+} scan;
+
+static scan scan_point(const sn_point *pts, size_t n, size_t i)
+{
+    scan s = {0, NULL, NULL};
+    for (size_t j = 0; j < n && !s.base; j++)
+        if (pts[j].has && pts[j].gpus == 1 && pts[j].nodes == 1)
+            s.base = &pts[j];
+    const sn_point *q = &pts[i];
+    if (!q->has)
+        return s;
+    double qlo, qhi, blo, bhi;
+    pr_stats_printed_interval(q->value, q->decimals, &qlo, &qhi);
+    /* Against the 1-device figure: the least efficiency the rounding
+     * allows is still above 100 % + tolerance. */
+    if (s.base && q->gpus > 1) {
+        pr_stats_printed_interval(s.base->value, s.base->decimals, &blo, &bhi);
+        if (bhi > 0 && qlo / (bhi * q->gpus) > 1 + SN_EFF_TOL)
+            s.flags |= SN_SUPERLINEAR;
+    }
+    /* Against the previous device count (the last row with fewer). */
+    for (size_t j = 0; j < i; j++)
+        if (pts[j].has && pts[j].gpus < q->gpus)
+            s.prev = &pts[j];
+    if (!s.prev)
+        return s;
+    double plo, phi;
+    pr_stats_printed_interval(s.prev->value, s.prev->decimals, &plo, &phi);
+    if (qhi < plo)
+        s.flags |= SN_FALLS;
+    else if (!(s.flags & SN_SUPERLINEAR) && s.prev != s.base && phi > 0 &&
+             (qlo / q->gpus) / (phi / s.prev->gpus) > 1 + SN_JUMP_TOL)
+        s.flags |= SN_JUMP;
+    return s;
+}
+
+unsigned sn_point_flags(const sn_point *pts, size_t n, size_t i)
+{
+    return scan_point(pts, n, i).flags;
+}
+
 size_t sn_check_series(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
                        pr_buf *marks, sn_notes *nt, pr_err *err)
 {
     size_t flags = 0;
-    const sn_point *base = NULL;
-    for (size_t i = 0; i < n && !base; i++)
-        if (pts[i].has && pts[i].gpus == 1 && pts[i].nodes == 1)
-            base = &pts[i];
-    for (size_t i = 0; i < n; i++) {
-        const sn_point *q = &pts[i];
-        if (!q->has)
-            continue;
-        double qlo, qhi, blo, bhi;
-        pr_stats_printed_interval(q->value, q->decimals, &qlo, &qhi);
-        pr_buf *mark = marks ? &marks[i] : NULL;
-        /* Against the 1-device figure: the least efficiency the rounding
-         * allows is still above 100 % + tolerance. */
-        int superlinear = 0;
-        if (base && q->gpus > 1) {
-            pr_stats_printed_interval(base->value, base->decimals, &blo, &bhi);
-            if (bhi > 0 && qlo / (bhi * q->gpus) > 1 + SN_EFF_TOL) {
-                json_t *v = point_view(l, p, q, "", json_object(), err);
-                set_pct(v, "eff", 100.0 * q->value / base->value / q->gpus, 1);
-                set_pct(v, "tol", 100.0 * SN_EFF_TOL, 0);
-                flag(l, "sanity_superlinear", v, mark, nt, err);
-                json_decref(v);
-                flags++;
-                superlinear = 1;
-            }
+    for (size_t i = 0; i < n; i++)
+        flags += sn_point_notes(l, p, pts, n, i, marks ? &marks[i] : NULL, nt, err);
+    return flags;
+}
+
+size_t sn_point_notes(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
+                      size_t i, pr_buf *mark, sn_notes *nt, pr_err *err)
+{
+    scan s = scan_point(pts, n, i);
+    const sn_point *q = &pts[i], *base = s.base, *prev = s.prev;
+    size_t flags = 0;
+    if (s.flags & SN_SUPERLINEAR) {
+        json_t *v = point_view(l, p, q, "", json_object(), err);
+        set_pct(v, "eff", 100.0 * q->value / base->value / q->gpus, 1);
+        set_pct(v, "tol", 100.0 * SN_EFF_TOL, 0);
+        flag(l, "sanity_superlinear", v, mark, nt, err);
+        json_decref(v);
+        flags++;
+    }
+    if (s.flags & SN_FALLS) {
+        json_t *v = point_view(l, p, q, "", json_object(), err);
+        point_view(l, p, prev, "ref_", v, err);
+        flag(l, "sanity_falls", v, mark, nt, err);
+        json_decref(v);
+        flags++;
+    }
+    if (s.flags & SN_JUMP) {
+        json_t *v = point_view(l, p, q, "", json_object(), err);
+        point_view(l, p, prev, "ref_", v, err);
+        set_pct(v, "ratio", (q->value / q->gpus) / (prev->value / prev->gpus), 2);
+        set_pct(v, "tol", 100.0 * SN_JUMP_TOL, 0);
+        if (base) {
+            set_pct(v, "eff", 100.0 * q->value / base->value / q->gpus, 1);
+            set_pct(v, "ref_eff", 100.0 * prev->value / base->value / prev->gpus, 1);
         }
-        /* Against the previous device count (the last row with fewer). */
-        const sn_point *prev = NULL;
-        for (size_t j = 0; j < i; j++)
-            if (pts[j].has && pts[j].gpus < q->gpus)
-                prev = &pts[j];
-        if (!prev)
-            continue;
-        double plo, phi;
-        pr_stats_printed_interval(prev->value, prev->decimals, &plo, &phi);
-        if (qhi < plo) {
-            json_t *v = point_view(l, p, q, "", json_object(), err);
-            point_view(l, p, prev, "ref_", v, err);
-            flag(l, "sanity_falls", v, mark, nt, err);
-            json_decref(v);
-            flags++;
-        } else if (!superlinear && prev != base && phi > 0 &&
-                   (qlo / q->gpus) / (phi / prev->gpus) > 1 + SN_JUMP_TOL) {
-            json_t *v = point_view(l, p, q, "", json_object(), err);
-            point_view(l, p, prev, "ref_", v, err);
-            set_pct(v, "ratio", (q->value / q->gpus) / (prev->value / prev->gpus), 2);
-            set_pct(v, "tol", 100.0 * SN_JUMP_TOL, 0);
-            if (base) {
-                set_pct(v, "eff", 100.0 * q->value / base->value / q->gpus, 1);
-                set_pct(v, "ref_eff", 100.0 * prev->value / base->value / prev->gpus, 1);
-            }
-            flag(l, "sanity_jump", v, mark, nt, err);
-            json_decref(v);
-            flags++;
-        }
+        flag(l, "sanity_jump", v, mark, nt, err);
+        json_decref(v);
+        flags++;
     }
     return flags;
 }

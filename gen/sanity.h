@@ -60,9 +60,24 @@ void sn_notes_free(sn_notes *n);
  * for t->nrows); returns how many. */
 size_t sn_pub_points(const pr_pub_table *t, sn_point *pts);
 
-/* Checks series pts[0..n) (device-count order) on machine p (words for a
- * CPU's processes): the efficiency, per-device and falling rules.  Marks
- * go into marks[i] (may be NULL), footnotes into nt.  Returns the flags. */
+/* The series rules, one bit each. */
+enum { SN_SUPERLINEAR = 1, SN_FALLS = 2, SN_JUMP = 4 };
+
+/* Which series rules flag point i of pts[0..n) (device-count order): the
+ * efficiency, per-device and falling rules; 0 when none.  Needs no
+ * language: the report model's flag pass (flags.h) decides with it, and
+ * the notes below say the same in words. */
+unsigned sn_point_flags(const sn_point *pts, size_t n, size_t i);
+
+/* The footnotes of point i's flags (sn_point_flags) on machine p (words for
+ * a CPU's processes); its marks into mark (may be NULL).  Returns how many
+ * flags. */
+size_t sn_point_notes(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
+                      size_t i, pr_buf *mark, sn_notes *nt, pr_err *err);
+
+/* Checks series pts[0..n) (device-count order) on machine p: every
+ * point's notes (sn_point_notes).  Marks go into marks[i] (may be NULL),
+ * footnotes into nt.  Returns the flags. */
 size_t sn_check_series(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
                        pr_buf *marks, sn_notes *nt, pr_err *err);
 

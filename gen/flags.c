@@ -1,0 +1,205 @@
+#include "flags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jdoc.h"
+#include "mdtable.h"
+#include "stats.h"
+
+long long fl_cell_records(const rm_cell *rc, int *summary)
+{
+    long long n = 0;
+    for (unsigned i = 0; i < rc->nrecs; i++) {
+        const pr_record *r = rc->recs[i];
+        if (r->failed)
+            continue;
+        const char *step = pr_json_str(r->rule, "step"), *src = pr_json_str(r->rule, "source");
+        json_t *used = json_object_get(r->stats, "records_used");
+        if ((step && strcmp(step, "summary") == 0) || (src && strcmp(src, "records") != 0))
+            *summary = 1;
+        if (!json_is_integer(used))
+            return -1;
+        n += json_integer_value(used);
+    }
+    return n;
+}
+
+int fl_few_records(const rm_cell *rc, long long *records)
+{
+    int summary = 0;
+    long long n = rc->n_ok ? fl_cell_records(rc, &summary) : -1;
+    if (records)
+        *records = n;
+    return !summary && n >= 0 && n < SN_FEW_RECORDS;
+}
+
+/* The runs' series of c: one point per cell, its median (every digit: no
+ * rounding to allow for), as the reproduction table checks it. */
+static void runs_points(const rm_cfg *c, sn_point *pts)
+{
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
+                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0};
+    }
+}
+
+/* The series of published table t as its table prints it: one point per
+ * row (the first where the source repeats one), in device-count order;
+ * returns how many (pts has room for t->nrows). */
+static size_t pub_points(const pr_pub_table *t, sn_point *pts)
+{
+    rm_row *rows = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        rm_row_add(&rows, &n, t->rows[i].nodes, t->rows[i].gpus);
+    pr_qsort(rows, n, sizeof *rows, rm_row_qsort);
+    for (size_t i = 0; i < n; i++) {
+        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
+                            r->has_value ? mdt_pub_decimals(r) : 0};
+    }
+    free(rows);
+    return n;
+}
+
+static size_t point_at(const sn_point *pts, size_t n, int nodes, int gpus)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].nodes == nodes && pts[i].gpus == gpus)
+            return i;
+    return n;
+}
+
+static const pr_pub_table *twin_of(const rm_fw *f, const pr_pub_table *t)
+{
+    return sn_identical_in(t, f->pubs, f->npubs);
+}
+
+int fl_pub_row_flagged(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row)
+{
+    if (!row || !row->has_value)
+        return 0;
+    if (twin_of(f, t))
+        return 1;
+    sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
+    size_t n = pub_points(t, pts);
+    size_t i = point_at(pts, n, row->nodes, row->gpus);
+    int flagged = i < n && sn_point_flags(pts, n, i) != 0;
+    free(pts);
+    return flagged;
+}
+
+size_t fl_pub_row_notes(const lang *l, const rm_fw *f, const pr_pub_table *t,
+                        const pr_pub_row *row, pr_buf *mark, sn_notes *sn, pr_err *err)
+{
+    if (!row || !row->has_value)
+        return 0;
+    sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
+    size_t n = pub_points(t, pts), flags = 0;
+    size_t i = point_at(pts, n, row->nodes, row->gpus);
+    if (i < n)
+        flags += sn_point_notes(l, t->platform, pts, n, i, mark, sn, err);
+    free(pts);
+    const pr_pub_table *twin = twin_of(f, t);
+    if (twin) {
+        sn_identical_note(l, twin, mark, sn, err);
+        flags++;
+    }
+    return flags;
+}
+
+/* The one decision (l NULL) and its words (l set): the flags of the
+ * figures c's cells stand for, in this order: the runs' series, few
+ * records, the published series, an identical table.  With l NULL sets
+ * each cell's flagged (c is the world's, which only the flag pass
+ * changes); else writes marks (may be NULL) and notes for only (NULL:
+ * every cell).  Returns the flags. */
+static size_t check_cfg(const lang *l, const rm_fw *f, const rm_cfg *c, const rm_cell *only,
+                        pr_buf *marks, sn_notes *sn, pr_err *err)
+{
+    size_t flags = 0, n = c->ncells;
+    sn_point *pts = pr_xcalloc(n + (c->pub ? c->pub->nrows : 0) + 1, sizeof *pts);
+    runs_points(c, pts);
+    for (size_t i = 0; i < n; i++) {
+        rm_cell *rc = (rm_cell *)&c->cells[i];
+        if (rc->origin != RM_MEASURED || (only && rc != only))
+            continue;
+        if (!l) {
+            rc->flagged |= sn_point_flags(pts, n, i) != 0;
+            flags += rc->flagged;
+        } else {
+            flags += sn_point_notes(l, c->platform, pts, n, i, marks ? &marks[i] : NULL, sn,
+                                    err);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        rm_cell *rc = (rm_cell *)&c->cells[i];
+        long long records;
+        if (rc->origin != RM_MEASURED || (only && rc != only) || !fl_few_records(rc, &records))
+            continue;
+        flags++;
+        if (!l)
+            rc->flagged = 1;
+        else
+            sn_few_records_note(l, c->platform, rc->nodes, rc->gpus, records,
+                                marks ? &marks[i] : NULL, sn, err);
+    }
+    if (c->pub) {
+        size_t np = pub_points(c->pub, pts);
+        for (size_t i = 0; i < n; i++) {
+            rm_cell *rc = (rm_cell *)&c->cells[i];
+            size_t k = point_at(pts, np, rc->nodes, rc->gpus);
+            if (rc->origin != RM_PUBLISHED || (only && rc != only) || k == np)
+                continue;
+            if (!l) {
+                rc->flagged |= sn_point_flags(pts, np, k) != 0;
+                flags += rc->flagged;
+            } else {
+                flags += sn_point_notes(l, c->platform, pts, np, k, marks ? &marks[i] : NULL,
+                                        sn, err);
+            }
+        }
+        /* A table identical to another of its source: every figure it
+         * gives here, under one footnote. */
+        const pr_pub_table *twin = twin_of(f, c->pub);
+        int any = 0;
+        for (size_t i = 0; twin && i < n; i++)
+            any |= c->cells[i].origin == RM_PUBLISHED && (!only || &c->cells[i] == only);
+        if (any) {
+            pr_buf mark = PR_BUF_INIT;
+            if (l)
+                sn_identical_note(l, twin, &mark, sn, err);
+            flags++;
+            for (size_t i = 0; i < n; i++) {
+                rm_cell *rc = (rm_cell *)&c->cells[i];
+                if (rc->origin != RM_PUBLISHED || (only && rc != only))
+                    continue;
+                if (!l)
+                    rc->flagged = 1;
+                else if (marks)
+                    pr_buf_puts(&marks[i], pr_buf_cstr(&mark));
+            }
+            pr_buf_free(&mark);
+        }
+    }
+    free(pts);
+    return flags;
+}
+
+size_t fl_cfg_notes(const lang *l, const rm_fw *f, const rm_cfg *c, const rm_cell *only,
+                    pr_buf *marks, sn_notes *sn, pr_err *err)
+{
+    return check_cfg(l, f, c, only, marks, sn, err);
+}
+
+void fl_world(rm_world *w)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        for (size_t j = 0; j < w->models[i]->nfws; j++) {
+            const rm_fw *f = w->models[i]->fws[j];
+            for (size_t k = 0; k < f->ncfgs; k++)
+                check_cfg(NULL, f, &f->cfgs[k], NULL, NULL, NULL, NULL);
+        }
+}

@@ -1,0 +1,57 @@
+/* flags: whether a figure is flagged ❗ (sanity.h), decided in one place
+ * for every view that shows it.
+ *
+ * A cell of a framework configuration stands for one figure (rmodel.h,
+ * its origin): the median of its runs, or its primary published table's
+ * figure.  That figure is flagged when the rules flag it in the table the
+ * framework page shows it in:
+ *
+ *   - runs: the series of the configuration's medians (efficiency above
+ *     100 %, a jump per device, a fall) and a figure read from fewer than
+ *     SN_FEW_RECORDS records of its log;
+ *   - published: the series of its table as the source printed it, and a
+ *     table identical to another of its source.
+ *
+ * fl_world sets every cell's flagged once (rm_build calls it); the notes
+ * functions write the same decisions as marks and footnotes, so that a
+ * page flags a figure exactly when rm_cell.flagged says so.  (A speedup
+ * whose baseline comes from another source, run set or rule is the
+ * speedup's flag, not the figure's: fw_tables.c marks it in its speedup
+ * cell.)
+ *
+ * Memory: everything appends to the caller's buffers; nothing is kept.
+ */
+#ifndef PR_FLAGS_H
+#define PR_FLAGS_H
+
+#include "buf.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+#include "sanity.h"
+
+/* The flag pass: sets flagged on every cell of every framework
+ * configuration of w. */
+void fl_world(rm_world *w);
+
+/* The marks and footnotes of the figures configuration c (of framework f)
+ * stands for: marks[i] (room for c->ncells; may be NULL) gets cell i's
+ * marks, sn the footnotes.  only (one of c's cells, or NULL for all):
+ * write that cell's flags only.  Returns the flags written. */
+size_t fl_cfg_notes(const lang *l, const rm_fw *f, const rm_cfg *c, const rm_cell *only,
+                    pr_buf *marks, sn_notes *sn, pr_err *err);
+
+/* Whether row of published table t (of framework f) is flagged in t as its
+ * source printed it (its series, an identical twin), and its notes. */
+int fl_pub_row_flagged(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row);
+size_t fl_pub_row_notes(const lang *l, const rm_fw *f, const pr_pub_table *t,
+                        const pr_pub_row *row, pr_buf *mark, sn_notes *sn, pr_err *err);
+
+/* The records (steps) rc's successful runs read from their logs, summed;
+ * -1 when a record does not say.  *summary set when a run's figure is what
+ * its log prints as a summary (one record stands for the run). */
+long long fl_cell_records(const rm_cell *rc, int *summary);
+/* 1 when rc's runs rest on fewer than SN_FEW_RECORDS records. */
+int fl_few_records(const rm_cell *rc, long long *records);
+
+#endif
