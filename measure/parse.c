@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "steptrace.h"
+#include "parsetrace.h"
 
 static int per_step(pr_value_kind v)
 {

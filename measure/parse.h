@@ -42,7 +42,7 @@ typedef struct pr_parse_result {
     json_t *log_facts;       /* owned array or NULL: what the log states about its run
                               * (measure/logfacts.h), the record's log_facts */
     json_t *step_trace;      /* owned object or NULL: every record the rule read and
-                              * what became of it (measure/steptrace.h) */
+                              * what became of it (measure/parsetrace.h) */
 } pr_parse_result;
 
 void pr_parse_result_init(pr_parse_result *res);

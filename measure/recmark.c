@@ -1,6 +1,6 @@
 /* recmark: which used records the reducer trimmed, took as the median or
  * picked (recmark.h).  Moved out of explain.c so that the record's
- * step_trace (steptrace.c) marks records exactly as --explain lists them. */
+ * step_trace (parsetrace.c) marks records exactly as --explain lists them. */
 #include "recmark.h"
 
 #include <stdlib.h>

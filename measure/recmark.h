@@ -1,6 +1,6 @@
 /* recmark: what became of a run's used records beyond "kept", as the
  * reducer used them.  Shared by `parse --explain` (explain.c) and the
- * record's step_trace (steptrace.c), so that both say the same of every
+ * record's step_trace (parsetrace.c), so that both say the same of every
  * record. */
 #ifndef PR_RECMARK_H
 #define PR_RECMARK_H

@@ -1,5 +1,5 @@
-/* steptrace: the record's step_trace (steptrace.h). */
-#include "steptrace.h"
+/* parsetrace: the record's step_trace (parsetrace.h). */
+#include "parsetrace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,7 +64,7 @@ static scale scale_of(const pr_rule_cfg *c, const pr_parse_args *a, const pr_run
 }
 
 /* A record's value in the figure's unit; NAN when it has none (not a
- * number, inf, a step time <= 0). */
+ * number, inf, a step time <= 0, a value < 0). */
 static double convert(const pr_rule_cfg *c, scale sc, const pr_scan_rec *e)
 {
     if (e->kind != PR_SCAN_NUMBER || !isfinite(e->value))
@@ -80,7 +80,8 @@ static double convert(const pr_rule_cfg *c, scale sc, const pr_scan_rec *e)
         else
             v = c->value == PR_VALUE_MS_PER_STEP ? sc.factor * 1000.0 / v : sc.factor / v;
     }
-    return isfinite(v) ? v : NAN;
+    /* a negative rate (ignored) or raw value: no place on a chart from 0 */
+    return isfinite(v) && v >= 0 ? v : NAN;
 }
 
 /* json_real of a finite value, else null (a new reference). */

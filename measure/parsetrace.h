@@ -1,4 +1,4 @@
-/* steptrace: the record's "step_trace" (docs/data-model.md#step-trace):
+/* parsetrace: the record's "step_trace" (docs/data-model.md#step-trace):
  * per run of a parsed case, every record the rule read, in log order, with
  * its line, its value in the figure's unit and what became of it, coded
  * one character per record with the statuses `parse --explain` lists
@@ -12,8 +12,8 @@
  * PR_STEPTRACE_MAX_RECORDS listed records no scan is made at all (the
  * field says so): the scan keeps about 48 bytes per record.
  */
-#ifndef PR_STEPTRACE_H
-#define PR_STEPTRACE_H
+#ifndef PR_PARSETRACE_H
+#define PR_PARSETRACE_H
 
 #include <jansson.h>
 #include <stddef.h>
