@@ -333,12 +333,15 @@ void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_
         return;
     st_model m;
     if (model_build(rec, &m) != 0) {
+        model_free(&m);
+        /* a failed case has no figure to trace */
+        if (rec->failed && !rec->step_trace)
+            return;
         const char *why = rec->step_trace ? pr_json_str(rec->step_trace, "omitted") : NULL;
         json_t *v = json_pack("{s:s?}", "why", why);
         pr_buf_puts(md, " ");
         lang_fmt(l, why ? "trace_omitted" : "trace_none", v, md, err);
         json_decref(v);
-        model_free(&m);
         return;
     }
     char *base = trace_base(run, rec);

@@ -33,7 +33,8 @@ enum { ST_FULL_W = 720, ST_FULL_H = 300, ST_SMALL_W = 320, ST_SMALL_H = 100 };
 /* Appends to md (a log list item of the framework page at page_rel, i.e.
  * OUT/page_rel/README) record rec's trace: a hard line break and the small
  * image, with the alt text in l's language, linked to the full one; or,
- * for a record without a trace, a sentence saying none was recorded.
+ * for a figure (a case that did not fail) without a trace, a few words
+ * saying none was recorded.
  * Nothing when oc draws no charts.  rec is one of run's records. */
 void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_run *run,
                  const pr_record *rec, const char *page_rel, pr_buf *md, pr_err *err);

@@ -35,7 +35,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
         if 'step_trace' not in rec:
             for p in pages:
                 text = open(p).read()
-                if 'no step trace' not in text and '没有逐步记录' not in text:
+                if rec.get("JOB_FAIL_FLAG") != 1 and "(no step trace recorded)" not in text and "（未记录逐步数据）" not in text:
                     bad.append(f'{p}: no word that {f} has no trace')
         continue
     n += 1
