@@ -114,9 +114,15 @@ static void make_plan(const ct_trace *t, rctx *r, int W, int H, tplan *p)
     }
     ch_text_set(r, r->f_tick, "0", 0, PANGO_ALIGN_LEFT);
     double tick_h = r->lh;
+    /* the figure's value stands right of the plot, never over a record */
+    double fig_w = 0;
+    if (isfinite(t->figure) && t->figure_text) {
+        ch_text_set(r, r->f_small, t->figure_text, 0, PANGO_ALIGN_LEFT);
+        fig_w = r->lw + 6 * s;
+    }
     p->px = 10 * s + ylab + wmax + 8 * s;
     p->py = 12 * s;
-    p->pw = W - p->px - 16 * s;
+    p->pw = W - p->px - fmax(16 * s, fig_w + 8 * s);
     p->ph = H - p->py - tick_h - 14 * s;
 }
 
@@ -199,6 +205,130 @@ static void draw_line(const ct_trace *t, cairo_t *cr, const tplan *p, int window
     cairo_stroke(cr);
 }
 
+/* What is drawn of one record, in batches: each batch one path, filled or
+ * stroked once, so that an SVG holds one element per kind of mark, not one
+ * per record (a 3000-record trace stays small). */
+enum { M_TICK, M_BAR_WARM, M_BAR_WIN, M_DOT_WARM, M_DOT_WIN, M_TRIANGLE, M_DIAMOND, M_RING, M_N };
+
+/* The most steps drawn with a dot each; past it the line says it. */
+enum { CT_DOTS_MAX = 400 };
+
+static void add_mark(cairo_t *cr, int kind, const ct_point *q, const tplan *p, double rad,
+                     double big)
+{
+    double x = map_x(p, q->x), s = p->s;
+    if (kind == M_TICK) {
+        cairo_move_to(cr, x, p->py + p->ph);
+        cairo_line_to(cr, x, p->py + p->ph - 5 * s);
+        return;
+    }
+    double ylo = map_y(p, q->lo), yhi = map_y(p, q->hi), y = (ylo + yhi) / 2;
+    switch (kind) {
+    case M_BAR_WARM:
+    case M_BAR_WIN:
+        cairo_move_to(cr, x, ylo);
+        cairo_line_to(cr, x, yhi);
+        break;
+    case M_DOT_WARM:
+    case M_DOT_WIN:
+        /* a zero-length segment with a round cap: a dot in a few bytes of
+         * SVG where an arc takes four curves */
+        (void)rad;
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x, y);
+        break;
+    case M_TRIANGLE:
+        triangle(cr, x, q->status == 'L' ? ylo : yhi, big, q->status == 'L');
+        break;
+    case M_DIAMOND:
+        diamond(cr, x, y, big);
+        break;
+    case M_RING:
+        dot(cr, x, ylo, big * 1.9);
+        break;
+    }
+}
+
+/* Whether point q gets a mark of kind. */
+static int has_mark(const ct_trace *t, const tplan *p, const ct_point *q, int kind)
+{
+    if (!isfinite(q->lo))
+        return kind == M_TICK;
+    int warm = q->status == 'W', win = in_window(q->status);
+    int dots = t->n <= CT_DOTS_MAX && !(p->small && t->n > 200);
+    switch (kind) {
+    case M_BAR_WARM:
+        return warm && q->hi > q->lo;
+    case M_BAR_WIN:
+        return !warm && q->hi > q->lo;
+    case M_DOT_WARM:
+        return dots && warm;
+    case M_DOT_WIN:
+        return dots && !warm && !strchr("LHMP", q->status);
+    case M_TRIANGLE:
+        return q->status == 'L' || q->status == 'H';
+    case M_DIAMOND:
+        return q->status == 'M' || q->status == 'P';
+    case M_RING:
+        return q->stall && win;
+    }
+    return 0;
+}
+
+static void draw_marks(const ct_trace *t, cairo_t *cr, const tplan *p)
+{
+    double s = p->s;
+    double rad = fmax(1.2, (p->small ? 1.1 : 1.8) * s), big = fmax(2.5, (p->small ? 2.4 : 4.2) * s);
+    if (t->xmax <= 20)
+        rad = big; /* a few steps: each a marker of its own */
+    for (int kind = 0; kind < M_N; kind++) {
+        int any = 0;
+        cairo_new_path(cr);
+        for (size_t i = 0; i < t->n; i++)
+            if (has_mark(t, p, &t->pts[i], kind)) {
+                add_mark(cr, kind, &t->pts[i], p, rad, big);
+                any = 1;
+            }
+        if (!any)
+            continue;
+        switch (kind) {
+        case M_TICK:
+            ch_set_rgb(cr, c_warmup);
+            cairo_set_line_width(cr, fmax(1, s));
+            cairo_stroke(cr);
+            break;
+        case M_BAR_WARM:
+        case M_BAR_WIN:
+            ch_set_rgb(cr, kind == M_BAR_WARM ? c_warmup : c_blue);
+            cairo_set_line_width(cr, fmax(1, 1.2 * s));
+            cairo_stroke(cr);
+            break;
+        case M_DOT_WARM:
+        case M_DOT_WIN:
+            ch_set_rgb(cr, kind == M_DOT_WARM ? c_warmup : c_blue);
+            cairo_set_line_width(cr, 2 * rad);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+            cairo_stroke(cr);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+            break;
+        case M_TRIANGLE:
+            ch_set_rgb(cr, c_orange);
+            cairo_fill(cr);
+            break;
+        case M_DIAMOND:
+            ch_set_rgb(cr, c_black);
+            cairo_fill(cr);
+            break;
+        case M_RING:
+            /* a ring, so that a trimmed record's triangle shows inside */
+            ch_set_rgb(cr, c_vermillion);
+            cairo_set_line_width(cr, fmax(1.2, 1.6 * s));
+            cairo_stroke(cr);
+            break;
+        }
+    }
+}
+
 static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
 {
     const ct_trace *t = arg;
@@ -243,71 +373,13 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     }
     draw_line(t, cr, &p, 0, c_warmup);
     draw_line(t, cr, &p, 1, c_blue);
-    double rad = fmax(1.2, (p.small ? 1.1 : 1.8) * s), big = fmax(2.5, (p.small ? 2.4 : 4.2) * s);
-    if (t->xmax <= 20)
-        rad = big; /* a few steps: each a marker of its own */
-    for (size_t i = 0; i < t->n; i++) {
-        const ct_point *q = &t->pts[i];
-        double x = map_x(&p, q->x);
-        if (!isfinite(q->lo)) {
-            /* a record without a value: a tick on the axis */
-            ch_set_rgb(cr, c_warmup);
-            cairo_set_line_width(cr, fmax(1, s));
-            cairo_move_to(cr, x, p.py + p.ph);
-            cairo_line_to(cr, x, p.py + p.ph - 5 * s);
-            cairo_stroke(cr);
-            continue;
-        }
-        double ylo = map_y(&p, q->lo), yhi = map_y(&p, q->hi), y = (ylo + yhi) / 2;
-        rgb col = q->status == 'W' ? c_warmup : in_window(q->status) ? c_blue : c_note;
-        if (q->hi > q->lo) {
-            ch_set_rgb(cr, col);
-            cairo_set_line_width(cr, fmax(1, 1.2 * s));
-            cairo_move_to(cr, x, ylo);
-            cairo_line_to(cr, x, yhi);
-            cairo_stroke(cr);
-        }
-        switch (q->status) {
-        case 'L':
-        case 'H':
-            ch_set_rgb(cr, c_orange);
-            triangle(cr, x, q->status == 'L' ? ylo : yhi, big, q->status == 'L');
-            cairo_fill(cr);
-            break;
-        case 'M':
-        case 'P':
-            ch_set_rgb(cr, c_black);
-            diamond(cr, x, y, big);
-            cairo_fill(cr);
-            break;
-        default:
-            if (p.small && t->n > 200)
-                break; /* the line says it; dots would blur it */
-            ch_set_rgb(cr, col);
-            dot(cr, x, y, rad);
-            cairo_fill(cr);
-        }
-        if (q->stall) {
-            /* a ring, so that a trimmed record's triangle shows inside */
-            ch_set_rgb(cr, c_vermillion);
-            cairo_set_line_width(cr, fmax(1.2, 1.6 * s));
-            dot(cr, x, ylo, big * 1.9);
-            cairo_stroke(cr);
-        }
-    }
+    draw_marks(t, cr, &p);
     /* the figure's value, over everything */
     if (isfinite(t->figure) && !p.small && t->figure_text) {
         double y = round(map_y(&p, t->figure)) + 0.5;
         ch_text_set(&r, r.f_small, t->figure_text, 0, PANGO_ALIGN_LEFT);
-        double bw = r.lw + 6 * s, bh = r.lh + 2 * s;
-        double bx = p.px + p.pw - bw - 2 * s, by = y - bh - 2 * s;
-        if (by < p.py)
-            by = y + 2 * s;
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-        cairo_rectangle(cr, bx, by, bw, bh);
-        cairo_fill(cr);
         ch_set_rgb(cr, c_black);
-        ch_text_draw(&r, bx + bw / 2, by + bh / 2, 0.5, 0.5);
+        ch_text_draw(&r, p.px + p.pw + 4 * s, y, 0, 0.5);
     }
     int failed = r.failed;
     ch_rctx_free(&r);
