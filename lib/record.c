@@ -427,7 +427,10 @@ static int ended_check(const json_t *e, const char **field, char *why, size_t wh
     return 0;
 }
 
-int pr_record_check(const pr_record *r, pr_err *err)
+/* pr_record_check; json_checked: log_facts and step_trace were checked
+ * already, where they were read (pr_record_from_json), so they are not
+ * written out and read back a second time. */
+static int record_check(const pr_record *r, int json_checked, pr_err *err)
 {
     const char *f = r->case_name ? r->case_name : "record";
     if (!r->model || !pr_name_is_safe(r->model))
@@ -472,12 +475,16 @@ int pr_record_check(const pr_record *r, pr_err *err)
             return pr_err_set(err, f, 0, 0, "ended_processes", "%s%s%s", field ? field : "",
                               field ? ": " : "", why);
     }
-    if (r->log_facts && json_key_check("log_facts", r->log_facts, pr_recfacts_check, err) < 0)
+    if (!json_checked && r->log_facts &&
+        json_key_check("log_facts", r->log_facts, pr_recfacts_check, err) < 0)
         return -1;
-    if (r->step_trace && json_key_check("step_trace", r->step_trace, pr_rectrace_check, err) < 0)
+    if (!json_checked && r->step_trace &&
+        json_key_check("step_trace", r->step_trace, pr_rectrace_check, err) < 0)
         return -1;
     return 0;
 }
+
+int pr_record_check(const pr_record *r, pr_err *err) { return record_check(r, 0, err); }
 
 /* A whole number of bytes, as a table's x. */
 static int is_bytes(const json_t *x)
@@ -788,7 +795,7 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         pr_jcur ef = pr_jchild(c, "env");
         return pr_jfail(&ef, err, "must be a relative path inside the run directory");
     }
-    if (pr_record_check(r, err) < 0) {
+    if (record_check(r, 1, err) < 0) {
         /* Re-anchor the message at the record's position. */
         pr_err inner = *err;
         return pr_jfail(c, err, "%s", inner.msg);
