@@ -59,6 +59,7 @@ typedef struct st_model {
     double xmax, figure, factor, median, threshold; /* the first run's */
     char fig_text[32];
     int per_card, rate, nruns;
+    long long bin; /* the most records a point of a run holds */
     long long records, other, trim_low, trim_high, marked, none;
     pr_buf warm, window; /* step ranges, "11–120" (several runs: ", ") */
     stall *stalls;
@@ -112,16 +113,22 @@ static void model_run(st_model *m, json_t *run, double *x)
     json_t *lines = json_object_get(run, "lines"), *vals = json_object_get(run, "values");
     json_t *maxs = json_object_get(run, "max");
     long long bin = json_integer_value(json_object_get(run, "bin"));
+    long long records = json_integer_value(json_object_get(run, "records"));
     size_t np = strlen(st), first = m->n;
     double w0 = NAN, w1 = NAN, u0 = NAN, u1 = NAN;
     double *used = pr_xcalloc(np + 1, sizeof *used);
-    size_t nused = 0;
+    size_t nused = 0, *src = pr_xcalloc(np + 1, sizeof *src); /* point -> index in run */
+    if (bin > m->bin)
+        m->bin = bin;
     for (size_t i = 0; i < np; i++) {
+        /* the records the point holds (the last bin may hold fewer) */
+        long long held = records - (long long)i * bin < bin ? records - (long long)i * bin : bin;
         if (st[i] == 'S' || st[i] == 'R') {
-            m->other += bin;
+            m->other += held;
             continue;
         }
         json_t *v = json_array_get(vals, i), *h = maxs ? json_array_get(maxs, i) : v;
+        src[m->n - first] = i;
         ct_point *q = &m->pts[m->n++];
         q->status = st[i];
         q->lo = json_is_null(v) ? NAN : json_number_value(v);
@@ -133,15 +140,15 @@ static void model_run(st_model *m, json_t *run, double *x)
             q->x = *x + 0.5;
         } else {
             q->x = *x + 1;
-            *x += (double)bin;
-            m->records += bin;
+            *x += (double)held;
+            m->records += held;
         }
         if (isnan(q->lo))
             m->none++;
         if (st[i] == 'L')
-            m->trim_low++;
+            m->trim_low += held;
         else if (st[i] == 'H')
-            m->trim_high++;
+            m->trim_high += held;
         else if (st[i] == 'M' || st[i] == 'P')
             m->marked++;
         if (st[i] == 'W') {
@@ -180,18 +187,13 @@ static void model_run(st_model *m, json_t *run, double *x)
             if (window_code(q->status) && q->lo < below) {
                 q->stall = 1;
                 m->stalls = pr_xrealloc(m->stalls, (m->nstalls + 1) * sizeof *m->stalls);
-                size_t k = 0;
-                for (size_t j = 0, seen = 0; j < np; j++) /* the point's index in the run */
-                    if (st[j] != 'S' && st[j] != 'R' && seen++ == i - first) {
-                        k = j;
-                        break;
-                    }
                 m->stalls[m->nstalls++] =
-                    (stall){q->x, q->lo, json_integer_value(json_array_get(lines, k))};
+                    (stall){q->x, q->lo, json_integer_value(json_array_get(lines, src[i - first]))};
             }
         }
     }
     free(used);
+    free(src);
     m->nruns++;
 }
 
@@ -265,6 +267,8 @@ static json_t *alt_view(const st_model *m, const pr_record *rec)
         json_object_set_new(v, "gpus", json_sprintf("%.0f", m->factor));
     if (m->nruns > 1)
         json_object_set_new(v, "runs", json_integer(m->nruns));
+    if (m->bin > 1)
+        json_object_set_new(v, "bin", json_integer(m->bin));
     /* "Step 1" or "Steps 1–10" */
     if (m->warm.len)
         json_object_set_new(v, "warmup", json_string(pr_buf_cstr(&m->warm)));
