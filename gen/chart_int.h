@@ -252,4 +252,12 @@ void ch_plan_free(plan *p);
 /* Renders the whole chart on cr (already sized W x H). */
 int ch_render_on(const pr_chart *c, cairo_t *cr, int W, int H, pr_err *err);
 
+/* Another kind of drawing (chart_trace.c) through chart_out.c's PNG encoder
+ * and stable SVG: draw paints W x H on cr, 0 or -1 with err set. */
+typedef int (*ch_draw_fn)(cairo_t *cr, int W, int H, const void *arg, pr_err *err);
+int ch_draw_png(int width, int height, ch_draw_fn draw, const void *arg, pr_buf *out,
+                pr_err *err);
+int ch_draw_svg(int width, int height, ch_draw_fn draw, const void *arg, pr_buf *out,
+                pr_err *err);
+
 #endif

@@ -261,3 +261,47 @@ int pr_chart_map_point(const pr_chart *c, int width, int height, double x, doubl
     return layout_query(c, width, height, x, y, area, px, py, err);
 }
 
+
+/* ---- drawings of other chart kinds (chart_trace.c) ----
+ * The same PNG encoder, SVG id renumbering and checks, around a caller's
+ * drawing: draw(cr, width, height, arg, err) returns 0 or -1 with err set. */
+
+int ch_draw_png(int width, int height, ch_draw_fn draw, const void *arg, pr_buf *out,
+                pr_err *err)
+{
+    if (check_size(width, height, err) || pr_chart_check_fonts(err))
+        return -1;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    cairo_t *cr = cairo_create(sf);
+    int rc = draw(cr, width, height, arg, err);
+    cairo_destroy(cr);
+    if (rc == 0) {
+        cairo_surface_flush(sf);
+        rc = png_encode(sf, out, err);
+    }
+    cairo_surface_destroy(sf);
+    return rc;
+}
+
+int ch_draw_svg(int width, int height, ch_draw_fn draw, const void *arg, pr_buf *out,
+                pr_err *err)
+{
+    if (check_size(width, height, err) || pr_chart_check_fonts(err))
+        return -1;
+    pr_buf svg = PR_BUF_INIT;
+    cairo_surface_t *sf = cairo_svg_surface_create_for_stream(write_buf, &svg, width, height);
+    cairo_svg_surface_restrict_to_version(sf, CAIRO_SVG_VERSION_1_1);
+    cairo_svg_surface_set_document_unit(sf, CAIRO_SVG_UNIT_PX);
+    cairo_t *cr = cairo_create(sf);
+    int rc = draw(cr, width, height, arg, err);
+    cairo_destroy(cr);
+    cairo_surface_finish(sf);
+    if (rc == 0 && cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS)
+        rc = pr_err_set(err, NULL, 0, 0, "chart", "writing SVG: %s",
+                        cairo_status_to_string(cairo_surface_status(sf)));
+    cairo_surface_destroy(sf);
+    if (rc == 0)
+        svg_stable_ids(&svg, out);
+    pr_buf_free(&svg);
+    return rc;
+}

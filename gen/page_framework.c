@@ -27,6 +27,7 @@
 #include "stats.h"
 #include "runset.h"
 #include "steps.h"
+#include "steptrace.h"
 #include "view.h"
 
 /* ---------------------------------------------------------------- sections */
@@ -138,8 +139,9 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
 }
 
 /* The log list's entry of record rec (cell of c, run run). */
-static void log_item(const rm_world *w, const lang *l, const rm_cfg *c, const pr_run *run,
-                     const pr_record *rec, const char *page_rel, json_t *logs, pr_err *err)
+static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const rm_cfg *c,
+                     const pr_run *run, const pr_record *rec, const char *page_rel, json_t *logs,
+                     pr_err *err)
 {
     pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
     lang_config_name(l, c, &name, err);
@@ -167,6 +169,8 @@ static void log_item(const rm_world *w, const lang *l, const rm_cfg *c, const pr
         json_decref(sv);
         pr_buf_free(&src);
     }
+    /* The records the figure came from, drawn (steptrace.h). */
+    st_trace_md(w, l, oc, run, rec, page_rel, &item, err);
     json_array_append_new(logs, json_pack("{s:s}", "link", pr_buf_cstr(&item)));
     json_decref(lv);
     pr_buf_free(&name);
@@ -175,8 +179,8 @@ static void log_item(const rm_world *w, const lang *l, const rm_cfg *c, const pr
 }
 
 /* Every log, in table order: by configuration, row, then repeat. */
-static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
-                         pr_err *err)
+static json_t *logs_list(const rm_world *w, const lang *l, const cs_queue *oc, const rm_fw *f,
+                         const char *page_rel, pr_err *err)
 {
     json_t *logs = json_array();
     for (size_t i = 0; i < f->ncfgs; i++) {
@@ -193,7 +197,8 @@ static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const
                 ord[k] = j;
             }
             for (size_t j = 0; j < cell->nrecs; j++)
-                log_item(w, l, c, cell->runs[ord[j]], cell->recs[ord[j]], page_rel, logs, err);
+                log_item(w, l, oc, c, cell->runs[ord[j]], cell->recs[ord[j]], page_rel, logs,
+                         err);
             free(ord);
         }
     }
@@ -474,7 +479,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     if (several)
         vw_str(view, "precedence", lang_str(l, "precedence_rule"));
 
-    json_t *logs = logs_list(w, l, f, page_rel, err);
+    json_t *logs = logs_list(w, l, oc, f, page_rel, err);
     int has_logs = json_array_size(logs) > 0;
     json_object_set_new(view, "has_logs", json_boolean(has_logs));
     json_object_set_new(view, "logs", logs);

@@ -20,6 +20,7 @@
 #include "langcheck.h"
 #include "pages.h"
 #include "rmodel.h"
+#include "steptrace.h"
 
 /* The names the language check leaves out (langcheck.h), from the
  * dataset: set once per render, read by every page (the first check builds
@@ -123,6 +124,8 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
         }
     }
     rc = cs_flush(&oc, err);
+    if (rc == 0)
+        rc = st_emit(w, &oc, err); /* the step traces, once for both languages */
 out:
     page_names = NULL;
     lc_names_free(&names);

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "fileio.h"
 #include "recfacts.h"
+#include "rectrace.h"
 #include "suite.h"
 
 const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
@@ -33,7 +34,7 @@ static const char *const record_keys[] = {
     "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
     "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
     "ended_processes", "stats", "rule", "metrics", "logs", "launch", "command", "platform",
-    "source", "log_facts", NULL};
+    "source", "log_facts", "step_trace", NULL};
 static const char *const record_source_keys[] = {"repo", "commit", "path", "url", NULL};
 static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
                                           "container", "script", NULL};
@@ -86,6 +87,7 @@ void pr_record_clear(pr_record *r)
     json_decref(r->command);
     json_decref(r->ended_processes);
     json_decref(r->log_facts);
+    json_decref(r->step_trace);
     pr_record_init(r);
 }
 
@@ -161,6 +163,8 @@ json_t *pr_record_to_json(const pr_record *r)
         json_object_set(o, "source", r->source);
     if (r->log_facts)
         json_object_set(o, "log_facts", r->log_facts);
+    if (r->step_trace)
+        json_object_set(o, "step_trace", r->step_trace);
     return o;
 }
 
@@ -274,24 +278,26 @@ int pr_is_ip_address(const char *s)
     }
 }
 
-/* r's log_facts, checked as loading checks them: the array is written out
- * as {"log_facts": [...]} and read back, so that errors name the item
- * ("log_facts[3].line").  json_pack's "O" takes its own reference. */
-static int facts_check(json_t *facts, pr_err *err)
+/* r's log_facts or step_trace (key), checked as loading checks them: the
+ * value is written out as {"KEY": ...} and read back, so that errors name
+ * the item ("log_facts[3].line").  json_pack's "O" takes its own
+ * reference. */
+static int json_key_check(const char *key, json_t *val, int (*check)(const pr_jcur *, pr_err *),
+                          pr_err *err)
 {
-    json_t *o = json_pack("{s:O}", "log_facts", facts);
+    json_t *o = json_pack("{s:O}", key, val);
     char *text = json_dumps(o, JSON_COMPACT);
     pr_jdoc *doc = NULL;
     int rc = -1;
     if (!text) {
-        pr_err_set(err, NULL, 0, 0, "log_facts", "not valid JSON text");
+        pr_err_set(err, NULL, 0, 0, key, "not valid JSON text");
         goto out;
     }
-    if (pr_jdoc_parse("log_facts", text, strlen(text), &doc, err) < 0)
+    if (pr_jdoc_parse(key, text, strlen(text), &doc, err) < 0)
         goto out;
     pr_jcur root = pr_jdoc_root(doc);
-    pr_jcur fc = pr_jchild(&root, "log_facts");
-    rc = pr_recfacts_check(&fc, err);
+    pr_jcur fc = pr_jchild(&root, key);
+    rc = check(&fc, err);
 out:
     pr_jdoc_free(doc);
     free(text);
@@ -421,7 +427,10 @@ static int ended_check(const json_t *e, const char **field, char *why, size_t wh
     return 0;
 }
 
-int pr_record_check(const pr_record *r, pr_err *err)
+/* pr_record_check; json_checked: log_facts and step_trace were checked
+ * already, where they were read (pr_record_from_json), so they are not
+ * written out and read back a second time. */
+static int record_check(const pr_record *r, int json_checked, pr_err *err)
 {
     const char *f = r->case_name ? r->case_name : "record";
     if (!r->model || !pr_name_is_safe(r->model))
@@ -466,10 +475,16 @@ int pr_record_check(const pr_record *r, pr_err *err)
             return pr_err_set(err, f, 0, 0, "ended_processes", "%s%s%s", field ? field : "",
                               field ? ": " : "", why);
     }
-    if (r->log_facts && facts_check(r->log_facts, err) < 0)
+    if (!json_checked && r->log_facts &&
+        json_key_check("log_facts", r->log_facts, pr_recfacts_check, err) < 0)
+        return -1;
+    if (!json_checked && r->step_trace &&
+        json_key_check("step_trace", r->step_trace, pr_rectrace_check, err) < 0)
         return -1;
     return 0;
 }
+
+int pr_record_check(const pr_record *r, pr_err *err) { return record_check(r, 0, err); }
 
 /* A whole number of bytes, as a table's x. */
 static int is_bytes(const json_t *x)
@@ -702,11 +717,17 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         return pr_jfail(&pc, err, "\"%s\" is not a platform id ([A-Za-z0-9._+-])", r->platform);
     }
     if (get_json(c, "source", 0, &r->source, err) < 0 ||
-        get_json(c, "log_facts", 1, &r->log_facts, err) < 0)
+        get_json(c, "log_facts", 1, &r->log_facts, err) < 0 ||
+        get_json(c, "step_trace", 0, &r->step_trace, err) < 0)
         return -1;
     if (r->log_facts) {
         pr_jcur fc = pr_jchild(c, "log_facts");
         if (pr_recfacts_check(&fc, err) < 0)
+            return -1;
+    }
+    if (r->step_trace) {
+        pr_jcur tc = pr_jchild(c, "step_trace");
+        if (pr_rectrace_check(&tc, err) < 0)
             return -1;
     }
     if (r->source) {
@@ -774,7 +795,7 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         pr_jcur ef = pr_jchild(c, "env");
         return pr_jfail(&ef, err, "must be a relative path inside the run directory");
     }
-    if (pr_record_check(r, err) < 0) {
+    if (record_check(r, 1, err) < 0) {
         /* Re-anchor the message at the record's position. */
         pr_err inner = *err;
         return pr_jfail(c, err, "%s", inner.msg);

@@ -87,6 +87,8 @@ typedef struct pr_record {
                               * {count, names, survived} or NULL */
     json_t *log_facts;   /* owned; what the log states about its run: an array of
                           * {key, value, line[, file][, cut]} (lib/recfacts.h) or NULL */
+    json_t *step_trace;  /* owned; every record the parse rule read and what became of
+                          * it (lib/rectrace.h) or NULL */
 } pr_record;
 
 /* Checks an importer's --repo OWNER/NAME, --commit (a commit id) and --path

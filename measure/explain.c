@@ -6,89 +6,11 @@
 
 #include <jansson.h>
 
-/* One used record, for sorting by value (then by line order). */
-typedef struct used_rec {
-    double v;
-    size_t i; /* index in the run's list */
-} used_rec;
-
-static int cmp_used(const void *a, const void *b)
-{
-    const used_rec *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v < y->v ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* What explain says of a used record, beyond "kept". */
-enum { MARK_NONE, MARK_TRIM_LOW, MARK_TRIM_HIGH, MARK_MEDIAN, MARK_PICKED, MARK_NOT_PICKED };
+#include "recmark.h"
 
 static int step_time(pr_value_kind v)
 {
     return v == PR_VALUE_SECONDS_PER_STEP || v == PR_VALUE_MS_PER_STEP;
-}
-
-/* The reducer that picks one record (last, max, min, best) as max or min
- * or last: 'l', '>' or '<'; 0 for the others. */
-static int picker(const pr_rule_cfg *c)
-{
-    switch (c->reduce) {
-    case PR_REDUCE_LAST:
-        return 'l';
-    case PR_REDUCE_MAX:
-        return '>';
-    case PR_REDUCE_MIN:
-        return '<';
-    case PR_REDUCE_BEST:
-        return step_time(c->value) ? '<' : '>';
-    default:
-        return 0;
-    }
-}
-
-/* Marks the used records of one run (status PR_REC_USED) as the reducer
- * used them: trimmed at either end (among equal values, the earlier line
- * first), the middle of a median, the record picked by last/max/min/best
- * (the first of equal maxima, as the reducer keeps it).  mark[] has one
- * entry per listed record; *pick gets the picked record's index or
- * (size_t)-1.  Frees nothing it does not allocate. */
-static void mark_used(const pr_rule_cfg *c, const pr_scan_rec *recs, size_t n,
-                      const unsigned char *st, const pr_run_trace *t, unsigned char *mark,
-                      size_t *pick, size_t mid[2])
-{
-    *pick = (size_t)-1;
-    mid[0] = mid[1] = (size_t)-1;
-    used_rec *u = pr_xcalloc(n ? n : 1, sizeof *u);
-    size_t nu = 0;
-    for (size_t i = 0; i < n; i++)
-        if (st[i] == PR_REC_USED)
-            u[nu++] = (used_rec){recs[i].value, i};
-    int p = picker(c);
-    if (p && nu) {
-        size_t best = u[0].i;
-        for (size_t j = 1; j < nu; j++) {
-            double v = u[j].v, b = recs[best].value;
-            if (p == 'l' || (p == '>' && v > b) || (p == '<' && v < b))
-                best = u[j].i;
-        }
-        *pick = best;
-        for (size_t j = 0; j < nu; j++)
-            mark[u[j].i] = u[j].i == best ? MARK_PICKED : MARK_NOT_PICKED;
-    } else if (nu && !t->failed &&
-               (c->reduce == PR_REDUCE_MEDIAN || c->reduce == PR_REDUCE_TRIMMED_MEAN)) {
-        pr_qsort(u, nu, sizeof *u, cmp_used);
-        if (c->reduce == PR_REDUCE_MEDIAN) {
-            mid[0] = u[(nu - 1) / 2].i;
-            mid[1] = u[nu / 2].i;
-            mark[mid[0]] = mark[mid[1]] = MARK_MEDIAN;
-        } else {
-            for (size_t j = 0; j < t->trim_each && j < nu; j++) {
-                mark[u[j].i] = MARK_TRIM_LOW;
-                mark[u[nu - 1 - j].i] = MARK_TRIM_HIGH;
-            }
-        }
-    }
-    free(u);
 }
 
 static const char *const step_names[] = {"iteration", "epoch", "summary", "any"};
@@ -112,15 +34,15 @@ static void put_record(pr_buf *out, const pr_scan *s, const pr_rule_cfg *c,
         static const char *const what[] = {"", "", "", "", "last", "max", "min", "best"};
         int w = c->reduce == PR_REDUCE_LAST ? 4 : c->reduce == PR_REDUCE_MAX ? 5
                 : c->reduce == PR_REDUCE_MIN ? 6 : 7;
-        if (mark == MARK_TRIM_LOW)
+        if (mark == PR_MARK_TRIM_LOW)
             pr_buf_puts(out, "trimmed (low end)");
-        else if (mark == MARK_TRIM_HIGH)
+        else if (mark == PR_MARK_TRIM_HIGH)
             pr_buf_puts(out, "trimmed (high end)");
-        else if (mark == MARK_MEDIAN)
+        else if (mark == PR_MARK_MEDIAN)
             pr_buf_printf(out, "%s (median)", r);
-        else if (mark == MARK_PICKED)
+        else if (mark == PR_MARK_PICKED)
             pr_buf_printf(out, "%s (the %s)", r, what[w]);
-        else if (mark == MARK_NOT_PICKED)
+        else if (mark == PR_MARK_NOT_PICKED)
             pr_buf_printf(out, "used, not the %s", what[w]);
         else
             pr_buf_puts(out, r);
@@ -293,7 +215,7 @@ static int put_run(sink *k, const pr_scan *s, const pr_rule_cfg *c, const pr_par
     const pr_scan_rec *recs = pr_scan_records(s, i, &n);
     unsigned char *mark = pr_xcalloc(n ? n : 1, 1);
     size_t pick, mid[2];
-    mark_used(c, recs, n, st, t, mark, &pick, mid);
+    pr_mark_used(c, recs, n, st, t, mark, &pick, mid);
     pr_buf_printf(out, "  %*s  %14s  %s\n", width, "line", "value", "status");
     unsigned long long skip_no = 0, not_clean = 0;
     unsigned part = 0;

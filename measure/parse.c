@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "parsetrace.h"
 
 static int per_step(pr_value_kind v)
 {
@@ -75,6 +76,7 @@ void pr_parse_result_clear(pr_parse_result *res)
     json_decref(res->stats);
     json_decref(res->metrics);
     json_decref(res->log_facts);
+    json_decref(res->step_trace);
     pr_parse_result_init(res);
 }
 
@@ -494,6 +496,7 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
     case_open(&a, c, args, logs, nlogs, res);
     /* the facts of the first run's log (all of it with "files": "parts") */
     pr_logfacts *facts = pr_logfacts_new();
+    int all_read = 1;
     for (size_t i = 0; i < a.runs; i++) {
         run r;
         run_init(&r, rule, c, &a.k);
@@ -507,6 +510,7 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
             pr_buf_puts(&d, e.msg);
             fail(res, "parse_error", &d);
             pr_buf_free(&d);
+            all_read = 0;
         }
         case_add_run(&a, &r, i, io, res);
         run_free(&r);
@@ -514,6 +518,14 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
     case_close(&a, res);
     res->log_facts = pr_logfacts_json(facts);
     pr_logfacts_free(facts);
+    if (all_read) {
+        static const char *const listed_keys[] = {"records_seen", "ignored", "other_step_lines",
+                                                  "other_rank_lines", NULL};
+        unsigned long long listed = 0;
+        for (const char *const *k = listed_keys; *k; k++)
+            listed += (unsigned long long)json_integer_value(json_object_get(res->stats, *k));
+        res->step_trace = pr_steptrace_make(rule, logs, nlogs, args, listed);
+    }
     return 0;
 }
 
@@ -728,6 +740,9 @@ void pr_parse_to_record(const pr_rule *rule, pr_parse_result *res, pr_record *re
     json_decref(rec->log_facts);
     rec->log_facts = res->log_facts;
     res->log_facts = NULL;
+    json_decref(rec->step_trace);
+    rec->step_trace = res->step_trace;
+    res->step_trace = NULL;
     json_decref(rec->rule);
     rec->rule = pr_rule_to_json(rule);
     pr_parse_result_clear(res);

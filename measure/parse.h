@@ -41,6 +41,8 @@ typedef struct pr_parse_result {
     json_t *metrics;         /* owned object or NULL */
     json_t *log_facts;       /* owned array or NULL: what the log states about its run
                               * (measure/logfacts.h), the record's log_facts */
+    json_t *step_trace;      /* owned object or NULL: every record the rule read and
+                              * what became of it (measure/parsetrace.h) */
 } pr_parse_result;
 
 void pr_parse_result_init(pr_parse_result *res);
@@ -59,7 +61,9 @@ int pr_parse_check_args(const pr_rule *rule, const pr_parse_args *args, pr_err *
  * case fail with parse_error.  The same reading collects res->log_facts:
  * from the first log of "files": "runs" (its first run), from every part
  * of "files": "parts" (an item of part k > 0 says "file": k); lines of
- * other ranks than the rule's are left out as the records are. */
+ * other ranks than the rule's are left out as the records are.  When every
+ * log was read, res->step_trace gets the records' trace, from a second
+ * reading (pr_steptrace_make). */
 int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
                   const pr_parse_args *args, pr_parse_result *res, pr_err *err);
 
@@ -170,7 +174,7 @@ int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags
                     pr_parse_result *res, pr_run_trace *traces, unsigned char *const *status);
 
 /* Moves the outcome into rec: FINAL_RESULT/JOB_FAIL_FLAG, failure, UNIT,
- * stats, metrics, log_facts, and the normalised rule.  res is left empty. */
+ * stats, metrics, log_facts, step_trace, and the normalised rule.  res is left empty. */
 void pr_parse_to_record(const pr_rule *rule, pr_parse_result *res, pr_record *rec);
 
 #endif

@@ -34,7 +34,8 @@ FUZZ_LIB_SRC := $(sort $(wildcard lib/*.c))
 fuzz_data_SRC := gen/data.c gen/fitfile.c gen/runset.c gen/pairing.c gen/srcenv.c gen/published.c gen/platform.c gen/decl.c measure/rule.c
 fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c measure/numbers.c measure/rule.c measure/logscan.c \
                   measure/logfacts.c measure/logfacts_args.c \
-                  measure/explain.c measure/fit.c measure/fitcalc.c measure/fitreport.c
+                  measure/explain.c measure/fit.c measure/fitcalc.c measure/fitreport.c \
+                  measure/parsetrace.c measure/recmark.c
 fuzz_mustache_SRC := gen/mustache.c
 fuzz_check_SRC := gen/check.c gen/checkpage.c gen/cmarkx.c gen/md.c
 

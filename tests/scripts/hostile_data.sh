@@ -12,7 +12,9 @@
 #     LD_PRELOAD (names the shell or the loader use);
 #   - templates whose partials include each other eight times over (output
 #     that would grow to gigabytes): the render stops with an error;
-#   - parse --model ../x.
+#   - parse --model ../x;
+#   - a record whose step_trace is malformed (gen's traces are drawn from
+#     it): refused at the file, line and field.
 # tests/unit/gen_hostile.c checks the same refusals at the library level and
 # that hostile free text renders inert.
 set -u
@@ -150,5 +152,25 @@ expect 1 "bomb_[a-i]:[0-9]+:[0-9]+: (output larger than 64 MiB|rendering takes m
 printf 'ips: 1\n' >"$tmp/l"
 expect 2 "--model: \"../x\" is not a safe folder name" "$MEASURE" parse --rule '{"keyword": "ips:", "scope": "global"}' --model ../x "$tmp/l"
 expect 2 "--framework: .* is not a safe folder name" "$MEASURE" parse --rule '{"keyword": "ips:", "scope": "global"}' --framework 'a/b' "$tmp/l"
+
+# A malformed step_trace (lib/rectrace.c): a status string one short, an
+# unknown status, "max" without bins, a negative value, an unknown key.
+trace_record() { # trace_record DIR STEP_TRACE_JSON
+  record "$1" logs/train_log/c M
+  f="$1/runs/r1/logs/index/c_speed"
+  sed -i 's/"origin": "parsed"}/"origin": "parsed",\n "step_trace": '"$2"'}/' "$f"
+}
+n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "factor": 1, "runs": [{"records": 2, "bin": 1, "value": 1, "lines": [1, 2], "values": [1, 1], "status": "K"}]}'
+expect 1 "c_speed:6:[0-9]+: step_trace.runs\[0\].status: 1 points, expected 2" "$GEN" validate --data "$tmp/s$n"
+expect 1 "c_speed:6:[0-9]+: step_trace.runs\[0\].status" "$GEN" build --data "$tmp/s$n" --out "$tmp/s$n-out" --no-charts
+[ ! -e "$tmp/s$n-out" ] || fail "a build with a malformed step_trace wrote $tmp/s$n-out"
+n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "factor": 1, "runs": [{"records": 1, "bin": 1, "value": 1, "lines": [1], "values": [1], "status": "Z"}]}'
+expect 1 "c_speed:6:[0-9]+: step_trace.runs\[0\].status: unknown status 'Z'" "$GEN" validate --data "$tmp/s$n"
+n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "factor": 1, "runs": [{"records": 1, "bin": 1, "value": 1, "lines": [1], "values": [1], "max": [1], "status": "K"}]}'
+expect 1 "c_speed:6:[0-9]+: step_trace.runs\[0\].max: .max. goes with binned points" "$GEN" validate --data "$tmp/s$n"
+n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "factor": 1, "runs": [{"records": 1, "bin": 1, "value": 1, "lines": [1], "values": [-5], "status": "K"}]}'
+expect 1 "c_speed:6:[0-9]+: step_trace.runs\[0\].values\[0\]: expected a number >= 0 or null" "$GEN" validate --data "$tmp/s$n"
+n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "factor": 1, "runz": []}'
+expect 1 "c_speed:6:[0-9]+: step_trace.runz: unknown key" "$GEN" validate --data "$tmp/s$n"
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "hostile data: all refused"
