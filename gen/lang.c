@@ -59,10 +59,9 @@ static const char *const string_keys[] = {
     "head_index_no_figure", "head_planned_cases", "head_planned_item", "head_planned_intro",
     "head_audit_import", "head_audit_import_unknown", "head_audit_import_line", "head_differs_intro",
     "head_printed_other",
-    NULL};
     /* the step traces of the framework page (steptrace.c) */
-    "trace_alt", "trace_none", "trace_omitted", NULL
-};
+    "trace_alt", "trace_none", "trace_omitted",
+    NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)
 {
