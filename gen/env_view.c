@@ -7,6 +7,7 @@
 
 #include "jdoc.h"
 #include "fileio.h"
+#include "fw_order.h"
 #include "md.h"
 #include "mdtable.h"
 #include "logfacts_view.h"
@@ -516,14 +517,12 @@ json_t *env_view(const rm_world *w, const lang *l, const rm_fw *f, const char *p
                  pr_err *err)
 {
     json_t *list = json_array();
-    /* Configurations are sorted by platform first: one entry per run of them. */
-    for (size_t first = 0; first < f->ncfgs;) {
-        const pr_platform *p = f->cfgs[first].platform;
-        size_t end = first;
-        while (end < f->ncfgs && f->cfgs[end].platform == p)
-            end++;
-        json_array_append_new(list, platform_env(w, l, f, p, page_rel, err));
-        first = end;
-    }
+    /* In the results' order (fw_order.h): one entry per platform. */
+    fwo_run *runs = pr_xcalloc(f->ncfgs + 1, sizeof *runs);
+    size_t n = fwo_runs(w, f, runs);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(list, platform_env(w, l, f, f->cfgs[runs[i].first].platform,
+                                                 page_rel, err));
+    free(runs);
     return list;
 }

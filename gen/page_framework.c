@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "env_view.h"
+#include "fw_order.h"
 #include "fw_tables.h"
 #include "md.h"
 #include "mdtable.h"
@@ -454,19 +455,20 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
 
     json_t *plats = json_array();
     json_object_set_new(view, "platforms", plats);
-    /* Configurations are sorted by platform first: one section per run. */
-    for (size_t first = 0; first < f->ncfgs;) {
-        const pr_platform *p = f->cfgs[first].platform;
-        size_t end = first;
-        while (end < f->ncfgs && f->cfgs[end].platform == p)
-            end++;
-        cpu_only &= pv_is_cpu(p);
+    /* One section per platform, in fw_order.h's order. */
+    fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+    size_t nplat = fwo_runs(w, f, order);
+    int failed = 0;
+    for (size_t i = 0; i < nplat && !failed; i++) {
+        cpu_only &= order[i].cpu;
         json_t *pv = json_object();
         json_array_append_new(plats, pv);
-        if (platform_view(w, l, f, first, end, page_rel, oc, &nt, &several, pv, err) < 0)
-            goto out;
-        first = end;
+        failed = platform_view(w, l, f, order[i].first, order[i].end, page_rel, oc, &nt,
+                               &several, pv, err) < 0;
     }
+    free(order);
+    if (failed)
+        goto out;
     json_object_set_new(view, "cpu_only", json_boolean(cpu_only));
     /* The markers explained once, where there is a figure to mark. */
     if (f->nrecs || f->npubs)
