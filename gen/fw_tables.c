@@ -18,8 +18,7 @@
 #include "sanity.h"
 #include "stats.h"
 
-/* Decimals a published number was printed with (at least 1, at most 4). */
-static int printed_decimals(double v)
+int fwt_printed_decimals(double v)
 {
     for (int d = 1; d < 4; d++) {
         double s = pow(10.0, d);
@@ -29,10 +28,7 @@ static int printed_decimals(double v)
     return 4;
 }
 
-/* 1 when row r's printed speedup cannot be its figure ÷ the baseline's:
- * no values the printed decimals of the three allow give it
- * (docs/statistics.md#printed-precision). */
-static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
+int fwt_speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
 {
     return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
                                       r->value, mdt_pub_decimals(r), base->value,
@@ -95,11 +91,12 @@ static void interval_cell(const rm_cell *rc, pr_buf *out)
  * median's interval and farther than tol (a fraction) from the median
  * (docs/statistics.md#gaps). */
 static void gap_verdict(const lang *l, const rm_cell *rc, const pr_pub_row *pr, double tol,
-                        pr_buf *gap, vw_notes *nt)
+                        pr_buf *gap, vw_notes *nt, int *insufficient)
 {
     if (rc->n_ok < PR_STATS_MIN_RUNS_GAP) {
-        pr_buf_printf(gap, " %s", lang_str(l, "gap_insufficient"));
+        /* Said once, under the table (fwt_repro_table). */
         nt->insufficient = 1;
+        (*insufficient)++;
         return;
     }
     nt->stats = 1;
@@ -350,6 +347,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     pr_buf cells[MAX_COLS];
     for (size_t i = 0; i < MAX_COLS; i++)
         pr_buf_init(&cells[i]);
+    int insufficient = 0;
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         /* A case with no run reproduced nothing: the summary table says
@@ -424,7 +422,8 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
                     pr_buf_putc(gap, '+');
                 pr_md_number(gap, 100.0 * g, PR_DECIMALS_PERCENT);
                 pr_buf_puts(gap, "%");
-                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt);
+                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt,
+                            &insufficient);
             } else {
                 pr_buf_puts(gap, lang_str(l, "state_none"));
             }
@@ -442,6 +441,13 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     pr_buf_free(&thr);
     for (size_t p = 0; p < npubs; p++)
         pr_buf_free(&pubh[p]);
+    /* A gap not judged is said once per table, not in every cell (the
+     * runs column shows which rows). */
+    if (insufficient) {
+        pr_buf_puts(out, "\n- ");
+        pr_buf_puts(out, lang_str(l, "fwp_insufficient"));
+        pr_buf_putc(out, '\n');
+    }
     if (sn.notes.len) {
         pr_buf_putc(out, '\n');
         pr_buf_puts(out, pr_buf_cstr(&sn.notes));
@@ -504,10 +510,7 @@ void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *
     pr_buf_free(&where);
 }
 
-/* The run set of the imported log behind published row r of t: a record
- * of f from t's own repository, of t's platform, batch size, the mode t
- * pairs with, and r's nodes and GPUs; NULL when none. */
-static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+const pr_run *fwt_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
     for (size_t i = 0; i < f->nrecs; i++)
         if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
@@ -587,8 +590,8 @@ void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_note
                                          eff, nt);
             /* The source's own logs show two of its run sets behind the
              * figure and its 1-GPU figure: the speedup crosses them. */
-            const pr_run *run = base && r != base ? pub_row_run(f, t, r) : NULL;
-            const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
+            const pr_run *run = base && r != base ? fwt_pub_row_run(f, t, r) : NULL;
+            const pr_run *base_run = run ? fwt_pub_row_run(f, t, base) : NULL;
             if (scaling && run && base_run && run != base_run) {
                 json_t *diffs = rs_diff(run, base_run);
                 sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
@@ -606,8 +609,8 @@ void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_note
             pr_buf *ps = &cells[k++];
             if (r->has_speedup) {
                 /* Printed as the source printed it. */
-                pr_md_number(ps, r->speedup, printed_decimals(r->speedup));
-                if (!isnan(computed) && speedup_disagrees(r, base)) {
+                pr_md_number(ps, r->speedup, fwt_printed_decimals(r->speedup));
+                if (!isnan(computed) && fwt_speedup_disagrees(r, base)) {
                     pr_buf_printf(ps, " %s", lang_str(l, "speedup_flag"));
                     nt->speedup_flag = 1;
                 }
@@ -644,28 +647,49 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
                        pr_err *err)
 {
     const pr_platform *p = f->cfgs[first].platform;
+    /* Configurations with a figure or a state (OOM, failed) only: planned
+     * cases are the platform's planned list, not columns of TODO. */
+    const rm_cfg **cols = pr_xcalloc(end - first + 1, sizeof *cols);
+    size_t ncols = 0;
+    for (size_t i = first; i < end; i++) {
+        int shown = 0;
+        for (size_t r = 0; r < f->cfgs[i].ncells && !shown; r++)
+            shown = f->cfgs[i].cells[r].origin != RM_PLANNED &&
+                    f->cfgs[i].cells[r].origin != RM_NONE;
+        if (shown)
+            cols[ncols++] = &f->cfgs[i];
+    }
     rm_row *rows = NULL;
     size_t nrows = 0;
-    for (size_t i = first; i < end; i++)
-        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
-            rm_row_add(&rows, &nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
+    for (size_t i = 0; i < ncols; i++)
+        for (size_t r = 0; r < cols[i]->ncells; r++)
+            if (cols[i]->cells[r].origin != RM_PLANNED && cols[i]->cells[r].origin != RM_NONE)
+                rm_row_add(&rows, &nrows, cols[i]->cells[r].nodes, cols[i]->cells[r].gpus);
+    if (!ncols) {
+        free(cols);
+        return;
+    }
     pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
-    size_t nh = end - first + 1;
+    size_t nh = ncols + 1;
     char **names = pr_xcalloc(nh, sizeof *names);
     const char **heads = pr_xcalloc(nh, sizeof *heads);
     heads[0] = pv_col_count(l, p);
     /* Plain names (mdt_head escapes them once: a Markdown name came out
      * "R&amp;amp;D"), without the platform the section's heading names. */
-    for (size_t i = first; i < end; i++)
-        heads[i - first + 1] = names[i - first + 1] = lang_config_short(l, &f->cfgs[i], 1, err);
+    for (size_t i = 0; i < ncols; i++)
+        heads[i + 1] = names[i + 1] = lang_config_short(l, cols[i], 1, err);
     mdt_head(out, heads, nh, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < nrows; r++) {
         mdt_cells_clear(cells, nh);
         pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
-        for (size_t i = first; i < end; i++)
-            mdt_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
-                            nt, &cells[i - first + 1]);
+        for (size_t i = 0; i < ncols; i++) {
+            const rm_cell *rc = rm_cell_of(cols[i], rows[r].nodes, rows[r].gpus);
+            if (rc->origin == RM_PLANNED)
+                pr_buf_puts(&cells[i + 1], lang_str(l, "state_none"));
+            else
+                mdt_summary_cell(w, l, rc, page_rel, nt, &cells[i + 1]);
+        }
         mdt_row(out, cells, nh);
     }
     mdt_cells_free(cells, nh);
@@ -675,5 +699,5 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
     free(names);
     free(heads);
     free(rows);
+    free(cols);
 }
-

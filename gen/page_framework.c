@@ -19,6 +19,7 @@
 
 #include "env_view.h"
 #include "fw_order.h"
+#include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
 #include "mdtable.h"
@@ -203,62 +204,14 @@ static json_t *logs_list(const rm_world *w, const lang *l, const rm_fw *f, const
 
 /* ---------------------------------------------------------------- configurations */
 
-/* Appends t to v (*n entries) unless it is there or not c's. */
-static void pub_add(const pr_pub_table **v, size_t *n, const pr_pub_table *t, const rm_cfg *c)
+/* Drops b's trailing newlines: the template puts the blank line after a
+ * block itself. */
+static void md_trim_nl(pr_buf *b)
 {
-    if (!t || !rm_pub_of(t, c))
-        return;
-    for (size_t k = 0; k < *n; k++)
-        if (v[k] == t)
-            return;
-    v[(*n)++] = t;
-}
-
-/* c's published tables in precedence order: the one its figures come from
- * (and are compared with) first, then the others as the cells rank them,
- * then any left.  The caller frees the array. */
-static const pr_pub_table **pubs_in_order(const rm_fw *f, const rm_cfg *c, size_t *n)
-{
-    const pr_pub_table **v = pr_xcalloc(f->npubs + 1, sizeof *v);
-    *n = 0;
-    pub_add(v, n, c->pub, c);
-    for (size_t i = 0; i < c->ncells; i++)
-        for (size_t a = 0; a < c->cells[i].nalts; a++)
-            pub_add(v, n, c->cells[i].alt_tabs[a], c);
-    for (size_t i = 0; i < f->npubs; i++)
-        pub_add(v, n, f->pubs[i], c);
-    return v;
-}
-
-/* "‡ imported from ..." under a configuration: the sources of the logs its
- * imported cells stand for (each named once). */
-static void imported_line(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
-{
-    pr_buf list = PR_BUF_INIT;
-    json_t *seen = json_object();
-    for (size_t i = 0; i < c->ncells; i++) {
-        const rm_cell *rc = &c->cells[i];
-        for (size_t j = 0; rc->imported && j < rc->nrecs; j++) {
-            pr_buf s = PR_BUF_INIT;
-            pv_record_source(rc->recs[j], &s);
-            if (!s.len)
-                pr_buf_puts(&s, lang_str(l, "imported_source_unknown"));
-            if (!json_object_get(seen, pr_buf_cstr(&s))) {
-                json_object_set_new(seen, pr_buf_cstr(&s), json_true());
-                if (list.len)
-                    pr_buf_puts(&list, lang_str(l, "list_sep"));
-                pr_buf_puts(&list, pr_buf_cstr(&s));
-            }
-            pr_buf_free(&s);
-        }
-    }
-    json_decref(seen);
-    if (list.len) {
-        json_t *v = json_pack("{s:s}", "sources", pr_buf_cstr(&list));
-        lang_fmt(l, "imported_sources", v, out, err);
-        json_decref(v);
-    }
-    pr_buf_free(&list);
+    size_t n = b->len;
+    while (n > 0 && pr_buf_cstr(b)[n - 1] == '\n')
+        n--;
+    pr_buf_truncate(b, n);
 }
 
 /* The view of configuration c: its reproduction table, where imported
@@ -282,21 +235,13 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
         runs |= c->cells[i].nrecs > 0;
     if (c->has_repro && runs) {
         fwt_repro_table(w, l, f, c, page_rel, nt, &b, err);
+        md_trim_nl(&b);
         vw_md(cv, "repro_table", &b);
     }
-    imported_line(l, c, &b, err);
-    if (b.len)
-        vw_md(cv, "imported", &b);
-    json_t *others = json_array();
-    for (size_t i = 0; i < c->ncells; i++) {
-        pv_cell_others(l, c, &c->cells[i], &b, err);
-        if (b.len)
-            json_array_append_new(others, json_string(pr_buf_cstr(&b)));
-        pr_buf_clear(&b);
-    }
-    *several |= json_array_size(others) > 0;
-    json_object_set_new(cv, "has_others", json_boolean(json_array_size(others) > 0));
-    json_object_set_new(cv, "others", others);
+    /* Where each imported log comes from is said once, in the log list;
+     * the other sources of a cell are in the published tables below. */
+    for (size_t i = 0; i < c->ncells; i++)
+        *several |= c->cells[i].nalts > 0;
     /* The chart's axis says GPUs: none for a CPU machine. */
     if (oc->charts && !pv_is_cpu(c->platform)) {
         if (cs_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0)
@@ -304,34 +249,54 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
         if (b.len)
             vw_md(cv, "chart", &b);
     }
-    size_t n;
-    const pr_pub_table **tabs = pubs_in_order(f, c, &n);
-    json_t *pubs = json_array();
-    for (size_t j = 0; j < n; j++) {
-        const pr_pub_table *t = tabs[j];
-        /* A table whose rows are all TODO published no figure. */
-        int figures = 0;
-        for (size_t r = 0; r < t->nrows && !figures; r++)
-            figures = t->rows[r].has_value || strcmp(t->rows[r].state, "TODO") != 0;
-        if (!figures)
-            continue;
-        json_t *pv = json_object();
-        vw_text(pv, "label", t->label);
-        vw_text(pv, "variant", pr_bitext_in(&t->variant, l->code));
-        vw_text(pv, "note", pr_bitext_in(&t->note, l->code));
-        json_object_set_new(pv, "first", json_boolean(n > 1 && t == c->pub));
-        fwt_source_line(l, t, &b, err);
-        vw_md(pv, "source", &b);
-        fwt_pub_table(l, f, t, nt, &b, err);
-        vw_md(pv, "table", &b);
-        json_array_append_new(pubs, pv);
-    }
-    free(tabs);
-    json_object_set_new(cv, "published", pubs);
+    fwp_config_table(l, f, c, nt, &b, err);
+    md_trim_nl(&b);
+    if (b.len)
+        vw_md(cv, "pub_table", &b);
     rc = 0;
 out:
     pr_buf_free(&b);
     return rc;
+}
+
+/* The cases of f->cfgs[first, end) the suite plans and nothing has run
+ * nor published yet, as one sentence ("Planned: FP32 BS=128 (1×1, 1×8)");
+ * nothing when none.  They are no cells of the tables. */
+static void planned_list(const lang *l, const rm_fw *f, size_t first, size_t end, pr_buf *out,
+                         pr_err *err)
+{
+    pr_buf list = PR_BUF_INIT, counts = PR_BUF_INIT;
+    for (size_t i = first; i < end; i++) {
+        const rm_cfg *c = &f->cfgs[i];
+        pr_buf_clear(&counts);
+        for (size_t r = 0; r < c->ncells; r++) {
+            if (c->cells[r].origin != RM_PLANNED)
+                continue;
+            if (counts.len)
+                pr_buf_puts(&counts, lang_str(l, "list_sep"));
+            pv_count_label(l, c->platform, c->cells[r].nodes, c->cells[r].gpus, &counts, err);
+        }
+        if (!counts.len)
+            continue;
+        char *name = lang_config_short(l, c, 1, err);
+        pr_buf md = PR_BUF_INIT;
+        pr_md_text(&md, name);
+        json_t *v = json_pack("{s:s,s:s}", "config", pr_buf_cstr(&md), "counts",
+                              pr_buf_cstr(&counts));
+        if (list.len)
+            pr_buf_puts(&list, lang_str(l, "list_sep"));
+        lang_fmt(l, "fwp_planned_item", v, &list, err);
+        json_decref(v);
+        pr_buf_free(&md);
+        free(name);
+    }
+    if (list.len) {
+        json_t *v = json_pack("{s:s}", "list", pr_buf_cstr(&list));
+        lang_fmt(l, "fwp_planned", v, out, err);
+        json_decref(v);
+    }
+    pr_buf_free(&list);
+    pr_buf_free(&counts);
 }
 
 /* The results of one platform, f->cfgs[first, end): its summary table,
@@ -357,6 +322,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
     if (!p && figures)
         vw_str(pv, "platform_note", lang_str(l, "platform_none_note"));
     fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
+    md_trim_nl(&b);
     vw_md(pv, "summary_table", &b);
     if (oc->charts && !pv_is_cpu(p)) {
         /* cs_fw_speedup draws one chart per platform: given this one's. */
@@ -375,12 +341,19 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
             goto out;
         /* Only planned cases: the summary table lists them; a heading with
          * nothing under it is left out. */
-        json_t *pubs = json_object_get(cv, "published");
-        if (!json_object_get(cv, "repro_table") && !json_object_get(cv, "imported") &&
-            !json_object_get(cv, "chart") && !json_is_true(json_object_get(cv, "has_others")) &&
-            json_array_size(pubs) == 0)
+        if (!json_object_get(cv, "repro_table") && !json_object_get(cv, "chart") &&
+            !json_object_get(cv, "pub_table"))
             json_array_remove(configs, json_array_size(configs) - 1);
     }
+    fwp_over_time_table(l, f, first, end, nt, &b, err);
+    md_trim_nl(&b);
+    if (b.len) {
+        vw_md(pv, "over_time", &b);
+        vw_str(pv, "over_time_head", lang_str(l, "fwp_over_time"));
+    }
+    planned_list(l, f, first, end, &b, err);
+    if (b.len)
+        vw_md(pv, "planned", &b);
     rc = 0;
 out:
     json_object_set_new(pv, "configs", configs);
@@ -475,6 +448,8 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
         vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
     if (several)
         vw_str(view, "precedence", lang_str(l, "precedence_rule"));
+    if (f->npubs)
+        vw_str(view, "pub_legend", lang_str(l, "fwp_pub_legend"));
 
     json_t *logs = logs_list(w, l, f, page_rel, err);
     int has_logs = json_array_size(logs) > 0;

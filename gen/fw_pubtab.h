@@ -1,0 +1,40 @@
+/* fw_pubtab: a framework page's published figures, as few tables as the
+ * facts allow (page_framework.c).
+ *
+ * Per configuration one table of the newest revision of each published
+ * source: a row per source (its link, variant, date, note, primary mark),
+ * a column per device count, each cell the figure as printed with the
+ * speedup and scaling efficiency its own figures give and the speedup the
+ * source printed.  Older revisions of a source (same label and repository,
+ * an older date) go to one "published over time" table per platform, of
+ * the same shape with a configuration column, instead of one table each.
+ *
+ * Memory: everything appends to the caller's pr_buf; the arrays returned
+ * are the caller's (free).
+ */
+#ifndef PR_FW_PUBTAB_H
+#define PR_FW_PUBTAB_H
+
+#include "buf.h"
+#include "err.h"
+#include "lang.h"
+#include "rmodel.h"
+#include "view.h"
+
+/* 1 when published table t of configuration c is an older revision of a
+ * source another table of c gives in a newer one. */
+int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
+
+/* The newest revision of each source of configuration c (those with a
+ * figure), the primary first: appended to out as one table; nothing when
+ * c has none.  Sets the notes it needs in nt. */
+void fwp_config_table(const lang *l, const rm_fw *f, const rm_cfg *c, vw_notes *nt, pr_buf *out,
+                      pr_err *err);
+
+/* The older revisions of the configurations f->cfgs[first, end) (one
+ * platform) as one table, a row per configuration and revision; nothing
+ * when there are none. */
+void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
+                         pr_buf *out, pr_err *err);
+
+#endif
