@@ -105,6 +105,22 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
         vw_text(view, "image", s->image);
 }
 
+/* What a run set's steps show (a copy the caller decrefs): its view less
+ * what names the run set itself (title, folder, suite file, and the
+ * perfrepro commands, which name that file). */
+static json_t *shown_steps(const json_t *sv)
+{
+    json_t *c = json_deep_copy(sv);
+    static const char *const own[] = {"title", "run", "suite_link", "runs", "measure_block"};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        json_object_del(c, own[i]);
+    size_t i;
+    json_t *gc;
+    json_array_foreach(json_object_get(c, "gpu_cases"), i, gc)
+        json_object_del(gc, "perfrepro_block");
+    return c;
+}
+
 /* The steps of each run set of f's figures that keeps the suite its runs
  * ran (RUN/suite.json): "runset_steps", and "has_runset_steps". */
 static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
@@ -132,6 +148,33 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
         vw_md(sv, "suite_path", &b);
         vw_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
         steps_view(run->suite, sv);
+        /* Run sets whose suites give the same steps (same description,
+         * code, set-up and commands) are shown once, naming each. */
+        json_t *one = json_pack("{s:O,s:O,s:O}", "title", json_object_get(sv, "title"), "run",
+                                json_object_get(sv, "run"), "suite_link",
+                                json_object_get(sv, "suite_link"));
+        json_object_set_new(one, "suite_path", json_string(json_string_value(json_object_get(sv, "suite_path"))));
+        json_t *steps = shown_steps(sv);
+        json_t *same = NULL;
+        for (size_t k = 0; k < json_array_size(list) && !same; k++) {
+            json_t *prev = shown_steps(json_array_get(list, k));
+            if (json_equal(prev, steps))
+                same = json_array_get(list, k);
+            json_decref(prev);
+        }
+        json_decref(steps);
+        if (same) {
+            json_t *runs = json_object_get(same, "runs");
+            json_object_set_new(json_array_get(runs, json_array_size(runs) - 1), "sep",
+                                json_string(lang_str(l, "fwp_runset_sep")));
+            json_array_append_new(runs, one);
+            json_decref(sv);
+            continue;
+        }
+        json_object_del(sv, "title");
+        json_object_del(sv, "run");
+        json_object_del(sv, "suite_link");
+        json_object_set_new(sv, "runs", json_pack("[o]", one));
         json_array_append_new(list, sv);
     }
     json_object_set_new(view, "has_runset_steps", json_boolean(json_array_size(list) > 0));

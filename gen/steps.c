@@ -179,10 +179,13 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
     pr_var *all = pr_xmalloc((nv + nextra) * sizeof *all);
     memcpy(all, vars, nv * sizeof *all);
     memcpy(all + nv, extra, sizeof extra);
+    /* On several nodes one block serves every node: the rank is the
+     * node's NODE_RANK, set on each. */
     static const ref multi_refs[] = {{"master_addr", "MASTER_ADDR"},
                                      {"master_port", "MASTER_PORT"},
+                                     {"node_rank", "NODE_RANK"},
                                      {"local_rank", "LOCAL_RANK"}};
-    size_t nrefs = !multi ? 0 : strcmp(s->ranks, "per_gpu") == 0 ? 3 : 2;
+    size_t nrefs = !multi ? 0 : strcmp(s->ranks, "per_gpu") == 0 ? 4 : 3;
     json_t *cmd = pr_suite_case_command(s, c);
     const char *k;
     json_t *v;
@@ -390,12 +393,14 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
                                "precision", c->precision, "case", c->name, "per_gpu",
                                c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
         json_object_set_new(cv, "last_gpu", json_integer(c->gpus_per_node - 1));
+        json_object_set_new(cv, "last_node", json_integer(c->nodes - 1));
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, c->name);
         vw_md(cv, "case_code", &code);
         pr_buf_free(&code);
         json_t *nodes = json_array();
-        for (int node = 0; node < c->nodes; node++) {
+        /* One block for all nodes (the rank is "$NODE_RANK"). */
+        for (int node = 0; node < 1; node++) {
             used_vars used = {{0}, 0};
             pr_buf b = PR_BUF_INIT;
             framework_command(&lines, s, c, node, &used);
@@ -437,6 +442,10 @@ static void vars_view(const pr_suite *s, json_t *view, const used_vars *all)
         }
         if (strcmp(name, "MASTER_ADDR") == 0 || strcmp(name, "MASTER_PORT") == 0) {
             json_object_set_new(view, "var_master", json_true());
+            continue;
+        }
+        if (strcmp(name, "NODE_RANK") == 0) {
+            json_object_set_new(view, "var_node_rank", json_true());
             continue;
         }
         if (strcmp(name, "LOCAL_RANK") == 0) {
