@@ -53,7 +53,7 @@ static const char *const string_keys[] = {
     "sanity_other_runset_same", "rs_what_dates", "rs_what_rule", "rs_what_env",
     "src_measured_here", "src_imported_from",
     /* the framework page's layout (fw_pubtab.c, page_framework.c) */
-    "fwp_source_cell", "fwp_who", "fwp_printed_speedup", "fwp_col_source", "fwp_col_revision", "fwp_pub_legend", "fwp_over_time", "fwp_planned", "fwp_planned_item", "fwp_insufficient", "fwp_runset_sep",
+    "fwp_source_cell", "fwp_who", "fwp_printed_speedup", "fwp_col_source", "fwp_col_revision", "fwp_pub_legend", "fwp_over_time", "fwp_planned", "fwp_planned_item", "fwp_insufficient", "fwp_runset_sep", "fwp_env_shared", "fwp_env_item",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)
