@@ -234,7 +234,7 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
 /* The table of entries e[0..n): a row per entry (with its configuration's
  * name when with_config), a column per device count any of them has. */
 static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t n,
-                          int with_config, vw_notes *nt, pr_buf *out, pr_err *err)
+                          int with_config, int revision, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     rm_row *rows = NULL;
     size_t nrows = 0;
@@ -249,7 +249,7 @@ static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t 
     size_t k = 0;
     if (with_config)
         hs[k++] = lang_str(l, "col_config");
-    hs[k++] = lang_str(l, with_config ? "fwp_col_revision" : "fwp_col_source");
+    hs[k++] = lang_str(l, revision ? "fwp_col_revision" : "fwp_col_source");
     for (size_t r = 0; r < nrows; r++) {
         pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &heads[k], err);
         hs[k] = pr_buf_cstr(&heads[k]);
@@ -267,7 +267,7 @@ static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t 
             pr_md_text(&cells[c0++], name);
             free(name);
         }
-        source_cell(l, e[i].t, e[i].primary, with_config, &cells[c0++], err);
+        source_cell(l, e[i].t, e[i].primary, revision, &cells[c0++], err);
         figure_cells(l, f, &e[i], rows, nrows, cells + c0, &sn, nt, err);
         mdt_row(out, cells, nh);
     }
@@ -316,13 +316,15 @@ static size_t newest(const rm_fw *f, const rm_cfg *c, entry *out)
     return n;
 }
 
-void fwp_config_table(const lang *l, const rm_fw *f, const rm_cfg *c, vw_notes *nt, pr_buf *out,
-                      pr_err *err)
+void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
+                        pr_buf *out, pr_err *err)
 {
-    entry *e = pr_xcalloc(f->npubs + 1, sizeof *e);
-    size_t n = newest(f, c, e);
+    entry *e = pr_xcalloc(f->npubs * (end - first) + 1, sizeof *e);
+    size_t n = 0;
+    for (size_t i = first; i < end; i++)
+        n += newest(f, &f->cfgs[i], e + n);
     if (n)
-        entries_table(l, f, e, n, 0, nt, out, err);
+        entries_table(l, f, e, n, 1, 0, nt, out, err);
     free(e);
 }
 
@@ -352,7 +354,7 @@ void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end
         }
     if (n) {
         pr_qsort(e, n, sizeof *e, entry_qsort);
-        entries_table(l, f, e, n, 1, nt, out, err);
+        entries_table(l, f, e, n, 1, 1, nt, out, err);
     }
     free(e);
 }

@@ -1,9 +1,9 @@
 /* fw_pubtab: a framework page's published figures, as few tables as the
  * facts allow (page_framework.c).
  *
- * Per configuration one table of the newest revision of each published
- * source: a row per source (its link, variant, date, note, primary mark),
- * a column per device count, each cell the figure as printed with the
+ * Per platform one table of the newest revision of each published source
+ * of each configuration: a row per configuration and source (its link,
+ * variant, date, note, primary mark), a column per device count, each cell the figure as printed with the
  * speedup and scaling efficiency its own figures give and the speedup the
  * source printed.  Older revisions of a source (same label and repository,
  * an older date) go to one "published over time" table per platform, of
@@ -25,11 +25,13 @@
  * source another table of c gives in a newer one. */
 int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
 
-/* The newest revision of each source of configuration c (those with a
- * figure), the primary first: appended to out as one table; nothing when
- * c has none.  Sets the notes it needs in nt. */
-void fwp_config_table(const lang *l, const rm_fw *f, const rm_cfg *c, vw_notes *nt, pr_buf *out,
-                      pr_err *err);
+/* The newest revision of each source of each configuration of
+ * f->cfgs[first, end) (one platform) that has a figure, as one table: a
+ * row per configuration and source, the primary first within its
+ * configuration; nothing when there are none.  Sets the notes it needs in
+ * nt. */
+void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
+                        pr_buf *out, pr_err *err);
 
 /* The older revisions of the configurations f->cfgs[first, end) (one
  * platform) as one table, a row per configuration and revision; nothing

@@ -250,16 +250,14 @@ static void other_runset_pubs(const lang *l, const rm_cfg *c, const pr_pub_table
     for (size_t i = 0; i < c->ncells && !repo; i++)
         if (c->cells[i].imported && c->cells[i].n_ok && c->cells[i].link_rec)
             repo = json_string_value(json_object_get(c->cells[i].link_rec->source, "repo"));
-    int first = 1;
     for (size_t p = 0; repo && p < npubs; p++) {
         if (pubs[p]->source_repo && strcmp(pubs[p]->source_repo, repo) == 0)
             continue;
         json_t *v = json_pack("{s:s}", "label", pubs[p]->label);
-        pr_buf_puts(out, first ? "\n- " : "- ");
+        pr_buf_puts(out, "- ");
         lang_fmt(l, "pub_other_runset", v, out, err);
         pr_buf_putc(out, '\n');
         json_decref(v);
-        first = 0;
     }
 }
 
@@ -443,17 +441,23 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
         pr_buf_free(&pubh[p]);
     /* A gap not judged is said once per table, not in every cell (the
      * runs column shows which rows). */
+    /* The table's notes as one list under it. */
+    pr_buf notes = PR_BUF_INIT;
     if (insufficient) {
-        pr_buf_puts(out, "\n- ");
-        pr_buf_puts(out, lang_str(l, "fwp_insufficient"));
-        pr_buf_putc(out, '\n');
+        pr_buf_puts(&notes, "- ");
+        pr_buf_puts(&notes, lang_str(l, "fwp_insufficient"));
+        pr_buf_putc(&notes, '\n');
     }
     if (sn.notes.len) {
-        pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        pr_buf_puts(&notes, pr_buf_cstr(&sn.notes));
         nt->sanity = 1;
     }
-    other_runset_pubs(l, c, pubs, npubs, out, err);
+    other_runset_pubs(l, c, pubs, npubs, &notes, err);
+    if (notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&notes));
+    }
+    pr_buf_free(&notes);
     for (size_t i = 0; i < c->ncells; i++)
         pr_buf_free(&marks[i]);
     free(marks);

@@ -257,6 +257,26 @@ static void md_trim_nl(pr_buf *b)
     pr_buf_truncate(b, n);
 }
 
+/* A chart's Markdown (chartspec.c's: the SVG, a blank line, the PNG's
+ * link) as one line, the PNG's link beside the picture: a chart costs the
+ * page one line, not three. */
+static void chart_md(pr_buf *b)
+{
+    static const char gap[] = ".svg)\n\n[";
+    pr_buf out = PR_BUF_INIT;
+    const char *s = pr_buf_cstr(b), *at;
+    while ((at = strstr(s, gap))) {
+        pr_buf_put(&out, s, (size_t)(at - s) + 5);
+        pr_buf_puts(&out, " [");
+        s = at + sizeof gap - 1;
+    }
+    pr_buf_puts(&out, s);
+    pr_buf_clear(b);
+    pr_buf_puts(b, pr_buf_cstr(&out));
+    pr_buf_free(&out);
+    md_trim_nl(b);
+}
+
 /* The view of configuration c: its reproduction table, where imported
  * figures come from, the other sources of its cells, its chart and its
  * published tables.  *several set when a cell has other sources.  Returns 0,
@@ -289,13 +309,10 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
     if (oc->charts && !pv_is_cpu(c->platform)) {
         if (cs_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0)
             goto out;
+        chart_md(&b);
         if (b.len)
             vw_md(cv, "chart", &b);
     }
-    fwp_config_table(l, f, c, nt, &b, err);
-    md_trim_nl(&b);
-    if (b.len)
-        vw_md(cv, "pub_table", &b);
     rc = 0;
 out:
     pr_buf_free(&b);
@@ -350,7 +367,8 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
 {
     const pr_platform *p = f->cfgs[first].platform;
     pr_buf b = PR_BUF_INIT;
-    json_t *configs = json_array();
+    json_t *configs = json_array(), *pub_charts = json_array();
+    const char *fp32_note = NULL;
     int rc = -1;
     /* Planned cases have no machine until they run: only figures are
      * compared. */
@@ -374,6 +392,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
         one.ncfgs = end - first;
         if (cs_fw_speedup(l, &one, page_rel, oc, &b, err) < 0)
             goto out;
+        chart_md(&b);
         if (b.len)
             vw_md(pv, "speedup_chart", &b);
     }
@@ -384,10 +403,25 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
             goto out;
         /* Only planned cases: the summary table lists them; a heading with
          * nothing under it is left out. */
-        if (!json_object_get(cv, "repro_table") && !json_object_get(cv, "chart") &&
-            !json_object_get(cv, "pub_table"))
+        /* A configuration of published figures only is rows of the
+         * platform's published table; its chart follows that table. */
+        if (!json_object_get(cv, "repro_table")) {
+            json_t *chart = json_object_get(cv, "chart");
+            if (chart)
+                json_array_append(pub_charts, chart);
+            if (json_object_get(cv, "fp32_note"))
+                fp32_note = lang_str(l, "fp32_on_tf32");
             json_array_remove(configs, json_array_size(configs) - 1);
+        }
     }
+    fwp_platform_table(l, f, first, end, nt, &b, err);
+    md_trim_nl(&b);
+    if (b.len)
+        vw_md(pv, "pub_table", &b);
+    json_object_set_new(pv, "pub_charts", pub_charts);
+    pub_charts = NULL;
+    if (fp32_note)
+        vw_str(pv, "fp32_note", fp32_note);
     fwp_over_time_table(l, f, first, end, nt, &b, err);
     md_trim_nl(&b);
     if (b.len) {
@@ -400,6 +434,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
     rc = 0;
 out:
     json_object_set_new(pv, "configs", configs);
+    json_decref(pub_charts);
     pr_buf_free(&b);
     return rc;
 }
