@@ -382,9 +382,19 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
                                    : lang_str(l, "platform_planned_title"));
     if (!p && figures)
         vw_str(pv, "platform_note", lang_str(l, "platform_none_note"));
-    fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
-    md_trim_nl(&b);
-    vw_md(pv, "summary_table", &b);
+    /* Without runs every summary cell would be the primary published
+     * figure, which the platform's published table gives already (its
+     * first row per configuration): no summary then. */
+    int runs = 0;
+    for (size_t i = first; i < end; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
+            runs |= f->cfgs[i].cells[r].nrecs > 0;
+    if (runs || !f->npubs) {
+        fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
+        md_trim_nl(&b);
+        if (b.len)
+            vw_md(pv, "summary_table", &b);
+    }
     if (oc->charts && !pv_is_cpu(p)) {
         /* cs_fw_speedup draws one chart per platform: given this one's. */
         rm_fw one = *f;
