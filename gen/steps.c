@@ -465,7 +465,9 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
         framework_command(&sl, s, shown[i], 0, &su);
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, shown[i]->name);
-        json_t *one = json_pack("{s:i,s:b}", "gpus", shown[i]->gpus, "one", shown[i]->gpus == 1);
+        json_t *one = json_pack("{s:i,s:b,s:i,s:s}", "gpus", shown[i]->gpus, "one",
+                                shown[i]->gpus == 1, "batch_size", shown[i]->batch_size,
+                                "precision", shown[i]->precision);
         vw_md(one, "case_code", &code);
         if (json_array_size(singles))
             json_object_set_new(json_array_get(singles, json_array_size(singles) - 1), "sep",
@@ -482,6 +484,23 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
     else
         json_object_set_new(view, "single_cmds", json_false()); /* not the page's */
     json_object_set_new(view, "single_cases", singles);
+    /* perfrepro's command of each shown case in one block, each under its
+     * case's name: one command per case, as the plan lists them. */
+    used_vars mu = {{0}, 0};
+    pr_buf ml = PR_BUF_INIT, mb = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_printf(&ml, "# %s\n", shown[i]->name);
+        measure_command(&ml, s, shown[i], prefix, &mu);
+    }
+    if (n) {
+        put_block(&mb, &ml, &mu);
+        for (size_t j = 0; j < mu.n; j++)
+            use_var(all, mu.names[j]);
+        vw_md(view, "perfrepro_cases_block", &mb);
+    }
+    json_object_set_new(view, "multi_cases", json_boolean(n && shown[n - 1]->nodes > 1));
+    pr_buf_free(&ml);
+    pr_buf_free(&mb);
     pr_buf_free(&sl);
     pr_buf_free(&lines);
     free(shown);
