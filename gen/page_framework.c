@@ -25,6 +25,7 @@
 #include "mdtable.h"
 #include "page_hw.h"
 #include "provenance.h"
+#include "rule_words.h"
 #include "sanity.h"
 #include "stats.h"
 #include "runset.h"
@@ -33,8 +34,10 @@
 
 /* ---------------------------------------------------------------- sections */
 
-/* The parse rules behind f's figures, each with the number of cases it
- * measured (the suite's rule when no record names one), into "rules". */
+/* The parse rules behind f's figures, each in words with the number of
+ * cases it measured (the suite's rule when no record names one), into
+ * "rules"; their JSON (shortest form, no float noise) into "rules_json",
+ * for a collapsed block. */
 static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
 {
     json_t *rules = json_array();
@@ -43,13 +46,13 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
         const pr_record *r = f->recs[i];
         if (!r->rule)
             continue;
-        char *text = json_dumps(r->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        char *text = rw_json_shortest(r->rule);
         json_t *count = json_object_get(seen, text);
         json_object_set_new(seen, text, json_integer(count ? json_integer_value(count) + 1 : 1));
         free(text);
     }
     if (!json_object_size(seen) && f->suite && f->suite->rule) {
-        char *text = json_dumps(f->suite->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        char *text = rw_json_shortest(f->suite->rule);
         json_object_set_new(seen, text, json_integer(0));
         free(text);
     }
@@ -65,18 +68,29 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
             keys[j] = keys[j - 1];
             keys[j - 1] = t;
         }
+    pr_buf all = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
-        pr_buf code = PR_BUF_INIT, b = PR_BUF_INIT;
-        pr_md_code_span(&code, keys[i]);
+        pr_buf words = PR_BUF_INIT, b = PR_BUF_INIT;
+        json_t *rule = json_loads(keys[i], 0, NULL);
+        rw_words(l, rule, &words, err);
+        json_decref(rule);
         json_int_t cases = json_integer_value(json_object_get(seen, keys[i]));
-        json_t *v = json_pack("{s:s,s:I,s:b}", "rule", pr_buf_cstr(&code), "cases", cases,
+        json_t *v = json_pack("{s:s,s:I,s:b}", "rule", pr_buf_cstr(&words), "cases", cases,
                               "measured", cases > 0);
         lang_fmt(l, "rule_line", v, &b, err);
         json_array_append_new(rules, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
         json_decref(v);
-        pr_buf_free(&code);
+        if (all.len)
+            pr_buf_puts(&all, lang_str(l, "list_sep"));
+        pr_md_code_span(&all, keys[i]);
+        pr_buf_free(&words);
         pr_buf_free(&b);
     }
+    if (all.len) {
+        json_object_set_new(view, "rules_json", json_string(pr_buf_cstr(&all)));
+        vw_str(view, "rules_json_title", lang_str(l, "fwp_rules_json"));
+    }
+    pr_buf_free(&all);
     free(keys);
     json_decref(seen);
     json_object_set_new(view, "rules", rules);
