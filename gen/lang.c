@@ -213,7 +213,8 @@ char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err)
 
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
 {
-    json_t *v = json_pack("{s:i,s:i}", "nodes", nodes, "gpus", gpus);
+    /* "one": English says "1×1 GPU", not "1×1 GPUs" (fwpage, issue 23). */
+    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
     lang_fmt(l, "gpus_label", v, out, err);
     json_decref(v);
 }

@@ -202,9 +202,10 @@ static void log_item(const rm_world *w, const lang *l, const rm_cfg *c, const pr
 {
     pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
     lang_config_name(l, c, &name, err);
-    json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b}", "nodes", rec->nodes, "gpus", rec->gpu_num,
-                           "config", pr_buf_cstr(&name), "repeat", rec->repeat, "case",
-                           rec->case_name, "cpu", pv_is_cpu(c->platform));
+    json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b,s:b,s:b}", "nodes", rec->nodes, "gpus",
+                           rec->gpu_num, "config", pr_buf_cstr(&name), "repeat", rec->repeat,
+                           "case", rec->case_name, "cpu", pv_is_cpu(c->platform), "one_node",
+                           rec->nodes == 1, "one_gpu", rec->gpu_num == 1);
     if (rec->failed) {
         pr_buf why = PR_BUF_INIT;
         json_object_set_new(lv, "reason", json_string(rec->fail_reason));

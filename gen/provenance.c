@@ -27,7 +27,7 @@ void pv_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr
         lang_gpus_label(l, nodes, gpus, out, err);
         return;
     }
-    json_t *v = json_pack("{s:i,s:i}", "nodes", nodes, "gpus", gpus);
+    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
     lang_fmt(l, "procs_label", v, out, err);
     json_decref(v);
 }

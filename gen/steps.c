@@ -423,6 +423,7 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
                                c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
         json_object_set_new(cv, "last_gpu", json_integer(c->gpus_per_node - 1));
         json_object_set_new(cv, "last_node", json_integer(c->nodes - 1));
+        json_object_set_new(cv, "one_per_node", json_boolean(c->gpus_per_node == 1));
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, c->name);
         vw_md(cv, "case_code", &code);
