@@ -125,7 +125,8 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
 static json_t *shown_steps(const json_t *sv)
 {
     json_t *c = json_deep_copy(sv);
-    static const char *const own[] = {"title", "run", "suite_link", "runs", "measure_block"};
+    static const char *const own[] = {"title", "run", "suite_link", "runs", "measure_block",
+                                       "perfrepro_cases_block"};
     for (size_t i = 0; i < sizeof own / sizeof *own; i++)
         json_object_del(c, own[i]);
     size_t i;

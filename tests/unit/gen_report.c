@@ -864,7 +864,9 @@ Test(names, ampersand_in_a_heading_field)
     cr_expect(strstr(md, "| FP32 BS=R&amp;D |"), "summary head: %s", md);
     cr_expect(!strstr(md, "&amp;amp;"), "escaped twice: %s", md);
     cr_expect(strstr(md, "#### FP32 BS=R&amp;D · machine not stated\n"), "heading: %s", md);
-    cr_expect(strstr(md, "](#figures-whose-machine-is-not-stated)"), "TOC anchor: %s", md);
+    /* The environment's heading of that machine (level 4, not in the
+     * contents) takes the plain anchor; the results' is the "-1". */
+    cr_expect(strstr(md, "](#figures-whose-machine-is-not-stated-1)"), "TOC anchor: %s", md);
     json_decref(pages);
     free(p);
     rm_rf(d);
