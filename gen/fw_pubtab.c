@@ -341,6 +341,25 @@ static int entry_qsort(const void *a, const void *b)
     return x->t < y->t ? -1 : x->t > y->t;
 }
 
+/* 1 when a and b are one revision of one source (the same file at the same
+ * commit: its URL, else its label, commit and date). */
+static int same_revision(const pr_pub_table *a, const pr_pub_table *b)
+{
+    if (!same_source(a, b))
+        return 0;
+    if (a->source_url || b->source_url)
+        return a->source_url && b->source_url && strcmp(a->source_url, b->source_url) == 0;
+    return strcmp(a->date, b->date) == 0 &&
+           (a->source_commit ? b->source_commit && strcmp(a->source_commit, b->source_commit) == 0
+                             : !b->source_commit);
+}
+
+/* One column of the over-time table: a configuration at a device count. */
+typedef struct column {
+    const rm_cfg *c;
+    rm_row row;
+} column;
+
 void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
                          pr_buf *out, pr_err *err)
 {
@@ -352,9 +371,113 @@ void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end
             if (rm_pub_of(t, &f->cfgs[i]) && has_figures(t) && fwp_is_older(f, &f->cfgs[i], t))
                 e[n++] = (entry){t, &f->cfgs[i], 0};
         }
-    if (n) {
-        pr_qsort(e, n, sizeof *e, entry_qsort);
-        entries_table(l, f, e, n, 1, 1, nt, out, err);
+    if (!n) {
+        free(e);
+        return;
     }
+    pr_qsort(e, n, sizeof *e, entry_qsort);
+    /* Columns: each configuration's device counts its older revisions print. */
+    column *cols = NULL;
+    size_t ncols = 0;
+    for (size_t i = first; i < end; i++) {
+        rm_row *rows = NULL;
+        size_t nrows = 0;
+        for (size_t k = 0; k < n; k++)
+            for (size_t r = 0; e[k].c == &f->cfgs[i] && r < e[k].t->nrows; r++)
+                rm_row_add(&rows, &nrows, e[k].t->rows[r].nodes, e[k].t->rows[r].gpus);
+        pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+        cols = pr_xrealloc(cols, (ncols + nrows + 1) * sizeof *cols);
+        for (size_t r = 0; r < nrows; r++)
+            cols[ncols++] = (column){&f->cfgs[i], rows[r]};
+        free(rows);
+    }
+    /* Rows: one per revision (the same file at the same commit gives
+     * several configurations), newest first. */
+    size_t *rev = pr_xcalloc(n + 1, sizeof *rev), nrev = 0;
+    int *taken = pr_xcalloc(n + 1, sizeof *taken);
+    for (size_t k = 0; k < n; k++)
+        if (!taken[k]) {
+            rev[nrev++] = k;
+            for (size_t m = k; m < n; m++)
+                taken[m] |= same_revision(e[k].t, e[m].t);
+        }
+    for (size_t i = 1; i < nrev; i++)
+        for (size_t j = i; j > 0 && strcmp(e[rev[j - 1]].t->date, e[rev[j]].t->date) < 0; j--) {
+            size_t t = rev[j];
+            rev[j] = rev[j - 1];
+            rev[j - 1] = t;
+        }
+    size_t nh = ncols + 1;
+    pr_buf *heads = pr_xcalloc(nh, sizeof *heads);
+    const char **hs = pr_xcalloc(nh, sizeof *hs);
+    hs[0] = lang_str(l, "fwp_col_revision");
+    for (size_t k = 0; k < ncols; k++) {
+        char *name = lang_config_short(l, cols[k].c, 1, err);
+        pr_buf_printf(&heads[k + 1], "%s · ", name);
+        free(name);
+        pv_count_label(l, cols[k].c->platform, cols[k].row.nodes, cols[k].row.gpus, &heads[k + 1],
+                       err);
+        hs[k + 1] = pr_buf_cstr(&heads[k + 1]);
+    }
+    mdt_head(out, hs, nh, 1);
+    sn_notes sn;
+    sn_notes_init(&sn, 1);
+    pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
+    for (size_t i = 0; i < nrev; i++) {
+        mdt_cells_clear(cells, nh);
+        const entry *head = &e[rev[i]];
+        source_cell(l, head->t, 0, 1, &cells[0], err);
+        for (size_t k = 0; k < n; k++) {
+            if (!same_revision(head->t, e[k].t))
+                continue;
+            /* What another configuration's table of the revision says
+             * otherwise (its variant or note) follows the first's. */
+            const char *va = pr_bitext_in(&e[k].t->variant, l->code);
+            const char *na = pr_bitext_in(&e[k].t->note, l->code);
+            const char *vh = pr_bitext_in(&head->t->variant, l->code);
+            const char *nh_ = pr_bitext_in(&head->t->note, l->code);
+            if (&e[k] != head && ((va && (!vh || strcmp(va, vh))) || (na && (!nh_ || strcmp(na, nh_))))) {
+                char *name = lang_config_short(l, e[k].c, 1, err);
+                json_t *v = json_pack("{s:s}", "config", name);
+                if (va)
+                    json_object_set_new(v, "variant", json_string(va));
+                if (na)
+                    json_object_set_new(v, "note", json_string(na));
+                lang_fmt(l, "fwp_revision_other", v, &cells[0], err);
+                json_decref(v);
+                free(name);
+            }
+            /* This table's columns. */
+            size_t c0 = 0, cn = 0;
+            while (c0 < ncols && cols[c0].c != e[k].c)
+                c0++;
+            while (c0 + cn < ncols && cols[c0 + cn].c == e[k].c)
+                cn++;
+            rm_row *rows = pr_xcalloc(cn + 1, sizeof *rows);
+            for (size_t r = 0; r < cn; r++)
+                rows[r] = cols[c0 + r].row;
+            figure_cells(l, f, &e[k], rows, cn, cells + 1 + c0, &sn, nt, err);
+            free(rows);
+        }
+        for (size_t k = 1; k < nh; k++)
+            if (!cells[k].len)
+                pr_buf_puts(&cells[k], lang_str(l, "state_none"));
+        mdt_row(out, cells, nh);
+    }
+    nt->published = 1;
+    if (sn.notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        nt->sanity = 1;
+    }
+    sn_notes_free(&sn);
+    mdt_cells_free(cells, nh);
+    mdt_cells_free(heads, nh);
+    free(cells);
+    free(heads);
+    free(hs);
+    free(rev);
+    free(taken);
+    free(cols);
     free(e);
 }
