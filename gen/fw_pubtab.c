@@ -67,11 +67,20 @@ static void source_cell(const lang *l, const pr_pub_table *t, int primary, int r
     if (title) {
         pr_md_text(&text, title);
     } else {
+        /* The source's name and, for a heading this page cannot show, the
+         * file and line it links to. */
         pr_md_text(&text, t->label);
-        if (revision && t->source_commit)
+        if (revision && t->source_commit) {
             pr_buf_printf(&text, " @ %.8s", t->source_commit);
-        else if (t->source_line)
-            pr_buf_printf(&text, " L%d", t->source_line);
+        } else if (t->source_path) {
+            pr_buf_puts(&text, ": ");
+            pr_md_text(&text, t->source_path);
+            if (t->source_line) {
+                json_t *v = json_pack("{s:i}", "line", t->source_line);
+                lang_fmt(l, "fwp_source_line", v, &text, err);
+                json_decref(v);
+            }
+        }
     }
     if (t->source_url)
         mdt_link_url(out, pr_buf_cstr(&text), t->source_url);

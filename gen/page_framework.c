@@ -183,6 +183,7 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
             json_object_set_new(json_array_get(runs, json_array_size(runs) - 1), "sep",
                                 json_string(lang_str(l, "fwp_runset_sep")));
             json_array_append_new(runs, one);
+            json_object_set_new(same, "several", json_true());
             json_decref(sv);
             continue;
         }
