@@ -99,8 +99,13 @@ void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
     set_word(l, v, "value", s ? s : "throughput", values);
     set_word(l, v, "scope", json_string_value(json_object_get(rule, "scope")), scopes);
     json_t *rank = json_object_get(rule, "rank");
-    if (json_is_integer(rank))
-        json_object_set_new(v, "rank", json_integer(json_integer_value(rank)));
+    if (json_is_integer(rank)) {
+        /* A string: rank 0 is a rank, and mustache takes the number 0 for
+         * "no". */
+        char r[32];
+        snprintf(r, sizeof r, "%lld", (long long)json_integer_value(rank));
+        json_object_set_new(v, "rank", json_string(r));
+    }
     else if (json_is_string(rank))
         json_object_set_new(v, "rank_all", json_true());
     json_int_t skip = json_integer_value(json_object_get(rule, "skip"));
@@ -124,8 +129,11 @@ void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
     json_object_set_new(v, "min_records", json_integer(min_records));
     json_object_set_new(v, "one_record", json_boolean(min_records == 1));
     json_t *round = json_object_get(rule, "round");
-    if (json_is_integer(round))
-        json_object_set_new(v, "round", json_integer(json_integer_value(round)));
+    if (json_is_integer(round)) {
+        char r[32]; /* a string: "round": 0 is a rule too */
+        snprintf(r, sizeof r, "%lld", (long long)json_integer_value(round));
+        json_object_set_new(v, "round", json_string(r));
+    }
     s = json_string_value(json_object_get(rule, "files"));
     if (s && strcmp(s, "parts") == 0)
         json_object_set_new(v, "parts", json_true());
