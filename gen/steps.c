@@ -437,6 +437,10 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
             put_block(&b, &lines, &used);
             for (size_t j = 0; j < used.n; j++)
                 use_var(all, used.names[j]);
+            /* The label names NODE_RANK only where the command takes it. */
+            for (size_t j = 0; j < used.n; j++)
+                if (strcmp(used.names[j], "NODE_RANK") == 0)
+                    json_object_set_new(cv, "node_rank", json_true());
             json_t *nv = json_pack("{s:i,s:i}", "rank", node, "last", c->nodes - 1);
             vw_md(nv, "block", &b);
             json_array_append_new(nodes, nv);
