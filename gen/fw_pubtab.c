@@ -208,9 +208,9 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
             }
             pr_buf_free(&sp);
         }
-        /* The speedup the source printed, as printed (a 1-GPU "1.0" says
-         * nothing). */
-        if (r->has_speedup && !(r == base && r->speedup == 1.0)) {
+        /* The speedup the source printed, as printed (its 1-GPU "1.0" too:
+         * what a source printed is kept). */
+        if (r->has_speedup) {
             pr_buf s = PR_BUF_INIT;
             pr_md_number(&s, r->speedup, fwt_printed_decimals(r->speedup));
             if (!isnan(computed) && fwt_speedup_disagrees(r, base)) {
