@@ -5,12 +5,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fw_tables.h"
+#include "pairing.h"
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
 #include "runset.h"
 #include "sanity.h"
+#include "stats.h"
+
+/* Decimals a published number was printed with (at least 1, at most 4). */
+static int printed_decimals(double v)
+{
+    for (int d = 1; d < 4; d++) {
+        double s = pow(10.0, d);
+        if (fabs(round(v * s) - v * s) < 1e-6)
+            return d;
+    }
+    return 4;
+}
+
+/* 1 when row r's printed speedup cannot be its figure ÷ the baseline's:
+ * no values the printed decimals of the three allow give it
+ * (docs/statistics.md#printed-precision). */
+static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
+{
+    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
+                                      r->value, mdt_pub_decimals(r), base->value,
+                                      mdt_pub_decimals(base));
+}
+
+/* The run set of the imported log behind published row r of t: a record
+ * of f from t's own repository, of t's platform, batch size, the mode t
+ * pairs with, and r's nodes and GPUs; NULL when none. */
+static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+{
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
+            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
+            return f->runs[i];
+    return NULL;
+}
 
 /* Two tables are revisions of one source when the same source (label and
  * repository) printed them on different dates. */
@@ -193,8 +227,8 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
                 /* The source's own logs show two of its run sets behind
                  * the figure and its 1-GPU figure: the speedup crosses
                  * them. */
-                const pr_run *run = fwt_pub_row_run(f, t, r);
-                const pr_run *base_run = run ? fwt_pub_row_run(f, t, base) : NULL;
+                const pr_run *run = pub_row_run(f, t, r);
+                const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
                 if (run && base_run && run != base_run) {
                     json_t *diffs = rs_diff(run, base_run);
                     sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
@@ -212,8 +246,8 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
          * what a source printed is kept). */
         if (r->has_speedup) {
             pr_buf s = PR_BUF_INIT;
-            pr_md_number(&s, r->speedup, fwt_printed_decimals(r->speedup));
-            if (!isnan(computed) && fwt_speedup_disagrees(r, base)) {
+            pr_md_number(&s, r->speedup, printed_decimals(r->speedup));
+            if (!isnan(computed) && speedup_disagrees(r, base)) {
                 pr_buf_printf(&s, " %s", lang_str(l, "speedup_flag"));
                 nt->speedup_flag = 1;
             }

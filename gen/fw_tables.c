@@ -1,7 +1,8 @@
 /* fw_tables: the tables of a framework page (page_framework.c): the
  * reproduction table of a configuration (runs, their interval, speedup,
- * efficiency, each published source with its gap, sanity flags), a
- * published table as its source printed it, and a platform's summary.
+ * efficiency, each published source with its gap, sanity flags, the
+ * records a cell left out) and a platform's summary (published tables are
+ * fw_pubtab.c's).
  * Each appends Markdown to out and sets the notes it needs in nt. */
 #include "fw_tables.h"
 
@@ -17,39 +18,6 @@
 #include "runset.h"
 #include "sanity.h"
 #include "stats.h"
-
-int fwt_printed_decimals(double v)
-{
-    for (int d = 1; d < 4; d++) {
-        double s = pow(10.0, d);
-        if (fabs(round(v * s) - v * s) < 1e-6)
-            return d;
-    }
-    return 4;
-}
-
-int fwt_speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
-{
-    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
-                                      r->value, mdt_pub_decimals(r), base->value,
-                                      mdt_pub_decimals(base));
-}
-
-static int any_pub_tt(const pr_pub_table *t)
-{
-    for (size_t i = 0; t && i < t->nrows; i++)
-        if (!isnan(t->rows[i].time_to_train_s))
-            return 1;
-    return 0;
-}
-
-static int any_pub_acc(const pr_pub_table *t)
-{
-    for (size_t i = 0; t && i < t->nrows; i++)
-        if (!isnan(t->rows[i].accuracy))
-            return 1;
-    return 0;
-}
 
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
@@ -261,6 +229,31 @@ static void other_runset_pubs(const lang *l, const rm_cfg *c, const pr_pub_table
     }
 }
 
+/* Under the table: the imported records a cell left out because runs
+ * measured here come first ("1×8 GPUs: 2 records of imported logs left
+ * out"). */
+static void left_out_notes(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
+{
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        if (!rc->n_other_origin)
+            continue;
+        pr_buf list = PR_BUF_INIT, cell = PR_BUF_INIT;
+        json_t *v = json_pack("{s:I,s:b}", "n", (json_int_t)rc->n_other_origin, "one",
+                              rc->n_other_origin == 1);
+        lang_fmt(l, "other_origin_left", v, &list, err);
+        json_decref(v);
+        pv_count_label(l, c->platform, rc->nodes, rc->gpus, &cell, err);
+        v = json_pack("{s:s,s:s}", "cell", pr_buf_cstr(&cell), "list", pr_buf_cstr(&list));
+        pr_buf_puts(out, "- ");
+        lang_fmt(l, "others_cell", v, out, err);
+        pr_buf_putc(out, '\n');
+        json_decref(v);
+        pr_buf_free(&list);
+        pr_buf_free(&cell);
+    }
+}
+
 /* A published figure as its source printed it ("19.428"), else as tables
  * print figures; †. */
 static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
@@ -453,6 +446,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
         nt->sanity = 1;
     }
     other_runset_pubs(l, c, pubs, npubs, &notes, err);
+    left_out_notes(l, c, &notes, err);
     if (notes.len) {
         pr_buf_putc(out, '\n');
         pr_buf_puts(out, pr_buf_cstr(&notes));
@@ -463,184 +457,6 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     free(marks);
     free(pts);
     sn_notes_free(&sn);
-}
-
-void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
-{
-    json_t *v = json_object();
-    pr_buf title = PR_BUF_INIT, where = PR_BUF_INIT;
-    pr_md_text(&title, t->source_title ? t->source_title : t->label);
-    if (t->source_url) {
-        mdt_link_url(&where, pr_buf_cstr(&title), t->source_url);
-    } else {
-        pr_buf_puts(&where, pr_buf_cstr(&title));
-    }
-    if (!t->source_repo && t->source_path) {
-        pr_buf_puts(&where, " (");
-        pr_md_code_span(&where, t->source_path);
-        pr_buf_puts(&where, ")");
-    }
-    if (t->source_repo) {
-        pr_buf loc = PR_BUF_INIT;
-        pr_buf_printf(&loc, "%s%s%s%s%s", t->source_repo, t->source_commit ? "@" : "",
-                      t->source_commit ? t->source_commit : "", t->source_path ? ":" : "",
-                      t->source_path ? t->source_path : "");
-        if (t->source_line)
-            pr_buf_printf(&loc, "#L%d", t->source_line);
-        pr_buf_puts(&where, " (");
-        pr_md_code_span(&where, pr_buf_cstr(&loc));
-        pr_buf_puts(&where, ")");
-        pr_buf_free(&loc);
-    }
-    json_object_set_new(v, "source", json_string(pr_buf_cstr(&where)));
-    json_object_set_new(v, "label", json_string(t->label));
-    if (t->date)
-        json_object_set_new(v, "date", json_string(t->date));
-    lang_fmt(l, "pub_source", v, out, err);
-    json_decref(v);
-    if (t->paired_precision) {
-        /* Its logs ran another mode than it prints (pairing.h). */
-        pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
-        mdt_mode_name(t->precision, &a);
-        mdt_mode_name(t->paired_precision, &b);
-        v = json_pack("{s:s,s:s}", "printed", pr_buf_cstr(&a), "ran", pr_buf_cstr(&b));
-        pr_buf_puts(out, "\n\n");
-        lang_fmt(l, "pub_paired_mode", v, out, err);
-        json_decref(v);
-        pr_buf_free(&a);
-        pr_buf_free(&b);
-    }
-    pr_buf_free(&title);
-    pr_buf_free(&where);
-}
-
-const pr_run *fwt_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
-{
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
-            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
-            return f->runs[i];
-    return NULL;
-}
-
-/* A published table as its source printed it, with the speedup its own
- * throughput figures give beside the printed one (on a CPU machine, only
- * when it has two process counts). */
-void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_notes *nt,
-                   pr_buf *out, pr_err *err)
-{
-    int has_tt = any_pub_tt(t), has_acc = any_pub_acc(t), has_ps = 0;
-    for (size_t i = 0; i < t->nrows; i++)
-        has_ps |= t->rows[i].has_speedup;
-    /* Rows in GPU order, whatever order the source used. */
-    rm_row *rows = NULL;
-    size_t nrows = 0;
-    for (size_t i = 0; i < t->nrows; i++)
-        rm_row_add(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
-    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
-    int scaling = !pv_is_cpu(t->platform) || (nrows > 1 && rows[0].gpus != rows[nrows - 1].gpus);
-    const char *heads[9];
-    size_t nh = 0;
-    pr_buf thr = PR_BUF_INIT;
-    pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), t->unit);
-    heads[nh++] = lang_str(l, "col_nodes");
-    heads[nh++] = pv_col_count(l, t->platform);
-    heads[nh++] = pr_buf_cstr(&thr);
-    if (scaling) {
-        heads[nh++] = lang_str(l, "col_computed_speedup");
-        heads[nh++] = lang_str(l, "col_efficiency");
-    }
-    if (has_ps)
-        heads[nh++] = lang_str(l, "col_pub_speedup");
-    if (has_tt)
-        heads[nh++] = lang_str(l, "col_tt");
-    if (has_acc)
-        heads[nh++] = lang_str(l, "col_acc");
-    mdt_head(out, heads, nh, 2);
-    const pr_pub_row *base = rm_pub_row(t, 1, 1);
-    if (base && !base->has_value)
-        base = NULL;
-    /* What cannot be right, footnoted under the table: marks per row. */
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
-    sn_point *pts = pr_xcalloc(nrows + 1, sizeof *pts);
-    pr_buf *marks = pr_xcalloc(nrows + 1, sizeof *marks);
-    for (size_t i = 0; i < nrows; i++) {
-        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0};
-    }
-    sn_check_series(l, t->platform, pts, nrows, marks, &sn, err);
-    const pr_pub_table *twin = sn_identical_in(t, f->pubs, f->npubs);
-    if (twin)
-        sn_identical_note(l, twin, NULL, &sn, err);
-    pr_buf cells[9];
-    for (size_t i = 0; i < 9; i++)
-        pr_buf_init(&cells[i]);
-    for (size_t i = 0; i < nrows; i++) {
-        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
-        mdt_cells_clear(cells, 9);
-        size_t k = 0;
-        pr_buf_printf(&cells[k++], "%d", r->nodes);
-        pr_buf_printf(&cells[k++], "%d", r->gpus);
-        pr_buf *val = &cells[k++];
-        pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
-        double computed = NAN;
-        if (r->has_value) {
-            mdt_pub_value(val, r);
-            pr_buf_puts(val, pr_buf_cstr(&marks[i]));
-            if (scaling)
-                computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
-                                         eff, nt);
-            /* The source's own logs show two of its run sets behind the
-             * figure and its 1-GPU figure: the speedup crosses them. */
-            const pr_run *run = base && r != base ? fwt_pub_row_run(f, t, r) : NULL;
-            const pr_run *base_run = run ? fwt_pub_row_run(f, t, base) : NULL;
-            if (scaling && run && base_run && run != base_run) {
-                json_t *diffs = rs_diff(run, base_run);
-                sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
-                                     rs_title(base_run, l->code), diffs, sp, &sn, err);
-                json_decref(diffs);
-            }
-        } else {
-            pr_buf_puts(val, r->state);
-            if (scaling) {
-                pr_buf_puts(sp, lang_str(l, "state_none"));
-                pr_buf_puts(eff, lang_str(l, "state_none"));
-            }
-        }
-        if (has_ps) {
-            pr_buf *ps = &cells[k++];
-            if (r->has_speedup) {
-                /* Printed as the source printed it. */
-                pr_md_number(ps, r->speedup, fwt_printed_decimals(r->speedup));
-                if (!isnan(computed) && fwt_speedup_disagrees(r, base)) {
-                    pr_buf_printf(ps, " %s", lang_str(l, "speedup_flag"));
-                    nt->speedup_flag = 1;
-                }
-            } else {
-                pr_buf_puts(ps, lang_str(l, "state_none"));
-            }
-        }
-        if (has_tt)
-            mdt_optional(&cells[k++], l, r->time_to_train_s, PR_DECIMALS_VALUE);
-        if (has_acc)
-            mdt_optional(&cells[k++], l, r->accuracy, PR_DECIMALS_VALUE);
-        mdt_row(out, cells, k);
-    }
-    if (sn.notes.len) {
-        pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
-        nt->sanity = 1;
-    }
-    for (size_t i = 0; i < nrows; i++)
-        pr_buf_free(&marks[i]);
-    free(marks);
-    free(pts);
-    sn_notes_free(&sn);
-    free(rows);
-    mdt_cells_free(cells, 9);
-    pr_buf_free(&thr);
 }
 
 /* The summary table of one platform's configurations f->cfgs[first, end):

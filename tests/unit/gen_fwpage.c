@@ -40,6 +40,41 @@ static void platform(const char *d, const char *id, const char *title, const cha
     free(text);
 }
 
+/* A record of framework F (model M, fp32, BS 64) on `gpus` devices of
+ * one node on platform plat, in run `run`; origin "measured" or "parsed". */
+static void record(const char *d, const char *run, int gpus, int repeat, double v,
+                   const char *origin, const char *plat)
+{
+    char *case_name = pr_xasprintf("clas_M_%s_bs64_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", gpus,
+                                   repeat);
+    char *log = pr_xasprintf("logs/train_log/%s", case_name);
+    json_t *r = json_pack("{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,"
+                          "s:i,s:i,s:i,s:s,s:s,s:s}",
+                          "log_file", log, "model_name", "clas_M", "mission_name", "x",
+                          "direction_id", 0, "run_mode", gpus > 1 ? "mp" : "sp", "index", 1,
+                          "gpu_num", gpus, "FINAL_RESULT", v, "JOB_FAIL_FLAG", 0, "UNIT",
+                          "images/s", "perfrepro", 1, "model", "M", "framework", "F", "case",
+                          case_name, "precision", "fp32", "batch_size", 64, "nodes", 1,
+                          "gpus_per_node", gpus, "repeat", repeat, "origin", origin,
+                          "started_at", "2026-11-20T10:00:00Z", "platform", plat);
+    if (strcmp(origin, "parsed") == 0)
+        json_object_set_new(r, "source",
+                            json_pack("{s:s,s:s,s:s,s:s}", "repo", "Someone/logs", "commit",
+                                      "0123456789abcdef", "path", "log.txt", "url",
+                                      "https://example.com/someone/log.txt"));
+    char *text = json_dumps(r, JSON_INDENT(1));
+    char *rel = pr_xasprintf("runs/%s/logs/index/%s_speed", run, case_name);
+    char *log_rel = pr_xasprintf("runs/%s/%s", run, log);
+    put(d, rel, text);
+    put(d, log_rel, "ips: 1\n");
+    free(case_name);
+    free(log);
+    free(text);
+    free(rel);
+    free(log_rel);
+    json_decref(r);
+}
+
 /* A published table of framework F (fp32, BS 64) on plat, from revision
  * commit (dated date) of one source file. */
 static void published(const char *d, const char *file, const char *plat, const char *commit,
@@ -240,4 +275,23 @@ Test(fwpage, rules_in_words_and_json_without_float_noise)
     pr_buf_free(&b);
     lang_free(&en);
     json_decref(rule);
+}
+
+/* ---------------------------------------------------------------- left out */
+
+/* A cell of runs measured here leaves its imported records out: the page
+ * says so under the table (it was a line of the cell's "other sources"). */
+Test(fwpage, imported_records_left_out_are_said)
+{
+    char *d = tmpdir();
+    platform(d, "a", "Amach", "gpu");
+    record(d, "r1", 1, 1, 100.0, "measured", "a");
+    record(d, "r2", 1, 2, 90.0, "parsed", "a");
+    json_t *pages = render(d);
+    const char *zh = gt_page(pages, "M/F/README.md"), *en = gt_page(pages, "M/F/README.en.md");
+    cr_expect(strstr(zh, "- 1机1卡：另有 1 条导入日志的记录未采用"), "%s", zh);
+    cr_expect(strstr(en, "- 1×1 GPU: 1 record from imported logs left out"), "%s", en);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
 }
