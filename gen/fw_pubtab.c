@@ -274,10 +274,10 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
     free(own);
 }
 
-/* The table of entries e[0..n): a row per entry (with its configuration's
- * name when with_config), a column per device count any of them has. */
-static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t n,
-                          int with_config, int revision, vw_notes *nt, pr_buf *out, pr_err *err)
+/* The table of entries e[0..n): a row per entry (its configuration's name,
+ * its source), a column per device count any of them has. */
+static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t n, vw_notes *nt,
+                          pr_buf *out, pr_err *err)
 {
     rm_row *rows = NULL;
     size_t nrows = 0;
@@ -286,32 +286,28 @@ static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t 
             rm_row_add(&rows, &nrows, e[i].t->rows[r].nodes, e[i].t->rows[r].gpus);
     pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
     const pr_platform *p = e[0].t->platform;
-    size_t nh = nrows + 1 + (with_config != 0);
+    size_t nh = nrows + 2;
     pr_buf *heads = pr_xcalloc(nh, sizeof *heads);
     const char **hs = pr_xcalloc(nh, sizeof *hs);
     size_t k = 0;
-    if (with_config)
-        hs[k++] = lang_str(l, "col_config");
-    hs[k++] = lang_str(l, revision ? "fwp_col_revision" : "fwp_col_source");
+    hs[k++] = lang_str(l, "col_config");
+    hs[k++] = lang_str(l, "fwp_col_source");
     for (size_t r = 0; r < nrows; r++) {
         pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &heads[k], err);
         hs[k] = pr_buf_cstr(&heads[k]);
         k++;
     }
-    mdt_head(out, hs, nh, with_config ? 2 : 1);
+    mdt_head(out, hs, nh, 2);
     sn_notes sn;
     sn_notes_init(&sn, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t i = 0; i < n; i++) {
         mdt_cells_clear(cells, nh);
-        size_t c0 = 0;
-        if (with_config) {
-            char *name = lang_config_short(l, e[i].c, 1, err);
-            pr_md_text(&cells[c0++], name);
-            free(name);
-        }
-        source_cell(l, e[i].t, e[i].primary, revision, &cells[c0++], err);
-        figure_cells(l, f, &e[i], rows, nrows, cells + c0, &sn, nt, err);
+        char *name = lang_config_short(l, e[i].c, 1, err);
+        pr_md_text(&cells[0], name);
+        free(name);
+        source_cell(l, e[i].t, e[i].primary, 0, &cells[1], err);
+        figure_cells(l, f, &e[i], rows, nrows, cells + 2, &sn, nt, err);
         mdt_row(out, cells, nh);
     }
     nt->published = 1;
@@ -367,7 +363,7 @@ void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end,
     for (size_t i = first; i < end; i++)
         n += newest(f, &f->cfgs[i], e + n);
     if (n)
-        entries_table(l, f, e, n, 1, 0, nt, out, err);
+        entries_table(l, f, e, n, nt, out, err);
     free(e);
 }
 

@@ -34,8 +34,9 @@ void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end,
                         pr_buf *out, pr_err *err);
 
 /* The older revisions of the configurations f->cfgs[first, end) (one
- * platform) as one table, a row per configuration and revision; nothing
- * when there are none. */
+ * platform) as one table: a row per revision (the same file at the same
+ * commit, newest first), a column per configuration and device count;
+ * nothing when there are none. */
 void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
                          pr_buf *out, pr_err *err);
 
