@@ -3,14 +3,14 @@
  *
  * Per platform one table of the newest revision of each published source
  * of each configuration: a row per configuration and source (its link,
- * variant, date, note, primary mark), a column per device count, each cell the figure as printed with the
- * speedup and scaling efficiency its own figures give and the speedup the
- * source printed.  Older revisions of a source (same label and repository,
- * an older date) go to one "published over time" table per platform, of
- * the same shape with a configuration column, instead of one table each.
+ * variant, date, note, primary mark), a column per device count, each cell
+ * the figure as printed with the speedup and scaling efficiency its own
+ * figures give and the speedup the source printed.  Older revisions of a
+ * source (same label and repository, an older date) go to one "published
+ * over time" table per platform (a row per revision, a column per
+ * configuration and device count) instead of one table each.
  *
- * Memory: everything appends to the caller's pr_buf; the arrays returned
- * are the caller's (free).
+ * Memory: everything appends to the caller's pr_buf; nothing is returned.
  */
 #ifndef PR_FW_PUBTAB_H
 #define PR_FW_PUBTAB_H
