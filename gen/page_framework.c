@@ -2,13 +2,16 @@
  *
  * A reproduction report where the framework has runs (measured here or
  * imported from published logs), else a summary of published figures (or a
- * test plan).  The results have one section per platform, each with its own
- * summary table, speedup chart and configurations: figures of different
- * machines never share a table.  Every figure carries its origin (plain:
- * measured here; ‡ imported; † published), the markers explained once; a
- * cell's other sources are listed under its configuration.  The
- * environment section is env_view.c's, the tables fw_tables.c's; the words
- * of provenance and of a platform's kind are provenance.c's.
+ * test plan).  The results have one section per platform (fw_order.c: the
+ * model's main platform first, CPU machines last), each with its summary
+ * table where it has runs, its planned cases as one sentence, its speedup
+ * chart, a reproduction table per configuration with runs, one table of the
+ * newest revision of each published source and one of the older revisions
+ * (fw_pubtab.c): figures of different machines never share a table.  Every
+ * figure carries its origin (plain: measured here; ‡ imported; †
+ * published), the markers explained once.  The environment section is
+ * env_view.c's, the steps steps.c's, the rules in words rule_words.c's; the
+ * layout is docs/report-format.md.
  */
 #include "pages.h"
 
