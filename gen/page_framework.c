@@ -353,7 +353,7 @@ static void planned_list(const lang *l, const rm_fw *f, size_t first, size_t end
             if (c->cells[r].origin != RM_PLANNED)
                 continue;
             if (counts.len)
-                pr_buf_puts(&counts, lang_str(l, "list_sep"));
+                pr_buf_puts(&counts, lang_str(l, "fwp_runset_sep"));
             pv_count_label(l, c->platform, c->cells[r].nodes, c->cells[r].gpus, &counts, err);
         }
         if (!counts.len)
