@@ -55,25 +55,25 @@ static int same_source(const pr_pub_table *a, const pr_pub_table *b)
                            : !b->source_repo);
 }
 
-int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t)
-{
-    if (!t->date)
-        return 0;
-    for (size_t i = 0; i < f->npubs; i++) {
-        const pr_pub_table *o = f->pubs[i];
-        if (o != t && o->date && rm_pub_of(o, c) && same_source(o, t) &&
-            strcmp(o->date, t->date) > 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* A table whose rows are all TODO published no figure. */
 static int has_figures(const pr_pub_table *t)
 {
     for (size_t r = 0; r < t->nrows; r++)
         if (t->rows[r].has_value || strcmp(t->rows[r].state, "TODO") != 0)
             return 1;
+    return 0;
+}
+
+int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t)
+{
+    if (!t->date)
+        return 0;
+    for (size_t i = 0; i < f->npubs; i++) {
+        const pr_pub_table *o = f->pubs[i];
+        if (o != t && o->date && rm_pub_of(o, c) && has_figures(o) && same_source(o, t) &&
+            strcmp(o->date, t->date) > 0)
+            return 1;
+    }
     return 0;
 }
 
