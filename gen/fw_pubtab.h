@@ -22,7 +22,7 @@
 #include "view.h"
 
 /* 1 when published table t of configuration c is an older revision of a
- * source another table of c gives in a newer one. */
+ * source another table of c gives, with figures, in a newer one. */
 int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
 
 /* The newest revision of each source of each configuration of
