@@ -7,6 +7,7 @@
 
 #include "jdoc.h"
 #include "fileio.h"
+#include "fw_order.h"
 #include "md.h"
 #include "mdtable.h"
 #include "logfacts_view.h"
@@ -157,11 +158,20 @@ static const struct {
     {"cudnn", "env_cudnn", 1},      {"nccl", "env_nccl", 1},       {"framework", "env_framework", 1},
     {"image", "env_image", 1},      {"network", "env_network", 0}, {"nodes", "env_nodes", 0}};
 
+/* env[key] in l's language: a string, or a {"zh", "en"} object's. */
+static const char *stated_value(const lang *l, const json_t *env, const char *key)
+{
+    json_t *v = json_object_get(env, key);
+    if (json_is_object(v))
+        v = json_object_get(v, l->code);
+    return json_string_value(v);
+}
+
 static json_t *stated_items(const lang *l, const json_t *env, int *software)
 {
     json_t *items = json_array();
     for (size_t i = 0; env && i < sizeof stated_keys / sizeof *stated_keys; i++)
-        if (env_item(items, l, stated_keys[i].label, pr_json_str(env, stated_keys[i].key)))
+        if (env_item(items, l, stated_keys[i].label, stated_value(l, env, stated_keys[i].key)))
             *software |= stated_keys[i].software;
     return items;
 }
@@ -195,6 +205,87 @@ static void list_add(const lang *l, pr_buf *list, const char *item)
 static void add_source(json_t *sources, const char *head, json_t *items)
 {
     json_array_append_new(sources, json_pack("{s:s,s:o}", "head", head, "items", items));
+}
+
+/* Items that every run set's README states alike on one platform (the same
+ * label, value and line) are said once, after the run sets, naming them:
+ * sources[] with "runset" set lose them to one new source. */
+static void share_items(const lang *l, json_t *sources, pr_err *err)
+{
+    json_t *sets = json_array();
+    size_t last = 0, i;
+    json_t *src;
+    json_array_foreach(sources, i, src)
+        if (json_object_get(src, "runset")) {
+            json_array_append(sets, src);
+            last = i;
+        }
+    if (json_array_size(sets) < 2) {
+        json_decref(sets);
+        return;
+    }
+    json_t *common = json_array(), *item;
+    size_t k;
+    json_array_foreach(json_object_get(json_array_get(sets, 0), "items"), k, item) {
+        int everywhere = 1;
+        for (size_t j = 1; j < json_array_size(sets) && everywhere; j++) {
+            json_t *other = json_object_get(json_array_get(sets, j), "items"), *o;
+            size_t m;
+            int found = 0;
+            json_array_foreach(other, m, o) found |= json_equal(o, item);
+            everywhere = found;
+        }
+        if (everywhere)
+            json_array_append(common, item);
+    }
+    if (json_array_size(common)) {
+        pr_buf titles = PR_BUF_INIT, head = PR_BUF_INIT;
+        json_array_foreach(sets, i, src) {
+            json_t *items = json_object_get(src, "items"), *kept = json_array(), *o;
+            size_t m;
+            json_array_foreach(items, m, o) {
+                int shared = 0;
+                json_t *c;
+                size_t n;
+                json_array_foreach(common, n, c) shared |= json_equal(c, o);
+                if (!shared)
+                    json_array_append(kept, o);
+            }
+            json_object_set_new(src, "items", kept);
+            if (titles.len)
+                pr_buf_puts(&titles, lang_str(l, "fwp_runset_sep"));
+            pr_buf_printf(&titles, "“%s”", json_string_value(json_object_get(src, "runset")));
+        }
+        json_t *v = json_pack("{s:s}", "titles", pr_buf_cstr(&titles));
+        lang_fmt(l, "fwp_env_shared", v, &head, err);
+        json_decref(v);
+        json_array_insert_new(sources, last + 1,
+                              json_pack("{s:s,s:o}", "head", pr_buf_cstr(&head), "items", common));
+        pr_buf_free(&titles);
+        pr_buf_free(&head);
+    } else {
+        json_decref(common);
+    }
+    json_decref(sets);
+}
+
+/* Each source's items as one line ("label: value; label: value"): a
+ * platform's environment reads in a few lines, each value still linked. */
+static void inline_items(const lang *l, json_t *sources, pr_err *err)
+{
+    size_t i, k;
+    json_t *src, *item;
+    json_array_foreach(sources, i, src) {
+        pr_buf line = PR_BUF_INIT;
+        json_array_foreach(json_object_get(src, "items"), k, item) {
+            if (line.len)
+                pr_buf_puts(&line, lang_str(l, "list_sep"));
+            lang_fmt(l, "fwp_env_item", item, &line, err);
+        }
+        if (line.len)
+            json_object_set_new(src, "inline", json_string(pr_buf_cstr(&line)));
+        pr_buf_free(&line);
+    }
 }
 
 /* The distinct repositories (at their commits) of run's imported logs
@@ -282,6 +373,8 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             pr_buf_free(&dates);
             lang_fmt(l, "env_src_runset", v, &head, err);
             add_source(sources, pr_buf_cstr(&head), runset_items(l, run, software));
+            json_object_set_new(json_array_get(sources, json_array_size(sources) - 1), "runset",
+                                json_string(rs_title(run, l->code)));
             pr_buf_free(&readme);
             pr_buf_free(&path);
         } else if (run->env) {
@@ -506,6 +599,8 @@ static json_t *platform_env(const rm_world *w, const lang *l, const rm_fw *f,
         vw_str(pv, "no_software", lang_str(l, "env_no_sources"));
     else if (!software)
         vw_str(pv, "no_software", lang_str(l, "env_no_software"));
+    share_items(l, sources, err);
+    inline_items(l, sources, err);
     json_object_set_new(pv, "sources", sources);
     pr_buf_free(&b);
     pr_buf_free(&none);
@@ -516,14 +611,12 @@ json_t *env_view(const rm_world *w, const lang *l, const rm_fw *f, const char *p
                  pr_err *err)
 {
     json_t *list = json_array();
-    /* Configurations are sorted by platform first: one entry per run of them. */
-    for (size_t first = 0; first < f->ncfgs;) {
-        const pr_platform *p = f->cfgs[first].platform;
-        size_t end = first;
-        while (end < f->ncfgs && f->cfgs[end].platform == p)
-            end++;
-        json_array_append_new(list, platform_env(w, l, f, p, page_rel, err));
-        first = end;
-    }
+    /* In the results' order (fw_order.h): one entry per platform. */
+    fwo_run *runs = pr_xcalloc(f->ncfgs + 1, sizeof *runs);
+    size_t n = fwo_runs(w, f, runs);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(list, platform_env(w, l, f, f->cfgs[runs[i].first].platform,
+                                                 page_rel, err));
+    free(runs);
     return list;
 }

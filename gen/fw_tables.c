@@ -1,7 +1,8 @@
 /* fw_tables: the tables of a framework page (page_framework.c): the
  * reproduction table of a configuration (runs, their interval, speedup,
- * efficiency, each published source with its gap, sanity flags), a
- * published table as its source printed it, and a platform's summary.
+ * efficiency, each published source with its gap, sanity flags, the
+ * records a cell left out) and a platform's summary (published tables are
+ * fw_pubtab.c's).
  * Each appends Markdown to out and sets the notes it needs in nt. */
 #include "fw_tables.h"
 
@@ -17,43 +18,6 @@
 #include "runset.h"
 #include "sanity.h"
 #include "stats.h"
-
-/* Decimals a published number was printed with (at least 1, at most 4). */
-static int printed_decimals(double v)
-{
-    for (int d = 1; d < 4; d++) {
-        double s = pow(10.0, d);
-        if (fabs(round(v * s) - v * s) < 1e-6)
-            return d;
-    }
-    return 4;
-}
-
-/* 1 when row r's printed speedup cannot be its figure ÷ the baseline's:
- * no values the printed decimals of the three allow give it
- * (docs/statistics.md#printed-precision). */
-static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
-{
-    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
-                                      r->value, mdt_pub_decimals(r), base->value,
-                                      mdt_pub_decimals(base));
-}
-
-static int any_pub_tt(const pr_pub_table *t)
-{
-    for (size_t i = 0; t && i < t->nrows; i++)
-        if (!isnan(t->rows[i].time_to_train_s))
-            return 1;
-    return 0;
-}
-
-static int any_pub_acc(const pr_pub_table *t)
-{
-    for (size_t i = 0; t && i < t->nrows; i++)
-        if (!isnan(t->rows[i].accuracy))
-            return 1;
-    return 0;
-}
 
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
@@ -95,11 +59,12 @@ static void interval_cell(const rm_cell *rc, pr_buf *out)
  * median's interval and farther than tol (a fraction) from the median
  * (docs/statistics.md#gaps). */
 static void gap_verdict(const lang *l, const rm_cell *rc, const pr_pub_row *pr, double tol,
-                        pr_buf *gap, vw_notes *nt)
+                        pr_buf *gap, vw_notes *nt, int *insufficient)
 {
     if (rc->n_ok < PR_STATS_MIN_RUNS_GAP) {
-        pr_buf_printf(gap, " %s", lang_str(l, "gap_insufficient"));
+        /* Said once, under the table (fwt_repro_table). */
         nt->insufficient = 1;
+        (*insufficient)++;
         return;
     }
     nt->stats = 1;
@@ -253,16 +218,39 @@ static void other_runset_pubs(const lang *l, const rm_cfg *c, const pr_pub_table
     for (size_t i = 0; i < c->ncells && !repo; i++)
         if (c->cells[i].imported && c->cells[i].n_ok && c->cells[i].link_rec)
             repo = json_string_value(json_object_get(c->cells[i].link_rec->source, "repo"));
-    int first = 1;
     for (size_t p = 0; repo && p < npubs; p++) {
         if (pubs[p]->source_repo && strcmp(pubs[p]->source_repo, repo) == 0)
             continue;
         json_t *v = json_pack("{s:s}", "label", pubs[p]->label);
-        pr_buf_puts(out, first ? "\n- " : "- ");
+        pr_buf_puts(out, "- ");
         lang_fmt(l, "pub_other_runset", v, out, err);
         pr_buf_putc(out, '\n');
         json_decref(v);
-        first = 0;
+    }
+}
+
+/* Under the table: the imported records a cell left out because runs
+ * measured here come first ("1×8 GPUs: 2 records of imported logs left
+ * out"). */
+static void left_out_notes(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
+{
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rm_cell *rc = &c->cells[i];
+        if (!rc->n_other_origin)
+            continue;
+        pr_buf list = PR_BUF_INIT, cell = PR_BUF_INIT;
+        json_t *v = json_pack("{s:I,s:b}", "n", (json_int_t)rc->n_other_origin, "one",
+                              rc->n_other_origin == 1);
+        lang_fmt(l, "other_origin_left", v, &list, err);
+        json_decref(v);
+        pv_count_label(l, c->platform, rc->nodes, rc->gpus, &cell, err);
+        v = json_pack("{s:s,s:s}", "cell", pr_buf_cstr(&cell), "list", pr_buf_cstr(&list));
+        pr_buf_puts(out, "- ");
+        lang_fmt(l, "others_cell", v, out, err);
+        pr_buf_putc(out, '\n');
+        json_decref(v);
+        pr_buf_free(&list);
+        pr_buf_free(&cell);
     }
 }
 
@@ -350,6 +338,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     pr_buf cells[MAX_COLS];
     for (size_t i = 0; i < MAX_COLS; i++)
         pr_buf_init(&cells[i]);
+    int insufficient = 0;
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         /* A case with no run reproduced nothing: the summary table says
@@ -424,7 +413,8 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
                     pr_buf_putc(gap, '+');
                 pr_md_number(gap, 100.0 * g, PR_DECIMALS_PERCENT);
                 pr_buf_puts(gap, "%");
-                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt);
+                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt,
+                            &insufficient);
             } else {
                 pr_buf_puts(gap, lang_str(l, "state_none"));
             }
@@ -442,198 +432,31 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     pr_buf_free(&thr);
     for (size_t p = 0; p < npubs; p++)
         pr_buf_free(&pubh[p]);
+    /* A gap not judged is said once per table, not in every cell (the
+     * runs column shows which rows). */
+    /* The table's notes as one list under it. */
+    pr_buf notes = PR_BUF_INIT;
+    if (insufficient) {
+        pr_buf_puts(&notes, "- ");
+        pr_buf_puts(&notes, lang_str(l, "fwp_insufficient"));
+        pr_buf_putc(&notes, '\n');
+    }
     if (sn.notes.len) {
-        pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
+        pr_buf_puts(&notes, pr_buf_cstr(&sn.notes));
         nt->sanity = 1;
     }
-    other_runset_pubs(l, c, pubs, npubs, out, err);
+    other_runset_pubs(l, c, pubs, npubs, &notes, err);
+    left_out_notes(l, c, &notes, err);
+    if (notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&notes));
+    }
+    pr_buf_free(&notes);
     for (size_t i = 0; i < c->ncells; i++)
         pr_buf_free(&marks[i]);
     free(marks);
     free(pts);
     sn_notes_free(&sn);
-}
-
-void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
-{
-    json_t *v = json_object();
-    pr_buf title = PR_BUF_INIT, where = PR_BUF_INIT;
-    pr_md_text(&title, t->source_title ? t->source_title : t->label);
-    if (t->source_url) {
-        mdt_link_url(&where, pr_buf_cstr(&title), t->source_url);
-    } else {
-        pr_buf_puts(&where, pr_buf_cstr(&title));
-    }
-    if (!t->source_repo && t->source_path) {
-        pr_buf_puts(&where, " (");
-        pr_md_code_span(&where, t->source_path);
-        pr_buf_puts(&where, ")");
-    }
-    if (t->source_repo) {
-        pr_buf loc = PR_BUF_INIT;
-        pr_buf_printf(&loc, "%s%s%s%s%s", t->source_repo, t->source_commit ? "@" : "",
-                      t->source_commit ? t->source_commit : "", t->source_path ? ":" : "",
-                      t->source_path ? t->source_path : "");
-        if (t->source_line)
-            pr_buf_printf(&loc, "#L%d", t->source_line);
-        pr_buf_puts(&where, " (");
-        pr_md_code_span(&where, pr_buf_cstr(&loc));
-        pr_buf_puts(&where, ")");
-        pr_buf_free(&loc);
-    }
-    json_object_set_new(v, "source", json_string(pr_buf_cstr(&where)));
-    json_object_set_new(v, "label", json_string(t->label));
-    if (t->date)
-        json_object_set_new(v, "date", json_string(t->date));
-    lang_fmt(l, "pub_source", v, out, err);
-    json_decref(v);
-    if (t->paired_precision) {
-        /* Its logs ran another mode than it prints (pairing.h). */
-        pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
-        mdt_mode_name(t->precision, &a);
-        mdt_mode_name(t->paired_precision, &b);
-        v = json_pack("{s:s,s:s}", "printed", pr_buf_cstr(&a), "ran", pr_buf_cstr(&b));
-        pr_buf_puts(out, "\n\n");
-        lang_fmt(l, "pub_paired_mode", v, out, err);
-        json_decref(v);
-        pr_buf_free(&a);
-        pr_buf_free(&b);
-    }
-    pr_buf_free(&title);
-    pr_buf_free(&where);
-}
-
-/* The run set of the imported log behind published row r of t: a record
- * of f from t's own repository, of t's platform, batch size, the mode t
- * pairs with, and r's nodes and GPUs; NULL when none. */
-static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
-{
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
-            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
-            return f->runs[i];
-    return NULL;
-}
-
-/* A published table as its source printed it, with the speedup its own
- * throughput figures give beside the printed one (on a CPU machine, only
- * when it has two process counts). */
-void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_notes *nt,
-                   pr_buf *out, pr_err *err)
-{
-    int has_tt = any_pub_tt(t), has_acc = any_pub_acc(t), has_ps = 0;
-    for (size_t i = 0; i < t->nrows; i++)
-        has_ps |= t->rows[i].has_speedup;
-    /* Rows in GPU order, whatever order the source used. */
-    rm_row *rows = NULL;
-    size_t nrows = 0;
-    for (size_t i = 0; i < t->nrows; i++)
-        rm_row_add(&rows, &nrows, t->rows[i].nodes, t->rows[i].gpus);
-    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
-    int scaling = !pv_is_cpu(t->platform) || (nrows > 1 && rows[0].gpus != rows[nrows - 1].gpus);
-    const char *heads[9];
-    size_t nh = 0;
-    pr_buf thr = PR_BUF_INIT;
-    pr_buf_printf(&thr, "%s (%s)", lang_str(l, "col_throughput"), t->unit);
-    heads[nh++] = lang_str(l, "col_nodes");
-    heads[nh++] = pv_col_count(l, t->platform);
-    heads[nh++] = pr_buf_cstr(&thr);
-    if (scaling) {
-        heads[nh++] = lang_str(l, "col_computed_speedup");
-        heads[nh++] = lang_str(l, "col_efficiency");
-    }
-    if (has_ps)
-        heads[nh++] = lang_str(l, "col_pub_speedup");
-    if (has_tt)
-        heads[nh++] = lang_str(l, "col_tt");
-    if (has_acc)
-        heads[nh++] = lang_str(l, "col_acc");
-    mdt_head(out, heads, nh, 2);
-    const pr_pub_row *base = rm_pub_row(t, 1, 1);
-    if (base && !base->has_value)
-        base = NULL;
-    /* What cannot be right, footnoted under the table: marks per row. */
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
-    sn_point *pts = pr_xcalloc(nrows + 1, sizeof *pts);
-    pr_buf *marks = pr_xcalloc(nrows + 1, sizeof *marks);
-    for (size_t i = 0; i < nrows; i++) {
-        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0};
-    }
-    sn_check_series(l, t->platform, pts, nrows, marks, &sn, err);
-    const pr_pub_table *twin = sn_identical_in(t, f->pubs, f->npubs);
-    if (twin)
-        sn_identical_note(l, twin, NULL, &sn, err);
-    pr_buf cells[9];
-    for (size_t i = 0; i < 9; i++)
-        pr_buf_init(&cells[i]);
-    for (size_t i = 0; i < nrows; i++) {
-        const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
-        mdt_cells_clear(cells, 9);
-        size_t k = 0;
-        pr_buf_printf(&cells[k++], "%d", r->nodes);
-        pr_buf_printf(&cells[k++], "%d", r->gpus);
-        pr_buf *val = &cells[k++];
-        pr_buf *sp = scaling ? &cells[k++] : NULL, *eff = scaling ? &cells[k++] : NULL;
-        double computed = NAN;
-        if (r->has_value) {
-            mdt_pub_value(val, r);
-            pr_buf_puts(val, pr_buf_cstr(&marks[i]));
-            if (scaling)
-                computed = scaling_cells(l, r->value, base ? base->value : NAN, r->gpus, sp,
-                                         eff, nt);
-            /* The source's own logs show two of its run sets behind the
-             * figure and its 1-GPU figure: the speedup crosses them. */
-            const pr_run *run = base && r != base ? pub_row_run(f, t, r) : NULL;
-            const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
-            if (scaling && run && base_run && run != base_run) {
-                json_t *diffs = rs_diff(run, base_run);
-                sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
-                                     rs_title(base_run, l->code), diffs, sp, &sn, err);
-                json_decref(diffs);
-            }
-        } else {
-            pr_buf_puts(val, r->state);
-            if (scaling) {
-                pr_buf_puts(sp, lang_str(l, "state_none"));
-                pr_buf_puts(eff, lang_str(l, "state_none"));
-            }
-        }
-        if (has_ps) {
-            pr_buf *ps = &cells[k++];
-            if (r->has_speedup) {
-                /* Printed as the source printed it. */
-                pr_md_number(ps, r->speedup, printed_decimals(r->speedup));
-                if (!isnan(computed) && speedup_disagrees(r, base)) {
-                    pr_buf_printf(ps, " %s", lang_str(l, "speedup_flag"));
-                    nt->speedup_flag = 1;
-                }
-            } else {
-                pr_buf_puts(ps, lang_str(l, "state_none"));
-            }
-        }
-        if (has_tt)
-            mdt_optional(&cells[k++], l, r->time_to_train_s, PR_DECIMALS_VALUE);
-        if (has_acc)
-            mdt_optional(&cells[k++], l, r->accuracy, PR_DECIMALS_VALUE);
-        mdt_row(out, cells, k);
-    }
-    if (sn.notes.len) {
-        pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
-        nt->sanity = 1;
-    }
-    for (size_t i = 0; i < nrows; i++)
-        pr_buf_free(&marks[i]);
-    free(marks);
-    free(pts);
-    sn_notes_free(&sn);
-    free(rows);
-    mdt_cells_free(cells, 9);
-    pr_buf_free(&thr);
 }
 
 /* The summary table of one platform's configurations f->cfgs[first, end):
@@ -644,28 +467,49 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
                        pr_err *err)
 {
     const pr_platform *p = f->cfgs[first].platform;
+    /* Configurations with a figure or a state (OOM, failed) only: planned
+     * cases are the platform's planned list, not columns of TODO. */
+    const rm_cfg **cols = pr_xcalloc(end - first + 1, sizeof *cols);
+    size_t ncols = 0;
+    for (size_t i = first; i < end; i++) {
+        int shown = 0;
+        for (size_t r = 0; r < f->cfgs[i].ncells && !shown; r++)
+            shown = f->cfgs[i].cells[r].origin != RM_PLANNED &&
+                    f->cfgs[i].cells[r].origin != RM_NONE;
+        if (shown)
+            cols[ncols++] = &f->cfgs[i];
+    }
     rm_row *rows = NULL;
     size_t nrows = 0;
-    for (size_t i = first; i < end; i++)
-        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
-            rm_row_add(&rows, &nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
+    for (size_t i = 0; i < ncols; i++)
+        for (size_t r = 0; r < cols[i]->ncells; r++)
+            if (cols[i]->cells[r].origin != RM_PLANNED && cols[i]->cells[r].origin != RM_NONE)
+                rm_row_add(&rows, &nrows, cols[i]->cells[r].nodes, cols[i]->cells[r].gpus);
+    if (!ncols) {
+        free(cols);
+        return;
+    }
     pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
-    size_t nh = end - first + 1;
+    size_t nh = ncols + 1;
     char **names = pr_xcalloc(nh, sizeof *names);
     const char **heads = pr_xcalloc(nh, sizeof *heads);
     heads[0] = pv_col_count(l, p);
     /* Plain names (mdt_head escapes them once: a Markdown name came out
      * "R&amp;amp;D"), without the platform the section's heading names. */
-    for (size_t i = first; i < end; i++)
-        heads[i - first + 1] = names[i - first + 1] = lang_config_short(l, &f->cfgs[i], 1, err);
+    for (size_t i = 0; i < ncols; i++)
+        heads[i + 1] = names[i + 1] = lang_config_short(l, cols[i], 1, err);
     mdt_head(out, heads, nh, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < nrows; r++) {
         mdt_cells_clear(cells, nh);
         pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
-        for (size_t i = first; i < end; i++)
-            mdt_summary_cell(w, l, rm_cell_of(&f->cfgs[i], rows[r].nodes, rows[r].gpus), page_rel,
-                            nt, &cells[i - first + 1]);
+        for (size_t i = 0; i < ncols; i++) {
+            const rm_cell *rc = rm_cell_of(cols[i], rows[r].nodes, rows[r].gpus);
+            if (rc->origin == RM_PLANNED)
+                pr_buf_puts(&cells[i + 1], lang_str(l, "state_none"));
+            else
+                mdt_summary_cell(w, l, rc, page_rel, nt, &cells[i + 1]);
+        }
         mdt_row(out, cells, nh);
     }
     mdt_cells_free(cells, nh);
@@ -675,5 +519,5 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
     free(names);
     free(heads);
     free(rows);
+    free(cols);
 }
-

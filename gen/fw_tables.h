@@ -12,12 +12,6 @@
  * are relative to page_rel. */
 void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
                      const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
-/* "Source: ..." of published table t. */
-void fwt_source_line(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err);
-/* Published table t as its source printed it, with the speedup its own
- * figures give beside a printed one. */
-void fwt_pub_table(const lang *l, const rm_fw *f, const pr_pub_table *t, vw_notes *nt,
-                   pr_buf *out, pr_err *err);
 /* The summary of one platform's configurations f->cfgs[first, end). */
 void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,

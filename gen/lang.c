@@ -21,7 +21,7 @@ static const char *const string_keys[] = {
     "note_runs", "note_failed", "env_gpu", "env_cpu", "env_memory", "env_os", "env_kernel",
     "env_driver", "env_cuda", "env_cudnn", "env_nccl", "env_framework", "env_image",
     "env_compiler", "env_network", "env_nodes", "env_captured", "env_none", "steps_none",
-    "logs_none", "gpus_label", "headline", "pub_source", "variant", "rule_line", "failed_reason",
+    "logs_none", "gpus_label", "headline", "variant", "rule_line", "failed_reason",
     "chart_scaling_title", "chart_compare_title", "chart_lines_title",
     "chart_x_gpus", "chart_y_throughput", "chart_measured", "chart_imported", "chart_published",
     "chart_png", "sweep_title_bytes",
@@ -34,8 +34,8 @@ static const char *const string_keys[] = {
     "col_procs", "procs_label", "platform_none_title", "platform_planned_title",
     "platform_none_note", "platform_desc",
     "env_src_run", "env_src_imported", "env_src_suite", "env_src_pub", "env_src_other", "env_src_none",
-    "env_none_run", "env_no_software", "env_no_sources", "other_source", "others_cell",
-    "other_origin_left", "imported_sources", "imported_source_unknown", "log_source",
+    "env_none_run", "env_no_software", "env_no_sources", "others_cell",
+    "other_origin_left", "imported_source_unknown", "log_source",
     "precedence_rule", "note_rounding_cpu", "note_rounding_hw",
     /* the cross-framework pages (compare.c, page_model.c, page_index.c) */
     "class_config_name", "col_mode", "src_heading", "src_column", "src_measured", "src_imported",
@@ -61,6 +61,9 @@ static const char *const string_keys[] = {
     "head_printed_other",
     /* the step traces of the framework page (steptrace.c) */
     "trace_alt", "trace_none", "trace_omitted",
+    /* the framework page's layout (fw_pubtab.c, page_framework.c) */
+    "fwp_source_cell", "fwp_who", "fwp_printed_speedup", "fwp_col_source", "fwp_col_revision", "fwp_pub_legend", "fwp_over_time", "fwp_planned", "fwp_planned_item", "fwp_insufficient", "fwp_runset_sep", "fwp_revision_other", "fwp_source_line", "fwp_env_shared", "fwp_env_item",
+    "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median", "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min", "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second", "fwp_rw_raw", "fwp_rw_per_card", "fwp_rw_global",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)
@@ -219,7 +222,8 @@ char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err)
 
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
 {
-    json_t *v = json_pack("{s:i,s:i}", "nodes", nodes, "gpus", gpus);
+    /* "one": English says "1×1 GPU", not "1×1 GPUs" (fwpage, issue 23). */
+    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
     lang_fmt(l, "gpus_label", v, out, err);
     json_decref(v);
 }

@@ -480,8 +480,9 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             used++;
             /* The note is shown on both pages: written in both languages. */
             if (annotation) {
-                pr_buf_printf(&annotations, "%s%ld GPU(s): \"%s\"", annotations.len ? "; " : "",
-                              gpus, annotation);
+                /* "1 GPU", "8 GPUs" (fwpage, issue 23: no "GPU(s)" on a page). */
+                pr_buf_printf(&annotations, "%s%ld GPU%s: \"%s\"", annotations.len ? "; " : "",
+                              gpus, gpus == 1 ? "" : "s", annotation);
                 pr_buf_printf(&annotations_zh, "%s%ld 卡：“%s”", annotations_zh.len ? "；" : "",
                               gpus, annotation);
             }

@@ -2,13 +2,16 @@
  *
  * A reproduction report where the framework has runs (measured here or
  * imported from published logs), else a summary of published figures (or a
- * test plan).  The results have one section per platform, each with its own
- * summary table, speedup chart and configurations: figures of different
- * machines never share a table.  Every figure carries its origin (plain:
- * measured here; ‡ imported; † published), the markers explained once; a
- * cell's other sources are listed under its configuration.  The
- * environment section is env_view.c's, the tables fw_tables.c's; the words
- * of provenance and of a platform's kind are provenance.c's.
+ * test plan).  The results have one section per platform (fw_order.c: the
+ * model's main platform first, CPU machines last), each with its summary
+ * table where it has runs, its planned cases as one sentence, its speedup
+ * chart, a reproduction table per configuration with runs, one table of the
+ * newest revision of each published source and one of the older revisions
+ * (fw_pubtab.c): figures of different machines never share a table.  Every
+ * figure carries its origin (plain: measured here; ‡ imported; †
+ * published), the markers explained once.  The environment section is
+ * env_view.c's, the steps steps.c's, the rules in words rule_words.c's; the
+ * layout is docs/report-format.md.
  */
 #include "pages.h"
 
@@ -18,11 +21,14 @@
 #include <string.h>
 
 #include "env_view.h"
+#include "fw_order.h"
+#include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
 #include "mdtable.h"
 #include "page_hw.h"
 #include "provenance.h"
+#include "rule_words.h"
 #include "sanity.h"
 #include "stats.h"
 #include "runset.h"
@@ -32,8 +38,10 @@
 
 /* ---------------------------------------------------------------- sections */
 
-/* The parse rules behind f's figures, each with the number of cases it
- * measured (the suite's rule when no record names one), into "rules". */
+/* The parse rules behind f's figures, each in words with the number of
+ * cases it measured (the suite's rule when no record names one), into
+ * "rules"; their JSON (shortest form, no float noise) into "rules_json",
+ * for a collapsed block. */
 static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
 {
     json_t *rules = json_array();
@@ -42,13 +50,13 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
         const pr_record *r = f->recs[i];
         if (!r->rule)
             continue;
-        char *text = json_dumps(r->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        char *text = rw_json_shortest(r->rule);
         json_t *count = json_object_get(seen, text);
         json_object_set_new(seen, text, json_integer(count ? json_integer_value(count) + 1 : 1));
         free(text);
     }
     if (!json_object_size(seen) && f->suite && f->suite->rule) {
-        char *text = json_dumps(f->suite->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        char *text = rw_json_shortest(f->suite->rule);
         json_object_set_new(seen, text, json_integer(0));
         free(text);
     }
@@ -64,18 +72,29 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
             keys[j] = keys[j - 1];
             keys[j - 1] = t;
         }
+    pr_buf all = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
-        pr_buf code = PR_BUF_INIT, b = PR_BUF_INIT;
-        pr_md_code_span(&code, keys[i]);
+        pr_buf words = PR_BUF_INIT, b = PR_BUF_INIT;
+        json_t *rule = json_loads(keys[i], 0, NULL);
+        rw_words(l, rule, &words, err);
+        json_decref(rule);
         json_int_t cases = json_integer_value(json_object_get(seen, keys[i]));
-        json_t *v = json_pack("{s:s,s:I,s:b}", "rule", pr_buf_cstr(&code), "cases", cases,
+        json_t *v = json_pack("{s:s,s:I,s:b}", "rule", pr_buf_cstr(&words), "cases", cases,
                               "measured", cases > 0);
         lang_fmt(l, "rule_line", v, &b, err);
         json_array_append_new(rules, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
         json_decref(v);
-        pr_buf_free(&code);
+        if (all.len)
+            pr_buf_puts(&all, lang_str(l, "list_sep"));
+        pr_md_code_span(&all, keys[i]);
+        pr_buf_free(&words);
         pr_buf_free(&b);
     }
+    if (all.len) {
+        json_object_set_new(view, "rules_json", json_string(pr_buf_cstr(&all)));
+        vw_str(view, "rules_json_title", lang_str(l, "fwp_rules_json"));
+    }
+    pr_buf_free(&all);
     free(keys);
     json_decref(seen);
     json_object_set_new(view, "rules", rules);
@@ -102,6 +121,23 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
     steps_view(s, view);
     if (s->image)
         vw_text(view, "image", s->image);
+}
+
+/* What a run set's steps show (a copy the caller decrefs): its view less
+ * what names the run set itself (title, folder, suite file, and the
+ * perfrepro commands, which name that file). */
+static json_t *shown_steps(const json_t *sv)
+{
+    json_t *c = json_deep_copy(sv);
+    static const char *const own[] = {"title", "run", "suite_link", "runs", "measure_block",
+                                       "perfrepro_cases_block"};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        json_object_del(c, own[i]);
+    size_t i;
+    json_t *gc;
+    json_array_foreach(json_object_get(c, "gpu_cases"), i, gc)
+        json_object_del(gc, "perfrepro_block");
+    return c;
 }
 
 /* The steps of each run set of f's figures that keeps the suite its runs
@@ -131,6 +167,34 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
         vw_md(sv, "suite_path", &b);
         vw_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
         steps_view(run->suite, sv);
+        /* Run sets whose suites give the same steps (same description,
+         * code, set-up and commands) are shown once, naming each. */
+        json_t *one = json_pack("{s:O,s:O,s:O}", "title", json_object_get(sv, "title"), "run",
+                                json_object_get(sv, "run"), "suite_link",
+                                json_object_get(sv, "suite_link"));
+        json_object_set_new(one, "suite_path", json_string(json_string_value(json_object_get(sv, "suite_path"))));
+        json_t *steps = shown_steps(sv);
+        json_t *same = NULL;
+        for (size_t k = 0; k < json_array_size(list) && !same; k++) {
+            json_t *prev = shown_steps(json_array_get(list, k));
+            if (json_equal(prev, steps))
+                same = json_array_get(list, k);
+            json_decref(prev);
+        }
+        json_decref(steps);
+        if (same) {
+            json_t *runs = json_object_get(same, "runs");
+            json_object_set_new(json_array_get(runs, json_array_size(runs) - 1), "sep",
+                                json_string(lang_str(l, "fwp_runset_sep")));
+            json_array_append_new(runs, one);
+            json_object_set_new(same, "several", json_true());
+            json_decref(sv);
+            continue;
+        }
+        json_object_del(sv, "title");
+        json_object_del(sv, "run");
+        json_object_del(sv, "suite_link");
+        json_object_set_new(sv, "runs", json_pack("[o]", one));
         json_array_append_new(list, sv);
     }
     json_object_set_new(view, "has_runset_steps", json_boolean(json_array_size(list) > 0));
@@ -145,9 +209,10 @@ static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const
 {
     pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
     lang_config_name(l, c, &name, err);
-    json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b}", "nodes", rec->nodes, "gpus", rec->gpu_num,
-                           "config", pr_buf_cstr(&name), "repeat", rec->repeat, "case",
-                           rec->case_name, "cpu", pv_is_cpu(c->platform));
+    json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b,s:b,s:b}", "nodes", rec->nodes, "gpus",
+                           rec->gpu_num, "config", pr_buf_cstr(&name), "repeat", rec->repeat,
+                           "case", rec->case_name, "cpu", pv_is_cpu(c->platform), "one_node",
+                           rec->nodes == 1, "one_gpu", rec->gpu_num == 1);
     if (rec->failed) {
         pr_buf why = PR_BUF_INIT;
         json_object_set_new(lv, "reason", json_string(rec->fail_reason));
@@ -207,62 +272,34 @@ static json_t *logs_list(const rm_world *w, const lang *l, const cs_queue *oc, c
 
 /* ---------------------------------------------------------------- configurations */
 
-/* Appends t to v (*n entries) unless it is there or not c's. */
-static void pub_add(const pr_pub_table **v, size_t *n, const pr_pub_table *t, const rm_cfg *c)
+/* Drops b's trailing newlines: the template puts the blank line after a
+ * block itself. */
+static void md_trim_nl(pr_buf *b)
 {
-    if (!t || !rm_pub_of(t, c))
-        return;
-    for (size_t k = 0; k < *n; k++)
-        if (v[k] == t)
-            return;
-    v[(*n)++] = t;
+    size_t n = b->len;
+    while (n > 0 && pr_buf_cstr(b)[n - 1] == '\n')
+        n--;
+    pr_buf_truncate(b, n);
 }
 
-/* c's published tables in precedence order: the one its figures come from
- * (and are compared with) first, then the others as the cells rank them,
- * then any left.  The caller frees the array. */
-static const pr_pub_table **pubs_in_order(const rm_fw *f, const rm_cfg *c, size_t *n)
+/* A chart's Markdown (chartspec.c's: the SVG, a blank line, the PNG's
+ * link) as one line, the PNG's link beside the picture: a chart costs the
+ * page one line, not three. */
+static void chart_md(pr_buf *b)
 {
-    const pr_pub_table **v = pr_xcalloc(f->npubs + 1, sizeof *v);
-    *n = 0;
-    pub_add(v, n, c->pub, c);
-    for (size_t i = 0; i < c->ncells; i++)
-        for (size_t a = 0; a < c->cells[i].nalts; a++)
-            pub_add(v, n, c->cells[i].alt_tabs[a], c);
-    for (size_t i = 0; i < f->npubs; i++)
-        pub_add(v, n, f->pubs[i], c);
-    return v;
-}
-
-/* "‡ imported from ..." under a configuration: the sources of the logs its
- * imported cells stand for (each named once). */
-static void imported_line(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
-{
-    pr_buf list = PR_BUF_INIT;
-    json_t *seen = json_object();
-    for (size_t i = 0; i < c->ncells; i++) {
-        const rm_cell *rc = &c->cells[i];
-        for (size_t j = 0; rc->imported && j < rc->nrecs; j++) {
-            pr_buf s = PR_BUF_INIT;
-            pv_record_source(rc->recs[j], &s);
-            if (!s.len)
-                pr_buf_puts(&s, lang_str(l, "imported_source_unknown"));
-            if (!json_object_get(seen, pr_buf_cstr(&s))) {
-                json_object_set_new(seen, pr_buf_cstr(&s), json_true());
-                if (list.len)
-                    pr_buf_puts(&list, lang_str(l, "list_sep"));
-                pr_buf_puts(&list, pr_buf_cstr(&s));
-            }
-            pr_buf_free(&s);
-        }
+    static const char gap[] = ".svg)\n\n[";
+    pr_buf out = PR_BUF_INIT;
+    const char *s = pr_buf_cstr(b), *at;
+    while ((at = strstr(s, gap))) {
+        pr_buf_put(&out, s, (size_t)(at - s) + 5);
+        pr_buf_puts(&out, " [");
+        s = at + sizeof gap - 1;
     }
-    json_decref(seen);
-    if (list.len) {
-        json_t *v = json_pack("{s:s}", "sources", pr_buf_cstr(&list));
-        lang_fmt(l, "imported_sources", v, out, err);
-        json_decref(v);
-    }
-    pr_buf_free(&list);
+    pr_buf_puts(&out, s);
+    pr_buf_clear(b);
+    pr_buf_puts(b, pr_buf_cstr(&out));
+    pr_buf_free(&out);
+    md_trim_nl(b);
 }
 
 /* The view of configuration c: its reproduction table, where imported
@@ -286,56 +323,65 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
         runs |= c->cells[i].nrecs > 0;
     if (c->has_repro && runs) {
         fwt_repro_table(w, l, f, c, page_rel, nt, &b, err);
+        md_trim_nl(&b);
         vw_md(cv, "repro_table", &b);
     }
-    imported_line(l, c, &b, err);
-    if (b.len)
-        vw_md(cv, "imported", &b);
-    json_t *others = json_array();
-    for (size_t i = 0; i < c->ncells; i++) {
-        pv_cell_others(l, c, &c->cells[i], &b, err);
-        if (b.len)
-            json_array_append_new(others, json_string(pr_buf_cstr(&b)));
-        pr_buf_clear(&b);
-    }
-    *several |= json_array_size(others) > 0;
-    json_object_set_new(cv, "has_others", json_boolean(json_array_size(others) > 0));
-    json_object_set_new(cv, "others", others);
+    /* Where each imported log comes from is said once, in the log list;
+     * the other sources of a cell are in the published tables below. */
+    for (size_t i = 0; i < c->ncells; i++)
+        *several |= c->cells[i].nalts > 0;
     /* The chart's axis says GPUs: none for a CPU machine. */
     if (oc->charts && !pv_is_cpu(c->platform)) {
         if (cs_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0)
             goto out;
+        chart_md(&b);
         if (b.len)
             vw_md(cv, "chart", &b);
     }
-    size_t n;
-    const pr_pub_table **tabs = pubs_in_order(f, c, &n);
-    json_t *pubs = json_array();
-    for (size_t j = 0; j < n; j++) {
-        const pr_pub_table *t = tabs[j];
-        /* A table whose rows are all TODO published no figure. */
-        int figures = 0;
-        for (size_t r = 0; r < t->nrows && !figures; r++)
-            figures = t->rows[r].has_value || strcmp(t->rows[r].state, "TODO") != 0;
-        if (!figures)
-            continue;
-        json_t *pv = json_object();
-        vw_text(pv, "label", t->label);
-        vw_text(pv, "variant", pr_bitext_in(&t->variant, l->code));
-        vw_text(pv, "note", pr_bitext_in(&t->note, l->code));
-        json_object_set_new(pv, "first", json_boolean(n > 1 && t == c->pub));
-        fwt_source_line(l, t, &b, err);
-        vw_md(pv, "source", &b);
-        fwt_pub_table(l, f, t, nt, &b, err);
-        vw_md(pv, "table", &b);
-        json_array_append_new(pubs, pv);
-    }
-    free(tabs);
-    json_object_set_new(cv, "published", pubs);
     rc = 0;
 out:
     pr_buf_free(&b);
     return rc;
+}
+
+/* The cases of f->cfgs[first, end) the suite plans and nothing has run
+ * nor published yet, as one sentence ("Planned: FP32 BS=128 (1×1, 1×8)");
+ * nothing when none.  They are no cells of the tables. */
+static void planned_list(const lang *l, const rm_fw *f, size_t first, size_t end, pr_buf *out,
+                         pr_err *err)
+{
+    pr_buf list = PR_BUF_INIT, counts = PR_BUF_INIT;
+    for (size_t i = first; i < end; i++) {
+        const rm_cfg *c = &f->cfgs[i];
+        pr_buf_clear(&counts);
+        for (size_t r = 0; r < c->ncells; r++) {
+            if (c->cells[r].origin != RM_PLANNED)
+                continue;
+            if (counts.len)
+                pr_buf_puts(&counts, lang_str(l, "fwp_runset_sep"));
+            pv_count_label(l, c->platform, c->cells[r].nodes, c->cells[r].gpus, &counts, err);
+        }
+        if (!counts.len)
+            continue;
+        char *name = lang_config_short(l, c, 1, err);
+        pr_buf md = PR_BUF_INIT;
+        pr_md_text(&md, name);
+        json_t *v = json_pack("{s:s,s:s}", "config", pr_buf_cstr(&md), "counts",
+                              pr_buf_cstr(&counts));
+        if (list.len)
+            pr_buf_puts(&list, lang_str(l, "list_sep"));
+        lang_fmt(l, "fwp_planned_item", v, &list, err);
+        json_decref(v);
+        pr_buf_free(&md);
+        free(name);
+    }
+    if (list.len) {
+        json_t *v = json_pack("{s:s}", "list", pr_buf_cstr(&list));
+        lang_fmt(l, "fwp_planned", v, out, err);
+        json_decref(v);
+    }
+    pr_buf_free(&list);
+    pr_buf_free(&counts);
 }
 
 /* The results of one platform, f->cfgs[first, end): its summary table,
@@ -346,7 +392,8 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
 {
     const pr_platform *p = f->cfgs[first].platform;
     pr_buf b = PR_BUF_INIT;
-    json_t *configs = json_array();
+    json_t *configs = json_array(), *pub_charts = json_array();
+    const char *fp32_note = NULL;
     int rc = -1;
     /* Planned cases have no machine until they run: only figures are
      * compared. */
@@ -360,8 +407,19 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
                                    : lang_str(l, "platform_planned_title"));
     if (!p && figures)
         vw_str(pv, "platform_note", lang_str(l, "platform_none_note"));
-    fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
-    vw_md(pv, "summary_table", &b);
+    /* Without runs every summary cell would be the primary published
+     * figure, which the platform's published table gives already (its
+     * first row per configuration): no summary then. */
+    int runs = 0;
+    for (size_t i = first; i < end; i++)
+        for (size_t r = 0; r < f->cfgs[i].ncells; r++)
+            runs |= f->cfgs[i].cells[r].nrecs > 0;
+    if (runs || !f->npubs) {
+        fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
+        md_trim_nl(&b);
+        if (b.len)
+            vw_md(pv, "summary_table", &b);
+    }
     if (oc->charts && !pv_is_cpu(p)) {
         /* cs_fw_efficiency draws one chart per platform: given this one's. */
         rm_fw one = *f;
@@ -369,6 +427,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
         one.ncfgs = end - first;
         if (cs_fw_efficiency(l, &one, page_rel, oc, &b, err) < 0)
             goto out;
+        chart_md(&b);
         if (b.len)
             vw_md(pv, "speedup_chart", &b);
     }
@@ -379,15 +438,38 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
             goto out;
         /* Only planned cases: the summary table lists them; a heading with
          * nothing under it is left out. */
-        json_t *pubs = json_object_get(cv, "published");
-        if (!json_object_get(cv, "repro_table") && !json_object_get(cv, "imported") &&
-            !json_object_get(cv, "chart") && !json_is_true(json_object_get(cv, "has_others")) &&
-            json_array_size(pubs) == 0)
+        /* A configuration of published figures only is rows of the
+         * platform's published table; its chart follows that table. */
+        if (!json_object_get(cv, "repro_table")) {
+            json_t *chart = json_object_get(cv, "chart");
+            if (chart)
+                json_array_append(pub_charts, chart);
+            if (json_object_get(cv, "fp32_note"))
+                fp32_note = lang_str(l, "fp32_on_tf32");
             json_array_remove(configs, json_array_size(configs) - 1);
+        }
     }
+    fwp_platform_table(l, f, first, end, nt, &b, err);
+    md_trim_nl(&b);
+    if (b.len)
+        vw_md(pv, "pub_table", &b);
+    json_object_set_new(pv, "pub_charts", pub_charts);
+    pub_charts = NULL;
+    if (fp32_note)
+        vw_str(pv, "fp32_note", fp32_note);
+    fwp_over_time_table(l, f, first, end, nt, &b, err);
+    md_trim_nl(&b);
+    if (b.len) {
+        vw_md(pv, "over_time", &b);
+        vw_str(pv, "over_time_head", lang_str(l, "fwp_over_time"));
+    }
+    planned_list(l, f, first, end, &b, err);
+    if (b.len)
+        vw_md(pv, "planned", &b);
     rc = 0;
 out:
     json_object_set_new(pv, "configs", configs);
+    json_decref(pub_charts);
     pr_buf_free(&b);
     return rc;
 }
@@ -459,25 +541,28 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
 
     json_t *plats = json_array();
     json_object_set_new(view, "platforms", plats);
-    /* Configurations are sorted by platform first: one section per run. */
-    for (size_t first = 0; first < f->ncfgs;) {
-        const pr_platform *p = f->cfgs[first].platform;
-        size_t end = first;
-        while (end < f->ncfgs && f->cfgs[end].platform == p)
-            end++;
-        cpu_only &= pv_is_cpu(p);
+    /* One section per platform, in fw_order.h's order. */
+    fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+    size_t nplat = fwo_runs(w, f, order);
+    int failed = 0;
+    for (size_t i = 0; i < nplat && !failed; i++) {
+        cpu_only &= order[i].cpu;
         json_t *pv = json_object();
         json_array_append_new(plats, pv);
-        if (platform_view(w, l, f, first, end, page_rel, oc, &nt, &several, pv, err) < 0)
-            goto out;
-        first = end;
+        failed = platform_view(w, l, f, order[i].first, order[i].end, page_rel, oc, &nt,
+                               &several, pv, err) < 0;
     }
+    free(order);
+    if (failed)
+        goto out;
     json_object_set_new(view, "cpu_only", json_boolean(cpu_only));
     /* The markers explained once, where there is a figure to mark. */
     if (f->nrecs || f->npubs)
         vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
     if (several)
         vw_str(view, "precedence", lang_str(l, "precedence_rule"));
+    if (f->npubs)
+        vw_str(view, "pub_legend", lang_str(l, "fwp_pub_legend"));
 
     json_t *logs = logs_list(w, l, oc, f, page_rel, err);
     int has_logs = json_array_size(logs) > 0;

@@ -36,9 +36,5 @@ size_t pv_counts(const rm_cfg *c);
  * to its url when it has one; nothing when r names no source. */
 void pv_record_source(const pr_record *r, pr_buf *out);
 
-/* The sources of cell rc of c other than the one its figure comes from:
- * the other published tables (label, variant, value†) and the records of
- * the lower-precedence origin that were left out.  Nothing when none. */
-void pv_cell_others(const lang *l, const rm_cfg *c, const rm_cell *rc, pr_buf *out, pr_err *err);
 
 #endif

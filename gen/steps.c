@@ -112,17 +112,34 @@ static ref *step_refs(const pr_suite *s, size_t *n)
     return r;
 }
 
+static int steps_lines(const pr_suite *s, const char *key, pr_buf *lines_out, used_vars *used_out);
+
 /* The suite's steps[key] as one block (NULL when it gives none); the
  * variables they use are added to all.  Caller frees the result. */
 static char *steps_block(const pr_suite *s, const char *key, used_vars *all)
 {
+    pr_buf lines = PR_BUF_INIT, out = PR_BUF_INIT;
+    used_vars used = {{0}, 0};
+    if (!steps_lines(s, key, &lines, &used))
+        return NULL;
+    put_block(&out, &lines, &used);
+    for (size_t i = 0; i < used.n; i++)
+        use_var(all, used.names[i]);
+    pr_buf_free(&lines);
+    return pr_buf_detach(&out);
+}
+
+/* The lines of the suite's steps[key] appended to lines, the variables
+ * they use added to used; 0 when it gives none. */
+static int steps_lines(const pr_suite *s, const char *key, pr_buf *lines_out, used_vars *used_out)
+{
     json_t *a = s->steps ? json_object_get(s->steps, key) : NULL;
     if (!json_array_size(a))
-        return NULL;
+        return 0;
     size_t nrefs;
     ref *refs = step_refs(s, &nrefs);
     used_vars used = {{0}, 0};
-    pr_buf lines = PR_BUF_INIT, out = PR_BUF_INIT;
+    pr_buf lines = PR_BUF_INIT;
     for (size_t i = 0; i < json_array_size(a); i++) {
         json_t *argv = json_array_get(a, i);
         for (size_t j = 0; j < json_array_size(argv); j++) {
@@ -133,12 +150,12 @@ static char *steps_block(const pr_suite *s, const char *key, used_vars *all)
         }
         pr_buf_putc(&lines, '\n');
     }
-    put_block(&out, &lines, &used);
+    pr_buf_puts(lines_out, pr_buf_cstr(&lines));
     for (size_t i = 0; i < used.n; i++)
-        use_var(all, used.names[i]);
+        use_var(used_out, used.names[i]);
     free(refs);
     pr_buf_free(&lines);
-    return pr_buf_detach(&out);
+    return 1;
 }
 
 /* 1 when name can be assigned before a command (NAME=value). */
@@ -179,10 +196,13 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
     pr_var *all = pr_xmalloc((nv + nextra) * sizeof *all);
     memcpy(all, vars, nv * sizeof *all);
     memcpy(all + nv, extra, sizeof extra);
+    /* On several nodes one block serves every node: the rank is the
+     * node's NODE_RANK, set on each. */
     static const ref multi_refs[] = {{"master_addr", "MASTER_ADDR"},
                                      {"master_port", "MASTER_PORT"},
+                                     {"node_rank", "NODE_RANK"},
                                      {"local_rank", "LOCAL_RANK"}};
-    size_t nrefs = !multi ? 0 : strcmp(s->ranks, "per_gpu") == 0 ? 3 : 2;
+    size_t nrefs = !multi ? 0 : strcmp(s->ranks, "per_gpu") == 0 ? 4 : 3;
     json_t *cmd = pr_suite_case_command(s, c);
     const char *k;
     json_t *v;
@@ -367,6 +387,18 @@ static void source_view(const pr_suite *s, json_t *view)
     }
     pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
     vw_md(view, "source_block", &b);
+    /* Checkout and set-up as one block: what a reader pastes first. */
+    used_vars used = {{0}, 0};
+    pr_buf setup = PR_BUF_INIT, both = PR_BUF_INIT;
+    if (steps_lines(s, "setup", &setup, &used)) {
+        pr_buf_puts(&code, pr_buf_cstr(&setup));
+        put_block(&both, &code, &used);
+        vw_md(view, "prepare_block", &both);
+    }
+    else
+        json_object_set_new(view, "prepare_block", json_false()); /* not the page's */
+    pr_buf_free(&setup);
+    pr_buf_free(&both);
     vw_text(view, "source_repo", s->source_repo);
     vw_text(view, "source_commit", s->source_commit);
     json_object_set_new(view, "source_unpinned", json_boolean(!s->source_commit));
@@ -390,18 +422,25 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
                                "precision", c->precision, "case", c->name, "per_gpu",
                                c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
         json_object_set_new(cv, "last_gpu", json_integer(c->gpus_per_node - 1));
+        json_object_set_new(cv, "last_node", json_integer(c->nodes - 1));
+        json_object_set_new(cv, "one_per_node", json_boolean(c->gpus_per_node == 1));
         pr_buf code = PR_BUF_INIT;
         pr_md_code_span(&code, c->name);
         vw_md(cv, "case_code", &code);
         pr_buf_free(&code);
         json_t *nodes = json_array();
-        for (int node = 0; node < c->nodes; node++) {
+        /* One block for all nodes (the rank is "$NODE_RANK"). */
+        for (int node = 0; node < 1; node++) {
             used_vars used = {{0}, 0};
             pr_buf b = PR_BUF_INIT;
             framework_command(&lines, s, c, node, &used);
             put_block(&b, &lines, &used);
             for (size_t j = 0; j < used.n; j++)
                 use_var(all, used.names[j]);
+            /* The label names NODE_RANK only where the command takes it. */
+            for (size_t j = 0; j < used.n; j++)
+                if (strcmp(used.names[j], "NODE_RANK") == 0)
+                    json_object_set_new(cv, "node_rank", json_true());
             json_t *nv = json_pack("{s:i,s:i}", "rank", node, "last", c->nodes - 1);
             vw_md(nv, "block", &b);
             json_array_append_new(nodes, nv);
@@ -419,6 +458,55 @@ static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *a
         json_array_append_new(arr, cv);
     }
     json_object_set_new(view, "gpu_cases", arr);
+    /* The single-node cases' own commands in one block, each under its
+     * case's name (run sets show them so: what their logs ran). */
+    json_t *singles = json_array();
+    used_vars su = {{0}, 0};
+    pr_buf sl = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (shown[i]->nodes > 1)
+            continue;
+        pr_buf_printf(&sl, "# %s\n", shown[i]->name);
+        framework_command(&sl, s, shown[i], 0, &su);
+        pr_buf code = PR_BUF_INIT;
+        pr_md_code_span(&code, shown[i]->name);
+        json_t *one = json_pack("{s:i,s:b,s:i,s:s}", "gpus", shown[i]->gpus, "one",
+                                shown[i]->gpus == 1, "batch_size", shown[i]->batch_size,
+                                "precision", shown[i]->precision);
+        vw_md(one, "case_code", &code);
+        if (json_array_size(singles))
+            json_object_set_new(json_array_get(singles, json_array_size(singles) - 1), "sep",
+                                json_string("sep"));
+        json_array_append_new(singles, one);
+        pr_buf_free(&code);
+    }
+    if (json_array_size(singles)) {
+        pr_buf b = PR_BUF_INIT;
+        put_block(&b, &sl, &su);
+        vw_md(view, "single_cmds", &b);
+        pr_buf_free(&b);
+    }
+    else
+        json_object_set_new(view, "single_cmds", json_false()); /* not the page's */
+    json_object_set_new(view, "single_cases", singles);
+    /* perfrepro's command of each shown case in one block, each under its
+     * case's name: one command per case, as the plan lists them. */
+    used_vars mu = {{0}, 0};
+    pr_buf ml = PR_BUF_INIT, mb = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_printf(&ml, "# %s\n", shown[i]->name);
+        measure_command(&ml, s, shown[i], prefix, &mu);
+    }
+    if (n) {
+        put_block(&mb, &ml, &mu);
+        for (size_t j = 0; j < mu.n; j++)
+            use_var(all, mu.names[j]);
+        vw_md(view, "perfrepro_cases_block", &mb);
+    }
+    json_object_set_new(view, "multi_cases", json_boolean(n && shown[n - 1]->nodes > 1));
+    pr_buf_free(&ml);
+    pr_buf_free(&mb);
+    pr_buf_free(&sl);
     pr_buf_free(&lines);
     free(shown);
 }
@@ -437,6 +525,10 @@ static void vars_view(const pr_suite *s, json_t *view, const used_vars *all)
         }
         if (strcmp(name, "MASTER_ADDR") == 0 || strcmp(name, "MASTER_PORT") == 0) {
             json_object_set_new(view, "var_master", json_true());
+            continue;
+        }
+        if (strcmp(name, "NODE_RANK") == 0) {
+            json_object_set_new(view, "var_node_rank", json_true());
             continue;
         }
         if (strcmp(name, "LOCAL_RANK") == 0) {
@@ -467,6 +559,8 @@ void steps_view(const pr_suite *s, json_t *view)
     int prefix = s->source_repo != NULL;
     if (s->source_repo)
         source_view(s, view);
+    else
+        json_object_set_new(view, "prepare_block", json_false()); /* not the page's */
     char *blk;
     if ((blk = steps_block(s, "setup", &all)))
         json_object_set_new(view, "setup_block", json_string(blk)), free(blk);

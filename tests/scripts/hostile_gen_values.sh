@@ -81,6 +81,16 @@ for page in "$out/M/F/README.en.md" "$out/M/F/README.md" "$out/M/S/README.en.md"
     fence != "" && $0 == fence { fence = ""; close(f); next }
     fence != "" { print > f }' "$page"
 done
+# A block of several cases' commands, each under a "# CASE" line, is cut into
+# one block per case (each with the block's check of its variables).
+for b in "$blocks"/*; do
+  grep -q '^# ' "$b" || continue
+  awk -v out="$b" '
+    /^: "\$\{/ && !started { head = head $0 "\n"; next }
+    /^# / { started = 1; n++; f = sprintf("%s.%02d", out, n); printf "%s", head > f; next }
+    { print > f }' "$b"
+  rm "$b"
+done
 nblocks=$(ls "$blocks" | wc -l)
 [ "$nblocks" -ge 14 ] || fail "only $nblocks bash blocks"
 
@@ -110,8 +120,10 @@ for b in "$blocks"/*; do
   alt=
   case "$first" in
     "git clone "*)
+      # The checkout, then the suite's set-up where the page gives them as one block.
       expect=$(rec git clone "https://example.com/$VN"; rec cd "$VN"; rec git checkout 0123abcd
-               rec cd "sub dir/$VN"; echo .) ;;
+               rec cd "sub dir/$VN"
+               grep -q '^python setup.py' "$b" && rec python setup.py "$V" "$DATA_V/in"; echo .) ;;
     '"$PERFREPRO"/bin/perfrepro-measure run '*" --only "*)
       n=$(sed -n 's/.* --only c_\([0-9]*\) .*/\1/p' "$b")
       expect=$(rec perfrepro-measure run "$SUITE_REL" --only "c_$n" --out "$sb/data/runs/M-F-$n"; echo .) ;;
@@ -143,7 +155,8 @@ for b in "$blocks"/*; do
     *) fail "$name: unexpected block: $first"; continue ;;
   esac
   rm -f "$tmp/rec" "$tmp/mark"
-  (cd "$sb" && env -i PATH="$stubs" REC="$tmp/rec" MARK="$tmp/mark" MASTER_ADDR=h0 MASTER_PORT=29500 \
+  # One block serves every node of a multi-node case: run as node 1.
+  (cd "$sb" && env -i PATH="$stubs" REC="$tmp/rec" MARK="$tmp/mark" MASTER_ADDR=h0 MASTER_PORT=29500 NODE_RANK=1 \
      PERFREPRO="$sb" DATA="$DATA_V" \
      "$BASH" --norc --noprofile -c 'cd() { printf "%s\0" cd "$@" >>"$REC"; printf "\n" >>"$REC"; }
                                  . "$1"' sh "$b") >"$tmp/err" 2>&1 ||
@@ -154,7 +167,7 @@ for b in "$blocks"/*; do
   [ "$got" = "$expect" ] ||
     fail "$name: argv differs: got $(printf '%s' "$got" | tr '\0\n' '|/') wanted $(printf '%s' "$expect" | tr '\0\n' '|/')"
 done
-# Two multi-node cases (2 x 1, 2 x 8 GPUs) on two pages: node 1's command four times.
+# Two multi-node cases (2 x 1, 2 x 8 GPUs) on two pages, one block each run as node 1: four times.
 [ "$ranks1" -eq 4 ] || fail "node 1's command $ranks1 times, not 4"
 ls "$sb" | grep -q PWN && fail "a PWN file was created"
 "$GEN" check --reports "$out" --root "$tmp" >"$tmp/log" 2>&1 || fail "check: $(cat "$tmp/log")"

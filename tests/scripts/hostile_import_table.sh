@@ -107,7 +107,7 @@ grep -q "warning: .*t\.md:3: left out of the row's cells: raw HTML <script>; raw
   fail "HTML in cells: no warning for line 3: $(cat "$tmp/err")"
 grep -q "warning: .*t\.md:4: left out of the row's cells: an image (x.png)" "$tmp/err" ||
   fail "HTML in cells: no warning for line 4: $(cat "$tmp/err")"
-grep -q '"en": "Notes printed in the cells: 1 GPU(s): \\"alert(1)\\"; 2 GPU(s): \\"a\\"."' "$OUT" ||
+grep -q '"en": "Notes printed in the cells: 1 GPU: \\"alert(1)\\"; 2 GPUs: \\"a\\"."' "$OUT" ||
   fail "HTML in cells: note: $(grep '"en"' "$OUT")"
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

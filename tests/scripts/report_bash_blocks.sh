@@ -60,11 +60,12 @@ done <"$tmp/pages"
 # What the issue named, on the pages themselves.
 P="$tmp/reports/ResNet50/PyTorch/README.en.md"
 for want in '--dist-url tcp://"$MASTER_ADDR":"$MASTER_PORT"' '--multiprocessing-distributed' \
-            '--world-size 4 --rank 3' '--world-size 2 --rank 1'; do
+            '--world-size 4 --rank "$NODE_RANK"' '--world-size 2 --rank "$NODE_RANK"'; do
   grep -qF -- "$want" "$P" || fail "ResNet50/PyTorch: no $want"
 done
 M="$tmp/reports/DeepLabV3plus/mmsegmentation/README.md"
-grep -qF 'NNODES=4 NODE_RANK=3' "$M" || fail "mmsegmentation: no 4-node command with rank 3"
+# One block for every node of a multi-node case: the rank is the node's NODE_RANK.
+grep -qF 'NNODES=4 NODE_RANK="$NODE_RANK"' "$M" || fail "mmsegmentation: no 4-node command taking NODE_RANK"
 for page in "$tmp/reports/GPT/Megatron/README.en.md" "$tmp/reports/MobileNetV1/MXNet/README.en.md"; do
   grep -q 'clones the default branch' "$page" || fail "$page: does not say it clones the default branch"
 done

@@ -414,11 +414,13 @@ Test(hostile, command_block_values_are_shell_words)
         "/suites/Evil/Sh ) x'\\''y #?.json' --launcher slurm --only c_2 \\\n"
         "  --out \"$PERFREPRO\"/data/runs/Evil-Sh-2\n",
         /* One node: the runner's own values; on two, node 0's address and
-         * port are the reader's variables and each node has its rank. */
+         * port are the reader's variables and one block serves every node,
+         * each with its NODE_RANK. */
         "\nCUDA_VISIBLE_DEVICES=0 python t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' "
         "--addr=127.0.0.1:29500 0x ''\n",
-        "\n: \"${MASTER_ADDR:?}\" \"${MASTER_PORT:?}\"\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python t.py "
-        "'--name=a'\\''b; touch PWN $(id) `id` #?&|<>' --addr=\"$MASTER_ADDR\":\"$MASTER_PORT\" 1x ''\n",
+        "\n: \"${MASTER_ADDR:?}\" \"${MASTER_PORT:?}\" \"${NODE_RANK:?}\"\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 "
+        "python t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' "
+        "--addr=\"$MASTER_ADDR\":\"$MASTER_PORT\" \"$NODE_RANK\"x ''\n",
         /* The suite file is linked under its own name, encoded. */
         "/suites/Evil/Sh%20%29%20x'y%20%23%3F.json)",
     };

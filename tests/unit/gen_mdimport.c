@@ -157,7 +157,7 @@ Test(mdimport, exact_strings_notes_in_cells_and_reimport)
     json_t *t = json_array_get(tables, 1);
     /* gen words that note itself, so in both languages */
     json_t *note = json_object_get(t, "note");
-    cr_expect(strstr(json_string_value(json_object_get(note, "en")), "1 GPU(s): \"(O2)\""));
+    cr_expect(strstr(json_string_value(json_object_get(note, "en")), "1 GPU: \"(O2)\""));
     cr_expect(strstr(json_string_value(json_object_get(note, "zh")), "1 卡：“(O2)”"));
     json_t *rs = json_object_get(t, "rows");
     cr_assert_eq(json_array_size(rs), 2);
@@ -209,7 +209,7 @@ Test(mdimport, comparison_tables_a_column_per_framework)
     json_t *j = json_load_file(out, 0, &je);
     json_t *t = json_array_get(json_object_get(j, "tables"), 0);
     cr_expect(strstr(json_string_value(json_object_get(json_object_get(t, "note"), "en")),
-                     "8 GPU(s): \"(O2)\""));
+                     "8 GPUs: \"(O2)\""));
     json_decref(j);
     /* "——" is no figure. */
     o.column = "NGC MXNet";
@@ -594,8 +594,8 @@ Test(mdimport, html_and_images_in_cells_are_named_and_the_note_stays_text)
     cr_assert(j, "%s", je.text);
     json_t *note = json_object_get(json_array_get(json_object_get(j, "tables"), 0), "note");
     cr_expect_str_eq(json_string_value(json_object_get(note, "en")),
-                     "Notes printed in the cells: 2 GPU(s): \"alt a\"; 4 GPU(s): \"alert(1)\"; "
-                     "16 GPU(s): \"<img src=y onerror=alert(2)>\".");
+                     "Notes printed in the cells: 2 GPUs: \"alt a\"; 4 GPUs: \"alert(1)\"; "
+                     "16 GPUs: \"<img src=y onerror=alert(2)>\".");
     json_decref(j);
     /* The reports show the note's text, never as markup. */
     json_t *pages = gt_render(dir, "reports", 0);

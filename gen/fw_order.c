@@ -1,0 +1,75 @@
+/* fw_order: the order of a framework page's platform sections (fw_order.h). */
+#include "fw_order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "compare.h"
+#include "provenance.h"
+
+/* The platform of the model's representative configuration; NULL when the
+ * model has none (the page keeps the amount-of-data order alone). */
+static const pr_platform *main_platform(const rm_world *w, const rm_fw *f)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        if (strcmp(w->models[i]->id, f->model) == 0) {
+            const rm_mcfg *mc = cmp_headline_cfg(w, w->models[i], NULL);
+            return mc ? mc->cfg.platform : NULL;
+        }
+    return NULL;
+}
+
+/* The figures of f->cfgs[first, end): successful cells and the rows with a
+ * figure of every published table of those configurations. */
+static size_t figures(const rm_fw *f, size_t first, size_t end)
+{
+    size_t n = 0;
+    for (size_t i = first; i < end; i++) {
+        const rm_cfg *c = &f->cfgs[i];
+        for (size_t r = 0; r < c->ncells; r++)
+            n += c->cells[r].n_ok > 0;
+        for (size_t t = 0; t < f->npubs; t++)
+            if (rm_pub_of(f->pubs[t], c))
+                for (size_t r = 0; r < f->pubs[t]->nrows; r++)
+                    n += f->pubs[t]->rows[r].has_value;
+    }
+    return n;
+}
+
+/* The rank of a run's kind: main, GPU, not stated, CPU. */
+static int kind_rank(const fwo_run *r, const pr_platform *p)
+{
+    return r->main ? 0 : r->cpu ? 3 : p ? 1 : 2;
+}
+
+size_t fwo_runs(const rm_world *w, const rm_fw *f, fwo_run *out)
+{
+    const pr_platform *mainp = main_platform(w, f);
+    size_t n = 0, *nfig = pr_xcalloc(f->ncfgs + 1, sizeof *nfig);
+    for (size_t first = 0; first < f->ncfgs;) {
+        const pr_platform *p = f->cfgs[first].platform;
+        size_t end = first;
+        while (end < f->ncfgs && f->cfgs[end].platform == p)
+            end++;
+        fwo_run r = {first, end, p && p == mainp, pv_is_cpu(p)};
+        size_t k = figures(f, first, end);
+        /* Insertion, stable: kind, then more figures first. */
+        size_t j = n;
+        for (; j > 0; j--) {
+            const fwo_run *q = &out[j - 1];
+            const pr_platform *qp = f->cfgs[q->first].platform;
+            int a = kind_rank(&r, p), b = kind_rank(q, qp);
+            if (b < a || (b == a && nfig[j - 1] >= k))
+                break;
+            out[j] = *q;
+            nfig[j] = nfig[j - 1];
+        }
+        out[j] = r;
+        nfig[j] = k;
+        n++;
+        first = end;
+    }
+    free(nfig);
+    return n;
+}

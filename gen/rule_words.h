@@ -1,0 +1,29 @@
+/* rule_words: a parse rule (docs/parse-rules.md) said in words for a
+ * framework page's notes ("DLLogger iteration records: the number after
+ * `train.total_ips`, throughput (the whole job's rate), rank 0's lines only;
+ * per run the mean of records 10 to the end, at least 1 record"), and its
+ * JSON in the shortest form that reads back as the same rule (no float
+ * noise: 0.05, not 0.050000000000000003).
+ *
+ * Memory: rw_words appends to the caller's buffer; rw_json_shortest
+ * returns a string the caller frees.
+ */
+#ifndef PR_RULE_WORDS_H
+#define PR_RULE_WORDS_H
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+#include "lang.h"
+
+/* Rule (borrowed) in l's words, as Markdown, appended to out.  Keys the
+ * words do not cover are listed after them, as written, so that nothing of
+ * the rule is left out. */
+void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
+
+/* v as compact JSON with sorted keys, each real in the fewest digits that
+ * still read back as the same document. */
+char *rw_json_shortest(const json_t *v);
+
+#endif
