@@ -351,7 +351,8 @@ void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_
     char *base = trace_base(run, rec);
     json_t *v = alt_view(&m, rec);
     char *alt = lang_fmt_plain(l, "trace_alt", v, err);
-    pr_buf_puts(md, "\\\n  [![");
+    /* on the item's own line: a page lists tens of figures */
+    pr_buf_puts(md, " [![");
     pr_md_text(md, alt);
     pr_buf_puts(md, "](");
     pr_md_link_path(md, "traces/");

@@ -79,7 +79,7 @@ grep -rln '0000000000' "$R" --include='*.md' >"$tmp/noise" && fail "float noise 
 for p in "$R/ResNet50/NGC-PyTorch/README.md" "$R/ResNet50/NGC-PyTorch/README.en.md"; do
   rel=${p#"$R/"}
   awk -v rel="$rel" '
-    /^#### / { overtime = index($0, "公布数据随时间") || index($0, "Published over time") }
+    /^##+ / { overtime = index($0, "公布数据随时间") || index($0, "Published over time") }
     /^\|/ && index($0, "/blob/097c7ff9") {
       old++; if (!overtime) print rel ": revision 097c7ff9 outside the over-time table" }
     /^\|/ && index($0, "/blob/7bdfc81d") {
