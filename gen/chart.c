@@ -345,7 +345,9 @@ int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b)
     return CH_JOIN_LINE;
 }
 
-int ch_has_spans(const pr_chart *c)
+/* Whether two neighbouring points of some series of c are joined the
+ * way kind says (ch_joined). */
+static int any_join(const pr_chart *c, int kind)
 {
     if (c->kind != PR_CHART_LINE_LOG2X)
         return 0;
@@ -360,7 +362,7 @@ int ch_has_spans(const pr_chart *c)
         for (size_t j = 0; j < s->npts && !found; j++) {
             if (!ch_pt_visible(c, &pts[j]))
                 continue;
-            found = prev && ch_joined(s, prev, &pts[j]) == CH_JOIN_SPAN;
+            found = prev && ch_joined(s, prev, &pts[j]) == kind;
             prev = &pts[j];
         }
         if (owned)
@@ -369,28 +371,14 @@ int ch_has_spans(const pr_chart *c)
     return found;
 }
 
+int ch_has_spans(const pr_chart *c)
+{
+    return any_join(c, CH_JOIN_SPAN);
+}
+
 int pr_chart_has_segments(const pr_chart *c)
 {
-    if (c->kind != PR_CHART_LINE_LOG2X)
-        return 0;
-    int found = 0;
-    for (int i = 0; i < c->nseries && !found; i++) {
-        const chart_series *s = &c->series[i];
-        if (s->npts < 2 || (s->style & PR_CHART_NO_LINE))
-            continue;
-        int owned;
-        chart_pt *pts = ch_sorted_points(s, &owned);
-        const chart_pt *prev = NULL;
-        for (size_t j = 0; j < s->npts && !found; j++) {
-            if (!ch_pt_visible(c, &pts[j]))
-                continue;
-            found = prev && ch_joined(s, prev, &pts[j]) == CH_JOIN_LINE;
-            prev = &pts[j];
-        }
-        if (owned)
-            free(pts);
-    }
-    return found;
+    return any_join(c, CH_JOIN_LINE);
 }
 
 int ch_series_drawn(const pr_chart *c, int i)

@@ -125,26 +125,15 @@ static int png_encode(cairo_surface_t *sf, pr_buf *out, pr_err *err)
     return 0;
 }
 
+/* ch_draw_fn for a pr_chart: arg is the chart. */
+static int draw_chart(cairo_t *cr, int width, int height, const void *arg, pr_err *err)
+{
+    return ch_render_on(arg, cr, width, height, err);
+}
+
 int pr_chart_render_png(const pr_chart *c, int width, int height, pr_buf *out, pr_err *err)
 {
-    if (check_size(width, height, err) || pr_chart_check_fonts(err))
-        return -1;
-    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
-        int rc = pr_err_set(err, NULL, 0, 0, "chart", "cairo: %s",
-                            cairo_status_to_string(cairo_surface_status(sf)));
-        cairo_surface_destroy(sf);
-        return rc;
-    }
-    cairo_t *cr = cairo_create(sf);
-    int rc = ch_render_on(c, cr, width, height, err);
-    cairo_destroy(cr);
-    if (rc == 0) {
-        cairo_surface_flush(sf);
-        rc = png_encode(sf, out, err);
-    }
-    cairo_surface_destroy(sf);
-    return rc;
+    return ch_draw_png(width, height, draw_chart, c, out, err);
 }
 
 /* Appends svg to out with cairo's "surfaceN" ids renumbered 1, 2, ... in
@@ -188,24 +177,7 @@ static void svg_stable_ids(const pr_buf *svg, pr_buf *out)
 
 int pr_chart_render_svg(const pr_chart *c, int width, int height, pr_buf *out, pr_err *err)
 {
-    if (check_size(width, height, err) || pr_chart_check_fonts(err))
-        return -1;
-    pr_buf svg = PR_BUF_INIT;
-    cairo_surface_t *sf = cairo_svg_surface_create_for_stream(write_buf, &svg, width, height);
-    cairo_svg_surface_restrict_to_version(sf, CAIRO_SVG_VERSION_1_1);
-    cairo_svg_surface_set_document_unit(sf, CAIRO_SVG_UNIT_PX);
-    cairo_t *cr = cairo_create(sf);
-    int rc = ch_render_on(c, cr, width, height, err);
-    cairo_destroy(cr);
-    cairo_surface_finish(sf);
-    if (rc == 0 && cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS)
-        rc = pr_err_set(err, NULL, 0, 0, "chart", "writing SVG: %s",
-                        cairo_status_to_string(cairo_surface_status(sf)));
-    cairo_surface_destroy(sf);
-    if (rc == 0)
-        svg_stable_ids(&svg, out);
-    pr_buf_free(&svg);
-    return rc;
+    return ch_draw_svg(width, height, draw_chart, c, out, err);
 }
 
 /* Lays c out at width × height on a scratch surface and reports the plot
@@ -272,6 +244,12 @@ int ch_draw_png(int width, int height, ch_draw_fn draw, const void *arg, pr_buf 
     if (check_size(width, height, err) || pr_chart_check_fonts(err))
         return -1;
     cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
+        int rc = pr_err_set(err, NULL, 0, 0, "chart", "cairo: %s",
+                            cairo_status_to_string(cairo_surface_status(sf)));
+        cairo_surface_destroy(sf);
+        return rc;
+    }
     cairo_t *cr = cairo_create(sf);
     int rc = draw(cr, width, height, arg, err);
     cairo_destroy(cr);

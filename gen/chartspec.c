@@ -3,17 +3,16 @@
 #include "chartspec.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "md.h"
 #include "mdtable.h"
 #include "chartspec_int.h"
 #include "page_hw.h"
 #include "view.h"
+#include "workers.h"
 
 /* A chart waiting to be drawn: pages are built first, then the charts are
  * drawn on a few threads, then written in the order they were queued, so
@@ -111,45 +110,19 @@ void cs_queue_chart(cs_queue *oc, const lang *l, pr_chart *chart, const char *di
     free(alt);
 }
 
-typedef struct pool {
-    cs_job *jobs;
-    size_t n;
-    size_t next; /* guarded by lock */
-    pthread_mutex_t lock;
-} pool;
-
-static void *draw_charts(void *arg)
+/* wk_job_fn: draws chart i of the queue's jobs (ctx). */
+static void draw_chart_job(void *ctx, size_t i)
 {
-    pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->next++;
-        pthread_mutex_unlock(&p->lock);
-        if (i >= p->n)
-            return NULL;
-        cs_job *j = &p->jobs[i];
-        j->rc = pr_chart_render_svg(j->chart, CHART_W, CHART_H, &j->svg, &j->err);
-        if (j->rc == 0)
-            j->rc = pr_chart_render_png(j->chart, CHART_W, CHART_H, &j->png, &j->err);
-    }
+    cs_job *j = &((cs_job *)ctx)[i];
+    j->rc = pr_chart_render_svg(j->chart, CHART_W, CHART_H, &j->svg, &j->err);
+    if (j->rc == 0)
+        j->rc = pr_chart_render_png(j->chart, CHART_W, CHART_H, &j->png, &j->err);
 }
 
 /* Draws every queued chart, then emits them in queue order. */
 int cs_flush(cs_queue *oc, pr_err *err)
 {
-    pool p = {oc->jobs, oc->njobs, 0, PTHREAD_MUTEX_INITIALIZER};
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nthreads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
-    if (nthreads > oc->njobs)
-        nthreads = oc->njobs;
-    pthread_t tids[8];
-    size_t started = 0;
-    for (; started + 1 < nthreads; started++)
-        if (pthread_create(&tids[started], NULL, draw_charts, &p) != 0)
-            break;
-    draw_charts(&p); /* this thread works too */
-    for (size_t i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+    wk_run(oc->njobs, draw_chart_job, oc->jobs);
     int rc = 0;
     for (size_t i = 0; i < oc->njobs && rc == 0; i++) {
         cs_job *j = &oc->jobs[i];

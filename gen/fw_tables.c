@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flags.h"
 #include "md.h"
 #include "mdtable.h"
 #include "pairing.h"
@@ -96,28 +97,6 @@ static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *e
     lang_fmt(l, "src_imported_from", v, out, err);
     json_decref(v);
     pr_buf_free(&code);
-}
-
-/* The records (steps) rc's successful runs read from their logs, summed;
- * -1 when a record does not say.  *summary: a run's figure is what its
- * log prints as a summary (a summary line or table: one record that stands
- * for the run). */
-static long long cell_records(const rm_cell *rc, int *summary)
-{
-    long long n = 0;
-    for (unsigned i = 0; i < rc->nrecs; i++) {
-        const pr_record *r = rc->recs[i];
-        if (r->failed)
-            continue;
-        const char *step = pr_json_str(r->rule, "step"), *src = pr_json_str(r->rule, "source");
-        json_t *used = json_object_get(r->stats, "records_used");
-        if ((step && strcmp(step, "summary") == 0) || (src && strcmp(src, "records") != 0))
-            *summary = 1;
-        if (!json_is_integer(used))
-            return -1;
-        n += json_integer_value(used);
-    }
-    return n;
 }
 
 /* Flags rc's speedup when its 1-GPU baseline base comes from another
@@ -364,12 +343,12 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
             nt->stats |= rc->n_ok > 1;
             pr_buf_printf(runs, "%u", rc->n_ok);
             int summary = 0;
-            long long nrec = cell_records(rc, &summary);
+            long long nrec = fl_cell_records(rc, &summary);
             if (summary)
                 pr_buf_printf(runs, " (%s)", lang_str(l, "records_summary"));
             else if (nrec >= 0)
                 pr_buf_printf(runs, " (%lld)", nrec);
-            if (!summary && nrec >= 0 && nrec < SN_FEW_RECORDS)
+            if (fl_few_records(rc, NULL)) /* the flag pass's rule (flags.h) */
                 sn_few_records_note(l, c->platform, rc->nodes, rc->gpus, nrec, runs, &sn, err);
             if (rc->n_total > rc->n_ok) {
                 pr_buf_printf(runs, " (+%u %s)", rc->n_total - rc->n_ok,

@@ -2,14 +2,13 @@
 #include "steptrace.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "chart_trace.h"
 #include "md.h"
 #include "stats.h"
+#include "workers.h"
 
 /* ---------------------------------------------------------------- names */
 
@@ -377,26 +376,13 @@ typedef struct st_job {
     int rc;
 } st_job;
 
-typedef struct st_pool {
-    st_job *jobs;
-    size_t n, next; /* next: guarded by lock */
-    pthread_mutex_t lock;
-} st_pool;
-
-static void *draw_jobs(void *arg)
+/* wk_job_fn: draws job i of jobs (ctx). */
+static void draw_job(void *ctx, size_t i)
 {
-    st_pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->next++;
-        pthread_mutex_unlock(&p->lock);
-        if (i >= p->n)
-            return NULL;
-        st_job *j = &p->jobs[i];
-        j->rc = ct_render_svg(&j->c, ST_FULL_W, ST_FULL_H, &j->svg, &j->err);
-        if (j->rc == 0)
-            j->rc = ct_render_png(&j->c, ST_SMALL_W, ST_SMALL_H, &j->small, &j->err);
-    }
+    st_job *j = &((st_job *)ctx)[i];
+    j->rc = ct_render_svg(&j->c, ST_FULL_W, ST_FULL_H, &j->svg, &j->err);
+    if (j->rc == 0)
+        j->rc = ct_render_png(&j->c, ST_SMALL_W, ST_SMALL_H, &j->small, &j->err);
 }
 
 /* Emits job j's files.  0, or -1 with err set. */
@@ -418,19 +404,42 @@ static int emit_job(const cs_queue *oc, st_job *j, pr_err *err)
     return 0;
 }
 
+/* Traces drawn at a time: the images of a batch are emitted before the next
+ * is drawn, so memory holds one batch's models and images, not every
+ * trace's (4 MB of SVG on the shipped data). */
+#define ST_BATCH 16
+
+/* Draws jobs[0..n) on the workers and emits them in order (0, or -1 with
+ * err set by the first that fails); frees what each job holds either way. */
+static int flush_batch(const cs_queue *oc, st_job *jobs, size_t n, pr_err *err)
+{
+    wk_run(n, draw_job, jobs);
+    int rc = 0;
+    for (size_t q = 0; q < n; q++) {
+        st_job *j = &jobs[q];
+        if (rc == 0)
+            rc = emit_job(oc, j, err);
+        model_free(&j->m);
+        pr_buf_free(&j->svg);
+        pr_buf_free(&j->small);
+        free(j->base);
+        free(j->dir);
+    }
+    return rc;
+}
+
 int st_emit(const rm_world *w, const cs_queue *oc, pr_err *err)
 {
     if (!oc->charts)
         return 0;
-    st_job *jobs = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < w->nmodels; i++) {
+    st_job jobs[ST_BATCH];
+    size_t n = 0;
+    int rc = 0;
+    for (size_t i = 0; i < w->nmodels && rc == 0; i++) {
         const rm_model *mo = w->models[i];
-        for (size_t j = 0; j < mo->nfws; j++) {
+        for (size_t j = 0; j < mo->nfws && rc == 0; j++) {
             const rm_fw *f = mo->fws[j];
-            for (size_t k = 0; k < f->nrecs; k++) {
-                if (n == cap)
-                    jobs = pr_xrealloc(jobs, (cap = cap ? 2 * cap : 64) * sizeof *jobs);
+            for (size_t k = 0; k < f->nrecs && rc == 0; k++) {
                 st_job *jb = &jobs[n];
                 memset(jb, 0, sizeof *jb);
                 if (model_build(f->recs[k], &jb->m) != 0) {
@@ -440,35 +449,15 @@ int st_emit(const rm_world *w, const cs_queue *oc, pr_err *err)
                 jb->rec = f->recs[k];
                 jb->base = trace_base(f->runs[k], f->recs[k]);
                 jb->dir = pr_xasprintf("%s/%s", f->model, f->framework);
-                n++;
+                model_chart(&jb->m, jb->rec, &jb->c);
+                if (++n == ST_BATCH) {
+                    rc = flush_batch(oc, jobs, n, err);
+                    n = 0;
+                }
             }
         }
     }
-    for (size_t i = 0; i < n; i++)
-        model_chart(&jobs[i].m, jobs[i].rec, &jobs[i].c);
-    st_pool p = {jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nthreads = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus, started = 0;
-    if (nthreads > n)
-        nthreads = n;
-    pthread_t tids[8];
-    for (; started + 1 < nthreads; started++)
-        if (pthread_create(&tids[started], NULL, draw_jobs, &p) != 0)
-            break;
-    draw_jobs(&p); /* this thread works too */
-    for (size_t i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
-    int rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        st_job *j = &jobs[i];
-        if (rc == 0)
-            rc = emit_job(oc, j, err);
-        model_free(&j->m);
-        pr_buf_free(&j->svg);
-        pr_buf_free(&j->small);
-        free(j->base);
-        free(j->dir);
-    }
-    free(jobs);
+    if (rc == 0)
+        rc = flush_batch(oc, jobs, n, err);
     return rc;
 }

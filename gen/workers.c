@@ -1,0 +1,41 @@
+#include "workers.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+typedef struct wk_pool {
+    wk_job_fn job;
+    void *ctx;
+    size_t n, next; /* next: guarded by lock */
+    pthread_mutex_t lock;
+} wk_pool;
+
+static void *work(void *arg)
+{
+    wk_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        p->job(p->ctx, i);
+    }
+}
+
+void wk_run(size_t n, wk_job_fn job, void *ctx)
+{
+    wk_pool p = {job, ctx, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nthreads = cpus < 1 ? 1 : cpus > WK_MAX_THREADS ? WK_MAX_THREADS : (size_t)cpus;
+    if (nthreads > n)
+        nthreads = n;
+    pthread_t tids[WK_MAX_THREADS];
+    size_t started = 0;
+    for (; started + 1 < nthreads; started++)
+        if (pthread_create(&tids[started], NULL, work, &p) != 0)
+            break;
+    work(&p); /* this thread works too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+}

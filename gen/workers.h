@@ -1,0 +1,21 @@
+/* workers: the same job for items 0..n-1 on this machine's processors (up
+ * to WK_MAX_THREADS threads, this one among them), for the drawing of
+ * charts and step traces.  Each item is done exactly once; the order they
+ * are done in is not fixed, so a job writes only its own item's results and
+ * the caller emits them in item order afterwards (deterministic output).
+ *
+ * Memory: nothing is kept; a thread that cannot be started leaves its share
+ * to the others. */
+#ifndef PR_WORKERS_H
+#define PR_WORKERS_H
+
+#include <stddef.h>
+
+#define WK_MAX_THREADS 8
+
+typedef void (*wk_job_fn)(void *ctx, size_t item);
+
+/* Runs job(ctx, i) for every i in [0, n) and returns when all are done. */
+void wk_run(size_t n, wk_job_fn job, void *ctx);
+
+#endif
