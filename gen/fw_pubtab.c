@@ -274,6 +274,19 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
     free(own);
 }
 
+/* Ends a published table: its sanity footnotes (sn, freed here) under it,
+ * and what the page's notes must explain (nt). */
+static void end_table_notes(pr_buf *out, sn_notes *sn, vw_notes *nt)
+{
+    nt->published = 1;
+    if (sn->notes.len) {
+        pr_buf_putc(out, '\n');
+        pr_buf_puts(out, pr_buf_cstr(&sn->notes));
+        nt->sanity = 1;
+    }
+    sn_notes_free(sn);
+}
+
 /* The table of entries e[0..n): a row per entry (its configuration's name,
  * its source), a column per device count any of them has. */
 static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t n, vw_notes *nt,
@@ -310,13 +323,7 @@ static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t 
         figure_cells(l, f, &e[i], rows, nrows, cells + 2, &sn, nt, err);
         mdt_row(out, cells, nh);
     }
-    nt->published = 1;
-    if (sn.notes.len) {
-        pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
-        nt->sanity = 1;
-    }
-    sn_notes_free(&sn);
+    end_table_notes(out, &sn, nt);
     mdt_cells_free(cells, nh);
     mdt_cells_free(heads, nh);
     free(cells);
@@ -503,13 +510,7 @@ void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end
                 pr_buf_puts(&cells[k], lang_str(l, "state_none"));
         mdt_row(out, cells, nh);
     }
-    nt->published = 1;
-    if (sn.notes.len) {
-        pr_buf_putc(out, '\n');
-        pr_buf_puts(out, pr_buf_cstr(&sn.notes));
-        nt->sanity = 1;
-    }
-    sn_notes_free(&sn);
+    end_table_notes(out, &sn, nt);
     mdt_cells_free(cells, nh);
     mdt_cells_free(heads, nh);
     free(cells);
