@@ -262,6 +262,11 @@ char *au_run_importer(const pr_run *run)
             if (n > 8 && strncmp(p + 1, "scripts/", 8) == 0 && !memchr(p + 1, '\n', n) &&
                 !memchr(p + 1, ' ', n))
                 found = pr_xstrndup(p + 1, n);
+            /* What `perfrepro-measure import` writes: the command with its manifest. */
+            static const char cmd[] = "perfrepro-measure import ";
+            if (n > sizeof cmd - 1 && strncmp(p + 1, cmd, sizeof cmd - 1) == 0 &&
+                !memchr(p + 1, '\n', n))
+                found = pr_xstrndup(p + 1, n);
             p = end + 1;
         }
     }

@@ -8,4 +8,7 @@ int pr_cmd_parse(int argc, char **argv);
 /* `perfrepro-measure run`: runs a suite's cases (cmd_run.c). */
 int pr_cmd_run(int argc, char **argv);
 
+/* `perfrepro-measure import`: logs in from a manifest (cmd_import.c). */
+int pr_cmd_import(int argc, char **argv);
+
 #endif

@@ -18,6 +18,7 @@ typedef struct subcommand {
 static const subcommand commands[] = {
     {"run", pr_cmd_run, "run a suite's cases and write one record per case"},
     {"parse", pr_cmd_parse, "apply a parse rule to existing logs and print the record"},
+    {"import", pr_cmd_import, "bring someone else's logs in from one manifest"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,174 @@
+/* cmd_import: `perfrepro-measure import MANIFEST --from DIR`, someone else's
+ * logs in with one command (docs/import.md).  It lives in measure because
+ * parsing logs and searching rules is measure's; the README parts (tables,
+ * environments) are read with cmark-gfm, which only gen links, so they are
+ * run as `perfrepro-gen import-table` / `import-env` subprocesses.  Each
+ * parse is a `perfrepro-measure parse` subprocess run inside the source
+ * folder, so that the paths a record and a fit report keep are the
+ * source's own (never the folder the user typed). */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "err.h"
+#include "fileio.h"
+#include "import_manifest.h"
+#include "import_run.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: perfrepro-measure import MANIFEST --from DIR [--data DIR] [--dry-run]\n"
+          "                                [--repo OWNER/NAME --commit SHA] [--gen PATH]\n"
+          "\n"
+          "Brings someone else's logs in with one manifest (docs/import.md): parses each\n"
+          "log with its run set's rule (given, or found with parse --fit over all the run\n"
+          "set's printed figures at once), files records and logs into DATA/runs/RUN/,\n"
+          "writes the fit reports (RUN/fit/CASE.json), copies the source's LICENSE and\n"
+          "writes SOURCE.md beside the logs, and imports the README tables and\n"
+          "environments the manifest names (with perfrepro-gen import-table/import-env).\n"
+          "Nodes not given are GPUs over the platform's devices per node\n"
+          "(DATA/platforms/ID.json).  A second run with the same inputs changes nothing.\n"
+          "\n"
+          "options:\n"
+          "      --from DIR        the local folder holding the source's files (a checkout\n"
+          "                        of the repository at the commit); log paths are in it\n"
+          "      --repo OWNER/NAME, --commit SHA\n"
+          "                        the repository and commit (else the manifest's\n"
+          "                        \"source\" line)\n"
+          "      --data DIR        the data folder written (default data)\n"
+          "  -n, --dry-run         print the plan (run sets, the rule chosen, what each\n"
+          "                        figure gives under it) and write nothing\n"
+          "      --gen PATH        perfrepro-gen (default: beside this program)\n"
+          "  -h, --help            this text\n"
+          "\n"
+          "exit status: 0 imported (or planned); 1 imported, but some figure is not\n"
+          "reproduced by its run set's rule; 2 usage, manifest or import error.\n",
+          f);
+}
+
+/* The folder of path (a new string, freed by the caller). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? pr_xstrndup(path, (size_t)(slash - path)) : pr_xstrdup(".");
+}
+
+int pr_cmd_import(int argc, char **argv)
+{
+    im_opts o = {0};
+    const char *manifest = NULL, *data = "data", *from = NULL, *repo = NULL, *commit = NULL;
+    const char *gen = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
+            o.dry_run = 1;
+            continue;
+        } else if (!strcmp(a, "--from"))
+            dst = &from;
+        else if (!strcmp(a, "--data"))
+            dst = &data;
+        else if (!strcmp(a, "--repo"))
+            dst = &repo;
+        else if (!strcmp(a, "--commit"))
+            dst = &commit;
+        else if (!strcmp(a, "--gen"))
+            dst = &gen;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "perfrepro-measure import: unknown option \"%s\"\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!manifest) {
+            manifest = a;
+            continue;
+        } else {
+            fprintf(stderr, "perfrepro-measure import: one manifest per run (\"%s\" too)\n", a);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-measure import: %s needs a value\n", a);
+            return 2;
+        }
+        *dst = argv[++i];
+    }
+    if (!manifest || !from) {
+        fprintf(stderr, "perfrepro-measure import: missing %s%s%s\n", manifest ? "" : "MANIFEST",
+                !manifest && !from ? " and " : "", from ? "" : "--from DIR");
+        usage(stderr);
+        return 2;
+    }
+    im_manifest m;
+    pr_err err = {{0}};
+    int rc = 2;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    char *gen_path = NULL, *mdir = NULL;
+    if (im_manifest_read(manifest, &m, &err) < 0) {
+        fprintf(stderr, "perfrepro-measure import: %s\n", err.msg);
+        im_manifest_free(&m);
+        return 2;
+    }
+    if (n <= 0) {
+        fprintf(stderr, "perfrepro-measure import: cannot find this program (/proc/self/exe)\n");
+        goto out;
+    }
+    self[n] = '\0';
+    if (repo || commit) {
+        if (!repo || !commit) {
+            fprintf(stderr, "perfrepro-measure import: --repo and --commit go together\n");
+            goto out;
+        }
+        free(m.repo);
+        free(m.commit);
+        m.repo = pr_xstrdup(repo);
+        m.commit = pr_xstrdup(commit);
+    }
+    if (!m.repo) {
+        fprintf(stderr,
+                "perfrepro-measure import: %s: no source: add a line "
+                "\"source<TAB>OWNER/NAME<TAB>COMMIT\" or give --repo and --commit\n",
+                manifest);
+        goto out;
+    }
+    if (gen)
+        gen_path = pr_xstrdup(gen);
+    else {
+        char *d = dir_of(self);
+        gen_path = pr_xasprintf("%s/perfrepro-gen", d);
+        free(d);
+    }
+    mdir = dir_of(manifest);
+    /* Absolute: the parses run inside the source folder and file into it. */
+    char data_abs[PATH_MAX];
+    if (!realpath(data, data_abs)) {
+        fprintf(stderr, "perfrepro-measure import: --data %s: %s\n", data, strerror(errno));
+        goto out;
+    }
+    o.self = self;
+    o.gen = gen_path;
+    o.manifest_dir = mdir;
+    o.data = data_abs;
+    o.from = from;
+    rc = im_import(&m, &o, &err);
+    if (rc < 0) {
+        fprintf(stderr, "perfrepro-measure import: %s\n", err.msg);
+        rc = 2;
+    }
+out:
+    free(gen_path);
+    free(mdir);
+    im_manifest_free(&m);
+    return rc;
+}

@@ -1,0 +1,641 @@
+/* import_run: the import itself (docs/import.md). */
+#include "import_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "fileio.h"
+
+/* A growable argv whose strings it owns. */
+typedef struct im_argv {
+    char **v;
+    size_t n;
+} im_argv;
+
+static void av_push(im_argv *a, const char *s)
+{
+    a->v = pr_xrealloc(a->v, (a->n + 2) * sizeof *a->v);
+    a->v[a->n++] = pr_xstrdup(s);
+    a->v[a->n] = NULL;
+}
+
+static void av_pushi(im_argv *a, int x)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%d", x);
+    av_push(a, s);
+}
+
+static void av_free(im_argv *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    a->v = NULL;
+    a->n = 0;
+}
+
+/* Runs a->v (v[0] a path) in dir, its standard output appended to out,
+ * standard error passed through.  Returns its exit status, or -1 with err
+ * set when it could not run or was killed. */
+static int run_child(const char *dir, const im_argv *a, pr_buf *out, pr_err *err)
+{
+    int fd[2];
+    if (pipe(fd) < 0)
+        return pr_err_errno(err, a->v[0], "pipe");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return pr_err_errno(err, a->v[0], "fork");
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        if (dup2(fd[1], 1) < 0 || (dir && chdir(dir) < 0))
+            _exit(127);
+        close(fd[1]);
+        execv(a->v[0], a->v);
+        fprintf(stderr, "perfrepro-measure import: cannot run %s: %s\n", a->v[0],
+                strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    char chunk[65536];
+    ssize_t got;
+    while ((got = read(fd[0], chunk, sizeof chunk)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;
+        pr_buf_put(out, chunk, (size_t)got);
+    }
+    close(fd[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return pr_err_errno(err, a->v[0], "waitpid");
+    if (!WIFEXITED(st))
+        return pr_err_set(err, a->v[0], 0, 0, NULL, "killed by signal %d", WTERMSIG(st));
+    if (WEXITSTATUS(st) == 127)
+        return pr_err_set(err, a->v[0], 0, 0, NULL, "could not be run");
+    return WEXITSTATUS(st);
+}
+
+/* The rule as `parse --rule` takes it: inline JSON as written, or
+ * @/ABSOLUTE/rules/NAME.json beside the manifest (absolute: the parse runs in
+ * the source folder).  NULL with err set (naming the manifest line) when the
+ * file is missing.  Caller frees. */
+static char *rule_arg(const char *text, const im_manifest *m, int line, const im_opts *o,
+                      pr_err *err)
+{
+    if (text[0] == '{')
+        return pr_xstrdup(text);
+    if (strchr(text, '/') || !*text) {
+        pr_err_set(err, m->file, line, 0, "rule",
+                   "\"%s\": a rule name (rules/NAME.json beside the manifest) or inline JSON",
+                   text);
+        return NULL;
+    }
+    char *path = pr_xasprintf("%s/rules/%s.json", o->manifest_dir, text);
+    char real[PATH_MAX];
+    char *r = realpath(path, real) ? pr_xasprintf("@%s", real) : NULL;
+    if (!r)
+        pr_err_set(err, m->file, line, 0, "rule", "no rule file %s", path);
+    free(path);
+    return r;
+}
+
+/* Nodes of c: as given, else GPUs over the platform's devices per node
+ * (one node when the GPUs fit in one). */
+static int case_nodes(const im_manifest *m, const im_case *c, const im_opts *o, int *nodes,
+                      pr_err *err)
+{
+    if (c->nodes) {
+        *nodes = c->nodes;
+        return 0;
+    }
+    char *path = pr_xasprintf("%s/platforms/%s.json", o->data, c->platform);
+    json_error_t je;
+    json_t *p = json_load_file(path, 0, &je);
+    json_int_t per_node = 0;
+    int rc = -1;
+    if (!p) {
+        pr_err_set(err, m->file, c->line, 0, "platform",
+                   "\"%s\": no platform file %s (%s)", c->platform, path, je.text);
+        goto out;
+    }
+    per_node = json_integer_value(json_object_get(json_object_get(p, "device"), "per_node"));
+    if (c->gpus == 1 || (per_node > 0 && c->gpus <= per_node)) {
+        *nodes = 1;
+        rc = 0;
+    } else if (per_node <= 0)
+        pr_err_set(err, m->file, c->line, 0, "nodes",
+                   "%d GPUs, and %s says no devices per node: give the node count", c->gpus,
+                   path);
+    else if (c->gpus % per_node)
+        pr_err_set(err, m->file, c->line, 0, "nodes",
+                   "%d GPUs do not divide into nodes of %lld devices (platform %s): give the "
+                   "node count",
+                   c->gpus, (long long)per_node, c->platform);
+    else {
+        *nodes = (int)(c->gpus / per_node);
+        rc = 0;
+    }
+out:
+    json_decref(p);
+    free(path);
+    return rc;
+}
+
+/* The case's options for a --fit search after its figure. */
+static void push_fit_case(im_argv *a, const im_case *c)
+{
+    av_push(a, "--fit");
+    av_push(a, c->figure);
+    av_push(a, "--gpus");
+    av_pushi(a, c->gpus);
+    av_push(a, "--batch-size");
+    av_pushi(a, c->batch_size);
+    if (c->seq_len) {
+        av_push(a, "--seq-len");
+        av_push(a, c->seq_len);
+    }
+    av_push(a, "--unit");
+    av_push(a, c->unit);
+    for (size_t i = 0; i < c->nlogs; i++)
+        av_push(a, c->logs[i]);
+}
+
+/* How many of a fit candidate's figures it reproduces (rounded). */
+static size_t cand_rounded(const json_t *cand)
+{
+    size_t k = 0, i;
+    json_t *v;
+    json_array_foreach(json_object_get(cand, "matches"), i, v)
+        k += json_is_string(v) && !strcmp(json_string_value(v), "rounded");
+    return k;
+}
+
+/* The run set's rule found from skeleton over all its printed figures at
+ * once: the first rule that reproduces every figure (fit's order: simplest
+ * first, then the smaller skip), else the one that reproduces the most,
+ * ties to the smallest largest difference (fit's "closest" order).  A new
+ * compact JSON string (caller frees), or NULL with err set. */
+static char *fit_rule(const im_manifest *m, const im_case *const *cs, size_t n,
+                      const char *skeleton, const im_opts *o, pr_err *err)
+{
+    im_argv a = {0};
+    pr_buf out;
+    pr_buf_init(&out);
+    json_t *doc = NULL;
+    char *rule = NULL;
+    av_push(&a, o->self);
+    av_push(&a, "parse");
+    av_push(&a, "--rule");
+    av_push(&a, skeleton);
+    av_push(&a, "--json");
+    av_push(&a, "--limit");
+    av_push(&a, "0");
+    int line = cs[0]->line, nfig = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cs[i]->figure) {
+            push_fit_case(&a, cs[i]);
+            nfig++;
+        }
+    if (!nfig) {
+        pr_err_set(err, m->file, line, 0, "rule",
+                   "fit: needs a printed figure in run set %s (every line says \"-\")",
+                   cs[0]->run);
+        goto out;
+    }
+    int st = run_child(o->from, &a, &out, err);
+    if (st < 0 || st > 1) {
+        if (st > 1)
+            pr_err_set(err, m->file, line, 0, "rule",
+                       "parse --fit failed for run set %s (exit %d, its message above)",
+                       cs[0]->run, st);
+        goto out;
+    }
+    json_error_t je;
+    if (!(doc = json_loadb(out.data ? out.data : "", out.len, 0, &je))) {
+        pr_err_set(err, m->file, line, 0, "rule", "parse --fit printed no JSON (%s)", je.text);
+        goto out;
+    }
+    const json_t *best = json_array_get(json_object_get(doc, "reproduced"), 0);
+    if (!best) {
+        size_t i, most = 0;
+        json_t *c;
+        json_array_foreach(json_object_get(doc, "closest"), i, c)
+            if (!best || cand_rounded(c) > most) {
+                best = c;
+                most = cand_rounded(c);
+            }
+    }
+    if (!best) {
+        pr_err_set(err, m->file, line, 0, "rule",
+                   "fit: no rule of the search gives a value for every log of run set %s",
+                   cs[0]->run);
+        goto out;
+    }
+    rule = json_dumps(json_object_get(best, "rule"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+out:
+    json_decref(doc);
+    pr_buf_free(&out);
+    av_free(&a);
+    return rule;
+}
+
+static const char *mission_of(const im_manifest *m, const char *model, int direction)
+{
+    for (size_t i = 0; i < m->nmissions; i++)
+        if (!strcmp(m->missions[i].model, model))
+            return direction ? m->missions[i].direction : m->missions[i].name;
+    return NULL;
+}
+
+/* o's string at key, "" when none. */
+static const char *str_or_empty(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* Writes data to path unless it already holds exactly that (dry runs write nothing). */
+static int put_file(const im_opts *o, const char *path, const char *data, size_t len,
+                    pr_err *err)
+{
+    return o->dry_run ? 0 : pr_write_if_changed(path, data, len, err);
+}
+
+static int copy_if_present(const im_opts *o, const char *src, const char *dst, pr_err *err)
+{
+    pr_buf b;
+    pr_buf_init(&b);
+    int rc = 0;
+    if (access(src, F_OK) == 0)
+        rc = pr_read_file(src, &b, err) < 0 ? -1 : put_file(o, dst, b.data ? b.data : "", b.len, err);
+    pr_buf_free(&b);
+    return rc;
+}
+
+/* "reproduced" when value, rounded to the figure's decimals, prints it. */
+static int reproduces(double value, const char *figure)
+{
+    const char *dot = strchr(figure, '.');
+    int dec = dot ? (int)strlen(dot + 1) : 0;
+    char s[64];
+    snprintf(s, sizeof s, "%.*f", dec, value);
+    return strcmp(s, figure) == 0;
+}
+
+/* One case: its record filed (or, in a dry run, its value), its fit report.
+ * *differs set when its figure is not reproduced. */
+static int import_case(const im_manifest *m, const im_case *c, const char *rule,
+                       const char *run_dir, const im_opts *o, int *differs, pr_err *err)
+{
+    im_argv a = {0};
+    pr_buf out;
+    pr_buf_init(&out);
+    json_t *rec = NULL;
+    int nodes, rc = -1;
+    if (case_nodes(m, c, o, &nodes, err) < 0)
+        goto out;
+    av_push(&a, o->self);
+    av_push(&a, "parse");
+    av_push(&a, "--rule");
+    av_push(&a, rule);
+    av_push(&a, "--gpus");
+    av_pushi(&a, c->gpus);
+    av_push(&a, "--nodes");
+    av_pushi(&a, nodes);
+    av_push(&a, "--batch-size");
+    av_pushi(&a, c->batch_size);
+    if (c->seq_len) {
+        av_push(&a, "--seq-len");
+        av_push(&a, c->seq_len);
+    }
+    const char *kv[][2] = {{"--precision", c->precision}, {"--unit", c->unit},
+                           {"--model", c->model},         {"--framework", c->framework},
+                           {"--case", c->case_name},      {"--model-name", c->case_name},
+                           {"--mission-name", mission_of(m, c->model, 0)},
+                           {"--direction-id", mission_of(m, c->model, 1)},
+                           {"--platform", c->platform},   {"--source-repo", m->repo},
+                           {"--source-commit", m->commit}, {"--source-path", c->logs[0]}};
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        if (kv[i][1]) {
+            av_push(&a, kv[i][0]);
+            av_push(&a, kv[i][1]);
+        }
+    if (!o->dry_run) {
+        av_push(&a, "--out");
+        av_push(&a, run_dir);
+    }
+    for (size_t i = 0; i < c->nlogs; i++)
+        av_push(&a, c->logs[i]);
+    int st = run_child(o->from, &a, &out, err);
+    if (st < 0)
+        goto out;
+    if (st > 1) {
+        pr_err_set(err, m->file, c->line, 0, "log", "perfrepro-measure parse failed (exit %d)",
+                   st);
+        goto out;
+    }
+    json_error_t je;
+    rec = json_loadb(out.data ? out.data : "", out.len, 0, &je);
+    const json_t *v = json_object_get(rec, "FINAL_RESULT");
+    char value[64] = "no value";
+    if (json_is_number(v))
+        snprintf(value, sizeof value, "%.10g", json_number_value(v));
+    const char *verdict = "";
+    if (c->figure) {
+        int ok = json_is_number(v) && reproduces(json_number_value(v), c->figure);
+        *differs |= !ok;
+        verdict = ok ? "reproduced" : "DIFFERS";
+    }
+    printf("  %-40s %dx%d GPUs  bs %-5d %-5s  %-12s figure %-10s %s\n", c->case_name, nodes,
+           c->gpus, c->batch_size, c->precision, value, c->figure ? c->figure : "-", verdict);
+    if (!c->figure || o->dry_run) {
+        rc = 0;
+        goto out;
+    }
+    av_free(&a);
+    pr_buf_clear(&out);
+    av_push(&a, o->self);
+    av_push(&a, "parse");
+    av_push(&a, "--rule");
+    av_push(&a, rule);
+    av_push(&a, "--json");
+    av_push(&a, "--limit");
+    av_push(&a, "3");
+    push_fit_case(&a, c);
+    st = run_child(o->from, &a, &out, err);
+    if (st < 0)
+        goto out;
+    if (st > 1) {
+        pr_err_set(err, m->file, c->line, 0, "figure", "parse --fit failed (exit %d)", st);
+        goto out;
+    }
+    char *fit_path = pr_xasprintf("%s/fit/%s.json", run_dir, c->case_name);
+    rc = put_file(o, fit_path, out.data ? out.data : "", out.len, err);
+    free(fit_path);
+out:
+    json_decref(rec);
+    pr_buf_free(&out);
+    av_free(&a);
+    return rc;
+}
+
+/* The manifest as SOURCE.md names it: as typed when relative (from the
+ * repository root, where the import runs), else its file name alone, so
+ * that no path of the importing machine is kept. */
+static const char *manifest_name(const char *file)
+{
+    return file[0] != '/' ? file : strrchr(file, '/') + 1;
+}
+
+static int write_source_md(const im_manifest *m, const char *run, const char *run_dir,
+                           int has_licence, const im_opts *o, pr_err *err)
+{
+    pr_buf b;
+    pr_buf_init(&b);
+    pr_buf_printf(&b,
+                  "# %s\n\n"
+                  "Logs of %s (https://github.com/%s) at commit\n"
+                  "`%s`, copied unchanged into `logs/train_log/` and parsed by\n"
+                  "`perfrepro-measure import %s` (docs/import.md). Each\n"
+                  "record under `logs/index/` names the file it came from (`source.path`) and "
+                  "the rule\nthat read it; `fit/` holds, per case with a published figure, "
+                  "the rules that\nreproduce it (`parse --fit --json`).\n",
+                  run, m->repo, m->repo, m->commit, manifest_name(m->file));
+    pr_buf_puts(&b, has_licence ? "Licence: the source's, `LICENSE` beside this file.\n"
+                                : "Licence: the source folder has no `LICENSE`.\n");
+    char *path = pr_xasprintf("%s/SOURCE.md", run_dir);
+    int rc = put_file(o, path, b.data, b.len, err);
+    free(path);
+    pr_buf_free(&b);
+    return rc;
+}
+
+/* One run set: its rule, its cases, its source files. */
+static int import_run_set(const im_manifest *m, const char *run, const im_opts *o, int *differs,
+                          pr_err *err)
+{
+    const im_case **cs = pr_xcalloc(m->ncases, sizeof *cs);
+    size_t n = 0;
+    char *rule = NULL, *run_dir = pr_xasprintf("%s/runs/%s", o->data, run);
+    int rc = -1;
+    for (size_t i = 0; i < m->ncases; i++)
+        if (!strcmp(m->cases[i].run, run))
+            cs[n++] = &m->cases[i];
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(cs[i]->rule, cs[0]->rule)) {
+            pr_err_set(err, m->file, cs[i]->line, 0, "rule",
+                       "\"%s\", but line %d gives run set %s the rule \"%s\": one rule per run "
+                       "set (put other logs in a run set of their own)",
+                       cs[i]->rule, cs[0]->line, run, cs[0]->rule);
+            goto out;
+        }
+    int fit = !strncmp(cs[0]->rule, "fit:", 4);
+    char *given = rule_arg(cs[0]->rule + (fit ? 4 : 0), m, cs[0]->line, o, err);
+    if (!given)
+        goto out;
+    if (fit) {
+        rule = fit_rule(m, cs, n, given, o, err);
+        free(given);
+        if (!rule)
+            goto out;
+    } else
+        rule = given;
+    printf("%s\n  rule (%s): %s\n", run, fit ? "found with --fit over its figures" : "given",
+           rule[0] == '@' ? rule + 1 : rule);
+    if (!o->dry_run && pr_remove_tree(run_dir) != 0) {
+        pr_err_errno(err, run_dir, "cannot remove the previous import");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (import_case(m, cs[i], rule, run_dir, o, differs, err) < 0)
+            goto out;
+    char *src = pr_xasprintf("%s/LICENSE", o->from), *dst = pr_xasprintf("%s/LICENSE", run_dir);
+    int has_licence = access(src, F_OK) == 0;
+    rc = copy_if_present(o, src, dst, err);
+    free(src);
+    free(dst);
+    const char *extra[][2] = {{"runsets", "runset.json"}, {"suites", "suite.json"}};
+    for (size_t i = 0; rc == 0 && i < 2; i++) {
+        src = pr_xasprintf("%s/%s/%s.json", o->manifest_dir, extra[i][0], run);
+        dst = pr_xasprintf("%s/%s", run_dir, extra[i][1]);
+        rc = copy_if_present(o, src, dst, err);
+        free(src);
+        free(dst);
+    }
+    if (rc == 0)
+        rc = write_source_md(m, run, run_dir, has_licence, o, err);
+out:
+    free(rule);
+    free(run_dir);
+    free(cs);
+    return rc;
+}
+
+/* The typed figures, as a published file of the page the manifest's
+ * "published" line names: one table per model, framework, precision, batch
+ * size, unit and platform, in manifest order. */
+static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err *err)
+{
+    json_t *file = json_object(), *tables = json_array();
+    int rc = -1;
+    char *text = NULL, *path = NULL;
+    json_object_set_new(file, "perfrepro", json_integer(1));
+    json_object_set_new(file, "label", json_string(m->repo));
+    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", m->repo, "repo", m->repo));
+    for (size_t i = 0; i < m->ncases; i++) {
+        const im_case *c = &m->cases[i];
+        if (!c->figure)
+            continue;
+        json_t *t = NULL, *row;
+        size_t k;
+        json_array_foreach(tables, k, row) {
+            if (!strcmp(str_or_empty(row, "model"), c->model) &&
+                !strcmp(str_or_empty(row, "framework"), c->framework) &&
+                !strcmp(str_or_empty(row, "precision"), c->precision) &&
+                !strcmp(str_or_empty(row, "unit"), c->unit) &&
+                !strcmp(str_or_empty(row, "platform"), c->platform) &&
+                json_integer_value(json_object_get(row, "batch_size")) == c->batch_size)
+                t = row;
+        }
+        if (!t) {
+            char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s", m->repo, m->commit,
+                                     m->published_path);
+            t = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s},s:[]}", "model",
+                          c->model, "framework", c->framework, "precision", c->precision,
+                          "batch_size", c->batch_size, "unit", c->unit, "platform", c->platform,
+                          "source", "title", m->published_title, "repo", m->repo, "path",
+                          m->published_path, "commit", m->commit, "url", url, "rows");
+            free(url);
+            json_array_append_new(tables, t);
+        }
+        int nodes;
+        if (case_nodes(m, c, o, &nodes, err) < 0)
+            goto out;
+        json_t *thr = strchr(c->figure, '.') ? json_real(strtod(c->figure, NULL))
+                                              : json_integer(strtoll(c->figure, NULL, 10));
+        json_array_append_new(json_object_get(t, "rows"),
+                              json_pack("{s:i,s:i,s:i,s:o,s:s}", "nodes", nodes, "gpus", c->gpus,
+                                        "gpus_per_node", c->gpus / nodes, "throughput", thr,
+                                        "printed", c->figure));
+    }
+    json_object_set_new(file, "tables", tables);
+    tables = NULL;
+    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    const char *base = strrchr(m->file, '/') ? strrchr(m->file, '/') + 1 : m->file;
+    size_t blen = strcspn(base, ".");
+    path = pr_xasprintf("%s/published/import-%.*s.json", o->data, (int)blen, base);
+    printf("typed figures -> %s\n", path);
+    pr_buf b;
+    pr_buf_init(&b);
+    pr_buf_puts(&b, text);
+    pr_buf_putc(&b, '\n');
+    rc = put_file(o, path, b.data, b.len, err);
+    pr_buf_free(&b);
+out:
+    json_decref(tables);
+    json_decref(file);
+    free(text);
+    free(path);
+    return rc;
+}
+
+/* A README part through perfrepro-gen import-table / import-env. */
+static int import_readme(const im_manifest *m, const im_readme *r, const im_opts *o, pr_err *err)
+{
+    im_argv a = {0};
+    pr_buf out;
+    pr_buf_init(&out);
+    char *md = pr_xasprintf("%s/%s", o->from, r->path);
+    char *dst = pr_xasprintf("%s/%s/%s.json", o->data, r->is_env ? "environments" : "published",
+                             r->id);
+    av_push(&a, o->gen);
+    av_push(&a, r->is_env ? "import-env" : "import-table");
+    const char *kv[][2] = {{"--markdown", md},     {"--repo", m->repo}, {"--commit", m->commit},
+                           {"--path", r->path},    {"--out", dst}};
+    for (size_t i = 0; i < 5; i++) {
+        av_push(&a, kv[i][0]);
+        av_push(&a, kv[i][1]);
+    }
+    for (size_t i = 0; i < r->nopts; i++)
+        av_push(&a, r->opts[i]);
+    int rc = 0;
+    printf("%s %s -> %s\n", r->is_env ? "environment" : "table", r->path, dst);
+    if (!o->dry_run) {
+        int st = run_child(NULL, &a, &out, err);
+        if (st != 0) {
+            if (st > 0)
+                pr_err_set(err, m->file, r->line, 0, r->is_env ? "env" : "table",
+                           "perfrepro-gen %s failed (exit %d, its message above)", a.v[1], st);
+            rc = -1;
+        }
+    }
+    free(md);
+    free(dst);
+    pr_buf_free(&out);
+    av_free(&a);
+    return rc;
+}
+
+int im_import(const im_manifest *m, const im_opts *o, pr_err *err)
+{
+    int differs = 0;
+    struct stat st;
+    if (stat(o->from, &st) < 0 || !S_ISDIR(st.st_mode))
+        return pr_err_set(err, o->from, 0, 0, "--from", "not a folder");
+    /* Every input checked before anything is written. */
+    for (size_t i = 0; i < m->ncases; i++) {
+        const im_case *c = &m->cases[i];
+        int nodes;
+        if (case_nodes(m, c, o, &nodes, err) < 0)
+            return -1;
+        for (size_t j = 0; j < c->nlogs; j++) {
+            char *p = pr_xasprintf("%s/%s", o->from, c->logs[j]);
+            int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+            free(p);
+            if (!ok)
+                return pr_err_set(err, m->file, c->line, 0, "log", "%s: no such file in %s",
+                                  c->logs[j], o->from);
+        }
+    }
+    for (size_t i = 0; i < m->nreadmes; i++) {
+        char *p = pr_xasprintf("%s/%s", o->from, m->readmes[i].path);
+        int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+        free(p);
+        if (!ok)
+            return pr_err_set(err, m->file, m->readmes[i].line, 0,
+                              m->readmes[i].is_env ? "env" : "table", "%s: no such file in %s",
+                              m->readmes[i].path, o->from);
+    }
+    if (o->dry_run)
+        printf("dry run: nothing is written\n");
+    for (size_t i = 0; i < m->ncases; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(m->cases[j].run, m->cases[i].run);
+        if (!seen && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
+            return -1;
+    }
+    if (m->published_path && write_typed_published(m, o, err) < 0)
+        return -1;
+    for (size_t i = 0; i < m->nreadmes; i++)
+        if (import_readme(m, &m->readmes[i], o, err) < 0)
+            return -1;
+    return differs;
+}

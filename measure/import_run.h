@@ -1,0 +1,23 @@
+/* import_run: what `perfrepro-measure import` does with a read manifest
+ * (docs/import.md): rules per run set, parses, fit reports, source files,
+ * README parts.  The command line is cmd_import.c's. */
+#ifndef PR_IMPORT_RUN_H
+#define PR_IMPORT_RUN_H
+
+#include "err.h"
+#include "import_manifest.h"
+
+typedef struct im_opts {
+    const char *self;         /* this program, for its parse subprocesses */
+    const char *gen;          /* perfrepro-gen, for the README parts */
+    const char *manifest_dir; /* rules/, runsets/, suites/ are looked up beside the manifest */
+    const char *data;         /* the data folder written */
+    const char *from;         /* the source folder */
+    int dry_run;
+} im_opts;
+
+/* Imports m (or prints the plan); returns 0, 1 when some figure is not
+ * reproduced by its run set's rule, or -1 with err set. */
+int im_import(const im_manifest *m, const im_opts *o, pr_err *err);
+
+#endif
