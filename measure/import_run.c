@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +419,18 @@ static int write_source_md(const im_manifest *m, const char *run, const char *ru
                   "the rule\nthat read it; `fit/` holds, per case with a published figure, "
                   "the rules that\nreproduce it (`parse --fit --json`).\n",
                   run, m->repo, m->repo, m->commit, manifest_name(m->file));
+    /* A manifest's notes on its figures (NAME-findings.md beside NAME.tsv). */
+    const char *dot = strrchr(m->file, '.');
+    char *findings = pr_xasprintf("%.*s-findings.md",
+                                  (int)(dot && !strchr(dot, '/') ? dot - m->file
+                                                                : (ptrdiff_t)strlen(m->file)),
+                                  m->file);
+    if (access(findings, F_OK) == 0)
+        pr_buf_printf(&b,
+                      "Why each rule, and what was checked by hand for every figure the rule "
+                      "does not\nreproduce: `%s` and `%s`.\n",
+                      manifest_name(m->file), manifest_name(findings));
+    free(findings);
     pr_buf_puts(&b, has_licence ? "Licence: the source's, `LICENSE` beside this file.\n"
                                 : "Licence: the source folder has no `LICENSE`.\n");
     char *path = pr_xasprintf("%s/SOURCE.md", run_dir);
@@ -433,38 +446,49 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
 {
     const im_case **cs = pr_xcalloc(m->ncases, sizeof *cs);
     size_t n = 0;
-    char *rule = NULL, *run_dir = pr_xasprintf("%s/runs/%s", o->data, run);
+    char **rules = NULL, *run_dir = pr_xasprintf("%s/runs/%s", o->data, run);
     int rc = -1;
     for (size_t i = 0; i < m->ncases; i++)
         if (!strcmp(m->cases[i].run, run))
             cs[n++] = &m->cases[i];
+    /* A rule searched for is the run set's one rule; given rules may differ
+     * per log (gen then shows the other rule's figures without speedups). */
+    int fit = !strncmp(cs[0]->rule, "fit:", 4);
     for (size_t i = 1; i < n; i++)
-        if (strcmp(cs[i]->rule, cs[0]->rule)) {
+        if ((fit || !strncmp(cs[i]->rule, "fit:", 4)) && strcmp(cs[i]->rule, cs[0]->rule)) {
             pr_err_set(err, m->file, cs[i]->line, 0, "rule",
-                       "\"%s\", but line %d gives run set %s the rule \"%s\": one rule per run "
-                       "set (put other logs in a run set of their own)",
+                       "\"%s\", but line %d gives run set %s the rule \"%s\": a rule found "
+                       "with fit: is one per run set",
                        cs[i]->rule, cs[0]->line, run, cs[0]->rule);
             goto out;
         }
-    int fit = !strncmp(cs[0]->rule, "fit:", 4);
-    char *given = rule_arg(cs[0]->rule + (fit ? 4 : 0), m, cs[0]->line, o, err);
-    if (!given)
-        goto out;
-    if (fit) {
-        rule = fit_rule(m, cs, n, given, o, err);
-        free(given);
-        if (!rule)
+    rules = pr_xcalloc(n, sizeof *rules);
+    printf("%s\n", run);
+    for (size_t i = 0; i < n; i++) {
+        if (i && fit) {
+            rules[i] = pr_xstrdup(rules[0]);
+            continue;
+        }
+        char *given = rule_arg(cs[i]->rule + (fit ? 4 : 0), m, cs[i]->line, o, err);
+        if (!given)
             goto out;
-    } else
-        rule = given;
-    printf("%s\n  rule (%s): %s\n", run, fit ? "found with --fit over its figures" : "given",
-           rule[0] == '@' ? rule + 1 : rule);
+        if (fit) {
+            rules[i] = fit_rule(m, cs, n, given, o, err);
+            free(given);
+            if (!rules[i])
+                goto out;
+        } else
+            rules[i] = given;
+        if (i == 0 || strcmp(cs[i]->rule, cs[i - 1]->rule))
+            printf("  rule (%s): %s\n", fit ? "found with --fit over its figures" : "given",
+                   rules[i][0] == '@' ? rules[i] + 1 : rules[i]);
+    }
     if (!o->dry_run && pr_remove_tree(run_dir) != 0) {
         pr_err_errno(err, run_dir, "cannot remove the previous import");
         goto out;
     }
     for (size_t i = 0; i < n; i++)
-        if (import_case(m, cs[i], rule, run_dir, o, differs, err) < 0)
+        if (import_case(m, cs[i], rules[i], run_dir, o, differs, err) < 0)
             goto out;
     char *src = pr_xasprintf("%s/LICENSE", o->from), *dst = pr_xasprintf("%s/LICENSE", run_dir);
     int has_licence = access(src, F_OK) == 0;
@@ -482,7 +506,9 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
     if (rc == 0)
         rc = write_source_md(m, run, run_dir, has_licence, o, err);
 out:
-    free(rule);
+    for (size_t i = 0; rules && i < n; i++)
+        free(rules[i]);
+    free(rules);
     free(run_dir);
     free(cs);
     return rc;
