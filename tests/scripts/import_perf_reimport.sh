@@ -1,0 +1,23 @@
+#!/bin/sh
+# Re-importing the shipped PaddlePaddle/Perf logs with scripts/import-perf-logs.sh
+# (perfrepro-measure import per manifest of scripts/perf-logs/) reproduces the
+# shipped data byte for byte: data/runs/perf-*, and the README tables and
+# environments deeplabv3plus.tsv names.  Runs in a copy; skips (77) without
+# the snapshot in ../shared/perf.
+set -eu
+MEASURE="${MEASURE:-bin/perfrepro-measure}"
+ROOT=$(pwd)
+fail() { echo "import_perf_reimport: $*" >&2; exit 1; }
+[ -f ../shared/perf/MANIFEST ] || { echo "import_perf_reimport: no ../shared/perf: skipped"; exit 77; }
+case $MEASURE in /*) ;; *) MEASURE=$ROOT/$MEASURE ;; esac
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/scripts"
+cp -R data "$T/"
+cp -R scripts/perf-logs scripts/import-perf-logs.sh "$T/scripts/"
+PERF=$(cd ../shared/perf && pwd)
+(cd "$T" && MEASURE=$MEASURE sh scripts/import-perf-logs.sh "$PERF") >"$T/out" 2>&1 ||
+  fail "the import failed: $(tail -5 "$T/out")"
+d=$(diff -r data "$T/data" | head -20) || true
+[ -z "$d" ] || fail "the re-import differs from the shipped data: $d"
+echo "import_perf_reimport: ok"
