@@ -78,7 +78,8 @@ void au_free(au_model *m);
 int au_audited(const au_model *m, const char *repo);
 
 /* What imported run's logs, as its folder says: the first code span naming
- * a file under scripts/ in RUN/SOURCE.md ("scripts/import-perf-logs.sh"),
+ * a file under scripts/ in RUN/SOURCE.md ("scripts/import-perf-logs.sh"), or
+ * the import command with its manifest ("perfrepro-measure import m.tsv"),
  * malloc'd (the caller frees it); NULL when the folder says nothing of it
  * (no SOURCE.md, or none named there): the audit then says so rather than
  * guess. */

@@ -1,5 +1,5 @@
 /* fitfile: RUN/fit/<case>.json, what `perfrepro-measure parse --fit FIGURE
- * --json` wrote for an imported case (scripts/import-perf-logs.sh): the
+ * --json` wrote for an imported case (perfrepro-measure import): the
  * figure as its report printed it, the rules that reproduce it, those that
  * do only by truncation and, when none does, the closest.  The audit shows
  * them beside the rule the record was parsed with. */

@@ -63,6 +63,8 @@ for name in sorted(os.listdir('scripts/perf-logs')):
         if not line or line.startswith('#'):
             continue
         f = line.split('\t')
+        if f[0] in ('source', 'mission', 'table', 'env', 'published'):
+            continue  # not a log line (docs/import.md)
         runs.setdefault(f[0], []).append(dict(
             case=f[1], model=f[2], framework=f[3], platform=f[4], precision=f[5], nodes=int(f[6]),
             gpus=int(f[7]), batch_size=int(f[8]), unit=f[10], rule=f[11], logs=f[13:]))
