@@ -7,20 +7,15 @@
  * folder, so that the paths a record and a fit report keep are the
  * source's own (never the folder the user typed). */
 #include <errno.h>
-#include <fcntl.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "cmd.h"
 #include "err.h"
-#include "fileio.h"
 #include "import_manifest.h"
 #include "import_run.h"
 
