@@ -108,9 +108,13 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
     int sl;
     if (strcmp(f[9], "-") && positive(file, line, "seq_len", f[9], &sl, err) < 0)
         return -1;
-    if (strcmp(f[12], "-") && !figure_ok(f[12]))
+    int cell = f[12][0] == '@';
+    if (cell ? !source_path_ok(f[12] + 1) || strchr(f[12], '/') : strcmp(f[12], "-") && !figure_ok(f[12]))
         return pr_err_set(err, file, line, 0, "figure",
-                          "\"%s\": the figure as printed (\"19.428\", \"176\"), or \"-\"", f[12]);
+                          "\"%s\": the figure as printed (\"19.428\", \"176\"), @ID (the cell "
+                          "of the table a \"table\" line imports into data/published/ID.json), "
+                          "or \"-\"",
+                          f[12]);
     for (size_t i = 13; i < n; i++)
         if (!source_path_ok(f[i]))
             return pr_err_set(err, file, line, 0, "log",
@@ -130,7 +134,8 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
     c->seq_len = strcmp(f[9], "-") ? pr_xstrdup(f[9]) : NULL;
     c->unit = pr_xstrdup(f[10]);
     c->rule = pr_xstrdup(f[11]);
-    c->figure = strcmp(f[12], "-") ? pr_xstrdup(f[12]) : NULL;
+    c->figure = strcmp(f[12], "-") && !cell ? pr_xstrdup(f[12]) : NULL;
+    c->figure_table = cell ? pr_xstrdup(f[12] + 1) : NULL;
     c->nlogs = n - 13;
     c->logs = pr_xcalloc(c->nlogs, sizeof *c->logs);
     for (size_t i = 0; i < c->nlogs; i++)
@@ -253,6 +258,7 @@ static void case_free(im_case *c)
     free(c->unit);
     free(c->rule);
     free(c->figure);
+    free(c->figure_table);
     for (size_t i = 0; i < c->nlogs; i++)
         free(c->logs[i]);
     free(c->logs);

@@ -479,7 +479,7 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
             rules[i] = given;
         if (i == 0 || strcmp(cs[i]->rule, cs[i - 1]->rule))
             printf("  rule (%s): %s\n", fit ? "found with --fit over its figures" : "given",
-                   rules[i][0] == '@' ? rules[i] + 1 : rules[i]);
+                   fit || cs[i]->rule[0] == '{' ? rules[i] : cs[i]->rule);
     }
     if (!o->dry_run && pr_remove_tree(run_dir) != 0) {
         pr_err_errno(err, run_dir, "cannot remove the previous import");
@@ -525,7 +525,7 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", m->repo, "repo", m->repo));
     for (size_t i = 0; i < m->ncases; i++) {
         const im_case *c = &m->cases[i];
-        if (!c->figure)
+        if (!c->figure || c->figure_table)
             continue;
         json_t *t = NULL, *row;
         size_t k;
@@ -581,13 +581,14 @@ out:
 }
 
 /* A README part through perfrepro-gen import-table / import-env. */
-static int import_readme(const im_manifest *m, const im_readme *r, const im_opts *o, pr_err *err)
+static int import_readme(const im_manifest *m, const im_readme *r, const im_opts *o,
+                         const char *out_root, pr_err *err)
 {
     im_argv a = {0};
     pr_buf out;
     pr_buf_init(&out);
     char *md = pr_xasprintf("%s/%s", o->from, r->path);
-    char *dst = pr_xasprintf("%s/%s/%s.json", o->data, r->is_env ? "environments" : "published",
+    char *dst = pr_xasprintf("%s/%s/%s.json", out_root, r->is_env ? "environments" : "published",
                              r->id);
     av_push(&a, o->gen);
     av_push(&a, r->is_env ? "import-env" : "import-table");
@@ -600,8 +601,13 @@ static int import_readme(const im_manifest *m, const im_readme *r, const im_opts
     for (size_t i = 0; i < r->nopts; i++)
         av_push(&a, r->opts[i]);
     int rc = 0;
-    printf("%s %s -> %s\n", r->is_env ? "environment" : "table", r->path, dst);
-    if (!o->dry_run) {
+    if (o->dry_run)
+        printf("%s %s -> %s/%s/%s.json\n", r->is_env ? "environment" : "table", r->path, o->data,
+               r->is_env ? "environments" : "published", r->id);
+    else
+        printf("%s %s -> %s\n", r->is_env ? "environment" : "table", r->path, dst);
+    /* A dry run reads the tables into a scratch folder (their cells may be figures). */
+    if (!o->dry_run || !r->is_env) {
         int st = run_child(NULL, &a, &out, err);
         if (st != 0) {
             if (st > 0)
@@ -617,10 +623,78 @@ static int import_readme(const im_manifest *m, const im_readme *r, const im_opts
     return rc;
 }
 
-int im_import(const im_manifest *m, const im_opts *o, pr_err *err)
+/* A table's key as a string, "" when none (the file's when the table has none). */
+static const char *table_str(const json_t *file, const json_t *t, const char *key)
 {
-    int differs = 0;
+    const char *v = json_string_value(json_object_get(t, key));
+    if (!v)
+        v = json_string_value(json_object_get(file, key));
+    return v ? v : "";
+}
+
+/* Sets c->figure to what the table file pubdir/ID.json (written by the
+ * manifest's table lines) prints for c: its table of c's model, framework,
+ * batch size, unit and platform in c's precision (else the only such table
+ * of another mode: a column labelled AMP whose logs ran FP16), the row of
+ * c's nodes and GPUs. */
+static int cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const im_opts *o,
+                       pr_err *err)
+{
+    char *path = pr_xasprintf("%s/%s.json", pubdir, c->figure_table);
+    json_error_t je;
+    json_t *file = json_load_file(path, 0, &je);
+    const json_t *exact = NULL, *other = NULL;
+    size_t i, nother = 0;
+    json_t *t, *row;
+    int nodes, rc = -1;
+    if (case_nodes(m, c, o, &nodes, err) < 0)
+        goto out;
+    if (!file) {
+        pr_err_set(err, m->file, c->line, 0, "figure",
+                   "@%s: no data/published/%s.json (no table line writes it?)", c->figure_table,
+                   c->figure_table);
+        goto out;
+    }
+    json_array_foreach(json_object_get(file, "tables"), i, t) {
+        if (strcmp(table_str(file, t, "model"), c->model) ||
+            strcmp(table_str(file, t, "framework"), c->framework) ||
+            strcmp(table_str(file, t, "unit"), c->unit) ||
+            strcmp(table_str(file, t, "platform"), c->platform) ||
+            json_integer_value(json_object_get(t, "batch_size")) != c->batch_size)
+            continue;
+        if (!strcmp(table_str(file, t, "precision"), c->precision))
+            exact = t;
+        else {
+            other = t;
+            nother++;
+        }
+    }
+    const json_t *table = exact ? exact : nother == 1 ? other : NULL;
+    json_array_foreach(json_object_get(table, "rows"), i, row) {
+        const char *printed = json_string_value(json_object_get(row, "printed"));
+        if (json_integer_value(json_object_get(row, "gpus")) == c->gpus &&
+            json_integer_value(json_object_get(row, "nodes")) == nodes && printed) {
+            c->figure = pr_xstrdup(printed);
+            rc = 0;
+            goto out;
+        }
+    }
+    pr_err_set(err, m->file, c->line, 0, "figure",
+               "@%s: no figure for %s %s %s BS=%d %s, %dx%d GPUs on %s in data/published/%s.json",
+               c->figure_table, c->model, c->framework, c->precision, c->batch_size, c->unit,
+               nodes, c->gpus, c->platform, c->figure_table);
+out:
+    json_decref(file);
+    free(path);
+    return rc;
+}
+
+int im_import(im_manifest *m, const im_opts *o, pr_err *err)
+{
+    int differs = 0, rc = -1;
     struct stat st;
+    char scratch[] = "/tmp/perfrepro-import-XXXXXX";
+    const char *out_root = o->data;
     if (stat(o->from, &st) < 0 || !S_ISDIR(st.st_mode))
         return pr_err_set(err, o->from, 0, 0, "--from", "not a folder");
     /* Every input checked before anything is written. */
@@ -647,19 +721,64 @@ int im_import(const im_manifest *m, const im_opts *o, pr_err *err)
                               m->readmes[i].is_env ? "env" : "table", "%s: no such file in %s",
                               m->readmes[i].path, o->from);
     }
-    if (o->dry_run)
+    if (o->dry_run) {
         printf("dry run: nothing is written\n");
+        /* The tables go to a scratch copy of their files, for their cells. */
+        if (m->nreadmes) {
+            if (!mkdtemp(scratch))
+                return pr_err_errno(err, scratch, "mkdtemp");
+            out_root = scratch;
+            char *dir = pr_xasprintf("%s/published", scratch);
+            mkdir(dir, 0700);
+            /* import-table checks its file against the data folder around it. */
+            static const char *const shared[] = {"platforms", "models", "precision-classes.json"};
+            for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
+                char *src = pr_xasprintf("%s/%s", o->data, shared[i]);
+                char *dst = pr_xasprintf("%s/%s", scratch, shared[i]);
+                if (access(src, F_OK) == 0 && symlink(src, dst) < 0)
+                    fprintf(stderr, "perfrepro-measure import: %s: %s\n", dst, strerror(errno));
+                free(src);
+                free(dst);
+            }
+            for (size_t i = 0; i < m->nreadmes; i++) {
+                char *src = pr_xasprintf("%s/published/%s.json", o->data, m->readmes[i].id);
+                char *dst = pr_xasprintf("%s/%s.json", dir, m->readmes[i].id);
+                pr_buf b;
+                pr_buf_init(&b);
+                if (!m->readmes[i].is_env && access(dst, F_OK) != 0 && access(src, F_OK) == 0 &&
+                    pr_read_file(src, &b, err) == 0)
+                    pr_write_if_changed(dst, b.data ? b.data : "", b.len, err);
+                pr_buf_free(&b);
+                free(src);
+                free(dst);
+            }
+            free(dir);
+        }
+    }
+    /* The README parts first: a line's figure may be a cell of their tables. */
+    for (size_t i = 0; i < m->nreadmes; i++)
+        if (import_readme(m, &m->readmes[i], o, out_root, err) < 0)
+            goto out;
+    char *pubdir = pr_xasprintf("%s/published", out_root);
+    for (size_t i = 0; i < m->ncases; i++)
+        if (m->cases[i].figure_table && !m->cases[i].figure &&
+            cell_figure(m, &m->cases[i], pubdir, o, err) < 0) {
+            free(pubdir);
+            goto out;
+        }
+    free(pubdir);
     for (size_t i = 0; i < m->ncases; i++) {
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++)
             seen = !strcmp(m->cases[j].run, m->cases[i].run);
         if (!seen && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
-            return -1;
+            goto out;
     }
     if (m->published_path && write_typed_published(m, o, err) < 0)
-        return -1;
-    for (size_t i = 0; i < m->nreadmes; i++)
-        if (import_readme(m, &m->readmes[i], o, err) < 0)
-            return -1;
-    return differs;
+        goto out;
+    rc = differs;
+out:
+    if (out_root == scratch)
+        pr_remove_tree(scratch);
+    return rc;
 }

@@ -17,7 +17,8 @@ typedef struct im_opts {
 } im_opts;
 
 /* Imports m (or prints the plan); returns 0, 1 when some figure is not
- * reproduced by its run set's rule, or -1 with err set. */
-int im_import(const im_manifest *m, const im_opts *o, pr_err *err);
+ * reproduced by its run set's rule, or -1 with err set.  Sets the figure of
+ * each case whose figure is a table cell ("@ID"). */
+int im_import(im_manifest *m, const im_opts *o, pr_err *err);
 
 #endif

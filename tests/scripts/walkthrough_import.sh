@@ -111,6 +111,8 @@ bad log '2: log: nope.log: no such file' "$src" \
 bad platform '2: platform: "H999-x8": no platform file' "$src" \
   "r${tab}c${tab}M${tab}Paddle${tab}H999-x8${tab}fp32${tab}-${tab}1${tab}8${tab}-${tab}samples/s${tab}$R${tab}-${tab}$L"
 bad fitmix '3: rule:' "$src" "$(line r c1 fp32 1 1 "fit:$R")" "$(line r c2 fp32 1 1 "$R")"
+bad cell '2: figure: @nope: no data/published/nope.json' "$src" \
+  "r${tab}c${tab}M${tab}Paddle${tab}V100-SXM2-32GB-x8${tab}fp32${tab}1${tab}1${tab}8${tab}-${tab}samples/s${tab}$R${tab}@nope${tab}$L"
 bad dup '3: case: "c1" is already line 2' "$src" "$(line r c1 fp32 1 1 "$R")" "$(line r c1 fp32 1 1 "$R")"
 sums >"$T/after"
 cmp -s "$T/before" "$T/after" || fail "a failed import wrote: $(diff "$T/before" "$T/after" | head -5)"
