@@ -445,6 +445,7 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
     const im_case **cs = pr_xcalloc(m->ncases, sizeof *cs);
     size_t n = 0;
     char **rules = NULL, *run_dir = pr_xasprintf("%s/runs/%s", o->data, run);
+    pr_swapdir sd = {0};
     int rc = -1;
     for (size_t i = 0; i < m->ncases; i++)
         if (!strcmp(m->cases[i].run, run))
@@ -481,14 +482,24 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
             printf("  rule (%s): %s\n", fit ? "found with --fit over its figures" : "given",
                    fit || cs[i]->rule[0] == '{' ? rules[i] : cs[i]->rule);
     }
-    if (!o->dry_run && pr_remove_tree(run_dir) != 0) {
-        pr_err_errno(err, run_dir, "cannot remove the previous import");
-        goto out;
+    /* The run set is written into a staging folder and swapped in whole
+     * (fileio.h pr_swapdir): a parse that fails half-way leaves the previous
+     * import as it was. */
+    const char *dest = run_dir;
+    if (!o->dry_run) {
+        if (pr_swapdir_open(&sd, run_dir, err) < 0)
+            goto out;
+        if (sd.stage)
+            dest = sd.stage;
+        else if (pr_remove_tree(run_dir) != 0) {
+            pr_err_errno(err, run_dir, "cannot remove the previous import");
+            goto out;
+        }
     }
     for (size_t i = 0; i < n; i++)
-        if (import_case(m, cs[i], rules[i], run_dir, o, differs, err) < 0)
+        if (import_case(m, cs[i], rules[i], dest, o, differs, err) < 0)
             goto out;
-    char *src = pr_xasprintf("%s/LICENSE", o->from), *dst = pr_xasprintf("%s/LICENSE", run_dir);
+    char *src = pr_xasprintf("%s/LICENSE", o->from), *dst = pr_xasprintf("%s/LICENSE", dest);
     int has_licence = access(src, F_OK) == 0;
     rc = copy_if_present(o, src, dst, err);
     free(src);
@@ -496,14 +507,17 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
     const char *extra[][2] = {{"runsets", "runset.json"}, {"suites", "suite.json"}};
     for (size_t i = 0; rc == 0 && i < 2; i++) {
         src = pr_xasprintf("%s/%s/%s.json", o->manifest_dir, extra[i][0], run);
-        dst = pr_xasprintf("%s/%s", run_dir, extra[i][1]);
+        dst = pr_xasprintf("%s/%s", dest, extra[i][1]);
         rc = copy_if_present(o, src, dst, err);
         free(src);
         free(dst);
     }
     if (rc == 0)
-        rc = write_source_md(m, run, run_dir, has_licence, o, err);
+        rc = write_source_md(m, run, dest, has_licence, o, err);
+    if (rc == 0 && sd.stage)
+        rc = pr_swapdir_swap(&sd, "run set", err);
 out:
+    pr_swapdir_free(&sd);
     for (size_t i = 0; rules && i < n; i++)
         free(rules[i]);
     free(rules);
