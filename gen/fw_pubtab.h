@@ -30,14 +30,15 @@ int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
  * row per configuration and source, the primary first within its
  * configuration; nothing when there are none.  Sets the notes it needs in
  * nt. */
-void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
-                        pr_buf *out, pr_err *err);
+void fwp_platform_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
 
 /* The older revisions of the configurations f->cfgs[first, end) (one
  * platform) as one table: a row per revision (the same file at the same
  * commit, newest first), a column per configuration and device count;
  * nothing when there are none. */
-void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
-                         pr_buf *out, pr_err *err);
+void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                         size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
+                         pr_err *err);
 
 #endif

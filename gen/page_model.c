@@ -52,7 +52,8 @@ static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_
 /* Cell rc as the summary tables show it; a figure parsed from a log whose
  * source printed another figure for it (the audit's ❌) says so in the
  * cell, with both figures, the difference and a link to the audit's line
- * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"). */
+ * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"); any other figure
+ * the audit covers links its verdict there ("790.03‡ ✅"). */
 static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *rc,
                                const char *page_rel, pr_buf *out, pr_err *err)
 {
@@ -61,6 +62,7 @@ static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *
                             : NULL;
     if (!it) {
         mdt_summary_cell(w, l, rc, page_rel, NULL, out);
+        cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel, out);
         return;
     }
     pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT, label = PR_BUF_INIT;
@@ -251,8 +253,8 @@ static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr
  * table (in the order the cells' precedence lists them): the figures of
  * the column's own published table that runs displaced, then the cells'
  * alternatives.  Returns the items written. */
-static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, sn_notes *sn,
-                            pr_buf *out, pr_err *err)
+static size_t column_others(const rm_world *w, const lang *l, const rm_mcfg *mc, size_t col,
+                            const char *page_rel, sn_notes *sn, pr_buf *out, pr_err *err)
 {
     const rm_cfg *fc = mc->fcfgs[col];
     const pr_pub_table **tabs = pr_xcalloc(1, sizeof *tabs);
@@ -288,6 +290,7 @@ static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, sn_not
             if (row->has_value) {
                 mdt_pub_value(&vals, row);
                 pr_buf_puts(&vals, lang_str(l, "published_mark"));
+                cmp_audit_verdict_link(l, au_item_of_row(w->audit, row), page_rel, &vals);
                 /* Flagged in its own table: its mark travels with it. */
                 if (fl_pub_row_flagged(mc->fws[col], tabs[k], row)) {
                     sn->who = pr_buf_cstr(&name);
@@ -343,7 +346,7 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     pr_buf others = PR_BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)
-        n += column_others(l, mc, i, &sn, &others, err);
+        n += column_others(w, l, mc, i, m->id, &sn, &others, err);
     if (n) {
         pr_buf_puts(&b, lang_str(l, "alt_heading"));
         pr_buf_puts(&b, "\n\n");
@@ -590,6 +593,7 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     vw_text(view, "model_title", m->title);
     vw_page(view, l);
     vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
+    cmp_audit_legend(l, w->audit, m->id, NULL, m->id, view, err);
     json_t *plats = NULL, *cpu = NULL;
     if (platforms_view(w, l, m, oc, &nt, &plats, &cpu, err) < 0) {
         json_decref(plats);

@@ -220,6 +220,47 @@ static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char 
     pr_buf_free(&b);
 }
 
+/* Each explicit anchor (pr_cmarkx_explicit_anchor: the tag pair, which
+ * safe rendering would drop) becomes a custom node writing that anchor
+ * and nothing else: a link to a row of a table lands on it, as on GitHub. */
+static void explicit_anchors(cmark_node *root)
+{
+    size_t n = 0, cap = 0;
+    cmark_node **v = NULL;
+    cmark_iter *it = cmark_iter_new(root);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *c = cmark_iter_get_node(it);
+        if (ev == CMARK_EVENT_ENTER && pr_cmarkx_explicit_anchor(c, NULL)) {
+            if (n == cap)
+                v = pr_xrealloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
+            v[n++] = c;
+        }
+    }
+    cmark_iter_free(it);
+    pr_buf id = PR_BUF_INIT, html = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_clear(&id);
+        pr_buf_clear(&html);
+        pr_cmarkx_explicit_anchor(v[i], &id);
+        pr_buf_puts(&html, "<a id=\"");
+        html_escape(&html, pr_buf_cstr(&id));
+        pr_buf_puts(&html, "\"></a>");
+        cmark_node *a = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+        cmark_node_set_on_enter(a, pr_buf_cstr(&html));
+        cmark_node_set_on_exit(a, "");
+        cmark_node_insert_before(v[i], a);
+        cmark_node *close = cmark_node_next(v[i]);
+        cmark_node_unlink(close);
+        cmark_node_free(close);
+        cmark_node_unlink(v[i]);
+        cmark_node_free(v[i]);
+    }
+    pr_buf_free(&id);
+    pr_buf_free(&html);
+    free(v);
+}
+
 static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
                    const char *css_href, const char *home_href, pr_buf *out)
 {
@@ -237,6 +278,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
         }
         cmark_iter_free(it);
     }
+    explicit_anchors(d.root);
     pr_cmarkx_headings(d.root, heading_cb, pc, NULL);
     char *body = cmark_render_html(d.root, SITE_RENDER_OPTS, pc->exts);
 
