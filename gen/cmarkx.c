@@ -96,6 +96,11 @@ int pr_cmarkx_explicit_anchor(cmark_node *node, pr_buf *id)
         p++;
     if (p == v || strcmp(p, "\">") != 0)
         return 0;
+    /* Not in a heading, which has its own anchor (and whose text the
+     * site's rendering of anchors would change). */
+    for (cmark_node *a = cmark_node_parent(node); a; a = cmark_node_parent(a))
+        if (cmark_node_get_type(a) == CMARK_NODE_HEADING)
+            return 0;
     if (id)
         pr_buf_put(id, v, (size_t)(p - v));
     return 1;
