@@ -215,9 +215,10 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
         }
         mdt_pub_value(out, r);
         pr_buf_puts(out, lang_str(l, "published_mark"));
-        /* The audit's verdict on the figure against its source's log. */
-        cmp_audit_verdict_link(l, au_item_of_row(w->audit, r), page_rel, out);
         pr_buf_puts(out, pr_buf_cstr(&marks[i]));
+        /* The audit's verdict on the figure against its log, after the
+         * flags that travel with the figure. */
+        cmp_audit_verdict_link(l, au_item_of_row(w->audit, r), page_rel, out);
         double computed = NAN;
         if (scaling && r != base) {
             pr_buf sp = PR_BUF_INIT;

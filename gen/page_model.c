@@ -52,8 +52,7 @@ static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_
 /* Cell rc as the summary tables show it; a figure parsed from a log whose
  * source printed another figure for it (the audit's ❌) says so in the
  * cell, with both figures, the difference and a link to the audit's line
- * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"); any other figure
- * the audit covers links its verdict there ("790.03‡ ✅"). */
+ * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"). */
 static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *rc,
                                const char *page_rel, pr_buf *out, pr_err *err)
 {
@@ -62,7 +61,6 @@ static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *
                             : NULL;
     if (!it) {
         mdt_summary_cell(w, l, rc, page_rel, NULL, out);
-        cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel, out);
         return;
     }
     pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT, label = PR_BUF_INIT;
@@ -140,6 +138,12 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
             printed_other_cell(w, l, rc, page_rel, &cells[i + 2], err);
             pr_buf_puts(&cells[i + 2], pr_buf_cstr(&marks[r * mc->ncols + i]));
+            /* Any other figure the audit covers links its verdict, after
+             * the flags that travel with the figure ("243† ❗a ❌"). */
+            if (!(rc->origin == RM_MEASURED && rc->imported &&
+                  cmp_audit_differs(w->audit, rc->link_rec)))
+                cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel,
+                                       &cells[i + 2]);
             nt->failed |= rc->origin == RM_FAILED;
         }
         mdt_row(out, cells, nh);
@@ -290,13 +294,13 @@ static size_t column_others(const rm_world *w, const lang *l, const rm_mcfg *mc,
             if (row->has_value) {
                 mdt_pub_value(&vals, row);
                 pr_buf_puts(&vals, lang_str(l, "published_mark"));
-                cmp_audit_verdict_link(l, au_item_of_row(w->audit, row), page_rel, &vals);
                 /* Flagged in its own table: its mark travels with it. */
                 if (fl_pub_row_flagged(mc->fws[col], tabs[k], row)) {
                     sn->who = pr_buf_cstr(&name);
                     fl_pub_row_notes(l, mc->fws[col], tabs[k], row, &vals, sn, err);
                     sn->who = NULL;
                 }
+                cmp_audit_verdict_link(l, au_item_of_row(w->audit, row), page_rel, &vals);
             } else {
                 pr_md_text(&vals, row->state);
             }
