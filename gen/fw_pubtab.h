@@ -4,8 +4,9 @@
  * Per platform one table of the newest revision of each published source
  * of each configuration: a row per configuration and source (its link,
  * variant, date, note, primary mark), a column per device count, each cell
- * the figure as printed with the speedup and scaling efficiency its own
- * figures give and the speedup the source printed.  Older revisions of a
+ * the figure as printed (with its audit verdict linked to its row when the
+ * audit covers it, compare.h) with the speedup and scaling efficiency its
+ * own figures give and the speedup the source printed.  Older revisions of a
  * source (same label and repository, an older date) go to one "published
  * over time" table per platform (a row per revision, a column per
  * configuration and device count) instead of one table each.
@@ -26,7 +27,8 @@
 int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
 
 /* The newest revision of each source of each configuration of
- * f->cfgs[first, end) (one platform) that has a figure, as one table: a
+ * f->cfgs[first, end) (one platform; links relative to page folder
+ * page_rel, the audit w->audit's) that has a figure, as one table: a
  * row per configuration and source, the primary first within its
  * configuration; nothing when there are none.  Sets the notes it needs in
  * nt. */
