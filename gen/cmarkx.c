@@ -141,7 +141,8 @@ void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
         while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
             pr_buf_clear(&plain);
             pr_buf_clear(&anchor);
-            if (ev == CMARK_EVENT_ENTER && pr_cmarkx_explicit_anchor(cmark_iter_get_node(it), &plain))
+            cmark_node *c = cmark_iter_get_node(it);
+            if (ev == CMARK_EVENT_ENTER && pr_cmarkx_explicit_anchor(c, &plain))
                 pr_md_anchors_add(a, pr_buf_cstr(&plain), &anchor);
         }
         cmark_iter_free(it);

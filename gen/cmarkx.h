@@ -62,10 +62,9 @@ void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
  * name): the inline tag <a id="ID"> with the inline </a> right after it,
  * ID of lower-case ASCII letters, digits, '-' and '_' (an anchor GitHub
  * keeps, and one pr_md_anchor leaves as it is), outside headings (which
- * have their own anchor).  id, when not NULL, gets
- * ID appended.  The site renders these two nodes as that anchor, the
- * checker counts ID among the page's anchors; other raw HTML stays
- * dropped. */
+ * have their own anchor).  id, when not NULL, gets ID appended.  The site
+ * renders these two nodes as that anchor, the checker counts ID among the
+ * page's anchors; other raw HTML stays dropped. */
 int pr_cmarkx_explicit_anchor(cmark_node *node, pr_buf *id);
 
 /* Link helpers. */

@@ -406,11 +406,10 @@ static int check_per_node(const char *path, const pr_record *rec, const pr_platf
     if (rec->gpu_num % need == 0)
         pr_buf_printf(&fix, " (\"nodes\": %d, \"gpus_per_node\": %d)", need, rec->gpu_num / need);
     pr_jfail(&field, err,
-             "%d GPUs on %s, but a node of platform %s (%s) has %d: the %d-GPU job spans at least %d "
-             "nodes%s",
+             "%d GPUs on %s, but a node of platform %s (%s) has %d: the %d-GPU job spans at "
+             "least %d nodes%s",
              rec->gpus_per_node, rec->nodes == 1 ? "one node" : "each node", p->id, p->file,
-             p->per_node, rec->gpu_num, need,
-             pr_buf_cstr(&fix));
+             p->per_node, rec->gpu_num, need, pr_buf_cstr(&fix));
     pr_buf_free(&fix);
     pr_jdoc_free(doc);
     return -1;

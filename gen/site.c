@@ -274,7 +274,11 @@ static void put_body(pr_buf *out, const char *body, char *const *ids)
 {
     const char *p = body, *m;
     size_t n = 0;
-    while (ids && ids[n])
+    if (!ids) { /* no marker: any \x01 is the page's own */
+        pr_buf_puts(out, body);
+        return;
+    }
+    while (ids[n])
         n++;
     while ((m = strchr(p, '\x01')) != NULL) {
         char *end;
@@ -286,6 +290,7 @@ static void put_body(pr_buf *out, const char *body, char *const *ids)
             pr_buf_puts(out, "\"></a>");
             p = end + 1;
         } else { /* cannot happen: the page had no \x01 of its own */
+            pr_buf_putc(out, '\x01');
             p = m + 1;
         }
     }
