@@ -147,6 +147,81 @@ static void add_items(const pr_dataset *d, const au_model *m, const pr_pub_table
     }
 }
 
+/* Appends s as an id part: ASCII letters (lower-cased) and digits kept,
+ * every other run of bytes one '-'; a '-' before it when lead. */
+static void slug(pr_buf *out, const char *s, int lead)
+{
+    int dash = lead;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z')) {
+            if (dash)
+                pr_buf_putc(out, '-');
+            pr_buf_putc(out, c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+}
+
+/* Gives each figure of items[0..n) its row's id, from its case (model,
+ * framework, platform, precision, batch size, nodes x GPUs); a case two
+ * tables print gets -2, -3 in data order. */
+static void set_anchors(au_item *items, size_t n)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        const pr_pub_table *t = items[i].table;
+        pr_buf_clear(&b);
+        pr_buf_puts(&b, "fig");
+        slug(&b, t->model, 1);
+        slug(&b, t->framework, 1);
+        slug(&b, t->platform ? t->platform->id : "unstated", 1);
+        slug(&b, t->precision, 1);
+        pr_buf_puts(&b, "-bs");
+        if (t->batch_label)
+            slug(&b, t->batch_label, 0);
+        else
+            pr_buf_printf(&b, "%d", t->batch_size);
+        pr_buf_printf(&b, "-%dx%d", items[i].row->nodes, items[i].row->gpus);
+        size_t base = b.len;
+        for (int k = 2;; k++) {
+            int taken = 0;
+            for (size_t j = 0; j < i && !taken; j++)
+                taken = strcmp(items[j].anchor, pr_buf_cstr(&b)) == 0;
+            if (!taken)
+                break;
+            pr_buf_truncate(&b, base);
+            pr_buf_printf(&b, "-%d", k);
+        }
+        items[i].anchor = pr_xstrdup(pr_buf_cstr(&b));
+    }
+    pr_buf_free(&b);
+}
+
+const au_item *au_item_of_row(const au_model *m, const pr_pub_row *row)
+{
+    for (size_t i = 0; m && row && i < m->nitems; i++)
+        if (m->items[i].row == row)
+            return &m->items[i];
+    return NULL;
+}
+
+const au_item *au_item_of_rec(const au_model *m, const pr_record *r)
+{
+    const au_item *other = NULL;
+    for (size_t i = 0; m && r && i < m->nitems; i++) {
+        if (m->items[i].rec != r)
+            continue;
+        if (!m->items[i].other_bs)
+            return &m->items[i];
+        if (!other)
+            other = &m->items[i];
+    }
+    return other;
+}
+
 /* A restated figure's primary: the audited primary table of the same case. */
 static void find_primary(const au_model *m, au_item *it)
 {
@@ -208,6 +283,7 @@ int au_build(const pr_dataset *d, au_model **out, pr_err *err)
         }
     pr_qsort(m->repos, m->nrepos, sizeof *m->repos, cmp_str);
     add_items(d, m, d->pubs, d->npubs, &m->items, &m->nitems);
+    set_anchors(m->items, m->nitems);
     add_items(d, m, d->restated, d->nrestated, &m->restated, &m->nrestated);
     for (size_t i = 0; i < m->nrestated; i++)
         find_primary(m, &m->restated[i]);
@@ -239,6 +315,8 @@ void au_free(au_model *m)
     for (size_t i = 0; i < m->nrepos; i++)
         free(m->repos[i]);
     free(m->repos);
+    for (size_t i = 0; i < m->nitems; i++)
+        free(m->items[i].anchor);
     free(m->items);
     free(m->orphans);
     free(m->restated);

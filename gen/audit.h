@@ -49,6 +49,10 @@ typedef struct au_item {
     double diff_pct;           /* (parsed - printed) / printed, in percent */
     const pr_pub_table *primary; /* restated figures: the primary table of the same case, */
     const pr_pub_row *primary_row; /* NULL when none prints it */
+    char *anchor;              /* the id of its row on the audit page ([a-z0-9-], unique
+                                * there; from the case, so links stay put as data grows):
+                                * "fig-resnet50-paddle-v100-sxm2-32gb-x8-fp16-bs256-1x8";
+                                * NULL for restated figures (no page links them) */
 } au_item;
 
 typedef struct au_log {
@@ -73,6 +77,14 @@ typedef struct au_model {
  * import's manifest is checked against the imported table here. */
 int au_build(const pr_dataset *d, au_model **out, pr_err *err);
 void au_free(au_model *m);
+
+/* The audited figure of published row row; NULL when the audit covers no
+ * such figure. */
+const au_item *au_item_of_row(const au_model *m, const pr_pub_row *row);
+/* The audited figure whose log is record r: one printed under r's own
+ * batch size first, else one whose log r is under another; NULL when no
+ * audited figure names r. */
+const au_item *au_item_of_rec(const au_model *m, const pr_record *r);
 
 /* 1 when repo is one of m's audited repositories. */
 int au_audited(const au_model *m, const char *repo);

@@ -245,7 +245,7 @@ static void check_fragment(checker *c, int line, const char *url, const char *fr
     pr_cmarkx_percent_decode(&dec, frag, strlen(frag));
     if (!anchors || !pr_md_anchors_has(anchors, pr_buf_cstr(&dec)))
         add_problem(c, PR_CHECK_MISSING_ANCHOR, line,
-                    "link '%s': no heading of %s produces the anchor #%s", url, target_desc,
+                    "link '%s': no heading or explicit anchor of %s produces #%s", url, target_desc,
                     pr_buf_cstr(&dec));
     pr_buf_free(&dec);
 }

@@ -11,7 +11,8 @@
  *     repository, e.g. ../../../data/runs/..., and must exist there);
  *   - a #fragment (on the same page, or on another .md page) that no heading
  *     of that page produces, by GitHub's anchor algorithm (pr_md_anchor with
- *     the -1, -2 suffixes of repeated headings);
+ *     the -1, -2 suffixes of repeated headings), nor an explicit anchor
+ *     <a id="..."></a> (pr_cmarkx_explicit_anchor: the audit's rows);
  *   - an empty link target [x]() (and an empty fragment "#");
  *   - a leftover placeholder (the words TODO, XXX, TBD, case-sensitive) in
  *     text: paragraphs, headings, list items, link text; not in table cells,

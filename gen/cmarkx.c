@@ -80,6 +80,32 @@ int pr_cmarkx_in_table(cmark_node *node)
     return 0;
 }
 
+int pr_cmarkx_explicit_anchor(cmark_node *node, pr_buf *id)
+{
+    static const char open[] = "<a id=\"";
+    if (cmark_node_get_type(node) != CMARK_NODE_HTML_INLINE)
+        return 0;
+    cmark_node *close = cmark_node_next(node);
+    const char *lit = cmark_node_get_literal(node);
+    const char *end_lit = close ? cmark_node_get_literal(close) : NULL;
+    if (!lit || !end_lit || cmark_node_get_type(close) != CMARK_NODE_HTML_INLINE ||
+        strcmp(end_lit, "</a>") != 0 || strncmp(lit, open, sizeof open - 1) != 0)
+        return 0;
+    const char *v = lit + sizeof open - 1, *p = v;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_')
+        p++;
+    if (p == v || strcmp(p, "\">") != 0)
+        return 0;
+    /* Not in a heading, which has its own anchor (and whose text the
+     * site's rendering of anchors would change). */
+    for (cmark_node *a = cmark_node_parent(node); a; a = cmark_node_parent(a))
+        if (cmark_node_get_type(a) == CMARK_NODE_HEADING)
+            return 0;
+    if (id)
+        pr_buf_put(id, v, (size_t)(p - v));
+    return 1;
+}
+
 void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
                         pr_md_anchors **anchors_out)
 {
@@ -107,6 +133,19 @@ void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
         pr_md_anchors_add(a, pr_buf_cstr(&plain), &anchor);
         if (fn)
             fn(ctx, v[i], pr_buf_cstr(&anchor), pr_buf_cstr(&plain));
+    }
+    /* The explicit anchors, after the headings: GitHub numbers repeated
+     * headings among themselves only. */
+    if (anchors_out) {
+        it = cmark_iter_new(root);
+        while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+            pr_buf_clear(&plain);
+            pr_buf_clear(&anchor);
+            cmark_node *c = cmark_iter_get_node(it);
+            if (ev == CMARK_EVENT_ENTER && pr_cmarkx_explicit_anchor(c, &plain))
+                pr_md_anchors_add(a, pr_buf_cstr(&plain), &anchor);
+        }
+        cmark_iter_free(it);
     }
     pr_buf_free(&plain);
     pr_buf_free(&anchor);

@@ -50,11 +50,22 @@ int pr_cmarkx_in_table(cmark_node *node);
  * GitHub gives it (with the -1, -2 suffixes of repeated headings).  The
  * callback may replace the heading node (it is not visited again).
  * anchors_out, when not NULL, receives the set of every anchor (the caller
- * frees it with pr_md_anchors_free). */
+ * frees it with pr_md_anchors_free): the headings', then each explicit
+ * anchor's id (pr_cmarkx_explicit_anchor). */
 typedef void (*pr_cmarkx_heading_fn)(void *ctx, cmark_node *heading, const char *anchor,
                                      const char *plain);
 void pr_cmarkx_headings(cmark_node *root, pr_cmarkx_heading_fn fn, void *ctx,
                         pr_md_anchors **anchors_out);
+
+/* 1 when node opens an explicit anchor, the one form of raw HTML the
+ * reports write (a figure's row on the audit page, which no heading can
+ * name): the inline tag <a id="ID"> with the inline </a> right after it,
+ * ID of lower-case ASCII letters, digits, '-' and '_' (an anchor GitHub
+ * keeps, and one pr_md_anchor leaves as it is), outside headings (which
+ * have their own anchor).  id, when not NULL, gets ID appended.  The site
+ * renders these two nodes as that anchor, the checker counts ID among the
+ * page's anchors; other raw HTML stays dropped. */
+int pr_cmarkx_explicit_anchor(cmark_node *node, pr_buf *id);
 
 /* Link helpers. */
 

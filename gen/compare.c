@@ -6,7 +6,9 @@
 
 #include "md.h"
 #include "mdtable.h"
+#include "pages.h"
 #include "runset.h"
+#include "view.h"
 
 const char *cmp_platform_title(const lang *l, const pr_platform *p)
 {
@@ -309,6 +311,69 @@ void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anc
     pr_buf_free(&config);
     pr_buf_free(&gpus);
     pr_buf_free(&plain);
+}
+
+const au_item *cmp_audit_of_cell(const au_model *a, const rm_cell *rc)
+{
+    if (!a || !rc)
+        return NULL;
+    if (rc->origin == RM_MEASURED && rc->imported)
+        return au_item_of_rec(a, rc->link_rec);
+    if (rc->origin == RM_FAILED && rc->imported)
+        return au_item_of_rec(a, rc->fail_rec);
+    if (rc->origin == RM_PUBLISHED)
+        return au_item_of_row(a, rc->pub);
+    return NULL;
+}
+
+/* Appends the path from page folder page_rel up to the output folder. */
+static void to_top(const char *page_rel, pr_buf *out)
+{
+    for (const char *p = page_rel; p && *p; p++)
+        if (p == page_rel || p[-1] == '/')
+            pr_buf_puts(out, "../");
+}
+
+void cmp_audit_legend(const lang *l, const au_model *a, const char *model, const char *fw,
+                      const char *page_rel, json_t *view, pr_err *err)
+{
+    int covered = 0;
+    for (size_t i = 0; a && i < a->nitems && !covered; i++) {
+        const pr_pub_table *t = a->items[i].table;
+        covered = strcmp(t->model, model) == 0 && (!fw || strcmp(t->framework, fw) == 0);
+    }
+    if (!covered)
+        return;
+    pr_buf link = PR_BUF_INIT, text = PR_BUF_INIT;
+    to_top(page_rel, &link);
+    pr_buf_puts(&link, strcmp(l->code, "zh") == 0 ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN);
+    json_t *v = json_pack("{s:s}", "link", pr_buf_cstr(&link));
+    lang_fmt(l, "al_legend", v, &text, err);
+    json_decref(v);
+    vw_str(view, "audit_legend", pr_buf_cstr(&text));
+    pr_buf_free(&link);
+    pr_buf_free(&text);
+}
+
+void cmp_audit_verdict_link(const lang *l, const au_item *it, const char *page_rel, pr_buf *out)
+{
+    /* The verdicts' marks are the audit table's. */
+    static const char *const marks[] = {"✅", "✂️", "❌", "❌", "∅"};
+    static const char *const titles[] = {"al_title_reproduced", "al_title_truncated",
+                                         "al_title_differs", "al_title_no_value",
+                                         "al_title_no_log"};
+    if (!it || !it->anchor)
+        return;
+    pr_buf_printf(out, " [%s](", marks[it->verdict]);
+    to_top(page_rel, out); /* the audit sits at the output folder's top */
+    pr_buf_printf(out, "%s#%s \"", strcmp(l->code, "zh") == 0 ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN,
+                  it->anchor);
+    for (const char *t = lang_str(l, titles[it->verdict]); *t; t++) {
+        if (*t == '"' || *t == '\\')
+            pr_buf_putc(out, '\\');
+        pr_buf_putc(out, *t);
+    }
+    pr_buf_puts(out, "\")");
 }
 
 void cmp_signed_pct(pr_buf *out, double pct)

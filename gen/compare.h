@@ -72,6 +72,21 @@ const au_item *cmp_audit_differs(const au_model *a, const pr_record *r);
  * heading cannot drift apart.  Both are appended. */
 void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anchor,
                        pr_err *err);
+/* The audited figure (audit.h) behind what cell rc shows: its imported
+ * log's (the record the cell links: the median's, or the failure's), or
+ * its published row's; NULL when the audit covers neither (or a is NULL). */
+const au_item *cmp_audit_of_cell(const au_model *a, const rm_cell *rc);
+/* Appends the compact link from a page in folder page_rel (relative to the
+ * output folder: "ResNet50", "ResNet50/Paddle") to its row on the audit
+ * page, its verdict as the text and in words as the title:
+ * " [✅](../AUDIT.md#fig-… "audit: reproduced")".  Nothing when it is NULL. */
+void cmp_audit_verdict_link(const lang *l, const au_item *it, const char *page_rel, pr_buf *out);
+/* Sets "audit_legend" in view (what the verdict marks of
+ * cmp_audit_verdict_link mean, linking the audit from page folder
+ * page_rel) when the audit covers a figure of model (and of framework fw;
+ * NULL: any); nothing otherwise. */
+void cmp_audit_legend(const lang *l, const au_model *a, const char *model, const char *fw,
+                      const char *page_rel, json_t *view, pr_err *err);
 /* A relative difference in percent, signed; one below 0.01 % keeps two
  * significant digits (155.0695 against 155.077 is -0.0048 %, not
  * "-0.00 %"). */

@@ -383,6 +383,38 @@ const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *ru
     return r->platform ? pr_platform_find(&d->platforms, r->platform) : run->platform;
 }
 
+/* A record's GPUs per node must fit on one node of its platform: 1 node x
+ * 32 GPUs on a platform of 8 GPUs per node is a 4-node job recorded
+ * without its nodes, whose figure would never meet the published 4x32 one
+ * (issue 24).  Only GPU platforms that state their devices per node: a CPU
+ * platform counts cores, and processes may outnumber them.  The error
+ * names the record's gpus_per_node (its line and column) and the nodes the
+ * job needs. */
+static int check_per_node(const char *path, const pr_record *rec, const pr_platform *p,
+                          pr_err *err)
+{
+    if (!p || p->per_node <= 0 || !p->kind || strcmp(p->kind, "gpu") != 0 ||
+        rec->gpus_per_node <= p->per_node)
+        return 0;
+    pr_jdoc *doc = NULL;
+    if (pr_jdoc_load(path, &doc, err) < 0)
+        return -1;
+    pr_jcur root = pr_jdoc_root(doc);
+    pr_jcur field = pr_jchild(&root, "gpus_per_node");
+    int need = (rec->gpu_num + p->per_node - 1) / p->per_node;
+    pr_buf fix = PR_BUF_INIT;
+    if (rec->gpu_num % need == 0)
+        pr_buf_printf(&fix, " (\"nodes\": %d, \"gpus_per_node\": %d)", need, rec->gpu_num / need);
+    pr_jfail(&field, err,
+             "%d GPUs on %s, but a node of platform %s (%s) has %d: the %d-GPU job spans at "
+             "least %d nodes%s",
+             rec->gpus_per_node, rec->nodes == 1 ? "one node" : "each node", p->id, p->file,
+             p->per_node, rec->gpu_num, need, pr_buf_cstr(&fix));
+    pr_buf_free(&fix);
+    pr_jdoc_free(doc);
+    return -1;
+}
+
 /* The log a record names (log_file, a checked relative path) must be a
  * regular file resolving inside root: it is linked and published.  Its
  * folder is checked once per run (*log_dir, malloc'd, remembers it). */
@@ -473,6 +505,11 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         if (rec.platform && !plat) {
             pr_err_set(err, path, 0, 0, "platform", "unknown platform \"%s\" (no data/platforms/%s.json)",
                        rec.platform, rec.platform);
+            pr_record_clear(&rec);
+            free(path);
+            goto out;
+        }
+        if (check_per_node(path, &rec, plat, err) < 0) {
             pr_record_clear(&rec);
             free(path);
             goto out;

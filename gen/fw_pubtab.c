@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "pairing.h"
 #include "md.h"
 #include "mdtable.h"
@@ -165,8 +166,9 @@ typedef struct entry {
 
 /* The cells of table e's figures at rows[0..nrows) into cells[0..nrows),
  * with its sanity flags (footnotes into sn, named by its source). */
-static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm_row *rows,
-                         size_t nrows, pr_buf *cells, sn_notes *sn, vw_notes *nt, pr_err *err)
+static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const entry *e,
+                         const rm_row *rows, size_t nrows, const char *page_rel, pr_buf *cells,
+                         sn_notes *sn, vw_notes *nt, pr_err *err)
 {
     const pr_pub_table *t = e->t;
     size_t n = 0;
@@ -214,6 +216,9 @@ static void figure_cells(const lang *l, const rm_fw *f, const entry *e, const rm
         mdt_pub_value(out, r);
         pr_buf_puts(out, lang_str(l, "published_mark"));
         pr_buf_puts(out, pr_buf_cstr(&marks[i]));
+        /* The audit's verdict on the figure against its log, after the
+         * flags that travel with the figure. */
+        cmp_audit_verdict_link(l, au_item_of_row(w->audit, r), page_rel, out);
         double computed = NAN;
         if (scaling && r != base) {
             pr_buf sp = PR_BUF_INIT;
@@ -289,8 +294,8 @@ static void end_table_notes(pr_buf *out, sn_notes *sn, vw_notes *nt)
 
 /* The table of entries e[0..n): a row per entry (its configuration's name,
  * its source), a column per device count any of them has. */
-static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t n, vw_notes *nt,
-                          pr_buf *out, pr_err *err)
+static void entries_table(const rm_world *w, const lang *l, const rm_fw *f, const entry *e,
+                          size_t n, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     rm_row *rows = NULL;
     size_t nrows = 0;
@@ -320,7 +325,7 @@ static void entries_table(const lang *l, const rm_fw *f, const entry *e, size_t 
         pr_md_text(&cells[0], name);
         free(name);
         source_cell(l, e[i].t, e[i].primary, 0, &cells[1], err);
-        figure_cells(l, f, &e[i], rows, nrows, cells + 2, &sn, nt, err);
+        figure_cells(w, l, f, &e[i], rows, nrows, page_rel, cells + 2, &sn, nt, err);
         mdt_row(out, cells, nh);
     }
     end_table_notes(out, &sn, nt);
@@ -362,15 +367,15 @@ static size_t newest(const rm_fw *f, const rm_cfg *c, entry *out)
     return n;
 }
 
-void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
-                        pr_buf *out, pr_err *err)
+void fwp_platform_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     entry *e = pr_xcalloc(f->npubs * (end - first) + 1, sizeof *e);
     size_t n = 0;
     for (size_t i = first; i < end; i++)
         n += newest(f, &f->cfgs[i], e + n);
     if (n)
-        entries_table(l, f, e, n, nt, out, err);
+        entries_table(w, l, f, e, n, page_rel, nt, out, err);
     free(e);
 }
 
@@ -406,8 +411,8 @@ typedef struct column {
     rm_row row;
 } column;
 
-void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
-                         pr_buf *out, pr_err *err)
+void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                         size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
 {
     entry *e = pr_xcalloc(f->npubs * (end - first) + 1, sizeof *e);
     size_t n = 0;
@@ -502,7 +507,7 @@ void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end
             rm_row *rows = pr_xcalloc(cn + 1, sizeof *rows);
             for (size_t r = 0; r < cn; r++)
                 rows[r] = cols[c0 + r].row;
-            figure_cells(l, f, &e[k], rows, cn, cells + 1 + c0, &sn, nt, err);
+            figure_cells(w, l, f, &e[k], rows, cn, page_rel, cells + 1 + c0, &sn, nt, err);
             free(rows);
         }
         for (size_t k = 1; k < nh; k++)

@@ -4,8 +4,9 @@
  * Per platform one table of the newest revision of each published source
  * of each configuration: a row per configuration and source (its link,
  * variant, date, note, primary mark), a column per device count, each cell
- * the figure as printed with the speedup and scaling efficiency its own
- * figures give and the speedup the source printed.  Older revisions of a
+ * the figure as printed (with its audit verdict linked to its row when the
+ * audit covers it, compare.h) with the speedup and scaling efficiency its
+ * own figures give and the speedup the source printed.  Older revisions of a
  * source (same label and repository, an older date) go to one "published
  * over time" table per platform (a row per revision, a column per
  * configuration and device count) instead of one table each.
@@ -26,18 +27,20 @@
 int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
 
 /* The newest revision of each source of each configuration of
- * f->cfgs[first, end) (one platform) that has a figure, as one table: a
+ * f->cfgs[first, end) (one platform; links relative to page folder
+ * page_rel, the audit w->audit's) that has a figure, as one table: a
  * row per configuration and source, the primary first within its
  * configuration; nothing when there are none.  Sets the notes it needs in
  * nt. */
-void fwp_platform_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
-                        pr_buf *out, pr_err *err);
+void fwp_platform_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
 
 /* The older revisions of the configurations f->cfgs[first, end) (one
  * platform) as one table: a row per revision (the same file at the same
  * commit, newest first), a column per configuration and device count;
  * nothing when there are none. */
-void fwp_over_time_table(const lang *l, const rm_fw *f, size_t first, size_t end, vw_notes *nt,
-                         pr_buf *out, pr_err *err);
+void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
+                         size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
+                         pr_err *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "flags.h"
 #include "md.h"
 #include "mdtable.h"
@@ -386,6 +387,9 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
             const pr_pub_row *pr = rm_pub_row(pubs[p], rc->nodes, rc->gpus);
             pr_buf *pc = &cells[k++], *gap = &cells[k++];
             pub_figure(l, pr, pc);
+            /* The audit's verdict on this figure against its log. */
+            if (pr && pr->has_value)
+                cmp_audit_verdict_link(l, au_item_of_row(w->audit, pr), page_rel, pc);
             if (pr && pr->has_value && rc->n_ok) {
                 double g = (rc->median - pr->value) / pr->value;
                 if (g >= 0)
@@ -488,6 +492,7 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
                 pr_buf_puts(&cells[i + 1], lang_str(l, "state_none"));
             else
                 mdt_summary_cell(w, l, rc, page_rel, nt, &cells[i + 1]);
+            cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel, &cells[i + 1]);
         }
         mdt_row(out, cells, nh);
     }

@@ -9,7 +9,8 @@
 #include "view.h"
 
 /* The reproduction table of configuration c of f: appended to out; links
- * are relative to page_rel. */
+ * are relative to page_rel.  Here and in the summary, each figure the
+ * audit (w->audit) covers links its verdict (compare.h). */
 void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
                      const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
 /* The summary of one platform's configurations f->cfgs[first, end). */

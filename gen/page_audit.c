@@ -310,6 +310,21 @@ static void importers_line(const lang *l, const au_model *m, const char *key, pr
     pr_buf_free(&sets);
 }
 
+/* The row's id (audit.h) as an empty HTML anchor before the row's first
+ * cell: a table row can hold no heading, and the model and framework
+ * pages link each figure here.  GitHub keeps the id (prefixing it
+ * "user-content-", which its fragment handling adds back); the site and
+ * the checker know this one form (cmarkx.h). */
+static void row_anchor(const au_item *it, json_t *rv)
+{
+    if (!it->anchor)
+        return;
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_printf(&b, "<a id=\"%s\"></a>", it->anchor);
+    vw_md(rv, "anchor", &b);
+    pr_buf_free(&b);
+}
+
 json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err)
 {
     json_t *view = json_object();
@@ -330,6 +345,7 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
             case_cells(l, it->table, it->row, rv, err);
             vw_text(rv, "model", it->table->model_title ? it->table->model_title
                                                         : it->table->model);
+            row_anchor(it, rv);
             json_array_append_new(nolog, rv);
             continue;
         }
@@ -358,7 +374,9 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
             json_array_append_new(models, group);
         }
         free(key);
-        json_array_append_new(json_object_get(group, "rows"), item_row(w, l, it, err));
+        json_t *rv = item_row(w, l, it, err);
+        row_anchor(it, rv);
+        json_array_append_new(json_object_get(group, "rows"), rv);
     }
     for (size_t i = 0; i < m->norphans; i++) {
         const pr_record *r = m->orphans[i].rec;

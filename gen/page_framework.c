@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "env_view.h"
 #include "fw_order.h"
 #include "fw_pubtab.h"
@@ -449,7 +450,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
             json_array_remove(configs, json_array_size(configs) - 1);
         }
     }
-    fwp_platform_table(l, f, first, end, nt, &b, err);
+    fwp_platform_table(w, l, f, first, end, page_rel, nt, &b, err);
     md_trim_nl(&b);
     if (b.len)
         vw_md(pv, "pub_table", &b);
@@ -457,7 +458,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
     pub_charts = NULL;
     if (fp32_note)
         vw_str(pv, "fp32_note", fp32_note);
-    fwp_over_time_table(l, f, first, end, nt, &b, err);
+    fwp_over_time_table(w, l, f, first, end, page_rel, nt, &b, err);
     md_trim_nl(&b);
     if (b.len) {
         vw_md(pv, "over_time", &b);
@@ -557,8 +558,10 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
         goto out;
     json_object_set_new(view, "cpu_only", json_boolean(cpu_only));
     /* The markers explained once, where there is a figure to mark. */
-    if (f->nrecs || f->npubs)
+    if (f->nrecs || f->npubs) {
         vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
+        cmp_audit_legend(l, w->audit, f->model, f->framework, page_rel, view, err); /* i24 */
+    }
     if (several)
         vw_str(view, "precedence", lang_str(l, "precedence_rule"));
     if (f->npubs)

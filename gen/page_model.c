@@ -138,6 +138,12 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
             const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
             printed_other_cell(w, l, rc, page_rel, &cells[i + 2], err);
             pr_buf_puts(&cells[i + 2], pr_buf_cstr(&marks[r * mc->ncols + i]));
+            /* Any other figure the audit covers links its verdict, after
+             * the flags that travel with the figure ("243† ❗a ❌"). */
+            if (!(rc->origin == RM_MEASURED && rc->imported &&
+                  cmp_audit_differs(w->audit, rc->link_rec)))
+                cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel,
+                                       &cells[i + 2]);
             nt->failed |= rc->origin == RM_FAILED;
         }
         mdt_row(out, cells, nh);
@@ -251,8 +257,8 @@ static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr
  * table (in the order the cells' precedence lists them): the figures of
  * the column's own published table that runs displaced, then the cells'
  * alternatives.  Returns the items written. */
-static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, sn_notes *sn,
-                            pr_buf *out, pr_err *err)
+static size_t column_others(const rm_world *w, const lang *l, const rm_mcfg *mc, size_t col,
+                            const char *page_rel, sn_notes *sn, pr_buf *out, pr_err *err)
 {
     const rm_cfg *fc = mc->fcfgs[col];
     const pr_pub_table **tabs = pr_xcalloc(1, sizeof *tabs);
@@ -294,6 +300,7 @@ static size_t column_others(const lang *l, const rm_mcfg *mc, size_t col, sn_not
                     fl_pub_row_notes(l, mc->fws[col], tabs[k], row, &vals, sn, err);
                     sn->who = NULL;
                 }
+                cmp_audit_verdict_link(l, au_item_of_row(w->audit, row), page_rel, &vals);
             } else {
                 pr_md_text(&vals, row->state);
             }
@@ -343,7 +350,7 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     pr_buf others = PR_BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)
-        n += column_others(l, mc, i, &sn, &others, err);
+        n += column_others(w, l, mc, i, m->id, &sn, &others, err);
     if (n) {
         pr_buf_puts(&b, lang_str(l, "alt_heading"));
         pr_buf_puts(&b, "\n\n");
@@ -590,6 +597,7 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     vw_text(view, "model_title", m->title);
     vw_page(view, l);
     vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
+    cmp_audit_legend(l, w->audit, m->id, NULL, m->id, view, err);
     json_t *plats = NULL, *cpu = NULL;
     if (platforms_view(w, l, m, oc, &nt, &plats, &cpu, err) < 0) {
         json_decref(plats);

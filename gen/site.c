@@ -220,6 +220,83 @@ static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char 
     pr_buf_free(&b);
 }
 
+/* The explicit anchors (pr_cmarkx_explicit_anchor: a tag pair, which
+ * safe rendering drops) are rendered as that anchor and nothing else, so
+ * that a link to a row of a table lands on it, as on GitHub.  A table cell
+ * may hold no custom node (cmark-gfm's table extension refuses it), so
+ * each pair becomes a text node "\x01N\x01" and the rendered body's
+ * markers are replaced by the anchors (ids, whose characters need no
+ * escaping); a page whose text has a \x01 of its own keeps none (they are
+ * dropped as any raw HTML).  Returns the ids, in marker order (the caller
+ * frees them with pr_strv_free); NULL when there are none. */
+static char **explicit_anchors(cmark_node *root, const char *md, size_t len)
+{
+    if (memchr(md, '\x01', len))
+        return NULL;
+    size_t n = 0, cap = 0;
+    cmark_node **v = NULL;
+    cmark_iter *it = cmark_iter_new(root);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *c = cmark_iter_get_node(it);
+        if (ev == CMARK_EVENT_ENTER && pr_cmarkx_explicit_anchor(c, NULL)) {
+            if (n == cap)
+                v = pr_xrealloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
+            v[n++] = c;
+        }
+    }
+    cmark_iter_free(it);
+    char **ids = n ? pr_xcalloc(n + 1, sizeof *ids) : NULL;
+    pr_buf id = PR_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_clear(&id);
+        pr_cmarkx_explicit_anchor(v[i], &id);
+        ids[i] = pr_xstrdup(pr_buf_cstr(&id));
+        pr_buf_clear(&id);
+        pr_buf_printf(&id, "\x01%zu\x01", i);
+        cmark_node *text = cmark_node_new(CMARK_NODE_TEXT);
+        cmark_node_set_literal(text, pr_buf_cstr(&id));
+        cmark_node_insert_before(v[i], text);
+        cmark_node *close = cmark_node_next(v[i]);
+        cmark_node_unlink(close);
+        cmark_node_free(close);
+        cmark_node_unlink(v[i]);
+        cmark_node_free(v[i]);
+    }
+    pr_buf_free(&id);
+    free(v);
+    return ids;
+}
+
+/* Appends body with each marker of explicit_anchors replaced by its
+ * anchor. */
+static void put_body(pr_buf *out, const char *body, char *const *ids)
+{
+    const char *p = body, *m;
+    size_t n = 0;
+    if (!ids) { /* no marker: any \x01 is the page's own */
+        pr_buf_puts(out, body);
+        return;
+    }
+    while (ids[n])
+        n++;
+    while ((m = strchr(p, '\x01')) != NULL) {
+        char *end;
+        unsigned long i = strtoul(m + 1, &end, 10);
+        pr_buf_put(out, p, (size_t)(m - p));
+        if (end > m + 1 && *end == '\x01' && i < n) {
+            pr_buf_puts(out, "<a id=\"");
+            html_escape(out, ids[i]);
+            pr_buf_puts(out, "\"></a>");
+            p = end + 1;
+        } else { /* cannot happen: the page had no \x01 of its own */
+            pr_buf_putc(out, '\x01');
+            p = m + 1;
+        }
+    }
+    pr_buf_puts(out, p);
+}
+
 static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
                    const char *css_href, const char *home_href, pr_buf *out)
 {
@@ -237,6 +314,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
         }
         cmark_iter_free(it);
     }
+    char **ids = explicit_anchors(d.root, md, len);
     pr_cmarkx_headings(d.root, heading_cb, pc, NULL);
     char *body = cmark_render_html(d.root, SITE_RENDER_OPTS, pc->exts);
 
@@ -259,9 +337,10 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
         pr_buf_puts(out, "\">perfrepro</a></nav></header>\n");
     }
     pr_buf_puts(out, "<main>\n");
-    pr_buf_puts(out, body);
+    put_body(out, body, ids);
     pr_buf_puts(out, "</main>\n</body>\n</html>\n");
     free(body);
+    pr_strv_free(ids);
     pr_cmarkx_free(&d);
 }
 

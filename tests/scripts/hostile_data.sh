@@ -14,7 +14,12 @@
 #     that would grow to gigabytes): the render stops with an error;
 #   - parse --model ../x;
 #   - a record whose step_trace is malformed (gen's traces are drawn from
-#     it): refused at the file, line and field.
+#     it): refused at the file, line and field;
+#   - a record of more GPUs on a node than its platform has (1 node x 32
+#     GPUs on a platform of 8 per node, shown as "1x32 GPUs" and never
+#     meeting the published 4x32 figure, issue 24): refused at its
+#     gpus_per_node, naming the nodes the job needs; the same job recorded
+#     as 4 x 8 loads.
 # tests/unit/gen_hostile.c checks the same refusals at the library level and
 # that hostile free text renders inert.
 set -u
@@ -172,5 +177,30 @@ n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "facto
 expect 1 "c_speed:6:[0-9]+: step_trace.runs\[0\].values\[0\]: expected a number >= 0 or null" "$GEN" validate --data "$tmp/s$n"
 n=$((n + 1)); trace_record "$tmp/s$n" '{"version": 1, "scale": "as_read", "factor": 1, "runz": []}'
 expect 1 "c_speed:6:[0-9]+: step_trace.runz: unknown key" "$GEN" validate --data "$tmp/s$n"
+
+# GPUs per node above the platform's devices per node (issue 24).
+node_record() { # node_record DIR NODES GPUS_PER_NODE
+  mkdir -p "$1/runs/r1/logs/index" "$1/runs/r1/logs/train_log" "$1/platforms"
+  cp "$ROOT/data/platforms/V100-SXM2-32GB-x8.json" "$1/platforms/"
+  echo "ips: 1" >"$1/runs/r1/logs/train_log/c"
+  cat >"$1/runs/r1/logs/index/c_speed" <<JSON
+{"log_file": "logs/train_log/c", "model_name": "m", "mission_name": "", "direction_id": 0,
+ "run_mode": "mp", "index": 1, "gpu_num": $(($2 * $3)), "FINAL_RESULT": 1.0, "JOB_FAIL_FLAG": 0,
+ "UNIT": "samples/s", "perfrepro": 1, "model": "M", "framework": "F", "case": "c",
+ "precision": "fp32", "batch_size": 1, "nodes": $2,
+ "gpus_per_node": $3, "repeat": 1,
+ "origin": "parsed", "platform": "V100-SXM2-32GB-x8"}
+JSON
+}
+n=$((n + 1)); node_record "$tmp/s$n" 1 32
+expect 1 'c_speed:5:19: gpus_per_node: 32 GPUs on one node, but a node of platform V100-SXM2-32GB-x8 \(.*V100-SXM2-32GB-x8.json\) has 8: the 32-GPU job spans at least 4 nodes \("nodes": 4, "gpus_per_node": 8\)' \
+  "$GEN" validate --data "$tmp/s$n"
+expect 1 "c_speed:5:19: gpus_per_node: " "$GEN" build --data "$tmp/s$n" --out "$tmp/s$n-out" --no-charts
+[ ! -e "$tmp/s$n-out" ] || fail "a build with 1 node x 32 GPUs on an 8-GPU node wrote $tmp/s$n-out"
+n=$((n + 1)); node_record "$tmp/s$n" 2 12
+expect 1 "c_speed:5:19: gpus_per_node: 12 GPUs on each node, .* spans at least 3 nodes \(\"nodes\": 3, \"gpus_per_node\": 8\)" \
+  "$GEN" validate --data "$tmp/s$n"
+n=$((n + 1)); node_record "$tmp/s$n" 4 8
+"$GEN" validate --data "$tmp/s$n" >"$tmp/out" 2>&1 || fail "4 nodes x 8 GPUs refused: $(cat "$tmp/out")"
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "hostile data: all refused"

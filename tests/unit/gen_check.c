@@ -160,6 +160,30 @@ Test(check, missing_anchor_same_page_and_other_page)
     free(root);
 }
 
+/* A row of a table is linked through <a id="..."></a> in its first cell
+ * (the audit's figures): its id counts as an anchor of its page, from the
+ * page and from others; another form of the tag gives none. */
+Test(check, explicit_anchors_count)
+{
+    char *root = make_root();
+    put(root, "reports/AUDIT.md",
+        "# Audit\n\n| a | b |\n| --- | --- |\n| <a id=\"fig-r-fwr-1x8\"></a>FwR | 1 |\n\n"
+        "<a name=\"fig-named\"></a> <a id=\"fig-Up\"></a> <a id=\"fig-attr\" class=\"x\"></a>\n\n"
+        "[row](#fig-r-fwr-1x8)\n");
+    pr_check_kind k[] = {PR_CHECK_MISSING_ANCHOR, PR_CHECK_MISSING_ANCHOR,
+                         PR_CHECK_MISSING_ANCHOR, PR_CHECK_MISSING_ANCHOR};
+    int l[] = {4, 5, 6, 7};
+    expect(root, "reports/other/bad.md",
+           "# Bad\n\n[ok](../AUDIT.md#fig-r-fwr-1x8) [ok](../AUDIT.md#audit)\n"
+           "[gone](../AUDIT.md#fig-r-fwr-4x32)\n"
+           "[name](../AUDIT.md#fig-named)\n"
+           "[upper](../AUDIT.md#fig-up)\n"
+           "[attr](../AUDIT.md#fig-attr)\n",
+           4, k, l);
+    rm_rf(root);
+    free(root);
+}
+
 Test(check, empty_target)
 {
     char *root = make_root();

@@ -328,3 +328,50 @@ Test(audit_page, names_each_run_sets_importer_or_says_none_does)
     rm_rf(d);
     free(d);
 }
+
+/* Every audited figure has an anchor on the audit page, and the model and
+ * framework pages link each figure's verdict to it (issue 24): FwR's
+ * reproduced 300, FwS's 190 against a printed 200. */
+Test(audit_page, every_figure_is_anchored_and_its_pages_link_its_verdict)
+{
+    char *d = audit_data();
+    json_t *pages = gt_render(d, "/tmp/perfrepro-headline-out", 0);
+    const char *a = gt_page(pages, "AUDIT.md"), *ae = gt_page(pages, "AUDIT.en.md");
+    cr_expect(strstr(a, "| <a id=\"fig-r-fwr-v100-x8-fp32-bs64-1x8\"></a>FwR | FP32 BS=64 |"), "%s", a);
+    cr_expect(strstr(a, "| <a id=\"fig-r-fws-v100-x8-fp32-bs64-1x8\"></a>FwS | FP32 BS=64 |"), "%s", a);
+    cr_expect(strstr(ae, "| <a id=\"fig-r-fwr-v100-x8-fp32-bs64-1x8\"></a>FwR |"), "%s", ae);
+    static const char *const ok = " [✅](%sAUDIT%s.md#fig-r-fwr-v100-x8-fp32-bs64-1x8 \"%s\")";
+    static const char *const bad = " [❌](%sAUDIT%s.md#fig-r-fws-v100-x8-fp32-bs64-1x8 \"%s\")";
+    struct {
+        const char *page, *up, *lang, *ok_title, *bad_title;
+        int n_ok, n_bad;
+    } want[] = {
+        /* The model page: FwR's cell; FwS's cell says more (its ❌
+         * heading), the other figures' list links both printed figures. */
+        {"R/README.md", "../", "", "审计：复现", "审计：与日志不符", 2, 1},
+        {"R/README.en.md", "../", ".en", "audit: reproduced", "audit: differs from its log", 2, 1},
+        /* A framework page: the summary's ‡, the reproduction table's † and
+         * the published table's †. */
+        {"R/FwR/README.md", "../../", "", "审计：复现", NULL, 3, 0},
+        {"R/FwS/README.en.md", "../../", ".en", NULL, "audit: differs from its log", 0, 3},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const char *p = gt_page(pages, want[i].page);
+        for (int k = 0; k < 2; k++) {
+            const char *title = k ? want[i].bad_title : want[i].ok_title;
+            int n = 0, expected = k ? want[i].n_bad : want[i].n_ok;
+            char *link = pr_xasprintf(k ? bad : ok, want[i].up, want[i].lang, title ? title : "");
+            for (const char *s = p; (s = strstr(s, link)) != NULL; s++)
+                n++;
+            cr_expect_eq(n, expected, "%s: %d links %s, expected %d:\n%s", want[i].page, n, link,
+                         expected, p);
+            free(link);
+        }
+    }
+    /* The legend says what the marks are, linking the audit. */
+    cr_expect(strstr(gt_page(pages, "R/FwR/README.md"), "数字后的 ✅ / ✂️ / ❌ / ∅ 是[审计](../../AUDIT.md)"));
+    cr_expect(strstr(gt_page(pages, "R/README.en.md"), "is the [audit](../AUDIT.en.md)'s verdict"));
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}

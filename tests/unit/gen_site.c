@@ -100,6 +100,30 @@ Test(site, raw_html_is_never_passed_through)
     free(h);
 }
 
+/* The audit's rows carry <a id="fig-..."></a> (a table row holds no
+ * heading): that one form becomes the anchor; any other form of the tag,
+ * or one with more attributes, stays dropped. */
+Test(site, explicit_anchors_and_nothing_else)
+{
+    char *h = render("# T\n\n| a | b |\n| --- | --- |\n| <a id=\"fig-r-1x8\"></a>FwR | 1 |\n\n"
+                     "<a id=\"x\" onclick=\"alert(1)\"></a> <a id=\"Up\"></a> <a name=\"n\"></a> "
+                     "<a id=\"o\">open</a>\n\n## H <a id=\"in-h\"></a>\n",
+                     "en");
+    expect_has(h, "<td><a id=\"fig-r-1x8\"></a>FwR</td>");
+    expect_has(h, "<h2 id=\"h-\">H <!-- raw HTML omitted --><!-- raw HTML omitted --></h2>");
+    expect_lacks(h, "in-h");
+    expect_lacks(h, "onclick");
+    expect_lacks(h, "id=\"x\"");
+    expect_lacks(h, "id=\"Up\"");
+    expect_lacks(h, "name=\"n\"");
+    expect_lacks(h, "id=\"o\"");
+    free(h);
+    /* A page with a \x01 of its own (the site's marker) keeps no anchor. */
+    h = render("| a |\n| --- |\n| <a id=\"r\"></a>x \x01" "0\x01 |\n", "en");
+    expect_lacks(h, "<a id");
+    free(h);
+}
+
 Test(site, tables_and_extensions)
 {
     char *h = render("| GPU | a |\n| --- | ---: |\n| 1机1卡 | 311.51† |\n| 2 | TODO \\| x |\n\n"
