@@ -415,17 +415,28 @@ static int read_sections(walk *w, cmark_node *root)
     return rc;
 }
 
-/* Checks the options that end up in the file (the loader checks the rest). */
+/* Checks the options that end up in the file (the loader checks the rest).
+ * Every missing option is named in one message. */
 static int check_opts(const pr_envimport_opts *o, pr_err *err)
 {
-    const char *missing = !o->markdown ? "--markdown"
-                          : !o->repo   ? "--repo"
-                          : !o->commit ? "--commit"
-                          : !o->path   ? "--path"
-                          : !o->out    ? "--out"
-                                       : NULL;
-    if (missing)
-        return pr_err_set(err, NULL, 0, 0, missing, "required");
+    const struct {
+        int missing;
+        const char *name;
+    } required[] = {
+        {!o->markdown, "--markdown"}, {!o->repo, "--repo"}, {!o->commit, "--commit"},
+        {!o->path, "--path"},         {!o->out, "--out"},
+    };
+    pr_buf names = PR_BUF_INIT;
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (required[i].missing)
+            pr_buf_printf(&names, "%s%s", n++ ? ", " : "", required[i].name);
+    if (n) {
+        pr_err_set(err, NULL, 0, 0, NULL, "required option%s missing: %s", n > 1 ? "s" : "",
+                   pr_buf_cstr(&names));
+        pr_buf_free(&names);
+        return -1;
+    }
     for (size_t i = 0; o->sections && i < o->nsections; i++)
         if (!o->sections[i][0])
             return pr_err_set(err, NULL, 0, 0, "--section", "an empty title");

@@ -2,6 +2,8 @@
  *
  *   perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR]
  *   perfrepro-gen validate [--data DIR]
+ *   perfrepro-gen site|check|import-table|import-env ...
+ *   perfrepro-gen help COMMAND, perfrepro-gen COMMAND --help
  *
  * Exit status: 0 success, 1 invalid input or a failed write, 2 usage.
  */
@@ -21,64 +23,130 @@
 
 #define PR_VERSION "0.1.0"
 
+/* One entry per command: its synopsis (the lines after "usage: "), and what
+ * it does.  `perfrepro-gen COMMAND --help` and `perfrepro-gen help COMMAND`
+ * print one entry; `perfrepro-gen --help` prints them all. */
+typedef struct gen_command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *synopsis;
+    const char *text;
+} gen_command;
+
+static int cmd_build(int argc, char **argv);
+static int cmd_site(int argc, char **argv);
+static int cmd_check(int argc, char **argv);
+static int cmd_import_table(int argc, char **argv);
+static int cmd_import_env(int argc, char **argv);
+
+static const gen_command commands[] = {
+    {"build", cmd_build,
+     "perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n",
+     "build     load and validate DIR (default data), write the reports tree to OUT\n"
+     "          (default reports): README.md (Chinese) and README.en.md (English)\n"
+     "          per page, from the templates in TEMPLATES (default templates)\n"},
+    {"validate", cmd_build, "perfrepro-gen validate [--data DIR]\n",
+     "validate  load and validate the data only; print a summary\n"},
+    {"site", cmd_site,
+     "perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR]\n",
+     "site      render REPORTS (default reports) as a static HTML site in OUT\n"
+     "          (default build/site): README.md -> index.html, README.en.md ->\n"
+     "          index.en.html; linked charts, logs and suites copied in (a log\n"
+     "          whose name is not .txt/.log/.json/.csv/.png gets .txt appended);\n"
+     "          nothing that resolves outside ROOT is read\n"},
+    {"check", cmd_check, "perfrepro-gen check [--reports DIR] [--root DIR]\n",
+     "check     check every Markdown file of REPORTS (default reports): links to\n"
+     "          missing files or anchors, empty targets, TODO/XXX/TBD outside\n"
+     "          tables, images without alt text, absolute paths or paths above\n"
+     "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n"},
+    {"import-table", cmd_import_table,
+     "perfrepro-gen import-table --markdown FILE (--table N | --after TEXT)\n"
+     "          --column NAME --model ID --framework ID --precision P\n"
+     "          --batch-size N --unit UNIT --platform ID --repo OWNER/NAME\n"
+     "          --commit HEX --path PATH --out PUBLISHED.json [--label L]\n"
+     "          [--model-title T] [--framework-title T] [--batch-label L]\n"
+     "          [--variant V] [--note TEXT] [--gpus-per-node N]\n",
+     "import-table  read one pipe table of a Markdown file (cmark-gfm) and add it to\n"
+     "          a published-figures file: the GPU count from each row's first cell\n"
+     "          (\"8\", \"8卡\", \"4机32卡\", \"GPU=8,BS=96\": a batch size printed there\n"
+     "          must be --batch-size), the figure from column NAME (its header text,\n"
+     "          links' text) exactly as printed, the source as\n"
+     "          https://github.com/OWNER/NAME/blob/HEX/PATH#LLINE (docs/data-model.md).\n"
+     "          Tables inside list items count; --after TEXT picks the first table\n"
+     "          whose heading or preceding paragraph contains TEXT.  An empty cell,\n"
+     "          dashes (\"-\", \"——\") or N/A is no figure; TODO and OOM are states; a\n"
+     "          note after a figure (\"33082.12 (O2)\", \"1438.518(O2)\") goes to the\n"
+     "          table's note.  --note adds a note; --gpus-per-node (default 8) splits\n"
+     "          GPU counts into nodes; a re-import of the same table replaces it.\n"
+     "          A figure a number cannot keep exactly, a second row of one\n"
+     "          configuration, or a file the build would refuse is an error, and\n"
+     "          OUT is left as it was; raw HTML and images in a cell are read as\n"
+     "          GitHub shows them (an image by its alt text), with a warning.\n"
+     "          Missing required options are all named in one message.\n"},
+    {"import-env", cmd_import_env,
+     "perfrepro-gen import-env --markdown FILE --repo OWNER/NAME --commit HEX\n"
+     "          --path PATH --out ENVIRONMENT.json [--section TITLE]...\n",
+     "import-env  read the environment sections of a Markdown file (cmark-gfm) into\n"
+     "          an environment file (docs/data-model.md, \"Source environments\"):\n"
+     "          under each heading titled TITLE (with or without its number:\n"
+     "          \"二、环境介绍\") down to the next heading of its level, and under\n"
+     "          each list item whose text is TITLE, a list item with a nested list\n"
+     "          is a group (\"单机V100（单卡、8卡）\"), the other items form their\n"
+     "          heading's group; each item keeps its key and value as printed (a\n"
+     "          link's text and URL), a kind (系统 -> os, GPU -> gpu, ...; unknown\n"
+     "          keys: other) and its line; a code block is an item of kind\n"
+     "          topology (nvidia-smi topo) or text.  --section may be repeated;\n"
+     "          default: 环境介绍, 物理机环境, 机器环境, 硬件环境, Docker 镜像,\n"
+     "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const gen_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+/* Writes SYNOPSIS, its continuation lines indented under the first. */
+static void put_synopsis(const char *lead, const char *synopsis, FILE *f)
+{
+    fputs(lead, f);
+    for (const char *p = synopsis; *p; p++) {
+        fputc(*p, f);
+        if (*p == '\n' && p[1])
+            fputs("       ", f);
+    }
+}
+
+/* The usage of every command. */
 static void usage(FILE *f)
 {
-    fputs("usage: perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n"
-          "       perfrepro-gen validate [--data DIR]\n"
-          "       perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR]\n"
-          "       perfrepro-gen check [--reports DIR] [--root DIR]\n"
-          "       perfrepro-gen import-table --markdown FILE (--table N | --after TEXT)\n"
-          "                 --column NAME --model ID --framework ID --precision P\n"
-          "                 --batch-size N --unit UNIT --platform ID --repo OWNER/NAME\n"
-          "                 --commit HEX --path PATH --out PUBLISHED.json [--label L]\n"
-          "                 [--model-title T] [--framework-title T] [--batch-label L]\n"
-          "                 [--variant V] [--note TEXT] [--gpus-per-node N]\n"
-          "       perfrepro-gen import-env --markdown FILE --repo OWNER/NAME --commit HEX\n"
-          "                 --path PATH --out ENVIRONMENT.json [--section TITLE]...\n"
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        put_synopsis(i ? "       " : "usage: ", commands[i].synopsis, f);
+    fputs("       perfrepro-gen help COMMAND\n"
           "       perfrepro-gen --version\n"
-          "\n"
-          "build     load and validate DIR (default data), write the reports tree to OUT\n"
-          "          (default reports): README.md (Chinese) and README.en.md (English)\n"
-          "          per page, from the templates in TEMPLATES (default templates)\n"
-          "validate  load and validate the data only; print a summary\n"
-          "site      render REPORTS (default reports) as a static HTML site in OUT\n"
-          "          (default build/site): README.md -> index.html, README.en.md ->\n"
-          "          index.en.html; linked charts, logs and suites copied in (a log\n"
-          "          whose name is not .txt/.log/.json/.csv/.png gets .txt appended);\n"
-          "          nothing that resolves outside ROOT is read\n"
-          "check     check every Markdown file of REPORTS (default reports): links to\n"
-          "          missing files or anchors, empty targets, TODO/XXX/TBD outside\n"
-          "          tables, images without alt text, absolute paths or paths above\n"
-          "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n"
-          "import-table  read one pipe table of a Markdown file (cmark-gfm) and add it to\n"
-          "          a published-figures file: the GPU count from each row's first cell\n"
-          "          (\"8\", \"8卡\", \"4机32卡\", \"GPU=8,BS=96\": a batch size printed there\n"
-          "          must be --batch-size), the figure from column NAME (its header text,\n"
-          "          links' text) exactly as printed, the source as\n"
-          "          https://github.com/OWNER/NAME/blob/HEX/PATH#LLINE (docs/data-model.md).\n"
-          "          Tables inside list items count; --after TEXT picks the first table\n"
-          "          whose heading or preceding paragraph contains TEXT.  An empty cell,\n"
-          "          dashes (\"-\", \"——\") or N/A is no figure; TODO and OOM are states; a\n"
-          "          note after a figure (\"33082.12 (O2)\", \"1438.518(O2)\") goes to the\n"
-          "          table's note.  --note adds a note; --gpus-per-node (default 8) splits\n"
-          "          GPU counts into nodes; a re-import of the same table replaces it.\n"
-          "          A figure a number cannot keep exactly, a second row of one\n"
-          "          configuration, or a file the build would refuse is an error, and\n"
-          "          OUT is left as it was; raw HTML and images in a cell are read as\n"
-          "          GitHub shows them (an image by its alt text), with a warning.\n"
-          "import-env  read the environment sections of a Markdown file (cmark-gfm) into\n"
-          "          an environment file (docs/data-model.md, \"Source environments\"):\n"
-          "          under each heading titled TITLE (with or without its number:\n"
-          "          \"二、环境介绍\") down to the next heading of its level, and under\n"
-          "          each list item whose text is TITLE, a list item with a nested list\n"
-          "          is a group (\"单机V100（单卡、8卡）\"), the other items form their\n"
-          "          heading's group; each item keeps its key and value as printed (a\n"
-          "          link's text and URL), a kind (系统 -> os, GPU -> gpu, ...; unknown\n"
-          "          keys: other) and its line; a code block is an item of kind\n"
-          "          topology (nvidia-smi topo) or text.  --section may be repeated;\n"
-          "          default: 环境介绍, 物理机环境, 机器环境, 硬件环境, Docker 镜像,\n"
-          "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n",
+          "\n",
           f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fputs(commands[i].text, f);
+    fputs("\n`perfrepro-gen COMMAND --help` describes a command.\n", f);
+}
+
+/* The usage of one command: `perfrepro-gen NAME --help` and
+ * `perfrepro-gen help NAME` print the same text. */
+static void command_usage(const char *name, FILE *f)
+{
+    const gen_command *c = find_command(name);
+    put_synopsis("usage: ", c->synopsis, f);
+    fputc('\n', f);
+    fputs(c->text, f);
+}
+
+static int is_help(const char *a)
+{
+    return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
 /* perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR] */
@@ -86,14 +154,18 @@ static int cmd_site(int argc, char **argv)
 {
     pr_site_opts o = {"reports", "build/site", NULL, "templates"};
     for (int i = 2; i < argc; i++) {
+        if (is_help(argv[i])) {
+            command_usage("site", stdout);
+            return 0;
+        }
         const char **dst = !strcmp(argv[i], "--reports")     ? &o.reports
                            : !strcmp(argv[i], "--out")       ? &o.out
                            : !strcmp(argv[i], "--root")      ? &o.root
                            : !strcmp(argv[i], "--templates") ? &o.templates
                                                              : NULL;
         if (!dst || i + 1 >= argc) {
-            fprintf(stderr, "perfrepro-gen: unexpected argument '%s'\n", argv[i]);
-            usage(stderr);
+            fprintf(stderr, "perfrepro-gen: site: unexpected argument '%s'\n", argv[i]);
+            command_usage("site", stderr);
             return 2;
         }
         *dst = argv[++i];
@@ -118,12 +190,16 @@ static int cmd_check(int argc, char **argv)
 {
     pr_check_opts o = {"reports", NULL};
     for (int i = 2; i < argc; i++) {
+        if (is_help(argv[i])) {
+            command_usage("check", stdout);
+            return 0;
+        }
         const char **dst = !strcmp(argv[i], "--reports") ? &o.reports
                            : !strcmp(argv[i], "--root")  ? &o.root
                                                          : NULL;
         if (!dst || i + 1 >= argc) {
-            fprintf(stderr, "perfrepro-gen: unexpected argument '%s'\n", argv[i]);
-            usage(stderr);
+            fprintf(stderr, "perfrepro-gen: check: unexpected argument '%s'\n", argv[i]);
+            command_usage("check", stderr);
             return 2;
         }
         *dst = argv[++i];
@@ -159,8 +235,8 @@ static int cmd_import_table(int argc, char **argv)
     o.gpus_per_node = 8;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
+        if (is_help(a)) {
+            command_usage("import-table", stdout);
             return 0;
         }
         const char **dst = !strcmp(a, "--markdown")          ? &o.markdown
@@ -188,7 +264,7 @@ static int cmd_import_table(int argc, char **argv)
                                                    : NULL;
         if ((!dst && !num) || i + 1 >= argc) {
             fprintf(stderr, "perfrepro-gen: import-table: unexpected argument '%s'\n", a);
-            usage(stderr);
+            command_usage("import-table", stderr);
             return 2;
         }
         if (dst) {
@@ -242,8 +318,8 @@ static int cmd_import_env(int argc, char **argv)
     int rc = 2;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
+        if (is_help(a)) {
+            command_usage("import-env", stdout);
             rc = 0;
             goto out;
         }
@@ -256,7 +332,7 @@ static int cmd_import_env(int argc, char **argv)
                                                      : NULL;
         if (!dst || i + 1 >= argc) {
             fprintf(stderr, "perfrepro-gen: import-env: unexpected argument '%s'\n", a);
-            usage(stderr);
+            command_usage("import-env", stderr);
             goto out;
         }
         *dst = argv[++i];
@@ -283,48 +359,30 @@ out:
     return rc;
 }
 
-int main(int argc, char **argv)
+/* perfrepro-gen build|validate ... (usage above) */
+static int cmd_build(int argc, char **argv)
 {
     const char *data = "data", *templates = "templates", *out = "reports";
     int charts = 1;
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "--version")) {
-        printf("perfrepro-gen %s\n", PR_VERSION);
-        return 0;
-    }
-    if (!strcmp(cmd, "site"))
-        return cmd_site(argc, argv);
-    if (!strcmp(cmd, "check"))
-        return cmd_check(argc, argv);
-    if (!strcmp(cmd, "import-table"))
-        return cmd_import_table(argc, argv);
-    if (!strcmp(cmd, "import-env"))
-        return cmd_import_env(argc, argv);
-    if (strcmp(cmd, "build") && strcmp(cmd, "validate")) {
-        fprintf(stderr, "perfrepro-gen: unknown command '%s'\n", cmd);
-        usage(stderr);
-        return 2;
-    }
+    int build = !strcmp(cmd, "build");
     for (int i = 2; i < argc; i++) {
-        const char **dst = !strcmp(argv[i], "--data")        ? &data
-                           : !strcmp(argv[i], "--templates") ? &templates
-                           : !strcmp(argv[i], "--out")       ? &out
-                                                             : NULL;
+        if (is_help(argv[i])) {
+            command_usage(cmd, stdout);
+            return 0;
+        }
+        /* validate reads the data only */
+        const char **dst = !strcmp(argv[i], "--data")                 ? &data
+                           : build && !strcmp(argv[i], "--templates") ? &templates
+                           : build && !strcmp(argv[i], "--out")       ? &out
+                                                                      : NULL;
         if (dst && i + 1 < argc) {
             *dst = argv[++i];
-        } else if (!strcmp(argv[i], "--no-charts")) {
+        } else if (build && !strcmp(argv[i], "--no-charts")) {
             charts = 0;
         } else {
-            fprintf(stderr, "perfrepro-gen: unexpected argument '%s'\n", argv[i]);
-            usage(stderr);
+            fprintf(stderr, "perfrepro-gen: %s: unexpected argument '%s'\n", cmd, argv[i]);
+            command_usage(cmd, stderr);
             return 2;
         }
     }
@@ -336,7 +394,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 0;
-    if (!strcmp(cmd, "validate")) {
+    if (!build) {
         size_t nrec = 0;
         for (size_t i = 0; i < d->nruns; i++)
             nrec += d->runs[i].nrecords;
@@ -351,4 +409,37 @@ int main(int argc, char **argv)
     }
     pr_data_free(d);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (is_help(cmd) || (!strcmp(cmd, "help") && argc == 2)) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("perfrepro-gen %s\n", PR_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "help")) {
+        if (!find_command(argv[2])) {
+            fprintf(stderr, "perfrepro-gen: unknown command '%s'\n", argv[2]);
+            usage(stderr);
+            return 2;
+        }
+        command_usage(argv[2], stdout);
+        return 0;
+    }
+    const gen_command *c = find_command(cmd);
+    if (!c) {
+        fprintf(stderr, "perfrepro-gen: unknown command '%s'\n", cmd);
+        usage(stderr);
+        return 2;
+    }
+    return c->fn(argc, argv);
 }

@@ -575,26 +575,40 @@ static int same_table(json_t *a, json_t *b)
     return 1;
 }
 
-/* Checks the options that end up in the file (the loader checks the rest). */
+/* Checks the options that end up in the file (the loader checks the rest).
+ * Every missing option is named in one message: a first try should not
+ * turn into one more try per option. */
 static int check_opts(const pr_mdimport_opts *o, pr_err *err)
 {
-    const char *missing = !o->markdown    ? "--markdown"
-                          : !o->column    ? "--column"
-                          : !o->model     ? "--model"
-                          : !o->framework ? "--framework"
-                          : !o->precision ? "--precision"
-                          : !o->platform  ? "--platform"
-                          : !o->unit      ? "--unit"
-                          : !o->repo      ? "--repo"
-                          : !o->commit    ? "--commit"
-                          : !o->path      ? "--path"
-                          : !o->out       ? "--out"
-                          : o->batch_size <= 0 ? "--batch-size"
-                                               : NULL;
-    if (missing)
-        return pr_err_set(err, NULL, 0, 0, missing, "required");
-    if (o->table <= 0 && !o->heading)
-        return pr_err_set(err, NULL, 0, 0, "--table", "say which table: --table N or --after TEXT");
+    const struct {
+        int missing;
+        const char *name;
+    } required[] = {
+        {!o->markdown, "--markdown"},
+        {o->table <= 0 && !o->heading, "--table N or --after TEXT"},
+        {!o->column, "--column"},
+        {!o->model, "--model"},
+        {!o->framework, "--framework"},
+        {!o->precision, "--precision"},
+        {o->batch_size <= 0, "--batch-size"},
+        {!o->unit, "--unit"},
+        {!o->platform, "--platform"},
+        {!o->repo, "--repo"},
+        {!o->commit, "--commit"},
+        {!o->path, "--path"},
+        {!o->out, "--out"},
+    };
+    pr_buf names = PR_BUF_INIT;
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (required[i].missing)
+            pr_buf_printf(&names, "%s%s", n++ ? ", " : "", required[i].name);
+    if (n) {
+        pr_err_set(err, NULL, 0, 0, NULL, "required option%s missing: %s", n > 1 ? "s" : "",
+                   pr_buf_cstr(&names));
+        pr_buf_free(&names);
+        return -1;
+    }
     if (!pr_name_is_safe(o->model) || !pr_name_is_safe(o->framework))
         return pr_err_set(err, NULL, 0, 0, "--model/--framework", "not a safe folder name");
     return pr_source_opts_check(o->repo, o->commit, o->path, err);

@@ -17,6 +17,7 @@
 #include "explain.h"
 #include "fileio.h"
 #include "fit.h"
+#include "fitprobe.h"
 #include "parse.h"
 #include "record.h"
 #include "rule.h"
@@ -25,7 +26,7 @@
 static const char parse_usage[] =
     "usage: perfrepro-measure parse --rule JSON|@FILE [options] LOG...\n"
     "       perfrepro-measure parse --rule JSON|@FILE --explain [options] LOG...\n"
-    "       perfrepro-measure parse --rule JSON|@FILE [options]\n"
+    "       perfrepro-measure parse [--rule JSON|@FILE] [options]\n"
     "                               --fit FIGURE [case options] LOG... [--fit ...]...\n"
     "\n"
     "Applies a parse rule to existing logs of one case and prints the case's record\n"
@@ -75,9 +76,13 @@ static const char parse_usage[] =
     "                         keyword, scope, value, ...) stay as given.  Repeat --fit\n"
     "                         FIGURE LOG... for several cases: rules that reproduce every\n"
     "                         figure come first.  After --fit FIGURE, --gpus, --batch-size,\n"
-    "                         --seq-len and --unit apply to that case only.  Lists the\n"
-    "                         rules (as --rule takes them) simplest first: fewer keys away\n"
-    "                         from their defaults, then the smaller skip.  Rules that\n"
+    "                         --seq-len and --unit apply to that case only; --rule there is\n"
+    "                         the one rule of every case.  Without --rule, the profiles\n"
+    "                         that read the LOGs are shown as rules to start from (a\n"
+    "                         rate's scope, per_card or global, is yours to pick), or,\n"
+    "                         when the only one needs no scope, the search starts from it.\n"
+    "                         Lists the rules (as --rule takes them) simplest first: fewer\n"
+    "                         keys away from their defaults, then the smaller skip.  Rules that\n"
     "                         match only when the value is truncated are listed apart;\n"
     "                         when none fits, those that reproduce some of the figures\n"
     "                         and the closest, with their differences\n"
@@ -223,10 +228,16 @@ static int parse_options(int argc, char **argv, opts *o)
     return -1;
 }
 
-static int check_identity(const opts *o, int nlogs)
+/* --fit may find its rule's profile (fit_without_rule); the others need it. */
+static int need_rule(const opts *o)
 {
     if (!o->rule)
-        return usage_error("--rule is required%s%s", "", "");
+        return usage_error("--rule is required (docs/parse-rules.md)%s%s", "", "");
+    return -1;
+}
+
+static int check_identity(const opts *o, int nlogs)
+{
     if (nlogs == 0)
         return usage_error("no LOG given%s%s", "", "");
     if (!pr_str_in(o->precision, pr_precisions))
@@ -439,9 +450,11 @@ static int is_fit(const char *a) { return !strcmp(a, "--fit") || !strncmp(a, "--
 /* One --fit case's own options and LOGs: argv[0..argc) after its FIGURE
  * (argv[0] is a name for messages).  Fills c's logs (pointers into argv)
  * and its options over the common ones in o. */
-static int parse_fit_case(int argc, char **argv, const opts *o, pr_fit_case *c)
+static int parse_fit_case(int argc, char **argv, const opts *o, pr_fit_case *c,
+                          const char **rule)
 {
     static const struct option longopts[] = {
+        {"rule", required_argument, NULL, 'r'},
         {"gpus", required_argument, NULL, 'g'},
         {"batch-size", required_argument, NULL, 'b'},
         {"seq-len", required_argument, NULL, 'L'},
@@ -452,8 +465,17 @@ static int parse_fit_case(int argc, char **argv, const opts *o, pr_fit_case *c)
     int ch;
     optind = 0;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":g:b:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":r:g:b:", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'r':
+            /* one rule for every case, wherever it is written: "--fit 12.3
+             * --rule R LOG" reads R as the rule */
+            if (*rule && strcmp(*rule, optarg))
+                return usage_error("--rule given twice (one rule is searched for every "
+                                   "--fit case)%s%s",
+                                   "", "");
+            *rule = optarg;
+            break;
         case 'g':
             if (parse_int("--gpus", optarg, 1, 1 << 20, &c->args.gpus) < 0)
                 return 2;
@@ -474,8 +496,8 @@ static int parse_fit_case(int argc, char **argv, const opts *o, pr_fit_case *c)
         case ':':
             return usage_error("%s%s needs a value", "", argv[optind - 1]);
         default:
-            return usage_error("%s: only --gpus, --batch-size, --seq-len and --unit may follow "
-                               "--fit FIGURE (the other options go before the first --fit)",
+            return usage_error("%s: only --rule, --gpus, --batch-size, --seq-len and --unit may "
+                               "follow --fit FIGURE (the other options go before the first --fit)",
                                argv[optind - 1], "");
         }
     }
@@ -501,6 +523,53 @@ static int print_out(const pr_buf *out)
     return 0;
 }
 
+/* --fit without --rule: the profiles that read every case's logs
+ * (fitprobe.c).  One that needs no scope is the whole rule: its text goes
+ * to *found and -1 is returned, the search goes on.  Otherwise the user
+ * is told what --fit varies and shown the rules to start from; returns 2. */
+static int fit_without_rule(const pr_fit_case *cases, size_t ncases, pr_buf *found)
+{
+    pr_fitprobe_hit hits[16];
+    size_t nhits = 0;
+    pr_fitprobe(cases, ncases, hits, sizeof hits / sizeof hits[0], &nhits);
+    if (nhits == 1 && !hits[0].needs_scope) {
+        pr_fitprobe_rule(&hits[0], NULL, found);
+        fprintf(stderr, "perfrepro-measure parse: --fit: no --rule: the logs read as %s (%llu "
+                        "records); searching from --rule '%s'\n",
+                hits[0].profile, hits[0].records, pr_buf_cstr(found));
+        return -1;
+    }
+    fputs("perfrepro-measure parse: --fit needs --rule to start from: the search varies the keys "
+          "that say which records count (skip, reduce, trim, step, round); the rule says how "
+          "the logs are read (profile, keyword or match, and for rates the scope, which --fit "
+          "never guesses: docs/parse-rules.md)\n",
+          stderr);
+    if (nhits == 0) {
+        fputs("no profile reads every log without keys of its own (per-step profiles such as "
+              "mmseg also need --gpus and --batch-size); a skeleton to adapt:\n"
+              "  --rule '{\"keyword\": \"ips:\", \"scope\": \"per_card\"}'\n"
+              "  --rule '{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", "
+              "\"scope\": \"global\"}'\n",
+              stderr);
+        return 2;
+    }
+    fputs("the logs read as (start from one of):\n", stderr);
+    for (size_t i = 0; i < nhits; i++) {
+        static const char *const scopes[] = {"per_card", "global"};
+        static const char *const means[] = {"the log prints one card's rate",
+                                            "the log prints the whole job's rate"};
+        for (int sc = 0; sc < (hits[i].needs_scope ? 2 : 1); sc++) {
+            pr_buf r = PR_BUF_INIT;
+            pr_fitprobe_rule(&hits[i], scopes[sc], &r);
+            fprintf(stderr, "  --rule '%s'   (%llu records%s%s)\n", pr_buf_cstr(&r),
+                    hits[i].records, hits[i].needs_scope ? "; " : "",
+                    hits[i].needs_scope ? means[sc] : "");
+            pr_buf_free(&r);
+        }
+    }
+    return 2;
+}
+
 /* parse --fit: argv[first..argc) are the cases, each "--fit FIGURE [case
  * options] LOG...". */
 static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
@@ -524,8 +593,9 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
     char ***vecs = pr_xcalloc(ncases, sizeof *vecs);
     pr_rule *rule = NULL;
     json_t *robj = NULL;
-    pr_buf out = PR_BUF_INIT;
+    pr_buf out = PR_BUF_INIT, found = PR_BUF_INIT;
     pr_err err;
+    const char *rule_arg = o->rule;
     rc = 2;
     size_t k = 0;
     for (int i = first; i < argc; k++) {
@@ -551,14 +621,20 @@ static int cmd_fit(const opts *o, int argc, char **argv, int first, int nlogs)
         vecs[k] = pr_xcalloc((size_t)(end - j) + 2, sizeof *vecs[k]);
         vecs[k][0] = argv[i];
         memcpy(vecs[k] + 1, argv + j, (size_t)(end - j) * sizeof *argv);
-        int crc = parse_fit_case(end - j + 1, vecs[k], o, &cases[k]);
+        int crc = parse_fit_case(end - j + 1, vecs[k], o, &cases[k], &rule_arg);
         if (crc >= 0) {
             rc = crc;
             goto out;
         }
         i = end;
     }
-    if (load_rule(o->rule, &rule, &err) < 0 || !(robj = rule_object(o->rule, &err))) {
+    if (!rule_arg) {
+        if ((rc = fit_without_rule(cases, ncases, &found)) >= 0)
+            goto out;
+        rc = 2;
+        rule_arg = pr_buf_cstr(&found);
+    }
+    if (load_rule(rule_arg, &rule, &err) < 0 || !(robj = rule_object(rule_arg, &err))) {
         fprintf(stderr, "perfrepro-measure parse: %s\n", err.msg);
         goto out;
     }
@@ -577,6 +653,7 @@ out:
     free(vecs);
     free(cases);
     pr_buf_free(&out);
+    pr_buf_free(&found);
     json_decref(robj);
     pr_rule_free(rule);
     return rc;
@@ -597,7 +674,7 @@ static int cmd_explain(const opts *o, char **logs, int nlogs)
     if (o->out)
         return usage_error("--out does not go with --explain%s%s", "", "");
     int rc;
-    if ((rc = check_identity(o, nlogs)) >= 0)
+    if ((rc = need_rule(o)) >= 0 || (rc = check_identity(o, nlogs)) >= 0)
         return rc;
     pr_rule *rule = NULL;
     pr_err err;
@@ -644,7 +721,7 @@ int pr_cmd_parse(int argc, char **argv)
         return cmd_fit(&o, argc, argv, first_fit, nlogs);
     if (o.explain)
         return cmd_explain(&o, logs, nlogs);
-    if ((rc = check_identity(&o, nlogs)) >= 0)
+    if ((rc = need_rule(&o)) >= 0 || (rc = check_identity(&o, nlogs)) >= 0)
         return rc;
 
     pr_rule *rule = NULL;

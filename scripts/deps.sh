@@ -34,8 +34,18 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing" >&2
   exit 1
 fi
-echo "perfrepro: installing$missing" >&2
+n=$(echo $missing | wc -w)
+# apt-get and dpkg write some 600 lines of progress on a fresh system: they
+# go to a log, shown only when the install fails.
+log=$(mktemp "${TMPDIR:-/tmp}/perfrepro-deps.XXXXXX")
+echo "perfrepro: installing $n packages and their dependencies with apt-get (a few minutes on" >&2
+echo "  a fresh system: README, \"What the first run installs\"); its output goes to $log" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >&2
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "perfrepro: installing$missing failed (apt-get's output above, kept in $log)" >&2
+  exit 1
+fi
+rm -f "$log"
+echo "perfrepro: installed $n packages" >&2

@@ -2,15 +2,25 @@
 # Runs every test: the Criterion unit binaries given as arguments, then every
 # tests/scripts/*.sh (exit 0 pass, 77 skip, anything else fail).  Ends with
 # one summary line "tests: N passed, N failed, N skipped".
-# Environment: GEN and MEASURE name the binaries under test.
+# Environment: GEN and MEASURE name the binaries under test;
+# PERFREPRO_SHARED the shared data (../shared by default): the tests that read
+# it count as skipped, with the reason, when it is absent.
 set -u
 export GEN="${GEN:-bin/perfrepro-gen}" MEASURE="${MEASURE:-bin/perfrepro-measure}"
+# A known baseline whatever the caller's terminal, language and time zone
+# (a user's TERM=dumb once failed a test that expected colours).  Each test
+# still sets what it relies on (tests/scripts/env_hostile.sh re-runs the
+# sensitive ones under a hostile environment).
+export LC_ALL=C TZ=UTC
+unset NO_COLOR CLICOLOR CLICOLOR_FORCE LANGUAGE
 passed=0 failed=0 skipped=0 failures=""
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for bin in "$@"; do
   name=$(basename "$bin")
-  "$bin" --jobs=2 >"$log" 2>&1
+  # --verbose: Criterion prints its [SKIP] lines (with their reason) only
+  # then; without them a skipped test vanished from every count.
+  "$bin" --jobs=2 --verbose >"$log" 2>&1
   rc=$?
   synth=$(grep 'Synthesis:' "$log" | tail -n 1)
   t=$(echo "$synth" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
@@ -29,7 +39,9 @@ for bin in "$@"; do
     [ "$f" -eq 0 ] && failed=$((failed + 1))
     failures="$failures $name"
   fi
-  echo "unit $name: $p/$t passed${s:+, $s skipped} (rc=$rc)"
+  echo "unit $name: $p/$t passed, $s skipped (rc=$rc)"
+  # each reason once, with how many tests it skipped
+  sed -n 's/^\[SKIP\] [^ ]*: //p' "$log" | sort | uniq -c | sed 's/^ *\([0-9]*\) /  skipped \1: /'
 done
 for script in tests/scripts/*.sh; do
   [ -e "$script" ] || continue

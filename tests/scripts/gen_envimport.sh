@@ -11,7 +11,7 @@
 #   - a malformed environment file stops gen with FILE:LINE:COL.
 set -eu
 GEN="${GEN:-bin/perfrepro-gen}"
-PERF="${PERF:-../shared/perf}"
+PERF="${PERF:-${PERFREPRO_SHARED:-../shared}/perf}"
 if [ ! -f "$PERF/SOURCE.md" ]; then
   echo "skip: no PaddlePaddle/Perf snapshot at $PERF"
   exit 77

@@ -92,11 +92,16 @@ grep -q "2 cases: 2 ok, 0 failed; output: out" "$tmp/stderr" || fail "summary"
 grep -q "$(printf '\033')" "$tmp/stderr" && fail "escape codes on a non-terminal"
 [ -s "$tmp/stdout" ] && fail "stdout not empty without --echo"
 
-# --- on a terminal: colours unless NO_COLOR; never on a pipe (checked above) ---
+# --- on a terminal: colours unless NO_COLOR or TERM=dumb; never on a pipe
+# (checked above).  Each case names its TERM: the caller's may be "dumb"
+# (Emacs, some CI runners), where the tool rightly has no colours. ---
 if command -v script >/dev/null 2>&1 && script -qc true /dev/null >/dev/null 2>&1; then
-  (cd "$tmp" && script -qc "'$MEASURE' run suite.json --out out-tty --only '$sp'" /dev/null) >"$tmp/tty" 2>&1
+  (cd "$tmp" && TERM=xterm script -qc "'$MEASURE' run suite.json --out out-tty --only '$sp'" /dev/null) >"$tmp/tty" 2>&1
   grep -q "$(printf '\033')\[32mok" "$tmp/tty" || fail "terminal: no colour: $(cat -v "$tmp/tty")"
-  (cd "$tmp" && NO_COLOR=1 script -qc "'$MEASURE' run suite.json --out out-tty2 --only '$sp'" /dev/null) >"$tmp/tty2" 2>&1
+  (cd "$tmp" && TERM=dumb script -qc "'$MEASURE' run suite.json --out out-tty3 --only '$sp'" /dev/null) >"$tmp/tty3" 2>&1
+  grep -q "\[1/1\] $sp ok 104.5" "$tmp/tty3" || fail "TERM=dumb: $(cat -v "$tmp/tty3")"
+  grep -q "$(printf '\033')\[" "$tmp/tty3" && fail "TERM=dumb: escapes on: $(cat -v "$tmp/tty3")"
+  (cd "$tmp" && TERM=xterm NO_COLOR=1 script -qc "'$MEASURE' run suite.json --out out-tty2 --only '$sp'" /dev/null) >"$tmp/tty2" 2>&1
   grep -q "\[1/1\] $sp ok 104.5" "$tmp/tty2" || fail "NO_COLOR: $(cat -v "$tmp/tty2")"
   grep -q "$(printf '\033')\[3" "$tmp/tty2" && fail "NO_COLOR: colours on"
 fi

@@ -28,7 +28,7 @@
 # known differences".  Skipped (77) without ../shared/perf or python3.
 set -u
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
-PERF="${PERF_DIR:-../shared/perf}"
+PERF="${PERF_DIR:-${PERFREPRO_SHARED:-../shared}/perf}"
 [ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
 [ -f "$PERF/SOURCE.md" ] || { echo "no PaddlePaddle/Perf snapshot at $PERF: nothing to compare the suites with"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }

@@ -79,7 +79,7 @@ for b in bad:
     print('step_traces:', b)
 sys.exit(1 if bad else 0)
 PY
-perf=../shared/perf
+perf="${PERFREPRO_SHARED:-../shared}/perf"
 log=ResNet50V1.5/logs/A100-LOG/PaddleClas_ResNet50_bs256_fp32_DP_N1C8_log
 if [ -f "$perf/$log" ]; then
   rec=data/runs/perf-ResNet50-Paddle-A100-SXM4-40GB-x8/logs/index/resnet50_bs256_fp32_gpu8_speed

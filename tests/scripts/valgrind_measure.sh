@@ -8,7 +8,7 @@
 # Skipped (77) when the fixtures or valgrind are missing, or under make asan.
 set -u
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
-FIX="${FIXTURES:-../shared/fixtures}/logs"
+FIX="${FIXTURES:-${PERFREPRO_SHARED:-../shared}/fixtures}/logs"
 [ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind is not installed"; exit 77; }
 [ -d "$FIX" ] || { echo "no fixtures in $FIX"; exit 77; }

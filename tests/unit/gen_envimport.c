@@ -4,6 +4,7 @@
  * PaddlePaddle/Perf, or $PERF; skipped when absent). */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,10 +18,16 @@
 
 #define COMMIT "e7a07c4d39e04de5e24652daaf02d204f0209acb"
 
+/* $PERF, else $PERFREPRO_SHARED/perf (../shared/perf by default), as the
+ * other tests find the shared data. */
 static const char *perf_dir(void)
 {
-    const char *p = getenv("PERF");
-    return p && *p ? p : "../shared/perf";
+    static char dir[4096];
+    const char *p = getenv("PERF"), *s = getenv("PERFREPRO_SHARED");
+    if (p && *p)
+        return p;
+    snprintf(dir, sizeof dir, "%s/perf", s && *s ? s : "../shared");
+    return dir;
 }
 
 static pr_envimport_opts opts(const char *md, const char *out)

@@ -3,6 +3,7 @@
  * tables made here, kept exactly as printed, loadable by gen. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,13 +18,32 @@
 #include "jdoc.h"
 #include "mdimport.h"
 
-#define PERF "../shared/perf"
 #define COMMIT "e7a07c4d39e04de5e24652daaf02d204f0209acb"
+
+/* The PaddlePaddle/Perf snapshot: $PERFREPRO_SHARED/perf (../shared/perf by
+ * default), as the other tests find the shared data. */
+static const char *perf_dir(void)
+{
+    static char dir[4096];
+    const char *s = getenv("PERFREPRO_SHARED");
+    snprintf(dir, sizeof dir, "%s/perf", s && *s ? s : "../shared");
+    return dir;
+}
+
+/* PATH under the snapshot; a few live at once (static storage). */
+static const char *perf_file(const char *rel)
+{
+    static char paths[4][8192];
+    static int next;
+    char *p = paths[next++ % 4];
+    snprintf(p, sizeof paths[0], "%s/%s", perf_dir(), rel);
+    return p;
+}
 
 static int have_perf(void)
 {
     struct stat st;
-    return stat(PERF "/README.md", &st) == 0;
+    return stat(perf_file("README.md"), &st) == 0;
 }
 
 static pr_mdimport_opts opts(const char *md, const char *path, const char *after,
@@ -82,10 +102,10 @@ static const char *loads(const char *dir)
 Test(mdimport, a_real_readme_keeps_every_figure_as_printed)
 {
     if (!have_perf())
-        cr_skip_test("no " PERF);
+        cr_skip_test("no %s", perf_dir());
     char *dir = tmpdir();
     char *out = pr_path_join(dir, "published/perf.json");
-    pr_mdimport_opts o = opts(PERF "/ResNet50V1.5/README.md", "ResNet50V1.5/README.md",
+    pr_mdimport_opts o = opts(perf_file("ResNet50V1.5/README.md"), "ResNet50V1.5/README.md",
                               "V100上训练吞吐率", "FP32(BS=256)", out);
     char *summary = NULL, *warnings = NULL;
     pr_err err;
@@ -95,7 +115,7 @@ Test(mdimport, a_real_readme_keeps_every_figure_as_printed)
     cr_expect_str_eq(rows, "1:393.561 8:3019.361 32:10984.436");
     free(rows);
     /* The top README: "GPU=8,BS=256" rows, linked column heads, a "-" cell. */
-    pr_mdimport_opts top = opts(PERF "/README.md", "README.md", "FP32测试", "NGC MXNet", out);
+    pr_mdimport_opts top = opts(perf_file("README.md"), "README.md", "FP32测试", "NGC MXNet", out);
     top.framework = "NGC-MXNet";
     free(summary);
     cr_assert(pr_mdimport(&top, &summary, &warnings, &err) == 0, "%s", err.msg);
@@ -238,10 +258,10 @@ Test(mdimport, comparison_tables_a_column_per_framework)
 Test(mdimport, a_real_comparison_table_indented_under_a_list_item)
 {
     if (!have_perf())
-        cr_skip_test("no " PERF);
+        cr_skip_test("no %s", perf_dir());
     char *dir = tmpdir();
     char *out = pr_path_join(dir, "published/perf.json");
-    pr_mdimport_opts o = opts(PERF "/Bert/README.md", "Bert/README.md", "V100-FP32测试", "NGC PyTorch",
+    pr_mdimport_opts o = opts(perf_file("Bert/README.md"), "Bert/README.md", "V100-FP32测试", "NGC PyTorch",
                               out);
     o.model = "BERT-Base";
     o.framework = "NGC-PyTorch";

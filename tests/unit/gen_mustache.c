@@ -37,7 +37,7 @@ static void run_spec(const char *file)
     int have = pr_is_dir(dir);
     free(dir);
     if (!have)
-        cr_skip_test("../shared/spec/mustache not found");
+        cr_skip_test("%s/spec/mustache not found", shared_dir());
     char *path = pr_xasprintf("%s/spec/mustache/%s", shared_dir(), file);
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);

@@ -712,7 +712,7 @@ Test(fit, several_logs_prefer_one_rule_for_all)
     json_t *b = expected_case("paddle_bert_v100_fp32_n1c1");
     json_t *c = expected_case("paddleseg_hrnet_fp32_n1c1");
     if (!a || !b || !c)
-        cr_skip_test("fixtures not available");
+        cr_skip_test("%s/fixtures not available", shared_dir());
     char fa[64], fb[64], fcg[64];
     figure_of(a, fa, sizeof fa);
     figure_of(b, fb, sizeof fb);
@@ -759,7 +759,7 @@ Test(fit, no_rule_lists_the_closest)
     need_measure();
     json_t *exp = expected_case("paddle_rn50_v100_fp32_n1c1");
     if (!exp)
-        cr_skip_test("fixtures not available");
+        cr_skip_test("%s/fixtures not available", shared_dir());
     char *logs = fixture_args(exp);
     char *args = pr_xasprintf("--rule '{\"profile\": \"paddle-ips\", \"scope\": \"per_card\"}' "
                               "--gpus 1 --fit 500%s",
@@ -976,7 +976,7 @@ Test(explain, paddle_trimmed_mean_matches_the_record)
     need_measure();
     json_t *exp = expected_case("paddle_rn50_v100_fp32_n1c1");
     if (!exp)
-        cr_skip_test("fixtures not available");
+        cr_skip_test("%s/fixtures not available", shared_dir());
     char *logs = fixture_args(exp);
     const char *rule = "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"skip\": 10, "
                        "\"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0.05, \"min\": 5}}";

@@ -291,7 +291,7 @@ Test(fixtures, summary_lines_are_not_the_published_number)
 {
     json_t *exp = expected_case("ngc_pytorch_rn50_fp32_gpu1");
     if (!exp)
-        cr_skip_test("fixtures not available");
+        cr_skip_test("%s/fixtures not available", shared_dir());
     size_t n;
     char **logs = fixture_logs(exp, &n);
     pr_parse_result res;
@@ -350,7 +350,7 @@ static void cli_fixture(size_t i)
     const fixture_case *fc = &fixtures[i];
     json_t *exp = expected_case(fc->id);
     if (!exp)
-        cr_skip_test("fixtures not available");
+        cr_skip_test("%s/fixtures not available", shared_dir());
     size_t n;
     char **logs = fixture_logs(exp, &n);
     pr_buf a = PR_BUF_INIT;

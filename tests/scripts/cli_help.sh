@@ -1,0 +1,65 @@
+#!/bin/sh
+# Every command of both binaries answers `--help` (and -h) with its own usage
+# on stdout and status 0, and `BINARY help COMMAND` prints the same text.  The
+# commands are read from each binary's own --help, so a new command is
+# covered as soon as it is listed.  import-table and import-env name every
+# missing required option in one message, not one per try.
+set -u
+GEN="${GEN:-bin/perfrepro-gen}" MEASURE="${MEASURE:-bin/perfrepro-measure}"
+[ -x "$GEN" ] && [ -x "$MEASURE" ] || { echo "no $GEN or $MEASURE (run make first)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# $1 binary, $2 its name, $3 a command: --help, -h and `help COMMAND` agree.
+check_help() {
+  "$1" "$3" --help >"$tmp/help" 2>"$tmp/err"; rc=$?
+  [ "$rc" -eq 0 ] || fail "$2 $3 --help: status $rc: $(cat "$tmp/err")"
+  [ -s "$tmp/err" ] && fail "$2 $3 --help: wrote to stderr: $(cat "$tmp/err")"
+  head -n 1 "$tmp/help" | grep -q "^usage: $2 $3\( \|$\)" ||
+    fail "$2 $3 --help: not its own usage: $(head -n 1 "$tmp/help")"
+  # its own usage: no other command's synopsis
+  others=$(grep -v "^\(usage:\)\? *$2 $3\( \|$\)" "$tmp/help" | grep -c "^\(usage:\)\? *$2 [a-z]")
+  [ "$others" -eq 0 ] || fail "$2 $3 --help: other commands' usage too"
+  "$1" "$3" -h >"$tmp/h" 2>&1 || fail "$2 $3 -h: status $?"
+  cmp -s "$tmp/help" "$tmp/h" || fail "$2 $3 -h differs from --help"
+  "$1" help "$3" >"$tmp/h" 2>&1 || fail "$2 help $3: status $?"
+  cmp -s "$tmp/help" "$tmp/h" || fail "$2 help $3 differs from $3 --help"
+}
+
+"$GEN" --help >"$tmp/gen" 2>&1 || fail "perfrepro-gen --help: status $?"
+gen_cmds=$(sed -n 's/^\(usage:\)\? *perfrepro-gen \([a-z][a-z-]*\).*/\2/p' "$tmp/gen" | grep -v '^help$' | sort -u)
+[ "$(echo "$gen_cmds" | wc -w)" -ge 6 ] || fail "perfrepro-gen --help lists: $gen_cmds"
+for c in $gen_cmds; do check_help "$GEN" perfrepro-gen "$c"; done
+"$GEN" help >/dev/null 2>&1 || fail "perfrepro-gen help: status $?"
+"$GEN" help no-such-command >/dev/null 2>&1 && fail "perfrepro-gen help no-such-command: status 0"
+
+"$MEASURE" --help >"$tmp/measure" 2>&1 || fail "perfrepro-measure --help: status $?"
+measure_cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' "$tmp/measure")
+[ "$(echo "$measure_cmds" | wc -w)" -ge 2 ] || fail "perfrepro-measure --help lists: $measure_cmds"
+for c in $measure_cmds; do check_help "$MEASURE" perfrepro-measure "$c"; done
+
+# An unknown option: status 2, that command's usage on stderr, nothing on stdout.
+"$GEN" build --no-such-option >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ "$rc" -eq 2 ] || fail "build --no-such-option: status $rc"
+grep -q "^usage: perfrepro-gen build" "$tmp/err" || fail "build --no-such-option: no build usage: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "build --no-such-option: wrote to stdout"
+
+# All missing required options named at once.
+"$GEN" import-table >/dev/null 2>"$tmp/err" && fail "import-table without options: status 0"
+for o in --markdown --table --after --column --model --framework --precision --batch-size \
+         --unit --platform --repo --commit --path --out; do
+  grep -q -- "$o\b" "$tmp/err" || fail "import-table without options does not name $o: $(cat "$tmp/err")"
+done
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "import-table without options: not one line: $(cat "$tmp/err")"
+"$GEN" import-table --markdown x.md --model M --table 1 --batch-size 8 >/dev/null 2>"$tmp/err"
+grep -q -- "--markdown\|--model\|--table\|--batch-size" "$tmp/err" && fail "import-table names a given option: $(cat "$tmp/err")"
+grep -q -- "--column.*--out" "$tmp/err" || fail "import-table, some given: $(cat "$tmp/err")"
+"$GEN" import-env >/dev/null 2>"$tmp/err" && fail "import-env without options: status 0"
+for o in --markdown --repo --commit --path --out; do
+  grep -q -- "$o\b" "$tmp/err" || fail "import-env without options does not name $o: $(cat "$tmp/err")"
+done
+
+[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "cli help: ok ($(echo $gen_cmds $measure_cmds | wc -w) commands)"
