@@ -393,7 +393,9 @@ const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *ru
 static int check_per_node(const char *path, const pr_record *rec, const pr_platform *p,
                           pr_err *err)
 {
-    if (!p || p->per_node <= 0 || !p->kind || strcmp(p->kind, "gpu") != 0 ||
+    /* A failed case has no figure to misplace: a suite's 8-GPU case run on a
+     * 4-GPU machine is a record of why it could not run (no_gpu). */
+    if (rec->failed || !p || p->per_node <= 0 || !p->kind || strcmp(p->kind, "gpu") != 0 ||
         rec->gpus_per_node <= p->per_node)
         return 0;
     pr_jdoc *doc = NULL;

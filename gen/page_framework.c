@@ -80,8 +80,8 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
         rw_words(l, rule, &words, err);
         json_decref(rule);
         json_int_t cases = json_integer_value(json_object_get(seen, keys[i]));
-        json_t *v = json_pack("{s:s,s:I,s:b}", "rule", pr_buf_cstr(&words), "cases", cases,
-                              "measured", cases > 0);
+        json_t *v = json_pack("{s:s,s:I,s:b,s:b}", "rule", pr_buf_cstr(&words), "cases", cases,
+                              "measured", cases > 0, "one", cases == 1);
         lang_fmt(l, "rule_line", v, &b, err);
         json_array_append_new(rules, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
         json_decref(v);
