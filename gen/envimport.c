@@ -419,24 +419,12 @@ static int read_sections(walk *w, cmark_node *root)
  * Every missing option is named in one message. */
 static int check_opts(const pr_envimport_opts *o, pr_err *err)
 {
-    const struct {
-        int missing;
-        const char *name;
-    } required[] = {
+    const pr_opt_need required[] = {
         {!o->markdown, "--markdown"}, {!o->repo, "--repo"}, {!o->commit, "--commit"},
         {!o->path, "--path"},         {!o->out, "--out"},
     };
-    pr_buf names = PR_BUF_INIT;
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (required[i].missing)
-            pr_buf_printf(&names, "%s%s", n++ ? ", " : "", required[i].name);
-    if (n) {
-        pr_err_set(err, NULL, 0, 0, NULL, "required option%s missing: %s", n > 1 ? "s" : "",
-                   pr_buf_cstr(&names));
-        pr_buf_free(&names);
+    if (pr_err_missing_opts(err, required, sizeof required / sizeof required[0]) < 0)
         return -1;
-    }
     for (size_t i = 0; o->sections && i < o->nsections; i++)
         if (!o->sections[i][0])
             return pr_err_set(err, NULL, 0, 0, "--section", "an empty title");

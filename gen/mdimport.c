@@ -580,10 +580,7 @@ static int same_table(json_t *a, json_t *b)
  * turn into one more try per option. */
 static int check_opts(const pr_mdimport_opts *o, pr_err *err)
 {
-    const struct {
-        int missing;
-        const char *name;
-    } required[] = {
+    const pr_opt_need required[] = {
         {!o->markdown, "--markdown"},
         {o->table <= 0 && !o->heading, "--table N or --after TEXT"},
         {!o->column, "--column"},
@@ -598,17 +595,8 @@ static int check_opts(const pr_mdimport_opts *o, pr_err *err)
         {!o->path, "--path"},
         {!o->out, "--out"},
     };
-    pr_buf names = PR_BUF_INIT;
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (required[i].missing)
-            pr_buf_printf(&names, "%s%s", n++ ? ", " : "", required[i].name);
-    if (n) {
-        pr_err_set(err, NULL, 0, 0, NULL, "required option%s missing: %s", n > 1 ? "s" : "",
-                   pr_buf_cstr(&names));
-        pr_buf_free(&names);
+    if (pr_err_missing_opts(err, required, sizeof required / sizeof required[0]) < 0)
         return -1;
-    }
     if (!pr_name_is_safe(o->model) || !pr_name_is_safe(o->framework))
         return pr_err_set(err, NULL, 0, 0, "--model/--framework", "not a safe folder name");
     return pr_source_opts_check(o->repo, o->commit, o->path, err);

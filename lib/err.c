@@ -53,3 +53,17 @@ int pr_err_prefix(pr_err *e, const char *fmt, ...)
     pr_buf_free(&b);
     return -1;
 }
+
+int pr_err_missing_opts(pr_err *e, const pr_opt_need *need, size_t n)
+{
+    pr_buf names = PR_BUF_INIT;
+    size_t missing = 0;
+    for (size_t i = 0; i < n; i++)
+        if (need[i].missing)
+            pr_buf_printf(&names, "%s%s", missing++ ? ", " : "", need[i].name);
+    if (missing)
+        pr_err_set(e, NULL, 0, 0, NULL, "required option%s missing: %s", missing > 1 ? "s" : "",
+                   pr_buf_cstr(&names));
+    pr_buf_free(&names);
+    return missing ? -1 : 0;
+}
