@@ -161,6 +161,8 @@ static int read_directive(const char *file, int line, char **f, size_t n, im_man
         if (n != 3 || !source_path_ok(f[1]))
             return pr_err_set(err, file, line, 0, "published",
                               "write \"published<TAB>PATH-IN-SOURCE<TAB>TITLE\"");
+        if (m->published_path)
+            return pr_err_set(err, file, line, 0, "published", "a second published line");
         m->published_path = pr_xstrdup(f[1]);
         m->published_title = pr_xstrdup(f[2]);
         return 0;

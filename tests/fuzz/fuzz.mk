@@ -2,7 +2,7 @@
 # Included from the Makefile (`include tests/fuzz/fuzz.mk`), or used on its
 # own with `make -f Makefile -f tests/fuzz/fuzz.mk fuzz`.
 #
-#   make fuzz-build          builds build/fuzz/fuzz_{data,parse,mustache,check}
+#   make fuzz-build          builds build/fuzz/fuzz_{data,parse,mustache,check,manifest}
 #   make fuzz                builds them and runs each for FUZZ_SECONDS (60)
 #   make fuzz FUZZ_TARGETS=fuzz_parse FUZZ_SECONDS=600
 #
@@ -22,7 +22,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=8192
 FUZZ_OUT := build/fuzz
-FUZZ_TARGETS ?= fuzz_data fuzz_parse fuzz_mustache fuzz_check
+FUZZ_TARGETS ?= fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -Igen -Imeasure $(FUZZ_SAN) \
                -fsanitize=fuzzer-no-link \
@@ -38,6 +38,7 @@ fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c m
                   measure/parsetrace.c measure/recmark.c
 fuzz_mustache_SRC := gen/mustache.c
 fuzz_check_SRC := gen/check.c gen/checkpage.c gen/cmarkx.c gen/md.c
+fuzz_manifest_SRC := measure/import_manifest.c
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/%)
 
@@ -55,7 +56,7 @@ $(FUZZ_OUT)/$(1): $(FUZZ_OUT)/obj/tests/fuzz/$(1).o \
                   $$(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$$($(1)_SRC) $$(FUZZ_LIB_SRC))
 	$$(FUZZ_CC) $$(FUZZ_SAN) -fsanitize=fuzzer -o $$@ $$^ $$(FUZZ_LIBS)
 endef
-$(foreach h,fuzz_data fuzz_parse fuzz_mustache fuzz_check,$(eval $(call FUZZ_HARNESS,$(h))))
+$(foreach h,fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest,$(eval $(call FUZZ_HARNESS,$(h))))
 
 # One harness at a time (they share the machine with the build).  The
 # regression inputs are replayed first, then the fuzzer runs from the seeds.
