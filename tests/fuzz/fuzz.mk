@@ -36,7 +36,7 @@ fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c m
                   measure/logfacts.c measure/logfacts_args.c \
                   measure/explain.c measure/fit.c measure/fitcalc.c measure/fitreport.c \
                   measure/parsetrace.c measure/recmark.c
-fuzz_mustache_SRC := gen/mustache.c
+fuzz_mustache_SRC := gen/mustache.c gen/mustache_parse.c
 fuzz_check_SRC := gen/check.c gen/checkpage.c gen/cmarkx.c gen/md.c
 fuzz_manifest_SRC := measure/import_manifest.c
 

@@ -10,7 +10,7 @@ set -u
 BUILD="${BUILD:-build}"
 CC="${CC:-cc}"
 [ -f "$BUILD/lib/jdoc.o" ] || { echo "no objects in $BUILD (run make first)"; exit 77; }
-for o in gen/data gen/fitfile gen/runset gen/pairing gen/srcenv gen/mustache gen/check gen/checkpage gen/cmarkx gen/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
+for o in gen/data gen/fitfile gen/runset gen/pairing gen/srcenv gen/mustache gen/mustache_parse gen/check gen/checkpage gen/cmarkx gen/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
   [ -f "$BUILD/$o.o" ] || { echo "no $BUILD/$o.o (run make first)"; exit 77; }
 done
 tmp=$(mktemp -d)
@@ -26,7 +26,7 @@ for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest; do
   case $h in
     fuzz_data) objs="$BUILD/gen/data.o $BUILD/gen/fitfile.o $BUILD/gen/runset.o $BUILD/gen/pairing.o $BUILD/gen/srcenv.o $BUILD/gen/published.o $BUILD/gen/platform.o $BUILD/gen/decl.o $BUILD/measure/rule.o" ;;
     fuzz_parse) objs="$BUILD/measure/parse.o $BUILD/measure/parse_lines.o $BUILD/measure/parse_tables.o $BUILD/measure/numbers.o $BUILD/measure/rule.o $BUILD/measure/logscan.o $BUILD/measure/logfacts.o $BUILD/measure/logfacts_args.o $BUILD/measure/explain.o $BUILD/measure/fit.o $BUILD/measure/fitcalc.o $BUILD/measure/fitreport.o $BUILD/measure/parsetrace.o $BUILD/measure/recmark.o" ;;
-    fuzz_mustache) objs="$BUILD/gen/mustache.o" ;;
+    fuzz_mustache) objs="$BUILD/gen/mustache.o $BUILD/gen/mustache_parse.o" ;;
     fuzz_check) objs="$BUILD/gen/check.o $BUILD/gen/checkpage.o $BUILD/gen/cmarkx.o $BUILD/gen/md.o" ;;
     fuzz_manifest) objs="$BUILD/measure/import_manifest.o" ;;
   esac
