@@ -35,7 +35,7 @@ cmark_llist *pr_cmarkx_extensions(const pr_cmarkx_doc *d)
     return cmark_parser_get_syntax_extensions(d->parser);
 }
 
-void pr_cmarkx_plain(cmark_node *node, pr_buf *out)
+void pr_cmarkx_plain_opts_walk(cmark_node *node, pr_buf *out, const pr_cmarkx_plain_opts *o)
 {
     for (cmark_node *c = cmark_node_first_child(node); c; c = cmark_node_next(c)) {
         switch (cmark_node_get_type(c)) {
@@ -50,14 +50,27 @@ void pr_cmarkx_plain(cmark_node *node, pr_buf *out)
         case CMARK_NODE_LINEBREAK:
             pr_buf_putc(out, ' ');
             break;
-        case CMARK_NODE_IMAGE:
         case CMARK_NODE_HTML_INLINE: /* dropped in safe rendering */
+            if (o->dropped)
+                o->dropped(o->ctx, c);
+            break;
+        case CMARK_NODE_IMAGE:
+            if (o->dropped)
+                o->dropped(o->ctx, c);
+            if (o->image_alt)
+                pr_cmarkx_plain_opts_walk(c, out, o);
             break;
         default:
-            pr_cmarkx_plain(c, out);
+            pr_cmarkx_plain_opts_walk(c, out, o);
             break;
         }
     }
+}
+
+void pr_cmarkx_plain(cmark_node *node, pr_buf *out)
+{
+    static const pr_cmarkx_plain_opts text_content = {0, NULL, NULL};
+    pr_cmarkx_plain_opts_walk(node, out, &text_content);
 }
 
 int pr_cmarkx_line(cmark_node *node)

@@ -38,6 +38,16 @@ cmark_llist *pr_cmarkx_extensions(const pr_cmarkx_doc *d);
  * textContent of the rendered HTML: text and code literals, a space for a
  * soft or hard break; image alt text is left out (an <img> has no text). */
 void pr_cmarkx_plain(cmark_node *node, pr_buf *out);
+/* The same walk, for text as GitHub shows it in a table cell: an image by
+ * its alt text (image_alt), and each raw HTML node or image handed to
+ * dropped(ctx, node) (may be NULL) before its alt text, so that a caller can
+ * say what was left out. */
+typedef struct pr_cmarkx_plain_opts {
+    int image_alt;
+    void (*dropped)(void *ctx, cmark_node *node);
+    void *ctx;
+} pr_cmarkx_plain_opts;
+void pr_cmarkx_plain_opts_walk(cmark_node *node, pr_buf *out, const pr_cmarkx_plain_opts *o);
 
 /* The start line of node, or of its nearest ancestor that has one (the
  * autolink extension leaves its nodes without a position).  0 if none. */

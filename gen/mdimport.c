@@ -133,45 +133,31 @@ static void drop_html(const char *lit, pr_buf *dropped)
     pr_buf_free(&what);
 }
 
+/* pr_cmarkx_plain_opts' dropped: says what a cell's raw HTML or image's
+ * picture is, appended to the warning's list (ctx, a pr_buf). */
+static void cell_dropped(void *ctx, cmark_node *node)
+{
+    pr_buf *dropped = ctx;
+    if (cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE) {
+        drop_html(cmark_node_get_literal(node), dropped);
+        return;
+    }
+    pr_buf what = PR_BUF_INIT;
+    pr_buf_puts(&what, "an image (");
+    put_visible(&what, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 80);
+    pr_buf_putc(&what, ')');
+    add_dropped(dropped, pr_buf_cstr(&what));
+    pr_buf_free(&what);
+}
+
 /* Appends the plain text of node's inlines to out, as GitHub shows it: text
  * and code as written, an image by its alt text, a line break as a blank;
  * raw HTML is left out.  What was left out (raw HTML, an image's picture)
  * is described in dropped when it is not NULL. */
 static void cell_plain(cmark_node *node, pr_buf *out, pr_buf *dropped)
 {
-    for (cmark_node *c = cmark_node_first_child(node); c; c = cmark_node_next(c)) {
-        switch (cmark_node_get_type(c)) {
-        case CMARK_NODE_TEXT:
-        case CMARK_NODE_CODE: {
-            const char *lit = cmark_node_get_literal(c);
-            if (lit)
-                pr_buf_puts(out, lit);
-            break;
-        }
-        case CMARK_NODE_SOFTBREAK:
-        case CMARK_NODE_LINEBREAK:
-            pr_buf_putc(out, ' ');
-            break;
-        case CMARK_NODE_HTML_INLINE:
-            if (dropped)
-                drop_html(cmark_node_get_literal(c), dropped);
-            break;
-        case CMARK_NODE_IMAGE:
-            if (dropped) {
-                pr_buf what = PR_BUF_INIT;
-                pr_buf_puts(&what, "an image (");
-                put_visible(&what, cmark_node_get_url(c) ? cmark_node_get_url(c) : "", 80);
-                pr_buf_putc(&what, ')');
-                add_dropped(dropped, pr_buf_cstr(&what));
-                pr_buf_free(&what);
-            }
-            cell_plain(c, out, dropped); /* the alt text */
-            break;
-        default:
-            cell_plain(c, out, dropped);
-            break;
-        }
-    }
+    pr_cmarkx_plain_opts o = {1, dropped ? cell_dropped : NULL, dropped};
+    pr_cmarkx_plain_opts_walk(node, out, &o);
 }
 
 /* The trimmed plain text of a table cell (cell_plain); the caller frees it. */
