@@ -39,7 +39,7 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
         json_decref(pv);
     }
     cs_flags fl;
-    cs_flags_of(l, c, &fl, err);
+    cs_flags_of(f, c, &fl);
     cs_sets sets = {0};
     size_t points = 0;
     double base = NAN;
@@ -180,7 +180,7 @@ int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queu
         for (size_t i = first; i < end; i++) {
             const rm_cfg *c = &f->cfgs[i];
             cs_flags fl;
-            cs_flags_of(l, c, &fl, err);
+            cs_flags_of(f, c, &fl);
             int runs_max = 0, pub_max = 0;
             int runs = efficiency_points(f, c, 0, &fl, &sets, NULL, 0, &runs_max) >= 2;
             int pub = efficiency_points(f, c, 1, &fl, &sets, NULL, 0, &pub_max) >= 3 &&

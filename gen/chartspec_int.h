@@ -39,18 +39,16 @@ void cs_loglog(pr_chart *chart, int decimals);
 /* ------------------------------------------------------- flags, run sets */
 
 /* Which figures of a configuration are flagged, by cell index (c->cells):
- * meas[i] its runs' median, pub[i] its primary published row (c->pub).  A
- * figure is flagged when a sanity rule flags it in its own table (the
- * reproduction table checks the medians, the published table its rows:
- * sanity.h's sn_check_series, as gen/fw_tables.c does) or when the cell
- * stands for it and rm_cell.flagged is set. */
+ * meas[i] its runs' median, pub[i] its primary published row (c->pub), as
+ * the flag pass decided them once for every view (flags.h: rm_cell.flagged,
+ * fl_pub_row_flagged). */
 typedef struct cs_flags {
     unsigned char *meas, *pub; /* owned; c->ncells each */
 } cs_flags;
 
-/* Fills fl for c (l words the footnotes the rules write and this drops).
+/* Fills fl for c, a configuration of f, from the flag pass (flags.h).
  * The caller frees it with cs_flags_free. */
-void cs_flags_of(const lang *l, const rm_cfg *c, cs_flags *fl, pr_err *err);
+void cs_flags_of(const rm_fw *f, const rm_cfg *c, cs_flags *fl);
 void cs_flags_free(cs_flags *fl);
 
 /* The run of f whose log is published row r of t (the source's own logs),

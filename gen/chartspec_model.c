@@ -136,7 +136,7 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
     for (size_t i = 0; i < ncols; i++) {
         const rm_cfg *fc = mc->fcfgs[i];
         cs_flags fl;
-        cs_flags_of(l, fc, &fl, err);
+        cs_flags_of(mc->fws[i], fc, &fl);
         /* First count each kind's points: a series is added only with some. */
         size_t pts[XS_KINDS] = {0};
         for (size_t r = 0; r < nrows; r++) {
