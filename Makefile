@@ -43,7 +43,11 @@ CRITERION_CFLAGS = $(call pkg,--cflags,criterion)
 CRITERION_LIBS = $(call pkg,--libs,criterion)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
-GEN_SRC := $(filter-out gen/main.c,$(sort $(wildcard gen/*.c)))
+# gen/ is arranged by pipeline stage, one folder each, read in the order of
+# the folder listing (gen/README.md): 1-load, 2-model, 3-tables,
+# 4-charts, 5-views, 6-output; base/, template/ and import/ beside them.
+GEN_SRC := $(sort $(wildcard gen/*/*.c))
+GEN_INC := -Igen $(patsubst %/,-I%,$(sort $(dir $(GEN_SRC))))
 MEASURE_SRC := $(filter-out measure/main.c,$(sort $(wildcard measure/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 GEN_OBJ := $(GEN_SRC:%.c=$(BUILD)/%.o)
@@ -84,13 +88,13 @@ $(BUILD)/lib/%.o: lib/%.c | $(BUILD)/deps-build.stamp
 	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(MEASURE_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/gen/%.o: gen/%.c | $(BUILD)/deps-build.stamp
 	@mkdir -p $(@D)
-	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) -Igen -MMD -MP -c $< -o $@
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(GEN_INC) -MMD -MP -c $< -o $@
 $(BUILD)/measure/%.o: measure/%.c | $(BUILD)/deps-build.stamp
 	@mkdir -p $(@D)
 	$(CC) $(PR_CFLAGS) $(CFLAGS) $(MEASURE_CFLAGS) -Imeasure -MMD -MP -c $< -o $@
 $(BUILD)/tests/%.o: tests/unit/%.c | $(BUILD)/deps-test.stamp
 	@mkdir -p $(@D)
-	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(MEASURE_CFLAGS) $(CRITERION_CFLAGS) -Igen -Imeasure -MMD -MP -c $< -o $@
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(MEASURE_CFLAGS) $(CRITERION_CFLAGS) $(GEN_INC) -Imeasure -MMD -MP -c $< -o $@
 
 $(GEN_BIN): $(BUILD)/gen/main.o $(GEN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -119,7 +123,7 @@ $(FAKE_GPU): tests/fakes/fake_gpu.c $(BUILD)/measure/gpuhost.o
 # and rendered by make reports.  BENCH_QUICK=1 for a smoke run.
 $(BUILD)/bench/chart_bench: bench/chart_bench.c $(GEN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) -Igen -o $@ $^ $(GEN_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
+	$(CC) $(PR_CFLAGS) $(CFLAGS) $(GEN_CFLAGS) $(GEN_INC) -o $@ $^ $(GEN_LIBS) $(PR_LDFLAGS) $(LDFLAGS)
 bench: all $(BUILD)/bench/chart_bench
 	@sh scripts/deps.sh bench
 	python3 bench/run.py

@@ -1,4 +1,4 @@
-/* Times gen/chart.c on the sample scaling chart that bench/chart_matplotlib.py
+/* Times gen/4-charts/chart.c on the sample scaling chart that bench/chart_matplotlib.py
  * draws with matplotlib, so the two can be compared in one run.
  *   chart_bench N OUT_PREFIX
  * prints: perfrepro N=<N> png_ms_per_chart=<ms> svg_ms_per_chart=<ms>

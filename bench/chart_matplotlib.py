@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Draws perfrepro's sample scaling chart with matplotlib, for comparison
-with gen/chart.c (pr_chart_render_png).
+with gen/4-charts/chart.c (pr_chart_render_png).
 
     /usr/bin/python3 bench/chart_matplotlib.py OUT.png [N]
 
@@ -43,7 +43,7 @@ TITLE = "ResNet50 v1.5 吞吐扩展 (images/s)"
 X_LABEL = "GPU 数量"
 Y_LABEL = "吞吐 (images/s)"
 
-# Okabe-Ito, in the order gen/chart.c uses.
+# Okabe-Ito, in the order gen/4-charts/chart.c uses.
 BLUE, VERMILLION, GREY = "#0072B2", "#D55E00", "#8C8C8C"
 
 

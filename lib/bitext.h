@@ -5,7 +5,7 @@
  * table's note) is either a plain string, shown as it is on both pages, or
  * {"zh": "...", "en": "..."}, each page showing its own language.  A plain
  * string must then read right on both pages: a name, a code or a number
- * (the language check of gen/langcheck.c fails the build otherwise).
+ * (the language check of gen/6-output/langcheck.c fails the build otherwise).
  *
  * Memory: a pr_bitext owns both strings (copies of the document's; equal
  * copies for a plain string); pr_bitext_free frees them.

@@ -2,7 +2,7 @@
  * "Step trace"): every record a parse rule read, per run, in log order,
  * with its line, its value in the figure's unit and a status character.
  * measure writes it (measure/parsetrace.c); record.c checks it when a
- * record loads, through pr_rectrace_check; gen draws it (gen/steptrace.c)
+ * record loads, through pr_rectrace_check; gen draws it (gen/4-charts/steptrace.c)
  * from the checked JSON only.  What both sides must agree on lives here.
  */
 #ifndef PR_RECTRACE_H

@@ -1,6 +1,6 @@
 /* suite_steps: the structured parts of a suite that become commands a
  * reader pastes: the command's per-precision words and the steps.  They are
- * data, not shell code: gen quotes every word (gen/steps.c), so a report's
+ * data, not shell code: gen quotes every word (gen/5-views/steps.c), so a report's
  * block runs what the suite says and nothing else, and measure runs the
  * same words without a shell.
  */

@@ -3,7 +3,7 @@
  * its line, its value in the figure's unit and what became of it, coded
  * one character per record with the statuses `parse --explain` lists
  * (explain.c; both mark records through recmark.c).  gen draws it beside
- * the figure (gen/steptrace.c); gen never re-reads logs.
+ * the figure (gen/4-charts/steptrace.c); gen never re-reads logs.
  *
  * Made from one more reading of the logs (pr_parse_scan, pr_parse_reduce
  * with the rule's own keys, pr_mark_used), so it says what the plain parse

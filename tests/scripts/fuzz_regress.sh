@@ -10,24 +10,24 @@ set -u
 BUILD="${BUILD:-build}"
 CC="${CC:-cc}"
 [ -f "$BUILD/lib/jdoc.o" ] || { echo "no objects in $BUILD (run make first)"; exit 77; }
-for o in gen/data gen/fitfile gen/runset gen/pairing gen/srcenv gen/mustache gen/mustache_parse gen/check gen/checkpage gen/cmarkx gen/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
+for o in gen/1-load/data gen/1-load/fitfile gen/1-load/runset gen/1-load/pairing gen/1-load/srcenv gen/template/mustache gen/template/mustache_parse gen/6-output/check gen/6-output/checkpage gen/6-output/cmarkx gen/base/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
   [ -f "$BUILD/$o.o" ] || { echo "no $BUILD/$o.o (run make first)"; exit 77; }
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 SAN=""
 case "$BUILD" in *asan*) SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" ;; esac
-CFLAGS="-std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Ilib -Igen -Imeasure $SAN $(pkg-config --cflags jansson libpcre2-8 libcmark-gfm 2>/dev/null)"
+CFLAGS="-std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Ilib $(for d in gen/*/; do printf -- '-I%s ' "${d%/}"; done)-Imeasure $SAN $(pkg-config --cflags jansson libpcre2-8 libcmark-gfm 2>/dev/null)"
 LIBS="$(pkg-config --libs jansson libpcre2-8 libcmark-gfm 2>/dev/null) -lcmark-gfm-extensions -lm"
 LIB_OBJ=$(ls "$BUILD"/lib/*.o)
 fails=0
 $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
 for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest; do
   case $h in
-    fuzz_data) objs="$BUILD/gen/data.o $BUILD/gen/fitfile.o $BUILD/gen/runset.o $BUILD/gen/pairing.o $BUILD/gen/srcenv.o $BUILD/gen/published.o $BUILD/gen/platform.o $BUILD/gen/decl.o $BUILD/measure/rule.o" ;;
+    fuzz_data) objs="$BUILD/gen/1-load/data.o $BUILD/gen/1-load/fitfile.o $BUILD/gen/1-load/runset.o $BUILD/gen/1-load/pairing.o $BUILD/gen/1-load/srcenv.o $BUILD/gen/1-load/published.o $BUILD/gen/1-load/platform.o $BUILD/gen/1-load/decl.o $BUILD/measure/rule.o" ;;
     fuzz_parse) objs="$BUILD/measure/parse.o $BUILD/measure/parse_lines.o $BUILD/measure/parse_tables.o $BUILD/measure/numbers.o $BUILD/measure/rule.o $BUILD/measure/logscan.o $BUILD/measure/logfacts.o $BUILD/measure/logfacts_args.o $BUILD/measure/explain.o $BUILD/measure/fit.o $BUILD/measure/fitcalc.o $BUILD/measure/fitreport.o $BUILD/measure/parsetrace.o $BUILD/measure/recmark.o" ;;
-    fuzz_mustache) objs="$BUILD/gen/mustache.o $BUILD/gen/mustache_parse.o" ;;
-    fuzz_check) objs="$BUILD/gen/check.o $BUILD/gen/checkpage.o $BUILD/gen/cmarkx.o $BUILD/gen/md.o" ;;
+    fuzz_mustache) objs="$BUILD/gen/template/mustache.o $BUILD/gen/template/mustache_parse.o" ;;
+    fuzz_check) objs="$BUILD/gen/6-output/check.o $BUILD/gen/6-output/checkpage.o $BUILD/gen/6-output/cmarkx.o $BUILD/gen/base/md.o" ;;
     fuzz_manifest) objs="$BUILD/measure/import_manifest.o" ;;
   esac
   # shellcheck disable=SC2086

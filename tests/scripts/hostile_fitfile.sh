@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fit reports (RUN/fit/CASE.json, gen/fitfile.c) are checked as everything
+# Fit reports (RUN/fit/CASE.json, gen/1-load/fitfile.c) are checked as everything
 # else is: each rule by the one rule checker (lib/rulecfg.c: a profile
 # "nope", a skip -3, a reduce "avg", a trim without trimmed_mean), each value
 # as a record's FINAL_RESULT (-1 refused), each match against the value and

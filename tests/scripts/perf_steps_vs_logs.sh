@@ -384,13 +384,13 @@ def is_cjk(ch):
 
 
 def is_word(tok):
-    """gen/langcheck.c's word: letters, a hyphen or apostrophe between two."""
+    """gen/6-output/langcheck.c's word: letters, a hyphen or apostrophe between two."""
     tok = tok.lstrip('([{"\'*').rstrip(')]}"\'*,.;:!?')
     return bool(tok) and re.fullmatch(r"[A-Za-z](?:[A-Za-z]|['-](?=[A-Za-z]))*", tok) is not None
 
 
 def latin_run(text):
-    """gen/langcheck.c's rule for a Chinese page: 4 words in a row, tokens
+    """gen/6-output/langcheck.c's rule for a Chinese page: 4 words in a row, tokens
     split at spaces and at any non-ASCII character."""
     words, run = 0, []
     for tok in re.split(r'[ \t]+|([^\x00-\x7f])', text):

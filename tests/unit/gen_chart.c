@@ -1,4 +1,4 @@
-/* Unit tests of gen/chart.c: PNG/SVG output, pixels of the plot area, bar
+/* Unit tests of gen/4-charts/chart.c: PNG/SVG output, pixels of the plot area, bar
  * gaps, determinism (in one process and across two), CJK fonts, edge cases.
  *
  * With PR_CHART_SAMPLES=DIR in the environment, the test "samples" also

@@ -1,5 +1,5 @@
 /* One language per page: the check a build runs on every page it renders
- * (gen/langcheck.c) rejects English prose on a Chinese page and Chinese on
+ * (gen/6-output/langcheck.c) rejects English prose on a Chinese page and Chinese on
  * an English one, naming the page and the line; code, links, comments and
  * the names the data declares pass.  Data strings may come in both
  * languages (lib/bitext.c). */

@@ -150,7 +150,7 @@ Test(platform, a_run_finds_its_platform_from_its_environment)
     free(dir);
 }
 
-/* Precision classes and headline configurations (gen/decl.c). */
+/* Precision classes and headline configurations (gen/1-load/decl.c). */
 static const char classes[] =
     "{\"perfrepro\": 1, \"classes\": [\n"
     " {\"id\": \"fp32\", \"title\": {\"zh\": \"FP32\", \"en\": \"FP32\"}, \"modes\": [\"fp32\"]},\n"

@@ -1,5 +1,5 @@
 /* gen: statistics of few runs (lib/stats.c), checks that allow for the
- * rounding of printed figures, and the sanity flags (gen/sanity.c), each
+ * rounding of printed figures, and the sanity flags (gen/2-model/sanity.c), each
  * on the example the issue names (docs/statistics.md). */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -153,7 +153,7 @@ const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *ru
 /* Loads DIR; *out is the caller's (pr_data_free). */
 int pr_data_load(const char *dir, pr_dataset **out, pr_err *err);
 void pr_data_free(pr_dataset *d);
-/* Frees what a published table owns (gen/published.c). */
+/* Frees what a published table owns (gen/1-load/published.c). */
 void pr_pub_table_free(pr_pub_table *t);
 /* Validates one published-figures file on its own (for tests and tools). */
 int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err);

@@ -31,7 +31,7 @@ void cs_flags_free(cs_flags *fl)
     fl->meas = fl->pub = NULL;
 }
 
-/* As the published table's speedup flag finds it (gen/fw_tables.c). */
+/* As the published table's speedup flag finds it (gen/3-tables/fw_tables.c). */
 const pr_run *cs_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
     for (size_t i = 0; i < f->nrecs; i++)
