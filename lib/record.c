@@ -823,3 +823,22 @@ int pr_record_write(const char *path, const pr_record *r, pr_err *err)
     free(s);
     return rc;
 }
+
+size_t pr_record_run_values(const pr_record *r, double *out)
+{
+    if (r->failed)
+        return 0;
+    json_t *per_run = r->stats ? json_object_get(r->stats, "per_run") : NULL;
+    size_t n = json_array_size(per_run);
+    for (size_t k = 0; k < n; k++)
+        if (!json_is_number(json_array_get(per_run, k)))
+            n = 0;
+    if (n <= 1) {
+        if (out)
+            out[0] = r->final_result;
+        return 1;
+    }
+    for (size_t k = 0; out && k < n; k++)
+        out[k] = json_number_value(json_array_get(per_run, k));
+    return n;
+}

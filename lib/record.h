@@ -100,6 +100,12 @@ int pr_source_opts_check(const char *repo, const char *commit, const char *path,
 int pr_record_source_check(const pr_jcur *sc, pr_err *err);
 
 /* Sets every field to its empty value. */
+/* The runs a successful record stands for: a record of several runs (a
+ * parse of several logs) holds their figures in stats.per_run (all numbers)
+ * and their median as FINAL_RESULT; any other record is one run, its
+ * FINAL_RESULT.  Writes them to out (room for the count, may be NULL to
+ * count only) and returns how many; 0 for a failed record. */
+size_t pr_record_run_values(const pr_record *r, double *out);
 void pr_record_init(pr_record *r);
 /* Frees what r owns and re-initialises it. */
 void pr_record_clear(pr_record *r);

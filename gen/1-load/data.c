@@ -369,12 +369,14 @@ out:
 }
 
 /* The identity of a case, as a key of the loader's set of seen cases: the
- * same case on two platforms is two cases (an A100 and a V100 import). */
-static char *case_key(const pr_record *r, const pr_platform *p)
+ * same case on two platforms is two cases (an A100 and a V100 import), and
+ * so is the same case in two run folders: two run sets, two points of its
+ * history or the two sides of an A/B (docs/data-model.md#run-sets). */
+static char *case_key(const char *run, const pr_record *r, const pr_platform *p)
 {
-    return pr_xasprintf("%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s", r->model, r->framework,
-                        r->precision, r->batch_size, r->nodes, r->gpus_per_node, r->repeat,
-                        p ? p->id : "");
+    return pr_xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s", run, r->model,
+                        r->framework, r->precision, r->batch_size, r->nodes, r->gpus_per_node,
+                        r->repeat, p ? p->id : "");
 }
 
 const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *run,
@@ -516,7 +518,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             free(path);
             goto out;
         }
-        char *key = case_key(&rec, plat);
+        char *key = case_key(name, &rec, plat);
         json_t *other = json_object_get(seen, key);
         if (other) {
             pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",

@@ -11,6 +11,8 @@
 
 struct pr_runset {
     pr_bitext title;
+    pr_bitext note;            /* NULLs when none */
+    int experiment;            /* an A/B side: compared, not a framework's figures */
     size_t nenv;               /* declared environment groups */
     const se_file **env_files; /* each one resolved (borrowed from the set) */
     const se_group **env_groups;
@@ -18,7 +20,8 @@ struct pr_runset {
     char first[11], last[11];
 };
 
-static const char *const runset_keys[] = {"perfrepro", "title", "environment", NULL};
+static const char *const runset_keys[] = {"perfrepro", "title", "note", "experiment",
+                                            "environment", NULL};
 static const char *const env_ref_keys[] = {"file", "group", NULL};
 
 void rs_free(pr_runset *s)
@@ -26,6 +29,7 @@ void rs_free(pr_runset *s)
     if (!s)
         return;
     pr_bitext_free(&s->title);
+    pr_bitext_free(&s->note);
     free(s->env_files);
     free(s->env_groups);
     free(s);
@@ -66,6 +70,8 @@ static int read_decl(const char *path, const se_set *envs, pr_runset *s, pr_err 
     if (pr_jobject(&root, runset_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
         pr_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
         pr_jbitext(&root, "title", 1, &s->title, err) < 0 ||
+        pr_jbitext(&root, "note", 0, &s->note, err) < 0 ||
+        pr_jbool(&root, "experiment", 0, &s->experiment, err) < 0 ||
         (has = pr_jarr(&root, "environment", 0, 1, &env, err)) < 0)
         goto out;
     for (size_t i = 0; has && i < json_array_size(env.v); i++) {
@@ -177,6 +183,16 @@ const char *rs_title(const pr_run *run, const char *code)
     return t ? t : run->name;
 }
 
+const char *rs_note(const pr_run *run, const char *code)
+{
+    return run->set ? pr_bitext_in(&run->set->note, code) : NULL;
+}
+
+int rs_is_experiment(const pr_run *run)
+{
+    return run->set && run->set->experiment;
+}
+
 size_t rs_env_count(const pr_run *run)
 {
     return run->set ? run->set->nenv : 0;
@@ -253,6 +269,16 @@ int rs_dates(const pr_run *run, pr_buf *out)
     else
         pr_buf_printf(out, "%s – %s", s->first, s->last);
     return 1;
+}
+
+const char *rs_first(const pr_run *run)
+{
+    return run->set ? run->set->first : "";
+}
+
+const char *rs_last(const pr_run *run)
+{
+    return run->set ? run->set->last : "";
 }
 
 /* The run's dates, or "—". */

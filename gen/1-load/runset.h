@@ -38,6 +38,14 @@ void rs_free(pr_runset *s);
 
 /* The run set's title in language code, else the run folder's name. */
 const char *rs_title(const pr_run *run, const char *code);
+/* The run set's declared note in language code (why it exists, how it
+ * was run); NULL when none. */
+const char *rs_note(const pr_run *run, const char *code);
+/* 1 when the run set declares "experiment": true: one side of an A/B
+ * (data/comparisons/), whose figures the comparison shows and the
+ * framework, model and index pages, the history and the export leave out
+ * (docs/data-model.md#run-sets). */
+int rs_is_experiment(const pr_run *run);
 /* The declared environment groups: how many, and each one's file and
  * group (srcenv.h; borrowed from the dataset's environments). */
 size_t rs_env_count(const pr_run *run);
@@ -46,6 +54,10 @@ const se_group *rs_env_group(const pr_run *run, size_t i);
 /* Appends the run set's dates to out ("2023-07-28 – 2023-08-04", or one
  * date) and returns 1; 0 and nothing when no record or log states one. */
 int rs_dates(const pr_run *run, pr_buf *out);
+
+/* The first and the last date (YYYY-MM-DD) of rs_dates; "" when none. */
+const char *rs_first(const pr_run *run);
+const char *rs_last(const pr_run *run);
 
 /* Appends to out, comma-separated, the keys in which rule a differs from
  * rule b ("skip 9 / 0", "step iteration / summary"); nothing when they are

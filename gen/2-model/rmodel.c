@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "flags.h"
 #include "pairing.h"
+#include "runset.h"
 #include "stats.h"
 
 /* ---------------------------------------------------------------- grouping */
@@ -154,7 +155,8 @@ static void group(rm_world *w)
                     s->cases[c].batch_size, NULL);
     }
     for (size_t i = 0; i < d->nruns; i++)
-        for (size_t j = 0; j < d->runs[i].nrecords; j++) {
+        /* An A/B side is shown by its comparison only (runset.h). */
+        for (size_t j = 0; !rs_is_experiment(&d->runs[i]) && j < d->runs[i].nrecords; j++) {
             const pr_record *r = &d->runs[i].records[j];
             rm_model *m = get_model(w, r->model, NULL);
             rm_fw *f = get_fw(m, r->framework, NULL);
@@ -334,6 +336,13 @@ const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus)
     return cell ? cell : &empty;
 }
 
+/* 1 when run set a is newer than b: its last date, then its folder name. */
+static int run_newer(const pr_run *a, const pr_run *b)
+{
+    int c = strcmp(rs_last(a), rs_last(b));
+    return c ? c > 0 : strcmp(a->name, b->name) > 0;
+}
+
 /* The statistics of a cell from its records: the median of the runs (a
  * record of several runs counts each), their range, the repeat closest to
  * the median and the first failure.  *vals (capacity *cap) is scratch
@@ -346,10 +355,21 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
     for (size_t i = 0; i < out->nrecs; i++)
         has_measured |= strcmp(out->recs[i]->origin, "parsed") != 0;
     out->imported = out->nrecs && !has_measured;
+    /* Of that origin, the newest run set: the older ones are the case's
+     * history (samples.h), not its figure. */
+    const pr_run *newest = NULL;
+    for (size_t i = 0; i < out->nrecs; i++)
+        if ((strcmp(out->recs[i]->origin, "parsed") == 0) == out->imported &&
+            (!newest || run_newer(out->runs[i], newest)))
+            newest = out->runs[i];
     for (size_t i = 0; i < out->nrecs; i++) {
         const pr_record *r = out->recs[i];
         if ((strcmp(r->origin, "parsed") == 0) != out->imported) {
             out->n_other_origin++;
+            continue;
+        }
+        if (out->runs[i] != newest) {
+            out->n_older++;
             continue;
         }
         out->n_total++;
@@ -360,22 +380,12 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
             }
             continue;
         }
-        /* A record of several runs (parse of several logs) counts each run:
-         * its stats.per_run are the runs' figures, FINAL_RESULT their median. */
-        json_t *per_run = r->stats ? json_object_get(r->stats, "per_run") : NULL;
-        size_t nrun = json_array_size(per_run);
-        for (size_t k = 0; k < nrun; k++)
-            if (!json_is_number(json_array_get(per_run, k)))
-                nrun = 0;
-        if (out->n_ok + nrun + 1 > *cap)
-            *vals = pr_xrealloc(*vals, (*cap = 2 * (out->n_ok + nrun + 1)) * sizeof **vals);
-        if (nrun > 1) {
-            for (size_t k = 0; k < nrun; k++)
-                (*vals)[out->n_ok++] = json_number_value(json_array_get(per_run, k));
-            out->n_total += nrun - 1;
-        } else {
-            (*vals)[out->n_ok++] = r->final_result;
-        }
+        /* A record of several runs (parse of several logs) counts each run. */
+        size_t nrun = pr_record_run_values(r, NULL);
+        if (out->n_ok + nrun > *cap)
+            *vals = pr_xrealloc(*vals, (*cap = 2 * (out->n_ok + nrun)) * sizeof **vals);
+        out->n_ok += pr_record_run_values(r, *vals + out->n_ok);
+        out->n_total += nrun - 1;
     }
     if (out->n_ok) {
         pr_qsort(*vals, out->n_ok, sizeof **vals, dbl_cmp);
@@ -390,7 +400,7 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
         double best = INFINITY;
         for (size_t i = 0; i < out->nrecs; i++) {
             const pr_record *r = out->recs[i];
-            if (r->failed || (strcmp(r->origin, "parsed") == 0) != out->imported)
+            if (r->failed || out->runs[i] != newest)
                 continue;
             double dist = fabs(r->final_result - out->median);
             if (dist < best || (dist == best && r->repeat < out->link_rec->repeat)) {

@@ -52,6 +52,9 @@ typedef struct rm_cell {
     int imported;              /* the runs are logs someone else published (origin
                                 * "parsed"), not runs perfrepro measured */
     unsigned n_other_origin;   /* records of the lower-precedence origin left out */
+    unsigned n_older;          /* records of older run sets of the case left out: the
+                                * cell stands for the newest run set's runs (its last
+                                * date, then folder name); the others are its history */
     /* 1 when a sanity rule (sanity.h) flags the figure the cell stands for
      * (its origin's), so that every view of it (framework and model tables,
      * index, charts) marks it; set by rm_build's flag pass. */

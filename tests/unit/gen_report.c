@@ -303,10 +303,20 @@ Test(load, duplicate_case)
 {
     pr_buf b = PR_BUF_INIT;
     record_text(&b, 1, 1, 99.0, NULL); /* the same case as runs/r1's first record */
-    const char *n[] = {"runs/r2/logs/index/dup_speed", "duplicate case", "runs/r1/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", NULL};
     char *d = toy_data();
+    /* In another run folder it is another run set's run of the case. */
     put(d, "runs/r2/logs/index/dup_speed", pr_buf_cstr(&b));
     put(d, "runs/r2/logs/train_log/clas_Toy_sp_bs64_fp32_1_r1", "x\n");
+    pr_dataset *ds = NULL;
+    pr_err e2;
+    cr_expect(pr_data_load(d, &ds, &e2) == 0, "one case in two run sets: %s", e2.msg);
+    pr_data_free(ds);
+    char *r2 = pr_path_join(d, "runs/r2");
+    rm_rf(r2);
+    free(r2);
+    /* In one run folder it is a duplicate. */
+    const char *n[] = {"runs/r1/logs/index/dup_speed", "duplicate case", "runs/r1/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", NULL};
+    put(d, "runs/r1/logs/index/dup_speed", pr_buf_cstr(&b));
     char *msg = load_error(d);
     for (const char *const *p = n; *p; p++)
         cr_expect(strstr(msg, *p), "message \"%s\" lacks \"%s\"", msg, *p);
