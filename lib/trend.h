@@ -96,8 +96,9 @@ typedef enum {
  * states[n] (the caller's array).  Points before the first PR_TREND_MIN_SEGMENT
  * of a segment are PR_TREND_OK.  A point that is itself a change point is
  * judged against the segment it ends; the point after a beyond point is
- * compared with the same limits for persistence (trend.c says more).  lo and hi (may be NULL; the caller's
- * arrays of n) get each point's limits, NAN where there is none. */
+ * compared with the same limits for persistence (trend.c says more).  lo
+ * and hi (may be NULL; the caller's arrays of n) get each point's limits,
+ * NAN where there is none. */
 void pr_trend_judge(const double *x, size_t n, const size_t *cps, size_t ncps, double alpha,
                     pr_trend_state *states, double *lo, double *hi);
 /* "ok", "suspect", "outlier", "regression", "improvement". */
