@@ -28,10 +28,10 @@
 #include <stddef.h>
 
 /* Defaults for tens of points, not thousands. */
-#define PR_TREND_MAX_PVALUE 0.01
+#define PR_TREND_MAX_PVALUE 0.001
 #define PR_TREND_MIN_MAGNITUDE 0.0
 #define PR_TREND_MIN_SEGMENT 4   /* points a prediction interval needs */
-#define PR_TREND_MIN_SPLIT 2     /* points each side of a change point */
+#define PR_TREND_MIN_SPLIT 3     /* points each side of a change point */
 #define PR_TREND_ALPHA 0.01      /* 99 % prediction interval */
 
 /* Student's t distribution: P(T <= t) with df > 0 degrees of freedom (df

@@ -91,7 +91,7 @@ def energy(x, tau):
         e -= right / (k * (k - 1) / 2)
     return m * k / (m + k) * e
 
-def change_points(x, max_p=0.01, min_mag=0.0, ms=2):
+def change_points(x, max_p=0.001, min_mag=0.0, ms=3):  # trend.h defaults
     found = []
     def seg(a, b):
         if b - a < 2 * ms:
