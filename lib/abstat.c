@@ -213,10 +213,12 @@ int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double d
     for (size_t j = 0; j < n; j++)
         if (!isfinite(b[j]) || !(b[j] > 0))
             return -1;
-    if (n && m > SIZE_MAX / n)
+    /* m + n + m·n + 1 doubles must be countable in bytes */
+    size_t lim = SIZE_MAX / sizeof(double);
+    if (m > lim || n > lim - m || (n && m > SIZE_MAX / n))
         return -1;
     size_t mn = m * n;
-    if (m + n > SIZE_MAX / sizeof(double) - mn)
+    if (mn >= lim - m - n)
         return -1;
     double *mem = malloc((m + n + mn + 1) * sizeof *mem);
     if (!mem)

@@ -296,7 +296,7 @@ Test(abstat, compare_rejects_invalid)
            inf_[] = {INFINITY, 1};
     pr_ab_result r, before;
     memset(&r, 0x5a, sizeof r);
-    before = r;
+    memcpy(&before, &r, sizeof r);
     cr_expect_eq(pr_ab_compare(good, 2, zero, 2, 0.05, &r), -1);
     cr_expect_eq(pr_ab_compare(neg, 2, good, 2, 0.05, &r), -1);
     cr_expect_eq(pr_ab_compare(good, 2, nan_, 2, 0.05, &r), -1);
