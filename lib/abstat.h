@@ -53,21 +53,31 @@ typedef struct pr_ab_result {
 } pr_ab_result;
 #define PR_AB_RUNS_NEEDED_MAX 1000
 
+/* Exact counting up to this many pairs m·n (100 vs 100, 10 vs 1000: at
+ * most 5·10⁷ additions); beyond it the normal approximation with
+ * continuity correction (mean m·n/2, variance m·n·(m + n + 1)/12), which
+ * runs of benchmarks never reach. */
+#define PR_AB_EXACT_MAX_PAIRS 10000
+
 /* P(U <= u) for the Mann–Whitney statistic of m and n values under no
  * change (all (m+n choose m) orderings equally likely), exactly, by
- * counting; 0 when u < 0, 1 when u >= m·n. */
+ * counting (m·n <= PR_AB_EXACT_MAX_PAIRS); 0 when u < 0, 1 when u >= m·n;
+ * NAN when memory runs out. */
 double pr_ab_mwu_cdf(size_t m, size_t n, long u);
 /* The k of the interval for m and n runs, and its exact coverage in
- * *coverage (may be NULL); 0 (and coverage 0) when m or n < PR_AB_MIN_RUNS. */
+ * *coverage (may be NULL); 0 (and coverage 0) when m or n < PR_AB_MIN_RUNS
+ * (or memory runs out). */
 size_t pr_ab_moses_k(size_t m, size_t n, double *coverage);
 /* Compares a (m values) with b (n values), every value finite and > 0,
  * with the smallest change that matters delta (a fraction, > 0; e.g. 0.05).
  * Returns 0, or -1 when a value is not finite and positive, or delta is not
- * in (0, 1) (out is then untouched). */
+ * in (0, 1), or memory for the m·n differences runs out (out is then
+ * untouched).  a may be NULL when m is 0, b when n is 0. */
 int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double delta,
                   pr_ab_result *out);
 /* The verdict's key: "faster", "slower", "changed_small", "equivalent",
- * "inconclusive", "insufficient" (JSON, CSV and string keys use it). */
+ * "inconclusive", "insufficient" (JSON, CSV and string keys use it);
+ * static strings, NULL for a value outside the enum. */
 const char *pr_ab_verdict_key(pr_ab_verdict v);
 /* The expected number of cells that a comparison of cells with these
  * interval coverages would call faster or slower when nothing changed: at

@@ -1,0 +1,279 @@
+#include "abstat.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+/* Φ⁻¹(0.975): the normal quantile of a two-sided 95 % interval. */
+#define Z975 1.959963984540054
+
+/* C(r + c, r), the number of orderings of r and c values; exact while it
+ * is below 2^53 (every partial product is a binomial coefficient, an
+ * integer), a few rounding errors beyond. */
+static double orderings(size_t r, size_t c)
+{
+    double t = 1;
+    for (size_t i = 1; i <= r; i++)
+        t = t * (double)(c + i) / (double)i;
+    return t;
+}
+
+/* The exact lower tail of U for m and n values: cum[u] = P(U <= u) for
+ * u = 0 .. umax (the caller's array of umax + 1).  Counts the orderings
+ * with U = u by the recurrence on the largest of the m + n values
+ *
+ *   N(i, j, u) = N(i − 1, j, u − j) + N(i, j − 1, u)
+ *
+ * (the largest is one of the i values, above all j others, or one of the
+ * j values, above none), N(i, 0, u) = N(0, j, u) = [u = 0], kept for one j
+ * at a time over i = 0 .. r, r the smaller of m and n (U of (m, n) and of
+ * (n, m) have one distribution).  Counts are doubles: additions of
+ * positive numbers only, exact integers while below 2^53 (m + n <= 55),
+ * no overflow below C(m + n, m) ≈ 1e308.  Work r·c·umax, memory
+ * (r + 1)·(umax + 1) doubles, freed here.  Returns 0, or -1 when memory
+ * runs out. */
+static int mwu_exact_tail(size_t m, size_t n, size_t umax, double *cum)
+{
+    size_t r = m < n ? m : n, c = m < n ? n : m, w = umax + 1;
+    double *N = calloc((r + 1) * w, sizeof *N);
+    if (!N)
+        return -1;
+    for (size_t i = 0; i <= r; i++)
+        N[i * w] = 1;
+    for (size_t j = 1; j <= c; j++)
+        for (size_t i = 1; i <= r; i++)
+            /* row i − 1 holds N(i − 1, j, ·) already, row i N(i, j − 1, ·) */
+            for (size_t u = j; u <= umax; u++)
+                N[i * w + u] += N[(i - 1) * w + u - j];
+    double total = orderings(r, c), s = 0;
+    for (size_t u = 0; u <= umax; u++) {
+        s += N[r * w + u];
+        cum[u] = s / total;
+    }
+    free(N);
+    return 0;
+}
+
+static int mwu_is_exact(size_t m, size_t n)
+{
+    return m == 0 || n == 0 || n <= PR_AB_EXACT_MAX_PAIRS / m;
+}
+
+/* The normal approximation of P(U <= u), with continuity correction:
+ * mean m·n/2, variance m·n·(m + n + 1)/12. */
+static double mwu_normal_cdf(size_t m, size_t n, double u)
+{
+    double mn = (double)m * (double)n;
+    double sd = sqrt(mn * ((double)m + (double)n + 1) / 12);
+    return 0.5 * erfc(-((u + 0.5 - mn / 2) / sd) / sqrt(2.0));
+}
+
+double pr_ab_mwu_cdf(size_t m, size_t n, long u)
+{
+    if (u < 0)
+        return 0;
+    if (m == 0 || n == 0 || (unsigned long long)u >= (unsigned long long)m * n)
+        return 1;
+    if (!mwu_is_exact(m, n))
+        return mwu_normal_cdf(m, n, (double)u);
+    size_t mn = m * n, uu = (size_t)u;
+    /* The distribution is symmetric about m·n/2: count the shorter tail,
+     * P(U <= u) = 1 − P(U <= m·n − u − 1). */
+    int upper = uu > mn / 2;
+    size_t umax = upper ? mn - uu - 1 : uu;
+    double *cum = malloc((umax + 1) * sizeof *cum);
+    if (!cum || mwu_exact_tail(m, n, umax, cum) != 0) {
+        free(cum);
+        return NAN;
+    }
+    double p = upper ? 1 - cum[umax] : cum[umax];
+    free(cum);
+    return p;
+}
+
+/* coverage(k) = 1 − 2·P(U <= k − 1) falls as k grows; the largest k at
+ * which it is still >= PR_AB_COVERAGE_TARGET, else 1. */
+size_t pr_ab_moses_k(size_t m, size_t n, double *coverage)
+{
+    if (coverage)
+        *coverage = 0;
+    if (m < PR_AB_MIN_RUNS || n < PR_AB_MIN_RUNS)
+        return 0;
+    size_t best = 1;
+    double cov;
+    if (mwu_is_exact(m, n)) {
+        /* P(U <= m·n/2) >= 1/2: coverage <= 0 there, so k − 1 stays below. */
+        size_t umax = m * n / 2;
+        double *cum = malloc((umax + 1) * sizeof *cum);
+        if (!cum || mwu_exact_tail(m, n, umax, cum) != 0) {
+            free(cum);
+            return 0;
+        }
+        for (size_t k = 2; k - 1 <= umax && 1 - 2 * cum[k - 1] >= PR_AB_COVERAGE_TARGET; k++)
+            best = k;
+        cov = 1 - 2 * cum[best - 1];
+        free(cum);
+    } else {
+        /* Start from the normal quantile and step to the last k that keeps
+         * the level (a step or two). */
+        double mn = (double)m * (double)n;
+        double sd = sqrt(mn * ((double)m + (double)n + 1) / 12);
+        double guess = floor(mn / 2 - 0.5 - Z975 * sd) + 1;
+        size_t k = guess > 1 ? (size_t)guess : 1;
+        while (k > 1 && 1 - 2 * mwu_normal_cdf(m, n, (double)(k - 1)) < PR_AB_COVERAGE_TARGET)
+            k--;
+        while (1 - 2 * mwu_normal_cdf(m, n, (double)k) >= PR_AB_COVERAGE_TARGET)
+            k++;
+        best = k;
+        cov = 1 - 2 * mwu_normal_cdf(m, n, (double)(best - 1));
+    }
+    if (coverage)
+        *coverage = cov;
+    return best;
+}
+
+static double mean_of(const double *v, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    return s / (double)n;
+}
+
+/* The runs per side at which an interval would decide, by the normal
+ * approximation of the difference of two means of log values (the
+ * Hodges–Lehmann estimate is close to it for the small, roughly symmetric
+ * spreads of benchmark runs; the figure is a guide, not a promise):
+ *
+ *   s  the pooled standard deviation of the log values,
+ *      sqrt((Σ (log a_i − mean_a)² + Σ (log b_j − mean_b)²) / (m + n − 2))
+ *      (0 when m + n − 2 is 0);
+ *   h  the distance on the log scale from the estimate to the nearest
+ *      decision boundary, 0, log(1 + δ) or log(1 − δ), at least
+ *      log(1 + δ)/4 (an estimate on a boundary decides nothing);
+ *   n  with n runs a side the 95 % interval of the difference is about
+ *      ± 1.96·s·sqrt(2/n); it stays on one side of the boundary when that
+ *      is below h:  n = ceil(2·(1.959964·s/h)²),
+ *
+ * at least max(m, n) + 1 (more than there are), at most
+ * PR_AB_RUNS_NEEDED_MAX.  la and lb are the log values. */
+static unsigned runs_needed(const double *la, size_t m, const double *lb, size_t n, double hl,
+                            double delta)
+{
+    double ma = mean_of(la, m), mb = mean_of(lb, n), ss = 0;
+    for (size_t i = 0; i < m; i++)
+        ss += (la[i] - ma) * (la[i] - ma);
+    for (size_t j = 0; j < n; j++)
+        ss += (lb[j] - mb) * (lb[j] - mb);
+    double s = m + n > 2 ? sqrt(ss / (double)(m + n - 2)) : 0;
+    double up = log1p(delta), down = log1p(-delta);
+    double h = fabs(hl);
+    if (fabs(hl - up) < h)
+        h = fabs(hl - up);
+    if (fabs(hl - down) < h)
+        h = fabs(hl - down);
+    if (h < up / 4)
+        h = up / 4;
+    double t = Z975 * s / h;
+    double x = ceil(2 * t * t);
+    double least = (double)(m > n ? m : n) + 1;
+    if (!(x >= least))
+        x = least;
+    if (x > PR_AB_RUNS_NEEDED_MAX)
+        x = PR_AB_RUNS_NEEDED_MAX;
+    return (unsigned)x;
+}
+
+static pr_ab_verdict verdict_of(double ratio, double lo, double hi, double delta)
+{
+    int above = lo > 1, below = hi < 1;
+    if (above && ratio >= 1 + delta)
+        return PR_AB_FASTER;
+    if (below && ratio <= 1 - delta)
+        return PR_AB_SLOWER;
+    if (above || below)
+        return PR_AB_CHANGED_SMALL;
+    if (lo >= 1 - delta && hi <= 1 + delta)
+        return PR_AB_EQUIVALENT;
+    return PR_AB_INCONCLUSIVE;
+}
+
+/* Allocates the log values and the m·n differences in one block, freed
+ * here. */
+int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double delta,
+                  pr_ab_result *out)
+{
+    if (!out || (m && !a) || (n && !b) || !(delta > 0 && delta < 1))
+        return -1;
+    for (size_t i = 0; i < m; i++)
+        if (!isfinite(a[i]) || !(a[i] > 0))
+            return -1;
+    for (size_t j = 0; j < n; j++)
+        if (!isfinite(b[j]) || !(b[j] > 0))
+            return -1;
+    /* m + n + m·n + 1 doubles must be countable in bytes */
+    size_t lim = SIZE_MAX / sizeof(double);
+    if (m > lim || n > lim - m || (n && m > SIZE_MAX / n))
+        return -1;
+    size_t mn = m * n;
+    if (mn >= lim - m - n)
+        return -1;
+    double *mem = malloc((m + n + mn + 1) * sizeof *mem);
+    if (!mem)
+        return -1;
+    double *la = mem, *lb = mem + m, *d = mem + m + n;
+    for (size_t i = 0; i < m; i++)
+        la[i] = log(a[i]);
+    for (size_t j = 0; j < n; j++)
+        lb[j] = log(b[j]);
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++)
+            d[i * n + j] = lb[j] - la[i];
+
+    pr_ab_result r = {.m = m, .n = n, .ratio = NAN, .lo = NAN, .hi = NAN,
+                      .verdict = PR_AB_INSUFFICIENT};
+    double hl = 0;
+    if (mn) {
+        hl = pr_stats_median(d, mn); /* sorts d */
+        r.ratio = exp(hl);
+    }
+    if (m >= PR_AB_MIN_RUNS && n >= PR_AB_MIN_RUNS) {
+        r.k = pr_ab_moses_k(m, n, &r.coverage);
+        if (r.k == 0) { /* memory ran out */
+            free(mem);
+            return -1;
+        }
+        r.lo = exp(d[r.k - 1]);
+        r.hi = exp(d[mn - r.k]);
+        r.verdict = verdict_of(r.ratio, r.lo, r.hi, delta);
+        if (r.verdict == PR_AB_INCONCLUSIVE)
+            r.runs_needed = runs_needed(la, m, lb, n, hl, delta);
+    }
+    free(mem);
+    *out = r;
+    return 0;
+}
+
+const char *pr_ab_verdict_key(pr_ab_verdict v)
+{
+    switch (v) {
+    case PR_AB_FASTER: return "faster";
+    case PR_AB_SLOWER: return "slower";
+    case PR_AB_CHANGED_SMALL: return "changed_small";
+    case PR_AB_EQUIVALENT: return "equivalent";
+    case PR_AB_INCONCLUSIVE: return "inconclusive";
+    case PR_AB_INSUFFICIENT: return "insufficient";
+    }
+    return NULL;
+}
+
+double pr_ab_expected_false(const double *coverage, size_t ncells)
+{
+    double s = 0;
+    for (size_t i = 0; i < ncells; i++)
+        if (coverage[i] > 0)
+            s += 1 - coverage[i];
+    return s;
+}
