@@ -15,8 +15,10 @@
 #include "check.h"
 #include "data.h"
 #include "envimport.h"
+#include "fileio.h"
 #include "jdoc.h"
 #include "mdimport.h"
+#include "page_compare.h"
 #include "record.h"
 #include "report.h"
 #include "site.h"
@@ -38,6 +40,7 @@ static int cmd_site(int argc, char **argv);
 static int cmd_check(int argc, char **argv);
 static int cmd_import_table(int argc, char **argv);
 static int cmd_import_env(int argc, char **argv);
+static int cmd_compare(int argc, char **argv);
 
 static const gen_command commands[] = {
     {"build", cmd_build,
@@ -98,6 +101,27 @@ static const gen_command commands[] = {
      "          topology (nvidia-smi topo) or text.  --section may be repeated;\n"
      "          default: 环境介绍, 物理机环境, 机器环境, 硬件环境, Docker 镜像,\n"
      "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n"},
+    {"compare", cmd_compare,
+     "perfrepro-gen compare [--data DIR] (--a SEL --b SEL | --declared NAME)\n"
+     "          [--delta D] [--format md|json|csv] [--lang zh|en] [--fail-on regression]\n"
+     "          [--out FILE] [--templates DIR]\n",
+     "compare   set run set B against run set A cell by cell (model, framework,\n"
+     "          platform, precision, batch size, nodes, GPUs) on log throughput: the\n"
+     "          Hodges-Lehmann ratio B/A, the exact Mann-Whitney (Moses) interval with\n"
+     "          its coverage, and a verdict (faster, slower, changed below D,\n"
+     "          equivalent within D, inconclusive with the runs needed, insufficient\n"
+     "          data below 2 runs a side); D (default 0.05) is the smallest change\n"
+     "          that matters.  SEL: a run folder name or a glob over them (several run\n"
+     "          sets pool their runs per cell), env:KEY=VALUE (run sets whose records\n"
+     "          state it: framework_version or a log fact key such as\n"
+     "          container.release), or published:LABEL@DATE (a published source's\n"
+     "          revision, each figure a 1-run sample).  --declared NAME compares as\n"
+     "          DIR/comparisons/NAME.json does.  md is the page (--lang, default zh;\n"
+     "          with --out FILE.md its chart is written beside it as FILE.svg and\n"
+     "          FILE.png), json one object, csv one row per cell.  Output goes to\n"
+     "          FILE (default: standard output).  A and B sharing no platform is an\n"
+     "          error.  --fail-on regression: exit status 1 when a cell is slower\n"
+     "          (after the output is written), for CI.\n"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -356,6 +380,96 @@ static int cmd_import_env(int argc, char **argv)
     rc = 0;
 out:
     free(sections);
+    return rc;
+}
+
+/* perfrepro-gen compare ... (usage above) */
+static int cmd_compare(int argc, char **argv)
+{
+    pc_cli o = {NULL, NULL, NULL, 0, "md", "zh", "templates", NULL, NULL, NULL};
+    const char *data = "data", *delta = NULL, *fail_on = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (is_help(a)) {
+            command_usage("compare", stdout);
+            return 0;
+        }
+        const char **dst = !strcmp(a, "--data")        ? &data
+                           : !strcmp(a, "--a")         ? &o.a
+                           : !strcmp(a, "--b")         ? &o.b
+                           : !strcmp(a, "--declared")  ? &o.declared
+                           : !strcmp(a, "--delta")     ? &delta
+                           : !strcmp(a, "--format")    ? &o.format
+                           : !strcmp(a, "--lang")      ? &o.lang
+                           : !strcmp(a, "--out")       ? &o.out
+                           : !strcmp(a, "--templates") ? &o.templates
+                           : !strcmp(a, "--fail-on")   ? &fail_on
+                                                       : NULL;
+        if (!dst || i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-gen: compare: unexpected argument '%s'\n", a);
+            command_usage("compare", stderr);
+            return 2;
+        }
+        *dst = argv[++i];
+    }
+    char *end = NULL;
+    errno = 0;
+    if (delta)
+        o.delta = strtod(delta, &end);
+    const char *bad = !o.declared == !(o.a && o.b) || (o.declared && (o.a || o.b))
+                          ? "give --a and --b, or --declared"
+                      : delta && (errno || end == delta || *end || !(o.delta > 0 && o.delta < 1))
+                          ? "--delta: a fraction in (0, 1), e.g. 0.05"
+                      : strcmp(o.format, "md") && strcmp(o.format, "json") && strcmp(o.format, "csv")
+                          ? "--format: md, json or csv"
+                      : strcmp(o.lang, "zh") && strcmp(o.lang, "en") ? "--lang: zh or en"
+                      : fail_on && strcmp(fail_on, "regression") ? "--fail-on: regression"
+                                                                 : NULL;
+    if (bad) {
+        fprintf(stderr, "perfrepro-gen: compare: %s\n", bad);
+        command_usage("compare", stderr);
+        return 2;
+    }
+    /* FILE.md: its chart beside it, FILE.svg and FILE.png */
+    size_t n = o.out ? strlen(o.out) : 0;
+    char *stem = n > 3 && !strcmp(o.out + n - 3, ".md") ? pr_xstrndup(o.out, n - 3) : NULL;
+    char *svg_path = stem ? pr_xasprintf("%s.svg", stem) : NULL;
+    char *png_path = stem ? pr_xasprintf("%s.png", stem) : NULL;
+    char *svg_rel = svg_path ? pr_xstrdup(strrchr(svg_path, '/') ? strrchr(svg_path, '/') + 1 : svg_path) : NULL;
+    char *png_rel = png_path ? pr_xstrdup(strrchr(png_path, '/') ? strrchr(png_path, '/') + 1 : png_path) : NULL;
+    if (!strcmp(o.format, "md")) {
+        o.chart_svg = svg_rel;
+        o.chart_png = png_rel;
+    }
+    pr_json_init();
+    pr_err err;
+    pr_dataset *d = NULL;
+    pr_buf text = PR_BUF_INIT, svg = PR_BUF_INIT, png = PR_BUF_INIT;
+    size_t slower = 0;
+    int rc = 1;
+    if (pr_data_load(data, &d, &err) < 0 ||
+        page_compare_cli(d, &o, &text, &svg, &png, &slower, &err) < 0 ||
+        (o.out && pr_write_if_changed(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
+        (svg.len && pr_write_if_changed(svg_path, svg.data, svg.len, &err) < 0) ||
+        (png.len && pr_write_if_changed(png_path, png.data, png.len, &err) < 0)) {
+        fprintf(stderr, "perfrepro-gen: compare: %s\n", err.msg);
+    } else {
+        if (!o.out)
+            fwrite(pr_buf_cstr(&text), 1, text.len, stdout);
+        rc = fail_on && slower ? 1 : 0;
+        if (rc)
+            fprintf(stderr, "perfrepro-gen: compare: %zu cells slower (--fail-on regression)\n",
+                    slower);
+    }
+    pr_buf_free(&text);
+    pr_buf_free(&svg);
+    pr_buf_free(&png);
+    pr_data_free(d);
+    free(stem);
+    free(svg_path);
+    free(png_path);
+    free(svg_rel);
+    free(png_rel);
     return rc;
 }
 

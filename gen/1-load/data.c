@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "comparisons.h"
 #include "envrec.h"
 #include "fitfile.h"
 #include "pairing.h"
@@ -643,6 +644,22 @@ out:
     return rc;
 }
 
+/* DIR/comparisons/NAME.json (comparisons.h), once runs and published
+ * tables are loaded: a selector must select something. */
+static int load_comparisons(pr_dataset *d, unsigned *mode, pr_err *err)
+{
+    char *dir = pr_path_join(d->dir, "comparisons");
+    char **files = NULL;
+    size_t n = 0;
+    int rc = data_entry(d->dir, dir, mode, err) < 0                       ? -1
+             : S_ISDIR(*mode) ? find_json(d->dir, dir, 0, &files, &n, err) : 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = cd_load_file(d, files[i], err);
+    pr_strv_free(files);
+    free(dir);
+    return rc;
+}
+
 int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
 {
     pr_json_init();
@@ -764,6 +781,8 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
         }
     }
     pr_pair_tables(d);
+    if (load_comparisons(d, &mode, err) < 0)
+        goto out;
     /* A headline for a model nothing else names is a typo, not a model. */
     for (size_t i = 0; i < d->decls.nmodels; i++) {
         const char *id = d->decls.models[i].id;
@@ -829,6 +848,7 @@ void pr_data_free(pr_dataset *d)
         free_bench(&d->benches[i]);
     free(d->benches);
     se_set_free(d->envs);
+    cd_free_all(d);
     pr_platforms_free(&d->platforms);
     pr_decl_free(&d->decls);
     free(d->dir);

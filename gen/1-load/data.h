@@ -14,6 +14,7 @@
  *   DATA/bench/NAME.json       benchmarks of perfrepro itself (make bench)
  *   DATA/environments/ID.json  what a published source states about its machine and
  *                              software, read from its README (srcenv.h)
+ *   DATA/comparisons/NAME.json an A/B comparison make reports renders (comparisons.h)
  *
  * Any invalid file stops the load with an error naming file, line, column
  * and field; nothing partial is returned.
@@ -144,6 +145,8 @@ typedef struct pr_dataset {
     size_t nruns;
     se_set *envs;           /* DIR/environments/ID.json: source environments (never NULL
                              * once loaded) */
+    struct cd_decl *comparisons; /* DIR/comparisons/NAME.json (comparisons.h), by name */
+    size_t ncomparisons;
 } pr_dataset;
 
 /* The platform of a record of run: the one it names, else the run's (from

@@ -18,6 +18,7 @@
 #include "chartspec.h"
 #include "lang.h"
 #include "langcheck.h"
+#include "page_compare.h"
 #include "pages.h"
 #include "rmodel.h"
 #include "steptrace.h"
@@ -53,6 +54,45 @@ static int emit_page(lang *l, const char *page, json_t *view, const char *rel_di
     return rc;
 }
 
+/* Each declared comparison (comparisons.h) in l's language:
+ * compare/NAME/README[.en].md and its chart, ratio[.en].svg and .png. */
+static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_emit_fn emit,
+                            void *ctx, pr_err *err)
+{
+    int rc = 0, zh = strcmp(l->code, "zh") == 0;
+    for (size_t i = 0; i < w->d->ncomparisons && rc == 0; i++) {
+        const cd_decl *cd = &w->d->comparisons[i];
+        abm_cmp *c = NULL;
+        char *dir = pr_xasprintf("%s/%s", PAGES_COMPARE_DIR, cd->name);
+        pc_meta m = {cd, charts ? (zh ? "ratio.svg" : "ratio.en.svg") : NULL,
+                     zh ? "ratio.png" : "ratio.en.png"};
+        json_t *v = NULL;
+        pr_buf svg = PR_BUF_INIT, png = PR_BUF_INIT;
+        rc = abm_build(w->d, &cd->a.sel, &cd->b.sel, cd->delta, &c, err) < 0 ||
+                     !(v = page_compare_view(w, l, c, &m, dir, err)) ||
+                     emit_page(l, "compare", v, dir, emit, ctx, err) < 0
+                 ? -1
+                 : 0;
+        if (rc == 0 && m.chart_svg && c->ncells) {
+            char *ps = pr_xasprintf("%s/%s", dir, m.chart_svg);
+            char *pp = pr_xasprintf("%s/%s", dir, m.chart_png);
+            rc = page_compare_chart(l, c, &m, &svg, &png, err) < 0 ||
+                         emit(ctx, ps, svg.data, svg.len, err) < 0 ||
+                         emit(ctx, pp, png.data, png.len, err) < 0
+                     ? -1
+                     : 0;
+            free(ps);
+            free(pp);
+        }
+        pr_buf_free(&svg);
+        pr_buf_free(&png);
+        json_decref(v);
+        abm_free(c);
+        free(dir);
+    }
+    return rc;
+}
+
 int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
                      void *ctx, pr_err *err)
 {
@@ -84,6 +124,8 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
         int zh = strcmp(l->code, "zh") == 0;
         if (audit->nrepos)
             json_object_set_new(v, "audit_link", json_string(zh ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN));
+        json_object_set_new(v, "has_comparisons", json_boolean(d->ncomparisons > 0));
+        json_object_set_new(v, "comparisons", page_compare_index(d, l));
         rc = emit_page(l, "index", v, "", emit, ctx, err);
         json_decref(v);
         if (rc < 0)
@@ -98,6 +140,8 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             if (rc < 0)
                 goto out;
         }
+        if ((rc = emit_comparisons(w, l, o->charts, emit, ctx, err)) < 0)
+            goto out;
         if (d->nbenches) {
             v = page_bench_view(w, l);
             rc = emit_page(l, "bench", v, PAGES_BENCH_DIR, emit, ctx, err);

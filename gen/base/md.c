@@ -417,3 +417,18 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
     }
     pr_md_anchors_free(a);
 }
+
+void pr_md_csv_field(pr_buf *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        pr_buf_puts(out, s);
+        return;
+    }
+    pr_buf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            pr_buf_putc(out, '"');
+        pr_buf_putc(out, *s);
+    }
+    pr_buf_putc(out, '"');
+}

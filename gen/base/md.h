@@ -48,6 +48,10 @@ void pr_md_code_span(pr_buf *out, const char *s);
  * reads as a '|' of the code, not as a cell boundary. */
 void pr_md_code_cell(pr_buf *out, const char *s);
 
+/* A CSV field (RFC 4180): as it is when it holds no comma, quote, CR or
+ * LF, else double-quoted with each quote doubled. */
+void pr_md_csv_field(pr_buf *out, const char *s);
+
 /* The anchor GitHub generates for a heading text (without '#'):
  * lower-cased ASCII, spaces to '-', punctuation removed, letters, digits,
  * CJK, '-' and '_' kept. */

@@ -7,7 +7,8 @@
 #include "jdoc.h"
 #include "md.h"
 
-static const char *const page_names[] = {"index", "model", "framework", "bench", "audit"};
+static const char *const page_names[] = {"index", "model", "framework", "bench", "audit",
+                                         "compare"};
 
 /* Every key gen looks up in templates/<lang>/strings.json; a missing key is
  * an error when the language loads, not a blank in a report. */
@@ -67,6 +68,11 @@ static const char *const string_keys[] = {
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
     "al_title_no_log", "al_legend",
+    /* A/B comparisons (page_compare.c, page_index.c) */
+    "ab_v_faster", "ab_v_slower", "ab_v_changed_small", "ab_v_equivalent", "ab_v_inconclusive",
+    "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
+    "ab_what_fwver", "ab_what_source", "ab_chart_title", "ab_chart_x", "ab_chart_band",
+    "ab_chart_point", "ab_chart_alt",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)

@@ -27,7 +27,7 @@ typedef struct lang {
     json_t *strings;      /* strings.json */
     pr_mustache_tmpl **compiled; /* strings, by index in string_keys, parsed once */
     json_t *index;               /* key -> its index in string_keys (a hash lookup) */
-    pr_mustache_tmpl *pages[5];  /* page templates, by index in page_names */
+    pr_mustache_tmpl *pages[6];  /* page templates, by index in page_names */
 } lang;
 
 /* Where a page view asks for its table of contents (the "toc" value):
@@ -61,8 +61,8 @@ char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err);
 /* A GPU count's label ("1机8卡"), appended to out. */
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err);
 
-/* Renders templates/<lang>/<page>.mustache (page: index, model, framework
- * bench or audit) with view (borrowed), appending to out, and fills in the table
+/* Renders templates/<lang>/<page>.mustache (page: index, model, framework,
+ * bench, audit or compare) with view (borrowed), appending to out, and fills in the table
  * of contents from the headings it produced. */
 int lang_render(lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err);
 

@@ -1,0 +1,85 @@
+/* abmodel: an A/B comparison of two selections of the data
+ * (docs/statistics.md#compare), cell by cell.
+ *
+ * Each side is a selector (comparisons.h): its run sets' runs (samples.h)
+ * pooled per cell, or a published revision's figures (each a 1-run
+ * sample).  A cell both sides have is compared (lib/abstat.h:
+ * Hodges–Lehmann ratio B/A, exact Moses interval, verdict); a cell one
+ * side has only is listed.  Cells of different platforms are never
+ * compared: when A and B share no platform the comparison is refused
+ * (abm_cmp.refused) and has no cells.
+ *
+ * What differs between A and B, language-neutral, in abm_cmp.diffs: the
+ * items of rs_diff (dates, rule, declared environment) of each pair of run
+ * sets, "command" (each side's suite argv, and the words that differ),
+ * "framework_version" (when the records state different ones) and
+ * "source" (a published side's revision).
+ *
+ * Memory: abm_build returns a comparison abm_free frees; it borrows from
+ * the dataset and the selectors, which must outlive it.
+ */
+#ifndef PR_ABMODEL_H
+#define PR_ABMODEL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "abstat.h"
+#include "comparisons.h"
+#include "data.h"
+#include "err.h"
+#include "samples.h"
+
+typedef struct abm_side {
+    const cd_sel *sel;
+    const pr_run **runs;       /* the run sets selected, data order (by folder name) */
+    size_t nruns;
+    const pr_pub_table **pubs; /* a published side's tables, data order */
+    size_t npubs;
+} abm_side;
+
+/* One side of one cell. */
+typedef struct abm_half {
+    double *values;            /* the pooled runs, ascending */
+    size_t n;
+    double median;             /* NAN when none */
+    const pr_run *run;         /* the run set of rec */
+    const pr_record *rec;      /* the record closest to the median (its log is linked); NULL
+                                * on a published side */
+    const pr_pub_table *pub;   /* a published side's table of the cell */
+    size_t nrecs, nfailed;     /* records, failed ones */
+} abm_half;
+
+typedef struct abm_cell {
+    sm_key key;
+    abm_half a, b;
+    pr_ab_result r;
+} abm_cell;
+
+typedef struct abm_only {
+    sm_key key;
+    int side;                  /* 0: A only, 1: B only */
+    size_t runs;
+} abm_only;
+
+typedef struct abm_cmp {
+    abm_side a, b;
+    double delta;
+    abm_cell *cells;           /* sorted by key (sm_key_cmp) */
+    size_t ncells;
+    abm_only *only;            /* sorted by key */
+    size_t nonly;
+    int refused;               /* A and B share no platform: no cells */
+    size_t counts[PR_AB_INSUFFICIENT + 1]; /* cells per verdict */
+    double expected_false;     /* pr_ab_expected_false over the cells */
+    json_t *diffs;             /* array of {"what", "a", "b", ...}; owned */
+} abm_cmp;
+
+/* Compares selection a with selection b of d (all borrowed) at delta.
+ * -1 with err set when a side selects nothing or delta is out of (0, 1);
+ * a refused comparison (no shared platform) is 0 with refused set. */
+int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delta,
+              abm_cmp **out, pr_err *err);
+void abm_free(abm_cmp *c);
+
+#endif
