@@ -1,0 +1,264 @@
+/* gen: A/B comparisons (comparisons.c, abmodel.c, page_compare.c) on a
+ * small hand-made data folder: two run sets with a hand-computed ratio,
+ * interval and verdict, a refused comparison of two platforms, a declared
+ * comparison rendered and one with a bad field. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abmodel.h"
+#include "comparisons.h"
+#include "data.h"
+#include "gentest.h"
+#include "page_compare.h"
+#include "record.h"
+#include "testutil.h"
+
+static const char *SUITE =
+    "{\n"
+    " \"perfrepro\": 1,\n"
+    " \"model\": \"Toy\",\n"
+    " \"framework\": \"Fw\",\n"
+    " \"model_name\": \"clas_Toy\",\n"
+    " \"mission_name\": \"图像分类\",\n"
+    " \"direction_id\": 0,\n"
+    " \"unit\": \"images/s\",\n"
+    " \"command\": [\"true\", \"{batch_size}\"],\n"
+    " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64],\n"
+    "            \"precision\": [\"fp32\"]},\n"
+    " \"rule\": {\"keyword\": \"ips:\", \"scope\": \"per_card\"}\n"
+    "}\n";
+
+static const char *PLATFORM =
+    "{\"perfrepro\": 1, \"title\": {\"zh\": \"Toy GPU × 8\", \"en\": \"Toy GPU x 8\"},\n"
+    " \"device\": {\"kind\": \"gpu\", \"model\": \"Toy GPU\", \"per_node\": 8}}\n";
+
+/* Run folder run: one record per value, all of Toy/Fw fp32 bs64 on 1 GPU
+ * of platform plat, the values given as the runs. */
+static void put_run(const char *d, const char *run, const char *plat, const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        pr_record r;
+        pr_record_init(&r);
+        r.case_name = pr_xasprintf("clas_Toy_sp_bs64_fp32_1_r%zu", i + 1);
+        r.log_file = pr_xasprintf("logs/train_log/%s", r.case_name);
+        r.model_name = pr_xstrdup("clas_Toy");
+        r.mission_name = pr_xstrdup("图像分类");
+        strcpy(r.run_mode, "sp");
+        r.gpu_num = 1;
+        r.gpus_per_node = 1;
+        r.unit = pr_xstrdup("images/s");
+        r.model = pr_xstrdup("Toy");
+        r.framework = pr_xstrdup("Fw");
+        r.precision = pr_xstrdup("fp32");
+        r.batch_size = 64;
+        r.repeat = (int)i + 1;
+        r.origin = pr_xstrdup("measured");
+        r.started_at = pr_xstrdup("2026-11-20T10:00:00Z");
+        r.platform = pr_xstrdup(plat);
+        r.final_result = v[i];
+        char *s = pr_record_dumps(&r);
+        char *idx = pr_xasprintf("runs/%s/logs/index/%s_speed", run, r.case_name);
+        char *log = pr_xasprintf("runs/%s/%s", run, r.log_file);
+        put(d, idx, s);
+        put(d, log, "ips: 100\n");
+        free(s);
+        free(idx);
+        free(log);
+        pr_record_clear(&r);
+    }
+}
+
+/* A: 100, 102, 104; B: 110, 112, 115 (platform toy); C: 110, 112, 115 on
+ * platform toy2. */
+static char *ab_data(void)
+{
+    char *d = tmpdir();
+    put(d, "suites/toy.json", SUITE);
+    put(d, "platforms/toy.json", PLATFORM);
+    put(d, "platforms/toy2.json",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"Toy2 GPU × 8\", \"en\": \"Toy2 GPU x 8\"},\n"
+        " \"device\": {\"kind\": \"gpu\", \"model\": \"Toy2 GPU\", \"per_node\": 8}}\n");
+    double a[] = {100, 102, 104}, b[] = {110, 112, 115};
+    put_run(d, "r_a", "toy", a, 3);
+    put_run(d, "r_b", "toy", b, 3);
+    put_run(d, "r_c", "toy2", b, 3);
+    return d;
+}
+
+static pr_dataset *load(const char *dir)
+{
+    pr_dataset *d = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    return d;
+}
+
+static abm_cmp *compare(const pr_dataset *d, const char *a, const char *b, cd_sel *sa, cd_sel *sb)
+{
+    pr_err err;
+    cr_assert(cd_sel_parse(a, sa, &err) == 0, "%s", err.msg);
+    cr_assert(cd_sel_parse(b, sb, &err) == 0, "%s", err.msg);
+    abm_cmp *c = NULL;
+    cr_assert(abm_build(d, sa, sb, 0.05, &c, &err) == 0, "%s", err.msg);
+    return c;
+}
+
+Test(ab_compare, hand_computed_three_against_three)
+{
+    char *dir = ab_data();
+    pr_dataset *d = load(dir);
+    cd_sel sa, sb;
+    abm_cmp *c = compare(d, "r_a", "r_*b", &sa, &sb);
+    cr_assert_eq(c->refused, 0);
+    cr_assert_eq(c->ncells, 1);
+    cr_assert_eq(c->nonly, 0);
+    const abm_cell *x = &c->cells[0];
+    cr_assert_eq(x->a.n, 3);
+    cr_assert_eq(x->b.n, 3);
+    cr_assert_float_eq(x->a.median, 102, 1e-12);
+    cr_assert_float_eq(x->b.median, 112, 1e-12);
+    /* the nine ratios b/a sorted: 110/104 ... 115/100; their median is
+     * 110/100 (the 5th); 3 vs 3: k = 1, min – max, coverage 1 - 2/20 */
+    cr_assert_float_eq(x->r.ratio, 1.1, 1e-12);
+    cr_assert_float_eq(x->r.lo, 110.0 / 104.0, 1e-12);
+    cr_assert_float_eq(x->r.hi, 115.0 / 100.0, 1e-12);
+    cr_assert_eq(x->r.k, 1);
+    cr_assert_float_eq(x->r.coverage, 0.9, 1e-12);
+    cr_assert_eq(x->r.verdict, PR_AB_FASTER);
+    cr_assert_eq(c->counts[PR_AB_FASTER], 1);
+    cr_assert_float_eq(c->expected_false, 0.1, 1e-12);
+    /* the log linked is the run closest to the median: r2 of each side */
+    cr_assert_str_eq(x->a.rec->case_name, "clas_Toy_sp_bs64_fp32_1_r2");
+    cr_assert_str_eq(x->b.run->name, "r_b");
+    /* B against A: the mirror image */
+    cd_sel sc, sd;
+    abm_cmp *m = compare(d, "r_b", "r_a", &sc, &sd);
+    cr_assert_float_eq(m->cells[0].r.ratio, 1 / 1.1, 1e-12);
+    cr_assert_eq(m->cells[0].r.verdict, PR_AB_SLOWER);
+    /* the CSV row */
+    pr_buf csv = PR_BUF_INIT;
+    page_compare_csv(c, &csv);
+    cr_assert(strstr(pr_buf_cstr(&csv), "\nToy,Fw,toy,fp32,64,1,1,3,102,3,112,1.1,1.057692308,1.15,1,0.9,faster,\n"),
+              "%s", pr_buf_cstr(&csv));
+    pr_buf_free(&csv);
+    abm_free(c);
+    abm_free(m);
+    cd_sel_free(&sa);
+    cd_sel_free(&sb);
+    cd_sel_free(&sc);
+    cd_sel_free(&sd);
+    pr_data_free(d);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, different_platforms_refused)
+{
+    char *dir = ab_data();
+    pr_dataset *d = load(dir);
+    cd_sel sa, sb;
+    abm_cmp *c = compare(d, "r_a", "r_c", &sa, &sb);
+    cr_assert_eq(c->refused, 1);
+    cr_assert_eq(c->ncells, 0);
+    cr_assert_eq(c->nonly, 2);
+    abm_free(c);
+    /* the command line's path: an error naming both platforms */
+    pc_cli o = {"r_a", "r_c", NULL, 0, "csv", "zh", "templates", NULL, NULL, NULL};
+    pr_buf text = PR_BUF_INIT;
+    size_t slower = 0;
+    pr_err err;
+    cr_assert_eq(page_compare_cli(d, &o, &text, NULL, NULL, &slower, &err), -1);
+    cr_assert(strstr(err.msg, "share no platform") && strstr(err.msg, "toy2"), "%s", err.msg);
+    cr_assert_eq(text.len, 0);
+    /* a selector that selects nothing */
+    o.b = "r_zz*";
+    cr_assert_eq(page_compare_cli(d, &o, &text, NULL, NULL, &slower, &err), -1);
+    cr_assert(strstr(err.msg, "selects no run set"), "%s", err.msg);
+    pr_buf_free(&text);
+    cd_sel_free(&sa);
+    cd_sel_free(&sb);
+    pr_data_free(d);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, selectors)
+{
+    cd_sel s;
+    pr_err err;
+    cr_assert(cd_sel_parse("published:NVIDIA DeepLearningExamples@2021-04-20", &s, &err) == 0);
+    cr_assert_eq(s.kind, CD_SEL_PUBLISHED);
+    cr_assert_str_eq(s.key, "NVIDIA DeepLearningExamples");
+    cr_assert_str_eq(s.value, "2021-04-20");
+    cd_sel_free(&s);
+    cr_assert(cd_sel_parse("env:container.release=21.03", &s, &err) == 0);
+    cr_assert_eq(s.kind, CD_SEL_ENV);
+    cr_assert_str_eq(s.key, "container.release");
+    cr_assert_str_eq(s.value, "21.03");
+    cd_sel_free(&s);
+    cr_assert(cd_sel_parse("env:nokey", &s, &err) == -1);
+    cr_assert(cd_sel_parse("published:x", &s, &err) == -1);
+    cr_assert(cd_sel_parse("runs/x", &s, &err) == -1);
+    cr_assert(cd_sel_parse("", &s, &err) == -1);
+}
+
+Test(ab_compare, declared_rendered_and_linked)
+{
+    char *dir = ab_data();
+    put(dir, "comparisons/toy-ab.json",
+        "{\"perfrepro\": 1,\n"
+        " \"title\": {\"zh\": \"玩具 A/B\", \"en\": \"Toy A/B\"},\n"
+        " \"a\": {\"label\": {\"zh\": \"旧\", \"en\": \"old\"}, \"select\": \"r_a\"},\n"
+        " \"b\": \"r_b\", \"delta\": 0.05}\n");
+    json_t *pages = gt_render(dir, "/tmp/perfrepro-ab-out", 0);
+    const char *zh = gt_page(pages, "compare/toy-ab/README.md");
+    const char *en = gt_page(pages, "compare/toy-ab/README.en.md");
+    cr_assert(strstr(zh, "# 玩具 A/B"), "%s", zh);
+    cr_assert(strstr(en, "| Toy · Fw · fp32 · bs 64 · 1×1 |"), "%s", en);
+    cr_assert(strstr(en, "| 1.100 | 1.058 – 1.150 | 90.0 % | faster |"), "%s", en);
+    cr_assert(strstr(en, "- faster: 1"), "%s", en);
+    cr_assert(strstr(en, "at most 0.10"), "%s", en);
+    /* the median's log, relative to the page */
+    cr_assert(strstr(en, "[102.00](../../"), "%s", en);
+    cr_assert(strstr(gt_page(pages, "README.md"), "(compare/toy-ab/README.md)"));
+    cr_assert(strstr(gt_page(pages, "README.en.md"), "[Toy A/B](compare/toy-ab/README.en.md)"));
+    json_decref(pages);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, declared_bad_field_named)
+{
+    char *dir = ab_data();
+    put(dir, "comparisons/bad.json",
+        "{\"perfrepro\": 1,\n"
+        " \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
+        " \"a\": {\"label\": {\"zh\": \"旧\", \"en\": \"old\"}, \"selct\": \"r_a\"},\n"
+        " \"b\": \"r_b\"}\n");
+    pr_dataset *d = NULL;
+    pr_err err;
+    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert(strstr(err.msg, "comparisons/bad.json:3:") && strstr(err.msg, "a.selct"), "%s",
+              err.msg);
+    put(dir, "comparisons/bad.json",
+        "{\"perfrepro\": 1,\n"
+        " \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
+        " \"a\": \"r_a\",\n"
+        " \"b\": \"r_nothing\"}\n");
+    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert(strstr(err.msg, "comparisons/bad.json:4:") && strstr(err.msg, "selects no run set"),
+              "%s", err.msg);
+    put(dir, "comparisons/bad.json",
+        "{\"perfrepro\": 1,\n"
+        " \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
+        " \"a\": \"r_a\", \"b\": \"r_b\",\n"
+        " \"delta\": 5}\n");
+    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert(strstr(err.msg, "comparisons/bad.json:4:") && strstr(err.msg, "delta"), "%s",
+              err.msg);
+    rm_rf(dir);
+    free(dir);
+}
