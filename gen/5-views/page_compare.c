@@ -310,7 +310,7 @@ static rtc_row *chart_rows(const abm_cmp *c, char ***labels)
 
 /* The chart's title, axis and legend words, and its alt text. */
 typedef struct chart_words {
-    char *title, *x, *band, *point;
+    char *title, *x, *band, *point, *a, *b;
 } chart_words;
 
 static void words_of(const lang *l, const abm_cmp *c, const pc_meta *m, chart_words *cw,
@@ -345,8 +345,8 @@ static void words_of(const lang *l, const abm_cmp *c, const pc_meta *m, chart_wo
     cw->band = lang_fmt_plain(l, "ab_chart_band", v, err);
     cw->point = lang_fmt_plain(l, "ab_chart_point", v, err);
     json_decref(v);
-    pr_buf_free(&a);
-    pr_buf_free(&b);
+    cw->a = pr_buf_detach(&a);
+    cw->b = pr_buf_detach(&b);
     pr_buf_free(&d);
 }
 
@@ -356,6 +356,8 @@ static void words_free(chart_words *cw)
     free(cw->x);
     free(cw->band);
     free(cw->point);
+    free(cw->a);
+    free(cw->b);
 }
 
 int page_compare_chart(const lang *l, const abm_cmp *c, const pc_meta *m, pr_buf *svg,
@@ -405,8 +407,8 @@ static char *chart_alt(const lang *l, const abm_cmp *c, const pc_meta *m, pr_err
     }
     free(labels);
     free(rows);
-    json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "title", cw.title, "band", cw.band, "x", cw.x,
-                          "cells", pr_buf_cstr(&cells));
+    json_t *v = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "title", cw.title, "band", cw.band, "x",
+                          cw.x, "a", cw.a, "b", cw.b, "cells", pr_buf_cstr(&cells));
     char *alt = lang_fmt_plain(l, "ab_chart_alt", v, err);
     json_decref(v);
     pr_buf_free(&cells);
