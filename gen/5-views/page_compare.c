@@ -712,7 +712,8 @@ int page_compare_cli(const pr_dataset *d, const pc_cli *o, pr_buf *text, pr_buf 
     *slower = c->counts[PR_AB_SLOWER];
     if (strcmp(o->format, "json") == 0) {
         json_t *j = page_compare_json(c, decl);
-        char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        /* 16 digits: 0.05 reads 0.05, every figure to 1e-16 */
+        char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(16));
         pr_buf_puts(text, s);
         pr_buf_putc(text, '\n');
         free(s);
