@@ -269,8 +269,9 @@ static void pub_rows(const rm_fw *f, size_t first, size_t end, const pr_pub_tabl
             for (size_t r = 0; r < t->nrows; r++)
                 rs[r] = &t->rows[r];
             pr_qsort(rs, t->nrows, sizeof *rs, pub_row_qsort);
-            for (size_t r = 0; r < t->nrows; r++)
-                json_array_append_new(rows, pub_row(f, c, t, rs[r]));
+            for (size_t r = 0; r < t->nrows; r++) /* a repeated row: its first, as shown */
+                if (rm_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
+                    json_array_append_new(rows, pub_row(f, c, t, rs[r]));
             free(rs);
         }
     }

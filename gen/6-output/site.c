@@ -309,10 +309,9 @@ static char *table_csv_name(const char *stem, size_t n)
     return pr_xasprintf("%s.table-%zu.csv", stem, n);
 }
 
-/* Each GFM table of the document as CSV (RFC 4180, md.h's pr_csv_field):
- * a record per row, each cell's text as GitHub shows it (cmarkx.h's
- * plain-text walk: images by their alt text), into pc->csvs; and right
- * after the table a paragraph linking that file ("CSV"). */
+/* Each GFM table of the document as CSV (cmarkx.h, pr_cmarkx_table_csv)
+ * into pc->csvs, and right after the table a paragraph linking that file
+ * ("CSV"). */
 static void table_csvs(page_ctx *pc, cmark_node *root)
 {
     cmark_node **tables = NULL;
@@ -329,23 +328,9 @@ static void table_csvs(page_ctx *pc, cmark_node *root)
     cmark_iter_free(it);
     pc->csvs = n ? pr_xcalloc(n, sizeof *pc->csvs) : NULL;
     pc->ncsvs = n;
-    pr_cmarkx_plain_opts po = {1, NULL, NULL};
     for (size_t i = 0; i < n; i++) {
-        pr_buf *csv = &pc->csvs[i];
-        pr_buf_init(csv);
-        for (cmark_node *row = cmark_node_first_child(tables[i]); row;
-             row = cmark_node_next(row)) {
-            for (cmark_node *cell = cmark_node_first_child(row); cell;
-                 cell = cmark_node_next(cell)) {
-                pr_buf text = PR_BUF_INIT;
-                pr_cmarkx_plain_opts_walk(cell, &text, &po);
-                if (cell != cmark_node_first_child(row))
-                    pr_buf_putc(csv, ',');
-                pr_csv_field(csv, pr_buf_cstr(&text));
-                pr_buf_free(&text);
-            }
-            pr_buf_puts(csv, "\r\n");
-        }
+        pr_buf_init(&pc->csvs[i]);
+        pr_cmarkx_table_csv(tables[i], &pc->csvs[i]);
         char *name = table_csv_name(pc->stem, i + 1);
         cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
         cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
