@@ -67,6 +67,8 @@ static const char *const string_keys[] = {
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
     "al_title_no_log", "al_legend",
+    /* the figures' CSV on the index (report.c, export.h) */
+    "exp_figures_csv",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)
