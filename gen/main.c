@@ -2,7 +2,7 @@
  *
  *   perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR]
  *   perfrepro-gen validate [--data DIR]
- *   perfrepro-gen site|check|import-table|import-env ...
+ *   perfrepro-gen site|check|import-table|import-env|export ...
  *   perfrepro-gen help COMMAND, perfrepro-gen COMMAND --help
  *
  * Exit status: 0 success, 1 invalid input or a failed write, 2 usage.
@@ -15,12 +15,14 @@
 #include "check.h"
 #include "data.h"
 #include "envimport.h"
+#include "export.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "mdimport.h"
 #include "page_compare.h"
 #include "record.h"
 #include "report.h"
+#include "rmodel.h"
 #include "site.h"
 
 #define PR_VERSION "0.1.0"
@@ -41,6 +43,7 @@ static int cmd_check(int argc, char **argv);
 static int cmd_import_table(int argc, char **argv);
 static int cmd_import_env(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
+static int cmd_export(int argc, char **argv);
 
 static const gen_command commands[] = {
     {"build", cmd_build,
@@ -122,6 +125,19 @@ static const gen_command commands[] = {
      "          FILE (default: standard output).  A and B sharing no platform is an\n"
      "          error.  --fail-on regression: exit status 1 when a cell is slower\n"
      "          (after the output is written), for CI.\n"},
+    {"export", cmd_export,
+     "perfrepro-gen export [--data DIR] --format csv|jsonl|bencher|otava [--bom]\n"
+     "          [--out FILE]\n",
+     "export    write every figure the reports show as data, one row per figure:\n"
+     "          each reproduced cell (median, interval, runs, speedup, efficiency,\n"
+     "          the published figure, gap and verdict, flags, log, rule; a failed\n"
+     "          cell with its reason) and each published table's rows as printed\n"
+     "          (docs/report-format.md, \"Figures as data\").  csv: RFC 4180 with a\n"
+     "          header; jsonl: one JSON object a line; bencher: Bencher Metric\n"
+     "          Format JSON of the reproduced figures; otava: Apache Otava's CSV\n"
+     "          (time, attributes, throughput).  --bom (csv, otava) starts with a\n"
+     "          UTF-8 byte order mark for spreadsheets; --out writes FILE\n"
+     "          atomically (default: standard output).  Byte-identical per input.\n"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -454,10 +470,12 @@ static int cmd_compare(int argc, char **argv)
         (png.len && pr_write_if_changed(png_path, png.data, png.len, &err) < 0)) {
         fprintf(stderr, "perfrepro-gen: compare: %s\n", err.msg);
     } else {
-        if (!o.out)
-            fwrite(pr_buf_cstr(&text), 1, text.len, stdout);
-        rc = fail_on && slower ? 1 : 0;
-        if (rc)
+        int werr = !o.out && (fwrite(pr_buf_cstr(&text), 1, text.len, stdout) != text.len ||
+                              fflush(stdout) != 0);
+        if (werr)
+            fprintf(stderr, "perfrepro-gen: compare: <stdout>: write failed\n");
+        rc = werr || (fail_on && slower) ? 1 : 0;
+        if (!werr && rc)
             fprintf(stderr, "perfrepro-gen: compare: %zu cells slower (--fail-on regression)\n",
                     slower);
     }
@@ -471,6 +489,64 @@ static int cmd_compare(int argc, char **argv)
     free(svg_rel);
     free(png_rel);
     return rc;
+}
+
+/* perfrepro-gen export ... (usage above) */
+static int cmd_export(int argc, char **argv)
+{
+    const char *data = "data", *format = NULL, *out = NULL;
+    int bom = 0;
+    ex_format fmt = EX_CSV;
+    for (int i = 2; i < argc; i++) {
+        if (is_help(argv[i])) {
+            command_usage("export", stdout);
+            return 0;
+        }
+        const char **dst = !strcmp(argv[i], "--data")     ? &data
+                           : !strcmp(argv[i], "--format") ? &format
+                           : !strcmp(argv[i], "--out")    ? &out
+                                                          : NULL;
+        if (dst && i + 1 < argc) {
+            *dst = argv[++i];
+        } else if (!strcmp(argv[i], "--bom")) {
+            bom = 1;
+        } else {
+            fprintf(stderr, "perfrepro-gen: export: unexpected argument '%s'\n", argv[i]);
+            command_usage("export", stderr);
+            return 2;
+        }
+    }
+    const char *bad = !format                              ? "--format is required"
+                      : ex_format_of(format, &fmt) < 0     ? "--format: not csv, jsonl, bencher or otava"
+                      : bom && fmt != EX_CSV && fmt != EX_OTAVA ? "--bom is for csv and otava only"
+                                                           : NULL;
+    if (bad) {
+        fprintf(stderr, "perfrepro-gen: export: %s\n", bad);
+        command_usage("export", stderr);
+        return 2;
+    }
+    pr_json_init();
+    pr_err err;
+    pr_dataset *d = NULL;
+    if (pr_data_load(data, &d, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+        return 1;
+    }
+    rm_world *w = rm_build(d, ".");
+    json_t *rows = ex_rows(w);
+    pr_buf b = PR_BUF_INIT;
+    int rc = ex_render(rows, fmt, bom, &b, &err);
+    if (rc == 0 && out)
+        rc = pr_write_atomic(out, b.data, b.len, &err);
+    else if (rc == 0 && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0))
+        rc = pr_err_errno(&err, "<stdout>", "write");
+    if (rc < 0)
+        fprintf(stderr, "perfrepro-gen: export: %s\n", err.msg);
+    pr_buf_free(&b);
+    json_decref(rows);
+    rm_free(w);
+    pr_data_free(d);
+    return rc < 0 ? 1 : 0;
 }
 
 /* perfrepro-gen build|validate ... (usage above) */

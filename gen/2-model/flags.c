@@ -203,3 +203,46 @@ void fl_world(rm_world *w)
                 check_cfg(NULL, f, &f->cfgs[k], NULL, NULL, NULL, NULL);
         }
 }
+
+unsigned fl_cell_bits(const rm_cfg *c, const rm_cell *rc)
+{
+    if (!rc->n_ok)
+        return 0;
+    sn_point *pts = pr_xcalloc(c->ncells + 1, sizeof *pts);
+    runs_points(c, pts);
+    size_t i = point_at(pts, c->ncells, rc->nodes, rc->gpus);
+    unsigned bits = i < c->ncells ? sn_point_flags(pts, c->ncells, i) : 0;
+    free(pts);
+    if (fl_few_records(rc, NULL))
+        bits |= FL_FEW_RECORDS;
+    return bits;
+}
+
+unsigned fl_pub_row_bits(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row)
+{
+    if (!row || !row->has_value)
+        return 0;
+    sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
+    size_t n = pub_points(t, pts);
+    size_t i = point_at(pts, n, row->nodes, row->gpus);
+    unsigned bits = i < n ? sn_point_flags(pts, n, i) : 0;
+    free(pts);
+    if (twin_of(f, t))
+        bits |= FL_IDENTICAL;
+    return bits;
+}
+
+void fl_bits_keys(unsigned bits, pr_buf *out)
+{
+    static const struct {
+        unsigned bit;
+        const char *key;
+    } keys[] = {{SN_SUPERLINEAR, "superlinear"}, {SN_FALLS, "falls"}, {SN_JUMP, "jump"},
+                {FL_FEW_RECORDS, "few_records"}, {FL_IDENTICAL, "identical"}};
+    const char *sep = "";
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (bits & keys[k].bit) {
+            pr_buf_printf(out, "%s%s", sep, keys[k].key);
+            sep = ";";
+        }
+}

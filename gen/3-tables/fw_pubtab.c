@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "fw_tables.h"
 #include "pairing.h"
 #include "md.h"
 #include "mdtable.h"
@@ -164,6 +165,32 @@ typedef struct entry {
     int primary;
 } entry;
 
+/* 1 when t's figures have speedups and efficiencies beside them: on a GPU
+ * machine, or on a CPU one with two process counts. */
+static int table_scaling(const pr_pub_table *t)
+{
+    int two = 0;
+    for (size_t i = 1; i < t->nrows && !two; i++)
+        two = t->rows[i].gpus != t->rows[0].gpus;
+    return !pv_is_cpu(t->platform) || two;
+}
+
+int fwp_row_scaling(const pr_pub_table *t, const pr_pub_row *r, double *speedup,
+                    double *eff_pct)
+{
+    *speedup = *eff_pct = NAN;
+    const pr_pub_row *base = rm_pub_row(t, 1, 1);
+    if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t))
+        return 0;
+    *speedup = fwt_pub_speedup(r->value, base->value, r->gpus, eff_pct);
+    return 1;
+}
+
+int fwp_shown(const rm_cfg *c, const pr_pub_table *t)
+{
+    return rm_pub_of(t, c) && has_figures(t);
+}
+
 /* The cells of table e's figures at rows[0..nrows) into cells[0..nrows),
  * with its sanity flags (footnotes into sn, named by its source). */
 static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const entry *e,
@@ -176,7 +203,7 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
     for (size_t i = 0; i < t->nrows; i++)
         rm_row_add(&own, &n, t->rows[i].nodes, t->rows[i].gpus);
     pr_qsort(own, n, sizeof *own, rm_row_qsort);
-    int scaling = !pv_is_cpu(t->platform) || (n > 1 && own[0].gpus != own[n - 1].gpus);
+    int scaling = table_scaling(t);
     const pr_pub_row *base = rm_pub_row(t, 1, 1);
     if (base && !base->has_value)
         base = NULL;
@@ -226,7 +253,8 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
                 pr_buf_printf(out, " · %s¹", lang_str(l, "no_baseline"));
                 nt->no_baseline = 1;
             } else {
-                computed = r->value / base->value;
+                double eff;
+                computed = fwt_pub_speedup(r->value, base->value, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
                 pr_md_number(out, computed, PR_DECIMALS_SPEEDUP);
                 /* The source's own logs show two of its run sets behind
@@ -242,7 +270,7 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
                     pr_buf_puts(out, pr_buf_cstr(&sp));
                 }
                 pr_buf_puts(out, " · ");
-                pr_md_number(out, 100.0 * computed / r->gpus, PR_DECIMALS_PERCENT);
+                pr_md_number(out, eff, PR_DECIMALS_PERCENT);
                 pr_buf_puts(out, "%");
             }
             pr_buf_free(&sp);

@@ -43,4 +43,15 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
                          size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
                          pr_err *err);
 
+/* 1 when a framework page shows published table t under configuration c
+ * (in the newest revisions' table or the over-time one): its figures pair
+ * with c and it prints a figure or a state other than TODO. */
+int fwp_shown(const rm_cfg *c, const pr_pub_table *t);
+/* The speedup and scaling efficiency (percent) the page shows beside row r
+ * of t, computed from t's own figures (fw_tables.h, fwt_pub_speedup); 0
+ * and NAN both when it shows none (r is the 1-GPU row, t has no 1-GPU
+ * figure, or a CPU table of one process count). */
+int fwp_row_scaling(const pr_pub_table *t, const pr_pub_row *r, double *speedup,
+                    double *eff_pct);
+
 #endif

@@ -21,6 +21,15 @@
 #include "sanity.h"
 #include "stats.h"
 
+/* The speedup of value against its 1-GPU baseline base and its scaling
+ * efficiency in percent at gpus: the one computation of both. */
+static double speedup_of(double value, double base, int gpus, double *eff_pct)
+{
+    double s = value / base;
+    *eff_pct = 100.0 * s / gpus;
+    return s;
+}
+
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
  * NAN without a baseline. */
@@ -33,9 +42,10 @@ static double scaling_cells(const lang *l, double value, double base, int gpus, 
         nt->no_baseline = 1;
         return NAN;
     }
-    double s = value / base;
+    double e;
+    double s = speedup_of(value, base, gpus, &e);
     pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
-    pr_md_number(eff, 100.0 * s / gpus, PR_DECIMALS_PERCENT);
+    pr_md_number(eff, e, PR_DECIMALS_PERCENT);
     pr_buf_puts(eff, "%");
     return s;
 }
@@ -55,27 +65,46 @@ static void interval_cell(const rm_cell *rc, pr_buf *out)
     pr_buf_puts(out, "%)");
 }
 
-/* The verdict on a gap between runs rc and published row pr: below
- * PR_STATS_MIN_RUNS_GAP runs not judged; else flagged only when the figure,
- * anywhere in the interval its printed decimals allow, lies outside the
- * median's interval and farther than tol (a fraction) from the median
- * (docs/statistics.md#gaps). */
-static void gap_verdict(const lang *l, const rm_cell *rc, const pr_pub_row *pr, double tol,
-                        pr_buf *gap, vw_notes *nt, int *insufficient)
+fwt_gap_verdict fwt_gap(const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
+                        double *gap_pct)
 {
-    if (rc->n_ok < PR_STATS_MIN_RUNS_GAP) {
-        /* Said once, under the table (fwt_repro_table). */
-        nt->insufficient = 1;
-        (*insufficient)++;
-        return;
-    }
-    nt->stats = 1;
+    *gap_pct = NAN;
+    if (!pr || !pr->has_value || !rc->n_ok)
+        return FWT_GAP_NONE;
+    *gap_pct = 100.0 * ((rc->median - pr->value) / pr->value);
+    if (rc->n_ok < PR_STATS_MIN_RUNS_GAP)
+        return FWT_GAP_INSUFFICIENT;
+    double tol = f->suite ? f->suite->gap_threshold : 0.05;
     double lo, hi;
     pr_stats_printed_interval(pr->value, mdt_pub_decimals(pr), &lo, &hi);
     /* The point of the figure's interval nearest the median. */
     double near = rc->median < lo ? lo : rc->median > hi ? hi : rc->median;
     int outside = hi < rc->ci_lo || lo > rc->ci_hi;
-    if (outside && fabs(rc->median - near) > tol * pr->value) {
+    return outside && fabs(rc->median - near) > tol * pr->value ? FWT_GAP_FLAGGED
+                                                                 : FWT_GAP_WITHIN;
+}
+
+const char *fwt_gap_key(fwt_gap_verdict v)
+{
+    static const char *const keys[] = {"", "insufficient", "within", "differs"};
+    return keys[v];
+}
+
+/* The verdict (fwt_gap) on a gap between runs rc and published row pr in
+ * the gap cell: below PR_STATS_MIN_RUNS_GAP runs not judged (counted in
+ * *insufficient, said once under the table); the flag when it differs. */
+static void gap_verdict(const lang *l, const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
+                        pr_buf *gap, vw_notes *nt, int *insufficient)
+{
+    double pct;
+    fwt_gap_verdict v = fwt_gap(f, rc, pr, &pct);
+    if (v == FWT_GAP_INSUFFICIENT) {
+        nt->insufficient = 1;
+        (*insufficient)++;
+        return;
+    }
+    nt->stats = 1;
+    if (v == FWT_GAP_FLAGGED) {
         pr_buf_printf(gap, " %s", lang_str(l, "gap_flag"));
         nt->gap = 1;
     }
@@ -123,6 +152,15 @@ static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const 
     pr_buf_free(&b);
 }
 
+/* 1 when rc's figure and its 1-GPU baseline base were read with two parse
+ * rules: no speedup is shown across them. */
+static int rules_differ(const rm_cell *rc, const rm_cell *base)
+{
+    const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
+    const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
+    return ra && rb && !json_equal((json_t *)ra, (json_t *)rb);
+}
+
 /* When rc's figure and its 1-GPU baseline base were read with two parse
  * rules (a log's summary line against a mean after a skip), fills the
  * speedup and efficiency cells with the state and footnotes the two rules
@@ -132,7 +170,7 @@ static int other_rule(const lang *l, const rm_cfg *c, const rm_cell *rc, const r
 {
     const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
     const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
-    if (!ra || !rb || json_equal((json_t *)ra, (json_t *)rb))
+    if (!rules_differ(rc, base))
         return 0;
     pr_buf_puts(sp, lang_str(l, "state_other_rule"));
     pr_buf_puts(eff, lang_str(l, "state_none"));
@@ -246,6 +284,30 @@ static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
     }
 }
 
+int fwt_has_scaling(const rm_fw *f, const rm_cfg *c)
+{
+    /* A hardware suite measures the machine: a bandwidth at 8 GPUs is no
+     * multiple of the 1-GPU one, so speedup and efficiency mean nothing. */
+    return (!pv_is_cpu(c->platform) || pv_counts(c) > 1) && !(f->suite && f->suite->hardware);
+}
+
+int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double *speedup,
+                     double *eff_pct)
+{
+    *speedup = *eff_pct = NAN;
+    const rm_cell *base = rm_cell_of(c, 1, 1);
+    if (!fwt_has_scaling(f, c) || !rc->n_ok || !base->n_ok ||
+        (rc != base && rules_differ(rc, base)))
+        return 0;
+    *speedup = speedup_of(rc->median, base->median, rc->gpus, eff_pct);
+    return 1;
+}
+
+double fwt_pub_speedup(double value, double base, int gpus, double *eff_pct)
+{
+    return speedup_of(value, base, gpus, eff_pct);
+}
+
 /* The reproduction table of one configuration: the runs' figures (‡ when
  * they come from imported logs), compared with each published table of the
  * same machine (the report the logs came with, the vendor's), a figure and
@@ -257,10 +319,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
 {
     const pr_pub_table *pubs[REPRO_MAX_PUBS];
     size_t npubs = repro_pubs(c, pubs);
-    /* A hardware suite measures the machine: a bandwidth at 8 GPUs is no
-     * multiple of the 1-GPU one, so speedup and efficiency mean nothing. */
-    int scaling = (!pv_is_cpu(c->platform) || pv_counts(c) > 1) &&
-                  !(f->suite && f->suite->hardware);
+    int scaling = fwt_has_scaling(f, c);
     int has_tt = c->has_tt, has_acc = c->has_acc;
     const char *mark = lang_str(l, "imported_mark");
     enum { MAX_COLS = 11 + 2 * REPRO_MAX_PUBS };
@@ -396,8 +455,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
                     pr_buf_putc(gap, '+');
                 pr_md_number(gap, 100.0 * g, PR_DECIMALS_PERCENT);
                 pr_buf_puts(gap, "%");
-                gap_verdict(l, rc, pr, f->suite ? f->suite->gap_threshold : 0.05, gap, nt,
-                            &insufficient);
+                gap_verdict(l, f, rc, pr, gap, nt, &insufficient);
             } else {
                 pr_buf_puts(gap, lang_str(l, "state_none"));
             }

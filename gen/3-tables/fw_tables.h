@@ -18,4 +18,37 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
                        pr_err *err);
 
+/* What the tables compute, for every view that must say the same (the
+ * export, export.h): the numbers before the page rounds them. */
+
+/* 1 when configuration c of f has speedup and efficiency columns: not on
+ * a hardware suite (a bandwidth is no multiple of the 1-GPU one), and on
+ * a CPU machine only with two process counts. */
+int fwt_has_scaling(const rm_fw *f, const rm_cfg *c);
+/* The speedup of cell rc (of c) against c's 1-GPU cell and its scaling
+ * efficiency in percent, as its reproduction table shows them; 0 and NAN
+ * both when the table shows none (no column, no run, no 1-GPU baseline,
+ * or the two were read with different parse rules). */
+int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double *speedup,
+                     double *eff_pct);
+/* The same computation for a published figure value against its table's
+ * 1-GPU figure base (fw_pubtab.c): the speedup, *eff_pct in percent. */
+double fwt_pub_speedup(double value, double base, int gpus, double *eff_pct);
+
+/* The verdict on the gap between cell rc's median and published row pr
+ * (docs/statistics.md#gaps): none (no figure or no run), insufficient
+ * (fewer than PR_STATS_MIN_RUNS_GAP runs: shown, never flagged), within,
+ * or differs (flagged ⚠️).  *gap_pct gets (median − figure) ÷ figure in
+ * percent, NAN with none. */
+typedef enum {
+    FWT_GAP_NONE,
+    FWT_GAP_INSUFFICIENT,
+    FWT_GAP_WITHIN,
+    FWT_GAP_FLAGGED,
+} fwt_gap_verdict;
+fwt_gap_verdict fwt_gap(const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
+                        double *gap_pct);
+/* The verdict as a key: "", "insufficient", "within", "differs". */
+const char *fwt_gap_key(fwt_gap_verdict v);
+
 #endif

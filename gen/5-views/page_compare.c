@@ -65,10 +65,11 @@ static json_t *side_sets(const rm_world *w, const lang *l, const abm_side *s)
             pr_md_text(&b, rs_title(r, l->code));
         }
         pr_buf dates = PR_BUF_INIT;
+        int zh = strcmp(l->code, "zh") == 0;
         if (rs_dates(r, &dates)) {
-            pr_buf_puts(&b, " (");
+            pr_buf_puts(&b, zh ? "（" : " (");
             pr_md_text(&b, pr_buf_cstr(&dates));
-            pr_buf_putc(&b, ')');
+            pr_buf_puts(&b, zh ? "）" : ")");
         }
         pr_buf_free(&dates);
         json_t *it = json_object();
@@ -93,7 +94,7 @@ static json_t *side_sets(const rm_world *w, const lang *l, const abm_side *s)
         } else {
             pr_md_text(&b, t->source_title ? t->source_title : t->label);
         }
-        pr_buf_printf(&b, " (%s)", t->date);
+        pr_buf_printf(&b, strcmp(l->code, "zh") == 0 ? "（%s）" : " (%s)", t->date);
         json_t *it = json_object();
         vw_md(it, "text", &b);
         vw_text(it, "note", pr_bitext_in(&t->note, l->code));
@@ -612,9 +613,11 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
 
 static void csv_num(pr_buf *out, double v)
 {
+    /* 12 significant digits: a ratio is exp of a log, whose last bits
+     * are noise (1.0999999999999999) */
     pr_buf_putc(out, ',');
     if (isfinite(v))
-        pr_buf_printf(out, "%.10g", v);
+        pr_buf_printf(out, "%.12g", v);
 }
 
 void page_compare_csv(const abm_cmp *c, pr_buf *out)
@@ -628,7 +631,7 @@ void page_compare_csv(const abm_cmp *c, pr_buf *out)
         for (int j = 0; j < 4; j++) {
             if (j)
                 pr_buf_putc(out, ',');
-            pr_md_csv_field(out, f[j]);
+            pr_csv_field(out, f[j]);
         }
         pr_buf_printf(out, ",%d,%d,%d,%zu", k->bs, k->nodes, k->gpus, x->a.n);
         csv_num(out, x->a.median);

@@ -13,12 +13,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chart.h"
 #include "chartspec.h"
+#include "export.h"
+#include "fileio.h"
 #include "lang.h"
 #include "langcheck.h"
 #include "page_compare.h"
+#include "md.h"
 #include "pages.h"
 #include "rmodel.h"
 #include "steptrace.h"
@@ -42,6 +46,44 @@ static int emit_file(lang *l, const char *page, json_t *view, const char *path,
         rc = emit(ctx, path, pr_buf_cstr(&out), out.len, err);
     pr_buf_free(&out);
     return rc;
+}
+
+/* Every figure as CSV beside the pages (export.h), and the index's line
+ * that links it with the documentation of its columns (beside the data
+ * folder: docs/report-format.md; named without a link when there is
+ * none). */
+#define FIGURES_CSV "figures.csv"
+static int emit_figures(const rm_world *w, pr_report_emit_fn emit, void *ctx, pr_err *err)
+{
+    json_t *rows = ex_rows(w);
+    pr_buf b = PR_BUF_INIT;
+    int rc = ex_render(rows, EX_CSV, 0, &b, err);
+    if (rc == 0)
+        rc = emit(ctx, FIGURES_CSV, pr_buf_cstr(&b), b.len, err);
+    pr_buf_free(&b);
+    json_decref(rows);
+    return rc;
+}
+
+static void figures_line(const rm_world *w, const lang *l, json_t *view, pr_err *err)
+{
+    char *path = pr_path_join(w->d->dir, "../docs/report-format.md");
+    json_t *v = json_pack("{s:s}", "csv", FIGURES_CSV);
+    if (access(path, R_OK) == 0) {
+        char *rel = rm_link_to(w, "", path);
+        pr_buf t = PR_BUF_INIT;
+        pr_md_link_path(&t, rel);
+        pr_buf_puts(&t, "#figures-as-data");
+        json_object_set_new(v, "docs", json_string(pr_buf_cstr(&t)));
+        pr_buf_free(&t);
+        free(rel);
+    }
+    pr_buf b = PR_BUF_INIT;
+    lang_fmt(l, "exp_figures_csv", v, &b, err);
+    json_object_set_new(view, "figures_csv", json_string(pr_buf_cstr(&b)));
+    pr_buf_free(&b);
+    json_decref(v);
+    free(path);
 }
 
 /* The same, into rel_dir/README of l. */
@@ -119,6 +161,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     for (int li = 0; li < 2; li++) {
         lang *l = &langs[li];
         json_t *v = page_index_view(w, l, err);
+        figures_line(w, l, v, err);
         if (d->nbenches)
             json_object_set_new(v, "bench_link", json_sprintf("%s/%s", PAGES_BENCH_DIR, l->readme));
         int zh = strcmp(l->code, "zh") == 0;
@@ -167,7 +210,9 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             }
         }
     }
-    rc = cs_flush(&oc, err);
+    rc = emit_figures(w, emit, ctx, err);
+    if (rc == 0)
+        rc = cs_flush(&oc, err);
     if (rc == 0)
         rc = st_emit(w, &oc, err); /* the step traces, once for both languages */
 out:

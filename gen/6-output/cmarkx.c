@@ -303,3 +303,19 @@ int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
                          : pr_xasprintf("%s.html", html_stem);
     return 1;
 }
+
+void pr_cmarkx_table_csv(cmark_node *table, pr_buf *out)
+{
+    pr_cmarkx_plain_opts po = {1, NULL, NULL};
+    for (cmark_node *row = cmark_node_first_child(table); row; row = cmark_node_next(row)) {
+        for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell)) {
+            pr_buf text = PR_BUF_INIT;
+            pr_cmarkx_plain_opts_walk(cell, &text, &po);
+            if (cell != cmark_node_first_child(row))
+                pr_buf_putc(out, ',');
+            pr_csv_field(out, pr_buf_cstr(&text));
+            pr_buf_free(&text);
+        }
+        pr_buf_puts(out, "\r\n");
+    }
+}

@@ -49,6 +49,12 @@ typedef struct pr_cmarkx_plain_opts {
 } pr_cmarkx_plain_opts;
 void pr_cmarkx_plain_opts_walk(cmark_node *node, pr_buf *out, const pr_cmarkx_plain_opts *o);
 
+/* A GFM table node as CSV (RFC 4180, md.h's pr_csv_field), appended to
+ * out: a record per row (the header first), each cell's text as GitHub
+ * shows it (the walk above with images by their alt text), lines ended by
+ * CRLF. */
+void pr_cmarkx_table_csv(cmark_node *table, pr_buf *out);
+
 /* The start line of node, or of its nearest ancestor that has one (the
  * autolink extension leaves its nodes without a position).  0 if none. */
 int pr_cmarkx_line(cmark_node *node);

@@ -151,12 +151,13 @@ static int finish_staged(writer *wr, int commit, pr_err *err)
     return rc;
 }
 
-/* A file gen generates (README*.md, *.svg, *.png): one of an earlier
- * generation that this one did not write is stale. */
+/* A file gen generates (README*.md, *.svg, *.png, figures.csv): one of an
+ * earlier generation that this one did not write is stale. */
 static int generated_name(const char *name)
 {
     size_t l = strlen(name);
-    return (strncmp(name, "README", 6) == 0 && l > 3 && strcmp(name + l - 3, ".md") == 0) ||
+    return strcmp(name, "figures.csv") == 0 ||
+           (strncmp(name, "README", 6) == 0 && l > 3 && strcmp(name + l - 3, ".md") == 0) ||
            (l > 4 && (strcmp(name + l - 4, ".svg") == 0 || strcmp(name + l - 4, ".png") == 0));
 }
 

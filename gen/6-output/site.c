@@ -53,6 +53,11 @@ typedef struct page_ctx {
     cmark_llist *exts;
     pr_buf title;
     int have_title;
+    /* Building: the page's file name without ".html" ("index.en"), and the
+     * CSV of each of its tables, in order (table_csvs). */
+    const char *stem;
+    pr_buf *csvs;
+    size_t ncsvs;
 } page_ctx;
 
 static void html_escape(pr_buf *out, const char *s)
@@ -297,6 +302,49 @@ static void put_body(pr_buf *out, const char *body, char *const *ids)
     pr_buf_puts(out, p);
 }
 
+/* The name of table n (from 1) of the page with file stem stem:
+ * "<stem>.table-<n>.csv" beside it (malloc'd). */
+static char *table_csv_name(const char *stem, size_t n)
+{
+    return pr_xasprintf("%s.table-%zu.csv", stem, n);
+}
+
+/* Each GFM table of the document as CSV (cmarkx.h, pr_cmarkx_table_csv)
+ * into pc->csvs, and right after the table a paragraph linking that file
+ * ("CSV"). */
+static void table_csvs(page_ctx *pc, cmark_node *root)
+{
+    cmark_node **tables = NULL;
+    size_t n = 0;
+    cmark_iter *it = cmark_iter_new(root);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *node = cmark_iter_get_node(it);
+        if (ev == CMARK_EVENT_ENTER && strcmp(cmark_node_get_type_string(node), "table") == 0) {
+            tables = pr_xrealloc(tables, (n + 1) * sizeof *tables);
+            tables[n++] = node;
+        }
+    }
+    cmark_iter_free(it);
+    pc->csvs = n ? pr_xcalloc(n, sizeof *pc->csvs) : NULL;
+    pc->ncsvs = n;
+    for (size_t i = 0; i < n; i++) {
+        pr_buf_init(&pc->csvs[i]);
+        pr_cmarkx_table_csv(tables[i], &pc->csvs[i]);
+        char *name = table_csv_name(pc->stem, i + 1);
+        cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
+        cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
+        cmark_node *text = cmark_node_new(CMARK_NODE_TEXT);
+        cmark_node_set_url(link, name);
+        cmark_node_set_literal(text, "CSV");
+        cmark_node_append_child(link, text);
+        cmark_node_append_child(para, link);
+        cmark_node_insert_after(tables[i], para);
+        free(name);
+    }
+    free(tables);
+}
+
 static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
                    const char *css_href, const char *home_href, pr_buf *out)
 {
@@ -313,6 +361,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
                 rewrite_link(pc, n);
         }
         cmark_iter_free(it);
+        table_csvs(pc, d.root);
     }
     char **ids = explicit_anchors(d.root, md, len);
     pr_cmarkx_headings(d.root, heading_cb, pc, NULL);
@@ -347,7 +396,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
 void pr_site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
                          pr_buf *out)
 {
-    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0};
+    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0, NULL, NULL, 0};
     render(&pc, md, len, lang, css_href, NULL, out);
     pr_buf_free(&pc.title);
 }
@@ -496,13 +545,25 @@ static int build_page(site *s, const char *rel, pr_err *err)
         char *root_dir = pr_cmarkx_resolve(s->reports_rel, site_dir);
         char *css = pr_path_relative(site_dir, "style.css");
         char *home = pr_path_relative(site_dir, name); /* the top page, same language */
-        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0};
+        /* The page's stem names its tables' CSV files. */
+        char *stem = pr_xstrndup(name, strlen(name) - strlen(".html"));
+        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0, stem, NULL, 0};
         s->page = src;
         render(&pc, pr_buf_cstr(&md), md.len, lang, css, home, &html);
         s->page = NULL;
         char *dest = pr_path_join(site_dir, name);
         rc = write_out(s, dest, html.data, html.len, err);
         s->st.pages++;
+        for (size_t i = 0; i < pc.ncsvs; i++) {
+            char *csv = table_csv_name(stem, i + 1), *cdest = pr_path_join(site_dir, csv);
+            if (rc == 0)
+                rc = write_out(s, cdest, pc.csvs[i].data, pc.csvs[i].len, err);
+            pr_buf_free(&pc.csvs[i]);
+            free(cdest);
+            free(csv);
+        }
+        free(pc.csvs);
+        free(stem);
         free(dest);
         pr_buf_free(&pc.title);
         free(home);

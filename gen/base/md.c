@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,59 @@ double pr_md_round(double v, int decimals)
 void pr_md_number(pr_buf *out, double v, int decimals)
 {
     pr_buf_printf(out, "%.*f", decimals, pr_md_round(v, decimals));
+}
+
+void pr_csv_field(pr_buf *out, const char *s)
+{
+    if (!s)
+        return;
+    int quote = 0;
+    for (const char *p = s; *p && !quote; p++)
+        quote = *p == ',' || *p == '"' || *p == '\r' || *p == '\n';
+    if (!quote) {
+        pr_buf_puts(out, s);
+        return;
+    }
+    pr_buf_putc(out, '"');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            pr_buf_putc(out, '"');
+        pr_buf_putc(out, *p);
+    }
+    pr_buf_putc(out, '"');
+}
+
+int pr_num_shortest_digits(double v)
+{
+    if (!isfinite(v))
+        return 1;
+    for (int p = 1; p < 17; p++) {
+        char b[40];
+        snprintf(b, sizeof b, "%.*g", p, v);
+        if (strtod(b, NULL) == v)
+            return p;
+    }
+    return 17;
+}
+
+void pr_num_shortest(pr_buf *out, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (v == 0) {
+        pr_buf_putc(out, '0');
+        return;
+    }
+    /* The digits' decimal exponent: from 1e-5 to 1e17 the same digits in
+     * fixed notation (100, not "1e+02"), else as %g writes them. */
+    int p = pr_num_shortest_digits(v);
+    char b[40];
+    snprintf(b, sizeof b, "%.*e", p - 1, v);
+    int exp10 = atoi(strchr(b, 'e') + 1);
+    if (exp10 >= -5 && exp10 < 17)
+        pr_buf_printf(out, "%.*f", p - 1 - exp10 > 0 ? p - 1 - exp10 : 0, v);
+    else
+        pr_buf_printf(out, "%.*g", p, v);
 }
 
 static void escape_inline(pr_buf *out, const char *s)
@@ -416,19 +470,4 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
         line += len + (nl ? 1 : 0);
     }
     pr_md_anchors_free(a);
-}
-
-void pr_md_csv_field(pr_buf *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        pr_buf_puts(out, s);
-        return;
-    }
-    pr_buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            pr_buf_putc(out, '"');
-        pr_buf_putc(out, *s);
-    }
-    pr_buf_putc(out, '"');
 }

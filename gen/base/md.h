@@ -48,9 +48,20 @@ void pr_md_code_span(pr_buf *out, const char *s);
  * reads as a '|' of the code, not as a cell boundary. */
 void pr_md_code_cell(pr_buf *out, const char *s);
 
-/* A CSV field (RFC 4180): as it is when it holds no comma, quote, CR or
- * LF, else double-quoted with each quote doubled. */
-void pr_md_csv_field(pr_buf *out, const char *s);
+/* A field of a CSV record (RFC 4180): unchanged unless it holds a comma,
+ * a double quote, CR or LF, then quoted
+ * with each '"' doubled.  NULL is the empty field.  UTF-8 is kept as it
+ * is. */
+void pr_csv_field(pr_buf *out, const char *s);
+/* The shortest decimal form of v that reads back as v exactly (strtod):
+ * the fewest significant digits (1 to 17) that round-trip, so 1510.92
+ * stays "1510.92", never "1510.9200000000001"; in fixed notation from
+ * 1e-5 to 1e17 ("100", "0.000015"), else as %g ("1.5e-07"); NAN and
+ * infinities are the empty string.  Byte-identical on every build with an
+ * IEEE double and a correctly rounding printf. */
+void pr_num_shortest(pr_buf *out, double v);
+/* The significant digits pr_num_shortest uses for v (1 to 17). */
+int pr_num_shortest_digits(double v);
 
 /* The anchor GitHub generates for a heading text (without '#'):
  * lower-cased ASCII, spaces to '-', punctuation removed, letters, digits,

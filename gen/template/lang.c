@@ -73,6 +73,8 @@ static const char *const string_keys[] = {
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
     "ab_what_fwver", "ab_what_source", "ab_chart_title", "ab_chart_x", "ab_chart_band",
     "ab_chart_point", "ab_chart_alt",
+    /* the figures' CSV on the index (report.c, export.h) */
+    "exp_figures_csv",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)

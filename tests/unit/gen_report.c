@@ -794,6 +794,12 @@ Test(figures, hostile_text_is_inert)
     json_t *v;
     json_object_foreach(pages, path, v) {
         const char *md = json_string_value(v);
+        /* figures.csv is data, not Markdown: the label as the file has it
+         * (export.h; quoted per RFC 4180). */
+        if (strcmp(path, "figures.csv") == 0) {
+            cr_expect(strstr(md, ",<img src=x onerror=alert(1)> | [a](javascript:x),"), "%s", md);
+            continue;
+        }
         cr_expect(!unescaped(md, "<img"), "%s has raw HTML", path);
         cr_expect(!unescaped(md, "<b>"), "%s has raw HTML", path);
         cr_expect(!strstr(md, "\n# injected"), "%s has an injected heading", path);

@@ -519,6 +519,37 @@ Test(site, empty_tree)
     free(root);
 }
 
+/* Every table of a page gets a CSV beside it (<stem>.table-N.csv, its
+ * cells as GitHub shows their text, RFC 4180) and a link right after it. */
+Test(site, a_csv_beside_every_table)
+{
+    char *root = tmpdir();
+    put(root, "templates/site/style.css", "body {}\n");
+    put(root, "reports/README.en.md",
+        "# T\n\n| GPUs | a, b | **c** |\n|---|---|---|\n| 1 | 2\\|3 | say \"hi\" ![中文](x.png) |\n\n"
+        "text\n\n| x |\n|---|\n| `y` |\n");
+    char *out = pr_path_join(root, "site");
+    pr_site_stats st;
+    pr_err err;
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    char *t1 = slurp(out, "index.en.table-1.csv"), *t2 = slurp(out, "index.en.table-2.csv");
+    cr_expect_str_eq(t1, "GPUs,\"a, b\",c\r\n1,2|3,\"say \"\"hi\"\" 中文\"\r\n");
+    cr_expect_str_eq(t2, "x\r\ny\r\n");
+    cr_expect(!exists(out, "index.en.table-3.csv"));
+    char *html = slurp(out, "index.en.html");
+    expect_has(html, "</table>\n<p><a href=\"index.en.table-1.csv\">CSV</a></p>");
+    expect_has(html, "</table>\n<p><a href=\"index.en.table-2.csv\">CSV</a></p>");
+    /* the same bytes again: nothing rewritten */
+    cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
+    cr_expect_eq(st.written, 0);
+    free(html);
+    free(t1);
+    free(t2);
+    free(out);
+    rm_rf(root);
+    free(root);
+}
+
 /* ------------------------------------------------ the repository's site */
 
 /* Appends the values of every attr="..." in html (with &amp; decoded). */

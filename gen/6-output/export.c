@@ -1,0 +1,487 @@
+/* export: every figure the reports show, as tidy data (export.h). */
+#include "export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flags.h"
+#include "fw_order.h"
+#include "fw_pubtab.h"
+#include "fw_tables.h"
+#include "jdoc.h"
+#include "md.h"
+#include "mdtable.h"
+#include "runset.h"
+
+const char *const ex_columns[] = {
+    /* what was run */
+    "model", "framework", "platform", "run_set", "date", "precision", "batch_size", "nodes",
+    "gpus",
+    /* what was found */
+    "state", "reason", "value", "printed", "ci_lo", "ci_hi", "ci_coverage", "runs", "records",
+    "speedup", "efficiency", "published", "gap", "verdict", "flags",
+    /* where it came from */
+    "source", "source_repo", "source_commit", "source_line", "source_url", "log", "rule"};
+const size_t ex_ncolumns = sizeof ex_columns / sizeof ex_columns[0];
+
+int ex_format_of(const char *name, ex_format *fmt)
+{
+    static const char *const names[] = {"csv", "jsonl", "bencher", "otava"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *fmt = (ex_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* A new row: every column null, in column order. */
+static json_t *new_row(void)
+{
+    json_t *row = json_object();
+    for (size_t i = 0; i < ex_ncolumns; i++)
+        json_object_set_new(row, ex_columns[i], json_null());
+    return row;
+}
+
+/* Column key of row gets s (copied); nothing when s is NULL or empty. */
+static void set_str(json_t *row, const char *key, const char *s)
+{
+    if (s && *s)
+        json_object_set_new(row, key, json_string(s));
+}
+
+/* Column key gets v (a real); nothing when it is NAN. */
+static void set_real(json_t *row, const char *key, double v)
+{
+    if (isfinite(v))
+        json_object_set_new(row, key, json_real(v));
+}
+
+static void set_int(json_t *row, const char *key, long long v)
+{
+    json_object_set_new(row, key, json_integer((json_int_t)v));
+}
+
+/* What was run, common to both kinds of row. */
+static void set_case(json_t *row, const rm_fw *f, const rm_cfg *c, const char *precision, int bs,
+                     int nodes, int gpus)
+{
+    set_str(row, "model", f->model);
+    set_str(row, "framework", f->framework);
+    set_str(row, "platform", c->platform ? c->platform->id : NULL);
+    set_str(row, "precision", precision);
+    set_int(row, "batch_size", bs);
+    set_int(row, "nodes", nodes);
+    set_int(row, "gpus", gpus);
+}
+
+/* A published figure as its source printed it: its text, else its number
+ * as the tables print it (mdtable.c, mdt_pub_value, unescaped); a state
+ * word (TODO, OOM) for no figure.  Appended to out. */
+static void printed_figure(const pr_pub_row *r, pr_buf *out)
+{
+    if (!r->has_value) {
+        pr_buf_puts(out, r->state);
+    } else if (r->printed) {
+        pr_buf_puts(out, r->printed);
+    } else {
+        int d = mdt_pub_decimals(r);
+        pr_md_number(out, r->value, d > 6 ? 6 : d);
+    }
+}
+
+static void set_flags(json_t *row, unsigned bits)
+{
+    pr_buf b = PR_BUF_INIT;
+    fl_bits_keys(bits, &b);
+    set_str(row, "flags", pr_buf_cstr(&b));
+    pr_buf_free(&b);
+}
+
+/* The run folders of rc's records, distinct, in data order, ';'-joined. */
+static void set_run_sets(json_t *row, const rm_cell *rc)
+{
+    pr_buf b = PR_BUF_INIT;
+    for (unsigned i = 0; i < rc->nrecs; i++) {
+        int seen = 0;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = rc->runs[j] == rc->runs[i];
+        if (!seen)
+            pr_buf_printf(&b, "%s%s", b.len ? ";" : "", rc->runs[i]->name);
+    }
+    set_str(row, "run_set", pr_buf_cstr(&b));
+    pr_buf_free(&b);
+}
+
+/* When rc's figure was measured: the earliest start its records state
+ * (the successful ones', a failed cell's failures'), else the first date
+ * of its run set (runset.h). */
+static void set_cell_date(json_t *row, const rm_cell *rc, const pr_run *run)
+{
+    const char *first = NULL;
+    for (unsigned i = 0; i < rc->nrecs; i++) {
+        const pr_record *r = rc->recs[i];
+        if ((rc->n_ok && r->failed) || !r->started_at)
+            continue;
+        if (!first || strcmp(r->started_at, first) < 0)
+            first = r->started_at;
+    }
+    if (first) {
+        set_str(row, "date", first);
+        return;
+    }
+    pr_buf b = PR_BUF_INIT;
+    if (run && rs_dates(run, &b) && b.len >= 10) {
+        pr_buf_truncate(&b, 10);
+        set_str(row, "date", pr_buf_cstr(&b));
+    }
+    pr_buf_free(&b);
+}
+
+/* The log of record r of run, as loaded (relative to where the command
+ * runs: the repository root for the default --data). */
+static void set_log(json_t *row, const pr_run *run, const pr_record *r)
+{
+    if (!run || !r || !r->log_file || !*r->log_file)
+        return;
+    const char *dir = run->dir;
+    while (dir[0] == '.' && dir[1] == '/')
+        dir += 2;
+    json_object_set_new(row, "log", json_sprintf("%s/%s", dir, r->log_file));
+}
+
+/* The row of cell rc (with runs) of configuration c of f. */
+static json_t *cell_row(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
+{
+    json_t *row = new_row();
+    set_case(row, f, c, c->precision, c->bs, rc->nodes, rc->gpus);
+    set_run_sets(row, rc);
+    const pr_record *lr = rc->n_ok ? rc->link_rec : rc->fail_rec;
+    const pr_run *lrun = rc->n_ok ? rc->link_run : rc->fail_run;
+    set_cell_date(row, rc, lrun);
+    if (rc->n_ok) {
+        set_str(row, "state", rc->imported ? "imported" : "measured");
+        set_real(row, "value", rc->median);
+        if (rc->ci_coverage > 0) {
+            set_real(row, "ci_lo", rc->ci_lo);
+            set_real(row, "ci_hi", rc->ci_hi);
+            set_real(row, "ci_coverage", rc->ci_coverage);
+        }
+        set_int(row, "runs", rc->n_ok);
+        int summary = 0;
+        long long nrec = fl_cell_records(rc, &summary);
+        if (nrec >= 0 && !summary)
+            set_int(row, "records", nrec);
+        double sp, eff;
+        if (fwt_cell_scaling(f, c, rc, &sp, &eff)) {
+            set_real(row, "speedup", sp);
+            set_real(row, "efficiency", eff);
+        }
+    } else {
+        set_str(row, "state", "failed");
+        set_str(row, "reason", rc->fail_rec ? rc->fail_rec->fail_reason : NULL);
+        set_int(row, "runs", rc->n_total);
+    }
+    if (rc->pub && c->platform) {
+        pr_buf b = PR_BUF_INIT;
+        printed_figure(rc->pub, &b);
+        set_str(row, "published", pr_buf_cstr(&b));
+        pr_buf_free(&b);
+        double gap;
+        fwt_gap_verdict v = fwt_gap(f, rc, rc->pub, &gap);
+        set_real(row, "gap", gap);
+        set_str(row, "verdict", fwt_gap_key(v));
+    }
+    set_flags(row, fl_cell_bits(c, rc));
+    const json_t *src = lr && rc->imported ? lr->source : NULL;
+    set_str(row, "source_repo", pr_json_str(src, "repo"));
+    set_str(row, "source_commit", pr_json_str(src, "commit"));
+    set_str(row, "source_url", pr_json_str(src, "url"));
+    set_log(row, lrun, lr);
+    if (lr && lr->rule) {
+        char *rule = json_dumps(lr->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        set_str(row, "rule", rule);
+        free(rule);
+    }
+    return row;
+}
+
+/* The row of row r of published table t, shown under configuration c of
+ * f. */
+static json_t *pub_row(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t,
+                       const pr_pub_row *r)
+{
+    json_t *row = new_row();
+    set_case(row, f, c, t->precision, t->batch_size, r->nodes, r->gpus);
+    set_str(row, "date", t->date);
+    set_str(row, "state", r->has_value ? "published" : r->state);
+    pr_buf b = PR_BUF_INIT;
+    printed_figure(r, &b);
+    if (r->has_value) {
+        set_real(row, "value", r->value);
+        set_str(row, "printed", pr_buf_cstr(&b));
+    }
+    pr_buf_free(&b);
+    double sp, eff;
+    if (fwp_row_scaling(t, r, &sp, &eff)) {
+        set_real(row, "speedup", sp);
+        set_real(row, "efficiency", eff);
+    }
+    set_flags(row, fl_pub_row_bits(f, t, r));
+    set_str(row, "source", t->label);
+    set_str(row, "source_repo", t->source_repo);
+    set_str(row, "source_commit", t->source_commit);
+    if (t->source_line > 0)
+        set_int(row, "source_line", t->source_line);
+    set_str(row, "source_url", t->source_url);
+    return row;
+}
+
+/* Rows of a published table in GPU order (then nodes), stable. */
+static int pub_row_qsort(const void *a, const void *b)
+{
+    const pr_pub_row *x = *(const pr_pub_row *const *)a, *y = *(const pr_pub_row *const *)b;
+    if (x->gpus != y->gpus)
+        return x->gpus < y->gpus ? -1 : 1;
+    if (x->nodes != y->nodes)
+        return x->nodes < y->nodes ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The published rows of f's configurations cfgs[first, end): each table a
+ * page shows (fwp_shown), once, in f's table order. */
+static void pub_rows(const rm_fw *f, size_t first, size_t end, const pr_pub_table **seen,
+                     size_t *nseen, json_t *rows)
+{
+    for (size_t i = first; i < end; i++) {
+        const rm_cfg *c = &f->cfgs[i];
+        for (size_t k = 0; k < f->npubs; k++) {
+            const pr_pub_table *t = f->pubs[k];
+            int dup = 0;
+            for (size_t j = 0; j < *nseen && !dup; j++)
+                dup = seen[j] == t;
+            if (dup || !fwp_shown(c, t))
+                continue;
+            seen[(*nseen)++] = t;
+            const pr_pub_row **rs = pr_xcalloc(t->nrows + 1, sizeof *rs);
+            for (size_t r = 0; r < t->nrows; r++)
+                rs[r] = &t->rows[r];
+            pr_qsort(rs, t->nrows, sizeof *rs, pub_row_qsort);
+            for (size_t r = 0; r < t->nrows; r++) /* a repeated row: its first, as shown */
+                if (rm_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
+                    json_array_append_new(rows, pub_row(f, c, t, rs[r]));
+            free(rs);
+        }
+    }
+}
+
+json_t *ex_rows(const rm_world *w)
+{
+    json_t *rows = json_array();
+    for (size_t m = 0; m < w->nmodels; m++)
+        for (size_t j = 0; j < w->models[m]->nfws; j++) {
+            const rm_fw *f = w->models[m]->fws[j];
+            fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+            size_t nplat = fwo_runs(w, f, order);
+            for (size_t p = 0; p < nplat; p++)
+                for (size_t i = order[p].first; i < order[p].end; i++)
+                    for (size_t k = 0; k < f->cfgs[i].ncells; k++)
+                        if (f->cfgs[i].cells[k].nrecs)
+                            json_array_append_new(rows,
+                                                  cell_row(f, &f->cfgs[i], &f->cfgs[i].cells[k]));
+            const pr_pub_table **seen = pr_xcalloc(f->npubs + 1, sizeof *seen);
+            size_t nseen = 0;
+            for (size_t p = 0; p < nplat; p++)
+                pub_rows(f, order[p].first, order[p].end, seen, &nseen, rows);
+            free(seen);
+            free(order);
+        }
+    return rows;
+}
+
+/* A value of a row as CSV text: a string as it is, a number in its
+ * shortest exact form, null empty. */
+static void csv_value(const json_t *v, pr_buf *out)
+{
+    if (json_is_string(v))
+        pr_csv_field(out, json_string_value(v));
+    else if (json_is_integer(v))
+        pr_buf_printf(out, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        pr_num_shortest(out, json_real_value(v));
+}
+
+void ex_csv_record(const json_t *row, pr_buf *out)
+{
+    for (size_t i = 0; i < ex_ncolumns; i++) {
+        if (i)
+            pr_buf_putc(out, ',');
+        csv_value(json_object_get(row, ex_columns[i]), out);
+    }
+    pr_buf_puts(out, "\r\n");
+}
+
+/* The significant digits every real of v needs to read back exactly (the
+ * most any needs, md.h): Jansson prints all reals of one dump with one
+ * precision, and more digits than a value needs still read back as it. */
+static int json_digits(const json_t *v)
+{
+    /* At least 7: figures below 10⁷ in fixed notation ("100.0", not
+     * "1e+02"); trailing zeros are not printed. */
+    int d = 7;
+    if (json_is_real(v)) {
+        d = pr_num_shortest_digits(json_real_value(v));
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            int e = json_digits(x);
+            d = e > d ? e : d;
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            int e = json_digits(x);
+            d = e > d ? e : d;
+        }
+    }
+    return d;
+}
+
+/* v as compact JSON (keys in their order), with the fewest digits that
+ * keep every real exact; appended to out. */
+static void put_json(const json_t *v, size_t flags, pr_buf *out)
+{
+    char *s = json_dumps(v, flags | JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                JSON_REAL_PRECISION(json_digits(v)));
+    pr_buf_puts(out, s);
+    free(s);
+}
+
+/* The Bencher benchmark name of a reproduced row: its case and run set,
+ * "ResNet50/PyTorch/a100/amp/bs256/1x8/run". */
+static void bencher_name(const json_t *row, pr_buf *out)
+{
+    const char *platform = pr_json_str(row, "platform"), *rs = pr_json_str(row, "run_set");
+    pr_buf_printf(out, "%s/%s/%s/%s/bs%lld/%lldx%lld/%s", pr_json_str(row, "model"),
+                  pr_json_str(row, "framework"), platform ? platform : "unstated",
+                  pr_json_str(row, "precision"),
+                  (long long)json_integer_value(json_object_get(row, "batch_size")),
+                  (long long)json_integer_value(json_object_get(row, "nodes")),
+                  (long long)json_integer_value(json_object_get(row, "gpus")), rs ? rs : "");
+}
+
+/* Bencher Metric Format: {name: {"throughput": {value, lower_value,
+ * upper_value}}} for each reproduced figure (the interval when it has
+ * one). */
+static void render_bencher(const json_t *rows, pr_buf *out)
+{
+    json_t *doc = json_object();
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        json_t *v = json_object_get(row, "value");
+        const char *state = pr_json_str(row, "state");
+        if (!json_is_real(v) || !state ||
+            (strcmp(state, "measured") != 0 && strcmp(state, "imported") != 0))
+            continue;
+        json_t *metric = json_object();
+        json_object_set(metric, "value", v);
+        json_t *lo = json_object_get(row, "ci_lo"), *hi = json_object_get(row, "ci_hi");
+        if (json_is_real(lo) && json_is_real(hi)) {
+            json_object_set(metric, "lower_value", lo);
+            json_object_set(metric, "upper_value", hi);
+        }
+        pr_buf name = PR_BUF_INIT;
+        bencher_name(row, &name);
+        json_object_set_new(doc, pr_buf_cstr(&name), json_pack("{s:o}", "throughput", metric));
+        pr_buf_free(&name);
+    }
+    put_json(doc, JSON_INDENT(0), out);
+    pr_buf_putc(out, '\n');
+    json_decref(doc);
+}
+
+/* The columns of the Otava CSV: the time, the attributes that name a
+ * series, the one metric. */
+static const char *const otava_columns[] = {"time",      "model",      "framework", "platform",
+                                            "precision", "batch_size", "nodes",     "gpus",
+                                            "run_set",   "source",     "throughput"};
+
+typedef struct otava_row {
+    const json_t *row;
+    size_t index;
+} otava_row;
+
+static int otava_qsort(const void *a, const void *b)
+{
+    const otava_row *x = a, *y = b;
+    int d = strcmp(pr_json_str(x->row, "date"), pr_json_str(y->row, "date"));
+    if (d)
+        return d;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Apache Otava's CSV input: a row per figure with a date, oldest first. */
+static void render_otava(const json_t *rows, pr_buf *out)
+{
+    size_t n = json_array_size(rows), k = 0;
+    otava_row *v = pr_xcalloc(n + 1, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *row = json_array_get(rows, i);
+        if (json_is_real(json_object_get(row, "value")) && pr_json_str(row, "date"))
+            v[k++] = (otava_row){row, i};
+    }
+    pr_qsort(v, k, sizeof *v, otava_qsort);
+    size_t nc = sizeof otava_columns / sizeof otava_columns[0];
+    for (size_t c = 0; c < nc; c++)
+        pr_buf_printf(out, "%s%s", c ? "," : "", otava_columns[c]);
+    pr_buf_puts(out, "\r\n");
+    for (size_t i = 0; i < k; i++) {
+        csv_value(json_object_get(v[i].row, "date"), out);
+        for (size_t c = 1; c < nc - 1; c++) {
+            pr_buf_putc(out, ',');
+            csv_value(json_object_get(v[i].row, otava_columns[c]), out);
+        }
+        pr_buf_putc(out, ',');
+        csv_value(json_object_get(v[i].row, "value"), out);
+        pr_buf_puts(out, "\r\n");
+    }
+    free(v);
+}
+
+int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *err)
+{
+    if (bom && fmt != EX_CSV && fmt != EX_OTAVA)
+        return pr_err_set(err, NULL, 0, 0, NULL,
+                          "--bom is for csv and otava only (JSON has no byte order mark)");
+    if (bom)
+        pr_buf_puts(out, "\xEF\xBB\xBF");
+    size_t i;
+    json_t *row;
+    switch (fmt) {
+    case EX_CSV:
+        for (size_t c = 0; c < ex_ncolumns; c++)
+            pr_buf_printf(out, "%s%s", c ? "," : "", ex_columns[c]);
+        pr_buf_puts(out, "\r\n");
+        json_array_foreach(rows, i, row)
+            ex_csv_record(row, out);
+        break;
+    case EX_JSONL:
+        json_array_foreach(rows, i, row) {
+            put_json(row, 0, out);
+            pr_buf_putc(out, '\n');
+        }
+        break;
+    case EX_BENCHER:
+        render_bencher(rows, out);
+        break;
+    case EX_OTAVA:
+        render_otava(rows, out);
+        break;
+    }
+    return 0;
+}

@@ -1,0 +1,61 @@
+/* export: every figure the reports show, as tidy data.
+ *
+ *   perfrepro-gen export [--data DIR] --format csv|jsonl|bencher|otava [--bom] [--out FILE]
+ *
+ * One row per figure, read from the report model (rmodel.h) the pages are
+ * rendered from, so that the rows are exactly the figures they show:
+ *
+ *   - every cell of a framework configuration that has runs (a reproduction
+ *     table's row): its median, interval, runs, speedup and efficiency, the
+ *     primary published figure with the gap and its verdict, its flags, the
+ *     log behind the median; a cell whose runs all failed is a row with
+ *     state "failed" and the reason, without a figure;
+ *   - every row of every published table a framework page shows (the
+ *     newest revision of each source and the older ones), as printed.
+ *
+ * Order: models by id, frameworks and platforms as the pages order them,
+ * configurations by precision then batch size, rows by GPUs then nodes;
+ * each framework's reproduced rows, then its published ones.  The columns
+ * (ex_columns) and the formats are described in docs/report-format.md
+ * ("Figures as data").  Numbers are written in the shortest form that reads
+ * back as the stored double (md.h, pr_num_shortest), so the output is
+ * byte-identical across builds and runs.
+ *
+ * Memory: ex_rows returns a new reference; ex_render appends to the
+ * caller's buffer.
+ */
+#ifndef PR_EXPORT_H
+#define PR_EXPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+#include "rmodel.h"
+
+typedef enum { EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA } ex_format;
+
+/* The format named name ("csv", "jsonl", "bencher", "otava") into *fmt;
+ * -1 when none has that name. */
+int ex_format_of(const char *name, ex_format *fmt);
+
+/* The columns, in order: the CSV header and the JSON keys. */
+extern const char *const ex_columns[];
+extern const size_t ex_ncolumns;
+
+/* The rows of w's figures: an array (a new reference, the caller's) of
+ * objects with one key per column in column order; a value is a string, an
+ * integer, a real or null (nothing to say). */
+json_t *ex_rows(const rm_world *w);
+
+/* The rows (ex_rows's array, borrowed) in format fmt, appended to out;
+ * bom (csv and otava only) starts them with a UTF-8 byte order mark.
+ * Returns 0, or -1 with err set (a BOM asked of a JSON format). */
+int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *err);
+
+/* One CSV record (RFC 4180: fields escaped by pr_csv_field, ended by CRLF) of row's
+ * values in column order. */
+void ex_csv_record(const json_t *row, pr_buf *out);
+
+#endif

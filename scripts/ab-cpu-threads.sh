@@ -1,0 +1,54 @@
+#!/bin/sh
+# scripts/ab-cpu-threads.sh: the measured A/B of data/comparisons/
+# cpu-resnet50-threads.json (docs/statistics.md#compare).  The CPU suite
+# (data/suites/ResNet50/PyTorch-CPU.json) in two settings: A with
+# --threads 1, B with --threads 2 (one per core of this 2-core machine),
+# ResNet50 fp32 batch size 8, 12 steps, RUNS runs a side (default 5), interleaved
+# A B A B ... so that whatever else the machine does falls on both sides
+# alike.  Each side is one run set (one perfrepro-measure run folder, its
+# suite.json the suite that made it):
+#   data/runs/DATE-cpu-resnet50-threads1, data/runs/DATE-cpu-resnet50-threads2
+#   sh scripts/ab-cpu-threads.sh [RUNS]
+# Needs Debian's python3-torch and python3-torchvision (scripts/deps.sh torch).
+set -eu
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}
+DATE=${AB_DATE:-$(date -u +%Y-%m-%d)}
+MEASURE=${MEASURE:-bin/perfrepro-measure}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfrepro-ab.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+for t in 1 2; do
+  /usr/bin/python3 - "$t" "$RUNS" data/suites/ResNet50/PyTorch-CPU.json "$TMP/threads$t.json" <<'EOF'
+import json, sys
+threads, runs, src, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+s = json.load(open(src, encoding="utf-8"))
+cmd = s["command"]
+i = cmd.index("--batch-size")
+s["command"] = cmd[:i] + ["--threads", threads] + cmd[i:]
+s["matrix"]["batch_size"] = [8]
+s["matrix"]["repeats"] = runs
+# 12 steps, 8 of them read (the rule skips 4): one thread trains at about
+# half an image a second here, and both sides run the same steps.
+s["max_iter"] = 12
+d = s["description"]
+d["zh"] = d["zh"].replace("单进程用满所有核", "单进程、%s 个线程（--threads %s）" % (threads, threads))
+d["en"] = d["en"].replace("one process using every core",
+                          "one process, %s thread%s (--threads %s)" % (threads, "" if threads == "1" else "s", threads))
+d["zh"] += "（A/B：scripts/ab-cpu-threads.sh）"
+d["en"] += " (A/B: scripts/ab-cpu-threads.sh)"
+json.dump(s, open(dst, "w", encoding="utf-8"), ensure_ascii=False, indent=1)
+open(dst, "a").write("\n")
+EOF
+done
+case_name=clas_ResNet50_sp_bs8_fp32_1
+i=1
+while [ "$i" -le "$RUNS" ]; do
+  if [ "$i" -eq 1 ]; then only=$case_name; else only=${case_name}_r$i; fi
+  for t in 1 2; do
+    out=data/runs/$DATE-cpu-resnet50-threads$t
+    resume=""
+    [ -d "$out/logs/index" ] && resume=--resume
+    "$MEASURE" run "$TMP/threads$t.json" --out "$out" --only "$only" $resume
+  done
+  i=$((i + 1))
+done

@@ -1,0 +1,252 @@
+/* The export (export.h): CSV escaping (RFC 4180, commas, quotes, line
+ * breaks, Chinese), numbers in their shortest exact form, and the rows of a
+ * small hand-made data folder: a measured configuration with its
+ * published table (median, interval, speedup, efficiency, gap verdict, a
+ * failed case with its reason) and that table's rows as printed, in each
+ * format. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "data.h"
+#include "export.h"
+#include "jdoc.h"
+#include "md.h"
+#include "rmodel.h"
+
+static char *csv_field(const char *s)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_csv_field(&b, s);
+    return pr_buf_detach(&b);
+}
+
+Test(export, csv_fields_per_rfc_4180)
+{
+    const char *cases[][2] = {
+        {"plain", "plain"},
+        {"a,b", "\"a,b\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\""},
+        {"two\nlines", "\"two\nlines\""},
+        {"cr\rhere", "\"cr\rhere\""},
+        {"混合精度（AMP / FP16）", "混合精度（AMP / FP16）"},
+        {"中文,逗号", "\"中文,逗号\""},
+        {" spaced ", " spaced "},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = csv_field(cases[i][0]);
+        cr_expect_str_eq(got, cases[i][1], "field \"%s\"", cases[i][0]);
+        free(got);
+    }
+    char *null = csv_field(NULL);
+    cr_expect_str_eq(null, "");
+    free(null);
+}
+
+static char *shortest(double v)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_num_shortest(&b, v);
+    return b.len ? pr_buf_detach(&b) : (pr_buf_free(&b), pr_xstrdup(""));
+}
+
+Test(export, numbers_in_their_shortest_exact_form)
+{
+    const struct {
+        double v;
+        const char *s;
+    } cases[] = {{0.1, "0.1"},        {100, "100"},         {1510.92, "1510.92"},
+                 {-2.5, "-2.5"},      {-0.0, "0"},          {1.5e-5, "0.000015"},
+                 {1e-7, "1e-07"},     {1e20, "1e+20"},      {158.6111873, "158.6111873"},
+                 {1.0 / 3, "0.3333333333333333"}, {NAN, ""}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = shortest(cases[i].v);
+        cr_expect_str_eq(got, cases[i].s, "%.17g", cases[i].v);
+        if (isfinite(cases[i].v))
+            cr_expect(strtod(got, NULL) == cases[i].v, "%s reads back", got);
+        free(got);
+    }
+}
+
+static const char v100[] =
+    "{\"perfrepro\": 1, \"title\": {\"zh\": \"V100 × 8\", \"en\": \"V100 x 8\"},\n"
+    " \"device\": {\"kind\": \"gpu\", \"model\": \"Tesla V100-SXM2-32GB\", \"memory_gb\": 32,\n"
+    "            \"per_node\": 8}, \"match\": [\"V100-SXM2-32GB\"]}\n";
+static const char classes[] =
+    "{\"perfrepro\": 1, \"classes\": [\n"
+    " {\"id\": \"fp32\", \"title\": {\"zh\": \"FP32\", \"en\": \"FP32\"}, \"modes\": [\"fp32\"]},\n"
+    " {\"id\": \"tf32\", \"title\": {\"zh\": \"TF32\", \"en\": \"TF32\"}, \"modes\": [\"tf32\"]},\n"
+    " {\"id\": \"mixed\", \"title\": {\"zh\": \"混合精度\", \"en\": \"Mixed precision\"},\n"
+    "  \"modes\": [\"amp\", \"fp16\", \"bf16\"]},\n"
+    " {\"id\": \"fp8\", \"title\": {\"zh\": \"FP8\", \"en\": \"FP8\"}, \"modes\": [\"fp8\"]}]}\n";
+/* The published table: a label with a comma and quotes, 100 at 1 GPU and
+ * 800.0 (as printed) at 8. */
+static const char published[] =
+    "{\"perfrepro\": 1, \"label\": \"Src, \\\"q\\\"\",\n"
+    " \"source\": {\"title\": \"Src\", \"url\": \"https://example.com/src\", \"date\": \"2020-09-01\",\n"
+    "            \"line\": 12},\n"
+    " \"platform\": \"V100-x8\", \"tables\": [\n"
+    "  {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"amp\", \"batch_size\": 64,\n"
+    "   \"unit\": \"images/s\", \"rows\": [\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 100},\n"
+    "    {\"nodes\": 1, \"gpus\": 8, \"throughput\": 800, \"printed\": \"800.0\"}]}]}\n";
+
+/* A record of M/F amp BS=64 on the V100 at gpus, repeat rep; value < 0: it
+ * failed out of memory. */
+static void put_record(const char *dir, int gpus, int rep, double value)
+{
+    char *name = pr_xasprintf("F_amp_%d_r%d", gpus, rep);
+    int nodes = gpus > 8 ? gpus / 8 : 1;
+    char *fig = value < 0 ? pr_xstrdup("null") : pr_xasprintf("%g", value);
+    char *rec = pr_xasprintf(
+        "{\"log_file\": \"logs/train_log/%s\", \"model_name\": \"m\", \"mission_name\": \"x\",\n"
+        " \"direction_id\": 0, \"run_mode\": \"%s\", \"index\": 1, \"gpu_num\": %d,\n"
+        " \"FINAL_RESULT\": %s, \"JOB_FAIL_FLAG\": %d, \"UNIT\": \"images/s\", \"perfrepro\": 1,\n"
+        " \"model\": \"M\", \"framework\": \"F\", \"case\": \"F_amp_%d\", \"precision\": \"amp\",\n"
+        " \"batch_size\": 64, \"nodes\": %d, \"gpus_per_node\": %d, \"repeat\": %d,\n"
+        " \"origin\": \"measured\", \"logs\": [], \"command\": [], \"platform\": \"V100-x8\",\n"
+        " %s\"started_at\": \"2024-03-0%dT10:00:00Z\"}\n",
+        name, gpus > 1 ? "mp" : "sp", gpus, fig, value < 0, gpus, nodes,
+        gpus / nodes, rep, value < 0 ? "\"failure\": {\"reason\": \"oom\"}, " : "", rep);
+    char *rel = pr_xasprintf("runs/r1/logs/index/%s_speed", name);
+    char *log = pr_xasprintf("runs/r1/logs/train_log/%s", name);
+    put(dir, rel, rec);
+    put(dir, log, "ips: 1\n");
+    free(log);
+    free(rel);
+    free(rec);
+    free(fig);
+    free(name);
+}
+
+static char *export_data(void)
+{
+    char *d = tmpdir();
+    put(d, "platforms/V100-x8.json", v100);
+    put(d, "precision-classes.json", classes);
+    put(d, "published/src.json", published);
+    put_record(d, 1, 1, 98);
+    put_record(d, 1, 2, 100);
+    put_record(d, 1, 3, 102);
+    put_record(d, 8, 1, 700);
+    put_record(d, 8, 2, 710);
+    put_record(d, 8, 3, 720);
+    put_record(d, 16, 1, -1);
+    return d;
+}
+
+/* The CSV record of rows[i] (without its CRLF). */
+static char *record_of(const json_t *rows, size_t i)
+{
+    pr_buf b = PR_BUF_INIT;
+    ex_csv_record(json_array_get(rows, i), &b);
+    cr_assert(b.len >= 2 && strcmp(b.data + b.len - 2, "\r\n") == 0);
+    pr_buf_truncate(&b, b.len - 2);
+    return pr_buf_detach(&b);
+}
+
+Test(export, rows_of_a_small_data_folder)
+{
+    char *d = export_data();
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    rm_world *w = rm_build(ds, "/tmp/perfrepro-export-out");
+    json_t *rows = ex_rows(w);
+    /* Three reproduced cells (1, 8 and the failed 16 GPUs), then the
+     * table's two published figures. */
+    cr_assert_eq(json_array_size(rows), 5);
+    cr_expect_eq(json_object_size(json_array_get(rows, 0)), ex_ncolumns);
+    char *r1 = record_of(rows, 0), *r8 = record_of(rows, 1), *r16 = record_of(rows, 2);
+    char *p1 = record_of(rows, 3), *p8 = record_of(rows, 4);
+    /* 98, 100, 102 against 100: within; the interval is min – max, 75 %. */
+    char *want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,,98,"
+                              "102,0.75,3,,1,100,100,0,within,,,,,,,%s/runs/r1/logs/train_log/"
+                              "F_amp_1_r2,",
+                              d);
+    cr_expect_str_eq(r1, want);
+    free(want);
+    /* 710 against 800.0: −11.25 %, outside the interval and the 5 %:
+     * differs; speedup 7.1, efficiency 88.75 %. */
+    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,,700,720,"
+                        "0.75,3,,7.1,88.75,800.0,-11.25,differs,,,,,,,%s/runs/r1/logs/train_log/"
+                        "F_amp_8_r2,",
+                        d);
+    cr_expect_str_eq(r8, want);
+    free(want);
+    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,,,,,1,,,,,,,"
+                        ",,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
+                        d);
+    cr_expect_str_eq(r16, want);
+    free(want);
+    cr_expect_str_eq(p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,100,,,,,,,,,,,,"
+                         "\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+    cr_expect_str_eq(p8, "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,800.0,,,,,,8,100,,"
+                         ",,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+
+    /* Each format, twice the same bytes. */
+    const ex_format fmts[] = {EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA};
+    for (size_t f = 0; f < 4; f++) {
+        pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
+        cr_assert(ex_render(rows, fmts[f], 0, &a, &err) == 0, "%s", err.msg);
+        json_t *again = ex_rows(w);
+        cr_assert(ex_render(again, fmts[f], 0, &b, &err) == 0, "%s", err.msg);
+        cr_expect(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "format %zu", f);
+        json_decref(again);
+        if (fmts[f] == EX_BENCHER) {
+            json_error_t je;
+            json_t *doc = json_loads(pr_buf_cstr(&a), 0, &je);
+            cr_assert(doc, "%s", je.text);
+            cr_expect_eq(json_object_size(doc), 2, "the two measured figures");
+            json_t *m = json_object_get(
+                json_object_get(doc, "M/F/V100-x8/amp/bs64/1x8/r1"), "throughput");
+            cr_expect(json_real_value(json_object_get(m, "value")) == 710);
+            cr_expect(json_real_value(json_object_get(m, "lower_value")) == 700);
+            cr_expect(json_real_value(json_object_get(m, "upper_value")) == 720);
+            json_decref(doc);
+        } else if (fmts[f] == EX_JSONL) {
+            /* The first line: the columns in order, numbers as numbers. */
+            char *nl = strchr(pr_buf_cstr(&a), '\n');
+            cr_assert(nl);
+            json_t *o = json_loadb(a.data, (size_t)(nl - a.data), 0, NULL);
+            cr_assert(o);
+            cr_expect(json_real_value(json_object_get(o, "value")) == 100);
+            cr_expect(json_is_null(json_object_get(o, "reason")));
+            cr_expect(strncmp(a.data, "{\"model\":\"M\",\"framework\":\"F\",", 29) == 0);
+            json_decref(o);
+        } else if (fmts[f] == EX_OTAVA) {
+            /* Oldest first: the published figures (2020), then the runs. */
+            cr_expect(strncmp(a.data,
+                              "time,model,framework,platform,precision,batch_size,nodes,gpus,"
+                              "run_set,source,throughput\r\n2020-09-01,M,F,V100-x8,amp,64,1,1,,"
+                              "\"Src, \"\"q\"\"\",100\r\n",
+                              strlen("time,model,framework,platform,precision,batch_size,nodes,"
+                                     "gpus,run_set,source,throughput\r\n2020-09-01,M,F,V100-x8,"
+                                     "amp,64,1,1,,\"Src, \"\"q\"\"\",100\r\n")) == 0,
+                      "%s", a.data);
+        }
+        pr_buf_free(&a);
+        pr_buf_free(&b);
+    }
+    /* A BOM for CSV and Otava only. */
+    pr_buf bom = PR_BUF_INIT;
+    cr_expect(ex_render(rows, EX_CSV, 1, &bom, &err) == 0);
+    cr_expect(bom.len > 3 && memcmp(bom.data, "\xEF\xBB\xBFmodel,", 9) == 0);
+    pr_buf_clear(&bom);
+    cr_expect(ex_render(rows, EX_JSONL, 1, &bom, &err) < 0);
+    pr_buf_free(&bom);
+    free(r1);
+    free(r8);
+    free(r16);
+    free(p1);
+    free(p8);
+    json_decref(rows);
+    rm_free(w);
+    pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
