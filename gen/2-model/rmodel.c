@@ -362,6 +362,7 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
         if ((strcmp(out->recs[i]->origin, "parsed") == 0) == out->imported &&
             (!newest || run_newer(out->runs[i], newest)))
             newest = out->runs[i];
+    out->set_run = newest;
     for (size_t i = 0; i < out->nrecs; i++) {
         const pr_record *r = out->recs[i];
         if ((strcmp(r->origin, "parsed") == 0) != out->imported) {

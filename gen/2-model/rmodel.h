@@ -72,6 +72,8 @@ typedef struct rm_cell {
      * (a fraction); ci_coverage 0 with one run.  olympic: the mean without
      * the best and worst run, NAN below 5 runs. */
     double ci_lo, ci_hi, ci_coverage, olympic;
+    const pr_run *set_run;     /* the run set the cell stands for (the newest of its
+                                * origin); NULL when it has no records */
     const pr_record *link_rec; /* the repeat whose log backs the median */
     const pr_run *link_run;
     const pr_record *fail_rec; /* the first failure */

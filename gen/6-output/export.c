@@ -100,19 +100,10 @@ static void set_flags(json_t *row, unsigned bits)
     pr_buf_free(&b);
 }
 
-/* The run folders of rc's records, distinct, in data order, ';'-joined. */
+/* The run folder of the run set rc stands for (rmodel.h: the newest). */
 static void set_run_sets(json_t *row, const rm_cell *rc)
 {
-    pr_buf b = PR_BUF_INIT;
-    for (unsigned i = 0; i < rc->nrecs; i++) {
-        int seen = 0;
-        for (unsigned j = 0; j < i && !seen; j++)
-            seen = rc->runs[j] == rc->runs[i];
-        if (!seen)
-            pr_buf_printf(&b, "%s%s", b.len ? ";" : "", rc->runs[i]->name);
-    }
-    set_str(row, "run_set", pr_buf_cstr(&b));
-    pr_buf_free(&b);
+    set_str(row, "run_set", rc->set_run ? rc->set_run->name : "");
 }
 
 /* When rc's figure was measured: the earliest start its records state
@@ -123,7 +114,7 @@ static void set_cell_date(json_t *row, const rm_cell *rc, const pr_run *run)
     const char *first = NULL;
     for (unsigned i = 0; i < rc->nrecs; i++) {
         const pr_record *r = rc->recs[i];
-        if ((rc->n_ok && r->failed) || !r->started_at)
+        if (rc->runs[i] != rc->set_run || (rc->n_ok && r->failed) || !r->started_at)
             continue;
         if (!first || strcmp(r->started_at, first) < 0)
             first = r->started_at;

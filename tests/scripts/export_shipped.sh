@@ -50,7 +50,7 @@ def experiment(run_dir):
     if not os.path.exists(p):
         return False
     d = json.load(open(p, encoding='utf-8'))
-    return d.get('experiment') is True or 'experiment' in (d.get('kind'), d.get('purpose'))
+    return d.get('experiment') is True
 cells = set()
 for f in glob.glob(os.path.join(data, 'runs', '*', 'logs', 'index', '*')):
     run_dir = os.path.dirname(os.path.dirname(os.path.dirname(f)))
@@ -68,8 +68,8 @@ for f in glob.glob(os.path.join(data, 'published', '*.json')):
 repro = [r for r in recs if r['run_set']]
 published = [r for r in recs if not r['run_set']]
 # Equal on the shipped data.  Where they would differ: a cell holding
-# records of two run folders is one row (its run_set lists both) but two
-# groups here; a published table whose rows are all TODO, or that pairs with
+# records of two run folders is one row (the newest run set's, rmodel.h)
+# but two groups here; a published table whose rows are all TODO, or that pairs with
 # no configuration of its framework, is on no page, so in no row.
 if len(repro) != len(cells):
     bad.append('%d reproduced rows, %d cells in data/' % (len(repro), len(cells)))
