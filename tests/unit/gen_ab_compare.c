@@ -58,6 +58,7 @@ static void put_run(const char *d, const char *run, const char *plat, const doub
         r.origin = pr_xstrdup("measured");
         r.started_at = pr_xstrdup("2026-11-20T10:00:00Z");
         r.platform = pr_xstrdup(plat);
+        r.framework_version = pr_xasprintf("1.%c", run[2]); /* r_a: 1.a, r_b: 1.b */
         r.final_result = v[i];
         char *s = pr_record_dumps(&r);
         char *idx = pr_xasprintf("runs/%s/logs/index/%s_speed", run, r.case_name);
@@ -133,6 +134,17 @@ Test(ab_compare, hand_computed_three_against_three)
     /* the log linked is the run closest to the median: r2 of each side */
     cr_assert_str_eq(x->a.rec->case_name, "clas_Toy_sp_bs64_fp32_1_r2");
     cr_assert_str_eq(x->b.run->name, "r_b");
+    /* the framework versions differ, and say so */
+    char *diffs = json_dumps(c->diffs, JSON_COMPACT);
+    cr_assert(strstr(diffs, "\"what\":\"framework_version\",\"a\":\"1.a\",\"b\":\"1.b\""), "%s", diffs);
+    free(diffs);
+    /* env:KEY=VALUE selects the run set whose records state it */
+    cd_sel se;
+    pr_err err;
+    cr_assert(cd_sel_parse("env:framework_version=1.b", &se, &err) == 0);
+    cr_assert_eq(cd_sel_count(&se, d), 1);
+    cr_assert(cd_sel_run(&se, &d->runs[1]) && !cd_sel_run(&se, &d->runs[0]));
+    cd_sel_free(&se);
     /* B against A: the mirror image */
     cd_sel sc, sd;
     abm_cmp *m = compare(d, "r_b", "r_a", &sc, &sd);
