@@ -126,11 +126,17 @@ static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm
     pr_qsort(p->v, p->n, sizeof *p->v, pool_cmp);
 }
 
-/* The argv of run's command: its suite's (per-precision parts as JSON),
- * else its first record's; NULL-terminated, the caller frees it. */
-static char **run_argv(const pr_run *run, size_t *n)
+/* The argv of run's command template: its suite's (RUN/suite.json), else
+ * the data's suite of its records' model and framework (per-precision parts
+ * as JSON), else its first record's command; NULL-terminated, the caller
+ * frees it. */
+static char **run_argv(const pr_dataset *d, const pr_run *run, size_t *n)
 {
     const json_t *cmd = run->suite ? run->suite->command : NULL;
+    for (size_t i = 0; !cmd && run->nrecords && i < d->nsuites; i++)
+        if (strcmp(d->suites[i]->model, run->records[0].model) == 0 &&
+            strcmp(d->suites[i]->framework, run->records[0].framework) == 0)
+            cmd = d->suites[i]->command;
     for (size_t i = 0; !cmd && i < run->nrecords; i++)
         cmd = run->records[i].command;
     size_t k = json_array_size(cmd);
@@ -200,10 +206,10 @@ static void lcs(char **a, size_t na, char **b, size_t nb, unsigned char *ka, uns
 }
 
 /* {"what": "command", ...} for run sets ra and rb when their argv differ. */
-static void command_diff(const pr_run *ra, const pr_run *rb, json_t *diffs)
+static void command_diff(const pr_dataset *d, const pr_run *ra, const pr_run *rb, json_t *diffs)
 {
     size_t na, nb;
-    char **a = run_argv(ra, &na), **b = run_argv(rb, &nb);
+    char **a = run_argv(d, ra, &na), **b = run_argv(d, rb, &nb);
     unsigned char *ka = pr_xcalloc(na + 1, 1), *kb = pr_xcalloc(nb + 1, 1);
     lcs(a, na, b, nb, ka, kb);
     int same = na == nb;
@@ -287,22 +293,22 @@ static char *revisions(const abm_side *s)
     return pr_buf_detach(&b);
 }
 
-static json_t *differences(const abm_cmp *c)
+static json_t *differences(const pr_dataset *d, const abm_cmp *c)
 {
     json_t *diffs = json_array();
     for (size_t i = 0; i < c->a.nruns; i++)
         for (size_t j = 0; j < c->b.nruns; j++) {
             const pr_run *ra = c->a.runs[i], *rb = c->b.runs[j];
-            json_t *d = rs_diff(ra, rb);
+            json_t *rd = rs_diff(ra, rb);
             size_t k;
             json_t *it;
-            json_array_foreach(d, k, it) {
+            json_array_foreach(rd, k, it) {
                 json_object_set_new(it, "a_run", json_string(ra->name));
                 json_object_set_new(it, "b_run", json_string(rb->name));
             }
-            json_array_extend(diffs, d);
-            json_decref(d);
-            command_diff(ra, rb, diffs);
+            json_array_extend(diffs, rd);
+            json_decref(rd);
+            command_diff(d, ra, rb, diffs);
         }
     if (c->a.nruns && c->b.nruns) {
         char *va = versions(&c->a), *vb = versions(&c->b);
@@ -400,7 +406,7 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
     }
     c->expected_false = pr_ab_expected_false(cov, c->ncells);
     free(cov);
-    c->diffs = differences(c);
+    c->diffs = differences(d, c);
     free_pools(&pa);
     free_pools(&pb);
     /* the cells borrow keys, records and tables from d, not from ss */

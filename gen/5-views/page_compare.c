@@ -209,8 +209,15 @@ static json_t *differences(const lang *l, const abm_cmp *c, pr_err *err)
         json_t *v = json_object();
         if (strcmp(what, "command") == 0) {
             pr_buf ca = PR_BUF_INIT, cb = PR_BUF_INIT;
-            pr_md_code_span(&ca, pr_json_str(d, "a_changed"));
-            pr_md_code_span(&cb, pr_json_str(d, "b_changed"));
+            const char *wa = pr_json_str(d, "a_changed"), *wb = pr_json_str(d, "b_changed");
+            if (*wa)
+                pr_md_code_span(&ca, wa);
+            else
+                pr_buf_puts(&ca, "—");
+            if (*wb)
+                pr_md_code_span(&cb, wb);
+            else
+                pr_buf_puts(&cb, "—");
             vw_md(v, "a", &ca);
             vw_md(v, "b", &cb);
             lang_fmt(l, "ab_what_command", v, &b, err);
