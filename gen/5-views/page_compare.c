@@ -240,11 +240,12 @@ static json_t *differences(const lang *l, const abm_cmp *c, pr_err *err)
         }
         json_decref(v);
         if (pairs && pr_json_str(d, "a_run")) {
-            pr_buf_puts(&b, " (");
+            int zh = strcmp(l->code, "zh") == 0;
+            pr_buf_puts(&b, zh ? "（" : " (");
             pr_md_code_span(&b, pr_json_str(d, "a_run"));
             pr_buf_puts(&b, " / ");
             pr_md_code_span(&b, pr_json_str(d, "b_run"));
-            pr_buf_putc(&b, ')');
+            pr_buf_puts(&b, zh ? "）" : ")");
         }
         json_t *it = json_object();
         vw_md(it, "text", &b);
