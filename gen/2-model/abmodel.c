@@ -99,8 +99,10 @@ static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm
                 pool *x = pool_of(p, &k);
                 add_values(&x->h, &row->value, 1);
                 x->h.nrecs++;
-                if (!x->h.pub)
+                if (!x->h.pub) {
                     x->h.pub = t;
+                    x->h.pub_row = row;
+                }
             }
         }
     } else {

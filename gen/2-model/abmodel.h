@@ -47,6 +47,7 @@ typedef struct abm_half {
     const pr_record *rec;      /* the record closest to the median (its log is linked); NULL
                                 * on a published side */
     const pr_pub_table *pub;   /* a published side's table of the cell */
+    const pr_pub_row *pub_row; /* ... and its row (the figure as printed) */
     size_t nrecs, nfailed;     /* records, failed ones */
 } abm_half;
 

@@ -109,7 +109,10 @@ static json_t *side_sets(const rm_world *w, const lang *l, const abm_side *s)
 static void put_half(const rm_world *w, const char *page_rel, const abm_half *h, pr_buf *out)
 {
     pr_buf fig = PR_BUF_INIT;
-    if (isfinite(h->median))
+    /* A published figure as its source printed it: never re-rounded. */
+    if (h->n == 1 && h->pub_row && h->pub_row->printed)
+        pr_md_text(&fig, h->pub_row->printed);
+    else if (isfinite(h->median))
         pr_md_number(&fig, h->median, PR_DECIMALS_VALUE);
     else
         pr_buf_puts(&fig, "—");
