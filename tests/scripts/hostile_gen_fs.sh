@@ -186,6 +186,10 @@ cp -R "$ROOT/data" "$K/data2"
 for f in "$K"/data2/published/*.json; do # new labels change many pages
   sed 's/"label": "\([^"]*\)"/"label": "\1 (v2)"/' "$f" >"$tmp/pub" && cp "$tmp/pub" "$f"
 done
+for f in "$K"/data2/comparisons/*.json; do # a published side names its source by label
+  [ -f "$f" ] || continue
+  sed 's/"published:\([^@"]*\)@/"published:\1 (v2)@/' "$f" >"$tmp/pub" && cp "$tmp/pub" "$f"
+done
 O="$K/reports"
 # exec: killing the background job must kill gen, not a subshell around it.
 kbuild() { exec "$GEN" build --data "$K/$1" --templates "$ROOT/templates" --out "$O" --no-charts; }
