@@ -14,6 +14,7 @@
  *   DATA/bench/NAME.json       benchmarks of perfrepro itself (make bench)
  *   DATA/environments/ID.json  what a published source states about its machine and
  *                              software, read from its README (srcenv.h)
+ *   DATA/history.json          steps of a history pinned or vetoed (history_decl.h)
  *
  * Any invalid file stops the load with an error naming file, line, column
  * and field; nothing partial is returned.
@@ -26,6 +27,7 @@
 
 #include "err.h"
 #include "decl.h"
+#include "history_decl.h"
 #include "platform.h"
 #include "record.h"
 #include "srcenv.h"
@@ -144,6 +146,7 @@ typedef struct pr_dataset {
     size_t nruns;
     se_set *envs;           /* DIR/environments/ID.json: source environments (never NULL
                              * once loaded) */
+    hd_decls history;       /* DIR/history.json: pinned and vetoed steps (none when absent) */
 } pr_dataset;
 
 /* The platform of a record of run: the one it names, else the run's (from

@@ -90,15 +90,15 @@ static int ends_with(const char *s, const char *suffix)
  * its own name and served as an active page from the site: stored XSS.
  * Every copied file gets a name a web server serves as inert content: its
  * own when it ends in one of these (lower case), else NAME.txt.  The charts
- * gen draws into the reports (*.svg, *.png inside the reports folder) keep
- * their names.  Returns a malloc'd dest. */
+ * gen draws into the reports (*.svg, *.png inside the reports folder) and
+ * its Atom feeds (*.atom there) keep their names.  Returns a malloc'd dest. */
 static char *inert_dest(const char *dest, int in_reports)
 {
     static const char *const inert[] = {".txt", ".log", ".json", ".csv", ".png", NULL};
     for (const char *const *e = inert; *e; e++)
         if (ends_with(dest, *e))
             return pr_xstrdup(dest);
-    if (in_reports && ends_with(dest, ".svg"))
+    if (in_reports && (ends_with(dest, ".svg") || ends_with(dest, ".atom")))
         return pr_xstrdup(dest);
     return pr_xasprintf("%s.txt", dest);
 }
