@@ -91,14 +91,23 @@ static void add_reproduced(hs_set *s, const sm_set *sm)
     }
 }
 
-/* The published series: every table with a platform and a date, each
- * row with a figure, one series per source and cell. */
+/* 1 when s reads YYYY-MM-DD (a table's source.date is free text). */
+static int is_ymd(const char *s)
+{
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+            return 0;
+    return s[10] == '\0';
+}
+
+/* The published series: every table with a platform and a date
+ * (YYYY-MM-DD), each row with a figure, one series per source and cell. */
 static void add_published(hs_set *s, const pr_dataset *d)
 {
     size_t first = s->n;
     for (size_t i = 0; i < d->npubs; i++) {
         const pr_pub_table *t = &d->pubs[i];
-        if (!t->platform || !t->date || !t->date[0])
+        if (!t->platform || !t->date || !is_ymd(t->date))
             continue;
         for (size_t j = 0; j < t->nrows; j++) {
             const pr_pub_row *r = &t->rows[j];
