@@ -49,7 +49,7 @@ int pr_trend_welch(const double *x, size_t nx, const double *y, size_t ny, doubl
 typedef struct pr_trend_opts {
     double max_pvalue;    /* PR_TREND_MAX_PVALUE */
     double min_magnitude; /* relative change of the segment means' ratio; PR_TREND_MIN_MAGNITUDE */
-    size_t min_split;     /* PR_TREND_MIN_SPLIT */
+    size_t min_split;     /* PR_TREND_MIN_SPLIT; below 2 counts as 2 (Welch needs 2 a side) */
     const size_t *pinned; /* indices i: a change point between point i-1 and i, always */
     size_t npinned;
     const size_t *vetoed; /* indices i: never a change point there */
@@ -57,6 +57,15 @@ typedef struct pr_trend_opts {
 } pr_trend_opts;
 /* opts with the defaults above, no pins, no vetoes. */
 void pr_trend_opts_default(pr_trend_opts *opts);
+
+/* Matteson and James's energy statistic (alpha = 1) of splitting x (n
+ * values) into x[0 .. tau-1] and x[tau .. n-1]:
+ *   m k / (m + k) · (2/(m k) Σ|x_i − y_j| − Σ_{i<l}|x_i − x_l| / C(m,2)
+ *                                          − Σ_{j<l}|y_j − y_l| / C(k,2))
+ * with m = tau, k = n − tau (a within-sum of one value counts 0); NAN when
+ * tau is 0 or >= n.  O(n²).  pr_trend_change_points splits where it is
+ * largest. */
+double pr_trend_energy(const double *x, size_t n, size_t tau);
 
 /* The change points of x (n values, log throughput, in date order): sets
  * *out to a malloc'd ascending array of indices i (the change lies between
@@ -70,7 +79,7 @@ int pr_trend_change_points(const double *x, size_t n, const pr_trend_opts *opts,
 
 /* The prediction interval for the next point of a segment x (n values,
  * log scale) at level 1 − alpha: [*lo, *hi].  Returns 0, or -1 when n <
- * PR_TREND_MIN_SEGMENT (no interval). */
+ * PR_TREND_MIN_SEGMENT (no interval) or alpha is not in (0, 1). */
 int pr_trend_prediction(const double *x, size_t n, double alpha, double *lo, double *hi);
 
 typedef enum {
@@ -85,8 +94,11 @@ typedef enum {
  * the prediction interval of the segment before it (the points since the
  * last change point before it, at most all earlier points), into
  * states[n] (the caller's array).  Points before the first PR_TREND_MIN_SEGMENT
- * of a segment are PR_TREND_OK.  lo and hi (may be NULL; the caller's
- * arrays of n) get each point's limits, NAN where there is none. */
+ * of a segment are PR_TREND_OK.  A point that is itself a change point is
+ * judged against the segment it ends; the point after a beyond point is
+ * compared with the same limits for persistence (trend.c says more).  lo
+ * and hi (may be NULL; the caller's arrays of n) get each point's limits,
+ * NAN where there is none. */
 void pr_trend_judge(const double *x, size_t n, const size_t *cps, size_t ncps, double alpha,
                     pr_trend_state *states, double *lo, double *hi);
 /* "ok", "suspect", "outlier", "regression", "improvement". */
