@@ -340,7 +340,7 @@ json_t *page_history_view(const rm_world *w, const lang *l, const hs_set *s, con
     }
     char *stats = vw_stats_link(w, page_rel);
     if (stats) {
-        json_object_set_new(view, "stats_link", json_string(stats));
+        json_object_set_new(view, "stats_link", json_sprintf("%s#history", stats));
         free(stats);
     }
     /* REGRESSIONS.md from this page */
