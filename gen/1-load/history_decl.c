@@ -51,8 +51,8 @@ static int read_mark(const pr_jcur *it, const pr_platforms *ps, hd_mark *m, pr_e
     if (!valid_date(date))
         return pr_jfail(&at, err, "\"%s\" is not a date YYYY-MM-DD", date);
     if (gpus < nodes) {
-        at = pr_jchild(it, "gpus");
-        return pr_jfail(&at, err, "%lld GPUs on %lld nodes", gpus, nodes);
+        pr_jcur g = pr_jchild(it, "gpus");
+        return pr_jfail(&g, err, "%lld GPUs on %lld nodes", gpus, nodes);
     }
     m->model = pr_xstrdup(model);
     m->framework = pr_xstrdup(fw);
@@ -62,11 +62,14 @@ static int read_mark(const pr_jcur *it, const pr_platforms *ps, hd_mark *m, pr_e
     m->nodes = (int)nodes;
     m->gpus = (int)gpus;
     snprintf(m->date, sizeof m->date, "%s", date);
+    /* where the build's errors about the mark point: its date */
     int line, col;
-    pr_jpos(it, &line, &col);
-    pr_buf w = PR_BUF_INIT;
-    pr_buf_printf(&w, "%s:%d:%d: ", pr_jdoc_name(it->doc), line, col);
-    pr_jpath(it, &w);
+    pr_jpos(&at, &line, &col);
+    pr_buf w = PR_BUF_INIT, path = PR_BUF_INIT;
+    pr_jpath(&at, &path);
+    const char *pp = pr_buf_cstr(&path);
+    pr_buf_printf(&w, "%s:%d:%d: %s", pr_jdoc_name(it->doc), line, col, pp + (*pp == '.'));
+    pr_buf_free(&path);
     m->where = pr_buf_detach(&w);
     return 0;
 }
@@ -114,6 +117,7 @@ int hd_load(hd_decls *h, const pr_platforms *ps, const char *path, pr_err *err)
             for (size_t j = 0; j + 1 < h->nmarks; j++)
                 if (same_step(&h->marks[j], m)) {
                     pr_jfail(&it, err, "the same step as %s", h->marks[j].where);
+                    /* (both name the step by its date) */
                     goto out;
                 }
         }

@@ -33,7 +33,7 @@ typedef struct hd_mark {
     char date[11]; /* YYYY-MM-DD */
     pr_bitext note;
     int veto;      /* 0: a pin */
-    char *where;   /* "FILE:LINE:COL: pins[0]" for later errors */
+    char *where;   /* "FILE:LINE:COL: pins[0].date" for later errors */
 } hd_mark;
 
 typedef struct hd_decls {

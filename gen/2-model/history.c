@@ -274,7 +274,7 @@ static int check_marks(const pr_dataset *d, const hs_set *s, pr_err *err)
         }
         if (!found)
             return pr_err_set(err, NULL, 0, 0, NULL,
-                              "%s: date: %s", m->where,
+                              "%s: %s", m->where,
                               series ? "no point of the series after its first has this date"
                                      : "no history series (of two points or more) is this "
                                        "cell and source");

@@ -266,13 +266,13 @@ Test(history, bad_history_json_names_file_line_and_field)
                "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
                "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
                "  \"date\": \"2026-02-06\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
-               (const char *const[]){"history.json:2:", "pins[0]", "date", NULL});
+               (const char *const[]){"history.json:5:", "pins[0].date", "no point", NULL});
     /* the first point starts no step */
     expect_bad("{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
                "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
                "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
                "  \"date\": \"2026-01-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
-               (const char *const[]){"history.json:2:", "vetoes[0]", NULL});
+               (const char *const[]){"history.json:5:", "vetoes[0].date", NULL});
     /* one step both pinned and vetoed */
     expect_bad("{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
                "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
