@@ -53,6 +53,7 @@ typedef struct page_ctx {
     cmark_llist *exts;
     pr_buf title;
     int have_title;
+    char *feed;            /* the index's Atom feed (in the page's folder), or NULL */
 } page_ctx;
 
 static void html_escape(pr_buf *out, const char *s)
@@ -330,6 +331,11 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
         html_escape(out, css_href);
         pr_buf_puts(out, "\">\n");
     }
+    if (pc->feed) {
+        pr_buf_puts(out, "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"");
+        html_escape(out, pc->feed);
+        pr_buf_puts(out, "\">\n");
+    }
     pr_buf_puts(out, "</head>\n<body>\n");
     if (home_href) {
         pr_buf_puts(out, "<header><nav><a href=\"");
@@ -347,7 +353,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
 void pr_site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
                          pr_buf *out)
 {
-    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0};
+    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0, NULL};
     render(&pc, md, len, lang, css_href, NULL, out);
     pr_buf_free(&pc.title);
 }
@@ -496,7 +502,19 @@ static int build_page(site *s, const char *rel, pr_err *err)
         char *root_dir = pr_cmarkx_resolve(s->reports_rel, site_dir);
         char *css = pr_path_relative(site_dir, "style.css");
         char *home = pr_path_relative(site_dir, name); /* the top page, same language */
-        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0};
+        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0, NULL};
+        /* The index links the regressions' feed of its language in its head
+         * (page_history.h: regressions.atom, regressions.en.atom). */
+        if (!site_dir[0] && !strncmp(name, "index.", 6)) {
+            char *feed = pr_xasprintf("regressions%s", name + 5), *at = strrchr(feed, '.');
+            strcpy(at, ".atom"); /* "index.en.html" -> "regressions.en.atom" */
+            char *fs = pr_path_join(s->reports, feed);
+            if (pr_is_file(fs))
+                pc.feed = feed;
+            else
+                free(feed);
+            free(fs);
+        }
         s->page = src;
         render(&pc, pr_buf_cstr(&md), md.len, lang, css, home, &html);
         s->page = NULL;
@@ -505,6 +523,7 @@ static int build_page(site *s, const char *rel, pr_err *err)
         s->st.pages++;
         free(dest);
         pr_buf_free(&pc.title);
+        free(pc.feed);
         free(home);
         free(css);
         free(root_dir);

@@ -10,7 +10,8 @@
 #     python3's xml.etree as Atom: <updated> the newest point's date, one
 #     entry per notable point of the JSON (a state other than ok, or a
 #     change point), unique tag: ids;
-#   - perfrepro-gen check accepts the pages, and the site copies the feed.
+#   - perfrepro-gen check accepts the pages, and the site copies the feed and
+#     names it in its index's head.
 set -u
 GEN=${GEN:-bin/perfrepro-gen}
 [ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
@@ -118,5 +119,8 @@ done
 "$GEN" site --reports "$out" --out "$tmp/site" --root . >"$tmp/log" 2>&1 || fail "site: $(tail -3 "$tmp/log")"
 cmp -s "$out/regressions.atom" "$tmp/site/regressions.atom" || fail "the site does not publish regressions.atom"
 [ -f "$tmp/site/ResNet50/NGC-PyTorch/history.en.html" ] || fail "the site has no history.en.html"
+grep -q '<link rel="alternate" type="application/atom+xml" href="regressions.atom">' "$tmp/site/index.html" ||
+  fail "the site's index does not name its feed"
+grep -q 'href="regressions.en.atom">' "$tmp/site/index.en.html" || fail "index.en.html does not name its feed"
 [ "$fails" -eq 0 ] || exit 1
 echo "history_cli: ok"
