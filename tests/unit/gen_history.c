@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "gentest.h"
+#include "chart_history.h"
 #include "data.h"
 #include "fileio.h"
 #include "history.h"
@@ -342,4 +343,31 @@ Test(history, no_notable_point_is_said_plainly)
     free(out);
     rm_rf(d);
     free(d);
+}
+
+Test(history, chart_is_deterministic_and_refuses_undrawable_labels)
+{
+    const char *dates[] = {"2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01"};
+    double v[] = {100, 101, 99, 150, 152}, lo[] = {98, NAN, 97, 149, 150},
+           hi[] = {102, NAN, 101, 151, 153};
+    int change[] = {0, 0, 0, 1, 0}, flagged[] = {0, 0, 0, 0, 1};
+    chh_spec c = {"吞吐的历史", "吞吐（images/s）", "中位数", "变点", "预测区间", "判定非正常",
+                  5, dates, v, lo, hi, change, flagged, 140, 160, 3};
+    pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT, s = PR_BUF_INIT;
+    pr_err err;
+    cr_assert(chh_render_png(&c, 720, 360, &a, &err) == 0, "%s", err.msg);
+    cr_assert(chh_render_png(&c, 720, 360, &b, &err) == 0, "%s", err.msg);
+    cr_expect(a.len > 1000 && a.len == b.len && !memcmp(a.data, b.data, a.len));
+    cr_expect(!memcmp(a.data, "\x89PNG", 4));
+    cr_assert(chh_render_svg(&c, 720, 360, &s, &err) == 0, "%s", err.msg);
+    cr_expect(strstr(pr_buf_cstr(&s), "<svg"));
+    c.title = "\xF4\x8F\xBF\xBD"; /* U+10FFFD, private use: no font draws it */
+    pr_buf bad = PR_BUF_INIT;
+    cr_expect(chh_render_png(&c, 720, 360, &bad, &err) == -1);
+    cr_expect(strstr(err.msg, "no installed font"), "%s", err.msg);
+    cr_expect(chh_render_png(&c, 50, 50, &bad, &err) == -1, "a bad size");
+    pr_buf_free(&a);
+    pr_buf_free(&b);
+    pr_buf_free(&s);
+    pr_buf_free(&bad);
 }
