@@ -17,9 +17,11 @@
 #include "envimport.h"
 #include "export.h"
 #include "fileio.h"
+#include "history.h"
 #include "jdoc.h"
 #include "mdimport.h"
 #include "page_compare.h"
+#include "page_history.h"
 #include "record.h"
 #include "report.h"
 #include "rmodel.h"
@@ -44,6 +46,7 @@ static int cmd_import_table(int argc, char **argv);
 static int cmd_import_env(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
 static int cmd_export(int argc, char **argv);
+static int cmd_history(int argc, char **argv);
 
 static const gen_command commands[] = {
     {"build", cmd_build,
@@ -138,6 +141,16 @@ static const gen_command commands[] = {
      "          (time, attributes, throughput).  --bom (csv, otava) starts with a\n"
      "          UTF-8 byte order mark for spreadsheets; --out writes FILE\n"
      "          atomically (default: standard output).  Byte-identical per input.\n"},
+    {"history", cmd_history,
+     "perfrepro-gen history [--data DIR] [--format md|json|csv] [--lang zh|en]\n"
+     "          [--templates DIR] [--out FILE]\n",
+     "history   every series over time (docs/report-format.md, docs/statistics.md):\n"
+     "          a reproduced series is one cell over its run sets (experiments left\n"
+     "          out), a published one a source's figure over its revisions; change\n"
+     "          points, each point's state (ok, suspect, outlier, regression,\n"
+     "          improvement) and limits, with the pins and vetoes of\n"
+     "          DIR/history.json.  md (default; in --lang, default zh), json or csv\n"
+     "          to OUT (default: standard output)\n"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -547,6 +560,82 @@ static int cmd_export(int argc, char **argv)
     rm_free(w);
     pr_data_free(d);
     return rc < 0 ? 1 : 0;
+}
+
+/* perfrepro-gen history ... (usage above) */
+static int cmd_history(int argc, char **argv)
+{
+    const char *data = "data", *format = "md", *code = "zh", *templates = "templates",
+               *out = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (is_help(argv[i])) {
+            command_usage("history", stdout);
+            return 0;
+        }
+        const char **dst = !strcmp(argv[i], "--data")        ? &data
+                           : !strcmp(argv[i], "--format")    ? &format
+                           : !strcmp(argv[i], "--lang")      ? &code
+                           : !strcmp(argv[i], "--templates") ? &templates
+                           : !strcmp(argv[i], "--out")       ? &out
+                                                             : NULL;
+        if (!dst || i + 1 >= argc) {
+            fprintf(stderr, "perfrepro-gen: history: unexpected argument '%s'\n", argv[i]);
+            command_usage("history", stderr);
+            return 2;
+        }
+        *dst = argv[++i];
+    }
+    int md = !strcmp(format, "md"), zh = !strcmp(code, "zh");
+    if ((!md && strcmp(format, "json") && strcmp(format, "csv")) || (!zh && strcmp(code, "en"))) {
+        fprintf(stderr, "perfrepro-gen: history: --format md|json|csv, --lang zh|en\n");
+        return 2;
+    }
+    pr_err err;
+    pr_dataset *d = NULL;
+    hs_set *s = NULL;
+    rm_world *w = NULL;
+    lang l = {zh ? "zh" : "en", zh ? "README.md" : "README.en.md",
+              zh ? "README.en.md" : "README.md", NULL, NULL, NULL, NULL, {NULL}};
+    pr_buf b = PR_BUF_INIT;
+    int rc = 1;
+    if (pr_data_load(data, &d, &err) < 0 || hs_build(d, &s, &err) < 0)
+        goto out;
+    if (md) {
+        w = rm_build(d, ".");
+        json_t *v = NULL;
+        if (lang_load(&l, templates, &err) < 0 ||
+            !(v = page_history_view(w, &l, s, NULL, NULL, "", NULL, &err)) ||
+            lang_render(&l, "history", v, &b, &err) < 0) {
+            json_decref(v);
+            goto out;
+        }
+        json_decref(v);
+    } else if (!strcmp(format, "json")) {
+        json_t *j = hs_to_json(s);
+        char *t = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+        pr_buf_puts(&b, t);
+        pr_buf_putc(&b, '\n');
+        free(t);
+        json_decref(j);
+    } else {
+        hs_to_csv(s, &b);
+    }
+    if (out ? pr_write_atomic(out, pr_buf_cstr(&b), b.len, &err) < 0
+            : fwrite(pr_buf_cstr(&b), 1, b.len, stdout) != b.len) {
+        if (!out)
+            pr_err_set(&err, NULL, 0, 0, NULL, "history: writing standard output failed");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc)
+        fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+    pr_buf_free(&b);
+    lang_free(&l);
+    rm_free(w);
+    hs_free(s);
+    pr_data_free(d);
+    return rc;
 }
 
 /* perfrepro-gen build|validate ... (usage above) */

@@ -696,6 +696,12 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     free(classes);
     if (cls_rc < 0)
         goto out;
+    char *hist = pr_path_join(dir, "history.json");
+    int hist_rc = data_entry(dir, hist, &mode, err);
+    hist_rc = hist_rc < 0 ? -1 : hd_load(&d->history, &d->platforms, hist_rc ? hist : NULL, err);
+    free(hist);
+    if (hist_rc < 0)
+        goto out;
     char *models = pr_path_join(dir, "models");
     int mod_rc = data_entry(dir, models, &mode, err) < 0                      ? -1
                  : S_ISDIR(mode) ? find_json(dir, models, 0, &files, &n, err) : 0;
@@ -851,6 +857,7 @@ void pr_data_free(pr_dataset *d)
     cd_free_all(d);
     pr_platforms_free(&d->platforms);
     pr_decl_free(&d->decls);
+    hd_free(&d->history);
     free(d->dir);
     free(d);
 }

@@ -15,6 +15,7 @@
  *   DATA/environments/ID.json  what a published source states about its machine and
  *                              software, read from its README (srcenv.h)
  *   DATA/comparisons/NAME.json an A/B comparison make reports renders (comparisons.h)
+ *   DATA/history.json          steps of a history pinned or vetoed (history_decl.h)
  *
  * Any invalid file stops the load with an error naming file, line, column
  * and field; nothing partial is returned.
@@ -27,6 +28,7 @@
 
 #include "err.h"
 #include "decl.h"
+#include "history_decl.h"
 #include "platform.h"
 #include "record.h"
 #include "srcenv.h"
@@ -147,6 +149,7 @@ typedef struct pr_dataset {
                              * once loaded) */
     struct cd_decl *comparisons; /* DIR/comparisons/NAME.json (comparisons.h), by name */
     size_t ncomparisons;
+    hd_decls history;       /* DIR/history.json: pinned and vetoed steps (none when absent) */
 } pr_dataset;
 
 /* The platform of a record of run: the one it names, else the run's (from

@@ -19,10 +19,12 @@
 #include "chartspec.h"
 #include "export.h"
 #include "fileio.h"
+#include "history.h"
 #include "lang.h"
 #include "langcheck.h"
-#include "page_compare.h"
 #include "md.h"
+#include "page_compare.h"
+#include "page_history.h"
 #include "pages.h"
 #include "rmodel.h"
 #include "steptrace.h"
@@ -135,11 +137,45 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_em
     return rc;
 }
 
+/* The history pages of every framework with history, REGRESSIONS and the
+ * Atom feed in l's language (page_history.h). */
+static int emit_history(const rm_world *w, lang *l, const hs_set *s, const cs_queue *oc,
+                        pr_report_emit_fn emit, void *ctx, pr_err *err)
+{
+    int zh = strcmp(l->code, "zh") == 0, rc = 0;
+    json_t *v = page_regressions_view(w, l, s, err);
+    rc = v ? emit_file(l, "regressions", v, zh ? PH_REGRESSIONS_ZH : PH_REGRESSIONS_EN, emit,
+                       ctx, err)
+           : -1;
+    json_decref(v);
+    pr_buf feed = PR_BUF_INIT;
+    if (rc == 0) {
+        ph_atom(l, s, &feed, err);
+        rc = emit(ctx, zh ? PH_FEED_ZH : PH_FEED_EN, pr_buf_cstr(&feed), feed.len, err);
+    }
+    pr_buf_free(&feed);
+    for (size_t i = 0; i < s->n && rc == 0; i++) {
+        const hs_series *x = &s->v[i];
+        if (i && !strcmp(x->key.model, s->v[i - 1].key.model) &&
+            !strcmp(x->key.framework, s->v[i - 1].key.framework))
+            continue; /* one page per framework: its series are adjacent */
+        char *dir = pr_xasprintf("%s/%s", x->key.model, x->key.framework);
+        char *path = pr_xasprintf("%s/%s", dir, zh ? PH_HISTORY_ZH : PH_HISTORY_EN);
+        v = page_history_view(w, l, s, x->key.model, x->key.framework, dir, oc, err);
+        rc = v ? emit_file(l, "history", v, path, emit, ctx, err) : -1;
+        json_decref(v);
+        free(dir);
+        free(path);
+    }
+    return rc;
+}
+
 int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
                      void *ctx, pr_err *err)
 {
     rm_world *w = rm_build(d, o->out_dir);
     au_model *audit = NULL;
+    hs_set *hist = NULL;
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     cs_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
@@ -152,7 +188,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
     for (int i = 0; i < 2; i++)
         if (lang_load(&langs[i], o->templates_dir, err) < 0)
             goto out;
-    if (au_build(d, &audit, err) < 0)
+    if (au_build(d, &audit, err) < 0 || hs_build(d, &hist, err) < 0)
         goto out;
     /* The model pages' cells link a figure its log does not give to the
      * audit's line (i23-headline). */
@@ -169,7 +205,12 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             json_object_set_new(v, "audit_link", json_string(zh ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN));
         json_object_set_new(v, "has_comparisons", json_boolean(d->ncomparisons > 0));
         json_object_set_new(v, "comparisons", page_compare_index(d, l));
+        if (hist->n)
+            json_object_set_new(v, "regressions_link",
+                                json_string(zh ? PH_REGRESSIONS_ZH : PH_REGRESSIONS_EN));
         rc = emit_page(l, "index", v, "", emit, ctx, err);
+        if (rc == 0 && hist->n)
+            rc = emit_history(w, l, hist, &oc, emit, ctx, err);
         json_decref(v);
         if (rc < 0)
             goto out;
@@ -202,6 +243,9 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
             for (size_t j = 0; j < m->nfws; j++) {
                 char *dir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
                 v = page_framework_view(w, l, m->fws[j], &oc, err);
+                if (v && ph_has_history(hist, m->id, m->fws[j]->framework))
+                    json_object_set_new(v, "history_link", json_string(zh ? PH_HISTORY_ZH
+                                                                          : PH_HISTORY_EN));
                 rc = v ? emit_page(l, "framework", v, dir, emit, ctx, err) : -1;
                 json_decref(v);
                 free(dir);
@@ -220,6 +264,7 @@ out:
     lc_names_free(&names);
     cs_free(&oc);
     au_free(audit);
+    hs_free(hist);
     lang_free(&langs[0]);
     lang_free(&langs[1]);
     rm_free(w);

@@ -269,7 +269,9 @@ char *pr_cmarkx_resolve(const char *base, const char *rel)
 }
 
 /* The page stems of a report tree and the HTML name each becomes. */
-static const char *const page_stems[][2] = {{"README", "index"}, {"AUDIT", "audit"}};
+static const char *const page_stems[][2] = {{"README", "index"}, {"AUDIT", "audit"},
+                                            {"HISTORY", "history"},
+                                            {"REGRESSIONS", "regressions"}};
 
 int pr_cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
 {

@@ -58,6 +58,7 @@ typedef struct page_ctx {
     const char *stem;
     pr_buf *csvs;
     size_t ncsvs;
+    char *feed;            /* the index's Atom feed (in the page's folder), or NULL */
 } page_ctx;
 
 static void html_escape(pr_buf *out, const char *s)
@@ -95,15 +96,15 @@ static int ends_with(const char *s, const char *suffix)
  * its own name and served as an active page from the site: stored XSS.
  * Every copied file gets a name a web server serves as inert content: its
  * own when it ends in one of these (lower case), else NAME.txt.  The charts
- * gen draws into the reports (*.svg, *.png inside the reports folder) keep
- * their names.  Returns a malloc'd dest. */
+ * gen draws into the reports (*.svg, *.png inside the reports folder) and
+ * its Atom feeds (*.atom there) keep their names.  Returns a malloc'd dest. */
 static char *inert_dest(const char *dest, int in_reports)
 {
     static const char *const inert[] = {".txt", ".log", ".json", ".csv", ".png", NULL};
     for (const char *const *e = inert; *e; e++)
         if (ends_with(dest, *e))
             return pr_xstrdup(dest);
-    if (in_reports && ends_with(dest, ".svg"))
+    if (in_reports && (ends_with(dest, ".svg") || ends_with(dest, ".atom")))
         return pr_xstrdup(dest);
     return pr_xasprintf("%s.txt", dest);
 }
@@ -379,6 +380,11 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
         html_escape(out, css_href);
         pr_buf_puts(out, "\">\n");
     }
+    if (pc->feed) {
+        pr_buf_puts(out, "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"");
+        html_escape(out, pc->feed);
+        pr_buf_puts(out, "\">\n");
+    }
     pr_buf_puts(out, "</head>\n<body>\n");
     if (home_href) {
         pr_buf_puts(out, "<header><nav><a href=\"");
@@ -396,7 +402,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
 void pr_site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
                          pr_buf *out)
 {
-    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0, NULL, NULL, 0};
+    page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0, NULL, NULL, 0, NULL};
     render(&pc, md, len, lang, css_href, NULL, out);
     pr_buf_free(&pc.title);
 }
@@ -547,7 +553,19 @@ static int build_page(site *s, const char *rel, pr_err *err)
         char *home = pr_path_relative(site_dir, name); /* the top page, same language */
         /* The page's stem names its tables' CSV files. */
         char *stem = pr_xstrndup(name, strlen(name) - strlen(".html"));
-        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0, stem, NULL, 0};
+        page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0, stem, NULL, 0, NULL};
+        /* The index links the regressions' feed of its language in its head
+         * (page_history.h: regressions.atom, regressions.en.atom). */
+        if (!site_dir[0] && !strncmp(name, "index.", 6)) {
+            char *feed = pr_xasprintf("regressions%s", name + 5), *at = strrchr(feed, '.');
+            strcpy(at, ".atom"); /* "index.en.html" -> "regressions.en.atom" */
+            char *fs = pr_path_join(s->reports, feed);
+            if (pr_is_file(fs))
+                pc.feed = feed;
+            else
+                free(feed);
+            free(fs);
+        }
         s->page = src;
         render(&pc, pr_buf_cstr(&md), md.len, lang, css, home, &html);
         s->page = NULL;
@@ -566,6 +584,7 @@ static int build_page(site *s, const char *rel, pr_err *err)
         free(stem);
         free(dest);
         pr_buf_free(&pc.title);
+        free(pc.feed);
         free(home);
         free(css);
         free(root_dir);

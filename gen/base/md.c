@@ -471,3 +471,18 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
     }
     pr_md_anchors_free(a);
 }
+
+void pr_md_xml(pr_buf *out, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        switch (*p) {
+        case '&': pr_buf_puts(out, "&amp;"); break;
+        case '<': pr_buf_puts(out, "&lt;"); break;
+        case '>': pr_buf_puts(out, "&gt;"); break;
+        case '"': pr_buf_puts(out, "&quot;"); break;
+        default:
+            /* XML 1.0 allows no control characters but tab and newlines */
+            pr_buf_putc(out, (unsigned char)*p < 0x20 && *p != '\t' && *p != '\n' ? ' ' : *p);
+        }
+    }
+}

@@ -89,4 +89,8 @@ void pr_md_toc(pr_buf *out, const char *markdown, int min_level, int max_level);
  * heading is rendered). */
 void pr_md_heading_plain(pr_buf *out, const char *s, size_t len);
 
+/* Text or an attribute value of XML (the Atom feed): & < > " escaped, control
+ * characters other than tab and newline as spaces. */
+void pr_md_xml(pr_buf *out, const char *s);
+
 #endif

@@ -8,7 +8,7 @@
 #include "md.h"
 
 static const char *const page_names[] = {"index", "model", "framework", "bench", "audit",
-                                         "compare"};
+                                         "compare", "history", "regressions"};
 
 /* Every key gen looks up in templates/<lang>/strings.json; a missing key is
  * an error when the language loads, not a blank in a report. */
@@ -75,6 +75,14 @@ static const char *const string_keys[] = {
     "ab_chart_point", "ab_chart_alt",
     /* the figures' CSV on the index (report.c, export.h) */
     "exp_figures_csv",
+    /* the history pages and the feed (page_history.c) */
+    "hist_col_date", "hist_col_figure", "hist_col_interval", "hist_col_runs", "hist_col_limits",
+    "hist_col_state", "hist_col_change", "hist_col_source", "hist_state_ok", "hist_state_suspect",
+    "hist_state_outlier", "hist_state_regression", "hist_state_improvement", "hist_interval", "hist_limits",
+    "hist_change_found", "hist_change_pinned", "hist_change_vetoed", "hist_log", "hist_revision",
+    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y",
+    "hist_chart_points_rep", "hist_chart_points_pub", "hist_chart_change", "hist_chart_band", "hist_chart_flag",
+    "hist_chart_alt", "hist_feed_title", "hist_feed_summary",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)

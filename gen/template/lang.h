@@ -27,7 +27,7 @@ typedef struct lang {
     json_t *strings;      /* strings.json */
     pr_mustache_tmpl **compiled; /* strings, by index in string_keys, parsed once */
     json_t *index;               /* key -> its index in string_keys (a hash lookup) */
-    pr_mustache_tmpl *pages[6];  /* page templates, by index in page_names */
+    pr_mustache_tmpl *pages[8];  /* page templates, by index in page_names */
 } lang;
 
 /* Where a page view asks for its table of contents (the "toc" value):

@@ -1,0 +1,49 @@
+/* history_decl: DATA/history.json, the steps of a history the data pins
+ * (always a change point) or vetoes (never one) (docs/data-model.md,
+ * "History pins and vetoes").
+ *
+ *   {"perfrepro": 1,
+ *    "pins":   [{"model", "framework", "platform", "precision", "batch_size",
+ *                "nodes", "gpus", "source" (a published table's label;
+ *                absent: the reproduced series), "date" (the first point
+ *                of the new segment), "note": {"zh", "en"}}],
+ *    "vetoes": [the same]}
+ *
+ * The file is optional.  It is loaded strictly (FILE:LINE:COL: field:
+ * message); that a mark names a point of a series is checked when the
+ * history is built (history.h), and the error names the mark's place here.
+ *
+ * Memory: an hd_decls is the dataset's (zeroed when there is no file);
+ * hd_free frees what hd_load filled.
+ */
+#ifndef PR_HISTORY_DECL_H
+#define PR_HISTORY_DECL_H
+
+#include <stddef.h>
+
+#include "bitext.h"
+#include "err.h"
+#include "platform.h"
+
+typedef struct hd_mark {
+    char *model, *framework, *precision;
+    const pr_platform *platform;
+    int bs, nodes, gpus;
+    char *source;  /* a published source's label; NULL: the reproduced series */
+    char date[11]; /* YYYY-MM-DD */
+    pr_bitext note;
+    int veto;      /* 0: a pin */
+    char *where;   /* "FILE:LINE:COL: pins[0].date" for later errors */
+} hd_mark;
+
+typedef struct hd_decls {
+    hd_mark *marks; /* pins first, then vetoes, each in file order */
+    size_t nmarks;
+} hd_decls;
+
+/* Loads path (NULL: no file, nothing declared) with the platforms ps
+ * (borrowed; the marks point into it).  0, or -1 with err set. */
+int hd_load(hd_decls *h, const pr_platforms *ps, const char *path, pr_err *err);
+void hd_free(hd_decls *h);
+
+#endif

@@ -1,0 +1,499 @@
+#include "history.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "md.h"
+#include "runset.h"
+#include "stats.h"
+
+static int str_cmp0(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Orders series: cell, reproduced before published, source label, repo. */
+static int series_cmp(const void *pa, const void *pb)
+{
+    const hs_series *a = pa, *b = pb;
+    int c = sm_key_cmp(&a->key, &b->key);
+    if (c)
+        return c;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if ((c = str_cmp0(a->label, b->label)))
+        return c;
+    return str_cmp0(a->repo, b->repo);
+}
+
+/* Orders published points by date, then the table's file and position. */
+static int point_cmp(const void *pa, const void *pb)
+{
+    const hs_point *a = pa, *b = pb;
+    int c = strcmp(a->date, b->date);
+    if (c)
+        return c;
+    if ((c = strcmp(a->pub->file, b->pub->file)))
+        return c;
+    return (a->pub->index > b->pub->index) - (a->pub->index < b->pub->index);
+}
+
+static hs_series *add_series(hs_set *s, hs_kind kind, const sm_key *k)
+{
+    s->v = pr_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+    hs_series *x = &s->v[s->n++];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    x->key = *k;
+    return x;
+}
+
+static hs_point *add_point(hs_series *x)
+{
+    x->pts = pr_xrealloc(x->pts, (x->n + 1) * sizeof *x->pts);
+    hs_point *p = &x->pts[x->n++];
+    memset(p, 0, sizeof *p);
+    p->lo = p->hi = p->coverage = p->lim_lo = p->lim_hi = NAN;
+    return p;
+}
+
+/* The reproduced series: consecutive samples of one key (sm_build's
+ * order: by key, then date), experiments and samples without a run left
+ * out. */
+static void add_reproduced(hs_set *s, const sm_set *sm)
+{
+    hs_series *cur = NULL;
+    for (size_t i = 0; i < sm_count(sm); i++) {
+        const sm_sample *x = sm_at(sm, i);
+        if (rs_is_experiment(x->run) || !x->nvalues || !x->last[0])
+            continue;
+        if (!cur || sm_key_cmp(&cur->key, &x->key)) {
+            cur = add_series(s, HS_REPRODUCED, &x->key);
+            cur->unit = x->link_rec ? x->link_rec->unit : NULL;
+        }
+        hs_point *p = add_point(cur);
+        snprintf(p->date, sizeof p->date, "%s", x->last);
+        p->value = x->median;
+        p->runs = x->nvalues;
+        p->run = x->run;
+        p->link_rec = x->link_rec;
+        double cov;
+        size_t k = pr_stats_median_ci(x->nvalues, &cov);
+        if (k) {
+            p->lo = x->values[k - 1];
+            p->hi = x->values[x->nvalues - k];
+            p->coverage = cov;
+        }
+    }
+}
+
+/* 1 when s reads YYYY-MM-DD (a table's source.date is free text). */
+static int is_ymd(const char *s)
+{
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+            return 0;
+    return s[10] == '\0';
+}
+
+/* The published series: every table with a platform and a date
+ * (YYYY-MM-DD), each row with a figure, one series per source and cell. */
+static void add_published(hs_set *s, const pr_dataset *d)
+{
+    size_t first = s->n;
+    for (size_t i = 0; i < d->npubs; i++) {
+        const pr_pub_table *t = &d->pubs[i];
+        if (!t->platform || !t->date || !is_ymd(t->date))
+            continue;
+        for (size_t j = 0; j < t->nrows; j++) {
+            const pr_pub_row *r = &t->rows[j];
+            if (!r->has_value || !(r->value > 0))
+                continue;
+            sm_key k = {t->model, t->framework, t->precision, t->platform, t->batch_size,
+                        r->nodes, r->gpus};
+            hs_series *x = NULL;
+            for (size_t q = first; q < s->n && !x; q++)
+                if (!sm_key_cmp(&s->v[q].key, &k) && !str_cmp0(s->v[q].label, t->label) &&
+                    !str_cmp0(s->v[q].repo, t->source_repo))
+                    x = &s->v[q];
+            if (!x) {
+                x = add_series(s, HS_PUBLISHED, &k);
+                x->label = t->label;
+                x->repo = t->source_repo;
+                x->unit = t->unit;
+            }
+            hs_point *p = add_point(x);
+            snprintf(p->date, sizeof p->date, "%s", t->date);
+            p->value = r->value;
+            p->runs = 1;
+            p->pub = t;
+            p->row = r;
+        }
+    }
+    for (size_t q = first; q < s->n; q++)
+        qsort(s->v[q].pts, s->v[q].n, sizeof *s->v[q].pts, point_cmp);
+}
+
+/* Appends the [a-z0-9-] form of s to out: letters lowered, runs of
+ * anything else one dash. */
+static void slugify(pr_buf *out, const char *s)
+{
+    int dash = 1;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c < 0x80 && isalnum(*c)) {
+            pr_buf_putc(out, tolower(*c));
+            dash = 0;
+        } else if (!dash) {
+            pr_buf_putc(out, '-');
+            dash = 1;
+        }
+    }
+    if (out->len && out->data[out->len - 1] == '-')
+        out->len--;
+}
+
+static void make_ids(hs_series *x)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_printf(&b, "%s/%s/%s/%s/bs%d/%dx%d", x->key.model, x->key.framework,
+                  x->key.platform->id, x->key.precision, x->key.bs, x->key.nodes, x->key.gpus);
+    if (x->kind == HS_PUBLISHED)
+        pr_buf_printf(&b, "/published/%s", x->label ? x->label : "");
+    x->id = pr_buf_detach(&b);
+    pr_buf_printf(&b, "%s/%s/bs%d/%dx%d", x->key.platform->id, x->key.precision, x->key.bs,
+                  x->key.nodes, x->key.gpus);
+    if (x->kind == HS_PUBLISHED)
+        pr_buf_printf(&b, "/%s", x->label ? x->label : "published");
+    pr_buf sl = PR_BUF_INIT;
+    slugify(&sl, pr_buf_cstr(&b));
+    x->slug = pr_buf_detach(&sl);
+    pr_buf_clear(&b);
+    pr_buf_printf(&b, "history/");
+    slugify(&b, x->key.model);
+    pr_buf_putc(&b, '/');
+    slugify(&b, x->key.framework);
+    pr_buf_printf(&b, "/%s", x->slug);
+    x->tag = pr_buf_detach(&b);
+}
+
+/* 1 when mark m names series x. */
+static int mark_of(const hd_mark *m, const hs_series *x)
+{
+    if ((x->kind == HS_PUBLISHED) != (m->source != NULL))
+        return 0;
+    if (m->source && str_cmp0(m->source, x->label))
+        return 0;
+    return !strcmp(m->model, x->key.model) && !strcmp(m->framework, x->key.framework) &&
+           m->platform == x->key.platform && !strcmp(m->precision, x->key.precision) &&
+           m->bs == x->key.bs && m->nodes == x->key.nodes && m->gpus == x->key.gpus;
+}
+
+/* Change points, states and limits of x with the marks of d. */
+static int judge(const pr_dataset *d, hs_series *x, pr_err *err)
+{
+    size_t n = x->n, *pins = pr_xcalloc(d->history.nmarks + 1, sizeof *pins),
+           *vetoes = pr_xcalloc(d->history.nmarks + 1, sizeof *vetoes), np = 0, nv = 0;
+    double *v = pr_xcalloc(n, sizeof *v), *lo = pr_xcalloc(n, sizeof *lo),
+           *hi = pr_xcalloc(n, sizeof *hi), *pvals = NULL;
+    pr_trend_state *st = pr_xcalloc(n, sizeof *st);
+    size_t *cps = NULL, ncps = 0;
+    int rc = -1;
+    for (size_t i = 0; i < n; i++)
+        v[i] = log(x->pts[i].value);
+    for (size_t i = 0; i < d->history.nmarks; i++) {
+        const hd_mark *m = &d->history.marks[i];
+        if (!mark_of(m, x))
+            continue;
+        size_t at = 0;
+        for (size_t j = 1; j < n && !at; j++)
+            if (!strcmp(x->pts[j].date, m->date))
+                at = j;
+        x->pts[at].mark = m;
+        if (m->veto)
+            vetoes[nv++] = at;
+        else
+            pins[np++] = at;
+    }
+    pr_trend_opts o;
+    pr_trend_opts_default(&o);
+    o.pinned = pins;
+    o.npinned = np;
+    o.vetoed = vetoes;
+    o.nvetoed = nv;
+    if (pr_trend_change_points(v, n, &o, &cps, &pvals, &ncps) < 0) {
+        pr_err_set(err, NULL, 0, 0, NULL, "%s: invalid pins or vetoes", x->id);
+        goto out;
+    }
+    pr_trend_judge(v, n, cps, ncps, PR_TREND_ALPHA, st, lo, hi);
+    for (size_t i = 0; i < n; i++) {
+        x->pts[i].state = st[i];
+        x->pts[i].lim_lo = exp(lo[i]);
+        x->pts[i].lim_hi = exp(hi[i]);
+    }
+    for (size_t i = 0; i < ncps; i++) {
+        x->pts[cps[i]].change = 1;
+        x->pts[cps[i]].pvalue = pvals ? pvals[i] : NAN;
+    }
+    x->ncps = ncps;
+    size_t seg = ncps ? cps[ncps - 1] : 0;
+    double blo, bhi;
+    x->band_lo = x->band_hi = NAN;
+    if (pr_trend_prediction(v + seg, n - seg, PR_TREND_ALPHA, &blo, &bhi) == 0) {
+        x->band_lo = exp(blo);
+        x->band_hi = exp(bhi);
+    }
+    rc = 0;
+out:
+    free(pins);
+    free(vetoes);
+    free(v);
+    free(lo);
+    free(hi);
+    free(st);
+    free(cps);
+    free(pvals);
+    return rc;
+}
+
+/* Every mark names a step after the first point of some series. */
+static int check_marks(const pr_dataset *d, const hs_set *s, pr_err *err)
+{
+    for (size_t i = 0; i < d->history.nmarks; i++) {
+        const hd_mark *m = &d->history.marks[i];
+        int found = 0, series = 0;
+        for (size_t q = 0; q < s->n && !found; q++) {
+            if (!mark_of(m, &s->v[q]))
+                continue;
+            series = 1;
+            for (size_t j = 1; j < s->v[q].n && !found; j++)
+                found = !strcmp(s->v[q].pts[j].date, m->date);
+        }
+        if (!found)
+            return pr_err_set(err, NULL, 0, 0, NULL,
+                              "%s: %s", m->where,
+                              series ? "no point of the series after its first has this date"
+                                     : "no history series (of two points or more) is this "
+                                       "cell and source");
+    }
+    return 0;
+}
+
+int hs_build(const pr_dataset *d, hs_set **out, pr_err *err)
+{
+    hs_set *s = pr_xcalloc(1, sizeof *s);
+    sm_set *sm = sm_build(d);
+    int rc = -1;
+    add_reproduced(s, sm);
+    add_published(s, d);
+    /* Only series of two points or more are history. */
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->v[i].n >= 2)
+            s->v[k++] = s->v[i];
+        else
+            free(s->v[i].pts);
+    }
+    s->n = k;
+    if (s->n)
+        qsort(s->v, s->n, sizeof *s->v, series_cmp);
+    for (size_t i = 0; i < s->n; i++)
+        make_ids(&s->v[i]);
+    if (check_marks(d, s, err) < 0)
+        goto out;
+    for (size_t i = 0; i < s->n; i++)
+        if (judge(d, &s->v[i], err) < 0)
+            goto out;
+    *out = s;
+    s = NULL;
+    rc = 0;
+out:
+    sm_free(sm);
+    hs_free(s);
+    return rc;
+}
+
+void hs_free(hs_set *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->v[i].pts);
+        free(s->v[i].id);
+        free(s->v[i].slug);
+        free(s->v[i].tag);
+    }
+    free(s->v);
+    free(s);
+}
+
+int hs_point_notable(const hs_point *p)
+{
+    return p->change || p->state != PR_TREND_OK;
+}
+
+const char *hs_newest_date(const hs_set *s)
+{
+    const char *best = "";
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t j = 0; j < s->v[i].n; j++)
+            if (strcmp(s->v[i].pts[j].date, best) > 0)
+                best = s->v[i].pts[j].date;
+    return best;
+}
+
+/* ------------------------------------------------------------ JSON, CSV */
+
+/* A finite number as JSON, else null (a new reference). */
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* Where point p came from: the revision's URL, or the run set and log. */
+static const char *point_source(const hs_point *p, const char **log)
+{
+    *log = NULL;
+    if (p->pub)
+        return p->pub->source_url;
+    if (p->link_rec)
+        *log = p->link_rec->log_file;
+    return p->run->name;
+}
+
+json_t *hs_to_json(const hs_set *s)
+{
+    json_t *root = json_object(), *arr = json_array();
+    json_object_set_new(root, "perfrepro", json_integer(1));
+    json_object_set_new(root, "series", arr); /* steals arr; filled below */
+    for (size_t i = 0; i < s->n; i++) {
+        const hs_series *x = &s->v[i];
+        json_t *o = json_object(), *pts = json_array(), *cps = json_array();
+        json_object_set_new(o, "id", json_string(x->id));
+        json_object_set_new(o, "kind", json_string(x->kind == HS_PUBLISHED ? "published"
+                                                                         : "reproduced"));
+        json_object_set_new(o, "model", json_string(x->key.model));
+        json_object_set_new(o, "framework", json_string(x->key.framework));
+        json_object_set_new(o, "platform", json_string(x->key.platform->id));
+        json_object_set_new(o, "precision", json_string(x->key.precision));
+        json_object_set_new(o, "batch_size", json_integer(x->key.bs));
+        json_object_set_new(o, "nodes", json_integer(x->key.nodes));
+        json_object_set_new(o, "gpus", json_integer(x->key.gpus));
+        if (x->kind == HS_PUBLISHED) {
+            json_object_set_new(o, "source", x->label ? json_string(x->label) : json_null());
+            json_object_set_new(o, "repo", x->repo ? json_string(x->repo) : json_null());
+        }
+        json_object_set_new(o, "unit", x->unit ? json_string(x->unit) : json_null());
+        for (size_t j = 0; j < x->n; j++) {
+            const hs_point *p = &x->pts[j];
+            json_t *q = json_object();
+            const char *log, *src = point_source(p, &log);
+            json_object_set_new(q, "date", json_string(p->date));
+            json_object_set_new(q, "value", json_real(p->value));
+            if (p->row && p->row->printed)
+                json_object_set_new(q, "printed", json_string(p->row->printed));
+            json_object_set_new(q, "lo", jnum(p->lo));
+            json_object_set_new(q, "hi", jnum(p->hi));
+            json_object_set_new(q, "coverage", jnum(p->coverage));
+            json_object_set_new(q, "runs", json_integer((json_int_t)p->runs));
+            json_object_set_new(q, "state", json_string(pr_trend_state_key(p->state)));
+            json_object_set_new(q, "limit_lo", jnum(p->lim_lo));
+            json_object_set_new(q, "limit_hi", jnum(p->lim_hi));
+            json_object_set_new(q, "change_point", json_boolean(p->change));
+            if (p->change)
+                json_object_set_new(q, "pvalue", jnum(p->pvalue));
+            if (p->mark)
+                json_object_set_new(q, p->mark->veto ? "vetoed" : "pinned", json_true());
+            if (x->kind == HS_PUBLISHED) {
+                json_object_set_new(q, "url", src ? json_string(src) : json_null());
+                json_object_set_new(q, "commit", p->pub->source_commit
+                                                     ? json_string(p->pub->source_commit)
+                                                     : json_null());
+            } else {
+                json_object_set_new(q, "run_set", json_string(src));
+                json_object_set_new(q, "log", log ? json_string(log) : json_null());
+            }
+            json_array_append_new(pts, q);
+            if (p->change)
+                json_array_append_new(cps, json_string(p->date));
+        }
+        json_object_set_new(o, "points", pts);
+        json_object_set_new(o, "change_points", cps);
+        json_object_set_new(o, "band_lo", jnum(x->band_lo));
+        json_object_set_new(o, "band_hi", jnum(x->band_hi));
+        json_array_append_new(arr, o);
+    }
+    return root;
+}
+
+/* A CSV field (RFC 4180: quoted when it holds a comma, quote or newline). */
+static void csv_field(pr_buf *out, const char *s, int last)
+{
+    s = s ? s : "";
+    if (strpbrk(s, ",\"\r\n")) {
+        pr_buf_printf(out, "\"");
+        for (const char *c = s; *c; c++)
+            pr_buf_printf(out, *c == '"' ? "\"\"" : "%c", *c);
+        pr_buf_printf(out, "\"");
+    } else {
+        pr_buf_printf(out, "%s", s);
+    }
+    pr_buf_printf(out, last ? "\r\n" : ",");
+}
+
+/* A number in its shortest form, "" when not finite. */
+static void csv_num(pr_buf *out, double v)
+{
+    if (isfinite(v))
+        pr_buf_printf(out, "%.*f", pr_stats_shortest_decimals(v), v);
+    pr_buf_printf(out, ",");
+}
+
+void hs_to_csv(const hs_set *s, pr_buf *out)
+{
+    static const char *const heads[] = {
+        "series", "kind", "model", "framework", "platform", "precision", "batch_size", "nodes",
+        "gpus", "source", "date", "value", "lo", "hi", "coverage", "runs", "state",
+        "limit_lo", "limit_hi", "change_point", "mark", "link", NULL};
+    for (size_t i = 0; heads[i]; i++)
+        csv_field(out, heads[i], !heads[i + 1]);
+    for (size_t i = 0; i < s->n; i++) {
+        const hs_series *x = &s->v[i];
+        for (size_t j = 0; j < x->n; j++) {
+            const hs_point *p = &x->pts[j];
+            const char *log, *src = point_source(p, &log);
+            csv_field(out, x->id, 0);
+            csv_field(out, x->kind == HS_PUBLISHED ? "published" : "reproduced", 0);
+            csv_field(out, x->key.model, 0);
+            csv_field(out, x->key.framework, 0);
+            csv_field(out, x->key.platform->id, 0);
+            csv_field(out, x->key.precision, 0);
+            pr_buf_printf(out, "%d,%d,%d,", x->key.bs, x->key.nodes, x->key.gpus);
+            csv_field(out, x->label, 0);
+            csv_field(out, p->date, 0);
+            if (p->row && p->row->printed)
+                csv_field(out, p->row->printed, 0);
+            else
+                csv_num(out, p->value);
+            csv_num(out, p->lo);
+            csv_num(out, p->hi);
+            csv_num(out, p->coverage);
+            pr_buf_printf(out, "%zu,", p->runs);
+            csv_field(out, pr_trend_state_key(p->state), 0);
+            csv_num(out, p->lim_lo);
+            csv_num(out, p->lim_hi);
+            csv_field(out, p->change ? "yes" : "no", 0);
+            csv_field(out, !p->mark ? "" : p->mark->veto ? "vetoed" : "pinned", 0);
+            pr_buf b = PR_BUF_INIT;
+            if (log)
+                pr_buf_printf(&b, "%s/%s", src, log);
+            else
+                pr_buf_printf(&b, "%s", src ? src : "");
+            csv_field(out, pr_buf_cstr(&b), 1);
+            pr_buf_free(&b);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/* history: the dated series of the data, each judged for lasting changes
+ * (lib/trend.h; docs/statistics.md#history).
+ *
+ *   reproduced series  one cell (samples.h: model × framework × platform ×
+ *                      precision × batch size × nodes × GPUs) over its run
+ *                      sets that are not experiments (runset.h): a point
+ *                      is one run set, dated by its last date, with its
+ *                      median, the order-statistic interval of the median
+ *                      (pr_stats_median_ci) and its runs;
+ *   published series   one source (a table's label and repository) × cell
+ *                      over its revisions: a point is one revision's
+ *                      figure (one run), dated by the table's source date.
+ *
+ * Reproduced and published series are never merged.  Only series of two
+ * points or more are history.  Each series gets its change points
+ * (pr_trend_change_points on log values, defaults, with the pins and
+ * vetoes of DATA/history.json), each point its state (pr_trend_judge) and
+ * limits, and the current segment its prediction band for the next point.
+ *
+ * Memory: hs_build returns a set hs_free frees; it borrows from the
+ * dataset, which must outlive it.
+ */
+#ifndef PR_HISTORY_H
+#define PR_HISTORY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "data.h"
+#include "samples.h"
+#include "trend.h"
+
+typedef enum { HS_REPRODUCED, HS_PUBLISHED } hs_kind;
+
+typedef struct hs_point {
+    char date[11];
+    double value;               /* the median, or the published figure */
+    double lo, hi, coverage;    /* the median's interval; NAN when none (published, or 1 run) */
+    size_t runs;
+    const pr_run *run;          /* reproduced: the run set */
+    const pr_record *link_rec;  /* reproduced: the record closest to the median */
+    const pr_pub_table *pub;    /* published: the revision's table ... */
+    const pr_pub_row *row;      /* ... and row */
+    pr_trend_state state;
+    double lim_lo, lim_hi;      /* the limits it was judged by (throughput); NAN: none */
+    int change;                 /* a change point: a new segment starts here */
+    double pvalue;              /* the change point's p-value (0 when pinned) */
+    const hd_mark *mark;        /* the pin or veto of this step, or NULL */
+} hs_point;
+
+typedef struct hs_series {
+    hs_kind kind;
+    sm_key key;
+    const char *label, *repo;   /* published: the source; NULL for reproduced */
+    const char *unit;           /* e.g. images/s; may be NULL */
+    char *id;                   /* stable id: "ResNet50/NGC-PyTorch/V100-SXM2-16GB-x8/fp32/bs112/1x8"
+                                 * + "/published/LABEL" (tag: URIs, JSON) */
+    char *slug;                 /* [a-z0-9-] of the id without model and framework: unique on
+                                 * the framework's history page (anchors, chart names) */
+    char *tag;                  /* "history/MODEL/FRAMEWORK/SLUG" in [a-z0-9/-]: the feed's
+                                 * entry ids */
+    hs_point *pts;
+    size_t n;
+    size_t ncps;
+    double band_lo, band_hi;    /* the current segment's prediction interval for the next
+                                 * point (throughput); NAN when the segment is too short */
+} hs_series;
+
+typedef struct hs_set {
+    hs_series *v;
+    size_t n;
+} hs_set;
+
+/* The history of d (borrowed), sorted by cell (sm_key_cmp), reproduced
+ * first, then by source.  0, or -1 with err set (a pin or veto naming no
+ * step of a series: the error names its place in DATA/history.json). */
+int hs_build(const pr_dataset *d, hs_set **out, pr_err *err);
+void hs_free(hs_set *s);
+
+/* Whether point p is reported (a state other than ok, or a change point). */
+int hs_point_notable(const hs_point *p);
+/* The newest date of any point ("" when none; borrowed). */
+const char *hs_newest_date(const hs_set *s);
+
+/* Every series with its points, states and change points, as a new JSON
+ * object the caller frees: {"perfrepro": 1, "series": [...]}. */
+json_t *hs_to_json(const hs_set *s);
+/* The same as CSV, one row per point, appended to out. */
+void hs_to_csv(const hs_set *s, pr_buf *out);
+
+#endif

@@ -1,0 +1,373 @@
+/* gen: the history of a hand-made data folder: a reproduced series of
+ * three run sets (an experiment run set beside them is no point), a
+ * published series over revisions, a pin and a veto from
+ * DATA/history.json, strict errors for a bad one, and the pages, the
+ * REGRESSIONS list and the Atom feed rendered from it. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "gentest.h"
+#include "chart_history.h"
+#include "data.h"
+#include "fileio.h"
+#include "history.h"
+#include "record.h"
+
+static const char *PLATFORM =
+    "{\"perfrepro\": 1, \"title\": {\"zh\": \"Toy GPU × 8\", \"en\": \"Toy GPU x 8\"},\n"
+    " \"device\": {\"kind\": \"gpu\", \"model\": \"Toy GPU\", \"per_node\": 8}}\n";
+
+/* One record of run folder run: case Toy/Fw fp32 bs64 on 1 GPU, repeat
+ * repeat, started on date (YYYY-MM-DD). */
+static void put_record(const char *d, const char *run, const char *date, int repeat, double v)
+{
+    pr_record r;
+    pr_record_init(&r);
+    r.case_name = pr_xasprintf("clas_Toy_sp_bs64_fp32_1_r%d", repeat);
+    r.log_file = pr_xasprintf("logs/train_log/%s", r.case_name);
+    r.model_name = pr_xstrdup("clas_Toy");
+    r.mission_name = pr_xstrdup("图像分类");
+    strcpy(r.run_mode, "sp");
+    r.gpu_num = 1;
+    r.gpus_per_node = 1;
+    r.unit = pr_xstrdup("images/s");
+    r.model = pr_xstrdup("Toy");
+    r.framework = pr_xstrdup("Fw");
+    r.precision = pr_xstrdup("fp32");
+    r.batch_size = 64;
+    r.repeat = repeat;
+    r.origin = pr_xstrdup("measured");
+    r.platform = pr_xstrdup("toy");
+    r.started_at = pr_xasprintf("%sT10:00:00Z", date);
+    r.final_result = v;
+    char *s = pr_record_dumps(&r);
+    char *idx = pr_xasprintf("runs/%s/logs/index/%s_speed", run, r.case_name);
+    char *log = pr_xasprintf("runs/%s/%s", run, r.log_file);
+    put(d, idx, s);
+    put(d, log, "ips: 100\n");
+    free(idx);
+    free(log);
+    free(s);
+    pr_record_clear(&r);
+}
+
+/* One revision of the published table: fp32 bs64 on toy, 1 GPU. */
+static void pub_table(pr_buf *b, const char *commit, const char *date, double v, int last)
+{
+    pr_buf_printf(b,
+                  "  {\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                  "   \"batch_size\": 64, \"unit\": \"images/s\", \"platform\": \"toy\",\n"
+                  "   \"variant\": {\"zh\": \"修订版 %s\", \"en\": \"revision %s\"},\n"
+                  "   \"source\": {\"commit\": \"%s\", \"path\": \"README.md\", \"date\": \"%s\",\n"
+                  "     \"url\": \"https://github.com/vendor/toy/blob/%s/README.md\"},\n"
+                  "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": %g}]}%s\n",
+                  date, date, commit, date, commit, v, last ? "" : ",");
+}
+
+/* The data folder: run sets r1..r3 (2026-01-05, -02-05, -03-05) and the
+ * experiment x1 (2026-04-05) of one cell; published revisions of the same
+ * cell at six dates with a step between the third and the fourth. */
+static char *history_data(void)
+{
+    char *d = tmpdir();
+    put(d, "platforms/toy.json", PLATFORM);
+    static const char *const runs[] = {"r1", "r2", "r3", "x1"};
+    static const char *const dates[] = {"2026-01-05", "2026-02-05", "2026-03-05", "2026-04-05"};
+    static const double base[] = {100, 110, 90, 500};
+    for (int i = 0; i < 4; i++)
+        for (int k = 1; k <= 3; k++)
+            put_record(d, runs[i], dates[i], k, base[i] + k);
+    put(d, "runs/x1/runset.json", "{\"perfrepro\": 1, \"experiment\": true,\n \"title\": {\"zh\": \"实验\", \"en\": \"experiment\"}}\n");
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "{\"perfrepro\": 1, \"label\": \"Vendor\",\n"
+                    " \"source\": {\"title\": \"Vendor README\", \"repo\": \"vendor/toy\"},\n"
+                    " \"tables\": [\n");
+    static const char *const commits[] = {"1111111", "2222222", "3333333",
+                                          "4444444", "5555555", "6666666"};
+    static const char *const pdates[] = {"2025-01-01", "2025-02-01", "2025-03-01",
+                                         "2025-04-01", "2025-05-01", "2025-06-01"};
+    static const double pv[] = {100, 101, 100, 200, 201, 199};
+    for (int i = 0; i < 6; i++)
+        pub_table(&b, commits[i], pdates[i], pv[i], i == 5);
+    pr_buf_puts(&b, " ]\n}\n");
+    put(d, "published/vendor.json", pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    return d;
+}
+
+static const char *MARKS =
+    "{\"perfrepro\": 1,\n"
+    " \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"platform\": \"toy\",\n"
+    "   \"precision\": \"fp32\", \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+    "   \"date\": \"2026-02-05\", \"note\": {\"zh\": \"换了驱动\", \"en\": \"new driver\"}}],\n"
+    " \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"platform\": \"toy\",\n"
+    "   \"precision\": \"fp32\", \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+    "   \"source\": \"Vendor\", \"date\": \"2025-04-01\",\n"
+    "   \"note\": {\"zh\": \"换了测量方法\", \"en\": \"another method\"}}]}\n";
+
+static hs_set *build(const char *d, pr_dataset **out)
+{
+    pr_err err;
+    cr_assert(pr_data_load(d, out, &err) == 0, "%s", err.msg);
+    hs_set *s = NULL;
+    cr_assert(hs_build(*out, &s, &err) == 0, "%s", err.msg);
+    return s;
+}
+
+static const hs_series *find(const hs_set *s, hs_kind kind)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].kind == kind)
+            return &s->v[i];
+    cr_assert_fail("no %s series", kind == HS_PUBLISHED ? "published" : "reproduced");
+    return NULL;
+}
+
+Test(history, reproduced_series_of_three_run_sets_without_the_experiment)
+{
+    char *d = history_data();
+    pr_dataset *ds;
+    hs_set *s = build(d, &ds);
+    cr_assert_eq(s->n, 2, "one reproduced and one published series, got %zu", s->n);
+    const hs_series *x = find(s, HS_REPRODUCED);
+    cr_assert_eq(x->n, 3, "the experiment run set is no point");
+    static const char *const dates[] = {"2026-01-05", "2026-02-05", "2026-03-05"};
+    static const double med[] = {102, 112, 92};
+    for (size_t i = 0; i < 3; i++) {
+        const hs_point *p = &x->pts[i];
+        cr_expect_str_eq(p->date, dates[i]);
+        cr_expect_float_eq(p->value, med[i], 1e-9);
+        cr_expect_eq(p->runs, 3);
+        /* 3 runs: min – max, coverage 1 - 2 * 0.5^3 = 75 % */
+        cr_expect_float_eq(p->lo, med[i] - 1, 1e-9);
+        cr_expect_float_eq(p->hi, med[i] + 1, 1e-9);
+        cr_expect_float_eq(p->coverage, 0.75, 1e-12);
+        cr_expect_str_neq(p->run->name, "x1");
+        cr_expect(p->link_rec != NULL);
+        cr_expect_eq(p->state, PR_TREND_OK, "fewer than 4 points: no limit");
+        cr_expect(isnan(p->lim_lo));
+    }
+    cr_expect_eq(x->ncps, 0);
+    cr_expect(isnan(x->band_lo), "a segment of 3 points has no prediction band");
+    hs_free(s);
+    pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
+
+Test(history, published_series_over_revisions_finds_its_step)
+{
+    char *d = history_data();
+    pr_dataset *ds;
+    hs_set *s = build(d, &ds);
+    const hs_series *x = find(s, HS_PUBLISHED);
+    cr_assert_eq(x->n, 6);
+    cr_expect_str_eq(x->label, "Vendor");
+    cr_expect_str_eq(x->repo, "vendor/toy");
+    cr_expect_str_eq(x->pts[0].date, "2025-01-01");
+    cr_expect_str_eq(x->pts[5].date, "2025-06-01");
+    cr_expect_eq(x->pts[3].runs, 1);
+    cr_expect(isnan(x->pts[3].lo), "one figure has no interval");
+    cr_expect_str_eq(x->pts[3].pub->source_commit, "4444444");
+    cr_expect_eq(x->ncps, 1);
+    cr_expect(x->pts[3].change, "the step 100 -> 200 is a change point");
+    for (size_t i = 0; i < 6; i++)
+        cr_expect(i == 3 || !x->pts[i].change);
+    hs_free(s);
+    pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
+
+Test(history, a_pin_and_a_veto)
+{
+    char *d = history_data();
+    put(d, "history.json", MARKS);
+    pr_dataset *ds;
+    hs_set *s = build(d, &ds);
+    const hs_series *r = find(s, HS_REPRODUCED), *p = find(s, HS_PUBLISHED);
+    cr_expect(r->pts[1].change, "the pinned step is a change point");
+    cr_expect_eq(r->ncps, 1);
+    cr_assert(r->pts[1].mark);
+    cr_expect_eq(r->pts[1].mark->veto, 0);
+    cr_expect_str_eq(pr_bitext_in(&r->pts[1].mark->note, "en"), "new driver");
+    cr_expect_float_eq(r->pts[1].pvalue, 0, 0);
+    cr_expect(!p->pts[3].change, "the vetoed step is no change point");
+    cr_assert(p->pts[3].mark);
+    cr_expect_eq(p->pts[3].mark->veto, 1);
+    /* JSON and CSV carry them */
+    json_t *j = hs_to_json(s);
+    char *t = json_dumps(j, JSON_COMPACT);
+    cr_expect(strstr(t, "\"pinned\":true"), "%s", t);
+    cr_expect(strstr(t, "\"vetoed\":true"));
+    cr_expect(strstr(t, "\"change_points\":[\"2026-02-05\"]"));
+    free(t);
+    json_decref(j);
+    pr_buf csv = PR_BUF_INIT;
+    hs_to_csv(s, &csv);
+    size_t lines = 0;
+    for (const char *c = pr_buf_cstr(&csv); *c; c++)
+        lines += *c == '\n';
+    cr_expect_eq(lines, 1 + 3 + 6, "a head and one row per point");
+    cr_expect(strstr(pr_buf_cstr(&csv), ",pinned,"));
+    cr_expect(strstr(pr_buf_cstr(&csv), ",vetoed,"));
+    pr_buf_free(&csv);
+    hs_free(s);
+    pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
+
+/* history.json text whose load fails with a message holding every needle. */
+static void expect_bad(const char *text, const char *const *needles)
+{
+    char *d = history_data();
+    put(d, "history.json", text);
+    pr_dataset *ds = NULL;
+    pr_err err;
+    int rc = pr_data_load(d, &ds, &err);
+    hs_set *s = NULL;
+    if (rc == 0) {
+        rc = hs_build(ds, &s, &err);
+        hs_free(s);
+        pr_data_free(ds);
+    }
+    cr_assert_eq(rc, -1, "%s should fail", text);
+    for (const char *const *n = needles; *n; n++)
+        cr_expect(strstr(err.msg, *n), "message \"%s\" lacks \"%s\"", err.msg, *n);
+    rm_rf(d);
+    free(d);
+}
+
+Test(history, bad_history_json_names_file_line_and_field)
+{
+    expect_bad("{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": \"64\", \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
+               (const char *const[]){"history.json:4:", "batch_size", NULL});
+    expect_bad("{\"perfrepro\": 1, \"pin\": []}\n",
+               (const char *const[]){"history.json:1:", "pin", NULL});
+    expect_bad("{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-02-30\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
+               (const char *const[]){"history.json:5:", "date", "2026-02-30", NULL});
+    expect_bad("{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"nope\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
+               (const char *const[]){"history.json:3:", "platform", "nope", NULL});
+    /* a pin of no point: named by its place in the file */
+    expect_bad("{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-02-06\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
+               (const char *const[]){"history.json:5:", "pins[0].date", "no point", NULL});
+    /* the first point starts no step */
+    expect_bad("{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-01-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
+               (const char *const[]){"history.json:5:", "vetoes[0].date", NULL});
+    /* one step both pinned and vetoed */
+    expect_bad("{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}],\n"
+               " \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+               "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+               "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+               "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n",
+               (const char *const[]){"history.json:6:", "vetoes[0]", "same step", NULL});
+}
+
+Test(history, pages_regressions_and_feed)
+{
+    char *d = history_data();
+    put(d, "history.json", MARKS);
+    char *out = tmpdir();
+    json_t *pages = gt_render(d, out, 1);
+    const char *h = gt_page(pages, "Toy/Fw/HISTORY.md");
+    const char *he = gt_page(pages, "Toy/Fw/HISTORY.en.md");
+    cr_expect(strstr(he, "| 2026-02-05 | 112.00 | 111.00 – 113.00 (75 %) | 3 |"), "%s", he);
+    cr_expect(strstr(he, "pinned in the data: new driver"));
+    cr_expect(strstr(he, "change point vetoed: another method"));
+    cr_expect(strstr(he, "[revision 4444444](https://github.com/vendor/toy/blob/4444444/README.md)"));
+    cr_expect(!strstr(he, "runs/x1/"), "the experiment run set is not on the page");
+    cr_expect(strstr(h, "换了驱动"));
+    cr_expect(strstr(he, "![") && strstr(he, ".en.svg)"), "the chart with its alt text");
+    gt_page(pages, "Toy/Fw/history-toy-fp32-bs64-1x1.en.png");
+    gt_page(pages, "Toy/Fw/history-toy-fp32-bs64-1x1-vendor.svg");
+    cr_expect(strstr(gt_page(pages, "Toy/Fw/README.en.md"), "(HISTORY.en.md)"));
+    cr_expect(strstr(gt_page(pages, "README.en.md"), "(REGRESSIONS.en.md)"));
+    const char *reg = gt_page(pages, "REGRESSIONS.en.md");
+    cr_expect(strstr(reg, "| 2026-02-05 | [Toy · Fw ·"), "%s", reg);
+    cr_expect(strstr(reg, "(Toy/Fw/HISTORY.en.md#toy-fp32-bs64-1x1)"));
+    const char *feed = gt_page(pages, "regressions.atom");
+    cr_expect(strstr(feed, "<updated>2026-03-05T00:00:00Z</updated>"), "%s", feed);
+    cr_expect(strstr(feed, "<id>tag:perfrepro,2026:history/toy/fw/toy-fp32-bs64-1x1/2026-02-05</id>"));
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    rm_rf(d);
+    free(d);
+}
+
+Test(history, no_notable_point_is_said_plainly)
+{
+    char *d = history_data();
+    /* the published step vetoed, the run sets' steps left alone: nothing
+     * notable */
+    put(d, "history.json",
+        "{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\", \"source\": \"Vendor\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2025-04-01\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n");
+    char *out = tmpdir();
+    json_t *pages = gt_render(d, out, 0);
+    const char *reg = gt_page(pages, "REGRESSIONS.en.md");
+    const char *feed = gt_page(pages, "regressions.en.atom");
+    cr_expect(strstr(reg, "None: no regression, improvement, suspect point, outlier or change "
+                          "point in the 2 series."),
+              "%s", reg);
+    cr_expect(!strstr(reg, "| Date |"), "no empty table");
+    cr_expect(!strstr(feed, "<entry>"), "%s", feed);
+    cr_expect(strstr(feed, "<updated>2026-03-05T00:00:00Z</updated>"));
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    rm_rf(d);
+    free(d);
+}
+
+Test(history, chart_is_deterministic_and_refuses_undrawable_labels)
+{
+    const char *dates[] = {"2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01"};
+    double v[] = {100, 101, 99, 150, 152}, lo[] = {98, NAN, 97, 149, 150},
+           hi[] = {102, NAN, 101, 151, 153};
+    int change[] = {0, 0, 0, 1, 0}, flagged[] = {0, 0, 0, 0, 1};
+    chh_spec c = {"吞吐的历史", "吞吐（images/s）", "中位数", "变点", "预测区间", "判定非正常",
+                  5, dates, v, lo, hi, change, flagged, 140, 160, 3};
+    pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT, s = PR_BUF_INIT;
+    pr_err err;
+    cr_assert(chh_render_png(&c, 720, 360, &a, &err) == 0, "%s", err.msg);
+    cr_assert(chh_render_png(&c, 720, 360, &b, &err) == 0, "%s", err.msg);
+    cr_expect(a.len > 1000 && a.len == b.len && !memcmp(a.data, b.data, a.len));
+    cr_expect(!memcmp(a.data, "\x89PNG", 4));
+    cr_assert(chh_render_svg(&c, 720, 360, &s, &err) == 0, "%s", err.msg);
+    cr_expect(strstr(pr_buf_cstr(&s), "<svg"));
+    c.title = "\xF4\x8F\xBF\xBD"; /* U+10FFFD, private use: no font draws it */
+    pr_buf bad = PR_BUF_INIT;
+    cr_expect(chh_render_png(&c, 720, 360, &bad, &err) == -1);
+    cr_expect(strstr(err.msg, "no installed font"), "%s", err.msg);
+    cr_expect(chh_render_png(&c, 50, 50, &bad, &err) == -1, "a bad size");
+    pr_buf_free(&a);
+    pr_buf_free(&b);
+    pr_buf_free(&s);
+    pr_buf_free(&bad);
+}
