@@ -31,7 +31,7 @@ FUZZ_LIBS := $(shell $(or $(PKG_CONFIG),pkg-config) --libs jansson libpcre2-8 li
              -lcmark-gfm-extensions -lm
 
 FUZZ_LIB_SRC := $(sort $(wildcard lib/*.c))
-fuzz_data_SRC := gen/1-load/data.c gen/1-load/comparisons.c gen/1-load/fitfile.c gen/1-load/runset.c gen/1-load/pairing.c gen/1-load/srcenv.c gen/1-load/published.c gen/1-load/platform.c gen/1-load/decl.c measure/rule.c
+fuzz_data_SRC := gen/1-load/data.c gen/1-load/comparisons.c gen/1-load/history_decl.c gen/1-load/fitfile.c gen/1-load/runset.c gen/1-load/pairing.c gen/1-load/srcenv.c gen/1-load/published.c gen/1-load/platform.c gen/1-load/decl.c measure/rule.c
 fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c measure/numbers.c measure/rule.c measure/logscan.c \
                   measure/logfacts.c measure/logfacts_args.c \
                   measure/explain.c measure/fit.c measure/fitcalc.c measure/fitreport.c \

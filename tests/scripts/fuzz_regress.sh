@@ -10,7 +10,7 @@ set -u
 BUILD="${BUILD:-build}"
 CC="${CC:-cc}"
 [ -f "$BUILD/lib/jdoc.o" ] || { echo "no objects in $BUILD (run make first)"; exit 77; }
-for o in gen/1-load/data gen/1-load/comparisons gen/1-load/fitfile gen/1-load/runset gen/1-load/pairing gen/1-load/srcenv gen/template/mustache gen/template/mustache_parse gen/6-output/check gen/6-output/checkpage gen/6-output/cmarkx gen/base/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
+for o in gen/1-load/data gen/1-load/comparisons gen/1-load/history_decl gen/1-load/fitfile gen/1-load/runset gen/1-load/pairing gen/1-load/srcenv gen/template/mustache gen/template/mustache_parse gen/6-output/check gen/6-output/checkpage gen/6-output/cmarkx gen/base/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
   [ -f "$BUILD/$o.o" ] || { echo "no $BUILD/$o.o (run make first)"; exit 77; }
 done
 tmp=$(mktemp -d)
@@ -24,7 +24,7 @@ fails=0
 $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
 for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest; do
   case $h in
-    fuzz_data) objs="$BUILD/gen/1-load/data.o $BUILD/gen/1-load/comparisons.o $BUILD/gen/1-load/fitfile.o $BUILD/gen/1-load/runset.o $BUILD/gen/1-load/pairing.o $BUILD/gen/1-load/srcenv.o $BUILD/gen/1-load/published.o $BUILD/gen/1-load/platform.o $BUILD/gen/1-load/decl.o $BUILD/measure/rule.o" ;;
+    fuzz_data) objs="$BUILD/gen/1-load/data.o $BUILD/gen/1-load/comparisons.o $BUILD/gen/1-load/history_decl.o $BUILD/gen/1-load/fitfile.o $BUILD/gen/1-load/runset.o $BUILD/gen/1-load/pairing.o $BUILD/gen/1-load/srcenv.o $BUILD/gen/1-load/published.o $BUILD/gen/1-load/platform.o $BUILD/gen/1-load/decl.o $BUILD/measure/rule.o" ;;
     fuzz_parse) objs="$BUILD/measure/parse.o $BUILD/measure/parse_lines.o $BUILD/measure/parse_tables.o $BUILD/measure/numbers.o $BUILD/measure/rule.o $BUILD/measure/logscan.o $BUILD/measure/logfacts.o $BUILD/measure/logfacts_args.o $BUILD/measure/explain.o $BUILD/measure/fit.o $BUILD/measure/fitcalc.o $BUILD/measure/fitreport.o $BUILD/measure/parsetrace.o $BUILD/measure/recmark.o" ;;
     fuzz_mustache) objs="$BUILD/gen/template/mustache.o $BUILD/gen/template/mustache_parse.o" ;;
     fuzz_check) objs="$BUILD/gen/6-output/check.o $BUILD/gen/6-output/checkpage.o $BUILD/gen/6-output/cmarkx.o $BUILD/gen/base/md.o" ;;
