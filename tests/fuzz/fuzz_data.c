@@ -12,7 +12,10 @@
  *                          input, with a log beside it: load_run's checks)
  *   5  an env.json        (pr_data_load on a data dir whose run has it)
  *   6  a benchmark result (pr_data_load on a data dir with DATA/bench/b.json)
- * Any other value is taken modulo 7.  Loaders must return 0 or -1 with a
+ *   7  a comparison       (pr_data_load on a data dir with DATA/comparisons/c.json:
+ *                          its selectors matched against runs r0 and r1)
+ *   8  a history.json     (pr_data_load on a data dir with DATA/history.json)
+ * Any other value is taken modulo 9.  Loaders must return 0 or -1 with a
  * message; they must never crash, leak or hang.
  */
 #ifndef _GNU_SOURCE
@@ -205,7 +208,8 @@ static void cleanup(void)
         nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* what: 0 a record, 1 an env.json, 2 a benchmark file. */
+/* what: 0 a record, 1 an env.json, 2 a benchmark file, 3 a comparison,
+ * 4 a history.json. */
 static void fuzz_dir(const uint8_t *d, size_t n, int what)
 {
     if (!tmpdir) {
@@ -233,10 +237,12 @@ static void fuzz_dir(const uint8_t *d, size_t n, int what)
         write_file(p, rec, sizeof rec - 1);
         free(p);
     }
-    char *files[3] = {pr_xasprintf("%s/data/runs/r1/logs/index/c1_speed", tmpdir),
+    char *files[5] = {pr_xasprintf("%s/data/runs/r1/logs/index/c1_speed", tmpdir),
                       pr_xasprintf("%s/data/runs/r1/env.json", tmpdir),
-                      pr_xasprintf("%s/data/bench/b.json", tmpdir)};
-    for (int i = 0; i < 3; i++)
+                      pr_xasprintf("%s/data/bench/b.json", tmpdir),
+                      pr_xasprintf("%s/data/comparisons/c.json", tmpdir),
+                      pr_xasprintf("%s/data/history.json", tmpdir)};
+    for (int i = 0; i < 5; i++)
         if (i == what)
             write_file(files[i], d, n);
         else
@@ -249,7 +255,7 @@ static void fuzz_dir(const uint8_t *d, size_t n, int what)
     else
         pr_data_free(ds);
     free(dir);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 5; i++)
         free(files[i]);
 }
 
@@ -260,7 +266,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pr_json_init();
     const uint8_t *d = data + 1;
     size_t n = size - 1;
-    switch (data[0] % 7) {
+    switch (data[0] % 9) {
     case 0: fuzz_suite(d, n); break;
     case 1: fuzz_record(d, n); break;
     case 2: fuzz_published(d, n); break;
@@ -268,6 +274,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 4: fuzz_dir(d, n, 0); break;
     case 5: fuzz_dir(d, n, 1); break;
     case 6: fuzz_dir(d, n, 2); break;
+    case 7: fuzz_dir(d, n, 3); break;
+    case 8: fuzz_dir(d, n, 4); break;
     }
     return 0;
 }
