@@ -550,7 +550,11 @@ static int build_page(site *s, const char *rel, pr_err *err)
             site_dir[0] = '\0';
         char *root_dir = pr_cmarkx_resolve(s->reports_rel, site_dir);
         char *css = pr_path_relative(site_dir, "style.css");
-        char *home = pr_path_relative(site_dir, name); /* the top page, same language */
+        /* The top page in the page's language: "index" and the page's
+         * language suffix ("history.en.html" -> "index.en.html"). */
+        char *home_name = pr_xasprintf("index%s", strchr(name, '.'));
+        char *home = pr_path_relative(site_dir, home_name);
+        free(home_name);
         /* The page's stem names its tables' CSV files. */
         char *stem = pr_xstrndup(name, strlen(name) - strlen(".html"));
         page_ctx pc = {s, root_dir, site_dir, NULL, PR_BUF_INIT, 0, stem, NULL, 0, NULL};
