@@ -2,7 +2,7 @@
 # Checks that the Debian packages perfrepro builds and tests with are
 # installed.  As root it installs the missing ones with apt-get; otherwise it
 # stops and prints the exact command to run.
-#   scripts/deps.sh build|test|bench|cluster|torch
+#   scripts/deps.sh build|test|bench|cluster|torch|scipy
 set -eu
 build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk zlib1g-dev"
 # procps: pgrep in the process tests; valgrind: the memcheck tests.
@@ -11,13 +11,17 @@ bench="$test hyperfine python3-matplotlib valgrind"
 cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
 # Debian's PyTorch: the CPU suite (data/suites/ResNet50/PyTorch-CPU.json) and its test.
 torch="python3-torch python3-torchvision"
+# Debian's SciPy: the independent cross-checks of compare's and history's
+# statistics (tests/scripts/abstat_scipy.sh, trend_scipy.sh, compare_cli.sh).
+scipy="python3-scipy"
 case "${1:-build}" in
   build) want=$build ;;
   test) want=$test ;;
   bench) want=$bench ;;
   cluster) want=$cluster ;;
   torch) want=$torch ;;
-  *) echo "usage: $0 build|test|bench|cluster|torch" >&2; exit 2 ;;
+  scipy) want=$scipy ;;
+  *) echo "usage: $0 build|test|bench|cluster|torch|scipy" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do
