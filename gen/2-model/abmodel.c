@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "md.h"
 #include "runset.h"
+#include "stats.h"
 #include "suite.h"
 
 /* One side's cells while they are gathered: the samples (or published
@@ -44,12 +45,6 @@ static void add_values(abm_half *h, const double *v, size_t n)
     h->n += n;
 }
 
-static int dbl_cmp(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
 /* The median of the pooled runs, and the record closest to it (the first
  * such in run set and data order). */
 static void finish(pool *x)
@@ -57,9 +52,7 @@ static void finish(pool *x)
     abm_half *h = &x->h;
     if (!h->n)
         return;
-    qsort(h->values, h->n, sizeof *h->values, dbl_cmp);
-    size_t m = h->n / 2;
-    h->median = h->n % 2 ? h->values[m] : (h->values[m - 1] + h->values[m]) / 2;
+    h->median = pr_stats_median(h->values, h->n); /* sorts them: "ascending" */
     double best = INFINITY;
     for (size_t i = 0; i < x->nsmp; i++)
         for (size_t j = 0; j < x->smp[i]->nrecs; j++) {

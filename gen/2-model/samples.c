@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "fileio.h"
 #include "runset.h"
+#include "stats.h"
 
 struct sm_set {
     sm_sample *v;
@@ -54,12 +55,6 @@ static int sample_cmp(const void *pa, const void *pb)
     return strcmp(a->run->name, b->run->name);
 }
 
-static int dbl_cmp(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
 /* The sample of run for key k in s, added when absent.  Linear in the run's
  * own samples (those added since first_of_run): a run set holds tens of
  * cells. */
@@ -85,9 +80,7 @@ static void finish(sm_sample *x)
         x->link_rec = x->nrecs ? x->recs[0] : NULL;
         return;
     }
-    qsort(x->values, x->nvalues, sizeof *x->values, dbl_cmp);
-    size_t h = x->nvalues / 2;
-    x->median = x->nvalues % 2 ? x->values[h] : (x->values[h - 1] + x->values[h]) / 2;
+    x->median = pr_stats_median(x->values, x->nvalues); /* sorts them: "ascending" */
     double best = INFINITY;
     for (size_t i = 0; i < x->nrecs; i++) {
         const pr_record *r = x->recs[i];
