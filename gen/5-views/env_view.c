@@ -254,7 +254,11 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
             json_object_set_new(src, "items", kept);
             if (titles.len)
                 pr_buf_puts(&titles, lang_str(l, "fwp_runset_sep"));
-            pr_buf_printf(&titles, "“%s”", json_string_value(json_object_get(src, "runset")));
+            /* Data text, escaped as the template's {{title}} escapes it:
+             * the sentence pastes the list unescaped ({{{titles}}}). */
+            pr_buf_puts(&titles, "“");
+            pr_md_text(&titles, json_string_value(json_object_get(src, "runset")));
+            pr_buf_puts(&titles, "”");
         }
         json_t *v = json_pack("{s:s}", "titles", pr_buf_cstr(&titles));
         lang_fmt(l, "fwp_env_shared", v, &head, err);
