@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const top_keys[] = {"perfrepro", "captured_at", "host", "gpu", "framework",
-                                       "note", NULL};
+                                       "runtime", "note", NULL};
 static const char *const host_keys[] = {"cpu_model", "cpu_count", "memory_gb", "arch", "os",
                                         "kernel", "compiler", NULL};
 static const char *const framework_keys[] = {"name", "version", NULL};
@@ -78,6 +78,36 @@ static int opt_object(const pr_jcur *obj, const char *key, const char *const *al
     return 1;
 }
 
+/* "runtime" (measure/cpurt.h): the libraries the jobs' processes loaded,
+ * their most threads, and the settings those libraries read. */
+static int runtime_check(const pr_jcur *rt, pr_err *err)
+{
+    static const char *const keys[] = {"libraries", "threads_max", "settings", NULL};
+    static const char *const lib_keys[] = {"kind", "file", NULL};
+    static const char *const kinds[] = {"blas", "lapack", "openmp", "onednn", NULL};
+    pr_jcur libs, settings;
+    const char *v;
+    if (pr_jobject(rt, keys, err) < 0 || pr_jarr(rt, "libraries", 1, 0, &libs, err) < 0 ||
+        opt_count(rt, "threads_max", err) < 0 || pr_jobj(rt, "settings", 1, &settings, err) < 0)
+        return -1;
+    for (size_t i = 0; i < json_array_size(libs.v); i++) {
+        pr_jcur lib = pr_jitem(&libs, i);
+        if (!json_is_object(lib.v))
+            return pr_jfail(&lib, err, "expected an object {kind, file}");
+        if (pr_jobject(&lib, lib_keys, err) < 0 || pr_jenum(&lib, "kind", 1, kinds, &v, err) < 0 ||
+            pr_jstr(&lib, "file", 1, &v, err) < 0)
+            return -1;
+    }
+    const char *name;
+    json_t *val;
+    json_object_foreach(settings.v, name, val) {
+        (void)val;
+        if (opt_str(&settings, name, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int pr_env_check(const pr_jcur *root, pr_err *err)
 {
     long long v;
@@ -112,6 +142,13 @@ int pr_env_check(const pr_jcur *root, pr_err *err)
     for (const char *const *k = gpu_keys; rc && *k; k++)
         if ((strcmp(*k, "count") == 0 ? opt_count(&c, *k, err) : opt_str(&c, *k, err)) < 0)
             return -1;
+    c = pr_jchild(root, "runtime");
+    if (c.v && !json_is_null(c.v)) {
+        if (!json_is_object(c.v))
+            return pr_jfail(&c, err, "expected an object or null");
+        if (runtime_check(&c, err) < 0)
+            return -1;
+    }
     return 0;
 }
 

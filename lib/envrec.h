@@ -10,6 +10,10 @@
  *    "framework": {"name", "version"} or null,
  *    "gpu": {"name", "count", "driver", "cuda", "cudnn", "nccl",
  *            "cuda_driver", "cublaslt"} or null,
+ *    "runtime": {"libraries": [{"kind": blas|lapack|openmp|onednn,
+ *                               "file"}...],
+ *                "threads_max", "settings": {NAME: value or null}}, optional:
+ *               what the jobs' processes loaded (measure/cpurt.h),
  *    "note": "free text"}
  *
  * Every field of host, framework and gpu is optional and may be null (not

@@ -513,6 +513,7 @@ int pr_proc_run(const pr_proc_spec *sp, pr_proc_result *res, pr_err *err)
     long long stop_size = 0, last_size = 0; /* the log's size at the stop, at the last look */
     double last_t = start, look = 0.005; /* seconds between two looks at the log */
     double end = start, term_at = 0, give_up_at = 0, next_tick = start + 1;
+    double next_sample = start + 0.25;
     enum { RUNNING, TERMINATING, KILLED } phase = RUNNING;
     if (child_errno) {
         res->launch_errno = child_errno;
@@ -577,12 +578,18 @@ int pr_proc_run(const pr_proc_spec *sp, pr_proc_result *res, pr_err *err)
             sp->tick(sp->ud, t - start);
             next_tick = t + 1;
         }
+        if (sp->sample && t >= next_sample && !leader_done) {
+            sp->sample(sp->ud, (int)pid);
+            next_sample = t + 1;
+        }
         /* How long to sleep: SIGCHLD wakes us early for our children; the
          * rest of the group (not our children without a subreaper) and
          * the deadlines are polled. */
         double wake = t + 1;
         if (leader_done || phase != RUNNING)
             wake = t + 0.02;
+        if (sp->sample && !leader_done && phase == RUNNING && wake > next_sample)
+            wake = next_sample;
         if (follow >= 0 && wake > t + 0.1)
             wake = t + 0.1;
         /* A log is watched every 10 ms at first, then ten times a second

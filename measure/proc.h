@@ -25,6 +25,10 @@ typedef struct pr_proc_spec {
     long long log_limit;
     /* Optional: called about once a second with the elapsed time. */
     void (*tick)(void *ud, double elapsed_s);
+    /* Optional: called a quarter of a second after the start, then about
+     * once a second while the main process runs, with the job's process
+     * group (to look at its processes: measure/cpurt.h). */
+    void (*sample)(void *ud, int pgid);
     /* Optional: with follow_path, new bytes of that file as they appear
      * (--echo reads the job's log back while the job writes it). */
     const char *follow_path;

@@ -280,6 +280,13 @@ static void on_tick(void *ud, double elapsed)
     pr_runner_emit(t->st, &ev);
 }
 
+static void on_sample(void *ud, int pgid)
+{
+    tick_ctx *t = ud;
+    if (t->st->cpurt)
+        pr_cpurt_sample(t->st->cpurt, (pid_t)pgid);
+}
+
 static void on_output(void *ud, const char *data, size_t len)
 {
     tick_ctx *t = ud;
@@ -385,7 +392,10 @@ int pr_runner_run_case(run_state *st, const pr_case *c, const pr_job *job, pr_re
         tick_ctx t = {st, c};
         pr_proc_spec sp = {.argv = job->argv, .env = job->env, .out_fd = fd, .err_fd = fd,
                            .timeout_s = st->timeout_s, .grace_s = st->o->kill_grace_s,
-                           .log_limit = st->log_limit, .tick = on_tick, .ud = &t};
+                           .log_limit = st->log_limit, .tick = on_tick,
+                           .sample = on_sample, .ud = &t};
+        if (st->cpurt)
+            pr_cpurt_settings(st->cpurt, job->env, environ);
         if (st->o->echo) {
             sp.follow_path = job->log_path;
             sp.output = on_output;

@@ -398,6 +398,8 @@ static int run_cases(run_state *st, pr_err *err)
 int pr_run_suite(const pr_suite *s, const pr_run_opts *o, pr_run_summary *sum, pr_err *err)
 {
     int rc = -1, lock_fd = -1, installed = 0;
+    json_t *env = NULL;
+    char *env_path = NULL;
     run_state st;
     memset(&st, 0, sizeof st);
     memset(sum, 0, sizeof *sum);
@@ -458,12 +460,10 @@ int pr_run_suite(const pr_suite *s, const pr_run_opts *o, pr_run_summary *sum, p
         rc = 0;
         goto out;
     }
-    json_t *env = pr_envinfo_capture(s->framework, st.version ? st.version : s->framework_version,
-                                     time(NULL));
-    char *env_path = pr_path_join(st.out, "env.json");
+    env = pr_envinfo_capture(s->framework, st.version ? st.version : s->framework_version,
+                             time(NULL));
+    env_path = pr_path_join(st.out, "env.json");
     int wrc = pr_envinfo_write(env_path, env, err);
-    free(env_path);
-    json_decref(env);
     /* The run keeps the suite that made it: its steps are those its
      * figures came from (docs/data-model.md#run-sets). */
     char *suite_copy = pr_path_join(st.out, "suite.json");
@@ -473,10 +473,21 @@ int pr_run_suite(const pr_suite *s, const pr_run_opts *o, pr_run_summary *sum, p
     if (wrc < 0)
         goto out;
 
+    st.cpurt = pr_cpurt_new();
     if (run_cases(&st, err) < 0)
         goto out;
+    /* What the jobs loaded is known only now: env.json again, with it. */
+    json_t *runtime = pr_cpurt_to_json(st.cpurt);
+    if (runtime) {
+        json_object_set_new(env, "runtime", runtime);
+        if (pr_envinfo_write(env_path, env, err) < 0)
+            goto out;
+    }
     rc = 0;
 out:
+    pr_cpurt_free(st.cpurt);
+    json_decref(env);
+    free(env_path);
     if (installed) {
         if (rc == 0 && !sum->interrupted && (*pr_runner_interrupt_flag()))
             sum->interrupted = (*pr_runner_interrupt_flag());

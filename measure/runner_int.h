@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "cpurt.h"
 #include "err.h"
 #include "launch.h"
 #include "parse.h"
@@ -41,6 +42,7 @@ typedef struct run_state {
     unsigned char *todo;    /* per selected case: 1 when it runs now */
     size_t index;           /* the case running, 0-based among sel */
     double ran_s;           /* time spent in the cases run so far */
+    pr_cpurt *cpurt;        /* what the jobs' processes loaded (env.json's runtime) */
     size_t ran_n;
 } run_state;
 

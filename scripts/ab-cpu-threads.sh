@@ -9,10 +9,28 @@
 # suite.json the suite that made it):
 #   data/runs/DATE-cpu-resnet50-threads1, data/runs/DATE-cpu-resnet50-threads2
 #   sh scripts/ab-cpu-threads.sh [RUNS]
-# Needs Debian's python3-torch and python3-torchvision (scripts/deps.sh torch).
+# Needs Debian's python3-torch and python3-torchvision with an optimised BLAS
+# (scripts/deps.sh torch), and a quiet machine: it refuses to start with the
+# reference BLAS behind libblas.so.3 (one thread then runs 10-15x slower than
+# two, docs/measure-run.md#cpu-results) or with a 1-minute load average
+# above AB_MAX_LOAD (default 0.5: OpenMP's waiting threads lose their cores
+# to any other work, and the 2-thread side turns bimodal).
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
+blas=$(/usr/bin/python3 -c "
+import re, torch
+print(' '.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if re.search(r'/lib(openblas|mkl_|blis)', l)})))")
+if [ -z "$blas" ]; then
+  echo "ab-cpu-threads: PyTorch loads no optimised BLAS (the reference BLAS is behind libblas.so.3): sh scripts/deps.sh torch" >&2
+  exit 1
+fi
+load=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load" -v m="${AB_MAX_LOAD:-0.5}" 'BEGIN { exit !(l > m) }'; then
+  echo "ab-cpu-threads: the machine is busy (load average $load > ${AB_MAX_LOAD:-0.5}): run it on a quiet machine" >&2
+  exit 1
+fi
+echo "ab-cpu-threads: BLAS $blas; load average $load"
 DATE=${AB_DATE:-$(date -u +%Y-%m-%d)}
 MEASURE=${MEASURE:-bin/perfrepro-measure}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfrepro-ab.XXXXXX")
@@ -27,9 +45,10 @@ i = cmd.index("--batch-size")
 s["command"] = cmd[:i] + ["--threads", threads] + cmd[i:]
 s["matrix"]["batch_size"] = [8]
 s["matrix"]["repeats"] = runs
-# 12 steps, 8 of them read (the rule skips 4): one thread trains at about
-# half an image a second here, and both sides run the same steps.
-s["max_iter"] = 12
+# 20 steps, both sides the same: with OpenBLAS one thread trains at about
+# 4.6 images a second here, two at about 10; the steady window is found in
+# each run's steps (docs/statistics.md).
+s["max_iter"] = 20
 d = s["description"]
 d["zh"] = d["zh"].replace("单进程用满所有核", "单进程、%s 个线程（--threads %s）" % (threads, threads))
 d["en"] = d["en"].replace("one process using every core",

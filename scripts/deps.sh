@@ -5,12 +5,18 @@
 #   scripts/deps.sh build|test|bench|cluster|torch|scipy
 set -eu
 build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk zlib1g-dev"
-# procps: pgrep in the process tests; valgrind: the memcheck tests.
-test="$build libcriterion-dev procps valgrind"
+# procps: pgrep in the process tests; valgrind: the memcheck tests; git: CI's
+# check that reports/ is what the repository commits (scripts/reports-up-to-date.sh).
+test="$build libcriterion-dev procps valgrind git"
 bench="$test hyperfine python3-matplotlib valgrind"
 cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
 # Debian's PyTorch: the CPU suite (data/suites/ResNet50/PyTorch-CPU.json) and its test.
-torch="python3-torch python3-torchvision"
+# libopenblas0-pthread: an optimised BLAS behind Debian's libblas.so.3 (the
+# alternatives system switches to it). Without it PyTorch's CPU convolutions
+# that fall back to BLAS run on the reference BLAS: with one thread, 33 of
+# ResNet-50's 53 convolutions took that path and a step ran 15x slower than
+# with two threads (issue 30; docs/measure-run.md#cpu-results).
+torch="python3-torch python3-torchvision libopenblas0-pthread"
 # Debian's SciPy: the independent cross-checks of compare's and history's
 # statistics (tests/scripts/abstat_scipy.sh, trend_scipy.sh, compare_cli.sh).
 scipy="python3-scipy"

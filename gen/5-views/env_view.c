@@ -32,6 +32,54 @@ static int env_item(json_t *list, const lang *l, const char *key, const char *va
     return 1;
 }
 
+/* What env.json's runtime says the jobs loaded (measure/cpurt.h): a line
+ * per kind of library, the threads, and the libraries' settings. */
+static void runtime_items(json_t *items, const lang *l, const json_t *rt, int *software)
+{
+    static const char *const kinds[] = {"blas", "lapack", "openmp", "onednn", NULL};
+    pr_buf b = PR_BUF_INIT, unset = PR_BUF_INIT;
+    for (const char *const *k = kinds; *k; k++) {
+        json_t *lib;
+        size_t i;
+        json_array_foreach(json_object_get(rt, "libraries"), i, lib) {
+            if (strcmp(pr_json_str(lib, "kind"), *k) != 0)
+                continue;
+            if (b.len)
+                pr_buf_puts(&b, ", ");
+            pr_buf_puts(&b, pr_json_str(lib, "file"));
+        }
+        char key[32];
+        snprintf(key, sizeof key, "env_rt_%s", *k);
+        *software |= env_item(items, l, key, pr_buf_cstr(&b));
+        pr_buf_clear(&b);
+    }
+    json_t *threads = json_object_get(rt, "threads_max");
+    if (json_is_integer(threads)) {
+        pr_buf_printf(&b, "%lld", (long long)json_integer_value(threads));
+        env_item(items, l, "env_rt_threads", pr_buf_cstr(&b));
+        pr_buf_clear(&b);
+    }
+    const char *name;
+    json_t *v;
+    json_object_foreach(json_object_get(rt, "settings"), name, v) {
+        pr_buf *to = json_is_string(v) ? &b : &unset;
+        if (to->len)
+            pr_buf_puts(to, ", ");
+        pr_buf_puts(to, name);
+        if (json_is_string(v))
+            pr_buf_printf(to, "=%s", json_string_value(v));
+    }
+    if (unset.len) {
+        if (b.len)
+            pr_buf_puts(&b, "; ");
+        pr_buf_puts(&b, lang_str(l, "env_rt_unset"));
+        pr_buf_put(&b, unset.data, unset.len);
+    }
+    env_item(items, l, "env_rt_settings", pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    pr_buf_free(&unset);
+}
+
 /* What a run's env.json says; *software set when it names any software. */
 static json_t *run_items(const lang *l, const pr_run *run, int *software)
 {
@@ -75,6 +123,8 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
         *software |= env_item(items, l, "env_framework", pr_buf_cstr(&b));
         pr_buf_clear(&b);
     }
+    if (json_is_object(json_object_get(run->env, "runtime")))
+        runtime_items(items, l, json_object_get(run->env, "runtime"), software);
     env_item(items, l, "env_captured", pr_json_str(run->env, "captured_at"));
     pr_buf_free(&b);
     return items;
@@ -254,7 +304,11 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
             json_object_set_new(src, "items", kept);
             if (titles.len)
                 pr_buf_puts(&titles, lang_str(l, "fwp_runset_sep"));
-            pr_buf_printf(&titles, "“%s”", json_string_value(json_object_get(src, "runset")));
+            /* Data text, escaped as the template's {{title}} escapes it:
+             * the sentence pastes the list unescaped ({{{titles}}}). */
+            pr_buf_puts(&titles, "“");
+            pr_md_text(&titles, json_string_value(json_object_get(src, "runset")));
+            pr_buf_puts(&titles, "”");
         }
         json_t *v = json_pack("{s:s}", "titles", pr_buf_cstr(&titles));
         lang_fmt(l, "fwp_env_shared", v, &head, err);

@@ -38,7 +38,15 @@ rec="$out/logs/index/clas_ResNet50_sp_bs2_fp32_1_speed"
 grep -q '"JOB_FAIL_FLAG": 0' "$rec" 2>/dev/null || { fail "no successful record"; cat "$rec" 2>/dev/null; }
 grep -q '"records_used": 4' "$rec" || fail "the rule did not use the 4 steps after the 2 skipped"
 grep -q '"cpu_model"' "$out/env.json" || fail "env.json has no CPU"
-grep -q 'perfrepro-step 5 time_s' "$out/logs/train_log/clas_ResNet50_sp_bs2_fp32_1" || fail "the log has no step lines"
+grep -q 'perfrepro-step 5 time_s [0-9.]* cpu_s [0-9.]* throughput:' "$out/logs/train_log/clas_ResNet50_sp_bs2_fp32_1" ||
+  fail "the log has no step lines with their CPU time"
+# What decides the result (issue 30): the BLAS and OpenMP runtime PyTorch loaded.
+/usr/bin/python3 - "$out/env.json" <<'PY' || fail "env.json does not name the BLAS and OpenMP runtime"
+import json, sys
+rt = json.load(open(sys.argv[1])).get("runtime") or {}
+kinds = {l["kind"] for l in rt.get("libraries", [])}
+assert {"blas", "openmp"} <= kinds, rt
+PY
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/gen.log" 2>&1 ||
   { fail "gen build"; cat "$tmp/gen.log"; }
 page="$tmp/reports/ResNet50/PyTorch-CPU/README.md"
