@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "md5.h"
 
 /* A growable argv whose strings it owns. */
 typedef struct im_argv {
@@ -526,6 +527,67 @@ out:
     return rc;
 }
 
+/* Which manifest the typed figures' file came from, kept as the file's own
+ * source title (every table has its own source, so gen shows only theirs):
+ * the manifest's path in the repository (the folder above --data), or, for
+ * a manifest outside it, its file name and a digest of its path (no path of
+ * the importing machine is kept).  Caller frees. */
+static char *typed_marker(const im_manifest *m, const im_opts *o)
+{
+    char real[PATH_MAX];
+    const char *slash = strrchr(o->data, '/');
+    size_t rootlen = slash ? (size_t)(slash - o->data) : 0;
+    if (!realpath(m->file, real))
+        return pr_xasprintf("figures typed in %s", manifest_name(m->file));
+    if (rootlen && !strncmp(real, o->data, rootlen) && real[rootlen] == '/')
+        return pr_xasprintf("figures typed in %s", real + rootlen + 1);
+    pr_md5 h;
+    unsigned char d[16];
+    char hex[33];
+    pr_md5_init(&h);
+    pr_md5_update(&h, real, strlen(real));
+    pr_md5_final(&h, d);
+    pr_md5_hex(d, hex);
+    return pr_xasprintf("figures typed in %s (outside the repository, path digest %.12s)",
+                        strrchr(real, '/') + 1, hex);
+}
+
+static char *typed_path(const im_manifest *m, const im_opts *o)
+{
+    char *id = im_typed_published_id(m->file);
+    char *path = pr_xasprintf("%s/published/%s.json", o->data, id);
+    free(id);
+    return path;
+}
+
+/* Two manifests with one base name would write one import-NAME.json: an
+ * existing file is replaced only when it holds this manifest's figures
+ * (checked before anything is written, in a dry run too). */
+static int typed_published_check(const im_manifest *m, const im_opts *o, pr_err *err)
+{
+    if (!m->published_path)
+        return 0;
+    char *path = typed_path(m, o), *marker = typed_marker(m, o);
+    json_t *old = NULL;
+    int rc = 0;
+    if (access(path, F_OK) == 0) {
+        json_error_t je;
+        old = json_load_file(path, 0, &je);
+        const char *title =
+            json_string_value(json_object_get(json_object_get(old, "source"), "title"));
+        if (!title || strcmp(title, marker))
+            rc = pr_err_set(err, m->file, 0, 0, "published",
+                            "%s already holds the figures of another manifest (\"%.120s\"), "
+                            "and the file is named after the manifest's base name: rename this "
+                            "manifest, or remove the file if it is this one's",
+                            path, title ? title : old ? "no source title" : je.text);
+    }
+    json_decref(old);
+    free(marker);
+    free(path);
+    return rc;
+}
+
 /* The typed figures, as a published file of the page the manifest's
  * "published" line names: one table per model, framework, precision, batch
  * size, unit and platform, in manifest order. */
@@ -536,7 +598,9 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     char *text = NULL, *path = NULL;
     json_object_set_new(file, "perfrepro", json_integer(1));
     json_object_set_new(file, "label", json_string(m->repo));
-    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", m->repo, "repo", m->repo));
+    char *marker = typed_marker(m, o);
+    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", marker, "repo", m->repo));
+    free(marker);
     for (size_t i = 0; i < m->ncases; i++) {
         const im_case *c = &m->cases[i];
         if (!c->figure || c->figure_table)
@@ -576,9 +640,7 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     json_object_set_new(file, "tables", tables);
     tables = NULL;
     text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    const char *base = strrchr(m->file, '/') ? strrchr(m->file, '/') + 1 : m->file;
-    size_t blen = strcspn(base, ".");
-    path = pr_xasprintf("%s/published/import-%.*s.json", o->data, (int)blen, base);
+    path = typed_path(m, o);
     printf("typed figures -> %s\n", path);
     pr_buf b;
     pr_buf_init(&b);
@@ -601,6 +663,9 @@ static int import_readme(const im_manifest *m, const im_readme *r, const im_opts
     im_argv a = {0};
     pr_buf out;
     pr_buf_init(&out);
+    /* Inside --data (or the dry run's scratch copy) by construction: the ID
+     * is a safe name and the line's options cannot give --out or --markdown
+     * (import_manifest.c refuses them at load). */
     char *md = pr_xasprintf("%s/%s", o->from, r->path);
     char *dst = pr_xasprintf("%s/%s/%s.json", out_root, r->is_env ? "environments" : "published",
                              r->id);
@@ -735,6 +800,8 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
                               m->readmes[i].is_env ? "env" : "table", "%s: no such file in %s",
                               m->readmes[i].path, o->from);
     }
+    if (typed_published_check(m, o, err) < 0)
+        return -1;
     if (o->dry_run) {
         printf("dry run: nothing is written\n");
         /* The tables go to a scratch copy of their files, for their cells. */
@@ -781,13 +848,9 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
             goto out;
         }
     free(pubdir);
-    for (size_t i = 0; i < m->ncases; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(m->cases[j].run, m->cases[i].run);
-        if (!seen && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
+    for (size_t i = 0; i < m->ncases; i++)
+        if (m->cases[i].first_of_run && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
             goto out;
-    }
     if (m->published_path && write_typed_published(m, o, err) < 0)
         goto out;
     rc = differs;
