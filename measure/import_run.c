@@ -14,7 +14,7 @@
 
 #include "buf.h"
 #include "fileio.h"
-#include "md5.h"
+#include "import_typed.h"
 
 /* A growable argv whose strings it owns. */
 typedef struct im_argv {
@@ -527,67 +527,6 @@ out:
     return rc;
 }
 
-/* Which manifest the typed figures' file came from, kept as the file's own
- * source title (every table has its own source, so gen shows only theirs):
- * the manifest's path in the repository (the folder above --data), or, for
- * a manifest outside it, its file name and a digest of its path (no path of
- * the importing machine is kept).  Caller frees. */
-static char *typed_marker(const im_manifest *m, const im_opts *o)
-{
-    char real[PATH_MAX];
-    const char *slash = strrchr(o->data, '/');
-    size_t rootlen = slash ? (size_t)(slash - o->data) : 0;
-    if (!realpath(m->file, real))
-        return pr_xasprintf("figures typed in %s", manifest_name(m->file));
-    if (rootlen && !strncmp(real, o->data, rootlen) && real[rootlen] == '/')
-        return pr_xasprintf("figures typed in %s", real + rootlen + 1);
-    pr_md5 h;
-    unsigned char d[16];
-    char hex[33];
-    pr_md5_init(&h);
-    pr_md5_update(&h, real, strlen(real));
-    pr_md5_final(&h, d);
-    pr_md5_hex(d, hex);
-    return pr_xasprintf("figures typed in %s (outside the repository, path digest %.12s)",
-                        strrchr(real, '/') + 1, hex);
-}
-
-static char *typed_path(const im_manifest *m, const im_opts *o)
-{
-    char *id = im_typed_published_id(m->file);
-    char *path = pr_xasprintf("%s/published/%s.json", o->data, id);
-    free(id);
-    return path;
-}
-
-/* Two manifests with one base name would write one import-NAME.json: an
- * existing file is replaced only when it holds this manifest's figures
- * (checked before anything is written, in a dry run too). */
-static int typed_published_check(const im_manifest *m, const im_opts *o, pr_err *err)
-{
-    if (!m->published_path)
-        return 0;
-    char *path = typed_path(m, o), *marker = typed_marker(m, o);
-    json_t *old = NULL;
-    int rc = 0;
-    if (access(path, F_OK) == 0) {
-        json_error_t je;
-        old = json_load_file(path, 0, &je);
-        const char *title =
-            json_string_value(json_object_get(json_object_get(old, "source"), "title"));
-        if (!title || strcmp(title, marker))
-            rc = pr_err_set(err, m->file, 0, 0, "published",
-                            "%s already holds the figures of another manifest (\"%.120s\"), "
-                            "and the file is named after the manifest's base name: rename this "
-                            "manifest, or remove the file if it is this one's",
-                            path, title ? title : old ? "no source title" : je.text);
-    }
-    json_decref(old);
-    free(marker);
-    free(path);
-    return rc;
-}
-
 /* The typed figures, as a published file of the page the manifest's
  * "published" line names: one table per model, framework, precision, batch
  * size, unit and platform, in manifest order. */
@@ -598,7 +537,7 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     char *text = NULL, *path = NULL;
     json_object_set_new(file, "perfrepro", json_integer(1));
     json_object_set_new(file, "label", json_string(m->repo));
-    char *marker = typed_marker(m, o);
+    char *marker = im_typed_marker(m, o->data);
     json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", marker, "repo", m->repo));
     free(marker);
     for (size_t i = 0; i < m->ncases; i++) {
@@ -640,7 +579,7 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     json_object_set_new(file, "tables", tables);
     tables = NULL;
     text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    path = typed_path(m, o);
+    path = im_typed_path(m, o->data);
     printf("typed figures -> %s\n", path);
     pr_buf b;
     pr_buf_init(&b);
@@ -800,7 +739,7 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
                               m->readmes[i].is_env ? "env" : "table", "%s: no such file in %s",
                               m->readmes[i].path, o->from);
     }
-    if (typed_published_check(m, o, err) < 0)
+    if (im_typed_check(m, o->data, err) < 0)
         return -1;
     if (o->dry_run) {
         printf("dry run: nothing is written\n");
