@@ -133,10 +133,12 @@ static int rule_ok(const char *file, int line, const char *s, pr_err *err)
     return 0;
 }
 
-/* A path inside the source: relative, no "..", no glob or control characters. */
+/* A path inside the source: relative, no "..", no glob or control
+ * characters, not starting with '-' (the logs are arguments of parse, after
+ * its options: "--out" would be read as one). */
 static int source_path_ok(const char *s)
 {
-    if (!*s || *s == '/' || strstr(s, "..") || strpbrk(s, "*?[\\"))
+    if (!*s || *s == '/' || *s == '-' || strstr(s, "..") || strpbrk(s, "*?[\\"))
         return 0;
     for (const char *p = s; *p; p++)
         if ((unsigned char)*p < 0x20)
@@ -201,7 +203,7 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
         if (!source_path_ok(f[i]))
             return pr_err_set(err, file, line, 0, "log",
                               "\"%s\": a path inside the source folder (relative, no \"..\", "
-                              "no glob characters)",
+                              "no glob characters, not starting with '-')",
                               f[i]);
     c->run = pr_xstrdup(f[0]);
     c->case_name = pr_xstrdup(f[1]);

@@ -6,7 +6,8 @@
 # run or not.
 #   1. an env line's --out (it replaced any file with JSON, exit 0), a table
 #      line's --out in a dry run, a table line's --markdown;
-#   3. run name "." (it replaced all of data/runs/);
+#   3. run name "." (it replaced all of data/runs/); a log path "--source-path"
+#      (the logs follow parse's options: it forged the record's source);
 #   15. a dry run refuses what the import refuses, with the same message
 #      (case ".", figure 0, a 250-byte run name);
 #   5. a NUL byte (it ended the manifest silently), invalid UTF-8;
@@ -76,6 +77,13 @@ OPTS=--dry-run refused "table --out, dry run" "m.tsv:3:" "--out"
 [ ! -e "$T/t2" ] || fail "a dry run's table line wrote $T/t2"
 { echo "$SRC"; line r1 c1 19.428; printf '%s\t--markdown\t/etc/passwd\n' "$TABLE"; } >m.tsv
 OPTS= refused "table --markdown" "m.tsv:3:" "--markdown"
+
+# A log path starting with '-' is an option of parse (the logs follow its
+# options): "--source-path forged" forged the record's source path, exit 0.
+cp from/H/log from/--source-path
+cp from/H/log from/forged
+{ echo "$SRC"; printf 'r1\tc1\tHRNetW18\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t1\t8\t-\tsamples/s\t%s\t-\tH/log\t--source-path\tforged\n' '{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'; } >m.tsv
+OPTS= refused "a log --source-path" "m.tsv:2:" "log"
 
 # 3. Run name "." would be data/runs/ itself.
 { echo "$SRC"; line . c1 19.428; } >m.tsv

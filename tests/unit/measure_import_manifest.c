@@ -136,6 +136,9 @@ Test(import_manifest, names_that_become_paths_hold_to_the_case_name_rule)
             "rule");
     refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t@..\tlogs/a\n", "m.tsv:2:",
             "figure");
+    /* A log is an argument of parse after its options: "--out" would be one. */
+    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\t--out\tx\n", "m.tsv:2:",
+            "log");
     refused(SRC CASE("r1", "c1") "table\t.\tR/README.md\t--column\tx\n", "m.tsv:3:", "table");
     refused(SRC CASE("r1", "c1") "env\t.hidden\tR/README.md\n", "m.tsv:3:", "env");
 }
