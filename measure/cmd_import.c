@@ -125,6 +125,10 @@ int pr_cmd_import(int argc, char **argv)
             fprintf(stderr, "perfrepro-measure import: --repo and --commit go together\n");
             goto out;
         }
+        if (im_source_check(NULL, 0, repo, commit, &err) < 0) {
+            fprintf(stderr, "perfrepro-measure import: --repo/--commit: %s\n", err.msg);
+            goto out;
+        }
         free(m.repo);
         free(m.commit);
         m.repo = pr_xstrdup(repo);

@@ -15,6 +15,7 @@ typedef struct im_case {
     char *figure_table; /* "@ID": the figure is the cell of data/published/ID.json for this line */
     int nodes;    /* 0: not given ("-"), from the platform */
     int gpus, batch_size;
+    int first_of_run; /* 1 on the first line of its run set (manifest order) */
     char **logs;
     size_t nlogs;
 } im_case;
@@ -45,8 +46,21 @@ typedef struct im_manifest {
 } im_manifest;
 
 /* Reads and checks file into *m (freed by im_manifest_free); errors name
- * FILE:LINE and the field. */
+ * FILE:LINE and the field, the first in line order.  Everything a line may
+ * not say is refused here, so that a dry run refuses what the import
+ * refuses (docs/import.md, "What a manifest may not say"): bytes that are
+ * not UTF-8 text, names that are no safe file names, options of table/env
+ * lines the import sets itself, duplicate cases. */
 int im_manifest_read(const char *file, im_manifest *m, pr_err *err);
 void im_manifest_free(im_manifest *m);
+
+/* 0 when repo is OWNER/NAME of safe names and commit a commit id, else -1
+ * with err naming file:line (either may be NULL/0: the command line). */
+int im_source_check(const char *file, int line, const char *repo, const char *commit,
+                    pr_err *err);
+
+/* "import-NAME", NAME the manifest's base name up to its first '.': the ID
+ * of the typed figures' file data/published/import-NAME.json.  Caller frees. */
+char *im_typed_published_id(const char *manifest);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_typed.h"
 
 /* A growable argv whose strings it owns. */
 typedef struct im_argv {
@@ -536,7 +537,9 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     char *text = NULL, *path = NULL;
     json_object_set_new(file, "perfrepro", json_integer(1));
     json_object_set_new(file, "label", json_string(m->repo));
-    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", m->repo, "repo", m->repo));
+    char *marker = im_typed_marker(m, o->data);
+    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", marker, "repo", m->repo));
+    free(marker);
     for (size_t i = 0; i < m->ncases; i++) {
         const im_case *c = &m->cases[i];
         if (!c->figure || c->figure_table)
@@ -576,9 +579,7 @@ static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err 
     json_object_set_new(file, "tables", tables);
     tables = NULL;
     text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    const char *base = strrchr(m->file, '/') ? strrchr(m->file, '/') + 1 : m->file;
-    size_t blen = strcspn(base, ".");
-    path = pr_xasprintf("%s/published/import-%.*s.json", o->data, (int)blen, base);
+    path = im_typed_path(m, o->data);
     printf("typed figures -> %s\n", path);
     pr_buf b;
     pr_buf_init(&b);
@@ -601,6 +602,9 @@ static int import_readme(const im_manifest *m, const im_readme *r, const im_opts
     im_argv a = {0};
     pr_buf out;
     pr_buf_init(&out);
+    /* Inside --data (or the dry run's scratch copy) by construction: the ID
+     * is a safe name and the line's options cannot give --out or --markdown
+     * (import_manifest.c refuses them at load). */
     char *md = pr_xasprintf("%s/%s", o->from, r->path);
     char *dst = pr_xasprintf("%s/%s/%s.json", out_root, r->is_env ? "environments" : "published",
                              r->id);
@@ -735,6 +739,8 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
                               m->readmes[i].is_env ? "env" : "table", "%s: no such file in %s",
                               m->readmes[i].path, o->from);
     }
+    if (im_typed_check(m, o->data, err) < 0)
+        return -1;
     if (o->dry_run) {
         printf("dry run: nothing is written\n");
         /* The tables go to a scratch copy of their files, for their cells. */
@@ -781,13 +787,9 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
             goto out;
         }
     free(pubdir);
-    for (size_t i = 0; i < m->ncases; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(m->cases[j].run, m->cases[i].run);
-        if (!seen && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
+    for (size_t i = 0; i < m->ncases; i++)
+        if (m->cases[i].first_of_run && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
             goto out;
-    }
     if (m->published_path && write_typed_published(m, o, err) < 0)
         goto out;
     rc = differs;

@@ -5,7 +5,10 @@
  * return 0 with a manifest whose every case has its line, names and counts
  * (gpus and batch size above 0, nodes 0 or dividing nothing wrong: at least
  * 0), and at least one log; or -1 with a message that names the file.  Never
- * crash, leak or hang.
+ * crash, leak or hang.  What a manifest may not say (issue 31) is refused:
+ * an input with a NUL byte or invalid UTF-8 is never read; every name that
+ * becomes a path is a safe name; no table/env line gives an option the
+ * import sets itself.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -18,12 +21,48 @@
 
 #include "err.h"
 #include "import_manifest.h"
+#include "suite.h"
 
 static void die(const char *what)
 {
     fprintf(stderr, "fuzz_manifest: %s\n", what);
     abort();
 }
+
+/* 1 when data is UTF-8 with no NUL: what a manifest the loader accepts is
+ * (a second, plain decoder, so that the loader's is checked). */
+static int utf8_text(const uint8_t *d, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        uint32_t c = d[i], cp, k, need;
+        if (c == 0)
+            return 0;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if ((c & 0xe0) == 0xc0)
+            need = 1, cp = c & 0x1f;
+        else if ((c & 0xf0) == 0xe0)
+            need = 2, cp = c & 0x0f;
+        else if ((c & 0xf8) == 0xf0)
+            need = 3, cp = c & 0x07;
+        else
+            return 0;
+        for (k = 1; k <= need; k++) {
+            if (i + k >= n || (d[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (d[i + k] & 0x3f);
+        }
+        if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
+            cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+static const char *const own_opts[] = {"--out", "--markdown", "--repo", "--commit", "--path"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,8 +78,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pr_err err = {{0}};
     int rc = im_manifest_read(path, &m, &err);
     if (rc == 0) {
+        if (!utf8_text(data, size))
+            die("a NUL byte or invalid UTF-8 accepted");
+        for (size_t i = 0; i < m.nreadmes; i++) {
+            const im_readme *r = &m.readmes[i];
+            if (!pr_name_is_safe(r->id))
+                die("a table/env ID that is no safe name");
+            for (size_t k = 0; k < r->nopts; k += 2)
+                for (size_t o = 0; o < sizeof own_opts / sizeof *own_opts; o++)
+                    if (!strcmp(r->opts[k], own_opts[o]))
+                        die("a table/env line gives an option the import sets");
+        }
         for (size_t i = 0; i < m.ncases; i++) {
             const im_case *c = &m.cases[i];
+            const char *names[] = {c->run, c->case_name, c->model, c->framework, c->platform};
+            for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+                if (names[k] && !pr_name_is_safe(names[k]))
+                    die("a name that becomes a path is no safe name");
             if (c->line <= 0 || !c->run || !c->case_name || !c->model || !c->framework ||
                 !c->platform || !c->precision || !c->unit || !c->rule)
                 die("a case without its line or a name");
