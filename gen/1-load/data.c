@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "comparisons.h"
+#include "steady.h"
 #include "envrec.h"
 #include "fitfile.h"
 #include "pairing.h"
@@ -505,6 +506,11 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             free(path);
             goto out;
         }
+        /* A record written before "steady" existed is judged here from its
+         * step trace, by the same function measure uses (lib/steady.h);
+         * without a trace it stays unknown. */
+        if (!rec.steady && !rec.failed)
+            rec.steady = pr_steady_of_trace(rec.step_trace);
         const pr_platform *plat = rec.platform ? pr_platform_find(&d->platforms, rec.platform)
                                                : r.platform;
         if (rec.platform && !plat) {
