@@ -12,6 +12,7 @@
 #include "md.h"
 #include "mdtable.h"
 #include "runset.h"
+#include "stats.h"
 #include "view.h"
 
 enum { RATIO_DECIMALS = 3, CHART_W = 720 };
@@ -49,6 +50,92 @@ static const char *verdict_word(const lang *l, pr_ab_verdict v)
     char key[40];
     snprintf(key, sizeof key, "ab_v_%s", pr_ab_verdict_key(v));
     return lang_str(l, key);
+}
+
+/* The cell's verdict in a word: "not judged" where the gate stopped it. */
+static const char *cell_word(const lang *l, const abm_cell *x)
+{
+    return x->gate ? lang_str(l, "ab_v_not_judged") : verdict_word(l, x->r.verdict);
+}
+
+/* "r2", or "RUNSET r2" where side s pools several run sets. */
+static void run_name(const abm_side *s, const abm_unsteady *u, pr_buf *out)
+{
+    if (s->nruns > 1)
+        pr_buf_printf(out, "%s ", u->run->name);
+    pr_buf_printf(out, "r%d", u->rec->repeat);
+}
+
+/* Why side's (A or B) unsteady runs of h are unsteady, one clause. */
+static void unsteady_clause(const lang *l, const abm_side *s, const abm_half *h, const char *side,
+                            pr_buf *out, pr_err *err)
+{
+    pr_buf names = PR_BUF_INIT, details = PR_BUF_INIT, num = PR_BUF_INIT;
+    for (size_t i = 0; i < h->nunsteady; i++) {
+        const abm_unsteady *u = &h->unsteady[i];
+        const json_t *st = u->rec->steady;
+        if (i) {
+            pr_buf_puts(&names, ", ");
+            pr_buf_puts(&details, lang_str(l, "list_sep"));
+        }
+        run_name(s, u, &names);
+        pr_buf_clear(&num);
+        run_name(s, u, &num);
+        json_t *v = json_pack("{s:s}", "run", pr_buf_cstr(&num));
+        json_t *step = json_object_get(st, "regime_step");
+        pr_buf_clear(&num);
+        pr_md_number(&num, json_number_value(json_object_get(st, "cv")) * 100,
+                     PR_DECIMALS_PERCENT);
+        json_object_set_new(v, "cv", json_string(pr_buf_cstr(&num)));
+        if (step)
+            json_object_set_new(v, "step", json_integer(json_integer_value(step)));
+        lang_fmt(l, step ? "ab_gate_run_regime" : "ab_gate_run_cv", v, &details, err);
+        json_decref(v);
+    }
+    json_t *v = json_pack("{s:s,s:s,s:s,s:b}", "runs", pr_buf_cstr(&names), "side", side,
+                          "details", pr_buf_cstr(&details), "many", h->nunsteady > 1);
+    lang_fmt(l, "ab_gate_unsteady", v, out, err);
+    json_decref(v);
+    pr_buf_free(&names);
+    pr_buf_free(&details);
+    pr_buf_free(&num);
+}
+
+/* The gate's words for cell x of c: "not judged: runs r2, r3 of B
+ * unsteady (r2: CV 26.7 %; r3: regime change at step 7)". */
+static void gate_words(const lang *l, const abm_cmp *c, const abm_cell *x, pr_buf *out,
+                       pr_err *err)
+{
+    pr_buf why = PR_BUF_INIT;
+    if (x->gate & ABM_GATE_RANGE) {
+        json_t *none = json_object();
+        lang_fmt(l, "ab_gate_range", none, &why, err);
+        json_decref(none);
+    }
+    for (int side = 0; side < 2; side++) {
+        const abm_half *h = side ? &x->b : &x->a;
+        if (!(x->gate & ABM_GATE_UNSTEADY) || !h->nunsteady)
+            continue;
+        if (why.len)
+            pr_buf_puts(&why, lang_str(l, "list_sep"));
+        unsteady_clause(l, side ? &c->b : &c->a, h, side ? "B" : "A", &why, err);
+    }
+    if (x->gate & ABM_GATE_IMPLAUSIBLE) {
+        pr_buf r = PR_BUF_INIT, m = PR_BUF_INIT;
+        put_ratio(&r, x->r.ratio);
+        pr_md_number(&m, c->max_effect, pr_stats_shortest_decimals(c->max_effect));
+        json_t *v = json_pack("{s:s,s:s}", "ratio", pr_buf_cstr(&r), "max", pr_buf_cstr(&m));
+        if (why.len)
+            pr_buf_puts(&why, lang_str(l, "list_sep"));
+        lang_fmt(l, "ab_gate_implausible", v, &why, err);
+        json_decref(v);
+        pr_buf_free(&r);
+        pr_buf_free(&m);
+    }
+    json_t *v = json_pack("{s:s}", "why", pr_buf_cstr(&why));
+    lang_fmt(l, "ab_not_judged", v, out, err);
+    json_decref(v);
+    pr_buf_free(&why);
 }
 
 /* The run sets or published sources of side s, one list item each. */
@@ -127,8 +214,8 @@ static void put_half(const rm_world *w, const char *page_rel, const abm_half *h,
     pr_buf_free(&fig);
 }
 
-static json_t *cell_row(const rm_world *w, const lang *l, const char *page_rel,
-                        const abm_cell *x, pr_err *err)
+static json_t *cell_row(const rm_world *w, const lang *l, const abm_cmp *c,
+                        const char *page_rel, const abm_cell *x, pr_err *err)
 {
     json_t *row = json_object();
     char *label = cell_label(&x->key, 0);
@@ -154,8 +241,13 @@ static json_t *cell_row(const rm_world *w, const lang *l, const char *page_rel,
         vw_str(row, "interval", "—");
         vw_str(row, "coverage", "—");
     }
-    vw_text(row, "verdict", verdict_word(l, x->r.verdict));
-    if (x->r.verdict == PR_AB_INCONCLUSIVE) {
+    if (x->gate) {
+        gate_words(l, c, x, &b, err);
+        vw_md(row, "verdict", &b);
+    } else {
+        vw_text(row, "verdict", verdict_word(l, x->r.verdict));
+    }
+    if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate) {
         json_t *v = json_pack("{s:i,s:b}", "n", (int)x->r.runs_needed, "many",
                               x->r.runs_needed >= PR_AB_RUNS_NEEDED_MAX);
         lang_fmt(l, "ab_needed", v, &b, err);
@@ -192,7 +284,7 @@ static json_t *platform_tables(const rm_world *w, const lang *l, const abm_cmp *
         vw_text(t, "title", cmp_platform_title(l, ps[j]));
         for (size_t i = 0; i < c->ncells; i++)
             if (c->cells[i].key.platform == ps[j])
-                json_array_append_new(rows, cell_row(w, l, page_rel, &c->cells[i], err));
+                json_array_append_new(rows, cell_row(w, l, c, page_rel, &c->cells[i], err));
         json_object_set_new(t, "rows", rows);
         json_array_append_new(a, t);
     }
@@ -315,7 +407,9 @@ static rtc_row *chart_rows(const abm_cmp *c, char ***labels)
             pr_buf_printf(&b, "%s · ", k->platform->id);
         pr_buf_printf(&b, "%s · bs %d · %d×%d", k->precision, k->bs, k->nodes, k->gpus);
         (*labels)[i] = pr_buf_detach(&b);
-        rows[i] = (rtc_row){(*labels)[i], x->r.ratio, x->r.lo, x->r.hi, (int)x->r.verdict};
+        /* a cell the gate stopped is drawn as one without a verdict */
+        rows[i] = (rtc_row){(*labels)[i], x->r.ratio, x->r.lo, x->r.hi,
+                            x->gate ? (int)PR_AB_INSUFFICIENT : (int)x->r.verdict};
     }
     return rows;
 }
@@ -414,7 +508,7 @@ static char *chart_alt(const lang *l, const abm_cmp *c, const pc_meta *m, pr_err
             put_ratio(&cells, rows[i].hi);
             pr_buf_putc(&cells, ')');
         }
-        pr_buf_printf(&cells, ", %s", verdict_word(l, c->cells[i].r.verdict));
+        pr_buf_printf(&cells, ", %s", cell_word(l, &c->cells[i]));
         free(labels[i]);
     }
     free(labels);
@@ -480,6 +574,18 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
         vw_text(it, "word", verdict_word(l, (pr_ab_verdict)k));
         json_object_set_new(it, "count", json_integer((json_int_t)c->counts[k]));
         json_array_append_new(verdicts, it);
+    }
+    if (c->not_judged) {
+        json_t *it = json_object();
+        vw_text(it, "word", lang_str(l, "ab_v_not_judged"));
+        json_object_set_new(it, "count", json_integer((json_int_t)c->not_judged));
+        json_array_append_new(verdicts, it);
+    }
+    if (!c->refused && c->ncells && !abm_judged(c)) {
+        json_t *none = json_object();
+        lang_fmt(l, "ab_gate_all", none, &b, err);
+        json_decref(none);
+        vw_md(v, "refused", &b);
     }
     json_object_set_new(v, "verdicts", verdicts);
     json_object_set_new(v, "ncells", json_integer((json_int_t)c->ncells));
@@ -574,6 +680,50 @@ static json_t *side_json(const abm_side *s, const cd_side *decl)
     return o;
 }
 
+/* The gate's bits as keys, ";"-joined, in this order: "" when judged. */
+static void gate_keys(unsigned gate, pr_buf *out)
+{
+    static const struct {
+        unsigned bit;
+        const char *key;
+    } keys[] = {{ABM_GATE_UNSTEADY, "unsteady"}, {ABM_GATE_IMPLAUSIBLE, "implausible"},
+                {ABM_GATE_RANGE, "out_of_range"}};
+    const char *sep = "";
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (gate & keys[k].bit) {
+            pr_buf_printf(out, "%s%s", sep, keys[k].key);
+            sep = ";";
+        }
+}
+
+/* null when judged, else {"why": [keys], "unsteady": [{side, run_set,
+ * case, repeat, steady}], "max_effect"}. */
+static json_t *gate_json(const abm_cmp *c, const abm_cell *x)
+{
+    if (!x->gate)
+        return json_null();
+    pr_buf k = PR_BUF_INIT;
+    gate_keys(x->gate, &k);
+    json_t *o = json_object(), *why = json_array(), *runs = json_array();
+    for (char *p = strtok(k.data, ";"); p; p = strtok(NULL, ";"))
+        json_array_append_new(why, json_string(p));
+    pr_buf_free(&k);
+    for (int side = 0; side < 2; side++) {
+        const abm_half *h = side ? &x->b : &x->a;
+        for (size_t i = 0; i < h->nunsteady; i++) {
+            const pr_record *r = h->unsteady[i].rec;
+            json_array_append_new(runs, json_pack("{s:s,s:s,s:s,s:i,s:O}", "side",
+                                                  side ? "b" : "a", "run_set",
+                                                  h->unsteady[i].run->name, "case", r->case_name,
+                                                  "repeat", r->repeat, "steady", r->steady));
+        }
+    }
+    json_object_set_new(o, "why", why);
+    json_object_set_new(o, "unsteady", runs);
+    json_object_set_new(o, "max_effect", c->max_effect > 0 ? json_real(c->max_effect) : json_null());
+    return o;
+}
+
 json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
 {
     json_t *o = json_object(), *cells = json_array(), *only = json_array();
@@ -597,8 +747,10 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
         json_object_set_new(it, "hi", num_or_null(x->r.hi));
         json_object_set_new(it, "k", json_integer((json_int_t)x->r.k));
         json_object_set_new(it, "coverage", x->r.k ? json_real(x->r.coverage) : json_null());
-        json_object_set_new(it, "verdict", json_string(pr_ab_verdict_key(x->r.verdict)));
-        json_object_set_new(it, "runs_needed", x->r.verdict == PR_AB_INCONCLUSIVE
+        json_object_set_new(it, "verdict", json_string(x->gate ? "not_judged"
+                                                               : pr_ab_verdict_key(x->r.verdict)));
+        json_object_set_new(it, "gate", gate_json(c, x));
+        json_object_set_new(it, "runs_needed", x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate
                                                    ? json_integer(x->r.runs_needed)
                                                    : json_null());
         json_array_append_new(cells, it);
@@ -616,6 +768,7 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
     for (int k = 0; k <= PR_AB_INSUFFICIENT; k++)
         json_object_set_new(sum, pr_ab_verdict_key((pr_ab_verdict)k),
                             json_integer((json_int_t)c->counts[k]));
+    json_object_set_new(sum, "not_judged", json_integer((json_int_t)c->not_judged));
     json_object_set_new(sum, "expected_false_at_most", json_real(c->expected_false));
     json_object_set_new(o, "summary", sum);
     json_object_set_new(o, "differences", json_deep_copy(c->diffs));
@@ -634,7 +787,7 @@ static void csv_num(pr_buf *out, double v)
 void page_compare_csv(const abm_cmp *c, pr_buf *out)
 {
     pr_buf_puts(out, "model,framework,platform,precision,batch_size,nodes,gpus,a_runs,a_median,"
-                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed\n");
+                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,gate\n");
     for (size_t i = 0; i < c->ncells; i++) {
         const abm_cell *x = &c->cells[i];
         const sm_key *k = &x->key;
@@ -653,9 +806,11 @@ void page_compare_csv(const abm_cmp *c, pr_buf *out)
         csv_num(out, x->r.hi);
         pr_buf_printf(out, ",%zu", x->r.k);
         csv_num(out, x->r.k ? x->r.coverage : NAN);
-        pr_buf_printf(out, ",%s,", pr_ab_verdict_key(x->r.verdict));
-        if (x->r.verdict == PR_AB_INCONCLUSIVE)
+        pr_buf_printf(out, ",%s,", x->gate ? "not_judged" : pr_ab_verdict_key(x->r.verdict));
+        if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate)
             pr_buf_printf(out, "%u", x->r.runs_needed);
+        pr_buf_putc(out, ',');
+        gate_keys(x->gate, out);
         pr_buf_putc(out, '\n');
     }
 }
@@ -667,6 +822,15 @@ json_t *page_compare_index(const pr_dataset *d, const lang *l)
     json_t *a = json_array();
     for (size_t i = 0; i < d->ncomparisons; i++) {
         const cd_decl *c = &d->comparisons[i];
+        /* a comparison the gate (or the platforms) refuses entirely is not
+         * listed: its page says why, and nothing on it is a finding */
+        abm_cmp *m = NULL;
+        pr_err e;
+        int judged = abm_build(d, &c->a.sel, &c->b.sel, c->delta, c->max_effect, &m, &e) == 0 &&
+                     abm_judged(m);
+        abm_free(m);
+        if (!judged)
+            continue;
         pr_buf b = PR_BUF_INIT;
         pr_buf_putc(&b, '[');
         pr_md_text(&b, pr_bitext_in(&c->title, l->code));
@@ -714,7 +878,8 @@ int page_compare_cli(const pr_dataset *d, const pc_cli *o, pr_buf *text, pr_buf 
     }
     if (delta <= 0)
         delta = PR_AB_DELTA_DEFAULT;
-    if (abm_build(d, decl ? &decl->a.sel : &sa, decl ? &decl->b.sel : &sb, delta, &c, err) < 0)
+    if (abm_build(d, decl ? &decl->a.sel : &sa, decl ? &decl->b.sel : &sb, delta,
+                  decl ? decl->max_effect : 0, &c, err) < 0)
         goto out;
     if (c->refused) {
         pr_buf m = PR_BUF_INIT;
