@@ -196,9 +196,12 @@ static json_t *side_sets(const rm_world *w, const lang *l, const abm_side *s)
 static void put_half(const rm_world *w, const char *page_rel, const abm_half *h, pr_buf *out)
 {
     pr_buf fig = PR_BUF_INIT;
-    /* A published figure as its source printed it: never re-rounded. */
+    /* A published figure as its source printed it: never re-rounded (1200
+     * stays 1200, not 1200.00). */
     if (h->n == 1 && h->pub_row && h->pub_row->printed)
         pr_md_text(&fig, h->pub_row->printed);
+    else if (h->n == 1 && h->pub_row)
+        pr_md_number(&fig, h->pub_row->value, mdt_pub_decimals(h->pub_row));
     else if (isfinite(h->median))
         pr_md_number(&fig, h->median, PR_DECIMALS_VALUE);
     else
@@ -550,6 +553,15 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
         json_array_append_new(sides, s);
     }
     json_object_set_new(v, "sides", sides);
+    /* a published side gives one printed figure per cell, not a median */
+    for (int i = 0; i < 2; i++) {
+        const abm_side *sd = i ? &c->b : &c->a;
+        json_t *t = json_pack("{s:s}", "side", i ? "B" : "A");
+        lang_fmt(l, sd->sel->kind == CD_SEL_PUBLISHED ? "ab_col_figure" : "ab_col_median", t, &b,
+                 err);
+        json_decref(t);
+        vw_md(v, i ? "b_head" : "a_head", &b);
+    }
     pr_md_number(&b, c->delta * 100, PR_DECIMALS_PERCENT);
     pr_buf_puts(&b, " %");
     vw_md(v, "delta", &b);

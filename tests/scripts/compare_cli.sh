@@ -61,6 +61,11 @@ pub_b='published:NVIDIA DeepLearningExamples@2021-04-20'
 n=$(tail -n +2 "$t/pub.csv" | wc -l)
 [ "$n" -ge 4 ] || fail "published: $n cells"
 tail -n +2 "$t/pub.csv" | grep -v ',1,[0-9.]*,1,[0-9.]*,[0-9.]*,,,0,,insufficient,,$' && fail "published: a cell judged"
+# issue 30 item 7: a published side's single figure as printed, headed as a figure
+"$GEN" compare --declared ngc-rn50-readme-2019-2021 --lang en >"$t/pub.md" || fail "published md"
+grep -q '| Cell | A figure (as printed) | A runs | B figure (as printed) | B runs |' "$t/pub.md" ||
+  fail "published md: heading $(grep '^| Cell' "$t/pub.md" | head -1)"
+grep -q '| \[1200\](https://' "$t/pub.md" || fail "published md: 1200 re-rounded: $(grep -o '\[1200[.0-9]*\]' "$t/pub.md" | head -1)"
 "$GEN" compare --declared ngc-rn50-readme-2019-2021 --format json | /usr/bin/python3 -c '
 import json, sys
 o = json.load(sys.stdin)
