@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "recfacts.h"
 #include "rectrace.h"
+#include "steady.h"
 #include "suite.h"
 
 const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
@@ -34,7 +35,7 @@ static const char *const record_keys[] = {
     "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
     "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
     "ended_processes", "stats", "rule", "metrics", "logs", "launch", "command", "platform",
-    "source", "log_facts", "step_trace", NULL};
+    "source", "log_facts", "step_trace", "steady", NULL};
 static const char *const record_source_keys[] = {"repo", "commit", "path", "url", NULL};
 static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
                                           "container", "script", NULL};
@@ -88,6 +89,7 @@ void pr_record_clear(pr_record *r)
     json_decref(r->ended_processes);
     json_decref(r->log_facts);
     json_decref(r->step_trace);
+    json_decref(r->steady);
     pr_record_init(r);
 }
 
@@ -165,6 +167,8 @@ json_t *pr_record_to_json(const pr_record *r)
         json_object_set(o, "log_facts", r->log_facts);
     if (r->step_trace)
         json_object_set(o, "step_trace", r->step_trace);
+    if (r->steady)
+        json_object_set(o, "steady", r->steady);
     return o;
 }
 
@@ -427,6 +431,14 @@ static int ended_check(const json_t *e, const char **field, char *why, size_t wh
     return 0;
 }
 
+/* A figure is a rate that something ran at: a run that gave none failed,
+ * and says so with JOB_FAIL_FLAG and a reason (failure is a state, never a
+ * value).  A 0 here once counted as 5 runs in compare's CSV and 0 on its
+ * page. */
+#define FINAL_RESULT_WHY                                                                        \
+    "a successful case's figure must be a finite number > 0 (a run that gave none failed: "  \
+    "JOB_FAIL_FLAG 1 with a reason)"
+
 /* pr_record_check; json_checked: log_facts and step_trace were checked
  * already, where they were read (pr_record_from_json), so they are not
  * written out and read back a second time. */
@@ -448,8 +460,14 @@ static int record_check(const pr_record *r, int json_checked, pr_err *err)
     if (strcmp(r->run_mode, r->gpu_num > 1 ? "mp" : "sp") != 0)
         return pr_err_set(err, f, 0, 0, "run_mode", "\"%s\" does not match gpu_num %d",
                           r->run_mode, r->gpu_num);
-    if (!r->failed && (!isfinite(r->final_result) || r->final_result < 0))
-        return pr_err_set(err, f, 0, 0, "FINAL_RESULT", "must be a finite number >= 0");
+    if (!r->failed && !(isfinite(r->final_result) && r->final_result > 0))
+        return pr_err_set(err, f, 0, 0, "FINAL_RESULT", FINAL_RESULT_WHY);
+    json_t *per_run = r->failed ? NULL : json_object_get(r->stats, "per_run");
+    for (size_t i = 0; i < json_array_size(per_run); i++) {
+        json_t *x = json_array_get(per_run, i);
+        if (json_is_number(x) && !(json_number_value(x) > 0))
+            return pr_err_set(err, f, 0, 0, "stats.per_run", "[%zu]: %s", i, FINAL_RESULT_WHY);
+    }
     if (r->failed && !pr_str_in(r->fail_reason, pr_fail_reasons))
         return pr_err_set(err, f, 0, 0, "failure.reason", "unknown reason \"%s\"",
                           r->fail_reason ? r->fail_reason : "");
@@ -480,6 +498,8 @@ static int record_check(const pr_record *r, int json_checked, pr_err *err)
         return -1;
     if (!json_checked && r->step_trace &&
         json_key_check("step_trace", r->step_trace, pr_rectrace_check, err) < 0)
+        return -1;
+    if (!json_checked && r->steady && json_key_check("steady", r->steady, pr_steady_check, err) < 0)
         return -1;
     return 0;
 }
@@ -691,6 +711,8 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
             return pr_jfail(&fl, err, "a case that did not fail (JOB_FAIL_FLAG 0) has no failure");
         if (pr_jnum(c, "FINAL_RESULT", 1, 0, &r->final_result, err) < 0)
             return -1;
+        if (!(r->final_result > 0))
+            return pr_jfail(&fr, err, FINAL_RESULT_WHY);
     }
     double d = -1;
     if (get_str(c, "env", 0, &r->env, err) < 0 ||
@@ -718,8 +740,16 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
     }
     if (get_json(c, "source", 0, &r->source, err) < 0 ||
         get_json(c, "log_facts", 1, &r->log_facts, err) < 0 ||
-        get_json(c, "step_trace", 0, &r->step_trace, err) < 0)
+        get_json(c, "step_trace", 0, &r->step_trace, err) < 0 ||
+        get_json(c, "steady", 0, &r->steady, err) < 0)
         return -1;
+    if (r->steady) {
+        pr_jcur sc = pr_jchild(c, "steady");
+        if (r->failed)
+            return pr_jfail(&sc, err, "a failed case has no steady state to judge");
+        if (pr_steady_check(&sc, err) < 0)
+            return -1;
+    }
     if (r->log_facts) {
         pr_jcur fc = pr_jchild(c, "log_facts");
         if (pr_recfacts_check(&fc, err) < 0)

@@ -89,6 +89,8 @@ typedef struct pr_record {
                           * {key, value, line[, file][, cut]} (lib/recfacts.h) or NULL */
     json_t *step_trace;  /* owned; every record the parse rule read and what became of
                           * it (lib/rectrace.h) or NULL */
+    json_t *steady;      /* owned; the run's steady window and verdict, computed from
+                          * step_trace (lib/steady.h) or NULL (not judged) */
 } pr_record;
 
 /* Checks an importer's --repo OWNER/NAME, --commit (a commit id) and --path

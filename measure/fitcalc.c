@@ -539,7 +539,8 @@ static int run_value(pr_fitcalc *fc, frun *r, const pr_reduce_keys *k, double *o
     }
     if (k->round >= 0)
         x = pr_stats_round(x, k->round);
-    if (!isfinite(x) || x < 0) {
+    /* as parse.c: a run of no throughput failed (a figure is > 0) */
+    if (!isfinite(x) || !(x > 0)) {
         *reason = "parse_error";
         return 1;
     }

@@ -12,6 +12,7 @@
 
 #include "stats.h"
 #include "parsetrace.h"
+#include "steady.h"
 
 static int per_step(pr_value_kind v)
 {
@@ -296,10 +297,11 @@ static int finish_run(run *r, const char *what, const pr_parse_args *a, const ch
         x = pr_stats_round(x, c->round);
     /* Hardening (fuzz_parse): raw records may be negative (docs/parse-rules.md)
      * and sums or conversions may overflow, but a record's FINAL_RESULT must be
-     * a finite number >= 0 or the case fails; printing -1 or dropping the key
+     * a finite number > 0 or the case fails; printing -1 or dropping the key
      * (json_real(inf) is NULL) made a record gen refuses to load. */
-    if (!isfinite(x) || x < 0) {
-        pr_buf_printf(&d, "the value is %g: a result must be a finite number >= 0", x);
+    if (!isfinite(x) || !(x > 0)) {
+        /* a rate of 0 is a run that did nothing: a failure, never a value */
+        pr_buf_printf(&d, "the value is %g: a result must be a finite number > 0", x);
         run_fail(r, res, "parse_error", &d);
         goto out;
     }
@@ -743,6 +745,10 @@ void pr_parse_to_record(const pr_rule *rule, pr_parse_result *res, pr_record *re
     json_decref(rec->step_trace);
     rec->step_trace = res->step_trace;
     res->step_trace = NULL;
+    /* judged where the figure is parsed, so that parse, run and import all
+     * keep it with the figure */
+    json_decref(rec->steady);
+    rec->steady = rec->failed ? NULL : pr_steady_of_trace(rec->step_trace);
     json_decref(rec->rule);
     rec->rule = pr_rule_to_json(rule);
     pr_parse_result_clear(res);

@@ -13,7 +13,8 @@
 #include "record.h"
 #include "suite.h"
 
-static const char *const decl_keys[] = {"perfrepro", "title", "a", "b", "delta", "note", NULL};
+static const char *const decl_keys[] = {"perfrepro", "title", "a", "b", "delta", "max_effect",
+                                        "note", NULL};
 static const char *const side_keys[] = {"label", "select", NULL};
 
 #define SEL_ENV "env:"
@@ -106,6 +107,17 @@ size_t cd_sel_count(const cd_sel *s, const pr_dataset *d)
     return n;
 }
 
+const char *cd_sel_shared(const pr_dataset *d, const cd_sel *a, const cd_sel *b)
+{
+    for (size_t i = 0; i < d->nruns; i++)
+        if (cd_sel_run(a, &d->runs[i]) && cd_sel_run(b, &d->runs[i]))
+            return d->runs[i].name;
+    for (size_t i = 0; i < d->npubs; i++)
+        if (cd_sel_pub(a, &d->pubs[i]) && cd_sel_pub(b, &d->pubs[i]))
+            return d->pubs[i].file;
+    return NULL;
+}
+
 /* Side key of obj (a selector string, or {label, select}) into out. */
 static int read_side(const pr_dataset *d, const pr_jcur *obj, const char *key, cd_side *out,
                      pr_err *err)
@@ -169,8 +181,22 @@ int cd_load_file(pr_dataset *d, const char *path, pr_err *err)
         pr_jbitext(&root, "title", 1, &c.title, err) < 0 ||
         pr_jbitext(&root, "note", 0, &c.note, err) < 0 ||
         pr_jnum(&root, "delta", 0, 0, &c.delta, err) < 0 ||
+        pr_jnum(&root, "max_effect", 0, 0, &c.max_effect, err) < 0 ||
         read_side(d, &root, "a", &c.a, err) < 0 || read_side(d, &root, "b", &c.b, err) < 0)
         goto out;
+    if (pr_jchild(&root, "max_effect").v && !(c.max_effect > 1)) {
+        pr_jcur mc = pr_jchild(&root, "max_effect");
+        pr_jfail(&mc, err, "a ratio > 1: the largest B/A (or A/B) the change can give, e.g. 2 "
+                           "for one thread to two");
+        goto out;
+    }
+    const char *both = cd_sel_shared(d, &c.a.sel, &c.b.sel);
+    if (both) {
+        pr_jcur bc = pr_jchild(&root, "b");
+        pr_jfail(&bc, err, "A and B both select %s: a run set compared with itself is no "
+                           "comparison", both);
+        goto out;
+    }
     if (!(c.delta > 0 && c.delta < 1)) {
         pr_jcur dc = pr_jchild(&root, "delta");
         pr_jfail(&dc, err, "a fraction in (0, 1), e.g. 0.05 for 5 %%");

@@ -12,10 +12,12 @@
  *                        sample of its cell
  *
  * A declared comparison: {"perfrepro": 1, "title": {"zh", "en"}, "a": SIDE,
- * "b": SIDE, "delta": optional fraction in (0, 1), "note": optional text},
+ * "b": SIDE, "delta": optional fraction in (0, 1), "max_effect": optional
+ * ratio > 1 (the largest effect the change can have), "note": optional text},
  * SIDE a selector string or {"label": {"zh", "en"}, "select": SELECTOR}.
- * Loaded strictly: an unknown key, a bad selector, or a selector that
- * selects nothing is an error naming the file, line and field.
+ * Loaded strictly: an unknown key, a bad selector, a selector that selects
+ * nothing, or sides that select one run set both is an error naming the
+ * file, line and field.
  *
  * Memory: cd_sel_parse fills a caller's cd_sel that cd_sel_free frees;
  * cd_load_file attaches the declarations to the dataset (d->comparisons),
@@ -49,6 +51,9 @@ int cd_sel_run(const cd_sel *s, const pr_run *run);
 int cd_sel_pub(const cd_sel *s, const pr_pub_table *t);
 /* How many run sets or published tables of d s selects. */
 size_t cd_sel_count(const cd_sel *s, const pr_dataset *d);
+/* The name of the first run set (its folder) or published table (its file)
+ * of d that a and b both select; NULL when none (borrowed from d). */
+const char *cd_sel_shared(const pr_dataset *d, const cd_sel *a, const cd_sel *b);
 
 typedef struct cd_side {
     pr_bitext label; /* NULLs when the side is a bare selector */
@@ -62,6 +67,7 @@ typedef struct cd_decl {
     pr_bitext note;  /* NULLs when none */
     cd_side a, b;
     double delta;    /* PR_AB_DELTA_DEFAULT when not declared */
+    double max_effect; /* 0 when not declared */
 } cd_decl;
 
 /* Loads DATA/comparisons/NAME.json at path into d (after its runs and

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "comparisons.h"
+#include "steady.h"
 #include "envrec.h"
 #include "fitfile.h"
 #include "pairing.h"
@@ -505,6 +506,11 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             free(path);
             goto out;
         }
+        /* A record written before "steady" existed is judged here from its
+         * step trace, by the same function measure uses (lib/steady.h);
+         * without a trace it stays unknown. */
+        if (!rec.steady && !rec.failed)
+            rec.steady = pr_steady_of_trace(rec.step_trace);
         const pr_platform *plat = rec.platform ? pr_platform_find(&d->platforms, rec.platform)
                                                : r.platform;
         if (rec.platform && !plat) {
@@ -649,13 +655,26 @@ out:
 static int load_comparisons(pr_dataset *d, unsigned *mode, pr_err *err)
 {
     char *dir = pr_path_join(d->dir, "comparisons");
-    char **files = NULL;
-    size_t n = 0;
-    int rc = data_entry(d->dir, dir, mode, err) < 0                       ? -1
-             : S_ISDIR(*mode) ? find_json(d->dir, dir, 0, &files, &n, err) : 0;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = cd_load_file(d, files[i], err);
-    pr_strv_free(files);
+    char **names = NULL;
+    int rc = data_entry(d->dir, dir, mode, err) < 0                    ? -1
+             : S_ISDIR(*mode) ? pr_list_dir(dir, &names, NULL, err) : 0;
+    for (char **p = names; rc == 0 && p && *p; p++) {
+        char *path = pr_path_join(dir, *p);
+        size_t l = strlen(*p);
+        unsigned m = 0;
+        rc = data_entry(d->dir, path, &m, err) < 0 ? -1 : 0;
+        /* Every entry is a declaration: x.JSON or a folder was once skipped
+         * without a word, and its comparison silently never rendered. */
+        if (rc == 0 && (!S_ISREG(m) || l <= 5 || strcmp(*p + l - 5, ".json") != 0))
+            rc = pr_err_set(err, path, 0, 0, NULL,
+                            "not a comparison: %s/ holds only files NAME.json, each one "
+                            "comparison (move or rename it)",
+                            dir);
+        if (rc == 0)
+            rc = cd_load_file(d, path, err);
+        free(path);
+    }
+    pr_strv_free(names);
     free(dir);
     return rc;
 }

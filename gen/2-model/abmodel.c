@@ -9,6 +9,7 @@
 #include "md.h"
 #include "runset.h"
 #include "stats.h"
+#include "steady.h"
 #include "suite.h"
 
 /* One side's cells while they are gathered: the samples (or published
@@ -114,6 +115,14 @@ static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm
             q->h.nfailed += x->nfailed;
             q->smp = pr_xrealloc(q->smp, (q->nsmp + 1) * sizeof *q->smp);
             q->smp[q->nsmp++] = x;
+            for (size_t j = 0; j < x->nrecs; j++) {
+                const pr_record *r = x->recs[j];
+                if (r->failed || pr_steady_verdict_of(r->steady) != PR_STEADY_UNSTEADY)
+                    continue;
+                q->h.unsteady = pr_xrealloc(q->h.unsteady,
+                                            (q->h.nunsteady + 1) * sizeof *q->h.unsteady);
+                q->h.unsteady[q->h.nunsteady++] = (abm_unsteady){x->run, r};
+            }
         }
     }
     for (size_t i = 0; i < p->n; i++)
@@ -329,6 +338,7 @@ static void free_pools(pools *p)
 {
     for (size_t i = 0; i < p->n; i++) {
         free(p->v[i].h.values);
+        free(p->v[i].h.unsteady);
         free(p->v[i].smp);
     }
     free(p->v);
@@ -350,11 +360,36 @@ static void add_only(abm_cmp *c, const pool *x, int side)
     c->only[c->nonly++] = (abm_only){x->key, side, x->h.n};
 }
 
+/* The gate of cell x (abmodel.h): its ABM_GATE_* bits. */
+static unsigned gate_of(const abm_cell *x, double max_effect)
+{
+    const pr_ab_result *r = &x->r;
+    if (!r->m || !r->n) /* no run on a side: insufficient, nothing to gate */
+        return 0;
+    /* 1e-300 against 1e300: a ratio past DBL_MAX, an interval of inf or 0 */
+    if (!(isfinite(r->ratio) && r->ratio > 0) ||
+        (r->k && !(isfinite(r->lo) && isfinite(r->hi) && r->lo > 0 && r->lo <= r->hi)))
+        return ABM_GATE_RANGE;
+    unsigned g = 0;
+    if (x->a.nunsteady || x->b.nunsteady)
+        g |= ABM_GATE_UNSTEADY;
+    if (max_effect > 1 && (r->ratio > max_effect || r->ratio < 1 / max_effect))
+        g |= ABM_GATE_IMPLAUSIBLE;
+    return g;
+}
+
+int abm_judged(const abm_cmp *c)
+{
+    return !c->refused && c->ncells > c->not_judged;
+}
+
 int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delta,
-              abm_cmp **out, pr_err *err)
+              double max_effect, abm_cmp **out, pr_err *err)
 {
     if (!(delta > 0 && delta < 1))
         return pr_err_set(err, NULL, 0, 0, "delta", "%g is not a fraction in (0, 1)", delta);
+    if (!(max_effect == 0 || (max_effect > 1 && isfinite(max_effect))))
+        return pr_err_set(err, NULL, 0, 0, "max_effect", "%g is not a ratio > 1", max_effect);
     const cd_sel *sels[2] = {a, b};
     for (int i = 0; i < 2; i++)
         if (!cd_sel_count(sels[i], d))
@@ -362,8 +397,15 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
                               sels[i]->text,
                               sels[i]->kind == CD_SEL_PUBLISHED ? "published table"
                                                                 : "run set");
+    const char *both = cd_sel_shared(d, a, b);
+    if (both)
+        return pr_err_set(err, NULL, 0, 0, NULL,
+                          "A (\"%s\") and B (\"%s\") both select %s: a run set compared with "
+                          "itself is no comparison",
+                          a->text, b->text, both);
     abm_cmp *c = pr_xcalloc(1, sizeof *c);
     c->delta = delta;
+    c->max_effect = max_effect;
     sm_set *ss = sm_build(d);
     pools pa = {NULL, 0}, pb = {NULL, 0};
     gather(d, ss, a, &c->a, &pa);
@@ -388,6 +430,7 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
         x->b = pb.v[j].h;
         /* the values move to the cell */
         pa.v[i].h.values = pb.v[j].h.values = NULL;
+        pa.v[i].h.unsteady = pb.v[j].h.unsteady = NULL;
         /* values are positive (records and published rows are checked);
          * pr_ab_compare refuses nothing here */
         if (pr_ab_compare(x->a.values, x->a.n, x->b.values, x->b.n, delta, &x->r) < 0) {
@@ -395,11 +438,16 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
             x->r.verdict = PR_AB_INSUFFICIENT;
             x->r.ratio = x->r.lo = x->r.hi = NAN;
         }
-        c->counts[x->r.verdict]++;
-        cov[c->ncells - 1] = x->r.coverage;
+        x->gate = gate_of(x, max_effect);
+        if (x->gate) {
+            c->not_judged++;
+        } else {
+            c->counts[x->r.verdict]++;
+            cov[c->ncells - 1 - c->not_judged] = x->r.coverage;
+        }
         i++, j++;
     }
-    c->expected_false = pr_ab_expected_false(cov, c->ncells);
+    c->expected_false = pr_ab_expected_false(cov, c->ncells - c->not_judged);
     free(cov);
     c->diffs = differences(d, c);
     free_pools(&pa);
@@ -417,6 +465,8 @@ void abm_free(abm_cmp *c)
     for (size_t i = 0; i < c->ncells; i++) {
         free(c->cells[i].a.values);
         free(c->cells[i].b.values);
+        free(c->cells[i].a.unsteady);
+        free(c->cells[i].b.unsteady);
     }
     free(c->cells);
     free(c->only);

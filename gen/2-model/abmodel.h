@@ -9,6 +9,16 @@
  * compared: when A and B share no platform the comparison is refused
  * (abm_cmp.refused) and has no cells.
  *
+ * The gate in front of the statistics (docs/statistics.md#steady-state):
+ * a cell is not judged (abm_cell.gate, never faster or slower, its ratio
+ * still shown) when a run of either side is unsteady (its record's
+ * "steady", lib/steady.h), when its ratio lies beyond the largest effect
+ * the comparison declares (max_effect: implausible, not a finding), or
+ * when the ratio or its interval is beyond what a double holds.  A
+ * comparison whose every cell is gated or refused judges nothing
+ * (abm_judged 0): the index does not list it.  A run set selected on both
+ * sides is an error (a run set compared with itself is no comparison).
+ *
  * What differs between A and B, language-neutral, in abm_cmp.diffs: the
  * items of rs_diff (dates, rule, declared environment) of each pair of run
  * sets, "command" (each side's suite argv, and the words that differ),
@@ -38,6 +48,12 @@ typedef struct abm_side {
     size_t npubs;
 } abm_side;
 
+/* A run of a side that is unsteady: its run set and record. */
+typedef struct abm_unsteady {
+    const pr_run *run;
+    const pr_record *rec;
+} abm_unsteady;
+
 /* One side of one cell. */
 typedef struct abm_half {
     double *values;            /* the pooled runs, ascending */
@@ -49,12 +65,22 @@ typedef struct abm_half {
     const pr_pub_table *pub;   /* a published side's table of the cell */
     const pr_pub_row *pub_row; /* ... and its row (the figure as printed) */
     size_t nrecs, nfailed;     /* records, failed ones */
+    abm_unsteady *unsteady;    /* the unsteady runs, data order */
+    size_t nunsteady;
 } abm_half;
+
+/* Why a cell is not judged: bits of abm_cell.gate. */
+enum {
+    ABM_GATE_UNSTEADY = 1,    /* a run of a side is unsteady */
+    ABM_GATE_IMPLAUSIBLE = 2, /* the ratio beyond the declared max_effect (or its inverse) */
+    ABM_GATE_RANGE = 4,       /* the ratio or its interval is not a finite positive number */
+};
 
 typedef struct abm_cell {
     sm_key key;
     abm_half a, b;
     pr_ab_result r;
+    unsigned gate;             /* 0: judged (r.verdict stands); else ABM_GATE_* bits */
 } abm_cell;
 
 typedef struct abm_only {
@@ -71,16 +97,22 @@ typedef struct abm_cmp {
     abm_only *only;            /* sorted by key */
     size_t nonly;
     int refused;               /* A and B share no platform: no cells */
-    size_t counts[PR_AB_INSUFFICIENT + 1]; /* cells per verdict */
-    double expected_false;     /* pr_ab_expected_false over the cells */
+    double max_effect;         /* the largest ratio (or its inverse) the change can give; 0: none */
+    size_t counts[PR_AB_INSUFFICIENT + 1]; /* judged cells per verdict */
+    size_t not_judged;         /* cells the gate stopped */
+    double expected_false;     /* pr_ab_expected_false over the judged cells */
     json_t *diffs;             /* array of {"what", "a", "b", ...}; owned */
 } abm_cmp;
 
-/* Compares selection a with selection b of d (all borrowed) at delta.
- * -1 with err set when a side selects nothing or delta is out of (0, 1);
- * a refused comparison (no shared platform) is 0 with refused set. */
+/* Compares selection a with selection b of d (all borrowed) at delta,
+ * with the declared max_effect (> 1, or 0 for none).  -1 with err set
+ * when a side selects nothing, both select one run set or published table
+ * (named), delta is out of (0, 1) or max_effect is neither 0 nor > 1; a
+ * refused comparison (no shared platform) is 0 with refused set. */
 int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delta,
-              abm_cmp **out, pr_err *err);
+              double max_effect, abm_cmp **out, pr_err *err);
+/* 1 when c judges some cell: not refused, and not every cell gated. */
+int abm_judged(const abm_cmp *c);
 void abm_free(abm_cmp *c);
 
 #endif

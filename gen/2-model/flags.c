@@ -112,7 +112,7 @@ size_t fl_pub_row_notes(const lang *l, const rm_fw *f, const pr_pub_table *t,
 
 /* The one decision (l NULL) and its words (l set): the flags of the
  * figures c's cells stand for, in this order: the runs' series, few
- * records, the published series, an identical table.  With l NULL sets
+ * records, unsteady runs, the published series, an identical table.  With l NULL sets
  * each cell's flagged (c is the world's, which only the flag pass
  * changes); else writes marks (may be NULL) and notes for only (NULL:
  * every cell).  Returns the flags. */
@@ -145,6 +145,18 @@ static size_t check_cfg(const lang *l, const rm_fw *f, const rm_cfg *c, const rm
         else
             sn_few_records_note(l, c->platform, rc->nodes, rc->gpus, records,
                                 marks ? &marks[i] : NULL, sn, err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rm_cell *rc = (rm_cell *)&c->cells[i];
+        if (rc->origin != RM_MEASURED || (only && rc != only) ||
+            !sn_unsteady_count(rc->recs, rc->nrecs))
+            continue;
+        flags++;
+        if (!l)
+            rc->flagged = 1;
+        else
+            sn_unsteady_note(l, c->platform, rc->nodes, rc->gpus, rc->recs, rc->nrecs,
+                             marks ? &marks[i] : NULL, sn, err);
     }
     if (c->pub) {
         size_t np = pub_points(c->pub, pts);
@@ -215,6 +227,8 @@ unsigned fl_cell_bits(const rm_cfg *c, const rm_cell *rc)
     free(pts);
     if (fl_few_records(rc, NULL))
         bits |= FL_FEW_RECORDS;
+    if (sn_unsteady_count(rc->recs, rc->nrecs))
+        bits |= FL_UNSTEADY;
     return bits;
 }
 
@@ -238,7 +252,8 @@ void fl_bits_keys(unsigned bits, pr_buf *out)
         unsigned bit;
         const char *key;
     } keys[] = {{SN_SUPERLINEAR, "superlinear"}, {SN_FALLS, "falls"}, {SN_JUMP, "jump"},
-                {FL_FEW_RECORDS, "few_records"}, {FL_IDENTICAL, "identical"}};
+                {FL_FEW_RECORDS, "few_records"}, {FL_IDENTICAL, "identical"},
+                {FL_UNSTEADY, "unsteady"}};
     const char *sep = "";
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (bits & keys[k].bit) {

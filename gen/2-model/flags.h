@@ -7,8 +7,9 @@
  * framework page shows it in:
  *
  *   - runs: the series of the configuration's medians (efficiency above
- *     100 %, a jump per device, a fall) and a figure read from fewer than
- *     SN_FEW_RECORDS records of its log;
+ *     100 %, a jump per device, a fall), a figure read from fewer than
+ *     SN_FEW_RECORDS records of its log, and one with an unsteady run
+ *     (its record's "steady", lib/steady.h);
  *   - published: the series of its table as the source printed it, and a
  *     table identical to another of its source.
  *
@@ -56,15 +57,15 @@ int fl_few_records(const rm_cell *rc, long long *records);
 
 /* The flags as bits, for views that list them by name (the export): the
  * series rules' (sanity.h: SN_SUPERLINEAR, SN_FALLS, SN_JUMP) and these. */
-enum { FL_FEW_RECORDS = 8, FL_IDENTICAL = 16 };
+enum { FL_FEW_RECORDS = 8, FL_IDENTICAL = 16, FL_UNSTEADY = 32 };
 /* The flags of rc's runs (a cell of c with a run): its point of the runs'
- * series and few records; 0 when it has no run. */
+ * series, few records and unsteady runs; 0 when it has no run. */
 unsigned fl_cell_bits(const rm_cfg *c, const rm_cell *rc);
 /* The flags of row of published table t (of f) as its source printed it:
  * its series and an identical twin; 0 for a state. */
 unsigned fl_pub_row_bits(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row);
 /* Appends the bits' keys joined by ';' ("superlinear;few_records"), in
- * that order: superlinear, falls, jump, few_records, identical. */
+ * that order: superlinear, falls, jump, few_records, identical, unsteady. */
 void fl_bits_keys(unsigned bits, pr_buf *out);
 
 #endif

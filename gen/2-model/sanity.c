@@ -1,5 +1,7 @@
 #include "sanity.h"
 
+#include "steady.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -297,4 +299,49 @@ void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpu
     flag(l, "sanity_few_records", v, mark, nt, err);
     json_decref(v);
     pr_buf_free(&b);
+}
+
+size_t sn_unsteady_count(const pr_record *const *recs, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !recs[i]->failed && pr_steady_verdict_of(recs[i]->steady) == PR_STEADY_UNSTEADY;
+    return k;
+}
+
+void sn_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                      const pr_record *const *recs, size_t n, pr_buf *mark, sn_notes *nt,
+                      pr_err *err)
+{
+    pr_buf b = PR_BUF_INIT, details = PR_BUF_INIT, num = PR_BUF_INIT;
+    pv_count_label(l, p, nodes, gpus, &b, err);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *st = recs[i]->steady;
+        if (recs[i]->failed || pr_steady_verdict_of(st) != PR_STEADY_UNSTEADY)
+            continue;
+        if (k++)
+            pr_buf_puts(&details, lang_str(l, "list_sep"));
+        pr_buf_clear(&num);
+        pr_md_number(&num, json_number_value(json_object_get(st, "cv")) * 100,
+                     PR_DECIMALS_PERCENT);
+        char run[24];
+        snprintf(run, sizeof run, "r%d", recs[i]->repeat);
+        /* "O" takes its own references to the record's numbers */
+        json_t *v = json_pack("{s:s,s:s,s:O,s:O,s:O}", "run", run, "cv", pr_buf_cstr(&num),
+                              "first", json_object_get(st, "first"), "last",
+                              json_object_get(st, "last"), "steps", json_object_get(st, "steps"));
+        json_t *step = json_object_get(st, "regime_step");
+        if (step)
+            json_object_set(v, "step", step);
+        lang_fmt(l, "sanity_unsteady_run", v, &details, err);
+        json_decref(v);
+    }
+    json_t *v = json_pack("{s:s,s:s,s:b,s:I}", "count", pr_buf_cstr(&b), "details",
+                          pr_buf_cstr(&details), "many", k > 1, "n", (json_int_t)k);
+    flag(l, "sanity_unsteady", v, mark, nt, err);
+    json_decref(v);
+    pr_buf_free(&b);
+    pr_buf_free(&details);
+    pr_buf_free(&num);
 }

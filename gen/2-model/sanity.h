@@ -12,7 +12,9 @@
  *     error in the source);
  *   - a speedup whose 1-device baseline comes from another source, or
  *     from another run set of the same source (runset.h);
- *   - a figure read from fewer than SN_FEW_RECORDS records of its log.
+ *   - a figure read from fewer than SN_FEW_RECORDS records of its log;
+ *   - a figure of a run that is not in a steady state (lib/steady.h: its
+ *     CV above 10 % or a regime change inside it).
  *
  * Every comparison allows for the rounding of the printed inputs: a value
  * lies anywhere in the interval its printed decimals allow.
@@ -102,6 +104,15 @@ void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus
  * of its log. */
 void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
                          long long records, pr_buf *mark, sn_notes *nt, pr_err *err);
+
+/* Flags a figure at nodes × gpus whose runs include unsteady ones: recs
+ * (n) are the cell's records, the unsteady ones (steady.h) named with
+ * their window, CV and regime change. */
+void sn_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                      const pr_record *const *recs, size_t n, pr_buf *mark, sn_notes *nt,
+                      pr_err *err);
+/* How many of recs (n) are successful and unsteady. */
+size_t sn_unsteady_count(const pr_record *const *recs, size_t n);
 
 /* Flags a speedup whose 1-GPU baseline comes from another run set of the
  * same source (runset.h): set and base_set are the run sets' titles, diffs

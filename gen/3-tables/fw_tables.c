@@ -399,6 +399,9 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
             if (rc->imported)
                 pr_buf_puts(val, mark);
             pr_buf_puts(val, pr_buf_cstr(&marks[i]));
+            if (sn_unsteady_count(rc->recs, rc->nrecs)) /* the flag pass's rule (flags.h) */
+                sn_unsteady_note(l, c->platform, rc->nodes, rc->gpus, rc->recs, rc->nrecs, val,
+                                 &sn, err);
             interval_cell(rc, range);
             nt->stats |= rc->n_ok > 1;
             pr_buf_printf(runs, "%u", rc->n_ok);

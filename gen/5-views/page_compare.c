@@ -11,10 +11,12 @@
 #include "fileio.h"
 #include "md.h"
 #include "mdtable.h"
+#include "page_compare_gate.h"
 #include "runset.h"
+#include "stats.h"
 #include "view.h"
 
-enum { RATIO_DECIMALS = 3, CHART_W = 720 };
+enum { CHART_W = 720 };
 
 /* The cell without its platform (the table's heading names it), plain:
  * "ResNet50 · PyTorch-CPU · fp32 · bs 8 · 1×1"; the caller frees it. */
@@ -33,7 +35,7 @@ static const char *side_label(const lang *l, const cd_side *s)
 static void put_ratio(pr_buf *out, double v)
 {
     if (isfinite(v))
-        pr_md_number(out, v, RATIO_DECIMALS);
+        pr_md_number(out, v, PC_RATIO_DECIMALS);
     else
         pr_buf_puts(out, "—");
 }
@@ -49,6 +51,12 @@ static const char *verdict_word(const lang *l, pr_ab_verdict v)
     char key[40];
     snprintf(key, sizeof key, "ab_v_%s", pr_ab_verdict_key(v));
     return lang_str(l, key);
+}
+
+/* The cell's verdict in a word: "not judged" where the gate stopped it. */
+static const char *cell_word(const lang *l, const abm_cell *x)
+{
+    return x->gate ? lang_str(l, "ab_v_not_judged") : verdict_word(l, x->r.verdict);
 }
 
 /* The run sets or published sources of side s, one list item each. */
@@ -109,9 +117,12 @@ static json_t *side_sets(const rm_world *w, const lang *l, const abm_side *s)
 static void put_half(const rm_world *w, const char *page_rel, const abm_half *h, pr_buf *out)
 {
     pr_buf fig = PR_BUF_INIT;
-    /* A published figure as its source printed it: never re-rounded. */
+    /* A published figure as its source printed it: never re-rounded (1200
+     * stays 1200, not 1200.00). */
     if (h->n == 1 && h->pub_row && h->pub_row->printed)
         pr_md_text(&fig, h->pub_row->printed);
+    else if (h->n == 1 && h->pub_row)
+        pr_md_number(&fig, h->pub_row->value, mdt_pub_decimals(h->pub_row));
     else if (isfinite(h->median))
         pr_md_number(&fig, h->median, PR_DECIMALS_VALUE);
     else
@@ -127,8 +138,8 @@ static void put_half(const rm_world *w, const char *page_rel, const abm_half *h,
     pr_buf_free(&fig);
 }
 
-static json_t *cell_row(const rm_world *w, const lang *l, const char *page_rel,
-                        const abm_cell *x, pr_err *err)
+static json_t *cell_row(const rm_world *w, const lang *l, const abm_cmp *c,
+                        const char *page_rel, const abm_cell *x, pr_err *err)
 {
     json_t *row = json_object();
     char *label = cell_label(&x->key, 0);
@@ -154,8 +165,13 @@ static json_t *cell_row(const rm_world *w, const lang *l, const char *page_rel,
         vw_str(row, "interval", "—");
         vw_str(row, "coverage", "—");
     }
-    vw_text(row, "verdict", verdict_word(l, x->r.verdict));
-    if (x->r.verdict == PR_AB_INCONCLUSIVE) {
+    if (x->gate) {
+        pcg_words(l, c, x, &b, err);
+        vw_md(row, "verdict", &b);
+    } else {
+        vw_text(row, "verdict", verdict_word(l, x->r.verdict));
+    }
+    if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate) {
         json_t *v = json_pack("{s:i,s:b}", "n", (int)x->r.runs_needed, "many",
                               x->r.runs_needed >= PR_AB_RUNS_NEEDED_MAX);
         lang_fmt(l, "ab_needed", v, &b, err);
@@ -192,7 +208,7 @@ static json_t *platform_tables(const rm_world *w, const lang *l, const abm_cmp *
         vw_text(t, "title", cmp_platform_title(l, ps[j]));
         for (size_t i = 0; i < c->ncells; i++)
             if (c->cells[i].key.platform == ps[j])
-                json_array_append_new(rows, cell_row(w, l, page_rel, &c->cells[i], err));
+                json_array_append_new(rows, cell_row(w, l, c, page_rel, &c->cells[i], err));
         json_object_set_new(t, "rows", rows);
         json_array_append_new(a, t);
     }
@@ -315,7 +331,9 @@ static rtc_row *chart_rows(const abm_cmp *c, char ***labels)
             pr_buf_printf(&b, "%s · ", k->platform->id);
         pr_buf_printf(&b, "%s · bs %d · %d×%d", k->precision, k->bs, k->nodes, k->gpus);
         (*labels)[i] = pr_buf_detach(&b);
-        rows[i] = (rtc_row){(*labels)[i], x->r.ratio, x->r.lo, x->r.hi, (int)x->r.verdict};
+        /* a cell the gate stopped is drawn as one without a verdict */
+        rows[i] = (rtc_row){(*labels)[i], x->r.ratio, x->r.lo, x->r.hi,
+                            x->gate ? (int)PR_AB_INSUFFICIENT : (int)x->r.verdict};
     }
     return rows;
 }
@@ -414,7 +432,7 @@ static char *chart_alt(const lang *l, const abm_cmp *c, const pc_meta *m, pr_err
             put_ratio(&cells, rows[i].hi);
             pr_buf_putc(&cells, ')');
         }
-        pr_buf_printf(&cells, ", %s", verdict_word(l, c->cells[i].r.verdict));
+        pr_buf_printf(&cells, ", %s", cell_word(l, &c->cells[i]));
         free(labels[i]);
     }
     free(labels);
@@ -456,6 +474,15 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
         json_array_append_new(sides, s);
     }
     json_object_set_new(v, "sides", sides);
+    /* a published side gives one printed figure per cell, not a median */
+    for (int i = 0; i < 2; i++) {
+        const abm_side *sd = i ? &c->b : &c->a;
+        json_t *t = json_pack("{s:s}", "side", i ? "B" : "A");
+        lang_fmt(l, sd->sel->kind == CD_SEL_PUBLISHED ? "ab_col_figure" : "ab_col_median", t, &b,
+                 err);
+        json_decref(t);
+        vw_md(v, i ? "b_head" : "a_head", &b);
+    }
     pr_md_number(&b, c->delta * 100, PR_DECIMALS_PERCENT);
     pr_buf_puts(&b, " %");
     vw_md(v, "delta", &b);
@@ -480,6 +507,18 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
         vw_text(it, "word", verdict_word(l, (pr_ab_verdict)k));
         json_object_set_new(it, "count", json_integer((json_int_t)c->counts[k]));
         json_array_append_new(verdicts, it);
+    }
+    if (c->not_judged) {
+        json_t *it = json_object();
+        vw_text(it, "word", lang_str(l, "ab_v_not_judged"));
+        json_object_set_new(it, "count", json_integer((json_int_t)c->not_judged));
+        json_array_append_new(verdicts, it);
+    }
+    if (!c->refused && c->ncells && !abm_judged(c)) {
+        json_t *none = json_object();
+        lang_fmt(l, "ab_gate_all", none, &b, err);
+        json_decref(none);
+        vw_md(v, "refused", &b);
     }
     json_object_set_new(v, "verdicts", verdicts);
     json_object_set_new(v, "ncells", json_integer((json_int_t)c->ncells));
@@ -597,8 +636,10 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
         json_object_set_new(it, "hi", num_or_null(x->r.hi));
         json_object_set_new(it, "k", json_integer((json_int_t)x->r.k));
         json_object_set_new(it, "coverage", x->r.k ? json_real(x->r.coverage) : json_null());
-        json_object_set_new(it, "verdict", json_string(pr_ab_verdict_key(x->r.verdict)));
-        json_object_set_new(it, "runs_needed", x->r.verdict == PR_AB_INCONCLUSIVE
+        json_object_set_new(it, "verdict", json_string(x->gate ? "not_judged"
+                                                               : pr_ab_verdict_key(x->r.verdict)));
+        json_object_set_new(it, "gate", pcg_json(c, x));
+        json_object_set_new(it, "runs_needed", x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate
                                                    ? json_integer(x->r.runs_needed)
                                                    : json_null());
         json_array_append_new(cells, it);
@@ -616,6 +657,7 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
     for (int k = 0; k <= PR_AB_INSUFFICIENT; k++)
         json_object_set_new(sum, pr_ab_verdict_key((pr_ab_verdict)k),
                             json_integer((json_int_t)c->counts[k]));
+    json_object_set_new(sum, "not_judged", json_integer((json_int_t)c->not_judged));
     json_object_set_new(sum, "expected_false_at_most", json_real(c->expected_false));
     json_object_set_new(o, "summary", sum);
     json_object_set_new(o, "differences", json_deep_copy(c->diffs));
@@ -634,7 +676,7 @@ static void csv_num(pr_buf *out, double v)
 void page_compare_csv(const abm_cmp *c, pr_buf *out)
 {
     pr_buf_puts(out, "model,framework,platform,precision,batch_size,nodes,gpus,a_runs,a_median,"
-                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed\n");
+                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,gate\n");
     for (size_t i = 0; i < c->ncells; i++) {
         const abm_cell *x = &c->cells[i];
         const sm_key *k = &x->key;
@@ -653,9 +695,11 @@ void page_compare_csv(const abm_cmp *c, pr_buf *out)
         csv_num(out, x->r.hi);
         pr_buf_printf(out, ",%zu", x->r.k);
         csv_num(out, x->r.k ? x->r.coverage : NAN);
-        pr_buf_printf(out, ",%s,", pr_ab_verdict_key(x->r.verdict));
-        if (x->r.verdict == PR_AB_INCONCLUSIVE)
+        pr_buf_printf(out, ",%s,", x->gate ? "not_judged" : pr_ab_verdict_key(x->r.verdict));
+        if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate)
             pr_buf_printf(out, "%u", x->r.runs_needed);
+        pr_buf_putc(out, ',');
+        pcg_keys(x->gate, out);
         pr_buf_putc(out, '\n');
     }
 }
@@ -667,6 +711,15 @@ json_t *page_compare_index(const pr_dataset *d, const lang *l)
     json_t *a = json_array();
     for (size_t i = 0; i < d->ncomparisons; i++) {
         const cd_decl *c = &d->comparisons[i];
+        /* a comparison the gate (or the platforms) refuses entirely is not
+         * listed: its page says why, and nothing on it is a finding */
+        abm_cmp *m = NULL;
+        pr_err e;
+        int judged = abm_build(d, &c->a.sel, &c->b.sel, c->delta, c->max_effect, &m, &e) == 0 &&
+                     abm_judged(m);
+        abm_free(m);
+        if (!judged)
+            continue;
         pr_buf b = PR_BUF_INIT;
         pr_buf_putc(&b, '[');
         pr_md_text(&b, pr_bitext_in(&c->title, l->code));
@@ -714,7 +767,8 @@ int page_compare_cli(const pr_dataset *d, const pc_cli *o, pr_buf *text, pr_buf 
     }
     if (delta <= 0)
         delta = PR_AB_DELTA_DEFAULT;
-    if (abm_build(d, decl ? &decl->a.sel : &sa, decl ? &decl->b.sel : &sb, delta, &c, err) < 0)
+    if (abm_build(d, decl ? &decl->a.sel : &sa, decl ? &decl->b.sel : &sb, delta,
+                  decl ? decl->max_effect : 0, &c, err) < 0)
         goto out;
     if (c->refused) {
         pr_buf m = PR_BUF_INIT;

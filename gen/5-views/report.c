@@ -112,7 +112,7 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_em
                      zh ? "ratio.png" : "ratio.en.png"};
         json_t *v = NULL;
         pr_buf svg = PR_BUF_INIT, png = PR_BUF_INIT;
-        rc = abm_build(w->d, &cd->a.sel, &cd->b.sel, cd->delta, &c, err) < 0 ||
+        rc = abm_build(w->d, &cd->a.sel, &cd->b.sel, cd->delta, cd->max_effect, &c, err) < 0 ||
                      !(v = page_compare_view(w, l, c, &m, dir, err)) ||
                      emit_page(l, "compare", v, dir, emit, ctx, err) < 0
                  ? -1
@@ -203,8 +203,9 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emi
         int zh = strcmp(l->code, "zh") == 0;
         if (audit->nrepos)
             json_object_set_new(v, "audit_link", json_string(zh ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN));
-        json_object_set_new(v, "has_comparisons", json_boolean(d->ncomparisons > 0));
-        json_object_set_new(v, "comparisons", page_compare_index(d, l));
+        json_t *listed = page_compare_index(d, l);
+        json_object_set_new(v, "has_comparisons", json_boolean(json_array_size(listed) > 0));
+        json_object_set_new(v, "comparisons", listed);
         if (hist->n)
             json_object_set_new(v, "regressions_link",
                                 json_string(zh ? PH_REGRESSIONS_ZH : PH_REGRESSIONS_EN));

@@ -50,7 +50,7 @@ static const char *const string_keys[] = {
     "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
     "state_other_rule", "env_src_runset", "env_src_pub_runsets", "env_src_logs", "logfact_container", "logfact_build",
     "logfact_driver_cuda", "logfact_command", "logfact_args", "env_other", "env_code", "env_python",
-    "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "col_runs_records",
+    "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "sanity_unsteady", "sanity_unsteady_run", "col_runs_records",
     "records_summary",
     "sanity_other_runset_same", "rs_what_dates", "rs_what_rule", "rs_what_env",
     "src_measured_here", "src_imported_from",
@@ -73,7 +73,8 @@ static const char *const string_keys[] = {
     "ab_v_faster", "ab_v_slower", "ab_v_changed_small", "ab_v_equivalent", "ab_v_inconclusive",
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
     "ab_what_fwver", "ab_what_source", "ab_chart_title", "ab_chart_x", "ab_chart_band",
-    "ab_chart_point", "ab_chart_alt",
+    "ab_chart_point", "ab_chart_alt", "ab_v_not_judged", "ab_not_judged", "ab_gate_unsteady",
+    "ab_gate_run_cv", "ab_gate_run_regime", "ab_gate_implausible", "ab_gate_range", "ab_gate_all", "ab_col_median", "ab_col_figure",
     /* the figures' CSV on the index (report.c, export.h) */
     "exp_figures_csv",
     /* the history pages and the feed (page_history.c) */

@@ -103,7 +103,7 @@ static abm_cmp *compare(const pr_dataset *d, const char *a, const char *b, cd_se
     cr_assert(cd_sel_parse(a, sa, &err) == 0, "%s", err.msg);
     cr_assert(cd_sel_parse(b, sb, &err) == 0, "%s", err.msg);
     abm_cmp *c = NULL;
-    cr_assert(abm_build(d, sa, sb, 0.05, &c, &err) == 0, "%s", err.msg);
+    cr_assert(abm_build(d, sa, sb, 0.05, 0, &c, &err) == 0, "%s", err.msg);
     return c;
 }
 
@@ -153,7 +153,7 @@ Test(ab_compare, hand_computed_three_against_three)
     /* the CSV row */
     pr_buf csv = PR_BUF_INIT;
     page_compare_csv(c, &csv);
-    cr_assert(strstr(pr_buf_cstr(&csv), "\nToy,Fw,toy,fp32,64,1,1,3,102,3,112,1.1,1.05769230769,1.15,1,0.9,faster,\n"),
+    cr_assert(strstr(pr_buf_cstr(&csv), "\nToy,Fw,toy,fp32,64,1,1,3,102,3,112,1.1,1.05769230769,1.15,1,0.9,faster,,\n"),
               "%s", pr_buf_cstr(&csv));
     pr_buf_free(&csv);
     abm_free(c);
@@ -270,6 +270,164 @@ Test(ab_compare, declared_bad_field_named)
         " \"delta\": 5}\n");
     cr_assert_eq(pr_data_load(dir, &d, &err), -1);
     cr_assert(strstr(err.msg, "comparisons/bad.json:4:") && strstr(err.msg, "delta"), "%s",
+              err.msg);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* Gives run's record of repeat r a "steady" object: unsteady, a regime
+ * change at step 7. */
+static void mark_unsteady(const char *dir, const char *run, int r)
+{
+    char *path = pr_xasprintf("%s/runs/%s/logs/index/clas_Toy_sp_bs64_fp32_1_r%d_speed", dir,
+                              run, r);
+    json_t *o = json_load_file(path, 0, NULL);
+    cr_assert(o, "%s", path);
+    json_object_set_new(o, "steady",
+                        json_pack("{s:s,s:s,s:i,s:i,s:i,s:i,s:f,s:i,s:f}", "verdict", "unsteady",
+                                  "reason", "regime_change", "steps", 12, "first", 1, "last", 12,
+                                  "n", 12, "cv", 0.62, "regime_step", 7, "regime_ratio", 7.9));
+    cr_assert(json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0);
+    json_decref(o);
+    free(path);
+}
+
+Test(ab_compare, unsteady_runs_are_not_judged)
+{
+    char *dir = ab_data();
+    mark_unsteady(dir, "r_b", 2);
+    mark_unsteady(dir, "r_b", 3);
+    pr_dataset *d = load(dir);
+    cd_sel sa, sb;
+    abm_cmp *c = compare(d, "r_a", "r_b", &sa, &sb);
+    cr_assert_eq(c->ncells, 1);
+    const abm_cell *x = &c->cells[0];
+    cr_expect_eq(x->gate, ABM_GATE_UNSTEADY);
+    cr_expect_eq(x->b.nunsteady, 2);
+    cr_expect_eq(c->counts[PR_AB_FASTER], 0, "faster from unsteady runs");
+    cr_expect_eq(c->not_judged, 1);
+    cr_expect_not(abm_judged(c));
+    /* the ratio is still shown, the verdict says why */
+    cr_expect_float_eq(x->r.ratio, 1.1, 1e-12);
+    pr_buf csv = PR_BUF_INIT;
+    page_compare_csv(c, &csv);
+    cr_expect(strstr(pr_buf_cstr(&csv), ",not_judged,,unsteady\n"), "%s", pr_buf_cstr(&csv));
+    pr_buf_free(&csv);
+    json_t *j = page_compare_json(c, NULL);
+    char *js = json_dumps(j, JSON_COMPACT);
+    cr_expect(strstr(js, "\"verdict\":\"not_judged\",\"gate\":{\"why\":[\"unsteady\"]"), "%s", js);
+    free(js);
+    json_decref(j);
+    abm_free(c);
+    cd_sel_free(&sa);
+    cd_sel_free(&sb);
+    pr_data_free(d);
+    /* declared: the page names the runs and why; the index leaves it out */
+    put(dir, "comparisons/toy-ab.json",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"玩具\", \"en\": \"Toy A/B\"},\n"
+        " \"a\": \"r_a\", \"b\": \"r_b\"}\n");
+    json_t *pages = gt_render(dir, "/tmp/perfrepro-ab-gate-out", 0);
+    const char *en = gt_page(pages, "compare/toy-ab/README.en.md");
+    cr_expect(strstr(en, "not judged: runs r2, r3 of B unsteady (r2: regime change at step 7, "
+                         "CV 62.0 %; r3: regime change at step 7, CV 62.0 %)"), "%s", en);
+    cr_expect(strstr(en, "No cell is judged"), "%s", en);
+    cr_expect_not(strstr(gt_page(pages, "README.en.md"), "compare/toy-ab/"));
+    json_decref(pages);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, ratio_beyond_declared_max_effect_is_implausible)
+{
+    char *dir = ab_data();
+    pr_dataset *d = load(dir);
+    cd_sel sa, sb;
+    pr_err err;
+    cr_assert(cd_sel_parse("r_a", &sa, &err) == 0);
+    cr_assert(cd_sel_parse("r_b", &sb, &err) == 0);
+    abm_cmp *c = NULL;
+    cr_assert(abm_build(d, &sa, &sb, 0.05, 1.05, &c, &err) == 0, "%s", err.msg);
+    cr_expect_eq(c->cells[0].gate, ABM_GATE_IMPLAUSIBLE);
+    cr_expect_eq(c->counts[PR_AB_FASTER], 0);
+    abm_free(c);
+    /* within it: judged */
+    cr_assert(abm_build(d, &sa, &sb, 0.05, 2, &c, &err) == 0, "%s", err.msg);
+    cr_expect_eq(c->cells[0].gate, 0);
+    cr_expect_eq(c->counts[PR_AB_FASTER], 1);
+    abm_free(c);
+    cr_expect_eq(abm_build(d, &sa, &sb, 0.05, 0.5, &c, &err), -1);
+    cd_sel_free(&sa);
+    cd_sel_free(&sb);
+    pr_data_free(d);
+    put(dir, "comparisons/bad.json",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
+        " \"a\": \"r_a\", \"b\": \"r_b\",\n \"max_effect\": 1}\n");
+    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_expect(strstr(err.msg, "bad.json:3:") && strstr(err.msg, "max_effect"), "%s", err.msg);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, extreme_ratio_is_refused_not_faster)
+{
+    char *dir = ab_data();
+    double tiny[] = {1e-300, 1e-300, 1e-300}, huge[] = {1e300, 1e300, 1e300};
+    put_run(dir, "r_tiny", "toy", tiny, 3);
+    put_run(dir, "r_huge", "toy", huge, 3);
+    pr_dataset *d = load(dir);
+    cd_sel sa, sb;
+    abm_cmp *c = compare(d, "r_tiny", "r_huge", &sa, &sb);
+    cr_assert_eq(c->ncells, 1);
+    cr_expect_eq(c->cells[0].gate, ABM_GATE_RANGE);
+    cr_expect_eq(c->counts[PR_AB_FASTER], 0);
+    pr_buf csv = PR_BUF_INIT;
+    page_compare_csv(c, &csv);
+    cr_expect(strstr(pr_buf_cstr(&csv), ",not_judged,,out_of_range\n"), "%s", pr_buf_cstr(&csv));
+    pr_buf_free(&csv);
+    abm_free(c);
+    cd_sel_free(&sa);
+    cd_sel_free(&sb);
+    pr_data_free(d);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, one_run_set_on_both_sides_refused)
+{
+    char *dir = ab_data();
+    pr_dataset *d = load(dir);
+    pc_cli o = {"r_a", "r_*", NULL, 0, "csv", "zh", "templates", NULL, NULL, NULL};
+    pr_buf text = PR_BUF_INIT;
+    size_t slower = 0;
+    pr_err err;
+    cr_assert_eq(page_compare_cli(d, &o, &text, NULL, NULL, &slower, &err), -1);
+    cr_expect(strstr(err.msg, "both select r_a"), "%s", err.msg);
+    o.b = "r_a";
+    cr_assert_eq(page_compare_cli(d, &o, &text, NULL, NULL, &slower, &err), -1);
+    cr_expect(strstr(err.msg, "both select r_a"), "%s", err.msg);
+    cr_expect_eq(text.len, 0);
+    pr_buf_free(&text);
+    pr_data_free(d);
+    put(dir, "comparisons/self.json",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"自己\", \"en\": \"self\"},\n"
+        " \"a\": \"r_a\",\n \"b\": \"r_a\"}\n");
+    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_expect(strstr(err.msg, "self.json:3:") && strstr(err.msg, "both select r_a"), "%s",
+              err.msg);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(ab_compare, file_not_named_json_refused)
+{
+    char *dir = ab_data();
+    put(dir, "comparisons/x.JSON",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"x\", \"en\": \"x\"},\n"
+        " \"a\": \"r_a\", \"b\": \"r_b\"}\n");
+    pr_dataset *d = NULL;
+    pr_err err;
+    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_expect(strstr(err.msg, "comparisons/x.JSON") && strstr(err.msg, "NAME.json"), "%s",
               err.msg);
     rm_rf(dir);
     free(dir);

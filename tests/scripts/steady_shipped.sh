@@ -1,0 +1,44 @@
+#!/bin/sh
+# The steady-state gate on the shipped data (issue 30 item 1): the reports
+# built from data/ into a temporary folder.  The --threads A/B is not
+# judged (B's runs r2, r3, r4 are unsteady, 15x is beyond the declared 2x)
+# and the index does not list it; a figure of an unsteady run carries its
+# ❗ (CV and window) on its framework page, its model page and in the
+# export's flags; a comparison of one run set with itself is refused.
+set -u
+GEN="${GEN:-bin/perfrepro-gen}"
+[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+root=$(cd "$(dirname "$0")/../.." && pwd)
+GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cd "$root" || exit 1
+"$GEN" build --data data --templates templates --out "$t/r" >"$t/log" 2>&1 || { cat "$t/log"; exit 1; }
+
+page="$t/r/compare/cpu-resnet50-threads/README.en.md"
+grep -q '| faster |' "$page" && fail "threads: still faster"
+grep -q 'not judged: runs r2, r3, r4 of B unsteady (r2: CV 26.7 %; r3: regime change at step 7, CV 81.3 %; r4: CV 51.8 %)' "$page" ||
+  fail "threads: the runs and why: $(grep '| ResNet50' "$page")"
+grep -q 'No cell is judged' "$page" || fail "threads: no summary of the gate"
+grep -q 'compare/cpu-resnet50-threads/' "$t/r/README.en.md" "$t/r/README.md" &&
+  fail "the index lists the comparison the gate refuses"
+grep -q 'compare/ngc-rn50-readme-2019-2021/README.en.md' "$t/r/README.en.md" ||
+  fail "the index lost the published comparison"
+
+fw="$t/r/BERT-Base/Paddle/README.en.md"
+grep -q '4×32 GPUs: a run of it is not in a steady state (r1: steps 1–50 of 50, CV 20.5 %)' "$fw" ||
+  fail "BERT Paddle 32 GPUs FP32: no unsteady footnote"
+grep -q 'not in a steady state' "$t/r/BERT-Base/README.en.md" || fail "model page: no unsteady footnote"
+grep -q '未达稳定状态' "$t/r/BERT-Base/Paddle/README.md" || fail "zh page: no unsteady footnote"
+"$GEN" export --format csv >"$t/f.csv" || fail "export"
+grep -q '^BERT-Base,Paddle,V100-SXM2-32GB-x8,perf-BERT-Base-Paddle-V100-SXM2-32GB-x8-32gpu,,fp32,.*,unsteady,' "$t/f.csv" ||
+  fail "export: the unsteady flag"
+
+A=2026-11-26-cpu-resnet50-threads1
+"$GEN" compare --a "$A" --b "$A" >"$t/self" 2>"$t/err" && fail "A against itself accepted"
+grep -q "both select $A" "$t/err" || fail "self: $(cat "$t/err")"
+
+[ $fails -eq 0 ] || exit 1
+echo "steady_shipped: ok"
