@@ -14,6 +14,7 @@ static const char *const page_names[] = {"index", "model", "framework", "bench",
  * an error when the language loads, not a blank in a report. */
 static const char *const string_keys[] = {
     "state_todo", "state_oom", "state_failed", "state_none", "no_baseline", "col_nodes",
+    "date_runs", "date_pubs", "date_sep", /* a page's data date, by kind */
     "col_gpus", "col_throughput", "col_busbw", "col_measured", "bench_range_loop", "col_range", "col_runs", "col_speedup", "col_efficiency",
     "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
     "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
