@@ -514,26 +514,23 @@ static json_t *ranking_view(const lang *l, const lw_cmp *c, int md, pr_err *err)
     return v;
 }
 
-void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *page_rel,
-                 pr_buf *out, pr_err *err)
+/* Each column's estimator ("FwA (AMP): the mean of records 10 to the end;
+ * ..."), per GPU count where a column's rules differ; appended to list. */
+static void estimator_list(const lang *l, const lw_cmp *c, pr_buf *list, pr_err *err)
 {
-    pr_buf list = PR_BUF_INIT, t = PR_BUF_INIT;
-    pr_buf_puts(out, lang_str(l, "lw_heading"));
-    pr_buf_puts(out, "\n\n");
-    /* Each column's estimator. */
     for (size_t i = 0; i < c->ncols; i++) {
         if (i)
-            pr_buf_puts(&list, lang_str(l, "list_sep"));
-        col_name(l, c, i, 1, &list, err);
-        pr_buf_puts(&list, lang_str(l, "lw_colon"));
+            pr_buf_puts(list, lang_str(l, "list_sep"));
+        col_name(l, c, i, 1, list, err);
+        pr_buf_puts(list, lang_str(l, "lw_colon"));
         const lw_col *col = &c->cols[i];
         for (size_t e = 0; e < col->nests; e++) {
             if (e)
-                pr_buf_puts(&list, " / ");
+                pr_buf_puts(list, " / ");
             pr_buf est = PR_BUF_INIT, at = PR_BUF_INIT;
             rw_estimator(l, col->ests[e].rule, &est, err);
             if (col->nests == 1) {
-                pr_buf_puts(&list, pr_buf_cstr(&est));
+                pr_buf_puts(list, pr_buf_cstr(&est));
                 pr_buf_free(&est);
                 continue;
             }
@@ -544,14 +541,24 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
                 lang_gpus_label(l, col->ests[e].rows[r]->nodes, col->ests[e].rows[r]->gpus, &at, err);
             }
             json_t *v = json_pack("{s:s,s:s}", "est", pr_buf_cstr(&est), "rows", pr_buf_cstr(&at));
-            lang_fmt(l, "lw_est_rows", v, &list, err);
+            lang_fmt(l, "lw_est_rows", v, list, err);
             json_decref(v);
             pr_buf_free(&est);
             pr_buf_free(&at);
         }
         if (col->published)
-            pr_buf_puts(&list, lang_str(l, col->nests ? "lw_also_published" : "lw_published"));
+            pr_buf_puts(list, lang_str(l, col->nests ? "lw_also_published" : "lw_published"));
     }
+}
+
+void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *page_rel,
+                 pr_buf *out, pr_err *err)
+{
+    pr_buf list = PR_BUF_INIT, t = PR_BUF_INIT;
+    pr_buf_puts(out, lang_str(l, "lw_heading"));
+    pr_buf_puts(out, "\n\n");
+    /* Each column's estimator. */
+    estimator_list(l, c, &list, err);
     item(l, "lw_estimators", &list, out, err);
     /* The facts that differ, each value linked to its line; then the alike
      * ones; then who states nothing. */
@@ -650,4 +657,17 @@ void lw_plain(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err)
     if (s)
         pr_buf_puts(out, s);
     free(s);
+}
+
+void lw_summary_md(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err)
+{
+    pr_buf note = PR_BUF_INIT, list = PR_BUF_INIT;
+    lw_plain(l, c, &note, err);
+    estimator_list(l, c, &list, err);
+    pr_md_text(out, pr_buf_cstr(&note));
+    json_t *v = json_pack("{s:s}", "list", pr_buf_cstr(&list));
+    lang_fmt(l, "lw_index_estimators", v, out, err);
+    json_decref(v);
+    pr_buf_free(&note);
+    pr_buf_free(&list);
 }

@@ -42,4 +42,8 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
  * or which facts differ. */
 void lw_plain(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err);
 
+/* The index's line under a headline, as Markdown: lw_plain's sentence, then
+ * each figure's estimator. */
+void lw_summary_md(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err);
+
 #endif

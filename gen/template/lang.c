@@ -20,6 +20,7 @@ static const char *const string_keys[] = {
     "rw_estimator_summary",
     "lw_heading",
     "lw_colon",
+    "lw_index_estimators",
     "lw_est_rows",
     "lw_estimators",
     "lw_published",
