@@ -14,7 +14,7 @@ GEN=${GEN:-bin/perfrepro-gen}
 fail() { echo "like_with_like: $*"; exit 1; }
 out=$(mktemp -d ./.like-with-like-XXXXXX)
 trap 'rm -rf "$out"' EXIT INT TERM
-"$GEN" build --data data --templates templates --out "$out" --no-charts >/dev/null || fail "build failed"
+"$GEN" build --data data --templates templates --out "$out" >/dev/null || fail "build failed"
 
 # Item 7: the data date.
 p=$out/ResNet50/NGC-PyTorch/README.en.md
@@ -34,4 +34,34 @@ for p in "$out/BERT-Base/NGC-PyTorch/README.en.md" "$out/BERT-Base/NGC-PyTorch/R
   grep -qF '单机A100（单卡、8卡）' "$p" && fail "$p: the README sub-heading as an environment item"
   grep -qF 'NVIDIA A100-SXM4-40GB \* 8' "$p" || fail "$p: the A100 machine's items are gone"
 done
+# Item 2: ResNet50's headline table (V100-SXM2-32GB, mixed precision,
+# BS=256): each column's estimator, the facts that differ linked to their
+# lines, and no ranking.
+m=$out/ResNet50/README.en.md
+sect=$(sed -n '/^#### Mixed precision (AMP \/ FP16) BS=256 · V100-SXM2-32GB × 8/,/^#### /p' "$m")
+echo "$sect" | grep -qF -- '- Estimator: NGC PyTorch (AMP): the mean of records 10 to the end' ||
+  fail "$m: no estimator for NGC PyTorch"
+echo "$sect" | grep -qF 'PaddlePaddle (FP16): the trimmed mean of records 11 to the end, 5 % trimmed from each end' ||
+  fail "$m: no estimator for Paddle"
+echo "$sect" | grep -qF "NGC MXNet (FP16): the log's own summary" || fail "$m: no estimator for MXNet"
+dif=$(echo "$sect" | grep -F -- '- Differ: ') || fail "$m: no list of the facts that differ"
+for f in 'NGC PyTorch (AMP) AMP (`resnet50_bs256_amp_gpu1` [L3](' 'PaddlePaddle (FP16) AMP O2 (pure FP16)' \
+         'NGC MXNet (FP16) FP16' 'memory format: NGC PyTorch (AMP) NCHW' 'PaddlePaddle (FP16) NHWC' \
+         'data loader: NGC PyTorch (AMP) DALI (CPU)' 'loss scaling: NGC PyTorch (AMP) static 256' \
+         'PaddlePaddle (FP16) dynamic, from 128'; do
+  echo "$dif" | grep -qF -- "$f" || fail "$m: the differing facts lack '$f'"
+done
+echo "$dif" | grep -qF 'perf-ResNet50-Paddle-V100-SXM2-32GB-x8/logs/train_log/resnet50_bs256_fp16_gpu1#L' ||
+  fail "$m: Paddle's facts not linked to their log lines"
+echo "$sect" | grep -qF -- '- No ranking: the columns differ in, or do not state, precision mode, memory format, data loader, loss scaling, estimator;' ||
+  fail "$m: no 'No ranking' under the table"
+grep -qF '*Not like with like, so no ranking: the columns differ in, or do not state, precision mode, memory format' "$m" ||
+  fail "$m: the chart's caption does not say it ranks nothing"
+grep -q '^- 不排名：各列在精度模式，内存格式，数据加载，损失缩放，估计方法上不同或未说明' "$out/ResNet50/README.md" ||
+  fail "ResNet50/README.md: no 不排名 under the table"
+grep -q 'faster\|Like with like: at' "$m" && fail "$m: a ranking of configurations that differ"
+i=$out/README.en.md
+grep -A3 -F -- '- [ResNet50 v1.5](ResNet50/README.en.md):' "$i" |
+  grep -F 'Not like with like, so no ranking' | grep -qF "Each figure's estimator: NGC PyTorch (AMP): the mean of records 10 to the end" ||
+  fail "$i: ResNet50's headline does not say it ranks nothing, nor each figure's estimator"
 exit 0
