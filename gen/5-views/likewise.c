@@ -79,13 +79,21 @@ static int norm_precision(const char *key, const char *v, const pr_record *r, lw
         set_arg(o, NULL, "FP32");
         return 1;
     }
+    if (!strcmp(key, "arg.use_pure_fp16")) {
+        /* Paddle's pure FP16 is O2; off, use_amp says AMP or not. */
+        if (!is_true(v))
+            return 0;
+        set_arg(o, "lw_v_pure_fp16", "O2");
+        return 1;
+    }
     if (!strcmp(key, "arg.amp") || !strcmp(key, "arg.use_amp")) {
         if (is_true(v)) {
             set_arg(o, NULL, "AMP");
             return 1;
         }
-        /* AMP off: the data type decides, FP32 where none is printed. */
-        if (is_false(v) && !fact(r, "arg.dtype")) {
+        /* AMP off: a data type or an FP16 flag decides, FP32 where the log
+         * prints none. */
+        if (is_false(v) && !fact(r, "arg.dtype") && !fact(r, "arg.use_fp16") && !fact(r, "arg.fp16")) {
             set_arg(o, NULL, "FP32");
             return 1;
         }
@@ -99,6 +107,8 @@ static int norm_precision(const char *key, const char *v, const pr_record *r, lw
         set_arg(o, NULL, "BF16");
     else if (!strcmp(key, "arg.use_fp16") && is_true(v))
         set_arg(o, NULL, "FP16");
+    else if (!strcmp(key, "arg.fp16") && (is_true(v) || is_false(v)))
+        set_arg(o, NULL, is_true(v) ? "fp16=True" : "FP32"); /* on: as printed, its meaning is the script's */
     else
         return 0;
     return 1;
@@ -148,18 +158,28 @@ static int norm_loader(const char *key, const char *v, const pr_record *r, lw_no
     return 1;
 }
 
-/* Static or dynamic loss scaling from its initial scale. */
+/* Static or dynamic loss scaling from its initial scale; only the initial
+ * scale where the log prints neither flag (an "init" scale is a dynamic
+ * scaler's start, a "static" one says what it is). */
 static int norm_loss_scale(const char *key, const char *v, const pr_record *r, lw_norm *o)
 {
     const char *dyn = NULL, *stat = NULL;
+    int dynamic = -1;
     if (!strcmp(key, "arg.AMP.scale_loss"))
         dyn = fact(r, "arg.AMP.use_dynamic_loss_scaling");
-    else {
+    else if (!strcmp(key, "arg.scale_loss"))
+        dyn = fact(r, "arg.use_dynamic_loss_scaling");
+    else if (!strcmp(key, "arg.static_loss_scale")) {
         dyn = fact(r, "arg.dynamic_loss_scale");
         stat = fact(r, "arg.use_static_loss_scaling");
-    }
-    int dynamic = (dyn && is_true(dyn)) || (stat && is_false(stat));
-    set_number(o, dynamic ? "lw_v_dynamic_scale" : "lw_v_static_scale", v);
+        dynamic = 0;
+    } else if (!strcmp(key, "arg.init_loss_scale"))
+        dynamic = 1;
+    if (dyn)
+        dynamic = is_true(dyn);
+    if (stat)
+        dynamic = is_false(stat);
+    set_number(o, dynamic < 0 ? "lw_v_scale_from" : dynamic ? "lw_v_dynamic_scale" : "lw_v_static_scale", v);
     return 1;
 }
 
@@ -174,8 +194,8 @@ static const struct {
     int reduced_only;
 } concepts[] = {
     {"lw_c_precision",
-     {"arg.AMP.use_amp", "arg.AMP.level", "arg.amp_level", "arg.opt_level", "arg.amp", "arg.use_amp", "arg.dtype",
-      "arg.use_fp16", NULL},
+     {"arg.AMP.use_amp", "arg.AMP.level", "arg.amp_level", "arg.opt_level", "arg.use_pure_fp16",
+      "arg.amp", "arg.use_amp", "arg.dtype", "arg.use_fp16", "arg.fp16"},
      norm_precision, 0},
     {"lw_c_memory_format",
      {"arg.memory_format", "arg.channels_last", "arg.Arch.data_format", "arg.data_format",
@@ -183,7 +203,8 @@ static const struct {
      norm_layout, 0},
     {"lw_c_loader", {"arg.data_backend", "arg.Global.use_dali", "arg.use_dali", "arg.dali", NULL},
      norm_loader, 0},
-    {"lw_c_loss_scale", {"arg.AMP.scale_loss", "arg.static_loss_scale", "arg.loss_scale", NULL},
+    {"lw_c_loss_scale",
+     {"arg.AMP.scale_loss", "arg.static_loss_scale", "arg.scale_loss", "arg.init_loss_scale", NULL},
      norm_loss_scale, 1},
 };
 #define LW_NCONCEPTS (sizeof concepts / sizeof *concepts)

@@ -40,6 +40,7 @@ static const char *const string_keys[] = {
     "lw_v_pure_fp16",
     "lw_v_amp_level",
     "lw_v_no_dali",
+    "lw_v_scale_from",
     "lw_v_static_scale",
     "lw_v_dynamic_scale",
     "col_gpus", "col_throughput", "col_busbw", "col_measured", "bench_range_loop", "col_range", "col_runs", "col_speedup", "col_efficiency",
