@@ -57,6 +57,8 @@ echo "$sect" | grep -qF -- '- No ranking: the columns differ in, or do not state
   fail "$m: no 'No ranking' under the table"
 grep -qF '*Not like with like, so no ranking: the columns differ in, or do not state, precision mode, memory format' "$m" ||
   fail "$m: the chart's caption does not say it ranks nothing"
+grep '^!\[Bar chart: ResNet50 v1.5 · Mixed precision (AMP / FP16) BS=256 · V100-SXM2-32GB × 8' "$m" |
+  grep -qF '= no data. Not like with like, so no ranking: the columns differ in' || fail "$m: the chart's alt text ranks"
 grep -q '^- 不排名：各列在精度模式，内存格式，数据加载，损失缩放，估计方法上不同或未说明' "$out/ResNet50/README.md" ||
   fail "ResNet50/README.md: no 不排名 under the table"
 grep -q 'faster\|Like with like: at' "$m" && fail "$m: a ranking of configurations that differ"
