@@ -77,6 +77,10 @@ Test(likewise, alike_columns_are_ranked)
     cr_expect(strstr(p, "- Like with like: at 1×8 GPUs, FwB (AMP) (6000.00) is ×1.20 FwA (AMP) (5000.00).\n"),
               "%s", p);
     cr_expect(!strstr(p, "No ranking"), "%s", p);
+    const char *z = gt_page(pages, "M/README.md");
+    cr_expect(strstr(z, "- 估计方法：FwA（AMP）：第 10 条记录至末尾的均值；FwB（AMP）：第 10 条记录至末尾的均值\n"),
+              "%s", z);
+    cr_expect(strstr(z, "- 同条件：1机8卡 时，FwB（AMP）（6000.00）是 FwA（AMP）（5000.00）的 ×1.20。\n"), "%s", z);
     json_decref(pages);
     rm_rf(d);
     free(d);
