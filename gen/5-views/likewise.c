@@ -16,7 +16,8 @@
  * NULL for arg as it is.  Two facts are alike when both are equal. */
 typedef struct {
     const char *word;
-    char arg[64];
+    char arg[PR_RECFACTS_VALUE_MAX + 1]; /* a fact's value fits whole: no cut mid-character */
+    int raw; /* arg is the log's text as printed: shown as code, in any language */
 } lw_norm;
 
 /* Normalises value, printed under key in record r's log; 0 when the key
@@ -36,7 +37,15 @@ static int is_false(const char *v)
 static void set_arg(lw_norm *o, const char *word, const char *arg)
 {
     o->word = word;
+    o->raw = 0;
     snprintf(o->arg, sizeof o->arg, "%s", arg);
+}
+
+/* As set_arg, arg being the log's own text. */
+static void set_raw(lw_norm *o, const char *word, const char *arg)
+{
+    set_arg(o, word, arg);
+    o->raw = 1;
 }
 
 /* A number as its shortest text ("256.0" -> "256"); as printed when it is
@@ -50,7 +59,7 @@ static void set_number(lw_norm *o, const char *word, const char *v)
         snprintf(n, sizeof n, "%.10g", d);
         set_arg(o, word, n);
     } else {
-        set_arg(o, word, v);
+        set_raw(o, word, v);
     }
 }
 
@@ -69,7 +78,7 @@ static int norm_precision(const char *key, const char *v, const pr_record *r, lw
         else if (!strcasecmp(v, "O0"))
             set_arg(o, NULL, "FP32 (O0)");
         else
-            set_arg(o, "lw_v_amp_level", v);
+            set_raw(o, "lw_v_amp_level", v);
         return 1;
     }
     if (!strcmp(key, "arg.AMP.use_amp")) {
@@ -146,7 +155,7 @@ static int norm_loader(const char *key, const char *v, const pr_record *r, lw_no
         else if (!strcasecmp(v, "dali-gpu"))
             set_arg(o, NULL, "DALI (GPU)");
         else
-            set_arg(o, NULL, v);
+            set_raw(o, NULL, v);
         return 1;
     }
     if (is_true(v))
@@ -259,7 +268,7 @@ static const rm_cell *cell_of(const rm_cfg *fc, const rm_row *row)
 static int norm_equal(const lw_norm *a, const lw_norm *b)
 {
     return ((!a->word && !b->word) || (a->word && b->word && !strcmp(a->word, b->word))) &&
-           !strcmp(a->arg, b->arg);
+           a->raw == b->raw && !strcmp(a->arg, b->arg);
 }
 
 /* Adds what record r (of run) states of concept k to fact f. */
@@ -461,26 +470,23 @@ static void col_name(const lang *l, const lw_cmp *c, size_t i, int md, pr_buf *o
     pr_buf_free(&mode);
 }
 
-/* A normalised value in l's words, appended (as Markdown when md). */
-static void norm_text(const lang *l, const lw_norm *n, int md, pr_buf *out, pr_err *err)
+/* A normalised value in l's words, as Markdown appended to out: the log's
+ * own text as a code span, a word with its argument filled in. */
+static void norm_text(const lang *l, const lw_norm *n, pr_buf *out, pr_err *err)
 {
-    if (!n->word) {
-        if (md)
-            pr_md_text(out, n->arg);
-        else
-            pr_buf_puts(out, n->arg);
-        return;
-    }
-    json_t *v = json_pack("{s:s}", "arg", n->arg);
-    if (md) {
+    pr_buf arg = PR_BUF_INIT;
+    if (n->raw)
+        pr_md_code_span(&arg, n->arg);
+    else
+        pr_md_text(&arg, n->arg);
+    if (n->word) {
+        json_t *v = json_pack("{s:s}", "arg", pr_buf_cstr(&arg));
         lang_fmt(l, n->word, v, out, err);
+        json_decref(v);
     } else {
-        char *s = lang_fmt_plain(l, n->word, v, err);
-        if (s)
-            pr_buf_puts(out, s);
-        free(s);
+        pr_buf_puts(out, pr_buf_cstr(&arg));
     }
-    json_decref(v);
+    pr_buf_free(&arg);
 }
 
 /* The labels of the concepts (and the estimator) that are not alike,
@@ -602,7 +608,7 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
             col_name(l, c, i, 1, &t, err);
             for (size_t j = 0; j < f->nvals; j++) {
                 pr_buf_puts(&t, j ? " / " : " ");
-                norm_text(l, &f->vals[j].v, 1, &t, err);
+                norm_text(l, &f->vals[j].v, &t, err);
                 pr_buf link = PR_BUF_INIT;
                 pr_buf_printf(&link, "L%d", f->vals[j].line);
                 pr_buf_puts(&t, " (");
@@ -626,7 +632,7 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
                 pr_buf_puts(&alike, lang_str(l, "list_sep"));
             pr_buf_puts(&alike, lang_str(l, concepts[k].label));
             pr_buf_puts(&alike, lang_str(l, "lw_colon"));
-            norm_text(l, &c->cols[0].facts[k].vals[0].v, 1, &alike, err);
+            norm_text(l, &c->cols[0].facts[k].vals[0].v, &alike, err);
         } else if (any) {
             if (list.len)
                 pr_buf_puts(&list, lang_str(l, "list_sep"));

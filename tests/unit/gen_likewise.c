@@ -26,8 +26,9 @@ static const char classes[] =
 /* A parsed AMP record of model M by fw on 8 GPUs: value, its rule's skip
  * and reducer, and its log's memory format and loss scale (facts at lines
  * 3 and 4). */
-static void put_record(const char *dir, const char *fw, double value, int skip,
-                       const char *reduce, const char *layout, const char *scale)
+static void put_record_loader(const char *dir, const char *fw, double value, int skip,
+                              const char *reduce, const char *layout, const char *scale,
+                              const char *loader)
 {
     char *name = pr_xasprintf("%s_amp_8", fw);
     char *rec = pr_xasprintf(
@@ -43,8 +44,8 @@ static void put_record(const char *dir, const char *fw, double value, int skip,
         "  {\"key\": \"arg.amp\", \"value\": \"True\", \"line\": 2},\n"
         "  {\"key\": \"arg.memory_format\", \"value\": \"%s\", \"line\": 3},\n"
         "  {\"key\": \"arg.static_loss_scale\", \"value\": \"%s\", \"line\": 4},\n"
-        "  {\"key\": \"arg.data_backend\", \"value\": \"dali-cpu\", \"line\": 5}]}\n",
-        name, value, fw, name, skip, reduce, layout, scale);
+        "  {\"key\": \"arg.data_backend\", \"value\": \"%s\", \"line\": 5}]}\n",
+        name, value, fw, name, skip, reduce, layout, scale, loader);
     char *rel = pr_xasprintf("runs/%s/logs/index/%s_speed", fw, name);
     char *log = pr_xasprintf("runs/%s/logs/train_log/%s", fw, name);
     put(dir, rel, rec);
@@ -53,6 +54,12 @@ static void put_record(const char *dir, const char *fw, double value, int skip,
     free(rel);
     free(rec);
     free(name);
+}
+
+static void put_record(const char *dir, const char *fw, double value, int skip,
+                       const char *reduce, const char *layout, const char *scale)
+{
+    put_record_loader(dir, fw, value, skip, reduce, layout, scale, "dali-cpu");
 }
 
 static char *data(const char *b_layout, int b_skip)
@@ -102,6 +109,31 @@ Test(likewise, a_differing_fact_or_estimator_stops_the_ranking)
     cr_expect(!strstr(p, "Like with like: at"), "%s", p);
     const char *z = gt_page(pages, "M/README.md");
     cr_expect(strstr(z, "- 不排名：各列在内存格式，估计方法上不同或未说明"), "%s", z);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* A data loader as printed, near a log's longest value (167 three-byte
+ * characters) with Markdown's characters: shown whole, as code (in any
+ * language, the page's language check leaves it be). */
+Test(likewise, a_hostile_fact_is_shown_whole_and_escaped)
+{
+    char *d = tmpdir();
+    put(d, "platforms/V100-x8.json", v100);
+    put(d, "precision-classes.json", classes);
+    pr_buf loader = PR_BUF_INIT;
+    pr_buf_puts(&loader, "*[x](y)|`");
+    for (int i = 0; i < 167; i++)
+        pr_buf_puts(&loader, "界");
+    put_record_loader(d, "FwA", 5000, 9, "mean", "nchw", "256", pr_buf_cstr(&loader));
+    put_record(d, "FwB", 6000, 9, "mean", "nchw", "256");
+    json_t *pages = gt_render(d, "/tmp/perfrepro-likewise-out", 0);
+    const char *p = gt_page(pages, "M/README.en.md");
+    cr_expect(strstr(p, "data loader: FwA (AMP) ``*[x](y)|`界界"), "%s", p);
+    cr_expect(strstr(p, "界界界`` (`FwA_amp_8` [L5]("), "%s", p);
+    cr_expect(strstr(p, "- No ranking: the columns differ in, or do not state, data loader;"), "%s", p);
+    pr_buf_free(&loader);
     json_decref(pages);
     rm_rf(d);
     free(d);
