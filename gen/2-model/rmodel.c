@@ -510,17 +510,35 @@ static void build_rows(rm_fw *f)
     pr_qsort(f->rows, f->nrows, sizeof *f->rows, rm_row_qsort);
 }
 
-/* Date of the newest data behind a framework: records' start dates, else
- * the published sources' dates. */
+/* Widens the span [first, last] (YYYY-MM-DD each, "" when empty) to hold
+ * date (its first 10 characters; NULL or shorter: nothing). */
+static void span_add(char first[11], char last[11], const char *date)
+{
+    if (!date || strlen(date) < 10)
+        return;
+    if (!first[0] || strncmp(date, first, 10) < 0)
+        snprintf(first, 11, "%.10s", date);
+    if (!last[0] || strncmp(date, last, 10) > 0)
+        snprintf(last, 11, "%.10s", date);
+}
+
+/* The dates of the data behind a framework, each kind on its own: the run
+ * sets' spans (a record's start date where its run set states none), and
+ * the published sources' dates.  A published source's date says when a
+ * table was printed, not when the logs ran, so the two are never merged
+ * (issue 30, item 7). */
 static void build_date(rm_fw *f)
 {
-    char *best = f->date;
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (f->recs[i]->started_at && strncmp(f->recs[i]->started_at, best, 10) > 0)
-            snprintf(best, sizeof f->date, "%.10s", f->recs[i]->started_at);
-    for (size_t i = 0; !best[0] && i < f->npubs; i++)
-        if (f->pubs[i]->date && strncmp(f->pubs[i]->date, best, 10) > 0)
-            snprintf(best, sizeof f->date, "%.10s", f->pubs[i]->date);
+    for (size_t i = 0; i < f->nrecs; i++) {
+        if (rs_first(f->runs[i])[0]) {
+            span_add(f->run_first, f->run_last, rs_first(f->runs[i]));
+            span_add(f->run_first, f->run_last, rs_last(f->runs[i]));
+        } else {
+            span_add(f->run_first, f->run_last, f->recs[i]->started_at);
+        }
+    }
+    for (size_t i = 0; i < f->npubs; i++)
+        span_add(f->pub_first, f->pub_last, f->pubs[i]->date);
 }
 
 /* The headline of a framework: its figure at the largest GPU count, in the

@@ -118,7 +118,11 @@ typedef struct rm_fw {
     size_t ncfgs;
     rm_row *rows; /* every configuration's rows, in GPU order */
     size_t nrows;
-    char date[11]; /* the newest data's date, YYYY-MM-DD; "" when none */
+    /* The dates of the data the page shows, YYYY-MM-DD, "" when none: the
+     * span of its run sets' dates (records' own start dates where a run
+     * set states none), and the span of its published sources' dates. */
+    char run_first[11], run_last[11];
+    char pub_first[11], pub_last[11];
     /* The headline: the figure at the largest GPU count, in the
      * configuration where it is highest; measured figures first, then
      * published ones.  head_cfg is NULL when there is none. */

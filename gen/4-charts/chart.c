@@ -60,6 +60,7 @@ void pr_chart_free(pr_chart *c)
     free(c->y_label);
     free(c->ideal_label);
     free(c->flag_label);
+    free(c->alt_note);
     free(c->ref_label);
     free(c);
 }
@@ -124,6 +125,12 @@ void pr_chart_set_flag_label(pr_chart *c, const char *label)
 {
     free(c->flag_label);
     c->flag_label = label ? label_dup(label) : NULL;
+}
+
+void pr_chart_set_alt_note(pr_chart *c, const char *note)
+{
+    free(c->alt_note);
+    c->alt_note = note ? label_dup(note) : NULL;
 }
 
 void pr_chart_add_ref_y(pr_chart *c, double y, const char *label)

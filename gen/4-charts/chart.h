@@ -140,6 +140,9 @@ void pr_chart_add_point_flagged(pr_chart *c, int series, double x, double y, con
  * footnote" / "存疑：见表格脚注" by language (no ❗ in it: no installed font
  * draws one, so the badge beside it stands for it).  NULL restores it. */
 void pr_chart_set_flag_label(pr_chart *c, const char *label);
+/* A sentence the alt text ends with (what the chart does not let a reader
+ * conclude: "Not like with like, so no ranking: ..."); NULL: none. */
+void pr_chart_set_alt_note(pr_chart *c, const char *note);
 /* A horizontal reference at y (line charts): a dashed grey line across
  * the plot, part of the y range, with label as its legend entry (NULL or
  * "": the ideal line's label).  A later call replaces an earlier one;

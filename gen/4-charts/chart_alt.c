@@ -253,6 +253,12 @@ char *pr_chart_alt_text(const pr_chart *c)
         }
     }
     alt_flags(c, &b);
+    if (c->alt_note) {
+        while (b.len && b.data[b.len - 1] == ' ')
+            pr_buf_truncate(&b, b.len - 1);
+        pr_buf_putc(&b, ' ');
+        pr_buf_puts(&b, c->alt_note);
+    }
     /* one line, no trailing space */
     for (size_t i = 0; i < b.len; i++)
         if ((unsigned char)b.data[i] < 0x20 || b.data[i] == 0x7f)

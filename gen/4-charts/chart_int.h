@@ -69,6 +69,7 @@ struct pr_chart {
     int y_log;
     int decimals; /* < 0: %.6g */
     char *flag_label; /* NULL: the default by language */
+    char *alt_note;   /* the alt text's last sentence; NULL: none */
     int has_ref;
     double ref_y;
     char *ref_label;

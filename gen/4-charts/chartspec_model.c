@@ -7,6 +7,7 @@
 
 #include "chartspec_int.h"
 #include "compare.h"
+#include "likewise.h"
 #include "md.h"
 #include "mdtable.h"
 #include "view.h"
@@ -195,6 +196,17 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
     }
     cs_sets_free(&sets);
     if (values >= 3) {
+        /* Like with like: the chart's alt text and caption say whether its
+         * bars rank the frameworks, as the table's note does (likewise.h). */
+        pr_buf note = PR_BUF_INIT;
+        lw_cmp *lw = lw_build(mc, NULL, 0);
+        if (lw)
+            lw_plain(l, lw, &note, err);
+        lw_free(lw);
+        if (note.len) {
+            pr_chart_set_alt_note(bars, pr_buf_cstr(&note));
+            pr_chart_set_alt_note(lines, pr_buf_cstr(&note));
+        }
         /* Files are named by the class, as the title is. */
         rm_cfg key = *c;
         key.precision = c->klass->id;
@@ -211,6 +223,12 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
             lines = NULL;
             free(b);
         }
+        if (note.len) {
+            pr_buf_puts(md, "\n*");
+            pr_md_text(md, pr_buf_cstr(&note));
+            pr_buf_puts(md, "*\n");
+        }
+        pr_buf_free(&note);
     }
     pr_chart_free(bars);
     pr_chart_free(lines);

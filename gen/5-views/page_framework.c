@@ -244,6 +244,39 @@ static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const
     pr_buf_free(&item);
 }
 
+/* The page's data date, stated as what it is: the span of the run sets'
+ * dates, then the span of the published sources' dates; "—" when neither
+ * states one.  Sets view's "date" (Markdown). */
+static void data_date(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
+{
+    pr_buf out = {0};
+    const struct {
+        const char *key, *first, *last;
+    } kinds[] = {
+        {"date_runs", f->run_first, f->run_last},
+        {"date_pubs", f->pub_first, f->pub_last},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        if (!kinds[i].first[0])
+            continue;
+        pr_buf span = {0};
+        if (strcmp(kinds[i].first, kinds[i].last) == 0)
+            pr_buf_puts(&span, kinds[i].first);
+        else
+            pr_buf_printf(&span, "%s – %s", kinds[i].first, kinds[i].last);
+        json_t *sv = json_pack("{s:s}", "span", pr_buf_cstr(&span));
+        if (out.len)
+            pr_buf_puts(&out, lang_str(l, "date_sep"));
+        lang_fmt(l, kinds[i].key, sv, &out, err);
+        json_decref(sv);
+        pr_buf_free(&span);
+    }
+    if (!out.len)
+        pr_buf_puts(&out, lang_str(l, "state_none"));
+    vw_str(view, "date", pr_buf_cstr(&out));
+    pr_buf_free(&out);
+}
+
 /* Every log, in table order: by configuration, row, then repeat. */
 static json_t *logs_list(const rm_world *w, const lang *l, const cs_queue *oc, const rm_fw *f,
                          const char *page_rel, pr_err *err)
@@ -581,7 +614,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     vw_notes_set(view, l, &nt, f, err);
     free(stats_link);
     cpu_notes(view, l, f, err);
-    vw_text(view, "date", f->date[0] ? f->date : lang_str(l, "state_none"));
+    data_date(view, l, f, err);
     ok = 1;
 out:
     free(page_rel);

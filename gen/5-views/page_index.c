@@ -7,6 +7,7 @@
 #include "compare.h"
 #include "fileio.h"
 #include "flags.h"
+#include "likewise.h"
 #include "md.h"
 #include "mdtable.h"
 #include "runset.h"
@@ -233,6 +234,21 @@ json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
             pr_buf_free(&line);
         }
         pr_buf_free(&none);
+        /* Like with like at the headline's row (likewise.h): a ranking
+         * only where the figures' configurations and estimators agree. */
+        rm_row hrow = {0, h.gpus};
+        for (size_t r = 0; r < h.mc->nrows; r++)
+            if (h.mc->rows[r].gpus == h.gpus && (!hrow.nodes || h.mc->rows[r].nodes < hrow.nodes))
+                hrow.nodes = h.mc->rows[r].nodes;
+        lw_cmp *lw = lw_build(h.mc, &hrow, 1);
+        if (lw) {
+            pr_buf_clear(&line);
+            lw_summary_md(l, lw, &line, err);
+            json_object_set_new(json_array_get(decls, json_array_size(decls) - 1), "likewise",
+                                json_string(pr_buf_cstr(&line)));
+            lw_free(lw);
+        }
+        pr_buf_free(&line);
     }
     sn.who = NULL;
     json_object_set_new(view, "rows", rows);

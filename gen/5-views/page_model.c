@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "flags.h"
+#include "likewise.h"
 #include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
@@ -347,6 +348,14 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     for (size_t i = 0; i < mc->ncols; i++)
         column_sources(l, mc, i, &b, err);
     set_block(cv, "sources", &b);
+    /* Like with like: what each column's figure is and how the columns'
+     * configurations differ, before any ranking (issue 30, item 2). */
+    lw_cmp *lw = lw_build(mc, NULL, 0);
+    if (lw) {
+        lw_markdown(w, l, lw, m->id, &b, err);
+        set_block(cv, "likewise", &b);
+        lw_free(lw);
+    }
     pr_buf others = PR_BUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)

@@ -161,3 +161,55 @@ void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
     lang_fmt(l, "fwp_rule_words", v, out, err);
     json_decref(v);
 }
+
+/* The keys that decide which records count and how they are combined. */
+static const char *const estimator_keys[] = {"source", "table", "step", "skip", "reduce", "trim", NULL};
+
+char *rw_estimator_key(const json_t *rule)
+{
+    if (!rule)
+        return NULL;
+    json_t *k = json_object();
+    for (const char *const *p = estimator_keys; *p; p++) {
+        json_t *v = json_object_get(rule, *p);
+        if (v)
+            json_object_set(k, *p, v);
+    }
+    char *s = rw_json_shortest(k);
+    json_decref(k);
+    return s;
+}
+
+void rw_estimator(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
+{
+    static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean",
+                                          "best", "max",    "min",  NULL};
+    if (!rule)
+        return;
+    json_t *v = json_object();
+    const char *s = json_string_value(json_object_get(rule, "source"));
+    const char *table = json_string_value(json_object_get(rule, "table"));
+    if (s && strcmp(s, "summary_table") == 0) {
+        /* The log's own summary: its figure is the tool's, not a reducer's. */
+        set_code(v, "table", table ? table : s);
+        lang_fmt(l, "rw_estimator_summary", v, out, err);
+        json_decref(v);
+        return;
+    }
+    if ((s = json_string_value(json_object_get(rule, "step"))))
+        set_code(v, "step", s);
+    json_int_t skip = json_integer_value(json_object_get(rule, "skip"));
+    if (skip > 0)
+        json_object_set_new(v, "from", json_integer(skip + 1));
+    s = json_string_value(json_object_get(rule, "reduce"));
+    set_word(l, v, "reduce", s ? s : "mean", reduces);
+    if (s && strcmp(s, "trimmed_mean") == 0) {
+        json_t *fr = json_object_get(json_object_get(rule, "trim"), "fraction");
+        char pct[32];
+        snprintf(pct, sizeof pct, "%.10g", 100.0 * (fr ? json_number_value(fr) : 0.05));
+        json_object_set_new(v, "trim", json_true());
+        json_object_set_new(v, "trim_pct", json_string(pct));
+    }
+    lang_fmt(l, "rw_estimator", v, out, err);
+    json_decref(v);
+}

@@ -22,6 +22,17 @@
  * the rule is left out. */
 void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
 
+/* The estimator of rule (borrowed) in l's words, as Markdown appended to
+ * out: which records count and how they are reduced ("the 5 % trimmed
+ * mean of records 11 to the end"), or the log's own summary it reads.
+ * Appends nothing for NULL. */
+void rw_estimator(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
+
+/* The keys of rule that make its estimator (source, table, step, skip,
+ * reduce, trim), as compact JSON the caller frees: two rules with equal
+ * keys estimate alike.  NULL for NULL. */
+char *rw_estimator_key(const json_t *rule);
+
 /* v as compact JSON with sorted keys, each real in the fewest digits that
  * still read back as the same document. */
 char *rw_json_shortest(const json_t *v);

@@ -314,20 +314,60 @@ static int read_subtree(walk *w, cmark_node *top, json_t *items, int with_own)
     return rc;
 }
 
+/* 1 when item's own text is a key ("系统：…"). */
+static int item_has_key(cmark_node *item)
+{
+    cmark_node *p = first_para(item);
+    if (!p)
+        return 0;
+    char *text = plain_of(p);
+    size_t sep = 0;
+    const char *end = key_end(text, &sep);
+    int keyed = end && end > text;
+    free(text);
+    return keyed;
+}
+
+/* 1 when item is a sub-heading printed as a flat list item: no nested
+ * list, no key and no link of its own, followed by a keyed item with no
+ * nested list (Bert/OtherReports/PyTorch's " - 单机A100（单卡、8卡）", whose
+ * indentation puts its items beside it rather than under it). */
+static int is_flat_heading(cmark_node *item)
+{
+    cmark_node *p = first_para(item), *next = cmark_node_next(item);
+    if (!p || has_child_list(item) || first_url(p) || item_has_key(item))
+        return 0;
+    char *text = plain_of(p);
+    int url_like = strstr(text, "://") != NULL; /* a bare address is no title */
+    free(text);
+    if (url_like)
+        return 0;
+    return next && !has_child_list(next) && item_has_key(next);
+}
+
 /* A top-level list of a section: an item with a nested list is a group of
- * its own, the others belong to the heading's group. */
+ * its own, and so is a flat sub-heading with the keyed items after it
+ * (never an item itself); the others belong to the heading's group. */
 static int read_list(walk *w, cmark_node *list)
 {
     int rc = 0;
+    json_t *flat = NULL; /* the group of the last flat sub-heading */
     for (cmark_node *i = cmark_node_first_child(list); i && rc == 0; i = cmark_node_next(i)) {
         json_t *items;
-        if (has_child_list(i)) {
+        if (has_child_list(i) || is_flat_heading(i)) {
             cmark_node *p = first_para(i);
             char *title = p ? plain_of(p) : pr_xstrdup("");
             items = new_group(w, title[0] ? title : w->heading, pr_cmarkx_line(i));
             free(title);
-            rc = items ? read_subtree(w, i, items, 0) : -1;
+            flat = has_child_list(i) ? NULL : items;
+            if (!items)
+                rc = -1;
+            else if (!flat)
+                rc = read_subtree(w, i, items, 0);
+        } else if (flat && item_has_key(i)) {
+            rc = read_subtree(w, i, flat, 1);
         } else {
+            flat = NULL;
             items = heading_items(w);
             rc = items ? read_subtree(w, i, items, 1) : -1;
         }

@@ -172,6 +172,50 @@ Test(envimport, nested_groups_flat_lists_links_colons_and_code)
     free(dir);
 }
 
+/* Issue 30 item 7: a sub-heading printed as a flat list item, its items
+ * beside it (Bert/OtherReports/PyTorch's " - 单机A100（单卡、8卡）" indented
+ * one space), is a group's title, never an item of the heading's group. */
+Test(envimport, a_flat_sub_heading_is_a_group_not_an_item)
+{
+    char *dir = tmpdir();
+    put(dir, "README.md",
+        "## 一、环境介绍\n"                                       /* 1 */
+        "### 1.物理机环境\n"                                      /* 2 */
+        "\n"                                                      /* 3 */
+        "- 单机V100（单卡、8卡）\n"                               /* 4 */
+        "  - 系统：CentOS release 7.5 (Final)\n"                  /* 5 */
+        "\n"                                                      /* 6 */
+        " - 单机A100（单卡、8卡）\n"                              /* 7: flat */
+        "  - 系统：CentOS release 7.5 (Final)\n"                  /* 8 */
+        "  - GPU：NVIDIA A100-SXM4-40GB * 8\n"                    /* 9 */
+        "\n"                                                      /* 10 */
+        "- 多机（32卡）\n"                                        /* 11 */
+        "  - GPU：Tesla V100-SXM2-32GB * 8\n"                     /* 12 */
+        "- 散热方式\n"                                            /* 13: no key, none after */
+        "- https://example.com/no-key\n"                          /* 14: a link, no heading */
+        "- GPU：A\n");                                            /* 15 */
+    se_file *f = import(dir, "README.md", NULL, NULL);
+    cr_assert_eq(se_file_ngroups(f), 4);
+    const char *want[][2] = {
+        {"单机V100（单卡、8卡）", "5 系统:os=CentOS release 7.5 (Final)"},
+        {"单机A100（单卡、8卡）",
+         "8 系统:os=CentOS release 7.5 (Final) | 9 GPU:gpu=NVIDIA A100-SXM4-40GB * 8"},
+        {"多机（32卡）", "12 GPU:gpu=Tesla V100-SXM2-32GB * 8"},
+        {"1.物理机环境", "13 -:other=散热方式 | 14 -:other=https://example.com/no-key | 15 GPU:gpu=A"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        const se_group *g = se_file_group(f, i);
+        char *s = items_of(g);
+        cr_expect_str_eq(se_group_title(g), want[i][0]);
+        cr_expect_str_eq(s, want[i][1], "group %zu: %s", i, s);
+        cr_expect(!strstr(s, "单机A100"), "a heading as an item: %s", s);
+        free(s);
+    }
+    se_file_free(f);
+    rm_rf(dir);
+    free(dir);
+}
+
 Test(envimport, a_reimport_changes_nothing)
 {
     char *dir = tmpdir();

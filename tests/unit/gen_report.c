@@ -744,8 +744,8 @@ Test(figures, records_end_to_end)
     /* Every log listed, the failed one with its reason. */
     cr_expect(strstr(md, "clas_Toy_mp_bs64_fp32_8_r2)"));
     cr_expect(strstr(md, "失败：oom"));
-    /* The environment falls back to nothing recorded; the date is the records'. */
-    cr_expect(strstr(md, "数据日期：2026-11-20"));
+    /* The environment falls back to nothing recorded; the date is the run set's, named. */
+    cr_expect(strstr(md, "数据日期：运行 2026-11-20）"), "%s", md);
     json_decref(pages);
     free(out);
     rm_rf(d);
