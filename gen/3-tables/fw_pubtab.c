@@ -48,6 +48,17 @@ static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr
     return NULL;
 }
 
+/* 1 when the source's own logs show row r and the 1-GPU row base of t to
+ * be of two run sets (*run and *base_run get them): no speedup is
+ * computed across them. */
+static int pub_rows_cross(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r,
+                          const pr_pub_row *base, const pr_run **run, const pr_run **base_run)
+{
+    *run = pub_row_run(f, t, r);
+    *base_run = *run ? pub_row_run(f, t, base) : NULL;
+    return *run && *base_run && *run != *base_run;
+}
+
 /* Two tables are revisions of one source when the same source (label and
  * repository) printed them on different dates. */
 static int same_source(const pr_pub_table *a, const pr_pub_table *b)
@@ -175,12 +186,14 @@ static int table_scaling(const pr_pub_table *t)
     return !pv_is_cpu(t->platform) || two;
 }
 
-int fwp_row_scaling(const pr_pub_table *t, const pr_pub_row *r, double *speedup,
-                    double *eff_pct)
+int fwp_row_scaling(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r,
+                    double *speedup, double *eff_pct)
 {
     *speedup = *eff_pct = NAN;
     const pr_pub_row *base = rm_pub_row(t, 1, 1);
-    if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t))
+    const pr_run *run, *base_run;
+    if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t) ||
+        pub_rows_cross(f, t, r, base, &run, &base_run))
         return 0;
     *speedup = fwt_pub_speedup(r->value, base->value, r->gpus, eff_pct);
     return 1;
@@ -247,28 +260,27 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
          * flags that travel with the figure. */
         cmp_audit_verdict_link(l, au_item_of_row(w->audit, r), page_rel, out);
         double computed = NAN;
+        const pr_run *run, *base_run;
         if (scaling && r != base) {
             pr_buf sp = PR_BUF_INIT;
             if (!base) {
                 pr_buf_printf(out, " · %s¹", lang_str(l, "no_baseline"));
                 nt->no_baseline = 1;
+            } else if (pub_rows_cross(f, t, r, base, &run, &base_run)) {
+                /* The source's own logs show two of its run sets behind the
+                 * figure and its 1-GPU figure (another cluster, another
+                 * date): no speedup across them; the note says what differs. */
+                json_t *diffs = rs_diff(run, base_run);
+                sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
+                                     rs_title(base_run, l->code), diffs, &sp, sn, err);
+                json_decref(diffs);
+                pr_buf_printf(out, " · %s%s", lang_str(l, "state_other_runset"),
+                              pr_buf_cstr(&sp));
             } else {
                 double eff;
                 computed = fwt_pub_speedup(r->value, base->value, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
                 pr_md_number(out, computed, PR_DECIMALS_SPEEDUP);
-                /* The source's own logs show two of its run sets behind
-                 * the figure and its 1-GPU figure: the speedup crosses
-                 * them. */
-                const pr_run *run = pub_row_run(f, t, r);
-                const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
-                if (run && base_run && run != base_run) {
-                    json_t *diffs = rs_diff(run, base_run);
-                    sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
-                                         rs_title(base_run, l->code), diffs, &sp, sn, err);
-                    json_decref(diffs);
-                    pr_buf_puts(out, pr_buf_cstr(&sp));
-                }
                 pr_buf_puts(out, " · ");
                 pr_md_number(out, eff, PR_DECIMALS_PERCENT);
                 pr_buf_puts(out, "%");

@@ -65,21 +65,3 @@ void cs_sets_free(cs_sets *s)
     s->key = NULL;
     s->n = s->cap = 0;
 }
-
-int cs_same_source(const rm_cell *rc, const rm_cell *base)
-{
-    if (rc->imported != base->imported)
-        return 0;
-    if (!rc->imported)
-        return 1;
-    const char *a = rc->link_rec ? pr_json_str(rc->link_rec->source, "repo") : NULL;
-    const char *b = base->link_rec ? pr_json_str(base->link_rec->source, "repo") : NULL;
-    return strcmp(a ? a : "", b ? b : "") == 0;
-}
-
-int cs_other_rule(const rm_cell *rc, const rm_cell *base)
-{
-    const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
-    const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
-    return ra && rb && !json_equal((json_t *)ra, (json_t *)rb);
-}

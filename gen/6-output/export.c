@@ -216,7 +216,7 @@ static json_t *pub_row(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t,
     }
     pr_buf_free(&b);
     double sp, eff;
-    if (fwp_row_scaling(t, r, &sp, &eff)) {
+    if (fwp_row_scaling(f, t, r, &sp, &eff)) {
         set_real(row, "speedup", sp);
         set_real(row, "efficiency", eff);
     }
