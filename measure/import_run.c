@@ -471,14 +471,17 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
     for (size_t i = 0; i < m->ncases; i++)
         if (!strcmp(m->cases[i].run, run))
             cs[n++] = &m->cases[i];
-    /* A rule searched for is the run set's one rule; given rules may differ
-     * per log (gen then shows the other rule's figures without speedups). */
+    /* One rule per run set, given or searched for: figures read with two
+     * rules have no speedup between them, and a figure another rule
+     * reproduces is the audit's to name (reproduced under RULE). */
     int fit = !strncmp(cs[0]->rule, "fit:", 4);
     for (size_t i = 1; i < n; i++)
-        if ((fit || !strncmp(cs[i]->rule, "fit:", 4)) && strcmp(cs[i]->rule, cs[0]->rule)) {
+        if (strcmp(cs[i]->rule, cs[0]->rule)) {
             pr_err_set(err, m->file, cs[i]->line, 0, "rule",
-                       "\"%s\", but line %d gives run set %s the rule \"%s\": a rule found "
-                       "with fit: is one per run set",
+                       "\"%s\", but line %d gives run set %s the rule \"%s\": one rule per "
+                       "run set (give every line of it the rule that reproduces most of its "
+                       "figures, or fit:; the audit names the rule that reproduces each other "
+                       "figure)",
                        cs[i]->rule, cs[0]->line, run, cs[0]->rule);
             goto out;
         }

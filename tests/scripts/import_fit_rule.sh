@@ -4,8 +4,8 @@
 # set (its 32-GPU speedup stays); when no rule reproduces any figure, the
 # skeleton as given (the profile's defaults: the mean of the steps), never
 # the closest guess (the smallest record, chosen for being nearest the
-# printed figure), which the audit names instead.  Synthetic logs and
-# manifests only.
+# printed figure), which the audit names instead.  Two rules given to one
+# run set are refused, naming the line.  Synthetic logs and manifests only.
 set -eu
 MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
 GEN="$PWD/${GEN:-bin/perfrepro-gen}"
@@ -66,4 +66,15 @@ grep -qF '| 4 | 32 | 3509.12‡ | — | 1 (20) | 32.00 | 100.0% |' "$e" ||
 a="$t/reports/AUDIT.en.md"
 grep -F '[428†]' "$a" | grep -F '[431.360‡]' | grep -qF 'no rule reproduces it; closest:' ||
   { cat "$a"; fail "the audit: 428 against the run set's value, the closest rule named there"; }
+# Two given rules in one run set: refused before anything is written.
+sed -e 's/fit:{"profile":"paddle-ips","scope":"per_card"}/{"profile":"paddle-ips","scope":"per_card","skip":2}/' \
+  -e '/toy_gpu32/s/"skip":2/"skip":0/' "$t/m.tsv" >"$t/two.tsv"
+rm -rf "$t/data/runs"
+rc=0
+(cd "$t" && "$MEASURE" import two.tsv --from src --data data) >"$t/out" 2>&1 || rc=$?
+[ $rc = 2 ] || { cat "$t/out"; fail "two rules in one run set: exit $rc"; }
+grep -qF 'two.tsv:4: rule: "{"profile":"paddle-ips","scope":"per_card","skip":0}", but line 3 gives run set a the rule' "$t/out" ||
+  { cat "$t/out"; fail "two rules in one run set: unclear error"; }
+grep -qF 'one rule per run set' "$t/out" || fail "the error does not say one rule per run set"
+[ ! -e "$t/data/runs/a" ] || fail "a run set of two rules was written"
 echo ok
