@@ -41,7 +41,9 @@ static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
  * pairs with, and r's nodes and GPUs; NULL when none. */
 static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
-    for (size_t i = 0; i < f->nrecs; i++)
+    /* A table that names no repository pairs with no log (pairing.h): no
+     * pass over the framework's records. */
+    for (size_t i = 0; t->source_repo && i < f->nrecs; i++)
         if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
             pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
             return f->runs[i];
