@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "compare.h"
 #include "fw_tables.h"
 #include "pairing.h"
@@ -50,14 +51,25 @@ static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr
     return NULL;
 }
 
+/* The run set of the log behind published row r of t: the one the audit
+ * pairs with the figure (audit.h: also a log of another batch size or mode
+ * of its class that the source links from the cell), else pub_row_run's. */
+static const pr_run *row_run(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                             const pr_pub_row *r)
+{
+    const au_item *it = au_item_of_row(audit, r);
+    return it && it->run ? it->run : pub_row_run(f, t, r);
+}
+
 /* 1 when the source's own logs show row r and the 1-GPU row base of t to
  * be of two run sets (*run and *base_run get them): no speedup is
  * computed across them. */
-static int pub_rows_cross(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r,
-                          const pr_pub_row *base, const pr_run **run, const pr_run **base_run)
+static int pub_rows_cross(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                          const pr_pub_row *r, const pr_pub_row *base, const pr_run **run,
+                          const pr_run **base_run)
 {
-    *run = pub_row_run(f, t, r);
-    *base_run = *run ? pub_row_run(f, t, base) : NULL;
+    *run = row_run(audit, f, t, r);
+    *base_run = *run ? row_run(audit, f, t, base) : NULL;
     return *run && *base_run && *run != *base_run;
 }
 
@@ -188,14 +200,14 @@ static int table_scaling(const pr_pub_table *t)
     return !pv_is_cpu(t->platform) || two;
 }
 
-int fwp_row_scaling(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r,
-                    double *speedup, double *eff_pct)
+int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                    const pr_pub_row *r, double *speedup, double *eff_pct)
 {
     *speedup = *eff_pct = NAN;
     const pr_pub_row *base = rm_pub_row(t, 1, 1);
     const pr_run *run, *base_run;
     if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t) ||
-        pub_rows_cross(f, t, r, base, &run, &base_run))
+        pub_rows_cross(audit, f, t, r, base, &run, &base_run))
         return 0;
     *speedup = fwt_pub_speedup(r->value, base->value, r->gpus, eff_pct);
     return 1;
@@ -268,7 +280,7 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
             if (!base) {
                 pr_buf_printf(out, " · %s¹", lang_str(l, "no_baseline"));
                 nt->no_baseline = 1;
-            } else if (pub_rows_cross(f, t, r, base, &run, &base_run)) {
+            } else if (pub_rows_cross(w->audit, f, t, r, base, &run, &base_run)) {
                 /* The source's own logs show two of its run sets behind the
                  * figure and its 1-GPU figure (another cluster, another
                  * date): no speedup across them; the note says what differs. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "chartspec_int.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
@@ -107,8 +108,9 @@ static char *eff_text(double eff)
  * chart is not NULL.  A point whose figure its table flags is drawn
  * flagged.  Returns the points (0 without a baseline); *max_gpus (may be
  * NULL) is raised to the largest GPU count with a point. */
-static size_t efficiency_points(const rm_fw *f, const rm_cfg *c, int pub, const cs_flags *fl,
-                                cs_sets *sets, pr_chart *chart, int series, int *max_gpus)
+static size_t efficiency_points(const au_model *audit, const rm_fw *f, const rm_cfg *c, int pub,
+                                const cs_flags *fl, cs_sets *sets, pr_chart *chart, int series,
+                                int *max_gpus)
 {
     const rm_cell *b = rm_cell_of(c, 1, 1);
     const pr_pub_row *pb = b->pub;
@@ -125,7 +127,7 @@ static size_t efficiency_points(const rm_fw *f, const rm_cfg *c, int pub, const 
             if (pr == pb)
                 v = 100.0;
             else
-                fwp_row_scaling(f, c->pub, pr, &sp, &v);
+                fwp_row_scaling(audit, f, c->pub, pr, &sp, &v);
             flagged = fl->pub[i];
             set = cs_pub_row_set(f, c->pub, pr);
         } else if (!pub && rc->n_ok) {
@@ -164,8 +166,8 @@ static size_t efficiency_points(const rm_fw *f, const rm_cfg *c, int pub, const 
  * gives three points or more and reaches GPU counts the runs' line does
  * not (Perf's 88.8 % at 32 GPUs, mmsegmentation's 178.7 %): two published
  * points say no more than the table. */
-int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc,
-                     pr_buf *md, pr_err *err)
+int cs_fw_efficiency(const lang *l, const au_model *audit, const rm_fw *f, const char *dir_rel,
+                     cs_queue *oc, pr_buf *md, pr_err *err)
 {
     for (size_t first = 0; first < f->ncfgs;) {
         const pr_platform *plat = f->cfgs[first].platform;
@@ -186,8 +188,8 @@ int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queu
             cs_flags fl;
             cs_flags_of(f, c, &fl);
             int runs_max = 0, pub_max = 0;
-            int runs = efficiency_points(f, c, 0, &fl, &sets, NULL, 0, &runs_max) >= 2;
-            int pub = efficiency_points(f, c, 1, &fl, &sets, NULL, 0, &pub_max) >= 3 &&
+            int runs = efficiency_points(audit, f, c, 0, &fl, &sets, NULL, 0, &runs_max) >= 2;
+            int pub = efficiency_points(audit, f, c, 1, &fl, &sets, NULL, 0, &pub_max) >= 3 &&
                       (!runs || pub_max > runs_max);
             for (int k = 0; k < 2; k++) {
                 if (!(k ? pub : runs))
@@ -197,7 +199,7 @@ int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queu
                 char *config = lang_config_short(l, &bare, !k, err);
                 int s = pr_chart_add_series(chart, config,
                                             k ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID);
-                efficiency_points(f, c, k, &fl, &sets, chart, s, NULL);
+                efficiency_points(audit, f, c, k, &fl, &sets, chart, s, NULL);
                 lines++;
                 free(config);
             }
