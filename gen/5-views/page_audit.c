@@ -62,8 +62,9 @@ static void printed_cell(const pr_pub_table *t, const pr_pub_row *row, pr_buf *o
     pr_buf_free(&text);
 }
 
-/* The rule as a code span: the keys that say which records count and how. */
-static void rule_cell(const json_t *rule, pr_buf *out)
+/* The rule as compact JSON: the keys that say which records count and how
+ * (malloc'd: the caller frees it). */
+static char *rule_text(const json_t *rule)
 {
     static const char *const keys[] = {"profile", "keyword", "scope", "value", "step",
                                        "skip",    "reduce",  "trim",  "round", NULL};
@@ -78,9 +79,16 @@ static void rule_cell(const json_t *rule, pr_buf *out)
         json_object_set(o, keys[i], v);
     }
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+    json_decref(o);
+    return text;
+}
+
+/* The rule as a code span in a table cell. */
+static void rule_cell(const json_t *rule, pr_buf *out)
+{
+    char *text = rule_text(rule);
     pr_md_code_cell(out, text);
     free(text);
-    json_decref(o);
 }
 
 /* The common cells of a figure: framework, platform, configuration, GPUs. */
@@ -327,6 +335,7 @@ static void runset_rules(const lang *l, const au_model *m, const char *key, pr_b
                          pr_err *err)
 {
     const pr_run **runs = pr_xcalloc(m->nitems + 1, sizeof *runs);
+    const json_t **rules = pr_xcalloc(m->nitems + 1, sizeof *rules);
     size_t n = 0;
     for (size_t i = 0; i < m->nitems; i++) {
         const au_item *it = &m->items[i];
@@ -339,16 +348,25 @@ static void runset_rules(const lang *l, const au_model *m, const char *key, pr_b
         size_t j = 0;
         while (j < n && runs[j] != it->run)
             j++;
-        if (mine && j == n)
+        if (mine && j == n) {
+            rules[n] = it->rec->rule; /* one rule per run set: its first record's */
             runs[n++] = it->run;
+        }
     }
     for (size_t i = 0; i < n; i++) {
         size_t own, under, all;
         au_run_counts(m, runs[i], &own, &under, &all);
-        pr_buf set = PR_BUF_INIT;
+        pr_buf set = PR_BUF_INIT, rule = PR_BUF_INIT;
         pr_md_code_span(&set, runs[i]->name);
-        json_t *v = json_pack("{s:s,s:I,s:I,s:I}", "set", pr_buf_cstr(&set), "own",
-                              (json_int_t)own, "n", (json_int_t)all, "under", (json_int_t)under);
+        if (rules[i]) { /* a list item, not a table cell: a plain code span */
+            char *text = rule_text(rules[i]);
+            pr_md_code_span(&rule, text);
+            free(text);
+        }
+        json_t *v = json_pack("{s:s,s:s,s:I,s:I,s:I}", "set", pr_buf_cstr(&set), "rule",
+                              pr_buf_cstr(&rule), "own", (json_int_t)own, "n", (json_int_t)all,
+                              "under", (json_int_t)under);
+        pr_buf_free(&rule);
         if (!under)
             json_object_del(v, "under");
         pr_buf_puts(out, "- ");
@@ -357,6 +375,7 @@ static void runset_rules(const lang *l, const au_model *m, const char *key, pr_b
         json_decref(v);
         pr_buf_free(&set);
     }
+    free(rules);
     free(runs);
 }
 
