@@ -7,6 +7,7 @@
 
 #include "audit.h"
 #include "compare.h"
+#include "flags.h"
 #include "fw_tables.h"
 #include "pairing.h"
 #include "md.h"
@@ -37,28 +38,15 @@ static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
                                       mdt_pub_decimals(base));
 }
 
-/* The run set of the imported log behind published row r of t: a record
- * of f from t's own repository, of t's platform, batch size, the mode t
- * pairs with, and r's nodes and GPUs; NULL when none. */
-static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
-{
-    /* A table that names no repository pairs with no log (pairing.h): no
-     * pass over the framework's records. */
-    for (size_t i = 0; t->source_repo && i < f->nrecs; i++)
-        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
-            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
-            return f->runs[i];
-    return NULL;
-}
 
 /* The run set of the log behind published row r of t: the one the audit
  * pairs with the figure (audit.h: also a log of another batch size or mode
- * of its class that the source links from the cell), else pub_row_run's. */
+ * of its class that the source links from the cell), else fl_pub_row_run's. */
 static const pr_run *row_run(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
                              const pr_pub_row *r)
 {
     const au_item *it = au_item_of_row(audit, r);
-    return it && it->run ? it->run : pub_row_run(f, t, r);
+    return it && it->run ? it->run : fl_pub_row_run(f, t, r);
 }
 
 /* 1 when the source's own logs show row r and the 1-GPU row base of t to
@@ -239,7 +227,8 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0};
+                            r->has_value ? mdt_pub_decimals(r) : 0,
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);

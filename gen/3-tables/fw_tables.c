@@ -364,7 +364,8 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
-                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0};
+                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
+                            rc->n_ok ? rc->link_run : NULL};
     }
     sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
     pr_buf cells[MAX_COLS];

@@ -34,11 +34,7 @@ void cs_flags_free(cs_flags *fl)
 /* As the published table's speedup flag finds it (gen/3-tables/fw_tables.c). */
 const pr_run *cs_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
-            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
-            return f->runs[i];
-    return NULL;
+    return fl_pub_row_run(f, t, r);
 }
 
 const void *cs_pub_row_set(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
