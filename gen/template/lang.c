@@ -58,7 +58,7 @@ static const char *const string_keys[] = {
     /* the headline, index and model page (page_index.c, page_model.c, page_audit.c) */
     "head_index_intro", "head_index_declared", "head_index_chosen", "head_index_planned",
     "head_index_no_figure", "head_planned_cases", "head_planned_item", "head_planned_intro",
-    "head_audit_import", "head_audit_import_unknown", "head_audit_import_line", "head_audit_runset_rule", "head_differs_intro",
+    "head_audit_import", "head_audit_import_unknown", "head_audit_import_line", "head_audit_runset_rule", "head_printed_under", "head_differs_intro",
     "head_printed_other",
     /* the step traces of the framework page (steptrace.c) */
     "trace_alt", "trace_none", "trace_omitted",

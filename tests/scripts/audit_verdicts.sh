@@ -83,6 +83,10 @@ grep -qF '| 2 | 16 | 1770.56‡ |' "$e" || { cat "$e"; fail "the 16-GPU figure i
 grep -qF '"audit: reproduced under another rule than its run set'"'"'s")' "$e" ||
   { cat "$e"; fail "the page's link does not say reproduced under another rule"; }
 grep -qF '877.28† [❌]' "$e" && fail "the page charges 877.28 to its source"
+# The model page's cell shows the run set's value and says what the source
+# printed, with the ✅ that links the audit's row.
+grep -F '885.28‡' "$t/reports/Toy/README.en.md" | grep -qF '(Src printed 877.28†, +0.91%: reproduced under another rule than its run set'"'"'s) [✅](' ||
+  { cat "$t/reports/Toy/README.en.md"; fail "the model page's 8-GPU cell"; }
 # Section 6 lists only the figures no rule reproduces.
 awk '/^## 6\./,0' "$a" >"$t/six"
 grep -qF '877.28' "$t/six" && fail "877.28 among the figures the logs do not give"
