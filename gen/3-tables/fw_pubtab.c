@@ -38,7 +38,6 @@ static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
                                       mdt_pub_decimals(base));
 }
 
-
 /* The run set of the log behind published row r of t: the one the audit
  * pairs with the figure (audit.h: also a log of another batch size or mode
  * of its class that the source links from the cell), else fl_pub_row_run's. */
