@@ -187,11 +187,31 @@ static size_t cand_rounded(const json_t *cand)
     return k;
 }
 
+/* The skeleton as a rule: inline JSON, or @FILE (rule_arg), as compact
+ * JSON (caller frees); NULL with err set when it does not read. */
+static char *skeleton_rule(const im_manifest *m, int line, const char *skeleton, pr_err *err)
+{
+    json_error_t je;
+    json_t *j = skeleton[0] == '@' ? json_load_file(skeleton + 1, 0, &je)
+                                   : json_loads(skeleton, 0, &je);
+    char *rule = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (!rule)
+        pr_err_set(err, m->file, line, 0, "rule", "fit: the skeleton %s does not read (%s)",
+                   skeleton, j ? "not JSON" : je.text);
+    json_decref(j);
+    return rule;
+}
+
 /* The run set's rule found from skeleton over all its printed figures at
  * once: the first rule that reproduces every figure (fit's order: simplest
  * first, then the smaller skip), else the one that reproduces the most,
- * ties to the smallest largest difference (fit's "closest" order).  A new
- * compact JSON string (caller frees), or NULL with err set. */
+ * ties to the smallest largest difference (fit's "closest" order); when no
+ * rule reproduces any figure, the skeleton itself (the profile's defaults
+ * for what it leaves out): a closest guess never becomes the run set's
+ * figures (a log's smallest record chosen for being nearest the printed
+ * figure), the fit reports name it in the audit instead.  One rule for the
+ * whole run set.  A new compact JSON string (caller frees), or NULL with
+ * err set. */
 static char *fit_rule(const im_manifest *m, const im_case *const *cs, size_t n,
                       const char *skeleton, const im_opts *o, pr_err *err)
 {
@@ -233,19 +253,20 @@ static char *fit_rule(const im_manifest *m, const im_case *const *cs, size_t n,
         goto out;
     }
     const json_t *best = json_array_get(json_object_get(doc, "reproduced"), 0);
-    if (!best) {
-        size_t i, most = 0;
-        json_t *c;
+    size_t i, most = 0;
+    json_t *c;
+    if (!best)
         json_array_foreach(json_object_get(doc, "closest"), i, c)
-            if (!best || cand_rounded(c) > most) {
+            if (cand_rounded(c) > most) {
                 best = c;
                 most = cand_rounded(c);
             }
-    }
     if (!best) {
-        pr_err_set(err, m->file, line, 0, "rule",
-                   "fit: no rule of the search gives a value for every log of run set %s",
-                   cs[0]->run);
+        /* No rule reproduces any figure: the rule as the manifest gives it. */
+        printf("  no rule of the search reproduces a figure of run set %s: its rule is the "
+               "skeleton as given (its fit reports name the closest)\n",
+               cs[0]->run);
+        rule = skeleton_rule(m, line, skeleton, err);
         goto out;
     }
     rule = json_dumps(json_object_get(best, "rule"), JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -451,14 +472,17 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
     for (size_t i = 0; i < m->ncases; i++)
         if (!strcmp(m->cases[i].run, run))
             cs[n++] = &m->cases[i];
-    /* A rule searched for is the run set's one rule; given rules may differ
-     * per log (gen then shows the other rule's figures without speedups). */
+    /* One rule per run set, given or searched for: figures read with two
+     * rules have no speedup between them, and a figure another rule
+     * reproduces is the audit's to name (reproduced under RULE). */
     int fit = !strncmp(cs[0]->rule, "fit:", 4);
     for (size_t i = 1; i < n; i++)
-        if ((fit || !strncmp(cs[i]->rule, "fit:", 4)) && strcmp(cs[i]->rule, cs[0]->rule)) {
+        if (strcmp(cs[i]->rule, cs[0]->rule)) {
             pr_err_set(err, m->file, cs[i]->line, 0, "rule",
-                       "\"%s\", but line %d gives run set %s the rule \"%s\": a rule found "
-                       "with fit: is one per run set",
+                       "\"%s\", but line %d gives run set %s the rule \"%s\": one rule per "
+                       "run set (give every line of it the rule that reproduces most of its "
+                       "figures, or fit:; the audit names the rule that reproduces each other "
+                       "figure)",
                        cs[i]->rule, cs[0]->line, run, cs[0]->rule);
             goto out;
         }

@@ -110,6 +110,11 @@ static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_ro
             }
 }
 
+/* A figure the record's own rule does not reproduce is reproduced all the
+ * same when a rule of the case's fit search (its report searched for this
+ * figure as printed) does: the source's figure is right, and the difference
+ * is the rule's, not the source's.  The record keeps its run set's rule
+ * (one rule per run set); the audit names the other. */
 static void judge(au_item *it)
 {
     char fallback[64];
@@ -121,6 +126,29 @@ static void judge(au_item *it)
     } else {
         it->verdict = au_verdict_of(it->rec->final_result, printed);
         it->diff_pct = 100.0 * (it->rec->final_result - it->row->value) / it->row->value;
+    }
+    it->own = it->verdict;
+    if (it->verdict == AU_REPRODUCED || !it->fit || strcmp(pr_fitfile_figure(it->fit), printed))
+        return;
+    const json_t *c = json_array_get(json_object_get(it->fit, "reproduced"), 0);
+    const json_t *v = json_array_get(json_object_get(c, "values"), 0);
+    if (c && json_is_number(v) && au_verdict_of(json_number_value(v), printed) == AU_REPRODUCED) {
+        it->verdict = AU_REPRODUCED;
+        it->under = json_object_get(c, "rule");
+        it->under_value = json_number_value(v);
+    }
+}
+
+void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *under, size_t *n)
+{
+    *own = *under = *n = 0;
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        if (it->run != run || it->verdict == AU_NO_LOG)
+            continue;
+        (*n)++;
+        *own += it->own == AU_REPRODUCED;
+        *under += it->under != NULL;
     }
 }
 

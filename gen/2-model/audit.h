@@ -27,7 +27,8 @@
 #include "err.h"
 
 typedef enum {
-    AU_REPRODUCED, /* the parsed value, rounded as printed, prints the figure */
+    AU_REPRODUCED, /* the parsed value, rounded as printed, prints the figure; or (under set)
+                    * a rule of the fit search does, though the run set's does not */
     AU_TRUNCATED,  /* only when cut, not rounded */
     AU_DIFFERS,
     AU_NO_VALUE,   /* the case failed: the rule reads no value from the log */
@@ -46,7 +47,12 @@ typedef struct au_item {
                                 * batch size whose log gives the figure */
     int other_bs;
     au_verdict verdict;
+    au_verdict own;            /* the verdict under the record's own rule (the run set's) */
     double diff_pct;           /* (parsed - printed) / printed, in percent */
+    const json_t *under;       /* the rule that reproduces the figure when the record's own
+                                * does not: the first of its fit report's "reproduced"
+                                * (borrowed from fit); NULL when the own rule does, or none */
+    double under_value;        /* what that rule gives */
     const pr_pub_table *primary; /* restated figures: the primary table of the same case, */
     const pr_pub_row *primary_row; /* NULL when none prints it */
     char *anchor;              /* the id of its row on the audit page ([a-z0-9-], unique
@@ -77,6 +83,11 @@ typedef struct au_model {
  * import's manifest is checked against the imported table here. */
 int au_build(const pr_dataset *d, au_model **out, pr_err *err);
 void au_free(au_model *m);
+
+/* How many of the audited figures with a log in run set run its own rule
+ * (the one its records were parsed with) reproduces (*own), how many a rule
+ * of the fit search reproduces instead (*under), out of *n. */
+void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *under, size_t *n);
 
 /* The audited figure of published row row; NULL when the audit covers no
  * such figure. */

@@ -5,6 +5,7 @@
 
 #include "jdoc.h"
 #include "mdtable.h"
+#include "pairing.h"
 #include "stats.h"
 
 long long fl_cell_records(const rm_cell *rc, int *summary)
@@ -41,14 +42,26 @@ static void runs_points(const rm_cfg *c, sn_point *pts)
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
-                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0};
+                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
+                            rc->n_ok ? rc->link_run : NULL};
     }
+}
+
+const pr_run *fl_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+{
+    /* A table that names no repository pairs with no log (pairing.h): no
+     * pass over the framework's records. */
+    for (size_t i = 0; t->source_repo && i < f->nrecs; i++)
+        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
+            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
+            return f->runs[i];
+    return NULL;
 }
 
 /* The series of published table t as its table prints it: one point per
  * row (the first where the source repeats one), in device-count order;
  * returns how many (pts has room for t->nrows). */
-static size_t pub_points(const pr_pub_table *t, sn_point *pts)
+static size_t pub_points(const rm_fw *f, const pr_pub_table *t, sn_point *pts)
 {
     rm_row *rows = NULL;
     size_t n = 0;
@@ -58,7 +71,8 @@ static size_t pub_points(const pr_pub_table *t, sn_point *pts)
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0};
+                            r->has_value ? mdt_pub_decimals(r) : 0,
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
     }
     free(rows);
     return n;
@@ -84,7 +98,7 @@ int fl_pub_row_flagged(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *
     if (twin_of(f, t))
         return 1;
     sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
-    size_t n = pub_points(t, pts);
+    size_t n = pub_points(f, t, pts);
     size_t i = point_at(pts, n, row->nodes, row->gpus);
     int flagged = i < n && sn_point_flags(pts, n, i) != 0;
     free(pts);
@@ -97,7 +111,7 @@ size_t fl_pub_row_notes(const lang *l, const rm_fw *f, const pr_pub_table *t,
     if (!row || !row->has_value)
         return 0;
     sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
-    size_t n = pub_points(t, pts), flags = 0;
+    size_t n = pub_points(f, t, pts), flags = 0;
     size_t i = point_at(pts, n, row->nodes, row->gpus);
     if (i < n)
         flags += sn_point_notes(l, t->platform, pts, n, i, mark, sn, err);
@@ -159,7 +173,7 @@ static size_t check_cfg(const lang *l, const rm_fw *f, const rm_cfg *c, const rm
                              marks ? &marks[i] : NULL, sn, err);
     }
     if (c->pub) {
-        size_t np = pub_points(c->pub, pts);
+        size_t np = pub_points(f, c->pub, pts);
         for (size_t i = 0; i < n; i++) {
             rm_cell *rc = (rm_cell *)&c->cells[i];
             size_t k = point_at(pts, np, rc->nodes, rc->gpus);
@@ -237,7 +251,7 @@ unsigned fl_pub_row_bits(const rm_fw *f, const pr_pub_table *t, const pr_pub_row
     if (!row || !row->has_value)
         return 0;
     sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
-    size_t n = pub_points(t, pts);
+    size_t n = pub_points(f, t, pts);
     size_t i = point_at(pts, n, row->nodes, row->gpus);
     unsigned bits = i < n ? sn_point_flags(pts, n, i) : 0;
     free(pts);

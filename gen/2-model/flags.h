@@ -48,6 +48,13 @@ int fl_pub_row_flagged(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *
 size_t fl_pub_row_notes(const lang *l, const rm_fw *f, const pr_pub_table *t,
                         const pr_pub_row *row, pr_buf *mark, sn_notes *sn, pr_err *err);
 
+/* The run set of the imported log behind published row r of t (shown
+ * under f): a record of f from t's own repository and platform, of t's
+ * batch size, the mode t pairs with (pairing.h), r's nodes and GPUs; NULL
+ * when none.  The series rules compare a table's figures within one run
+ * set (sanity.h), and the pages say which run set a figure is of. */
+const pr_run *fl_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r);
+
 /* The records (steps) rc's successful runs read from their logs, summed;
  * -1 when a record does not say.  *summary set when a run's figure is what
  * its log prints as a summary (one record stands for the run). */

@@ -31,7 +31,7 @@ size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
 {
     for (size_t i = 0; i < t->nrows; i++) {
         const pr_pub_row *r = &t->rows[i];
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, mdt_pub_decimals(r)};
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, mdt_pub_decimals(r), NULL};
     }
     pr_qsort(pts, t->nrows, sizeof *pts, point_qsort);
     return t->nrows;
@@ -93,13 +93,19 @@ typedef struct {
     const sn_point *base, *prev;
 } scan;
 
+/* 1 when a and b may be compared: of one run set, or of sets not known. */
+static int same_set(const sn_point *a, const sn_point *b)
+{
+    return !a->set || !b->set || a->set == b->set;
+}
+
 static scan scan_point(const sn_point *pts, size_t n, size_t i)
 {
     scan s = {0, NULL, NULL};
-    for (size_t j = 0; j < n && !s.base; j++)
-        if (pts[j].has && pts[j].gpus == 1 && pts[j].nodes == 1)
-            s.base = &pts[j];
     const sn_point *q = &pts[i];
+    for (size_t j = 0; j < n && !s.base; j++)
+        if (pts[j].has && pts[j].gpus == 1 && pts[j].nodes == 1 && same_set(&pts[j], q))
+            s.base = &pts[j];
     if (!q->has)
         return s;
     double qlo, qhi, blo, bhi;
@@ -113,7 +119,7 @@ static scan scan_point(const sn_point *pts, size_t n, size_t i)
     }
     /* Against the previous device count (the last row with fewer). */
     for (size_t j = 0; j < i; j++)
-        if (pts[j].has && pts[j].gpus < q->gpus)
+        if (pts[j].has && pts[j].gpus < q->gpus && same_set(&pts[j], q))
             s.prev = &pts[j];
     if (!s.prev)
         return s;

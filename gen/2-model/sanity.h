@@ -43,6 +43,9 @@ typedef struct sn_point {
     int has;      /* 0: a state (TODO, OOM), no figure */
     double value;
     int decimals; /* as printed (lib/stats.h) */
+    const void *set; /* the run set the figure is of (a pr_run), NULL when not known: the
+                      * series rules set a figure against one of its own run set only (no
+                      * efficiency or fall across clusters or dates) */
 } sn_point;
 
 /* The footnotes of one table.  Each flag gets the next letter (a, b, …);

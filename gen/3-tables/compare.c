@@ -368,7 +368,9 @@ void cmp_audit_verdict_link(const lang *l, const au_item *it, const char *page_r
     to_top(page_rel, out); /* the audit sits at the output folder's top */
     pr_buf_printf(out, "%s#%s \"", strcmp(l->code, "zh") == 0 ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN,
                   it->anchor);
-    for (const char *t = lang_str(l, titles[it->verdict]); *t; t++) {
+    /* Reproduced under another rule than the run set's: says so. */
+    const char *title = lang_str(l, it->under ? "al_title_reproduced_under" : titles[it->verdict]);
+    for (const char *t = title; *t; t++) {
         if (*t == '"' || *t == '\\')
             pr_buf_putc(out, '\\');
         pr_buf_putc(out, *t);

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "compare.h"
+#include "flags.h"
 #include "fw_tables.h"
 #include "pairing.h"
 #include "md.h"
@@ -36,16 +38,26 @@ static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
                                       mdt_pub_decimals(base));
 }
 
-/* The run set of the imported log behind published row r of t: a record
- * of f from t's own repository, of t's platform, batch size, the mode t
- * pairs with, and r's nodes and GPUs; NULL when none. */
-static const pr_run *pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+/* The run set of the log behind published row r of t: the one the audit
+ * pairs with the figure (audit.h: also a log of another batch size or mode
+ * of its class that the source links from the cell), else fl_pub_row_run's. */
+static const pr_run *row_run(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                             const pr_pub_row *r)
 {
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
-            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
-            return f->runs[i];
-    return NULL;
+    const au_item *it = au_item_of_row(audit, r);
+    return it && it->run ? it->run : fl_pub_row_run(f, t, r);
+}
+
+/* 1 when the source's own logs show row r and the 1-GPU row base of t to
+ * be of two run sets (*run and *base_run get them): no speedup is
+ * computed across them. */
+static int pub_rows_cross(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                          const pr_pub_row *r, const pr_pub_row *base, const pr_run **run,
+                          const pr_run **base_run)
+{
+    *run = row_run(audit, f, t, r);
+    *base_run = *run ? row_run(audit, f, t, base) : NULL;
+    return *run && *base_run && *run != *base_run;
 }
 
 /* Two tables are revisions of one source when the same source (label and
@@ -175,12 +187,14 @@ static int table_scaling(const pr_pub_table *t)
     return !pv_is_cpu(t->platform) || two;
 }
 
-int fwp_row_scaling(const pr_pub_table *t, const pr_pub_row *r, double *speedup,
-                    double *eff_pct)
+int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                    const pr_pub_row *r, double *speedup, double *eff_pct)
 {
     *speedup = *eff_pct = NAN;
     const pr_pub_row *base = rm_pub_row(t, 1, 1);
-    if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t))
+    const pr_run *run, *base_run;
+    if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t) ||
+        pub_rows_cross(audit, f, t, r, base, &run, &base_run))
         return 0;
     *speedup = fwt_pub_speedup(r->value, base->value, r->gpus, eff_pct);
     return 1;
@@ -212,7 +226,8 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0};
+                            r->has_value ? mdt_pub_decimals(r) : 0,
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);
@@ -247,28 +262,27 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
          * flags that travel with the figure. */
         cmp_audit_verdict_link(l, au_item_of_row(w->audit, r), page_rel, out);
         double computed = NAN;
+        const pr_run *run, *base_run;
         if (scaling && r != base) {
             pr_buf sp = PR_BUF_INIT;
             if (!base) {
                 pr_buf_printf(out, " · %s¹", lang_str(l, "no_baseline"));
                 nt->no_baseline = 1;
+            } else if (pub_rows_cross(w->audit, f, t, r, base, &run, &base_run)) {
+                /* The source's own logs show two of its run sets behind the
+                 * figure and its 1-GPU figure (another cluster, another
+                 * date): no speedup across them; the note says what differs. */
+                json_t *diffs = rs_diff(run, base_run);
+                sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
+                                     rs_title(base_run, l->code), diffs, &sp, sn, err);
+                json_decref(diffs);
+                pr_buf_printf(out, " · %s%s", lang_str(l, "state_other_runset"),
+                              pr_buf_cstr(&sp));
             } else {
                 double eff;
                 computed = fwt_pub_speedup(r->value, base->value, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
                 pr_md_number(out, computed, PR_DECIMALS_SPEEDUP);
-                /* The source's own logs show two of its run sets behind
-                 * the figure and its 1-GPU figure: the speedup crosses
-                 * them. */
-                const pr_run *run = pub_row_run(f, t, r);
-                const pr_run *base_run = run ? pub_row_run(f, t, base) : NULL;
-                if (run && base_run && run != base_run) {
-                    json_t *diffs = rs_diff(run, base_run);
-                    sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
-                                         rs_title(base_run, l->code), diffs, &sp, sn, err);
-                    json_decref(diffs);
-                    pr_buf_puts(out, pr_buf_cstr(&sp));
-                }
                 pr_buf_puts(out, " · ");
                 pr_md_number(out, eff, PR_DECIMALS_PERCENT);
                 pr_buf_puts(out, "%");

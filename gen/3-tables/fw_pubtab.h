@@ -48,10 +48,14 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
  * with c and it prints a figure or a state other than TODO. */
 int fwp_shown(const rm_cfg *c, const pr_pub_table *t);
 /* The speedup and scaling efficiency (percent) the page shows beside row r
- * of t, computed from t's own figures (fw_tables.h, fwt_pub_speedup); 0
- * and NAN both when it shows none (r is the 1-GPU row, t has no 1-GPU
- * figure, or a CPU table of one process count). */
-int fwp_row_scaling(const pr_pub_table *t, const pr_pub_row *r, double *speedup,
-                    double *eff_pct);
+ * of t (shown under framework f), computed from t's own figures
+ * (fw_tables.h, fwt_pub_speedup); 0 and NAN both when it shows none (r is
+ * the 1-GPU row, t has no 1-GPU figure, a CPU table of one process count,
+ * or the source's own logs show r and the 1-GPU figure to be of two run
+ * sets: speedups within one run set only).  The logs are the ones audit
+ * (may be NULL) pairs with the figures (a log of another batch size the
+ * source links from the cell too), else f's records of the figures' case. */
+int fwp_row_scaling(const struct au_model *audit, const rm_fw *f, const pr_pub_table *t,
+                    const pr_pub_row *r, double *speedup, double *eff_pct);
 
 #endif

@@ -129,31 +129,8 @@ static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *e
     pr_buf_free(&code);
 }
 
-/* Flags rc's speedup when its 1-GPU baseline base comes from another
- * source (measured against imported, or logs of two repositories), or
- * from another run set of the same source (runset.h). */
-static void other_base(const lang *l, const rm_cfg *c, const rm_cell *rc, const rm_cell *base,
-                       pr_buf *sp, sn_notes *sn, pr_err *err)
-{
-    pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
-    runs_source(l, rc, &a, err);
-    runs_source(l, base, &b, err);
-    if (strcmp(pr_buf_cstr(&a), pr_buf_cstr(&b)) != 0) {
-        sn_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&a),
-                           pr_buf_cstr(&b), sp, sn, err);
-    } else if (rc->link_run && base->link_run && rc->link_run != base->link_run) {
-        /* One source, two run sets: what differs between them. */
-        json_t *diffs = rs_diff(rc->link_run, base->link_run);
-        sn_other_runset_note(l, c->platform, rc->nodes, rc->gpus, rs_title(rc->link_run, l->code),
-                             rs_title(base->link_run, l->code), diffs, sp, sn, err);
-        json_decref(diffs);
-    }
-    pr_buf_free(&a);
-    pr_buf_free(&b);
-}
-
 /* 1 when rc's figure and its 1-GPU baseline base were read with two parse
- * rules: no speedup is shown across them. */
+ * rules. */
 static int rules_differ(const rm_cell *rc, const rm_cell *base)
 {
     const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
@@ -161,33 +138,50 @@ static int rules_differ(const rm_cell *rc, const rm_cell *base)
     return ra && rb && !json_equal((json_t *)ra, (json_t *)rb);
 }
 
-/* When rc's figure and its 1-GPU baseline base were read with two parse
- * rules (a log's summary line against a mean after a skip), fills the
- * speedup and efficiency cells with the state and footnotes the two rules
- * (and the run sets, when they differ too); returns 1.  0: one rule. */
-static int other_rule(const lang *l, const rm_cfg *c, const rm_cell *rc, const rm_cell *base,
-                      pr_buf *sp, pr_buf *eff, sn_notes *sn, pr_err *err)
+int fwt_same_runset(const rm_cell *rc, const rm_cell *base)
 {
-    const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
-    const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
-    if (!rules_differ(rc, base))
+    return rc == base || (rc->link_run == base->link_run && !rules_differ(rc, base));
+}
+
+/* When rc's figure and its 1-GPU baseline base are not of one run set read
+ * with one rule (another source, another run set of the source: another
+ * cluster or date, or another parse rule), fills the speedup and
+ * efficiency cells with the state and a footnote saying why there is no
+ * speedup and what differs; returns 1.  0: one run set, one rule. */
+static int no_scaling_across(const lang *l, const rm_cfg *c, const rm_cell *rc,
+                             const rm_cell *base, pr_buf *sp, pr_buf *eff, sn_notes *sn,
+                             pr_err *err)
+{
+    if (fwt_same_runset(rc, base))
         return 0;
-    pr_buf_puts(sp, lang_str(l, "state_other_rule"));
-    pr_buf_puts(eff, lang_str(l, "state_none"));
     const pr_run *a = rc->link_run, *b = base->link_run;
-    json_t *diffs = a && b ? rs_diff(a, b) : json_array();
-    if (!a || !b || a == b) {
-        /* One run set: only the rules differ. */
-        pr_buf d = PR_BUF_INIT;
-        rs_rule_diff(ra, rb, &d);
-        json_array_append_new(diffs, json_pack("{s:s,s:s,s:s}", "what", "rule", "a",
-                                               pr_buf_cstr(&d), "b", ""));
-        pr_buf_free(&d);
+    int two_sets = a != b, other_rule = rules_differ(rc, base);
+    pr_buf_puts(sp, lang_str(l, two_sets ? "state_other_runset" : "state_other_rule"));
+    pr_buf_puts(eff, lang_str(l, "state_none"));
+    pr_buf sa = PR_BUF_INIT, sb = PR_BUF_INIT;
+    runs_source(l, rc, &sa, err);
+    runs_source(l, base, &sb, err);
+    if (strcmp(pr_buf_cstr(&sa), pr_buf_cstr(&sb)) != 0 || !a || !b) {
+        /* Two sources: measured here against imported, or two repositories. */
+        sn_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&sa),
+                           pr_buf_cstr(&sb), sp, sn, err);
+    } else {
+        json_t *diffs = rs_diff(a, b);
+        if (!two_sets) {
+            /* One run set: only the rules differ. */
+            pr_buf d = PR_BUF_INIT;
+            rs_rule_diff(rc->link_rec->rule, base->link_rec->rule, &d);
+            json_array_append_new(diffs, json_pack("{s:s,s:s,s:s}", "what", "rule", "a",
+                                                   pr_buf_cstr(&d), "b", ""));
+            pr_buf_free(&d);
+        }
+        const char *ta = rs_title(a, l->code), *tb = rs_title(b, l->code);
+        sn_diff_note(l, c->platform, rc->nodes, rc->gpus, ta, two_sets ? tb : ta, diffs,
+                     other_rule, sp, sn, err);
+        json_decref(diffs);
     }
-    const char *sa = a ? rs_title(a, l->code) : "", *sb = b ? rs_title(b, l->code) : "";
-    sn_diff_note(l, c->platform, rc->nodes, rc->gpus, sa, a == b ? sa : sb, diffs, 1, sp, sn,
-                 err);
-    json_decref(diffs);
+    pr_buf_free(&sa);
+    pr_buf_free(&sb);
     return 1;
 }
 
@@ -296,8 +290,7 @@ int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double 
 {
     *speedup = *eff_pct = NAN;
     const rm_cell *base = rm_cell_of(c, 1, 1);
-    if (!fwt_has_scaling(f, c) || !rc->n_ok || !base->n_ok ||
-        (rc != base && rules_differ(rc, base)))
+    if (!fwt_has_scaling(f, c) || !rc->n_ok || !base->n_ok || !fwt_same_runset(rc, base))
         return 0;
     *speedup = speedup_of(rc->median, base->median, rc->gpus, eff_pct);
     return 1;
@@ -371,7 +364,8 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
-                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0};
+                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
+                            rc->n_ok ? rc->link_run : NULL};
     }
     sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
     pr_buf cells[MAX_COLS];
@@ -418,13 +412,11 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
                               lang_str(l, "state_failed"));
                 nt->failed = 1;
             }
-            if (scaling && base->n_ok && rc != base && other_rule(l, c, rc, base, sp, eff, &sn, err)) {
-                /* Two rules: no speedup across them (the note says why). */
+            if (scaling && base->n_ok && no_scaling_across(l, c, rc, base, sp, eff, &sn, err)) {
+                /* Speedups within one run set only (the note says why not). */
             } else if (scaling) {
                 scaling_cells(l, rc->median, base->n_ok ? base->median : NAN, rc->gpus, sp, eff,
                               nt);
-                if (base->n_ok && rc != base)
-                    other_base(l, c, rc, base, sp, &sn, err);
             }
         } else {
             const char *state = rc->fail_rec ? mdt_fail_word(l, rc->fail_rec)

@@ -25,10 +25,14 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
  * a hardware suite (a bandwidth is no multiple of the 1-GPU one), and on
  * a CPU machine only with two process counts. */
 int fwt_has_scaling(const rm_fw *f, const rm_cfg *c);
+/* 1 when cell rc and the 1-GPU cell base are figures of one run set read
+ * with one parse rule: a speedup is computed within one run set only, never
+ * across sources, clusters, dates or rules (docs/data-model.md#run-sets). */
+int fwt_same_runset(const rm_cell *rc, const rm_cell *base);
 /* The speedup of cell rc (of c) against c's 1-GPU cell and its scaling
  * efficiency in percent, as its reproduction table shows them; 0 and NAN
  * both when the table shows none (no column, no run, no 1-GPU baseline,
- * or the two were read with different parse rules). */
+ * or the two are not of one run set and rule: fwt_same_runset). */
 int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double *speedup,
                      double *eff_pct);
 /* The same computation for a published figure value against its table's

@@ -1,10 +1,12 @@
 #include "view.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "md.h"
+#include "sanity.h"
 
 void vw_str(json_t *o, const char *k, const char *v)
 {
@@ -89,8 +91,11 @@ void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *
         add_note(list, l, "note_insufficient", v, err);
     if (nt->olympic)
         add_note(list, l, "note_olympic", v, err);
-    if (nt->sanity)
+    if (nt->sanity) {
+        /* The efficiency rule in words with the tolerance its flag allows. */
+        json_object_set_new(v, "eff_tol", json_integer((json_int_t)lround(100.0 * SN_EFF_TOL)));
         add_note(list, l, "note_sanity", v, err);
+    }
     if (nt->failed)
         add_note(list, l, "note_failed", v, err);
     json_decref(v);

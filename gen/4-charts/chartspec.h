@@ -62,8 +62,8 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
  * 100 % level, one chart per platform of f, one line per configuration
  * (efficiency-PLATFORM[.LANG]; it replaces the log-log speedup chart,
  * whose figures the tables keep). */
-int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc,
-                     pr_buf *md, pr_err *err);
+int cs_fw_efficiency(const lang *l, const struct au_model *audit, const rm_fw *f,
+                     const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err);
 /* Model page, configuration mc: grouped bars (states as labelled gaps) and
  * scaling lines, one series per framework. */
 int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,

@@ -34,11 +34,7 @@ void cs_flags_free(cs_flags *fl)
 /* As the published table's speedup flag finds it (gen/3-tables/fw_tables.c). */
 const pr_run *cs_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
-    for (size_t i = 0; i < f->nrecs; i++)
-        if (strcmp(f->recs[i]->precision, pr_pub_mode(t)) == 0 &&
-            pr_pub_row_log(f->recs[i], f->rec_plats[i], t, r, 0))
-            return f->runs[i];
-    return NULL;
+    return fl_pub_row_run(f, t, r);
 }
 
 const void *cs_pub_row_set(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
@@ -64,22 +60,4 @@ void cs_sets_free(cs_sets *s)
     free(s->key);
     s->key = NULL;
     s->n = s->cap = 0;
-}
-
-int cs_same_source(const rm_cell *rc, const rm_cell *base)
-{
-    if (rc->imported != base->imported)
-        return 0;
-    if (!rc->imported)
-        return 1;
-    const char *a = rc->link_rec ? pr_json_str(rc->link_rec->source, "repo") : NULL;
-    const char *b = base->link_rec ? pr_json_str(base->link_rec->source, "repo") : NULL;
-    return strcmp(a ? a : "", b ? b : "") == 0;
-}
-
-int cs_other_rule(const rm_cell *rc, const rm_cell *base)
-{
-    const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
-    const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
-    return ra && rb && !json_equal((json_t *)ra, (json_t *)rb);
 }

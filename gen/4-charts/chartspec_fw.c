@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "chartspec_int.h"
+#include "fw_pubtab.h"
+#include "fw_tables.h"
 #include "md.h"
 #include "view.h"
 
@@ -98,38 +101,41 @@ static char *eff_text(double eff)
 }
 
 /* The efficiency points of c from its runs' medians (pub 0) or its primary
- * published figures (pub 1), each over the 1-GPU one of the same kind, as
- * the tables compute them: into series of chart when chart is not NULL.
- * A point whose figure and baseline were read with two parse rules is
- * left out (the table prints none); one whose baseline is of another run
- * set or source is drawn flagged (the table flags its speedup), as is one
- * whose figure its table flags.  Returns the points (0 without a
- * baseline); *max_gpus (may be NULL) is raised to the largest GPU count
- * with a point. */
-static size_t efficiency_points(const rm_fw *f, const rm_cfg *c, int pub, const cs_flags *fl,
-                                cs_sets *sets, pr_chart *chart, int series, int *max_gpus)
+ * published figures (pub 1), each over the 1-GPU one of the same kind,
+ * exactly where the tables compute one (fwt_cell_scaling, fwp_row_scaling:
+ * within one run set and rule only; a point across run sets, sources or
+ * rules is left out, as the table prints none): into series of chart when
+ * chart is not NULL.  A point whose figure its table flags is drawn
+ * flagged.  Returns the points (0 without a baseline); *max_gpus (may be
+ * NULL) is raised to the largest GPU count with a point. */
+static size_t efficiency_points(const au_model *audit, const rm_fw *f, const rm_cfg *c, int pub,
+                                const cs_flags *fl, cs_sets *sets, pr_chart *chart, int series,
+                                int *max_gpus)
 {
     const rm_cell *b = rm_cell_of(c, 1, 1);
     const pr_pub_row *pb = b->pub;
     if (pub ? !(pb && pb->has_value) : !b->n_ok)
         return 0;
-    const pr_run *brun = pub ? cs_pub_row_run(f, c->pub, pb) : b->link_run;
     size_t points = 0;
     for (size_t i = 0; i < c->ncells; i++) {
         const rm_cell *rc = &c->cells[i];
         const pr_pub_row *pr = rc->pub;
-        double v = NAN;
+        double v = NAN, sp;
         int flagged = 0;
         const void *set = NULL;
         if (pub && pr && pr->has_value) {
-            v = 100.0 * pr->value / pb->value / rc->gpus;
-            const pr_run *run = pr != pb ? cs_pub_row_run(f, c->pub, pr) : brun;
-            flagged = fl->pub[i] || (run && brun && run != brun);
-            set = run ? (const void *)run : (const void *)c->pub;
-        } else if (!pub && rc->n_ok && (rc == b || !cs_other_rule(rc, b))) {
-            v = 100.0 * rc->median / b->median / rc->gpus;
-            flagged = fl->meas[i] ||
-                      (rc != b && (!cs_same_source(rc, b) || rc->link_run != b->link_run));
+            if (pr == pb)
+                v = 100.0;
+            else
+                fwp_row_scaling(audit, f, c->pub, pr, &sp, &v);
+            flagged = fl->pub[i];
+            set = cs_pub_row_set(f, c->pub, pr);
+        } else if (!pub && rc->n_ok) {
+            if (rc == b)
+                v = 100.0;
+            else
+                fwt_cell_scaling(f, c, rc, &sp, &v);
+            flagged = fl->meas[i];
             set = rc->link_run;
         }
         if (isnan(v)) {
@@ -160,8 +166,8 @@ static size_t efficiency_points(const rm_fw *f, const rm_cfg *c, int pub, const 
  * gives three points or more and reaches GPU counts the runs' line does
  * not (Perf's 88.8 % at 32 GPUs, mmsegmentation's 178.7 %): two published
  * points say no more than the table. */
-int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queue *oc,
-                     pr_buf *md, pr_err *err)
+int cs_fw_efficiency(const lang *l, const au_model *audit, const rm_fw *f, const char *dir_rel,
+                     cs_queue *oc, pr_buf *md, pr_err *err)
 {
     for (size_t first = 0; first < f->ncfgs;) {
         const pr_platform *plat = f->cfgs[first].platform;
@@ -182,8 +188,8 @@ int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queu
             cs_flags fl;
             cs_flags_of(f, c, &fl);
             int runs_max = 0, pub_max = 0;
-            int runs = efficiency_points(f, c, 0, &fl, &sets, NULL, 0, &runs_max) >= 2;
-            int pub = efficiency_points(f, c, 1, &fl, &sets, NULL, 0, &pub_max) >= 3 &&
+            int runs = efficiency_points(audit, f, c, 0, &fl, &sets, NULL, 0, &runs_max) >= 2;
+            int pub = efficiency_points(audit, f, c, 1, &fl, &sets, NULL, 0, &pub_max) >= 3 &&
                       (!runs || pub_max > runs_max);
             for (int k = 0; k < 2; k++) {
                 if (!(k ? pub : runs))
@@ -193,7 +199,7 @@ int cs_fw_efficiency(const lang *l, const rm_fw *f, const char *dir_rel, cs_queu
                 char *config = lang_config_short(l, &bare, !k, err);
                 int s = pr_chart_add_series(chart, config,
                                             k ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID);
-                efficiency_points(f, c, k, &fl, &sets, chart, s, NULL);
+                efficiency_points(audit, f, c, k, &fl, &sets, chart, s, NULL);
                 lines++;
                 free(config);
             }

@@ -71,11 +71,4 @@ typedef struct cs_sets {
 int cs_set_id(cs_sets *s, const void *key);
 void cs_sets_free(cs_sets *s);
 
-/* 1 when rc's and base's runs come from one source: both measured here,
- * or both imported from one repository. */
-int cs_same_source(const rm_cell *rc, const rm_cell *base);
-/* 1 when rc's figure and base's were read with two parse rules (the
- * reproduction table prints no speedup or efficiency then). */
-int cs_other_rule(const rm_cell *rc, const rm_cell *base);
-
 #endif

@@ -62,8 +62,9 @@ static void printed_cell(const pr_pub_table *t, const pr_pub_row *row, pr_buf *o
     pr_buf_free(&text);
 }
 
-/* The rule as a code span: the keys that say which records count and how. */
-static void rule_cell(const json_t *rule, pr_buf *out)
+/* The rule as compact JSON: the keys that say which records count and how
+ * (malloc'd: the caller frees it). */
+static char *rule_text(const json_t *rule)
 {
     static const char *const keys[] = {"profile", "keyword", "scope", "value", "step",
                                        "skip",    "reduce",  "trim",  "round", NULL};
@@ -78,9 +79,16 @@ static void rule_cell(const json_t *rule, pr_buf *out)
         json_object_set(o, keys[i], v);
     }
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+    json_decref(o);
+    return text;
+}
+
+/* The rule as a code span in a table cell. */
+static void rule_cell(const json_t *rule, pr_buf *out)
+{
+    char *text = rule_text(rule);
     pr_md_code_cell(out, text);
     free(text);
-    json_decref(o);
 }
 
 /* The common cells of a figure: framework, platform, configuration, GPUs. */
@@ -158,11 +166,20 @@ static void verdict_fields(const au_item *it, json_t *rv)
                                         "v_no_value", "v_no_log"};
     json_object_set_new(rv, names[it->verdict], json_true());
     pr_buf b = PR_BUF_INIT;
-    if (it->verdict == AU_TRUNCATED || it->verdict == AU_DIFFERS) {
+    if (it->own == AU_TRUNCATED || it->own == AU_DIFFERS) {
         pr_md_number(&b, it->rec->final_result, mdt_pub_decimals(it->row));
         vw_md(rv, "rounded", &b);
         cmp_signed_pct(&b, it->diff_pct);
         vw_md(rv, "diff", &b);
+    }
+    if (it->under) {
+        /* Reproduced under another rule than the run set's: named, with
+         * what it gives; the run set's own value stays the figure. */
+        rule_cell(it->under, &b);
+        vw_md(rv, "under", &b);
+        int d = mdt_pub_decimals(it->row);
+        pr_md_number(&b, it->under_value, d + 3 > 6 ? 6 : d + 3);
+        vw_md(rv, "under_value", &b);
     }
     pr_buf_free(&b);
 }
@@ -310,6 +327,58 @@ static void importers_line(const lang *l, const au_model *m, const char *key, pr
     pr_buf_free(&sets);
 }
 
+/* Per run set behind the items of m whose model and platform make key
+ * ("model\nplatform"), in first-seen order, a list item: how many of its
+ * published figures its rule reproduces, and how many a rule of the fit
+ * search reproduces instead. */
+static void runset_rules(const lang *l, const au_model *m, const char *key, pr_buf *out,
+                         pr_err *err)
+{
+    const pr_run **runs = pr_xcalloc(m->nitems + 1, sizeof *runs);
+    const json_t **rules = pr_xcalloc(m->nitems + 1, sizeof *rules);
+    size_t n = 0;
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        if (!it->run || it->verdict == AU_NO_LOG)
+            continue;
+        char *k = pr_xasprintf("%s\n%s", it->table->model,
+                               it->table->platform ? it->table->platform->id : "");
+        int mine = strcmp(k, key) == 0;
+        free(k);
+        size_t j = 0;
+        while (j < n && runs[j] != it->run)
+            j++;
+        if (mine && j == n) {
+            rules[n] = it->rec->rule; /* one rule per run set: its first record's */
+            runs[n++] = it->run;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t own, under, all;
+        au_run_counts(m, runs[i], &own, &under, &all);
+        pr_buf set = PR_BUF_INIT, rule = PR_BUF_INIT;
+        pr_md_code_span(&set, runs[i]->name);
+        if (rules[i]) { /* a list item, not a table cell: a plain code span */
+            char *text = rule_text(rules[i]);
+            pr_md_code_span(&rule, text);
+            free(text);
+        }
+        json_t *v = json_pack("{s:s,s:s,s:I,s:I,s:I}", "set", pr_buf_cstr(&set), "rule",
+                              pr_buf_cstr(&rule), "own", (json_int_t)own, "n", (json_int_t)all,
+                              "under", (json_int_t)under);
+        pr_buf_free(&rule);
+        if (!under)
+            json_object_del(v, "under");
+        pr_buf_puts(out, "- ");
+        lang_fmt(l, "head_audit_runset_rule", v, out, err);
+        pr_buf_putc(out, '\n');
+        json_decref(v);
+        pr_buf_free(&set);
+    }
+    free(rules);
+    free(runs);
+}
+
 /* The row's id (audit.h) as an empty HTML anchor before the row's first
  * cell: a table row can hold no heading, and the model and framework
  * pages link each figure here.  GitHub keeps the id (prefixing it
@@ -370,6 +439,11 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
             importers_line(l, m, key, &imp, err);
             if (imp.len)
                 vw_md(group, "importers", &imp);
+            runset_rules(l, m, key, &imp, err);
+            while (imp.len && imp.data[imp.len - 1] == '\n')
+                pr_buf_truncate(&imp, imp.len - 1);
+            if (imp.len)
+                vw_md(group, "runset_rules", &imp);
             pr_buf_free(&imp);
             json_array_append_new(models, group);
         }
@@ -448,6 +522,11 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
     json_object_set_new(view, "restated", restated);
     json_object_set_new(view, "n_figures", json_integer((json_int_t)m->nitems));
     json_object_set_new(view, "n_reproduced", count(m, AU_REPRODUCED));
+    json_int_t n_under = 0;
+    for (size_t i = 0; i < m->nitems; i++)
+        n_under += m->items[i].under != NULL;
+    if (n_under) /* said only where some are */
+        json_object_set_new(view, "n_under", json_integer(n_under));
     json_object_set_new(view, "n_truncated", count(m, AU_TRUNCATED));
     json_object_set_new(view, "n_differs", count(m, AU_DIFFERS));
     json_object_set_new(view, "n_no_value", count(m, AU_NO_VALUE));

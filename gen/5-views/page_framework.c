@@ -459,7 +459,7 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
         rm_fw one = *f;
         one.cfgs = f->cfgs + first;
         one.ncfgs = end - first;
-        if (cs_fw_efficiency(l, &one, page_rel, oc, &b, err) < 0)
+        if (cs_fw_efficiency(l, w->audit, &one, page_rel, oc, &b, err) < 0)
             goto out;
         chart_md(&b);
         if (b.len)

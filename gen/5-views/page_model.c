@@ -60,6 +60,30 @@ static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *
     const au_item *it = rc->origin == RM_MEASURED && rc->imported
                             ? cmp_audit_differs(w->audit, rc->link_rec)
                             : NULL;
+    /* Reproduced under another rule than its run set's: the cell shows the
+     * run set's value, and says what the source printed (the ✅ follows). */
+    const au_item *under = rc->origin == RM_MEASURED && rc->imported
+                               ? au_item_of_rec(w->audit, rc->link_rec)
+                               : NULL;
+    if (!it && under && under->under && !under->other_bs) {
+        pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT;
+        pr_buf label = PR_BUF_INIT;
+        mdt_summary_cell(w, l, rc, page_rel, NULL, &value);
+        mdt_pub_value(&printed, under->row);
+        pr_buf_puts(&printed, lang_str(l, "published_mark"));
+        cmp_signed_pct(&diff, under->diff_pct);
+        pr_md_text(&label, under->table->label);
+        json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "value", pr_buf_cstr(&value), "printed",
+                              pr_buf_cstr(&printed), "diff", pr_buf_cstr(&diff), "source",
+                              pr_buf_cstr(&label));
+        lang_fmt(l, "head_printed_under", v, out, err);
+        json_decref(v);
+        pr_buf_free(&value);
+        pr_buf_free(&printed);
+        pr_buf_free(&diff);
+        pr_buf_free(&label);
+        return;
+    }
     if (!it) {
         mdt_summary_cell(w, l, rc, page_rel, NULL, out);
         return;

@@ -201,8 +201,8 @@ static json_t *cell_row(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
 
 /* The row of row r of published table t, shown under configuration c of
  * f. */
-static json_t *pub_row(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t,
-                       const pr_pub_row *r)
+static json_t *pub_row(const rm_world *w, const rm_fw *f, const rm_cfg *c,
+                       const pr_pub_table *t, const pr_pub_row *r)
 {
     json_t *row = new_row();
     set_case(row, f, c, t->precision, t->batch_size, r->nodes, r->gpus);
@@ -216,7 +216,7 @@ static json_t *pub_row(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t,
     }
     pr_buf_free(&b);
     double sp, eff;
-    if (fwp_row_scaling(t, r, &sp, &eff)) {
+    if (fwp_row_scaling(w->audit, f, t, r, &sp, &eff)) {
         set_real(row, "speedup", sp);
         set_real(row, "efficiency", eff);
     }
@@ -243,8 +243,8 @@ static int pub_row_qsort(const void *a, const void *b)
 
 /* The published rows of f's configurations cfgs[first, end): each table a
  * page shows (fwp_shown), once, in f's table order. */
-static void pub_rows(const rm_fw *f, size_t first, size_t end, const pr_pub_table **seen,
-                     size_t *nseen, json_t *rows)
+static void pub_rows(const rm_world *w, const rm_fw *f, size_t first, size_t end,
+                     const pr_pub_table **seen, size_t *nseen, json_t *rows)
 {
     for (size_t i = first; i < end; i++) {
         const rm_cfg *c = &f->cfgs[i];
@@ -262,7 +262,7 @@ static void pub_rows(const rm_fw *f, size_t first, size_t end, const pr_pub_tabl
             pr_qsort(rs, t->nrows, sizeof *rs, pub_row_qsort);
             for (size_t r = 0; r < t->nrows; r++) /* a repeated row: its first, as shown */
                 if (rm_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
-                    json_array_append_new(rows, pub_row(f, c, t, rs[r]));
+                    json_array_append_new(rows, pub_row(w, f, c, t, rs[r]));
             free(rs);
         }
     }
@@ -285,7 +285,7 @@ json_t *ex_rows(const rm_world *w)
             const pr_pub_table **seen = pr_xcalloc(f->npubs + 1, sizeof *seen);
             size_t nseen = 0;
             for (size_t p = 0; p < nplat; p++)
-                pub_rows(f, order[p].first, order[p].end, seen, &nseen, rows);
+                pub_rows(w, f, order[p].first, order[p].end, seen, &nseen, rows);
             free(seen);
             free(order);
         }

@@ -81,14 +81,14 @@ static const char *const string_keys[] = {
     "logfact_driver_cuda", "logfact_command", "logfact_args", "env_other", "env_code", "env_python",
     "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "sanity_unsteady", "sanity_unsteady_run", "col_runs_records",
     "records_summary",
-    "sanity_other_runset_same", "rs_what_dates", "rs_what_rule", "rs_what_env",
+    "sanity_other_runset_same", "state_other_runset", "rs_what_dates", "rs_what_rule", "rs_what_env",
     "src_measured_here", "src_imported_from",
     /* charts: flagged figures, scaling efficiency (chartspec*.c) */
     "chart_flagged", "chart_efficiency_title", "chart_y_efficiency", "chart_efficiency_ideal",
     /* the headline, index and model page (page_index.c, page_model.c, page_audit.c) */
     "head_index_intro", "head_index_declared", "head_index_chosen", "head_index_planned",
     "head_index_no_figure", "head_planned_cases", "head_planned_item", "head_planned_intro",
-    "head_audit_import", "head_audit_import_unknown", "head_audit_import_line", "head_differs_intro",
+    "head_audit_import", "head_audit_import_unknown", "head_audit_import_line", "head_audit_runset_rule", "head_printed_under", "head_differs_intro",
     "head_printed_other",
     /* the step traces of the framework page (steptrace.c) */
     "trace_alt", "trace_none", "trace_omitted",
@@ -97,7 +97,7 @@ static const char *const string_keys[] = {
     "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median", "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min", "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second", "fwp_rw_raw", "fwp_rw_per_card", "fwp_rw_global",
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
-    "al_title_no_log", "al_legend",
+    "al_title_no_log", "al_title_reproduced_under", "al_legend",
     /* A/B comparisons (page_compare.c, page_index.c) */
     "ab_v_faster", "ab_v_slower", "ab_v_changed_small", "ab_v_equivalent", "ab_v_inconclusive",
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run sets (docs/data-model.md#run-sets): logs of one source in two run
-# folders (one node, and a cluster with another rule); the speedup across
-# them is flagged with what differs; a figure from too few records is
+# folders (one node, and a cluster with another rule); no speedup or
+# efficiency across them (table, published table, export), the cell saying
+# why and what differs; a figure from too few records is
 # flagged; a table printed as FP16 whose logs ran AMP pairs with the AMP
 # runs as a whole; the audit pairs a figure with the log of another batch
 # size that gives it, saying both; a malformed runset.json is refused.
@@ -94,13 +95,23 @@ EOF
   fail "build failed"
 e="$t/reports/Toy/Fw/README.en.md"
 z="$t/reports/Toy/Fw/README.md"
-grep -qF '4×32 GPUs: the speedup divides a figure of run set “the cluster” by a 1-GPU baseline of run set “one node”; they differ in the parse rule (skip 0 / 2).' "$e" ||
-  { cat "$e"; fail "no flag on the speedup across run sets"; }
-grep -qF '加速比以运行组“集群”的数据除以运行组“单机”的 1 卡基线' "$z" || fail "zh run-set flag"
-grep -qF '| 4 | 32 | 3285.12‡ | — | 1 (2) ❗' "$e" || { cat "$e"; fail "the records a figure rests on"; }
-grep -qF '| 2 | 16 | 1754.56‡ | — | 1 (20) | other rule ❗' "$e" || { cat "$e"; fail "a speedup across two rules"; }
-grep -qF '2×16 GPUs: the figure (run set “the cluster”) and its 1-GPU baseline (run set “one node”) were read with two parse rules; they differ in the parse rule (skip 0 / 2); no speedup or efficiency is computed across two rules.' "$e" ||
+grep -qF '4×32 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”); they differ in the parse rule (skip 0 / 2); speedup and efficiency are computed within one run set only.' "$e" ||
+  { cat "$e"; fail "no note on the speedup not computed across run sets"; }
+grep -qF '不计算加速比：1 卡数据属于另一运行组（“单机”，该数据属于“集群”）' "$z" || fail "zh run-set note"
+grep -qF '| 4 | 32 | 3285.12‡ | — | 1 (2) ❗b | other run set ❗c | — |' "$e" ||
+  { cat "$e"; fail "a speedup across two run sets"; }
+grep -qF '| 2 | 16 | 1754.56‡ | — | 1 (20) | other run set ❗a | — |' "$e" || { cat "$e"; fail "a speedup across two rules and run sets"; }
+grep -qF '2×16 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”) and was read with another parse rule; they differ in the parse rule (skip 0 / 2)' "$e" ||
   fail "the two rules are not footnoted"
+# The source's own table: its 32-GPU figure's log is of the cluster, its
+# 1-GPU figure's of the node: no speedup computed there either.
+grep -F '| AMP BS=64 | [README](https://github.com/owner/repo' "$e" | grep -qF '"audit: differs from its log") · other run set ❗a |' ||
+  { cat "$e"; fail "the published table computes a speedup across run sets"; }
+# The export (figures.csv) holds no speedup across run sets either.
+(cd "$t" && "$GEN" export --data data --format jsonl) >"$t/fig.jsonl" || fail "export failed"
+grep -E '"gpus":(16|32),' "$t/fig.jsonl" | grep -q '"speedup":[0-9]' &&
+  { grep -E '"gpus":(16|32),' "$t/fig.jsonl"; fail "export: a speedup across run sets"; }
+grep '"gpus":8,' "$t/fig.jsonl" | grep -q '"speedup":8' || { cat "$t/fig.jsonl"; fail "export: no speedup within the run set"; }
 grep -qF '| 1 | 8 | 885.28‡ | — | 1 (18) |' "$e" || fail "the records of a 1-node figure"
 grep -qF 'the figure comes from only 2 records (steps) of its log; fewer than 10' "$e" ||
   fail "no flag on a figure of 2 records"

@@ -13,14 +13,24 @@ set -eu
   { echo "perf_runsets_shipped: no shipped Perf reports (skipped)"; exit 77; }
 fail() { echo "perf_runsets_shipped: $*"; exit 1; }
 p=reports/ResNet50/NGC-PyTorch/README.en.md
-grep -F '4×32 GPUs: the figure (run set “Perf, V100 cluster (32 GPUs)”) and its 1-GPU baseline (run set “Perf, one V100 node (1 and 8 GPUs)”) were read with two parse rules; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
+grep -F '4×32 GPUs: no speedup: the 1-GPU figure is of another run set (“Perf, one V100 node (1 and 8 GPUs)”, this figure of “Perf, V100 cluster (32 GPUs)”) and was read with another parse rule; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
   grep -qF 'Driver (450.80.02 vs 525.60.11)' || fail "$p: the 32-GPU figure does not say its run set and rule differ"
-# Perf's own table: its 32-GPU figure and its 1-GPU one are of two run sets.
-# (the figure's audit verdict link stands between it and its speedup)
-grep -F '10523.32† [✅](' "$p" | grep -qF ') · ×28.43 ❗a · 88.8%' ||
-  fail "$p: the published table's 32-GPU speedup"
-# Its log's summary line against means after a skip: no efficiency across two rules.
-grep -qF '| 4 | 32 | 10523.32‡ | — | 1 (summary line) | other rule ❗a | — |' "$p" || fail "$p: the 32-GPU row"
+# Perf's own table: its 32-GPU figure and its 1-GPU one are of two run sets:
+# no speedup computed (Perf prints none there), the cell says why.
+# (the figure's audit verdict link stands between it and the cell's state)
+grep -F '10523.32† [✅](' "$p" | grep -qF ') · other run set ❗a |' ||
+  fail "$p: the published table's 32-GPU cell"
+grep -qF '28.43' "$p" && fail "$p: a speedup computed across two run sets (×28.43)"
+# Nor BERT's: 22.05 and 25.99 (68.9 %, 81.2 %) crossed a cluster and a year.
+b=reports/BERT-Base/NGC-PyTorch/README.en.md
+grep -E '3496\.94|16610\.6' "$b" | grep -qE '22\.05|25\.99|68\.9%|81\.2%' &&
+  fail "$b: a speedup computed across two run sets"
+grep -qF '| 4 | 32 | 3496.94‡ | — | 1 (summary line) | other run set ❗a | — |' "$b" || fail "$b: the 32-GPU row"
+# The export holds none either.
+grep -E '^ResNet50,NGC-PyTorch,V100-SXM2-32GB-x8,.*,32,' reports/figures.csv | grep -q ',28\.4' &&
+  fail "figures.csv: a speedup across two run sets"
+# The 32-GPU row: another run set (and its summary line against means after a skip).
+grep -qF '| 4 | 32 | 10523.32‡ | — | 1 (summary line) | other run set ❗a | — |' "$p" || fail "$p: the 32-GPU row"
 a=reports/AUDIT.en.md
 grep -F '[385625.7†]' "$a" | grep -F 'transformer_bs5120_amp_gpu32' | grep -qF '(printed under FP16; the log ran AMP)' ||
   fail "$a: 385625.7 is not set against the AMP log"
