@@ -63,8 +63,10 @@ void pr_trend_opts_default(pr_trend_opts *opts);
  *   m k / (m + k) · (2/(m k) Σ|x_i − y_j| − Σ_{i<l}|x_i − x_l| / C(m,2)
  *                                          − Σ_{j<l}|y_j − y_l| / C(k,2))
  * with m = tau, k = n − tau (a within-sum of one value counts 0); NAN when
- * tau is 0 or >= n.  O(n²).  pr_trend_change_points splits where it is
- * largest. */
+ * tau is 0 or >= n.  O(n²): the definition.  pr_trend_change_points splits
+ * where it is largest, updating it across the splits instead (O(n log n) a
+ * segment, the same splits: tests/unit/lib_trend.c keeps the cubic search
+ * on this function as its oracle). */
 double pr_trend_energy(const double *x, size_t n, size_t tau);
 
 /* The change points of x (n values, log throughput, in date order): sets
