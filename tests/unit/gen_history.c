@@ -15,6 +15,7 @@
 #include "data.h"
 #include "fileio.h"
 #include "history.h"
+#include "md.h"
 #include "record.h"
 
 static const char *PLATFORM =
@@ -370,4 +371,61 @@ Test(history, chart_is_deterministic_and_refuses_undrawable_labels)
     pr_buf_free(&b);
     pr_buf_free(&s);
     pr_buf_free(&bad);
+}
+
+/* 1 when s holds a character XML 1.0 forbids (C0 but tab, LF, CR; U+FFFE,
+ * U+FFFF; a surrogate) or a byte that is not UTF-8. */
+static int has_xml_forbidden(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+            return 1;
+        if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF))
+            return 1;
+        if (p[0] == 0xED && p[1] >= 0xA0)
+            return 1;
+        if (*p == 0xFF || *p == 0xC0 || *p == 0xC1)
+            return 1;
+    }
+    return 0;
+}
+
+/* Issue 31 item 13: a label with U+FFFE, U+FFFF and C0 controls made the
+ * Atom feed ill-formed; what XML 1.0 forbids is dropped, the rest kept. */
+Test(history, feed_drops_what_xml_forbids)
+{
+    pr_buf x = PR_BUF_INIT;
+    pr_md_xml(&x, "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1B" "d\t\r\n" "e\xED\xA0\x80"
+                  "f\xFF\xC0\xAF" "g\xEF\xBF\xBD\xF0\x9F\x98\x80 &<>\"");
+    cr_expect_str_eq(pr_buf_cstr(&x), "abcd\t\r\nefg\xEF\xBF\xBD\xF0\x9F\x98\x80 &amp;&lt;&gt;&quot;");
+    pr_buf_free(&x);
+
+    char *d = history_data();
+    pr_buf f = PR_BUF_INIT;
+    pr_err err;
+    char *path = pr_xasprintf("%s/published/vendor.json", d);
+    cr_assert(pr_read_file(path, &f, &err) == 0, "%s", err.msg);
+    char *at = strstr(f.data, "\"label\": \"Vendor\"");
+    cr_assert(at);
+    pr_buf g = PR_BUF_INIT;
+    pr_buf_put(&g, f.data, (size_t)(at - f.data));
+    pr_buf_puts(&g, "\"label\": \"Vendor \\ufffe\\uffff\\u0001\\u001b <&> end\"");
+    pr_buf_puts(&g, at + strlen("\"label\": \"Vendor\""));
+    put(d, "published/vendor.json", pr_buf_cstr(&g));
+    char *out = tmpdir();
+    json_t *pages = gt_render(d, out, 0);
+    for (int en = 0; en < 2; en++) {
+        const char *feed = gt_page(pages, en ? "regressions.en.atom" : "regressions.atom");
+        cr_expect(strstr(feed, "<entry>"), "the step makes an entry: %s", feed);
+        cr_expect(strstr(feed, "Vendor  &lt;&amp;&gt; end"), "%s", feed);
+        cr_expect(!has_xml_forbidden(feed), "%s", feed);
+    }
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    free(path);
+    pr_buf_free(&f);
+    pr_buf_free(&g);
+    rm_rf(d);
+    free(d);
 }
