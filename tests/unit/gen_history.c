@@ -287,6 +287,47 @@ Test(history, bad_history_json_names_file_line_and_field)
                (const char *const[]){"history.json:6:", "vetoes[0]", "same step", NULL});
 }
 
+/* Issue 31 item 20: the first error in the file is the one reported,
+ * whichever list comes first ("vetoes" before "pins" here), and a step
+ * named twice is found by the set of steps, naming both places. */
+Test(history, first_error_in_file_order)
+{
+    static const char *const bad_vetoes_first =
+        "{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-13-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}],\n"
+        " \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"nope\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
+    expect_bad(bad_vetoes_first, (const char *const[]){"history.json:5:", "vetoes[0].date",
+                                                        "2026-13-05", NULL});
+    static const char *const twice =
+        "{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}],\n"
+        " \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
+    expect_bad(twice, (const char *const[]){"history.json:6:", "pins[0]", "same step as",
+                                             "history.json:5:", "vetoes[0].date", NULL});
+    /* a step of no point, after one that is fine: named by its own place */
+    static const char *const second_of_no_point =
+        "{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}},\n"
+        "  {\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\", \"source\": \"Vendor\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2025-04-02\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
+    expect_bad(second_of_no_point, (const char *const[]){"history.json:9:", "pins[1].date",
+                                                          "no point", NULL});
+}
+
 Test(history, pages_regressions_and_feed)
 {
     char *d = history_data();
