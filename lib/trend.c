@@ -526,6 +526,41 @@ void pr_trend_judge(const double *x, size_t n, const size_t *cps, size_t ncps, d
     free(h);
 }
 
+static int ranked_cmp(const void *pa, const void *pb)
+{
+    const struct ranked *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The median of the sorted d[0 .. m-1] without the element at rank r,
+ * by index: position k of the rest is d[k] below r, d[k + 1] from it. */
+static double median_without(const struct ranked *d, size_t m, size_t r)
+{
+    size_t k = m - 1; /* values left */
+    size_t a = (k - 1) / 2, b = k / 2;
+    double va = d[a < r ? a : a + 1].v, vb = d[b < r ? b : b + 1].v;
+    return (va + vb) / 2;
+}
+
+/* Who frees: nothing kept; spread is the caller's. */
+void pr_trend_step_spreads(const double *x, size_t n, double *spread)
+{
+    for (size_t i = 0; i < n; i++)
+        spread[i] = NAN;
+    if (n < PR_TREND_MIN_STEPS + 1)
+        return;
+    size_t m = n - 1;
+    struct ranked *d = pr_xmalloc(m * sizeof *d);
+    for (size_t i = 0; i < m; i++)
+        d[i] = (struct ranked){fabs(x[i + 1] - x[i]), i + 1};
+    qsort(d, m, sizeof *d, ranked_cmp);
+    for (size_t r = 0; r < m; r++)
+        spread[d[r].i] = median_without(d, m, r) / 0.6744897501960817; /* N's 3/4 quantile */
+    free(d);
+}
+
 const char *pr_trend_state_key(pr_trend_state s)
 {
     switch (s) {

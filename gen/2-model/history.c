@@ -300,6 +300,45 @@ out:
     return rc;
 }
 
+/* How limits lo .. hi (throughput; NAN: none) judge in series x: none,
+ * wider than the series' own range (in log: the ratio hi/lo beyond
+ * max/min), or informative. */
+static hs_band band_of(const hs_series *x, double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        return HS_BAND_NONE;
+    return log(hi) - log(lo) > log(x->range_hi) - log(x->range_lo) ? HS_BAND_WIDE : HS_BAND_OK;
+}
+
+/* What x can test (docs/statistics.md#history): its range, each point's
+ * judging band, the current band, the steps seen and unjudged (v: the log
+ * values). */
+static void testability(hs_series *x, const double *v)
+{
+    x->range_lo = x->range_hi = x->pts[0].value;
+    for (size_t i = 1; i < x->n; i++) {
+        x->range_lo = fmin(x->range_lo, x->pts[i].value);
+        x->range_hi = fmax(x->range_hi, x->pts[i].value);
+    }
+    double *spread = pr_xmalloc(x->n * sizeof *spread);
+    pr_trend_step_spreads(v, x->n, spread);
+    x->nseen = 0;
+    for (size_t i = 0; i < x->n; i++) {
+        hs_point *p = &x->pts[i];
+        p->spread = spread[i];
+        p->judged = band_of(x, p->lim_lo, p->lim_hi);
+        p->step = i ? expm1(v[i] - v[i - 1]) : NAN;
+        p->step_seen = i && isfinite(p->spread) && !p->change && !p->mark &&
+                       p->state == PR_TREND_OK && p->judged != HS_BAND_OK &&
+                       fabs(v[i] - v[i - 1]) > PR_TREND_STEP_FACTOR * p->spread;
+        x->nseen += p->step_seen;
+    }
+    free(spread);
+    x->band = band_of(x, x->band_lo, x->band_hi);
+    x->cp_testable = x->n >= HS_CP_POINTS;
+    x->testable = x->cp_testable || x->band == HS_BAND_OK;
+}
+
 /* Change points, states and limits of x with its marks (ms[0 .. nm-1],
  * locate_marks' entries of this series). */
 static int judge(const pr_dataset *d, hs_series *x, const mark_at *ms, size_t nm, pr_err *err)
@@ -349,6 +388,7 @@ static int judge(const pr_dataset *d, hs_series *x, const mark_at *ms, size_t nm
         x->band_lo = exp(blo);
         x->band_hi = exp(bhi);
     }
+    testability(x, v);
     rc = 0;
 out:
     free(pins);
@@ -392,6 +432,7 @@ int hs_build(const pr_dataset *d, hs_set **out, pr_err *err)
             k++;
         if (judge(d, &s->v[i], marks + from, k - from, err) < 0)
             goto out;
+        s->ntestable += s->v[i].testable;
     }
     *out = s;
     s = NULL;
@@ -419,7 +460,12 @@ void hs_free(hs_set *s)
 
 int hs_point_notable(const hs_point *p)
 {
-    return p->change || p->state != PR_TREND_OK;
+    return p->change || p->state != PR_TREND_OK || p->step_seen;
+}
+
+const char *hs_band_key(hs_band b)
+{
+    return b == HS_BAND_OK ? "informative" : b == HS_BAND_WIDE ? "not_informative" : "none";
 }
 
 const char *hs_newest_date(const hs_set *s)
@@ -433,6 +479,13 @@ const char *hs_newest_date(const hs_set *s)
 }
 
 /* ------------------------------------------------------------ JSON, CSV */
+
+/* A step as JSON and CSV give it: the relative change to 6 decimals (the
+ * digits beyond are the log's rounding, not data). */
+static double step_out(double step)
+{
+    return isfinite(step) ? pr_md_round(step, 6) : step;
+}
 
 /* A finite number as JSON, else null (a new reference). */
 static json_t *jnum(double v)
@@ -455,6 +508,7 @@ json_t *hs_to_json(const hs_set *s)
 {
     json_t *root = json_object(), *arr = json_array();
     json_object_set_new(root, "perfrepro", json_integer(1));
+    json_object_set_new(root, "testable_series", json_integer((json_int_t)s->ntestable));
     json_object_set_new(root, "series", arr); /* steals arr; filled below */
     for (size_t i = 0; i < s->n; i++) {
         const hs_series *x = &s->v[i];
@@ -474,6 +528,11 @@ json_t *hs_to_json(const hs_set *s)
             json_object_set_new(o, "repo", x->repo ? json_string(x->repo) : json_null());
         }
         json_object_set_new(o, "unit", x->unit ? json_string(x->unit) : json_null());
+        json_object_set_new(o, "testable", json_boolean(x->testable));
+        json_object_set_new(o, "change_points_testable", json_boolean(x->cp_testable));
+        json_object_set_new(o, "band", json_string(hs_band_key(x->band)));
+        json_object_set_new(o, "range_lo", jnum(x->range_lo));
+        json_object_set_new(o, "range_hi", jnum(x->range_hi));
         for (size_t j = 0; j < x->n; j++) {
             const hs_point *p = &x->pts[j];
             json_t *q = json_object();
@@ -489,6 +548,10 @@ json_t *hs_to_json(const hs_set *s)
             json_object_set_new(q, "state", json_string(pr_trend_state_key(p->state)));
             json_object_set_new(q, "limit_lo", jnum(p->lim_lo));
             json_object_set_new(q, "limit_hi", jnum(p->lim_hi));
+            json_object_set_new(q, "judged", json_string(hs_band_key(p->judged)));
+            json_object_set_new(q, "step", jnum(step_out(p->step)));
+            json_object_set_new(q, "usual_spread", jnum(p->spread));
+            json_object_set_new(q, "step_seen", json_boolean(p->step_seen));
             json_object_set_new(q, "change_point", json_boolean(p->change));
             if (p->change)
                 json_object_set_new(q, "pvalue", jnum(p->pvalue));
@@ -516,19 +579,12 @@ json_t *hs_to_json(const hs_set *s)
     return root;
 }
 
-/* A CSV field (RFC 4180: quoted when it holds a comma, quote or newline). */
+/* A CSV field through the one CSV cell writer (gen/base/md.c: quoting and
+ * whatever else CSV cells get there), then its separator. */
 static void csv_field(pr_buf *out, const char *s, int last)
 {
-    s = s ? s : "";
-    if (strpbrk(s, ",\"\r\n")) {
-        pr_buf_printf(out, "\"");
-        for (const char *c = s; *c; c++)
-            pr_buf_printf(out, *c == '"' ? "\"\"" : "%c", *c);
-        pr_buf_printf(out, "\"");
-    } else {
-        pr_buf_printf(out, "%s", s);
-    }
-    pr_buf_printf(out, last ? "\r\n" : ",");
+    pr_csv_field(out, s ? s : "");
+    pr_buf_puts(out, last ? "\r\n" : ",");
 }
 
 /* A number in its shortest form, "" when not finite. */
@@ -544,7 +600,8 @@ void hs_to_csv(const hs_set *s, pr_buf *out)
     static const char *const heads[] = {
         "series", "kind", "model", "framework", "platform", "precision", "batch_size", "nodes",
         "gpus", "source", "date", "value", "lo", "hi", "coverage", "runs", "state",
-        "limit_lo", "limit_hi", "change_point", "mark", "link", NULL};
+        "limit_lo", "limit_hi", "judged", "step", "step_seen", "change_point", "mark",
+        "series_testable", "link", NULL};
     for (size_t i = 0; heads[i]; i++)
         csv_field(out, heads[i], !heads[i + 1]);
     for (size_t i = 0; i < s->n; i++) {
@@ -572,8 +629,12 @@ void hs_to_csv(const hs_set *s, pr_buf *out)
             csv_field(out, pr_trend_state_key(p->state), 0);
             csv_num(out, p->lim_lo);
             csv_num(out, p->lim_hi);
+            csv_field(out, hs_band_key(p->judged), 0);
+            csv_num(out, step_out(p->step));
+            csv_field(out, p->step_seen ? "yes" : "no", 0);
             csv_field(out, p->change ? "yes" : "no", 0);
             csv_field(out, !p->mark ? "" : p->mark->veto ? "vetoed" : "pinned", 0);
+            csv_field(out, x->testable ? "yes" : "no", 0);
             pr_buf b = PR_BUF_INIT;
             if (log)
                 pr_buf_printf(&b, "%s/%s", src, log);

@@ -8,8 +8,8 @@
 #     byte-identical when run twice;
 #   - the build's regressions.atom and regressions.en.atom parse with
 #     python3's xml.etree as Atom: <updated> the newest point's date, one
-#     entry per notable point of the JSON (a state other than ok, or a
-#     change point), unique tag: ids;
+#     entry per notable point of the JSON (a state other than ok, a change
+#     point, or a step seen and unjudged), unique tag: ids;
 #   - perfrepro-gen check accepts the pages, and the site copies the feed and
 #     names it in its index's head;
 #   - a feed made from hostile data (U+FFFE, U+FFFF, C0 controls in a label)
@@ -74,7 +74,7 @@ for lang in ("zh", "en"):
     if md.count("\n## ") - 1 != len(d["series"]):  # the table of contents' heading too
         print(f"md {lang}: {md.count(chr(10) + '## ')} headings for {len(d['series'])} series"); bad += 1
 json.dump(sum(1 for x in d["series"] for p in x["points"]
-              if p["state"] != "ok" or p["change_point"]), open(f"{tmp}/notable", "w"))
+              if p["state"] != "ok" or p["change_point"] or p["step_seen"]), open(f"{tmp}/notable", "w"))
 json.dump(max(p["date"] for x in d["series"] for p in x["points"]), open(f"{tmp}/newest", "w"))
 sys.exit(1 if bad else 0)
 PY

@@ -473,6 +473,28 @@ Test(trend, incremental_matches_cubic_oracle)
     cr_assert_lt(with_cps, checked - 50);
 }
 
+/* The usual spread of each step: the median of the other absolute steps
+ * over 0.6745; none below 3 steps; a big step cannot hide itself (issue 30
+ * finding 4). */
+Test(trend, step_spreads)
+{
+    double x[] = {0, 0.01, -0.01, 0.3, 0.32}, sp[5];
+    /* |steps| 0.01 0.02 0.31 0.02 */
+    pr_trend_step_spreads(x, 5, sp);
+    const double q = 0.6744897501960817;
+    cr_expect(isnan(sp[0]));
+    cr_expect(close_rel(sp[1], 0.02 / q, EPS, 0), "%g", sp[1]);
+    cr_expect(close_rel(sp[2], 0.02 / q, EPS, 0), "%g", sp[2]);
+    cr_expect(close_rel(sp[3], 0.02 / q, EPS, 0), "%g", sp[3]); /* the others: 0.01 .02 .02 */
+    cr_expect(close_rel(sp[4], 0.02 / q, EPS, 0), "%g", sp[4]);
+    cr_expect(fabs(x[3] - x[2]) > PR_TREND_STEP_FACTOR * sp[3]);
+    double y[] = {0, 0.1, 0.2, 0.4}, sy[4]; /* steps .1 .1 .2: each against the other two */
+    pr_trend_step_spreads(y, 4, sy);
+    cr_expect(close_rel(sy[1], 0.15 / q, 1e-12, 0) && close_rel(sy[3], 0.1 / q, 1e-12, 0));
+    pr_trend_step_spreads(x, 3, sp);
+    cr_expect(isnan(sp[1]) && isnan(sp[2]), "2 steps give no spread");
+}
+
 static json_t *load_cases(void)
 {
     const char *path = getenv("PERFREPRO_TREND_CASES");
