@@ -471,6 +471,27 @@ Test(trend, incremental_matches_cubic_oracle)
     /* the random series exercise both outcomes */
     cr_assert_gt(with_cps, 100);
     cr_assert_lt(with_cps, checked - 50);
+
+    /* Exact ties: a mirror-symmetric series of integers has q(τ) = q(n − τ)
+     * to the bit; both searches take the earliest. */
+    double m[40];
+    for (int i = 0; i < 40; i++) {
+        int j = i < 20 ? i : 39 - i;
+        m[i] = (j < 10 ? 0 : 10) + (j % 2);
+    }
+    pr_trend_opts o;
+    pr_trend_opts_default(&o);
+    size_t want[40], *got = NULL, ngot = 0;
+    double wantp[40], *gotp = NULL;
+    size_t nwant = oracle_change_points(m, 40, &o, NULL, 0, want, wantp);
+    cr_assert_eq(pr_trend_change_points(m, 40, &o, &got, &gotp, &ngot), 0);
+    cr_assert_gt(nwant, 0);
+    cr_assert_eq(ngot, nwant);
+    for (size_t k = 0; k < nwant; k++)
+        cr_assert(got[k] == want[k] && gotp[k] == wantp[k], "tie: %zu against %zu", got[k],
+                  want[k]);
+    free(got);
+    free(gotp);
 }
 
 /* The usual spread of each step: the median of the other absolute steps
