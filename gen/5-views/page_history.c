@@ -242,7 +242,8 @@ static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *er
     testable_text(l, x, &t, err);
     pr_md_text(out, pr_buf_cstr(&t));
     pr_buf_free(&t);
-    pr_buf_putc(out, ' ');
+    const char *gap = is_zh(l) ? "" : " "; /* between sentences */
+    pr_buf_puts(out, gap);
     json_t *v = json_pack("{s:s,s:i}", "from", x->pts[seg].date, "n", (int)(x->n - seg));
     if (x->unit)
         json_object_set_new(v, "unit", json_string(x->unit));
@@ -260,7 +261,7 @@ static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *er
     if (x->nseen) {
         json_t *sv = json_pack("{s:i,s:i}", "seen", (int)x->nseen, "factor",
                                (int)PR_TREND_STEP_FACTOR);
-        pr_buf_putc(out, ' ');
+        pr_buf_puts(out, gap);
         lang_fmt(l, "hist_seen_note", sv, out, err);
         json_decref(sv);
     }
