@@ -5,7 +5,7 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,base,charts,site,shipped,noop (a subset).  Takes a few minutes on 2 cores.
+(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,base,charts,site,shipped,noop,history (a subset).  Takes a few minutes on 2 cores.
 
 Every record names the commit it was measured at (git rev-parse HEAD when
 this script started, and whether the working tree differed from it), the
@@ -479,6 +479,10 @@ def bench_base():
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def bench_history():
+    __import__("history_scale").bench(sys.modules[__name__])
+
+
 def bench_noop():
     subprocess.run(["make", "-s", "reports"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     t = hyperfine(["make -s -C %s reports" % ROOT], 10, names=["make reports (no change)"])[0]
@@ -498,7 +502,7 @@ def main():
     try:
         only = os.environ.get("BENCH_ONLY", "").split(",")
         for b in (bench_parse, bench_fit, bench_gen, bench_charts, bench_site, bench_shipped, bench_base,
-                  bench_noop):
+                  bench_noop, bench_history):
             if only != [""] and b.__name__[6:] not in only:
                 continue
             say("running " + b.__name__[6:])

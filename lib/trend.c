@@ -228,6 +228,11 @@ double pr_trend_energy(const double *x, size_t n, size_t tau)
     return dm * dk / (dm + dk) * e;
 }
 
+struct ranked {
+    double v;
+    size_t i;
+};
+
 typedef struct {
     const double *x;
     const pr_trend_opts *o;
@@ -236,23 +241,116 @@ typedef struct {
     size_t *cps;       /* found, unsorted; room for n */
     double *pv;
     size_t ncps;
+    /* scratch of n each, reused by every segment */
+    struct ranked *order;
+    size_t *rank;
+    double *v, *to_left, *to_right, *fw_cnt, *fw_sum;
 } seg_ctx;
 
-static void segment(seg_ctx *c, size_t a, size_t b)
+/* A Fenwick tree over ranks 1..n of counts and sums: add one value at a
+ * rank, and the count and sum of the values at ranks up to r. */
+static void fw_add(double *cnt, double *sum, size_t n, size_t r, double v)
 {
-    if (b - a < 2 * c->ms)
-        return;
-    size_t best = 0;
-    double bestq = -INFINITY;
-    for (size_t tau = a + c->ms; tau + c->ms <= b; tau++) {
-        if (c->no[tau])
+    for (; r <= n; r += r & (~r + 1)) {
+        cnt[r] += 1;
+        sum[r] += v;
+    }
+}
+
+static void fw_upto(const double *cnt, const double *sum, size_t r, double *c, double *s)
+{
+    *c = 0;
+    *s = 0;
+    for (; r > 0; r -= r & (~r + 1)) {
+        *c += cnt[r];
+        *s += sum[r];
+    }
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+    const struct ranked *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* dist[i] = Σ |v[i] − v[j]| over the j inserted before i, in the order
+ * first .. last (step +1 or −1): each value inserted into a Fenwick tree of
+ * ranks (rank[i] in 1..n), the sum read as cnt·v − sum below its rank plus
+ * sum − cnt·v above it.  O(n log n). */
+static void dist_to_earlier(seg_ctx *c, size_t n, int forward, double *dist)
+{
+    memset(c->fw_cnt, 0, (n + 1) * sizeof *c->fw_cnt);
+    memset(c->fw_sum, 0, (n + 1) * sizeof *c->fw_sum);
+    double tot = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = forward ? k : n - 1 - k;
+        double cl, sl;
+        fw_upto(c->fw_cnt, c->fw_sum, c->rank[i], &cl, &sl);
+        double cg = (double)k - cl, sg = tot - sl;
+        dist[i] = (cl * c->v[i] - sl) + (sg - cg * c->v[i]);
+        fw_add(c->fw_cnt, c->fw_sum, n, c->rank[i], c->v[i]);
+        tot += c->v[i];
+    }
+}
+
+/* The split of [a, b) with the largest energy statistic (pr_trend_energy
+ * of every allowed τ, the earliest on a tie), or 0 when none is allowed.
+ * Incremental over τ: with A(τ) = Σ_{a≤i<τ}|x_i − x_τ| and B(τ) =
+ * Σ_{τ<j<b}|x_τ − x_j|, moving x_τ from the right part to the left one
+ * makes between −= A(τ), += B(τ); left(τ) is the sum of A below τ and
+ * right(τ) the sum of B from τ.  Values are centred on the segment's mean
+ * (the sums then carry the spread's digits, not the level's). */
+static size_t best_split(seg_ctx *c, size_t a, size_t b)
+{
+    size_t n = b - a, best = 0;
+    double mean = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += c->x[a + i];
+    mean /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        c->v[i] = c->x[a + i] - mean;
+        c->order[i] = (struct ranked){c->v[i], i};
+    }
+    qsort(c->order, n, sizeof *c->order, by_value);
+    for (size_t r = 0; r < n; r++)
+        c->rank[c->order[r].i] = r + 1;
+    dist_to_earlier(c, n, 1, c->to_left);
+    dist_to_earlier(c, n, 0, c->to_right);
+    double right = 0, left = 0, between = 0, bestq = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        right += c->to_right[i];
+    /* τ − a = m points on the left, k = n − m on the right */
+    for (size_t m = 1; m < n; m++) {
+        size_t t = m - 1; /* the point that has just moved left */
+        between += c->to_right[t] - c->to_left[t];
+        left += c->to_left[t];
+        right -= c->to_right[t];
+        size_t tau = a + m;
+        if (m < c->ms || n - m < c->ms || c->no[tau])
             continue;
-        double q = pr_trend_energy(c->x + a, b - a, tau - a);
+        size_t k = n - m;
+        double dm = (double)m, dk = (double)k;
+        double e = 2 * between / (dm * dk);
+        if (m > 1)
+            e -= left / (dm * (dm - 1) / 2);
+        if (k > 1)
+            e -= right / (dk * (dk - 1) / 2);
+        double q = dm * dk / (dm + dk) * e;
         if (q > bestq) {
             bestq = q;
             best = tau;
         }
     }
+    return best;
+}
+
+static void segment(seg_ctx *c, size_t a, size_t b)
+{
+    if (b - a < 2 * c->ms)
+        return;
+    size_t best = best_split(c, a, b);
     if (best == 0)
         return;
     double t, df, p;
@@ -288,6 +386,13 @@ int pr_trend_change_points(const double *x, size_t n, const pr_trend_opts *opts,
     c.no = pr_xcalloc(n + 1, 1);
     c.cps = pr_xmalloc((n + 1) * sizeof *c.cps);
     c.pv = pr_xmalloc((n + 1) * sizeof *c.pv);
+    c.order = pr_xmalloc((n + 1) * sizeof *c.order);
+    c.rank = pr_xmalloc((n + 1) * sizeof *c.rank);
+    c.v = pr_xmalloc((n + 1) * sizeof *c.v);
+    c.to_left = pr_xmalloc((n + 1) * sizeof *c.to_left);
+    c.to_right = pr_xmalloc((n + 1) * sizeof *c.to_right);
+    c.fw_cnt = pr_xmalloc((n + 2) * sizeof *c.fw_cnt);
+    c.fw_sum = pr_xmalloc((n + 2) * sizeof *c.fw_sum);
     *out = NULL;
     if (pvalues)
         *pvalues = NULL;
@@ -348,6 +453,13 @@ out:
     free(c.no);
     free(c.cps);
     free(c.pv);
+    free(c.order);
+    free(c.rank);
+    free(c.v);
+    free(c.to_left);
+    free(c.to_right);
+    free(c.fw_cnt);
+    free(c.fw_sum);
     return rc;
 }
 
@@ -412,6 +524,41 @@ void pr_trend_judge(const double *x, size_t n, const size_t *cps, size_t ncps, d
     }
     free(l);
     free(h);
+}
+
+static int ranked_cmp(const void *pa, const void *pb)
+{
+    const struct ranked *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The median of the sorted d[0 .. m-1] without the element at rank r,
+ * by index: position k of the rest is d[k] below r, d[k + 1] from it. */
+static double median_without(const struct ranked *d, size_t m, size_t r)
+{
+    size_t k = m - 1; /* values left */
+    size_t a = (k - 1) / 2, b = k / 2;
+    double va = d[a < r ? a : a + 1].v, vb = d[b < r ? b : b + 1].v;
+    return (va + vb) / 2;
+}
+
+/* Who frees: nothing kept; spread is the caller's. */
+void pr_trend_step_spreads(const double *x, size_t n, double *spread)
+{
+    for (size_t i = 0; i < n; i++)
+        spread[i] = NAN;
+    if (n < PR_TREND_MIN_STEPS + 1)
+        return;
+    size_t m = n - 1;
+    struct ranked *d = pr_xmalloc(m * sizeof *d);
+    for (size_t i = 0; i < m; i++)
+        d[i] = (struct ranked){fabs(x[i + 1] - x[i]), i + 1};
+    qsort(d, m, sizeof *d, ranked_cmp);
+    for (size_t r = 0; r < m; r++)
+        spread[d[r].i] = median_without(d, m, r) / 0.6744897501960817; /* N's 3/4 quantile */
+    free(d);
 }
 
 const char *pr_trend_state_key(pr_trend_state s)

@@ -63,8 +63,10 @@ void pr_trend_opts_default(pr_trend_opts *opts);
  *   m k / (m + k) · (2/(m k) Σ|x_i − y_j| − Σ_{i<l}|x_i − x_l| / C(m,2)
  *                                          − Σ_{j<l}|y_j − y_l| / C(k,2))
  * with m = tau, k = n − tau (a within-sum of one value counts 0); NAN when
- * tau is 0 or >= n.  O(n²).  pr_trend_change_points splits where it is
- * largest. */
+ * tau is 0 or >= n.  O(n²): the definition.  pr_trend_change_points splits
+ * where it is largest, updating it across the splits instead (O(n log n) a
+ * segment, the same splits: tests/unit/lib_trend.c keeps the cubic search
+ * on this function as its oracle). */
 double pr_trend_energy(const double *x, size_t n, size_t tau);
 
 /* The change points of x (n values, log throughput, in date order): sets
@@ -101,6 +103,19 @@ typedef enum {
  * NAN where there is none. */
 void pr_trend_judge(const double *x, size_t n, const size_t *cps, size_t ncps, double alpha,
                     pr_trend_state *states, double *lo, double *hi);
+/* The usual spread of each step of x (n values, log scale, date order),
+ * against which that step is weighed: the median of the other n − 2
+ * absolute steps |x[j] − x[j−1]| over 0.6745, a robust standard deviation
+ * of a step (the median of |N(0, σ²)| is 0.6745 σ: the MAD of the first
+ * differences, centred on no change), leaving the step itself out so that
+ * it cannot hide itself.  spread[i] is the one of the step into x[i]
+ * (the caller's array of n; spread[0] NAN); all NAN below
+ * PR_TREND_MIN_STEPS steps.  A step beyond PR_TREND_STEP_FACTOR of its
+ * spread is "seen" where no test judged it (docs/statistics.md#history). */
+#define PR_TREND_MIN_STEPS 3
+#define PR_TREND_STEP_FACTOR 5.0
+void pr_trend_step_spreads(const double *x, size_t n, double *spread);
+
 /* "ok", "suspect", "outlier", "regression", "improvement". */
 const char *pr_trend_state_key(pr_trend_state s);
 

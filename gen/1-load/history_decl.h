@@ -33,17 +33,22 @@ typedef struct hd_mark {
     char date[11]; /* YYYY-MM-DD */
     pr_bitext note;
     int veto;      /* 0: a pin */
-    char *where;   /* "FILE:LINE:COL: pins[0].date" for later errors */
+    size_t index;  /* its place in its list ("pins" or "vetoes") */
 } hd_mark;
 
 typedef struct hd_decls {
-    hd_mark *marks; /* pins first, then vetoes, each in file order */
+    hd_mark *marks; /* in file order (the lists as the file gives them) */
     size_t nmarks;
+    struct pr_jdoc *doc; /* the file, kept for hd_where */
 } hd_decls;
 
 /* Loads path (NULL: no file, nothing declared) with the platforms ps
  * (borrowed; the marks point into it).  0, or -1 with err set. */
 int hd_load(hd_decls *h, const pr_platforms *ps, const char *path, pr_err *err);
 void hd_free(hd_decls *h);
+/* Where mark m of h is: "FILE:LINE:COL: pins[0].date", for errors found
+ * later (a new string the caller frees; the position is looked up then, so
+ * loading costs no scan of the text per mark). */
+char *hd_where(const hd_decls *h, const hd_mark *m);
 
 #endif

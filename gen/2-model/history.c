@@ -180,23 +180,171 @@ static void make_ids(hs_series *x)
     x->tag = pr_buf_detach(&b);
 }
 
-/* 1 when mark m names series x. */
-static int mark_of(const hd_mark *m, const hs_series *x)
+/* Orders mark m against series x as series_cmp orders series, the repo
+ * left out (a mark names a published source by its label). */
+static int mark_cmp(const hd_mark *m, const hs_series *x)
 {
-    if ((x->kind == HS_PUBLISHED) != (m->source != NULL))
-        return 0;
-    if (m->source && str_cmp0(m->source, x->label))
-        return 0;
-    return !strcmp(m->model, x->key.model) && !strcmp(m->framework, x->key.framework) &&
-           m->platform == x->key.platform && !strcmp(m->precision, x->key.precision) &&
-           m->bs == x->key.bs && m->nodes == x->key.nodes && m->gpus == x->key.gpus;
+    sm_key k = {m->model, m->framework, m->precision, m->platform, m->bs, m->nodes, m->gpus};
+    int c = sm_key_cmp(&k, &x->key);
+    if (c)
+        return c;
+    hs_kind kind = m->source ? HS_PUBLISHED : HS_REPRODUCED;
+    if (kind != x->kind)
+        return kind < x->kind ? -1 : 1;
+    return str_cmp0(m->source, x->label);
 }
 
-/* Change points, states and limits of x with the marks of d. */
-static int judge(const pr_dataset *d, hs_series *x, pr_err *err)
+typedef struct {
+    size_t series, point, mark;
+} mark_at;
+
+static int mark_at_cmp(const void *pa, const void *pb)
 {
-    size_t n = x->n, *pins = pr_xcalloc(d->history.nmarks + 1, sizeof *pins),
-           *vetoes = pr_xcalloc(d->history.nmarks + 1, sizeof *vetoes), np = 0, nv = 0;
+    const mark_at *a = pa, *b = pb;
+    if (a->series != b->series)
+        return a->series < b->series ? -1 : 1;
+    return (a->mark > b->mark) - (a->mark < b->mark);
+}
+
+typedef struct {
+    const char *date;
+    size_t i;
+} dated;
+
+static int dated_cmp(const void *pa, const void *pb)
+{
+    const dated *a = pa, *b = pb;
+    int c = strcmp(a->date, b->date);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The first point after the first of series x dated date, or 0 (none);
+ * *idx is x's points sorted by date, made on first use (the caller frees). */
+static size_t point_on(const hs_series *x, dated **idx, const char *date)
+{
+    if (!*idx) {
+        *idx = pr_xmalloc(x->n * sizeof **idx);
+        for (size_t j = 0; j < x->n; j++)
+            (*idx)[j] = (dated){x->pts[j].date, j};
+        qsort(*idx, x->n, sizeof **idx, dated_cmp);
+    }
+    size_t lo = 0, hi = x->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp((*idx)[mid].date, date) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < x->n && !strcmp((*idx)[lo].date, date); lo++)
+        if ((*idx)[lo].i > 0)
+            return (*idx)[lo].i;
+    return 0;
+}
+
+/* Where every mark of d applies: the point of each series it names (one
+ * series, or several sources of one label), sorted by series then mark, into
+ * *out (the caller frees).  A mark naming no step after the first point of
+ * some series is an error, the first in the file's order reported.  Binary
+ * searches: 2·10^4 pins on one series were a scan of every series and point
+ * per mark. */
+static int locate_marks(const pr_dataset *d, const hs_set *s, mark_at **out, size_t *nout,
+                        pr_err *err)
+{
+    mark_at *v = NULL;
+    size_t n = 0, cap = 0;
+    dated **idx = pr_xcalloc(s->n + 1, sizeof *idx);
+    int rc = -1;
+    for (size_t i = 0; i < d->history.nmarks; i++) {
+        const hd_mark *m = &d->history.marks[i];
+        size_t lo = 0, hi = s->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (mark_cmp(m, &s->v[mid]) > 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int series = 0, found = 0;
+        for (size_t q = lo; q < s->n && !mark_cmp(m, &s->v[q]); q++) {
+            series = 1;
+            size_t at = point_on(&s->v[q], &idx[q], m->date);
+            if (!at)
+                continue;
+            found = 1;
+            if (n == cap)
+                v = pr_xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof *v);
+            v[n++] = (mark_at){q, at, i};
+        }
+        if (!found) {
+            char *w = hd_where(&d->history, m);
+            pr_err_set(err, NULL, 0, 0, NULL, "%s: %s", w,
+                       series ? "no point of the series after its first has this date"
+                              : "no history series (of two points or more) is this "
+                                "cell and source");
+            free(w);
+            goto out;
+        }
+    }
+    if (n)
+        qsort(v, n, sizeof *v, mark_at_cmp);
+    *out = v;
+    *nout = n;
+    v = NULL;
+    rc = 0;
+out:
+    for (size_t q = 0; q < s->n; q++)
+        free(idx[q]);
+    free(idx);
+    free(v);
+    return rc;
+}
+
+/* How limits lo .. hi (throughput; NAN: none) judge in series x: none,
+ * wider than the series' own range (in log: the ratio hi/lo beyond
+ * max/min), or informative. */
+static hs_band band_of(const hs_series *x, double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        return HS_BAND_NONE;
+    return log(hi) - log(lo) > log(x->range_hi) - log(x->range_lo) ? HS_BAND_WIDE : HS_BAND_OK;
+}
+
+/* What x can test (docs/statistics.md#history): its range, each point's
+ * judging band, the current band, the steps seen and unjudged (v: the log
+ * values). */
+static void testability(hs_series *x, const double *v)
+{
+    x->range_lo = x->range_hi = x->pts[0].value;
+    for (size_t i = 1; i < x->n; i++) {
+        x->range_lo = fmin(x->range_lo, x->pts[i].value);
+        x->range_hi = fmax(x->range_hi, x->pts[i].value);
+    }
+    double *spread = pr_xmalloc(x->n * sizeof *spread);
+    pr_trend_step_spreads(v, x->n, spread);
+    x->nseen = 0;
+    for (size_t i = 0; i < x->n; i++) {
+        hs_point *p = &x->pts[i];
+        p->spread = spread[i];
+        p->judged = band_of(x, p->lim_lo, p->lim_hi);
+        p->step = i ? expm1(v[i] - v[i - 1]) : NAN;
+        p->step_seen = i && isfinite(p->spread) && !p->change && !p->mark &&
+                       p->state == PR_TREND_OK && p->judged != HS_BAND_OK &&
+                       fabs(v[i] - v[i - 1]) > PR_TREND_STEP_FACTOR * p->spread;
+        x->nseen += p->step_seen;
+    }
+    free(spread);
+    x->band = band_of(x, x->band_lo, x->band_hi);
+    x->cp_testable = x->n >= HS_CP_POINTS;
+    x->testable = x->cp_testable || x->band == HS_BAND_OK;
+}
+
+/* Change points, states and limits of x with its marks (ms[0 .. nm-1],
+ * locate_marks' entries of this series). */
+static int judge(const pr_dataset *d, hs_series *x, const mark_at *ms, size_t nm, pr_err *err)
+{
+    size_t n = x->n, *pins = pr_xcalloc(nm + 1, sizeof *pins),
+           *vetoes = pr_xcalloc(nm + 1, sizeof *vetoes), np = 0, nv = 0;
     double *v = pr_xcalloc(n, sizeof *v), *lo = pr_xcalloc(n, sizeof *lo),
            *hi = pr_xcalloc(n, sizeof *hi), *pvals = NULL;
     pr_trend_state *st = pr_xcalloc(n, sizeof *st);
@@ -204,19 +352,13 @@ static int judge(const pr_dataset *d, hs_series *x, pr_err *err)
     int rc = -1;
     for (size_t i = 0; i < n; i++)
         v[i] = log(x->pts[i].value);
-    for (size_t i = 0; i < d->history.nmarks; i++) {
-        const hd_mark *m = &d->history.marks[i];
-        if (!mark_of(m, x))
-            continue;
-        size_t at = 0;
-        for (size_t j = 1; j < n && !at; j++)
-            if (!strcmp(x->pts[j].date, m->date))
-                at = j;
-        x->pts[at].mark = m;
+    for (size_t i = 0; i < nm; i++) {
+        const hd_mark *m = &d->history.marks[ms[i].mark];
+        x->pts[ms[i].point].mark = m;
         if (m->veto)
-            vetoes[nv++] = at;
+            vetoes[nv++] = ms[i].point;
         else
-            pins[np++] = at;
+            pins[np++] = ms[i].point;
     }
     pr_trend_opts o;
     pr_trend_opts_default(&o);
@@ -246,6 +388,7 @@ static int judge(const pr_dataset *d, hs_series *x, pr_err *err)
         x->band_lo = exp(blo);
         x->band_hi = exp(bhi);
     }
+    testability(x, v);
     rc = 0;
 out:
     free(pins);
@@ -259,33 +402,12 @@ out:
     return rc;
 }
 
-/* Every mark names a step after the first point of some series. */
-static int check_marks(const pr_dataset *d, const hs_set *s, pr_err *err)
-{
-    for (size_t i = 0; i < d->history.nmarks; i++) {
-        const hd_mark *m = &d->history.marks[i];
-        int found = 0, series = 0;
-        for (size_t q = 0; q < s->n && !found; q++) {
-            if (!mark_of(m, &s->v[q]))
-                continue;
-            series = 1;
-            for (size_t j = 1; j < s->v[q].n && !found; j++)
-                found = !strcmp(s->v[q].pts[j].date, m->date);
-        }
-        if (!found)
-            return pr_err_set(err, NULL, 0, 0, NULL,
-                              "%s: %s", m->where,
-                              series ? "no point of the series after its first has this date"
-                                     : "no history series (of two points or more) is this "
-                                       "cell and source");
-    }
-    return 0;
-}
-
 int hs_build(const pr_dataset *d, hs_set **out, pr_err *err)
 {
     hs_set *s = pr_xcalloc(1, sizeof *s);
     sm_set *sm = sm_build(d);
+    mark_at *marks = NULL;
+    size_t nmarks = 0;
     int rc = -1;
     add_reproduced(s, sm);
     add_published(s, d);
@@ -302,15 +424,21 @@ int hs_build(const pr_dataset *d, hs_set **out, pr_err *err)
         qsort(s->v, s->n, sizeof *s->v, series_cmp);
     for (size_t i = 0; i < s->n; i++)
         make_ids(&s->v[i]);
-    if (check_marks(d, s, err) < 0)
+    if (locate_marks(d, s, &marks, &nmarks, err) < 0)
         goto out;
-    for (size_t i = 0; i < s->n; i++)
-        if (judge(d, &s->v[i], err) < 0)
+    for (size_t i = 0, k = 0; i < s->n; i++) {
+        size_t from = k;
+        while (k < nmarks && marks[k].series == i)
+            k++;
+        if (judge(d, &s->v[i], marks + from, k - from, err) < 0)
             goto out;
+        s->ntestable += s->v[i].testable;
+    }
     *out = s;
     s = NULL;
     rc = 0;
 out:
+    free(marks);
     sm_free(sm);
     hs_free(s);
     return rc;
@@ -332,7 +460,12 @@ void hs_free(hs_set *s)
 
 int hs_point_notable(const hs_point *p)
 {
-    return p->change || p->state != PR_TREND_OK;
+    return p->change || p->state != PR_TREND_OK || p->step_seen;
+}
+
+const char *hs_band_key(hs_band b)
+{
+    return b == HS_BAND_OK ? "informative" : b == HS_BAND_WIDE ? "not_informative" : "none";
 }
 
 const char *hs_newest_date(const hs_set *s)
@@ -346,6 +479,13 @@ const char *hs_newest_date(const hs_set *s)
 }
 
 /* ------------------------------------------------------------ JSON, CSV */
+
+/* A step as JSON and CSV give it: the relative change to 6 decimals (the
+ * digits beyond are the log's rounding, not data). */
+static double step_out(double step)
+{
+    return isfinite(step) ? pr_md_round(step, 6) : step;
+}
 
 /* A finite number as JSON, else null (a new reference). */
 static json_t *jnum(double v)
@@ -368,6 +508,7 @@ json_t *hs_to_json(const hs_set *s)
 {
     json_t *root = json_object(), *arr = json_array();
     json_object_set_new(root, "perfrepro", json_integer(1));
+    json_object_set_new(root, "testable_series", json_integer((json_int_t)s->ntestable));
     json_object_set_new(root, "series", arr); /* steals arr; filled below */
     for (size_t i = 0; i < s->n; i++) {
         const hs_series *x = &s->v[i];
@@ -387,6 +528,11 @@ json_t *hs_to_json(const hs_set *s)
             json_object_set_new(o, "repo", x->repo ? json_string(x->repo) : json_null());
         }
         json_object_set_new(o, "unit", x->unit ? json_string(x->unit) : json_null());
+        json_object_set_new(o, "testable", json_boolean(x->testable));
+        json_object_set_new(o, "change_points_testable", json_boolean(x->cp_testable));
+        json_object_set_new(o, "band", json_string(hs_band_key(x->band)));
+        json_object_set_new(o, "range_lo", jnum(x->range_lo));
+        json_object_set_new(o, "range_hi", jnum(x->range_hi));
         for (size_t j = 0; j < x->n; j++) {
             const hs_point *p = &x->pts[j];
             json_t *q = json_object();
@@ -402,6 +548,10 @@ json_t *hs_to_json(const hs_set *s)
             json_object_set_new(q, "state", json_string(pr_trend_state_key(p->state)));
             json_object_set_new(q, "limit_lo", jnum(p->lim_lo));
             json_object_set_new(q, "limit_hi", jnum(p->lim_hi));
+            json_object_set_new(q, "judged", json_string(hs_band_key(p->judged)));
+            json_object_set_new(q, "step", jnum(step_out(p->step)));
+            json_object_set_new(q, "usual_spread", jnum(p->spread));
+            json_object_set_new(q, "step_seen", json_boolean(p->step_seen));
             json_object_set_new(q, "change_point", json_boolean(p->change));
             if (p->change)
                 json_object_set_new(q, "pvalue", jnum(p->pvalue));
@@ -429,19 +579,12 @@ json_t *hs_to_json(const hs_set *s)
     return root;
 }
 
-/* A CSV field (RFC 4180: quoted when it holds a comma, quote or newline). */
+/* A CSV field through the one CSV cell writer (gen/base/md.c: quoting and
+ * whatever else CSV cells get there), then its separator. */
 static void csv_field(pr_buf *out, const char *s, int last)
 {
-    s = s ? s : "";
-    if (strpbrk(s, ",\"\r\n")) {
-        pr_buf_printf(out, "\"");
-        for (const char *c = s; *c; c++)
-            pr_buf_printf(out, *c == '"' ? "\"\"" : "%c", *c);
-        pr_buf_printf(out, "\"");
-    } else {
-        pr_buf_printf(out, "%s", s);
-    }
-    pr_buf_printf(out, last ? "\r\n" : ",");
+    pr_csv_field(out, s ? s : "");
+    pr_buf_puts(out, last ? "\r\n" : ",");
 }
 
 /* A number in its shortest form, "" when not finite. */
@@ -457,7 +600,8 @@ void hs_to_csv(const hs_set *s, pr_buf *out)
     static const char *const heads[] = {
         "series", "kind", "model", "framework", "platform", "precision", "batch_size", "nodes",
         "gpus", "source", "date", "value", "lo", "hi", "coverage", "runs", "state",
-        "limit_lo", "limit_hi", "change_point", "mark", "link", NULL};
+        "limit_lo", "limit_hi", "judged", "step", "step_seen", "change_point", "mark",
+        "series_testable", "link", NULL};
     for (size_t i = 0; heads[i]; i++)
         csv_field(out, heads[i], !heads[i + 1]);
     for (size_t i = 0; i < s->n; i++) {
@@ -485,8 +629,12 @@ void hs_to_csv(const hs_set *s, pr_buf *out)
             csv_field(out, pr_trend_state_key(p->state), 0);
             csv_num(out, p->lim_lo);
             csv_num(out, p->lim_hi);
+            csv_field(out, hs_band_key(p->judged), 0);
+            csv_num(out, step_out(p->step));
+            csv_field(out, p->step_seen ? "yes" : "no", 0);
             csv_field(out, p->change ? "yes" : "no", 0);
             csv_field(out, !p->mark ? "" : p->mark->veto ? "vetoed" : "pinned", 0);
+            csv_field(out, x->testable ? "yes" : "no", 0);
             pr_buf b = PR_BUF_INIT;
             if (log)
                 pr_buf_printf(&b, "%s/%s", src, log);

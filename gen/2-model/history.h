@@ -33,6 +33,12 @@
 
 typedef enum { HS_REPRODUCED, HS_PUBLISHED } hs_kind;
 
+/* How a point was (or the next point would be) judged by a band: no
+ * limits (fewer than PR_TREND_MIN_SEGMENT points before it), limits wider
+ * than the series' own range (lowest to highest point: not informative, so
+ * "ok" is not said), or limits that can tell. */
+typedef enum { HS_BAND_NONE, HS_BAND_WIDE, HS_BAND_OK } hs_band;
+
 typedef struct hs_point {
     char date[11];
     double value;               /* the median, or the published figure */
@@ -47,6 +53,13 @@ typedef struct hs_point {
     int change;                 /* a change point: a new segment starts here */
     double pvalue;              /* the change point's p-value (0 when pinned) */
     const hd_mark *mark;        /* the pin or veto of this step, or NULL */
+    hs_band judged;             /* the limits it was judged by */
+    double step;                /* the step from the point before: exp(Δ log) − 1; NAN first */
+    double spread;              /* the usual spread it is weighed against (log;
+                                 * pr_trend_step_spreads); NAN */
+    int step_seen;              /* a step beyond PR_TREND_STEP_FACTOR usual spreads that
+                                 * no test judged (no change point, mark or informative
+                                 * limits): listed as seen, unjudged */
 } hs_point;
 
 typedef struct hs_series {
@@ -65,12 +78,25 @@ typedef struct hs_series {
     size_t ncps;
     double band_lo, band_hi;    /* the current segment's prediction interval for the next
                                  * point (throughput); NAN when the segment is too short */
+    hs_band band;               /* that band: none, not informative or informative */
+    double range_lo, range_hi;  /* the series' own range: its lowest and highest point */
+    int cp_testable;            /* n >= 2 * PR_TREND_MIN_SPLIT: change points can be found */
+    int testable;               /* cp_testable, or an informative band */
+    size_t nseen;               /* points with step_seen */
 } hs_series;
 
 typedef struct hs_set {
     hs_series *v;
     size_t n;
+    size_t ntestable;           /* series with testable set */
 } hs_set;
+
+/* Points a series needs for change points (both sides of a split) and
+ * before a point for a band: the counts the pages name. */
+#define HS_CP_POINTS (2 * PR_TREND_MIN_SPLIT)
+#define HS_BAND_POINTS PR_TREND_MIN_SEGMENT
+/* "none", "not_informative", "informative" (JSON, CSV). */
+const char *hs_band_key(hs_band b);
 
 /* The history of d (borrowed), sorted by cell (sm_key_cmp), reproduced
  * first, then by source.  0, or -1 with err set (a pin or veto naming no
@@ -78,7 +104,8 @@ typedef struct hs_set {
 int hs_build(const pr_dataset *d, hs_set **out, pr_err *err);
 void hs_free(hs_set *s);
 
-/* Whether point p is reported (a state other than ok, or a change point). */
+/* Whether point p is reported (a state other than ok, a change point, or a
+ * step seen and unjudged). */
 int hs_point_notable(const hs_point *p);
 /* The newest date of any point ("" when none; borrowed). */
 const char *hs_newest_date(const hs_set *s);

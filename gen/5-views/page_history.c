@@ -92,6 +92,25 @@ static const char *state_word(const lang *l, pr_trend_state st)
     return lang_str(l, keys[st]);
 }
 
+/* What the point's judgement says: its state, but never "ok" without a band
+ * that can tell (none yet, or one wider than the series' own range). */
+static const char *point_word(const lang *l, const hs_point *p)
+{
+    if (p->state == PR_TREND_OK && p->judged != HS_BAND_OK)
+        return lang_str(l, p->judged == HS_BAND_NONE ? "hist_state_unjudged" : "hist_state_wide");
+    return state_word(l, p->state);
+}
+
+/* "step +36.6 %: seen, unjudged" for a point whose step no test judged. */
+static void put_seen(const lang *l, const hs_point *p, pr_buf *out, pr_err *err)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%+.1f", pr_md_round(100 * p->step, 1));
+    json_t *v = json_pack("{s:s}", "step", t);
+    lang_fmt(l, "hist_step_seen", v, out, err);
+    json_decref(v);
+}
+
 /* The change point cell: found (p-value), pinned or vetoed (the note). */
 static void put_change(const lang *l, const hs_point *p, pr_buf *out, pr_err *err)
 {
@@ -182,7 +201,14 @@ static void series_table(const rm_world *w, const lang *l, const hs_series *x,
             pr_buf_puts(out, none);
         }
         pr_buf_puts(out, " | ");
-        pr_md_cell(out, state_word(l, p->state));
+        pr_md_cell(out, point_word(l, p));
+        if (p->step_seen) {
+            pr_buf t = PR_BUF_INIT;
+            put_seen(l, p, &t, err);
+            pr_buf_puts(out, lang_str(l, "list_sep"));
+            pr_md_cell(out, pr_buf_cstr(&t));
+            pr_buf_free(&t);
+        }
         pr_buf_puts(out, " | ");
         put_change(l, p, out, err);
         pr_buf_puts(out, " | ");
@@ -191,25 +217,54 @@ static void series_table(const rm_world *w, const lang *l, const hs_series *x,
     }
 }
 
-/* The sentence on the current segment's prediction band. */
+/* What series x can test, in one sentence (docs/statistics.md#history). */
+static void testable_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *err)
+{
+    json_t *v = json_pack("{s:i}", "n", (int)x->n);
+    if (x->band == HS_BAND_WIDE)
+        json_object_set_new(v, "wide", json_true());
+    lang_fmt(l, x->cp_testable ? "hist_testable_cp"
+                : x->testable  ? "hist_testable_band"
+                               : "hist_not_testable",
+             v, out, err);
+    json_decref(v);
+}
+
+/* The sentences on what the series can test and on the current segment's
+ * prediction band, then the note on steps seen and unjudged. */
 static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *err)
 {
     size_t seg = 0;
     for (size_t j = 0; j < x->n; j++)
         if (x->pts[j].change)
             seg = j;
+    pr_buf t = PR_BUF_INIT;
+    testable_text(l, x, &t, err);
+    pr_md_text(out, pr_buf_cstr(&t));
+    pr_buf_free(&t);
+    const char *gap = is_zh(l) ? "" : " "; /* between sentences */
+    pr_buf_puts(out, gap);
     json_t *v = json_pack("{s:s,s:i}", "from", x->pts[seg].date, "n", (int)(x->n - seg));
     if (x->unit)
         json_object_set_new(v, "unit", json_string(x->unit));
     if (isfinite(x->band_lo)) {
         json_object_set_new(v, "lo", jval(x->band_lo));
         json_object_set_new(v, "hi", jval(x->band_hi));
-        lang_fmt(l, "hist_band", v, out, err);
+        json_object_set_new(v, "min", jval(x->range_lo));
+        json_object_set_new(v, "max", jval(x->range_hi));
+        lang_fmt(l, x->band == HS_BAND_WIDE ? "hist_band_wide" : "hist_band", v, out, err);
     } else {
         json_object_set_new(v, "min", json_integer(PR_TREND_MIN_SEGMENT));
         lang_fmt(l, "hist_band_none", v, out, err);
     }
     json_decref(v);
+    if (x->nseen) {
+        json_t *sv = json_pack("{s:i,s:i}", "seen", (int)x->nseen, "factor",
+                               (int)PR_TREND_STEP_FACTOR);
+        pr_buf_puts(out, gap);
+        lang_fmt(l, "hist_seen_note", sv, out, err);
+        json_decref(sv);
+    }
 }
 
 /* The chart's alt text: what it shows, in words, every point with its
@@ -228,6 +283,11 @@ static char *chart_alt(const lang *l, const hs_series *x, const char *title, pr_
         pr_buf_free(&v);
         if (p->state != PR_TREND_OK)
             pr_buf_printf(&pts, " (%s)", state_word(l, p->state));
+        if (p->step_seen) {
+            pr_buf_puts(&pts, " (");
+            put_seen(l, p, &pts, err);
+            pr_buf_puts(&pts, ")");
+        }
         if (p->change) {
             if (cps.len)
                 pr_buf_puts(&cps, lang_str(l, "list_sep"));
@@ -430,6 +490,12 @@ static void what_text(const lang *l, const hs_point *p, pr_buf *out, pr_err *err
             pr_buf_puts(out, lang_str(l, "list_sep"));
         put_change(l, p, out, err);
     }
+    if (p->step_seen) {
+        pr_buf t = PR_BUF_INIT;
+        put_seen(l, p, &t, err);
+        pr_md_text(out, pr_buf_cstr(&t));
+        pr_buf_free(&t);
+    }
 }
 
 json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s, pr_err *err)
@@ -440,6 +506,8 @@ json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s,
     json_object_set_new(view, "other_readme",
                         json_string(is_zh(l) ? PH_REGRESSIONS_EN : PH_REGRESSIONS_ZH));
     json_object_set_new(view, "n_series", json_integer((json_int_t)s->n));
+    json_object_set_new(view, "n_testable", json_integer((json_int_t)s->ntestable));
+    json_object_set_new(view, "none_testable", json_boolean(s->ntestable == 0));
     json_object_set_new(view, "feed", json_string(is_zh(l) ? PH_FEED_ZH : PH_FEED_EN));
     size_t n;
     notable *v = notables(s, &n);
@@ -496,7 +564,13 @@ void ph_atom(const lang *l, const hs_set *s, pr_buf *out, pr_err *err)
                   is_zh(l) ? "zh-CN" : "en");
     pr_buf_puts(out, "  <title>");
     pr_md_xml(out, lang_str(l, "hist_feed_title"));
-    pr_buf_printf(out, "</title>\n  <id>tag:perfrepro,2026:regressions</id>\n"
+    pr_buf_puts(out, "</title>\n  <subtitle>");
+    json_t *cv = json_pack("{s:i,s:i}", "n_testable", (int)s->ntestable, "n_series", (int)s->n);
+    char *sub = lang_fmt_plain(l, "hist_feed_subtitle", cv, err);
+    json_decref(cv);
+    pr_md_xml(out, sub ? sub : "");
+    free(sub);
+    pr_buf_printf(out, "</subtitle>\n  <id>tag:perfrepro,2026:regressions</id>\n"
                        "  <updated>%sT00:00:00Z</updated>\n"
                        "  <author><name>perfrepro</name></author>\n"
                        "  <link rel=\"alternate\" type=\"text/markdown\" href=\"%s\"/>\n",
@@ -512,6 +586,11 @@ void ph_atom(const lang *l, const hs_set *s, pr_buf *out, pr_err *err)
             if (what.len)
                 pr_buf_puts(&what, lang_str(l, "list_sep"));
             pr_buf_puts(&what, lang_str(l, "hist_chart_change"));
+        }
+        if (p->step_seen) {
+            if (what.len)
+                pr_buf_puts(&what, lang_str(l, "list_sep"));
+            put_seen(l, p, &what, err);
         }
         put_value(&fig, p);
         pr_buf_puts(out, "  <entry>\n    <title>");

@@ -472,17 +472,52 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
     pr_md_anchors_free(a);
 }
 
+/* The length of the UTF-8 sequence at s (1 .. 4) when it is well formed
+ * (shortest form, no surrogate, at most U+10FFFF), with its code point in
+ * *cp; 0 when it is not. */
+static size_t utf8_char(const unsigned char *s, unsigned *cp)
+{
+    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+                             : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+                             : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (!n)
+        return 0;
+    unsigned c = n == 1 ? s[0] : s[0] & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (s[i] & 0x3F);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+        (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
 void pr_md_xml(pr_buf *out, const char *s)
 {
-    for (const char *p = s; *p; p++) {
-        switch (*p) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c;
+        size_t n = utf8_char(p, &c);
+        if (!n) { /* not UTF-8: dropped, byte by byte */
+            p++;
+            continue;
+        }
+        switch (c) {
         case '&': pr_buf_puts(out, "&amp;"); break;
         case '<': pr_buf_puts(out, "&lt;"); break;
         case '>': pr_buf_puts(out, "&gt;"); break;
         case '"': pr_buf_puts(out, "&quot;"); break;
         default:
-            /* XML 1.0 allows no control characters but tab and newlines */
-            pr_buf_putc(out, (unsigned char)*p < 0x20 && *p != '\t' && *p != '\n' ? ' ' : *p);
+            /* XML 1.0's Char: tab, LF, CR, U+0020-D7FF, U+E000-FFFD,
+             * U+10000-10FFFF; anything else is dropped (no escape makes it
+             * legal) */
+            if (c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c <= 0xD7FF) ||
+                (c >= 0xE000 && c <= 0xFFFD) || c >= 0x10000)
+                pr_buf_put(out, (const char *)p, n);
         }
+        p += n;
     }
 }

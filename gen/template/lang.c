@@ -113,7 +113,9 @@ static const char *const string_keys[] = {
     "hist_change_found", "hist_change_pinned", "hist_change_vetoed", "hist_log", "hist_revision",
     "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y",
     "hist_chart_points_rep", "hist_chart_points_pub", "hist_chart_change", "hist_chart_band", "hist_chart_flag",
-    "hist_chart_alt", "hist_feed_title", "hist_feed_summary",
+    "hist_chart_alt", "hist_feed_title", "hist_feed_summary", "hist_feed_subtitle",
+    "hist_state_unjudged", "hist_state_wide", "hist_step_seen", "hist_band_wide",
+    "hist_testable_cp", "hist_testable_band", "hist_not_testable", "hist_seen_note",
     NULL};
 
 int lang_load(lang *l, const char *templates_dir, pr_err *err)

@@ -8,10 +8,12 @@
 #     byte-identical when run twice;
 #   - the build's regressions.atom and regressions.en.atom parse with
 #     python3's xml.etree as Atom: <updated> the newest point's date, one
-#     entry per notable point of the JSON (a state other than ok, or a
-#     change point), unique tag: ids;
+#     entry per notable point of the JSON (a state other than ok, a change
+#     point, or a step seen and unjudged), unique tag: ids;
 #   - perfrepro-gen check accepts the pages, and the site copies the feed and
-#     names it in its index's head.
+#     names it in its index's head;
+#   - a feed made from hostile data (U+FFFE, U+FFFF, C0 controls in a label)
+#     is well-formed (issue 31 item 13).
 set -u
 GEN=${GEN:-bin/perfrepro-gen}
 [ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
@@ -72,7 +74,7 @@ for lang in ("zh", "en"):
     if md.count("\n## ") - 1 != len(d["series"]):  # the table of contents' heading too
         print(f"md {lang}: {md.count(chr(10) + '## ')} headings for {len(d['series'])} series"); bad += 1
 json.dump(sum(1 for x in d["series"] for p in x["points"]
-              if p["state"] != "ok" or p["change_point"]), open(f"{tmp}/notable", "w"))
+              if p["state"] != "ok" or p["change_point"] or p["step_seen"]), open(f"{tmp}/notable", "w"))
 json.dump(max(p["date"] for x in d["series"] for p in x["points"]), open(f"{tmp}/newest", "w"))
 sys.exit(1 if bad else 0)
 PY
@@ -122,5 +124,31 @@ cmp -s "$out/regressions.atom" "$tmp/site/regressions.atom" || fail "the site do
 grep -q '<link rel="alternate" type="application/atom+xml" href="regressions.atom">' "$tmp/site/index.html" ||
   fail "the site's index does not name its feed"
 grep -q 'href="regressions.en.atom">' "$tmp/site/index.en.html" || fail "index.en.html does not name its feed"
+
+# Issue 31 item 13: a feed made from hostile data (a source label with
+# U+FFFE, U+FFFF, C0 controls and markup) is well-formed XML: python3's
+# parser reads both feeds, and the entries' titles keep the rest of the label.
+python3 - "$tmp/hostile" <<'PY' || fail "the hostile data folder"
+import json, sys
+sys.path.insert(0, "bench")
+import history_scale
+out = sys.argv[1]
+history_scale.write_data(out, 30)
+p = out + "/published/1-synth.json"
+d = json.load(open(p))
+d["label"] = "Vendor \ufffe\uffff \u0001\u001b\u007f & <x> \"q\" \ud7ff\ue000 end"
+json.dump(d, open(p, "w"), ensure_ascii=False)
+PY
+"$GEN" build --data "$tmp/hostile" --templates templates --out "$tmp/hostile-out" --no-charts >"$tmp/log" 2>&1 ||
+  fail "build of the hostile data: $(tail -3 "$tmp/log")"
+for f in regressions.atom regressions.en.atom; do
+  python3 - "$tmp/hostile-out/$f" <<'PY' || fail "hostile $f is not well-formed (above)"
+import sys, xml.etree.ElementTree as ET
+A = "{http://www.w3.org/2005/Atom}"
+titles = [e.findtext(A + "title") for e in ET.parse(sys.argv[1]).getroot().findall(A + "entry")]
+if not titles or not all('Vendor  \x7f & <x> "q" \ud7ff\ue000 end' in t for t in titles):
+    print(titles[:2]); sys.exit(1)
+PY
+done
 [ "$fails" -eq 0 ] || exit 1
 echo "history_cli: ok"

@@ -15,6 +15,7 @@
 #include "data.h"
 #include "fileio.h"
 #include "history.h"
+#include "md.h"
 #include "record.h"
 
 static const char *PLATFORM =
@@ -286,6 +287,47 @@ Test(history, bad_history_json_names_file_line_and_field)
                (const char *const[]){"history.json:6:", "vetoes[0]", "same step", NULL});
 }
 
+/* Issue 31 item 20: the first error in the file is the one reported,
+ * whichever list comes first ("vetoes" before "pins" here), and a step
+ * named twice is found by the set of steps, naming both places. */
+Test(history, first_error_in_file_order)
+{
+    static const char *const bad_vetoes_first =
+        "{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-13-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}],\n"
+        " \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"nope\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
+    expect_bad(bad_vetoes_first, (const char *const[]){"history.json:5:", "vetoes[0].date",
+                                                        "2026-13-05", NULL});
+    static const char *const twice =
+        "{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}],\n"
+        " \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
+    expect_bad(twice, (const char *const[]){"history.json:6:", "pins[0]", "same step as",
+                                             "history.json:5:", "vetoes[0].date", NULL});
+    /* a step of no point, after one that is fine: named by its own place */
+    static const char *const second_of_no_point =
+        "{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}},\n"
+        "  {\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "  \"platform\": \"toy\", \"precision\": \"fp32\", \"source\": \"Vendor\",\n"
+        "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
+        "  \"date\": \"2025-04-02\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
+    expect_bad(second_of_no_point, (const char *const[]){"history.json:9:", "pins[1].date",
+                                                          "no point", NULL});
+}
+
 Test(history, pages_regressions_and_feed)
 {
     char *d = history_data();
@@ -332,9 +374,11 @@ Test(history, no_notable_point_is_said_plainly)
     json_t *pages = gt_render(d, out, 0);
     const char *reg = gt_page(pages, "REGRESSIONS.en.md");
     const char *feed = gt_page(pages, "regressions.en.atom");
-    cr_expect(strstr(reg, "None: no regression, improvement, suspect point, outlier or change "
-                          "point in the 2 series."),
+    cr_expect(strstr(reg, "None: no regression, improvement, suspect point, outlier, change "
+                          "point or unjudged step in the 2 series."),
               "%s", reg);
+    cr_expect(strstr(reg, "**1 of the 2 history series are testable**"), "%s", reg);
+    cr_expect(strstr(feed, "<subtitle>1 of 2 series testable"), "%s", feed);
     cr_expect(!strstr(reg, "| Date |"), "no empty table");
     cr_expect(!strstr(feed, "<entry>"), "%s", feed);
     cr_expect(strstr(feed, "<updated>2026-03-05T00:00:00Z</updated>"));
@@ -370,4 +414,204 @@ Test(history, chart_is_deterministic_and_refuses_undrawable_labels)
     pr_buf_free(&b);
     pr_buf_free(&s);
     pr_buf_free(&bad);
+}
+
+/* 1 when s holds a character XML 1.0 forbids (C0 but tab, LF, CR; U+FFFE,
+ * U+FFFF; a surrogate) or a byte that is not UTF-8. */
+static int has_xml_forbidden(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+            return 1;
+        if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF))
+            return 1;
+        if (p[0] == 0xED && p[1] >= 0xA0)
+            return 1;
+        if (*p == 0xFF || *p == 0xC0 || *p == 0xC1)
+            return 1;
+    }
+    return 0;
+}
+
+/* Issue 31 item 13: a label with U+FFFE, U+FFFF and C0 controls made the
+ * Atom feed ill-formed; what XML 1.0 forbids is dropped, the rest kept. */
+Test(history, feed_drops_what_xml_forbids)
+{
+    pr_buf x = PR_BUF_INIT;
+    pr_md_xml(&x, "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1B" "d\t\r\n" "e\xED\xA0\x80"
+                  "f\xFF\xC0\xAF" "g\xEF\xBF\xBD\xF0\x9F\x98\x80 &<>\"");
+    cr_expect_str_eq(pr_buf_cstr(&x), "abcd\t\r\nefg\xEF\xBF\xBD\xF0\x9F\x98\x80 &amp;&lt;&gt;&quot;");
+    pr_buf_free(&x);
+
+    char *d = history_data();
+    pr_buf f = PR_BUF_INIT;
+    pr_err err;
+    char *path = pr_xasprintf("%s/published/vendor.json", d);
+    cr_assert(pr_read_file(path, &f, &err) == 0, "%s", err.msg);
+    char *at = strstr(f.data, "\"label\": \"Vendor\"");
+    cr_assert(at);
+    pr_buf g = PR_BUF_INIT;
+    pr_buf_put(&g, f.data, (size_t)(at - f.data));
+    pr_buf_puts(&g, "\"label\": \"Vendor \\ufffe\\uffff\\u0001\\u001b <&> end\"");
+    pr_buf_puts(&g, at + strlen("\"label\": \"Vendor\""));
+    put(d, "published/vendor.json", pr_buf_cstr(&g));
+    char *out = tmpdir();
+    json_t *pages = gt_render(d, out, 0);
+    for (int en = 0; en < 2; en++) {
+        const char *feed = gt_page(pages, en ? "regressions.en.atom" : "regressions.atom");
+        cr_expect(strstr(feed, "<entry>"), "the step makes an entry: %s", feed);
+        cr_expect(strstr(feed, "Vendor  &lt;&amp;&gt; end"), "%s", feed);
+        cr_expect(!has_xml_forbidden(feed), "%s", feed);
+    }
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    free(path);
+    pr_buf_free(&f);
+    pr_buf_free(&g);
+    rm_rf(d);
+    free(d);
+}
+
+/* A data folder of one published series: vendor revisions at the given
+ * values, monthly from 2025-01-01. */
+static char *published_only(const double *v, int n)
+{
+    char *d = tmpdir();
+    put(d, "platforms/toy.json", PLATFORM);
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, "{\"perfrepro\": 1, \"label\": \"Vendor\",\n"
+                    " \"source\": {\"title\": \"Vendor README\", \"repo\": \"vendor/toy\"},\n"
+                    " \"tables\": [\n");
+    for (int i = 0; i < n; i++) {
+        char commit[16], date[16];
+        snprintf(commit, sizeof commit, "%07d", 1111111 * (i % 9 + 1) + i / 9);
+        snprintf(date, sizeof date, "%04d-%02d-01", 2025 + i / 12, i % 12 + 1);
+        pub_table(&b, commit, date, v[i], i == n - 1);
+    }
+    pr_buf_puts(&b, " ]\n}\n");
+    put(d, "published/vendor.json", pr_buf_cstr(&b));
+    pr_buf_free(&b);
+    return d;
+}
+
+/* Issue 30 finding 4: five revisions (change points need 6) with a +37 %
+ * step between the third and the fourth, as NVIDIA's README revisions
+ * 816 -> 1115.  The series says it is not testable; no point reads "ok"
+ * (three have no band, the last one a band wider than the series' range:
+ * "not judged"); the current band is "not informative"; the step is seen,
+ * unjudged, on the history page, REGRESSIONS, the feed, JSON and CSV; and
+ * REGRESSIONS and the feed lead with 0 of 1 series testable. */
+Test(history, a_short_series_says_what_it_cannot_test)
+{
+    static const double v[] = {100, 101, 100, 137, 139};
+    char *d = published_only(v, 5);
+    pr_dataset *ds;
+    hs_set *s = build(d, &ds);
+    cr_assert_eq(s->n, 1);
+    const hs_series *x = &s->v[0];
+    cr_expect(!x->cp_testable && !x->testable);
+    cr_expect_eq(s->ntestable, 0);
+    cr_expect_eq(x->band, HS_BAND_WIDE, "a band from 4 points this wide tells nothing");
+    cr_expect(x->band_hi / x->band_lo > 139.0 / 100, "wider than the range: %g – %g",
+              x->band_lo, x->band_hi);
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(x->pts[i].judged, HS_BAND_NONE, "point %d", i);
+    cr_expect_eq(x->pts[4].judged, HS_BAND_WIDE);
+    for (int i = 0; i < 5; i++)
+        cr_expect_eq(x->pts[i].step_seen, i == 3, "point %d: only the +37 %% step is seen", i);
+    cr_expect_float_eq(x->pts[3].step, 0.37, 1e-12);
+    cr_expect_eq(x->nseen, 1);
+    json_t *j = hs_to_json(s);
+    char *t = json_dumps(j, JSON_COMPACT);
+    cr_expect(strstr(t, "\"testable_series\":0"), "%s", t);
+    cr_expect(strstr(t, "\"testable\":false"));
+    cr_expect(strstr(t, "\"band\":\"not_informative\""));
+    cr_expect(strstr(t, "\"judged\":\"none\""));
+    cr_expect(strstr(t, "\"judged\":\"not_informative\""));
+    cr_expect(strstr(t, "\"step_seen\":true"));
+    free(t);
+    json_decref(j);
+    pr_buf csv = PR_BUF_INIT;
+    hs_to_csv(s, &csv);
+    cr_expect(strstr(pr_buf_cstr(&csv), ",judged,step,step_seen,change_point,mark,series_testable,"),
+              "%s", pr_buf_cstr(&csv));
+    cr_expect(strstr(pr_buf_cstr(&csv), ",none,0.37,yes,no,,no,"), "%s", pr_buf_cstr(&csv));
+    pr_buf_free(&csv);
+    hs_free(s);
+    pr_data_free(ds);
+
+    char *out = tmpdir();
+    json_t *pages = gt_render(d, out, 0);
+    const char *he = gt_page(pages, "Toy/Fw/HISTORY.en.md"), *h = gt_page(pages, "Toy/Fw/HISTORY.md");
+    cr_expect(strstr(he, "Not testable: 5 points (change points need 6, bands 4); its band is "
+                         "wider than the series' own range."),
+              "%s", he);
+    cr_expect(strstr(he, "is wider than the series' own range (100.00 – 139.00): not informative."));
+    cr_expect(!strstr(he, "| ok |"), "no \"ok\" without a band that can tell: %s", he);
+    cr_expect(strstr(he, "| not judged (no band: fewer than 4 points before it); step +37.0 %: "
+                         "seen, unjudged |"),
+              "%s", he);
+    cr_expect(strstr(he, "| not judged (its band is wider than the series' range) |"));
+    cr_expect(strstr(h, "不可检验：5 个点") && strstr(h, "阶跃 +37.0 %：已见，未判定"), "%s", h);
+    cr_expect(!strstr(h, "| 正常 |"));
+    const char *reg = gt_page(pages, "REGRESSIONS.en.md");
+    cr_expect(strstr(reg, "**0 of the 1 history series are testable**"), "%s", reg);
+    cr_expect(strstr(reg, "| 2025-04-01 | [Toy · Fw ·") && strstr(reg, "step +37.0 %: seen, unjudged"),
+              "%s", reg);
+    const char *feed = gt_page(pages, "regressions.en.atom");
+    cr_expect(strstr(feed, "<subtitle>0 of 1 series testable"), "%s", feed);
+    cr_expect(strstr(feed, "<title>step +37.0 %: seen, unjudged: Toy · Fw ·"), "%s", feed);
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    rm_rf(d);
+    free(d);
+}
+
+/* The other side: eight quiet revisions are testable (change points), and
+ * their last points, judged by a band narrower than the range, read ok;
+ * with nothing notable and nothing testable REGRESSIONS says it is no
+ * all-clear, and with a testable series it does not. */
+Test(history, a_long_quiet_series_is_testable_and_ok)
+{
+    static const double v[] = {100, 103, 99, 101, 102, 98, 100, 101, 99, 102, 100, 101};
+    char *d = published_only(v, 12);
+    pr_dataset *ds;
+    hs_set *s = build(d, &ds);
+    const hs_series *x = &s->v[0];
+    cr_expect(x->cp_testable && x->testable);
+    cr_expect_eq(s->ntestable, 1);
+    cr_expect_eq(x->nseen, 0);
+    cr_expect_eq(x->band, HS_BAND_WIDE,
+                 "a 99 %% band of 12 points is still wider than their range: %g – %g", x->band_lo,
+                 x->band_hi);
+    hs_free(s);
+    pr_data_free(ds);
+    char *out = tmpdir();
+    json_t *pages = gt_render(d, out, 0);
+    const char *he = gt_page(pages, "Toy/Fw/HISTORY.en.md");
+    cr_expect(strstr(he, "Testable: 12 points, enough for change points (6)"), "%s", he);
+    const char *reg = gt_page(pages, "REGRESSIONS.en.md");
+    cr_expect(strstr(reg, "in the 1 series.") && !strstr(reg, "no all-clear"), "%s", reg);
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    rm_rf(d);
+    free(d);
+
+    static const double two[] = {100, 300};
+    d = published_only(two, 2);
+    out = tmpdir();
+    pages = gt_render(d, out, 0);
+    reg = gt_page(pages, "REGRESSIONS.en.md");
+    cr_expect(strstr(reg, "in the 1 series; none of them can be tested yet, so this is no "
+                          "all-clear."),
+              "%s", reg);
+    cr_expect(strstr(gt_page(pages, "Toy/Fw/HISTORY.en.md"), "Not testable: 2 points"));
+    json_decref(pages);
+    rm_rf(out);
+    free(out);
+    rm_rf(d);
+    free(d);
 }

@@ -305,6 +305,217 @@ Test(trend, judge_at_a_change_point)
 
 /* ---- scipy cross-check -------------------------------------------------- */
 
+/* ---- the cubic E-divisive of 8f3181d, kept as the oracle ---------------
+ * Every split's energy statistic recomputed with pr_trend_energy (O(n²)
+ * each, O(n³) a segment); lib/trend.c now updates it incrementally across
+ * the splits (O(n log n) a segment).  Both must find the same change
+ * points with the same p-values. */
+
+typedef struct {
+    const double *x;
+    const pr_trend_opts *o;
+    size_t ms;
+    unsigned char *no;
+    size_t *cps;
+    double *pv;
+    size_t ncps;
+} oracle_ctx;
+
+static void oracle_mean(const double *x, size_t n, double *m)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    *m = s / (double)n;
+}
+
+static void oracle_segment(oracle_ctx *c, size_t a, size_t b)
+{
+    if (b - a < 2 * c->ms)
+        return;
+    size_t best = 0;
+    double bestq = -INFINITY;
+    for (size_t tau = a + c->ms; tau + c->ms <= b; tau++) {
+        if (c->no[tau])
+            continue;
+        double q = pr_trend_energy(c->x + a, b - a, tau - a);
+        if (q > bestq) {
+            bestq = q;
+            best = tau;
+        }
+    }
+    if (best == 0)
+        return;
+    double t, df, p, ml, mr;
+    if (pr_trend_welch(c->x + a, best - a, c->x + best, b - best, &t, &df, &p) != 0)
+        return;
+    oracle_mean(c->x + a, best - a, &ml);
+    oracle_mean(c->x + best, b - best, &mr);
+    if (!(p < c->o->max_pvalue) || !(fabs(expm1(mr - ml)) >= c->o->min_magnitude))
+        return;
+    c->cps[c->ncps] = best;
+    c->pv[c->ncps] = p;
+    c->ncps++;
+    oracle_segment(c, a, best);
+    oracle_segment(c, best, b);
+}
+
+/* The oracle's change points (sorted) and p-values; no pins.  Returns the
+ * count; cps and pv are the caller's arrays of n. */
+static size_t oracle_change_points(const double *x, size_t n, const pr_trend_opts *o,
+                                   const size_t *vetoed, size_t nvetoed, size_t *cps, double *pv)
+{
+    oracle_ctx c = {.x = x, .o = o, .ms = o->min_split < 2 ? 2 : o->min_split};
+    c.no = calloc(n + 1, 1);
+    c.cps = malloc((n + 1) * sizeof *c.cps);
+    c.pv = malloc((n + 1) * sizeof *c.pv);
+    for (size_t i = 0; i < nvetoed; i++)
+        c.no[vetoed[i]] = 1;
+    oracle_segment(&c, 0, n);
+    /* insertion sort by index, p-values along */
+    for (size_t i = 0; i < c.ncps; i++) {
+        size_t at = i;
+        while (at > 0 && c.cps[at - 1] > c.cps[i])
+            at--;
+        size_t ci = c.cps[i];
+        double pi = c.pv[i];
+        memmove(c.cps + at + 1, c.cps + at, (i - at) * sizeof *c.cps);
+        memmove(c.pv + at + 1, c.pv + at, (i - at) * sizeof *c.pv);
+        c.cps[at] = ci;
+        c.pv[at] = pi;
+    }
+    memcpy(cps, c.cps, c.ncps * sizeof *cps);
+    memcpy(pv, c.pv, c.ncps * sizeof *pv);
+    size_t k = c.ncps;
+    free(c.no);
+    free(c.cps);
+    free(c.pv);
+    return k;
+}
+
+/* A deterministic generator (xorshift64*) and a normal draw (Box–Muller). */
+static double unif(unsigned long long *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return ((*s * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(unsigned long long *s)
+{
+    double u = unif(s), v = unif(s);
+    return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* Random series: noise, one to four steps, sometimes an outlier, rounded
+ * values (ties) in some; lengths 6 .. 300; defaults and looser options,
+ * with and without vetoes.  The incremental search finds exactly what the
+ * cubic one finds: the same indices, the same p-values to the bit. */
+Test(trend, incremental_matches_cubic_oracle)
+{
+    unsigned long long seed = 0x9e3779b97f4a7c15ULL;
+    size_t checked = 0, with_cps = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        size_t n = 6 + (size_t)(unif(&seed) * (trial < 300 ? 60 : 300));
+        double *x = malloc(n * sizeof *x), level = 7 + unif(&seed);
+        double sd = 0.005 + 0.05 * unif(&seed);
+        int steps = (int)(unif(&seed) * 5), rounded = unif(&seed) < 0.2;
+        size_t *at = malloc((steps + 1) * sizeof *at);
+        for (int k = 0; k < steps; k++)
+            at[k] = (size_t)(unif(&seed) * (double)n);
+        for (size_t i = 0; i < n; i++) {
+            for (int k = 0; k < steps; k++)
+                if (i == at[k])
+                    level += (unif(&seed) < 0.5 ? -1 : 1) * (0.02 + 0.3 * unif(&seed));
+            x[i] = level + sd * gauss(&seed);
+            if (unif(&seed) < 0.03)
+                x[i] += 0.5;
+            if (rounded)
+                x[i] = round(x[i] * 50) / 50;
+        }
+        pr_trend_opts o;
+        pr_trend_opts_default(&o);
+        if (trial % 3 == 1) {
+            o.max_pvalue = 0.05;
+            o.min_split = 2;
+        } else if (trial % 3 == 2) {
+            o.max_pvalue = 0.01;
+            o.min_magnitude = 0.01;
+        }
+        size_t veto[2] = {1 + n / 2, 1 + n / 3};
+        size_t nveto = trial % 4 == 3 ? 2 : 0;
+        o.vetoed = veto;
+        o.nvetoed = nveto;
+        size_t *want = malloc(n * sizeof *want), *got = NULL, ngot = 0;
+        double *wantp = malloc(n * sizeof *wantp), *gotp = NULL;
+        size_t nwant = oracle_change_points(x, n, &o, veto, nveto, want, wantp);
+        cr_assert_eq(pr_trend_change_points(x, n, &o, &got, &gotp, &ngot), 0);
+        cr_assert_eq(ngot, nwant, "trial %d (n %zu): %zu change points, the oracle %zu", trial,
+                     n, ngot, nwant);
+        for (size_t k = 0; k < nwant; k++) {
+            cr_assert_eq(got[k], want[k], "trial %d: change point %zu at %zu, the oracle %zu",
+                         trial, k, got[k], want[k]);
+            cr_assert(gotp[k] == wantp[k], "trial %d: p %.17g, the oracle %.17g", trial, gotp[k],
+                      wantp[k]);
+        }
+        checked++;
+        with_cps += nwant > 0;
+        free(x);
+        free(at);
+        free(want);
+        free(wantp);
+        free(got);
+        free(gotp);
+    }
+    /* the random series exercise both outcomes */
+    cr_assert_gt(with_cps, 100);
+    cr_assert_lt(with_cps, checked - 50);
+
+    /* Exact ties: a mirror-symmetric series of integers has q(τ) = q(n − τ)
+     * to the bit; both searches take the earliest. */
+    double m[40];
+    for (int i = 0; i < 40; i++) {
+        int j = i < 20 ? i : 39 - i;
+        m[i] = (j < 10 ? 0 : 10) + (j % 2);
+    }
+    pr_trend_opts o;
+    pr_trend_opts_default(&o);
+    size_t want[40], *got = NULL, ngot = 0;
+    double wantp[40], *gotp = NULL;
+    size_t nwant = oracle_change_points(m, 40, &o, NULL, 0, want, wantp);
+    cr_assert_eq(pr_trend_change_points(m, 40, &o, &got, &gotp, &ngot), 0);
+    cr_assert_gt(nwant, 0);
+    cr_assert_eq(ngot, nwant);
+    for (size_t k = 0; k < nwant; k++)
+        cr_assert(got[k] == want[k] && gotp[k] == wantp[k], "tie: %zu against %zu", got[k],
+                  want[k]);
+    free(got);
+    free(gotp);
+}
+
+/* The usual spread of each step: the median of the other absolute steps
+ * over 0.6745; none below 3 steps; a big step cannot hide itself (issue 30
+ * finding 4). */
+Test(trend, step_spreads)
+{
+    double x[] = {0, 0.01, -0.01, 0.3, 0.32}, sp[5];
+    /* |steps| 0.01 0.02 0.31 0.02 */
+    pr_trend_step_spreads(x, 5, sp);
+    const double q = 0.6744897501960817;
+    cr_expect(isnan(sp[0]));
+    cr_expect(close_rel(sp[1], 0.02 / q, EPS, 0), "%g", sp[1]);
+    cr_expect(close_rel(sp[2], 0.02 / q, EPS, 0), "%g", sp[2]);
+    cr_expect(close_rel(sp[3], 0.02 / q, EPS, 0), "%g", sp[3]); /* the others: 0.01 .02 .02 */
+    cr_expect(close_rel(sp[4], 0.02 / q, EPS, 0), "%g", sp[4]);
+    cr_expect(fabs(x[3] - x[2]) > PR_TREND_STEP_FACTOR * sp[3]);
+    double y[] = {0, 0.1, 0.2, 0.4}, sy[4]; /* steps .1 .1 .2: each against the other two */
+    pr_trend_step_spreads(y, 4, sy);
+    cr_expect(close_rel(sy[1], 0.15 / q, 1e-12, 0) && close_rel(sy[3], 0.1 / q, 1e-12, 0));
+    pr_trend_step_spreads(x, 3, sp);
+    cr_expect(isnan(sp[1]) && isnan(sp[2]), "2 steps give no spread");
+}
+
 static json_t *load_cases(void)
 {
     const char *path = getenv("PERFREPRO_TREND_CASES");
