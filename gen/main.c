@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "check.h"
 #include "data.h"
 #include "envimport.h"
@@ -674,6 +675,15 @@ static int cmd_build(int argc, char **argv)
     }
     int rc = 0;
     if (!build) {
+        /* The checks build makes of the data beyond loading it: each fit
+         * report against the figure its table prints (audit.h). */
+        au_model *audit = NULL;
+        if (au_build(d, &audit, &err) < 0) {
+            fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+            pr_data_free(d);
+            return 1;
+        }
+        au_free(audit);
         size_t nrec = 0;
         for (size_t i = 0; i < d->nruns; i++)
             nrec += d->runs[i].nrecords;

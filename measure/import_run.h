@@ -13,7 +13,8 @@ typedef struct im_opts {
     const char *manifest_dir; /* rules/, runsets/, suites/ are looked up beside the manifest */
     const char *data;         /* the data folder written */
     const char *from;         /* the source folder */
-    int dry_run;
+    int dry_run;              /* everything is done in the staging copy, then thrown away */
+    int replace;              /* --replace: replace run folders this manifest did not make */
 } im_opts;
 
 /* Imports m (or prints the plan); returns 0, 1 when some figure is not
