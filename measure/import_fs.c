@@ -134,6 +134,33 @@ int im_check_owner(const char *run_dir, const char *manifest, int replace, pr_er
     return rc;
 }
 
+/* Removes from the copy's runs/ the staging and old trees of dead writers
+ * (".RUN.staging.PID", ".RUN.old.PID": imports before the whole data folder
+ * was staged swapped run folders one by one, and a kill left them). */
+static void drop_dead_run_trees(const char *stage)
+{
+    char *runs = pr_path_join(stage, "runs");
+    char **names = NULL;
+    pr_err ignored;
+    if (pr_list_dir(runs, &names, NULL, &ignored) == 0)
+        for (char **p = names; *p; p++) {
+            const char *kind = (*p)[0] == '.' ? strrchr(*p, '.') : NULL;
+            char *end;
+            long pid = kind ? strtol(kind + 1, &end, 10) : 0;
+            if (!kind || kind == *p || pid <= 0 || *end || pr_pid_alive(pid))
+                continue;
+            size_t before = (size_t)(kind - *p);
+            if ((before > 8 && !strncmp(kind - 8, ".staging", 8)) ||
+                (before > 4 && !strncmp(kind - 4, ".old", 4))) {
+                char *path = pr_path_join(runs, *p);
+                pr_remove_tree(path);
+                free(path);
+            }
+        }
+    pr_strv_free(names);
+    free(runs);
+}
+
 int im_stage_open(im_stage *s, const char *data, pr_err *err)
 {
     memset(s, 0, sizeof *s);
@@ -147,6 +174,7 @@ int im_stage_open(im_stage *s, const char *data, pr_err *err)
                           "replaced whole");
     if (pr_tree_listing(data, &s->listing, err) < 0 || pr_tree_link(data, s->sd.stage, err) < 0)
         return -1;
+    drop_dead_run_trees(s->sd.stage);
     return 0;
 }
 

@@ -12,8 +12,8 @@
 #      before anything is written;
 #   14 a log over the run set's log limit (measure run's default 1 GiB) is
 #      refused; a sparse log stays sparse;
-#   6  gen skips a staging folder in data/runs (.RUN.staging.PID); validate
-#      refuses a fit report searched for another figure than the table prints;
+#   6  gen skips a staging folder in data/runs (.RUN.staging.PID), the next
+#      import removes it (a dead writer's); validate refuses a fit report searched for another figure than the table prints;
 #   15 a killed (dry) run's staging copy is removed by the next import.
 # Self-contained (no ../shared).
 set -u
@@ -137,7 +137,9 @@ imp m.tsv --from src --data data
 cp -R data/runs/r1 "data/runs/.r1.staging.$DEAD"
 "$GEN" validate --data data >out 2>err || fail "6: validate with a staging folder in runs/: $(cat err)"
 grep -q ' 1 runs, 1 records: valid' out || fail "6: gen loads .r1.staging.PID as a run set: $(cat out)"
-rm -rf "data/runs/.r1.staging.$DEAD"
+imp m.tsv --from src --data data
+[ "$rc" -eq 0 ] || fail "6: import beside a dead staging folder in runs/: $(cat err)"
+[ ! -e "data/runs/.r1.staging.$DEAD" ] || fail "6: the import keeps a dead writer's .r1.staging.PID"
 cp data/published/import-m.json pub.bak
 sed 's/"printed": "104.5"/"printed": "104.6"/; s/"throughput": 104.5/"throughput": 104.6/' pub.bak >data/published/import-m.json
 "$GEN" validate --data data >out 2>err && fail "6: validate accepts a fit report searched for another figure than the table prints"
