@@ -134,6 +134,51 @@ int im_check_owner(const char *run_dir, const char *manifest, int replace, pr_er
     return rc;
 }
 
+/* The stem import-STEM.json takes from a manifest's name: its file name up
+ * to the first dot. */
+static size_t stem_len(const char *manifest, const char **stem)
+{
+    const char *slash = strrchr(manifest, '/');
+    *stem = slash ? slash + 1 : manifest;
+    return strcspn(*stem, ".");
+}
+
+int im_check_published_owner(const char *data, const char *manifest, int replace, pr_err *err)
+{
+    const char *stem, *other_stem;
+    size_t n = stem_len(manifest, &stem);
+    char *runs = pr_xasprintf("%s/runs", data);
+    char **names = NULL;
+    pr_err ignored;
+    int rc = 0;
+    static const char cmd[] = "`perfrepro-measure import ";
+    if (replace || pr_list_dir(runs, &names, NULL, &ignored) < 0)
+        goto out;
+    for (char **p = names; *p && rc == 0; p++) {
+        char *source = pr_xasprintf("%s/%s/SOURCE.md", runs, *p);
+        pr_buf text;
+        pr_buf_init(&text);
+        const char *at = NULL, *end = NULL;
+        if ((*p)[0] != '.' && pr_read_file(source, &text, &ignored) == 0 &&
+            (at = strstr(pr_buf_cstr(&text), cmd)) && (end = strchr(at + 1, '`'))) {
+            char *other = pr_xstrndup(at + sizeof cmd - 1, (size_t)(end - at - (sizeof cmd - 1)));
+            size_t m = stem_len(other, &other_stem);
+            if (strcmp(other, manifest) && m == n && !strncmp(stem, other_stem, n))
+                rc = pr_err_set(err, manifest, 0, 0, NULL,
+                                "another manifest of this name, %s (runs/%s), writes "
+                                "published/import-%.*s.json: rename one, or give --replace",
+                                other, *p, (int)n, stem);
+            free(other);
+        }
+        pr_buf_free(&text);
+        free(source);
+    }
+out:
+    pr_strv_free(names);
+    free(runs);
+    return rc;
+}
+
 /* Removes from the copy's runs/ the staging and old trees of dead writers
  * (".RUN.staging.PID", ".RUN.old.PID": imports before the whole data folder
  * was staged swapped run folders one by one, and a kill left them). */

@@ -40,6 +40,10 @@ int im_log_limit(const char *manifest_dir, const char *run, long long *limit, pr
  * manifest's command, or replace is set. */
 int im_check_owner(const char *run_dir, const char *manifest, int replace, pr_err *err);
 
+/* 0 when no other manifest of the same file name stem (its run sets'
+ * SOURCE.md say which) writes published/import-STEM.json, or replace. */
+int im_check_published_owner(const char *data, const char *manifest, int replace, pr_err *err);
+
 /* A staging copy of the data folder. */
 typedef struct im_stage {
     pr_swapdir sd;   /* sd.stage: the copy written into */

@@ -586,6 +586,9 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
             goto out;
         }
     }
+    if (m->published_path &&
+        im_check_published_owner(o->data, manifest_name(m->file), o->replace, err) < 0)
+        goto out;
     for (size_t i = 0; i < m->nreadmes; i++)
         if (im_check_source(from, m->readmes[i].path, 0, m->file, m->readmes[i].line,
                             m->readmes[i].is_env ? "env" : "table", NULL, err) < 0)

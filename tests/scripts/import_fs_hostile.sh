@@ -6,7 +6,8 @@
 #   2  a log or LICENSE that is a symbolic link out of --from is refused
 #      (a link inside --from is followed);
 #   4  a run folder the manifest did not make (a measure run folder, another
-#      manifest's run set) is replaced only with --replace;
+#      manifest's run set), and import-NAME.json of another manifest NAME.tsv,
+#      are replaced only with --replace;
 #   10 a typed figure out of range, two run sets giving one configuration a
 #      figure, a runsets/RUN.json or suites/RUN.json gen refuses: refused
 #      before anything is written;
@@ -93,6 +94,11 @@ imp m.tsv --from src --data data --replace
 imp m.tsv --from src --data data
 [ "$rc" -eq 0 ] || fail "4: re-importing its own run set: $(cat err)"
 "$MEASURE" import --help | grep -q -- '--replace' || fail "4: --help does not name --replace"
+mkdir -p sub
+{ head_; line r9 c9 2 204.5 logs/a.log; } >sub/m.tsv
+sums >before
+imp sub/m.tsv --from src --data data
+refused "4: a second manifest m.tsv writing import-m.json" "another manifest of this name, m.tsv"
 
 # ---- 10: what the build would refuse
 sums >before
