@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,7 +35,7 @@ static int link_tree(const char *src, const char *dst, int depth, pr_err *err)
             else
                 ok = link_tree(from, to, depth + 1, err);
         } else if (S_ISREG(st.st_mode)) {
-            ok = link(from, to) < 0 ? pr_err_errno(err, to, "cannot link") : 0;
+            ok = pr_link_or_copy(from, to, err); /* a copy where links are refused */
         } else if (S_ISLNK(st.st_mode)) {
             char target[PATH_MAX];
             ssize_t n = readlink(from, target, sizeof target - 1);
@@ -106,10 +107,16 @@ static int relink(const char *prev, const char *cur, int depth, pr_err *err)
                     close(a);
                 if (b >= 0)
                     close(b);
-                /* The old file's mode may differ: only equal modes are kept. */
+                /* The old file's mode may differ: only equal modes are kept.
+                 * Where a link is refused (protected_hardlinks, another
+                 * file system) the new file stays. */
+                char *tmp = pr_xasprintf("%s.relink", now);
                 if (same && (so.st_mode & 07777) == (sn.st_mode & 07777) &&
-                    (unlink(now) < 0 || link(old, now) < 0))
+                    link(old, tmp) == 0 && rename(tmp, now) < 0) {
                     ok = pr_err_errno(err, now, "cannot link to the unchanged file");
+                    unlink(tmp);
+                }
+                free(tmp);
             }
         }
         free(old);
