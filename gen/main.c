@@ -56,7 +56,8 @@ static const gen_command commands[] = {
      "          (default reports): README.md (Chinese) and README.en.md (English)\n"
      "          per page, from the templates in TEMPLATES (default templates)\n"},
     {"validate", cmd_build, "perfrepro-gen validate [--data DIR]\n",
-     "validate  load and validate the data only; print a summary\n"},
+     "validate  load and validate the data only (also each fit report against the\n"
+     "          figure its table prints, as build checks it); print a summary\n"},
     {"site", cmd_site,
      "perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR]\n",
      "site      render REPORTS (default reports) as a static HTML site in OUT\n"
