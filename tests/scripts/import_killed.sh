@@ -78,9 +78,10 @@ left=$(ls -a | grep '^\.data\.\(staging\|old\)\.' || true)
 
 # ---- one import at a time
 reset
-flock .data.import.lock sleep 2 &
+rm -f held
+flock .data.import.lock sh -c ': >held; sleep 4' &
 holder=$!
-sleep 0.3
+for i in $(seq 1 100); do [ -e held ] && break; sleep 0.1; done
 start=$(date +%s%N)
 imp srcB
 waited=$(( ($(date +%s%N) - start) / 1000000 ))
