@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "check.h"
 #include "data.h"
 #include "envimport.h"
@@ -55,7 +56,8 @@ static const gen_command commands[] = {
      "          (default reports): README.md (Chinese) and README.en.md (English)\n"
      "          per page, from the templates in TEMPLATES (default templates)\n"},
     {"validate", cmd_build, "perfrepro-gen validate [--data DIR]\n",
-     "validate  load and validate the data only; print a summary\n"},
+     "validate  load and validate the data only (also each fit report against the\n"
+     "          figure its table prints, as build checks it); print a summary\n"},
     {"site", cmd_site,
      "perfrepro-gen site [--reports DIR] [--out DIR] [--root DIR] [--templates DIR]\n",
      "site      render REPORTS (default reports) as a static HTML site in OUT\n"
@@ -674,6 +676,15 @@ static int cmd_build(int argc, char **argv)
     }
     int rc = 0;
     if (!build) {
+        /* The checks build makes of the data beyond loading it: each fit
+         * report against the figure its table prints (audit.h). */
+        au_model *audit = NULL;
+        if (au_build(d, &audit, &err) < 0) {
+            fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+            pr_data_free(d);
+            return 1;
+        }
+        au_free(audit);
         size_t nrec = 0;
         for (size_t i = 0; i < d->nruns; i++)
             nrec += d->runs[i].nrecords;

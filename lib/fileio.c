@@ -565,9 +565,19 @@ static int write_replace(const char *path, const void *data, size_t len, int dur
 }
 
 /* Copies what is left of in (src) to out (dst). */
+/* 1 when p[0..n) is all zero bytes. */
+static int all_zero(const char *p, size_t n)
+{
+    return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* Copies in to the new regular file out.  Blocks of zeros become holes (a
+ * seek past them, the size set at the end), so a sparse log stays sparse
+ * (the copy's bytes are the same). */
 static int copy_stream(int in, const char *src, int out, const char *dst, pr_err *err)
 {
-    int rc = -1;
+    int rc = -1, hole = 0;
+    off_t size = 0;
     char *buf = pr_xmalloc(1 << 16);
     for (;;) {
         ssize_t n = read(in, buf, 1 << 16);
@@ -579,10 +589,20 @@ static int copy_stream(int in, const char *src, int out, const char *dst, pr_err
         }
         if (n == 0)
             break;
+        size += n;
+        if (n == 1 << 16 && all_zero(buf, (size_t)n) && lseek(out, n, SEEK_CUR) >= 0) {
+            hole = 1;
+            continue;
+        }
+        hole = 0;
         if (write_all(out, buf, (size_t)n) < 0) {
             pr_err_errno(err, dst, "cannot write");
             goto out;
         }
+    }
+    if (hole && ftruncate(out, size) < 0) {
+        pr_err_errno(err, dst, "cannot write");
+        goto out;
     }
     rc = 0;
 out:

@@ -23,6 +23,7 @@ static void usage(FILE *f)
 {
     fputs("usage: perfrepro-measure import MANIFEST --from DIR [--data DIR] [--dry-run]\n"
           "                                [--repo OWNER/NAME --commit SHA] [--gen PATH]\n"
+          "                                [--replace]\n"
           "\n"
           "Brings someone else's logs in with one manifest (docs/import.md): parses each\n"
           "log with its run set's rule (given, or found with parse --fit over all the run\n"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
           "environments the manifest names (with perfrepro-gen import-table/import-env).\n"
           "Nodes not given are GPUs over the platform's devices per node\n"
           "(DATA/platforms/ID.json).  A second run with the same inputs changes nothing.\n"
+          "Everything is written into a copy of DATA beside it, checked with perfrepro-gen\n"
+          "validate and swapped in whole: a failed or killed import leaves DATA as it was.\n"
+          "One import at a time writes DATA (a second waits for the lock .DATA.import.lock).\n"
           "\n"
           "options:\n"
           "      --from DIR        the local folder holding the source's files (a checkout\n"
@@ -43,6 +47,9 @@ static void usage(FILE *f)
           "  -n, --dry-run         print the plan (run sets, the rule chosen, what each\n"
           "                        figure gives under it) and write nothing\n"
           "      --gen PATH        perfrepro-gen (default: beside this program)\n"
+          "      --replace         replace run folders this manifest did not make (a run\n"
+          "                        folder is replaced only when its SOURCE.md names the\n"
+          "                        manifest; a measure run folder, another manifest's)\n"
           "  -h, --help            this text\n"
           "\n"
           "exit status: 0 imported (or planned); 1 imported, but some figure is not\n"
@@ -70,6 +77,9 @@ int pr_cmd_import(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
             o.dry_run = 1;
+            continue;
+        } else if (!strcmp(a, "--replace")) {
+            o.replace = 1;
             continue;
         } else if (!strcmp(a, "--from"))
             dst = &from;

@@ -14,6 +14,8 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_fs.h"
+#include "import_pub.h"
 #include "import_typed.h"
 
 /* A growable argv whose strings it owns. */
@@ -116,9 +118,7 @@ static char *rule_arg(const char *text, const im_manifest *m, int line, const im
     return r;
 }
 
-/* Nodes of c: as given, else GPUs over the platform's devices per node
- * (one node when the GPUs fit in one). */
-static int case_nodes(const im_manifest *m, const im_case *c, const im_opts *o, int *nodes,
+int im_case_nodes(const im_manifest *m, const im_case *c, const im_opts *o, int *nodes,
                       pr_err *err)
 {
     if (c->nodes) {
@@ -285,27 +285,20 @@ static const char *mission_of(const im_manifest *m, const char *model, int direc
     return NULL;
 }
 
-/* o's string at key, "" when none. */
-static const char *str_or_empty(const json_t *o, const char *key)
+/* Writes data to path (in the staging copy of the data folder, also in a
+ * dry run) unless it already holds exactly that. */
+static int put_file(const char *path, const char *data, size_t len, pr_err *err)
 {
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
+    return pr_write_if_changed(path, data, len, err);
 }
 
-/* Writes data to path unless it already holds exactly that (dry runs write nothing). */
-static int put_file(const im_opts *o, const char *path, const char *data, size_t len,
-                    pr_err *err)
-{
-    return o->dry_run ? 0 : pr_write_if_changed(path, data, len, err);
-}
-
-static int copy_if_present(const im_opts *o, const char *src, const char *dst, pr_err *err)
+static int copy_if_present(const char *src, const char *dst, pr_err *err)
 {
     pr_buf b;
     pr_buf_init(&b);
     int rc = 0;
     if (access(src, F_OK) == 0)
-        rc = pr_read_file(src, &b, err) < 0 ? -1 : put_file(o, dst, b.data ? b.data : "", b.len, err);
+        rc = pr_read_file(src, &b, err) < 0 ? -1 : put_file(dst, b.data ? b.data : "", b.len, err);
     pr_buf_free(&b);
     return rc;
 }
@@ -330,7 +323,7 @@ static int import_case(const im_manifest *m, const im_case *c, const char *rule,
     pr_buf_init(&out);
     json_t *rec = NULL;
     int nodes, rc = -1;
-    if (case_nodes(m, c, o, &nodes, err) < 0)
+    if (im_case_nodes(m, c, o, &nodes, err) < 0)
         goto out;
     av_push(&a, o->self);
     av_push(&a, "parse");
@@ -358,10 +351,8 @@ static int import_case(const im_manifest *m, const im_case *c, const char *rule,
             av_push(&a, kv[i][0]);
             av_push(&a, kv[i][1]);
         }
-    if (!o->dry_run) {
-        av_push(&a, "--out");
-        av_push(&a, run_dir);
-    }
+    av_push(&a, "--out");
+    av_push(&a, run_dir);
     for (size_t i = 0; i < c->nlogs; i++)
         av_push(&a, c->logs[i]);
     int st = run_child(o->from, &a, &out, err);
@@ -386,7 +377,7 @@ static int import_case(const im_manifest *m, const im_case *c, const char *rule,
     }
     printf("  %-40s %dx%d GPUs  bs %-5d %-5s  %-12s figure %-10s %s\n", c->case_name, nodes,
            c->gpus, c->batch_size, c->precision, value, c->figure ? c->figure : "-", verdict);
-    if (!c->figure || o->dry_run) {
+    if (!c->figure) {
         rc = 0;
         goto out;
     }
@@ -408,7 +399,7 @@ static int import_case(const im_manifest *m, const im_case *c, const char *rule,
         goto out;
     }
     char *fit_path = pr_xasprintf("%s/fit/%s.json", run_dir, c->case_name);
-    rc = put_file(o, fit_path, out.data ? out.data : "", out.len, err);
+    rc = put_file(fit_path, out.data ? out.data : "", out.len, err);
     free(fit_path);
 out:
     json_decref(rec);
@@ -426,7 +417,7 @@ static const char *manifest_name(const char *file)
 }
 
 static int write_source_md(const im_manifest *m, const char *run, const char *run_dir,
-                           int has_licence, const im_opts *o, pr_err *err)
+                           int has_licence, pr_err *err)
 {
     pr_buf b;
     pr_buf_init(&b);
@@ -454,20 +445,20 @@ static int write_source_md(const im_manifest *m, const char *run, const char *ru
     pr_buf_puts(&b, has_licence ? "Licence: the source's, `LICENSE` beside this file.\n"
                                 : "Licence: the source folder has no `LICENSE`.\n");
     char *path = pr_xasprintf("%s/SOURCE.md", run_dir);
-    int rc = put_file(o, path, b.data, b.len, err);
+    int rc = put_file(path, b.data, b.len, err);
     free(path);
     pr_buf_free(&b);
     return rc;
 }
 
-/* One run set: its rule, its cases, its source files. */
-static int import_run_set(const im_manifest *m, const char *run, const im_opts *o, int *differs,
-                          pr_err *err)
+/* One run set: its rule, its cases, its source files, written into
+ * out_root/runs/RUN (the staging copy of the data folder), rebuilt whole. */
+static int import_run_set(const im_manifest *m, const char *run, const im_opts *o,
+                          const char *out_root, int *differs, pr_err *err)
 {
     const im_case **cs = pr_xcalloc(m->ncases, sizeof *cs);
     size_t n = 0;
-    char **rules = NULL, *run_dir = pr_xasprintf("%s/runs/%s", o->data, run);
-    pr_swapdir sd = {0};
+    char **rules = NULL, *run_dir = pr_xasprintf("%s/runs/%s", out_root, run);
     int rc = -1;
     for (size_t i = 0; i < m->ncases; i++)
         if (!strcmp(m->cases[i].run, run))
@@ -507,115 +498,37 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
             printf("  rule (%s): %s\n", fit ? "found with --fit over its figures" : "given",
                    fit || cs[i]->rule[0] == '{' ? rules[i] : cs[i]->rule);
     }
-    /* The run set is written into a staging folder and swapped in whole
-     * (fileio.h pr_swapdir): a parse that fails half-way leaves the previous
-     * import as it was. */
+    /* The staging copy's links to the previous import go; files whose bytes
+     * come out the same are linked back before the swap (import_fs.h). */
     const char *dest = run_dir;
-    if (!o->dry_run) {
-        if (pr_swapdir_open(&sd, run_dir, err) < 0)
-            goto out;
-        if (sd.stage)
-            dest = sd.stage;
-        else if (pr_remove_tree(run_dir) != 0) {
-            pr_err_errno(err, run_dir, "cannot remove the previous import");
-            goto out;
-        }
+    if (pr_remove_tree(run_dir) != 0) {
+        pr_err_errno(err, run_dir, "cannot remove the previous import");
+        goto out;
     }
     for (size_t i = 0; i < n; i++)
         if (import_case(m, cs[i], rules[i], dest, o, differs, err) < 0)
             goto out;
     char *src = pr_xasprintf("%s/LICENSE", o->from), *dst = pr_xasprintf("%s/LICENSE", dest);
     int has_licence = access(src, F_OK) == 0;
-    rc = copy_if_present(o, src, dst, err);
+    rc = copy_if_present(src, dst, err);
     free(src);
     free(dst);
     const char *extra[][2] = {{"runsets", "runset.json"}, {"suites", "suite.json"}};
     for (size_t i = 0; rc == 0 && i < 2; i++) {
         src = pr_xasprintf("%s/%s/%s.json", o->manifest_dir, extra[i][0], run);
         dst = pr_xasprintf("%s/%s", dest, extra[i][1]);
-        rc = copy_if_present(o, src, dst, err);
+        rc = copy_if_present(src, dst, err);
         free(src);
         free(dst);
     }
     if (rc == 0)
-        rc = write_source_md(m, run, dest, has_licence, o, err);
-    if (rc == 0 && sd.stage)
-        rc = pr_swapdir_swap(&sd, "run set", err);
+        rc = write_source_md(m, run, dest, has_licence, err);
 out:
-    pr_swapdir_free(&sd);
     for (size_t i = 0; rules && i < n; i++)
         free(rules[i]);
     free(rules);
     free(run_dir);
     free(cs);
-    return rc;
-}
-
-/* The typed figures, as a published file of the page the manifest's
- * "published" line names: one table per model, framework, precision, batch
- * size, unit and platform, in manifest order. */
-static int write_typed_published(const im_manifest *m, const im_opts *o, pr_err *err)
-{
-    json_t *file = json_object(), *tables = json_array();
-    int rc = -1;
-    char *text = NULL, *path = NULL;
-    json_object_set_new(file, "perfrepro", json_integer(1));
-    json_object_set_new(file, "label", json_string(m->repo));
-    char *marker = im_typed_marker(m, o->data);
-    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", marker, "repo", m->repo));
-    free(marker);
-    for (size_t i = 0; i < m->ncases; i++) {
-        const im_case *c = &m->cases[i];
-        if (!c->figure || c->figure_table)
-            continue;
-        json_t *t = NULL, *row;
-        size_t k;
-        json_array_foreach(tables, k, row) {
-            if (!strcmp(str_or_empty(row, "model"), c->model) &&
-                !strcmp(str_or_empty(row, "framework"), c->framework) &&
-                !strcmp(str_or_empty(row, "precision"), c->precision) &&
-                !strcmp(str_or_empty(row, "unit"), c->unit) &&
-                !strcmp(str_or_empty(row, "platform"), c->platform) &&
-                json_integer_value(json_object_get(row, "batch_size")) == c->batch_size)
-                t = row;
-        }
-        if (!t) {
-            char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s", m->repo, m->commit,
-                                     m->published_path);
-            t = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s},s:[]}", "model",
-                          c->model, "framework", c->framework, "precision", c->precision,
-                          "batch_size", c->batch_size, "unit", c->unit, "platform", c->platform,
-                          "source", "title", m->published_title, "repo", m->repo, "path",
-                          m->published_path, "commit", m->commit, "url", url, "rows");
-            free(url);
-            json_array_append_new(tables, t);
-        }
-        int nodes;
-        if (case_nodes(m, c, o, &nodes, err) < 0)
-            goto out;
-        json_t *thr = strchr(c->figure, '.') ? json_real(strtod(c->figure, NULL))
-                                              : json_integer(strtoll(c->figure, NULL, 10));
-        json_array_append_new(json_object_get(t, "rows"),
-                              json_pack("{s:i,s:i,s:i,s:o,s:s}", "nodes", nodes, "gpus", c->gpus,
-                                        "gpus_per_node", c->gpus / nodes, "throughput", thr,
-                                        "printed", c->figure));
-    }
-    json_object_set_new(file, "tables", tables);
-    tables = NULL;
-    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
-    path = im_typed_path(m, o->data);
-    printf("typed figures -> %s\n", path);
-    pr_buf b;
-    pr_buf_init(&b);
-    pr_buf_puts(&b, text);
-    pr_buf_putc(&b, '\n');
-    rc = put_file(o, path, b.data, b.len, err);
-    pr_buf_free(&b);
-out:
-    json_decref(tables);
-    json_decref(file);
-    free(text);
-    free(path);
     return rc;
 }
 
@@ -643,13 +556,10 @@ static int import_readme(const im_manifest *m, const im_readme *r, const im_opts
     for (size_t i = 0; i < r->nopts; i++)
         av_push(&a, r->opts[i]);
     int rc = 0;
-    if (o->dry_run)
-        printf("%s %s -> %s/%s/%s.json\n", r->is_env ? "environment" : "table", r->path, o->data,
-               r->is_env ? "environments" : "published", r->id);
-    else
-        printf("%s %s -> %s\n", r->is_env ? "environment" : "table", r->path, dst);
-    /* A dry run reads the tables into a scratch folder (their cells may be figures). */
-    if (!o->dry_run || !r->is_env) {
+    /* Written into the staging copy of the data folder (also in a dry run). */
+    printf("%s %s -> %s/%s/%s.json\n", r->is_env ? "environment" : "table", r->path, o->data,
+           r->is_env ? "environments" : "published", r->id);
+    {
         int st = run_child(NULL, &a, &out, err);
         if (st != 0) {
             if (st > 0)
@@ -665,140 +575,59 @@ static int import_readme(const im_manifest *m, const im_readme *r, const im_opts
     return rc;
 }
 
-/* A table's key as a string, "" when none (the file's when the table has none). */
-static const char *table_str(const json_t *file, const json_t *t, const char *key)
-{
-    const char *v = json_string_value(json_object_get(t, key));
-    if (!v)
-        v = json_string_value(json_object_get(file, key));
-    return v ? v : "";
-}
-
-/* Sets c->figure to what the table file pubdir/ID.json (written by the
- * manifest's table lines) prints for c: its table of c's model, framework,
- * batch size, unit and platform in c's precision (else the only such table
- * of another mode: a column labelled AMP whose logs ran FP16), the row of
- * c's nodes and GPUs. */
-static int cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const im_opts *o,
-                       pr_err *err)
-{
-    char *path = pr_xasprintf("%s/%s.json", pubdir, c->figure_table);
-    json_error_t je;
-    json_t *file = json_load_file(path, 0, &je);
-    const json_t *exact = NULL, *other = NULL;
-    size_t i, nother = 0;
-    json_t *t, *row;
-    int nodes, rc = -1;
-    if (case_nodes(m, c, o, &nodes, err) < 0)
-        goto out;
-    if (!file) {
-        pr_err_set(err, m->file, c->line, 0, "figure",
-                   "@%s: no data/published/%s.json (no table line writes it?)", c->figure_table,
-                   c->figure_table);
-        goto out;
-    }
-    json_array_foreach(json_object_get(file, "tables"), i, t) {
-        if (strcmp(table_str(file, t, "model"), c->model) ||
-            strcmp(table_str(file, t, "framework"), c->framework) ||
-            strcmp(table_str(file, t, "unit"), c->unit) ||
-            strcmp(table_str(file, t, "platform"), c->platform) ||
-            json_integer_value(json_object_get(t, "batch_size")) != c->batch_size)
-            continue;
-        if (!strcmp(table_str(file, t, "precision"), c->precision))
-            exact = t;
-        else {
-            other = t;
-            nother++;
-        }
-    }
-    const json_t *table = exact ? exact : nother == 1 ? other : NULL;
-    json_array_foreach(json_object_get(table, "rows"), i, row) {
-        const char *printed = json_string_value(json_object_get(row, "printed"));
-        if (json_integer_value(json_object_get(row, "gpus")) == c->gpus &&
-            json_integer_value(json_object_get(row, "nodes")) == nodes && printed) {
-            c->figure = pr_xstrdup(printed);
-            rc = 0;
-            goto out;
-        }
-    }
-    pr_err_set(err, m->file, c->line, 0, "figure",
-               "@%s: no figure for %s %s %s BS=%d %s, %dx%d GPUs on %s in data/published/%s.json",
-               c->figure_table, c->model, c->framework, c->precision, c->batch_size, c->unit,
-               nodes, c->gpus, c->platform, c->figure_table);
-out:
-    json_decref(file);
-    free(path);
-    return rc;
-}
-
 int im_import(im_manifest *m, const im_opts *o, pr_err *err)
 {
-    int differs = 0, rc = -1;
+    int differs = 0, rc = -1, lock = -1;
     struct stat st;
-    char scratch[] = "/tmp/perfrepro-import-XXXXXX";
-    const char *out_root = o->data;
+    char *from = NULL;
+    im_stage stage;
+    memset(&stage, 0, sizeof stage);
     if (stat(o->from, &st) < 0 || !S_ISDIR(st.st_mode))
         return pr_err_set(err, o->from, 0, 0, "--from", "not a folder");
+    from = realpath(o->from, NULL);
+    if (!from)
+        return pr_err_errno(err, o->from, "cannot resolve");
+    /* One import at a time writes a data folder: two would interleave. */
+    if (im_lock_data(o->data, &lock, err) < 0)
+        goto out;
     /* Every input checked before anything is written. */
     for (size_t i = 0; i < m->ncases; i++) {
         const im_case *c = &m->cases[i];
         int nodes;
-        if (case_nodes(m, c, o, &nodes, err) < 0)
-            return -1;
-        for (size_t j = 0; j < c->nlogs; j++) {
-            char *p = pr_xasprintf("%s/%s", o->from, c->logs[j]);
-            int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-            free(p);
-            if (!ok)
-                return pr_err_set(err, m->file, c->line, 0, "log", "%s: no such file in %s",
-                                  c->logs[j], o->from);
+        long long limit;
+        json_t *figure = NULL;
+        if (im_case_nodes(m, c, o, &nodes, err) < 0 || im_log_limit(o->manifest_dir, c->run, &limit, err) < 0)
+            goto out;
+        if (c->figure && !c->figure_table && im_figure_json(m, c, &figure, err) < 0)
+            goto out;
+        json_decref(figure);
+        for (size_t j = 0; j < c->nlogs; j++)
+            if (im_check_source(from, c->logs[j], limit, m->file, c->line, "log", NULL, err) < 0)
+                goto out;
+        char *run_dir = pr_xasprintf("%s/runs/%s", o->data, c->run);
+        int mine = !c->first_of_run || im_check_owner(run_dir, manifest_name(m->file), o->replace, err) == 0;
+        free(run_dir);
+        if (!mine) {
+            pr_err_prefix(err, "%s:%d: run", m->file, c->line);
+            goto out;
         }
     }
-    for (size_t i = 0; i < m->nreadmes; i++) {
-        char *p = pr_xasprintf("%s/%s", o->from, m->readmes[i].path);
-        int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-        free(p);
-        if (!ok)
-            return pr_err_set(err, m->file, m->readmes[i].line, 0,
-                              m->readmes[i].is_env ? "env" : "table", "%s: no such file in %s",
-                              m->readmes[i].path, o->from);
-    }
-    if (im_typed_check(m, o->data, err) < 0)
-        return -1;
-    if (o->dry_run) {
+    if (im_typed_check(m, o->data, o->replace, err) < 0)
+        goto out;
+    for (size_t i = 0; i < m->nreadmes; i++)
+        if (im_check_source(from, m->readmes[i].path, 0, m->file, m->readmes[i].line,
+                            m->readmes[i].is_env ? "env" : "table", NULL, err) < 0)
+            goto out;
+    int has_licence; /* copied by import_run_set when present */
+    if (m->ncases && im_check_source(from, "LICENSE", 0, m->file, 0, "LICENSE", &has_licence, err) < 0)
+        goto out;
+    if (o->dry_run)
         printf("dry run: nothing is written\n");
-        /* The tables go to a scratch copy of their files, for their cells. */
-        if (m->nreadmes) {
-            if (!mkdtemp(scratch))
-                return pr_err_errno(err, scratch, "mkdtemp");
-            out_root = scratch;
-            char *dir = pr_xasprintf("%s/published", scratch);
-            mkdir(dir, 0700);
-            /* import-table checks its file against the data folder around it. */
-            static const char *const shared[] = {"platforms", "models", "precision-classes.json"};
-            for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
-                char *src = pr_xasprintf("%s/%s", o->data, shared[i]);
-                char *dst = pr_xasprintf("%s/%s", scratch, shared[i]);
-                if (access(src, F_OK) == 0 && symlink(src, dst) < 0)
-                    fprintf(stderr, "perfrepro-measure import: %s: %s\n", dst, strerror(errno));
-                free(src);
-                free(dst);
-            }
-            for (size_t i = 0; i < m->nreadmes; i++) {
-                char *src = pr_xasprintf("%s/published/%s.json", o->data, m->readmes[i].id);
-                char *dst = pr_xasprintf("%s/%s.json", dir, m->readmes[i].id);
-                pr_buf b;
-                pr_buf_init(&b);
-                if (!m->readmes[i].is_env && access(dst, F_OK) != 0 && access(src, F_OK) == 0 &&
-                    pr_read_file(src, &b, err) == 0)
-                    pr_write_if_changed(dst, b.data ? b.data : "", b.len, err);
-                pr_buf_free(&b);
-                free(src);
-                free(dst);
-            }
-            free(dir);
-        }
-    }
+    /* Everything goes into a copy of the data folder, checked with gen's
+     * loaders and swapped in whole (a dry run throws it away). */
+    if (im_stage_open(&stage, o->data, err) < 0)
+        goto out;
+    const char *out_root = stage.sd.stage;
     /* The README parts first: a line's figure may be a cell of their tables. */
     for (size_t i = 0; i < m->nreadmes; i++)
         if (import_readme(m, &m->readmes[i], o, out_root, err) < 0)
@@ -806,19 +635,23 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
     char *pubdir = pr_xasprintf("%s/published", out_root);
     for (size_t i = 0; i < m->ncases; i++)
         if (m->cases[i].figure_table && !m->cases[i].figure &&
-            cell_figure(m, &m->cases[i], pubdir, o, err) < 0) {
+            im_cell_figure(m, &m->cases[i], pubdir, o, err) < 0) {
             free(pubdir);
             goto out;
         }
     free(pubdir);
     for (size_t i = 0; i < m->ncases; i++)
-        if (m->cases[i].first_of_run && import_run_set(m, m->cases[i].run, o, &differs, err) < 0)
+        if (m->cases[i].first_of_run &&
+            import_run_set(m, m->cases[i].run, o, out_root, &differs, err) < 0)
             goto out;
-    if (m->published_path && write_typed_published(m, o, err) < 0)
+    if (m->published_path && im_write_typed_published(m, o, out_root, err) < 0)
+        goto out;
+    if (im_stage_commit(&stage, o->gen, o->dry_run, err) < 0)
         goto out;
     rc = differs;
 out:
-    if (out_root == scratch)
-        pr_remove_tree(scratch);
+    im_stage_free(&stage);
+    im_unlock_data(lock);
+    free(from);
     return rc;
 }

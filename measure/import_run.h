@@ -13,8 +13,15 @@ typedef struct im_opts {
     const char *manifest_dir; /* rules/, runsets/, suites/ are looked up beside the manifest */
     const char *data;         /* the data folder written */
     const char *from;         /* the source folder */
-    int dry_run;
+    int dry_run;              /* everything is done in the staging copy, then thrown away */
+    int replace;              /* --replace: replace run folders this manifest did not make */
 } im_opts;
+
+/* Nodes of c: as given, else GPUs over the platform's devices per node
+ * (one node when the GPUs fit in one, o->data's platforms/); an error names
+ * the manifest line. */
+int im_case_nodes(const im_manifest *m, const im_case *c, const im_opts *o, int *nodes,
+                  pr_err *err);
 
 /* Imports m (or prints the plan); returns 0, 1 when some figure is not
  * reproduced by its run set's rule, or -1 with err set.  Sets the figure of

@@ -42,9 +42,9 @@ char *im_typed_marker(const im_manifest *m, const char *data)
                         strrchr(real, '/') + 1, hex);
 }
 
-int im_typed_check(const im_manifest *m, const char *data, pr_err *err)
+int im_typed_check(const im_manifest *m, const char *data, int replace, pr_err *err)
 {
-    if (!m->published_path)
+    if (!m->published_path || replace)
         return 0;
     char *path = im_typed_path(m, data), *marker = im_typed_marker(m, data);
     json_t *old = NULL;
@@ -58,7 +58,7 @@ int im_typed_check(const im_manifest *m, const char *data, pr_err *err)
             rc = pr_err_set(err, m->file, 0, 0, "published",
                             "%s already holds the figures of another manifest (\"%.120s\"), "
                             "and the file is named after the manifest's base name: rename this "
-                            "manifest, or remove the file if it is this one's",
+                            "manifest, or give --replace",
                             path, title ? title : old ? "no source title" : je.text);
     }
     json_decref(old);

@@ -18,8 +18,8 @@ char *im_typed_path(const im_manifest *m, const char *data);
 char *im_typed_marker(const im_manifest *m, const char *data);
 
 /* 0 when m has no "published" line, or its file is absent or holds this
- * manifest's figures; else -1 with err saying whose they are.  Called before
- * anything is written, in a dry run too. */
-int im_typed_check(const im_manifest *m, const char *data, pr_err *err);
+ * manifest's figures, or replace (--replace) is set; else -1 with err saying
+ * whose they are.  Called before anything is written, in a dry run too. */
+int im_typed_check(const im_manifest *m, const char *data, int replace, pr_err *err);
 
 #endif

@@ -13,7 +13,8 @@
 # are scripts/perf-logs/rules/RULE.json, run-set declarations runsets/RUN.json
 # and suites suites/RUN.json.  What this script adds to the command: every
 # log's sha256 is checked against the snapshot's MANIFEST first, and the
-# folders it made before are removed (a run set renamed leaves nothing behind).
+# perf-* folders no manifest names any more are removed (a run set renamed
+# leaves nothing behind).
 set -eu
 PERF="${1:-../shared/perf}"
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
@@ -32,7 +33,14 @@ for manifest in scripts/perf-logs/*.tsv; do
   done
 done
 
-rm -rf data/runs/perf-*
+# Run sets no manifest names any more (renamed) go; the others are rebuilt by
+# their manifest, which leaves every file whose bytes do not change as it was.
+names=$(awk -F'\t' '!/^#/ && NF >= 14 && $1 !~ /^(source|mission|table|env|published)$/ { print $1 }' \
+  scripts/perf-logs/*.tsv | sort -u)
+for dir in data/runs/perf-*; do
+  [ -d "$dir" ] || continue
+  printf '%s\n' "$names" | grep -qxF "${dir#data/runs/}" || rm -rf "$dir"
+done
 for manifest in scripts/perf-logs/*.tsv; do
   rc=0
   "$MEASURE" import "$manifest" --from "$PERF" >/dev/null || rc=$?

@@ -798,6 +798,10 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
         if (pr_list_dir(runs, &names, NULL, err) < 0)
             goto out;
         for (char **p = names; *p; p++) {
+            /* A dot name is a writer's staging or old tree (".RUN.staging.PID",
+             * ".RUN.old.PID"), never a run set. */
+            if ((*p)[0] == '.')
+                continue;
             char *path = pr_path_join(runs, *p);
             int has = data_entry(dir, path, &mode, err);
             free(path);

@@ -29,7 +29,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/repo/data/runs/keep1/logs" "$T/repo/data/runs/keep2/logs" "$T/repo/data/published" \
   "$T/repo/from/H" "$T/repo/from/R" "$T/repo/a" "$T/repo/b"
-cp -R data/platforms data/models data/precision-classes.json "$T/repo/data/"
+cp -R data/platforms data/precision-classes.json "$T/repo/data/"
 echo kept >"$T/repo/data/runs/keep1/logs/x"
 echo kept >"$T/repo/data/runs/keep2/logs/x"
 cp "$LOG" "$T/repo/from/H/log"
@@ -64,7 +64,9 @@ refused() {
 }
 
 # A plain manifest imports (the fixture works).
-{ echo "$SRC"; line r1 c1 19.428; } >m.tsv
+# (Its typed figure needs a page that prints it: the import validates what
+# it writes, and a fit report's figure must be in a published table.)
+{ echo "$SRC"; printf 'published\tR/README.md\tTyped\n'; line r1 c1 19.428; } >m.tsv
 OPTS= imp m.tsv >"$T/out" 2>&1 || fail "a plain import failed: $(cat "$T/out")"
 [ -f data/runs/r1/logs/index/c1_speed ] || fail "a plain import wrote no record"
 
@@ -109,7 +111,9 @@ OPTS= refused "NUL" "m.tsv:3:" "NUL"
 OPTS= refused "invalid UTF-8" "m.tsv:3:" "UTF-8"
 
 # 4. Two manifests named x.tsv: the second may not take the first's
-# import-x.json; the first imports again.
+# import-x.json; the first imports again.  (The plain import's table and run
+# set go first: the same configuration typed twice is a duplicate table.)
+rm -rf data/published/import-m.json data/runs/r1
 { echo "$SRC"; printf 'published\tR/README.md\tA title\n'; line ra c1 19.428; } >a/x.tsv
 { echo "$SRC"; printf 'published\tR/README.md\tB title\n'; line rb c1 19.428; } >b/x.tsv
 imp a/x.tsv >"$T/out" 2>&1 || fail "a/x.tsv: $(cat "$T/out")"

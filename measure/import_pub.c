@@ -1,0 +1,203 @@
+/* import_pub: the published side of an import (docs/import.md): the typed
+ * figures as data/published/import-MANIFEST.json, and the figures a line
+ * takes from a table cell ("@ID"). */
+#include "import_pub.h"
+
+#include "import_typed.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "fileio.h"
+
+/* o's string at key, "" when none. */
+static const char *str_or_empty(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* c's typed figure as the published file's "throughput": an integer when
+ * printed without a decimal point, else a real; checked in full (all of it
+ * a number, finite, in range), as gen checks what it loads. */
+int im_figure_json(const im_manifest *m, const im_case *c, json_t **out, pr_err *err)
+{
+    const char *f = c->figure;
+    char *end = NULL;
+    errno = 0;
+    if (!strchr(f, '.')) {
+        long long v = strtoll(f, &end, 10);
+        if (end != f && !*end && errno != ERANGE && v <= (1LL << 53)) {
+            *out = json_integer(v);
+            return 0;
+        }
+    } else {
+        double v = strtod(f, &end);
+        if (end != f && !*end && errno != ERANGE && isfinite(v)) {
+            *out = json_real(v);
+            return 0;
+        }
+    }
+    return pr_err_set(err, m->file, c->line, 0, "figure",
+                      "\"%s\": not a number in range (an integer up to 2^53, or a decimal)", f);
+}
+
+/* The typed figures, as a published file of the page the manifest's
+ * "published" line names: one table per model, framework, precision, batch
+ * size, unit and platform, in manifest order. */
+int im_write_typed_published(const im_manifest *m, const im_opts *o, const char *out_root,
+                                  pr_err *err)
+{
+    json_t *file = json_object(), *tables = json_array();
+    int rc = -1;
+    char *text = NULL, *path = NULL;
+    json_object_set_new(file, "perfrepro", json_integer(1));
+    json_object_set_new(file, "label", json_string(m->repo));
+    /* The file-level title names the manifest (import_typed.h): gen never
+     * shows it, every table having its own source. */
+    char *marker = im_typed_marker(m, o->data);
+    json_object_set_new(file, "source", json_pack("{s:s,s:s}", "title", marker, "repo", m->repo));
+    free(marker);
+    for (size_t i = 0; i < m->ncases; i++) {
+        const im_case *c = &m->cases[i];
+        if (!c->figure || c->figure_table)
+            continue;
+        json_t *t = NULL, *row;
+        size_t k;
+        json_array_foreach(tables, k, row) {
+            if (!strcmp(str_or_empty(row, "model"), c->model) &&
+                !strcmp(str_or_empty(row, "framework"), c->framework) &&
+                !strcmp(str_or_empty(row, "precision"), c->precision) &&
+                !strcmp(str_or_empty(row, "unit"), c->unit) &&
+                !strcmp(str_or_empty(row, "platform"), c->platform) &&
+                json_integer_value(json_object_get(row, "batch_size")) == c->batch_size)
+                t = row;
+        }
+        if (!t) {
+            char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s", m->repo, m->commit,
+                                     m->published_path);
+            t = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s},s:[]}", "model",
+                          c->model, "framework", c->framework, "precision", c->precision,
+                          "batch_size", c->batch_size, "unit", c->unit, "platform", c->platform,
+                          "source", "title", m->published_title, "repo", m->repo, "path",
+                          m->published_path, "commit", m->commit, "url", url, "rows");
+            free(url);
+            json_array_append_new(tables, t);
+        }
+        int nodes;
+        if (im_case_nodes(m, c, o, &nodes, err) < 0)
+            goto out;
+        /* One figure per configuration: gen refuses a table with two rows of
+         * one GPU count (two run sets of one configuration). */
+        json_array_foreach(json_object_get(t, "rows"), k, row)
+            if (json_integer_value(json_object_get(row, "gpus")) == c->gpus &&
+                json_integer_value(json_object_get(row, "nodes")) == nodes) {
+                pr_err_set(err, m->file, c->line, 0, "figure",
+                           "%s: a second typed figure for %s %s %s BS=%d %s, %dx%d GPUs on %s "
+                           "(first: \"%s\"): one configuration is printed once; give \"-\" "
+                           "on all lines of it but one",
+                           c->figure, c->model, c->framework, c->precision, c->batch_size,
+                           c->unit, nodes, c->gpus, c->platform,
+                           json_string_value(json_object_get(row, "printed")));
+                goto out;
+            }
+        json_t *thr = NULL;
+        if (im_figure_json(m, c, &thr, err) < 0)
+            goto out;
+        json_array_append_new(json_object_get(t, "rows"),
+                              json_pack("{s:i,s:i,s:i,s:o,s:s}", "nodes", nodes, "gpus", c->gpus,
+                                        "gpus_per_node", c->gpus / nodes, "throughput", thr,
+                                        "printed", c->figure));
+    }
+    json_object_set_new(file, "tables", tables);
+    tables = NULL;
+    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    const char *base = strrchr(m->file, '/') ? strrchr(m->file, '/') + 1 : m->file;
+    size_t blen = strcspn(base, ".");
+    printf("typed figures -> %s/published/import-%.*s.json\n", o->data, (int)blen, base);
+    path = pr_xasprintf("%s/published/import-%.*s.json", out_root, (int)blen, base);
+    pr_buf b;
+    pr_buf_init(&b);
+    pr_buf_puts(&b, text);
+    pr_buf_putc(&b, '\n');
+    rc = pr_write_if_changed(path, b.data, b.len, err);
+    pr_buf_free(&b);
+out:
+    json_decref(tables);
+    json_decref(file);
+    free(text);
+    free(path);
+    return rc;
+}
+
+/* A table's key as a string, "" when none (the file's when the table has none). */
+static const char *table_str(const json_t *file, const json_t *t, const char *key)
+{
+    const char *v = json_string_value(json_object_get(t, key));
+    if (!v)
+        v = json_string_value(json_object_get(file, key));
+    return v ? v : "";
+}
+
+/* Sets c->figure to what the table file pubdir/ID.json (written by the
+ * manifest's table lines) prints for c: its table of c's model, framework,
+ * batch size, unit and platform in c's precision (else the only such table
+ * of another mode: a column labelled AMP whose logs ran FP16), the row of
+ * c's nodes and GPUs. */
+int im_cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const im_opts *o,
+                       pr_err *err)
+{
+    char *path = pr_xasprintf("%s/%s.json", pubdir, c->figure_table);
+    json_error_t je;
+    json_t *file = json_load_file(path, 0, &je);
+    const json_t *exact = NULL, *other = NULL;
+    size_t i, nother = 0;
+    json_t *t, *row;
+    int nodes, rc = -1;
+    if (im_case_nodes(m, c, o, &nodes, err) < 0)
+        goto out;
+    if (!file) {
+        pr_err_set(err, m->file, c->line, 0, "figure",
+                   "@%s: no data/published/%s.json (no table line writes it?)", c->figure_table,
+                   c->figure_table);
+        goto out;
+    }
+    json_array_foreach(json_object_get(file, "tables"), i, t) {
+        if (strcmp(table_str(file, t, "model"), c->model) ||
+            strcmp(table_str(file, t, "framework"), c->framework) ||
+            strcmp(table_str(file, t, "unit"), c->unit) ||
+            strcmp(table_str(file, t, "platform"), c->platform) ||
+            json_integer_value(json_object_get(t, "batch_size")) != c->batch_size)
+            continue;
+        if (!strcmp(table_str(file, t, "precision"), c->precision))
+            exact = t;
+        else {
+            other = t;
+            nother++;
+        }
+    }
+    const json_t *table = exact ? exact : nother == 1 ? other : NULL;
+    json_array_foreach(json_object_get(table, "rows"), i, row) {
+        const char *printed = json_string_value(json_object_get(row, "printed"));
+        if (json_integer_value(json_object_get(row, "gpus")) == c->gpus &&
+            json_integer_value(json_object_get(row, "nodes")) == nodes && printed) {
+            c->figure = pr_xstrdup(printed);
+            rc = 0;
+            goto out;
+        }
+    }
+    pr_err_set(err, m->file, c->line, 0, "figure",
+               "@%s: no figure for %s %s %s BS=%d %s, %dx%d GPUs on %s in data/published/%s.json",
+               c->figure_table, c->model, c->framework, c->precision, c->batch_size, c->unit,
+               nodes, c->gpus, c->platform, c->figure_table);
+out:
+    json_decref(file);
+    free(path);
+    return rc;
+}
+
