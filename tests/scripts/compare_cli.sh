@@ -167,7 +167,13 @@ delta = o["delta"]
 v = ("faster" if lo > 1 and ratio >= 1 + delta else "slower" if hi < 1 and ratio <= 1 - delta
      else "changed_small" if lo > 1 or hi < 1
      else "equivalent" if lo >= 1 - delta and hi <= 1 + delta else "inconclusive")
-assert c["verdict"] == v, (c["verdict"], v)
+# The gate in front of the statistics (unsteady runs, an implausible ratio)
+# replaces the verdict the interval alone would give (docs/statistics.md).
+if c.get("gate"):
+    assert c["verdict"] == "not_judged", (c["verdict"], c["gate"])
+    v = "%s, not judged: %s" % (v, ", ".join(c["gate"]["why"]))
+else:
+    assert c["verdict"] == v, (c["verdict"], v)
 print("compare_cli: scipy agrees: %d vs %d runs, ratio %.4f, [%.4f, %.4f] k=%d coverage %.4f, %s"
       % (m, n, ratio, lo, hi, k, cov, v))
 EOF
