@@ -113,11 +113,11 @@ static mc_count count_mc(const rm_mcfg *mc, int gpus)
 /* The last date of run's run set ("" when none states one). */
 static void runset_last(const pr_run *run, char out[11])
 {
-    pr_buf b = PR_BUF_INIT;
-    out[0] = 0;
-    if (rs_dates(run, &b) && b.len >= 10)
-        snprintf(out, 11, "%s", pr_buf_cstr(&b) + b.len - 10);
-    pr_buf_free(&b);
+    /* rs_dates' last 10 characters, read rather than formatted: this runs
+     * for every record of a model at every configuration (issue 31 #17) */
+    const char *last = rs_first(run)[0] ? rs_last(run) : "";
+    size_t len = strlen(last);
+    snprintf(out, 11, "%s", len > 10 ? last + len - 10 : last);
 }
 
 /* How many of m's frameworks have their newest run set (by its last date)
