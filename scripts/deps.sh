@@ -7,7 +7,8 @@ set -eu
 build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk zlib1g-dev"
 # procps: pgrep in the process tests; valgrind: the memcheck tests.
 test="$build libcriterion-dev procps valgrind"
-bench="$test hyperfine python3-matplotlib valgrind"
+# hugo: the peer of the site and scale-hugo cases (Debian 12: 0.111.3).
+bench="$test hyperfine python3-matplotlib valgrind hugo"
 cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
 # Debian's PyTorch: the CPU suite (data/suites/ResNet50/PyTorch-CPU.json) and its test.
 torch="python3-torch python3-torchvision"
