@@ -97,7 +97,7 @@ static void add_run_samples(sm_set *s, size_t *cap, const pr_run *run, const key
         for (size_t i = lo; i < hi; i++) {
             const pr_record *r = &run->records[keyed[i].index];
             x->recs[x->nrecs++] = r;
-            size_t got = pr_record_run_values(r, x->values + x->nvalues);
+            size_t got = pr_record_run_values(r, x->values ? x->values + x->nvalues : NULL);
             if (!got)
                 x->nfailed++;
             x->nvalues += got;
