@@ -5,7 +5,7 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,base,charts,site,shipped,noop,history (a subset).  Takes a few minutes on 2 cores.
+(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,base,charts,site,shipped,noop,history,scale (a subset).  Takes a few minutes on 2 cores.
 
 Every record names the commit it was measured at (git rev-parse HEAD when
 this script started, and whether the working tree differed from it), the
@@ -493,6 +493,12 @@ def bench_noop():
            "make reports", T("在什么都没改动时再次运行", "run again with nothing changed"))
 
 
+def bench_scale():
+    """Issue 31's scale cases: bench/scale.py (BENCH_SCALE=gen,compare,fit)."""
+    import scale
+    scale.main(sys.modules[__name__])
+
+
 def main():
     global COMMIT
     if not have("hyperfine"):
@@ -502,7 +508,7 @@ def main():
     try:
         only = os.environ.get("BENCH_ONLY", "").split(",")
         for b in (bench_parse, bench_fit, bench_gen, bench_charts, bench_site, bench_shipped, bench_base,
-                  bench_noop, bench_history):
+                  bench_noop, bench_history, bench_scale):
             if only != [""] and b.__name__[6:] not in only:
                 continue
             say("running " + b.__name__[6:])

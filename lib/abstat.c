@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -200,8 +201,73 @@ static pr_ab_verdict verdict_of(double ratio, double lo, double hi, double delta
     return PR_AB_INCONCLUSIVE;
 }
 
-/* Allocates the log values and the m·n differences in one block, freed
- * here. */
+/* A double's place in the order of doubles as an unsigned integer: keys
+ * compare as the values do (−0 just below +0), so that a bisection over
+ * keys visits every double between two values and no other number. */
+static uint64_t order_key(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static double key_value(uint64_t k)
+{
+    uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* How many of the differences lb[j] − la[i] are <= t, both sorted
+ * ascending.  A rounded subtraction is monotone in each operand, so the
+ * differences rise with j and fall as i grows: the j with lb[j] − la[i]
+ * <= t only grow in number with i, one walk of two pointers, m + n steps. */
+static size_t count_at_most(const double *la, size_t m, const double *lb, size_t n, double t)
+{
+    size_t count = 0, j = 0;
+    for (size_t i = 0; i < m; i++) {
+        while (j < n && lb[j] - la[i] <= t)
+            j++;
+        count += j;
+    }
+    return count;
+}
+
+/* The k-th smallest (1-based, 1 <= k <= m·n) of the m·n differences
+ * lb[j] − la[i] (both sorted ascending), the very double that sorting them
+ * would put at k: the smallest double t with at least k differences <= t is
+ * one of them, found by bisecting the doubles between the least and the
+ * largest difference (at most 64 counts of m + n steps), where sorting
+ * the m·n of them took m·n doubles (issue 31 #18). */
+static double kth_difference(const double *la, size_t m, const double *lb, size_t n, size_t k)
+{
+    uint64_t lo = order_key(lb[0] - la[m - 1]), hi = order_key(lb[n - 1] - la[0]);
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (count_at_most(la, m, lb, n, key_value(mid)) >= k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    /* −0 and +0 count alike; a difference of equal logs is +0 */
+    return key_value(lo) + 0.0;
+}
+
+static int double_cmp(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+int pr_ab_coverage_is_exact(size_t m, size_t n)
+{
+    return mwu_is_exact(m, n);
+}
+
+/* Allocates the log values, in the given order and sorted, in one block
+ * of 2·(m + n) doubles, freed here: the order statistics of the m·n
+ * differences are selected (kth_difference), never stored. */
 int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double delta,
                   pr_ab_result *out)
 {
@@ -213,30 +279,31 @@ int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double d
     for (size_t j = 0; j < n; j++)
         if (!isfinite(b[j]) || !(b[j] > 0))
             return -1;
-    /* m + n + m·n + 1 doubles must be countable in bytes */
-    size_t lim = SIZE_MAX / sizeof(double);
+    /* 2·(m + n) + 1 doubles must be countable in bytes, and m·n in a size_t */
+    size_t lim = SIZE_MAX / sizeof(double) / 2;
     if (m > lim || n > lim - m || (n && m > SIZE_MAX / n))
         return -1;
     size_t mn = m * n;
-    if (mn >= lim - m - n)
-        return -1;
-    double *mem = malloc((m + n + mn + 1) * sizeof *mem);
+    double *mem = malloc((2 * (m + n) + 1) * sizeof *mem);
     if (!mem)
         return -1;
-    double *la = mem, *lb = mem + m, *d = mem + m + n;
+    double *la = mem, *lb = mem + m, *sa = mem + m + n, *sb = mem + 2 * m + n;
     for (size_t i = 0; i < m; i++)
-        la[i] = log(a[i]);
+        sa[i] = la[i] = log(a[i]);
     for (size_t j = 0; j < n; j++)
-        lb[j] = log(b[j]);
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++)
-            d[i * n + j] = lb[j] - la[i];
+        sb[j] = lb[j] = log(b[j]);
+    qsort(sa, m, sizeof *sa, double_cmp);
+    qsort(sb, n, sizeof *sb, double_cmp);
 
     pr_ab_result r = {.m = m, .n = n, .ratio = NAN, .lo = NAN, .hi = NAN,
                       .verdict = PR_AB_INSUFFICIENT};
     double hl = 0;
     if (mn) {
-        hl = pr_stats_median(d, mn); /* sorts d */
+        /* the median of the differences, as pr_stats_median takes it */
+        if (mn % 2)
+            hl = kth_difference(sa, m, sb, n, mn / 2 + 1);
+        else
+            hl = (kth_difference(sa, m, sb, n, mn / 2) + kth_difference(sa, m, sb, n, mn / 2 + 1)) / 2;
         r.ratio = exp(hl);
     }
     if (m >= PR_AB_MIN_RUNS && n >= PR_AB_MIN_RUNS) {
@@ -245,8 +312,9 @@ int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double d
             free(mem);
             return -1;
         }
-        r.lo = exp(d[r.k - 1]);
-        r.hi = exp(d[mn - r.k]);
+        r.coverage_exact = pr_ab_coverage_is_exact(m, n);
+        r.lo = exp(kth_difference(sa, m, sb, n, r.k));
+        r.hi = exp(kth_difference(sa, m, sb, n, mn + 1 - r.k));
         r.verdict = verdict_of(r.ratio, r.lo, r.hi, delta);
         if (r.verdict == PR_AB_INCONCLUSIVE)
             r.runs_needed = runs_needed(la, m, lb, n, hl, delta);

@@ -43,13 +43,17 @@ typedef struct pr_ab_result {
     double ratio;         /* Hodges–Lehmann estimate of B/A (NAN when m or n is 0) */
     double lo, hi;        /* the interval of B/A; NAN below PR_AB_MIN_RUNS */
     size_t k;             /* the interval's k (1-based), 0 when none */
-    double coverage;      /* exact coverage of [lo, hi], a fraction; 0 when none */
+    double coverage;      /* coverage of [lo, hi], a fraction; 0 when none: exact
+                           * when coverage_exact, else the normal approximation */
     pr_ab_verdict verdict;
     /* PR_AB_INCONCLUSIVE only (else 0): the runs per side at which an
      * interval of this spread would decide, from the pooled standard
      * deviation of the log values (docs/statistics.md#runs-needed);
      * PR_AB_RUNS_NEEDED_MAX when it would take more. */
     unsigned runs_needed;
+    /* 1 when coverage is counted exactly (m·n <= PR_AB_EXACT_MAX_PAIRS),
+     * 0 when it is the normal approximation or there is no interval. */
+    int coverage_exact;
 } pr_ab_result;
 #define PR_AB_RUNS_NEEDED_MAX 1000
 
@@ -59,6 +63,9 @@ typedef struct pr_ab_result {
  * runs of benchmarks never reach. */
 #define PR_AB_EXACT_MAX_PAIRS 10000
 
+/* 1 when the coverage of m against n runs is counted exactly, 0 when it is
+ * the normal approximation (m·n > PR_AB_EXACT_MAX_PAIRS). */
+int pr_ab_coverage_is_exact(size_t m, size_t n);
 /* P(U <= u) for the Mann–Whitney statistic of m and n values under no
  * change (all (m+n choose m) orderings equally likely), exactly, by
  * counting (m·n <= PR_AB_EXACT_MAX_PAIRS); 0 when u < 0, 1 when u >= m·n;
@@ -71,8 +78,9 @@ size_t pr_ab_moses_k(size_t m, size_t n, double *coverage);
 /* Compares a (m values) with b (n values), every value finite and > 0,
  * with the smallest change that matters delta (a fraction, > 0; e.g. 0.05).
  * Returns 0, or -1 when a value is not finite and positive, or delta is not
- * in (0, 1), or memory for the m·n differences runs out (out is then
- * untouched).  a may be NULL when m is 0, b when n is 0. */
+ * in (0, 1), or memory runs out (out is then untouched).  Memory and
+ * time grow as m + n (the m·n differences are never stored): 10⁴ runs a
+ * side take a few MB.  a may be NULL when m is 0, b when n is 0. */
 int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double delta,
                   pr_ab_result *out);
 /* The verdict's key: "faster", "slower", "changed_small", "equivalent",

@@ -79,19 +79,6 @@ static int counted(const pr_rule_cfg *c, pr_step step, const pr_scan_rec *e)
     return 1;
 }
 
-typedef struct ranked {
-    double v;
-    size_t i;
-} ranked;
-
-static int cmp_ranked(const void *pa, const void *pb)
-{
-    const ranked *a = pa, *b = pb;
-    if (a->v != b->v)
-        return a->v < b->v ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
-}
-
 static int cmp_size(const void *pa, const void *pb)
 {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
@@ -240,19 +227,28 @@ static int read_run(pr_fitcalc *fc, size_t i, frun *r)
         goto out;
     }
     suffixes(r, bv, br);
-    /* one sort: the records by value (then log order), each one's place */
-    ranked *rk = pr_xmalloc(n * sizeof *rk);
-    for (size_t j = 0; j < n; j++)
-        rk[j] = (ranked){r->x[j], j};
-    pr_qsort(rk, n, sizeof *rk, cmp_ranked);
-    fc->counts->sorts++;
+    /* one sort: the records by value, then log order.  Equal values are
+     * the same double here (no NaN, no -0), so the values alone are sorted
+     * and each early record's place found after: the equal values before
+     * it in g, then those before it in the log (issue 31 #22: a sort of
+     * (value, index) pairs took 16 bytes a record more). */
     r->g = pr_xmalloc(n * sizeof *r->g);
-    for (size_t p = 0; p < n; p++) {
-        r->g[p] = rk[p].v;
-        if (rk[p].i < r->ns)
-            r->early[rk[p].i] = p;
+    memcpy(r->g, r->x, n * sizeof *r->g);
+    pr_stats_sort(r->g, n);
+    fc->counts->sorts++;
+    for (size_t j = 0; j < r->ns; j++) {
+        size_t lo = 0, hi = n; /* the first place of a value >= x[j] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->g[mid] < r->x[j])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t e = 0; e < j; e++)
+            lo += r->x[e] == r->x[j];
+        r->early[j] = lo;
     }
-    free(rk);
     /* the early records by place, for the trimmed windows */
     size_t *pos = pr_xmalloc(r->ns * 2 * sizeof *pos);
     for (size_t j = 0; j < r->ns; j++) {

@@ -8,7 +8,8 @@ build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0
 # procps: pgrep in the process tests; valgrind: the memcheck tests; git: CI's
 # check that reports/ is what the repository commits (scripts/reports-up-to-date.sh).
 test="$build libcriterion-dev procps valgrind git"
-bench="$test hyperfine python3-matplotlib valgrind"
+# hugo: the peer of the site and scale-hugo cases (Debian 12: 0.111.3).
+bench="$test hyperfine python3-matplotlib valgrind hugo"
 cluster="openmpi-bin libopenmpi-dev slurm-wlm munge"
 # Debian's PyTorch: the CPU suite (data/suites/ResNet50/PyTorch-CPU.json) and its test.
 # libopenblas0-pthread: an optimised BLAS behind Debian's libblas.so.3 (the

@@ -154,12 +154,21 @@ static void group(rm_world *w)
             cfg_add(w, &f->cfgs, &f->ncfgs, suite_platform(w, s), s->cases[c].precision,
                     s->cases[c].batch_size, NULL);
     }
+    /* A run set's records come by model and framework: the last pair is
+     * tried first, where a search per record was records × models (issue 31
+     * #17; with no title, get_model and get_fw only find). */
+    rm_model *m = NULL;
+    rm_fw *f = NULL;
     for (size_t i = 0; i < d->nruns; i++)
         /* An A/B side is shown by its comparison only (runset.h). */
         for (size_t j = 0; !rs_is_experiment(&d->runs[i]) && j < d->runs[i].nrecords; j++) {
             const pr_record *r = &d->runs[i].records[j];
-            rm_model *m = get_model(w, r->model, NULL);
-            rm_fw *f = get_fw(m, r->framework, NULL);
+            if (!m || strcmp(m->id, r->model) != 0) {
+                m = get_model(w, r->model, NULL);
+                f = NULL;
+            }
+            if (!f || strcmp(f->framework, r->framework) != 0)
+                f = get_fw(m, r->framework, NULL);
             if (!f->unit)
                 f->unit = r->unit;
             const pr_platform *plat = pr_data_record_platform(d, &d->runs[i], r);

@@ -110,14 +110,12 @@ static mc_count count_mc(const rm_mcfg *mc, int gpus)
     return k;
 }
 
-/* The last date of run's run set ("" when none states one). */
-static void runset_last(const pr_run *run, char out[11])
+/* The last date of run's run set ("" when none states one): rs_dates' last
+ * 10 characters, read rather than formatted, for this runs for every
+ * record of a model at every configuration (issue 31 #17). */
+static const char *runset_last(const pr_run *run)
 {
-    pr_buf b = PR_BUF_INIT;
-    out[0] = 0;
-    if (rs_dates(run, &b) && b.len >= 10)
-        snprintf(out, 11, "%s", pr_buf_cstr(&b) + b.len - 10);
-    pr_buf_free(&b);
+    return rs_first(run)[0] ? rs_last(run) : "";
 }
 
 /* How many of m's frameworks have their newest run set (by its last date)
@@ -127,13 +125,13 @@ static int newest_cover(const rm_model *m, const pr_platform *p)
     int n = 0;
     for (size_t i = 0; i < m->nfws; i++) {
         const rm_fw *f = m->fws[i];
-        char best[11] = "", d[11];
+        const char *best = "";
         const pr_platform *at = NULL;
         for (size_t j = 0; j < f->nrecs; j++) {
-            runset_last(f->runs[j], d);
+            const char *d = runset_last(f->runs[j]);
             if (!at || strcmp(d, best) > 0) {
                 at = f->rec_plats[j];
-                memcpy(best, d, sizeof best);
+                best = d;
             }
         }
         n += at && at == p;

@@ -10,14 +10,21 @@
 
 /* The platform of the model's representative configuration; NULL when the
  * model has none (the page keeps the amount-of-data order alone). */
+static int model_id_cmp(const void *key, const void *elem)
+{
+    return strcmp(key, (*(const rm_model *const *)elem)->id);
+}
+
+/* w->models is sorted by id: a binary search, where a scan made every
+ * framework page linear in the models (issue 31 #17). */
 static const pr_platform *main_platform(const rm_world *w, const rm_fw *f)
 {
-    for (size_t i = 0; i < w->nmodels; i++)
-        if (strcmp(w->models[i]->id, f->model) == 0) {
-            const rm_mcfg *mc = cmp_headline_cfg(w, w->models[i], NULL);
-            return mc ? mc->cfg.platform : NULL;
-        }
-    return NULL;
+    rm_model *const *m = w->nmodels ? bsearch(f->model, w->models, w->nmodels,
+                                              sizeof *w->models, model_id_cmp) : NULL;
+    if (!m)
+        return NULL;
+    const rm_mcfg *mc = cmp_headline_cfg(w, *m, NULL);
+    return mc ? mc->cfg.platform : NULL;
 }
 
 /* The figures of f->cfgs[first, end): successful cells and the rows with a

@@ -159,6 +159,8 @@ static json_t *cell_row(const rm_world *w, const lang *l, const abm_cmp *c,
         pr_buf_puts(&b, " – ");
         put_ratio(&b, x->r.hi);
         vw_md(row, "interval", &b);
+        if (!x->r.coverage_exact) /* past PR_AB_EXACT_MAX_PAIRS: the normal approximation */
+            pr_buf_puts(&b, "≈ ");
         put_percent(&b, x->r.coverage);
         vw_md(row, "coverage", &b);
     } else {
@@ -636,6 +638,8 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
         json_object_set_new(it, "hi", num_or_null(x->r.hi));
         json_object_set_new(it, "k", json_integer((json_int_t)x->r.k));
         json_object_set_new(it, "coverage", x->r.k ? json_real(x->r.coverage) : json_null());
+        json_object_set_new(it, "coverage_exact",
+                            x->r.k ? json_boolean(x->r.coverage_exact) : json_null());
         json_object_set_new(it, "verdict", json_string(x->gate ? "not_judged"
                                                                : pr_ab_verdict_key(x->r.verdict)));
         json_object_set_new(it, "gate", pcg_json(c, x));
@@ -676,7 +680,8 @@ static void csv_num(pr_buf *out, double v)
 void page_compare_csv(const abm_cmp *c, pr_buf *out)
 {
     pr_buf_puts(out, "model,framework,platform,precision,batch_size,nodes,gpus,a_runs,a_median,"
-                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,gate\n");
+                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,coverage_exact,"
+                     "gate\n");
     for (size_t i = 0; i < c->ncells; i++) {
         const abm_cell *x = &c->cells[i];
         const sm_key *k = &x->key;
@@ -698,6 +703,9 @@ void page_compare_csv(const abm_cmp *c, pr_buf *out)
         pr_buf_printf(out, ",%s,", x->gate ? "not_judged" : pr_ab_verdict_key(x->r.verdict));
         if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate)
             pr_buf_printf(out, "%u", x->r.runs_needed);
+        pr_buf_putc(out, ',');
+        if (x->r.k) /* 1 exact, 0 the normal approximation, empty without an interval */
+            pr_buf_putc(out, x->r.coverage_exact ? '1' : '0');
         pr_buf_putc(out, ',');
         pcg_keys(x->gate, out);
         pr_buf_putc(out, '\n');

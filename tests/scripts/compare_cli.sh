@@ -23,10 +23,14 @@ B=2026-11-26-cpu-resnet50-threads2
 "$GEN" compare --a "$A" --b "$B" --format csv >"$t/ab.csv" || fail "csv"
 "$GEN" compare --a "$A" --b "$B" --format csv >"$t/ab2.csv"
 cmp -s "$t/ab.csv" "$t/ab2.csv" || fail "csv differs between two runs"
-head -1 "$t/ab.csv" | grep -q '^model,framework,platform,precision,batch_size,nodes,gpus,a_runs,a_median,b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,gate$' ||
+head -1 "$t/ab.csv" | grep -q '^model,framework,platform,precision,batch_size,nodes,gpus,a_runs,a_median,b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,coverage_exact,gate$' ||
   fail "csv header: $(head -1 "$t/ab.csv")"
 grep -q '^ResNet50,PyTorch-CPU,CPU-AMD-EPYC-x2,fp32,8,1,1,5,[0-9.]*,5,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,3,0.968253968254,[a-z_]*,' "$t/ab.csv" ||
   fail "csv row (5 vs 5: k = 3, coverage 96.8 %): $(cat "$t/ab.csv")"
+# 5 vs 5 is 25 pairs: its coverage counted exactly, labelled so (issue 31 #18)
+grep -q '^ResNet50,PyTorch-CPU,CPU-AMD-EPYC-x2,fp32,8,1,1,5,.*,3,0.968253968254,[a-z_]*,[0-9]*,1,' "$t/ab.csv" ||
+  fail "csv row (5 vs 5): coverage_exact is not 1: $(cat "$t/ab.csv")"
+grep -q '"coverage_exact": true' "$t/ab.json" || fail "json: no coverage_exact true"
 "$GEN" compare --declared cpu-resnet50-threads --lang en --out "$t/page.md" || fail "declared md"
 "$GEN" compare --declared cpu-resnet50-threads --lang en --out "$t/again.md" || fail "declared md again"
 [ -s "$t/page.png" ] && [ -s "$t/page.svg" ] || fail "no chart beside --out"
@@ -47,7 +51,7 @@ grep -q '比较的两侧' "$t/zh.md" || fail "zh md: Chinese headings"
 grep -q 'not judged: runs r2, r3, r4 of B unsteady (r2: CV 26.7 %; r3: regime change at step 7' "$t/page.md" ||
   fail "md: the threads comparison is not refused by the gate: $(grep '| ResNet50' "$t/page.md")"
 grep -q 'beyond the largest effect this change can have (×2, declared)' "$t/page.md" || fail "md: not implausible"
-grep -q ',not_judged,,unsteady;implausible$' "$t/ab.csv" || grep -q ',not_judged,,unsteady$' "$t/ab.csv" ||
+grep -q ',not_judged,,1,unsteady;implausible$' "$t/ab.csv" || grep -q ',not_judged,,1,unsteady$' "$t/ab.csv" ||
   fail "csv: the threads cell is judged: $(cat "$t/ab.csv")"
 # issue 31 item 11: one run set on both sides is no comparison
 "$GEN" compare --a "$A" --b "$A" --format csv >"$t/self.csv" 2>"$t/self.err" && fail "A against itself accepted"
@@ -60,7 +64,7 @@ pub_b='published:NVIDIA DeepLearningExamples@2021-04-20'
   fail "published: exit $? (insufficient data is never a regression)"
 n=$(tail -n +2 "$t/pub.csv" | wc -l)
 [ "$n" -ge 4 ] || fail "published: $n cells"
-tail -n +2 "$t/pub.csv" | grep -v ',1,[0-9.]*,1,[0-9.]*,[0-9.]*,,,0,,insufficient,,$' && fail "published: a cell judged"
+tail -n +2 "$t/pub.csv" | grep -v ',1,[0-9.]*,1,[0-9.]*,[0-9.]*,,,0,,insufficient,,,$' && fail "published: a cell judged"
 # issue 30 item 7: a published side's single figure as printed, headed as a figure
 "$GEN" compare --declared ngc-rn50-readme-2019-2021 --lang en >"$t/pub.md" || fail "published md"
 grep -q '| Cell | A figure (as printed) | A runs | B figure (as printed) | B runs |' "$t/pub.md" ||
@@ -107,7 +111,7 @@ run fast Toy-GPU-x8 100
 run slow Toy-GPU-x8 80
 run elsewhere Other-GPU-x8 100
 "$GEN" compare --data "$t/data" --a fast --b slow --format csv >"$t/slow.csv" || fail "slower without --fail-on: exit $?"
-grep -q ',slower,,$' "$t/slow.csv" || fail "synthetic case not slower: $(cat "$t/slow.csv")"
+grep -q ',slower,,1,$' "$t/slow.csv" || fail "synthetic case not slower: $(cat "$t/slow.csv")"
 st=0; "$GEN" compare --data "$t/data" --a fast --b slow --format csv --fail-on regression >"$t/slow2.csv" 2>/dev/null || st=$?
 [ $st -eq 1 ] || fail "--fail-on regression with a slower cell: exit $st"
 cmp -s "$t/slow.csv" "$t/slow2.csv" || fail "--fail-on regression did not print the output first"
