@@ -478,7 +478,8 @@ static int cmd_compare(int argc, char **argv)
     int rc = 1;
     if (pr_data_load(data, &d, &err) < 0 ||
         page_compare_cli(d, &o, &text, &svg, &png, &slower, &err) < 0 ||
-        (o.out && pr_write_if_changed(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
+        (o.out && !pr_file_equals(o.out, text.data ? text.data : "", text.len) &&
+         pr_write_out(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
         (svg.len && pr_write_if_changed(svg_path, svg.data, svg.len, &err) < 0) ||
         (png.len && pr_write_if_changed(png_path, png.data, png.len, &err) < 0)) {
         fprintf(stderr, "perfrepro-gen: compare: %s\n", err.msg);
@@ -620,7 +621,7 @@ static int cmd_history(int argc, char **argv)
     } else {
         hs_to_csv(s, &b);
     }
-    if (out ? pr_write_atomic(out, pr_buf_cstr(&b), b.len, &err) < 0
+    if (out ? pr_write_out(out, pr_buf_cstr(&b), b.len, &err) < 0
             : fwrite(pr_buf_cstr(&b), 1, b.len, stdout) != b.len) {
         if (!out)
             pr_err_set(&err, NULL, 0, 0, NULL, "history: writing standard output failed");

@@ -429,19 +429,12 @@ json_t *hs_to_json(const hs_set *s)
     return root;
 }
 
-/* A CSV field (RFC 4180: quoted when it holds a comma, quote or newline). */
+/* A CSV field (md.h, pr_csv_field: quoted when needed, a formula made
+ * text), then the separator or the record's end. */
 static void csv_field(pr_buf *out, const char *s, int last)
 {
-    s = s ? s : "";
-    if (strpbrk(s, ",\"\r\n")) {
-        pr_buf_printf(out, "\"");
-        for (const char *c = s; *c; c++)
-            pr_buf_printf(out, *c == '"' ? "\"\"" : "%c", *c);
-        pr_buf_printf(out, "\"");
-    } else {
-        pr_buf_printf(out, "%s", s);
-    }
-    pr_buf_printf(out, last ? "\r\n" : ",");
+    pr_csv_field(out, s);
+    pr_buf_puts(out, last ? "\r\n" : ",");
 }
 
 /* A number in its shortest form, "" when not finite. */

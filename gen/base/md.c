@@ -20,11 +20,43 @@ void pr_md_number(pr_buf *out, double v, int decimals)
     pr_buf_printf(out, "%.*f", decimals, pr_md_round(v, decimals));
 }
 
+/* 1 when s is a plain decimal number, [+-]digits[.digits][e[+-]digits]:
+ * what a spreadsheet reads as that number, never as a formula. */
+static int csv_plain_number(const char *s)
+{
+    const char *p = s + (*s == '+' || *s == '-');
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        size_t exp = strspn(p, "0123456789");
+        if (!exp)
+            return 0;
+        p += exp;
+    }
+    return !*p;
+}
+
+/* A text cell a spreadsheet would run as a formula: it starts with one of
+ * OWASP's triggers (= + - @ tab CR) and is not a plain number ("-3.5"). */
+static int csv_formula_like(const char *s)
+{
+    return *s && strchr("=+-@\t\r", *s) && !csv_plain_number(s);
+}
+
 void pr_csv_field(pr_buf *out, const char *s)
 {
     if (!s)
         return;
-    int quote = 0;
+    int formula = csv_formula_like(s);
+    int quote = formula;
     for (const char *p = s; *p && !quote; p++)
         quote = *p == ',' || *p == '"' || *p == '\r' || *p == '\n';
     if (!quote) {
@@ -32,6 +64,8 @@ void pr_csv_field(pr_buf *out, const char *s)
         return;
     }
     pr_buf_putc(out, '"');
+    if (formula) /* OWASP: a leading ' makes the cell text */
+        pr_buf_putc(out, '\'');
     for (const char *p = s; *p; p++) {
         if (*p == '"')
             pr_buf_putc(out, '"');

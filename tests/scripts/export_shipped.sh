@@ -138,6 +138,37 @@ printf 'x' >"$tmp/file"
 [ -s "$tmp/err" ] || fail "--out under a file: no message"
 [ "$(cat "$tmp/file")" = x ] || fail "--out under a file changed it"
 
+# --out that is not a regular file (issue 31, item 8): a FIFO and a link to
+# one are written into, never renamed over; a link to a regular file stays a
+# link; a folder (or a link to one) is refused.  Each of export, history and
+# compare.  (Never a real /dev node: everything is in $tmp.)
+mkfifo "$tmp/fifo" && ln -s fifo "$tmp/fifolink" && ln -s file "$tmp/filelink" &&
+  ln -s . "$tmp/dirlink" || fail "mkfifo"
+for cmd in "export --format csv" "history --format csv" "compare --declared cpu-resnet50-threads --format csv"; do
+  for target in fifo fifolink; do
+    rm -f "$tmp/got"
+    timeout 60 cat "$tmp/fifo" >"$tmp/got" &
+    reader=$!
+    # shellcheck disable=SC2086
+    timeout 60 "$GEN" $cmd --out "$tmp/$target" 2>"$tmp/err" || fail "$cmd --out $target: $(cat "$tmp/err")"
+    wait "$reader"
+    [ -p "$tmp/fifo" ] || fail "$cmd --out $target: the FIFO was replaced"
+    [ -L "$tmp/fifolink" ] || fail "$cmd --out $target: the link was replaced"
+    [ -s "$tmp/got" ] || fail "$cmd --out $target: nothing came through the FIFO"
+    # shellcheck disable=SC2086
+    "$GEN" $cmd >"$tmp/want" 2>/dev/null
+    cmp -s "$tmp/got" "$tmp/want" || fail "$cmd --out $target: not what stdout gets"
+  done
+  # shellcheck disable=SC2086
+  "$GEN" $cmd --out "$tmp/filelink" 2>"$tmp/err" || fail "$cmd --out filelink: $(cat "$tmp/err")"
+  [ -L "$tmp/filelink" ] || fail "$cmd --out filelink: the link was replaced"
+  cmp -s "$tmp/file" "$tmp/want" || fail "$cmd --out filelink: its target does not hold the output"
+  # shellcheck disable=SC2086
+  "$GEN" $cmd --out "$tmp/dirlink" 2>"$tmp/err" && fail "$cmd --out a folder succeeded"
+  grep -q "directory" "$tmp/err" || fail "$cmd --out a folder: $(cat "$tmp/err")"
+  [ -L "$tmp/dirlink" ] || fail "$cmd --out dirlink: the link was replaced"
+done
+
 # The site: a CSV beside every table of a page.
 "$GEN" site --reports reports --out "$tmp/site" >/dev/null 2>"$tmp/err" || fail "site: $(cat "$tmp/err")"
 for p in ResNet50/NGC-PyTorch/index ResNet50/index.en index; do

@@ -47,6 +47,35 @@ Test(export, csv_fields_per_rfc_4180)
     free(null);
 }
 
+/* OWASP's CSV injection advice: a text cell starting with = + - @ tab or
+ * CR is quoted with a leading ', so a spreadsheet shows it as text; a plain
+ * number ("-3.5") stays a number. */
+Test(export, csv_formulas_made_text)
+{
+    const char *cases[][2] = {
+        {"=1+1", "\"'=1+1\""},
+        {"+cmd|' /C calc'!A0", "\"'+cmd|' /C calc'!A0\""},
+        {"-2+3", "\"'-2+3\""},
+        {"@SUM(A1)", "\"'@SUM(A1)\""},
+        {"\tx", "\"'\tx\""},
+        {"\rx", "\"'\rx\""},
+        {"=a,\"b\"", "\"'=a,\"\"b\"\"\""},
+        {"-", "\"'-\""},
+        {"-inf", "\"'-inf\""},
+        {"-0x10", "\"'-0x10\""},
+        {"-3.5", "-3.5"},
+        {"+1e5", "+1e5"},
+        {"-.5", "-.5"},
+        {"a=b", "a=b"},
+        {"−31.66 %", "−31.66 %"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = csv_field(cases[i][0]);
+        cr_expect_str_eq(got, cases[i][1], "field \"%s\"", cases[i][0]);
+        free(got);
+    }
+}
+
 static char *shortest(double v)
 {
     pr_buf b = PR_BUF_INIT;
