@@ -15,6 +15,7 @@
 #include "check.h"
 #include "data.h"
 #include "envimport.h"
+#include "audit.h"
 #include "export.h"
 #include "fileio.h"
 #include "history.h"
@@ -546,19 +547,26 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
         return 1;
     }
-    rm_world *w = rm_build(d, ".");
-    json_t *rows = ex_rows(w);
-    pr_buf b = PR_BUF_INIT;
-    int rc = ex_render(rows, fmt, bom, &b, &err);
-    if (rc == 0 && out)
-        rc = pr_write_atomic(out, b.data, b.len, &err);
-    else if (rc == 0 && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0))
-        rc = pr_err_errno(&err, "<stdout>", "write");
+    /* The audit pairs each imported figure with its own source's. */
+    au_model *audit = NULL;
+    rm_world *w = NULL;
+    pr_out o;
+    int rc = au_build(d, &audit, &err);
+    if (rc == 0) {
+        w = rm_build(d, ".");
+        if (audit->nrepos)
+            w->audit = audit;
+        rc = pr_out_open(&o, out, &err);
+    }
+    if (rc == 0) {
+        rc = ex_write(w, fmt, bom, &o, &err);
+        if (pr_out_close(&o, rc == 0, rc == 0 ? &err : NULL) < 0)
+            rc = -1;
+    }
     if (rc < 0)
         fprintf(stderr, "perfrepro-gen: export: %s\n", err.msg);
-    pr_buf_free(&b);
-    json_decref(rows);
     rm_free(w);
+    au_free(audit);
     pr_data_free(d);
     return rc < 0 ? 1 : 0;
 }

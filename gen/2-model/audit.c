@@ -352,3 +352,10 @@ char *au_run_importer(const pr_run *run)
     free(path);
     return found;
 }
+
+void au_item_verdict_words(const au_item *it, pr_buf *out)
+{
+    static const char *const words[] = {"reproduced", "truncated", "differs", "no_value",
+                                        "no_log"};
+    pr_buf_puts(out, words[it->verdict]);
+}

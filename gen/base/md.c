@@ -95,13 +95,15 @@ void pr_num_shortest(pr_buf *out, double v)
         pr_buf_putc(out, '0');
         return;
     }
-    /* The digits' decimal exponent: from 1e-5 to 1e17 the same digits in
-     * fixed notation (100, not "1e+02"), else as %g writes them. */
+    /* The digits' decimal exponent: from 1e-4 to 1e16 the same digits in
+     * fixed notation (100, not "1e+02"), else in %g's exponent form
+     * ("2.7594938767729934e-05", not 23 characters of zeros and digits):
+     * where Python's repr switches too. */
     int p = pr_num_shortest_digits(v);
     char b[40];
     snprintf(b, sizeof b, "%.*e", p - 1, v);
     int exp10 = atoi(strchr(b, 'e') + 1);
-    if (exp10 >= -5 && exp10 < 17)
+    if (exp10 >= -4 && exp10 < 16)
         pr_buf_printf(out, "%.*f", p - 1 - exp10 > 0 ? p - 1 - exp10 : 0, v);
     else
         pr_buf_printf(out, "%.*g", p, v);

@@ -61,7 +61,8 @@ void pr_csv_field(pr_buf *out, const char *s);
 /* The shortest decimal form of v that reads back as v exactly (strtod):
  * the fewest significant digits (1 to 17) that round-trip, so 1510.92
  * stays "1510.92", never "1510.9200000000001"; in fixed notation from
- * 1e-5 to 1e17 ("100", "0.000015"), else as %g ("1.5e-07"); NAN and
+ * 1e-4 to 1e16 ("100", "0.00015"), else as %g ("1.5e-05", as Python's
+ * repr switches); NAN and
  * infinities are the empty string.  Byte-identical on every build with an
  * IEEE double and a correctly rounding printf. */
 void pr_num_shortest(pr_buf *out, double v);
