@@ -74,17 +74,39 @@ void pr_csv_field(pr_buf *out, const char *s)
     pr_buf_putc(out, '"');
 }
 
+/* v's shortest digits: digits[] gets the significant digits (no trailing
+ * zeros, NUL-ended), *exp10 the decimal exponent of the first.  15
+ * significant digits are tried first (DBL_DIG: a decimal of 15 digits or
+ * fewer that reads back as v is v's nearest at 15, so %.14e finds it with
+ * its zeros stripped), then 16, then 17, which always reads back. */
+static int shortest_digits(double v, char digits[20], int *exp10)
+{
+    char b[40];
+    for (int p = 15; p <= 17; p++) {
+        snprintf(b, sizeof b, "%.*e", p - 1, v);
+        if (p < 17 && strtod(b, NULL) != v)
+            continue;
+        const char *m = b + (b[0] == '-');
+        size_t n = 0;
+        for (; *m && *m != 'e'; m++)
+            if (*m >= '0' && *m <= '9')
+                digits[n++] = *m;
+        while (n > 1 && digits[n - 1] == '0')
+            n--;
+        digits[n] = '\0';
+        *exp10 = atoi(m + 1);
+        return (int)n;
+    }
+    return 17; /* not reached */
+}
+
 int pr_num_shortest_digits(double v)
 {
-    if (!isfinite(v))
+    if (!isfinite(v) || v == 0)
         return 1;
-    for (int p = 1; p < 17; p++) {
-        char b[40];
-        snprintf(b, sizeof b, "%.*g", p, v);
-        if (strtod(b, NULL) == v)
-            return p;
-    }
-    return 17;
+    char digits[20];
+    int exp10;
+    return shortest_digits(v, digits, &exp10);
 }
 
 void pr_num_shortest(pr_buf *out, double v)
@@ -95,18 +117,38 @@ void pr_num_shortest(pr_buf *out, double v)
         pr_buf_putc(out, '0');
         return;
     }
+    char d[20];
+    int e;
+    int n = shortest_digits(v, d, &e);
+    if (v < 0)
+        pr_buf_putc(out, '-');
     /* The digits' decimal exponent: from 1e-4 to 1e16 the same digits in
      * fixed notation (100, not "1e+02"), else in %g's exponent form
      * ("2.7594938767729934e-05", not 23 characters of zeros and digits):
      * where Python's repr switches too. */
-    int p = pr_num_shortest_digits(v);
-    char b[40];
-    snprintf(b, sizeof b, "%.*e", p - 1, v);
-    int exp10 = atoi(strchr(b, 'e') + 1);
-    if (exp10 >= -4 && exp10 < 16)
-        pr_buf_printf(out, "%.*f", p - 1 - exp10 > 0 ? p - 1 - exp10 : 0, v);
-    else
-        pr_buf_printf(out, "%.*g", p, v);
+    if (e >= -4 && e < 16) {
+        if (e < 0) {
+            pr_buf_puts(out, "0.");
+            for (int i = -1; i > e; i--)
+                pr_buf_putc(out, '0');
+            pr_buf_puts(out, d);
+        } else if (e + 1 >= n) {
+            pr_buf_puts(out, d);
+            for (int i = n; i <= e; i++)
+                pr_buf_putc(out, '0');
+        } else {
+            pr_buf_put(out, d, (size_t)e + 1);
+            pr_buf_putc(out, '.');
+            pr_buf_puts(out, d + e + 1);
+        }
+    } else {
+        pr_buf_putc(out, d[0]);
+        if (n > 1) {
+            pr_buf_putc(out, '.');
+            pr_buf_puts(out, d + 1);
+        }
+        pr_buf_printf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    }
 }
 
 static void escape_inline(pr_buf *out, const char *s)
