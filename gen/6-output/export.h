@@ -7,8 +7,10 @@
  *
  *   - every cell of a framework configuration that has runs (a reproduction
  *     table's row): its median, interval, runs, speedup and efficiency, the
- *     primary published figure with the gap and its verdict, its flags, the
- *     log behind the median; a cell whose runs all failed is a row with
+ *     figure its own source published (the audit's pairing of the imported
+ *     log behind it: never another machine's) with where it is printed, the
+ *     gap and its verdict, the audit's verdict, every flag the model holds
+ *     for it, the log behind the median; a cell whose runs all failed is a row with
  *     state "failed" and the reason, without a figure;
  *   - every row of every published table a framework page shows (the
  *     newest revision of each source and the older ones), as printed.
@@ -22,7 +24,7 @@
  * byte-identical across builds and runs.
  *
  * Memory: ex_rows returns a new reference; ex_render appends to the
- * caller's buffer.
+ * caller's buffer; ex_write streams, holding one row at a time.
  */
 #ifndef PR_EXPORT_H
 #define PR_EXPORT_H
