@@ -20,8 +20,9 @@ void pr_md_number(pr_buf *out, double v, int decimals)
     pr_buf_printf(out, "%.*f", decimals, pr_md_round(v, decimals));
 }
 
-/* 1 when s is a plain decimal number, [+-]digits[.digits][e[+-]digits]:
- * what a spreadsheet reads as that number, never as a formula. */
+/* 1 when s is a plain decimal number, [+-]digits[.digits][e[+-]digits],
+ * or one with a '%' right after it ("+0.1%", a page's gap): what a
+ * spreadsheet reads as that number, never as a formula. */
 static int csv_plain_number(const char *s)
 {
     const char *p = s + (*s == '+' || *s == '-');
@@ -41,7 +42,7 @@ static int csv_plain_number(const char *s)
             return 0;
         p += exp;
     }
-    return !*p;
+    return !*p || (p[0] == '%' && !p[1]);
 }
 
 /* A text cell a spreadsheet would run as a formula: it starts with one of
