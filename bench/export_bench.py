@@ -12,6 +12,7 @@ run(rb) is called by bench/run.py (rb: that module, for its helpers);
 import glob
 import json
 import os
+import subprocess
 import sys
 
 
@@ -26,6 +27,17 @@ def peer(data, out):
     pandas.DataFrame(rows).to_csv(out, index=False)
 
 
+def pandas_python():
+    """This Python when it has pandas, else Debian's (python3-pandas goes
+    there, not into a pyenv or venv on PATH); None when neither has it."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(py) and subprocess.run([py, "-c", "import pandas"],
+                                                 stdout=subprocess.DEVNULL,
+                                                 stderr=subprocess.DEVNULL).returncode == 0:
+            return py
+    return None
+
+
 def run(rb):
     gen = os.path.join(rb.ROOT, "bin", "perfrepro-gen")
     records = 10000 if rb.QUICK else 100000
@@ -33,12 +45,11 @@ def run(rb):
     out = os.path.join(rb.TMP, "export.csv")
     ours = "%s export --data %s --format csv --out %s" % (gen, d, out)
     cmds, names = [ours], ["perfrepro-gen export"]
-    try:
-        import pandas  # noqa: F401
-        theirs = "%s %s peer %s %s" % (sys.executable, os.path.abspath(__file__), d, out)
-        cmds.append(theirs)
+    py = pandas_python()
+    if py:
+        cmds.append("%s %s peer %s %s" % (py, os.path.abspath(__file__), d, out))
         names.append("json + pandas to_csv")
-    except ImportError:
+    else:
         rb.say("export: pandas is not installed (apt-get install python3-pandas): its peer skipped")
     times = rb.hyperfine(cmds, 3, names=names)
     results = []
