@@ -191,7 +191,7 @@ printf 'x' >"$tmp/file"
 # compare.  (Never a real /dev node: everything is in $tmp.)
 mkfifo "$tmp/fifo" && ln -s fifo "$tmp/fifolink" && ln -s file "$tmp/filelink" &&
   ln -s . "$tmp/dirlink" || fail "mkfifo"
-for cmd in "export --format csv" "history --format csv" "compare --declared cpu-resnet50-threads --format csv"; do
+for cmd in "export --format csv" "history --format csv" "compare --declared ngc-rn50-readme-2019-2021 --format csv"; do
   for target in fifo fifolink; do
     rm -f "$tmp/got"
     timeout 60 cat "$tmp/fifo" >"$tmp/got" &
