@@ -18,6 +18,7 @@
 #include "audit.h"
 #include "export.h"
 #include "fileio.h"
+#include "outfile.h"
 #include "history.h"
 #include "jdoc.h"
 #include "mdimport.h"

@@ -40,26 +40,6 @@ int pr_check_tree_within(const char *dir, pr_err *err);
  * fsync and rename: readers see the old content or the new, never a part.
  * Creates missing parent directories. */
 int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err);
-/* A command's --out FILE (export, history, compare), written as a stream:
- * FILE missing or a regular file is written through a temporary file and
- * renamed into place on commit (a symbolic link to a regular file stays a
- * link; its target is replaced); FILE that is a FIFO or character device
- * (links followed: /dev/stdout, a named pipe) is written into in place,
- * never renamed over; a folder, socket, block device or dangling link is
- * refused, naming what it is.  path NULL is standard output.  The caller
- * closes with pr_out_close, commit 0 to give up (the temporary file
- * removed; what went into a FIFO cannot be taken back). */
-typedef struct pr_out {
-    int fd, own_fd;
-    char *path; /* as given, for messages */
-    char *dest; /* the regular file to replace; NULL when written in place */
-    char *tmp;  /* the temporary file beside dest */
-} pr_out;
-int pr_out_open(pr_out *o, const char *path, pr_err *err);
-int pr_out_write(pr_out *o, const void *data, size_t len, pr_err *err);
-int pr_out_close(pr_out *o, int commit, pr_err *err);
-/* All of data to path by the same rules, at once. */
-int pr_write_out(const char *path, const void *data, size_t len, pr_err *err);
 /* Like pr_write_atomic, but leaves the file untouched (and its mtime) when
  * its content is already data, and skips the fsync: for generated output
  * that can be regenerated (readers still never see a partial file). */
@@ -141,6 +121,10 @@ int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err);
 int pr_write_temp(const char *path, const void *data, size_t len, int durable, char **tmp_out,
                   pr_err *err);
 int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
+/* Creates path's temporary file (PR_TEMP_INFIX, O_EXCL, mode 0644) for
+ * writing; the fd, *tmp_out malloc'd; -1 with err set.  Commit it with
+ * pr_commit_temp. */
+int pr_create_temp(const char *path, char **tmp_out, pr_err *err);
 /* Temporary files are "NAME" PR_TEMP_INFIX "PID.XXXXXX" (random, created
  * with O_EXCL).  pr_is_temp_name says whether a file name has that shape
  * (also the older "NAME.tmp.PID"), and gives the PID of its writer, so a

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "audit.h"
-#include "fileio.h"
 #include "flags.h"
 #include "rule_words.h"
 #include "fw_order.h"

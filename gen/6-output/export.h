@@ -34,7 +34,7 @@
 
 #include "buf.h"
 #include "err.h"
-#include "fileio.h"
+#include "outfile.h"
 #include "rmodel.h"
 
 typedef enum { EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA } ex_format;
