@@ -5,7 +5,7 @@ Writes one benchmark record per benchmark to data/bench/<name>.json (the format
 is in docs/data-model.md); `make reports` renders them as
 reports/perfrepro-bench/README.md.  A peer that cannot be installed is skipped
 with a clear line.  Environment: BENCH_PARSE_MB (default 1024), BENCH_QUICK=1
-(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,base,charts,site,shipped,noop,history,scale (a subset).  Takes a few minutes on 2 cores.
+(small sizes, for a smoke run), BENCH_ONLY=parse,fit,gen,export,base,charts,site,shipped,noop,history,scale (a subset).  Takes a few minutes on 2 cores.
 
 Every record names the commit it was measured at (git rev-parse HEAD when
 this script started, and whether the working tree differed from it), the
@@ -331,6 +331,11 @@ def bench_gen():
     shutil.rmtree(d)
 
 
+def bench_export():
+    import export_bench  # bench/export_bench.py: export against json + pandas
+    export_bench.run(sys.modules[__name__])
+
+
 def bench_charts():
     cb = os.path.join(ROOT, "build", "bench", "chart_bench")
     n = 50 if QUICK else 200
@@ -507,8 +512,8 @@ def main():
     say("at commit %s%s" % (COMMIT["id"], " (working tree with uncommitted changes)" if COMMIT["dirty"] else ""))
     try:
         only = os.environ.get("BENCH_ONLY", "").split(",")
-        for b in (bench_parse, bench_fit, bench_gen, bench_charts, bench_site, bench_shipped, bench_base,
-                  bench_noop, bench_history, bench_scale):
+        for b in (bench_parse, bench_fit, bench_gen, bench_export, bench_charts, bench_site, bench_shipped,
+                  bench_base, bench_noop, bench_history, bench_scale):
             if only != [""] and b.__name__[6:] not in only:
                 continue
             say("running " + b.__name__[6:])

@@ -16,8 +16,10 @@
 #include "check.h"
 #include "data.h"
 #include "envimport.h"
+#include "audit.h"
 #include "export.h"
 #include "fileio.h"
+#include "outfile.h"
 #include "history.h"
 #include "jdoc.h"
 #include "mdimport.h"
@@ -480,7 +482,8 @@ static int cmd_compare(int argc, char **argv)
     int rc = 1;
     if (pr_data_load(data, &d, &err) < 0 ||
         page_compare_cli(d, &o, &text, &svg, &png, &slower, &err) < 0 ||
-        (o.out && pr_write_if_changed(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
+        (o.out && !pr_file_equals(o.out, text.data ? text.data : "", text.len) &&
+         pr_write_out(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
         (svg.len && pr_write_if_changed(svg_path, svg.data, svg.len, &err) < 0) ||
         (png.len && pr_write_if_changed(png_path, png.data, png.len, &err) < 0)) {
         fprintf(stderr, "perfrepro-gen: compare: %s\n", err.msg);
@@ -547,19 +550,26 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
         return 1;
     }
-    rm_world *w = rm_build(d, ".");
-    json_t *rows = ex_rows(w);
-    pr_buf b = PR_BUF_INIT;
-    int rc = ex_render(rows, fmt, bom, &b, &err);
-    if (rc == 0 && out)
-        rc = pr_write_atomic(out, b.data, b.len, &err);
-    else if (rc == 0 && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0))
-        rc = pr_err_errno(&err, "<stdout>", "write");
+    /* The audit pairs each imported figure with its own source's. */
+    au_model *audit = NULL;
+    rm_world *w = NULL;
+    pr_out o;
+    int rc = au_build(d, &audit, &err);
+    if (rc == 0) {
+        w = rm_build(d, ".");
+        if (audit->nrepos)
+            w->audit = audit;
+        rc = pr_out_open(&o, out, &err);
+    }
+    if (rc == 0) {
+        rc = ex_write(w, fmt, bom, &o, &err);
+        if (pr_out_close(&o, rc == 0, rc == 0 ? &err : NULL) < 0)
+            rc = -1;
+    }
     if (rc < 0)
         fprintf(stderr, "perfrepro-gen: export: %s\n", err.msg);
-    pr_buf_free(&b);
-    json_decref(rows);
     rm_free(w);
+    au_free(audit);
     pr_data_free(d);
     return rc < 0 ? 1 : 0;
 }
@@ -622,7 +632,7 @@ static int cmd_history(int argc, char **argv)
     } else {
         hs_to_csv(s, &b);
     }
-    if (out ? pr_write_atomic(out, pr_buf_cstr(&b), b.len, &err) < 0
+    if (out ? pr_write_out(out, pr_buf_cstr(&b), b.len, &err) < 0
             : fwrite(pr_buf_cstr(&b), 1, b.len, stdout) != b.len) {
         if (!out)
             pr_err_set(&err, NULL, 0, 0, NULL, "history: writing standard output failed");

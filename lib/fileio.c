@@ -994,3 +994,8 @@ void pr_strv_free(char **v)
         free(*p);
     free(v);
 }
+
+int pr_create_temp(const char *path, char **tmp_out, pr_err *err)
+{
+    return create_temp(path, tmp_out, err);
+}

@@ -121,6 +121,10 @@ int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err);
 int pr_write_temp(const char *path, const void *data, size_t len, int durable, char **tmp_out,
                   pr_err *err);
 int pr_commit_temp(const char *tmp, const char *path, pr_err *err);
+/* Creates path's temporary file (PR_TEMP_INFIX, O_EXCL, mode 0644) for
+ * writing; the fd, *tmp_out malloc'd; -1 with err set.  Commit it with
+ * pr_commit_temp. */
+int pr_create_temp(const char *path, char **tmp_out, pr_err *err);
 /* Temporary files are "NAME" PR_TEMP_INFIX "PID.XXXXXX" (random, created
  * with O_EXCL).  pr_is_temp_name says whether a file name has that shape
  * (also the older "NAME.tmp.PID"), and gives the PID of its writer, so a

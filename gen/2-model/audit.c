@@ -380,3 +380,15 @@ char *au_run_importer(const pr_run *run)
     free(path);
     return found;
 }
+
+void au_item_verdict_words(const au_item *it, pr_buf *out)
+{
+    static const char *const words[] = {"reproduced", "truncated", "differs", "no_value",
+                                        "no_log"};
+    /* The audit's own distinction: reproduced, but by a rule of the fit
+     * search and not the run set's (the page names that rule). */
+    if (it->verdict == AU_REPRODUCED && it->under)
+        pr_buf_puts(out, "reproduced_under_other_rule");
+    else
+        pr_buf_puts(out, words[it->verdict]);
+}

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "data.h"
 #include "err.h"
 
@@ -96,6 +97,12 @@ const au_item *au_item_of_row(const au_model *m, const pr_pub_row *row);
  * batch size first, else one whose log r is under another; NULL when no
  * audited figure names r. */
 const au_item *au_item_of_rec(const au_model *m, const pr_record *r);
+
+/* Item it's verdict as words for machine readers (the export's
+ * audit_verdict column): "reproduced", "reproduced_under_other_rule" (a rule
+ * of the fit search, not the run set's), "truncated", "differs", "no_value",
+ * "no_log"; the one place that says it, appended to out. */
+void au_item_verdict_words(const au_item *it, pr_buf *out);
 
 /* 1 when repo is one of m's audited repositories. */
 int au_audited(const au_model *m, const char *repo);

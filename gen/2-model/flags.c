@@ -243,6 +243,9 @@ unsigned fl_cell_bits(const rm_cfg *c, const rm_cell *rc)
         bits |= FL_FEW_RECORDS;
     if (sn_unsteady_count(rc->recs, rc->nrecs))
         bits |= FL_UNSTEADY;
+    const rm_cell *base = rm_cell_of(c, 1, 1);
+    if (rc->gpus > 1 && base->n_ok && base->set_run != rc->set_run)
+        bits |= FL_CROSS_RUN_SET;
     return bits;
 }
 
@@ -267,7 +270,8 @@ void fl_bits_keys(unsigned bits, pr_buf *out)
         const char *key;
     } keys[] = {{SN_SUPERLINEAR, "superlinear"}, {SN_FALLS, "falls"}, {SN_JUMP, "jump"},
                 {FL_FEW_RECORDS, "few_records"}, {FL_IDENTICAL, "identical"},
-                {FL_UNSTEADY, "unsteady"}};
+                {FL_UNSTEADY, "unsteady"},
+                {FL_CROSS_RUN_SET, "cross_run_set"}};
     const char *sep = "";
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (bits & keys[k].bit) {

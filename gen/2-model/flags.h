@@ -64,15 +64,18 @@ int fl_few_records(const rm_cell *rc, long long *records);
 
 /* The flags as bits, for views that list them by name (the export): the
  * series rules' (sanity.h: SN_SUPERLINEAR, SN_FALLS, SN_JUMP) and these. */
-enum { FL_FEW_RECORDS = 8, FL_IDENTICAL = 16, FL_UNSTEADY = 32 };
+enum { FL_FEW_RECORDS = 8, FL_IDENTICAL = 16, FL_UNSTEADY = 32, FL_CROSS_RUN_SET = 64 };
 /* The flags of rc's runs (a cell of c with a run): its point of the runs'
- * series, few records and unsteady runs; 0 when it has no run. */
+ * series, few records, unsteady runs, and cross_run_set when c's 1-GPU
+ * figure, its speedup's baseline, is of another run set; 0 when it has no
+ * run. */
 unsigned fl_cell_bits(const rm_cfg *c, const rm_cell *rc);
 /* The flags of row of published table t (of f) as its source printed it:
  * its series and an identical twin; 0 for a state. */
 unsigned fl_pub_row_bits(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row);
 /* Appends the bits' keys joined by ';' ("superlinear;few_records"), in
- * that order: superlinear, falls, jump, few_records, identical, unsteady. */
+ * that order: superlinear, falls, jump, few_records, identical, unsteady,
+ * cross_run_set. */
 void fl_bits_keys(unsigned bits, pr_buf *out);
 
 #endif

@@ -579,8 +579,8 @@ json_t *hs_to_json(const hs_set *s)
     return root;
 }
 
-/* A CSV field through the one CSV cell writer (gen/base/md.c: quoting and
- * whatever else CSV cells get there), then its separator. */
+/* A CSV field (md.h, pr_csv_field: quoted when needed, a formula made
+ * text), then the separator or the record's end. */
 static void csv_field(pr_buf *out, const char *s, int last)
 {
     pr_csv_field(out, s ? s : "");

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "flags.h"
+#include "rule_words.h"
 #include "fw_order.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
@@ -20,7 +22,8 @@ const char *const ex_columns[] = {
     "gpus",
     /* what was found */
     "state", "reason", "value", "printed", "ci_lo", "ci_hi", "ci_coverage", "runs", "records",
-    "speedup", "efficiency", "published", "gap", "verdict", "flags",
+    "speedup", "efficiency", "published", "published_source", "gap", "verdict", "audit_verdict",
+    "flags",
     /* where it came from */
     "source", "source_repo", "source_commit", "source_line", "source_url", "log", "rule"};
 const size_t ex_ncolumns = sizeof ex_columns / sizeof ex_columns[0];
@@ -143,8 +146,40 @@ static void set_log(json_t *row, const pr_run *run, const pr_record *r)
     json_object_set_new(row, "log", json_sprintf("%s/%s", dir, r->log_file));
 }
 
-/* The row of cell rc (with runs) of configuration c of f. */
-static json_t *cell_row(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
+/* Where published table t's figures are, as the pages link it:
+ * "REPO/PATH#L<line>" (or "#table-<n>", its place in the file, without a
+ * line), else its label. */
+static void set_pub_source(json_t *row, const pr_pub_table *t)
+{
+    if (!t->source_repo || !t->source_path) {
+        set_str(row, "published_source", t->label);
+        return;
+    }
+    json_object_set_new(row, "published_source",
+                        t->source_line > 0
+                            ? json_sprintf("%s/%s#L%d", t->source_repo, t->source_path,
+                                           t->source_line)
+                            : json_sprintf("%s/%s#table-%d", t->source_repo, t->source_path,
+                                           t->index + 1));
+}
+
+/* The audit's verdict on item it (audit.h), in its words. */
+static void set_audit_verdict(json_t *row, const au_item *it)
+{
+    if (!it)
+        return;
+    pr_buf b = PR_BUF_INIT;
+    au_item_verdict_words(it, &b);
+    set_str(row, "audit_verdict", pr_buf_cstr(&b));
+    pr_buf_free(&b);
+}
+
+/* The row of cell rc (with runs) of configuration c of f.  Its published
+ * figure is its own source's only: the figure the audit pairs with the
+ * imported log behind the median (the run set's import).  A measured run
+ * set, or a figure of another machine of the same platform (another
+ * table), has none here: the pages show those beside it. */
+static json_t *cell_row(const rm_world *w, const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
 {
     json_t *row = new_row();
     set_case(row, f, c, c->precision, c->bs, rc->nodes, rc->gpus);
@@ -175,15 +210,18 @@ static json_t *cell_row(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
         set_str(row, "reason", rc->fail_rec ? rc->fail_rec->fail_reason : NULL);
         set_int(row, "runs", rc->n_total);
     }
-    if (rc->pub && c->platform) {
+    const au_item *own = rc->imported && lr ? au_item_of_rec(w->audit, lr) : NULL;
+    if (own && !own->other_bs) {
         pr_buf b = PR_BUF_INIT;
-        printed_figure(rc->pub, &b);
+        printed_figure(own->row, &b);
         set_str(row, "published", pr_buf_cstr(&b));
         pr_buf_free(&b);
+        set_pub_source(row, own->table);
         double gap;
-        fwt_gap_verdict v = fwt_gap(f, rc, rc->pub, &gap);
+        fwt_gap_verdict v = fwt_gap(f, rc, own->row, &gap);
         set_real(row, "gap", gap);
         set_str(row, "verdict", fwt_gap_key(v));
+        set_audit_verdict(row, own);
     }
     set_flags(row, fl_cell_bits(c, rc));
     const json_t *src = lr && rc->imported ? lr->source : NULL;
@@ -192,7 +230,7 @@ static json_t *cell_row(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
     set_str(row, "source_url", pr_json_str(src, "url"));
     set_log(row, lrun, lr);
     if (lr && lr->rule) {
-        char *rule = json_dumps(lr->rule, JSON_COMPACT | JSON_SORT_KEYS);
+        char *rule = rw_json_shortest(lr->rule); /* 0.05, not 0.050000000000000003 */
         set_str(row, "rule", rule);
         free(rule);
     }
@@ -221,6 +259,10 @@ static json_t *pub_row(const rm_world *w, const rm_fw *f, const rm_cfg *c,
         set_real(row, "efficiency", eff);
     }
     set_flags(row, fl_pub_row_bits(f, t, r));
+    if (r->has_value) {
+        set_pub_source(row, t);
+        set_audit_verdict(row, au_item_of_row(w->audit, r));
+    }
     set_str(row, "source", t->label);
     set_str(row, "source_repo", t->source_repo);
     set_str(row, "source_commit", t->source_commit);
@@ -241,14 +283,24 @@ static int pub_row_qsort(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The published rows of f's configurations cfgs[first, end): each table a
- * page shows (fwp_shown), once, in f's table order. */
-static void pub_rows(const rm_world *w, const rm_fw *f, size_t first, size_t end,
-                     const pr_pub_table **seen, size_t *nseen, json_t *rows)
+/* Gives row to fn, then lets it go; the first error stops the walk. */
+static int emit(json_t *row, int (*fn)(void *, json_t *), void *ctx)
 {
-    for (size_t i = first; i < end; i++) {
+    int rc = fn(ctx, row);
+    json_decref(row);
+    return rc;
+}
+
+/* The published rows of f's configurations cfgs[first, end): each table a
+ * page shows (fwp_shown), once, in f's table order, each row to fn. */
+static int pub_rows(const rm_world *w, const rm_fw *f, size_t first, size_t end,
+                    const pr_pub_table **seen, size_t *nseen, int (*fn)(void *, json_t *),
+                    void *ctx)
+{
+    int rc = 0;
+    for (size_t i = first; i < end && rc == 0; i++) {
         const rm_cfg *c = &f->cfgs[i];
-        for (size_t k = 0; k < f->npubs; k++) {
+        for (size_t k = 0; k < f->npubs && rc == 0; k++) {
             const pr_pub_table *t = f->pubs[k];
             int dup = 0;
             for (size_t j = 0; j < *nseen && !dup; j++)
@@ -260,40 +312,55 @@ static void pub_rows(const rm_world *w, const rm_fw *f, size_t first, size_t end
             for (size_t r = 0; r < t->nrows; r++)
                 rs[r] = &t->rows[r];
             pr_qsort(rs, t->nrows, sizeof *rs, pub_row_qsort);
-            for (size_t r = 0; r < t->nrows; r++) /* a repeated row: its first, as shown */
+            for (size_t r = 0; r < t->nrows && rc == 0; r++) /* a repeated row: its first */
                 if (rm_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
-                    json_array_append_new(rows, pub_row(w, f, c, t, rs[r]));
+                    rc = emit(pub_row(w, f, c, t, rs[r]), fn, ctx);
             free(rs);
         }
     }
+    return rc;
+}
+
+/* Appends row to the array ctx (ex_rows). */
+static int collect(void *ctx, json_t *row)
+{
+    json_array_append(ctx, row);
+    return 0;
 }
 
 json_t *ex_rows(const rm_world *w)
 {
     json_t *rows = json_array();
-    for (size_t m = 0; m < w->nmodels; m++)
-        for (size_t j = 0; j < w->models[m]->nfws; j++) {
-            const rm_fw *f = w->models[m]->fws[j];
-            fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
-            size_t nplat = fwo_runs(w, f, order);
-            for (size_t p = 0; p < nplat; p++)
-                for (size_t i = order[p].first; i < order[p].end; i++)
-                    for (size_t k = 0; k < f->cfgs[i].ncells; k++)
-                        if (f->cfgs[i].cells[k].nrecs)
-                            json_array_append_new(rows,
-                                                  cell_row(f, &f->cfgs[i], &f->cfgs[i].cells[k]));
-            const pr_pub_table **seen = pr_xcalloc(f->npubs + 1, sizeof *seen);
-            size_t nseen = 0;
-            for (size_t p = 0; p < nplat; p++)
-                pub_rows(w, f, order[p].first, order[p].end, seen, &nseen, rows);
-            free(seen);
-            free(order);
-        }
+    ex_each_row(w, collect, rows);
     return rows;
 }
 
-/* A value of a row as CSV text: a string as it is, a number in its
- * shortest exact form, null empty. */
+int ex_each_row(const rm_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
+{
+    int rc = 0;
+    for (size_t m = 0; m < w->nmodels && rc == 0; m++)
+        for (size_t j = 0; j < w->models[m]->nfws && rc == 0; j++) {
+            const rm_fw *f = w->models[m]->fws[j];
+            fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+            size_t nplat = fwo_runs(w, f, order);
+            for (size_t p = 0; p < nplat && rc == 0; p++)
+                for (size_t i = order[p].first; i < order[p].end && rc == 0; i++)
+                    for (size_t k = 0; k < f->cfgs[i].ncells && rc == 0; k++)
+                        if (f->cfgs[i].cells[k].nrecs)
+                            rc = emit(cell_row(w, f, &f->cfgs[i], &f->cfgs[i].cells[k]), fn, ctx);
+            const pr_pub_table **seen = pr_xcalloc(f->npubs + 1, sizeof *seen);
+            size_t nseen = 0;
+            for (size_t p = 0; p < nplat && rc == 0; p++)
+                rc = pub_rows(w, f, order[p].first, order[p].end, seen, &nseen, fn, ctx);
+            free(seen);
+            free(order);
+        }
+    return rc;
+}
+
+/* A value of a row as CSV text: a string as a text field (md.h, quoted
+ * and a formula made text), a number in its shortest exact form, null
+ * empty. */
 static void csv_value(const json_t *v, pr_buf *out)
 {
     if (json_is_string(v))
@@ -314,42 +381,58 @@ void ex_csv_record(const json_t *row, pr_buf *out)
     pr_buf_puts(out, "\r\n");
 }
 
-/* The significant digits every real of v needs to read back exactly (the
- * most any needs, md.h): Jansson prints all reals of one dump with one
- * precision, and more digits than a value needs still read back as it. */
-static int json_digits(const json_t *v)
+/* A scalar (or, with JSON_ENCODE_ANY, a string) as Jansson writes it with
+ * flags, appended to out; json_dumpb writes into out's room directly. */
+static void dump_scalar(const json_t *v, size_t flags, pr_buf *out)
 {
-    /* At least 7: figures below 10⁷ in fixed notation ("100.0", not
-     * "1e+02"); trailing zeros are not printed. */
-    int d = 7;
-    if (json_is_real(v)) {
-        d = pr_num_shortest_digits(json_real_value(v));
-    } else if (json_is_object(v)) {
+    char small[128];
+    size_t n = json_dumpb(v, small, sizeof small, flags | JSON_ENCODE_ANY | JSON_COMPACT);
+    if (n <= sizeof small) {
+        pr_buf_put(out, small, n);
+        return;
+    }
+    char *big = pr_xmalloc(n);
+    json_dumpb(v, big, n, flags | JSON_ENCODE_ANY | JSON_COMPACT);
+    pr_buf_put(out, big, n);
+    free(big);
+}
+
+/* v as compact JSON, keys in their order, appended to out.  Jansson writes
+ * every string and number; each real gets the fewest significant digits
+ * that read back as it (md.h, pr_num_shortest_digits), so 0.05 is "0.05"
+ * beside a gap that needs 17 digits (one precision for a whole dump would
+ * print 0.050000000000000003). */
+static void put_json(const json_t *v, pr_buf *out)
+{
+    if (json_is_object(v)) {
         const char *k;
         json_t *x;
+        char sep = '{';
         json_object_foreach((json_t *)v, k, x) {
-            int e = json_digits(x);
-            d = e > d ? e : d;
+            pr_buf_putc(out, sep);
+            json_t *key = json_string(k);
+            dump_scalar(key, 0, out);
+            json_decref(key);
+            pr_buf_putc(out, ':');
+            put_json(x, out);
+            sep = ',';
         }
+        pr_buf_puts(out, sep == '{' ? "{}" : "}");
     } else if (json_is_array(v)) {
         size_t i;
         json_t *x;
+        char sep = '[';
         json_array_foreach(v, i, x) {
-            int e = json_digits(x);
-            d = e > d ? e : d;
+            pr_buf_putc(out, sep);
+            put_json(x, out);
+            sep = ',';
         }
+        pr_buf_puts(out, sep == '[' ? "[]" : "]");
+    } else if (json_is_real(v)) {
+        dump_scalar(v, JSON_REAL_PRECISION(pr_num_shortest_digits(json_real_value(v))), out);
+    } else {
+        dump_scalar(v, 0, out);
     }
-    return d;
-}
-
-/* v as compact JSON (keys in their order), with the fewest digits that
- * keep every real exact; appended to out. */
-static void put_json(const json_t *v, size_t flags, pr_buf *out)
-{
-    char *s = json_dumps(v, flags | JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                JSON_REAL_PRECISION(json_digits(v)));
-    pr_buf_puts(out, s);
-    free(s);
 }
 
 /* The Bencher benchmark name of a reproduced row: its case and run set,
@@ -365,114 +448,208 @@ static void bencher_name(const json_t *row, pr_buf *out)
                   (long long)json_integer_value(json_object_get(row, "gpus")), rs ? rs : "");
 }
 
-/* Bencher Metric Format: {name: {"throughput": {value, lower_value,
- * upper_value}}} for each reproduced figure (the interval when it has
- * one). */
-static void render_bencher(const json_t *rows, pr_buf *out)
-{
-    json_t *doc = json_object();
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row) {
-        json_t *v = json_object_get(row, "value");
-        const char *state = pr_json_str(row, "state");
-        if (!json_is_real(v) || !state ||
-            (strcmp(state, "measured") != 0 && strcmp(state, "imported") != 0))
-            continue;
-        json_t *metric = json_object();
-        json_object_set(metric, "value", v);
-        json_t *lo = json_object_get(row, "ci_lo"), *hi = json_object_get(row, "ci_hi");
-        if (json_is_real(lo) && json_is_real(hi)) {
-            json_object_set(metric, "lower_value", lo);
-            json_object_set(metric, "upper_value", hi);
-        }
-        pr_buf name = PR_BUF_INIT;
-        bencher_name(row, &name);
-        json_object_set_new(doc, pr_buf_cstr(&name), json_pack("{s:o}", "throughput", metric));
-        pr_buf_free(&name);
-    }
-    put_json(doc, JSON_INDENT(0), out);
-    pr_buf_putc(out, '\n');
-    json_decref(doc);
-}
-
 /* The columns of the Otava CSV: the time, the attributes that name a
  * series, the one metric. */
 static const char *const otava_columns[] = {"time",      "model",      "framework", "platform",
                                             "precision", "batch_size", "nodes",     "gpus",
                                             "run_set",   "source",     "throughput"};
 
-typedef struct otava_row {
-    const json_t *row;
+/* An Otava line waiting for its place: rows come in page order, Otava
+ * wants them oldest first. */
+typedef struct otava_line {
+    char *date, *text; /* malloc'd */
     size_t index;
-} otava_row;
+} otava_line;
 
 static int otava_qsort(const void *a, const void *b)
 {
-    const otava_row *x = a, *y = b;
-    int d = strcmp(pr_json_str(x->row, "date"), pr_json_str(y->row, "date"));
+    const otava_line *x = a, *y = b;
+    int d = strcmp(x->date, y->date);
     if (d)
         return d;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Apache Otava's CSV input: a row per figure with a date, oldest first. */
-static void render_otava(const json_t *rows, pr_buf *out)
+/* Rows rendered one at a time into buf, which ex_write empties into its
+ * output as it fills: only Otava's lines (sorted by date at the end) and
+ * nothing else outlive their row. */
+typedef struct ex_stream {
+    ex_format fmt;
+    pr_buf *buf;
+    size_t nrows, nbench;
+    otava_line *otava;
+    size_t notava, cap;
+} ex_stream;
+
+static void stream_begin(ex_stream *st, ex_format fmt, int bom, pr_buf *buf)
 {
-    size_t n = json_array_size(rows), k = 0;
-    otava_row *v = pr_xcalloc(n + 1, sizeof *v);
-    for (size_t i = 0; i < n; i++) {
-        const json_t *row = json_array_get(rows, i);
-        if (json_is_real(json_object_get(row, "value")) && pr_json_str(row, "date"))
-            v[k++] = (otava_row){row, i};
+    memset(st, 0, sizeof *st);
+    st->fmt = fmt;
+    st->buf = buf;
+    if (bom)
+        pr_buf_puts(buf, "\xEF\xBB\xBF");
+    if (fmt == EX_CSV) {
+        for (size_t c = 0; c < ex_ncolumns; c++)
+            pr_buf_printf(buf, "%s%s", c ? "," : "", ex_columns[c]);
+        pr_buf_puts(buf, "\r\n");
+    } else if (fmt == EX_OTAVA) {
+        size_t nc = sizeof otava_columns / sizeof otava_columns[0];
+        for (size_t c = 0; c < nc; c++)
+            pr_buf_printf(buf, "%s%s", c ? "," : "", otava_columns[c]);
+        pr_buf_puts(buf, "\r\n");
+    } else if (fmt == EX_BENCHER) {
+        pr_buf_putc(buf, '{');
     }
-    pr_qsort(v, k, sizeof *v, otava_qsort);
+}
+
+/* Bencher Metric Format: {name: {"throughput": {value, lower_value,
+ * upper_value}}} for each reproduced figure (the interval when it has
+ * one). */
+static void bencher_row(ex_stream *st, const json_t *row)
+{
+    json_t *v = json_object_get(row, "value");
+    const char *state = pr_json_str(row, "state");
+    if (!json_is_real(v) || !state ||
+        (strcmp(state, "measured") != 0 && strcmp(state, "imported") != 0))
+        return;
+    json_t *metric = json_object();
+    json_object_set(metric, "value", v);
+    json_t *lo = json_object_get(row, "ci_lo"), *hi = json_object_get(row, "ci_hi");
+    if (json_is_real(lo) && json_is_real(hi)) {
+        json_object_set(metric, "lower_value", lo);
+        json_object_set(metric, "upper_value", hi);
+    }
+    pr_buf name = PR_BUF_INIT;
+    bencher_name(row, &name);
+    json_t *key = json_string(pr_buf_cstr(&name));
+    if (st->nbench++)
+        pr_buf_putc(st->buf, ',');
+    dump_scalar(key, 0, st->buf);
+    pr_buf_puts(st->buf, ":{\"throughput\":");
+    put_json(metric, st->buf);
+    pr_buf_putc(st->buf, '}');
+    json_decref(key);
+    json_decref(metric);
+    pr_buf_free(&name);
+}
+
+/* Apache Otava's CSV input: a row per figure with a date. */
+static void otava_row(ex_stream *st, const json_t *row)
+{
+    const char *date = pr_json_str(row, "date");
+    if (!json_is_real(json_object_get(row, "value")) || !date)
+        return;
+    pr_buf b = PR_BUF_INIT;
+    csv_value(json_object_get(row, "date"), &b);
     size_t nc = sizeof otava_columns / sizeof otava_columns[0];
-    for (size_t c = 0; c < nc; c++)
-        pr_buf_printf(out, "%s%s", c ? "," : "", otava_columns[c]);
-    pr_buf_puts(out, "\r\n");
-    for (size_t i = 0; i < k; i++) {
-        csv_value(json_object_get(v[i].row, "date"), out);
-        for (size_t c = 1; c < nc - 1; c++) {
-            pr_buf_putc(out, ',');
-            csv_value(json_object_get(v[i].row, otava_columns[c]), out);
-        }
-        pr_buf_putc(out, ',');
-        csv_value(json_object_get(v[i].row, "value"), out);
-        pr_buf_puts(out, "\r\n");
+    for (size_t c = 1; c < nc - 1; c++) {
+        pr_buf_putc(&b, ',');
+        csv_value(json_object_get(row, otava_columns[c]), &b);
     }
-    free(v);
+    pr_buf_putc(&b, ',');
+    csv_value(json_object_get(row, "value"), &b);
+    pr_buf_puts(&b, "\r\n");
+    if (st->notava == st->cap)
+        st->otava = pr_xrealloc(st->otava, (st->cap = st->cap ? 2 * st->cap : 64) *
+                                               sizeof *st->otava);
+    st->otava[st->notava++] = (otava_line){pr_xstrdup(date), pr_buf_detach(&b), st->nrows};
+}
+
+static void stream_row(ex_stream *st, const json_t *row)
+{
+    switch (st->fmt) {
+    case EX_CSV:
+        ex_csv_record(row, st->buf);
+        break;
+    case EX_JSONL:
+        put_json(row, st->buf);
+        pr_buf_putc(st->buf, '\n');
+        break;
+    case EX_BENCHER:
+        bencher_row(st, row);
+        break;
+    case EX_OTAVA:
+        otava_row(st, row);
+        break;
+    }
+    st->nrows++;
+}
+
+static void stream_end(ex_stream *st)
+{
+    if (st->fmt == EX_BENCHER)
+        pr_buf_puts(st->buf, "}\n");
+    if (st->fmt == EX_OTAVA) {
+        pr_qsort(st->otava, st->notava, sizeof *st->otava, otava_qsort);
+        for (size_t i = 0; i < st->notava; i++) {
+            pr_buf_puts(st->buf, st->otava[i].text);
+            free(st->otava[i].text);
+            free(st->otava[i].date);
+        }
+        free(st->otava);
+        st->otava = NULL;
+    }
+}
+
+static const char *bom_refusal(ex_format fmt, int bom)
+{
+    return bom && fmt != EX_CSV && fmt != EX_OTAVA
+               ? "--bom is for csv and otava only (JSON has no byte order mark)"
+               : NULL;
 }
 
 int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *err)
 {
-    if (bom && fmt != EX_CSV && fmt != EX_OTAVA)
-        return pr_err_set(err, NULL, 0, 0, NULL,
-                          "--bom is for csv and otava only (JSON has no byte order mark)");
-    if (bom)
-        pr_buf_puts(out, "\xEF\xBB\xBF");
+    const char *bad = bom_refusal(fmt, bom);
+    if (bad)
+        return pr_err_set(err, NULL, 0, 0, NULL, "%s", bad);
+    ex_stream st;
+    stream_begin(&st, fmt, bom, out);
     size_t i;
     json_t *row;
-    switch (fmt) {
-    case EX_CSV:
-        for (size_t c = 0; c < ex_ncolumns; c++)
-            pr_buf_printf(out, "%s%s", c ? "," : "", ex_columns[c]);
-        pr_buf_puts(out, "\r\n");
-        json_array_foreach(rows, i, row)
-            ex_csv_record(row, out);
-        break;
-    case EX_JSONL:
-        json_array_foreach(rows, i, row) {
-            put_json(row, 0, out);
-            pr_buf_putc(out, '\n');
-        }
-        break;
-    case EX_BENCHER:
-        render_bencher(rows, out);
-        break;
-    case EX_OTAVA:
-        render_otava(rows, out);
-        break;
-    }
+    json_array_foreach(rows, i, row)
+        stream_row(&st, row);
+    stream_end(&st);
     return 0;
+}
+
+/* ex_write's sink: each row rendered, then written once the buffer holds
+ * 64 KiB. */
+typedef struct write_ctx {
+    ex_stream st;
+    pr_buf buf;
+    pr_out *o;
+    pr_err *err;
+    int rc;
+} write_ctx;
+
+static int flush(write_ctx *wc, size_t at_least)
+{
+    if (wc->rc == 0 && wc->buf.len >= at_least && wc->buf.len) {
+        wc->rc = pr_out_write(wc->o, wc->buf.data, wc->buf.len, wc->err);
+        pr_buf_clear(&wc->buf);
+    }
+    return wc->rc;
+}
+
+static int write_row(void *ctx, json_t *row)
+{
+    write_ctx *wc = ctx;
+    stream_row(&wc->st, row);
+    return flush(wc, (size_t)64 << 10);
+}
+
+int ex_write(const rm_world *w, ex_format fmt, int bom, pr_out *o, pr_err *err)
+{
+    const char *bad = bom_refusal(fmt, bom);
+    if (bad)
+        return pr_err_set(err, NULL, 0, 0, NULL, "%s", bad);
+    write_ctx wc = {.o = o, .err = err};
+    pr_buf_init(&wc.buf);
+    stream_begin(&wc.st, fmt, bom, &wc.buf);
+    ex_each_row(w, write_row, &wc);
+    stream_end(&wc.st);
+    int rc = flush(&wc, 0);
+    pr_buf_free(&wc.buf);
+    return rc;
 }

@@ -7,8 +7,10 @@
  *
  *   - every cell of a framework configuration that has runs (a reproduction
  *     table's row): its median, interval, runs, speedup and efficiency, the
- *     primary published figure with the gap and its verdict, its flags, the
- *     log behind the median; a cell whose runs all failed is a row with
+ *     figure its own source published (the audit's pairing of the imported
+ *     log behind it: never another machine's) with where it is printed, the
+ *     gap and its verdict, the audit's verdict, every flag the model holds
+ *     for it, the log behind the median; a cell whose runs all failed is a row with
  *     state "failed" and the reason, without a figure;
  *   - every row of every published table a framework page shows (the
  *     newest revision of each source and the older ones), as printed.
@@ -22,7 +24,7 @@
  * byte-identical across builds and runs.
  *
  * Memory: ex_rows returns a new reference; ex_render appends to the
- * caller's buffer.
+ * caller's buffer; ex_write streams, holding one row at a time.
  */
 #ifndef PR_EXPORT_H
 #define PR_EXPORT_H
@@ -32,6 +34,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "outfile.h"
 #include "rmodel.h"
 
 typedef enum { EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA } ex_format;
@@ -48,6 +51,18 @@ extern const size_t ex_ncolumns;
  * objects with one key per column in column order; a value is a string, an
  * integer, a real or null (nothing to say). */
 json_t *ex_rows(const rm_world *w);
+
+/* Each row of w in turn to fn (a new reference for the call only: fn
+ * takes its own to keep it); rows are made one at a time, so the walk
+ * holds one row besides the model.  The first fn that returns non-zero
+ * stops the walk, and that value is returned. */
+int ex_each_row(const rm_world *w, int (*fn)(void *ctx, json_t *row), void *ctx);
+
+/* The rows of w in format fmt written to o as they are made (ex_each_row),
+ * in 64 KiB writes: memory is one row and the model (Otava keeps each
+ * figure's line to sort them by date).  Returns 0, or -1 with err set (a
+ * write failed, or a BOM asked of a JSON format). */
+int ex_write(const rm_world *w, ex_format fmt, int bom, pr_out *o, pr_err *err);
 
 /* The rows (ex_rows's array, borrowed) in format fmt, appended to out;
  * bom (csv and otava only) starts them with a UTF-8 byte order mark.

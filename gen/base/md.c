@@ -20,11 +20,44 @@ void pr_md_number(pr_buf *out, double v, int decimals)
     pr_buf_printf(out, "%.*f", decimals, pr_md_round(v, decimals));
 }
 
+/* 1 when s is a plain decimal number, [+-]digits[.digits][e[+-]digits],
+ * or one with a '%' right after it ("+0.1%", a page's gap): what a
+ * spreadsheet reads as that number, never as a formula. */
+static int csv_plain_number(const char *s)
+{
+    const char *p = s + (*s == '+' || *s == '-');
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        size_t exp = strspn(p, "0123456789");
+        if (!exp)
+            return 0;
+        p += exp;
+    }
+    return !*p || (p[0] == '%' && !p[1]);
+}
+
+/* A text cell a spreadsheet would run as a formula: it starts with one of
+ * OWASP's triggers (= + - @ tab CR) and is not a plain number ("-3.5"). */
+static int csv_formula_like(const char *s)
+{
+    return *s && strchr("=+-@\t\r", *s) && !csv_plain_number(s);
+}
+
 void pr_csv_field(pr_buf *out, const char *s)
 {
     if (!s)
         return;
-    int quote = 0;
+    int formula = csv_formula_like(s);
+    int quote = formula;
     for (const char *p = s; *p && !quote; p++)
         quote = *p == ',' || *p == '"' || *p == '\r' || *p == '\n';
     if (!quote) {
@@ -32,6 +65,8 @@ void pr_csv_field(pr_buf *out, const char *s)
         return;
     }
     pr_buf_putc(out, '"');
+    if (formula) /* OWASP: a leading ' makes the cell text */
+        pr_buf_putc(out, '\'');
     for (const char *p = s; *p; p++) {
         if (*p == '"')
             pr_buf_putc(out, '"');
@@ -40,17 +75,39 @@ void pr_csv_field(pr_buf *out, const char *s)
     pr_buf_putc(out, '"');
 }
 
+/* v's shortest digits: digits[] gets the significant digits (no trailing
+ * zeros, NUL-ended), *exp10 the decimal exponent of the first.  15
+ * significant digits are tried first (DBL_DIG: a decimal of 15 digits or
+ * fewer that reads back as v is v's nearest at 15, so %.14e finds it with
+ * its zeros stripped), then 16, then 17, which always reads back. */
+static int shortest_digits(double v, char digits[20], int *exp10)
+{
+    char b[40];
+    for (int p = 15; p <= 17; p++) {
+        snprintf(b, sizeof b, "%.*e", p - 1, v);
+        if (p < 17 && strtod(b, NULL) != v)
+            continue;
+        const char *m = b + (b[0] == '-');
+        size_t n = 0;
+        for (; *m && *m != 'e'; m++)
+            if (*m >= '0' && *m <= '9')
+                digits[n++] = *m;
+        while (n > 1 && digits[n - 1] == '0')
+            n--;
+        digits[n] = '\0';
+        *exp10 = atoi(m + 1);
+        return (int)n;
+    }
+    return 17; /* not reached */
+}
+
 int pr_num_shortest_digits(double v)
 {
-    if (!isfinite(v))
+    if (!isfinite(v) || v == 0)
         return 1;
-    for (int p = 1; p < 17; p++) {
-        char b[40];
-        snprintf(b, sizeof b, "%.*g", p, v);
-        if (strtod(b, NULL) == v)
-            return p;
-    }
-    return 17;
+    char digits[20];
+    int exp10;
+    return shortest_digits(v, digits, &exp10);
 }
 
 void pr_num_shortest(pr_buf *out, double v)
@@ -61,16 +118,38 @@ void pr_num_shortest(pr_buf *out, double v)
         pr_buf_putc(out, '0');
         return;
     }
-    /* The digits' decimal exponent: from 1e-5 to 1e17 the same digits in
-     * fixed notation (100, not "1e+02"), else as %g writes them. */
-    int p = pr_num_shortest_digits(v);
-    char b[40];
-    snprintf(b, sizeof b, "%.*e", p - 1, v);
-    int exp10 = atoi(strchr(b, 'e') + 1);
-    if (exp10 >= -5 && exp10 < 17)
-        pr_buf_printf(out, "%.*f", p - 1 - exp10 > 0 ? p - 1 - exp10 : 0, v);
-    else
-        pr_buf_printf(out, "%.*g", p, v);
+    char d[20];
+    int e;
+    int n = shortest_digits(v, d, &e);
+    if (v < 0)
+        pr_buf_putc(out, '-');
+    /* The digits' decimal exponent: from 1e-4 to 1e16 the same digits in
+     * fixed notation (100, not "1e+02"), else in %g's exponent form
+     * ("2.7594938767729934e-05", not 23 characters of zeros and digits):
+     * where Python's repr switches too. */
+    if (e >= -4 && e < 16) {
+        if (e < 0) {
+            pr_buf_puts(out, "0.");
+            for (int i = -1; i > e; i--)
+                pr_buf_putc(out, '0');
+            pr_buf_puts(out, d);
+        } else if (e + 1 >= n) {
+            pr_buf_puts(out, d);
+            for (int i = n; i <= e; i++)
+                pr_buf_putc(out, '0');
+        } else {
+            pr_buf_put(out, d, (size_t)e + 1);
+            pr_buf_putc(out, '.');
+            pr_buf_puts(out, d + e + 1);
+        }
+    } else {
+        pr_buf_putc(out, d[0]);
+        if (n > 1) {
+            pr_buf_putc(out, '.');
+            pr_buf_puts(out, d + 1);
+        }
+        pr_buf_printf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    }
 }
 
 static void escape_inline(pr_buf *out, const char *s)

@@ -48,15 +48,21 @@ void pr_md_code_span(pr_buf *out, const char *s);
  * reads as a '|' of the code, not as a cell boundary. */
 void pr_md_code_cell(pr_buf *out, const char *s);
 
-/* A field of a CSV record (RFC 4180): unchanged unless it holds a comma,
- * a double quote, CR or LF, then quoted
- * with each '"' doubled.  NULL is the empty field.  UTF-8 is kept as it
- * is. */
+/* A text field of a CSV record (RFC 4180), the one place every CSV writer
+ * escapes text (export, history, compare, the site's tables): unchanged
+ * unless it holds a comma, a double quote, CR or LF, then quoted with each
+ * '"' doubled.  A field a spreadsheet would run as a formula (it starts
+ * with = + - @ tab or CR and is not a plain number such as "-3.5") is
+ * quoted with a ' first, as OWASP's CSV injection advice says, so it shows
+ * as the text it is.  NULL is the empty field.  UTF-8 is kept as it is.
+ * Numbers a writer prints itself (pr_num_shortest) are not text: they stay
+ * numbers. */
 void pr_csv_field(pr_buf *out, const char *s);
 /* The shortest decimal form of v that reads back as v exactly (strtod):
  * the fewest significant digits (1 to 17) that round-trip, so 1510.92
  * stays "1510.92", never "1510.9200000000001"; in fixed notation from
- * 1e-5 to 1e17 ("100", "0.000015"), else as %g ("1.5e-07"); NAN and
+ * 1e-4 to 1e16 ("100", "0.00015"), else as %g ("1.5e-05", as Python's
+ * repr switches); NAN and
  * infinities are the empty string.  Byte-identical on every build with an
  * IEEE double and a correctly rounding printf. */
 void pr_num_shortest(pr_buf *out, double v);

@@ -89,6 +89,43 @@ for r in recs:
         bad.append('log %s is no file' % r['log'])
     if r['rule']:
         json.loads(r['rule'])
+# Issue 30, finding 6: a reproduced row's published figure is its own
+# source's (the Perf logs' figures, never NVIDIA's DGX ones), named in
+# published_source with the audit's verdict; the cross-run-set speedup
+# baseline is a flag; numbers are the shortest text that reads back.
+def row(platform, prec, gpus):
+    m = [r for r in repro if r['model'] == 'ResNet50' and r['framework'] == 'NGC-PyTorch'
+         and r['platform'] == platform and r['precision'] == prec and r['gpus'] == str(gpus)]
+    return m[0] if m else {}
+want = {('V100-SXM2-32GB-x8', 'amp', 1): '790.033', ('V100-SXM2-32GB-x8', 'amp', 8): '5889.05',
+        ('A100-SXM4-40GB-x8', 'amp', 1): '1449.65', ('A100-SXM4-40GB-x8', 'amp', 8): '10744.6',
+        ('V100-SXM2-32GB-x8', 'amp', 32): '21259.81', ('V100-SXM2-32GB-x8', 'fp32', 32): '10523.32'}
+for k, fig in want.items():
+    r = row(*k)
+    if r.get('published') != fig:
+        bad.append('%s: published %r, its own source printed %s' % (k, r.get('published'), fig))
+    elif not r['published_source'].startswith('PaddlePaddle/Perf/ResNet50V1.5/') or not r['audit_verdict']:
+        bad.append('%s: published_source %r, audit_verdict %r' % (k, r['published_source'], r['audit_verdict']))
+for k in (('V100-SXM2-32GB-x8', 'amp', 32), ('V100-SXM2-32GB-x8', 'fp32', 32)):
+    if 'cross_run_set' not in row(*k).get('flags', '').split(';'):
+        bad.append('%s: no cross_run_set flag' % (k,))
+for r in repro:
+    if r['published'] and not r['state'] == 'imported':
+        bad.append('a measured row with a published figure of another source')
+    if bool(r['published']) != bool(r['published_source']):
+        bad.append('published without published_source (or the other way)')
+import re
+def sig(t):
+    # the significant digits of a number's text, whatever its notation
+    return re.sub(r'e.*$', '', t.lower()).replace('-', '').replace('.', '').strip('0')
+num = re.compile(r'^-?\d+(\.\d+)?(e[-+]\d+)?$')
+for r in recs:
+    for k, v in r.items():
+        if num.match(v) and k not in ('printed', 'published', 'date') and float(v) != int(float(v)) \
+                and sig(repr(float(v))) != sig(v):
+            bad.append('%s=%s is not the shortest form (%s)' % (k, v, repr(float(v))))
+    if r['rule'] and re.search(r'\d\.\d{16}', r['rule']):
+        bad.append('rule with float noise: %s' % r['rule'])
 # jsonl: a JSON object per line, the CSV's columns as its keys, in order.
 lines = open(jsonl_path, encoding='utf-8').read().split('\n')
 if lines[-1] != '':
@@ -96,6 +133,16 @@ if lines[-1] != '':
 objs = [json.loads(l) for l in lines[:-1]]
 if len(objs) != len(recs):
     bad.append('%d jsonl lines, %d CSV rows' % (len(objs), len(recs)))
+def shortest_json(text):
+    # every number token as Python's repr (the shortest that reads back)
+    for t in re.findall(r'(?<=[:\[,])-?\d+\.\d+(?:e[-+]?\d+)?(?=[,}\]])', text):
+        if sig(repr(float(t))) != sig(t):
+            return t
+for l in lines[:-1]:
+    t = shortest_json(l)
+    if t:
+        bad.append('jsonl number %s is not its shortest form' % t)
+        break
 if any(list(o) != header for o in objs):
     bad.append('a jsonl object whose keys are not the CSV columns')
 # Bencher: one benchmark per reproduced figure, throughput with a value.
@@ -137,6 +184,37 @@ printf 'x' >"$tmp/file"
 "$GEN" export --format csv --out "$tmp/file/f.csv" 2>"$tmp/err" && fail "--out under a file succeeded"
 [ -s "$tmp/err" ] || fail "--out under a file: no message"
 [ "$(cat "$tmp/file")" = x ] || fail "--out under a file changed it"
+
+# --out that is not a regular file (issue 31, item 8): a FIFO and a link to
+# one are written into, never renamed over; a link to a regular file stays a
+# link; a folder (or a link to one) is refused.  Each of export, history and
+# compare.  (Never a real /dev node: everything is in $tmp.)
+mkfifo "$tmp/fifo" && ln -s fifo "$tmp/fifolink" && ln -s file "$tmp/filelink" &&
+  ln -s . "$tmp/dirlink" || fail "mkfifo"
+for cmd in "export --format csv" "history --format csv" "compare --declared ngc-rn50-readme-2019-2021 --format csv"; do
+  for target in fifo fifolink; do
+    rm -f "$tmp/got"
+    timeout 60 cat "$tmp/fifo" >"$tmp/got" &
+    reader=$!
+    # shellcheck disable=SC2086
+    timeout 60 "$GEN" $cmd --out "$tmp/$target" 2>"$tmp/err" || fail "$cmd --out $target: $(cat "$tmp/err")"
+    wait "$reader"
+    [ -p "$tmp/fifo" ] || fail "$cmd --out $target: the FIFO was replaced"
+    [ -L "$tmp/fifolink" ] || fail "$cmd --out $target: the link was replaced"
+    [ -s "$tmp/got" ] || fail "$cmd --out $target: nothing came through the FIFO"
+    # shellcheck disable=SC2086
+    "$GEN" $cmd >"$tmp/want" 2>/dev/null
+    cmp -s "$tmp/got" "$tmp/want" || fail "$cmd --out $target: not what stdout gets"
+  done
+  # shellcheck disable=SC2086
+  "$GEN" $cmd --out "$tmp/filelink" 2>"$tmp/err" || fail "$cmd --out filelink: $(cat "$tmp/err")"
+  [ -L "$tmp/filelink" ] || fail "$cmd --out filelink: the link was replaced"
+  cmp -s "$tmp/file" "$tmp/want" || fail "$cmd --out filelink: its target does not hold the output"
+  # shellcheck disable=SC2086
+  "$GEN" $cmd --out "$tmp/dirlink" 2>"$tmp/err" && fail "$cmd --out a folder succeeded"
+  grep -q "directory" "$tmp/err" || fail "$cmd --out a folder: $(cat "$tmp/err")"
+  [ -L "$tmp/dirlink" ] || fail "$cmd --out dirlink: the link was replaced"
+done
 
 # The site: a CSV beside every table of a page.
 "$GEN" site --reports reports --out "$tmp/site" >/dev/null 2>"$tmp/err" || fail "site: $(cat "$tmp/err")"

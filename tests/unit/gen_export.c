@@ -47,6 +47,39 @@ Test(export, csv_fields_per_rfc_4180)
     free(null);
 }
 
+/* OWASP's CSV injection advice: a text cell starting with = + - @ tab or
+ * CR is quoted with a leading ', so a spreadsheet shows it as text; a plain
+ * number ("-3.5") stays a number. */
+Test(export, csv_formulas_made_text)
+{
+    const char *cases[][2] = {
+        {"=1+1", "\"'=1+1\""},
+        {"+cmd|' /C calc'!A0", "\"'+cmd|' /C calc'!A0\""},
+        {"-2+3", "\"'-2+3\""},
+        {"@SUM(A1)", "\"'@SUM(A1)\""},
+        {"\tx", "\"'\tx\""},
+        {"\rx", "\"'\rx\""},
+        {"=a,\"b\"", "\"'=a,\"\"b\"\"\""},
+        {"-", "\"'-\""},
+        {"-inf", "\"'-inf\""},
+        {"-0x10", "\"'-0x10\""},
+        {"-3.5", "-3.5"},
+        {"+1e5", "+1e5"},
+        {"-.5", "-.5"},
+        {"+0.1%", "+0.1%"},
+        {"-4.6%", "-4.6%"},
+        {"+16.83 %", "\"'+16.83 %\""},
+        {"-4%%", "\"'-4%%\""},
+        {"a=b", "a=b"},
+        {"−31.66 %", "−31.66 %"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = csv_field(cases[i][0]);
+        cr_expect_str_eq(got, cases[i][1], "field \"%s\"", cases[i][0]);
+        free(got);
+    }
+}
+
 static char *shortest(double v)
 {
     pr_buf b = PR_BUF_INIT;
@@ -60,7 +93,7 @@ Test(export, numbers_in_their_shortest_exact_form)
         double v;
         const char *s;
     } cases[] = {{0.1, "0.1"},        {100, "100"},         {1510.92, "1510.92"},
-                 {-2.5, "-2.5"},      {-0.0, "0"},          {1.5e-5, "0.000015"},
+                 {-2.5, "-2.5"},      {-0.0, "0"},          {1.5e-4, "0.00015"},   {1.5e-5, "1.5e-05"}, {2.7594938767729934e-5, "2.7594938767729934e-05"},
                  {1e-7, "1e-07"},     {1e20, "1e+20"},      {158.6111873, "158.6111873"},
                  {1.0 / 3, "0.3333333333333333"}, {NAN, ""}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -69,6 +102,32 @@ Test(export, numbers_in_their_shortest_exact_form)
         if (isfinite(cases[i].v))
             cr_expect(strtod(got, NULL) == cases[i].v, "%s reads back", got);
         free(got);
+    }
+}
+
+/* The fewest digits, found from 15 up, agree with trying 1 to 17 in turn
+ * on values of every size (a fixed pseudo-random sequence). */
+Test(export, shortest_digits_are_the_fewest)
+{
+    unsigned long long x = 88172645463325252ull;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (int)(x % 40) - 20);
+        if (i % 3 == 0)
+            v = round(v * 1e4) / 1e4; /* a few digits */
+        int want = 17;
+        for (int p = 1; p < 17; p++) {
+            char b[40];
+            snprintf(b, sizeof b, "%.*g", p, v);
+            if (strtod(b, NULL) == v) {
+                want = p;
+                break;
+            }
+        }
+        cr_assert_eq(pr_num_shortest_digits(v), want, "%.17g", v);
+        char *s = shortest(v);
+        cr_assert(strtod(s, NULL) == v, "%s reads back as %.17g", s, v);
+        free(s);
     }
 }
 
@@ -163,30 +222,30 @@ Test(export, rows_of_a_small_data_folder)
     cr_expect_eq(json_object_size(json_array_get(rows, 0)), ex_ncolumns);
     char *r1 = record_of(rows, 0), *r8 = record_of(rows, 1), *r16 = record_of(rows, 2);
     char *p1 = record_of(rows, 3), *p8 = record_of(rows, 4);
-    /* 98, 100, 102 against 100: within; the interval is min – max, 75 %. */
+    /* 98, 100, 102: the interval is min – max, 75 %.  The runs were
+     * measured here: the published table is another machine's (issue 30,
+     * finding 6), so no published figure, gap or verdict in the row. */
     char *want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,,98,"
-                              "102,0.75,3,,1,100,100,0,within,,,,,,,%s/runs/r1/logs/train_log/"
-                              "F_amp_1_r2,",
+                              "102,0.75,3,,1,100,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_1_r2,",
                               d);
     cr_expect_str_eq(r1, want);
     free(want);
-    /* 710 against 800.0: −11.25 %, outside the interval and the 5 %:
-     * differs; speedup 7.1, efficiency 88.75 %. */
+    /* Speedup 7.1, efficiency 88.75 %. */
     want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,,700,720,"
-                        "0.75,3,,7.1,88.75,800.0,-11.25,differs,,,,,,,%s/runs/r1/logs/train_log/"
-                        "F_amp_8_r2,",
+                        "0.75,3,,7.1,88.75,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_8_r2,",
                         d);
     cr_expect_str_eq(r8, want);
     free(want);
     want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,,,,,1,,,,,,,"
-                        ",,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
+                        ",,,,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
                         d);
     cr_expect_str_eq(r16, want);
     free(want);
-    cr_expect_str_eq(p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,100,,,,,,,,,,,,"
-                         "\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+    /* A published figure names its table (no repository: its label). */
+    cr_expect_str_eq(p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,100,,,,,,,,,"
+                         "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
     cr_expect_str_eq(p8, "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,800.0,,,,,,8,100,,"
-                         ",,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+                         "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
 
     /* Each format, twice the same bytes. */
     const ex_format fmts[] = {EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA};
@@ -249,4 +308,26 @@ Test(export, rows_of_a_small_data_folder)
     pr_data_free(ds);
     rm_rf(d);
     free(d);
+}
+
+/* Each real of a JSON line in its own shortest form: 0.05 beside a value
+ * that needs 17 digits is "0.05", not 0.050000000000000003 (one precision
+ * for the whole dump, issue 30 finding 6); Bencher the same. */
+Test(export, json_reals_each_shortest)
+{
+    json_t *rows = json_array();
+    json_t *row = json_object();
+    json_object_set_new(row, "model", json_string("M"));
+    json_object_set_new(row, "ci_coverage", json_real(0.05));
+    json_object_set_new(row, "gap", json_real(0.1 + 0.2)); /* 17 digits */
+    json_object_set_new(row, "value", json_real(-0.95));
+    json_array_append_new(rows, row);
+    pr_buf b = PR_BUF_INIT;
+    pr_err err;
+    cr_assert(ex_render(rows, EX_JSONL, 0, &b, &err) == 0);
+    cr_expect_str_eq(pr_buf_cstr(&b),
+                     "{\"model\":\"M\",\"ci_coverage\":0.05,\"gap\":0.30000000000000004,"
+                     "\"value\":-0.95}\n");
+    pr_buf_free(&b);
+    json_decref(rows);
 }
