@@ -109,7 +109,7 @@ int ch_svgtext_show(cairo_t *cr, PangoLayout *pl, double ax)
             pr_buf_printf(rec, " text-anchor=\"%s\"", anchor);
         put_fill(rec, cr);
         if (deg != 0) {
-            pr_buf_printf(rec, " transform=\"rotate(%g ", deg);
+            pr_buf_printf(rec, " transform=\"rotate(%d ", (int)deg);
             put_num(rec, bx);
             pr_buf_putc(rec, ' ');
             put_num(rec, by);
