@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "chart.h"
+#include "chart_int.h"
 #include "err.h"
 #include "md.h"
 
@@ -634,6 +635,31 @@ Test(chart, svg_line_chart_words_are_text)
     free(words);
     pr_buf_free(&svg);
     pr_chart_free(c);
+}
+
+/* The PNG and the SVG show the same words: the drawing on an image surface
+ * (the PNG's), its text recorded instead of drawn, gives the very <text>
+ * elements that the SVG carries, in the same places. */
+Test(chart, png_and_svg_show_the_same_words)
+{
+    pr_chart *charts[] = {scaling_chart(), bar_chart(0)};
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        pr_buf svg = PR_BUF_INIT, rec = PR_BUF_INIT;
+        render_svg_ok(charts[i], W, H, &svg);
+        cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+        ch_svgtext_attach(sf, &rec);
+        cairo_t *cr = cairo_create(sf);
+        pr_err err;
+        cr_assert_eq(ch_render_on(charts[i], cr, W, H, &err), 0, "%s", err.msg);
+        cairo_destroy(cr);
+        cairo_surface_destroy(sf);
+        cr_assert_gt(rec.len, 0, "the image drawing shows no text");
+        cr_assert(memmem(svg.data, svg.len, rec.data, rec.len),
+                  "chart %zu: the SVG's text is not the PNG's:\n%s", i, pr_buf_cstr(&rec));
+        pr_buf_free(&svg);
+        pr_buf_free(&rec);
+        pr_chart_free(charts[i]);
+    }
 }
 
 /* --------------------------------------------------------- edge cases */
