@@ -53,10 +53,13 @@ static int cmd_history(int argc, char **argv);
 
 static const gen_command commands[] = {
     {"build", cmd_build,
-     "perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n",
+     "perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n"
+     "          [--budget-mb MB]\n",
      "build     load and validate DIR (default data), write the reports tree to OUT\n"
      "          (default reports): README.md (Chinese) and README.en.md (English)\n"
-     "          per page, from the templates in TEMPLATES (default templates)\n"},
+     "          per page, from the templates in TEMPLATES (default templates);\n"
+     "          prints the files and bytes written; with --budget-mb a generation\n"
+     "          over MB megabytes (10^6 bytes) fails and OUT stays as it was\n"},
     {"validate", cmd_build, "perfrepro-gen validate [--data DIR]\n",
      "validate  load and validate the data only (also each fit report against the\n"
      "          figure its table prints, as build checks it); print a summary\n"},
@@ -653,7 +656,7 @@ out:
 /* perfrepro-gen build|validate ... (usage above) */
 static int cmd_build(int argc, char **argv)
 {
-    const char *data = "data", *templates = "templates", *out = "reports";
+    const char *data = "data", *templates = "templates", *out = "reports", *budget = NULL;
     int charts = 1;
     const char *cmd = argv[1];
     int build = !strcmp(cmd, "build");
@@ -666,6 +669,7 @@ static int cmd_build(int argc, char **argv)
         const char **dst = !strcmp(argv[i], "--data")                 ? &data
                            : build && !strcmp(argv[i], "--templates") ? &templates
                            : build && !strcmp(argv[i], "--out")       ? &out
+                           : build && !strcmp(argv[i], "--budget-mb") ? &budget
                                                                       : NULL;
         if (dst && i + 1 < argc) {
             *dst = argv[++i];
@@ -676,6 +680,19 @@ static int cmd_build(int argc, char **argv)
             command_usage(cmd, stderr);
             return 2;
         }
+    }
+    /* --budget-mb: a positive decimal number of megabytes (10^6 bytes) */
+    unsigned long long budget_bytes = 0;
+    if (budget) {
+        char *end = NULL;
+        errno = 0;
+        double mb = strtod(budget, &end);
+        if (end == budget || *end || errno || !(mb > 0) || mb > 1e12) {
+            fprintf(stderr, "perfrepro-gen: build: --budget-mb '%s': not a positive number of "
+                            "megabytes\n", budget);
+            return 2;
+        }
+        budget_bytes = (unsigned long long)(mb * 1e6);
     }
     pr_json_init();
     pr_err err;
@@ -701,10 +718,17 @@ static int cmd_build(int argc, char **argv)
         printf("%s: %zu suites, %zu published tables, %zu runs, %zu records: valid\n", data,
                d->nsuites, d->npubs, d->nruns, nrec);
     } else {
-        pr_report_opts o = {templates, out, charts};
+        pr_report_stats st = {0, 0, 0};
+        pr_report_opts o = {templates, out, charts, budget_bytes, &st};
         if (pr_report_build(d, &o, &err) < 0) {
             fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
             rc = 1;
+        } else {
+            printf("%s: %zu files, %.2f MB (%llu bytes), %zu new or rewritten", out, st.files,
+                   st.bytes / 1e6, st.bytes, st.rewritten);
+            if (budget_bytes)
+                printf("; budget %.2f MB", budget_bytes / 1e6);
+            printf("\n");
         }
     }
     pr_data_free(d);

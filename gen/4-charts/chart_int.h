@@ -151,6 +151,14 @@ typedef struct {
     double lx, ly, lw, lh;
 } rctx;
 
+/* chart_svgtext.c: chart text as SVG <text> (see there).  attach marks an
+ * SVG surface to record into rec (the caller owns and frees rec); show
+ * returns 1 when it recorded pl instead of drawing it; finish appends svg
+ * to out with the recorded text before </svg>. */
+void ch_svgtext_attach(cairo_surface_t *sf, pr_buf *rec);
+int ch_svgtext_show(cairo_t *cr, PangoLayout *pl, double ax);
+void ch_svgtext_finish(const pr_buf *svg, const pr_buf *rec, pr_buf *out);
+
 /* Sets up r for one render on cr at width x height (fonts scaled); the
  * caller frees it with ch_rctx_free. */
 void ch_rctx_init(rctx *r, cairo_t *cr, int width, int height, pr_err *err);

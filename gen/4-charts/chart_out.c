@@ -138,9 +138,9 @@ int pr_chart_render_png(const pr_chart *c, int width, int height, pr_buf *out, p
 
 /* Appends svg to out with cairo's "surfaceN" ids renumbered 1, 2, ... in
  * order of appearance: cairo takes N from a process-wide counter of
- * surfaces, so it changes from one render to the next.  Text is drawn as
- * glyph outlines, so "surface" followed by digits occurs only in ids and
- * references to them. */
+ * surfaces, so it changes from one render to the next.  Chart text is
+ * added after this (ch_svgtext_finish), so "surface" followed by digits
+ * occurs only in ids and references to them. */
 static void svg_stable_ids(const pr_buf *svg, pr_buf *out)
 {
     static const char key[] = "surface";
@@ -266,8 +266,9 @@ int ch_draw_svg(int width, int height, ch_draw_fn draw, const void *arg, pr_buf 
 {
     if (check_size(width, height, err) || pr_chart_check_fonts(err))
         return -1;
-    pr_buf svg = PR_BUF_INIT;
+    pr_buf svg = PR_BUF_INIT, text = PR_BUF_INIT, ids = PR_BUF_INIT;
     cairo_surface_t *sf = cairo_svg_surface_create_for_stream(write_buf, &svg, width, height);
+    ch_svgtext_attach(sf, &text);
     cairo_svg_surface_restrict_to_version(sf, CAIRO_SVG_VERSION_1_1);
     cairo_svg_surface_set_document_unit(sf, CAIRO_SVG_UNIT_PX);
     cairo_t *cr = cairo_create(sf);
@@ -278,8 +279,12 @@ int ch_draw_svg(int width, int height, ch_draw_fn draw, const void *arg, pr_buf 
         rc = pr_err_set(err, NULL, 0, 0, "chart", "writing SVG: %s",
                         cairo_status_to_string(cairo_surface_status(sf)));
     cairo_surface_destroy(sf);
-    if (rc == 0)
-        svg_stable_ids(&svg, out);
+    if (rc == 0) {
+        svg_stable_ids(&svg, &ids);
+        ch_svgtext_finish(&ids, &text, out);
+    }
     pr_buf_free(&svg);
+    pr_buf_free(&text);
+    pr_buf_free(&ids);
     return rc;
 }

@@ -19,8 +19,8 @@
  * the output does not depend on the threads. */
 struct cs_job {
     pr_chart *chart;
-    char *svg_path, *png_path;
-    pr_buf svg, png;
+    char *svg_path;
+    pr_buf svg;
     pr_err err;
     int rc;
 };
@@ -89,8 +89,9 @@ char *cs_chart_base(const lang *l, const char *kind, const rm_cfg *c)
 }
 
 /* Queues chart (ownership passes to the queue) to be drawn as DIR/BASE.svg
- * and DIR/BASE.png, and appends the Markdown that shows the SVG (with the
- * chart's alt text) and links the PNG. */
+ * and appends the Markdown that shows it with the chart's alt text.  No PNG
+ * copy: the SVG's words are text (chart_svgtext.c) and GitHub shows it;
+ * 362 PNG copies were 8.8 MB of the committed reports (issue 34). */
 void cs_queue_chart(cs_queue *oc, const lang *l, pr_chart *chart, const char *dir_rel,
                     const char *base, pr_buf *md)
 {
@@ -100,13 +101,11 @@ void cs_queue_chart(cs_queue *oc, const lang *l, pr_chart *chart, const char *di
     memset(j, 0, sizeof *j);
     j->chart = chart;
     j->svg_path = pr_xasprintf("%s/%s.svg", dir_rel, base);
-    j->png_path = pr_xasprintf("%s/%s.png", dir_rel, base);
+    (void)l; /* the PNG link's words were its only use */
     char *alt = pr_chart_alt_text(chart);
     pr_buf_puts(md, "![");
     pr_md_text(md, alt);
-    pr_buf_printf(md, "](%s.svg)\n\n[", base);
-    pr_md_text(md, lang_str(l, "chart_png"));
-    pr_buf_printf(md, "](%s.png)\n", base);
+    pr_buf_printf(md, "](%s.svg)\n", base);
     free(alt);
 }
 
@@ -115,8 +114,6 @@ static void draw_chart_job(void *ctx, size_t i)
 {
     cs_job *j = &((cs_job *)ctx)[i];
     j->rc = pr_chart_render_svg(j->chart, CHART_W, CHART_H, &j->svg, &j->err);
-    if (j->rc == 0)
-        j->rc = pr_chart_render_png(j->chart, CHART_W, CHART_H, &j->png, &j->err);
 }
 
 /* Draws every queued chart, then emits them in queue order. */
@@ -130,8 +127,7 @@ int cs_flush(cs_queue *oc, pr_err *err)
             /* The chart's file names the page and configuration it is for. */
             *err = j->err;
             rc = pr_err_prefix(err, "%s/%s", oc->out_dir, j->svg_path);
-        } else if (oc->emit(oc->ctx, j->svg_path, j->svg.data, j->svg.len, err) < 0 ||
-                   oc->emit(oc->ctx, j->png_path, j->png.data, j->png.len, err) < 0) {
+        } else if (oc->emit(oc->ctx, j->svg_path, j->svg.data, j->svg.len, err) < 0) {
             rc = -1;
         }
     }
@@ -144,9 +140,7 @@ void cs_free(cs_queue *oc)
         cs_job *j = &oc->jobs[i];
         pr_chart_free(j->chart);
         free(j->svg_path);
-        free(j->png_path);
         pr_buf_free(&j->svg);
-        pr_buf_free(&j->png);
     }
     free(oc->jobs);
 }

@@ -535,11 +535,14 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
         pr_md_text(&b, alt);
         pr_buf_puts(&b, "](");
         pr_md_link_path(&b, m->chart_svg);
-        pr_buf_puts(&b, ")\n\n[");
-        pr_md_text(&b, lang_str(l, "chart_png"));
-        pr_buf_puts(&b, "](");
-        pr_md_link_path(&b, m->chart_png);
         pr_buf_puts(&b, ")");
+        if (m->chart_png) { /* the compare command's --out FILE.md */
+            pr_buf_puts(&b, "\n\n[");
+            pr_md_text(&b, lang_str(l, "chart_png"));
+            pr_buf_puts(&b, "](");
+            pr_md_link_path(&b, m->chart_png);
+            pr_buf_puts(&b, ")");
+        }
         vw_md(v, "chart", &b);
         free(alt);
     }

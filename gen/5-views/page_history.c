@@ -310,8 +310,8 @@ static char *chart_alt(const lang *l, const hs_series *x, const char *title, pr_
     return alt;
 }
 
-/* Draws series x's chart into page_rel/history-SLUG[.en].svg and .png
- * through oc's emit and appends the Markdown that shows it. */
+/* Draws series x's chart into page_rel/history-SLUG[.en].svg (no PNG copy,
+ * see cs_queue_chart) through oc's emit and appends the Markdown that shows it. */
 static int series_chart(const lang *l, const hs_series *x, const char *title,
                         const char *page_rel, const cs_queue *oc, pr_buf *md, pr_err *err)
 {
@@ -348,30 +348,23 @@ static int series_chart(const lang *l, const hs_series *x, const char *title,
     const char *suffix = is_zh(l) ? "" : ".en";
     char *base = pr_xasprintf("history-%s%s", x->slug, suffix);
     char *svg_path = pr_xasprintf("%s/%s.svg", page_rel, base);
-    char *png_path = pr_xasprintf("%s/%s.png", page_rel, base);
-    pr_buf svg = PR_BUF_INIT, png = PR_BUF_INIT;
+    pr_buf svg = PR_BUF_INIT;
     int rc = -1;
-    if (chh_render_svg(&c, HIST_CHART_W, HIST_CHART_H, &svg, err) < 0 ||
-        chh_render_png(&c, HIST_CHART_W, HIST_CHART_H, &png, err) < 0) {
+    if (chh_render_svg(&c, HIST_CHART_W, HIST_CHART_H, &svg, err) < 0) {
         pr_err_prefix(err, "%s", svg_path);
         goto out;
     }
-    if (oc->emit(oc->ctx, svg_path, pr_buf_cstr(&svg), svg.len, err) < 0 ||
-        oc->emit(oc->ctx, png_path, (const char *)png.data, png.len, err) < 0)
+    if (oc->emit(oc->ctx, svg_path, pr_buf_cstr(&svg), svg.len, err) < 0)
         goto out;
     char *alt = chart_alt(l, x, title, err);
     pr_buf_puts(md, "![");
     pr_md_text(md, alt ? alt : title);
-    pr_buf_printf(md, "](%s.svg)\n\n[", base);
-    pr_md_text(md, lang_str(l, "chart_png"));
-    pr_buf_printf(md, "](%s.png)\n", base);
+    pr_buf_printf(md, "](%s.svg)\n", base);
     free(alt);
     rc = 0;
 out:
     pr_buf_free(&svg);
-    pr_buf_free(&png);
     free(svg_path);
-    free(png_path);
     free(base);
     free(ylab);
     free(dates);

@@ -99,7 +99,8 @@ static int emit_page(lang *l, const char *page, json_t *view, const char *rel_di
 }
 
 /* Each declared comparison (comparisons.h) in l's language:
- * compare/NAME/README[.en].md and its chart, ratio[.en].svg and .png. */
+ * compare/NAME/README[.en].md and its chart, ratio[.en].svg (no PNG copy,
+ * see cs_queue_chart). */
 static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_emit_fn emit,
                             void *ctx, pr_err *err)
 {
@@ -108,10 +109,9 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_em
         const cd_decl *cd = &w->d->comparisons[i];
         abm_cmp *c = NULL;
         char *dir = pr_xasprintf("%s/%s", PAGES_COMPARE_DIR, cd->name);
-        pc_meta m = {cd, charts ? (zh ? "ratio.svg" : "ratio.en.svg") : NULL,
-                     zh ? "ratio.png" : "ratio.en.png"};
+        pc_meta m = {cd, charts ? (zh ? "ratio.svg" : "ratio.en.svg") : NULL, NULL};
         json_t *v = NULL;
-        pr_buf svg = PR_BUF_INIT, png = PR_BUF_INIT;
+        pr_buf svg = PR_BUF_INIT;
         rc = abm_build(w->d, &cd->a.sel, &cd->b.sel, cd->delta, cd->max_effect, &c, err) < 0 ||
                      !(v = page_compare_view(w, l, c, &m, dir, err)) ||
                      emit_page(l, "compare", v, dir, emit, ctx, err) < 0
@@ -119,17 +119,13 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_em
                  : 0;
         if (rc == 0 && m.chart_svg && c->ncells) {
             char *ps = pr_xasprintf("%s/%s", dir, m.chart_svg);
-            char *pp = pr_xasprintf("%s/%s", dir, m.chart_png);
-            rc = page_compare_chart(l, c, &m, &svg, &png, err) < 0 ||
-                         emit(ctx, ps, svg.data, svg.len, err) < 0 ||
-                         emit(ctx, pp, png.data, png.len, err) < 0
+            rc = page_compare_chart(l, c, &m, &svg, NULL, err) < 0 ||
+                         emit(ctx, ps, svg.data, svg.len, err) < 0
                      ? -1
                      : 0;
             free(ps);
-            free(pp);
         }
         pr_buf_free(&svg);
-        pr_buf_free(&png);
         json_decref(v);
         abm_free(c);
         free(dir);

@@ -13,10 +13,22 @@
 #include "data.h"
 #include "err.h"
 
+/* What a build wrote: every file of the generation, how many of them
+ * differ from the previous one (new or rewritten), and their bytes. */
+typedef struct pr_report_stats {
+    size_t files, rewritten;
+    unsigned long long bytes;
+} pr_report_stats;
+
 typedef struct pr_report_opts {
     const char *templates_dir; /* holds zh/ and en/ */
     const char *out_dir;
     int charts;                /* draw SVG/PNG charts */
+    /* The size the generation may have (0: no limit): a build over it
+     * fails and leaves the previous generation (issue 34: reports/ is
+     * committed, and every rebuild adds its bytes to history for ever). */
+    unsigned long long budget_bytes;
+    pr_report_stats *stats;    /* filled when not NULL, also on failure */
 } pr_report_opts;
 
 /* Writes every page (only where the content changed) and removes files of
@@ -26,7 +38,8 @@ typedef struct pr_report_opts {
  * at any instant leaves the old generation or the new one; leftovers of
  * dead builds are removed first.  Every template file must resolve inside
  * templates_dir.  Returns 0 or -1 with err set; on error the previous
- * generation is left as it was and no staging folder stays. */
+ * generation is left as it was and no staging folder stays, also when the
+ * generation is larger than o->budget_bytes. */
 int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
 
 /* Renders the pages in memory without writing: for tests and benchmarks.

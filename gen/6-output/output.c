@@ -50,6 +50,7 @@ typedef struct writer {
         size_t old_len;
     } *staged;
     size_t nstaged;
+    pr_report_stats stats; /* what this generation wrote */
 } writer;
 
 /* Puts rel into the staging tree: a hard link to OUT's file full when it
@@ -95,6 +96,10 @@ static int write_emit(void *ctx, const char *path, const char *data, size_t len,
                   pr_read_file(full, &old, &ignored) == 0;
     int same = existed && old.len == len && (len == 0 || memcmp(old.data, data, len) == 0);
     int rc = 0;
+    wr->stats.files++;
+    wr->stats.bytes += len;
+    if (!same)
+        wr->stats.rewritten++;
     if (wr->sd.stage) {
         rc = stage_file(wr, path, full, same, data, len, err);
     } else if (!same) {
@@ -275,6 +280,14 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
         goto out;
     if (pr_report_render(d, o, write_emit, &wr, err) < 0)
         goto out;
+    if (o->budget_bytes && wr.stats.bytes > o->budget_bytes) {
+        pr_err_set(err, o->out_dir, 0, 0, "size budget",
+                   "the generation is %llu bytes (%.1f MB in %zu files), over the budget of "
+                   "%llu bytes (%.1f MB); nothing was replaced",
+                   wr.stats.bytes, wr.stats.bytes / 1e6, wr.stats.files, o->budget_bytes,
+                   o->budget_bytes / 1e6);
+        goto out;
+    }
     if (wr.sd.stage) {
         if (wr.sd.real && carry_over(&wr, "", err) < 0)
             goto out;
@@ -288,6 +301,8 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
     }
     rc = 0;
 out:
+    if (o->stats)
+        *o->stats = wr.stats;
     finish_staged(&wr, 0, NULL); /* after a failure: the staged files go */
     pr_swapdir_free(&wr.sd); /* the previous generation, or a failed one */
     for (size_t i = 0; i < wr.n; i++)

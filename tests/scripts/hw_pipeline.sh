@@ -76,7 +76,7 @@ has "$bw" "- copy ÷ cudaMemcpy：1.02（1 GiB 处；目标 ≥ 0.90，达到）
 has "$bw" "- copy ÷ PyTorch copy\\_：1.03（1 GiB 处）"
 has "$bw" "![" ; has "$bw" "](sweep.svg)"
 [ -s "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/sweep.svg" ] || fail "no sweep.svg"
-[ -s "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/sweep.en.png" ] || fail "no sweep.en.png"
+[ -e "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/sweep.en.png" ] && fail "a PNG copy of sweep.en.svg"
 has "$tmp/reports/HW-MemoryBandwidth/perfrepro-gpu/README.en.md" "- copy ÷ cudaMemcpy: 1.02 (at 1 GiB; target ≥ 0.90, met)"
 gemm="$tmp/reports/HW-GEMM/perfrepro-gpu/README.md"
 has "$gemm" "### 逐点结果：按矩阵形状"

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "chart.h"
+#include "chart_int.h"
 #include "err.h"
 #include "md.h"
 
@@ -538,6 +539,127 @@ Test(chart, svg_is_svg_of_the_size)
               "no Okabe-Ito blue in the SVG");
     pr_buf_free(&svg);
     pr_chart_free(c);
+}
+
+/* The text content of every <text> element in svg, XML entities decoded,
+ * whitespace dropped (a wrapped label is one element per line).  Caller
+ * frees. */
+static char *svg_words(const char *svg, int *ntext)
+{
+    pr_buf w = PR_BUF_INIT;
+    *ntext = 0;
+    for (const char *p = strstr(svg, "<text"); p; p = strstr(p, "<text")) {
+        const char *b = strchr(p, '>');
+        const char *e = b ? strstr(b, "</text>") : NULL;
+        cr_assert(e, "unclosed <text>");
+        (*ntext)++;
+        for (const char *q = b + 1; q < e; q++) {
+            static const struct { const char *ent; char c; } ents[] = {
+                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}};
+            size_t k = 0;
+            while (k < 4 && strncmp(q, ents[k].ent, strlen(ents[k].ent)) != 0)
+                k++;
+            if (k < 4) {
+                pr_buf_putc(&w, ents[k].c);
+                q += strlen(ents[k].ent) - 1;
+            } else if (*q != ' ') {
+                pr_buf_putc(&w, *q);
+            }
+        }
+        p = e;
+    }
+    char *out = strdup(pr_buf_cstr(&w));
+    pr_buf_free(&w);
+    return out;
+}
+
+static void assert_words_in(const char *words, const char *label)
+{
+    char want[512];
+    size_t n = 0;
+    for (const char *q = label; *q && n + 1 < sizeof want; q++)
+        if (*q != ' ')
+            want[n++] = *q;
+    want[n] = 0;
+    cr_assert(strstr(words, want), "\"%s\" is not in the SVG's text (%s)", label, words);
+}
+
+/* Chart words are <text> elements, not glyph outlines: selectable,
+ * searchable, and a bar chart is a few KB (it was 200 KB of paths). */
+Test(chart, svg_words_are_text)
+{
+    pr_chart *c = pr_chart_new(PR_CHART_BARS, "框架对比 <A&B> \"x\"", "GPU 数量",
+                               "吞吐 (images/s)");
+    int a = pr_chart_add_series(c, "PyTorch & 公开", PR_CHART_SOLID);
+    int b = pr_chart_add_series(c, "TensorFlow", PR_CHART_SOLID);
+    pr_chart_add_category(c, "1");
+    pr_chart_add_category(c, "8 卡");
+    pr_chart_set_bar(c, a, 0, 347.12);
+    pr_chart_set_bar(c, a, 1, 1404.55);
+    pr_chart_set_bar(c, b, 0, 330.5);
+    pr_chart_set_bar_state(c, b, 1, "OOM");
+    pr_buf svg = PR_BUF_INIT;
+    render_svg_ok(c, W, H, &svg);
+    const char *s = pr_buf_cstr(&svg);
+    int ntext = 0;
+    char *words = svg_words(s, &ntext);
+    cr_assert_gt(ntext, 5, "%d <text> elements", ntext);
+    static const char *const labels[] = {"框架对比 <A&B> \"x\"", "GPU 数量", "吞吐 (images/s)",
+                                         "PyTorch & 公开", "TensorFlow", "8 卡", "OOM"};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        assert_words_in(words, labels[i]);
+    cr_assert_null(strstr(s, "<symbol"), "glyph outlines in the SVG");
+    cr_assert(strstr(s, "font-family=\"'Noto Sans CJK SC'"), "no font family named");
+    cr_assert(strstr(s, "sans-serif"), "no generic fallback family");
+    /* the y axis title reads bottom to top */
+    cr_assert(strstr(s, "transform=\"rotate(-90 "), "no rotated text");
+    cr_assert_lt(svg.len, 40 * 1024, "bar chart SVG is %zu bytes", svg.len);
+    free(words);
+    pr_buf_free(&svg);
+    pr_chart_free(c);
+}
+
+/* A line chart's series, ticks and ideal-line label are text as well. */
+Test(chart, svg_line_chart_words_are_text)
+{
+    pr_chart *c = scaling_chart();
+    pr_buf svg = PR_BUF_INIT;
+    render_svg_ok(c, W, H, &svg);
+    int ntext = 0;
+    char *words = svg_words(pr_buf_cstr(&svg), &ntext);
+    static const char *const labels[] = {"ResNet50 v1.5 吞吐扩展 (images/s)", "本次测量 (PyTorch, FP16)",
+                                         "公开数据 (NVIDIA)", "32"};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        assert_words_in(words, labels[i]);
+    cr_assert_lt(svg.len, 40 * 1024, "line chart SVG is %zu bytes", svg.len);
+    free(words);
+    pr_buf_free(&svg);
+    pr_chart_free(c);
+}
+
+/* The PNG and the SVG show the same words: the drawing on an image surface
+ * (the PNG's), its text recorded instead of drawn, gives the very <text>
+ * elements that the SVG carries, in the same places. */
+Test(chart, png_and_svg_show_the_same_words)
+{
+    pr_chart *charts[] = {scaling_chart(), bar_chart(0)};
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        pr_buf svg = PR_BUF_INIT, rec = PR_BUF_INIT;
+        render_svg_ok(charts[i], W, H, &svg);
+        cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+        ch_svgtext_attach(sf, &rec);
+        cairo_t *cr = cairo_create(sf);
+        pr_err err;
+        cr_assert_eq(ch_render_on(charts[i], cr, W, H, &err), 0, "%s", err.msg);
+        cairo_destroy(cr);
+        cairo_surface_destroy(sf);
+        cr_assert_gt(rec.len, 0, "the image drawing shows no text");
+        cr_assert(memmem(svg.data, svg.len, rec.data, rec.len),
+                  "chart %zu: the SVG's text is not the PNG's:\n%s", i, pr_buf_cstr(&rec));
+        pr_buf_free(&svg);
+        pr_buf_free(&rec);
+        pr_chart_free(charts[i]);
+    }
 }
 
 /* --------------------------------------------------------- edge cases */

@@ -168,7 +168,7 @@ Test(hostile, free_text_is_inert)
     pr_err err;
     cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "reports", 0};
+    pr_report_opts o = {"templates", "reports", 0, 0, NULL};
     cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     const char *path;
     json_t *v;
@@ -221,7 +221,7 @@ Test(hostile, runset_titles_are_inert)
     pr_err err;
     cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "reports", 0};
+    pr_report_opts o = {"templates", "reports", 0, 0, NULL};
     cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     const char *path;
     json_t *v;
@@ -402,7 +402,7 @@ Test(hostile, partial_names_escaping_the_templates)
     pr_dataset *d = NULL;
     cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {t, "reports", 0};
+    pr_report_opts o = {t, "reports", 0, 0, NULL};
     cr_expect(pr_report_render(d, &o, collect, pages, &err) < 0, "a partial outside rendered");
     cr_expect(strstr(err.msg, "notes:") && strstr(err.msg, "escapes the template"),
               "message: %s", err.msg);
@@ -442,7 +442,7 @@ static json_t *render_dir(const char *dir)
     pr_err err;
     cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "reports", 0};
+    pr_report_opts o = {"templates", "reports", 0, 0, NULL};
     cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     pr_data_free(d);
     return pages;

@@ -29,7 +29,7 @@ static inline json_t *gt_render(const char *data_dir, const char *out_dir, int c
     pr_err err;
     cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", out_dir, charts};
+    pr_report_opts o = {"templates", out_dir, charts, 0, NULL};
     cr_assert(pr_report_render(d, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
     pr_data_free(d);
     return pages;
