@@ -470,13 +470,14 @@ static void col_name(const lang *l, const lw_cmp *c, size_t i, int md, pr_buf *o
     pr_buf_free(&mode);
 }
 
-/* A normalised value in l's words, as Markdown appended to out: the log's
- * own text as a code span, a word with its argument filled in. */
+/* A normalised value in l's words, as a Markdown table cell's text appended
+ * to out: the log's own text as a code span, a word with its argument
+ * filled in. */
 static void norm_text(const lang *l, const lw_norm *n, pr_buf *out, pr_err *err)
 {
     pr_buf arg = PR_BUF_INIT;
     if (n->raw)
-        pr_md_code_span(&arg, n->arg);
+        pr_md_code_cell(&arg, n->arg);
     else
         pr_md_text(&arg, n->arg);
     if (n->word) {
@@ -508,16 +509,6 @@ static size_t differing(const lang *l, const lw_cmp *c, pr_buf *out)
     return n;
 }
 
-/* Appends item key of l with {list} to out, a list item of its own. */
-static void item(const lang *l, const char *key, pr_buf *list, pr_buf *out, pr_err *err)
-{
-    json_t *v = json_pack("{s:s}", "list", pr_buf_cstr(list));
-    lang_fmt(l, key, v, out, err);
-    pr_buf_putc(out, '\n');
-    json_decref(v);
-    pr_buf_clear(list);
-}
-
 /* The ranking's words: {gpus, fast, fast_v, slow, slow_v, ratio}. */
 static json_t *ranking_view(const lang *l, const lw_cmp *c, int md, pr_err *err)
 {
@@ -541,8 +532,39 @@ static json_t *ranking_view(const lang *l, const lw_cmp *c, int md, pr_err *err)
     return v;
 }
 
+/* Column i's estimator ("the mean of records 10 to the end"), per GPU count
+ * where the column's rules differ; appended to out. */
+static void col_estimator(const lang *l, const lw_cmp *c, size_t i, pr_buf *out, pr_err *err)
+{
+    const lw_col *col = &c->cols[i];
+    for (size_t e = 0; e < col->nests; e++) {
+        if (e)
+            pr_buf_puts(out, " / ");
+        pr_buf est = PR_BUF_INIT, at = PR_BUF_INIT;
+        rw_estimator(l, col->ests[e].rule, &est, err);
+        if (col->nests == 1) {
+            pr_buf_puts(out, pr_buf_cstr(&est));
+            pr_buf_free(&est);
+            continue;
+        }
+        /* Several estimators in one column: each with its rows. */
+        for (size_t r = 0; r < col->ests[e].nrows; r++) {
+            if (r)
+                pr_buf_puts(&at, lang_str(l, "value_sep"));
+            lang_gpus_label(l, col->ests[e].rows[r]->nodes, col->ests[e].rows[r]->gpus, &at, err);
+        }
+        json_t *v = json_pack("{s:s,s:s}", "est", pr_buf_cstr(&est), "rows", pr_buf_cstr(&at));
+        lang_fmt(l, "lw_est_rows", v, out, err);
+        json_decref(v);
+        pr_buf_free(&est);
+        pr_buf_free(&at);
+    }
+    if (col->published)
+        pr_buf_puts(out, lang_str(l, col->nests ? "lw_also_published" : "lw_published"));
+}
+
 /* Each column's estimator ("FwA (AMP): the mean of records 10 to the end;
- * ..."), per GPU count where a column's rules differ; appended to list. */
+ * ..."), appended to list. */
 static void estimator_list(const lang *l, const lw_cmp *c, pr_buf *list, pr_err *err)
 {
     for (size_t i = 0; i < c->ncols; i++) {
@@ -550,103 +572,73 @@ static void estimator_list(const lang *l, const lw_cmp *c, pr_buf *list, pr_err 
             pr_buf_puts(list, lang_str(l, "list_sep"));
         col_name(l, c, i, 1, list, err);
         pr_buf_puts(list, lang_str(l, "lw_colon"));
-        const lw_col *col = &c->cols[i];
-        for (size_t e = 0; e < col->nests; e++) {
-            if (e)
-                pr_buf_puts(list, " / ");
-            pr_buf est = PR_BUF_INIT, at = PR_BUF_INIT;
-            rw_estimator(l, col->ests[e].rule, &est, err);
-            if (col->nests == 1) {
-                pr_buf_puts(list, pr_buf_cstr(&est));
-                pr_buf_free(&est);
-                continue;
-            }
-            /* Several estimators in one column: each with its rows. */
-            for (size_t r = 0; r < col->ests[e].nrows; r++) {
-                if (r)
-                    pr_buf_puts(&at, lang_str(l, "value_sep"));
-                lang_gpus_label(l, col->ests[e].rows[r]->nodes, col->ests[e].rows[r]->gpus, &at, err);
-            }
-            json_t *v = json_pack("{s:s,s:s}", "est", pr_buf_cstr(&est), "rows", pr_buf_cstr(&at));
-            lang_fmt(l, "lw_est_rows", v, list, err);
-            json_decref(v);
-            pr_buf_free(&est);
-            pr_buf_free(&at);
-        }
-        if (col->published)
-            pr_buf_puts(list, lang_str(l, col->nests ? "lw_also_published" : "lw_published"));
+        col_estimator(l, c, i, list, err);
+    }
+}
+
+/* Column i's values of concept k as a table cell: each normalised value
+ * with the log line that printed it; "—" when its logs state none. */
+static void fact_cell(const rm_world *w, const lang *l, const lw_cmp *c, size_t i, size_t k,
+                      const char *page_rel, pr_buf *out, pr_err *err)
+{
+    const lw_fact *f = &c->cols[i].facts[k];
+    if (!f->nvals) {
+        pr_buf_puts(out, lang_str(l, "lw_none"));
+        return;
+    }
+    for (size_t j = 0; j < f->nvals; j++) {
+        if (j)
+            pr_buf_puts(out, " / ");
+        norm_text(l, &f->vals[j].v, out, err);
+        pr_buf link = PR_BUF_INIT, text = PR_BUF_INIT;
+        pr_md_code_cell(&text, f->vals[j].rec->case_name);
+        pr_buf_printf(&text, " L%d", f->vals[j].line);
+        pr_buf_puts(out, " (");
+        mdt_log_line_link(w, page_rel, f->vals[j].run, f->vals[j].rec, f->vals[j].line,
+                          pr_buf_cstr(&text), &link);
+        pr_buf_puts(out, pr_buf_cstr(&link));
+        pr_buf_putc(out, ')');
+        pr_buf_free(&link);
+        pr_buf_free(&text);
+    }
+    if (f->unstated || c->cols[i].published) {
+        pr_buf_puts(out, " / ");
+        pr_buf_puts(out, lang_str(l, "lw_none"));
     }
 }
 
 void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *page_rel,
                  pr_buf *out, pr_err *err)
 {
-    pr_buf list = PR_BUF_INIT, t = PR_BUF_INIT;
+    pr_buf list = PR_BUF_INIT;
     pr_buf_puts(out, lang_str(l, "lw_heading"));
     pr_buf_puts(out, "\n\n");
-    /* Each column's estimator. */
-    estimator_list(l, c, &list, err);
-    item(l, "lw_estimators", &list, out, err);
-    /* The facts that differ, each value linked to its line; then the alike
-     * ones; then who states nothing. */
-    pr_buf alike = PR_BUF_INIT, unstated = PR_BUF_INIT, who = PR_BUF_INIT;
-    for (size_t k = 0; k < LW_NCONCEPTS; k++) {
-        int same = concept_alike(c, k), any = 0;
-        pr_buf_clear(&t);
-        pr_buf_clear(&who);
-        for (size_t i = 0; i < c->ncols; i++) {
-            const lw_fact *f = &c->cols[i].facts[k];
-            if (concept_stated(c, k) && (f->unstated || c->cols[i].published || !f->nvals)) {
-                if (who.len)
-                    pr_buf_puts(&who, lang_str(l, "value_sep"));
-                col_name(l, c, i, 1, &who, err);
-            }
-            if (same || !f->nvals)
-                continue;
-            if (any++)
-                pr_buf_puts(&t, lang_str(l, "value_sep"));
-            col_name(l, c, i, 1, &t, err);
-            for (size_t j = 0; j < f->nvals; j++) {
-                pr_buf_puts(&t, j ? " / " : " ");
-                norm_text(l, &f->vals[j].v, &t, err);
-                pr_buf link = PR_BUF_INIT;
-                pr_buf_printf(&link, "L%d", f->vals[j].line);
-                pr_buf_puts(&t, " (");
-                pr_md_code_span(&t, f->vals[j].rec->case_name);
-                pr_buf_putc(&t, ' ');
-                mdt_log_line_link(w, page_rel, f->vals[j].run, f->vals[j].rec, f->vals[j].line,
-                                  pr_buf_cstr(&link), &t);
-                pr_buf_putc(&t, ')');
-                pr_buf_free(&link);
-            }
-        }
-        if (who.len) {
-            if (unstated.len)
-                pr_buf_puts(&unstated, lang_str(l, "list_sep"));
-            pr_buf_puts(&unstated, lang_str(l, concepts[k].label));
-            pr_buf_puts(&unstated, lang_str(l, "lw_colon"));
-            pr_buf_puts(&unstated, pr_buf_cstr(&who));
-        }
-        if (same && c->cols[0].facts[k].nvals) {
-            if (alike.len)
-                pr_buf_puts(&alike, lang_str(l, "list_sep"));
-            pr_buf_puts(&alike, lang_str(l, concepts[k].label));
-            pr_buf_puts(&alike, lang_str(l, "lw_colon"));
-            norm_text(l, &c->cols[0].facts[k].vals[0].v, &alike, err);
-        } else if (any) {
-            if (list.len)
-                pr_buf_puts(&list, lang_str(l, "list_sep"));
-            pr_buf_puts(&list, lang_str(l, concepts[k].label));
-            pr_buf_puts(&list, lang_str(l, "lw_colon"));
-            pr_buf_puts(&list, pr_buf_cstr(&t));
-        }
+    /* One row per fact (the estimator first), one column per framework:
+     * the facts side by side, each value linked to its log line. */
+    size_t n = c->ncols + 1;
+    pr_buf *cells = pr_xcalloc(n, sizeof *cells);
+    const char **heads = pr_xcalloc(n, sizeof *heads);
+    pr_buf *names = pr_xcalloc(n, sizeof *names);
+    heads[0] = lang_str(l, "lw_fact");
+    for (size_t i = 0; i < c->ncols; i++) {
+        col_name(l, c, i, 0, &names[i + 1], err);
+        heads[i + 1] = pr_buf_cstr(&names[i + 1]);
     }
-    if (list.len)
-        item(l, "lw_differ", &list, out, err);
-    if (alike.len)
-        item(l, "lw_alike", &alike, out, err);
-    if (unstated.len)
-        item(l, "lw_unstated", &unstated, out, err);
+    mdt_head(out, heads, n, (int)n);
+    pr_md_cell(&cells[0], lang_str(l, "lw_c_estimator"));
+    for (size_t i = 0; i < c->ncols; i++)
+        col_estimator(l, c, i, &cells[i + 1], err);
+    mdt_row(out, cells, n);
+    for (size_t k = 0; k < LW_NCONCEPTS; k++) {
+        if (!concept_stated(c, k))
+            continue;
+        mdt_cells_clear(cells, n);
+        pr_md_cell(&cells[0], lang_str(l, concepts[k].label));
+        for (size_t i = 0; i < c->ncols; i++)
+            fact_cell(w, l, c, i, k, page_rel, &cells[i + 1], err);
+        mdt_row(out, cells, n);
+    }
+    pr_buf_putc(out, '\n');
     /* The conclusion and its preconditions. */
     if (lw_alike(c) && c->rank_row) {
         json_t *v = ranking_view(l, c, 1, err);
@@ -659,11 +651,12 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
         json_decref(v);
     }
     pr_buf_putc(out, '\n');
+    mdt_cells_free(cells, n);
+    mdt_cells_free(names, n);
+    free(cells);
+    free(names);
+    free(heads);
     pr_buf_free(&list);
-    pr_buf_free(&t);
-    pr_buf_free(&alike);
-    pr_buf_free(&unstated);
-    pr_buf_free(&who);
 }
 
 void lw_plain(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err)

@@ -39,19 +39,21 @@ done
 # lines, and no ranking.
 m=$out/ResNet50/README.en.md
 sect=$(sed -n '/^#### Mixed precision (AMP \/ FP16) BS=256 · V100-SXM2-32GB × 8/,/^#### /p' "$m")
-echo "$sect" | grep -qF -- '- Estimator: NGC PyTorch (AMP): the mean of records 10 to the end' ||
+# The facts side by side: a row per fact, a column per framework.
+echo "$sect" | grep -qF -- '| Fact | NGC PyTorch (AMP) | PaddlePaddle (FP16) | NGC TensorFlow (AMP) | NGC MXNet (FP16) |' ||
+  fail "$m: no table of the facts, a column per framework"
+est=$(echo "$sect" | grep -F -- '| estimator | ') || fail "$m: no estimator row"
+echo "$est" | grep -qF -- '| estimator | the mean of records 10 to the end' ||
   fail "$m: no estimator for NGC PyTorch"
-echo "$sect" | grep -qF 'PaddlePaddle (FP16): the trimmed mean of records 11 to the end, 5 % trimmed from each end' ||
+echo "$est" | grep -qF '| the trimmed mean of records 11 to the end, 5 % trimmed from each end' ||
   fail "$m: no estimator for Paddle"
-echo "$sect" | grep -qF "NGC MXNet (FP16): the log's own summary" || fail "$m: no estimator for MXNet"
-dif=$(echo "$sect" | grep -F -- '- Differ: ') || fail "$m: no list of the facts that differ"
-for f in 'NGC PyTorch (AMP) AMP (`resnet50_bs256_amp_gpu1` [L3](' 'PaddlePaddle (FP16) AMP O2 (pure FP16)' \
-         'NGC MXNet (FP16) FP16' 'memory format: NGC PyTorch (AMP) NCHW' 'PaddlePaddle (FP16) NHWC' \
-         'data loader: NGC PyTorch (AMP) DALI (CPU)' 'loss scaling: NGC PyTorch (AMP) static 256' \
-         'PaddlePaddle (FP16) dynamic, from 128'; do
-  echo "$dif" | grep -qF -- "$f" || fail "$m: the differing facts lack '$f'"
+echo "$est" | grep -qF "| the log's own summary" || fail "$m: no estimator for MXNet"
+for f in '| precision mode | AMP ([`resnet50_bs256_amp_gpu1` L3](' '| AMP O2 (pure FP16) (' \
+         '| FP16 ([`resnet50_bs256_fp16_gpu1`' '| memory format | NCHW (' '| NHWC (' \
+         '| data loader | DALI (CPU) (' '| loss scaling | static 256 (' '| dynamic, from 128 ('; do
+  echo "$sect" | grep -qF -- "$f" || fail "$m: the facts lack '$f'"
 done
-echo "$dif" | grep -qF 'perf-ResNet50-Paddle-V100-SXM2-32GB-x8/logs/train_log/resnet50_bs256_fp16_gpu1#L' ||
+echo "$sect" | grep -qF 'perf-ResNet50-Paddle-V100-SXM2-32GB-x8/logs/train_log/resnet50_bs256_fp16_gpu1#L' ||
   fail "$m: Paddle's facts not linked to their log lines"
 echo "$sect" | grep -qF -- '- No ranking: the columns differ in, or do not state, precision mode, memory format, data loader, loss scaling, estimator;' ||
   fail "$m: no 'No ranking' under the table"
