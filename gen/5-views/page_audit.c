@@ -256,15 +256,11 @@ static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, p
     sn_notes_free(&sn);
 }
 
-/* The line saying what imported the logs of the run sets behind items
- * of m whose model and platform make key ("model\nplatform"): each
- * importer with its run sets, as their folders name it
- * (au_run_importer), and the run sets whose folders name none. */
-static void importers_line(const lang *l, const au_model *m, const char *key, pr_buf *out,
-                           pr_err *err)
+/* The run sets behind the logged items of m whose model and platform make
+ * key ("model\nplatform"), in first-seen order: the first item of each
+ * into firsts (room for m->nitems); returns how many. */
+static size_t key_run_sets(const au_model *m, const char *key, const au_item **firsts)
 {
-    const pr_run **runs = pr_xcalloc(m->nitems + 1, sizeof *runs);
-    char **who = pr_xcalloc(m->nitems + 1, sizeof *who);
     size_t n = 0;
     for (size_t i = 0; i < m->nitems; i++) {
         const au_item *it = &m->items[i];
@@ -275,13 +271,30 @@ static void importers_line(const lang *l, const au_model *m, const char *key, pr
         int mine = strcmp(k, key) == 0;
         free(k);
         size_t j = 0;
-        while (j < n && runs[j] != it->run)
+        while (j < n && firsts[j]->run != it->run)
             j++;
-        if (!mine || j < n)
-            continue;
-        runs[n] = it->run;
-        who[n++] = au_run_importer(it->run);
+        if (mine && j == n)
+            firsts[n++] = it;
     }
+    return n;
+}
+
+/* The line saying what imported the logs of the run sets behind items
+ * of m whose model and platform make key ("model\nplatform"): each
+ * importer with its run sets, as their folders name it
+ * (au_run_importer), and the run sets whose folders name none. */
+static void importers_line(const lang *l, const au_model *m, const char *key, pr_buf *out,
+                           pr_err *err)
+{
+    const au_item **firsts = pr_xcalloc(m->nitems + 1, sizeof *firsts);
+    size_t n = key_run_sets(m, key, firsts);
+    const pr_run **runs = pr_xcalloc(n + 1, sizeof *runs);
+    char **who = pr_xcalloc(n + 1, sizeof *who);
+    for (size_t i = 0; i < n; i++) {
+        runs[i] = firsts[i]->run;
+        who[i] = au_run_importer(runs[i]);
+    }
+    free(firsts);
     /* One clause per importer (in first-seen order), then the unnamed. */
     pr_buf clauses = PR_BUF_INIT, sets = PR_BUF_INIT;
     for (int unnamed = 0; unnamed < 2; unnamed++)
@@ -334,32 +347,17 @@ static void importers_line(const lang *l, const au_model *m, const char *key, pr
 static void runset_rules(const lang *l, const au_model *m, const char *key, pr_buf *out,
                          pr_err *err)
 {
-    const pr_run **runs = pr_xcalloc(m->nitems + 1, sizeof *runs);
-    const json_t **rules = pr_xcalloc(m->nitems + 1, sizeof *rules);
-    size_t n = 0;
-    for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *it = &m->items[i];
-        if (!it->run || it->verdict == AU_NO_LOG)
-            continue;
-        char *k = pr_xasprintf("%s\n%s", it->table->model,
-                               it->table->platform ? it->table->platform->id : "");
-        int mine = strcmp(k, key) == 0;
-        free(k);
-        size_t j = 0;
-        while (j < n && runs[j] != it->run)
-            j++;
-        if (mine && j == n) {
-            rules[n] = it->rec->rule; /* one rule per run set: its first record's */
-            runs[n++] = it->run;
-        }
-    }
+    const au_item **firsts = pr_xcalloc(m->nitems + 1, sizeof *firsts);
+    size_t n = key_run_sets(m, key, firsts);
     for (size_t i = 0; i < n; i++) {
+        const pr_run *run = firsts[i]->run;
+        const json_t *rule_json = firsts[i]->rec->rule; /* one rule per run set: its first record's */
         size_t own, under, all;
-        au_run_counts(m, runs[i], &own, &under, &all);
+        au_run_counts(m, run, &own, &under, &all);
         pr_buf set = PR_BUF_INIT, rule = PR_BUF_INIT;
-        pr_md_code_span(&set, runs[i]->name);
-        if (rules[i]) { /* a list item, not a table cell: a plain code span */
-            char *text = rule_text(rules[i]);
+        pr_md_code_span(&set, run->name);
+        if (rule_json) { /* a list item, not a table cell: a plain code span */
+            char *text = rule_text(rule_json);
             pr_md_code_span(&rule, text);
             free(text);
         }
@@ -375,8 +373,7 @@ static void runset_rules(const lang *l, const au_model *m, const char *key, pr_b
         json_decref(v);
         pr_buf_free(&set);
     }
-    free(rules);
-    free(runs);
+    free(firsts);
 }
 
 /* The row's id (audit.h) as an empty HTML anchor before the row's first
