@@ -202,6 +202,21 @@ int pr_trend_welch(const double *x, size_t nx, const double *y, size_t ny, doubl
     return 0;
 }
 
+/* The energy statistic of a split into m and k points from its sums of
+ * distances: between the parts, within the left, within the right (one
+ * formula for the direct and the incremental search, so that both give the
+ * same bits). */
+static double energy_of_sums(double between, double left, double right, size_t m, size_t k)
+{
+    double dm = (double)m, dk = (double)k;
+    double e = 2 * between / (dm * dk);
+    if (m > 1)
+        e -= left / (dm * (dm - 1) / 2);
+    if (k > 1)
+        e -= right / (dk * (dk - 1) / 2);
+    return dm * dk / (dm + dk) * e;
+}
+
 /* ---- E-divisive means -------------------------------------------------- */
 
 double pr_trend_energy(const double *x, size_t n, size_t tau)
@@ -219,13 +234,7 @@ double pr_trend_energy(const double *x, size_t n, size_t tau)
     for (size_t i = m; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
             right += fabs(x[i] - x[j]);
-    double dm = (double)m, dk = (double)k;
-    double e = 2 * between / (dm * dk);
-    if (m > 1)
-        e -= left / (dm * (dm - 1) / 2);
-    if (k > 1)
-        e -= right / (dk * (dk - 1) / 2);
-    return dm * dk / (dm + dk) * e;
+    return energy_of_sums(between, left, right, m, k);
 }
 
 struct ranked {
@@ -330,14 +339,7 @@ static size_t best_split(seg_ctx *c, size_t a, size_t b)
         size_t tau = a + m;
         if (m < c->ms || n - m < c->ms || c->no[tau])
             continue;
-        size_t k = n - m;
-        double dm = (double)m, dk = (double)k;
-        double e = 2 * between / (dm * dk);
-        if (m > 1)
-            e -= left / (dm * (dm - 1) / 2);
-        if (k > 1)
-            e -= right / (dk * (dk - 1) / 2);
-        double q = dm * dk / (dm + dk) * e;
+        double q = energy_of_sums(between, left, right, m, n - m);
         if (q > bestq) {
             bestq = q;
             best = tau;
