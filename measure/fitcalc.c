@@ -193,17 +193,21 @@ static int read_run(pr_fitcalc *fc, size_t i, frun *r)
         double v = e[j].value;
         if (!isfinite(v) || (v == 0 && signbit(v)))
             goto out;
-        if (e[j].batch_read && !br) {
+        int batch_read;
+        double b = pr_scan_batch(fc->scan, &e[j], &batch_read);
+        if (batch_read && !br) {
             br = pr_xcalloc(m, 1);
             bv = pr_xcalloc(m, sizeof *bv);
         }
         if (br) {
-            br[r->n] = e[j].batch_read;
-            bv[r->n] = e[j].batch;
+            br[r->n] = (unsigned char)batch_read;
+            bv[r->n] = b;
         }
         r->x[r->n++] = v;
     }
     size_t n = r->n;
+    if (n && n < m) /* the records not counted were room for nothing */
+        r->x = pr_xrealloc(r->x, n * sizeof *r->x);
     unsigned long long cap = (unsigned long long)fc->max_skip + 1;
     r->ns = cap < n ? (size_t)cap : n;
     size_t ns = r->ns ? r->ns : 1, nt = fc->ntrims ? fc->ntrims : 1;
