@@ -27,7 +27,7 @@ static void put_record(pr_buf *out, const pr_scan *s, const pr_rule_cfg *c,
         strcpy(val, "inf");
     else
         snprintf(val, sizeof val, "%.10g", e->value);
-    pr_buf_printf(out, "  %*llu  %14s  ", width, e->lineno, val);
+    pr_buf_printf(out, "  %*llu  %14s  ", width, (unsigned long long)e->lineno, val);
     switch (st) {
     case PR_REC_USED: {
         const char *r = failed ? "used" : "kept";
@@ -120,11 +120,13 @@ static void put_reduce(pr_buf *out, const pr_rule_cfg *c, const pr_run_trace *t,
         if (mid[0] == mid[1])
             pr_buf_printf(out, "  median of the %llu used record%s = %.10g (the middle one in "
                                "order, line %llu)\n",
-                          u, plural(u), t->reduced, recs[mid[0]].lineno);
+                          u, plural(u), t->reduced,
+                          (unsigned long long)recs[mid[0]].lineno);
         else
             pr_buf_printf(out, "  median of the %llu used records = %.10g (the mean of the two "
                                "middle ones in order, lines %llu and %llu)\n",
-                          u, t->reduced, recs[mid[0]].lineno, recs[mid[1]].lineno);
+                          u, t->reduced, (unsigned long long)recs[mid[0]].lineno,
+                          (unsigned long long)recs[mid[1]].lineno);
         break;
     case PR_REDUCE_TRIMMED_MEAN: {
         unsigned long long kept = u - 2 * (unsigned long long)t->trim_each;
@@ -144,7 +146,7 @@ static void put_reduce(pr_buf *out, const pr_rule_cfg *c, const pr_run_trace *t,
                                                  : " (the highest rate)");
         pr_buf_printf(out, " of the %llu used record%s = %.10g", u, plural(u), t->reduced);
         if (pick != (size_t)-1)
-            pr_buf_printf(out, " (line %llu)", recs[pick].lineno);
+            pr_buf_printf(out, " (line %llu)", (unsigned long long)recs[pick].lineno);
         pr_buf_putc(out, '\n');
     }
     }

@@ -33,7 +33,7 @@ typedef int (*pr_explain_write)(const char *text, size_t len, void *arg, pr_err 
  * *has_value is set to 1 when the case has a value, 0 when it failed (the
  * text says why).  Returns -1 with err set when args do not suit the rule
  * or a log cannot be read (nothing was written), or when write failed.
- * Memory: the scan's (about 48 bytes per record) and 2 bytes per record
+ * Memory: the scan's (about 24 bytes per record) and 2 bytes per record
  * (18 while the used records of a median or trimmed mean are sorted). */
 int pr_explain(const pr_rule *rule, const char *const *logs, size_t nlogs,
                const pr_parse_args *args, pr_explain_write write, void *arg, int *has_value,

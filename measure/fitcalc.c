@@ -85,25 +85,125 @@ static int cmp_size(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+/* ---- sorting in place ----
+ *
+ * glibc's qsort sorts through a copy of the array (a merge sort): 8 bytes
+ * a value more at --fit's peak (issue 31 #22).  The runs' values hold no
+ * NaN and no -0 (read_run leaves those to pr_parse_reduce), so equal values
+ * are the same bits and any sort gives the same array: this one is an
+ * introsort (quicksort, median of three, heapsort past 2 log2 n levels,
+ * insertion sort for short ranges), in place. */
+
+static void swap_d(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void sift_down(double *v, size_t root, size_t n)
+{
+    for (size_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && v[child] < v[child + 1])
+            child++;
+        if (!(v[root] < v[child]))
+            return;
+        swap_d(&v[root], &v[child]);
+    }
+}
+
+static void heap_sort(double *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(v, i, n);
+    for (size_t end = n; end-- > 1;) {
+        swap_d(&v[0], &v[end]);
+        sift_down(v, 0, end);
+    }
+}
+
+static void intro_sort(double *v, size_t n, unsigned depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            heap_sort(v, n);
+            return;
+        }
+        /* median of the first, middle and last as the pivot, at v[0] */
+        size_t mid = n / 2;
+        if (v[mid] < v[0])
+            swap_d(&v[mid], &v[0]);
+        if (v[n - 1] < v[0])
+            swap_d(&v[n - 1], &v[0]);
+        if (v[n - 1] < v[mid])
+            swap_d(&v[n - 1], &v[mid]);
+        swap_d(&v[0], &v[mid]);
+        double pivot = v[0];
+        /* Hoare's partition: [0, j] <= pivot <= [j + 1, n) */
+        size_t i = 0, j = n;
+        for (;;) {
+            do
+                i++;
+            while (i < n && v[i] < pivot);
+            do
+                j--;
+            while (pivot < v[j]);
+            if (i >= j)
+                break;
+            swap_d(&v[i], &v[j]);
+        }
+        swap_d(&v[0], &v[j]);
+        /* the smaller side by recursion, the larger in the loop: log n stack */
+        if (j < n - j - 1) {
+            intro_sort(v, j, depth);
+            v += j + 1;
+            n -= j + 1;
+        } else {
+            intro_sort(v + j + 1, n - j - 1, depth);
+            n = j;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        double x = v[i];
+        size_t k = i;
+        for (; k > 0 && x < v[k - 1]; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
+}
+
+static void sort_in_place(double *v, size_t n)
+{
+    unsigned depth = 0;
+    for (size_t m = n; m > 1; m /= 2)
+        depth += 2;
+    intro_sort(v, n, depth);
+}
+
+/* A count of the Fenwick tree: 32 bits, 4 bytes a value less at --fit's
+ * peak than a size_t (read_run leaves runs of 2^32 - 1 records or more to
+ * pr_parse_reduce). */
+typedef uint32_t fen_count;
+
 /* The Fenwick tree of n ones (1-based: t[i] counts positions (i - lowbit(i),
  * i]); the caller frees it. */
-static size_t *fen_new(size_t n)
+static fen_count *fen_new(size_t n)
 {
-    size_t *t = pr_xmalloc((n + 1) * sizeof *t);
+    fen_count *t = pr_xmalloc((n + 1) * sizeof *t);
     t[0] = 0;
     for (size_t i = 1; i <= n; i++)
-        t[i] = i & (~i + 1);
+        t[i] = (fen_count)(i & (~i + 1));
     return t;
 }
 
-static void fen_remove(size_t *t, size_t n, size_t pos)
+static void fen_remove(fen_count *t, size_t n, size_t pos)
 {
     for (size_t i = pos + 1; i <= n; i += i & (~i + 1))
         t[i]--;
 }
 
 /* The position of the k-th (0-based) position still counted. */
-static size_t fen_kth(const size_t *t, size_t n, size_t k)
+static size_t fen_kth(const fen_count *t, size_t n, size_t k)
 {
     size_t step = 1, at = 0, left = k + 1;
     while (step * 2 <= n)
@@ -153,7 +253,7 @@ static void suffixes(frun *r, const double *bv, const unsigned char *br)
 static void order_stats(const pr_fitcalc *fc, frun *r)
 {
     size_t n = r->n;
-    size_t *t = fen_new(n);
+    fen_count *t = fen_new(n);
     for (size_t s = 0; s < r->ns; s++) {
         if (s > 0)
             fen_remove(t, n, r->early[s - 1]);
@@ -193,17 +293,23 @@ static int read_run(pr_fitcalc *fc, size_t i, frun *r)
         double v = e[j].value;
         if (!isfinite(v) || (v == 0 && signbit(v)))
             goto out;
-        if (e[j].batch_read && !br) {
+        int batch_read;
+        double b = pr_scan_batch(fc->scan, &e[j], &batch_read);
+        if (batch_read && !br) {
             br = pr_xcalloc(m, 1);
             bv = pr_xcalloc(m, sizeof *bv);
         }
         if (br) {
-            br[r->n] = e[j].batch_read;
-            bv[r->n] = e[j].batch;
+            br[r->n] = (unsigned char)batch_read;
+            bv[r->n] = b;
         }
         r->x[r->n++] = v;
     }
     size_t n = r->n;
+    if (n >= UINT32_MAX) /* fen_count */
+        goto out;
+    if (n && n < m) /* the records not counted were room for nothing */
+        r->x = pr_xrealloc(r->x, n * sizeof *r->x);
     unsigned long long cap = (unsigned long long)fc->max_skip + 1;
     r->ns = cap < n ? (size_t)cap : n;
     size_t ns = r->ns ? r->ns : 1, nt = fc->ntrims ? fc->ntrims : 1;
@@ -234,7 +340,7 @@ static int read_run(pr_fitcalc *fc, size_t i, frun *r)
      * (value, index) pairs took 16 bytes a record more). */
     r->g = pr_xmalloc(n * sizeof *r->g);
     memcpy(r->g, r->x, n * sizeof *r->g);
-    pr_stats_sort(r->g, n);
+    sort_in_place(r->g, n);
     fc->counts->sorts++;
     for (size_t j = 0; j < r->ns; j++) {
         size_t lo = 0, hi = n; /* the first place of a value >= x[j] */

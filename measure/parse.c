@@ -541,7 +541,7 @@ struct pr_scan {
     size_t nlogs, runs;
     run *run;       /* each run's state after reading: tables, counts */
     reclist *lists; /* and its records */
-    pr_buf text;
+    scantab tab;
     kase k;
 };
 
@@ -559,7 +559,9 @@ void pr_scan_free(pr_scan *s)
     free(s->run);
     free(s->lists);
     free((char *)s->args.unit);
-    pr_buf_free(&s->text);
+    pr_buf_free(&s->tab.text);
+    free(s->tab.text_at);
+    free(s->tab.batches);
     free(s->k.all);
     free(s);
 }
@@ -571,6 +573,10 @@ int pr_parse_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
         return -1;
     if (nlogs == 0)
         return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
+    if (pr_rule_get(rule)->files == PR_FILES_PARTS && nlogs > USHRT_MAX)
+        return pr_err_set(err, NULL, 0, 0, NULL,
+                          "%zu logs given as parts of one run: at most %u can be scanned",
+                          nlogs, (unsigned)USHRT_MAX);
     pr_scan *s = pr_xcalloc(1, sizeof *s);
     s->rule = rule;
     s->cfg = *pr_rule_get(rule);
@@ -595,12 +601,24 @@ int pr_parse_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
     for (size_t i = 0; i < s->runs; i++) {
         run *r = &s->run[i];
         run_init(r, rule, &s->cfg, &s->k);
-        s->lists[i].text = &s->text;
-        r->list = &s->lists[i];
+        reclist *l = &s->lists[i];
+        l->tab = &s->tab;
+        r->list = l;
         int parts = s->cfg.files == PR_FILES_PARTS;
         if (pr_parse_read_run(r, logs + (parts ? 0 : i), parts ? nlogs : 1, err) < 0)
             goto out;
         r->list = NULL;
+        if (s->tab.too_far) {
+            pr_err_set(err, logs[parts ? 0 : i], 0, 0, NULL,
+                       "line %llu: past %u lines or listed values, too many to scan",
+                       s->tab.too_far, (unsigned)UINT_MAX - 1);
+            goto out;
+        }
+        /* the growth's slack back before the search allocates its own */
+        if (l->n && l->n < l->cap) {
+            l->v = pr_xrealloc(l->v, l->n * sizeof *l->v);
+            l->cap = l->n;
+        }
     }
     *out = s;
     s = NULL;
@@ -620,7 +638,15 @@ const pr_scan_rec *pr_scan_records(const pr_scan *s, size_t run_index, size_t *n
 
 const char *pr_scan_text(const pr_scan *s, const pr_scan_rec *rec)
 {
-    return rec->text ? s->text.data + rec->text - 1 : NULL;
+    if (rec->kind != PR_SCAN_NOT_CLEAN || !rec->aux)
+        return NULL;
+    return s->tab.text.data + s->tab.text_at[rec->aux - 1];
+}
+
+double pr_scan_batch(const pr_scan *s, const pr_scan_rec *rec, int *batch_read)
+{
+    *batch_read = rec->kind == PR_SCAN_NUMBER && rec->aux;
+    return *batch_read ? s->tab.batches[rec->aux - 1] : NAN;
 }
 
 const char *pr_scan_log(const pr_scan *s, size_t run_index, unsigned part)
@@ -642,7 +668,7 @@ void pr_reduce_keys_of(const pr_rule *rule, pr_reduce_keys *k)
 
 /* Counts a run's listed records again under other keys, as reading them
  * did: the same pr_parse_count_record and pr_parse_ignore_value. */
-static void replay(run *r, const reclist *l, const pr_buf *text, unsigned char *status)
+static void replay(run *r, const pr_scan *s, const reclist *l, unsigned char *status)
 {
     const pr_rule_cfg *c = r->c;
     for (size_t i = 0; i < l->n; i++) {
@@ -656,9 +682,11 @@ static void replay(run *r, const reclist *l, const pr_buf *text, unsigned char *
                 r->other_step[e->step]++;
             st = PR_REC_OTHER_STEP;
         } else if (e->kind == PR_SCAN_NUMBER) {
-            st = pr_parse_count_record(r, e->value, e->batch_read, e->batch);
+            int batch_read;
+            double b = pr_scan_batch(s, e, &batch_read);
+            st = pr_parse_count_record(r, e->value, batch_read, b);
         } else {
-            pr_parse_ignore_value(r, e->text ? text->data + e->text - 1 : NULL);
+            pr_parse_ignore_value(r, pr_scan_text(s, e));
             st = e->kind == PR_SCAN_NOT_CLEAN ? PR_REC_NOT_CLEAN : PR_REC_IGNORED;
         }
         if (status)
@@ -705,7 +733,7 @@ int pr_parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags
             pr_run_trace_clear(&traces[i]);
             r.trace = &traces[i];
         }
-        replay(&r, &s->lists[i], &s->text, status ? status[i] : NULL);
+        replay(&r, s, &s->lists[i], status ? status[i] : NULL);
         if (r.trace) {
             r.trace->seen = r.seen;
             r.trace->skipped = r.skipped;

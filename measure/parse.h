@@ -77,7 +77,7 @@ int pr_parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
  * under a rule's counting keys (pr_reduce_keys: skip, reduce, trim, step,
  * round, min_records), or under others, through the same code as
  * pr_parse_logs: for the rule's own keys it gives the same value, failure
- * and stats.  Memory grows with the records (about 48 bytes each). */
+ * and stats.  Memory grows with the records (24 bytes each, issue 31 #22). */
 
 typedef struct pr_scan pr_scan;
 
@@ -86,19 +86,22 @@ enum { PR_SCAN_NUMBER, PR_SCAN_NOT_CLEAN, PR_SCAN_IGNORED };
 /* pr_scan_rec.step of a line that is no DLLogger step line. */
 enum { PR_SCAN_NO_STEP = 255 };
 
+/* 24 bytes a record (issue 31 #22: 48 before): what a line's record needs
+ * that is rare or repeats (a value's text, the global batch) lies in the
+ * scan's tables, read through pr_scan_text and pr_scan_batch.  A log of
+ * more than 2^32 - 1 lines, or more than 65535 parts, is refused by
+ * pr_parse_scan. */
 typedef struct pr_scan_rec {
-    unsigned long long lineno; /* in its log, 1-based */
-    double value;              /* PR_SCAN_NUMBER: as read (inf: an MLPerf run that did
-                                * not converge, "non_converged": "worst") */
-    double batch;              /* the global batch on its line (batch_keyword); NAN: none */
-    int rank;                  /* -1, or the rank of another rank's line (only listed) */
-    unsigned part;             /* which log of the run ("files": "parts") */
-    size_t text;               /* PR_SCAN_NOT_CLEAN: see pr_scan_text */
-    unsigned char kind;        /* PR_SCAN_NUMBER, PR_SCAN_NOT_CLEAN (a value that is not a
-                                * clean number), PR_SCAN_IGNORED (an N/A cell, a run that
-                                * did not converge, ...) */
-    unsigned char step;        /* pr_step of its DLLogger line, or PR_SCAN_NO_STEP */
-    unsigned char batch_read;  /* 1 when batch_keyword applies to its line */
+    double value;          /* PR_SCAN_NUMBER: as read (inf: an MLPerf run that did
+                            * not converge, "non_converged": "worst") */
+    unsigned lineno;       /* in its log, 1-based */
+    int rank;              /* -1, or the rank of another rank's line (only listed) */
+    unsigned aux;          /* the scan's own (pr_scan_text, pr_scan_batch) */
+    unsigned short part;   /* which log of the run ("files": "parts") */
+    unsigned char kind;    /* PR_SCAN_NUMBER, PR_SCAN_NOT_CLEAN (a value that is not a
+                            * clean number), PR_SCAN_IGNORED (an N/A cell, a run that
+                            * did not converge, ...) */
+    unsigned char step;    /* pr_step of its DLLogger line, or PR_SCAN_NO_STEP */
 } pr_scan_rec;
 
 /* What pr_parse_reduce made of each listed record. */
@@ -153,6 +156,9 @@ size_t pr_scan_runs(const pr_scan *s);
 const pr_scan_rec *pr_scan_records(const pr_scan *s, size_t i, size_t *n);
 /* The start of a PR_SCAN_NOT_CLEAN value as read (at most 39 bytes), or NULL. */
 const char *pr_scan_text(const pr_scan *s, const pr_scan_rec *rec);
+/* The global batch on a PR_SCAN_NUMBER record's line (NAN: none), and in
+ * *batch_read whether batch_keyword applies to its line. */
+double pr_scan_batch(const pr_scan *s, const pr_scan_rec *rec, int *batch_read);
 /* The path of the log a record of run i comes from. */
 const char *pr_scan_log(const pr_scan *s, size_t i, unsigned part);
 

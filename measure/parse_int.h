@@ -111,11 +111,25 @@ typedef struct run {
     unsigned long long fx_head, fx_gap;
 } run;
 
+/* What pr_parse_scan's records of every run share: a record's aux is, for
+ * PR_SCAN_NOT_CLEAN, 1 + the index of its text's offset in text_at; for
+ * PR_SCAN_NUMBER, 0 when batch_keyword does not apply to its line, else
+ * 1 + the index of its batch in batches (a new entry only when the batch
+ * changes: most logs give one or two). */
+typedef struct scantab {
+    pr_buf text;     /* the texts of values that are not clean numbers, each NUL-ended */
+    size_t *text_at; /* where each starts in text */
+    size_t ntext, captext;
+    double *batches;
+    size_t nbatches, capbatches;
+    unsigned long long too_far; /* a line number or table past 32 bits: the line, else 0 */
+} scantab;
+
 /* pr_parse_scan's records of one run, in log order. */
 typedef struct reclist {
     pr_scan_rec *v;
     size_t n, cap;
-    pr_buf *text; /* the scan's texts of values that are not clean numbers */
+    scantab *tab; /* the scan's, shared by its runs */
 } reclist;
 
 typedef struct kase {

@@ -6,6 +6,7 @@
 #include "parse_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,30 +27,65 @@ static void push(double **v, size_t *n, size_t *cap, double x)
     (*v)[(*n)++] = x;
 }
 
-/* Appends what was read on the current line to the scan's list. */
+/* Grows *v (of *cap elements of size) to hold n + 1, by half again: the
+ * slack of a list that may be most of the memory stays a third of it. */
+static void grow(void **v, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return;
+    *cap = *cap ? *cap + *cap / 2 : 256;
+    *v = pr_xrealloc(*v, *cap * size);
+}
+
+/* The aux of a record with batch b (see scantab), 0 when past 32 bits. */
+static unsigned batch_aux(scantab *t, double b)
+{
+    if (!t->nbatches || memcmp(&t->batches[t->nbatches - 1], &b, sizeof b) != 0) {
+        if (t->nbatches >= UINT_MAX - 1)
+            return 0;
+        grow((void **)&t->batches, &t->capbatches, t->nbatches, sizeof *t->batches);
+        t->batches[t->nbatches++] = b;
+    }
+    return (unsigned)t->nbatches;
+}
+
+/* The aux of a not-clean value val (see scantab), 0 when past 32 bits. */
+static unsigned text_aux(scantab *t, const char *val, size_t max)
+{
+    if (t->ntext >= UINT_MAX - 1)
+        return 0;
+    grow((void **)&t->text_at, &t->captext, t->ntext, sizeof *t->text_at);
+    t->text_at[t->ntext++] = t->text.len;
+    pr_buf_put(&t->text, val, strnlen(val, max));
+    pr_buf_putc(&t->text, '\0');
+    return (unsigned)t->ntext;
+}
+
+/* Appends what was read on the current line to the scan's list.  A line
+ * number or table index past 32 bits marks the scan (tab->too_far), which
+ * pr_parse_scan then refuses. */
 static void list_add(run *r, int kind, double x, int batch_read, double b, const char *val)
 {
     reclist *l = r->list;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->v = pr_xrealloc(l->v, l->cap * sizeof *l->v);
-    }
+    scantab *t = l->tab;
+    grow((void **)&l->v, &l->cap, l->n, sizeof *l->v);
     pr_scan_rec *e = &l->v[l->n++];
     memset(e, 0, sizeof *e);
-    e->lineno = r->lineno;
+    if (r->lineno > UINT_MAX && !t->too_far)
+        t->too_far = r->lineno;
+    e->lineno = (unsigned)r->lineno;
     e->value = x;
-    e->batch = b;
     e->rank = r->probe_rank;
-    e->part = r->part;
+    e->part = (unsigned short)r->part;
     e->kind = (unsigned char)kind;
     e->step = (unsigned char)r->cur_step;
-    e->batch_read = (unsigned char)batch_read;
-    if (val) {
-        /* what pr_parse_ignore_value keeps of it, so that a replay keeps the same */
-        e->text = l->text->len + 1;
-        pr_buf_put(l->text, val, strnlen(val, sizeof r->bad_text - 1));
-        pr_buf_putc(l->text, '\0');
-    }
+    int tabled = (kind == PR_SCAN_NUMBER && batch_read) || val;
+    if (kind == PR_SCAN_NUMBER && batch_read)
+        e->aux = batch_aux(t, b);
+    else if (val) /* what pr_parse_ignore_value keeps of it, so that a replay keeps the same */
+        e->aux = text_aux(t, val, sizeof r->bad_text - 1);
+    if (tabled && !e->aux && !t->too_far)
+        t->too_far = r->lineno ? r->lineno : 1;
 }
 
 /* A number that pr_parse_add_record found counted: ignored, skipped or used

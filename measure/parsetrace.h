@@ -10,7 +10,7 @@
  * did.  Bounded: above PR_STEPTRACE_CAP records a run's records are binned
  * (consecutive records per point, the bin's min and max), and above
  * PR_STEPTRACE_MAX_RECORDS listed records no scan is made at all (the
- * field says so): the scan keeps about 48 bytes per record.
+ * field says so): the scan keeps about 24 bytes per record.
  */
 #ifndef PR_PARSETRACE_H
 #define PR_PARSETRACE_H

@@ -468,6 +468,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     char *index = pr_path_join(r.dir, "logs/index");
     char **names = NULL;
     char *log_dir = NULL; /* the folder of the last log checked */
+    size_t cap = 0;       /* of r.records, r.record_files and r.fits */
     int rc = -1, has;
     unsigned mode;
     if ((has = data_entry(d->dir, env, &mode, err)) < 0 || (has && load_env(&r, env, err) < 0))
@@ -476,6 +477,13 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     if ((has = data_path(d->dir, r.dir, "logs/index", &mode, err)) < 0 ||
         (has && S_ISDIR(mode) && pr_list_dir(index, &names, NULL, err) < 0))
         goto out;
+    /* Most run sets have no fit folder: one stat says so, not one per record
+     * (issue 31 #17).  When it is there (or cannot be looked at), each
+     * record's report is looked up and checked as before. */
+    char *fit_dir_path = pr_path_join(r.dir, "fit");
+    pr_err ignored;
+    int fit_dir = data_entry(d->dir, fit_dir_path, &mode, &ignored) != 0;
+    free(fit_dir_path);
     for (char **p = names; p && *p; p++) {
         size_t l = strlen(*p);
         if (l < 7 || strcmp(*p + l - 6, "_speed") != 0)
@@ -540,7 +548,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         /* The case's fit report, when its import searched the rules (fitfile.h). */
         json_t *fit = NULL;
         char *fit_rel = pr_xasprintf("fit/%s.json", rec.case_name);
-        int has_fit = data_path(d->dir, r.dir, fit_rel, &mode, err);
+        int has_fit = fit_dir ? data_path(d->dir, r.dir, fit_rel, &mode, err) : 0;
         if (has_fit > 0 && S_ISREG(mode)) {
             char *fit_path = pr_path_join(r.dir, fit_rel);
             has_fit = pr_fitfile_load(fit_path, &fit, err);
@@ -552,9 +560,12 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             free(path);
             goto out;
         }
-        r.records = pr_xrealloc(r.records, (r.nrecords + 1) * sizeof *r.records);
-        r.record_files = pr_xrealloc(r.record_files, (r.nrecords + 1) * sizeof *r.record_files);
-        r.fits = pr_xrealloc(r.fits, (r.nrecords + 1) * sizeof *r.fits);
+        if (r.nrecords == cap) { /* doubling: a copy of every record per record was quadratic */
+            cap = cap ? 2 * cap : 16;
+            r.records = pr_xrealloc(r.records, cap * sizeof *r.records);
+            r.record_files = pr_xrealloc(r.record_files, cap * sizeof *r.record_files);
+            r.fits = pr_xrealloc(r.fits, cap * sizeof *r.fits);
+        }
         r.records[r.nrecords] = rec;
         r.fits[r.nrecords] = fit;
         r.record_files[r.nrecords++] = path;

@@ -126,6 +126,14 @@ static int model_qsort(const void *a, const void *b)
     return strcmp((*(rm_model *const *)a)->id, (*(rm_model *const *)b)->id);
 }
 
+/* Whether an array of n grown by room_full's rule (room for 1, 2, 4, ...)
+ * is full: a power of two or 0.  Its records grow by doubling without a
+ * capacity field, where growing by one realloc'ed per record (issue 31 #17). */
+static int room_full(size_t n)
+{
+    return (n & (n - 1)) == 0;
+}
+
 /* Groups the dataset by model and framework.  Frameworks keep the order in
  * which the data first names them (published tables first), so tables read
  * as their sources laid them out. */
@@ -172,9 +180,12 @@ static void group(rm_world *w)
             if (!f->unit)
                 f->unit = r->unit;
             const pr_platform *plat = pr_data_record_platform(d, &d->runs[i], r);
-            f->recs = pr_xrealloc(f->recs, (f->nrecs + 1) * sizeof *f->recs);
-            f->runs = pr_xrealloc(f->runs, (f->nrecs + 1) * sizeof *f->runs);
-            f->rec_plats = pr_xrealloc(f->rec_plats, (f->nrecs + 1) * sizeof *f->rec_plats);
+            if (room_full(f->nrecs)) {
+                size_t cap = f->nrecs ? 2 * f->nrecs : 1;
+                f->recs = pr_xrealloc(f->recs, cap * sizeof *f->recs);
+                f->runs = pr_xrealloc(f->runs, cap * sizeof *f->runs);
+                f->rec_plats = pr_xrealloc(f->rec_plats, cap * sizeof *f->rec_plats);
+            }
             f->recs[f->nrecs] = r;
             f->rec_plats[f->nrecs] = plat;
             f->runs[f->nrecs++] = &d->runs[i];

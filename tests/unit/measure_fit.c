@@ -513,6 +513,35 @@ Test(fitcalc, reduces_as_a_parse_does)
     }
 }
 
+/* fitcalc sorts a run's values in place (issue 31 #22: glibc's qsort sorts
+ * through a copy): runs that are all one value, ascending, descending,
+ * organ-pipe and few-valued, past the insertion sort's 16, still reduce as
+ * a parse does. */
+Test(fitcalc, in_place_sort_reduces_as_a_parse_does)
+{
+    static const char *const shapes[] = {"equal", "up", "down", "pipe", "few"};
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        pr_buf b = PR_BUF_INIT;
+        size_t n = 3001;
+        for (size_t i = 0; i < n; i++) {
+            double v = sh == 0   ? 100
+                       : sh == 1 ? 100 + (double)i / 8
+                       : sh == 2 ? 500 - (double)i / 8
+                       : sh == 3 ? 100 + (double)(i < n / 2 ? i : n - i) / 4
+                                 : 100 + (double)((i * 7) % 3);
+            pr_buf_printf(&b, "ips: %.3f\n", v);
+        }
+        char *log = temp_log(pr_buf_cstr(&b));
+        pr_buf_free(&b);
+        const char *logs[] = {log};
+        cr_assert_gt(check_calc("{\"profile\": \"paddle-ips\", \"scope\": \"global\"}", logs, 1,
+                                (pr_parse_args){0, 0, 0, NULL}, 4, 0),
+                     0, "%s", shapes[sh]);
+        unlink(log);
+        free(log);
+    }
+}
+
 /* The search on a log as large as a test allows: one sort, passes over the
  * records that grow with skips / 16 (not with skips x reducers x n log n),
  * and the report of a search that reduces every candidate as a parse does

@@ -2169,3 +2169,55 @@ Test(numbers, mllog_non_converged_runs_scored_as_mlperf)
     free(tail);
     tmp_close(&t);
 }
+
+/* Issue 31 #22: a scanned record is 24 bytes (48 before); the global batch
+ * and a not-clean value's text, moved to the scan's tables, read back as
+ * the line gave them. */
+Test(scan, compact_records_keep_batch_and_text)
+{
+    cr_assert_leq(sizeof(pr_scan_rec), 24);
+    tmpdir t;
+    tmp_open(&t);
+    char *log = tmp_text(&t, "megatron.log",
+                         " iteration 1 | elapsed time per iteration (ms): 300.0 | global batch size: 512 |\n"
+                         " iteration 2 | elapsed time per iteration (ms): None | global batch size: 512 |\n"
+                         " iteration 3 | elapsed time per iteration (ms): 310.0 | global batch size: 1024 |\n"
+                         " iteration 4 | elapsed time per iteration (ms): 320.0 | global batch size: x |\n"
+                         " iteration 5 | elapsed time per iteration (ms): 330.0 | global batch size: 1024 |\n");
+    pr_err err = {0};
+    pr_rule *rule = NULL;
+    const char *rj = "{\"profile\": \"megatron\"}";
+    cr_assert_eq(pr_rule_parse("<test>", rj, strlen(rj), &rule, &err), 0, "%s", err.msg);
+    pr_parse_args args = {8, 0, 1024, NULL};
+    const char *logs[] = {log};
+    pr_scan *scan = NULL;
+    cr_assert_eq(pr_parse_scan(rule, logs, 1, &args, &scan, &err), 0, "%s", err.msg);
+    size_t n;
+    const pr_scan_rec *e = pr_scan_records(scan, 0, &n);
+    cr_assert_eq(n, 5);
+    static const double want_batch[] = {512, NAN, 1024, NAN, 1024};
+    for (size_t i = 0; i < n; i++) {
+        cr_expect_eq(e[i].lineno, i + 1);
+        int batch_read;
+        double b = pr_scan_batch(scan, &e[i], &batch_read);
+        if (i == 1) {
+            cr_expect_eq(e[i].kind, PR_SCAN_NOT_CLEAN);
+            cr_expect_eq(batch_read, 0);
+            const char *text = pr_scan_text(scan, &e[i]);
+            cr_assert_not_null(text);
+            cr_expect_eq(strncmp(text, "None", 4), 0, "got %s", text);
+            continue;
+        }
+        cr_expect_eq(e[i].kind, PR_SCAN_NUMBER);
+        cr_expect_null(pr_scan_text(scan, &e[i]));
+        cr_expect_eq(batch_read, 1, "record %zu", i);
+        if (isnan(want_batch[i]))
+            cr_expect(isnan(b), "record %zu: batch %g", i, b);
+        else
+            cr_expect_eq(b, want_batch[i], "record %zu: batch %g", i, b);
+    }
+    pr_scan_free(scan);
+    pr_rule_free(rule);
+    free(log);
+    tmp_close(&t);
+}
