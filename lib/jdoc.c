@@ -26,34 +26,47 @@ void pr_json_init(void)
     }
 }
 
-int pr_jdoc_parse(const char *name, const char *text, size_t len, pr_jdoc **out, pr_err *err)
+/* pr_jdoc_parse on text the document then owns (a malloc'd string of
+ * len bytes and a NUL), freed here on error. */
+static int parse_owned(const char *name, char *text, size_t len, pr_jdoc **out, pr_err *err)
 {
     pr_json_init();
     json_error_t je;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    int rc = 0;
     if (!root)
-        return pr_err_set(err, name, je.line, je.column, NULL, "invalid JSON: %s", je.text);
-    if (!json_is_object(root) && !json_is_array(root)) {
+        rc = pr_err_set(err, name, je.line, je.column, NULL, "invalid JSON: %s", je.text);
+    else if (!json_is_object(root) && !json_is_array(root))
+        rc = pr_err_set(err, name, 1, 1, NULL, "expected a JSON object or array at the top");
+    if (rc < 0) {
         json_decref(root);
-        return pr_err_set(err, name, 1, 1, NULL, "expected a JSON object or array at the top");
+        free(text);
+        return rc;
     }
     pr_jdoc *d = pr_xcalloc(1, sizeof *d);
     d->name = pr_xstrdup(name);
-    d->text = pr_xstrndup(text, len);
+    d->text = text;
     d->len = len;
     d->root = root;
     *out = d;
     return 0;
 }
 
+int pr_jdoc_parse(const char *name, const char *text, size_t len, pr_jdoc **out, pr_err *err)
+{
+    return parse_owned(name, pr_xstrndup(text, len), len, out, err);
+}
+
 int pr_jdoc_load(const char *path, pr_jdoc **out, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
-    int rc = pr_read_file(path, &b, err);
-    if (rc == 0)
-        rc = pr_jdoc_parse(path, pr_buf_cstr(&b), b.len, out, err);
-    pr_buf_free(&b);
-    return rc;
+    if (pr_read_file(path, &b, err) < 0) {
+        pr_buf_free(&b);
+        return -1;
+    }
+    size_t len = b.len;
+    /* The text read is the document's: no second copy. */
+    return parse_owned(path, pr_buf_detach(&b), len, out, err);
 }
 
 void pr_jdoc_free(pr_jdoc *d)
