@@ -23,6 +23,7 @@
 #include "compare.h"
 #include "env_view.h"
 #include "fw_order.h"
+#include "fw_summary.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
@@ -119,7 +120,7 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
     pr_md_code_span(&b, s->path);
     vw_md(view, "suite_path", &b);
     free(suite_rel);
-    steps_view(s, view);
+    steps_view(s, 0, view);
     if (s->image)
         vw_text(view, "image", s->image);
 }
@@ -167,7 +168,7 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
         pr_md_code_span(&b, "suite.json");
         vw_md(sv, "suite_path", &b);
         vw_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
-        steps_view(run->suite, sv);
+        steps_view(run->suite, 1, sv);
         /* Run sets whose suites give the same steps (same description,
          * code, set-up and commands) are shown once, naming each. */
         json_t *one = json_pack("{s:O,s:O,s:O}", "title", json_object_get(sv, "title"), "run",
@@ -615,6 +616,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     free(stats_link);
     cpu_notes(view, l, f, err);
     data_date(view, l, f, err);
+    fws_summary(w, l, f, view, err);
     ok = 1;
 out:
     free(page_rel);
