@@ -323,8 +323,9 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
     json_decref(sets);
 }
 
-/* Each source's items as one line ("label: value; label: value"): a
- * platform's environment reads in a few lines, each value still linked. */
+/* Each source's items as sub-items of its line ("\n  - label: value"):
+ * one line each, so that no line runs to thousands of characters (issue
+ * 34), each value still linked. */
 static void inline_items(const lang *l, json_t *sources, pr_err *err)
 {
     size_t i, k;
@@ -332,8 +333,7 @@ static void inline_items(const lang *l, json_t *sources, pr_err *err)
     json_array_foreach(sources, i, src) {
         pr_buf line = PR_BUF_INIT;
         json_array_foreach(json_object_get(src, "items"), k, item) {
-            if (line.len)
-                pr_buf_puts(&line, lang_str(l, "list_sep"));
+            pr_buf_puts(&line, "\n  - ");
             lang_fmt(l, "fwp_env_item", item, &line, err);
         }
         if (line.len)
