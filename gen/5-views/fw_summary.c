@@ -56,13 +56,16 @@ static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg *
     return best_meas >= 0;
 }
 
-/* "FP32 BS=256 · A100…: 2,345.67 img/s on 8 GPUs" for each precision
- * class, in the order the configurations come. */
-static void headline_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *err)
+/* The headline table: for each precision class, in the order the
+ * configurations come, its figure at the largest single-node GPU count
+ * (fws_headline's sentence above it).  Sets "summary_head" and
+ * "summary_table" in view where f has a figure. */
+static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *err)
 {
-    pr_buf items = PR_BUF_INIT, b = PR_BUF_INIT;
+    pr_buf rows = PR_BUF_INIT, b = PR_BUF_INIT;
     const pr_prec_class *done[64];
     size_t ndone = 0;
+    int any_pub = 0;
     for (size_t i = 0; i < f->ncfgs && ndone < 64; i++) {
         const pr_prec_class *k = f->cfgs[i].klass;
         int seen = 0;
@@ -75,27 +78,40 @@ static void headline_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *
         done[ndone++] = k;
         int meas;
         double v = cell_figure(rc, &meas);
+        any_pub |= !meas;
+        /* The configuration's name is Markdown already: only a pipe
+         * could break the row. */
         pr_buf_clear(&b);
         cmp_config_name(l, c, 1, &b, err);
-        json_t *iv = json_pack("{s:s,s:i,s:b,s:b}", "config", pr_buf_cstr(&b), "gpus", rc->gpus,
-                               "one", rc->gpus == 1, "published", !meas);
-        pr_buf_clear(&b);
-        mdt_value(&b, v);
-        json_object_set_new(iv, "value", json_string(pr_buf_cstr(&b)));
-        json_object_set_new(iv, "unit", json_string(f->unit ? f->unit : ""));
-        if (items.len)
-            pr_buf_puts(&items, lang_str(l, "fws_sep"));
-        lang_fmt(l, "fws_figure", iv, &items, err);
-        json_decref(iv);
+        pr_buf_puts(&rows, "| ");
+        for (const char *p = pr_buf_cstr(&b); *p; p++) {
+            if (*p == '|')
+                pr_buf_putc(&rows, '\\');
+            pr_buf_putc(&rows, *p);
+        }
+        pr_buf_puts(&rows, " | ");
+        mdt_value(&rows, v);
+        pr_buf_puts(&rows, meas ? "" : "†");
+        pr_buf_printf(&rows, " | %d |\n", rc->gpus);
     }
-    if (items.len) {
+    if (rows.len) {
         pr_buf_clear(&b);
-        json_t *v = json_pack("{s:s}", "figures", pr_buf_cstr(&items));
+        json_t *v = json_pack("{s:b}", "published", any_pub);
         lang_fmt(l, "fws_headline", v, &b, err);
         json_decref(v);
-        json_array_append_new(lines, json_pack("{s:s}", "text", pr_buf_cstr(&b)));
+        vw_str(view, "summary_head", pr_buf_cstr(&b));
+        pr_buf_clear(&b);
+        pr_buf_puts(&b, "| ");
+        pr_md_cell(&b, lang_str(l, "fws_col_config"));
+        pr_buf_puts(&b, " | ");
+        pr_md_cell(&b, f->unit ? f->unit : "");
+        pr_buf_puts(&b, " | ");
+        pr_md_cell(&b, lang_str(l, "fws_col_gpus"));
+        pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
+        pr_buf_puts(&b, pr_buf_cstr(&rows));
+        vw_str(view, "summary_table", pr_buf_cstr(&b));
     }
-    pr_buf_free(&items);
+    pr_buf_free(&rows);
     pr_buf_free(&b);
 }
 
@@ -186,10 +202,11 @@ static void caveat_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *er
 void fws_summary(const rm_world *w, const lang *l, const rm_fw *f, json_t *view, pr_err *err)
 {
     json_t *lines = json_array();
-    headline_line(l, f, lines, err);
+    headline_table(l, f, view, err);
     scaling_line(l, f, lines, err);
     audit_line(w, l, f, lines, err);
     caveat_line(l, f, lines, err);
-    json_object_set_new(view, "has_summary", json_boolean(json_array_size(lines) > 0));
+    json_object_set_new(view, "has_summary", json_boolean(json_array_size(lines) > 0 ||
+                                                       json_object_get(view, "summary_table")));
     json_object_set_new(view, "summary_lines", lines);
 }

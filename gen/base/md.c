@@ -581,7 +581,11 @@ void pr_md_wrap_prose(pr_buf *out, const char *md, size_t len)
                                       memcmp(line + lead, "~~~", 3) == 0);
         if (fence)
             fenced = !fenced;
-        int prose = !fenced && !fence && lead < n && !strchr("|#<", line[lead]) && lead < 4;
+        /* An image's line is its alt text, which readers of the page
+         * do not see and tests read as one line: left whole. */
+        int image = n - lead >= 2 && line[lead] == '!' && line[lead + 1] == '[';
+        int prose = !fenced && !fence && !image && lead < n && !strchr("|#<", line[lead]) &&
+                    lead < 4;
         if (prose && utf8_chars(line, n) > PR_MD_WRAP_OVER)
             wrap_line(out, line, n);
         else
