@@ -70,6 +70,17 @@ def ngc_platform(system):
     raise SystemExit("no platform for the README system " + system)
 
 
+# What a README revision states beside its tables ("... in the pytorch-21.03
+# NGC container on NVIDIA DGX A100 (8x A100 80GB)"), as the reference
+# records it: the system heading the table is under, and the revision's
+# container where the reference has one.  Nothing typed here.
+def ngc_environment(rev, system):
+    env = {"gpu": system}
+    if rev.get("container"):
+        env["image"] = rev["container"]
+    return env
+
+
 def ngc(src):
     bs = src["measurement_method"]["per_gpu_batch_size_configs_yml"]
     tables = []
@@ -101,6 +112,7 @@ def ngc(src):
                     "precision": precision, "batch_size": batch, "unit": "images/s",
                     "variant": "%s, %s" % (system, rev["date"]), "note": note,
                     "platform": ngc_platform(system),
+                    "environment": ngc_environment(rev, system),
                     "source": {"commit": rev["commit"], "path": rev["path"], "date": rev["date"],
                                "url": "https://github.com/%s/blob/%s/%s" % (
                                    src["repo"], rev["commit"], rev["path"])},

@@ -496,6 +496,13 @@ static size_t url_stem(const pr_pub_table *t)
     return t->source_url ? strcspn(t->source_url, "#") : 0;
 }
 
+/* 1 when two tables state the same environment (or none): tables of one
+ * file share the file's, a README revision's tables each have their own. */
+static int same_env(const json_t *a, const json_t *b)
+{
+    return a == b || (a && b && json_equal((json_t *)a, (json_t *)b));
+}
+
 /* The link to the source of the tables like t (same label and environment)
  * on p: their URL when they share one (up to the fragment), else their
  * repository's page, else the label alone. */
@@ -504,7 +511,8 @@ static void pub_link(const rm_fw *f, const pr_pub_table *t, const pr_platform *p
     int one_url = t->source_url != NULL;
     for (size_t i = 0; i < f->npubs && one_url; i++) {
         const pr_pub_table *o = f->pubs[i];
-        if (o->platform == p && strcmp(o->label, t->label) == 0 && o->environment == t->environment)
+        if (o->platform == p && strcmp(o->label, t->label) == 0 &&
+            same_env(o->environment, t->environment))
             one_url = o->source_url && url_stem(o) == url_stem(t) &&
                       strncmp(o->source_url, t->source_url, url_stem(t)) == 0;
     }
@@ -576,7 +584,7 @@ static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++)
             seen = f->pubs[j]->platform == p && strcmp(f->pubs[j]->label, t->label) == 0 &&
-                   f->pubs[j]->environment == t->environment;
+                   same_env(f->pubs[j]->environment, t->environment);
         if (seen)
             continue;
         pr_buf link = PR_BUF_INIT, head = PR_BUF_INIT;

@@ -72,6 +72,16 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
+# The environment NVIDIA's README states beside each table (its system and
+# container, per revision) is on the page, not "no environment recorded".
+for p in "$R/ResNet50/NGC-PyTorch/README.md" "$R/ResNet50/NGC-PyTorch/README.en.md"; do
+  rel=${p#"$R/"}
+  grep -E 'Sources whose figures have no environment recorded|没有记录环境信息' "$p" | grep -qF 'NVIDIA DeepLearningExamples' &&
+    fail "$rel: NVIDIA's README said to state no environment"
+  grep -qF -- '- Image: pytorch-21.03' "$p" || grep -qF -- '- 镜像：pytorch-21.03' "$p" ||
+    fail "$rel: no container of NVIDIA's 2021-04-20 README revision"
+done
+
 # The rerun path first (issue 34): section 3 of the NGC PyTorch ResNet50
 # page reaches the runs' commit and the AMP command before anything of the
 # plan, and the plan comes last, headed as such.
