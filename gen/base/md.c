@@ -530,7 +530,9 @@ static int safe_continuation(const char *s, size_t n)
 static void wrap_line(pr_buf *out, const char *line, size_t n)
 {
     size_t indent = item_indent(line, n), start = 0;
-    int code = 0, target = 0; /* in a code span; in a link's (target) */
+    /* In a code span; in a link's (target); inside [link text] or an
+     * image's [alt text], which tests and readers take whole. */
+    int code = 0, target = 0, depth = 0;
     for (size_t i = 0; i < n; i++) {
         char c = line[i];
         if (c == '\\' && i + 1 < n) {
@@ -543,7 +545,11 @@ static void wrap_line(pr_buf *out, const char *line, size_t n)
             target = 1;
         else if (!code && c == ')' && target)
             target = 0;
-        if (code || target)
+        else if (!code && !target && c == '[')
+            depth++;
+        else if (!code && !target && c == ']' && depth > 0)
+            depth--;
+        if (code || target || depth)
             continue;
         /* The break point: after ". " / "; " (the space dropped), or after
          * "。" / "；" (3 bytes each). */

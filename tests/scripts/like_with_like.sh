@@ -44,7 +44,11 @@ echo "$sect" | grep -qF -- '- Estimator: NGC PyTorch (AMP): the mean of records 
 echo "$sect" | grep -qF 'PaddlePaddle (FP16): the trimmed mean of records 11 to the end, 5 % trimmed from each end' ||
   fail "$m: no estimator for Paddle"
 echo "$sect" | grep -qF "NGC MXNet (FP16): the log's own summary" || fail "$m: no estimator for MXNet"
-dif=$(echo "$sect" | grep -F -- '- Differ: ') || fail "$m: no list of the facts that differ"
+# A long item is broken into lines at sentence ends (pr_md_wrap_prose):
+# its continuation lines (two spaces, then text) joined back first.
+dif=$(echo "$sect" | awk '/^  [^ -]/ && n { sub(/^  /, " "); line = line $0; next }
+                          { if (n) print line; line = $0; n = 1 } END { if (n) print line }' |
+      grep -F -- '- Differ: ') || fail "$m: no list of the facts that differ"
 for f in 'NGC PyTorch (AMP) AMP (`resnet50_bs256_amp_gpu1` [L3](' 'PaddlePaddle (FP16) AMP O2 (pure FP16)' \
          'NGC MXNet (FP16) FP16' 'memory format: NGC PyTorch (AMP) NCHW' 'PaddlePaddle (FP16) NHWC' \
          'data loader: NGC PyTorch (AMP) DALI (CPU)' 'loss scaling: NGC PyTorch (AMP) static 256' \
