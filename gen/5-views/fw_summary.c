@@ -58,8 +58,8 @@ static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg *
 
 /* The headline table: for each precision class, in the order the
  * configurations come, its figure at the largest single-node GPU count
- * (fws_headline's sentence above it).  Sets "summary_head" and
- * "summary_table" in view where f has a figure. */
+ * (fws_headline's sentence above it).  Sets "short_head" and
+ * "short_table" in view where f has a figure. */
 static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *err)
 {
     pr_buf rows = PR_BUF_INIT, b = PR_BUF_INIT;
@@ -90,7 +90,11 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
             pr_buf_putc(&rows, *p);
         }
         pr_buf_puts(&rows, " | ");
-        mdt_value(&rows, v);
+        /* A published figure as its source printed it (never re-rounded). */
+        if (meas)
+            mdt_value(&rows, v);
+        else
+            mdt_pub_value(&rows, rc->pub);
         pr_buf_puts(&rows, meas ? "" : "†");
         pr_buf_printf(&rows, " | %d |\n", rc->gpus);
     }
@@ -99,7 +103,7 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         json_t *v = json_pack("{s:b}", "published", any_pub);
         lang_fmt(l, "fws_headline", v, &b, err);
         json_decref(v);
-        vw_str(view, "summary_head", pr_buf_cstr(&b));
+        vw_str(view, "short_head", pr_buf_cstr(&b));
         pr_buf_clear(&b);
         pr_buf_puts(&b, "| ");
         pr_md_cell(&b, lang_str(l, "fws_col_config"));
@@ -109,7 +113,7 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         pr_md_cell(&b, lang_str(l, "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
         pr_buf_puts(&b, pr_buf_cstr(&rows));
-        vw_str(view, "summary_table", pr_buf_cstr(&b));
+        vw_str(view, "short_table", pr_buf_cstr(&b));
     }
     pr_buf_free(&rows);
     pr_buf_free(&b);
@@ -206,7 +210,7 @@ void fws_summary(const rm_world *w, const lang *l, const rm_fw *f, json_t *view,
     scaling_line(l, f, lines, err);
     audit_line(w, l, f, lines, err);
     caveat_line(l, f, lines, err);
-    json_object_set_new(view, "has_summary", json_boolean(json_array_size(lines) > 0 ||
-                                                       json_object_get(view, "summary_table")));
-    json_object_set_new(view, "summary_lines", lines);
+    json_object_set_new(view, "has_short", json_boolean(json_array_size(lines) > 0 ||
+                                                       json_object_get(view, "short_table")));
+    json_object_set_new(view, "short_lines", lines);
 }

@@ -10,8 +10,10 @@
 #include "lang.h"
 #include "rmodel.h"
 
-/* Sets "summary_lines" (an array of {"text": Markdown}) in view; an empty
- * array where f has no figure. */
+/* Sets in view (named apart from a platform's "summary_table", which a
+ * Mustache section would otherwise inherit): "short_head" and "short_table"
+ * (the headline table) where f has a figure, "short_lines" (an array of
+ * {"text": Markdown}), and "has_short". */
 void fws_summary(const rm_world *w, const lang *l, const rm_fw *f, json_t *view, pr_err *err);
 
 #endif
