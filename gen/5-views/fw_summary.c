@@ -10,9 +10,19 @@
 #include "compare.h"
 #include "fw_tables.h"
 #include "md.h"
+#include "provenance.h"
 #include "mdtable.h"
 #include "sanity.h"
 #include "view.h"
+
+/* 1 when every figure of f is of a CPU machine: counts are of processes. */
+static int cpu_only(const rm_fw *f)
+{
+    for (size_t i = 0; i < f->ncfgs; i++)
+        if (!pv_is_cpu(f->cfgs[i].platform))
+            return 0;
+    return f->ncfgs > 0;
+}
 
 /* A cell's figure: the runs' median, else the primary published figure;
  * NAN when it has neither. */
@@ -100,7 +110,7 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
     }
     if (rows.len) {
         pr_buf_clear(&b);
-        json_t *v = json_pack("{s:b}", "published", any_pub);
+        json_t *v = json_pack("{s:b,s:b}", "published", any_pub, "cpu", cpu_only(f));
         lang_fmt(l, "fws_headline", v, &b, err);
         json_decref(v);
         vw_str(view, "short_head", pr_buf_cstr(&b));
@@ -110,7 +120,7 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         pr_buf_puts(&b, " | ");
         pr_md_cell(&b, f->unit ? f->unit : "");
         pr_buf_puts(&b, " | ");
-        pr_md_cell(&b, lang_str(l, "fws_col_gpus"));
+        pr_md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
         pr_buf_puts(&b, pr_buf_cstr(&rows));
         vw_str(view, "short_table", pr_buf_cstr(&b));
@@ -141,6 +151,7 @@ static void scaling_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *e
     cmp_config_name(l, bc, 1, &b, err);
     json_t *v = json_pack("{s:s,s:i,s:i,s:b}", "config", pr_buf_cstr(&b), "gpus", bcell->gpus,
                           "nodes", bcell->nodes, "multi", bcell->nodes > 1);
+    json_object_set_new(v, "cpu", json_boolean(cpu_only(f)));
     pr_buf_clear(&b);
     pr_md_number(&b, bs, PR_DECIMALS_SPEEDUP);
     json_object_set_new(v, "speedup", json_string(pr_buf_cstr(&b)));
