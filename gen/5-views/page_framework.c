@@ -175,6 +175,21 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
                                 json_object_get(sv, "run"), "suite_link",
                                 json_object_get(sv, "suite_link"));
         json_object_set_new(one, "suite_path", json_string(json_string_value(json_object_get(sv, "suite_path"))));
+        /* Its folded block's summary names when and where it ran. */
+        pr_buf when = PR_BUF_INIT;
+        const pr_platform *machine = run->platform;
+        for (size_t k = i; k < f->nrecs && !machine; k++) /* its records' machine */
+            machine = f->runs[k] == run ? f->rec_plats[k] : NULL;
+        if (rs_dates(run, &when) && machine)
+            pr_buf_puts(&when, lang_str(l, "list_sep"));
+        if (machine)
+            pr_buf_puts(&when, pv_platform_title(l, machine));
+        if (when.len) {
+            pr_buf_clear(&b);
+            pr_md_text(&b, pr_buf_cstr(&when));
+            json_object_set_new(one, "when", json_string(pr_buf_cstr(&b)));
+        }
+        pr_buf_free(&when);
         json_t *steps = shown_steps(sv);
         json_t *same = NULL;
         for (size_t k = 0; k < json_array_size(list) && !same; k++) {
