@@ -524,6 +524,57 @@ out:
     return rc;
 }
 
+/* A platform's footnotes printed once (issue 34): a ❗ footnote whose words
+ * an earlier table of the platform already footnoted (the same cross-run-set
+ * note under the summary, each configuration's and each published table)
+ * keeps its marker and refers to that note instead of repeating it. */
+static void dedupe_table(const lang *l, json_t *obj, const char *key, json_t *seen)
+{
+    static const char mark[] = "- \xE2\x9D\x97"; /* "- ❗" */
+    const char *md = json_string_value(json_object_get(obj, key));
+    if (!md)
+        return;
+    pr_buf out = PR_BUF_INIT;
+    int changed = 0;
+    for (const char *line = md; *line;) {
+        size_t n = strcspn(line, "\n");
+        const char *sp = n > sizeof mark - 1 && strncmp(line, mark, sizeof mark - 1) == 0
+                             ? memchr(line + sizeof mark - 1, ' ', n - (sizeof mark - 1))
+                             : NULL;
+        if (sp && n - (size_t)(sp + 1 - line) > 80) {
+            char *text = pr_xstrndup(sp + 1, n - (size_t)(sp + 1 - line));
+            if (json_object_get(seen, text)) {
+                pr_buf_put(&out, line, (size_t)(sp + 1 - line));
+                pr_buf_puts(&out, lang_str(l, "fwp_note_again"));
+                changed = 1;
+            } else {
+                json_object_set_new(seen, text, json_true());
+                pr_buf_put(&out, line, n);
+            }
+            free(text);
+        } else {
+            pr_buf_put(&out, line, n);
+        }
+        if (line[n] == '\n')
+            pr_buf_putc(&out, '\n');
+        line += n + (line[n] == '\n');
+    }
+    if (changed)
+        json_object_set_new(obj, key, json_string(pr_buf_cstr(&out)));
+    pr_buf_free(&out);
+}
+
+static void dedupe_notes(const lang *l, json_t *pv)
+{
+    json_t *seen = json_object(), *cv;
+    size_t i;
+    dedupe_table(l, pv, "summary_table", seen);
+    json_array_foreach(json_object_get(pv, "configs"), i, cv)
+        dedupe_table(l, cv, "repro_table", seen);
+    dedupe_table(l, pv, "pub_table", seen);
+    json_decref(seen);
+}
+
 /* ---------------------------------------------------------------- the page */
 
 /* The page's section numbers: set-up and steps only where there is a suite
@@ -601,6 +652,8 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
         json_array_append_new(plats, pv);
         failed = platform_view(w, l, f, order[i].first, order[i].end, page_rel, oc, &nt,
                                &several, pv, err) < 0;
+        if (!failed)
+            dedupe_notes(l, pv);
     }
     free(order);
     if (failed)

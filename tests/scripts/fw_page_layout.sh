@@ -5,6 +5,7 @@
 #     headline per precision) within 80 lines; no prose line of any page over
 #     1,000 characters (code blocks, tables and images' alt text aside); each
 #     machine's environment and each run set's steps a <details> block;
+#   - each ❗ footnote printed once per machine (a later table refers to it);
 #   - the rerun path first: section 3 of the NGC PyTorch ResNet50 page
 #     reaches the runs' commit fc9c09b0 and their `--amp` command before the
 #     plan (99b1c898, -b 128), the plan headed as such;
@@ -61,6 +62,17 @@ for path in open(listing, encoding="utf-8").read().split("\n"):
         if len(prose) > 1000:
             bad.append(f"{rel}:{no}: a prose line of {len(prose)} characters")
     if rel.count("/") == 2 and rel.split("/")[-1].startswith("README"):
+        # Each footnote printed once per machine: a ❗ note's words not twice
+        # in one "### " section (issue 34: the cross-run-set note was 5 times).
+        notes = {}
+        for no, l in enumerate(lines, 1):
+            if l.startswith("### "):
+                notes = {}
+            if l.startswith("- \u2757"):
+                words = l.split(" ", 2)[-1]
+                if len(words) > 80 and words in notes:
+                    bad.append(f"{rel}:{no}: the footnote of line {notes[words]} again")
+                notes.setdefault(words, no)
         first = next((no for no, l in enumerate(lines, 1) if l.startswith("|")), None)
         if first is not None and first > 80:
             bad.append(f"{rel}: the first table at line {first}, after line 80")
