@@ -3,6 +3,10 @@
 and NVIDIA DeepLearningExamples) into perfrepro published-figure files under
 data/published/.  Run once when the reference data changes:
     python3 scripts/import_reference.py ../shared/reference data/published
+Only the environments NVIDIA's README revisions state, into the committed
+(translated) NGC file:
+    python3 scripts/import_reference.py --ngc-environments ../shared/reference \
+        data/published/11-ngc-rn50-readme.json
 The output is committed; perfrepro-gen validates it like any data file."""
 import json
 import re
@@ -70,6 +74,17 @@ def ngc_platform(system):
     raise SystemExit("no platform for the README system " + system)
 
 
+# What a README revision states beside its tables ("... in the pytorch-21.03
+# NGC container on NVIDIA DGX A100 (8x A100 80GB)"), as the reference
+# records it: the system heading the table is under, and the revision's
+# container where the reference has one.  Nothing typed here.
+def ngc_environment(rev, system):
+    env = {"gpu": system}
+    if rev.get("container"):
+        env["image"] = rev["container"]
+    return env
+
+
 def ngc(src):
     bs = src["measurement_method"]["per_gpu_batch_size_configs_yml"]
     tables = []
@@ -101,6 +116,7 @@ def ngc(src):
                     "precision": precision, "batch_size": batch, "unit": "images/s",
                     "variant": "%s, %s" % (system, rev["date"]), "note": note,
                     "platform": ngc_platform(system),
+                    "environment": ngc_environment(rev, system),
                     "source": {"commit": rev["commit"], "path": rev["path"], "date": rev["date"],
                                "url": "https://github.com/%s/blob/%s/%s" % (
                                    src["repo"], rev["commit"], rev["path"])},
@@ -111,7 +127,43 @@ def ngc(src):
             "tables": tables}
 
 
+def add_ngc_environments(ref, path):
+    """Sets each table's "environment" of the committed NGC file (whose
+    translations were added after its import) from the reference, text line
+    by text line so that nothing else of the file changes; run again, it
+    changes nothing."""
+    with open("%s/ngc-rn50-published.json" % ref, encoding="utf-8") as f:
+        tables = ngc(json.load(f))["tables"]
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    current = json.loads(text)["tables"]
+    if len(current) != len(tables):
+        raise SystemExit("%s: %d tables, the reference gives %d" % (path, len(current), len(tables)))
+    for mine, theirs in zip(current, tables):
+        if (mine["source"]["commit"], mine["platform"], mine["precision"]) != (
+                theirs["source"]["commit"], theirs["platform"], theirs["precision"]):
+            raise SystemExit("%s: table order differs from the reference's" % path)
+    out, k = [], 0
+    for line in text.split("\n"):
+        if re.match(r'^\s*"environment": \{.*\},$', line):
+            continue  # replaced below
+        out.append(line)
+        m = re.match(r'^(\s*)"platform": ".*",$', line)
+        if m:
+            out.append('%s"environment": %s,' % (
+                m.group(1), json.dumps(tables[k]["environment"], ensure_ascii=False)))
+            k += 1
+    new = "\n".join(out)
+    json.loads(new)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
+
+
 def main():
+    # --ngc-environments REF FILE: only the environments of FILE's NGC tables.
+    if sys.argv[1] == "--ngc-environments":
+        add_ngc_environments(sys.argv[2], sys.argv[3])
+        return
     ref, out = sys.argv[1], sys.argv[2]
     for name, conv, dest in (("dlperf-tables.json", dlperf, "10-dlperf.json"),
                              ("ngc-rn50-published.json", ngc, "11-ngc-rn50-readme.json")):

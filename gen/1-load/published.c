@@ -21,7 +21,7 @@ static const char *const source_keys[] = {"title", "url", "repo", "path", "commi
 static const char *const table_keys[] = {"model", "model_title", "framework", "framework_title",
                                          "precision", "batch_size", "batch_label", "unit",
                                          "variant", "note", "primary", "platform", "source", "rows",
-                                         NULL};
+                                         "environment", NULL};
 static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "printed",
                                        "state", "speedup", "time_to_train_s", "accuracy", NULL};
 static const char *const pub_states[] = {"TODO", "OOM", "failed", NULL};
@@ -85,6 +85,26 @@ static int read_source(const pr_jcur *src, pr_pub_table *t, pr_err *err)
         if (u.v && strncmp(t->source_url, "https://", 8) != 0 &&
             strncmp(t->source_url, "http://", 7) != 0)
             return pr_jfail(&u, err, "expected an http(s):// URL");
+    }
+    return 0;
+}
+
+
+/* A stated environment: each value a string as the source printed it, or
+ * {"zh", "en"} where the words are perfrepro's ("× 8 per node"), each in
+ * its page's language. */
+static int check_environment(pr_jcur *env, pr_err *err)
+{
+    const char *k;
+    json_t *val;
+    json_object_foreach(env->v, k, val) {
+        int bitext = json_is_object(val) && json_object_size(val) == 2 &&
+                     json_is_string(json_object_get(val, "zh")) &&
+                     json_is_string(json_object_get(val, "en"));
+        if (!json_is_string(val) && !bitext) {
+            pr_jcur it = pr_jchild(env, k);
+            return pr_jfail(&it, err, "expected a string or {\"zh\": ..., \"en\": ...}");
+        }
     }
     return 0;
 }
@@ -243,8 +263,12 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
                                 "data/platforms/, here or at the file's top), or \"%s\" when the "
                                 "source does not state it",
                         PR_PLATFORM_UNSTATED);
+    /* The table's own environment (a source stating one per table: a
+     * README revision's container and system), else the file's. */
     pr_jcur env;
-    if ((has = pr_jobj(file_root, "environment", 0, &env, err)) < 0)
+    if ((has = pr_jobj(c, "environment", 0, &env, err)) < 0 ||
+        (has && check_environment(&env, err) < 0) ||
+        (!has && (has = pr_jobj(file_root, "environment", 0, &env, err)) < 0))
         return -1;
     if (has)
         t->environment = json_incref(env.v);
@@ -290,23 +314,8 @@ static int load_doc(pr_dataset *d, const char *path, const pr_jdoc *doc, pr_err 
     int has = pr_jobj(&root, "environment", 0, &env, err);
     if (has < 0)
         goto out;
-    if (has) {
-        const char *k;
-        json_t *val;
-        json_object_foreach(env.v, k, val) {
-            /* A string as the source printed it, or {"zh", "en"} where the
-             * words are perfrepro's ("× 8 per node"), each in its page's
-             * language. */
-            int bitext = json_is_object(val) && json_object_size(val) == 2 &&
-                         json_is_string(json_object_get(val, "zh")) &&
-                         json_is_string(json_object_get(val, "en"));
-            if (!json_is_string(val) && !bitext) {
-                pr_jcur it = pr_jchild(&env, k);
-                pr_jfail(&it, err, "expected a string or {\"zh\": ..., \"en\": ...}");
-                goto out;
-            }
-        }
-    }
+    if (has && check_environment(&env, err) < 0)
+        goto out;
     for (size_t i = 0; i < json_array_size(tables.v); i++) {
         pr_jcur it = pr_jitem(&tables, i);
         pr_pub_table t;

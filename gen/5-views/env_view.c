@@ -323,8 +323,9 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
     json_decref(sets);
 }
 
-/* Each source's items as one line ("label: value; label: value"): a
- * platform's environment reads in a few lines, each value still linked. */
+/* Each source's items as sub-items of its line ("\n  - label: value"):
+ * one line each, so that no line runs to thousands of characters (issue
+ * 34), each value still linked. */
 static void inline_items(const lang *l, json_t *sources, pr_err *err)
 {
     size_t i, k;
@@ -332,8 +333,7 @@ static void inline_items(const lang *l, json_t *sources, pr_err *err)
     json_array_foreach(sources, i, src) {
         pr_buf line = PR_BUF_INIT;
         json_array_foreach(json_object_get(src, "items"), k, item) {
-            if (line.len)
-                pr_buf_puts(&line, lang_str(l, "list_sep"));
+            pr_buf_puts(&line, "\n  - ");
             lang_fmt(l, "fwp_env_item", item, &line, err);
         }
         if (line.len)
@@ -496,6 +496,13 @@ static size_t url_stem(const pr_pub_table *t)
     return t->source_url ? strcspn(t->source_url, "#") : 0;
 }
 
+/* 1 when two tables state the same environment (or none): tables of one
+ * file share the file's, a README revision's tables each have their own. */
+static int same_env(const json_t *a, const json_t *b)
+{
+    return a == b || (a && b && json_equal((json_t *)a, (json_t *)b));
+}
+
 /* The link to the source of the tables like t (same label and environment)
  * on p: their URL when they share one (up to the fragment), else their
  * repository's page, else the label alone. */
@@ -504,7 +511,8 @@ static void pub_link(const rm_fw *f, const pr_pub_table *t, const pr_platform *p
     int one_url = t->source_url != NULL;
     for (size_t i = 0; i < f->npubs && one_url; i++) {
         const pr_pub_table *o = f->pubs[i];
-        if (o->platform == p && strcmp(o->label, t->label) == 0 && o->environment == t->environment)
+        if (o->platform == p && strcmp(o->label, t->label) == 0 &&
+            same_env(o->environment, t->environment))
             one_url = o->source_url && url_stem(o) == url_stem(t) &&
                       strncmp(o->source_url, t->source_url, url_stem(t)) == 0;
     }
@@ -576,7 +584,7 @@ static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++)
             seen = f->pubs[j]->platform == p && strcmp(f->pubs[j]->label, t->label) == 0 &&
-                   f->pubs[j]->environment == t->environment;
+                   same_env(f->pubs[j]->environment, t->environment);
         if (seen)
             continue;
         pr_buf link = PR_BUF_INIT, head = PR_BUF_INIT;

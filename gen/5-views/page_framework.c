@@ -23,6 +23,7 @@
 #include "compare.h"
 #include "env_view.h"
 #include "fw_order.h"
+#include "fw_summary.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
@@ -119,7 +120,7 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
     pr_md_code_span(&b, s->path);
     vw_md(view, "suite_path", &b);
     free(suite_rel);
-    steps_view(s, view);
+    steps_view(s, 0, view);
     if (s->image)
         vw_text(view, "image", s->image);
 }
@@ -167,13 +168,28 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
         pr_md_code_span(&b, "suite.json");
         vw_md(sv, "suite_path", &b);
         vw_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
-        steps_view(run->suite, sv);
+        steps_view(run->suite, 1, sv);
         /* Run sets whose suites give the same steps (same description,
          * code, set-up and commands) are shown once, naming each. */
         json_t *one = json_pack("{s:O,s:O,s:O}", "title", json_object_get(sv, "title"), "run",
                                 json_object_get(sv, "run"), "suite_link",
                                 json_object_get(sv, "suite_link"));
         json_object_set_new(one, "suite_path", json_string(json_string_value(json_object_get(sv, "suite_path"))));
+        /* Its folded block's summary names when and where it ran. */
+        pr_buf when = PR_BUF_INIT;
+        const pr_platform *machine = run->platform;
+        for (size_t k = i; k < f->nrecs && !machine; k++) /* its records' machine */
+            machine = f->runs[k] == run ? f->rec_plats[k] : NULL;
+        if (rs_dates(run, &when) && machine)
+            pr_buf_puts(&when, lang_str(l, "list_sep"));
+        if (machine)
+            pr_buf_puts(&when, pv_platform_title(l, machine));
+        if (when.len) {
+            pr_buf_clear(&b);
+            pr_md_text(&b, pr_buf_cstr(&when));
+            json_object_set_new(one, "when", json_string(pr_buf_cstr(&b)));
+        }
+        pr_buf_free(&when);
         json_t *steps = shown_steps(sv);
         json_t *same = NULL;
         for (size_t k = 0; k < json_array_size(list) && !same; k++) {
@@ -508,6 +524,57 @@ out:
     return rc;
 }
 
+/* A platform's footnotes printed once (issue 34): a ❗ footnote whose words
+ * an earlier table of the platform already footnoted (the same cross-run-set
+ * note under the summary, each configuration's and each published table)
+ * keeps its marker and refers to that note instead of repeating it. */
+static void dedupe_table(const lang *l, json_t *obj, const char *key, json_t *seen)
+{
+    static const char mark[] = "- \xE2\x9D\x97"; /* "- ❗" */
+    const char *md = json_string_value(json_object_get(obj, key));
+    if (!md)
+        return;
+    pr_buf out = PR_BUF_INIT;
+    int changed = 0;
+    for (const char *line = md; *line;) {
+        size_t n = strcspn(line, "\n");
+        const char *sp = n > sizeof mark - 1 && strncmp(line, mark, sizeof mark - 1) == 0
+                             ? memchr(line + sizeof mark - 1, ' ', n - (sizeof mark - 1))
+                             : NULL;
+        if (sp && n - (size_t)(sp + 1 - line) > 80) {
+            char *text = pr_xstrndup(sp + 1, n - (size_t)(sp + 1 - line));
+            if (json_object_get(seen, text)) {
+                pr_buf_put(&out, line, (size_t)(sp + 1 - line));
+                pr_buf_puts(&out, lang_str(l, "fwp_note_again"));
+                changed = 1;
+            } else {
+                json_object_set_new(seen, text, json_true());
+                pr_buf_put(&out, line, n);
+            }
+            free(text);
+        } else {
+            pr_buf_put(&out, line, n);
+        }
+        if (line[n] == '\n')
+            pr_buf_putc(&out, '\n');
+        line += n + (line[n] == '\n');
+    }
+    if (changed)
+        json_object_set_new(obj, key, json_string(pr_buf_cstr(&out)));
+    pr_buf_free(&out);
+}
+
+static void dedupe_notes(const lang *l, json_t *pv)
+{
+    json_t *seen = json_object(), *cv;
+    size_t i;
+    dedupe_table(l, pv, "summary_table", seen);
+    json_array_foreach(json_object_get(pv, "configs"), i, cv)
+        dedupe_table(l, cv, "repro_table", seen);
+    dedupe_table(l, pv, "pub_table", seen);
+    json_decref(seen);
+}
+
 /* ---------------------------------------------------------------- the page */
 
 /* The page's section numbers: set-up and steps only where there is a suite
@@ -585,6 +652,8 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
         json_array_append_new(plats, pv);
         failed = platform_view(w, l, f, order[i].first, order[i].end, page_rel, oc, &nt,
                                &several, pv, err) < 0;
+        if (!failed)
+            dedupe_notes(l, pv);
     }
     free(order);
     if (failed)
@@ -615,6 +684,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     free(stats_link);
     cpu_notes(view, l, f, err);
     data_date(view, l, f, err);
+    fws_summary(w, l, f, view, err);
     ok = 1;
 out:
     free(page_rel);

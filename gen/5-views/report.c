@@ -40,8 +40,13 @@ static lc_names *page_names;
 static int emit_file(lang *l, const char *page, json_t *view, const char *path,
                      pr_report_emit_fn emit, void *ctx, pr_err *err)
 {
-    pr_buf out = PR_BUF_INIT;
-    int rc = lang_render(l, page, view, &out, err);
+    pr_buf raw = PR_BUF_INIT, out = PR_BUF_INIT;
+    int rc = lang_render(l, page, view, &raw, err);
+    /* No prose line of thousands of characters (issue 34): broken at
+     * sentence ends, rendered the same. */
+    if (rc == 0)
+        pr_md_wrap_prose(&out, raw.data ? raw.data : "", raw.len);
+    pr_buf_free(&raw);
     if (rc == 0)
         rc = lc_check_page(path, l->code, pr_buf_cstr(&out), out.len, page_names, err);
     if (rc == 0)

@@ -331,9 +331,12 @@ static void measure_command(pr_buf *lines, const pr_suite *s, const pr_case *c, 
     free(dir);
 }
 
-/* The first case of each (nodes, GPUs per node), ordered by GPU count then
- * nodes: the cases a page shows commands for.  Caller frees the array. */
-static const pr_case **shown_cases(const pr_suite *s, size_t *n)
+/* The cases a page shows commands for, ordered by GPU count then nodes:
+ * every case where every_case (a run set's: the commands behind its
+ * figures, every precision), else the first of each (nodes, GPUs per node)
+ * (a plan's: its other cases differ only in batch size and precision).
+ * Caller frees the array. */
+static const pr_case **shown_cases(const pr_suite *s, int every_case, size_t *n)
 {
     const pr_case **out = pr_xcalloc(s->ncases ? s->ncases : 1, sizeof *out);
     *n = 0;
@@ -341,7 +344,8 @@ static const pr_case **shown_cases(const pr_suite *s, size_t *n)
         const pr_case *c = &s->cases[i];
         int seen = 0;
         for (size_t j = 0; j < *n && !seen; j++)
-            seen = out[j]->nodes == c->nodes && out[j]->gpus_per_node == c->gpus_per_node;
+            seen = !every_case && out[j]->nodes == c->nodes &&
+                   out[j]->gpus_per_node == c->gpus_per_node;
         if (seen)
             continue;
         size_t at = *n;
@@ -408,10 +412,11 @@ static void source_view(const pr_suite *s, json_t *view)
 
 /* The commands of each shown case: per node the framework's own, then
  * perfrepro's. */
-static void cases_view(const pr_suite *s, json_t *view, int prefix, used_vars *all)
+static void cases_view(const pr_suite *s, int every_case, json_t *view, int prefix,
+                       used_vars *all)
 {
     size_t n;
-    const pr_case **shown = shown_cases(s, &n);
+    const pr_case **shown = shown_cases(s, every_case, &n);
     json_t *arr = json_array();
     pr_buf lines = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
@@ -551,7 +556,7 @@ static void vars_view(const pr_suite *s, json_t *view, const used_vars *all)
     json_object_set_new(view, "step_vars", list);
 }
 
-void steps_view(const pr_suite *s, json_t *view)
+void steps_view(const pr_suite *s, int every_case, json_t *view)
 {
     used_vars all = {{0}, 0};
     /* With a source the framework's commands run in its checkout, and
@@ -575,7 +580,7 @@ void steps_view(const pr_suite *s, json_t *view)
     vw_md(view, "measure_block", &b);
     for (size_t i = 0; i < used.n; i++)
         use_var(&all, used.names[i]);
-    cases_view(s, view, prefix, &all);
+    cases_view(s, every_case, view, prefix, &all);
     vars_view(s, view, &all);
     pr_buf_free(&lines);
     pr_buf_free(&b);

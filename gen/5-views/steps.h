@@ -14,7 +14,9 @@
 /* Sets the step blocks of suite s in view (a framework page's): source_block,
  * source_repo, source_commit, setup_block, single_block, multi_block,
  * cmd_1gpu, cmd_ngpu and ngpu, cmd_multinode, slurm_block, measure_block;
- * each only where s gives what it needs. */
-void steps_view(const pr_suite *s, json_t *view);
+ * each only where s gives what it needs.  every_case: the commands of every
+ * case (a run set's suite: every precision behind its figures), else of
+ * the first case of each node and GPU count (a plan's). */
+void steps_view(const pr_suite *s, int every_case, json_t *view);
 
 #endif

@@ -346,6 +346,56 @@ static void table_csvs(page_ctx *pc, cmark_node *root)
     free(tables);
 }
 
+/* The folded blocks the pages write (a machine's environment, a run set's
+ * steps, the rules' JSON): an HTML block of exactly "<details><summary>TEXT
+ * </summary>" or "</details>" becomes that HTML again, TEXT (Markdown text:
+ * its backslash escapes undone) escaped; every other raw HTML stays dropped
+ * by safe rendering.  A custom block renders its on_enter as it is. */
+static void keep_details(cmark_node *root)
+{
+    static const char open[] = "<details><summary>", close_sum[] = "</summary>",
+                      end[] = "</details>";
+    cmark_node *next;
+    for (cmark_node *n = cmark_node_first_child(root); n; n = next) {
+        next = cmark_node_next(n);
+        const char *lit = cmark_node_get_literal(n);
+        if (cmark_node_get_type(n) != CMARK_NODE_HTML_BLOCK || !lit)
+            continue;
+        size_t len = strlen(lit);
+        while (len && (lit[len - 1] == '\n' || lit[len - 1] == ' '))
+            len--;
+        pr_buf html = PR_BUF_INIT;
+        size_t ol = sizeof open - 1, cl = sizeof close_sum - 1;
+        if (len == sizeof end - 1 && memcmp(lit, end, len) == 0) {
+            pr_buf_puts(&html, end);
+        } else if (len > ol + cl && memcmp(lit, open, ol) == 0 &&
+                   memcmp(lit + len - cl, close_sum, cl) == 0) {
+            char *text = pr_xstrndup(lit + ol, len - ol - cl);
+            if (!strchr(text, '<') && !strchr(text, '\n')) {
+                /* "\_" is "_": undo the Markdown escapes, then HTML's. */
+                char *w = text;
+                for (const char *r = text; *r; r++) {
+                    if (*r == '\\' && r[1] && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r[1]))
+                        r++;
+                    *w++ = *r;
+                }
+                *w = '\0';
+                pr_buf_puts(&html, open);
+                html_escape(&html, text);
+                pr_buf_puts(&html, close_sum);
+            }
+            free(text);
+        }
+        if (html.len) {
+            cmark_node *b = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+            cmark_node_set_on_enter(b, pr_buf_cstr(&html));
+            cmark_node_replace(n, b);
+            cmark_node_free(n);
+        }
+        pr_buf_free(&html);
+    }
+}
+
 static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
                    const char *css_href, const char *home_href, pr_buf *out)
 {
@@ -366,6 +416,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
     }
     char **ids = explicit_anchors(d.root, md, len);
     pr_cmarkx_headings(d.root, heading_cb, pc, NULL);
+    keep_details(d.root);
     char *body = cmark_render_html(d.root, SITE_RENDER_OPTS, pc->exts);
 
     pr_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"");

@@ -600,3 +600,118 @@ void pr_md_xml(pr_buf *out, const char *s)
         p += n;
     }
 }
+
+/* The characters (UTF-8 sequences) of s[0, n). */
+static size_t utf8_chars(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* The column where line's list item text starts ("- ", "  * ", "12. "):
+ * what a continuation is indented to; 0 for a paragraph. */
+static size_t item_indent(const char *line, size_t n)
+{
+    size_t i = 0;
+    while (i < n && line[i] == ' ')
+        i++;
+    if (i + 1 < n && strchr("-*+", line[i]) && line[i + 1] == ' ')
+        return i + 2;
+    size_t d = i;
+    while (d < n && line[d] >= '0' && line[d] <= '9')
+        d++;
+    if (d > i && d + 1 < n && (line[d] == '.' || line[d] == ')') && line[d + 1] == ' ')
+        return d + 2;
+    return 0;
+}
+
+/* 1 when text at s (of n bytes) may start a continuation line: nothing
+ * that Markdown would read as a new block (a list item, heading, quote,
+ * table, fence, HTML). */
+static int safe_continuation(const char *s, size_t n)
+{
+    if (!n || strchr("-+*#>|<`~=", s[0]) || s[0] == ' ')
+        return 0;
+    size_t d = 0;
+    while (d < n && s[d] >= '0' && s[d] <= '9')
+        d++;
+    return !(d > 0 && d < n && (s[d] == '.' || s[d] == ')'));
+}
+
+/* One prose line (no newline), broken as pr_md_wrap_prose says. */
+static void wrap_line(pr_buf *out, const char *line, size_t n)
+{
+    size_t indent = item_indent(line, n), start = 0;
+    /* In a code span; in a link's (target); inside [link text] or an
+     * image's [alt text], which tests and readers take whole. */
+    int code = 0, target = 0, depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = line[i];
+        if (c == '\\' && i + 1 < n) {
+            i++;
+            continue;
+        }
+        if (c == '`')
+            code = !code;
+        else if (!code && c == '(' && i > 0 && line[i - 1] == ']')
+            target = 1;
+        else if (!code && c == ')' && target)
+            target = 0;
+        else if (!code && !target && c == '[')
+            depth++;
+        else if (!code && !target && c == ']' && depth > 0)
+            depth--;
+        if (code || target || depth)
+            continue;
+        /* The break point: after ". " / "; " (the space dropped), or after
+         * "。" / "；" (3 bytes each). */
+        size_t end = 0, next = 0;
+        if ((c == '.' || c == ';') && i + 1 < n && line[i + 1] == ' ')
+            end = i + 1, next = i + 2;
+        else if (i + 3 <= n && (memcmp(line + i, "\xE3\x80\x82", 3) == 0 ||
+                                memcmp(line + i, "\xEF\xBC\x9B", 3) == 0))
+            end = next = i + 3;
+        if (!end || next >= n || !safe_continuation(line + next, n - next) ||
+            utf8_chars(line + start, end - start) < PR_MD_WRAP_AT)
+            continue;
+        pr_buf_put(out, line + start, end - start);
+        pr_buf_putc(out, '\n');
+        for (size_t k = 0; k < indent; k++)
+            pr_buf_putc(out, ' ');
+        start = next;
+        i = next - 1;
+    }
+    pr_buf_put(out, line + start, n - start);
+}
+
+void pr_md_wrap_prose(pr_buf *out, const char *md, size_t len)
+{
+    int fenced = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        const char *nl = memchr(md + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (md + pos)) : len - pos;
+        const char *line = md + pos;
+        size_t lead = 0;
+        while (lead < n && line[lead] == ' ')
+            lead++;
+        int fence = n - lead >= 3 && (memcmp(line + lead, "```", 3) == 0 ||
+                                      memcmp(line + lead, "~~~", 3) == 0);
+        if (fence)
+            fenced = !fenced;
+        /* An image's line is its alt text, which readers of the page
+         * do not see and tests read as one line: left whole. */
+        int image = n - lead >= 2 && line[lead] == '!' && line[lead + 1] == '[';
+        int prose = !fenced && !fence && !image && lead < n && !strchr("|#<", line[lead]) &&
+                    lead < 4;
+        if (prose && utf8_chars(line, n) > PR_MD_WRAP_OVER)
+            wrap_line(out, line, n);
+        else
+            pr_buf_put(out, line, n);
+        if (nl)
+            pr_buf_putc(out, '\n');
+        pos += n + (nl != NULL);
+    }
+}

@@ -100,4 +100,15 @@ void pr_md_heading_plain(pr_buf *out, const char *s, size_t len);
  * U+FFFF, surrogates and bytes that are not UTF-8. */
 void pr_md_xml(pr_buf *out, const char *s);
 
+/* Appends Markdown page md (len bytes) with each prose line of more than
+ * PR_MD_WRAP_OVER characters broken after sentence ends (". ", "; ", "。",
+ * "；") into lines of about PR_MD_WRAP_AT characters, each continuation
+ * indented to its list item's text: a soft line break, so the page renders
+ * the same, but no line runs to thousands of characters (issue 34).  Code
+ * blocks, tables, headings, HTML lines, code spans and link targets are
+ * never broken. */
+#define PR_MD_WRAP_OVER 1000
+#define PR_MD_WRAP_AT 300
+void pr_md_wrap_prose(pr_buf *out, const char *md, size_t len);
+
 #endif

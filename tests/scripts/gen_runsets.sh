@@ -128,7 +128,7 @@ grep -qF 'Published (Vendor): of another run set than these logs' "$e" ||
   { cat "$e"; fail "a vendor's gap is not said to compare two setups"; }
 grep -qF 'Published (Src): of another run set' "$e" && fail "the logs' own source is said to be another run set"
 awk '/^### The steps that produced the figures/,/^### The plan/' "$e" >"$t/steps"
-grep -qF '#### Run set “one node”' "$t/steps" || { cat "$e"; fail "no steps for the run set with a suite"; }
+grep -qF '<details><summary>Run set “one node”' "$t/steps" || { cat "$e"; fail "no steps for the run set with a suite"; }
 grep -qF '#### Run set “the cluster”' "$t/steps" && fail "steps for a run set without a suite"
 grep -qF 'pip install toy==1.2.3' "$t/steps" || { cat "$t/steps"; fail "the run set's setup is not shown"; }
 grep -qF -- '--batch-size 64 --amp' "$t/steps" || { cat "$t/steps"; fail "the run set's command is not shown"; }

@@ -49,8 +49,9 @@ while IFS= read -r page; do
     grep -n '\$(\|`' "$b" >"$tmp/hit" && fail "$where: shell glue: $(cat "$tmp/hit")"
   done
   # One clone per repository per recipe: the page's own steps, or one run
-  # set's steps that produced its figures (a section "#### Run set" / "#### 运行组").
-  awk '/^#### (Run set|运行组)/ { sect = $0 } /^##?#? / { sect = "" }
+  # set's steps that produced its figures (a folded block "<details><summary>Run
+  # set" / "<details><summary>运行组").
+  awk '/^<details><summary>(Run set|运行组)/ { sect = $0 } /^##?#? |^<\/details>/ { sect = "" }
        /^git clone / { print sect "\t" $3 }' "$page" | sort | uniq -d >"$tmp/dup"
   [ -s "$tmp/dup" ] && fail "$rel: cloned twice: $(cat "$tmp/dup")"
 done <"$tmp/pages"

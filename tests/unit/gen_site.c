@@ -100,6 +100,24 @@ Test(site, raw_html_is_never_passed_through)
     free(h);
 }
 
+/* The pages' folded blocks (issue 34): "<details><summary>TEXT</summary>"
+ * and "</details>" are kept, TEXT unescaped from Markdown and escaped as
+ * HTML; any other form (an attribute, markup in the summary) stays
+ * dropped. */
+Test(site, details_blocks_and_nothing_else)
+{
+    char *h = render("# T\n\n<details><summary>Run set “a\\_b” & c</summary>\n\n- item\n\n"
+                     "</details>\n\n<details open><summary>x</summary>\n\n"
+                     "<details><summary><script>y</script></summary>\n\n",
+                     "en");
+    expect_has(h, "<details><summary>Run set “a_b” &amp; c</summary>");
+    expect_has(h, "<li>item</li>");
+    expect_has(h, "</details>");
+    expect_lacks(h, "<details open");
+    expect_lacks(h, "<script");
+    free(h);
+}
+
 /* The audit's rows carry <a id="fig-..."></a> (a table row holds no
  * heading): that one form becomes the anchor; any other form of the tag,
  * or one with more attributes, stays dropped. */
