@@ -50,6 +50,18 @@ static void grow_slots(lc_names *ns)
 
 static void matcher_free(struct lc_matcher *m);
 
+/* 1 when s holds a letter (ASCII, or any non-ASCII byte): a printed value
+ * without one ("1", "2.0") can hold no words of either language, and cutting
+ * it out of a line as a name would cut words apart ("level O1" read as
+ * "level O" when "1", an OMP_NUM_THREADS of an env.json, was a name). */
+static int has_letter(const char *s)
+{
+    for (; *s; s++)
+        if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (unsigned char)*s >= 0x80)
+            return 1;
+    return 0;
+}
+
 void lc_names_add(lc_names *ns, const char *name, int cjk_ok)
 {
     if (!name || !*name)
@@ -89,7 +101,7 @@ static void add_printed(lc_names *ns, const json_t *v)
     const char *k;
     json_t *val;
     size_t i;
-    if (json_is_string(v))
+    if (json_is_string(v) && has_letter(json_string_value(v)))
         lc_names_add(ns, json_string_value(v), 0);
     else if (json_is_object(v))
         json_object_foreach((json_t *)v, k, val) add_printed(ns, val);

@@ -10,6 +10,7 @@
 
 #include "bitext.h"
 #include "buf.h"
+#include "data.h"
 #include "jdoc.h"
 #include "langcheck.h"
 
@@ -89,6 +90,30 @@ Test(langcheck, names_from_data_pass)
     cr_assert(msg && strstr(msg, "P.md:1:"), "%s", msg ? msg : "(passed)");
     /* and a name does not hide the prose around it */
     cr_assert(check("zh", "PyTorch (CPU, synthetic data) runs on every single core\n", &ns));
+    lc_names_free(&ns);
+}
+
+/* An env.json value without a letter ("1": OMP_NUM_THREADS) is no name: cut
+ * out of a line it split a short quotation ("level O1") into English words
+ * that failed a Chinese page. */
+Test(langcheck, a_printed_value_without_letters_is_no_name)
+{
+    lc_names ns = LC_NAMES_INIT;
+    const char *line = "日志为 apex：amp 日志“Selected optimization level O1”，fp16 日志为 O2。\n";
+    const char *before = check("zh", line, &ns);
+    pr_dataset d;
+    memset(&d, 0, sizeof d);
+    pr_run run;
+    memset(&run, 0, sizeof run);
+    run.env = json_pack("{s:{s:{s:s,s:s}}}", "runtime", "settings", "OMP_NUM_THREADS", "1",
+                        "OPENBLAS_NUM_THREADS", "2.0");
+    d.runs = &run;
+    d.nruns = 1;
+    lc_names_from_data(&ns, &d);
+    const char *after = check("zh", line, &ns);
+    json_decref(run.env);
+    cr_expect((before == NULL) == (after == NULL), "without the names: %s; with them: %s",
+              before ? before : "passes", after ? after : "passes");
     lc_names_free(&ns);
 }
 
