@@ -5,10 +5,11 @@
 # --threads 1, B with --threads 2 (one per core of this 2-core machine),
 # ResNet50 fp32 batch size 8, 12 steps, RUNS runs a side (default 5), interleaved
 # A B A B ... so that whatever else the machine does falls on both sides
-# alike.  Each side is one run set (one perfrepro-measure run folder, its
+# alike; OMP_NUM_THREADS and OPENBLAS_NUM_THREADS are set to the same count.
+# Each side is one run set (one perfrepro-measure run folder, its
 # suite.json the suite that made it):
 #   data/runs/DATE-cpu-resnet50-threads1, data/runs/DATE-cpu-resnet50-threads2
-#   sh scripts/ab-cpu-threads.sh [RUNS]
+#   sh scripts/ab-cpu-threads.sh [RUNS]   (AB_DATE names the folders, AB_STEPS the steps)
 # Needs Debian's python3-torch and python3-torchvision with an optimised BLAS
 # (scripts/deps.sh torch), and a quiet machine: it refuses to start with the
 # reference BLAS behind libblas.so.3 (one thread then runs 10-15x slower than
@@ -37,7 +38,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfrepro-ab.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 for t in 1 2; do
   /usr/bin/python3 - "$t" "$RUNS" data/suites/ResNet50/PyTorch-CPU.json "$TMP/threads$t.json" <<'EOF'
-import json, sys
+import json, os, sys
 threads, runs, src, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 s = json.load(open(src, encoding="utf-8"))
 cmd = s["command"]
@@ -45,10 +46,16 @@ i = cmd.index("--batch-size")
 s["command"] = cmd[:i] + ["--threads", threads] + cmd[i:]
 s["matrix"]["batch_size"] = [8]
 s["matrix"]["repeats"] = runs
-# 20 steps, both sides the same: with OpenBLAS one thread trains at about
-# 4.6 images a second here, two at about 10; the steady window is found in
-# each run's steps (docs/statistics.md).
-s["max_iter"] = 20
+# AB_STEPS steps (default 30), both sides the same: with OpenBLAS one thread
+# trains at about 3.1 images a second here, two at about 5.8; the steady
+# window is found in each run's steps (docs/statistics.md#steady-state), and
+# MSER looks for the warm-up's end in the first half: at 20 steps a 2-thread
+# run still warming up at step 10 was judged unsteady.
+s["max_iter"] = int(os.environ.get("AB_STEPS", "30"))
+# The BLAS's own threads too: OpenBLAS (pthreads) starts one per core
+# whatever torch.set_num_threads says, and the "1 thread" side of the first
+# run with OpenBLAS used two cores (its steps' cpu_s twice their time_s).
+s["env"] = dict(s.get("env", {}), OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads)
 d = s["description"]
 d["zh"] = d["zh"].replace("单进程用满所有核", "单进程、%s 个线程（--threads %s）" % (threads, threads))
 d["en"] = d["en"].replace("one process using every core",
