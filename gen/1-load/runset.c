@@ -306,6 +306,53 @@ static const char *env_value(const pr_run *run, const char *kind)
     return NULL;
 }
 
+/* run's env.json runtime (measure/cpurt.h) as "NAME=value" per setting
+ * ("NAME not set") and "KIND: file, file" per kind of library, in the
+ * record's order, into a JSON object keyed by setting or kind. */
+static json_t *runtime_facts(const pr_run *run)
+{
+    json_t *out = json_object(), *rt = json_object_get(run->env, "runtime");
+    if (!json_is_object(rt))
+        return out;
+    const char *name;
+    json_t *v;
+    json_object_foreach(json_object_get(rt, "settings"), name, v) {
+        char *text = json_is_string(v) ? pr_xasprintf("%s=%s", name, json_string_value(v))
+                                       : pr_xasprintf("%s not set", name);
+        json_object_set_new(out, name, json_string(text));
+        free(text);
+    }
+    size_t i;
+    json_array_foreach(json_object_get(rt, "libraries"), i, v) {
+        const char *kind = json_string_value(json_object_get(v, "kind"));
+        const char *file = json_string_value(json_object_get(v, "file"));
+        const char *base = file ? strrchr(file, '/') : NULL;
+        if (!kind || !file)
+            continue;
+        json_t *had = json_object_get(out, kind);
+        char *text = had ? pr_xasprintf("%s, %s", json_string_value(had), base ? base + 1 : file)
+                         : pr_xasprintf("%s: %s", kind, base ? base + 1 : file);
+        json_object_set_new(out, kind, json_string(text));
+        free(text);
+    }
+    return out;
+}
+
+/* The runtime facts a and b both recorded and that differ (a run set
+ * without a runtime, imported or from another machine, says nothing). */
+static void runtime_diff(const pr_run *a, const pr_run *b, json_t *arr)
+{
+    json_t *fa = runtime_facts(a), *fb = runtime_facts(b), *va;
+    const char *key;
+    json_object_foreach(fa, key, va) {
+        json_t *vb = json_object_get(fb, key);
+        if (vb && strcmp(json_string_value(va), json_string_value(vb)) != 0)
+            add_diff(arr, "runtime", json_string_value(va), json_string_value(vb));
+    }
+    json_decref(fa);
+    json_decref(fb);
+}
+
 json_t *rs_diff(const pr_run *a, const pr_run *b)
 {
     json_t *arr = json_array();
@@ -331,6 +378,8 @@ json_t *rs_diff(const pr_run *a, const pr_run *b)
                                 json_string(kinds[k]));
         }
     }
+    /* What the jobs loaded and ran with, where measure saw it (env.json). */
+    runtime_diff(a, b, arr);
     pr_buf_free(&x);
     pr_buf_free(&y);
     return arr;

@@ -64,10 +64,12 @@ const char *rs_last(const pr_run *run);
  * equal.  Returns the number of keys that differ. */
 int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out);
 /* What differs between run sets a and b, as a new array (the caller's) of
- * {"what": "dates"|"rule"|"env", "a": TEXT, "b": TEXT} in that order ("env"
- * items add "kind": what their declared environment groups state of gpu,
- * cpu, memory, os, driver, image, framework, cuda, cudnn, nccl, where both
- * state it).  Empty when a == b. */
+ * {"what": "dates"|"rule"|"env"|"runtime", "a": TEXT, "b": TEXT} in that
+ * order ("env" items add "kind": what their declared environment groups
+ * state of gpu, cpu, memory, os, driver, image, framework, cuda, cudnn,
+ * nccl, where both state it; "runtime": a setting ("OMP_NUM_THREADS=1") or
+ * a kind of library ("blas: libopenblasp-r0.3.21.so") of the jobs, from
+ * env.json, where both recorded it).  Empty when a == b. */
 json_t *rs_diff(const pr_run *a, const pr_run *b);
 
 #endif

@@ -121,6 +121,13 @@ st=0; "$GEN" compare --data "$t/data" --a fast --b elsewhere 2>"$t/err" >"$t/out
 [ $st -eq 1 ] && grep -q 'share no platform' "$t/err" && [ ! -s "$t/out" ] ||
   fail "two platforms: exit $st: $(cat "$t/err")"
 
+# The OpenBLAS A/B: what the jobs ran with differs as measure saw it
+# (env.json's runtime: the BLAS's threads), and the cell is judged.
+"$GEN" compare --declared cpu-resnet50-threads-openblas --lang en >"$t/ob.md" || fail "openblas md"
+grep -qF 'as measure saw it (OPENBLAS\_NUM\_THREADS=1 vs OPENBLAS\_NUM\_THREADS=2)' "$t/ob.md" ||
+  fail "openblas md: the BLAS threads are not among the differences"
+grep -q '| 1.793 | 1.591 – 1.844 | 96.8 % | faster |' "$t/ob.md" || fail "openblas md: $(grep '^| ResNet50' "$t/ob.md")"
+
 # --- scipy: the HL ratio and the exact Moses interval from the records
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || { echo "compare_cli: no scipy for /usr/bin/python3 (Debian: python3-scipy): cross-check skipped"; exit 77; }
 /usr/bin/python3 - "data/runs/$A" "data/runs/$B" "$t/ab.json" <<'EOF' || fail "scipy cross-check"
