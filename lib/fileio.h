@@ -21,6 +21,10 @@ int pr_open_regular(const char *path, pr_err *err);
 int pr_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *err);
 /* pr_read_file_max with PR_READ_MAX_BYTES. */
 int pr_read_file(const char *path, pr_buf *out, pr_err *err);
+/* pr_read_file, but a symbolic link at path is not followed: 1, nothing
+ * read and err untouched, when path is one, so that the caller checks where
+ * it leads first (lstat and open in one system call for the common case). */
+int pr_read_file_nofollow(const char *path, pr_buf *out, pr_err *err);
 /* 0 when path, with every symbolic link resolved, lies inside root (also
  * resolved); otherwise -1 with an error naming path.  What gen reads and
  * publishes must pass this against the tree it was given. */

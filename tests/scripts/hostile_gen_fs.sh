@@ -131,6 +131,11 @@ fresh; mv "$L/train_log/fake_case_1" "$L/train_log/real"; ln -s real "$L/train_l
 (cd "$R" && gen 0 "" validate && gen 0 "" build && gen 0 "" site && gen 0 "" check)
 [ -f "$R/build/site/files/data/runs/r1/logs/train_log/fake_case_1.txt" ] ||
   fail "a log linked inside the repository was not published"
+# A record linked inside the repository is loaded (records are opened
+# without following links; a link is checked, then followed).
+fresh; mv "$L/index/fake_case_1_speed" "$L/index/real_record"
+ln -s real_record "$L/index/fake_case_1_speed"
+(cd "$R" && gen 0 "" validate && gen 0 "" build)
 
 # ------------------------------------------------ special and huge files
 fresh; rm -f "$L/index/fake_case_1_speed"; mkfifo "$L/index/fake_case_1_speed"

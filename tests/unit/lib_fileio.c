@@ -218,3 +218,31 @@ Test(stage, unchanged_files_are_links_changed_ones_new)
     free(old);
     free(d);
 }
+
+/* pr_read_file_nofollow (issue 31 #21: a record checked and opened in one
+ * system call): a regular file is read whole, a symbolic link is left to
+ * the caller (1, nothing read), a FIFO is refused without blocking. */
+Test(read_nofollow, regular_read_link_left_to_the_caller)
+{
+    char *dir = tmpdir();
+    put(dir, "rec_speed", "{\"a\": 1}\n");
+    char *rec = pr_path_join(dir, "rec_speed"), *link = pr_path_join(dir, "link_speed");
+    char *fifo = pr_path_join(dir, "fifo_speed");
+    cr_assert(symlink("rec_speed", link) == 0);
+    cr_assert(mkfifo(fifo, 0644) == 0);
+    pr_buf b = PR_BUF_INIT;
+    pr_err err;
+    cr_expect(pr_read_file_nofollow(rec, &b, &err) == 0);
+    cr_expect_str_eq(pr_buf_cstr(&b), "{\"a\": 1}\n");
+    pr_buf_clear(&b);
+    cr_expect(pr_read_file_nofollow(link, &b, &err) == 1);
+    cr_expect(b.len == 0);
+    cr_expect(pr_read_file_nofollow(fifo, &b, &err) < 0);
+    cr_expect(strstr(err.msg, "FIFO") != NULL, "%s", err.msg);
+    pr_buf_free(&b);
+    free(rec);
+    free(link);
+    free(fifo);
+    rm_rf(dir);
+    free(dir);
+}
