@@ -263,6 +263,13 @@ Test(fwpage, rules_in_words_and_json_without_float_noise)
     cr_expect(strstr(s, "\"fraction\":0.05,") || strstr(s, "\"fraction\":0.05}"), "%s", s);
     cr_expect(!strstr(s, "0000000000"), "%s", s);
     free(s);
+    /* Without a real (no round trip taken): the keys sorted, compact. */
+    json_t *plain = json_pack("{s:s,s:[i,s,{s:n}]}", "scope", "per_card", "keyword", 1, "a\u00e9",
+                              "z", NULL);
+    s = rw_json_shortest(plain);
+    cr_expect_str_eq(s, "{\"keyword\":[1,\"a\u00e9\",{\"z\":null}],\"scope\":\"per_card\"}");
+    free(s);
+    json_decref(plain);
     lang en = {.code = "en"};
     pr_err err;
     cr_assert(lang_load(&en, "templates", &err) == 0, "%s", err.msg);
