@@ -613,6 +613,24 @@ int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *e
     return 0;
 }
 
+static int render_row(void *ctx, json_t *row)
+{
+    stream_row(ctx, row);
+    return 0;
+}
+
+int ex_render_world(const rm_world *w, ex_format fmt, int bom, pr_buf *out, pr_err *err)
+{
+    const char *bad = bom_refusal(fmt, bom);
+    if (bad)
+        return pr_err_set(err, NULL, 0, 0, NULL, "%s", bad);
+    ex_stream st;
+    stream_begin(&st, fmt, bom, out);
+    ex_each_row(w, render_row, &st);
+    stream_end(&st);
+    return 0;
+}
+
 /* ex_write's sink: each row rendered, then written once the buffer holds
  * 64 KiB. */
 typedef struct write_ctx {

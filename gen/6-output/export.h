@@ -69,6 +69,11 @@ int ex_write(const rm_world *w, ex_format fmt, int bom, pr_out *o, pr_err *err);
  * Returns 0, or -1 with err set (a BOM asked of a JSON format). */
 int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *err);
 
+/* ex_render of w's rows as they are made (ex_each_row): the same bytes
+ * as ex_render(ex_rows(w)), without holding every row (gen's
+ * figures.csv). */
+int ex_render_world(const rm_world *w, ex_format fmt, int bom, pr_buf *out, pr_err *err);
+
 /* One CSV record (RFC 4180: fields escaped by pr_csv_field, ended by CRLF) of row's
  * values in column order. */
 void ex_csv_record(const json_t *row, pr_buf *out);

@@ -256,6 +256,11 @@ Test(export, rows_of_a_small_data_folder)
         cr_assert(ex_render(again, fmts[f], 0, &b, &err) == 0, "%s", err.msg);
         cr_expect(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "format %zu", f);
         json_decref(again);
+        /* Streamed (gen's figures.csv): the same bytes. */
+        pr_buf c = PR_BUF_INIT;
+        cr_assert(ex_render_world(w, fmts[f], 0, &c, &err) == 0, "%s", err.msg);
+        cr_expect(a.len == c.len && memcmp(a.data, c.data, a.len) == 0, "streamed, format %zu", f);
+        pr_buf_free(&c);
         if (fmts[f] == EX_BENCHER) {
             json_error_t je;
             json_t *doc = json_loads(pr_buf_cstr(&a), 0, &je);
