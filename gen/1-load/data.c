@@ -13,6 +13,7 @@
 #include "fitfile.h"
 #include "pairing.h"
 #include "runset.h"
+#include "workers.h"
 #include "fileio.h"
 #include "jdoc.h"
 
@@ -480,6 +481,27 @@ static int load_record(const char *root, const char *path, pr_record *rec, pr_er
     return rc;
 }
 
+/* The record files of a run set, read and parsed on every processor
+ * (workers.h): that was most of loading 10^5 records (issue 31 #21).  Each
+ * job writes only its own slot; what is checked against other files (logs,
+ * duplicates, fits) stays in load_run, in name order, so the model and the
+ * first error are what one thread gives. */
+typedef struct record_jobs {
+    const char *root;
+    char **paths;       /* the record files, in name order */
+    pr_record *records; /* slot i: paths[i] loaded (the run's own array) */
+    char **errors;      /* slot i: NULL, or the message when it failed (malloc'd) */
+} record_jobs;
+
+static void load_record_job(void *ctx, size_t i)
+{
+    record_jobs *j = ctx;
+    pr_err e;
+    pr_record_init(&j->records[i]);
+    if (load_record(j->root, j->paths[i], &j->records[i], &e) < 0)
+        j->errors[i] = pr_xstrdup(e.msg);
+}
+
 static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name,
                     pr_err *err)
 {
@@ -491,7 +513,8 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     char *index = pr_path_join(r.dir, "logs/index");
     char **names = NULL;
     char *log_dir = NULL; /* the folder of the last log checked */
-    size_t cap = 0;       /* of r.records, r.record_files and r.fits */
+    record_jobs jobs = {d->dir, NULL, NULL, NULL};
+    size_t njobs = 0, next = 0; /* next: the first slot not yet taken into r */
     int rc = -1, has;
     unsigned mode;
     if ((has = data_entry(d->dir, env, &mode, err)) < 0 || (has && load_env(&r, env, err) < 0))
@@ -509,12 +532,29 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     free(fit_dir_path);
     for (char **p = names; p && *p; p++) {
         size_t l = strlen(*p);
-        if (l < 7 || strcmp(*p + l - 6, "_speed") != 0)
-            continue;
-        char *path = pr_path_join(index, *p);
-        pr_record rec;
-        pr_record_init(&rec);
-        if (load_record(d->dir, path, &rec, err) < 0) {
+        if (l >= 7 && strcmp(*p + l - 6, "_speed") == 0)
+            njobs++;
+    }
+    jobs.paths = pr_xcalloc(njobs + 1, sizeof *jobs.paths);
+    jobs.errors = pr_xcalloc(njobs + 1, sizeof *jobs.errors);
+    r.records = jobs.records = pr_xcalloc(njobs + 1, sizeof *r.records);
+    r.record_files = pr_xcalloc(njobs + 1, sizeof *r.record_files);
+    r.fits = pr_xcalloc(njobs + 1, sizeof *r.fits);
+    njobs = 0;
+    for (char **p = names; p && *p; p++) {
+        size_t l = strlen(*p);
+        if (l >= 7 && strcmp(*p + l - 6, "_speed") == 0)
+            jobs.paths[njobs++] = pr_path_join(index, *p);
+    }
+    wk_run(njobs, load_record_job, &jobs);
+    /* Slot i is taken (next = i + 1) before it is checked: from then on
+     * this loop frees it on error, as it did when it loaded it. */
+    while (next < njobs) {
+        size_t i = next++;
+        char *path = jobs.paths[i];
+        pr_record rec = r.records[i]; /* r.nrecords == i: it stays in place */
+        if (jobs.errors[i]) {
+            pr_err_set(err, NULL, 0, 0, NULL, "%s", jobs.errors[i]);
             pr_record_clear(&rec);
             free(path);
             goto out;
@@ -583,13 +623,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             free(path);
             goto out;
         }
-        if (r.nrecords == cap) { /* doubling: a copy of every record per record was quadratic */
-            cap = cap ? 2 * cap : 16;
-            r.records = pr_xrealloc(r.records, cap * sizeof *r.records);
-            r.record_files = pr_xrealloc(r.record_files, cap * sizeof *r.record_files);
-            r.fits = pr_xrealloc(r.fits, cap * sizeof *r.fits);
-        }
-        r.records[r.nrecords] = rec;
+        r.records[r.nrecords] = rec; /* room for every record file: njobs */
         r.fits[r.nrecords] = fit;
         r.record_files[r.nrecords++] = path;
     }
@@ -632,6 +666,10 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     memset(&r, 0, sizeof r);
     rc = 0;
 out:
+    for (size_t i = next; i < njobs; i++) { /* loaded, not taken: an earlier one failed */
+        pr_record_clear(&r.records[i]);
+        free(jobs.paths[i]);
+    }
     if (rc < 0) {
         for (size_t i = 0; i < r.nrecords; i++) {
             pr_record_clear(&r.records[i]);
@@ -647,6 +685,10 @@ out:
         rs_free(r.set);
         pr_suite_free(r.suite);
     }
+    for (size_t i = 0; i < njobs; i++)
+        free(jobs.errors[i]);
+    free(jobs.paths);
+    free(jobs.errors);
     pr_strv_free(names);
     free(log_dir);
     free(env);

@@ -336,3 +336,30 @@ Test(export, json_reals_each_shortest)
     pr_buf_free(&b);
     json_decref(rows);
 }
+
+/* Records are read and parsed on every processor (issue 31 #21); the error
+ * is still the first in name order, the same at every load, and a check
+ * across files (a missing log) before a broken file wins as it did. */
+Test(export, records_loaded_in_parallel_first_error_in_name_order)
+{
+    char *d = export_data();
+    for (int rep = 10; rep < 60; rep++)
+        put_record(d, 8, rep, 700 + rep);
+    put(d, "runs/r1/logs/index/F_amp_8_r45x_speed", "{\"broken\": ");
+    put(d, "runs/r1/logs/index/F_amp_8_r52x_speed", "[1,");
+    pr_err err;
+    for (int i = 0; i < 20; i++) {
+        pr_dataset *ds = NULL;
+        cr_assert(pr_data_load(d, &ds, &err) < 0);
+        cr_expect(strstr(err.msg, "F_amp_8_r45x_speed") && strstr(err.msg, "invalid JSON"), "%s",
+                  err.msg);
+    }
+    char *log = pr_path_join(d, "runs/r1/logs/train_log/F_amp_8_r30");
+    cr_assert(unlink(log) == 0);
+    pr_dataset *ds = NULL;
+    cr_assert(pr_data_load(d, &ds, &err) < 0);
+    cr_expect(strstr(err.msg, "F_amp_8_r30_speed: log_file") != NULL, "%s", err.msg);
+    free(log);
+    rm_rf(d);
+    free(d);
+}
