@@ -202,15 +202,19 @@ void pr_md_link_target(pr_buf *out, const char *s)
 
 void pr_md_link_path(pr_buf *out, const char *path)
 {
-    for (const char *s = path; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        /* '#' and '?' would end the path (fragment, query), '&' start an
-         * entity, ':' in the first part read as a scheme; UTF-8 is kept as
-         * GitHub accepts it. */
-        if (c <= 0x20 || c == 0x7f || strchr("\"#%&()<>?[\\]^`{|}:", c))
-            put_pct(out, c);
-        else
-            pr_buf_putc(out, c);
+    /* '#' and '?' would end the path (fragment, query), '&' start an
+     * entity, ':' in the first part read as a scheme; controls, space and
+     * DEL are escaped too; UTF-8 is kept as GitHub accepts it.  Runs of
+     * the rest are copied whole (a log link per record on every page). */
+    static const char escaped[] = "\"#%&()<>?[\\]^`{|}:\x7f \x01\x02\x03\x04\x05\x06\x07\x08"
+                                  "\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16"
+                                  "\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f";
+    for (const char *s = path; s && *s;) {
+        size_t n = strcspn(s, escaped);
+        pr_buf_put(out, s, n);
+        s += n;
+        if (*s)
+            put_pct(out, (unsigned char)*s++);
     }
 }
 

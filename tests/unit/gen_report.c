@@ -553,6 +553,19 @@ Test(md, link_paths_and_urls)
     cr_expect_str_eq(pr_buf_cstr(&b),
                      "../runs/r%231%3Fx/a%20b%29%28%2541%26amp;%3A%5B%5D%7B%7D%3C%3E%7C%5C%60%22%5E/"
                      "é.log");
+    /* Every byte alone: controls, space, DEL and the specials escaped (in
+     * upper-case hex), the rest kept (the run-copying loop's rule). */
+    for (int c = 1; c < 256; c++) {
+        char in[4] = {'a', (char)c, 'b', 0}, want[8];
+        int esc = c <= 0x20 || c == 0x7f || strchr("\"#%&()<>?[\\]^`{|}:", c);
+        if (esc)
+            snprintf(want, sizeof want, "a%%%02Xb", c);
+        else
+            snprintf(want, sizeof want, "a%cb", c);
+        pr_buf_clear(&b);
+        pr_md_link_path(&b, in);
+        cr_expect_str_eq(pr_buf_cstr(&b), want, "byte %d", c);
+    }
     pr_buf_clear(&b);
     pr_md_link_target(&b, "https://x.org/a%20b/c d?q=1#L12");
     cr_expect_str_eq(pr_buf_cstr(&b), "https://x.org/a%20b/c%20d?q=1#L12");
