@@ -1,8 +1,9 @@
 /* workers: the same job for items 0..n-1 on this machine's processors (up
  * to WK_MAX_THREADS threads, this one among them), for the drawing of
- * charts and step traces and the reading of a run set's record files.  Each item is done exactly once; the order they
- * are done in is not fixed, so a job writes only its own item's results and
- * the caller emits them in item order afterwards (deterministic output).
+ * charts and step traces and the reading of a run set's record files.
+ * Each item is done exactly once; the order they are done in is not fixed,
+ * so a job writes only its own item's results and the caller emits them in
+ * item order afterwards (deterministic output).
  *
  * Memory: nothing is kept; a thread that cannot be started leaves its share
  * to the others. */
