@@ -422,11 +422,20 @@ static int check_per_node(const char *path, const pr_record *rec, const pr_platf
     return -1;
 }
 
+/* What data_entry said of a log, found beside its record's loading (in
+ * a worker): rc and mode, and the message when rc < 0 (malloc'd). */
+typedef struct log_entry {
+    int rc;
+    unsigned mode;
+    char *error;
+} log_entry;
+
 /* The log a record names (log_file, a checked relative path) must be a
  * regular file resolving inside root: it is linked and published.  Its
- * folder is checked once per run (*log_dir, malloc'd, remembers it). */
+ * folder is checked once per run (*log_dir, malloc'd, remembers it); the
+ * file itself as data_entry says, or as pre says when not NULL. */
 static int check_log(const char *root, const char *run_dir, const char *log_file, char **log_dir,
-                     const char *record, const char *field, pr_err *err)
+                     const log_entry *pre, const char *record, const char *field, pr_err *err)
 {
     char *dir = pr_path_dirname(log_file);
     char *log = pr_path_join(run_dir, log_file);
@@ -441,8 +450,14 @@ static int check_log(const char *root, const char *run_dir, const char *log_file
         else if (rc == 1)
             rc = 0;
     }
-    if (rc == 1)
+    if (rc == 1 && pre) {
+        rc = pre->rc;
+        mode = pre->mode;
+        if (rc < 0)
+            pr_err_set(err, NULL, 0, 0, NULL, "%s", pre->error);
+    } else if (rc == 1) {
         rc = data_entry(root, log, &mode, err);
+    }
     if (rc < 0)
         pr_err_prefix(err, "%s: %s", record, field);
     else if (rc == 0)
@@ -487,10 +502,11 @@ static int load_record(const char *root, const char *path, pr_record *rec, pr_er
  * duplicates, fits) stays in load_run, in name order, so the model and the
  * first error are what one thread gives. */
 typedef struct record_jobs {
-    const char *root;
+    const char *root, *run_dir;
     char **paths;       /* the record files, in name order */
     pr_record *records; /* slot i: paths[i] loaded (the run's own array) */
     char **errors;      /* slot i: NULL, or the message when it failed (malloc'd) */
+    log_entry *logs;    /* slot i: what is at records[i].log_file */
 } record_jobs;
 
 static void load_record_job(void *ctx, size_t i)
@@ -498,8 +514,21 @@ static void load_record_job(void *ctx, size_t i)
     record_jobs *j = ctx;
     pr_err e;
     pr_record_init(&j->records[i]);
-    if (load_record(j->root, j->paths[i], &j->records[i], &e) < 0)
+    if (load_record(j->root, j->paths[i], &j->records[i], &e) < 0) {
         j->errors[i] = pr_xstrdup(e.msg);
+        return;
+    }
+    /* Its log, looked at here too (an lstat a record); check_log still
+     * checks its folder first, in order. */
+    const char *log_file = j->records[i].log_file;
+    if (log_file && log_file[0]) {
+        char *log = pr_path_join(j->run_dir, log_file);
+        log_entry *le = &j->logs[i];
+        le->rc = data_entry(j->root, log, &le->mode, &e);
+        if (le->rc < 0)
+            le->error = pr_xstrdup(e.msg);
+        free(log);
+    }
 }
 
 static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name,
@@ -513,7 +542,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     char *index = pr_path_join(r.dir, "logs/index");
     char **names = NULL;
     char *log_dir = NULL; /* the folder of the last log checked */
-    record_jobs jobs = {d->dir, NULL, NULL, NULL};
+    record_jobs jobs = {d->dir, NULL, NULL, NULL, NULL, NULL};
     size_t njobs = 0, next = 0; /* next: the first slot not yet taken into r */
     int rc = -1, has;
     unsigned mode;
@@ -537,6 +566,8 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     }
     jobs.paths = pr_xcalloc(njobs + 1, sizeof *jobs.paths);
     jobs.errors = pr_xcalloc(njobs + 1, sizeof *jobs.errors);
+    jobs.logs = pr_xcalloc(njobs + 1, sizeof *jobs.logs);
+    jobs.run_dir = r.dir;
     r.records = jobs.records = pr_xcalloc(njobs + 1, sizeof *r.records);
     r.record_files = pr_xcalloc(njobs + 1, sizeof *r.record_files);
     r.fits = pr_xcalloc(njobs + 1, sizeof *r.fits);
@@ -560,7 +591,8 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             goto out;
         }
         int bad = rec.log_file[0] &&
-                  check_log(d->dir, r.dir, rec.log_file, &log_dir, path, "log_file", err) < 0;
+                  check_log(d->dir, r.dir, rec.log_file, &log_dir, &jobs.logs[i], path, "log_file",
+                            err) < 0;
         /* Every log of "logs" is linked like log_file: the same checks. */
         for (size_t i = 0; !bad && i < json_array_size(rec.logs); i++) {
             char field[32];
@@ -570,7 +602,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
                 bad = pr_err_set(err, path, 0, 0, field, "\"%s\" must be a relative path inside "
                                  "the run directory", lp) < 0;
             else
-                bad = check_log(d->dir, r.dir, lp, &log_dir, path, field, err) < 0;
+                bad = check_log(d->dir, r.dir, lp, &log_dir, NULL, path, field, err) < 0;
         }
         if (bad) {
             pr_record_clear(&rec);
@@ -685,10 +717,13 @@ out:
         rs_free(r.set);
         pr_suite_free(r.suite);
     }
-    for (size_t i = 0; i < njobs; i++)
+    for (size_t i = 0; i < njobs; i++) {
         free(jobs.errors[i]);
+        free(jobs.logs[i].error);
+    }
     free(jobs.paths);
     free(jobs.errors);
+    free(jobs.logs);
     pr_strv_free(names);
     free(log_dir);
     free(env);
