@@ -16,6 +16,7 @@
 #include "fileio.h"
 #include "import_fs.h"
 #include "import_pub.h"
+#include "import_steps.h"
 #include "import_typed.h"
 
 /* A growable argv whose strings it owns. */
@@ -521,6 +522,9 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
         free(src);
         free(dst);
     }
+    /* What the hand files do not give, the import writes (import_steps.h). */
+    if (rc == 0)
+        rc = import_steps_write(m, run, dest, out_root, err);
     if (rc == 0)
         rc = write_source_md(m, run, dest, has_licence, err);
 out:
