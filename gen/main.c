@@ -81,7 +81,8 @@ static const gen_command commands[] = {
      "          --batch-size N --unit UNIT --platform ID --repo OWNER/NAME\n"
      "          --commit HEX --path PATH --out PUBLISHED.json [--label L]\n"
      "          [--model-title T] [--framework-title T] [--batch-label L]\n"
-     "          [--variant V] [--note TEXT] [--gpus-per-node N]\n",
+     "          [--variant V] [--note TEXT] [--gpus-per-node N]\n"
+     "          [--nodes-column NAME] [--gpus-column NAME]\n",
      "import-table  read one pipe table of a Markdown file (cmark-gfm) and add it to\n"
      "          a published-figures file: the GPU count from each row's first cell\n"
      "          (\"8\", \"8卡\", \"4机32卡\", \"GPU=8,BS=96\": a batch size printed there\n"
@@ -93,7 +94,11 @@ static const gen_command commands[] = {
      "          dashes (\"-\", \"——\") or N/A is no figure; TODO and OOM are states; a\n"
      "          note after a figure (\"33082.12 (O2)\", \"1438.518(O2)\") goes to the\n"
      "          table's note.  --note adds a note; --gpus-per-node (default 8) splits\n"
-     "          GPU counts into nodes; a re-import of the same table replaces it.\n"
+     "          GPU counts into nodes; --gpus-column NAME reads the (total) GPU count\n"
+     "          from that column instead of the first cell, --nodes-column NAME the\n"
+     "          node count.  A FILE named *.csv is one table (RFC 4180, the first\n"
+     "          record its header; --table and --after are not needed), its lines\n"
+     "          named as in the CSV file.  A re-import of the same table replaces it.\n"
      "          A figure a number cannot keep exactly, a second row of one\n"
      "          configuration, or a file the build would refuse is an error, and\n"
      "          OUT is left as it was; raw HTML and images in a cell are read as\n"
@@ -317,6 +322,8 @@ static int cmd_import_table(int argc, char **argv)
                            : !strcmp(a, "--commit")          ? &o.commit
                            : !strcmp(a, "--path")            ? &o.path
                            : !strcmp(a, "--out")             ? &o.out
+                           : !strcmp(a, "--nodes-column")    ? &o.nodes_column
+                           : !strcmp(a, "--gpus-column")     ? &o.gpus_column
                                                              : NULL;
         int *num = !strcmp(a, "--table")           ? &o.table
                    : !strcmp(a, "--batch-size")    ? &o.batch_size

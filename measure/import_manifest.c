@@ -239,7 +239,8 @@ static const struct readme_opt {
     {"--framework-title", RO_TABLE}, {"--precision", RO_TABLE},    {"--batch-size", RO_TABLE},
     {"--batch-label", RO_TABLE},   {"--variant", RO_TABLE},        {"--note", RO_TABLE},
     {"--platform", RO_TABLE},      {"--unit", RO_TABLE},           {"--label", RO_TABLE},
-    {"--gpus-per-node", RO_TABLE}, {"--section", RO_ENV},          {"--markdown", RO_OWN},
+    {"--gpus-per-node", RO_TABLE}, {"--nodes-column", RO_TABLE},   {"--gpus-column", RO_TABLE},
+    {"--section", RO_ENV},          {"--markdown", RO_OWN},
     {"--repo", RO_OWN},            {"--commit", RO_OWN},           {"--path", RO_OWN},
     {"--out", RO_OWN},
 };

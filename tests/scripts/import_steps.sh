@@ -5,7 +5,8 @@
 # what differs between the cases as placeholders), so that the imported page
 # has both with no hand-written JSON.  A synthetic source built here: a
 # README with a figures table and an environment section, two logs (1 and 8
-# GPUs) that echo their command and dump their config.  Then: hand files
+# GPUs) that echo their command and dump their config, their figures in a
+# CSV file with nodes and GPUs in two columns (item 5, through the manifest).  Then: hand files
 # beside the manifest win; logs that echo no command get no suite.json and
 # the plan says why.
 set -eu
@@ -55,13 +56,9 @@ cat >"$T/src/README.md" <<'MD'
 - **Docker**: paddlepaddle/paddle:2.5.0-gpu-cuda11.2-cudnn8.2-trt8.0
 - **Paddle**：2.5.0
 
-## 三、测试结果
-
-| 卡数 | FP32(BS=8) |
-|---|---|
-| 1 | 20.00 |
-| 8 | 150.00 |
 MD
+# The figures in a CSV file, nodes and GPUs in columns of their own (item 5).
+printf 'Nodes,GPUs,FP32(BS=8)\n1,1,20.00\n1,8,150.00\n' >"$T/src/results.csv"
 tab=$(printf '\t')
 R='{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'
 row() { # row RUN CASE GPUS FIGURE LOG
@@ -70,7 +67,7 @@ row() { # row RUN CASE GPUS FIGURE LOG
 M="$T/repo/toy.tsv"
 {
   printf 'source\ttoy/toy\t0123456789abcdef0123456789abcdef01234567\n'
-  printf 'table\ttoy-paddle\tREADME.md\t--after\t测试结果\t--column\tFP32(BS=8)\t--model\tToy\t--framework\tPaddle\t--precision\tfp32\t--batch-size\t8\t--unit\tsamples/s\t--platform\tV100-SXM2-32GB-x8\n'
+  printf 'table\ttoy-paddle\tresults.csv\t--nodes-column\tNodes\t--gpus-column\tGPUs\t--column\tFP32(BS=8)\t--model\tToy\t--framework\tPaddle\t--precision\tfp32\t--batch-size\t8\t--unit\tsamples/s\t--platform\tV100-SXM2-32GB-x8\n'
   printf 'env\ttoy-env\tREADME.md\n'
   row toy-paddle toy_bs8_fp32_gpu1 1 @toy-paddle logs/toy_bs8_fp32_gpu1.log
   row toy-paddle toy_bs8_fp32_gpu8 8 @toy-paddle logs/toy_bs8_fp32_gpu8.log
