@@ -47,6 +47,35 @@ int im_figure_json(const im_manifest *m, const im_case *c, json_t **out, pr_err 
                       "\"%s\": not a number in range (an integer up to 2^53, or a decimal)", f);
 }
 
+/* The line of the source's file path (under from) that prints the figure
+ * printed as a number of its own ("19.428", not inside "119.4281"), so that
+ * the table links to where its figure stands; 0 when the file is absent or
+ * does not print it (the link then names the file alone). */
+static int printed_line(const char *from, const char *path, const char *printed)
+{
+    char *full = pr_xasprintf("%s/%s", from, path);
+    pr_buf b = PR_BUF_INIT;
+    pr_err ignored;
+    int line = 0;
+    size_t n = strlen(printed);
+    if (pr_read_file_max(full, (size_t)4 << 20, &b, &ignored) == 0 && b.data) {
+        const char *t = pr_buf_cstr(&b);
+        for (const char *p = strstr(t, printed); p && !line; p = strstr(p + 1, printed)) {
+            char before = p > t ? p[-1] : ' ', after = p[n];
+            int next_digit = after == '.' && p[n + 1] >= '0' && p[n + 1] <= '9';
+            if ((before >= '0' && before <= '9') || before == '.' ||
+                (after >= '0' && after <= '9') || next_digit)
+                continue;
+            line = 1;
+            for (const char *q = t; q < p; q++)
+                line += *q == '\n';
+        }
+    }
+    pr_buf_free(&b);
+    free(full);
+    return line;
+}
+
 /* The typed figures, as a published file of the page the manifest's
  * "published" line names: one table per model, framework, precision, batch
  * size, unit and platform, in manifest order. */
@@ -54,6 +83,7 @@ int im_write_typed_published(const im_manifest *m, const im_opts *o, const char 
                                   pr_err *err)
 {
     json_t *file = json_object(), *tables = json_array();
+    size_t *table_pub = NULL; /* the published line of each table */
     int rc = -1;
     char *text = NULL, *path = NULL;
     json_object_set_new(file, "perfrepro", json_integer(1));
@@ -68,30 +98,54 @@ int im_write_typed_published(const im_manifest *m, const im_opts *o, const char 
         if (!c->figure || c->figure_table)
             continue;
         json_t *t = NULL, *row;
-        size_t k;
+        size_t k, kt = 0;
+        const im_published *pub = &m->pubs[c->pub];
         json_array_foreach(tables, k, row) {
             if (!strcmp(str_or_empty(row, "model"), c->model) &&
                 !strcmp(str_or_empty(row, "framework"), c->framework) &&
                 !strcmp(str_or_empty(row, "precision"), c->precision) &&
                 !strcmp(str_or_empty(row, "unit"), c->unit) &&
                 !strcmp(str_or_empty(row, "platform"), c->platform) &&
-                json_integer_value(json_object_get(row, "batch_size")) == c->batch_size)
+                json_integer_value(json_object_get(row, "batch_size")) == c->batch_size) {
                 t = row;
+                kt = k;
+            }
+        }
+        if (t && table_pub[kt] != c->pub) {
+            /* gen keeps one table per configuration and source label: the
+             * figures of one table are printed on one page. */
+            pr_err_set(err, m->file, c->line, 0, "figure",
+                       "%s: %s %s %s BS=%d %s on %s has figures on two published pages (%s, "
+                       "and %s above this line): one table of figures is printed on one page",
+                       c->figure, c->model, c->framework, c->precision, c->batch_size, c->unit,
+                       c->platform, m->pubs[table_pub[kt]].path, pub->path);
+            goto out;
         }
         if (!t) {
-            char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s", m->repo, m->commit,
-                                     m->published_path);
+            /* Linked to the line that prints the table's first figure. */
+            int line = printed_line(o->from, pub->path, c->figure);
+            char *url = line ? pr_xasprintf("https://github.com/%s/blob/%s/%s#L%d", m->repo,
+                                            m->commit, pub->path, line)
+                             : pr_xasprintf("https://github.com/%s/blob/%s/%s", m->repo,
+                                            m->commit, pub->path);
             t = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s},s:[]}", "model",
                           c->model, "framework", c->framework, "precision", c->precision,
                           "batch_size", c->batch_size, "unit", c->unit, "platform", c->platform,
-                          "source", "title", m->published_title, "repo", m->repo, "path",
-                          m->published_path, "commit", m->commit, "url", url, "rows");
+                          "source", "title", pub->title, "repo", m->repo, "path", pub->path,
+                          "commit", m->commit, "url", url, "rows");
+            if (line)
+                json_object_set_new(json_object_get(t, "source"), "line", json_integer(line));
             free(url);
+            table_pub = pr_xrealloc(table_pub, (json_array_size(tables) + 1) * sizeof *table_pub);
+            table_pub[json_array_size(tables)] = c->pub;
             json_array_append_new(tables, t);
         }
         int nodes;
         if (im_case_nodes(m, c, o, &nodes, err) < 0)
             goto out;
+        if (!c->nlogs)
+            printf("  %-40s %dx%d GPUs  bs %-5d %-5s  published only: figure %s, no log\n",
+                   c->case_name, nodes, c->gpus, c->batch_size, c->precision, c->figure);
         /* One figure per configuration: gen refuses a table with two rows of
          * one GPU count (two run sets of one configuration). */
         json_array_foreach(json_object_get(t, "rows"), k, row)
@@ -128,6 +182,7 @@ int im_write_typed_published(const im_manifest *m, const im_opts *o, const char 
     rc = pr_write_if_changed(path, b.data, b.len, err);
     pr_buf_free(&b);
 out:
+    free(table_pub);
     json_decref(tables);
     json_decref(file);
     free(text);

@@ -600,7 +600,11 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
         int nodes;
         long long limit;
         json_t *figure = NULL;
-        if (im_case_nodes(m, c, o, &nodes, err) < 0 || im_log_limit(o->manifest_dir, c->run, &limit, err) < 0)
+        if (im_case_nodes(m, c, o, &nodes, err) < 0)
+            goto out;
+        if (!c->nlogs) /* a published figure only: no run set */
+            continue;
+        if (im_log_limit(o->manifest_dir, c->run, &limit, err) < 0)
             goto out;
         if (c->figure && !c->figure_table && im_figure_json(m, c, &figure, err) < 0)
             goto out;
@@ -645,7 +649,7 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
         }
     free(pubdir);
     for (size_t i = 0; i < m->ncases; i++)
-        if (m->cases[i].first_of_run &&
+        if (m->cases[i].first_of_run && m->cases[i].nlogs &&
             import_run_set(m, m->cases[i].run, o, out_root, &differs, err) < 0)
             goto out;
     if (m->published_path && im_write_typed_published(m, o, out_root, err) < 0)
