@@ -243,7 +243,7 @@ static char *case_template(step_case *sc, size_t n, const char *const *strings)
 
 /* suite.json from the run set's records; *why says why none when it
  * returns NULL.  A new reference the caller owns. */
-static json_t *suite_from_logs(const im_manifest *m, step_case *sc, size_t n, pr_buf *why)
+static json_t *suite_from_logs(step_case *sc, size_t n, pr_buf *why)
 {
     json_t *suite = NULL, *command = NULL;
     const char **strings = pr_xcalloc(n, sizeof *strings);
@@ -305,28 +305,28 @@ static json_t *suite_from_logs(const im_manifest *m, step_case *sc, size_t n, pr
                                                  sc[i].c->precision));
         json_object_set_new(mx, "include", inc);
     }
-    char *repo = pr_xasprintf("https://github.com/%s", m->repo);
     char *en = pr_xasprintf("Written by perfrepro-measure import from the logs: the command each "
                             "log echoes (%s:%lld for %s), with what differs between the %zu "
-                            "case(s) as placeholders. The arguments the logs dump are in each "
+                            "case(s) as placeholders. The logs do not say which repository and "
+                            "commit the command runs in; the arguments they dump are in each "
                             "record's log facts.", c0->logs[0], sc[0].command_line,
                             c0->case_name, n);
     char *zh = pr_xasprintf("由 perfrepro-measure import 据日志写出：各日志回显的命令（%s 为 "
-                            "%s:%lld），各例之间不同之处写作占位符（共 %zu 例）。日志打印的参数见"
-                            "各记录的日志事实。", c0->case_name, c0->logs[0], sc[0].command_line,
+                            "%s:%lld），各例之间不同之处写作占位符（共 %zu 例）。日志未说明命令在哪个"
+                            "仓库与提交中运行；日志打印的参数见各记录的日志事实。", c0->case_name, c0->logs[0], sc[0].command_line,
                             n);
     json_t *rec = sc[0].rec;
-    suite = json_pack("{s:i,s:s,s:s,s:O,s:O,s:O,s:s,s:{s:s,s:s},s:{s:s,s:s},s:s,s:o,s:o,s:s,"
-                      "s:O}",
+    /* No "source": the repository the logs come from is seldom the code
+     * their command runs (Perf's logs run PaddleSeg), and a page must not
+     * clone the wrong one. */
+    suite = json_pack("{s:i,s:s,s:s,s:O,s:O,s:O,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:s,s:O}",
                       "perfrepro", 1, "model", c0->model, "framework", c0->framework,
                       "model_name", json_object_get(rec, "model_name"), "mission_name",
                       json_object_get(rec, "mission_name"), "direction_id",
                       json_object_get(rec, "direction_id"), "unit", c0->unit, "description",
-                      "zh", zh, "en", en, "source", "repo", repo, "commit", m->commit,
-                      "platform", c0->platform, "command", command, "matrix", mx, "case_name",
+                      "zh", zh, "en", en, "platform", c0->platform, "command", command, "matrix", mx, "case_name",
                       name_t, "rule", json_object_get(rec, "rule"));
     command = NULL; /* the suite holds it (or json_pack freed it) */
-    free(repo);
     free(en);
     free(zh);
     if (!suite)
@@ -515,7 +515,7 @@ int import_steps_write(const im_manifest *m, const char *run, const char *run_di
     }
     if (access(suite_path, F_OK) == 0) {
         printf("  suite.json: the manifest's suites/%s.json\n", run);
-    } else if ((suite = suite_from_logs(m, sc, n, &why))) {
+    } else if ((suite = suite_from_logs(sc, n, &why))) {
         if (write_json(suite_path, suite, err) < 0)
             goto out;
         printf("  suite.json: written from the command the logs echo\n");
