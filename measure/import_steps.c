@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "buf.h"
 #include "fileio.h"
+#include "suite.h"
 
 /* The search for a template visits at most this many choices of
  * placeholders per string: a word of a command has a handful of numbers. */
@@ -518,7 +519,19 @@ int import_steps_write(const im_manifest *m, const char *run, const char *run_di
     } else if ((suite = suite_from_logs(sc, n, &why))) {
         if (write_json(suite_path, suite, err) < 0)
             goto out;
-        printf("  suite.json: written from the command the logs echo\n");
+        /* What gen would refuse (a word past its limits, too many cases)
+         * is left out, not the import stopped: the logs still come in. */
+        pr_suite *loaded = NULL;
+        pr_err why_not;
+        memset(&why_not, 0, sizeof why_not);
+        if (pr_suite_load(suite_path, &loaded, &why_not) < 0) {
+            unlink(suite_path);
+            printf("  suite.json: none (what the logs give is no suite gen loads: %s)\n",
+                   why_not.msg);
+        } else {
+            printf("  suite.json: written from the command the logs echo\n");
+        }
+        pr_suite_free(loaded);
     } else {
         printf("  suite.json: none (%s): the page says \"no suite\"\n", pr_buf_cstr(&why));
     }
