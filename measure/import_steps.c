@@ -384,10 +384,29 @@ static const char *group_gpu(json_t *group)
     return NULL;
 }
 
+/* 1 when the title states the GPU count gpus as a count of its own
+ * ("单机V100（单卡、8卡）" states 8, "多机（32卡）" 32, "4x8 GPUs" neither). */
+static int title_states_gpus(const char *title, long gpus)
+{
+    char num[24];
+    int n = snprintf(num, sizeof num, "%ld", gpus);
+    static const char *const after[] = {"卡", " GPU", "GPU", NULL};
+    for (const char *p = strstr(title, num); p; p = strstr(p + 1, num)) {
+        if (p > title && is_digit(p[-1]))
+            continue;
+        for (const char *const *a = after; *a; a++)
+            if (strncmp(p + n, *a, strlen(*a)) == 0)
+                return 1;
+    }
+    return 0;
+}
+
 /* The environment groups of the run set (a new array), with a note in why
- * where a machine group could not be chosen. */
-static json_t *runset_groups(const im_manifest *m, const im_case *c0, const char *out_root,
-                             pr_buf *why, pr_err *err)
+ * where a machine group could not be chosen.  Several machine groups of the
+ * platform's device (a node and a cluster of one GPU) are told apart by the
+ * run set's largest GPU count, where exactly one title states it. */
+static json_t *runset_groups(const im_manifest *m, const im_case *c0, long max_gpus,
+                             const char *out_root, pr_buf *why, pr_err *err)
 {
     json_t *groups = json_array();
     /* The device of the platform: "V100-SXM2-32GB" of "V100-SXM2-32GB-x8". */
@@ -401,8 +420,8 @@ static json_t *runset_groups(const im_manifest *m, const im_case *c0, const char
             continue;
         char *path = pr_xasprintf("%s/environments/%s.json", out_root, r->id);
         json_error_t je;
-        json_t *env = json_load_file(path, 0, &je), *g, *machine = NULL;
-        size_t k, machines = 0;
+        json_t *env = json_load_file(path, 0, &je), *g, *machine = NULL, *stated = NULL;
+        size_t k, machines = 0, nstated = 0;
         if (!env) {
             pr_err_set(err, path, je.line, je.column, NULL, "%s", je.text);
             free(path);
@@ -418,15 +437,24 @@ static json_t *runset_groups(const im_manifest *m, const im_case *c0, const char
                 continue;
             if (!gpu)
                 json_array_append_new(groups, json_pack("{s:s,s:s}", "file", r->id, "group", title));
-            else if (strcasestr(gpu, device) && machines++ == 0)
-                machine = g;
+            else if (strcasestr(gpu, device)) {
+                if (machines++ == 0)
+                    machine = g;
+                if (title_states_gpus(title, max_gpus) && nstated++ == 0)
+                    stated = g;
+            }
+        }
+        if (machines > 1 && nstated == 1) {
+            machine = stated;
+            machines = 1;
         }
         if (machines == 1)
             json_array_append_new(groups, json_pack("{s:s,s:s}", "file", r->id, "group",
                                                     json_string_value(json_object_get(machine,
                                                                                       "title"))));
         else if (machines > 1)
-            pr_buf_printf(why, "%s%zu machine groups of %s name %s: give runsets/RUN.json",
+            pr_buf_printf(why, "%s%zu machine groups of %s name %s and not one title its "
+                          "GPU count: give runsets/RUN.json",
                           why->len ? "; " : "", machines, r->id, device);
         json_decref(env);
     }
@@ -497,7 +525,11 @@ int import_steps_write(const im_manifest *m, const char *run, const char *run_di
     if (access(runset_path, F_OK) == 0) {
         printf("  runset.json: the manifest's runsets/%s.json\n", run);
     } else {
-        if (!(groups = runset_groups(m, sc[0].c, out_root, &why, err)))
+        long max_gpus = 0;
+        for (size_t i = 0; i < n; i++)
+            if (sc[i].c->gpus > max_gpus)
+                max_gpus = sc[i].c->gpus;
+        if (!(groups = runset_groups(m, sc[0].c, max_gpus, out_root, &why, err)))
             goto out;
         if (json_array_size(groups)) {
             json_t *rs = json_pack("{s:i,s:s,s:O}", "perfrepro", 1, "title", run, "environment",

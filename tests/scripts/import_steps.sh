@@ -108,4 +108,26 @@ printf '{"perfrepro": 1, "title": "hand title"}\n' >runsets/toy-paddle.json
 cmp -s runsets/toy-paddle.json $d/runset.json || fail "the hand runset.json was not kept"
 grep -q 'runset.json: the manifest.s runsets/toy-paddle.json' "$T/plan2" || fail "the plan does not name the hand file"
 [ -n "${KEEP:-}" ] && cp -R reports "$KEEP"
+
+# The shipped DeepLabV3+ manifest without its hand runsets/: the groups the
+# import picks from its env lines are the hand files' (the machine of
+# 单机（单卡、8卡） and of 多机（32卡） told apart by the run sets' GPU counts).
+PERF="${PERFREPRO_SHARED:-$ROOT/../shared}/perf"
+if [ -f "$PERF/DeepLabV3P/README.md" ]; then
+  mkdir -p "$T/perf"
+  cp "$ROOT/scripts/perf-logs/deeplabv3plus.tsv" "$T/perf/"
+  cp -R "$ROOT/scripts/perf-logs/rules" "$T/perf/"
+  "$MEASURE" import "$T/perf/deeplabv3plus.tsv" --from "$PERF" --replace >"$T/plan3" 2>&1 ||
+    [ $? -eq 1 ] || fail "the DeepLabV3+ import failed: $(tail -5 "$T/plan3")"
+  for f in "$ROOT"/scripts/perf-logs/runsets/perf-DeepLabV3plus-*.json; do
+    r=$(basename "$f" .json)
+    python3 - "$f" "data/runs/$r/runset.json" <<'PY' || fail "$r: the written environment is not the hand file's"
+import json, sys
+hand, auto = (sorted((g["file"], g["group"]) for g in json.load(open(p))["environment"]) for p in sys.argv[1:])
+sys.exit(hand != auto)
+PY
+  done
+else
+  echo "import_steps: no PaddlePaddle/Perf snapshot: the DeepLabV3+ check skipped"
+fi
 echo "import_steps: ok"
