@@ -242,6 +242,28 @@ static char *case_template(step_case *sc, size_t n, const char *const *strings)
     return t;
 }
 
+/* A word that is one per precision ("--use_amp True" in the amp cases,
+ * "False" in the fp32 ones) as the suite's precision object
+ * ({"amp": ["True"], "fp32": ["False"]}, precisions in case order, each
+ * word a literal); NULL when two cases of one precision differ. */
+static json_t *precision_words(const step_case *sc, size_t n, const char *const *strings)
+{
+    json_t *obj = json_object();
+    for (size_t i = 0; i < n && obj; i++) {
+        json_t *have = json_object_get(obj, sc[i].c->precision);
+        pr_buf lit = PR_BUF_INIT;
+        put_literal(&lit, strings[i], strlen(strings[i]));
+        if (!have) {
+            json_object_set_new(obj, sc[i].c->precision, json_pack("[s]", pr_buf_cstr(&lit)));
+        } else if (strcmp(json_string_value(json_array_get(have, 0)), pr_buf_cstr(&lit)) != 0) {
+            json_decref(obj);
+            obj = NULL;
+        }
+        pr_buf_free(&lit);
+    }
+    return obj;
+}
+
 /* suite.json from the run set's records; *why says why none when it
  * returns NULL.  A new reference the caller owns. */
 static json_t *suite_from_logs(step_case *sc, size_t n, pr_buf *why)
@@ -286,12 +308,13 @@ static json_t *suite_from_logs(step_case *sc, size_t n, pr_buf *why)
         for (size_t i = 0; i < n; i++)
             strings[i] = words[i][w];
         char *t = case_template(sc, n, strings);
-        if (!t) {
+        json_t *by_precision = t ? NULL : precision_words(sc, n, strings);
+        if (!t && !by_precision) {
             pr_buf_printf(why, "word %zu of the command (\"%s\") differs between the cases in "
-                          "a way no placeholder says", w + 1, words[0][w]);
+                          "a way no placeholder or precision says", w + 1, words[0][w]);
             goto out;
         }
-        json_array_append_new(command, json_string(t));
+        json_array_append_new(command, t ? json_string(t) : by_precision);
         free(t);
     }
     const im_case *c0 = sc[0].c;

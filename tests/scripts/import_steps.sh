@@ -23,9 +23,9 @@ cp -R data templates "$T/repo/"
 ln -s "$GEN" "$T/repo/bin/perfrepro-gen"
 ln -s "$MEASURE" "$T/repo/bin/perfrepro-measure"
 
-# log GPUS GPU_LIST IPS [NOCMD]: a PaddleSeg-shaped log of 20 steps.
+# log GPUS GPU_LIST IPS AMP [NOCMD]: a PaddleSeg-shaped log of 20 steps.
 log() {
-  [ $# -ge 4 ] || printf 'python -m paddle.distributed.launch --gpus %s tools/train.py --config configs/toy.yml --batch_size 8 --num_workers 4\n' "$2"
+  [ $# -ge 5 ] || printf 'python -m paddle.distributed.launch --gpus %s tools/train.py --config configs/toy.yml --batch_size 8 --num_workers 4 --use_amp %s\n' "$2" "$4"
   printf '2024-01-02 10:00:00 [INFO]\t\n---------------Config Information---------------\nbatch_size: 8\niters: 400\n------------------------------------------------\n'
   i=1
   while [ $i -le 20 ]; do
@@ -34,9 +34,10 @@ log() {
     i=$((i + 1))
   done
 }
-log 1 0 20.0000 >"$T/src/logs/toy_bs8_fp32_gpu1.log"
-log 8 0,1,2,3,4,5,6,7 18.7500 >"$T/src/logs/toy_bs8_fp32_gpu8.log"
-log 1 0 20.0000 nocmd >"$T/src/logs/bare_bs8_fp32_gpu1.log"
+log 1 0 20.0000 False >"$T/src/logs/toy_bs8_fp32_gpu1.log"
+log 8 0,1,2,3,4,5,6,7 18.7500 False >"$T/src/logs/toy_bs8_fp32_gpu8.log"
+log 1 0 31.0000 True >"$T/src/logs/toy_bs8_amp_gpu1.log"
+log 1 0 20.0000 False nocmd >"$T/src/logs/bare_bs8_fp32_gpu1.log"
 cat >"$T/src/README.md" <<'MD'
 # Toy
 
@@ -61,8 +62,8 @@ MD
 printf 'Nodes,GPUs,FP32(BS=8)\n1,1,20.00\n1,8,150.00\n' >"$T/src/results.csv"
 tab=$(printf '\t')
 R='{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'
-row() { # row RUN CASE GPUS FIGURE LOG
-  printf '%s\t%s\tToy\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t%s\t8\t-\tsamples/s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$R" "$4" "$5"
+row() { # row RUN CASE GPUS FIGURE LOG [PRECISION]
+  printf '%s\t%s\tToy\tPaddle\tV100-SXM2-32GB-x8\t%s\t-\t%s\t8\t-\tsamples/s\t%s\t%s\t%s\n' "$1" "$2" "${6:-fp32}" "$3" "$R" "$4" "$5"
 }
 M="$T/repo/toy.tsv"
 {
@@ -71,6 +72,7 @@ M="$T/repo/toy.tsv"
   printf 'env\ttoy-env\tREADME.md\n'
   row toy-paddle toy_bs8_fp32_gpu1 1 @toy-paddle logs/toy_bs8_fp32_gpu1.log
   row toy-paddle toy_bs8_fp32_gpu8 8 @toy-paddle logs/toy_bs8_fp32_gpu8.log
+  row toy-paddle toy_bs8_amp_gpu1 1 - logs/toy_bs8_amp_gpu1.log amp
   row toy-bare bare_bs8_fp32_gpu1 1 - logs/bare_bs8_fp32_gpu1.log
 } >"$M"
 cd "$T/repo"
@@ -81,13 +83,18 @@ d=data/runs/toy-paddle
 grep -q '"group": "单机V100（单卡、8卡）"' $d/runset.json || fail "runset.json lacks the V100 machine group: $(cat $d/runset.json)"
 grep -q '"group": "2.Docker 镜像"' $d/runset.json || fail "runset.json lacks the software group"
 grep -q 'A100' $d/runset.json && fail "runset.json names the A100 machine: $(cat $d/runset.json)"
-grep -q '"case_name": "toy_bs8_fp32_gpu{gpus}"' $d/suite.json ||
+grep -q '"case_name": "toy_bs8_{precision}_gpu{gpus}"' $d/suite.json ||
   fail "suite.json: no case-name template: $(cat $d/suite.json)"
 grep -q '"{gpu_list}"' $d/suite.json || fail "suite.json: the GPU list is not a placeholder"
 # What every case shares stays as printed: the batch size of both logs.
 grep -q '"--batch_size",$' $d/suite.json && grep -q '^  "8",$' $d/suite.json ||
   fail "suite.json: the batch size both logs ran is not kept as printed"
 grep -q '"--num_workers",' $d/suite.json || fail "suite.json: the command's words are not kept"
+# A word that is one per precision: the suite's precision object.
+python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["command"]
+sys.exit(c[-1] != {"fp32": ["False"], "amp": ["True"]})' $d/suite.json ||
+  fail "suite.json: --use_amp's word is not one per precision: $(cat $d/suite.json)"
 grep -q 'suite.json: none (the log of bare_bs8_fp32_gpu1 (logs/bare_bs8_fp32_gpu1.log) echoes no command)' "$T/plan" ||
   fail "the plan does not say why toy-bare has no suite: $(cat "$T/plan")"
 [ -f data/runs/toy-bare/suite.json ] && fail "toy-bare: a suite.json without a command"
@@ -99,6 +106,7 @@ grep -qF 'suite [`suite.json`](../../../data/runs/toy-paddle/suite.json)' "$p" |
   fail "$p: the page shows no steps of run set toy-paddle"
 grep -qF 'CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python -m paddle.distributed.launch --gpus 0,1,2,3,4,5,6,7 tools/train.py' "$p" ||
   fail "$p: the steps do not show the 8-GPU command"
+grep -qF -- '--num_workers 4 --use_amp True' "$p" || fail "$p: the steps do not show the AMP command"
 grep -qF 'OS: CentOS release 7.5 (Final)' "$p" || fail "$p: the page shows no environment"
 
 # Hand files beside the manifest win.
