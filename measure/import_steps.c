@@ -1,6 +1,7 @@
 /* import_steps: runset.json and suite.json written by the import (import_steps.h). */
 #include "import_steps.h"
 #include <ctype.h>
+#include <stdint.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,6 +265,78 @@ static json_t *precision_words(const step_case *sc, size_t n, const char *const 
     return obj;
 }
 
+/* The block of words some precisions add, at slot_at: the precision
+ * object {"fp16": ["--fp16"]} (each precision's words once). */
+static json_t *slot_object(const step_case *sc, size_t n, char ***words, size_t slot_at,
+                           const size_t *nslot)
+{
+    json_t *obj = json_object();
+    for (size_t i = 0; i < n; i++) {
+        if (!nslot[i] || json_object_get(obj, sc[i].c->precision))
+            continue;
+        json_t *list = json_array();
+        for (size_t k = 0; k < nslot[i]; k++) {
+            pr_buf lit = PR_BUF_INIT;
+            put_literal(&lit, words[i][slot_at + k], strlen(words[i][slot_at + k]));
+            json_array_append_new(list, json_string(pr_buf_cstr(&lit)));
+            pr_buf_free(&lit);
+        }
+        json_object_set_new(obj, sc[i].c->precision, list);
+    }
+    return obj;
+}
+
+/* Where commands of different lengths differ by a block of words that
+ * depends on the precision alone: the cases of one precision have as many
+ * words, and the words before *slot_at and the last *tail words are the
+ * ones every case has there (compared between cases of one configuration
+ * but their precision, else the first cases); nslot[i] is case i's block
+ * length, and the cases of one precision have one block.  -1 when the
+ * commands differ otherwise. */
+static int precision_slot(const step_case *sc, size_t n, char ***words, const size_t *nwords,
+                          size_t *slot_at, size_t *tail, size_t *nslot)
+{
+    size_t pre = SIZE_MAX, post = SIZE_MAX;
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(sc[i].c->precision, sc[0].c->precision) == 0) {
+            if (nwords[i] != nwords[0])
+                return -1;
+            continue;
+        }
+        /* Its counterpart: a case of the first precision in i's configuration. */
+        size_t j = 0;
+        for (size_t k = 0; k < n; k++)
+            if (!strcmp(sc[k].c->precision, sc[0].c->precision) && sc[k].nodes == sc[i].nodes &&
+                sc[k].gpn == sc[i].gpn && sc[k].c->batch_size == sc[i].c->batch_size)
+                j = k;
+        size_t lo = nwords[i] < nwords[j] ? nwords[i] : nwords[j], p = 0, q = 0;
+        while (p < lo && !strcmp(words[i][p], words[j][p]))
+            p++;
+        while (q < lo - p && !strcmp(words[i][nwords[i] - 1 - q], words[j][nwords[j] - 1 - q]))
+            q++;
+        pre = p < pre ? p : pre;
+        post = q < post ? q : post;
+    }
+    if (pre == SIZE_MAX)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (nwords[i] < pre + post)
+            return -1;
+        nslot[i] = nwords[i] - pre - post;
+        for (size_t k = 0; k < i; k++) /* one block per precision */
+            if (!strcmp(sc[k].c->precision, sc[i].c->precision)) {
+                if (nslot[k] != nslot[i])
+                    return -1;
+                for (size_t w = 0; w < nslot[i]; w++)
+                    if (strcmp(words[k][pre + w], words[i][pre + w]))
+                        return -1;
+            }
+    }
+    *slot_at = pre;
+    *tail = post;
+    return 0;
+}
+
 /* suite.json from the run set's records; *why says why none when it
  * returns NULL.  A new reference the caller owns. */
 static json_t *suite_from_logs(step_case *sc, size_t n, pr_buf *why)
@@ -292,21 +365,37 @@ static json_t *suite_from_logs(step_case *sc, size_t n, pr_buf *why)
                 goto out;
             }
         words[i] = split_command(sc[i].command, &nwords[i]);
-        if (nwords[i] == 0 || nwords[i] != nwords[0]) {
-            pr_buf_printf(why, "the commands of %s and %s have different words",
-                          sc[0].c->case_name, sc[i].c->case_name);
+        if (nwords[i] == 0) {
+            pr_buf_printf(why, "the command of %s has no words", sc[i].c->case_name);
             goto out;
         }
         strings[i] = sc[i].c->case_name;
+    }
+    /* Commands of as many words align word by word; else the words one
+     * precision adds (--fp16) are a block of their own (slot_at, of
+     * nslot[i] words in case i), the words before and after it align. */
+    size_t slot_at = 0, *nslot = pr_xcalloc(n, sizeof *nslot), tail = nwords[0];
+    int slotted = 0;
+    for (size_t i = 1; i < n && !slotted; i++)
+        slotted = nwords[i] != nwords[0];
+    if (slotted && precision_slot(sc, n, words, nwords, &slot_at, &tail, nslot) < 0) {
+        pr_buf_printf(why, "the commands of the cases have different words, not only where one "
+                      "precision adds some");
+        free(nslot);
+        goto out;
     }
     if (!(name_t = case_template(sc, n, strings))) {
         pr_buf_puts(why, "the case names follow no one template");
         goto out;
     }
     command = json_array();
-    for (size_t w = 0; w < nwords[0]; w++) {
+    size_t ncommon = slotted ? slot_at + tail : nwords[0];
+    for (size_t w = 0; w < ncommon; w++) {
+        if (slotted && w == slot_at) {
+            json_array_append_new(command, slot_object(sc, n, words, slot_at, nslot));
+        }
         for (size_t i = 0; i < n; i++)
-            strings[i] = words[i][w];
+            strings[i] = words[i][w < slot_at || !slotted ? w : w + nslot[i]];
         char *t = case_template(sc, n, strings);
         json_t *by_precision = t ? NULL : precision_words(sc, n, strings);
         if (!t && !by_precision) {
@@ -317,6 +406,9 @@ static json_t *suite_from_logs(step_case *sc, size_t n, pr_buf *why)
         json_array_append_new(command, t ? json_string(t) : by_precision);
         free(t);
     }
+    if (slotted && slot_at == ncommon) /* the words a precision adds come last */
+        json_array_append_new(command, slot_object(sc, n, words, slot_at, nslot));
+    free(nslot);
     const im_case *c0 = sc[0].c;
     json_t *mx = json_pack("{s:[I],s:[I],s:[i],s:[s]}", "nodes", sc[0].nodes, "gpus_per_node",
                            sc[0].gpn, "batch_size", c0->batch_size, "precision", c0->precision);

@@ -38,6 +38,9 @@ log 1 0 20.0000 False >"$T/src/logs/toy_bs8_fp32_gpu1.log"
 log 8 0,1,2,3,4,5,6,7 18.7500 False >"$T/src/logs/toy_bs8_fp32_gpu8.log"
 log 1 0 31.0000 True >"$T/src/logs/toy_bs8_amp_gpu1.log"
 log 1 0 20.0000 False nocmd >"$T/src/logs/bare_bs8_fp32_gpu1.log"
+# A word only the fp16 run has (--fp16): the precision's own block of words.
+{ printf 'python train.py --bs 8 --workers 4\n'; log 1 0 20.0000 False nocmd; } >"$T/src/logs/half_fp32.log"
+{ printf 'python train.py --bs 8 --fp16 --workers 4\n'; log 1 0 35.0000 False nocmd; } >"$T/src/logs/half_fp16.log"
 cat >"$T/src/README.md" <<'MD'
 # Toy
 
@@ -74,6 +77,8 @@ M="$T/repo/toy.tsv"
   row toy-paddle toy_bs8_fp32_gpu8 8 @toy-paddle logs/toy_bs8_fp32_gpu8.log
   row toy-paddle toy_bs8_amp_gpu1 1 - logs/toy_bs8_amp_gpu1.log amp
   row toy-bare bare_bs8_fp32_gpu1 1 - logs/bare_bs8_fp32_gpu1.log
+  row toy-half half_bs8_fp32_gpu1 1 - logs/half_fp32.log
+  row toy-half half_bs8_fp16_gpu1 1 - logs/half_fp16.log fp16
 } >"$M"
 cd "$T/repo"
 "$MEASURE" import toy.tsv --from "$T/src" >"$T/plan" 2>&1 || fail "the import failed: $(cat "$T/plan")"
@@ -98,6 +103,11 @@ sys.exit(c[-1] != {"fp32": ["False"], "amp": ["True"]})' $d/suite.json ||
 grep -q 'suite.json: none (the log of bare_bs8_fp32_gpu1 (logs/bare_bs8_fp32_gpu1.log) echoes no command)' "$T/plan" ||
   fail "the plan does not say why toy-bare has no suite: $(cat "$T/plan")"
 [ -f data/runs/toy-bare/suite.json ] && fail "toy-bare: a suite.json without a command"
+python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+sys.exit(s["command"] != ["python", "train.py", "--bs", "8", {"fp16": ["--fp16"]}, "--workers", "4"]
+         or s["case_name"] != "half_bs8_{precision}_gpu1")' data/runs/toy-half/suite.json ||
+  fail "toy-half: the fp16 run's own word is not its precision's block: $(cat data/runs/toy-half/suite.json)"
 "$GEN" build >"$T/build" 2>&1 || fail "build failed: $(tail -5 "$T/build")"
 p=reports/Toy/Paddle/README.en.md
 [ -f $p ] || p=$(grep -rl 'toy-paddle' reports --include='*.en.md' | head -1)
