@@ -353,6 +353,7 @@ static int read_directive(const char *file, int line, char **f, size_t n, im_man
                                   "%s is already a published line above", f[1]);
         /* Several pages: each typed figure links to the last one above it. */
         m->pubs = pr_xrealloc(m->pubs, (m->npubs + 1) * sizeof *m->pubs);
+        m->pubs[m->npubs].line = line;
         m->pubs[m->npubs].path = pr_xstrdup(f[1]);
         m->pubs[m->npubs++].title = pr_xstrdup(f[2]);
         if (!m->published_path) {

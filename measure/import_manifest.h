@@ -36,6 +36,7 @@ typedef struct im_mission {
 } im_mission;
 
 typedef struct im_published {
+    int line;
     char *path, *title;
 } im_published;
 

@@ -626,6 +626,14 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
         if (im_check_source(from, m->readmes[i].path, 0, m->file, m->readmes[i].line,
                             m->readmes[i].is_env ? "env" : "table", NULL, err) < 0)
             goto out;
+    /* A published page is read for the line of its figures (import_pub.c):
+     * when present, a regular file inside --from, as every source file. */
+    for (size_t i = 0; i < m->npubs; i++) {
+        int present;
+        if (im_check_source(from, m->pubs[i].path, 0, m->file, m->pubs[i].line,
+                            "published", &present, err) < 0)
+            goto out;
+    }
     int has_licence; /* copied by import_run_set when present */
     if (m->ncases && im_check_source(from, "LICENSE", 0, m->file, 0, "LICENSE", &has_licence, err) < 0)
         goto out;

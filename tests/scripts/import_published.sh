@@ -7,6 +7,7 @@
 #   - a figure with no log (run, rule and log "-"): carried as a published
 #     figure, no record, no run folder; the plan says so;
 #   - refused, naming the line: a no-log figure without a published line, a
+#     published page that links out of the source or is a FIFO, a
 #     log "-" under a run set, one table's figures on two pages.
 set -eu
 GEN="${GEN:-bin/perfrepro-gen}"
@@ -79,4 +80,9 @@ bad runlog '3: run: a figure with no log has "-" as its run' "$src" 'published	B
 bad twopages '5: figure: 230.50: ModelB Paddle fp32 BS=8 samples/s on V100-SXM2-32GB-x8 has figures on two published pages (A.md, and B.md above this line)' \
   "$src" 'published	A.md	A' "$(row toy-c b_gpu1 ModelB 1 "$R" 30.00 logs/b_gpu1.log)" 'published	B.md	B' \
   "$(row - b_gpu8 ModelB 8 - 230.50 -)"
+# The page is read for its lines: a link out of the source or a FIFO is refused.
+ln -s /etc/passwd "$T/src/evil.md"
+mkfifo "$T/src/fifo.md"
+bad evil '2: published:' "$src" 'published	evil.md	E' "$(row - b_gpu8 ModelB 8 - 230.50 -)"
+bad fifo '2: published:' "$src" 'published	fifo.md	F' "$(row - b_gpu8 ModelB 8 - 230.50 -)"
 echo "import_published: ok"
