@@ -198,7 +198,8 @@ static void free_words(char **w, size_t n)
  * two of them is named (the case's GPUs before its nodes). */
 static const char *const case_var_names[] = {"gpus",          "batch_size",        "precision",
                                              "nodes",         "gpus_per_node",     "global_batch_size",
-                                             "node_batch_size", "precision_upper", "gpu_list"};
+                                             "node_batch_size", "precision_upper", "gpu_list",
+                                             "run_mode",      "dtype"};
 #define NVARS (sizeof case_var_names / sizeof case_var_names[0])
 
 typedef struct step_case {
@@ -230,6 +231,13 @@ static void case_values(step_case *s)
     s->vals[6] = pr_xasprintf("%lld", bs * s->gpn);
     s->vals[7] = pr_xstrdup(up);
     s->vals[8] = pr_buf_detach(&list);
+    /* As lib/suite.c's pr_suite_case_vars words them. */
+    const char *p = s->c->precision;
+    s->vals[9] = pr_xstrdup(gpus > 1 ? "mp" : "sp");
+    s->vals[10] = pr_xstrdup(!strcmp(p, "fp16") || !strcmp(p, "amp") ? "float16"
+                             : !strcmp(p, "bf16")                     ? "bfloat16"
+                             : !strcmp(p, "fp8")                      ? "float8"
+                                                                      : "float32");
 }
 
 /* The template of one string per case (strings[i] of case i). */
@@ -671,10 +679,21 @@ int import_steps_write(const im_manifest *m, const char *run, const char *run_di
         pr_suite *loaded = NULL;
         pr_err why_not;
         memset(&why_not, 0, sizeof why_not);
-        if (pr_suite_load(suite_path, &loaded, &why_not) < 0) {
+        const char *missing = NULL;
+        int loads = pr_suite_load(suite_path, &loaded, &why_not) == 0;
+        /* Every record one of its cases, as gen checks (names expanded by
+         * lib/suite.c, not by the template search). */
+        for (size_t i = 0; loads && i < n && !missing; i++) {
+            size_t k = 0;
+            while (k < loaded->ncases && strcmp(loaded->cases[k].name, sc[i].c->case_name))
+                k++;
+            if (k == loaded->ncases)
+                missing = sc[i].c->case_name;
+        }
+        if (!loads || missing) {
             unlink(suite_path);
             printf("  suite.json: none (what the logs give is no suite gen loads: %s)\n",
-                   why_not.msg);
+                   missing ? "a case its names miss" : why_not.msg);
         } else {
             printf("  suite.json: written from the command the logs echo\n");
         }
