@@ -96,7 +96,7 @@ static const gen_command commands[] = {
      "          table's note.  --note adds a note; --gpus-per-node (default 8) splits\n"
      "          GPU counts into nodes; --gpus-column NAME reads the (total) GPU count\n"
      "          from that column instead of the first cell, --nodes-column NAME the\n"
-     "          node count.  A FILE named *.csv is one table (RFC 4180, the first\n"
+     "          node count.  A FILE named *.csv (or *.tsv) is one table (RFC 4180, the first\n"
      "          record its header; --table and --after are not needed), its lines\n"
      "          named as in the CSV file.  A re-import of the same table replaces it.\n"
      "          A figure a number cannot keep exactly, a second row of one\n"

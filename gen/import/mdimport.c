@@ -365,11 +365,14 @@ static int src_line(const line_map *lm, int line)
     return lm->map && line >= 1 && (size_t)line <= lm->n ? lm->map[line - 1] : line;
 }
 
-/* 1 when path names a CSV file (".csv", any case). */
-static int is_csv(const char *path)
+/* The field separator of a delimited file: ',' for ".csv", '\t' for
+ * ".tsv" (any case); 0 for a Markdown file. */
+static char is_csv(const char *path)
 {
     size_t n = strlen(path);
-    return n > 4 && strcasecmp(path + n - 4, ".csv") == 0;
+    if (n > 4 && strcasecmp(path + n - 4, ".csv") == 0)
+        return ',';
+    return n > 4 && strcasecmp(path + n - 4, ".tsv") == 0 ? '\t' : 0;
 }
 
 static void map_line(line_map *lm, int csv_line)
@@ -378,15 +381,18 @@ static void map_line(line_map *lm, int csv_line)
     lm->map[lm->n++] = csv_line;
 }
 
-/* The CSV text (RFC 4180: fields separated by commas, "quoted" where they
+/* The CSV text (RFC 4180: fields separated by sep, a comma, or a tab for
+ * ".tsv"; "quoted" where they
  * hold a comma, a quote ("") or a line break) as one GFM pipe table: the
  * first record its header, every ASCII punctuation of a cell
  * backslash-escaped so that cmark reads the cell's text as written, a line
  * break in a field read as a blank.  Empty records are left out.  lm gets
  * each Markdown line's CSV line. */
-static void csv_to_markdown(const char *p, size_t len, pr_buf *md, line_map *lm)
+static void csv_to_markdown(const char *p, size_t len, char sep, pr_buf *md, line_map *lm)
 {
     const char *e = p + len;
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3; /* a UTF-8 byte order mark (spreadsheets write one): not the first header's */
     int line = 1, records = 0;
     size_t cols = 0;
     while (p < e) {
@@ -409,13 +415,15 @@ static void csv_to_markdown(const char *p, size_t len, pr_buf *md, line_map *lm)
                         quoted = 0;
                         continue;
                     }
-                } else if (!quoted && (c == ',' || c == '\n' || c == '\r')) {
+                } else if (!quoted && (c == sep || c == '\n' || c == '\r')) {
                     break;
                 }
                 if (c == '\n' || c == '\r') {
                     line += c == '\n';
                     c = ' ';
                 }
+                if (c == '\t')
+                    c = ' ';
                 if (c != ' ')
                     any = 1;
                 if (c == '|' || (c > ' ' && c < 0x7f && !isalnum((unsigned char)c)))
@@ -423,7 +431,7 @@ static void csv_to_markdown(const char *p, size_t len, pr_buf *md, line_map *lm)
                 pr_buf_putc(&row, c);
                 p++;
             }
-            if (p < e && *p == ',') {
+            if (p < e && *p == sep) {
                 p++;
                 continue;
             }
@@ -760,7 +768,7 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     if (is_csv(o->markdown)) {
         /* A CSV file is its one table, read as the pipe table it makes. */
         pr_buf csv = PR_BUF_INIT;
-        csv_to_markdown(md.data ? md.data : "", md.len, &csv, &lm);
+        csv_to_markdown(md.data ? md.data : "", md.len, is_csv(o->markdown), &csv, &lm);
         pr_buf_free(&md);
         md = csv;
     }

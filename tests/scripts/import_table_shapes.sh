@@ -6,7 +6,8 @@
 #     the file, line and option;
 #   - a CSV file read as one table (RFC 4180: quoted fields with commas, ""
 #     and Markdown punctuation kept as written), its rows named by their CSV
-#     lines, the figures exactly as printed;
+#     lines, the figures exactly as printed; a byte order mark left out; a
+#     .tsv file split at tabs;
 #   - the manifest's table line takes both options (measure import).
 set -u
 GEN="${GEN:-bin/perfrepro-gen}"
@@ -76,6 +77,17 @@ printf 'GPUs,Throughput\n1,10.5\n8,80\n' >"$tmp/first.csv"
 imp "$tmp/first.csv" "$tmp/data/published/first.json" --model First >"$tmp/log" 2>&1 || fail "csv first cell: $(cat "$tmp/log")"
 [ "$(rows "$tmp/data/published/first.json" 2>&1)" = "1 1/1=10.5 1/8=80" ] ||
   fail "csv first cell: read $(rows "$tmp/data/published/first.json" 2>&1)"
+
+# A byte order mark (spreadsheets write one) is not part of the first header;
+# a .tsv file is read the same way, split at tabs.
+printf '\357\273\277GPUs,Throughput\n1,10.5\n' >"$tmp/bom.csv"
+imp "$tmp/bom.csv" "$tmp/data/published/bom.json" --model Bom --gpus-column GPUs >"$tmp/log" 2>&1 ||
+  fail "csv with a BOM: $(cat "$tmp/log")"
+printf 'Nodes\tGPUs\tThroughput\n2\t16\t150.75\n' >"$tmp/res.tsv"
+imp "$tmp/res.tsv" "$tmp/data/published/tsv.json" --model Tsv --nodes-column Nodes --gpus-column GPUs \
+  >"$tmp/log" 2>&1 || fail "tsv: $(cat "$tmp/log")"
+[ "$(rows "$tmp/data/published/tsv.json" 2>&1)" = "1 2/16=150.75" ] ||
+  fail "tsv: read $(rows "$tmp/data/published/tsv.json" 2>&1)"
 
 [ $fails -eq 0 ] || exit 1
 echo "import_table_shapes: ok"
