@@ -387,8 +387,10 @@ static void map_line(line_map *lm, int csv_line)
  * first record its header, every ASCII punctuation of a cell
  * backslash-escaped so that cmark reads the cell's text as written, a line
  * break in a field read as a blank.  Empty records are left out.  lm gets
- * each Markdown line's CSV line. */
-static void csv_to_markdown(const char *p, size_t len, char sep, pr_buf *md, line_map *lm)
+ * each Markdown line's CSV line.  Returns -1 once the Markdown would pass
+ * PR_MDIMPORT_MAX_BYTES (escapes and " | " make it up to three times the
+ * CSV: cmark's memory is bounded as for a Markdown file), else 0. */
+static int csv_to_markdown(const char *p, size_t len, char sep, pr_buf *md, line_map *lm)
 {
     const char *e = p + len;
     if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
@@ -443,6 +445,10 @@ static void csv_to_markdown(const char *p, size_t len, char sep, pr_buf *md, lin
             p++;
             line++;
         }
+        if (md->len + row.len > PR_MDIMPORT_MAX_BYTES) {
+            pr_buf_free(&row);
+            return -1;
+        }
         if (any) {
             pr_buf_put(md, row.data, row.len);
             pr_buf_puts(md, " |\n");
@@ -457,7 +463,10 @@ static void csv_to_markdown(const char *p, size_t len, char sep, pr_buf *md, lin
             }
         }
         pr_buf_free(&row);
+        if (md->len > PR_MDIMPORT_MAX_BYTES)
+            return -1;
     }
+    return 0;
 }
 
 /* The whole number a cell holds ("8"), or -1. */
@@ -768,9 +777,15 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     if (is_csv(o->markdown)) {
         /* A CSV file is its one table, read as the pipe table it makes. */
         pr_buf csv = PR_BUF_INIT;
-        csv_to_markdown(md.data ? md.data : "", md.len, is_csv(o->markdown), &csv, &lm);
+        int r = csv_to_markdown(md.data ? md.data : "", md.len, is_csv(o->markdown), &csv, &lm);
         pr_buf_free(&md);
         md = csv;
+        if (r < 0) {
+            pr_err_set(err, o->markdown, 0, 0, NULL, "the table it makes is larger than %zu MiB "
+                       "(a table of published figures has a row per GPU count)",
+                       PR_MDIMPORT_MAX_BYTES >> 20);
+            goto out;
+        }
     }
     pr_cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
     tables = find_tables(doc.root, &ntables);

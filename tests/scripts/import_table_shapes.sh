@@ -7,7 +7,7 @@
 #   - a CSV file read as one table (RFC 4180: quoted fields with commas, ""
 #     and Markdown punctuation kept as written), its rows named by their CSV
 #     lines, the figures exactly as printed; a byte order mark left out; a
-#     .tsv file split at tabs;
+#     .tsv file split at tabs; a CSV whose table would pass 4 MiB refused;
 #   - the manifest's table line takes both options (measure import).
 set -u
 GEN="${GEN:-bin/perfrepro-gen}"
@@ -88,6 +88,13 @@ imp "$tmp/res.tsv" "$tmp/data/published/tsv.json" --model Tsv --nodes-column Nod
   >"$tmp/log" 2>&1 || fail "tsv: $(cat "$tmp/log")"
 [ "$(rows "$tmp/data/published/tsv.json" 2>&1)" = "1 2/16=150.75" ] ||
   fail "tsv: read $(rows "$tmp/data/published/tsv.json" 2>&1)"
+
+# A 3 MiB header of commas: the table it would make (three bytes a comma) is
+# refused before cmark reads it.
+python3 -c 'import sys; sys.stdout.write("," * (3 << 20) + "\n1\n")' >"$tmp/wide.csv"
+imp "$tmp/wide.csv" "$tmp/data/published/x.json" --gpus-column GPUs >"$tmp/log" 2>&1 &&
+  fail "a 3 MiB row of commas was read"
+grep -qF 'wide.csv: the table it makes is larger than 4 MiB' "$tmp/log" || fail "wide csv: $(cat "$tmp/log")"
 
 [ $fails -eq 0 ] || exit 1
 echo "import_table_shapes: ok"
