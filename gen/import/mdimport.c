@@ -1,6 +1,5 @@
 #include "mdimport.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -8,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
 #include "buf.h"
 #include "cmarkx.h"
+#include "csvtable.h"
 #include "data.h"
 #include "fileio.h"
 #include "jdoc.h"
@@ -352,123 +351,6 @@ static void list_columns(cmark_node *header, pr_buf *out)
     }
 }
 
-/* Where the lines of the text cmark read come from: a CSV file is read as
- * the Markdown table it converts to (csv_to_markdown), whose line k is the
- * CSV's line map[k - 1]; a Markdown file is read as is (map NULL). */
-typedef struct line_map {
-    int *map;
-    size_t n;
-} line_map;
-
-static int src_line(const line_map *lm, int line)
-{
-    return lm->map && line >= 1 && (size_t)line <= lm->n ? lm->map[line - 1] : line;
-}
-
-/* The field separator of a delimited file: ',' for ".csv", '\t' for
- * ".tsv" (any case); 0 for a Markdown file. */
-static char is_csv(const char *path)
-{
-    size_t n = strlen(path);
-    if (n > 4 && strcasecmp(path + n - 4, ".csv") == 0)
-        return ',';
-    return n > 4 && strcasecmp(path + n - 4, ".tsv") == 0 ? '\t' : 0;
-}
-
-static void map_line(line_map *lm, int csv_line)
-{
-    lm->map = pr_xrealloc(lm->map, (lm->n + 1) * sizeof *lm->map);
-    lm->map[lm->n++] = csv_line;
-}
-
-/* The CSV text (RFC 4180: fields separated by sep, a comma, or a tab for
- * ".tsv"; "quoted" where they
- * hold a comma, a quote ("") or a line break) as one GFM pipe table: the
- * first record its header, every ASCII punctuation of a cell
- * backslash-escaped so that cmark reads the cell's text as written, a line
- * break in a field read as a blank.  Empty records are left out.  lm gets
- * each Markdown line's CSV line.  Returns -1 once the Markdown would pass
- * PR_MDIMPORT_MAX_BYTES (escapes and " | " make it up to three times the
- * CSV: cmark's memory is bounded as for a Markdown file), else 0. */
-static int csv_to_markdown(const char *p, size_t len, char sep, pr_buf *md, line_map *lm)
-{
-    const char *e = p + len;
-    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        p += 3; /* a UTF-8 byte order mark (spreadsheets write one): not the first header's */
-    int line = 1, records = 0;
-    size_t cols = 0;
-    while (p < e) {
-        int start = line;
-        size_t ncells = 0;
-        pr_buf row = PR_BUF_INIT;
-        int any = 0;
-        for (;;) { /* one field */
-            pr_buf_puts(&row, ncells ? " | " : "| ");
-            ncells++;
-            int quoted = p < e && *p == '"';
-            p += quoted;
-            while (p < e) {
-                char c = *p;
-                if (quoted && c == '"') {
-                    if (p + 1 < e && p[1] == '"') {
-                        p++;
-                    } else {
-                        p++;
-                        quoted = 0;
-                        continue;
-                    }
-                } else if (!quoted && (c == sep || c == '\n' || c == '\r')) {
-                    break;
-                }
-                if (c == '\n' || c == '\r') {
-                    line += c == '\n';
-                    c = ' ';
-                }
-                if (c == '\t')
-                    c = ' ';
-                if (c != ' ')
-                    any = 1;
-                if (c == '|' || (c > ' ' && c < 0x7f && !isalnum((unsigned char)c)))
-                    pr_buf_putc(&row, '\\');
-                pr_buf_putc(&row, c);
-                p++;
-            }
-            if (p < e && *p == sep) {
-                p++;
-                continue;
-            }
-            break;
-        }
-        if (p < e && *p == '\r')
-            p++;
-        if (p < e && *p == '\n') {
-            p++;
-            line++;
-        }
-        if (md->len + row.len > PR_MDIMPORT_MAX_BYTES) {
-            pr_buf_free(&row);
-            return -1;
-        }
-        if (any) {
-            pr_buf_put(md, row.data, row.len);
-            pr_buf_puts(md, " |\n");
-            map_line(lm, start);
-            if (records++ == 0) {
-                cols = ncells;
-                pr_buf_putc(md, '|');
-                for (size_t i = 0; i < cols; i++)
-                    pr_buf_puts(md, "---|");
-                pr_buf_putc(md, '\n');
-                map_line(lm, start);
-            }
-        }
-        pr_buf_free(&row);
-        if (md->len > PR_MDIMPORT_MAX_BYTES)
-            return -1;
-    }
-    return 0;
-}
-
 /* The whole number a cell holds ("8"), or -1. */
 static long cell_count(const char *s)
 {
@@ -501,13 +383,13 @@ typedef struct seen_row {
  * caller owns it).  What was read goes to summary, a line per row whose
  * cells had something left out (raw HTML, images) to warnings. */
 static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int number,
-                          const line_map *lm, pr_buf *summary, pr_buf *warnings, pr_err *err)
+                          const csvtable_lines *lm, pr_buf *summary, pr_buf *warnings, pr_err *err)
 {
     json_t *rows = json_array(), *table = NULL;
     seen_row *seen = NULL;
     pr_buf annotations = PR_BUF_INIT, annotations_zh = PR_BUF_INIT;
     cmark_node *header = cmark_node_first_child(ft->node);
-    int line = src_line(lm, pr_cmarkx_line(ft->node));
+    int line = csvtable_line(lm, pr_cmarkx_line(ft->node));
     long col = -1;
     /* Nodes and GPUs in columns of their own, else both in the first cell. */
     long nodes_col = -1, gpus_col = -1;
@@ -541,7 +423,7 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     }
     size_t used = 0, empty = 0, nbody = 0;
     for (cmark_node *row = cmark_node_next(header); row; row = cmark_node_next(row)) {
-        int rline = src_line(lm, pr_cmarkx_line(row));
+        int rline = csvtable_line(lm, pr_cmarkx_line(row));
         if (++nbody > PR_MDIMPORT_MAX_ROWS) {
             pr_err_set(err, o->markdown, rline, 0, NULL,
                        "table %d has more than %d rows: a table of published figures has a row "
@@ -741,7 +623,7 @@ static int check_opts(const pr_mdimport_opts *o, pr_err *err)
 {
     const pr_opt_need required[] = {
         {!o->markdown, "--markdown"},
-        {o->table <= 0 && !o->heading && !(o->markdown && is_csv(o->markdown)),
+        {o->table <= 0 && !o->heading && !(o->markdown && csvtable_separator(o->markdown)),
          "--table N or --after TEXT"},
         {!o->column, "--column"},
         {!o->model, "--model"},
@@ -767,17 +649,18 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     int rc = -1;
     pr_buf md = PR_BUF_INIT, summary = PR_BUF_INIT, warnings = PR_BUF_INIT, body = PR_BUF_INIT;
     pr_cmarkx_doc doc = {NULL, NULL};
-    line_map lm = {NULL, 0};
+    csvtable_lines lm = {NULL, 0, 0};
     found_table *tables = NULL;
     size_t ntables = 0;
     json_t *table = NULL, *file = NULL;
     char *text = NULL;
     if (check_opts(o, err) < 0 || pr_read_file_max(o->markdown, PR_MDIMPORT_MAX_BYTES, &md, err) < 0)
         goto out;
-    if (is_csv(o->markdown)) {
+    if (csvtable_separator(o->markdown)) {
         /* A CSV file is its one table, read as the pipe table it makes. */
         pr_buf csv = PR_BUF_INIT;
-        int r = csv_to_markdown(md.data ? md.data : "", md.len, is_csv(o->markdown), &csv, &lm);
+        int r = csvtable_to_markdown(md.data ? md.data : "", md.len, csvtable_separator(o->markdown),
+                                     PR_MDIMPORT_MAX_BYTES, &csv, &lm);
         pr_buf_free(&md);
         md = csv;
         if (r < 0) {
