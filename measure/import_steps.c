@@ -544,7 +544,7 @@ static json_t *runset_groups(const im_manifest *m, const im_case *c0, long max_g
         char *path = pr_xasprintf("%s/environments/%s.json", out_root, r->id);
         json_error_t je;
         json_t *env = json_load_file(path, 0, &je), *g, *machine = NULL, *stated = NULL;
-        size_t k, machines = 0, nstated = 0;
+        size_t k, machines = 0, nstated = 0, others = 0;
         if (!env) {
             pr_err_set(err, path, je.line, je.column, NULL, "%s", je.text);
             free(path);
@@ -560,7 +560,9 @@ static json_t *runset_groups(const im_manifest *m, const im_case *c0, long max_g
                 continue;
             if (!gpu)
                 json_array_append_new(groups, json_pack("{s:s,s:s}", "file", r->id, "group", title));
-            else if (strcasestr(gpu, device)) {
+            else if (!strcasestr(gpu, device))
+                others++;
+            else {
                 if (machines++ == 0)
                     machine = g;
                 if (title_states_gpus(title, max_gpus) && nstated++ == 0)
@@ -575,6 +577,9 @@ static json_t *runset_groups(const im_manifest *m, const im_case *c0, long max_g
             json_array_append_new(groups, json_pack("{s:s,s:s}", "file", r->id, "group",
                                                     json_string_value(json_object_get(machine,
                                                                                       "title"))));
+        else if (machines == 0 && others)
+            pr_buf_printf(why, "%sno machine group of %s names %s", why->len ? "; " : "", r->id,
+                          device);
         else if (machines > 1)
             pr_buf_printf(why, "%s%zu machine groups of %s name %s and not one title its "
                           "GPU count: give runsets/RUN.json",

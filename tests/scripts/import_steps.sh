@@ -65,8 +65,8 @@ MD
 printf 'Nodes,GPUs,FP32(BS=8)\n1,1,20.00\n1,8,150.00\n' >"$T/src/results.csv"
 tab=$(printf '\t')
 R='{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'
-row() { # row RUN CASE GPUS FIGURE LOG [PRECISION]
-  printf '%s\t%s\tToy\tPaddle\tV100-SXM2-32GB-x8\t%s\t-\t%s\t8\t-\tsamples/s\t%s\t%s\t%s\n' "$1" "$2" "${6:-fp32}" "$3" "$R" "$4" "$5"
+row() { # row RUN CASE GPUS FIGURE LOG [PRECISION [PLATFORM]]
+  printf '%s\t%s\tToy\tPaddle\t%s\t%s\t-\t%s\t8\t-\tsamples/s\t%s\t%s\t%s\n' "$1" "$2" "${7:-V100-SXM2-32GB-x8}" "${6:-fp32}" "$3" "$R" "$4" "$5"
 }
 M="$T/repo/toy.tsv"
 {
@@ -79,6 +79,8 @@ M="$T/repo/toy.tsv"
   row toy-bare bare_bs8_fp32_gpu1 1 - logs/bare_bs8_fp32_gpu1.log
   row toy-half half_bs8_fp32_gpu1 1 - logs/half_fp32.log
   row toy-half half_bs8_fp16_gpu1 1 - logs/half_fp16.log fp16
+  row toy-a100 a100_bs8_fp32_gpu1 1 - logs/bare_bs8_fp32_gpu1.log fp32 A100-SXM4-40GB-x8
+  row toy-v16 v16_bs8_fp32_gpu1 1 - logs/bare_bs8_fp32_gpu1.log fp32 V100-SXM2-16GB-x8
 } >"$M"
 cd "$T/repo"
 "$MEASURE" import toy.tsv --from "$T/src" >"$T/plan" 2>&1 || fail "the import failed: $(cat "$T/plan")"
@@ -88,6 +90,10 @@ d=data/runs/toy-paddle
 grep -q '"group": "单机V100（单卡、8卡）"' $d/runset.json || fail "runset.json lacks the V100 machine group: $(cat $d/runset.json)"
 grep -q '"group": "2.Docker 镜像"' $d/runset.json || fail "runset.json lacks the software group"
 grep -q 'A100' $d/runset.json && fail "runset.json names the A100 machine: $(cat $d/runset.json)"
+grep -q '"group": "单机A100（单卡、8卡）"' data/runs/toy-a100/runset.json ||
+  fail "toy-a100: not the A100 machine group: $(cat data/runs/toy-a100/runset.json)"
+grep -qF 'runset.json: written, 1 environment group(s) of the env lines; no machine group of toy-env names V100-SXM2-16GB' "$T/plan" ||
+  fail "the plan does not say toy-v16 has no machine group: $(cat "$T/plan")"
 grep -q '"case_name": "toy_bs8_{precision}_gpu{gpus}"' $d/suite.json ||
   fail "suite.json: no case-name template: $(cat $d/suite.json)"
 grep -q '"{gpu_list}"' $d/suite.json || fail "suite.json: the GPU list is not a placeholder"
