@@ -74,6 +74,10 @@ grep -q perf-hrnet "$f/fit/hrnetw18_bs8_fp32_gpu1.json" "$f/logs/index/"* "$f/SO
   fail "$f: the local folder's name was kept"
 cmp -s "$f/LICENSE" ../shared/perf/LICENSE || fail "$f: no LICENSE"
 [ -f reports/HRNetW18/README.en.md ] || fail "no HRNetW18 page"
+# One command, really: the Paddle page has the steps its log echoes (suite.json
+# written by the import), with no hand-written JSON.
+grep -qF 'CUDA_VISIBLE_DEVICES=0 python tools/train.py --config test_tipc/configs/fcn_hrnetw18/' \
+  reports/HRNetW18/Paddle/README.en.md || fail "the HRNetW18 Paddle page shows no steps"
 
 # A second import changes nothing.
 sums >"$T/before"
