@@ -167,7 +167,7 @@ regen: all
 # Checks in seconds (CONTRIBUTING.md#checks).
 #   make test-quick   the unit tests and the golden files (under a minute)
 #   make test-unit-gen, test-unit-measure, test-unit-lib: one folder's unit tests
-#   make lint         the include rule, cppcheck and the format check
+#   make lint         the include and naming rules, cppcheck and the format check
 #   make format       rewrites the sources in the house format (.clang-format)
 QUICK_SCRIPTS := tests/scripts/gen_golden.sh tests/scripts/measure_golden.sh tests/scripts/cli_help.sh
 test-quick: deps-test all $(UNIT_BINS)
@@ -182,6 +182,7 @@ CPPCHECK_FLAGS := --quiet --enable=warning,portability --std=c11 --error-exitcod
                   --suppress=missingIncludeSystem -j2
 lint:
 	python3 scripts/lint-includes.py
+	python3 scripts/lint-names.py
 	cppcheck $(CPPCHECK_FLAGS) lib gen measure
 	@$(MAKE) --no-print-directory format-check
 format-check:
