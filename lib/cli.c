@@ -50,6 +50,10 @@ void cli_usage(const cli_program *p, FILE *f)
 
 void cli_command_usage(const cli_command *c, FILE *f)
 {
+    if (c->usage) {
+        c->usage(f);
+        return;
+    }
     put_synopsis("usage: ", c->synopsis, f);
     fputc('\n', f);
     fputs(c->text, f);
@@ -138,17 +142,49 @@ static struct option *long_options(const cli_option *opts, size_t nopts)
     return lo;
 }
 
+/* getopt's short options: ':' first (a missing value is ':', not '?'),
+ * after '+' when operands stop the options; h, and each row's letter
+ * (followed by ':' when it takes a value).  Freed by the caller. */
+static char *short_options(const cli_option *opts, size_t nopts, int operands)
+{
+    pr_buf b = PR_BUF_INIT;
+    pr_buf_puts(&b, operands ? ":h" : "+:h");
+    for (size_t i = 0; i < nopts; i++)
+        if (opts[i].letter) {
+            pr_buf_putc(&b, opts[i].letter);
+            if (!opts[i].flag)
+                pr_buf_putc(&b, ':');
+        }
+    return pr_buf_detach(&b);
+}
+
+/* The row whose letter is ch, as LONG_BASE + its index; ch when none. */
+static int row_of_letter(const cli_option *opts, size_t nopts, int ch)
+{
+    for (size_t i = 0; i < nopts; i++)
+        if (opts[i].letter && opts[i].letter == ch)
+            return LONG_BASE + (int)i;
+    return ch;
+}
+
 int cli_parse(const char *prog, const cli_command *c, const cli_option *opts, size_t nopts,
               int argc, char **argv)
 {
+    return cli_parse_args(prog, c, opts, nopts, argc, argv, NULL);
+}
+
+int cli_parse_args(const char *prog, const cli_command *c, const cli_option *opts, size_t nopts,
+                   int argc, char **argv, int *first)
+{
     struct option *lo = long_options(opts, nopts);
+    char *shorts = short_options(opts, nopts, first != NULL);
     int *seen = pr_xcalloc(nopts + 1, sizeof *seen); /* row i given */
     int rc = CLI_OK, ch;
-    /* '+': stop at the first argument that is no option (an error below);
-     * ':': a missing value is ':', not '?'.  optind 0 starts afresh. */
+    /* optind 0: GNU getopt starts afresh (an earlier parse left it set) */
     optind = 0;
     opterr = 0;
-    while (rc == CLI_OK && (ch = getopt_long(argc, argv, "+:h", lo, NULL)) != -1) {
+    while (rc == CLI_OK && (ch = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        ch = row_of_letter(opts, nopts, ch);
         if (ch == 'h' || ch == LONG_BASE + (int)nopts) {
             cli_command_usage(c, stdout);
             rc = CLI_HELP;
@@ -166,7 +202,9 @@ int cli_parse(const char *prog, const cli_command *c, const cli_option *opts, si
             take(&opts[ch - LONG_BASE], optarg);
         }
     }
-    if (rc == CLI_OK && optind < argc) {
+    if (first)
+        *first = optind;
+    else if (rc == CLI_OK && optind < argc) {
         cli_usage_error(prog, c, "unexpected argument \"%s\"", argv[optind]);
         rc = CLI_USAGE;
     }
@@ -176,6 +214,7 @@ int cli_parse(const char *prog, const cli_command *c, const cli_option *opts, si
             rc = CLI_USAGE;
         }
     free(lo);
+    free(shorts);
     free(seen);
     return rc;
 }

@@ -4,7 +4,8 @@
  *   PROG COMMAND [options], PROG help COMMAND, PROG --help, PROG --version
  * and cli_parse reads one command's "--opt VALUE" options from a table of
  * rows (getopt_long underneath: "--opt=VALUE" and unambiguous prefixes are
- * taken too), with the same wording and exit status in both programs:
+ * taken too; cli_parse_args also operands), with the same wording and exit
+ * status in both programs:
  *   PROG: COMMAND: unknown option "--x"      PROG: COMMAND: --data needs a value
  *   PROG: COMMAND: unexpected argument "x"   PROG: COMMAND: --format is required
  * each followed by the command's usage on standard error (exit status 2).
@@ -27,11 +28,15 @@ typedef struct cli_command {
     const char *name;
     int (*fn)(int argc, char **argv);
     /* The lines after "usage: " ("PROG NAME [--opt X]\n", continuation lines
-     * indented by 10), or NULL where fn prints its own usage. */
+     * indented by 10), or NULL where usage (below) prints it, or where fn
+     * prints its own and reads its options without cli_parse. */
     const char *synopsis;
     /* What it does: the paragraph printed under the synopsis (synopsis
      * set), or one line listed by PROG --help (synopsis NULL). */
     const char *text;
+    /* Prints the command's usage where the synopsis does not (NULL: the
+     * synopsis and text above are its usage). */
+    void (*usage)(FILE *f);
 } cli_command;
 
 /* How PROG --help lists the commands. */
@@ -54,13 +59,15 @@ int cli_dispatch(const cli_program *p, int argc, char **argv);
 /* Writes the program's usage (PROG --help) to f. */
 void cli_usage(const cli_program *p, FILE *f);
 
-/* Writes one command's usage: "usage: " SYNOPSIS, a blank line, TEXT. */
+/* Writes one command's usage: c->usage's, else "usage: " SYNOPSIS, a blank
+ * line, TEXT. */
 void cli_command_usage(const cli_command *c, FILE *f);
 
 /* One option of a command: its name and where it goes; one of value, flag
  * or list is set.  A row reads {"--data", .value = &data}. */
 typedef struct cli_option {
     const char *name;   /* "--data" */
+    char letter;        /* its one-letter form ('o' for -o), or 0 */
     const char **value; /* "--data DIR": DIR; the last one given wins */
     int *flag;          /* "--bom": set to 1 */
     /* "--section T" repeated: appended to list (room for argc entries),
@@ -83,6 +90,13 @@ enum {
  * Returns CLI_OK, CLI_HELP or CLI_USAGE. */
 int cli_parse(const char *prog, const cli_command *c, const cli_option *opts, size_t nopts,
               int argc, char **argv);
+
+/* cli_parse for a command that takes operands (a suite, a manifest): they
+ * may come before, between or after the options; argv is permuted so that
+ * on CLI_OK they are argv[*first..argc), in the order given ("--" ends
+ * the options). */
+int cli_parse_args(const char *prog, const cli_command *c, const cli_option *opts, size_t nopts,
+                   int argc, char **argv, int *first);
 
 /* cli_parse's result as an exit status when it is not CLI_OK: 0 or 2. */
 int cli_status(int parsed);

@@ -8,14 +8,14 @@
 #define PR_VERSION "0.1.0"
 #endif
 
+/* run and parse print their own usage and read their options themselves;
+ * import reads them with cli_parse_args (its row is in cmd_import.c). */
 static const cli_command run_command = {
-    "run", pr_cmd_run, NULL, "run a suite's cases and write one record per case"};
+    "run", pr_cmd_run, NULL, "run a suite's cases and write one record per case", NULL};
 static const cli_command parse_command = {
-    "parse", pr_cmd_parse, NULL, "apply a parse rule to existing logs and print the record"};
-static const cli_command import_command = {
-    "import", pr_cmd_import, NULL, "bring someone else's logs in from one manifest"};
+    "parse", pr_cmd_parse, NULL, "apply a parse rule to existing logs and print the record", NULL};
 
-static const cli_command *const commands[] = {&run_command, &parse_command, &import_command};
+static const cli_command *const commands[] = {&run_command, &parse_command, &cmd_import_command};
 
 static const cli_program program = {"perfrepro-measure", PR_VERSION, CLI_LIST_SUMMARIES,
                                     commands, sizeof commands / sizeof commands[0]};

@@ -19,7 +19,7 @@ const cli_command cmd_build_command = {
     "          (default reports): README.md (Chinese) and README.en.md (English)\n"
     "          per page, from the templates in TEMPLATES (default templates);\n"
     "          prints the files and bytes written; with --budget-mb a generation\n"
-    "          over MB megabytes (10^6 bytes) fails and OUT stays as it was\n"};
+    "          over MB megabytes (10^6 bytes) fails and OUT stays as it was\n", NULL};
 
 /* --budget-mb: a positive decimal number of megabytes (10^6 bytes) into
  * *bytes (0: no budget); 2 (printed) when it is not one. */

@@ -13,7 +13,7 @@ const cli_command cmd_check_command = {
     "check     check every Markdown file of REPORTS (default reports): links to\n"
     "          missing files or anchors, empty targets, TODO/XXX/TBD outside\n"
     "          tables, images without alt text, absolute paths or paths above\n"
-    "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n"};
+    "          ROOT (default: the parent of REPORTS); lists FILE:LINE: problem\n", NULL};
 
 static int run(int argc, char **argv)
 {

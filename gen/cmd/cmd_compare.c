@@ -35,7 +35,7 @@ const cli_command cmd_compare_command = {
     "          FILE.png), json one object, csv one row per cell.  Output goes to\n"
     "          FILE (default: standard output).  A and B sharing no platform is an\n"
     "          error.  --fail-on regression: exit status 1 when a cell is slower\n"
-    "          (after the output is written), for CI.\n"};
+    "          (after the output is written), for CI.\n", NULL};
 
 /* What is wrong with the options as a whole (NULL: nothing); delta is
  * --delta's text, its value stored in o->delta. */

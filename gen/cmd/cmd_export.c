@@ -25,7 +25,7 @@ const cli_command cmd_export_command = {
     "          Format JSON of the reproduced figures; otava: Apache Otava's CSV\n"
     "          (time, attributes, throughput).  --bom (csv, otava) starts with a\n"
     "          UTF-8 byte order mark for spreadsheets; --out writes FILE\n"
-    "          atomically (default: standard output).  Byte-identical per input.\n"};
+    "          atomically (default: standard output).  Byte-identical per input.\n", NULL};
 
 static int run(int argc, char **argv)
 {

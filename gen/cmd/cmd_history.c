@@ -25,7 +25,7 @@ const cli_command cmd_history_command = {
     "          points, each point's state (ok, suspect, outlier, regression,\n"
     "          improvement) and limits, with the pins and vetoes of\n"
     "          DIR/history.json.  md (default; in --lang, default zh), json or csv\n"
-    "          to OUT (default: standard output)\n"};
+    "          to OUT (default: standard output)\n", NULL};
 
 static int run(int argc, char **argv)
 {

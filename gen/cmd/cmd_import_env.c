@@ -26,7 +26,7 @@ const cli_command cmd_import_env_command = {
     "          keys: other) and its line; a code block is an item of kind\n"
     "          topology (nvidia-smi topo) or text.  --section may be repeated;\n"
     "          default: 环境介绍, 物理机环境, 机器环境, 硬件环境, Docker 镜像,\n"
-    "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n"};
+    "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n", NULL};
 
 static int run(int argc, char **argv)
 {

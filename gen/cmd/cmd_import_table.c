@@ -36,7 +36,7 @@ const cli_command cmd_import_table_command = {
     "          configuration, or a file the build would refuse is an error, and\n"
     "          OUT is left as it was; raw HTML and images in a cell are read as\n"
     "          GitHub shows them (an image by its alt text), with a warning.\n"
-    "          Missing required options are all named in one message.\n"};
+    "          Missing required options are all named in one message.\n", NULL};
 
 /* The value of a whole-number option: *v, or 2 (a usage error, printed). */
 static int positive(const char *name, const char *s, int *v)

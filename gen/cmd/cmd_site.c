@@ -13,7 +13,7 @@ const cli_command cmd_site_command = {
     "          (default build/site): README.md -> index.html, README.en.md ->\n"
     "          index.en.html; linked charts, logs and suites copied in (a log\n"
     "          whose name is not .txt/.log/.json/.csv/.png gets .txt appended);\n"
-    "          nothing that resolves outside ROOT is read\n"};
+    "          nothing that resolves outside ROOT is read\n", NULL};
 
 static int run(int argc, char **argv)
 {

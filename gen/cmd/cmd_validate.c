@@ -12,7 +12,7 @@ static int run(int argc, char **argv);
 const cli_command cmd_validate_command = {
     "validate", run, "perfrepro-gen validate [--data DIR]\n",
     "validate  load and validate the data only (also each fit report against the\n"
-    "          figure its table prints, as build checks it); print a summary\n"};
+    "          figure its table prints, as build checks it); print a summary\n", NULL};
 
 static int run(int argc, char **argv)
 {

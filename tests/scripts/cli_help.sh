@@ -73,6 +73,9 @@ for c in $measure_cmds; do
   [ -n "$opt" ] || { fail "perfrepro-measure $c: no --opt VALUE in its usage"; continue; }
   check_usage_error "$MEASURE" perfrepro-measure "$c" "$opt" ''
 done
+# perfrepro-measure import reads its options with lib/cli too: the same wording.
+check_usage_error "$MEASURE" perfrepro-measure import --no-such-option 'unknown option "--no-such-option"'
+check_usage_error "$MEASURE" perfrepro-measure import --from '--from needs a value'
 # A required option left out is named (export --format).
 check_usage_error "$GEN" perfrepro-gen export "--data data" '--format is required'
 # An unknown command: status 2 and the program's usage, for both programs.

@@ -50,7 +50,7 @@ static int noop(int argc, char **argv)
 }
 
 static const cli_command tool = {"tool", noop, "prog tool [--data DIR] [--bom]\n",
-                                 "tool      does nothing\n"};
+                                 "tool      does nothing\n", NULL};
 
 /* cli_parse of argv against the table below; its stderr in *err. */
 typedef struct parsed {
@@ -165,8 +165,8 @@ static int record(int argc, char **argv)
     return 7;
 }
 
-static const cli_command one = {"one", record, NULL, "the first"};
-static const cli_command two = {"two", record, NULL, "the second"};
+static const cli_command one = {"one", record, NULL, "the first", NULL};
+static const cli_command two = {"two", record, NULL, "the second", NULL};
 static const cli_command *const commands[] = {&one, &two};
 static const cli_program program = {"prog", "1.2", CLI_LIST_SUMMARIES, commands, 2};
 
@@ -231,4 +231,50 @@ Test(cli, dispatch_usage_version_and_unknown_commands)
         free(out);
         free(err);
     }
+}
+
+/* A command with operands (perfrepro-measure import MANIFEST): anywhere
+ * among the options, in order; one-letter forms; "--" ends the options. */
+static void tool_usage(FILE *f)
+{
+    fputs("usage: its own\n", f);
+}
+
+static const cli_command ops = {"ops", noop, NULL, "takes operands", tool_usage};
+
+static int parse_args(int argc, char **argv, const char **out, int *dry, int *first, char **err)
+{
+    *out = NULL;
+    *dry = 0;
+    const cli_option opts[] = {
+        {"--out", 'o', .value = out},
+        {"--dry-run", 'n', .flag = dry},
+    };
+    capture c = capture_begin(stderr);
+    int rc = cli_parse_args("prog", &ops, opts, NOPTS(opts), argc, argv, first);
+    *err = capture_end(&c, stderr);
+    return rc;
+}
+
+Test(cli, operands_among_options)
+{
+    const char *out;
+    int dry, first;
+    char *err;
+    char **argv = ARGV("ops", "m1", "-o", "d", "m2", "-n", "--", "--m3");
+    cr_assert_eq(parse_args(8, argv, &out, &dry, &first, &err), CLI_OK, "%s", err);
+    cr_expect_str_eq(out, "d");
+    cr_expect_eq(dry, 1);
+    cr_assert_eq(8 - first, 3, "three operands");
+    cr_expect_str_eq(argv[first], "m1");
+    cr_expect_str_eq(argv[first + 1], "m2");
+    cr_expect_str_eq(argv[first + 2], "--m3");
+    free(err);
+    cr_expect_eq(parse_args(2, ARGV("ops", "-o"), &out, &dry, &first, &err), CLI_USAGE);
+    cr_expect_str_eq(err, "prog: ops: -o needs a value\nusage: its own\n",
+                     "the command's own usage");
+    free(err);
+    cr_expect_eq(parse_args(2, ARGV("ops", "-q"), &out, &dry, &first, &err), CLI_USAGE);
+    cr_expect_str_eq(err, "prog: ops: unknown option \"-q\"\nusage: its own\n");
+    free(err);
 }
