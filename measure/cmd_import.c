@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "cmd.h"
 #include "err.h"
 #include "import_manifest.h"
@@ -64,49 +65,33 @@ static char *dir_of(const char *path)
     return slash ? pr_xstrndup(path, (size_t)(slash - path)) : pr_xstrdup(".");
 }
 
+const cli_command cmd_import_command = {
+    "import", pr_cmd_import, NULL, "bring someone else's logs in from one manifest", usage};
+
 int pr_cmd_import(int argc, char **argv)
 {
     im_opts o = {0};
-    const char *manifest = NULL, *data = "data", *from = NULL, *repo = NULL, *commit = NULL;
+    const char *data = "data", *from = NULL, *repo = NULL, *commit = NULL;
     const char *gen = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
-            o.dry_run = 1;
-            continue;
-        } else if (!strcmp(a, "--replace")) {
-            o.replace = 1;
-            continue;
-        } else if (!strcmp(a, "--from"))
-            dst = &from;
-        else if (!strcmp(a, "--data"))
-            dst = &data;
-        else if (!strcmp(a, "--repo"))
-            dst = &repo;
-        else if (!strcmp(a, "--commit"))
-            dst = &commit;
-        else if (!strcmp(a, "--gen"))
-            dst = &gen;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "perfrepro-measure import: unknown option \"%s\"\n", a);
-            usage(stderr);
-            return 2;
-        } else if (!manifest) {
-            manifest = a;
-            continue;
-        } else {
-            fprintf(stderr, "perfrepro-measure import: one manifest per run (\"%s\" too)\n", a);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "perfrepro-measure import: %s needs a value\n", a);
-            return 2;
-        }
-        *dst = argv[++i];
+    const cli_option opts[] = {
+        {"--from", .value = &from},
+        {"--data", .value = &data},
+        {"--repo", .value = &repo},
+        {"--commit", .value = &commit},
+        {"--gen", .value = &gen},
+        {"--dry-run", 'n', .flag = &o.dry_run},
+        {"--replace", .flag = &o.replace},
+    };
+    int first;
+    int parsed = cli_parse_args("perfrepro-measure", &cmd_import_command, opts,
+                                sizeof opts / sizeof *opts, argc, argv, &first);
+    if (parsed != CLI_OK)
+        return cli_status(parsed);
+    const char *manifest = first < argc ? argv[first] : NULL;
+    if (argc - first > 1) {
+        fprintf(stderr, "perfrepro-measure import: one manifest per run (\"%s\" too)\n",
+                argv[first + 1]);
+        return 2;
     }
     if (!manifest || !from) {
         fprintf(stderr, "perfrepro-measure import: missing %s%s%s\n", manifest ? "" : "MANIFEST",

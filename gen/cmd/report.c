@@ -1,4 +1,5 @@
-/* report: pr_report_render, the pipeline of one generation.
+/* report: pr_report_render, the pipeline of one generation, and
+ * pr_report_build, which writes it with 6-output/output.h.
  *
  *   rmodel      the report model, built once from the dataset
  *   lang        each language's strings and page templates
@@ -7,7 +8,7 @@
  *   langcheck   every page in one language, checked before it is emitted:
  *               a page that mixes stops the build, nothing written
  *
- * output.c writes what this renders (pr_report_build).
+ * output.c writes what this renders: pr_report_build below.
  */
 #include "report.h"
 
@@ -23,6 +24,7 @@
 #include "lang.h"
 #include "langcheck.h"
 #include "md.h"
+#include "output.h"
 #include "page_compare.h"
 #include "page_history.h"
 #include "pages.h"
@@ -270,5 +272,34 @@ out:
     lang_free(&langs[0]);
     lang_free(&langs[1]);
     rm_free(w);
+    return rc;
+}
+
+int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
+{
+    output_tree *tree = NULL;
+    int rc = -1;
+    /* Hardening: a template may be a symbolic link to /etc/shadow, which
+     * the pages would then quote; any template file may be read. */
+    if (pr_check_tree_within(o->templates_dir, err) < 0 ||
+        output_open(o->out_dir, &tree, err) < 0 ||
+        pr_report_render(d, o, output_emit, tree, err) < 0)
+        goto out;
+    const pr_report_stats *st = output_stats(tree);
+    if (o->budget_bytes && st->bytes > o->budget_bytes) {
+        pr_err_set(err, o->out_dir, 0, 0, "size budget",
+                   "the generation is %llu bytes (%.1f MB in %zu files), over the budget of "
+                   "%llu bytes (%.1f MB); nothing was replaced",
+                   st->bytes, st->bytes / 1e6, st->files, o->budget_bytes,
+                   o->budget_bytes / 1e6);
+        goto out;
+    }
+    if (output_commit(tree, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    if (o->stats)
+        *o->stats = tree ? *output_stats(tree) : (pr_report_stats){0, 0, 0};
+    output_free(tree);
     return rc;
 }

@@ -5,20 +5,14 @@
  *   OUT/<Model>/<Framework>/README.md   the reproduction report
  * and README.en.md beside each in English.  Every figure is computed from
  * records and published tables (rmodel.c, once per render); templates give
- * the prose.  report.c is the pipeline, output.c the writer.
+ * the prose.  report.c is the pipeline, 6-output/output.c the writer.
  */
 #ifndef PR_REPORT_H
 #define PR_REPORT_H
 
 #include "data.h"
 #include "err.h"
-
-/* What a build wrote: every file of the generation, how many of them
- * differ from the previous one (new or rewritten), and their bytes. */
-typedef struct pr_report_stats {
-    size_t files, rewritten;
-    unsigned long long bytes;
-} pr_report_stats;
+#include "output.h" /* pr_report_stats */
 
 typedef struct pr_report_opts {
     const char *templates_dir; /* holds zh/ and en/ */
