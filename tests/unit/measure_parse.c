@@ -1732,6 +1732,39 @@ Test(rule, normal_form_round_trips)
     }
 }
 
+/* A profile is one row of lib/rulecfg.c's table: every row named, its
+ * name read back as that profile, fuzz seeds distinct and clear of the
+ * fuzzer's own values (0 no profile, 11 a custom rule), and fit's probe
+ * walks the same rows (a probed profile builds without a key). */
+Test(rule, profile_table_rows_are_whole)
+{
+    int seen_seed[256] = {0};
+    cr_expect_str_eq(pr_rulecfg_profile_name(PR_PROFILE_NONE), "none");
+    for (int p = 1; p < PR_PROFILE_COUNT; p++) {
+        const char *name = pr_rulecfg_profile_name((pr_profile)p);
+        cr_assert_not_null(name, "row %d has no name", p);
+        char *text = pr_xasprintf("{\"profile\": \"%s\", \"scope\": \"global\", "
+                                  "\"keyword\": \"k\"}",
+                                  name);
+        pr_rule *r = NULL;
+        pr_err err;
+        if (pr_rule_parse("<t>", text, strlen(text), &r, &err) == 0) {
+            cr_expect_eq(pr_rule_get(r)->profile, (pr_profile)p, "%s", name);
+            pr_rule_free(r);
+        } else {
+            /* refused for its keys, never for its name */
+            cr_expect(strstr(err.msg, "rule.profile") == NULL, "%s: %s", name, err.msg);
+        }
+        free(text);
+        int seed = pr_rulecfg_profile_fuzz_seed((pr_profile)p);
+        cr_expect(seed > 0 && seed != 11 && seed < 256, "%s: fuzz seed %d", name, seed);
+        cr_expect_eq(seen_seed[seed & 255]++, 0, "%s: fuzz seed %d twice", name, seed);
+    }
+    cr_expect(pr_rulecfg_profile_probed(PR_PROFILE_MMSEG));
+    cr_expect_not(pr_rulecfg_profile_probed(PR_PROFILE_DLLOGGER), "needs the metric's key");
+    cr_expect_not(pr_rulecfg_profile_probed(PR_PROFILE_NONE));
+}
+
 Test(rule, profile_defaults_are_written_out)
 {
     pr_rule *r = NULL;
