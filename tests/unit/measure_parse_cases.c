@@ -25,6 +25,13 @@
 
 #define MAX_LOGS 8
 #define MAX_EXPECT 64
+#define MAX_NAMED 16
+
+/* The logs a file names ("--- log NAME"), for "--- log @NAME" after. */
+typedef struct named_log {
+    char *name;
+    pr_buf text;
+} named_log;
 
 typedef struct expect_line {
     int line;
@@ -130,25 +137,45 @@ static void write_logs(const parse_case *c, const char *dir, char **paths)
     }
 }
 
-/* "gpus 8 batch 32 seq 128 unit X" */
-static pr_parse_args read_args(const parse_case *c)
+/* "gpus 8 batch 32 seq 128 unit X"; the unit points into unit_buf. */
+static pr_parse_args read_args(const parse_case *c, char *unit_buf, size_t unit_size)
 {
     pr_parse_args a = {0, 0, 0, NULL};
     const char *s = c->args.data ? c->args.data : "";
-    char key[16];
-    int val, n;
-    while (sscanf(s, " %15s %d%n", key, &val, &n) == 2) {
-        if (strcmp(key, "gpus") == 0)
-            a.gpus = val;
+    char key[16], val[64];
+    int n;
+    while (sscanf(s, " %15s %63s%n", key, val, &n) == 2) {
+        if (strcmp(key, "unit") == 0) {
+            snprintf(unit_buf, unit_size, "%s", val);
+            a.unit = unit_buf;
+        } else if (strcmp(key, "gpus") == 0)
+            a.gpus = atoi(val);
         else if (strcmp(key, "batch") == 0)
-            a.batch_size = val;
+            a.batch_size = atoi(val);
         else if (strcmp(key, "seq") == 0)
-            a.seq_len = val;
+            a.seq_len = atoi(val);
         else
             cr_assert_fail("%s:%d: %s: unknown argument %s", c->file, c->line, c->title, key);
         s += n;
     }
     return a;
+}
+
+/* The value at a dotted path of the result ("metrics.table.rows",
+ * "stats.ignored"); NULL when absent. */
+static json_t *result_at(const pr_parse_result *res, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *save = NULL, *part = strtok_r(buf, ".", &save);
+    json_t *v = NULL;
+    if (part && strcmp(part, "metrics") == 0)
+        v = res->metrics;
+    else if (part && strcmp(part, "stats") == 0)
+        v = res->stats;
+    while (v && (part = strtok_r(NULL, ".", &save)))
+        v = json_object_get(v, part);
+    return v;
 }
 
 static int near(double got, double want, double tol) { return fabs(got - want) <= tol; }
@@ -218,6 +245,32 @@ static void check_expect(const parse_case *c, const expect_line *e, int rc, cons
         else
             cr_expect(json_is_number(v) && near(json_number_value(v), strtod(want, NULL), 1e-9),
                       "%s:%d: %s: per_run %zu want %s", where, line, c->title, i, want);
+    } else if (strcmp(key, "json") == 0) {
+        char path[128];
+        int len = 0;
+        cr_assert(sscanf(arg, "%127s %n", path, &len) == 1 && len > 0,
+                  "%s:%d: json PATH JSON|absent", where, line);
+        json_t *got = result_at(res, path);
+        char *g = got ? json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        if (strcmp(arg + len, "absent") == 0) {
+            cr_expect(got == NULL, "%s:%d: %s: %s is there: %s", where, line, c->title, path, g);
+        } else {
+            json_error_t je;
+            json_t *want = json_loads(arg + len, JSON_DECODE_ANY, &je);
+            cr_assert_not_null(want, "%s:%d: bad JSON: %s", where, line, je.text);
+            cr_expect(got && json_equal(got, want), "%s:%d: %s: %s\n got  %s\n want %s", where,
+                      line, c->title, path, g ? g : "(absent)", arg + len);
+            json_decref(want);
+        }
+        free(g);
+    } else if (strcmp(key, "length") == 0) {
+        char path[128];
+        size_t want;
+        cr_assert(sscanf(arg, "%127s %zu", path, &want) == 2, "%s:%d: length PATH N", where,
+                  line);
+        json_t *got = result_at(res, path);
+        cr_expect(json_is_array(got) && json_array_size(got) == want,
+                  "%s:%d: %s: %s has not %zu items", where, line, c->title, path, want);
     } else if (strcmp(key, "runs") == 0) {
         size_t want = strtoul(arg, NULL, 10);
         cr_expect_eq(json_array_size(json_object_get(res->stats, "per_run")), want,
@@ -266,7 +319,8 @@ static size_t run_case(const parse_case *c)
     cr_assert_not_null(mkdtemp(dir));
     char *paths[MAX_LOGS] = {0};
     write_logs(c, dir, paths);
-    pr_parse_args args = read_args(c);
+    char unit[64];
+    pr_parse_args args = read_args(c, unit, sizeof unit);
     pr_parse_result res;
     pr_parse_result_init(&res);
     pr_err err;
@@ -303,6 +357,9 @@ static void run_file(const char *path, size_t *blocks, size_t *checks)
     memset(&cur, 0, sizeof cur);
     memset(&prev, 0, sizeof prev);
     section sec = SEC_NONE;
+    named_log named[MAX_NAMED];
+    size_t nnamed = 0;
+    char *log_name = NULL; /* of the log section being read */
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -313,8 +370,19 @@ static void run_file(const char *path, size_t *blocks, size_t *checks)
         if (n > 0 && line[n - 1] == '\n')
             line[--n] = '\0';
         int is_title = n >= 0 && strncmp(line, "=== ", 4) == 0;
-        if (sec == SEC_LOG && (n < 0 || is_title || strncmp(line, "--- ", 4) == 0))
-            trim_blank_tail(&cur.logs[cur.nlogs - 1]);
+        if (sec == SEC_LOG && (n < 0 || is_title || strncmp(line, "--- ", 4) == 0)) {
+            pr_buf *done = &cur.logs[cur.nlogs - 1];
+            trim_blank_tail(done);
+            if (log_name) {
+                cr_assert(nnamed < MAX_NAMED, "%s:%d: too many named logs", path, lineno);
+                named[nnamed].name = pr_xstrdup(log_name);
+                pr_buf_init(&named[nnamed].text);
+                pr_buf_put(&named[nnamed].text, done->data ? done->data : "", done->len);
+                nnamed++;
+                free(log_name);
+                log_name = NULL;
+            }
+        }
         if (n < 0 || is_title) {
             if (open) {
                 if (cur.same_logs)
@@ -345,10 +413,27 @@ static void run_file(const char *path, size_t *blocks, size_t *checks)
                 sec = SEC_EXPECT;
             else if (strcmp(s, "same logs") == 0)
                 cur.same_logs = 1, sec = SEC_NONE;
-            else if (strcmp(s, "log") == 0) {
+            else if (strcmp(s, "log") == 0 || strncmp(s, "log ", 4) == 0) {
                 cr_assert(cur.nlogs < MAX_LOGS, "%s:%d: too many logs", path, lineno);
-                cur.nlogs++;
+                pr_buf *log = &cur.logs[cur.nlogs++];
                 sec = SEC_LOG;
+                if (s[3] == ' ' && s[4] == '@') {
+                    /* "@a @b": the named logs one after the other, in one file */
+                    char names[256], *save = NULL;
+                    snprintf(names, sizeof names, "%s", s + 4);
+                    for (char *w = strtok_r(names, " ", &save); w;
+                         w = strtok_r(NULL, " ", &save)) {
+                        size_t k = 0;
+                        while (k < nnamed && strcmp(named[k].name, w + 1) != 0)
+                            k++;
+                        cr_assert(w[0] == '@' && k < nnamed, "%s:%d: no log named %s before",
+                                  path, lineno, w);
+                        pr_buf_put(log, named[k].text.data ? named[k].text.data : "",
+                                   named[k].text.len);
+                    }
+                    sec = SEC_NONE;
+                } else if (s[3] == ' ')
+                    log_name = pr_xstrdup(s + 4);
             } else
                 cr_assert_fail("%s:%d: unknown section \"%s\"", path, lineno, s);
             continue;
@@ -373,6 +458,10 @@ static void run_file(const char *path, size_t *blocks, size_t *checks)
         }
     }
     case_clear(&prev);
+    for (size_t i = 0; i < nnamed; i++) {
+        free(named[i].name);
+        pr_buf_free(&named[i].text);
+    }
     free(line);
     fclose(f);
 }
