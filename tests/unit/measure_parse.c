@@ -1,5 +1,8 @@
 /* measure/parse, rule, logscan: published figures reproduced from real logs,
- * messy logs written here, and the rule's validation messages.
+ * and what is not one rule over a written log (the CLI, logs generated to
+ * cross the scanner's buffer, file positions, the normal form, the profile
+ * table).  The cases that are data (a rule, a log, what comes out, or the
+ * rule's refusal) are tests/parse's .test files, run by measure_parse_cases.
  *
  * The real logs live in ../shared/fixtures (PERFREPRO_SHARED overrides
  * ../shared); the fixture tests skip when it is absent.  The published
@@ -115,13 +118,6 @@ static long long stat_int(const pr_parse_result *res, const char *key)
     json_t *v = json_object_get(res->stats, key);
     cr_assert(json_is_integer(v), "stats.%s missing", key);
     return json_integer_value(v);
-}
-
-static double stat_num(const pr_parse_result *res, const char *key)
-{
-    json_t *v = json_object_get(res->stats, key);
-    cr_assert(json_is_number(v), "stats.%s missing", key);
-    return json_number_value(v);
 }
 
 /* One log, expecting success: returns the value. */
@@ -652,25 +648,7 @@ Test(gpu_tables, mpirun_prefixes_and_other_ranks)
  * Rules: validation and normal form
  * ====================================================================== */
 
-/* Builds rule text; expects an error whose message contains every needle. */
-static void expect_rule_error(const char *text, const char *const *needles)
-{
-    pr_rule *r = NULL;
-    pr_err err;
-    memset(&err, 0, sizeof err);
-    cr_expect_eq(pr_rule_parse("<--rule>", text, strlen(text), &r, &err), -1, "accepted: %s",
-                 text);
-    for (const char *const *n = needles; *n; n++)
-        cr_expect(strstr(err.msg, *n) != NULL, "rule %s\nmessage: %s\nmissing: %s", text,
-                  err.msg, *n);
-    pr_rule_free(r);
-}
-
-#define EXPECT_RULE_ERROR(text, ...)                                                         \
-    do {                                                                                     \
-        static const char *const needles_[] = {__VA_ARGS__, NULL};                           \
-        expect_rule_error(text, needles_);                                                   \
-    } while (0)
+/* The checker's messages, rule by rule: tests/parse/rule.test. */
 
 Test(rule, errors_from_a_file_name_line_and_column)
 {
@@ -863,18 +841,6 @@ Test(logscan, clean_and_prefix)
  * timestamps, numbers that do not end where a number ends, MLPerf scoring
  * ====================================================================== */
 
-/* One log, expecting failure: returns the reason (res holds the detail). */
-static const char *failure_of(const char *rule_json, const char *log, pr_parse_args args,
-                              pr_parse_result *res)
-{
-    pr_err err;
-    const char *logs[] = {log};
-    cr_assert_eq(parse_with(rule_json, logs, 1, args, res, &err), 0, "%s", err.msg);
-    cr_assert(res->failed, "did not fail: %f", res->value);
-    cr_assert_not_null(res->fail_detail);
-    return res->fail_reason;
-}
-
 /* The real log (PaddlePaddle/Perf): 45 iterations and one final line.
  * The synthetic TF BERT cases are in tests/parse/numbers.test. */
 Test(numbers, dllogger_iteration_label_alone_is_an_iteration)
@@ -945,88 +911,6 @@ Test(numbers, mpirun_timestamp_output_prefix)
         pr_parse_result_clear(&res);
     }
     free(real);
-}
-
-/* An MLPerf result set: one run_start/run_stop pair per run, read as parts. */
-static char *mllog_runs(tmpdir *t, const char *name, const char *const *status)
-{
-    pr_buf b = PR_BUF_INIT;
-    long long start = 1000000;
-    for (int i = 0; status[i]; i++) {
-        pr_buf_printf(&b, ":::MLLOG {\"time_ms\": %lld, \"key\": \"run_start\"}\n", start);
-        if (strcmp(status[i], "none") != 0)
-            pr_buf_printf(&b,
-                          ":::MLLOG {\"time_ms\": %lld, \"key\": \"run_stop\", \"metadata\": "
-                          "{\"status\": \"%s\"}}\n",
-                          start + (10 + i) * 60000LL, status[i]);
-        start += 3600000;
-    }
-    char *path = tmp_text(t, name, pr_buf_cstr(&b));
-    pr_buf_free(&b);
-    return path;
-}
-
-Test(numbers, mllog_non_converged_runs_scored_as_mlperf)
-{
-    tmpdir t;
-    tmp_open(&t);
-    /* runs of 10, 11, 12, 13 minutes and one aborted (the fifth) */
-    static const char *const one[] = {"success", "success", "success", "success", "aborted",
-                                      NULL};
-    char *log1 = mllog_runs(&t, "one.txt", one);
-    const char *olympic = "\"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0, \"min\": 1}";
-    char *worst = pr_xasprintf("{\"profile\": \"mllog\", \"non_converged\": \"worst\", %s}",
-                               olympic);
-    char *ignore = pr_xasprintf("{\"profile\": \"mllog\", %s}", olympic);
-    pr_parse_result res;
-    double v = value_of(worst, log1, NO_ARGS, &res);
-    cr_expect(fabs(v - 12) < 1e-9, "drop 10 and the aborted run: got %f", v);
-    cr_expect_eq(stat_int(&res, "non_converged"), 1);
-    cr_expect_eq(stat_int(&res, "records_seen"), 5);
-    cr_expect(fabs(stat_num(&res, "max") - 13) < 1e-12, "stats describe converged runs");
-    pr_parse_result_clear(&res);
-    v = value_of(ignore, log1, NO_ARGS, &res);
-    cr_expect(fabs(v - 11.5) < 1e-9, "ignored: drop 10 and 13, got %f", v);
-    cr_expect_eq(stat_int(&res, "ignored"), 1);
-    pr_parse_result_clear(&res);
-    /* two that did not converge (one never stopped): no score */
-    static const char *const two[] = {"success", "aborted", "success", "success", "none",
-                                      NULL};
-    char *log2 = mllog_runs(&t, "two.txt", two);
-    const char *reason = failure_of(worst, log2, NO_ARGS, &res);
-    cr_expect_str_eq(reason, "too_few_records");
-    cr_expect(strstr(res.fail_detail, "2 of 5 runs did not converge") != NULL, "%s",
-              res.fail_detail);
-    cr_expect(strstr(res.fail_detail, "drops 1 from each end, so at most 1 may") != NULL, "%s",
-              res.fail_detail);
-    cr_expect_eq(stat_int(&res, "non_converged"), 2);
-    pr_parse_result_clear(&res);
-    /* as parts: the same set cut in two files reads the same */
-    char *head = tmp_text(&t, "head.txt", ":::MLLOG {\"time_ms\": 0, \"key\": \"run_start\"}\n");
-    char *tail = tmp_text(&t, "tail.txt",
-                          ":::MLLOG {\"time_ms\": 60000, \"key\": \"run_stop\", \"metadata\": "
-                          "{\"status\": \"aborted\"}}\n");
-    pr_err err;
-    const char *parts[] = {head, tail};
-    cr_assert_eq(parse_with("{\"profile\": \"mllog\", \"non_converged\": \"worst\"}", parts, 2,
-                            NO_ARGS, &res, &err),
-                 0);
-    cr_expect(res.failed);
-    cr_expect(strstr(res.fail_detail, "1 of 1 runs did not converge") != NULL, "%s",
-              res.fail_detail);
-    pr_parse_result_clear(&res);
-    EXPECT_RULE_ERROR("{\"keyword\": \"ips:\", \"scope\": \"global\", \"non_converged\": "
-                      "\"worst\"}",
-                      "rule.non_converged", "mllog");
-    EXPECT_RULE_ERROR("{\"profile\": \"mllog\", \"non_converged\": \"drop\"}",
-                      "rule.non_converged", "worst");
-    free(worst);
-    free(ignore);
-    free(log1);
-    free(log2);
-    free(head);
-    free(tail);
-    tmp_close(&t);
 }
 
 /* Issue 31 #22: a scanned record is 24 bytes (48 before); the global batch
