@@ -35,6 +35,7 @@ typedef enum {
     PR_PROFILE_MLLOG,
     PR_PROFILE_MXNET_SUMMARY,
     PR_PROFILE_PERFREPRO_GPU,
+    PR_PROFILE_COUNT /* not a profile: the size of rulecfg.c's table */
 } pr_profile;
 
 /* What one extracted number means. */
@@ -135,6 +136,10 @@ json_t *pr_rulecfg_to_json(const pr_rule_cfg *c);
 
 /* The names used in JSON, for messages and documentation. */
 const char *pr_rulecfg_profile_name(pr_profile p);
+/* Whether fit tries profile p on logs with no rule (it needs no key). */
+int pr_rulecfg_profile_probed(pr_profile p);
+/* The fuzz_parse header value (byte 0 mod 13) that picks p; 0 when none. */
+int pr_rulecfg_profile_fuzz_seed(pr_profile p);
 const char *pr_rulecfg_value_name(pr_value_kind v);
 
 #endif
