@@ -22,6 +22,7 @@ typedef struct vw_notes {
     int insufficient; /* a gap not judged: fewer than 3 runs */
     int olympic;      /* an olympic-mean column */
     int sanity;       /* a figure flagged ❗ (sanity.h) */
+    int batch_differs; /* a time with no speedup: its global batch is not the baseline's */
     const char *stats_link; /* docs/statistics.md from the page; NULL: not found */
 } vw_notes;
 
