@@ -236,7 +236,8 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
         const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
                             r->has_value ? mdt_pub_decimals(r) : 0,
-                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL,
+                            pr_unitdir_lower(t->unit)};
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);

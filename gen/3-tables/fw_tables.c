@@ -410,7 +410,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
         const rm_cell *rc = &c->cells[i];
         pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
                             rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
-                            rc->n_ok ? rc->link_run : NULL};
+                            rc->n_ok ? rc->link_run : NULL, f->dir == PR_DIR_LOWER};
     }
     sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
     pr_buf cells[MAX_COLS];
