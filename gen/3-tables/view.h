@@ -34,6 +34,11 @@ void vw_md(json_t *o, const char *k, pr_buf *b);
 /* Sets key to v escaped as Markdown text; nothing when v is NULL. */
 void vw_text(json_t *o, const char *k, const char *v);
 
+/* Sets key to unit as pages name it, escaped: "min, lower is better" for
+ * a time, "foo, direction unknown: …" for a unit lib/unitdir.c does not
+ * list, the unit alone for a rate. */
+void vw_unit(json_t *o, const lang *l, const char *k, const char *unit);
+
 /* The values every page has: the table of contents mark and the links
  * between the two languages' READMEs. */
 void vw_page(json_t *view, const lang *l);

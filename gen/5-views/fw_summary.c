@@ -119,6 +119,11 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         pr_md_cell(&b, lang_str(l, "fws_col_config"));
         pr_buf_puts(&b, " | ");
         pr_md_cell(&b, f->unit ? f->unit : "");
+        /* Which way is better, where it is not "higher" (lib/unitdir.h). */
+        if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
+            pr_buf_puts(&b, ", ");
+            pr_md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
+        }
         pr_buf_puts(&b, " | ");
         pr_md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
