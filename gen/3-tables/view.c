@@ -87,6 +87,8 @@ void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *
              v, err);
     if (nt->no_baseline)
         add_note(list, l, "note_no_baseline", v, err);
+    if (f && f->dir == PR_DIR_LOWER)
+        add_note(list, l, "note_time_speedup", v, err);
     if (nt->batch_differs)
         add_note(list, l, "note_batch_differs", v, err);
     if (nt->published)

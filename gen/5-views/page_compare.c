@@ -373,7 +373,11 @@ static void words_of(const lang *l, const abm_cmp *c, const pc_meta *m, chart_wo
         free(common);
     }
     cw->title = lang_fmt_plain(l, "ab_chart_title", v, err);
-    cw->x = lang_fmt_plain(l, "ab_chart_x", v, err);
+    /* Times are compared as speeds (abmodel.h): the axis says so. */
+    int lower = 0;
+    for (size_t i = 0; i < c->ncells; i++)
+        lower |= c->cells[i].dir == PR_DIR_LOWER;
+    cw->x = lang_fmt_plain(l, lower ? "ab_chart_x_speed" : "ab_chart_x", v, err);
     cw->band = lang_fmt_plain(l, "ab_chart_band", v, err);
     cw->point = lang_fmt_plain(l, "ab_chart_point", v, err);
     json_decref(v);

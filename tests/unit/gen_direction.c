@@ -107,6 +107,8 @@ Test(direction, published_time_rows_show_both_figures_not_a_speedup)
     cr_expect(!strstr(en, "×0.13"), "a speedup below 1 for a faster time");
     cr_expect(strstr(en, "No speedup or efficiency for a time whose global batch differs"));
     cr_expect(strstr(zh, "全局批大小与基线不同"));
+    cr_expect(strstr(en, "Times (lower is better): speedup = the 1-node 1-GPU time ÷ this time"));
+    cr_expect(strstr(zh, "加速比 = 1 机 1 卡时间 ÷ 本行时间"));
     /* Charts of the model page: totals, axes saying lower is better. */
     const char *model = gt_page(pages, "T/README.en.md");
     cr_expect(!strstr(model, "Throughput per GPU"), "a time per GPU:\n%s", model);
