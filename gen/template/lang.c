@@ -113,7 +113,7 @@ static const char *const string_keys[] = {
     "hist_col_state", "hist_col_change", "hist_col_source", "hist_state_ok", "hist_state_suspect",
     "hist_state_outlier", "hist_state_regression", "hist_state_improvement", "hist_interval", "hist_limits",
     "hist_change_found", "hist_change_pinned", "hist_change_vetoed", "hist_log", "hist_revision",
-    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y",
+    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y", "hist_chart_y_time",
     "hist_chart_points_rep", "hist_chart_points_pub", "hist_chart_change", "hist_chart_band", "hist_chart_flag",
     "hist_chart_alt", "hist_feed_title", "hist_feed_summary", "hist_feed_subtitle",
     "hist_state_unjudged", "hist_state_wide", "hist_step_seen", "hist_band_wide",

@@ -143,6 +143,10 @@ st = [p["state"] for p in s[0]["points"]]
 assert "regression" in st and "improvement" not in st, st
 PY
 
+h="$t/reports/Toy/Pub/HISTORY.en.md"
+grep -q '| 12.5 | .* | regression |' "$h" || fail "history page: $(grep '^| 2024-06' "$h")"
+grep -lq 'lower is better' "$t"/reports/Toy/Pub/history-*.en.svg || fail "history chart: no word on the direction"
+
 # Export: the direction column.
 "$GEN" export --data "$t/data" --format csv >"$t/x.csv" 2>"$t/err" || fail "export: $(cat "$t/err")"
 python3 - "$t/x.csv" <<'PY' || fail "export (above)"
