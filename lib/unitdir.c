@@ -30,6 +30,7 @@ static const struct {
     {"s", PR_DIR_LOWER},
     {"ms", PR_DIR_LOWER},
     {"us", PR_DIR_LOWER},
+    {"µs", PR_DIR_LOWER}, /* nccl-tests' time column */
     {"s/step", PR_DIR_LOWER},
     {"ms/step", PR_DIR_LOWER},
     {"s/epoch", PR_DIR_LOWER},
