@@ -38,7 +38,8 @@ static double cell_figure(const rm_cell *rc, int *measured)
 
 /* The best figure of precision class k at the largest single-node GPU
  * count that has one: measured figures before published ones, then the
- * highest.  Returns 0 when the class has none. */
+ * best (the highest throughput, the lowest time).  Returns 0 when the
+ * class has none. */
 static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg **cfg,
                           const rm_cell **cell)
 {
@@ -56,7 +57,8 @@ static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg *
                 continue;
             int better = meas > best_meas ||
                          (meas == best_meas && (rc->gpus > best_gpus ||
-                                                (rc->gpus == best_gpus && v > best)));
+                                                (rc->gpus == best_gpus &&
+                                                 pr_unitdir_better(f->dir, v, best))));
             if (better) {
                 best_meas = meas, best_gpus = rc->gpus, best = v;
                 *cfg = c, *cell = rc;
