@@ -25,6 +25,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM
+[ -z "${KEEP:-}" ] || { trap - EXIT INT TERM; echo "kept $t"; }
 mkdir -p "$t/data/platforms" "$t/data/published" "$t/src"
 cp -R templates "$t/templates"
 cp data/precision-classes.json "$t/data/"
@@ -63,12 +64,12 @@ case_ fast Fw 1 64 20 21 22
 # Strong: the same global batch (512) at 1 and 8 GPUs: speedup 40/5 = 8.
 case_ strong Strong 1 64 40 40 40 512
 case_ strong Strong 8 64 5 5 5 512
-# A published table in minutes (batch 64 per GPU: the global batch grows),
+# A published table in minutes (batch 128 per GPU: the global batch grows),
 # and a series of README revisions whose time rises: a regression.
 python3 - "$t/data/published" <<'PY'
 import json, sys
 d = sys.argv[1]
-def table(date, rows, bs=64):
+def table(date, rows, bs=128):
     return {"model": "Toy", "framework": "Pub", "precision": "fp32", "batch_size": bs,
             "unit": "min", "platform": "Toy-GPU-x8", "variant": {"zh": date, "en": date},
             "source": {"commit": "%07d" % int(date.replace("-", "")), "path": "README.md",
@@ -113,6 +114,10 @@ if [ -f "$p" ]; then
 else
   fail "no $p"
 fi
+# Like with like on the model page: the fastest is the lowest time, and
+# "×" says how many times as fast (5.10 / 5.00).
+grep -qF 'Like with like: at 1×8 GPUs, Strong (5.00) is ×1.02 Fw (5.10).' \
+  "$t/reports/Toy/README.en.md" || fail "like with like: $(grep -n 'Like with like: at' "$t/reports/Toy/README.en.md")"
 # Charts: axes say lower is better, nothing per GPU.
 grep -rlq 'lower is better' "$t/reports/Toy" --include='*.svg' --include='*.md' ||
   fail "no chart or page says lower is better"
