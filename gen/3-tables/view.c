@@ -31,6 +31,8 @@ void vw_unit(json_t *o, const lang *l, const char *k, const char *unit)
         pr_buf_puts(&b, ", ");
         pr_md_text(&b, lang_str(l, d == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
     }
+    if (d == PR_DIR_LOWER)
+        json_object_set_new(o, "lower", json_true());
     vw_md(o, k, &b);
 }
 

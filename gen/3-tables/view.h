@@ -36,7 +36,8 @@ void vw_text(json_t *o, const char *k, const char *v);
 
 /* Sets key to unit as pages name it, escaped: "min, lower is better" for
  * a time, "foo, direction unknown: …" for a unit lib/unitdir.c does not
- * list, the unit alone for a rate. */
+ * list, the unit alone for a rate; and "lower" (true) for a time, which
+ * the templates name a time, not a throughput. */
 void vw_unit(json_t *o, const lang *l, const char *k, const char *unit);
 
 /* The values every page has: the table of contents mark and the links

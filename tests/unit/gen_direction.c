@@ -116,7 +116,8 @@ Test(direction, published_time_rows_show_both_figures_not_a_speedup)
     cr_expect(!strstr(model, "Throughput per GPU"), "a time per GPU:\n%s", model);
     cr_expect(strstr(model, "Y axis: Time (min, lower is better)"),
               "no axis says lower is better:\n%s", model);
-    cr_expect(strstr(model, "(min, lower is better)"), "the unit without its direction");
+    cr_expect(strstr(model, "Training time (min, lower is better) of each framework"),
+              "the unit without its direction");
     json_decref(pages);
     rm_rf(d);
     free(d);
