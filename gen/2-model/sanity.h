@@ -46,6 +46,9 @@ typedef struct sn_point {
     const void *set; /* the run set the figure is of (a pr_run), NULL when not known: the
                       * series rules set a figure against one of its own run set only (no
                       * efficiency or fall across clusters or dates) */
+    int lower;    /* 1: the figure is a time (its unit is better lower, lib/unitdir.h):
+                   * the rules below speak of throughput (efficiency, falls, jumps per
+                   * GPU) and do not judge it */
 } sn_point;
 
 /* The footnotes of one table.  Each flag gets the next letter (a, b, …);

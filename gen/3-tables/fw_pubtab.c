@@ -187,6 +187,13 @@ static int table_scaling(const pr_pub_table *t)
     return !pv_is_cpu(t->platform) || two;
 }
 
+/* A published row's global batch: the table's per-GPU batch × GPUs; -1
+ * when the table states none. */
+static long pub_global_batch(const pr_pub_table *t, const pr_pub_row *r)
+{
+    return t->batch_size > 0 && r->gpus > 0 ? (long)t->batch_size * r->gpus : -1;
+}
+
 int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
                     const pr_pub_row *r, double *speedup, double *eff_pct)
 {
@@ -196,7 +203,9 @@ int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t
     if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t) ||
         pub_rows_cross(audit, f, t, r, base, &run, &base_run))
         return 0;
-    *speedup = fwt_pub_speedup(r->value, base->value, r->gpus, eff_pct);
+    if (fwt_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base)))
+        return 0;
+    *speedup = fwt_pub_speedup(f->dir, r->value, base->value, r->gpus, eff_pct);
     return 1;
 }
 
@@ -227,7 +236,8 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
         const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
                             r->has_value ? mdt_pub_decimals(r) : 0,
-                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL,
+                            pr_unitdir_lower(t->unit)};
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);
@@ -278,9 +288,17 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
                 json_decref(diffs);
                 pr_buf_printf(out, " · %s%s", lang_str(l, "state_other_runset"),
                               pr_buf_cstr(&sp));
+            } else if (fwt_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base))) {
+                /* A time at another global batch: both figures, no speedup. */
+                pr_buf_puts(out, " · ");
+                mdt_pub_value(out, base);
+                pr_buf_puts(out, " → ");
+                mdt_pub_value(out, r);
+                pr_buf_puts(out, "²");
+                nt->batch_differs = 1;
             } else {
                 double eff;
-                computed = fwt_pub_speedup(r->value, base->value, r->gpus, &eff);
+                computed = fwt_pub_speedup(f->dir, r->value, base->value, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
                 pr_md_number(out, computed, PR_DECIMALS_SPEEDUP);
                 pr_buf_puts(out, " · ");

@@ -22,19 +22,54 @@
 #include "stats.h"
 
 /* The speedup of value against its 1-GPU baseline base and its scaling
- * efficiency in percent at gpus: the one computation of both. */
-static double speedup_of(double value, double base, int gpus, double *eff_pct)
+ * efficiency in percent at gpus: the one computation of both.  A rate's
+ * speedup is value/base, a time's (lower is better: time to train, step
+ * time) base/value, so that 2.0 always means twice as fast. */
+static double speedup_of(pr_dir dir, double value, double base, int gpus, double *eff_pct)
 {
-    double s = value / base;
+    double s = pr_unitdir_speedup(dir, value, base);
     *eff_pct = 100.0 * s / gpus;
     return s;
+}
+
+long fwt_global_batch(const rm_cfg *c, const rm_cell *rc)
+{
+    /* A record may state the global batch it ran with (MLPerf's logs do,
+     * and large-scale runs change it); else the per-GPU batch × GPUs. */
+    const pr_record *r = rc->link_rec;
+    json_t *g = r && r->metrics ? json_object_get(r->metrics, "global_batch_size") : NULL;
+    if (json_is_integer(g) && json_integer_value(g) > 0)
+        return (long)json_integer_value(g);
+    return c->bs > 0 && rc->gpus > 0 ? (long)c->bs * rc->gpus : -1;
+}
+
+int fwt_batch_blocks(const rm_fw *f, long batch, long base_batch)
+{
+    /* A rate per sample is the same measure at any batch; a time is not:
+     * at another global batch the run does other work (another number of
+     * steps to converge, another step), so t1/tn is no speedup. */
+    return f->dir == PR_DIR_LOWER && (batch < 0 || base_batch < 0 || batch != base_batch);
+}
+
+/* The speedup cell of a time whose global batch differs from the
+ * baseline's: both times, the baseline's then this one's, and the note
+ * that says why there is no speedup (efficiency: none). */
+static void batch_differs_cells(const lang *l, double value, double base, pr_buf *sp,
+                                pr_buf *eff, vw_notes *nt)
+{
+    mdt_value(sp, base);
+    pr_buf_puts(sp, " → ");
+    mdt_value(sp, value);
+    pr_buf_puts(sp, "²");
+    pr_buf_puts(eff, lang_str(l, "state_none"));
+    nt->batch_differs = 1;
 }
 
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
  * NAN without a baseline. */
-static double scaling_cells(const lang *l, double value, double base, int gpus, pr_buf *sp,
-                            pr_buf *eff, vw_notes *nt)
+static double scaling_cells(const lang *l, pr_dir dir, double value, double base, int gpus,
+                            pr_buf *sp, pr_buf *eff, vw_notes *nt)
 {
     if (isnan(base)) {
         pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
@@ -43,7 +78,7 @@ static double scaling_cells(const lang *l, double value, double base, int gpus, 
         return NAN;
     }
     double e;
-    double s = speedup_of(value, base, gpus, &e);
+    double s = speedup_of(dir, value, base, gpus, &e);
     pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
     pr_md_number(eff, e, PR_DECIMALS_PERCENT);
     pr_buf_puts(eff, "%");
@@ -290,15 +325,16 @@ int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double 
 {
     *speedup = *eff_pct = NAN;
     const rm_cell *base = rm_cell_of(c, 1, 1);
-    if (!fwt_has_scaling(f, c) || !rc->n_ok || !base->n_ok || !fwt_same_runset(rc, base))
+    if (!fwt_has_scaling(f, c) || !rc->n_ok || !base->n_ok || !fwt_same_runset(rc, base) ||
+        fwt_batch_blocks(f, fwt_global_batch(c, rc), fwt_global_batch(c, base)))
         return 0;
-    *speedup = speedup_of(rc->median, base->median, rc->gpus, eff_pct);
+    *speedup = speedup_of(f->dir, rc->median, base->median, rc->gpus, eff_pct);
     return 1;
 }
 
-double fwt_pub_speedup(double value, double base, int gpus, double *eff_pct)
+double fwt_pub_speedup(pr_dir dir, double value, double base, int gpus, double *eff_pct)
 {
-    return speedup_of(value, base, gpus, eff_pct);
+    return speedup_of(dir, value, base, gpus, eff_pct);
 }
 
 /* The reproduction table of one configuration: the runs' figures (‡ when
@@ -326,7 +362,16 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
         const char *col = json_string_value(json_object_get(f->suite->rule, "column"));
         what = col && strcmp(col, "busbw") == 0 ? "col_busbw" : "col_measured";
     }
-    pr_buf_printf(&thr, "%s (%s)", lang_str(l, what), f->unit);
+    if (f->dir == PR_DIR_LOWER && !(f->suite && f->suite->hardware))
+        what = "col_time";
+    pr_buf_printf(&thr, "%s (%s", lang_str(l, what), f->unit);
+    /* Which way is better, in the header: a time reads lower is better;
+     * a unit the table does not know says so (lib/unitdir.c). */
+    if (f->dir == PR_DIR_LOWER)
+        pr_buf_printf(&thr, ", %s", lang_str(l, "dir_lower"));
+    else if (f->dir == PR_DIR_UNKNOWN)
+        pr_buf_printf(&thr, ", %s", lang_str(l, "dir_unknown"));
+    pr_buf_putc(&thr, ')');
     heads[nh++] = lang_str(l, "col_nodes");
     heads[nh++] = pv_col_count(l, c->platform);
     heads[nh++] = pr_buf_cstr(&thr);
@@ -365,7 +410,7 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
         const rm_cell *rc = &c->cells[i];
         pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
                             rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
-                            rc->n_ok ? rc->link_run : NULL};
+                            rc->n_ok ? rc->link_run : NULL, f->dir == PR_DIR_LOWER};
     }
     sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
     pr_buf cells[MAX_COLS];
@@ -414,9 +459,12 @@ void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_
             }
             if (scaling && base->n_ok && no_scaling_across(l, c, rc, base, sp, eff, &sn, err)) {
                 /* Speedups within one run set only (the note says why not). */
+            } else if (scaling && base->n_ok && rc != base &&
+                       fwt_batch_blocks(f, fwt_global_batch(c, rc), fwt_global_batch(c, base))) {
+                batch_differs_cells(l, rc->median, base->median, sp, eff, nt);
             } else if (scaling) {
-                scaling_cells(l, rc->median, base->n_ok ? base->median : NAN, rc->gpus, sp, eff,
-                              nt);
+                scaling_cells(l, f->dir, rc->median, base->n_ok ? base->median : NAN, rc->gpus,
+                              sp, eff, nt);
             }
         } else {
             const char *state = rc->fail_rec ? mdt_fail_word(l, rc->fail_rec)

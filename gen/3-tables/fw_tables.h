@@ -37,7 +37,14 @@ int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double 
                      double *eff_pct);
 /* The same computation for a published figure value against its table's
  * 1-GPU figure base (fw_pubtab.c): the speedup, *eff_pct in percent. */
-double fwt_pub_speedup(double value, double base, int gpus, double *eff_pct);
+double fwt_pub_speedup(pr_dir dir, double value, double base, int gpus, double *eff_pct);
+/* The global batch of cell rc of c: the record's metrics.global_batch_size
+ * when it states one, else the per-GPU batch × GPUs; -1 when unknown. */
+long fwt_global_batch(const rm_cfg *c, const rm_cell *rc);
+/* 1 when f's figures at global batch batch have no speedup against a
+ * baseline at base_batch: a lower-is-better figure (a time) at another or
+ * an unknown global batch is other work.  Rates are never blocked. */
+int fwt_batch_blocks(const rm_fw *f, long batch, long base_batch);
 
 /* The verdict on the gap between cell rc's median and published row pr
  * (docs/statistics.md#gaps): none (no figure or no run), insufficient

@@ -373,7 +373,11 @@ static void words_of(const lang *l, const abm_cmp *c, const pc_meta *m, chart_wo
         free(common);
     }
     cw->title = lang_fmt_plain(l, "ab_chart_title", v, err);
-    cw->x = lang_fmt_plain(l, "ab_chart_x", v, err);
+    /* Times are compared as speeds (abmodel.h): the axis says so. */
+    int lower = 0;
+    for (size_t i = 0; i < c->ncells; i++)
+        lower |= c->cells[i].dir == PR_DIR_LOWER;
+    cw->x = lang_fmt_plain(l, lower ? "ab_chart_x_speed" : "ab_chart_x", v, err);
     cw->band = lang_fmt_plain(l, "ab_chart_band", v, err);
     cw->point = lang_fmt_plain(l, "ab_chart_point", v, err);
     json_decref(v);
@@ -526,6 +530,12 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
     json_object_set_new(v, "ncells", json_integer((json_int_t)c->ncells));
     pr_md_number(&b, c->expected_false, 2);
     vw_md(v, "expected_false", &b);
+    /* Times (lower is better) are compared as speeds: say so once. */
+    for (size_t i = 0; i < c->ncells; i++)
+        if (c->cells[i].dir == PR_DIR_LOWER) {
+            vw_str(v, "lower_note", lang_str(l, "ab_lower_note"));
+            break;
+        }
     json_object_set_new(v, "diffs", differences(l, c, err));
     json_object_set_new(v, "has_diffs", json_boolean(json_array_size(c->diffs) > 0));
     json_object_set_new(v, "platforms", platform_tables(w, l, c, page_rel, err));
@@ -636,6 +646,7 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
         json_t *it = key_json(&x->key);
         json_object_set_new(it, "a", half_json(&x->a));
         json_object_set_new(it, "b", half_json(&x->b));
+        json_object_set_new(it, "direction", json_string(pr_unitdir_word(x->dir)));
         json_object_set_new(it, "ratio", num_or_null(x->r.ratio));
         json_object_set_new(it, "lo", num_or_null(x->r.lo));
         json_object_set_new(it, "hi", num_or_null(x->r.hi));

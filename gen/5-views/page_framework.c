@@ -621,7 +621,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     vw_text(view, "model_title", f->model_title);
     vw_text(view, "framework_title", f->framework_title);
     vw_page(view, l);
-    vw_text(view, "unit", f->unit);
+    vw_unit(view, l, "unit", f->unit);
     const pr_suite *s = f->suite;
     if (s) {
         suite_view(w, s, page_rel, view);

@@ -11,6 +11,7 @@
 #include "md.h"
 #include "mdtable.h"
 #include "runset.h"
+#include "unitdir.h"
 #include "view.h"
 
 #define HIST_CHART_W 720
@@ -335,7 +336,9 @@ static int series_chart(const lang *l, const hs_series *x, const char *title,
     json_t *uv = json_object();
     if (x->unit)
         json_object_set_new(uv, "unit", json_string(x->unit));
-    char *ylab = lang_fmt_plain(l, "hist_chart_y", uv, err);
+    /* A time's axis says lower is better (a rise is its regression). */
+    char *ylab = lang_fmt_plain(
+        l, pr_unitdir_lower(x->unit) ? "hist_chart_y_time" : "hist_chart_y", uv, err);
     json_decref(uv);
     chh_spec c = {title,
                   ylab,

@@ -21,7 +21,7 @@ const char *const ex_columns[] = {
     "model", "framework", "platform", "run_set", "date", "precision", "batch_size", "nodes",
     "gpus",
     /* what was found */
-    "state", "reason", "value", "printed", "ci_lo", "ci_hi", "ci_coverage", "runs", "records",
+    "state", "reason", "value", "direction", "printed", "ci_lo", "ci_hi", "ci_coverage", "runs", "records",
     "speedup", "efficiency", "published", "published_source", "gap", "verdict", "audit_verdict",
     "flags",
     /* where it came from */
@@ -73,6 +73,9 @@ static void set_case(json_t *row, const rm_fw *f, const rm_cfg *c, const char *p
 {
     set_str(row, "model", f->model);
     set_str(row, "framework", f->framework);
+    /* Which way value is better ("higher", "lower", "unknown"): a time to
+     * train is not a throughput (lib/unitdir.h). */
+    set_str(row, "direction", pr_unitdir_word(f->dir));
     set_str(row, "platform", c->platform ? c->platform->id : NULL);
     set_str(row, "precision", precision);
     set_int(row, "batch_size", bs);

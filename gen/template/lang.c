@@ -42,6 +42,8 @@ static const char *const string_keys[] = {
     "lw_v_static_scale",
     "lw_v_dynamic_scale",
     "col_gpus", "col_throughput", "col_busbw", "col_measured", "bench_range_loop", "col_range", "col_runs", "col_speedup", "col_efficiency",
+    "col_time", "dir_lower", "dir_unknown", "note_batch_differs", "chart_y_time",
+    "chart_compare_time_title", "chart_scaling_time_title",
     "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
     "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
     "col_config", "log_link", "config_name", "config_short", "platform_unknown", "imported_mark", "origin_legend", "published_mark", "gap_flag", "speedup_flag",
@@ -103,7 +105,7 @@ static const char *const string_keys[] = {
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
     "ab_what_fwver", "ab_what_source", "ab_chart_title", "ab_chart_x", "ab_chart_band",
     "ab_chart_point", "ab_chart_alt", "ab_v_not_judged", "ab_not_judged", "ab_gate_unsteady",
-    "ab_gate_run_cv", "ab_gate_run_regime", "ab_gate_implausible", "ab_gate_range", "ab_gate_all", "ab_col_median", "ab_col_figure",
+    "ab_gate_run_cv", "ab_gate_run_regime", "ab_gate_implausible", "ab_gate_range", "ab_gate_all", "ab_col_median", "ab_col_figure", "ab_lower_note", "ab_chart_x_speed", "note_time_speedup",
     /* the figures' CSV on the index (report.c, export.h) */
     "exp_figures_csv",
     /* the history pages and the feed (page_history.c) */
@@ -111,7 +113,7 @@ static const char *const string_keys[] = {
     "hist_col_state", "hist_col_change", "hist_col_source", "hist_state_ok", "hist_state_suspect",
     "hist_state_outlier", "hist_state_regression", "hist_state_improvement", "hist_interval", "hist_limits",
     "hist_change_found", "hist_change_pinned", "hist_change_vetoed", "hist_log", "hist_revision",
-    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y",
+    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y", "hist_chart_y_time",
     "hist_chart_points_rep", "hist_chart_points_pub", "hist_chart_change", "hist_chart_band", "hist_chart_flag",
     "hist_chart_alt", "hist_feed_title", "hist_feed_summary", "hist_feed_subtitle",
     "hist_state_unjudged", "hist_state_wide", "hist_step_seen", "hist_band_wide",
