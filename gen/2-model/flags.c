@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "jdoc.h"
-#include "mdtable.h"
 #include "pairing.h"
 #include "stats.h"
 #include "unitdir.h"
@@ -73,7 +72,7 @@ static size_t pub_points(const rm_fw *f, const pr_pub_table *t, sn_point *pts)
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0,
+                            r->has_value ? pr_data_pub_decimals(r) : 0,
                             r->has_value ? fl_pub_row_run(f, t, r) : NULL,
                             pr_unitdir_lower(t->unit)};
     }

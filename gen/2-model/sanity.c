@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "md.h"
-#include "mdtable.h"
 #include "provenance.h"
 #include "stats.h"
 #include "unitdir.h"
@@ -32,7 +31,7 @@ size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
 {
     for (size_t i = 0; i < t->nrows; i++) {
         const pr_pub_row *r = &t->rows[i];
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, mdt_pub_decimals(r), NULL,
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, pr_data_pub_decimals(r), NULL,
                             pr_unitdir_lower(t->unit)};
     }
     pr_qsort(pts, t->nrows, sizeof *pts, point_qsort);

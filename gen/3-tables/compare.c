@@ -6,7 +6,6 @@
 
 #include "md.h"
 #include "mdtable.h"
-#include "pages.h"
 #include "runset.h"
 #include "view.h"
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "audit.h"
 #include "compare.h"
 #include "flags.h"
@@ -34,8 +35,8 @@ static int printed_decimals(double v)
 static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
 {
     return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
-                                      r->value, mdt_pub_decimals(r), base->value,
-                                      mdt_pub_decimals(base));
+                                      r->value, pr_data_pub_decimals(r), base->value,
+                                      pr_data_pub_decimals(base));
 }
 
 /* The run set of the log behind published row r of t: the one the audit
@@ -235,7 +236,7 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0,
+                            r->has_value ? pr_data_pub_decimals(r) : 0,
                             r->has_value ? fl_pub_row_run(f, t, r) : NULL,
                             pr_unitdir_lower(t->unit)};
     }
@@ -381,7 +382,7 @@ static void entries_table(const rm_world *w, const lang *l, const rm_fw *f, cons
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t i = 0; i < n; i++) {
         mdt_cells_clear(cells, nh);
-        char *name = lang_config_short(l, e[i].c, 1, err);
+        char *name = config_words_short(l, e[i].c, 1, err);
         pr_md_text(&cells[0], name);
         free(name);
         source_cell(l, e[i].t, e[i].primary, 0, &cells[1], err);
@@ -523,7 +524,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
     const char **hs = pr_xcalloc(nh, sizeof *hs);
     hs[0] = lang_str(l, "fwp_col_revision");
     for (size_t k = 0; k < ncols; k++) {
-        char *name = lang_config_short(l, cols[k].c, 1, err);
+        char *name = config_words_short(l, cols[k].c, 1, err);
         pr_buf_printf(&heads[k + 1], "%s · ", name);
         free(name);
         pv_count_label(l, cols[k].c->platform, cols[k].row.nodes, cols[k].row.gpus, &heads[k + 1],
@@ -548,7 +549,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
             const char *vh = pr_bitext_in(&head->t->variant, l->code);
             const char *nh_ = pr_bitext_in(&head->t->note, l->code);
             if (&e[k] != head && ((va && (!vh || strcmp(va, vh))) || (na && (!nh_ || strcmp(na, nh_))))) {
-                char *name = lang_config_short(l, e[k].c, 1, err);
+                char *name = config_words_short(l, e[k].c, 1, err);
                 json_t *v = json_pack("{s:s}", "config", name);
                 if (va)
                     json_object_set_new(v, "variant", json_string(va));

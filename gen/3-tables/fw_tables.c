@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "compare.h"
 #include "flags.h"
 #include "md.h"
@@ -111,7 +112,7 @@ fwt_gap_verdict fwt_gap(const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
         return FWT_GAP_INSUFFICIENT;
     double tol = f->suite ? f->suite->gap_threshold : 0.05;
     double lo, hi;
-    pr_stats_printed_interval(pr->value, mdt_pub_decimals(pr), &lo, &hi);
+    pr_stats_printed_interval(pr->value, pr_data_pub_decimals(pr), &lo, &hi);
     /* The point of the figure's interval nearest the median. */
     double near = rc->median < lo ? lo : rc->median > hi ? hi : rc->median;
     int outside = hi < rc->ci_lo || lo > rc->ci_hi;
@@ -581,7 +582,7 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
     /* Plain names (mdt_head escapes them once: a Markdown name came out
      * "R&amp;amp;D"), without the platform the section's heading names. */
     for (size_t i = 0; i < ncols; i++)
-        heads[i + 1] = names[i + 1] = lang_config_short(l, cols[i], 1, err);
+        heads[i + 1] = names[i + 1] = config_words_short(l, cols[i], 1, err);
     mdt_head(out, heads, nh, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < nrows; r++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "config_words.h"
 #include "chartspec_int.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
@@ -19,7 +20,7 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
                   cs_queue *oc, pr_buf *md, pr_err *err)
 {
     const pr_pub_table *pub = c->pub;
-    char *config = lang_config_plain(l, c, err);
+    char *config = config_words_plain(l, c, err);
     json_t *tv = cs_chart_view(f, NULL, config);
     /* A time (lower is better) says so on its axis and has no ideal line
      * of base × GPUs. */
@@ -201,7 +202,7 @@ int cs_fw_efficiency(const lang *l, const au_model *audit, const rm_fw *f, const
                     continue;
                 rm_cfg bare = *c;
                 bare.platform = NULL;
-                char *config = lang_config_short(l, &bare, !k, err);
+                char *config = config_words_short(l, &bare, !k, err);
                 int s = pr_chart_add_series(chart, config,
                                             k ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID);
                 efficiency_points(audit, f, c, k, &fl, &sets, chart, s, NULL);

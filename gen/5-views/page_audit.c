@@ -151,7 +151,7 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
     pr_buf b = PR_BUF_INIT;
     rule_cell(json_object_get(c, "rule"), &b);
     vw_md(rv, "alt_rule", &b);
-    int d = mdt_pub_decimals(row);
+    int d = pr_data_pub_decimals(row);
     pr_md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
     vw_md(rv, "alt_value", &b);
     cmp_signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
@@ -167,7 +167,7 @@ static void verdict_fields(const au_item *it, json_t *rv)
     json_object_set_new(rv, names[it->verdict], json_true());
     pr_buf b = PR_BUF_INIT;
     if (it->own == AU_TRUNCATED || it->own == AU_DIFFERS) {
-        pr_md_number(&b, it->rec->final_result, mdt_pub_decimals(it->row));
+        pr_md_number(&b, it->rec->final_result, pr_data_pub_decimals(it->row));
         vw_md(rv, "rounded", &b);
         cmp_signed_pct(&b, it->diff_pct);
         vw_md(rv, "diff", &b);
@@ -177,7 +177,7 @@ static void verdict_fields(const au_item *it, json_t *rv)
          * what it gives; the run set's own value stays the figure. */
         rule_cell(it->under, &b);
         vw_md(rv, "under", &b);
-        int d = mdt_pub_decimals(it->row);
+        int d = pr_data_pub_decimals(it->row);
         pr_md_number(&b, it->under_value, d + 3 > 6 ? 6 : d + 3);
         vw_md(rv, "under_value", &b);
     }
@@ -189,7 +189,7 @@ static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_
     json_t *rv = json_object();
     case_cells(l, it->table, it->row, rv, err);
     if (it->rec) {
-        parsed_cells(w, it->run, it->rec, mdt_pub_decimals(it->row), rv);
+        parsed_cells(w, it->run, it->rec, pr_data_pub_decimals(it->row), rv);
         if (it->verdict != AU_REPRODUCED && it->fit)
             fit_cells(it->fit, it->row, rv);
     }

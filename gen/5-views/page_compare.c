@@ -122,7 +122,7 @@ static void put_half(const rm_world *w, const char *page_rel, const abm_half *h,
     if (h->n == 1 && h->pub_row && h->pub_row->printed)
         pr_md_text(&fig, h->pub_row->printed);
     else if (h->n == 1 && h->pub_row)
-        pr_md_number(&fig, h->pub_row->value, mdt_pub_decimals(h->pub_row));
+        pr_md_number(&fig, h->pub_row->value, pr_data_pub_decimals(h->pub_row));
     else if (isfinite(h->median))
         pr_md_number(&fig, h->median, PR_DECIMALS_VALUE);
     else

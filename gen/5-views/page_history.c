@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "chart_history.h"
 #include "fileio.h"
 #include "md.h"
@@ -51,7 +52,7 @@ static char *series_title(const lang *l, const hs_series *x, pr_err *err)
     c.platform = x->key.platform;
     c.precision = x->key.precision;
     c.bs = x->key.bs;
-    char *cfg = lang_config_plain(l, &c, err);
+    char *cfg = config_words_plain(l, &c, err);
     pr_buf g = PR_BUF_INIT;
     lang_gpus_label(l, x->key.nodes, x->key.gpus, &g, err);
     json_t *v = json_pack("{s:s,s:s}", "config", cfg, "gpus", pr_buf_cstr(&g));

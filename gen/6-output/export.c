@@ -93,7 +93,7 @@ static void printed_figure(const pr_pub_row *r, pr_buf *out)
     } else if (r->printed) {
         pr_buf_puts(out, r->printed);
     } else {
-        int d = mdt_pub_decimals(r);
+        int d = pr_data_pub_decimals(r);
         pr_md_number(out, r->value, d > 6 ? 6 : d);
     }
 }

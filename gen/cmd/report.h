@@ -11,6 +11,7 @@
 #define PR_REPORT_H
 
 #include "data.h"
+#include "emit.h"
 #include "err.h"
 #include "output.h" /* pr_report_stats */
 
@@ -38,9 +39,7 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
 
 /* Renders the pages in memory without writing: for tests and benchmarks.
  * Calls emit(ctx, relative_path, bytes, len) for each file. */
-typedef int (*pr_report_emit_fn)(void *ctx, const char *path, const char *data, size_t len,
-                                 pr_err *err);
-int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
+int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
                      void *ctx, pr_err *err);
 
 #endif
