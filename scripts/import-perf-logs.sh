@@ -35,10 +35,13 @@ done
 
 # Run sets no manifest names any more (renamed) go; the others are rebuilt by
 # their manifest, which leaves every file whose bytes do not change as it was.
+# Only run sets these manifests imported (their SOURCE.md names one): a
+# user's own import into perf-* is theirs.
 names=$(awk -F'\t' '!/^#/ && NF >= 14 && $1 !~ /^(source|mission|table|env|published)$/ { print $1 }' \
   scripts/perf-logs/*.tsv | sort -u)
 for dir in data/runs/perf-*; do
   [ -d "$dir" ] || continue
+  grep -q '`perfrepro-measure import scripts/perf-logs/[^`/]*\.tsv`' "$dir/SOURCE.md" 2>/dev/null || continue
   printf '%s\n' "$names" | grep -qxF "${dir#data/runs/}" || rm -rf "$dir"
 done
 for manifest in scripts/perf-logs/*.tsv; do
