@@ -1,6 +1,8 @@
 #include "audit.h"
 
 #include <math.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +300,48 @@ static int check_fits(const pr_dataset *d, const au_model *m, pr_err *err)
     return 0;
 }
 
+/* 1 when the files at a and b (both size bytes) hold the same bytes; 0
+ * when they differ or one cannot be read (then nothing is claimed). */
+static int same_bytes(const char *a, const char *b)
+{
+    pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
+    pr_err ignored;
+    int same = pr_read_file(a, &x, &ignored) == 0 && pr_read_file(b, &y, &ignored) == 0 &&
+               x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+    pr_buf_free(&x);
+    pr_buf_free(&y);
+    return same;
+}
+
+/* The pairs of figures whose logs are two records' byte-identical files:
+ * sizes first (a stat each), bytes only where two sizes agree. */
+static void find_twins(au_model *m)
+{
+    char **paths = pr_xcalloc(m->nitems + 1, sizeof *paths);
+    off_t *sizes = pr_xcalloc(m->nitems + 1, sizeof *sizes);
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        struct stat st;
+        sizes[i] = -1;
+        if (!it->rec || !it->rec->log_file || !it->rec->log_file[0])
+            continue;
+        paths[i] = pr_path_join(it->run->dir, it->rec->log_file);
+        if (stat(paths[i], &st) == 0 && S_ISREG(st.st_mode))
+            sizes[i] = st.st_size;
+    }
+    for (size_t i = 0; i < m->nitems; i++)
+        for (size_t j = i + 1; j < m->nitems; j++)
+            if (sizes[i] >= 0 && sizes[i] == sizes[j] && m->items[i].rec != m->items[j].rec &&
+                same_bytes(paths[i], paths[j])) {
+                m->twins = pr_xrealloc(m->twins, (m->ntwins + 1) * sizeof *m->twins);
+                m->twins[m->ntwins++] = (au_twin){i, j};
+            }
+    for (size_t i = 0; i < m->nitems; i++)
+        free(paths[i]);
+    free(paths);
+    free(sizes);
+}
+
 int au_build(const pr_dataset *d, au_model **out, pr_err *err)
 {
     au_model *m = pr_xcalloc(1, sizeof *m);
@@ -332,6 +376,7 @@ int au_build(const pr_dataset *d, au_model **out, pr_err *err)
         au_free(m);
         return -1;
     }
+    find_twins(m);
     *out = m;
     return 0;
 }
@@ -348,6 +393,7 @@ void au_free(au_model *m)
     free(m->items);
     free(m->orphans);
     free(m->restated);
+    free(m->twins);
     free(m);
 }
 

@@ -67,6 +67,12 @@ typedef struct au_log {
     const pr_record *rec;
 } au_log;
 
+/* Two audited figures whose logs (two records) are byte-identical: one
+ * run cannot be the evidence of two figures (issue 33 #6). */
+typedef struct au_twin {
+    size_t a, b; /* indices into items, a < b */
+} au_twin;
+
 typedef struct au_model {
     char **repos;      /* the audited repositories, sorted */
     size_t nrepos;
@@ -76,6 +82,8 @@ typedef struct au_model {
     size_t norphans;
     au_item *restated; /* every restated figure of an audited source */
     size_t nrestated;
+    au_twin *twins;    /* figures read from byte-identical logs, in item order */
+    size_t ntwins;
 } au_model;
 
 /* Builds the audit of d.  Fails (err set, naming the fit report) when a

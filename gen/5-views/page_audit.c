@@ -250,6 +250,36 @@ static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, p
         if (twin)
             sn_identical_note(l, twin, NULL, &sn, err);
     }
+    /* Figures whose logs are byte-identical (audit.h): evidence reused. */
+    pr_buf first = PR_BUF_INIT, second = PR_BUF_INIT, logs = PR_BUF_INIT;
+    sn.who = NULL;
+    for (size_t i = 0; i < m->ntwins; i++) {
+        const au_item *pair[2] = {&m->items[m->twins[i].a], &m->items[m->twins[i].b]};
+        pr_buf *named[2] = {&first, &second};
+        pr_buf_clear(&logs);
+        for (int k = 0; k < 2; k++) {
+            const pr_pub_table *t = pair[k]->table;
+            pr_buf_clear(named[k]);
+            pr_buf_puts(named[k], "[");
+            pr_md_text(named[k], t->model_title ? t->model_title : t->model);
+            pr_buf_puts(named[k], " · ");
+            pr_md_text(named[k], t->framework_title ? t->framework_title : t->framework);
+            pr_buf_puts(named[k], " · ");
+            config_text(t->precision, t->batch_size, t->batch_label, named[k]);
+            pr_buf_puts(named[k], " · ");
+            pv_count_label(l, t->platform, pair[k]->row->nodes, pair[k]->row->gpus, named[k],
+                           err);
+            pr_buf_printf(named[k], "](#%s)", pair[k]->anchor ? pair[k]->anchor : "");
+            if (k)
+                pr_buf_puts(&logs, ", ");
+            pv_record_source(pair[k]->rec, &logs);
+        }
+        sn_identical_logs_note(l, pr_buf_cstr(&first), pr_buf_cstr(&second),
+                               pr_buf_cstr(&logs), &sn, err);
+    }
+    pr_buf_free(&first);
+    pr_buf_free(&second);
+    pr_buf_free(&logs);
     pr_buf_puts(out, pr_buf_cstr(&sn.notes));
     pr_buf_free(&who);
     free(tabs);

@@ -74,7 +74,7 @@ static const char *const string_keys[] = {
     /* statistics and sanity flags (page_framework.c, page_model.c, view.c, sanity.c) */
     "col_interval", "col_olympic", "gap_insufficient", "note_stats", "note_stats_plain",
     "note_insufficient", "note_olympic", "note_speedup_interval", "sanity_flag", "note_sanity",
-    "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
+    "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_identical_logs", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
     "state_other_rule", "env_src_runset", "env_src_pub_runsets", "env_src_logs", "logfact_container", "logfact_build",
     "logfact_driver_cuda", "logfact_command", "logfact_args", "env_other", "env_code", "env_python",
     "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "sanity_unsteady", "sanity_unsteady_run", "col_runs_records",
