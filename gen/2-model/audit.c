@@ -141,6 +141,24 @@ static void judge(au_item *it)
     }
 }
 
+/* A figure its log does not give whose rule combines one log per worker,
+ * of which fewer than its nodes are published, is not reproducible from
+ * the logs published, rather than wrong (issue 33 #4). */
+static void judge_workers(au_item *it)
+{
+    if (!it->rec || (it->verdict != AU_DIFFERS && it->verdict != AU_TRUNCATED))
+        return;
+    const char *files = json_string_value(json_object_get(it->rec->rule, "files"));
+    const json_t *workers = json_object_get(it->rec->stats, "workers");
+    int nodes = it->row->nodes > 0 ? it->row->nodes : it->rec->nodes;
+    if (!files || strcmp(files, "workers") || !json_is_integer(workers) ||
+        json_integer_value(workers) >= nodes)
+        return;
+    it->verdict = AU_PARTIAL_LOGS;
+    it->logs_published = (int)json_integer_value(workers);
+    it->logs_needed = nodes;
+}
+
 void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *under, size_t *n)
 {
     *own = *under = *n = 0;
@@ -171,6 +189,7 @@ static void add_items(const pr_dataset *d, const au_model *m, const pr_pub_table
             it.row = &t->rows[k];
             find_log(d, t, it.row, &it);
             judge(&it);
+            judge_workers(&it);
             *items = pr_xrealloc(*items, (*nitems + 1) * sizeof **items);
             (*items)[(*nitems)++] = it;
         }
@@ -429,8 +448,8 @@ char *au_run_importer(const pr_run *run)
 
 void au_item_verdict_words(const au_item *it, pr_buf *out)
 {
-    static const char *const words[] = {"reproduced", "truncated", "differs", "no_value",
-                                        "no_log"};
+    static const char *const words[AU_NVERDICTS] = {"reproduced", "truncated", "differs",
+                                                    "no_value", "no_log", "partial_logs"};
     /* The audit's own distinction: reproduced, but by a rule of the fit
      * search and not the run set's (the page names that rule). */
     if (it->verdict == AU_REPRODUCED && it->under)

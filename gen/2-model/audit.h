@@ -34,6 +34,10 @@ typedef enum {
     AU_DIFFERS,
     AU_NO_VALUE,   /* the case failed: the rule reads no value from the log */
     AU_NO_LOG,
+    AU_PARTIAL_LOGS, /* not reproduced, and not reproducible from the logs published: the
+                      * rule combines one log per worker ("files": "workers") and fewer logs
+                      * than the figure's nodes are published (node 0's of 4) */
+    AU_NVERDICTS
 } au_verdict;
 
 typedef struct au_item {
@@ -50,6 +54,8 @@ typedef struct au_item {
     au_verdict verdict;
     au_verdict own;            /* the verdict under the record's own rule (the run set's) */
     double diff_pct;           /* (parsed - printed) / printed, in percent */
+    int logs_published;        /* AU_PARTIAL_LOGS: the workers' logs the record was read */
+    int logs_needed;           /* from, and the figure's node count */
     const json_t *under;       /* the rule that reproduces the figure when the record's own
                                 * does not: the first of its fit report's "reproduced"
                                 * (borrowed from fit); NULL when the own rule does, or none */
@@ -109,7 +115,7 @@ const au_item *au_item_of_rec(const au_model *m, const pr_record *r);
 /* Item it's verdict as words for machine readers (the export's
  * audit_verdict column): "reproduced", "reproduced_under_other_rule" (a rule
  * of the fit search, not the run set's), "truncated", "differs", "no_value",
- * "no_log"; the one place that says it, appended to out. */
+ * "no_log", "partial_logs"; the one place that says it, appended to out. */
 void au_item_verdict_words(const au_item *it, pr_buf *out);
 
 /* 1 when repo is one of m's audited repositories. */

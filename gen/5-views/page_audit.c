@@ -162,9 +162,14 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
 
 static void verdict_fields(const au_item *it, json_t *rv)
 {
-    static const char *const names[] = {"v_reproduced", "v_truncated", "v_differs",
-                                        "v_no_value", "v_no_log"};
+    static const char *const names[AU_NVERDICTS] = {"v_reproduced", "v_truncated",
+                                                    "v_differs",    "v_no_value",
+                                                    "v_no_log",     "v_partial_logs"};
     json_object_set_new(rv, names[it->verdict], json_true());
+    if (it->verdict == AU_PARTIAL_LOGS) {
+        json_object_set_new(rv, "logs_published", json_integer(it->logs_published));
+        json_object_set_new(rv, "logs_needed", json_integer(it->logs_needed));
+    }
     pr_buf b = PR_BUF_INIT;
     if (it->own == AU_TRUNCATED || it->own == AU_DIFFERS) {
         pr_md_number(&b, it->rec->final_result, mdt_pub_decimals(it->row));
@@ -558,6 +563,11 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
     json_object_set_new(view, "n_differs", count(m, AU_DIFFERS));
     json_object_set_new(view, "n_no_value", count(m, AU_NO_VALUE));
     json_object_set_new(view, "n_no_log", count(m, AU_NO_LOG));
+    json_t *n_partial = count(m, AU_PARTIAL_LOGS);
+    if (json_integer_value(n_partial)) /* said only where some are */
+        json_object_set_new(view, "n_partial_logs", n_partial);
+    else
+        json_decref(n_partial);
     json_object_set_new(view, "n_orphans", json_integer((json_int_t)m->norphans));
     json_object_set_new(view, "n_restated", json_integer((json_int_t)m->nrestated));
     json_object_set_new(view, "n_restated_agree", json_integer((json_int_t)agree));

@@ -97,7 +97,7 @@ static const char *const string_keys[] = {
     "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median", "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min", "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second", "fwp_rw_raw", "fwp_rw_per_card", "fwp_rw_global",
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
-    "al_title_no_log", "al_title_reproduced_under", "al_legend",
+    "al_title_no_log", "al_title_partial_logs", "al_title_reproduced_under", "al_legend",
     /* A/B comparisons (page_compare.c, page_index.c) */
     "ab_v_faster", "ab_v_slower", "ab_v_changed_small", "ab_v_equivalent", "ab_v_inconclusive",
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
