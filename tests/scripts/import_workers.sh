@@ -76,4 +76,7 @@ grep -qF '❌' row && fail "$a: still ❌: $(cat row)"
 grep -qF 'not reproducible from the logs published (one log per worker, not all published) 1' "$a" ||
   fail "$a: the summary does not count it: $(sed -n 1,12p "$a")"
 grep -qF '4 份日志中已公布的 1 份' reports/AUDIT.md || fail "reports/AUDIT.md: not said in Chinese"
+"$GEN" export --format jsonl >export.jsonl || fail "export"
+grep 'train_log/toyps_bs16_4n"' export.jsonl | grep -qF '"audit_verdict":"partial_logs"' ||
+  fail "the export's audit_verdict is not partial_logs: $(grep toyps_bs16 export.jsonl)"
 echo "import_workers: ok"
