@@ -66,4 +66,5 @@ for w in 'm.tsv:5' figure '(amp, class mixed' '(bf16, class mixed' '(fp32, class
   grep -qF -- "$w" err || fail "two tables of the class: \"$w\" not in: $(cat err)"
 done
 [ ! -d data/runs/r ] || fail "a refused import wrote data/runs/r"
+[ -z "${SHOW:-}" ] || cat err
 echo "import_cells: ok"

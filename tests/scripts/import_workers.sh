@@ -48,6 +48,13 @@ st=0
 [ $st = 2 ] && grep -qF 'rule.combine: only used with "files": "workers"' err ||
   fail "combine without workers: exit $st: $(cat err)"
 
+# A worker's log is its own rate: per_card (x the whole job's --gpus) is refused.
+st=0
+"$MEASURE" parse --rule '{"keyword": "speed:", "scope": "per_card", "files": "workers"}' --gpus 32 \
+  from/logs/worker0.log >out 2>err || st=$?
+[ $st = 2 ] && grep -qF 'rule.files: "workers" with "scope": "per_card"' err ||
+  fail "per_card with workers: exit $st: $(cat err)"
+
 line() { # CASE BS FIGURE LOGS...
   c=$1 bs=$2 fig=$3
   shift 3
