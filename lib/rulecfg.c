@@ -101,7 +101,8 @@ static const char *const source_names[] = {"records", "avg_busbw", "rows", "time
 static const char *const column_names[] = {"busbw", "algbw", "time", NULL};
 static const char *const placement_names[] = {"both", "out_of_place", "in_place", NULL};
 static const char *const step_names[] = {"iteration", "epoch", "summary", "any", NULL};
-static const char *const files_names[] = {"runs", "parts", NULL};
+static const char *const files_names[] = {"runs", "parts", "workers", NULL};
+static const char *const combine_names[] = {"sum", "mean", "min", NULL};
 static const char *const nonconv_names[] = {"ignore", "worst", NULL};
 /* Digit-group separators a rule may declare ("." would be the decimal point). */
 static const char *const thousands_names[] = {",", " ", "'", "_", NULL};
@@ -109,7 +110,8 @@ static const char *const thousands_names[] = {",", " ", "'", "_", NULL};
 static const char *const rule_keys[] = {
     "profile", "keyword", "match", "line_filter", "rank", "value", "scope", "source",
     "skip", "reduce", "trim", "min_records", "round", "unit", "column", "placement",
-    "step", "table", "files", "batch_keyword", "variant", "thousands", "non_converged", NULL};
+    "step", "table", "files", "combine", "batch_keyword", "variant", "thousands", "non_converged",
+    NULL};
 static const char *const trim_keys[] = {"fraction", "min", NULL};
 
 const char *pr_rulecfg_profile_name(pr_profile p)
@@ -483,6 +485,18 @@ static int build(const ctx *x, pr_rule_def *r)
     c->placement = (pr_placement)pl;
     c->step = (pr_step)st;
     c->files = (pr_files)fl;
+    if (only_with(x, "combine", c->files == PR_FILES_WORKERS, "with \"files\": \"workers\"") < 0)
+        return -1;
+    int cb = get_enum(x, "combine", combine_names, PR_COMBINE_SUM);
+    if (cb < 0)
+        return -1;
+    c->combine = (pr_combine)cb;
+    if (c->files == PR_FILES_WORKERS && c->scope == PR_SCOPE_PER_CARD) {
+        /* --gpus counts the whole job's cards, not one worker's */
+        pr_jcur k = pr_jchild(x->root, "files");
+        return fail_at(x, &k, "\"workers\" with \"scope\": \"per_card\": each worker's log "
+                              "is read as that worker's own rate; give \"scope\": \"global\"");
+    }
 
     const char *tb = d->table;
     if ((rc = get_str(x, "table", &tb)) < 0 || (rc == 1 && check_text(x, "table", tb, 0) < 0))
@@ -602,6 +616,8 @@ json_t *pr_rulecfg_to_json(const pr_rule_cfg *c)
     if (c->unit)
         put_str(o, "unit", c->unit);
     put_str(o, "files", files_names[c->files]);
+    if (c->files == PR_FILES_WORKERS)
+        put_str(o, "combine", combine_names[c->combine]);
     if (c->thousands) {
         char t[2] = {c->thousands, '\0'};
         put_str(o, "thousands", t);

@@ -244,6 +244,14 @@ void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, s
     pr_buf_free(&b);
 }
 
+void sn_identical_logs_note(const lang *l, const char *first, const char *second,
+                            const char *logs, sn_notes *nt, pr_err *err)
+{
+    json_t *v = json_pack("{s:s,s:s,s:s}", "first", first, "second", second, "logs", logs);
+    flag(l, "sanity_identical_logs", v, NULL, nt, err);
+    json_decref(v);
+}
+
 void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
                         const char *src, const char *base_src, pr_buf *mark, sn_notes *nt,
                         pr_err *err)

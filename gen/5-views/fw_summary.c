@@ -178,7 +178,7 @@ static void audit_line(const rm_world *w, const lang *l, const rm_fw *f, json_t 
                        pr_err *err)
 {
     const au_model *a = w->audit;
-    int n[5] = {0}, other_rule = 0, total = 0;
+    int n[AU_NVERDICTS] = {0}, other_rule = 0, total = 0;
     for (size_t i = 0; a && i < a->nitems; i++) {
         const au_item *it = &a->items[i];
         if (strcmp(it->table->model, f->model) != 0 ||
@@ -192,7 +192,7 @@ static void audit_line(const rm_world *w, const lang *l, const rm_fw *f, json_t 
         return;
     json_t *v = json_pack("{s:i,s:i,s:i,s:i,s:i}", "reproduced", n[AU_REPRODUCED], "truncated",
                           n[AU_TRUNCATED], "differs", n[AU_DIFFERS] + n[AU_NO_VALUE], "no_log",
-                          n[AU_NO_LOG], "other_rule", other_rule);
+                          n[AU_NO_LOG] + n[AU_PARTIAL_LOGS], "other_rule", other_rule);
     pr_buf b = PR_BUF_INIT;
     lang_fmt(l, "fws_audit", v, &b, err);
     json_decref(v);

@@ -76,7 +76,7 @@ static const char *const string_keys[] = {
     /* statistics and sanity flags (page_framework.c, page_model.c, view.c, sanity.c) */
     "col_interval", "col_olympic", "gap_insufficient", "note_stats", "note_stats_plain",
     "note_insufficient", "note_olympic", "note_speedup_interval", "sanity_flag", "note_sanity",
-    "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
+    "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_identical_logs", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
     "state_other_rule", "env_src_runset", "env_src_pub_runsets", "env_src_logs", "logfact_container", "logfact_build",
     "logfact_driver_cuda", "logfact_command", "logfact_args", "env_other", "env_code", "env_python",
     "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "sanity_unsteady", "sanity_unsteady_run", "col_runs_records",
@@ -99,7 +99,7 @@ static const char *const string_keys[] = {
     "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median", "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min", "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second", "fwp_rw_raw", "fwp_rw_per_card", "fwp_rw_global",
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
-    "al_title_no_log", "al_title_reproduced_under", "al_legend",
+    "al_title_no_log", "al_title_partial_logs", "al_title_reproduced_under", "al_legend",
     /* A/B comparisons (page_compare.c, page_index.c) */
     "ab_v_faster", "ab_v_slower", "ab_v_changed_small", "ab_v_equivalent", "ab_v_inconclusive",
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
