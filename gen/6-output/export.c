@@ -15,6 +15,7 @@
 #include "md.h"
 #include "mdtable.h"
 #include "runset.h"
+#include "vec.h"
 
 const char *const ex_columns[] = {
     /* what was run */
@@ -549,10 +550,8 @@ static void otava_row(ex_stream *st, const json_t *row)
     pr_buf_putc(&b, ',');
     csv_value(json_object_get(row, "value"), &b);
     pr_buf_puts(&b, "\r\n");
-    if (st->notava == st->cap)
-        st->otava = pr_xrealloc(st->otava, (st->cap = st->cap ? 2 * st->cap : 64) *
-                                               sizeof *st->otava);
-    st->otava[st->notava++] = (otava_line){pr_xstrdup(date), pr_buf_detach(&b), st->nrows};
+    *PR_VEC_PUSH(st->otava, st->notava, st->cap) =
+        (otava_line){pr_xstrdup(date), pr_buf_detach(&b), st->nrows};
 }
 
 static void stream_row(ex_stream *st, const json_t *row)
