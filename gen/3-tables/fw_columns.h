@@ -63,11 +63,12 @@ typedef struct fw_column {
     int (*shown)(const fw_columns_table *t);
     void (*cell)(fw_columns_row *r, pr_buf *out);
     int per_pub;
-    /* The export's value of a reproduced cell rc (a new reference, or
-     * json_null()), for a column that makes its own; NULL: export.c sets
-     * it (the columns before this field was added), or the column is not
-     * exported.  A published table's rows have none. */
+    /* The export's values, for a column that makes its own (a new
+     * reference, or json_null()): of a reproduced cell rc, and of row r of
+     * a published table t.  NULL: null in the export, or export.c sets it
+     * (the columns before these fields were added). */
     json_t *(*value)(const rm_fw *f, const rm_cfg *c, const rm_cell *rc);
+    json_t *(*pub_value)(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r);
 } fw_column;
 
 extern const fw_column fw_columns[];

@@ -272,6 +272,9 @@ static json_t *pub_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, c
     if (t->source_line > 0)
         set_int(row, "source_line", t->source_line);
     set_str(row, "source_url", t->source_url);
+    for (size_t i = 0; i < cols->n; i++)
+        if (cols->t[i].exported && cols->t[i].pub_value)
+            json_object_set_new(row, cols->t[i].key, cols->t[i].pub_value(f, t, r));
     return row;
 }
 
