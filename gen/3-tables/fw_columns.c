@@ -15,7 +15,6 @@
 #include "mdtable.h"
 #include "provenance.h"
 #include "runset.h"
-#include "stats.h"
 
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,

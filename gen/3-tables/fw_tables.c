@@ -2,7 +2,9 @@
  * reproduction table of a configuration (runs, their interval, speedup,
  * efficiency, each published source with its gap, sanity flags, the
  * records a cell left out) and a platform's summary (published tables are
- * fw_pubtab.c's).
+ * fw_pubtab.c's).  The reproduction table's columns are the rows of
+ * fw_columns (fw_columns.c); here, what goes around them: the published
+ * tables it compares with and the notes under it.
  * Each appends Markdown to out and sets the notes it needs in nt. */
 #include "fw_tables.h"
 
@@ -12,13 +14,10 @@
 #include <string.h>
 
 #include "compare.h"
-#include "flags.h"
 #include "fw_columns.h"
-#include "md.h"
 #include "mdtable.h"
 #include "pairing.h"
 #include "provenance.h"
-#include "runset.h"
 #include "sanity.h"
 #include "stats.h"
 
