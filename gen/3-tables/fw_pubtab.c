@@ -17,6 +17,7 @@
 #include "runset.h"
 #include "sanity.h"
 #include "stats.h"
+#include "vec.h"
 
 /* Decimals a published number was printed with (at least 1, at most 4). */
 static int printed_decimals(double v)
@@ -490,7 +491,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
     pr_qsort(e, n, sizeof *e, entry_qsort);
     /* Columns: each configuration's device counts its older revisions print. */
     column *cols = NULL;
-    size_t ncols = 0;
+    size_t ncols = 0, cols_cap = 0;
     for (size_t i = first; i < end; i++) {
         rm_row *rows = NULL;
         size_t nrows = 0;
@@ -498,9 +499,8 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
             for (size_t r = 0; e[k].c == &f->cfgs[i] && r < e[k].t->nrows; r++)
                 rm_row_add(&rows, &nrows, e[k].t->rows[r].nodes, e[k].t->rows[r].gpus);
         pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
-        cols = pr_xrealloc(cols, (ncols + nrows + 1) * sizeof *cols);
         for (size_t r = 0; r < nrows; r++)
-            cols[ncols++] = (column){&f->cfgs[i], rows[r]};
+            *PR_VEC_PUSH(cols, ncols, cols_cap) = (column){&f->cfgs[i], rows[r]};
         free(rows);
     }
     /* Rows: one per revision (the same file at the same commit gives

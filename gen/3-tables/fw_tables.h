@@ -4,6 +4,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "fw_columns.h"
 #include "lang.h"
 #include "rmodel.h"
 #include "view.h"
@@ -13,6 +14,11 @@
  * audit (w->audit) covers links its verdict (compare.h). */
 void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
                      const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
+/* The same with the columns cols[0, ncols) (fw_columns.h: fw_columns,
+ * or a longer table in a test). */
+void fwt_repro_table_of(const fw_column *cols, size_t ncols, const rm_world *w, const lang *l,
+                        const rm_fw *f, const rm_cfg *c, const char *page_rel, vw_notes *nt,
+                        pr_buf *out, pr_err *err);
 /* The summary of one platform's configurations f->cfgs[first, end). */
 void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
@@ -29,6 +35,9 @@ int fwt_has_scaling(const rm_fw *f, const rm_cfg *c);
  * with one parse rule: a speedup is computed within one run set only, never
  * across sources, clusters, dates or rules (docs/data-model.md#run-sets). */
 int fwt_same_runset(const rm_cell *rc, const rm_cell *base);
+/* 1 when rc's figure and its 1-GPU baseline base were read with two parse
+ * rules. */
+int fwt_rules_differ(const rm_cell *rc, const rm_cell *base);
 /* The speedup of cell rc (of c) against c's 1-GPU cell and its scaling
  * efficiency in percent, as its reproduction table shows them; 0 and NAN
  * both when the table shows none (no column, no run, no 1-GPU baseline,

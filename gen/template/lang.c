@@ -106,6 +106,9 @@ static const char *const string_keys[] = {
     "ab_what_fwver", "ab_what_source", "ab_chart_title", "ab_chart_x", "ab_chart_band",
     "ab_chart_point", "ab_chart_alt", "ab_v_not_judged", "ab_not_judged", "ab_gate_unsteady",
     "ab_gate_run_cv", "ab_gate_run_regime", "ab_gate_implausible", "ab_gate_range", "ab_gate_all", "ab_col_median", "ab_col_figure", "ab_lower_note", "ab_chart_x_speed", "note_time_speedup",
+    /* the compare table's headings (compare_stats.c) */
+    "ab_col_a_runs", "ab_col_b_runs", "ab_col_ratio", "ab_col_interval", "ab_col_coverage",
+    "ab_col_verdict", "ab_col_needed",
     /* the figures' CSV on the index (report.c, export.h) */
     "exp_figures_csv",
     /* the history pages and the feed (page_history.c) */
