@@ -172,10 +172,50 @@ json_t *pr_record_to_json(const pr_record *r)
     return o;
 }
 
+/* 1 when every real under j reads back the same at `digits` significant
+ * digits (Jansson prints reals with "%.*g"). */
+static int reals_round_trip(const json_t *j, int digits)
+{
+    if (json_is_real(j)) {
+        char text[64];
+        snprintf(text, sizeof text, "%.*g", digits, json_real_value(j));
+        return strtod(text, NULL) == json_real_value(j);
+    }
+    if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++)
+            if (!reals_round_trip(json_array_get(j, i), digits))
+                return 0;
+        return 1;
+    }
+    if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)j, k, v)
+        {
+            if (!reals_round_trip(v, digits))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The fewest significant digits, from 10 up to 17, at which every real of
+ * the record reads back as the same double: a record keeps a double whole
+ * (an MLPerf time to train in ms / 60000 needs 17), and figures that 10
+ * digits already held keep the bytes they were written with. */
+static int record_real_digits(const json_t *o)
+{
+    int digits = 10;
+    while (digits < 17 && !reals_round_trip(o, digits))
+        digits++;
+    return digits;
+}
+
 char *pr_record_dumps(const pr_record *r)
 {
     json_t *o = pr_record_to_json(r);
-    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+                                JSON_REAL_PRECISION(record_real_digits(o)));
     json_decref(o);
     pr_buf b = PR_BUF_INIT;
     pr_buf_puts(&b, s);
