@@ -83,7 +83,7 @@ Test(record, full_precision_round_trips)
     pr_record r;
     pr_err err;
     cr_assert_eq(load("8.1", "", &r, &err), 0, "%s", err.msg);
-    double exact = 1234567.0 / 60000.0; /* 20.57611666666666... */
+    double exact = 1234567.0 / 60000.0; /* 20.576116666666667 */
     r.final_result = exact;
     char *text = pr_record_dumps(&r);
     pr_record_clear(&r);
