@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_mlperf_sys.h"
 
 static const char MLLOG[] = ":::MLLOG ";
 
@@ -342,7 +343,7 @@ int import_mlperf_print(const char *submission, FILE *out, pr_err *err)
 int import_mlperf_import(const char *submission, const char *data, int dry_run, FILE *out,
                       pr_err *err)
 {
-    (void)data;
-    (void)dry_run;
+    if (!dry_run && import_mlperf_sys_write(submission, data, err) < 0)
+        return -1;
     return import_mlperf_print(submission, out, err);
 }
