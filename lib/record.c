@@ -27,6 +27,7 @@ const char *const pr_fail_reasons[] = {
     "no_gpu",       /* the workload needs a GPU and none was found */
     "dataset",      /* a dataset was missing or its checksum differed */
     "not_run",      /* planned but not run (e.g. dry run) */
+    "not_converged", /* the run stopped before its target quality (MLPerf "aborted") */
     NULL};
 
 static const char *const record_keys[] = {

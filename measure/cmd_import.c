@@ -25,7 +25,8 @@ static void usage(FILE *f)
     fputs("usage: perfrepro-measure import MANIFEST --from DIR [--data DIR] [--dry-run]\n"
           "                                [--repo OWNER/NAME --commit SHA] [--gen PATH]\n"
           "                                [--replace]\n"
-          "       perfrepro-measure import --mlperf SUBMITTER_DIR [--data DIR] [--dry-run]\n"
+          "       perfrepro-measure import --mlperf SUBMITTER_DIR --repo OWNER/NAME --commit SHA\n"
+          "                                [--data DIR] [--dry-run]\n"
           "\n"
           "Brings someone else's logs in with one manifest (docs/import.md): parses each\n"
           "log with its run set's rule (given, or found with parse --fit over all the run\n"
@@ -45,7 +46,9 @@ static void usage(FILE *f)
           "the score as MLPerf's rules compute it (olympic mean, a run that did not\n"
           "converge counted as the slowest, times scaling.json's factor); --dry-run\n"
           "prints the scores to 17 significant digits; else each system becomes a\n"
-          "platform DATA/platforms/mlperf-SUBMITTER-SYSTEM.json.\n"
+          "platform DATA/platforms/mlperf-SUBMITTER-SYSTEM.json and each system and\n"
+          "benchmark a run folder DATA/runs/mlperf-SUBMITTER-SYSTEM-BENCHMARK/ (the\n"
+          "result files, one record per run, SOURCE.md, LICENSE).\n"
           "\n"
           "options:\n"
           "      --mlperf DIR      an MLPerf Training submission (a SUBMITTER folder)\n"
@@ -128,7 +131,7 @@ int pr_cmd_import(int argc, char **argv)
                             "manifest or --from with it\n");
             return 2;
         }
-        if (import_mlperf_import(mlperf, data, o.dry_run, stdout, &merr) < 0) {
+        if (import_mlperf_import(mlperf, data, repo, commit, o.dry_run, stdout, &merr) < 0) {
             fprintf(stderr, "perfrepro-measure import: %s\n", merr.msg);
             return 2;
         }

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_mlperf_runs.h"
 #include "import_mlperf_sys.h"
 
 static const char MLLOG[] = ":::MLLOG ";
@@ -234,6 +235,7 @@ static int read_results(const char *dir, import_mlperf_result **out, size_t *n, 
     for (size_t i = 0; i < runs; i++) {
         char *path = pr_xasprintf("%s/%s", dir, names[i]);
         int r = import_mlperf_result_read(path, &(*out)[i], err);
+        snprintf((*out)[i].file, sizeof (*out)[i].file, "%s", names[i]);
         free(path);
         if (r < 0)
             goto out;
@@ -340,10 +342,26 @@ int import_mlperf_print(const char *submission, FILE *out, pr_err *err)
     return import_mlperf_walk(submission, print_entry, out, err);
 }
 
-int import_mlperf_import(const char *submission, const char *data, int dry_run, FILE *out,
-                      pr_err *err)
+/* Files one entry and prints its score. */
+static int write_entry(const import_mlperf_entry *e, void *ctx, pr_err *err)
 {
-    if (!dry_run && import_mlperf_sys_write(submission, data, err) < 0)
+    const import_mlperf_dest *d = ctx;
+    if (import_mlperf_runs_write(e, ctx, err) < 0)
         return -1;
-    return import_mlperf_print(submission, out, err);
+    return print_entry(e, d->out, err);
+}
+
+int import_mlperf_import(const char *submission, const char *data, const char *repo,
+                         const char *commit, int dry_run, FILE *out, pr_err *err)
+{
+    if (dry_run)
+        return import_mlperf_print(submission, out, err);
+    if (!repo || !commit)
+        return pr_err_set(err, NULL, 0, 0, "--repo, --commit",
+                          "an MLPerf import names where the results are published "
+                          "(--repo mlcommons/training_results_v4.0 --commit SHA)");
+    import_mlperf_dest d = {data, submission, repo, commit, out};
+    if (import_mlperf_sys_write(submission, data, err) < 0)
+        return -1;
+    return import_mlperf_walk(submission, write_entry, &d, err);
 }

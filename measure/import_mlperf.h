@@ -15,6 +15,7 @@
 
 /* One result file. */
 typedef struct import_mlperf_result {
+    char file[64];          /* its name in the BENCHMARK folder: "result_0.txt" */
     double minutes;         /* run_stop - run_start, ms / 60000 */
     int converged;          /* run_stop's status is "success" */
     char status[16];        /* "success", "aborted" */
@@ -57,8 +58,10 @@ int import_mlperf_print(const char *submission, FILE *out, pr_err *err);
 
 /* `perfrepro-measure import --mlperf SUBMISSION`: with dry_run, the scores
  * printed to out (import_mlperf_print); else each system's platform written
- * into data/platforms/ (import_mlperf_sys) and the scores printed. */
-int import_mlperf_import(const char *submission, const char *data, int dry_run, FILE *out,
-                      pr_err *err);
+ * into data/platforms/ (import_mlperf_sys), its runs into data/runs/
+ * (import_mlperf_runs, published at repo and commit), and the scores
+ * printed. */
+int import_mlperf_import(const char *submission, const char *data, const char *repo,
+                         const char *commit, int dry_run, FILE *out, pr_err *err);
 
 #endif

@@ -11,11 +11,16 @@
 #include "err.h"
 
 /* One benchmark's rule: the runs a result needs and the runs dropped from
- * each end (the fastest and the slowest). */
+ * each end (the fastest and the slowest); one row per benchmark. */
 typedef struct import_mlperf_rule {
     const char *benchmark; /* the results folder's name: "resnet" */
     size_t runs;
     size_t drop_each_end;
+    /* How its records are filed: the model (report folder), the seeds'
+     * mission and direction (0 CV, 1 NLP), the precision class. */
+    const char *model, *mission;
+    int direction_id;
+    const char *precision;
 } import_mlperf_rule;
 
 /* The rule of benchmark (a results folder's name), or NULL when MLPerf

@@ -139,12 +139,21 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
                    "no accelerators, and no host processors with a core count: no devices");
         goto out;
     }
+    /* The title names the description too: one submitter's systems share
+     * a name ("Eos" at 1, 8 and 316 nodes; one H200 box with three stacks). */
     const char *name = text_of(d, "system_name");
+    const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    size_t stem = strlen(base) > 5 ? strlen(base) - 5 : strlen(base);
+    char *title_text = !*name ? pr_xstrndup(base, stem)
+                       : strncmp(name, base, stem) || name[stem]
+                           ? pr_xasprintf("%s (%.*s)", name, (int)stem, base)
+                           : pr_xstrdup(name);
     out = json_object();
     json_object_set_new(out, "perfrepro", json_integer(1));
     json_t *title = json_object();
-    json_object_set_new(title, "zh", json_string(*name ? name : rel));
-    json_object_set_new(title, "en", json_string(*name ? name : rel));
+    json_object_set_new(title, "zh", json_string(title_text));
+    json_object_set_new(title, "en", json_string(title_text));
+    free(title_text);
     json_object_set_new(out, "title", title);
     json_t *dev = json_object();
     json_object_set_new(dev, "kind", json_string(cpu_only ? "cpu" : "gpu"));

@@ -2,9 +2,10 @@
 # import --mlperf makes a platform per system from its description
 # (systems/SYSTEM.json): a synthetic CPU-only cluster (4 nodes, no
 # accelerators, 1 socket x 8 cores x 16 threads) becomes a CPU platform of
-# 4 nodes and 16 threads per node, which perfrepro-gen validates; a GPU box
-# keeps its accelerators per node; a count that is no number is refused
-# naming the file and the key.  Exit 0 pass, other fail.
+# 4 nodes and 16 threads per node, which perfrepro-gen validates, with one
+# record per run (an aborted run a failure, "not_converged"); a second
+# import changes nothing; a count that is no number is refused naming the
+# file and the key.  Exit 0 pass, other fail.
 set -u
 GEN="${GEN:-bin/perfrepro-gen}"
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
@@ -13,6 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 sub="$tmp/Acme"
 mkdir -p "$sub/systems" "$sub/results/cpu4/resnet" "$tmp/data/platforms"
+echo "Apache License 2.0" >"$tmp/LICENSE.md"
 cat >"$sub/systems/cpu4.json" <<'J'
 {"submitter": "Acme", "system_name": "Acme CPU cluster", "number_of_nodes": "4",
  "host_processors_per_node": "1", "host_processor_model_name": "AMD EPYC 7302",
@@ -23,15 +25,17 @@ cat >"$sub/systems/cpu4.json" <<'J'
  "other_software_stack": {"python": "3.11"}}
 J
 i=0
-for ms in 600000 540000 660000 630000 570000; do
+for ms in 600000 540000 660000 630000 1234567; do
+    status=success
+    [ "$ms" = 1234567 ] && status=aborted
     {
         echo ':::MLLOG {"key": "submission_benchmark", "value": "resnet", "time_ms": 1}'
         echo ':::MLLOG {"key": "run_start", "value": null, "time_ms": 1000, "metadata": {}}'
-        echo ":::MLLOG {\"key\": \"run_stop\", \"value\": null, \"time_ms\": $((1000 + ms)), \"metadata\": {\"status\": \"success\"}}"
+        echo ":::MLLOG {\"key\": \"run_stop\", \"value\": null, \"time_ms\": $((1000 + ms)), \"metadata\": {\"status\": \"$status\"}}"
     } >"$sub/results/cpu4/resnet/result_$i.txt"
     i=$((i + 1))
 done
-"$MEASURE" import --mlperf "$sub" --data "$tmp/data" >"$tmp/out" 2>&1 || fail "import: $(cat "$tmp/out")"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || fail "import: $(cat "$tmp/out")"
 p="$tmp/data/platforms/mlperf-Acme-cpu4.json"
 [ -f "$p" ] || fail "no platform $p"
 /usr/bin/python3 - "$p" <<'PY' || fail "platform content: $(cat "$p")"
@@ -43,15 +47,35 @@ assert s["nodes"] == 4 and s["host"]["threads"] == 16 and s["host"]["cores"] == 
 assert s["description"] == "Acme/systems/cpu4.json" and s["software"] == {"python": "3.11"}, s
 PY
 "$GEN" validate --data "$tmp/data" >"$tmp/v" 2>&1 || fail "gen validate: $(cat "$tmp/v")"
-grep -q 'score 10 min' "$tmp/out" || fail "score: $(cat "$tmp/out")"
+# 9, 10, 10.5, 11 and an aborted run (the slowest, dropped with 9): 10.5
+grep -q 'score 10.5 min' "$tmp/out" || fail "score: $(cat "$tmp/out")"
+# one record per run: minutes to 17 digits, the aborted run a failure
+/usr/bin/python3 - "$tmp/data/runs/mlperf-Acme-cpu4-resnet" <<'PY' || fail "records"
+import json, os, sys
+run = sys.argv[1]
+recs = [json.load(open(os.path.join(run, "logs/index", f))) for f in sorted(os.listdir(os.path.join(run, "logs/index")))]
+assert len(recs) == 5, len(recs)
+bad = [r for r in recs if r["JOB_FAIL_FLAG"]]
+assert len(bad) == 1 and bad[0]["failure"]["reason"] == "not_converged", bad
+assert bad[0]["metrics"]["time_to_train_min"] == 1234567 / 60000, bad[0]["metrics"]
+ok = sorted(r["FINAL_RESULT"] for r in recs if not r["JOB_FAIL_FLAG"])
+assert ok == [9, 10, 10.5, 11], ok
+r = recs[0]
+assert r["UNIT"] == "min" and r["nodes"] == 4 and r["gpus_per_node"] == 16, r
+assert r["platform"] == "mlperf-Acme-cpu4", r["platform"]
+assert r["metrics"]["mlperf_score"]["score_min"] == 10.5, r["metrics"]
+assert r["source"]["path"] == "Acme/results/cpu4/resnet/" + os.path.basename(r["log_file"]), r["source"]
+for f in ("SOURCE.md", "LICENSE", "logs/train_log/result_0.txt"):
+    assert os.path.isfile(os.path.join(run, f)), f
+PY
 # a second import writes the same bytes
-cp "$p" "$tmp/first.json"
-"$MEASURE" import --mlperf "$sub" --data "$tmp/data" >/dev/null 2>&1 || fail "second import"
-cmp -s "$p" "$tmp/first.json" || fail "a second import changed the platform"
+cp -r "$tmp/data" "$tmp/first"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >/dev/null 2>&1 || fail "second import"
+diff -r "$tmp/data" "$tmp/first" >/dev/null || fail "a second import changed data"
 # a count that is no number is refused, naming the file and the key
 sed 's/"number_of_nodes": "4"/"number_of_nodes": "four"/' "$sub/systems/cpu4.json" >"$tmp/s" &&
     mv "$tmp/s" "$sub/systems/cpu4.json"
-"$MEASURE" import --mlperf "$sub" --data "$tmp/data" >"$tmp/out" 2>&1 && fail "\"four\" nodes imported"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 && fail "\"four\" nodes imported"
 grep -q 'cpu4.json.*number_of_nodes.*"four"' "$tmp/out" || fail "refusal: $(cat "$tmp/out")"
 # --mlperf with a manifest is a usage error
 "$MEASURE" import m.txt --mlperf "$sub" >"$tmp/out" 2>&1
