@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_mlperf_steps.h"
 #include "import_mlperf_sys.h"
 #include "record.h"
 
@@ -75,7 +76,13 @@ static void fill_record(const import_mlperf_entry *e, size_t i, const char *file
     r->model = pr_xstrdup(rule->model);
     r->framework = pr_xstrdup("MLPerf");
     r->precision = pr_xstrdup(rule->precision);
-    r->batch_size = 0; /* MLPerf logs the global batch (metrics) */
+    /* Per GPU, where the global batch divides evenly among the GPUs (the
+     * configs' BATCHSIZE: 400 on one node, 16 on 316 nodes); else 0, not
+     * applicable, and the global batch stays in metrics. */
+    int gpus = nodes * per_node;
+    r->batch_size = res->global_batch > 0 && gpus > 0 && res->global_batch % gpus == 0
+                        ? (int)(res->global_batch / gpus)
+                        : 0;
     r->nodes = nodes;
     r->gpus_per_node = per_node;
     r->repeat = (int)i + 1;
@@ -145,6 +152,8 @@ int import_mlperf_runs_write(const import_mlperf_entry *e, void *ctx, pr_err *er
         if (wr < 0)
             goto out;
     }
+    if (import_mlperf_steps_write(e, d, run, platform, nodes, per_node, err) < 0)
+        goto out;
     src_md = pr_xasprintf(SOURCE_MD, run + strlen(d->data) + 6, e->submitter, d->repo, d->commit,
                           e->submitter, e->system, e->benchmark, e->system, e->benchmark,
                           e->nresults, e->score.used, e->score.score, e->score.unscaled,
