@@ -27,6 +27,7 @@
 #include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
+#include "mlperf_view.h"
 #include "mdtable.h"
 #include "page_hw.h"
 #include "provenance.h"
@@ -685,6 +686,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     cpu_notes(view, l, f, err);
     data_date(view, l, f, err);
     fws_summary(w, l, f, view, err);
+    mlperf_view_set(l, f, view, err);
     ok = 1;
 out:
     free(page_rel);

@@ -68,6 +68,12 @@ assert r["source"]["path"] == "Acme/results/cpu4/resnet/" + os.path.basename(r["
 for f in ("SOURCE.md", "LICENSE", "logs/train_log/result_0.txt"):
     assert os.path.isfile(os.path.join(run, f)), f
 PY
+# the framework page shows the score, the unscaled mean and the runs averaged
+"$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
+    fail "gen build: $(cat "$tmp/b")"
+grep -q '^| Acme CPU cluster (cpu4) | 4 × 16 | — | 10.500 | 10.500 | 1 | 3 of 5 (1 did not converge) |$' \
+    "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" || fail "no score row: $(grep -n 'Acme' "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md")"
+rm -rf "$tmp/reports"
 # a second import writes the same bytes
 cp -r "$tmp/data" "$tmp/first"
 "$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >/dev/null 2>&1 || fail "second import"
