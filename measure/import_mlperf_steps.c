@@ -53,7 +53,11 @@ int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_
     char *dst = NULL, *rel = NULL;
     json_t *suite = NULL;
     struct stat st;
-    if (stat(impl, &st) < 0) { /* the submission does not carry it: no steps */
+    /* A suite's cases have a batch size per GPU: where the logs give no
+     * global batch that divides evenly among the GPUs, no case can name
+     * the records' configuration, and the run set has no suite. */
+    long long global = e->nresults ? e->results[0].global_batch : 0;
+    if (stat(impl, &st) < 0 || global <= 0 || global % (nodes * per_node)) {
         rc = 0;
         goto out;
     }
@@ -123,10 +127,7 @@ int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_
     json_object_set_new(suite, "steps", steps);
     json_object_set_new(suite, "command", json_pack("[s,s]", "bash", "./run_and_time.sh"));
     json_object_set_new(suite, "timeout_s", json_integer(3 * 3600));
-    json_t *batch = json_array();
-    if (e->nresults && e->results[0].global_batch > 0 &&
-        e->results[0].global_batch % (nodes * per_node) == 0)
-        json_array_append_new(batch, json_integer(e->results[0].global_batch / (nodes * per_node)));
+    json_t *batch = json_pack("[I]", (json_int_t)(global / (nodes * per_node)));
     json_object_set_new(suite, "matrix",
                         json_pack("{s:[i], s:[i], s:o, s:[s], s:i}", "nodes", nodes,
                                   "gpus_per_node", per_node, "batch_size", batch, "precision",

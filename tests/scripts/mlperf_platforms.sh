@@ -5,7 +5,9 @@
 # 4 nodes and 16 threads per node, which perfrepro-gen validates, with one
 # record per run (an aborted run a failure, "not_converged"); a second
 # import changes nothing; a count that is no number is refused naming the
-# file and the key.  Exit 0 pass, other fail.
+# file and the key; the implementation's README, Dockerfile and config
+# become the run set's suite.json (steps), and a README that names no
+# config is refused.  Exit 0 pass, other fail.
 set -u
 GEN="${GEN:-bin/perfrepro-gen}"
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
@@ -30,12 +32,32 @@ for ms in 600000 540000 660000 630000 1234567; do
     [ "$ms" = 1234567 ] && status=aborted
     {
         echo ':::MLLOG {"key": "submission_benchmark", "value": "resnet", "time_ms": 1}'
+        echo ':::MLLOG {"key": "global_batch_size", "value": 640, "time_ms": 1}'
         echo ':::MLLOG {"key": "run_start", "value": null, "time_ms": 1000, "metadata": {}}'
         echo ":::MLLOG {\"key\": \"run_stop\", \"value\": null, \"time_ms\": $((1000 + ms)), \"metadata\": {\"status\": \"$status\"}}"
     } >"$sub/results/cpu4/resnet/result_$i.txt"
     i=$((i + 1))
 done
+# the implementation the results came from: its README's steps become the
+# run set's suite
+impl="$sub/benchmarks/resnet/implementations/cpu4"
+mkdir -p "$impl"
+printf 'ARG FROM_IMAGE_NAME=nvcr.io/nvidia/mxnet:24.04-py3\nFROM ${FROM_IMAGE_NAME}\n' >"$impl/Dockerfile"
+printf 'export DGXNNODES=4\nexport WALLTIME=30\n' >"$impl/config_CPU4.sh"
+printf '# Steps\n\n```\nsource config_CPU4.sh\nCONT=x sbatch -N ${DGXNNODES} run.sub\n```\n' >"$impl/README-cpu4.md"
 "$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || fail "import: $(cat "$tmp/out")"
+/usr/bin/python3 - "$tmp/data/runs/mlperf-Acme-cpu4-resnet/suite.json" <<'PY' || fail "suite.json"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["image"] == "nvcr.io/nvidia/mxnet:24.04-py3", s.get("image")
+assert s["source"]["path"] == "Acme/benchmarks/resnet/implementations/cpu4", s["source"]
+assert s["steps"]["setup"] == [["docker", "build", "--pull", "-t", "{CONT}", "."]], s["steps"]
+run = s["steps"]["multi_node"][0]
+assert run[-1] == '. ./config_CPU4.sh && exec sbatch -N "$DGXNNODES" -t "$WALLTIME" run.sub', run
+assert s["matrix"]["nodes"] == [4] and s["matrix"]["repeats"] == 5, s["matrix"]
+assert s["matrix"]["batch_size"] == [10], s["matrix"]  # 640 over 4 x 16
+assert s["rule"]["profile"] == "mllog" and s["rule"]["non_converged"] == "worst", s["rule"]
+PY
 p="$tmp/data/platforms/mlperf-Acme-cpu4.json"
 [ -f "$p" ] || fail "no platform $p"
 /usr/bin/python3 - "$p" <<'PY' || fail "platform content: $(cat "$p")"
@@ -71,13 +93,18 @@ PY
 # the framework page shows the score, the unscaled mean and the runs averaged
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
     fail "gen build: $(cat "$tmp/b")"
-grep -q '^| Acme CPU cluster (cpu4) | 4 × 16 | — | 10.500 | 10.500 | 1 | 3 of 5 (1 did not converge) |$' \
+grep -q '^| Acme CPU cluster (cpu4) | 4 × 16 | 640 | 10.500 | 10.500 | 1 | 3 of 5 (1 did not converge) |$' \
     "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" || fail "no score row: $(grep -n 'Acme' "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md")"
 rm -rf "$tmp/reports"
 # a second import writes the same bytes
 cp -r "$tmp/data" "$tmp/first"
 "$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >/dev/null 2>&1 || fail "second import"
 diff -r "$tmp/data" "$tmp/first" >/dev/null || fail "a second import changed data"
+# a README that sources no config names what is missing
+sed 's/source config_CPU4.sh/. config_CPU4.sh/' "$impl/README-cpu4.md" >"$tmp/s" && mv "$tmp/s" "$impl/README-cpu4.md"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 && fail "a README without its config imported"
+grep -q 'README-cpu4.md.*source config_' "$tmp/out" || fail "README refusal: $(cat "$tmp/out")"
+rm -r "$sub/benchmarks"
 # a count that is no number is refused, naming the file and the key
 sed 's/"number_of_nodes": "4"/"number_of_nodes": "four"/' "$sub/systems/cpu4.json" >"$tmp/s" &&
     mv "$tmp/s" "$sub/systems/cpu4.json"
