@@ -6,6 +6,9 @@
 # sorted with a run that did not converge as the slowest, the fastest and the
 # slowest dropped (resnet 5 runs, bert and llama2_70b_lora 10), the mean
 # times scaling.json's factor.  The two must agree to the last digit (%.17g).
+# Then each unscaled figure, as printed to 17 digits, is given to
+# `parse --fit` with the mllog rule of MLPerf's score over that folder's
+# result files: the figure is taken whatever its length, and reproduced.
 # Skipped (77) without the shared snapshot.
 set -u
 MEASURE="${MEASURE:-bin/perfrepro-measure}"
@@ -77,3 +80,17 @@ for k in sorted(set(mine) | set(theirs)):
 print("%d scores of %d cross-checked" % (len(mine) - fails, len(mine)))
 sys.exit(1 if fails else 0)
 PY
+[ $? -eq 0 ] || exit 1
+MEASURE_ABS=$(cd "$(dirname "$MEASURE")" && pwd)/$(basename "$MEASURE")
+while IFS= read -r line; do
+    key=${line%%: score *}
+    unscaled=$(printf '%s\n' "$line" | sed 's/.*(unscaled \([0-9.]*\) min.*/\1/')
+    sub=${key%%/*} rest=${key#*/}
+    sys=${rest%%/*} bench=${rest#*/}
+    runs=5
+    [ "$bench" = resnet ] || runs=10
+    rule="{\"profile\": \"mllog\", \"non_converged\": \"worst\", \"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0, \"min\": 1}, \"min_records\": $runs}"
+    (cd "$SRC/$sub/results/$sys/$bench" && "$MEASURE_ABS" parse --rule "$rule" --fit "$unscaled" result_*.txt) >"$tmp/fit" 2>&1
+    grep -q "^1 rule reproduces $unscaled" "$tmp/fit" || { echo "FAIL: parse --fit $unscaled ($key): $(head -3 "$tmp/fit")"; exit 1; }
+done <"$tmp/c.txt"
+echo "15 unscaled figures reproduced by parse --fit at 17 digits"
