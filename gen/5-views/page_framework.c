@@ -189,6 +189,7 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
             pr_buf_clear(&b);
             pr_md_text(&b, pr_buf_cstr(&when));
             json_object_set_new(one, "when", json_string(pr_buf_cstr(&b)));
+            pr_buf_clear(&b); /* else the next run set's folder name follows it */
         }
         pr_buf_free(&when);
         json_t *steps = shown_steps(sv);

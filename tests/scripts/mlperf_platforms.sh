@@ -90,6 +90,20 @@ assert r["source"]["path"] == "Acme/results/cpu4/resnet/" + os.path.basename(r["
 for f in ("SOURCE.md", "LICENSE", "logs/train_log/result_0.txt"):
     assert os.path.isfile(os.path.join(run, f)), f
 PY
+# two run sets with steps: each names its own run folder (the second's
+# named the first's machine before it)
+sed 's/"number_of_nodes": "4"/"number_of_nodes": "2"/' "$sub/systems/cpu4.json" >"$sub/systems/cpu2.json"
+cp -r "$sub/results/cpu4" "$sub/results/cpu2"
+cp -r "$impl" "$sub/benchmarks/resnet/implementations/cpu2"
+mv "$sub/benchmarks/resnet/implementations/cpu2/README-cpu4.md" "$sub/benchmarks/resnet/implementations/cpu2/README-cpu2.md"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || fail "import of two systems: $(cat "$tmp/out")"
+"$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
+    fail "gen build: $(cat "$tmp/b")"
+grep 'run folder' "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" >"$tmp/folders"
+[ "$(grep -c '^- Run set “mlperf-Acme-cpu[24]-resnet”: run folder `mlperf-Acme-cpu[24]-resnet`, suite' "$tmp/folders")" -eq 2 ] ||
+    fail "run folders: $(cat "$tmp/folders")"
+rm -rf "$tmp/reports" "$sub/systems/cpu2.json" "$sub/results/cpu2" "$sub/benchmarks/resnet/implementations/cpu2" \
+    "$tmp/data/runs/mlperf-Acme-cpu2-resnet" "$tmp/data/platforms/mlperf-Acme-cpu2.json"
 # the framework page shows the score, the unscaled mean and the runs averaged
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
     fail "gen build: $(cat "$tmp/b")"
