@@ -235,13 +235,9 @@ int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
     return -1;
 }
 
-void pr_platform_counts(const pr_platform *p, int nodes, int per_node, pr_buf *out)
+const char *pr_platform_device_word(const pr_platform *p)
 {
-    int cpu = p && p->kind && !strcmp(p->kind, "cpu");
-    const char *unit = cpu ? (p->host_threads || p->nodes ? "threads" : "cores") : "GPUs";
-    if (per_node == 1 && !cpu)
-        unit = "GPU";
-    else if (per_node == 1)
-        unit = unit[0] == 't' ? "thread" : "core";
-    pr_buf_printf(out, "%d node%s × %d %s", nodes, nodes == 1 ? "" : "s", per_node, unit);
+    if (!p || !p->kind || strcmp(p->kind, "cpu"))
+        return "gpu";
+    return p->nodes > 0 ? "thread" : "core";
 }

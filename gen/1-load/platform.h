@@ -19,7 +19,6 @@
 #include <stddef.h>
 
 #include "bitext.h"
-#include "buf.h"
 #include "err.h"
 #include "jdoc.h"
 
@@ -67,8 +66,9 @@ int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
  * case), or NULL. */
 const pr_platform *pr_platform_for_device(const pr_platforms *ps, const char *device_name);
 
-/* Appends how many devices a case ran on, in the platform's words:
- * "4 nodes × 16 threads" on a CPU system, "1 node × 8 GPUs" on a GPU one. */
-void pr_platform_counts(const pr_platform *p, int nodes, int per_node, pr_buf *out);
+/* What one of the platform's devices is: "gpu", or on a CPU platform
+ * "thread" for a system (its per_node counts the host's threads: "4 nodes
+ * × 16 threads") and "core" for a node model. */
+const char *pr_platform_device_word(const pr_platform *p);
 
 #endif

@@ -107,7 +107,7 @@ rm -rf "$tmp/reports" "$sub/systems/cpu2.json" "$sub/results/cpu2" "$sub/benchma
 # the framework page shows the score, the unscaled mean and the runs averaged
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
     fail "gen build: $(cat "$tmp/b")"
-grep -q '^| Acme CPU cluster (cpu4) | 4 × 16 | 640 | 10.500 | 10.500 | 1 | 3 of 5 (1 did not converge) |$' \
+grep -q '^| Acme CPU cluster (cpu4) | 4 nodes × 16 threads | 640 | 10.500 | 10.500 | 1 | 3 of 5 (1 did not converge) |$' \
     "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" || fail "no score row: $(grep -n 'Acme' "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md")"
 rm -rf "$tmp/reports"
 # a second import writes the same bytes

@@ -317,10 +317,7 @@ Test(platform, systems_of_one_device_coexist)
     cr_expect_eq(pr_platform_find(ps, "box4")->per_node, 4);
     const pr_platform *env = pr_platform_for_device(ps, "NVIDIA H100-SXM5-80GB");
     cr_expect(env && !strcmp(env->id, "H100-x8"), "%s", env ? env->id : "(none)");
-    pr_buf b = PR_BUF_INIT;
-    pr_platform_counts(p, 316, 8, &b);
-    cr_expect_str_eq(pr_buf_cstr(&b), "316 nodes × 8 GPUs");
-    pr_buf_free(&b);
+    cr_expect_str_eq(pr_platform_device_word(p), "gpu");
     pr_data_free(d);
     /* a bad system key is named */
     put(dir, "platforms/eos316.json",
@@ -347,13 +344,10 @@ Test(platform, a_cpu_system_reads_nodes_times_threads)
     cr_assert_null(e, "%s", e);
     const pr_platform *p = pr_platform_find(&d->platforms, "cpu4");
     cr_assert(p);
-    pr_buf b = PR_BUF_INIT;
-    pr_platform_counts(p, 4, 16, &b);
-    cr_expect_str_eq(pr_buf_cstr(&b), "4 nodes × 16 threads");
-    pr_buf_clear(&b);
-    pr_platform_counts(p, 1, 1, &b);
-    cr_expect_str_eq(pr_buf_cstr(&b), "1 node × 1 thread");
-    pr_buf_free(&b);
+    cr_expect_eq(p->per_node, 16);
+    cr_expect_eq(p->nodes, 4);
+    cr_expect_eq(p->host_threads, 16);
+    cr_expect_str_eq(pr_platform_device_word(p), "thread"); /* "4 nodes × 16 threads" */
     pr_data_free(d);
     free(cpu);
     rm_rf(dir);
