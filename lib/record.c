@@ -173,53 +173,75 @@ json_t *pr_record_to_json(const pr_record *r)
     return o;
 }
 
-/* 1 when every real under j reads back the same at `digits` significant
- * digits (Jansson prints reals with "%.*g"). */
-static int reals_round_trip(const json_t *j, int digits)
+/* Jansson's text of the real v at `digits` significant digits (a new
+ * string). */
+static char *real_text(double v, int digits)
 {
-    if (json_is_real(j)) {
-        char text[64];
-        snprintf(text, sizeof text, "%.*g", digits, json_real_value(j));
-        return strtod(text, NULL) == json_real_value(j);
-    }
-    if (json_is_array(j)) {
-        for (size_t i = 0; i < json_array_size(j); i++)
-            if (!reals_round_trip(json_array_get(j, i), digits))
-                return 0;
-        return 1;
-    }
-    if (json_is_object(j)) {
-        const char *k;
-        json_t *v;
-        json_object_foreach((json_t *)j, k, v)
-        {
-            if (!reals_round_trip(v, digits))
-                return 0;
-        }
-    }
-    return 1;
+    json_t *j = json_real(v);
+    char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(digits));
+    json_decref(j);
+    return s;
 }
 
-/* The fewest significant digits, from 10 up to 17, at which every real of
- * the record reads back as the same double: a record keeps a double whole
- * (an MLPerf time to train in ms / 60000 needs 17), and figures that 10
- * digits already held keep the bytes they were written with. */
-static int record_real_digits(const json_t *o)
+/* Appends to out the text of a record dumped with 17 digits, each real
+ * written with the fewest digits from 10 up that read back as the same
+ * double: a record keeps a double whole (an MLPerf time to train, ms /
+ * 60000, needs 17), and a figure that 10 digits hold keeps the bytes it
+ * was always written with.  Jansson writes a real with "." or "e" and an
+ * integer without, so a number token outside strings with either is a
+ * real. */
+static void put_reals_shortest(pr_buf *out, const char *text)
 {
-    int digits = 10;
-    while (digits < 17 && !reals_round_trip(o, digits))
-        digits++;
-    return digits;
+    int in_string = 0;
+    for (const char *p = text; *p;) {
+        if (in_string) {
+            if (*p == '\\' && p[1]) {
+                pr_buf_put(out, p, 2);
+                p += 2;
+                continue;
+            }
+            in_string = *p != '"';
+            pr_buf_putc(out, *p++);
+            continue;
+        }
+        if (*p == '"') {
+            in_string = 1;
+            pr_buf_putc(out, *p++);
+            continue;
+        }
+        size_t n = (*p == '-' || (*p >= '0' && *p <= '9')) ? strspn(p, "-+0123456789.eE") : 0;
+        if (n == 0) {
+            pr_buf_putc(out, *p++);
+            continue;
+        }
+        char *token = pr_xstrndup(p, n);
+        if (strpbrk(token, ".eE")) {
+            double v = strtod(token, NULL);
+            char *best = NULL;
+            for (int digits = 10; digits <= 17 && !best; digits++) {
+                char *t = real_text(v, digits);
+                if (t && strtod(t, NULL) == v)
+                    best = t;
+                else
+                    free(t);
+            }
+            pr_buf_puts(out, best ? best : token);
+            free(best);
+        } else {
+            pr_buf_puts(out, token);
+        }
+        free(token);
+        p += n;
+    }
 }
 
 char *pr_record_dumps(const pr_record *r)
 {
     json_t *o = pr_record_to_json(r);
-    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-                                JSON_REAL_PRECISION(record_real_digits(o)));
+    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(o);
     pr_buf b = PR_BUF_INIT;
-    pr_buf_puts(&b, s);
+    put_reals_shortest(&b, s);
     pr_buf_putc(&b, '\n');
     free(s);
     return pr_buf_detach(&b);
