@@ -100,6 +100,15 @@ static void fill_record(const import_mlperf_entry *e, size_t i, const char *file
     }
     json_object_set_new(m, "mlperf_score", score_json(e));
     r->metrics = m;
+    /* The one record the run is (run_stop's line): its time to train, or,
+     * for a run that did not converge, no value (status U: the failed
+     * run's). */
+    json_t *value = res->converged ? json_real(res->minutes) : json_null();
+    r->step_trace = json_pack("{s:i, s:s, s:f, s:[{s:i, s:i, s:O, s:[i], s:[O], s:s}]}", "version",
+                              1, "scale", "as_read", "factor", 1.0, "runs", "records", 1, "bin", 1,
+                              "value", value, "lines", res->stop_line, "values", value, "status",
+                              res->converged ? "K" : "U");
+    json_decref(value);
     char *path = pr_xasprintf("%s/results/%s/%s/%s", e->submitter, e->system, e->benchmark, file);
     r->source = json_pack("{s:s, s:s, s:s, s:s+++++}", "repo", d->repo, "commit", d->commit,
                           "path", path, "url", "https://github.com/", d->repo, "/blob/",
