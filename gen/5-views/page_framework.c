@@ -28,6 +28,7 @@
 #include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
+#include "mlperf_view.h"
 #include "mdtable.h"
 #include "page_hw.h"
 #include "provenance.h"
@@ -189,6 +190,7 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
             pr_buf_clear(&b);
             pr_md_text(&b, pr_buf_cstr(&when));
             json_object_set_new(one, "when", json_string(pr_buf_cstr(&b)));
+            pr_buf_clear(&b); /* else the next run set's folder name follows it */
         }
         pr_buf_free(&when);
         json_t *steps = shown_steps(sv);
@@ -686,6 +688,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     cpu_notes(view, l, f, err);
     data_date(view, l, f, err);
     fws_summary(w, l, f, view, err);
+    mlperf_view_set(l, f, view, err);
     ok = 1;
 out:
     free(page_rel);

@@ -96,6 +96,7 @@ static const char *const string_keys[] = {
     "fwp_source_cell", "fwp_who", "fwp_printed_speedup", "fwp_col_source", "fwp_col_revision", "fwp_pub_legend", "fwp_over_time", "fwp_planned", "fwp_planned_item", "fwp_insufficient", "fwp_runset_sep", "fwp_revision_other", "fwp_source_line", "fwp_env_shared", "fwp_env_item",
     /* the summary a framework page opens with (fw_summary.c) */
     "fwp_note_again", "fws_headline", "fws_col_config", "fws_col_gpus", "fws_col_procs", "fws_scaling", "fws_audit", "fws_caveats",
+    "mlperf_head", "mlperf_cols", "mlperf_counts", "mlperf_runs",
     "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median", "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min", "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second", "fwp_rw_raw", "fwp_rw_per_card", "fwp_rw_global",
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
