@@ -199,20 +199,40 @@ static const char *table_str(const json_t *file, const json_t *t, const char *ke
     return v ? v : "";
 }
 
+/* The id of the precision class mode belongs to in classes (the data
+ * folder's precision-classes.json, NULL when it has none): mode itself when
+ * no class names it (each mode its own class, as gen reads it). */
+static const char *class_of(const json_t *classes, const char *mode)
+{
+    size_t i, j;
+    json_t *k, *m;
+    json_array_foreach(json_object_get(classes, "classes"), i, k)
+        json_array_foreach(json_object_get(k, "modes"), j, m)
+            if (json_is_string(m) && !strcmp(json_string_value(m), mode) &&
+                json_is_string(json_object_get(k, "id")))
+                return json_string_value(json_object_get(k, "id"));
+    return mode;
+}
+
 /* Sets c->figure to what the table file pubdir/ID.json (written by the
  * manifest's table lines) prints for c: its table of c's model, framework,
- * batch size, unit and platform in c's precision (else the only such table
- * of another mode: a column labelled AMP whose logs ran FP16), the row of
- * c's nodes and GPUs. */
+ * batch size, unit and platform in c's precision; else the only such table
+ * of another mode of c's precision class (a column labelled AMP whose logs
+ * ran FP16: data/precision-classes.json); else the only such table of any
+ * other mode.  Two candidates, or none with a row of c's nodes and GPUs,
+ * is an error naming the tables that differ from c in precision alone. */
 int im_cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const im_opts *o,
                        pr_err *err)
 {
     char *path = pr_xasprintf("%s/%s.json", pubdir, c->figure_table);
+    char *classes_path = pr_xasprintf("%s/precision-classes.json", o->data);
     json_error_t je;
     json_t *file = json_load_file(path, 0, &je);
-    const json_t *exact = NULL, *other = NULL;
-    size_t i, nother = 0;
+    json_t *classes = json_load_file(classes_path, 0, &je);
+    const json_t *exact = NULL, *other = NULL, *kin = NULL;
+    size_t i, nother = 0, nkin = 0;
     json_t *t, *row;
+    pr_buf cands = PR_BUF_INIT;
     int nodes, rc = -1;
     if (im_case_nodes(m, c, o, &nodes, err) < 0)
         goto out;
@@ -222,6 +242,7 @@ int im_cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const i
                    c->figure_table);
         goto out;
     }
+    const char *own_class = class_of(classes, c->precision);
     json_array_foreach(json_object_get(file, "tables"), i, t) {
         if (strcmp(table_str(file, t, "model"), c->model) ||
             strcmp(table_str(file, t, "framework"), c->framework) ||
@@ -229,14 +250,33 @@ int im_cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const i
             strcmp(table_str(file, t, "platform"), c->platform) ||
             json_integer_value(json_object_get(t, "batch_size")) != c->batch_size)
             continue;
-        if (!strcmp(table_str(file, t, "precision"), c->precision))
+        const char *prec = table_str(file, t, "precision");
+        if (!strcmp(prec, c->precision)) {
             exact = t;
-        else {
-            other = t;
-            nother++;
+            continue;
         }
+        other = t;
+        nother++;
+        const char *k = class_of(classes, prec);
+        int same = !strcmp(k, own_class);
+        if (same) {
+            kin = t;
+            nkin++;
+        }
+        pr_buf_printf(&cands, "%s table %zu (%s, class %s%s)", nother > 1 ? "," : "", i + 1,
+                      prec, k, same ? ", the log's class" : "");
     }
-    const json_t *table = exact ? exact : nother == 1 ? other : NULL;
+    const json_t *table = exact ? exact : nkin == 1 ? kin : !nkin && nother == 1 ? other : NULL;
+    if (!table && nother) {
+        pr_err_set(err, m->file, c->line, 0, "figure",
+                   "@%s: no %s table for %s %s BS=%d %s on %s in data/published/%s.json, and "
+                   "%zu of another mode %s:%s; type the figure, or import the column as %s",
+                   c->figure_table, c->precision, c->model, c->framework, c->batch_size, c->unit,
+                   c->platform, c->figure_table, nkin ? nkin : nother,
+                   nkin ? "of its precision class qualify" : "qualify", pr_buf_cstr(&cands),
+                   c->precision);
+        goto out;
+    }
     json_array_foreach(json_object_get(table, "rows"), i, row) {
         const char *printed = json_string_value(json_object_get(row, "printed"));
         if (json_integer_value(json_object_get(row, "gpus")) == c->gpus &&
@@ -247,12 +287,17 @@ int im_cell_figure(const im_manifest *m, im_case *c, const char *pubdir, const i
         }
     }
     pr_err_set(err, m->file, c->line, 0, "figure",
-               "@%s: no figure for %s %s %s BS=%d %s, %dx%d GPUs on %s in data/published/%s.json",
+               "@%s: no figure for %s %s %s BS=%d %s, %dx%d GPUs on %s in data/published/%s.json%s%s%s",
                c->figure_table, c->model, c->framework, c->precision, c->batch_size, c->unit,
-               nodes, c->gpus, c->platform, c->figure_table);
+               nodes, c->gpus, c->platform, c->figure_table,
+               table && table != exact ? " (its table of another mode:" : "",
+               table && table != exact ? pr_buf_cstr(&cands) : "",
+               table && table != exact ? ")" : "");
 out:
+    pr_buf_free(&cands);
+    json_decref(classes);
     json_decref(file);
+    free(classes_path);
     free(path);
     return rc;
 }
-

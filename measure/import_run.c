@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_dup.h"
 #include "import_fs.h"
 #include "import_pub.h"
 #include "import_steps.h"
@@ -662,6 +663,21 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
             goto out;
     if (m->published_path && im_write_typed_published(m, o, out_root, err) < 0)
         goto out;
+    /* Evidence reused: said in the plan and on standard error, not refused
+     * (a source may really have published one log twice; the audit says so). */
+    pr_buf twins = PR_BUF_INIT;
+    size_t ntwins = im_identical_logs(m, from, &twins);
+    if (ntwins) {
+        fputs(pr_buf_cstr(&twins), stdout);
+        fflush(stdout);
+        /* the first pair in full, where the plan goes elsewhere */
+        const char *first = pr_buf_cstr(&twins) + strlen("  warning: identical logs: ");
+        fprintf(stderr,
+                "perfrepro-measure import: warning: %zu pair%s of byte-identical logs (the "
+                "plan names each); the first: %.*s",
+                ntwins, ntwins > 1 ? "s" : "", (int)strcspn(first, "\n") + 1, first);
+    }
+    pr_buf_free(&twins);
     if (im_stage_commit(&stage, o->gen, o->dry_run, err) < 0)
         goto out;
     rc = differs;

@@ -1,4 +1,5 @@
-/* report: pr_report_render, the pipeline of one generation.
+/* report: pr_report_render, the pipeline of one generation, and
+ * pr_report_build, which writes it with 6-output/output.h.
  *
  *   rmodel      the report model, built once from the dataset
  *   lang        each language's strings and page templates
@@ -7,7 +8,7 @@
  *   langcheck   every page in one language, checked before it is emitted:
  *               a page that mixes stops the build, nothing written
  *
- * output.c writes what this renders (pr_report_build).
+ * output.c writes what this renders: pr_report_build below.
  */
 #include "report.h"
 
@@ -23,6 +24,7 @@
 #include "lang.h"
 #include "langcheck.h"
 #include "md.h"
+#include "output.h"
 #include "page_compare.h"
 #include "page_history.h"
 #include "pages.h"
@@ -38,7 +40,7 @@ static lc_names *page_names;
  * (borrowed) into file path (relative to the output folder), checks that it
  * keeps to l's language, and passes it to emit. */
 static int emit_file(lang *l, const char *page, json_t *view, const char *path,
-                     pr_report_emit_fn emit, void *ctx, pr_err *err)
+                     emit_fn emit, void *ctx, pr_err *err)
 {
     pr_buf raw = PR_BUF_INIT, out = PR_BUF_INIT;
     int rc = lang_render(l, page, view, &raw, err);
@@ -60,7 +62,7 @@ static int emit_file(lang *l, const char *page, json_t *view, const char *path,
  * folder: docs/report-format.md; named without a link when there is
  * none). */
 #define FIGURES_CSV "figures.csv"
-static int emit_figures(const rm_world *w, pr_report_emit_fn emit, void *ctx, pr_err *err)
+static int emit_figures(const rm_world *w, emit_fn emit, void *ctx, pr_err *err)
 {
     json_t *rows = ex_rows(w);
     pr_buf b = PR_BUF_INIT;
@@ -95,7 +97,7 @@ static void figures_line(const rm_world *w, const lang *l, json_t *view, pr_err 
 
 /* The same, into rel_dir/README of l. */
 static int emit_page(lang *l, const char *page, json_t *view, const char *rel_dir,
-                     pr_report_emit_fn emit, void *ctx, pr_err *err)
+                     emit_fn emit, void *ctx, pr_err *err)
 {
     char *path = rel_dir[0] ? pr_xasprintf("%s/%s", rel_dir, l->readme) : pr_xstrdup(l->readme);
     int rc = emit_file(l, page, view, path, emit, ctx, err);
@@ -106,7 +108,7 @@ static int emit_page(lang *l, const char *page, json_t *view, const char *rel_di
 /* Each declared comparison (comparisons.h) in l's language:
  * compare/NAME/README[.en].md and its chart, ratio[.en].svg (no PNG copy,
  * see cs_queue_chart). */
-static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_emit_fn emit,
+static int emit_comparisons(const rm_world *w, lang *l, int charts, emit_fn emit,
                             void *ctx, pr_err *err)
 {
     int rc = 0, zh = strcmp(l->code, "zh") == 0;
@@ -141,7 +143,7 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, pr_report_em
 /* The history pages of every framework with history, REGRESSIONS and the
  * Atom feed in l's language (page_history.h). */
 static int emit_history(const rm_world *w, lang *l, const hs_set *s, const cs_queue *oc,
-                        pr_report_emit_fn emit, void *ctx, pr_err *err)
+                        emit_fn emit, void *ctx, pr_err *err)
 {
     int zh = strcmp(l->code, "zh") == 0, rc = 0;
     json_t *v = page_regressions_view(w, l, s, err);
@@ -171,7 +173,7 @@ static int emit_history(const rm_world *w, lang *l, const hs_set *s, const cs_qu
     return rc;
 }
 
-int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
+int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
                      void *ctx, pr_err *err)
 {
     rm_world *w = rm_build(d, o->out_dir);
@@ -270,5 +272,34 @@ out:
     lang_free(&langs[0]);
     lang_free(&langs[1]);
     rm_free(w);
+    return rc;
+}
+
+int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
+{
+    output_tree *tree = NULL;
+    int rc = -1;
+    /* Hardening: a template may be a symbolic link to /etc/shadow, which
+     * the pages would then quote; any template file may be read. */
+    if (pr_check_tree_within(o->templates_dir, err) < 0 ||
+        output_open(o->out_dir, &tree, err) < 0 ||
+        pr_report_render(d, o, output_emit, tree, err) < 0)
+        goto out;
+    const pr_report_stats *st = output_stats(tree);
+    if (o->budget_bytes && st->bytes > o->budget_bytes) {
+        pr_err_set(err, o->out_dir, 0, 0, "size budget",
+                   "the generation is %llu bytes (%.1f MB in %zu files), over the budget of "
+                   "%llu bytes (%.1f MB); nothing was replaced",
+                   st->bytes, st->bytes / 1e6, st->files, o->budget_bytes,
+                   o->budget_bytes / 1e6);
+        goto out;
+    }
+    if (output_commit(tree, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    if (o->stats)
+        *o->stats = tree ? *output_stats(tree) : (pr_report_stats){0, 0, 0};
+    output_free(tree);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "mdtable.h"
 #include "recfacts.h"
 #include "rule_words.h"
+#include "unitdir.h"
 
 /* A fact normalised: word, a strings.json key rendered with {{arg}}, or
  * NULL for arg as it is.  Two facts are alike when both are equal. */
@@ -255,6 +256,7 @@ struct lw_cmp {
     const rm_row *rank_row;
     size_t fast, slow;
     double fast_v, slow_v;
+    int lower; /* the figures are times (lib/unitdir.h): the fastest is the lowest */
 };
 
 static const rm_cell *cell_of(const rm_cfg *fc, const rm_row *row)
@@ -373,17 +375,18 @@ lw_cmp *lw_build(const rm_mcfg *mc, const rm_row *rows, size_t nrows)
             double v = 0;
             if (!column_cell(mc, c->cols[j].col, &rows[r], &rec, &run, &v) || !rec)
                 continue;
-            if (!n || v > c->fast_v) {
+            c->lower = pr_unitdir_lower(rec->unit);
+            if (!n || pr_unitdir_better(c->lower ? PR_DIR_LOWER : PR_DIR_HIGHER, v, c->fast_v)) {
                 c->fast = j;
                 c->fast_v = v;
             }
-            if (!n || v < c->slow_v) {
+            if (!n || pr_unitdir_better(c->lower ? PR_DIR_LOWER : PR_DIR_HIGHER, c->slow_v, v)) {
                 c->slow = j;
                 c->slow_v = v;
             }
             n++;
         }
-        if (n >= 2 && c->slow_v > 0)
+        if (n >= 2 && c->slow_v > 0 && c->fast_v > 0)
             c->rank_row = &rows[r];
     }
     return c;
@@ -520,7 +523,9 @@ static json_t *ranking_view(const lang *l, const lw_cmp *c, int md, pr_err *err)
     pr_md_number(&fv, c->fast_v, PR_DECIMALS_VALUE);
     pr_md_number(&sv, c->slow_v, PR_DECIMALS_VALUE);
     char ratio[32];
-    snprintf(ratio, sizeof ratio, "%.2f", c->fast_v / c->slow_v);
+    /* How many times as fast: a time's ratio is the slow one's over the fast one's. */
+    snprintf(ratio, sizeof ratio, "%.2f",
+             c->lower ? c->slow_v / c->fast_v : c->fast_v / c->slow_v);
     json_t *v = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "gpus", pr_buf_cstr(&g), "fast",
                           pr_buf_cstr(&fast), "slow", pr_buf_cstr(&slow), "fast_v",
                           pr_buf_cstr(&fv), "slow_v", pr_buf_cstr(&sv), "ratio", ratio);

@@ -5,20 +5,15 @@
  *   OUT/<Model>/<Framework>/README.md   the reproduction report
  * and README.en.md beside each in English.  Every figure is computed from
  * records and published tables (rmodel.c, once per render); templates give
- * the prose.  report.c is the pipeline, output.c the writer.
+ * the prose.  report.c is the pipeline, 6-output/output.c the writer.
  */
 #ifndef PR_REPORT_H
 #define PR_REPORT_H
 
 #include "data.h"
+#include "emit.h"
 #include "err.h"
-
-/* What a build wrote: every file of the generation, how many of them
- * differ from the previous one (new or rewritten), and their bytes. */
-typedef struct pr_report_stats {
-    size_t files, rewritten;
-    unsigned long long bytes;
-} pr_report_stats;
+#include "output.h" /* pr_report_stats */
 
 typedef struct pr_report_opts {
     const char *templates_dir; /* holds zh/ and en/ */
@@ -44,9 +39,7 @@ int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
 
 /* Renders the pages in memory without writing: for tests and benchmarks.
  * Calls emit(ctx, relative_path, bytes, len) for each file. */
-typedef int (*pr_report_emit_fn)(void *ctx, const char *path, const char *data, size_t len,
-                                 pr_err *err);
-int pr_report_render(const pr_dataset *d, const pr_report_opts *o, pr_report_emit_fn emit,
+int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
                      void *ctx, pr_err *err);
 
 #endif
