@@ -3,6 +3,8 @@
 #   make reports    regenerate reports/ from data/ (installs missing packages as root)
 #   make test       build and run every test (unit, golden, scripts)
 #   make asan       the whole test suite under AddressSanitizer + UBSan
+#   make test-quick the unit tests and golden files (under a minute)
+#   make lint       the include rule, cppcheck and the format check
 #   make regen      rewrite the golden files from the current code
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -71,7 +73,8 @@ endif
 
 all: $(GEN_BIN) $(MEASURE_BIN)
 
-.PHONY: all deps deps-test reports test asan regen install clean bench site check
+.PHONY: all deps deps-test reports test asan regen install clean bench site check \
+        test-quick lint format format-check
 
 # The dependency step: installs missing packages as root, else says how.
 $(BUILD)/deps-build.stamp: scripts/deps.sh
@@ -160,6 +163,32 @@ asan:
 
 regen: all
 	@GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/golden.sh regen
+
+# Checks in seconds (CONTRIBUTING.md#checks).
+#   make test-quick   the unit tests and the golden files (under a minute)
+#   make test-unit-gen, test-unit-measure, test-unit-lib: one folder's unit tests
+#   make lint         the include and naming rules, cppcheck and the format check
+#   make format       rewrites the sources in the house format (.clang-format)
+QUICK_SCRIPTS := tests/scripts/gen_golden.sh tests/scripts/measure_golden.sh tests/scripts/cli_help.sh
+test-quick: deps-test all $(UNIT_BINS)
+	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) TEST_SCRIPTS="$(QUICK_SCRIPTS)" sh tests/run.sh $(UNIT_BINS)
+test-unit-%: deps-test all
+	@$(MAKE) --no-print-directory $(filter $(BUILD)/tests/$*_%,$(UNIT_BINS))
+	@BUILD=$(BUILD) GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) TEST_SCRIPTS=" " sh tests/run.sh $(filter $(BUILD)/tests/$*_%,$(UNIT_BINS))
+
+LINT_SRC = $(shell git ls-files -co --exclude-standard 'lib/*.[ch]' 'gen/*.[ch]' 'measure/*.[ch]' 'tests/*.[ch]' 'bench/*.[ch]' 2>/dev/null)
+CPPCHECK_FLAGS := --quiet --enable=warning,portability --std=c11 --error-exitcode=1 --inline-suppr \
+                  --library=scripts/cppcheck.cfg -D_GNU_SOURCE -Ilib -Igen -Imeasure \
+                  --suppress=missingIncludeSystem -j2
+lint:
+	python3 scripts/lint-includes.py
+	python3 scripts/lint-names.py
+	cppcheck $(CPPCHECK_FLAGS) lib gen measure
+	@$(MAKE) --no-print-directory format-check
+format-check:
+	@clang-format --dry-run -Werror $(LINT_SRC) && echo "format-check: $(words $(LINT_SRC)) files in the house format"
+format:
+	clang-format -i $(LINT_SRC)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfrepro/templates

@@ -27,6 +27,7 @@ const char *const pr_fail_reasons[] = {
     "no_gpu",       /* the workload needs a GPU and none was found */
     "dataset",      /* a dataset was missing or its checksum differed */
     "not_run",      /* planned but not run (e.g. dry run) */
+    "not_converged", /* the run stopped before its target quality (MLPerf "aborted") */
     NULL};
 
 static const char *const record_keys[] = {
@@ -172,13 +173,75 @@ json_t *pr_record_to_json(const pr_record *r)
     return o;
 }
 
+/* Jansson's text of the real v at `digits` significant digits (a new
+ * string). */
+static char *real_text(double v, int digits)
+{
+    json_t *j = json_real(v);
+    char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(digits));
+    json_decref(j);
+    return s;
+}
+
+/* Appends to out the text of a record dumped with 17 digits, each real
+ * written with the fewest digits from 10 up that read back as the same
+ * double: a record keeps a double whole (an MLPerf time to train, ms /
+ * 60000, needs 17), and a figure that 10 digits hold keeps the bytes it
+ * was always written with.  Jansson writes a real with "." or "e" and an
+ * integer without, so a number token outside strings with either is a
+ * real. */
+static void put_reals_shortest(pr_buf *out, const char *text)
+{
+    int in_string = 0;
+    for (const char *p = text; *p;) {
+        if (in_string) {
+            if (*p == '\\' && p[1]) {
+                pr_buf_put(out, p, 2);
+                p += 2;
+                continue;
+            }
+            in_string = *p != '"';
+            pr_buf_putc(out, *p++);
+            continue;
+        }
+        if (*p == '"') {
+            in_string = 1;
+            pr_buf_putc(out, *p++);
+            continue;
+        }
+        size_t n = (*p == '-' || (*p >= '0' && *p <= '9')) ? strspn(p, "-+0123456789.eE") : 0;
+        if (n == 0) {
+            pr_buf_putc(out, *p++);
+            continue;
+        }
+        char *token = pr_xstrndup(p, n);
+        if (strpbrk(token, ".eE")) {
+            double v = strtod(token, NULL);
+            char *best = NULL;
+            for (int digits = 10; digits <= 17 && !best; digits++) {
+                char *t = real_text(v, digits);
+                if (t && strtod(t, NULL) == v)
+                    best = t;
+                else
+                    free(t);
+            }
+            pr_buf_puts(out, best ? best : token);
+            free(best);
+        } else {
+            pr_buf_puts(out, token);
+        }
+        free(token);
+        p += n;
+    }
+}
+
 char *pr_record_dumps(const pr_record *r)
 {
     json_t *o = pr_record_to_json(r);
-    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(o);
     pr_buf b = PR_BUF_INIT;
-    pr_buf_puts(&b, s);
+    put_reals_shortest(&b, s);
     pr_buf_putc(&b, '\n');
     free(s);
     return pr_buf_detach(&b);

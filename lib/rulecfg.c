@@ -14,9 +14,11 @@
 
 /* ---- profiles: how each known log format is read ---- */
 
+/* One known log format.  Adding a format that a rule alone cannot read is
+ * one row here (and its enum name in rulecfg.h): the checker, the normal
+ * form, `fit`'s probe and the parse fuzzer all walk this table. */
 typedef struct profile_def {
-    pr_profile id;
-    const char *name;
+    const char *name; /* as written in "profile" */
     const char *keyword, *match, *line_filter;
     pr_value_kind value;
     const char *unit;
@@ -25,45 +27,70 @@ typedef struct profile_def {
     pr_files files;
     const char *batch_keyword;
     const char *table;
+    int probe;     /* fit tries it on logs with no rule: it needs no key of the user's */
+    int fuzz_seed; /* fuzz_parse's header byte 0 (mod 13) that picks it; 0: not fuzzed */
 } profile_def;
 
-/* Kept in the order of the pr_profile enum. */
-static const profile_def profiles[] = {
-    {PR_PROFILE_NONE, NULL, NULL, NULL, NULL, PR_VALUE_THROUGHPUT, NULL, PR_SOURCE_RECORDS,
-     PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_PADDLE_IPS, "paddle-ips", "ips:", NULL, NULL, PR_VALUE_THROUGHPUT, "samples/s",
-     PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_DLLOGGER, "dllogger", NULL, NULL, NULL, PR_VALUE_THROUGHPUT, NULL,
-     PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_KERAS_TIMEHISTORY, "keras-timehistory", NULL,
-     "([0-9][0-9.eE+-]*) examples/second", "TimeHistory:", PR_VALUE_THROUGHPUT, NULL,
-     PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_MMSEG, "mmseg", "time:", NULL, "Iter [", PR_VALUE_SECONDS_PER_STEP, NULL,
-     PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_FAIRSEQ, "fairseq", NULL,
-     "(?:^|[\\s,{|])\"?wps\"?(?:=|\":\\s*\"?)([0-9][0-9.eE+-]*)", NULL, PR_VALUE_THROUGHPUT,
-     "tokens/s", PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_MEGATRON, "megatron", "elapsed time per iteration (ms):", NULL, NULL,
-     PR_VALUE_MS_PER_STEP, "tokens/s", PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS,
-     "global batch size:", NULL},
-    {PR_PROFILE_PYTORCH_EXAMPLES, "pytorch-examples", "Time", NULL, "Epoch: [",
-     PR_VALUE_SECONDS_PER_STEP, NULL, PR_SOURCE_RECORDS, PR_SOURCE_RECORDS, PR_FILES_RUNS, NULL,
-     NULL},
-    {PR_PROFILE_NCCL_TESTS, "nccl-tests", NULL, NULL, NULL, PR_VALUE_RAW, "GB/s",
-     PR_SOURCE_AVG_BUSBW, PR_SOURCE_ROWS, PR_FILES_RUNS, NULL, NULL},
-    {PR_PROFILE_MLLOG, "mllog", NULL, NULL, NULL, PR_VALUE_RAW, "min", PR_SOURCE_TIME_TO_TRAIN,
-     PR_SOURCE_TIME_TO_TRAIN, PR_FILES_PARTS, NULL, NULL},
-    {PR_PROFILE_MXNET_SUMMARY, "mxnet-summary", NULL, NULL, NULL, PR_VALUE_THROUGHPUT, NULL,
-     PR_SOURCE_SUMMARY_TABLE, PR_SOURCE_SUMMARY_TABLE, PR_FILES_RUNS, NULL, "train.ips"},
-    /* No unit: the table's rate column names it (GB/s or TFLOP/s). */
-    {PR_PROFILE_PERFREPRO_GPU, "perfrepro-gpu", NULL, NULL, NULL, PR_VALUE_RAW, NULL,
-     PR_SOURCE_ROWS, PR_SOURCE_ROWS, PR_FILES_RUNS, NULL, NULL},
+/* Indexed by pr_profile, so rows need not follow the enum's order.  The
+ * fuzz seeds are fixed once given: the committed corpus depends on them
+ * (11 is the fuzzer's custom rule, so perfrepro-gpu came after it). */
+static const profile_def profiles[PR_PROFILE_COUNT] = {
+    [PR_PROFILE_NONE] = {.value = PR_VALUE_THROUGHPUT, .source = PR_SOURCE_RECORDS,
+                         .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS},
+    [PR_PROFILE_PADDLE_IPS] = {.name = "paddle-ips", .keyword = "ips:",
+                               .value = PR_VALUE_THROUGHPUT, .unit = "samples/s",
+                               .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
+                               .files = PR_FILES_RUNS, .probe = 1, .fuzz_seed = 1},
+    /* Not probed: it needs the metric's key (fit's message names it). */
+    [PR_PROFILE_DLLOGGER] = {.name = "dllogger", .value = PR_VALUE_THROUGHPUT,
+                             .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
+                             .files = PR_FILES_RUNS, .fuzz_seed = 2},
+    [PR_PROFILE_KERAS_TIMEHISTORY] = {.name = "keras-timehistory",
+                                      .match = "([0-9][0-9.eE+-]*) examples/second",
+                                      .line_filter = "TimeHistory:",
+                                      .value = PR_VALUE_THROUGHPUT,
+                                      .source = PR_SOURCE_RECORDS,
+                                      .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS,
+                                      .probe = 1, .fuzz_seed = 3},
+    [PR_PROFILE_MMSEG] = {.name = "mmseg", .keyword = "time:", .line_filter = "Iter [",
+                          .value = PR_VALUE_SECONDS_PER_STEP, .source = PR_SOURCE_RECORDS,
+                          .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS, .probe = 1,
+                          .fuzz_seed = 4},
+    [PR_PROFILE_FAIRSEQ] = {.name = "fairseq",
+                            .match = "(?:^|[\\s,{|])\"?wps\"?(?:=|\":\\s*\"?)([0-9][0-9.eE+-]*)",
+                            .value = PR_VALUE_THROUGHPUT, .unit = "tokens/s",
+                            .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
+                            .files = PR_FILES_RUNS, .probe = 1, .fuzz_seed = 5},
+    [PR_PROFILE_MEGATRON] = {.name = "megatron", .keyword = "elapsed time per iteration (ms):",
+                             .value = PR_VALUE_MS_PER_STEP, .unit = "tokens/s",
+                             .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
+                             .files = PR_FILES_RUNS, .batch_keyword = "global batch size:",
+                             .probe = 1, .fuzz_seed = 6},
+    [PR_PROFILE_PYTORCH_EXAMPLES] = {.name = "pytorch-examples", .keyword = "Time",
+                                     .line_filter = "Epoch: [",
+                                     .value = PR_VALUE_SECONDS_PER_STEP,
+                                     .source = PR_SOURCE_RECORDS,
+                                     .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS,
+                                     .probe = 1, .fuzz_seed = 7},
+    [PR_PROFILE_NCCL_TESTS] = {.name = "nccl-tests", .value = PR_VALUE_RAW, .unit = "GB/s",
+                               .source = PR_SOURCE_AVG_BUSBW, .alt_source = PR_SOURCE_ROWS,
+                               .files = PR_FILES_RUNS, .probe = 1, .fuzz_seed = 8},
+    [PR_PROFILE_MLLOG] = {.name = "mllog", .value = PR_VALUE_RAW, .unit = "min",
+                          .source = PR_SOURCE_TIME_TO_TRAIN,
+                          .alt_source = PR_SOURCE_TIME_TO_TRAIN, .files = PR_FILES_PARTS,
+                          .probe = 1, .fuzz_seed = 9},
+    [PR_PROFILE_MXNET_SUMMARY] = {.name = "mxnet-summary", .value = PR_VALUE_THROUGHPUT,
+                                  .source = PR_SOURCE_SUMMARY_TABLE,
+                                  .alt_source = PR_SOURCE_SUMMARY_TABLE,
+                                  .files = PR_FILES_RUNS, .table = "train.ips", .probe = 1,
+                                  .fuzz_seed = 10},
+    /* No unit: the table's rate column names it (GB/s or TFLOP/s).  Not
+     * probed: fit reads perfrepro-gpu logs through their own rules. */
+    [PR_PROFILE_PERFREPRO_GPU] = {.name = "perfrepro-gpu", .value = PR_VALUE_RAW,
+                                  .source = PR_SOURCE_ROWS, .alt_source = PR_SOURCE_ROWS,
+                                  .files = PR_FILES_RUNS, .fuzz_seed = 12},
 };
 
-static const char *const profile_names[] = {"paddle-ips", "dllogger", "keras-timehistory",
-                                            "mmseg", "fairseq", "megatron", "pytorch-examples",
-                                            "nccl-tests", "mllog", "mxnet-summary",
-                                            "perfrepro-gpu", NULL};
 static const char *const value_names[] = {"throughput", "seconds_per_step", "ms_per_step",
                                           "steps_per_second", "raw", NULL};
 static const char *const scope_names[] = {"none", "per_card", "global", NULL};
@@ -74,7 +101,8 @@ static const char *const source_names[] = {"records", "avg_busbw", "rows", "time
 static const char *const column_names[] = {"busbw", "algbw", "time", NULL};
 static const char *const placement_names[] = {"both", "out_of_place", "in_place", NULL};
 static const char *const step_names[] = {"iteration", "epoch", "summary", "any", NULL};
-static const char *const files_names[] = {"runs", "parts", NULL};
+static const char *const files_names[] = {"runs", "parts", "workers", NULL};
+static const char *const combine_names[] = {"sum", "mean", "min", NULL};
 static const char *const nonconv_names[] = {"ignore", "worst", NULL};
 /* Digit-group separators a rule may declare ("." would be the decimal point). */
 static const char *const thousands_names[] = {",", " ", "'", "_", NULL};
@@ -82,13 +110,18 @@ static const char *const thousands_names[] = {",", " ", "'", "_", NULL};
 static const char *const rule_keys[] = {
     "profile", "keyword", "match", "line_filter", "rank", "value", "scope", "source",
     "skip", "reduce", "trim", "min_records", "round", "unit", "column", "placement",
-    "step", "table", "files", "batch_keyword", "variant", "thousands", "non_converged", NULL};
+    "step", "table", "files", "combine", "batch_keyword", "variant", "thousands", "non_converged",
+    NULL};
 static const char *const trim_keys[] = {"fraction", "min", NULL};
 
 const char *pr_rulecfg_profile_name(pr_profile p)
 {
     return p == PR_PROFILE_NONE ? "none" : profiles[p].name;
 }
+
+int pr_rulecfg_profile_probed(pr_profile p) { return profiles[p].probe; }
+
+int pr_rulecfg_profile_fuzz_seed(pr_profile p) { return profiles[p].fuzz_seed; }
 
 const char *pr_rulecfg_value_name(pr_value_kind v) { return value_names[v]; }
 
@@ -242,6 +275,11 @@ static int build(const ctx *x, pr_rule_def *r)
     if (pr_jobject(root, rule_keys, err) < 0)
         return lib_failed(x);
 
+    /* the names in table order, for the message that lists them */
+    const char *profile_names[PR_PROFILE_COUNT];
+    for (int i = 1; i < PR_PROFILE_COUNT; i++)
+        profile_names[i - 1] = profiles[i].name;
+    profile_names[PR_PROFILE_COUNT - 1] = NULL;
     int p = get_enum(x, "profile", profile_names, -1);
     if (p == -1 && pr_jchild(root, "profile").v)
         return -1;
@@ -447,6 +485,18 @@ static int build(const ctx *x, pr_rule_def *r)
     c->placement = (pr_placement)pl;
     c->step = (pr_step)st;
     c->files = (pr_files)fl;
+    if (only_with(x, "combine", c->files == PR_FILES_WORKERS, "with \"files\": \"workers\"") < 0)
+        return -1;
+    int cb = get_enum(x, "combine", combine_names, PR_COMBINE_SUM);
+    if (cb < 0)
+        return -1;
+    c->combine = (pr_combine)cb;
+    if (c->files == PR_FILES_WORKERS && c->scope == PR_SCOPE_PER_CARD) {
+        /* --gpus counts the whole job's cards, not one worker's */
+        pr_jcur k = pr_jchild(x->root, "files");
+        return fail_at(x, &k, "\"workers\" with \"scope\": \"per_card\": each worker's log "
+                              "is read as that worker's own rate; give \"scope\": \"global\"");
+    }
 
     const char *tb = d->table;
     if ((rc = get_str(x, "table", &tb)) < 0 || (rc == 1 && check_text(x, "table", tb, 0) < 0))
@@ -566,6 +616,8 @@ json_t *pr_rulecfg_to_json(const pr_rule_cfg *c)
     if (c->unit)
         put_str(o, "unit", c->unit);
     put_str(o, "files", files_names[c->files]);
+    if (c->files == PR_FILES_WORKERS)
+        put_str(o, "combine", combine_names[c->combine]);
     if (c->thousands) {
         char t[2] = {c->thousands, '\0'};
         put_str(o, "thousands", t);

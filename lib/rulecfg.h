@@ -35,6 +35,7 @@ typedef enum {
     PR_PROFILE_MLLOG,
     PR_PROFILE_MXNET_SUMMARY,
     PR_PROFILE_PERFREPRO_GPU,
+    PR_PROFILE_COUNT /* not a profile: the size of rulecfg.c's table */
 } pr_profile;
 
 /* What one extracted number means. */
@@ -67,7 +68,10 @@ typedef enum {
 typedef enum { PR_COLUMN_BUSBW, PR_COLUMN_ALGBW, PR_COLUMN_TIME } pr_column;
 typedef enum { PR_PLACE_BOTH, PR_PLACE_OUT_OF_PLACE, PR_PLACE_IN_PLACE } pr_placement;
 typedef enum { PR_STEP_ITERATION, PR_STEP_EPOCH, PR_STEP_SUMMARY, PR_STEP_ANY } pr_step;
-typedef enum { PR_FILES_RUNS, PR_FILES_PARTS } pr_files;
+/* workers: one log per worker (node) of one run, combined as the source
+ * combined them (pr_combine). */
+typedef enum { PR_FILES_RUNS, PR_FILES_PARTS, PR_FILES_WORKERS } pr_files;
+typedef enum { PR_COMBINE_SUM, PR_COMBINE_MEAN, PR_COMBINE_MIN } pr_combine;
 /* mllog: a run without a successful run_stop is left out, or scored as
  * MLPerf does, as the slowest run (an infinite time). */
 typedef enum { PR_NONCONV_IGNORE, PR_NONCONV_WORST } pr_nonconv;
@@ -95,6 +99,7 @@ typedef struct pr_rule_cfg {
     pr_step step;              /* dllogger */
     const char *table;         /* mxnet-summary: the table's title line */
     pr_files files;
+    pr_combine combine;        /* files workers: how the workers' values make the figure */
     const char *batch_keyword; /* per-step values: global batch read from the line */
     const char *variant;       /* perfrepro-gpu: the column group; NULL: the table's first */
     char thousands;            /* the log's digit-group separator; 0: none */
@@ -135,6 +140,10 @@ json_t *pr_rulecfg_to_json(const pr_rule_cfg *c);
 
 /* The names used in JSON, for messages and documentation. */
 const char *pr_rulecfg_profile_name(pr_profile p);
+/* Whether fit tries profile p on logs with no rule (it needs no key). */
+int pr_rulecfg_profile_probed(pr_profile p);
+/* The fuzz_parse header value (byte 0 mod 13) that picks p; 0 when none. */
+int pr_rulecfg_profile_fuzz_seed(pr_profile p);
 const char *pr_rulecfg_value_name(pr_value_kind v);
 
 #endif

@@ -127,17 +127,21 @@ double pr_stats_olympic_sorted(const double *v, size_t n)
     return pr_stats_mean(v + 1, n - 2);
 }
 
+enum { PRINTED_MAX_DIGITS = 400 };
+
 int pr_stats_printed_decimals(const char *printed)
 {
+    /* Any length a source prints (an MLPerf score to 17 digits), bounded
+     * only so that pr_stats_printed_match's buffer holds it. */
     size_t whole = strspn(printed, "0123456789");
-    if (whole == 0)
+    if (whole == 0 || whole > PRINTED_MAX_DIGITS)
         return -1;
     if (printed[whole] == '\0')
         return 0;
     if (printed[whole] != '.')
         return -1;
     size_t frac = strspn(printed + whole + 1, "0123456789");
-    if (frac == 0 || frac > 17 || printed[whole + 1 + frac] != '\0')
+    if (frac == 0 || frac > PRINTED_MAX_DIGITS || printed[whole + 1 + frac] != '\0')
         return -1;
     return (int)frac;
 }
@@ -149,7 +153,7 @@ pr_printed_match pr_stats_printed_match(double v, const char *printed)
         return PR_PRINTED_DIFFERS;
     while (printed[0] == '0' && printed[1] >= '0' && printed[1] <= '9')
         printed++; /* "007.50" prints as "7.50" */
-    char buf[512];
+    char buf[2 * PRINTED_MAX_DIGITS + 80];
     snprintf(buf, sizeof buf, "%.*f", d, v);
     if (strcmp(buf, printed) == 0)
         return PR_PRINTED_ROUNDED;

@@ -563,6 +563,13 @@ void pr_trend_step_spreads(const double *x, size_t n, double *spread)
     free(d);
 }
 
+pr_trend_state pr_trend_state_lower(pr_trend_state s)
+{
+    return s == PR_TREND_REGRESSION    ? PR_TREND_IMPROVEMENT
+           : s == PR_TREND_IMPROVEMENT ? PR_TREND_REGRESSION
+                                       : s;
+}
+
 const char *pr_trend_state_key(pr_trend_state s)
 {
     switch (s) {

@@ -116,6 +116,12 @@ void pr_trend_judge(const double *x, size_t n, const size_t *cps, size_t ncps, d
 #define PR_TREND_STEP_FACTOR 5.0
 void pr_trend_step_spreads(const double *x, size_t n, double *spread);
 
+/* The state s (judged on the values: a fall below the limit is
+ * PR_TREND_REGRESSION) of a series whose unit is better lower (a time,
+ * lib/unitdir.h): a rise is the regression there and a fall the
+ * improvement; the other states are the same either way. */
+pr_trend_state pr_trend_state_lower(pr_trend_state s);
+
 /* "ok", "suspect", "outlier", "regression", "improvement". */
 const char *pr_trend_state_key(pr_trend_state s);
 

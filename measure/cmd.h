@@ -3,6 +3,8 @@
 #ifndef PR_CMD_H
 #define PR_CMD_H
 
+#include "cli.h"
+
 /* `perfrepro-measure parse`: applies a rule to existing logs (cmd_parse.c). */
 int pr_cmd_parse(int argc, char **argv);
 /* `perfrepro-measure run`: runs a suite's cases (cmd_run.c). */
@@ -10,5 +12,7 @@ int pr_cmd_run(int argc, char **argv);
 
 /* `perfrepro-measure import`: logs in from a manifest (cmd_import.c). */
 int pr_cmd_import(int argc, char **argv);
+/* Its row of the command table, whose usage its option errors print. */
+extern const cli_command cmd_import_command;
 
 #endif

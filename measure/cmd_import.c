@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "cmd.h"
 #include "err.h"
 #include "import_manifest.h"
+#include "import_mlperf.h"
 #include "import_run.h"
 
 static void usage(FILE *f)
@@ -24,6 +26,8 @@ static void usage(FILE *f)
     fputs("usage: perfrepro-measure import MANIFEST --from DIR [--data DIR] [--dry-run]\n"
           "                                [--repo OWNER/NAME --commit SHA] [--gen PATH]\n"
           "                                [--replace]\n"
+          "       perfrepro-measure import --mlperf SUBMITTER_DIR --repo OWNER/NAME --commit SHA\n"
+          "                                [--data DIR] [--dry-run]\n"
           "\n"
           "Brings someone else's logs in with one manifest (docs/import.md): parses each\n"
           "log with its run set's rule (given, or found with parse --fit over all the run\n"
@@ -37,7 +41,18 @@ static void usage(FILE *f)
           "validate and swapped in whole: a failed or killed import leaves DATA as it was.\n"
           "One import at a time writes DATA (a second waits for the lock .DATA.import.lock).\n"
           "\n"
+          "With --mlperf, reads an MLPerf Training submission instead (SUBMITTER/results/\n"
+          "SYSTEM/BENCHMARK/result_N.txt, scaling.json, systems/SYSTEM.json): each run's\n"
+          "time to train (run_start to run_stop, minutes), and per system and benchmark\n"
+          "the score as MLPerf's rules compute it (olympic mean, a run that did not\n"
+          "converge counted as the slowest, times scaling.json's factor); --dry-run\n"
+          "prints the scores to 17 significant digits; else each system becomes a\n"
+          "platform DATA/platforms/mlperf-SUBMITTER-SYSTEM.json and each system and\n"
+          "benchmark a run folder DATA/runs/mlperf-SUBMITTER-SYSTEM-BENCHMARK/ (the\n"
+          "result files, one record per run, SOURCE.md, LICENSE).\n"
+          "\n"
           "options:\n"
+          "      --mlperf DIR      an MLPerf Training submission (a SUBMITTER folder)\n"
           "      --from DIR        the local folder holding the source's files (a checkout\n"
           "                        of the repository at the commit); log paths are in it\n"
           "      --repo OWNER/NAME, --commit SHA\n"
@@ -64,49 +79,47 @@ static char *dir_of(const char *path)
     return slash ? pr_xstrndup(path, (size_t)(slash - path)) : pr_xstrdup(".");
 }
 
+const cli_command cmd_import_command = {
+    "import", pr_cmd_import, NULL, "bring someone else's logs in from one manifest", usage};
+
 int pr_cmd_import(int argc, char **argv)
 {
     im_opts o = {0};
-    const char *manifest = NULL, *data = "data", *from = NULL, *repo = NULL, *commit = NULL;
-    const char *gen = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
-            o.dry_run = 1;
-            continue;
-        } else if (!strcmp(a, "--replace")) {
-            o.replace = 1;
-            continue;
-        } else if (!strcmp(a, "--from"))
-            dst = &from;
-        else if (!strcmp(a, "--data"))
-            dst = &data;
-        else if (!strcmp(a, "--repo"))
-            dst = &repo;
-        else if (!strcmp(a, "--commit"))
-            dst = &commit;
-        else if (!strcmp(a, "--gen"))
-            dst = &gen;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "perfrepro-measure import: unknown option \"%s\"\n", a);
-            usage(stderr);
-            return 2;
-        } else if (!manifest) {
-            manifest = a;
-            continue;
-        } else {
-            fprintf(stderr, "perfrepro-measure import: one manifest per run (\"%s\" too)\n", a);
+    const char *data = "data", *from = NULL, *repo = NULL, *commit = NULL;
+    const char *gen = NULL, *mlperf = NULL;
+    const cli_option opts[] = {
+        {"--from", .value = &from},
+        {"--data", .value = &data},
+        {"--repo", .value = &repo},
+        {"--commit", .value = &commit},
+        {"--gen", .value = &gen},
+        {"--mlperf", .value = &mlperf},
+        {"--dry-run", 'n', .flag = &o.dry_run},
+        {"--replace", .flag = &o.replace},
+    };
+    int first;
+    int parsed = cli_parse_args("perfrepro-measure", &cmd_import_command, opts,
+                                sizeof opts / sizeof *opts, argc, argv, &first);
+    if (parsed != CLI_OK)
+        return cli_status(parsed);
+    const char *manifest = first < argc ? argv[first] : NULL;
+    if (argc - first > 1) {
+        fprintf(stderr, "perfrepro-measure import: one manifest per run (\"%s\" too)\n",
+                argv[first + 1]);
+        return 2;
+    }
+    if (mlperf) {
+        pr_err merr = {{0}};
+        if (manifest || from) {
+            fprintf(stderr, "perfrepro-measure import: --mlperf reads a submission; no "
+                            "manifest or --from with it\n");
             return 2;
         }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "perfrepro-measure import: %s needs a value\n", a);
+        if (import_mlperf_import(mlperf, data, repo, commit, o.dry_run, stdout, &merr) < 0) {
+            fprintf(stderr, "perfrepro-measure import: %s\n", merr.msg);
             return 2;
         }
-        *dst = argv[++i];
+        return 0;
     }
     if (!manifest || !from) {
         fprintf(stderr, "perfrepro-measure import: missing %s%s%s\n", manifest ? "" : "MANIFEST",

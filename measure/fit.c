@@ -28,8 +28,9 @@ static const pr_step steps[] = {PR_STEP_ITERATION, PR_STEP_EPOCH, PR_STEP_SUMMAR
 
 int pr_fit_figure_decimals(const char *s)
 {
-    int d = strlen(s) > 40 ? -1 : pr_stats_printed_decimals(s);
-    return d > 12 ? -1 : d;
+    /* Issue 33: a figure as printed, whatever its length (an MLPerf score
+     * carries 17 digits; 12 decimals were the limit). */
+    return pr_stats_printed_decimals(s);
 }
 
 int pr_fit_figure_check(const char *s, pr_err *err)
@@ -50,8 +51,8 @@ int pr_fit_figure_check(const char *s, pr_err *err)
     int d = pr_fit_figure_decimals(s);
     if (d < 0)
         return pr_err_set(err, NULL, 0, 0, "--fit",
-                          "\"%s\" is not a figure as printed (digits, a decimal point and at "
-                          "most 12 decimals: 428, 19.428)",
+                          "\"%s\" is not a figure as printed (digits and a decimal point: "
+                          "428, 19.428)",
                           s);
     return d;
 }

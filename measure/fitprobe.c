@@ -6,14 +6,6 @@
 #include "parse.h"
 #include "rule.h"
 
-/* The profiles that read a log with no key but their own.  dllogger needs
- * the metric's keyword, so it is not probed (the message names it). */
-static const char *const probed[] = {
-    "paddle-ips",       "keras-timehistory", "mmseg", "fairseq",   "megatron",
-    "pytorch-examples", "nccl-tests",        "mllog", "mxnet-summary",
-};
-#define NPROBED (sizeof probed / sizeof probed[0])
-
 /* The number records of every run of s, or 0 when a run has none. */
 static unsigned long long count_numbers(const pr_scan *s)
 {
@@ -57,9 +49,14 @@ int pr_fitprobe(const pr_fit_case *cases, size_t ncases, pr_fitprobe_hit *hits, 
                 size_t *nhits)
 {
     *nhits = 0;
-    for (size_t p = 0; p < NPROBED && *nhits < max; p++) {
+    /* the profiles that read a log with no key but their own, in the
+     * table's order (the order of the hits fit prints) */
+    for (int p = 0; p < PR_PROFILE_COUNT && *nhits < max; p++) {
+        if (!pr_rulecfg_profile_probed((pr_profile)p))
+            continue;
+        const char *name = pr_rulecfg_profile_name((pr_profile)p);
         int needs_scope = 0;
-        pr_rule *rule = probe_rule(probed[p], &needs_scope);
+        pr_rule *rule = probe_rule(name, &needs_scope);
         if (!rule)
             continue;
         unsigned long long total = 0;
@@ -82,7 +79,7 @@ int pr_fitprobe(const pr_fit_case *cases, size_t ncases, pr_fitprobe_hit *hits, 
         }
         pr_rule_free(rule);
         if (reads_all)
-            hits[(*nhits)++] = (pr_fitprobe_hit){probed[p], needs_scope, total};
+            hits[(*nhits)++] = (pr_fitprobe_hit){name, needs_scope, total};
     }
     return 0;
 }

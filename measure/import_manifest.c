@@ -171,7 +171,16 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
             return pr_err_set(err, file, line, 0, case_fields[i < NCASE_FIELDS ? i : 13],
                               "empty (write \"-\" for none where the field allows it)");
     c->line = line;
-    for (size_t i = 0; i < sizeof name_fields / sizeof *name_fields; i++)
+    /* A figure with no log: run, rule and log "-", carried as a published
+     * figure only (no record, no run set). */
+    int pub_only = !strcmp(f[0], "-");
+    if (pub_only != (n == NCASE_FIELDS && !strcmp(f[13], "-")))
+        return pr_err_set(err, file, line, 0, pub_only ? "log" : "run",
+                          "a figure with no log has \"-\" as its run and as its one log");
+    if (pub_only && (strcmp(f[11], "-") || f[12][0] == '@' || !strcmp(f[12], "-")))
+        return pr_err_set(err, file, line, 0, strcmp(f[11], "-") ? "rule" : "figure",
+                          "a figure with no log has rule \"-\" and its figure typed as printed");
+    for (size_t i = pub_only; i < sizeof name_fields / sizeof *name_fields; i++)
         if (name_ok(file, line, case_fields[name_fields[i]], f[name_fields[i]], err) < 0)
             return -1;
     if (!precision_ok(f[5]))
@@ -190,7 +199,7 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
     int sl;
     if (strcmp(f[9], "-") && positive(file, line, "seq_len", f[9], &sl, err) < 0)
         return -1;
-    if (rule_ok(file, line, f[11], err) < 0)
+    if (!pub_only && rule_ok(file, line, f[11], err) < 0)
         return -1;
     int cell = f[12][0] == '@';
     if (cell ? !pr_name_is_safe(f[12] + 1) : strcmp(f[12], "-") && !figure_ok(f[12]))
@@ -199,7 +208,7 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
                           "(the cell of the table a \"table\" line imports into "
                           "data/published/ID.json; ID a safe name), or \"-\"",
                           f[12]);
-    for (size_t i = 13; i < n; i++)
+    for (size_t i = 13; !pub_only && i < n; i++)
         if (!source_path_ok(f[i]))
             return pr_err_set(err, file, line, 0, "log",
                               "\"%s\": a path inside the source folder (relative, no \"..\", "
@@ -216,7 +225,7 @@ static int read_case(const char *file, int line, char **f, size_t n, im_case *c,
     c->rule = pr_xstrdup(f[11]);
     c->figure = strcmp(f[12], "-") && !cell ? pr_xstrdup(f[12]) : NULL;
     c->figure_table = cell ? pr_xstrdup(f[12] + 1) : NULL;
-    c->nlogs = n - 13;
+    c->nlogs = pub_only ? 0 : n - 13;
     c->logs = pr_xcalloc(c->nlogs, sizeof *c->logs);
     for (size_t i = 0; i < c->nlogs; i++)
         c->logs[i] = pr_xstrdup(f[13 + i]);
@@ -239,7 +248,8 @@ static const struct readme_opt {
     {"--framework-title", RO_TABLE}, {"--precision", RO_TABLE},    {"--batch-size", RO_TABLE},
     {"--batch-label", RO_TABLE},   {"--variant", RO_TABLE},        {"--note", RO_TABLE},
     {"--platform", RO_TABLE},      {"--unit", RO_TABLE},           {"--label", RO_TABLE},
-    {"--gpus-per-node", RO_TABLE}, {"--section", RO_ENV},          {"--markdown", RO_OWN},
+    {"--gpus-per-node", RO_TABLE}, {"--nodes-column", RO_TABLE},   {"--gpus-column", RO_TABLE},
+    {"--section", RO_ENV},          {"--markdown", RO_OWN},
     {"--repo", RO_OWN},            {"--commit", RO_OWN},           {"--path", RO_OWN},
     {"--out", RO_OWN},
 };
@@ -324,8 +334,6 @@ static int read_directive(const char *file, int line, char **f, size_t n, im_man
         if (n != 3 || !source_path_ok(f[1]))
             return pr_err_set(err, file, line, 0, "published",
                               "write \"published<TAB>PATH-IN-SOURCE<TAB>TITLE\"");
-        if (m->published_path)
-            return pr_err_set(err, file, line, 0, "published", "a second published line");
         char *id = im_typed_published_id(file);
         int rc = pr_name_is_safe(id) ? 0 : pr_err_set(err, file, line, 0, "published",
                                                       "the typed figures go to "
@@ -339,8 +347,19 @@ static int read_directive(const char *file, int line, char **f, size_t n, im_man
         free(id);
         if (rc < 0)
             return -1;
-        m->published_path = pr_xstrdup(f[1]);
-        m->published_title = pr_xstrdup(f[2]);
+        for (size_t i = 0; i < m->npubs; i++)
+            if (!strcmp(m->pubs[i].path, f[1]))
+                return pr_err_set(err, file, line, 0, "published",
+                                  "%s is already a published line above", f[1]);
+        /* Several pages: each typed figure links to the last one above it. */
+        m->pubs = pr_xrealloc(m->pubs, (m->npubs + 1) * sizeof *m->pubs);
+        m->pubs[m->npubs].line = line;
+        m->pubs[m->npubs].path = pr_xstrdup(f[1]);
+        m->pubs[m->npubs++].title = pr_xstrdup(f[2]);
+        if (!m->published_path) {
+            m->published_path = pr_xstrdup(f[1]);
+            m->published_title = pr_xstrdup(f[2]);
+        }
         return 0;
     }
     if (!strcmp(d, "mission")) {
@@ -438,7 +457,7 @@ int im_manifest_read(const char *file, im_manifest *m, pr_err *err)
                 }
                 r = read_case(file, line, f, n, &m->cases[m->ncases], err);
                 if (r == 0)
-                    m->ncases++;
+                    m->cases[m->ncases++].pub = m->npubs ? m->npubs - 1 : 0;
                 if (r == 0)
                     r = case_seen(file, &m->cases[m->ncases - 1], seen, runs, err);
             }
@@ -454,6 +473,13 @@ int im_manifest_read(const char *file, im_manifest *m, pr_err *err)
         pr_err_set(err, file, 0, 0, NULL, "no log lines");
         goto out;
     }
+    for (size_t i = 0; i < m->ncases; i++)
+        if (!m->cases[i].nlogs && !m->npubs) {
+            pr_err_set(err, file, m->cases[i].line, 0, "figure",
+                       "a figure with no log is carried on its published page: give a "
+                       "\"published\" line");
+            goto out;
+        }
     rc = 0;
 out:
     json_decref(seen);
@@ -504,5 +530,10 @@ void im_manifest_free(im_manifest *m)
     free(m->commit);
     free(m->published_path);
     free(m->published_title);
+    for (size_t i = 0; i < m->npubs; i++) {
+        free(m->pubs[i].path);
+        free(m->pubs[i].title);
+    }
+    free(m->pubs);
     memset(m, 0, sizeof *m);
 }

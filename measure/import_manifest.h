@@ -16,6 +16,8 @@ typedef struct im_case {
     int nodes;    /* 0: not given ("-"), from the platform */
     int gpus, batch_size;
     int first_of_run; /* 1 on the first line of its run set (manifest order) */
+    size_t pub;   /* the "published" line its typed figure is printed on: the last one above
+                     it, else the first (an index of im_manifest.pubs) */
     char **logs;
     size_t nlogs;
 } im_case;
@@ -33,10 +35,18 @@ typedef struct im_mission {
     char *model, *name, *direction;
 } im_mission;
 
+typedef struct im_published {
+    int line;
+    char *path, *title;
+} im_published;
+
 typedef struct im_manifest {
     char *file; /* as given */
     char *repo, *commit;
-    char *published_path, *published_title; /* "published PATH TITLE": typed figures' page */
+    char *published_path, *published_title; /* the first "published PATH TITLE" line */
+    im_published *pubs; /* every "published" line, in manifest order: a typed figure is
+                           linked to the page of the last one above its line */
+    size_t npubs;
     im_case *cases;
     size_t ncases;
     im_readme *readmes;

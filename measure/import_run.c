@@ -14,8 +14,10 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_dup.h"
 #include "import_fs.h"
 #include "import_pub.h"
+#include "import_steps.h"
 #include "import_typed.h"
 
 /* A growable argv whose strings it owns. */
@@ -521,6 +523,9 @@ static int import_run_set(const im_manifest *m, const char *run, const im_opts *
         free(src);
         free(dst);
     }
+    /* What the hand files do not give, the import writes (import_steps.h). */
+    if (rc == 0)
+        rc = import_steps_write(m, run, dest, out_root, err);
     if (rc == 0)
         rc = write_source_md(m, run, dest, has_licence, err);
 out:
@@ -596,7 +601,11 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
         int nodes;
         long long limit;
         json_t *figure = NULL;
-        if (im_case_nodes(m, c, o, &nodes, err) < 0 || im_log_limit(o->manifest_dir, c->run, &limit, err) < 0)
+        if (im_case_nodes(m, c, o, &nodes, err) < 0)
+            goto out;
+        if (!c->nlogs) /* a published figure only: no run set */
+            continue;
+        if (im_log_limit(o->manifest_dir, c->run, &limit, err) < 0)
             goto out;
         if (c->figure && !c->figure_table && im_figure_json(m, c, &figure, err) < 0)
             goto out;
@@ -618,6 +627,14 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
         if (im_check_source(from, m->readmes[i].path, 0, m->file, m->readmes[i].line,
                             m->readmes[i].is_env ? "env" : "table", NULL, err) < 0)
             goto out;
+    /* A published page is read for the line of its figures (import_pub.c):
+     * when present, a regular file inside --from, as every source file. */
+    for (size_t i = 0; i < m->npubs; i++) {
+        int present;
+        if (im_check_source(from, m->pubs[i].path, 0, m->file, m->pubs[i].line,
+                            "published", &present, err) < 0)
+            goto out;
+    }
     int has_licence; /* copied by import_run_set when present */
     if (m->ncases && im_check_source(from, "LICENSE", 0, m->file, 0, "LICENSE", &has_licence, err) < 0)
         goto out;
@@ -641,11 +658,26 @@ int im_import(im_manifest *m, const im_opts *o, pr_err *err)
         }
     free(pubdir);
     for (size_t i = 0; i < m->ncases; i++)
-        if (m->cases[i].first_of_run &&
+        if (m->cases[i].first_of_run && m->cases[i].nlogs &&
             import_run_set(m, m->cases[i].run, o, out_root, &differs, err) < 0)
             goto out;
     if (m->published_path && im_write_typed_published(m, o, out_root, err) < 0)
         goto out;
+    /* Evidence reused: said in the plan and on standard error, not refused
+     * (a source may really have published one log twice; the audit says so). */
+    pr_buf twins = PR_BUF_INIT;
+    size_t ntwins = im_identical_logs(m, from, &twins);
+    if (ntwins) {
+        fputs(pr_buf_cstr(&twins), stdout);
+        fflush(stdout);
+        /* the first pair in full, where the plan goes elsewhere */
+        const char *first = pr_buf_cstr(&twins) + strlen("  warning: identical logs: ");
+        fprintf(stderr,
+                "perfrepro-measure import: warning: %zu pair%s of byte-identical logs (the "
+                "plan names each); the first: %.*s",
+                ntwins, ntwins > 1 ? "s" : "", (int)strcspn(first, "\n") + 1, first);
+    }
+    pr_buf_free(&twins);
     if (im_stage_commit(&stage, o->gen, o->dry_run, err) < 0)
         goto out;
     rc = differs;

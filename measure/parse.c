@@ -432,7 +432,18 @@ static void case_add_run(case_acc *a, run *r, size_t i, int io, pr_parse_result 
         strcpy(a->gpu_unit, r->g.have_first ? r->g.first.unit : r->g.novar.unit);
 }
 
-/* The case value (the median of the runs'), its stats and metrics, into
+/* The workers' values of one run (files "workers") as the source combined
+ * them into its figure. */
+static double combine_workers(pr_combine how, const double *v, size_t n)
+{
+    double x = n ? v[0] : 0;
+    for (size_t i = 1; i < n; i++)
+        x = how == PR_COMBINE_MIN ? (v[i] < x ? v[i] : x) : x + v[i];
+    return how == PR_COMBINE_MEAN && n ? x / (double)n : x;
+}
+
+/* The case value (the median of the runs', or the workers' combined), its
+ * stats and metrics, into
  * res; frees what a held. */
 static void case_close(case_acc *a, pr_parse_result *res)
 {
@@ -453,8 +464,11 @@ static void case_close(case_acc *a, pr_parse_result *res)
                                                  ? json_null()
                                                  : jreal(pr_stats_median(k->all, k->nall)));
     }
+    if (c->files == PR_FILES_WORKERS)
+        json_object_set_new(stats, "workers", json_integer((json_int_t)a->runs));
     if (!res->failed) {
-        res->value = pr_stats_median(a->vals, a->nvals);
+        res->value = c->files == PR_FILES_WORKERS ? combine_workers(c->combine, a->vals, a->nvals)
+                                                  : pr_stats_median(a->vals, a->nvals);
         if (c->source == PR_SOURCE_TIME_TO_TRAIN || c->source == PR_SOURCE_AVG_BUSBW) {
             /* Reports read time to train in seconds (docs/data-model.md);
              * the figure itself stays in the rule's unit (minutes). */

@@ -3,6 +3,9 @@
  * The logs of a case are its repeats (rule "files": "runs"): each is read
  * and reduced on its own (skip, min_records, reduce, conversion, round), and
  * the case value is the median of the per-run values.  With "files":
+ * "workers" they are one run's logs, one per worker (node), each reduced
+ * the same way, and the case value is their sum, mean or min ("combine"),
+ * as the source combined them.  With "files":
  * "parts" the logs are pieces of one log (an MLPerf result cut into head and
  * tail) and are read as one, in the order given.
  *

@@ -2,7 +2,7 @@
 # Checks that the Debian packages perfrepro builds and tests with are
 # installed.  As root it installs the missing ones with apt-get; otherwise it
 # stops and prints the exact command to run.
-#   scripts/deps.sh build|test|bench|cluster|torch|scipy
+#   scripts/deps.sh build|test|bench|cluster|torch|scipy|lint|fuzz
 set -eu
 build="gcc make pkg-config libjansson-dev libpcre2-dev libcairo2-dev libpango1.0-dev libcmark-gfm-dev libcmark-gfm-extensions-dev fonts-noto-cjk zlib1g-dev"
 # procps: pgrep in the process tests; valgrind: the memcheck tests; git: CI's
@@ -21,6 +21,10 @@ torch="python3-torch python3-torchvision libopenblas0-pthread"
 # Debian's SciPy: the independent cross-checks of compare's and history's
 # statistics (tests/scripts/abstat_scipy.sh, trend_scipy.sh, compare_cli.sh).
 scipy="python3-scipy"
+# make lint: the include rule (Python), cppcheck and clang-format (the house format, .clang-format).
+lint="python3 cppcheck clang-format git"
+# make fuzz: clang with libFuzzer (tests/fuzz/fuzz.mk).
+fuzz="$test clang libclang-rt-14-dev"
 case "${1:-build}" in
   build) want=$build ;;
   test) want=$test ;;
@@ -28,7 +32,9 @@ case "${1:-build}" in
   cluster) want=$cluster ;;
   torch) want=$torch ;;
   scipy) want=$scipy ;;
-  *) echo "usage: $0 build|test|bench|cluster|torch|scipy" >&2; exit 2 ;;
+  lint) want=$lint ;;
+  fuzz) want=$fuzz ;;
+  *) echo "usage: $0 build|test|bench|cluster|torch|scipy|lint|fuzz" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do

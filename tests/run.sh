@@ -15,11 +15,16 @@ export LC_ALL=C TZ=UTC
 unset NO_COLOR CLICOLOR CLICOLOR_FORCE LANGUAGE
 passed=0 failed=0 skipped=0 failures=""
 log=$(mktemp)
+# Seconds since t0, one decimal: each line says how long its test took
+# (CONTRIBUTING.md's table of tests by folder is read off these).
+now() { date +%s.%N; }
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 trap 'rm -f "$log"' EXIT
 for bin in "$@"; do
   name=$(basename "$bin")
   # --verbose: Criterion prints its [SKIP] lines (with their reason) only
   # then; without them a skipped test vanished from every count.
+  t0=$(now)
   "$bin" --jobs=2 --verbose >"$log" 2>&1
   rc=$?
   synth=$(grep 'Synthesis:' "$log" | tail -n 1)
@@ -39,17 +44,19 @@ for bin in "$@"; do
     [ "$f" -eq 0 ] && failed=$((failed + 1))
     failures="$failures $name"
   fi
-  echo "unit $name: $p/$t passed, $s skipped (rc=$rc)"
+  echo "unit $name: $p/$t passed, $s skipped (rc=$rc, $(took "$t0"))"
   # each reason once, with how many tests it skipped
   sed -n 's/^\[SKIP\] [^ ]*: //p' "$log" | sort | uniq -c | sed 's/^ *\([0-9]*\) /  skipped \1: /'
 done
-for script in tests/scripts/*.sh; do
+# TEST_SCRIPTS: the scripts to run (make test-quick names a few); all by default.
+for script in ${TEST_SCRIPTS:-tests/scripts/*.sh}; do
   [ -e "$script" ] || continue
   name=$(basename "$script" .sh)
+  t0=$(now)
   sh "$script" >"$log" 2>&1
   rc=$?
   case $rc in
-    0) passed=$((passed + 1)); echo "script $name: ok" ;;
+    0) passed=$((passed + 1)); echo "script $name: ok ($(took "$t0"))" ;;
     77) skipped=$((skipped + 1)); echo "script $name: skipped: $(tail -n 1 "$log")" ;;
     *) failed=$((failed + 1)); failures="$failures $name"; cat "$log"; echo "script $name: FAILED (rc=$rc)" ;;
   esac

@@ -161,6 +161,9 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err);
 void pr_data_free(pr_dataset *d);
 /* Frees what a published table owns (gen/1-load/published.c). */
 void pr_pub_table_free(pr_pub_table *t);
+/* The decimals row's figure was printed with: its printed text's, else
+ * those of its number's shortest form (what checks against it allow for). */
+int pr_data_pub_decimals(const pr_pub_row *row);
 /* Validates one published-figures file on its own (for tests and tools). */
 int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err);
 /* Validates text as the published-figures file path would be loaded by the

@@ -10,7 +10,10 @@
 #include "suite.h"
 
 static const char *const platform_keys[] = {"perfrepro", "title", "device", "interconnect",
-                                            "match", "tf32", NULL};
+                                            "match", "tf32", "system", NULL};
+static const char *const system_keys[] = {"nodes",    "host",     "network", "framework",
+                                          "software", "description", NULL};
+static const char *const host_keys[] = {"processor", "sockets", "cores", "threads", "memory", NULL};
 static const char *const title_keys[] = {"zh", "en", NULL};
 static const char *const device_keys[] = {"kind", "model", "memory_gb", "per_node", NULL};
 static const char *const device_kinds[] = {"gpu", "cpu", NULL};
@@ -23,6 +26,7 @@ static void free_platform(pr_platform *p)
     free(p->title_en);
     free(p->kind);
     free(p->device);
+    free(p->host_cpu);
     pr_bitext_free(&p->interconnect);
     if (p->match) {
         for (char **m = p->match; *m; m++)
@@ -54,6 +58,8 @@ const pr_platform *pr_platform_for_device(const pr_platforms *ps, const char *de
         return NULL;
     for (size_t i = 0; i < ps->n; i++) {
         const pr_platform *p = &ps->v[i];
+        if (p->nodes > 0)
+            continue; /* a system is named by id, never found by its device */
         if (strcasecmp(p->device, device_name) == 0)
             return p;
         for (char **m = p->match; m && *m; m++)
@@ -72,6 +78,47 @@ static char *id_of(const char *path)
     if (n > 5 && strcmp(base + n - 5, ".json") == 0)
         n -= 5;
     return pr_xstrndup(base, n);
+}
+
+/* Reads the optional "system" object (a platform made from a system
+ * description: its node count and host) into p. */
+static int read_system(const pr_jcur *root, pr_platform *p, pr_err *err)
+{
+    pr_jcur sys, host;
+    long long v;
+    const char *s;
+    int rc = pr_jobj(root, "system", 0, &sys, err);
+    if (rc <= 0)
+        return rc;
+    if (pr_jobject(&sys, system_keys, err) < 0 ||
+        pr_jint(&sys, "nodes", 1, 1, 1 << 20, &v, err) < 0)
+        return -1;
+    p->nodes = (int)v;
+    if (pr_jstr(&sys, "network", 0, &s, err) < 0 || pr_jstr(&sys, "framework", 0, &s, err) < 0 ||
+        pr_jstr(&sys, "description", 0, &s, err) < 0)
+        return -1;
+    if ((rc = pr_jobj(&sys, "host", 0, &host, err)) < 0)
+        return -1;
+    if (rc == 0)
+        return 0;
+    if (pr_jobject(&host, host_keys, err) < 0 || pr_jstr(&host, "memory", 0, &s, err) < 0)
+        return -1;
+    if ((rc = pr_jstr(&host, "processor", 0, &s, err)) < 0)
+        return -1;
+    if (rc)
+        p->host_cpu = pr_xstrdup(s);
+    const struct {
+        const char *key;
+        int *count;
+    } counts[] = {{"sockets", &p->host_sockets},
+                  {"cores", &p->host_cores},
+                  {"threads", &p->host_threads}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        if ((rc = pr_jint(&host, counts[i].key, 0, 1, 1 << 20, &v, err)) < 0)
+            return -1;
+        *counts[i].count = rc ? (int)v : 0;
+    }
+    return 0;
 }
 
 /* Reads the platform object at root into p (fields p owns). */
@@ -111,6 +158,8 @@ static int read_platform(const pr_jcur *root, pr_platform *p, pr_err *err)
         return -1;
     if (pr_jbool(root, "tf32", 0, &p->tf32, err) < 0)
         return -1;
+    if (read_system(root, p, err) < 0)
+        return -1;
     if ((rc = pr_jarr(root, "match", 0, 1, &match, err)) < 0)
         return -1;
     size_t n = rc ? json_array_size(match.v) : 0;
@@ -143,8 +192,10 @@ int pr_platforms_add_file(pr_platforms *ps, const char *path, pr_err *err)
     pr_jcur root = pr_jdoc_root(doc);
     if (pr_text_check(&root, err) < 0 || read_platform(&root, &p, err) < 0)
         goto out;
-    /* One device name means one platform: a run's environment is matched by it. */
-    const pr_platform *other = pr_platform_for_device(ps, p.device);
+    /* One device name means one platform: a run's environment is matched by
+     * it.  Systems are exempt: a 4-GPU and an 8-GPU box of one GPU, or two
+     * clusters, are each their own platform, named by id. */
+    const pr_platform *other = p.nodes > 0 ? NULL : pr_platform_for_device(ps, p.device);
     for (char **m = p.match; !other && *m; m++)
         other = pr_platform_for_device(ps, *m);
     if (other) {
@@ -182,4 +233,11 @@ int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
     pr_jfail(&k, err, "unknown platform \"%s\" (data/platforms/ has: %s)", s, pr_buf_cstr(&known));
     pr_buf_free(&known);
     return -1;
+}
+
+const char *pr_platform_device_word(const pr_platform *p)
+{
+    if (!p || !p->kind || strcmp(p->kind, "cpu"))
+        return "gpu";
+    return p->nodes > 0 ? "thread" : "core";
 }

@@ -37,6 +37,12 @@ typedef struct pr_platform {
     int tf32;               /* the device has TF32 math, which frameworks may use for FP32
                              * by default (docs/data-model.md#fp32-on-tf32-devices) */
     char **match;           /* device names that mean this platform (NULL-terminated) */
+    /* A platform made from a system description ("system"): the nodes it
+     * has (0: not a system, a node model), its host processor and counts
+     * (0 when not stated). */
+    int nodes;
+    char *host_cpu;
+    int host_sockets, host_cores, host_threads;
 } pr_platform;
 
 typedef struct pr_platforms {
@@ -59,5 +65,10 @@ int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
 /* The platform whose device or match names equal device_name (ignoring
  * case), or NULL. */
 const pr_platform *pr_platform_for_device(const pr_platforms *ps, const char *device_name);
+
+/* What one of the platform's devices is: "gpu", or on a CPU platform
+ * "thread" for a system (its per_node counts the host's threads: "4 nodes
+ * × 16 threads") and "core" for a node model. */
+const char *pr_platform_device_word(const pr_platform *p);
 
 #endif

@@ -36,6 +36,12 @@ static char *opt_dup(const pr_jcur *c, const char *key, const char *fallback, pr
     return pr_xstrdup(r == 1 ? s : fallback);
 }
 
+int pr_data_pub_decimals(const pr_pub_row *row)
+{
+    int d = row->printed ? pr_stats_printed_decimals(row->printed) : -1;
+    return d >= 0 ? d : pr_stats_shortest_decimals(row->value);
+}
+
 void pr_pub_table_free(pr_pub_table *t)
 {
     char *strs[] = {t->file, t->label, t->source_title, t->source_url, t->source_repo,

@@ -383,6 +383,13 @@ int abm_judged(const abm_cmp *c)
     return !c->refused && c->ncells > c->not_judged;
 }
 
+/* The direction of a side's unit: its record's, else its published
+ * table's. */
+static pr_dir half_dir(const abm_half *h)
+{
+    return pr_unitdir_of(h->rec ? h->rec->unit : h->pub ? h->pub->unit : NULL);
+}
+
 int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delta,
               double max_effect, abm_cmp **out, pr_err *err)
 {
@@ -432,8 +439,18 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
         pa.v[i].h.values = pb.v[j].h.values = NULL;
         pa.v[i].h.unsteady = pb.v[j].h.unsteady = NULL;
         /* values are positive (records and published rows are checked);
-         * pr_ab_compare refuses nothing here */
-        if (pr_ab_compare(x->a.values, x->a.n, x->b.values, x->b.n, delta, &x->r) < 0) {
+         * pr_ab_compare refuses nothing here.  A time is compared the
+         * other way round (B's against A's): on the log scale that is the
+         * speed ratio, and "faster" means less time. */
+        x->dir = half_dir(&x->a);
+        int lower = x->dir == PR_DIR_LOWER;
+        int bad = lower ? pr_ab_compare(x->b.values, x->b.n, x->a.values, x->a.n, delta, &x->r)
+                        : pr_ab_compare(x->a.values, x->a.n, x->b.values, x->b.n, delta, &x->r);
+        if (lower && !bad) {
+            x->r.m = x->a.n;
+            x->r.n = x->b.n;
+        }
+        if (bad < 0) {
             memset(&x->r, 0, sizeof x->r);
             x->r.verdict = PR_AB_INSUFFICIENT;
             x->r.ratio = x->r.lo = x->r.hi = NAN;

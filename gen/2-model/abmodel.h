@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 #include "abstat.h"
+#include "unitdir.h"
 #include "comparisons.h"
 #include "data.h"
 #include "err.h"
@@ -79,6 +80,10 @@ enum {
 typedef struct abm_cell {
     sm_key key;
     abm_half a, b;
+    /* Which way the cell's unit is better (lib/unitdir.h).  For a time
+     * (PR_DIR_LOWER) r compares speeds: its ratio is A's time over B's, so
+     * that above 1 is faster on every cell and the verdict reads as is. */
+    pr_dir dir;
     pr_ab_result r;
     unsigned gate;             /* 0: judged (r.verdict stands); else ABM_GATE_* bits */
 } abm_cell;

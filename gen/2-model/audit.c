@@ -1,6 +1,8 @@
 #include "audit.h"
 
 #include <math.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +141,24 @@ static void judge(au_item *it)
     }
 }
 
+/* A figure its log does not give whose rule combines one log per worker,
+ * of which fewer than its nodes are published, is not reproducible from
+ * the logs published, rather than wrong (issue 33 #4). */
+static void judge_workers(au_item *it)
+{
+    if (!it->rec || (it->verdict != AU_DIFFERS && it->verdict != AU_TRUNCATED))
+        return;
+    const char *files = json_string_value(json_object_get(it->rec->rule, "files"));
+    const json_t *workers = json_object_get(it->rec->stats, "workers");
+    int nodes = it->row->nodes > 0 ? it->row->nodes : it->rec->nodes;
+    if (!files || strcmp(files, "workers") || !json_is_integer(workers) ||
+        json_integer_value(workers) >= nodes)
+        return;
+    it->verdict = AU_PARTIAL_LOGS;
+    it->logs_published = (int)json_integer_value(workers);
+    it->logs_needed = nodes;
+}
+
 void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *under, size_t *n)
 {
     *own = *under = *n = 0;
@@ -169,6 +189,7 @@ static void add_items(const pr_dataset *d, const au_model *m, const pr_pub_table
             it.row = &t->rows[k];
             find_log(d, t, it.row, &it);
             judge(&it);
+            judge_workers(&it);
             *items = pr_xrealloc(*items, (*nitems + 1) * sizeof **items);
             (*items)[(*nitems)++] = it;
         }
@@ -298,6 +319,48 @@ static int check_fits(const pr_dataset *d, const au_model *m, pr_err *err)
     return 0;
 }
 
+/* 1 when the files at a and b (both size bytes) hold the same bytes; 0
+ * when they differ or one cannot be read (then nothing is claimed). */
+static int same_bytes(const char *a, const char *b)
+{
+    pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
+    pr_err ignored;
+    int same = pr_read_file(a, &x, &ignored) == 0 && pr_read_file(b, &y, &ignored) == 0 &&
+               x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+    pr_buf_free(&x);
+    pr_buf_free(&y);
+    return same;
+}
+
+/* The pairs of figures whose logs are two records' byte-identical files:
+ * sizes first (a stat each), bytes only where two sizes agree. */
+static void find_twins(au_model *m)
+{
+    char **paths = pr_xcalloc(m->nitems + 1, sizeof *paths);
+    off_t *sizes = pr_xcalloc(m->nitems + 1, sizeof *sizes);
+    for (size_t i = 0; i < m->nitems; i++) {
+        const au_item *it = &m->items[i];
+        struct stat st;
+        sizes[i] = -1;
+        if (!it->rec || !it->rec->log_file || !it->rec->log_file[0])
+            continue;
+        paths[i] = pr_path_join(it->run->dir, it->rec->log_file);
+        if (stat(paths[i], &st) == 0 && S_ISREG(st.st_mode))
+            sizes[i] = st.st_size;
+    }
+    for (size_t i = 0; i < m->nitems; i++)
+        for (size_t j = i + 1; j < m->nitems; j++)
+            if (sizes[i] >= 0 && sizes[i] == sizes[j] && m->items[i].rec != m->items[j].rec &&
+                same_bytes(paths[i], paths[j])) {
+                m->twins = pr_xrealloc(m->twins, (m->ntwins + 1) * sizeof *m->twins);
+                m->twins[m->ntwins++] = (au_twin){i, j};
+            }
+    for (size_t i = 0; i < m->nitems; i++)
+        free(paths[i]);
+    free(paths);
+    free(sizes);
+}
+
 int au_build(const pr_dataset *d, au_model **out, pr_err *err)
 {
     au_model *m = pr_xcalloc(1, sizeof *m);
@@ -332,6 +395,7 @@ int au_build(const pr_dataset *d, au_model **out, pr_err *err)
         au_free(m);
         return -1;
     }
+    find_twins(m);
     *out = m;
     return 0;
 }
@@ -348,6 +412,7 @@ void au_free(au_model *m)
     free(m->items);
     free(m->orphans);
     free(m->restated);
+    free(m->twins);
     free(m);
 }
 
@@ -383,8 +448,8 @@ char *au_run_importer(const pr_run *run)
 
 void au_item_verdict_words(const au_item *it, pr_buf *out)
 {
-    static const char *const words[] = {"reproduced", "truncated", "differs", "no_value",
-                                        "no_log"};
+    static const char *const words[AU_NVERDICTS] = {"reproduced", "truncated", "differs",
+                                                    "no_value", "no_log", "partial_logs"};
     /* The audit's own distinction: reproduced, but by a rule of the fit
      * search and not the run set's (the page names that rule). */
     if (it->verdict == AU_REPRODUCED && it->under)

@@ -34,6 +34,10 @@ typedef enum {
     AU_DIFFERS,
     AU_NO_VALUE,   /* the case failed: the rule reads no value from the log */
     AU_NO_LOG,
+    AU_PARTIAL_LOGS, /* not reproduced, and not reproducible from the logs published: the
+                      * rule combines one log per worker ("files": "workers") and fewer logs
+                      * than the figure's nodes are published (node 0's of 4) */
+    AU_NVERDICTS
 } au_verdict;
 
 typedef struct au_item {
@@ -50,6 +54,8 @@ typedef struct au_item {
     au_verdict verdict;
     au_verdict own;            /* the verdict under the record's own rule (the run set's) */
     double diff_pct;           /* (parsed - printed) / printed, in percent */
+    int logs_published;        /* AU_PARTIAL_LOGS: the workers' logs the record was read */
+    int logs_needed;           /* from, and the figure's node count */
     const json_t *under;       /* the rule that reproduces the figure when the record's own
                                 * does not: the first of its fit report's "reproduced"
                                 * (borrowed from fit); NULL when the own rule does, or none */
@@ -67,6 +73,12 @@ typedef struct au_log {
     const pr_record *rec;
 } au_log;
 
+/* Two audited figures whose logs (two records) are byte-identical: one
+ * run cannot be the evidence of two figures (issue 33 #6). */
+typedef struct au_twin {
+    size_t a, b; /* indices into items, a < b */
+} au_twin;
+
 typedef struct au_model {
     char **repos;      /* the audited repositories, sorted */
     size_t nrepos;
@@ -76,6 +88,8 @@ typedef struct au_model {
     size_t norphans;
     au_item *restated; /* every restated figure of an audited source */
     size_t nrestated;
+    au_twin *twins;    /* figures read from byte-identical logs, in item order */
+    size_t ntwins;
 } au_model;
 
 /* Builds the audit of d.  Fails (err set, naming the fit report) when a
@@ -101,7 +115,7 @@ const au_item *au_item_of_rec(const au_model *m, const pr_record *r);
 /* Item it's verdict as words for machine readers (the export's
  * audit_verdict column): "reproduced", "reproduced_under_other_rule" (a rule
  * of the fit search, not the run set's), "truncated", "differs", "no_value",
- * "no_log"; the one place that says it, appended to out. */
+ * "no_log", "partial_logs"; the one place that says it, appended to out. */
 void au_item_verdict_words(const au_item *it, pr_buf *out);
 
 /* 1 when repo is one of m's audited repositories. */

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "jdoc.h"
-#include "mdtable.h"
 #include "pairing.h"
 #include "stats.h"
+#include "unitdir.h"
 
 long long fl_cell_records(const rm_cell *rc, int *summary)
 {
@@ -43,7 +43,8 @@ static void runs_points(const rm_cfg *c, sn_point *pts)
         const rm_cell *rc = &c->cells[i];
         pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
                             rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
-                            rc->n_ok ? rc->link_run : NULL};
+                            rc->n_ok ? rc->link_run : NULL,
+                            rc->n_ok && rc->link_rec && pr_unitdir_lower(rc->link_rec->unit)};
     }
 }
 
@@ -71,8 +72,9 @@ static size_t pub_points(const rm_fw *f, const pr_pub_table *t, sn_point *pts)
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, rows[i].nodes, rows[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0,
-                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
+                            r->has_value ? pr_data_pub_decimals(r) : 0,
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL,
+                            pr_unitdir_lower(t->unit)};
     }
     free(rows);
     return n;

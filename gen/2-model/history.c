@@ -10,6 +10,7 @@
 #include "md.h"
 #include "runset.h"
 #include "stats.h"
+#include "unitdir.h"
 
 static int str_cmp0(const char *a, const char *b)
 {
@@ -371,8 +372,10 @@ static int judge(const pr_dataset *d, hs_series *x, const mark_at *ms, size_t nm
         goto out;
     }
     pr_trend_judge(v, n, cps, ncps, PR_TREND_ALPHA, st, lo, hi);
+    /* A time (lower is better) regresses when it rises. */
+    int lower = pr_unitdir_lower(x->unit);
     for (size_t i = 0; i < n; i++) {
-        x->pts[i].state = st[i];
+        x->pts[i].state = lower ? pr_trend_state_lower(st[i]) : st[i];
         x->pts[i].lim_lo = exp(lo[i]);
         x->pts[i].lim_hi = exp(hi[i]);
     }

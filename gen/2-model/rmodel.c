@@ -202,6 +202,7 @@ static void group(rm_world *w)
             f->model_title = w->models[i]->title;
             if (!f->unit)
                 f->unit = "samples/s";
+            f->dir = pr_unitdir_of(f->unit);
             pr_qsort(f->cfgs, f->ncfgs, sizeof *f->cfgs, cfg_qsort);
             for (size_t k = 0; k < f->ncfgs; k++)
                 f->cfgs[k].hardware = f->suite && f->suite->hardware;
@@ -562,8 +563,8 @@ static void build_date(rm_fw *f)
 }
 
 /* The headline of a framework: its figure at the largest GPU count, in the
- * configuration where that figure is highest; measured figures first, then
- * published ones. */
+ * configuration where that figure is best (the lowest time to train, the
+ * highest throughput); measured figures first, then published ones. */
 static void build_headline(rm_fw *f)
 {
     for (int want_measured = 1; want_measured >= 0; want_measured--) {
@@ -578,7 +579,8 @@ static void build_headline(rm_fw *f)
                                                                              : NAN;
                 if (isnan(v))
                     continue;
-                if (!best_c || rc->gpus > best->gpus || (rc->gpus == best->gpus && v > best_v)) {
+                if (!best_c || rc->gpus > best->gpus ||
+                    (rc->gpus == best->gpus && pr_unitdir_better(f->dir, v, best_v))) {
                     best_c = &f->cfgs[i];
                     best = rc;
                     best_v = v;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "data.h"
+#include "unitdir.h"
 
 typedef struct rm_row {
     int nodes, gpus;
@@ -106,6 +107,10 @@ typedef struct rm_cfg {
 
 typedef struct rm_fw {
     const char *model, *framework, *model_title, *framework_title, *unit;
+    /* Which way unit is better (lib/unitdir.h): a time to train or a step
+     * time is better lower; PR_DIR_UNKNOWN reads as higher, and pages say
+     * the unit's direction is unknown. */
+    pr_dir dir;
     const pr_suite *suite;
     const pr_record **recs;
     const pr_run **runs;
@@ -124,7 +129,8 @@ typedef struct rm_fw {
     char run_first[11], run_last[11];
     char pub_first[11], pub_last[11];
     /* The headline: the figure at the largest GPU count, in the
-     * configuration where it is highest; measured figures first, then
+     * configuration where it is best (highest, or lowest when dir is
+     * PR_DIR_LOWER); measured figures first, then
      * published ones.  head_cfg is NULL when there is none. */
     const rm_cfg *head_cfg;
     const rm_cell *head_cell;

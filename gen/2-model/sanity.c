@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "md.h"
-#include "mdtable.h"
 #include "provenance.h"
 #include "stats.h"
+#include "unitdir.h"
 
 void sn_notes_init(sn_notes *n, int lettered)
 {
@@ -31,7 +31,8 @@ size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
 {
     for (size_t i = 0; i < t->nrows; i++) {
         const pr_pub_row *r = &t->rows[i];
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, mdt_pub_decimals(r), NULL};
+        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, pr_data_pub_decimals(r), NULL,
+                            pr_unitdir_lower(t->unit)};
     }
     pr_qsort(pts, t->nrows, sizeof *pts, point_qsort);
     return t->nrows;
@@ -106,7 +107,9 @@ static scan scan_point(const sn_point *pts, size_t n, size_t i)
     for (size_t j = 0; j < n && !s.base; j++)
         if (pts[j].has && pts[j].gpus == 1 && pts[j].nodes == 1 && same_set(&pts[j], q))
             s.base = &pts[j];
-    if (!q->has)
+    /* A time is no throughput: "less with more devices" is what it should
+     * do, and its counts usually differ in global batch (fw_tables.h). */
+    if (!q->has || q->lower)
         return s;
     double qlo, qhi, blo, bhi;
     pr_stats_printed_interval(q->value, q->decimals, &qlo, &qhi);
@@ -239,6 +242,14 @@ void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, s
     flag(l, "sanity_identical", v, mark, nt, err);
     json_decref(v);
     pr_buf_free(&b);
+}
+
+void sn_identical_logs_note(const lang *l, const char *first, const char *second,
+                            const char *logs, sn_notes *nt, pr_err *err)
+{
+    json_t *v = json_pack("{s:s,s:s,s:s}", "first", first, "second", second, "logs", logs);
+    flag(l, "sanity_identical_logs", v, NULL, nt, err);
+    json_decref(v);
 }
 
 void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,

@@ -14,7 +14,8 @@
  *     from another run set of the same source (runset.h);
  *   - a figure read from fewer than SN_FEW_RECORDS records of its log;
  *   - a figure of a run that is not in a steady state (lib/steady.h: its
- *     CV above 10 % or a regime change inside it).
+ *     CV above 10 % or a regime change inside it);
+ *   - two figures read from byte-identical logs (the audit only: audit.h).
  *
  * Every comparison allows for the rounding of the printed inputs: a value
  * lies anywhere in the interval its printed decimals allow.
@@ -46,6 +47,9 @@ typedef struct sn_point {
     const void *set; /* the run set the figure is of (a pr_run), NULL when not known: the
                       * series rules set a figure against one of its own run set only (no
                       * efficiency or fall across clusters or dates) */
+    int lower;    /* 1: the figure is a time (its unit is better lower, lib/unitdir.h):
+                   * the rules below speak of throughput (efficiency, falls, jumps per
+                   * GPU) and do not judge it */
 } sn_point;
 
 /* The footnotes of one table.  Each flag gets the next letter (a, b, …);
@@ -97,6 +101,11 @@ const pr_pub_table *sn_identical_in(const pr_pub_table *t, const pr_pub_table *c
  * mark. */
 void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sn_notes *nt,
                        pr_err *err);
+
+/* The note of two figures read from byte-identical logs (Markdown: first,
+ * second, and the logs' sources). */
+void sn_identical_logs_note(const lang *l, const char *first, const char *second,
+                            const char *logs, sn_notes *nt, pr_err *err);
 
 /* The footnote of a speedup at nodes × gpus whose baseline comes from
  * source base_src and the figure from src (Markdown both). */

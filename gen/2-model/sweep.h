@@ -72,4 +72,22 @@ long pr_sweep_find_row(const pr_sweep *s, const pr_sweep *other, size_t r);
  * may be s); -1 when none. */
 long pr_sweep_find_col(const pr_sweep *s, const char *name, const pr_sweep *other, size_t c);
 
+/* One ratio a hardware page states (5-views/page_hw.c) and its chart
+ * draws: column of_col of the page's table divided by column to_col of to
+ * (the same table, or another framework's). */
+typedef struct sweep_ratio {
+    char *label;
+    const pr_sweep *to;
+    const char *to_title; /* the other framework's title; NULL: the same one */
+    size_t of_col, to_col;
+    double target; /* NAN: none */
+} sweep_ratio;
+
+typedef struct sweep_ratios {
+    sweep_ratio *v;
+    size_t n, cap;
+    pr_sweep **others; /* the other frameworks' tables, owned */
+    size_t nothers;
+} sweep_ratios;
+
 #endif

@@ -6,7 +6,6 @@
 
 #include "md.h"
 #include "mdtable.h"
-#include "pages.h"
 #include "runset.h"
 #include "view.h"
 
@@ -356,10 +355,10 @@ void cmp_audit_legend(const lang *l, const au_model *a, const char *model, const
 void cmp_audit_verdict_link(const lang *l, const au_item *it, const char *page_rel, pr_buf *out)
 {
     /* The verdicts' marks are the audit table's. */
-    static const char *const marks[] = {"✅", "✂️", "❌", "❌", "∅"};
-    static const char *const titles[] = {"al_title_reproduced", "al_title_truncated",
-                                         "al_title_differs", "al_title_no_value",
-                                         "al_title_no_log"};
+    static const char *const marks[AU_NVERDICTS] = {"✅", "✂️", "❌", "❌", "∅", "❔"};
+    static const char *const titles[AU_NVERDICTS] = {
+        "al_title_reproduced", "al_title_truncated", "al_title_differs",
+        "al_title_no_value",   "al_title_no_log",    "al_title_partial_logs"};
     if (!it || !it->anchor)
         return;
     pr_buf_printf(out, " [%s](", marks[it->verdict]);

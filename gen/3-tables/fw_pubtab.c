@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "audit.h"
 #include "compare.h"
 #include "flags.h"
@@ -16,6 +17,7 @@
 #include "runset.h"
 #include "sanity.h"
 #include "stats.h"
+#include "vec.h"
 
 /* Decimals a published number was printed with (at least 1, at most 4). */
 static int printed_decimals(double v)
@@ -34,8 +36,8 @@ static int printed_decimals(double v)
 static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
 {
     return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
-                                      r->value, mdt_pub_decimals(r), base->value,
-                                      mdt_pub_decimals(base));
+                                      r->value, pr_data_pub_decimals(r), base->value,
+                                      pr_data_pub_decimals(base));
 }
 
 /* The run set of the log behind published row r of t: the one the audit
@@ -187,6 +189,13 @@ static int table_scaling(const pr_pub_table *t)
     return !pv_is_cpu(t->platform) || two;
 }
 
+/* A published row's global batch: the table's per-GPU batch × GPUs; -1
+ * when the table states none. */
+static long pub_global_batch(const pr_pub_table *t, const pr_pub_row *r)
+{
+    return t->batch_size > 0 && r->gpus > 0 ? (long)t->batch_size * r->gpus : -1;
+}
+
 int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
                     const pr_pub_row *r, double *speedup, double *eff_pct)
 {
@@ -196,7 +205,9 @@ int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t
     if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t) ||
         pub_rows_cross(audit, f, t, r, base, &run, &base_run))
         return 0;
-    *speedup = fwt_pub_speedup(r->value, base->value, r->gpus, eff_pct);
+    if (fwt_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base)))
+        return 0;
+    *speedup = fwt_pub_speedup(f->dir, r->value, base->value, r->gpus, eff_pct);
     return 1;
 }
 
@@ -226,8 +237,9 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
         pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? mdt_pub_decimals(r) : 0,
-                            r->has_value ? fl_pub_row_run(f, t, r) : NULL};
+                            r->has_value ? pr_data_pub_decimals(r) : 0,
+                            r->has_value ? fl_pub_row_run(f, t, r) : NULL,
+                            pr_unitdir_lower(t->unit)};
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);
@@ -278,9 +290,17 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
                 json_decref(diffs);
                 pr_buf_printf(out, " · %s%s", lang_str(l, "state_other_runset"),
                               pr_buf_cstr(&sp));
+            } else if (fwt_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base))) {
+                /* A time at another global batch: both figures, no speedup. */
+                pr_buf_puts(out, " · ");
+                mdt_pub_value(out, base);
+                pr_buf_puts(out, " → ");
+                mdt_pub_value(out, r);
+                pr_buf_puts(out, "²");
+                nt->batch_differs = 1;
             } else {
                 double eff;
-                computed = fwt_pub_speedup(r->value, base->value, r->gpus, &eff);
+                computed = fwt_pub_speedup(f->dir, r->value, base->value, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
                 pr_md_number(out, computed, PR_DECIMALS_SPEEDUP);
                 pr_buf_puts(out, " · ");
@@ -363,7 +383,7 @@ static void entries_table(const rm_world *w, const lang *l, const rm_fw *f, cons
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t i = 0; i < n; i++) {
         mdt_cells_clear(cells, nh);
-        char *name = lang_config_short(l, e[i].c, 1, err);
+        char *name = config_words_short(l, e[i].c, 1, err);
         pr_md_text(&cells[0], name);
         free(name);
         source_cell(l, e[i].t, e[i].primary, 0, &cells[1], err);
@@ -471,7 +491,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
     pr_qsort(e, n, sizeof *e, entry_qsort);
     /* Columns: each configuration's device counts its older revisions print. */
     column *cols = NULL;
-    size_t ncols = 0;
+    size_t ncols = 0, cols_cap = 0;
     for (size_t i = first; i < end; i++) {
         rm_row *rows = NULL;
         size_t nrows = 0;
@@ -479,9 +499,8 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
             for (size_t r = 0; e[k].c == &f->cfgs[i] && r < e[k].t->nrows; r++)
                 rm_row_add(&rows, &nrows, e[k].t->rows[r].nodes, e[k].t->rows[r].gpus);
         pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
-        cols = pr_xrealloc(cols, (ncols + nrows + 1) * sizeof *cols);
         for (size_t r = 0; r < nrows; r++)
-            cols[ncols++] = (column){&f->cfgs[i], rows[r]};
+            *PR_VEC_PUSH(cols, ncols, cols_cap) = (column){&f->cfgs[i], rows[r]};
         free(rows);
     }
     /* Rows: one per revision (the same file at the same commit gives
@@ -505,7 +524,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
     const char **hs = pr_xcalloc(nh, sizeof *hs);
     hs[0] = lang_str(l, "fwp_col_revision");
     for (size_t k = 0; k < ncols; k++) {
-        char *name = lang_config_short(l, cols[k].c, 1, err);
+        char *name = config_words_short(l, cols[k].c, 1, err);
         pr_buf_printf(&heads[k + 1], "%s · ", name);
         free(name);
         pv_count_label(l, cols[k].c->platform, cols[k].row.nodes, cols[k].row.gpus, &heads[k + 1],
@@ -530,7 +549,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
             const char *vh = pr_bitext_in(&head->t->variant, l->code);
             const char *nh_ = pr_bitext_in(&head->t->note, l->code);
             if (&e[k] != head && ((va && (!vh || strcmp(va, vh))) || (na && (!nh_ || strcmp(na, nh_))))) {
-                char *name = lang_config_short(l, e[k].c, 1, err);
+                char *name = config_words_short(l, e[k].c, 1, err);
                 json_t *v = json_pack("{s:s}", "config", name);
                 if (va)
                     json_object_set_new(v, "variant", json_string(va));

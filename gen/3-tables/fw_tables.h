@@ -4,6 +4,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "fw_columns.h"
 #include "lang.h"
 #include "rmodel.h"
 #include "view.h"
@@ -13,6 +14,11 @@
  * audit (w->audit) covers links its verdict (compare.h). */
 void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
                      const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
+/* The same with the columns cols[0, ncols) (fw_columns.h: fw_columns,
+ * or a longer table in a test). */
+void fwt_repro_table_of(const fw_column *cols, size_t ncols, const rm_world *w, const lang *l,
+                        const rm_fw *f, const rm_cfg *c, const char *page_rel, vw_notes *nt,
+                        pr_buf *out, pr_err *err);
 /* The summary of one platform's configurations f->cfgs[first, end). */
 void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
@@ -29,6 +35,9 @@ int fwt_has_scaling(const rm_fw *f, const rm_cfg *c);
  * with one parse rule: a speedup is computed within one run set only, never
  * across sources, clusters, dates or rules (docs/data-model.md#run-sets). */
 int fwt_same_runset(const rm_cell *rc, const rm_cell *base);
+/* 1 when rc's figure and its 1-GPU baseline base were read with two parse
+ * rules. */
+int fwt_rules_differ(const rm_cell *rc, const rm_cell *base);
 /* The speedup of cell rc (of c) against c's 1-GPU cell and its scaling
  * efficiency in percent, as its reproduction table shows them; 0 and NAN
  * both when the table shows none (no column, no run, no 1-GPU baseline,
@@ -37,7 +46,14 @@ int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double 
                      double *eff_pct);
 /* The same computation for a published figure value against its table's
  * 1-GPU figure base (fw_pubtab.c): the speedup, *eff_pct in percent. */
-double fwt_pub_speedup(double value, double base, int gpus, double *eff_pct);
+double fwt_pub_speedup(pr_dir dir, double value, double base, int gpus, double *eff_pct);
+/* The global batch of cell rc of c: the record's metrics.global_batch_size
+ * when it states one, else the per-GPU batch × GPUs; -1 when unknown. */
+long fwt_global_batch(const rm_cfg *c, const rm_cell *rc);
+/* 1 when f's figures at global batch batch have no speedup against a
+ * baseline at base_batch: a lower-is-better figure (a time) at another or
+ * an unknown global batch is other work.  Rates are never blocked. */
+int fwt_batch_blocks(const rm_fw *f, long batch, long base_batch);
 
 /* The verdict on the gap between cell rc's median and published row pr
  * (docs/statistics.md#gaps): none (no figure or no run), insufficient

@@ -118,17 +118,11 @@ void mdt_optional(pr_buf *out, const lang *l, double v, int decimals)
         pr_md_number(out, v, decimals);
 }
 
-int mdt_pub_decimals(const pr_pub_row *row)
-{
-    int d = row->printed ? pr_stats_printed_decimals(row->printed) : -1;
-    return d >= 0 ? d : pr_stats_shortest_decimals(row->value);
-}
-
 void mdt_pub_value(pr_buf *out, const pr_pub_row *row)
 {
     /* Without its printed text, the number's shortest form is the closest
      * to what was printed: 428 stays 428, 4.073 stays 4.073. */
-    int d = mdt_pub_decimals(row);
+    int d = pr_data_pub_decimals(row);
     if (row->printed)
         pr_md_cell(out, row->printed);
     else

@@ -48,9 +48,6 @@ void mdt_value(pr_buf *out, double v);
 /* A published figure as its source printed it ("19.428", "428"), else in
  * the shortest form of its number (never re-rounded to two decimals). */
 void mdt_pub_value(pr_buf *out, const pr_pub_row *row);
-/* The decimals row's figure was printed with: its printed text's, else
- * those of its number's shortest form (what checks against it allow for). */
-int mdt_pub_decimals(const pr_pub_row *row);
 void mdt_optional(pr_buf *out, const lang *l, double v, int decimals);
 
 /* One cell of a summary, cross-framework or index table: the median of

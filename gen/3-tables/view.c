@@ -7,6 +7,7 @@
 #include "fileio.h"
 #include "md.h"
 #include "sanity.h"
+#include "unitdir.h"
 
 void vw_str(json_t *o, const char *k, const char *v)
 {
@@ -19,6 +20,20 @@ void vw_md(json_t *o, const char *k, pr_buf *b)
     char *s = pr_buf_detach(b);
     json_object_set_new(o, k, json_string(s));
     free(s);
+}
+
+void vw_unit(json_t *o, const lang *l, const char *k, const char *unit)
+{
+    pr_dir d = pr_unitdir_of(unit);
+    pr_buf b = PR_BUF_INIT;
+    pr_md_text(&b, unit ? unit : "");
+    if (d != PR_DIR_HIGHER && unit && *unit) {
+        pr_buf_puts(&b, ", ");
+        pr_md_text(&b, lang_str(l, d == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
+    }
+    if (d == PR_DIR_LOWER)
+        json_object_set_new(o, "lower", json_true());
+    vw_md(o, k, &b);
 }
 
 void vw_text(json_t *o, const char *k, const char *v)
@@ -74,6 +89,10 @@ void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *
              v, err);
     if (nt->no_baseline)
         add_note(list, l, "note_no_baseline", v, err);
+    if (f && f->dir == PR_DIR_LOWER)
+        add_note(list, l, "note_time_speedup", v, err);
+    if (nt->batch_differs)
+        add_note(list, l, "note_batch_differs", v, err);
     if (nt->published)
         add_note(list, l, "note_published", v, err);
     if (nt->gap)

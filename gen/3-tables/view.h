@@ -22,6 +22,7 @@ typedef struct vw_notes {
     int insufficient; /* a gap not judged: fewer than 3 runs */
     int olympic;      /* an olympic-mean column */
     int sanity;       /* a figure flagged ❗ (sanity.h) */
+    int batch_differs; /* a time with no speedup: its global batch is not the baseline's */
     const char *stats_link; /* docs/statistics.md from the page; NULL: not found */
 } vw_notes;
 
@@ -32,6 +33,12 @@ void vw_str(json_t *o, const char *k, const char *v);
 void vw_md(json_t *o, const char *k, pr_buf *b);
 /* Sets key to v escaped as Markdown text; nothing when v is NULL. */
 void vw_text(json_t *o, const char *k, const char *v);
+
+/* Sets key to unit as pages name it, escaped: "min, lower is better" for
+ * a time, "foo, direction unknown: …" for a unit lib/unitdir.c does not
+ * list, the unit alone for a rate; and "lower" (true) for a time, which
+ * the templates name a time, not a throughput. */
+void vw_unit(json_t *o, const lang *l, const char *k, const char *unit);
 
 /* The values every page has: the table of contents mark and the links
  * between the two languages' READMEs. */

@@ -10,7 +10,6 @@
 #include "md.h"
 #include "mdtable.h"
 #include "chartspec_int.h"
-#include "page_hw.h"
 #include "view.h"
 #include "workers.h"
 
@@ -185,7 +184,7 @@ char *cs_fig_text(double v, const pr_pub_row *pub)
     if (pub && pub->printed)
         return pr_xstrdup(pub->printed);
     pr_buf b = PR_BUF_INIT;
-    int d = pub ? mdt_pub_decimals(pub) : PR_DECIMALS_VALUE;
+    int d = pub ? pr_data_pub_decimals(pub) : PR_DECIMALS_VALUE;
     pr_md_number(&b, v, d > 6 ? 6 : d);
     return pr_buf_detach(&b);
 }
@@ -202,7 +201,7 @@ void cs_loglog(pr_chart *chart, int decimals)
 
 /* Sizes: a line per column on a log2 axis, the compared columns of other
  * frameworks hollow, the theoretical peak dashed.  Shapes: grouped bars. */
-static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, const hw_ratios *rs,
+static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, const sweep_ratios *rs,
                              pr_err *err)
 {
     int bytes = pr_sweep_xkind(s) == PR_SWEEP_BYTES;
@@ -252,7 +251,7 @@ static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, c
         size_t col = i;
         char *label = NULL;
         if (i >= pr_sweep_ncols(s)) {
-            const hw_ratio *q = &rs->v[i - pr_sweep_ncols(s)];
+            const sweep_ratio *q = &rs->v[i - pr_sweep_ncols(s)];
             int dup = q->to == s;
             for (size_t j = pr_sweep_ncols(s); j < i && !dup; j++)
                 dup = rs->v[j - pr_sweep_ncols(s)].to == q->to &&
@@ -292,7 +291,7 @@ static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, c
     return ch;
 }
 
-void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const hw_ratios *rs,
+void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const sweep_ratios *rs,
               const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err)
 {
     pr_chart *ch = sweep_chart(l, f, s, rs, err);

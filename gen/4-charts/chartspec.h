@@ -26,18 +26,18 @@
 
 #include "buf.h"
 #include "chart.h"
+#include "emit.h"
 #include "err.h"
 #include "lang.h"
-#include "report.h"
 #include "rmodel.h"
 #include "sweep.h"
 
 struct cs_job;
-struct hw_ratios;
+struct sweep_ratios;
 
 /* Where the charts go. */
 typedef struct cs_queue {
-    pr_report_emit_fn emit;
+    emit_fn emit;
     void *ctx;
     int charts; /* 0: no charts (pages leave them out) */
     struct cs_job *jobs;
@@ -69,7 +69,7 @@ int cs_fw_efficiency(const lang *l, const struct au_model *audit, const rm_fw *f
 int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
              pr_err *err);
 /* The per-point table s of f with the ratios rs (page_hw.h). */
-void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const struct hw_ratios *rs,
+void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const struct sweep_ratios *rs,
               const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "config_words.h"
 #include "chartspec_int.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
@@ -19,10 +20,14 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
                   cs_queue *oc, pr_buf *md, pr_err *err)
 {
     const pr_pub_table *pub = c->pub;
-    char *config = lang_config_plain(l, c, err);
+    char *config = config_words_plain(l, c, err);
     json_t *tv = cs_chart_view(f, NULL, config);
-    pr_chart *chart = cs_new_chart(l, PR_CHART_LINE_LOG2X, "chart_scaling_title", tv,
-                                   "chart_y_throughput", err);
+    /* A time (lower is better) says so on its axis and has no ideal line
+     * of base × GPUs. */
+    int lower = f->dir == PR_DIR_LOWER;
+    pr_chart *chart = cs_new_chart(l, PR_CHART_LINE_LOG2X,
+                                   lower ? "chart_scaling_time_title" : "chart_scaling_title", tv,
+                                   lower ? "chart_y_time" : "chart_y_throughput", err);
     cs_loglog(chart, PR_DECIMALS_VALUE);
     /* Figures parsed from someone else's logs are not measured here. */
     int imported = 0, ok = 0;
@@ -76,7 +81,8 @@ int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *di
     cs_flags_free(&fl);
     cs_sets_free(&sets);
     if (!isnan(base))
-        pr_chart_add_ideal(chart, 1, base);
+        if (!lower)
+            pr_chart_add_ideal(chart, 1, base);
     /* Two points make a line anyone can read off the table. */
     if (points >= 3) {
         char *b = cs_chart_base(l, "scaling", c);
@@ -196,7 +202,7 @@ int cs_fw_efficiency(const lang *l, const au_model *audit, const rm_fw *f, const
                     continue;
                 rm_cfg bare = *c;
                 bare.platform = NULL;
-                char *config = lang_config_short(l, &bare, !k, err);
+                char *config = config_words_short(l, &bare, !k, err);
                 int s = pr_chart_add_series(chart, config,
                                             k ? PR_CHART_HOLLOW_MARKERS : PR_CHART_SOLID);
                 efficiency_points(audit, f, c, k, &fl, &sets, chart, s, NULL);

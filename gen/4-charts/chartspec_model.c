@@ -105,9 +105,20 @@ static void set_cross_bar(const lang *l, pr_chart *bars, int series, int cat, do
  * Training throughput is drawn per GPU in the bars: in totals the 1-GPU
  * bars were slivers beside the 32-GPU ones, while per GPU every group
  * reads on the same scale and shows what scaling costs; the lines, on
- * log-log axes, show the totals.  Each
+ * log-log axes, show the totals.  A time (lower is better) is never
+ * divided per GPU: its bars are totals.  Each
  * framework has a series per kind of figure it has there; a framework
  * with no figure has none, so the legend names only what is drawn. */
+/* 1 when a framework of m has figures that are better lower (times):
+ * they are never divided per GPU, and the axes say lower is better. */
+static int model_lower(const rm_model *m)
+{
+    for (size_t i = 0; i < m->nfws; i++)
+        if (m->fws[i]->dir == PR_DIR_LOWER)
+            return 1;
+    return 0;
+}
+
 int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
              pr_err *err)
 {
@@ -117,13 +128,20 @@ int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, 
     /* The title names the platform and the class, never one mode of it. */
     char *config = cmp_config_plain(l, c, 1, err);
     json_t *tv = cs_chart_view(NULL, m, config);
-    int per_gpu = !model_hardware(m);
+    int lower = model_lower(m);
+    int per_gpu = !model_hardware(m) && !lower;
     pr_chart *bars = cs_new_chart(l, PR_CHART_BARS,
-                                  per_gpu ? "chart_compare_gpu_title" : "chart_compare_title", tv,
-                                  per_gpu ? "chart_y_per_gpu" : "chart_y_throughput", err);
+                                  lower     ? "chart_compare_time_title"
+                                  : per_gpu ? "chart_compare_gpu_title"
+                                            : "chart_compare_title",
+                                  tv,
+                                  lower     ? "chart_y_time"
+                                  : per_gpu ? "chart_y_per_gpu"
+                                            : "chart_y_throughput",
+                                  err);
     pr_chart_set_decimals(bars, PR_DECIMALS_VALUE);
     pr_chart *lines = cs_new_chart(l, PR_CHART_LINE_LOG2X, "chart_lines_title", tv,
-                                   "chart_y_throughput", err);
+                                   lower ? "chart_y_time" : "chart_y_throughput", err);
     cs_loglog(lines, PR_DECIMALS_VALUE);
     for (size_t r = 0; r < nrows; r++) {
         json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[r].nodes, "gpus", rows[r].gpus);

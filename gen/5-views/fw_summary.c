@@ -38,7 +38,8 @@ static double cell_figure(const rm_cell *rc, int *measured)
 
 /* The best figure of precision class k at the largest single-node GPU
  * count that has one: measured figures before published ones, then the
- * highest.  Returns 0 when the class has none. */
+ * best (the highest throughput, the lowest time).  Returns 0 when the
+ * class has none. */
 static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg **cfg,
                           const rm_cell **cell)
 {
@@ -56,7 +57,8 @@ static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg *
                 continue;
             int better = meas > best_meas ||
                          (meas == best_meas && (rc->gpus > best_gpus ||
-                                                (rc->gpus == best_gpus && v > best)));
+                                                (rc->gpus == best_gpus &&
+                                                 pr_unitdir_better(f->dir, v, best))));
             if (better) {
                 best_meas = meas, best_gpus = rc->gpus, best = v;
                 *cfg = c, *cell = rc;
@@ -119,6 +121,11 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         pr_md_cell(&b, lang_str(l, "fws_col_config"));
         pr_buf_puts(&b, " | ");
         pr_md_cell(&b, f->unit ? f->unit : "");
+        /* Which way is better, where it is not "higher" (lib/unitdir.h). */
+        if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
+            pr_buf_puts(&b, ", ");
+            pr_md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
+        }
         pr_buf_puts(&b, " | ");
         pr_md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
@@ -171,7 +178,7 @@ static void audit_line(const rm_world *w, const lang *l, const rm_fw *f, json_t 
                        pr_err *err)
 {
     const au_model *a = w->audit;
-    int n[5] = {0}, other_rule = 0, total = 0;
+    int n[AU_NVERDICTS] = {0}, other_rule = 0, total = 0;
     for (size_t i = 0; a && i < a->nitems; i++) {
         const au_item *it = &a->items[i];
         if (strcmp(it->table->model, f->model) != 0 ||
@@ -185,7 +192,7 @@ static void audit_line(const rm_world *w, const lang *l, const rm_fw *f, json_t 
         return;
     json_t *v = json_pack("{s:i,s:i,s:i,s:i,s:i}", "reproduced", n[AU_REPRODUCED], "truncated",
                           n[AU_TRUNCATED], "differs", n[AU_DIFFERS] + n[AU_NO_VALUE], "no_log",
-                          n[AU_NO_LOG], "other_rule", other_rule);
+                          n[AU_NO_LOG] + n[AU_PARTIAL_LOGS], "other_rule", other_rule);
     pr_buf b = PR_BUF_INIT;
     lang_fmt(l, "fws_audit", v, &b, err);
     json_decref(v);

@@ -151,7 +151,7 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
     pr_buf b = PR_BUF_INIT;
     rule_cell(json_object_get(c, "rule"), &b);
     vw_md(rv, "alt_rule", &b);
-    int d = mdt_pub_decimals(row);
+    int d = pr_data_pub_decimals(row);
     pr_md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
     vw_md(rv, "alt_value", &b);
     cmp_signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
@@ -162,12 +162,17 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
 
 static void verdict_fields(const au_item *it, json_t *rv)
 {
-    static const char *const names[] = {"v_reproduced", "v_truncated", "v_differs",
-                                        "v_no_value", "v_no_log"};
+    static const char *const names[AU_NVERDICTS] = {"v_reproduced", "v_truncated",
+                                                    "v_differs",    "v_no_value",
+                                                    "v_no_log",     "v_partial_logs"};
     json_object_set_new(rv, names[it->verdict], json_true());
+    if (it->verdict == AU_PARTIAL_LOGS) {
+        json_object_set_new(rv, "logs_published", json_integer(it->logs_published));
+        json_object_set_new(rv, "logs_needed", json_integer(it->logs_needed));
+    }
     pr_buf b = PR_BUF_INIT;
     if (it->own == AU_TRUNCATED || it->own == AU_DIFFERS) {
-        pr_md_number(&b, it->rec->final_result, mdt_pub_decimals(it->row));
+        pr_md_number(&b, it->rec->final_result, pr_data_pub_decimals(it->row));
         vw_md(rv, "rounded", &b);
         cmp_signed_pct(&b, it->diff_pct);
         vw_md(rv, "diff", &b);
@@ -177,7 +182,7 @@ static void verdict_fields(const au_item *it, json_t *rv)
          * what it gives; the run set's own value stays the figure. */
         rule_cell(it->under, &b);
         vw_md(rv, "under", &b);
-        int d = mdt_pub_decimals(it->row);
+        int d = pr_data_pub_decimals(it->row);
         pr_md_number(&b, it->under_value, d + 3 > 6 ? 6 : d + 3);
         vw_md(rv, "under_value", &b);
     }
@@ -189,7 +194,7 @@ static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_
     json_t *rv = json_object();
     case_cells(l, it->table, it->row, rv, err);
     if (it->rec) {
-        parsed_cells(w, it->run, it->rec, mdt_pub_decimals(it->row), rv);
+        parsed_cells(w, it->run, it->rec, pr_data_pub_decimals(it->row), rv);
         if (it->verdict != AU_REPRODUCED && it->fit)
             fit_cells(it->fit, it->row, rv);
     }
@@ -250,6 +255,36 @@ static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, p
         if (twin)
             sn_identical_note(l, twin, NULL, &sn, err);
     }
+    /* Figures whose logs are byte-identical (audit.h): evidence reused. */
+    pr_buf first = PR_BUF_INIT, second = PR_BUF_INIT, logs = PR_BUF_INIT;
+    sn.who = NULL;
+    for (size_t i = 0; i < m->ntwins; i++) {
+        const au_item *pair[2] = {&m->items[m->twins[i].a], &m->items[m->twins[i].b]};
+        pr_buf *named[2] = {&first, &second};
+        pr_buf_clear(&logs);
+        for (int k = 0; k < 2; k++) {
+            const pr_pub_table *t = pair[k]->table;
+            pr_buf_clear(named[k]);
+            pr_buf_puts(named[k], "[");
+            pr_md_text(named[k], t->model_title ? t->model_title : t->model);
+            pr_buf_puts(named[k], " · ");
+            pr_md_text(named[k], t->framework_title ? t->framework_title : t->framework);
+            pr_buf_puts(named[k], " · ");
+            config_text(t->precision, t->batch_size, t->batch_label, named[k]);
+            pr_buf_puts(named[k], " · ");
+            pv_count_label(l, t->platform, pair[k]->row->nodes, pair[k]->row->gpus, named[k],
+                           err);
+            pr_buf_printf(named[k], "](#%s)", pair[k]->anchor ? pair[k]->anchor : "");
+            if (k)
+                pr_buf_puts(&logs, ", ");
+            pv_record_source(pair[k]->rec, &logs);
+        }
+        sn_identical_logs_note(l, pr_buf_cstr(&first), pr_buf_cstr(&second),
+                               pr_buf_cstr(&logs), &sn, err);
+    }
+    pr_buf_free(&first);
+    pr_buf_free(&second);
+    pr_buf_free(&logs);
     pr_buf_puts(out, pr_buf_cstr(&sn.notes));
     pr_buf_free(&who);
     free(tabs);
@@ -528,6 +563,11 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
     json_object_set_new(view, "n_differs", count(m, AU_DIFFERS));
     json_object_set_new(view, "n_no_value", count(m, AU_NO_VALUE));
     json_object_set_new(view, "n_no_log", count(m, AU_NO_LOG));
+    json_t *n_partial = count(m, AU_PARTIAL_LOGS);
+    if (json_integer_value(n_partial)) /* said only where some are */
+        json_object_set_new(view, "n_partial_logs", n_partial);
+    else
+        json_decref(n_partial);
     json_object_set_new(view, "n_orphans", json_integer((json_int_t)m->norphans));
     json_object_set_new(view, "n_restated", json_integer((json_int_t)m->nrestated));
     json_object_set_new(view, "n_restated_agree", json_integer((json_int_t)agree));

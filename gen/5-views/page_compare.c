@@ -8,6 +8,7 @@
 
 #include "chart_ratio.h"
 #include "compare.h"
+#include "compare_stats.h"
 #include "fileio.h"
 #include "md.h"
 #include "mdtable.h"
@@ -32,31 +33,10 @@ static const char *side_label(const lang *l, const cd_side *s)
     return s && s->label.zh ? pr_bitext_in(&s->label, l->code) : NULL;
 }
 
-static void put_ratio(pr_buf *out, double v)
-{
-    if (isfinite(v))
-        pr_md_number(out, v, PC_RATIO_DECIMALS);
-    else
-        pr_buf_puts(out, "—");
-}
-
-static void put_percent(pr_buf *out, double frac)
-{
-    pr_md_number(out, frac * 100, PR_DECIMALS_PERCENT);
-    pr_buf_puts(out, " %");
-}
-
-static const char *verdict_word(const lang *l, pr_ab_verdict v)
-{
-    char key[40];
-    snprintf(key, sizeof key, "ab_v_%s", pr_ab_verdict_key(v));
-    return lang_str(l, key);
-}
-
 /* The cell's verdict in a word: "not judged" where the gate stopped it. */
 static const char *cell_word(const lang *l, const abm_cell *x)
 {
-    return x->gate ? lang_str(l, "ab_v_not_judged") : verdict_word(l, x->r.verdict);
+    return x->gate ? lang_str(l, "ab_v_not_judged") : compare_stats_verdict_word(l, x->r.verdict);
 }
 
 /* The run sets or published sources of side s, one list item each. */
@@ -112,32 +92,8 @@ static json_t *side_sets(const rm_world *w, const lang *l, const abm_side *s)
     return a;
 }
 
-/* A median cell: the figure linked to the log of the run closest to it
- * (a published side: to its source), and its runs. */
-static void put_half(const rm_world *w, const char *page_rel, const abm_half *h, pr_buf *out)
-{
-    pr_buf fig = PR_BUF_INIT;
-    /* A published figure as its source printed it: never re-rounded (1200
-     * stays 1200, not 1200.00). */
-    if (h->n == 1 && h->pub_row && h->pub_row->printed)
-        pr_md_text(&fig, h->pub_row->printed);
-    else if (h->n == 1 && h->pub_row)
-        pr_md_number(&fig, h->pub_row->value, mdt_pub_decimals(h->pub_row));
-    else if (isfinite(h->median))
-        pr_md_number(&fig, h->median, PR_DECIMALS_VALUE);
-    else
-        pr_buf_puts(&fig, "—");
-    if (h->rec && h->run)
-        mdt_log_link(w, page_rel, h->run, h->rec, pr_buf_cstr(&fig), out);
-    else if (h->pub && h->pub->source_url) {
-        pr_buf_printf(out, "[%s](", pr_buf_cstr(&fig));
-        pr_md_link_target(out, h->pub->source_url);
-        pr_buf_putc(out, ')');
-    } else
-        pr_buf_puts(out, pr_buf_cstr(&fig));
-    pr_buf_free(&fig);
-}
-
+/* A row of the page's table: the cell, then its statistics
+ * (compare_stats.h). */
 static json_t *cell_row(const rm_world *w, const lang *l, const abm_cmp *c,
                         const char *page_rel, const abm_cell *x, pr_err *err)
 {
@@ -145,43 +101,9 @@ static json_t *cell_row(const rm_world *w, const lang *l, const abm_cmp *c,
     char *label = cell_label(&x->key, 0);
     vw_text(row, "cell", label);
     free(label);
-    pr_buf b = PR_BUF_INIT;
-    put_half(w, page_rel, &x->a, &b);
-    vw_md(row, "a", &b);
-    put_half(w, page_rel, &x->b, &b);
-    vw_md(row, "b", &b);
-    json_object_set_new(row, "m", json_integer((json_int_t)x->r.m));
-    json_object_set_new(row, "n", json_integer((json_int_t)x->r.n));
-    put_ratio(&b, x->r.ratio);
-    vw_md(row, "ratio", &b);
-    if (isfinite(x->r.lo)) {
-        put_ratio(&b, x->r.lo);
-        pr_buf_puts(&b, " – ");
-        put_ratio(&b, x->r.hi);
-        vw_md(row, "interval", &b);
-        if (!x->r.coverage_exact) /* past PR_AB_EXACT_MAX_PAIRS: the normal approximation */
-            pr_buf_puts(&b, "≈ ");
-        put_percent(&b, x->r.coverage);
-        vw_md(row, "coverage", &b);
-    } else {
-        vw_str(row, "interval", "—");
-        vw_str(row, "coverage", "—");
-    }
-    if (x->gate) {
-        pcg_words(l, c, x, &b, err);
-        vw_md(row, "verdict", &b);
-    } else {
-        vw_text(row, "verdict", verdict_word(l, x->r.verdict));
-    }
-    if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate) {
-        json_t *v = json_pack("{s:i,s:b}", "n", (int)x->r.runs_needed, "many",
-                              x->r.runs_needed >= PR_AB_RUNS_NEEDED_MAX);
-        lang_fmt(l, "ab_needed", v, &b, err);
-        json_decref(v);
-        vw_md(row, "needed", &b);
-    } else {
-        vw_str(row, "needed", "—");
-    }
+    compare_stats_env e = {w, l, c, page_rel, err};
+    json_object_set_new(row, "stats",
+                        compare_stats_cells(compare_stats, compare_stats_count, &e, x));
     return row;
 }
 
@@ -373,7 +295,11 @@ static void words_of(const lang *l, const abm_cmp *c, const pc_meta *m, chart_wo
         free(common);
     }
     cw->title = lang_fmt_plain(l, "ab_chart_title", v, err);
-    cw->x = lang_fmt_plain(l, "ab_chart_x", v, err);
+    /* Times are compared as speeds (abmodel.h): the axis says so. */
+    int lower = 0;
+    for (size_t i = 0; i < c->ncells; i++)
+        lower |= c->cells[i].dir == PR_DIR_LOWER;
+    cw->x = lang_fmt_plain(l, lower ? "ab_chart_x_speed" : "ab_chart_x", v, err);
     cw->band = lang_fmt_plain(l, "ab_chart_band", v, err);
     cw->point = lang_fmt_plain(l, "ab_chart_point", v, err);
     json_decref(v);
@@ -426,12 +352,12 @@ static char *chart_alt(const lang *l, const abm_cmp *c, const pc_meta *m, pr_err
         if (i)
             pr_buf_puts(&cells, "; ");
         pr_buf_printf(&cells, "%s: ", labels[i]);
-        put_ratio(&cells, rows[i].ratio);
+        compare_stats_put_ratio(&cells, rows[i].ratio);
         if (isfinite(rows[i].lo)) {
             pr_buf_puts(&cells, " (");
-            put_ratio(&cells, rows[i].lo);
+            compare_stats_put_ratio(&cells, rows[i].lo);
             pr_buf_puts(&cells, " – ");
-            put_ratio(&cells, rows[i].hi);
+            compare_stats_put_ratio(&cells, rows[i].hi);
             pr_buf_putc(&cells, ')');
         }
         pr_buf_printf(&cells, ", %s", cell_word(l, &c->cells[i]));
@@ -476,15 +402,9 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
         json_array_append_new(sides, s);
     }
     json_object_set_new(v, "sides", sides);
-    /* a published side gives one printed figure per cell, not a median */
-    for (int i = 0; i < 2; i++) {
-        const abm_side *sd = i ? &c->b : &c->a;
-        json_t *t = json_pack("{s:s}", "side", i ? "B" : "A");
-        lang_fmt(l, sd->sel->kind == CD_SEL_PUBLISHED ? "ab_col_figure" : "ab_col_median", t, &b,
-                 err);
-        json_decref(t);
-        vw_md(v, i ? "b_head" : "a_head", &b);
-    }
+    /* The table's heads, one per statistic on the page (compare_stats.h). */
+    compare_stats_env e = {w, l, c, page_rel, err};
+    json_object_set_new(v, "stat_heads", compare_stats_heads(compare_stats, compare_stats_count, &e));
     pr_md_number(&b, c->delta * 100, PR_DECIMALS_PERCENT);
     pr_buf_puts(&b, " %");
     vw_md(v, "delta", &b);
@@ -506,7 +426,7 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
     json_t *verdicts = json_array();
     for (int k = 0; k <= PR_AB_INSUFFICIENT; k++) {
         json_t *it = json_object();
-        vw_text(it, "word", verdict_word(l, (pr_ab_verdict)k));
+        vw_text(it, "word", compare_stats_verdict_word(l, (pr_ab_verdict)k));
         json_object_set_new(it, "count", json_integer((json_int_t)c->counts[k]));
         json_array_append_new(verdicts, it);
     }
@@ -526,6 +446,12 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
     json_object_set_new(v, "ncells", json_integer((json_int_t)c->ncells));
     pr_md_number(&b, c->expected_false, 2);
     vw_md(v, "expected_false", &b);
+    /* Times (lower is better) are compared as speeds: say so once. */
+    for (size_t i = 0; i < c->ncells; i++)
+        if (c->cells[i].dir == PR_DIR_LOWER) {
+            vw_str(v, "lower_note", lang_str(l, "ab_lower_note"));
+            break;
+        }
     json_object_set_new(v, "diffs", differences(l, c, err));
     json_object_set_new(v, "has_diffs", json_boolean(json_array_size(c->diffs) > 0));
     json_object_set_new(v, "platforms", platform_tables(w, l, c, page_rel, err));
@@ -564,35 +490,11 @@ json_t *page_compare_view(const rm_world *w, const lang *l, const abm_cmp *c,
 
 /* ------------------------------------------------------- JSON and CSV */
 
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *key_json(const sm_key *k)
 {
     return json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:i}", "model", k->model, "framework",
                      k->framework, "platform", k->platform->id, "precision", k->precision,
                      "batch_size", k->bs, "nodes", k->nodes, "gpus", k->gpus);
-}
-
-static json_t *half_json(const abm_half *h)
-{
-    json_t *o = json_object(), *vals = json_array();
-    for (size_t i = 0; i < h->n; i++)
-        json_array_append_new(vals, json_real(h->values[i]));
-    json_object_set_new(o, "runs", json_integer((json_int_t)h->n));
-    json_object_set_new(o, "median", num_or_null(h->median));
-    json_object_set_new(o, "values", vals);
-    if (h->rec && h->run) {
-        char *path = pr_xasprintf("%s/%s", h->run->dir, h->rec->log_file);
-        json_object_set_new(o, "run_set", json_string(h->run->name));
-        json_object_set_new(o, "log", json_string(path));
-        free(path);
-    }
-    if (h->pub && h->pub->source_url)
-        json_object_set_new(o, "source", json_string(h->pub->source_url));
-    return o;
 }
 
 static json_t *side_json(const abm_side *s, const cd_side *decl)
@@ -634,21 +536,7 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
     for (size_t i = 0; i < c->ncells; i++) {
         const abm_cell *x = &c->cells[i];
         json_t *it = key_json(&x->key);
-        json_object_set_new(it, "a", half_json(&x->a));
-        json_object_set_new(it, "b", half_json(&x->b));
-        json_object_set_new(it, "ratio", num_or_null(x->r.ratio));
-        json_object_set_new(it, "lo", num_or_null(x->r.lo));
-        json_object_set_new(it, "hi", num_or_null(x->r.hi));
-        json_object_set_new(it, "k", json_integer((json_int_t)x->r.k));
-        json_object_set_new(it, "coverage", x->r.k ? json_real(x->r.coverage) : json_null());
-        json_object_set_new(it, "coverage_exact",
-                            x->r.k ? json_boolean(x->r.coverage_exact) : json_null());
-        json_object_set_new(it, "verdict", json_string(x->gate ? "not_judged"
-                                                               : pr_ab_verdict_key(x->r.verdict)));
-        json_object_set_new(it, "gate", pcg_json(c, x));
-        json_object_set_new(it, "runs_needed", x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate
-                                                   ? json_integer(x->r.runs_needed)
-                                                   : json_null());
+        compare_stats_json(compare_stats, compare_stats_count, c, x, it);
         json_array_append_new(cells, it);
     }
     for (size_t i = 0; i < c->nonly; i++) {
@@ -671,20 +559,11 @@ json_t *page_compare_json(const abm_cmp *c, const cd_decl *decl)
     return o;
 }
 
-static void csv_num(pr_buf *out, double v)
-{
-    /* 12 significant digits: a ratio is exp of a log, whose last bits
-     * are noise (1.0999999999999999) */
-    pr_buf_putc(out, ',');
-    if (isfinite(v))
-        pr_buf_printf(out, "%.12g", v);
-}
-
 void page_compare_csv(const abm_cmp *c, pr_buf *out)
 {
-    pr_buf_puts(out, "model,framework,platform,precision,batch_size,nodes,gpus,a_runs,a_median,"
-                     "b_runs,b_median,ratio,lo,hi,k,coverage,verdict,runs_needed,coverage_exact,"
-                     "gate\n");
+    pr_buf_puts(out, "model,framework,platform,precision,batch_size,nodes,gpus");
+    compare_stats_csv_head(compare_stats, compare_stats_count, out);
+    pr_buf_putc(out, '\n');
     for (size_t i = 0; i < c->ncells; i++) {
         const abm_cell *x = &c->cells[i];
         const sm_key *k = &x->key;
@@ -694,23 +573,8 @@ void page_compare_csv(const abm_cmp *c, pr_buf *out)
                 pr_buf_putc(out, ',');
             pr_csv_field(out, f[j]);
         }
-        pr_buf_printf(out, ",%d,%d,%d,%zu", k->bs, k->nodes, k->gpus, x->a.n);
-        csv_num(out, x->a.median);
-        pr_buf_printf(out, ",%zu", x->b.n);
-        csv_num(out, x->b.median);
-        csv_num(out, x->r.ratio);
-        csv_num(out, x->r.lo);
-        csv_num(out, x->r.hi);
-        pr_buf_printf(out, ",%zu", x->r.k);
-        csv_num(out, x->r.k ? x->r.coverage : NAN);
-        pr_buf_printf(out, ",%s,", x->gate ? "not_judged" : pr_ab_verdict_key(x->r.verdict));
-        if (x->r.verdict == PR_AB_INCONCLUSIVE && !x->gate)
-            pr_buf_printf(out, "%u", x->r.runs_needed);
-        pr_buf_putc(out, ',');
-        if (x->r.k) /* 1 exact, 0 the normal approximation, empty without an interval */
-            pr_buf_putc(out, x->r.coverage_exact ? '1' : '0');
-        pr_buf_putc(out, ',');
-        pcg_keys(x->gate, out);
+        pr_buf_printf(out, ",%d,%d,%d", k->bs, k->nodes, k->gpus);
+        compare_stats_csv(compare_stats, compare_stats_count, x, out);
         pr_buf_putc(out, '\n');
     }
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "compare.h"
 #include "env_view.h"
 #include "fw_order.h"
@@ -27,6 +28,7 @@
 #include "fw_pubtab.h"
 #include "fw_tables.h"
 #include "md.h"
+#include "mlperf_view.h"
 #include "mdtable.h"
 #include "page_hw.h"
 #include "provenance.h"
@@ -188,6 +190,7 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
             pr_buf_clear(&b);
             pr_md_text(&b, pr_buf_cstr(&when));
             json_object_set_new(one, "when", json_string(pr_buf_cstr(&b)));
+            pr_buf_clear(&b); /* else the next run set's folder name follows it */
         }
         pr_buf_free(&when);
         json_t *steps = shown_steps(sv);
@@ -225,7 +228,7 @@ static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const
                      pr_err *err)
 {
     pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
-    lang_config_name(l, c, &name, err);
+    config_words_name(l, c, &name, err);
     json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b,s:b,s:b}", "nodes", rec->nodes, "gpus",
                            rec->gpu_num, "config", pr_buf_cstr(&name), "repeat", rec->repeat,
                            "case", rec->case_name, "cpu", pv_is_cpu(c->platform), "one_node",
@@ -362,7 +365,7 @@ static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const r
 {
     pr_buf b = PR_BUF_INIT;
     int rc = -1;
-    lang_config_name(l, c, &b, err);
+    config_words_name(l, c, &b, err);
     vw_md(cv, "name", &b);
     /* FP32 on a TF32 device: kept as the sources label it, with what that
      * label may hide. */
@@ -413,7 +416,7 @@ static void planned_list(const lang *l, const rm_fw *f, size_t first, size_t end
         }
         if (!counts.len)
             continue;
-        char *name = lang_config_short(l, c, 1, err);
+        char *name = config_words_short(l, c, 1, err);
         pr_buf md = PR_BUF_INIT;
         pr_md_text(&md, name);
         json_t *v = json_pack("{s:s,s:s}", "config", pr_buf_cstr(&md), "counts",
@@ -621,7 +624,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     vw_text(view, "model_title", f->model_title);
     vw_text(view, "framework_title", f->framework_title);
     vw_page(view, l);
-    vw_text(view, "unit", f->unit);
+    vw_unit(view, l, "unit", f->unit);
     const pr_suite *s = f->suite;
     if (s) {
         suite_view(w, s, page_rel, view);
@@ -685,6 +688,7 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     cpu_notes(view, l, f, err);
     data_date(view, l, f, err);
     fws_summary(w, l, f, view, err);
+    mlperf_view_set(l, f, view, err);
     ok = 1;
 out:
     free(page_rel);

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "chart_history.h"
 #include "fileio.h"
 #include "md.h"
 #include "mdtable.h"
 #include "runset.h"
+#include "unitdir.h"
 #include "view.h"
 
 #define HIST_CHART_W 720
@@ -50,7 +52,7 @@ static char *series_title(const lang *l, const hs_series *x, pr_err *err)
     c.platform = x->key.platform;
     c.precision = x->key.precision;
     c.bs = x->key.bs;
-    char *cfg = lang_config_plain(l, &c, err);
+    char *cfg = config_words_plain(l, &c, err);
     pr_buf g = PR_BUF_INIT;
     lang_gpus_label(l, x->key.nodes, x->key.gpus, &g, err);
     json_t *v = json_pack("{s:s,s:s}", "config", cfg, "gpus", pr_buf_cstr(&g));
@@ -335,7 +337,9 @@ static int series_chart(const lang *l, const hs_series *x, const char *title,
     json_t *uv = json_object();
     if (x->unit)
         json_object_set_new(uv, "unit", json_string(x->unit));
-    char *ylab = lang_fmt_plain(l, "hist_chart_y", uv, err);
+    /* A time's axis says lower is better (a rise is its regression). */
+    char *ylab = lang_fmt_plain(
+        l, pr_unitdir_lower(x->unit) ? "hist_chart_y_time" : "hist_chart_y", uv, err);
     json_decref(uv);
     chh_spec c = {title,
                   ylab,

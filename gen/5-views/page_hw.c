@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_words.h"
 #include "md.h"
 #include "mdtable.h"
 #include "view.h"
@@ -40,7 +41,7 @@ static pr_sweep *fw_sweep(const lang *l, const rm_fw *f, pr_err *err)
     pr_sweep *s = pr_sweep_new();
     for (size_t i = 0; i < f->ncfgs; i++) {
         const rm_cfg *c = &f->cfgs[i];
-        char *config = lang_config_plain(l, c, err);
+        char *config = config_words_plain(l, c, err);
         for (size_t r = 0; r < c->ncells; r++) {
             const rm_cell *rc = &c->cells[r];
             if (!rc->n_ok || !rc->link_rec->metrics)
@@ -64,7 +65,7 @@ static pr_sweep *fw_sweep(const lang *l, const rm_fw *f, pr_err *err)
     return s;
 }
 
-static void ratios_free(hw_ratios *rs)
+static void ratios_free(sweep_ratios *rs)
 {
     for (size_t i = 0; i < rs->n; i++)
         free(rs->v[i].label);
@@ -74,13 +75,13 @@ static void ratios_free(hw_ratios *rs)
     free(rs->others);
 }
 
-static void ratio_add(hw_ratios *rs, const lang *l, const pr_compare *k, const rm_fw *f,
+static void ratio_add(sweep_ratios *rs, const lang *l, const pr_compare *k, const rm_fw *f,
                       const rm_fw *g, const pr_sweep *s, size_t of_col, const pr_sweep *to,
                       size_t to_col, pr_err *err)
 {
     if (rs->n == rs->cap)
         rs->v = pr_xrealloc(rs->v, (rs->cap = rs->cap ? 2 * rs->cap : 8) * sizeof *rs->v);
-    hw_ratio *r = &rs->v[rs->n++];
+    sweep_ratio *r = &rs->v[rs->n++];
     json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "of", pr_sweep_col_label(s, of_col), "to",
                           pr_sweep_col_label(to, to_col), "framework", f->framework_title,
                           "other", g == f ? "" : g->framework_title);
@@ -103,7 +104,7 @@ static void ratio_add(hw_ratios *rs, const lang *l, const pr_compare *k, const r
  * frameworks') can give.  A compare naming a framework the model lacks is
  * an error at that entry of the suite. */
 static int fw_ratios(const rm_world *w, const lang *l, const rm_fw *f, const pr_sweep *s,
-                     hw_ratios *rs, pr_err *err)
+                     sweep_ratios *rs, pr_err *err)
 {
     const pr_suite *su = f->suite;
     for (size_t i = 0; su && i < su->ncompares; i++) {
@@ -139,7 +140,7 @@ static int fw_ratios(const rm_world *w, const lang *l, const rm_fw *f, const pr_
 }
 
 /* The ratio at row r of s; 0 when either value is missing. */
-static int ratio_at(const pr_sweep *s, const hw_ratio *q, size_t r, double *out)
+static int ratio_at(const pr_sweep *s, const sweep_ratio *q, size_t r, double *out)
 {
     double a, b;
     long tr = q->to == s ? (long)r : pr_sweep_find_row(q->to, s, r);
@@ -150,14 +151,14 @@ static int ratio_at(const pr_sweep *s, const hw_ratio *q, size_t r, double *out)
     return 1;
 }
 
-static int below_target(const hw_ratio *q, double x)
+static int below_target(const sweep_ratio *q, double x)
 {
     return !isnan(q->target) && pr_md_round(x, PR_DECIMALS_SPEEDUP) < q->target;
 }
 
 /* The summary line of one ratio: at the largest size (sizes: small ones
  * measure caches and launch latency), or the lowest over the shapes. */
-static void ratio_line(const lang *l, const pr_sweep *s, const hw_ratio *q, pr_buf *out,
+static void ratio_line(const lang *l, const pr_sweep *s, const sweep_ratio *q, pr_buf *out,
                        pr_err *err)
 {
     double x = 0, best = NAN;
@@ -229,7 +230,7 @@ static void peak_lines(const lang *l, const pr_sweep *s, json_t *list, pr_err *e
     }
 }
 
-static void sweep_table(const lang *l, const pr_sweep *s, const hw_ratios *rs, pr_buf *out,
+static void sweep_table(const lang *l, const pr_sweep *s, const sweep_ratios *rs, pr_buf *out,
                         pr_err *err)
 {
     size_t nc = pr_sweep_ncols(s), n = 1 + nc + rs->n;
@@ -285,7 +286,7 @@ int hw_view(const rm_world *w, const lang *l, const rm_fw *f, const char *page_r
             json_t *view, pr_err *err)
 {
     int rc = -1;
-    hw_ratios rs = {0};
+    sweep_ratios rs = {0};
     pr_buf b = PR_BUF_INIT;
     pr_sweep *s = fw_sweep(l, f, err);
     if (!s)

@@ -18,23 +18,6 @@
 #include "rmodel.h"
 #include "sweep.h"
 
-/* One ratio the page states: column of_col of the page's table divided by
- * column to_col of to (the same table, or another framework's). */
-typedef struct hw_ratio {
-    char *label;
-    const pr_sweep *to;
-    const char *to_title; /* the other framework's title; NULL: the same one */
-    size_t of_col, to_col;
-    double target; /* NAN: none */
-} hw_ratio;
-
-typedef struct hw_ratios {
-    hw_ratio *v;
-    size_t n, cap;
-    pr_sweep **others; /* the other frameworks' tables, owned */
-    size_t nothers;
-} hw_ratios;
-
 /* Sets view's "sweep" (left out when no record of f carries a table) for
  * the page of f in folder page_rel, queueing its chart on oc.  Returns 0,
  * or -1 with err set when f's tables cannot be merged or a compare names a

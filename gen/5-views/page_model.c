@@ -658,7 +658,7 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
     unknown_note(l, m, &b, err);
     if (b.len)
         vw_md(view, "unknown_note", &b);
-    vw_text(view, "unit", m->nfws ? m->fws[0]->unit : "");
+    vw_unit(view, l, "unit", m->nfws ? m->fws[0]->unit : "");
     json_t *fws = json_array();
     for (size_t i = 0; i < m->nfws; i++) {
         mdt_page_link(&b, m->fws[i]->framework_title, m->fws[i]->framework, l);

@@ -23,9 +23,6 @@
 #include "lang.h"
 #include "rmodel.h"
 
-/* The audit page, at the top of the output folder: AUDIT.md, AUDIT.en.md. */
-#define PAGES_AUDIT_ZH "AUDIT.md"
-#define PAGES_AUDIT_EN "AUDIT.en.md"
 
 /* The folder of the bench page, under the output folder. */
 #define PAGES_BENCH_DIR "perfrepro-bench"

@@ -8,6 +8,7 @@
 #include "audit.h"
 #include "flags.h"
 #include "rule_words.h"
+#include "fw_columns.h"
 #include "fw_order.h"
 #include "fw_pubtab.h"
 #include "fw_tables.h"
@@ -15,18 +16,13 @@
 #include "md.h"
 #include "mdtable.h"
 #include "runset.h"
+#include "vec.h"
 
-const char *const ex_columns[] = {
-    /* what was run */
-    "model", "framework", "platform", "run_set", "date", "precision", "batch_size", "nodes",
-    "gpus",
-    /* what was found */
-    "state", "reason", "value", "printed", "ci_lo", "ci_hi", "ci_coverage", "runs", "records",
-    "speedup", "efficiency", "published", "published_source", "gap", "verdict", "audit_verdict",
-    "flags",
-    /* where it came from */
-    "source", "source_repo", "source_commit", "source_line", "source_url", "log", "rule"};
-const size_t ex_ncolumns = sizeof ex_columns / sizeof ex_columns[0];
+/* The columns a walk writes: fw_columns, or a longer table in a test. */
+typedef struct ex_cols {
+    const fw_column *t;
+    size_t n;
+} ex_cols;
 
 int ex_format_of(const char *name, ex_format *fmt)
 {
@@ -39,12 +35,14 @@ int ex_format_of(const char *name, ex_format *fmt)
     return -1;
 }
 
-/* A new row: every column null, in column order. */
-static json_t *new_row(void)
+/* A new row: every column null, in column order (the exported rows of
+ * fw_columns, fw_columns.h). */
+static json_t *new_row(const ex_cols *cols)
 {
     json_t *row = json_object();
-    for (size_t i = 0; i < ex_ncolumns; i++)
-        json_object_set_new(row, ex_columns[i], json_null());
+    for (size_t i = 0; i < cols->n; i++)
+        if (cols->t[i].exported)
+            json_object_set_new(row, cols->t[i].key, json_null());
     return row;
 }
 
@@ -73,6 +71,9 @@ static void set_case(json_t *row, const rm_fw *f, const rm_cfg *c, const char *p
 {
     set_str(row, "model", f->model);
     set_str(row, "framework", f->framework);
+    /* Which way value is better ("higher", "lower", "unknown"): a time to
+     * train is not a throughput (lib/unitdir.h). */
+    set_str(row, "direction", pr_unitdir_word(f->dir));
     set_str(row, "platform", c->platform ? c->platform->id : NULL);
     set_str(row, "precision", precision);
     set_int(row, "batch_size", bs);
@@ -90,7 +91,7 @@ static void printed_figure(const pr_pub_row *r, pr_buf *out)
     } else if (r->printed) {
         pr_buf_puts(out, r->printed);
     } else {
-        int d = mdt_pub_decimals(r);
+        int d = pr_data_pub_decimals(r);
         pr_md_number(out, r->value, d > 6 ? 6 : d);
     }
 }
@@ -179,9 +180,10 @@ static void set_audit_verdict(json_t *row, const au_item *it)
  * imported log behind the median (the run set's import).  A measured run
  * set, or a figure of another machine of the same platform (another
  * table), has none here: the pages show those beside it. */
-static json_t *cell_row(const rm_world *w, const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
+static json_t *cell_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, const rm_cfg *c,
+                        const rm_cell *rc)
 {
-    json_t *row = new_row();
+    json_t *row = new_row(cols);
     set_case(row, f, c, c->precision, c->bs, rc->nodes, rc->gpus);
     set_run_sets(row, rc);
     const pr_record *lr = rc->n_ok ? rc->link_rec : rc->fail_rec;
@@ -234,15 +236,19 @@ static json_t *cell_row(const rm_world *w, const rm_fw *f, const rm_cfg *c, cons
         set_str(row, "rule", rule);
         free(rule);
     }
+    /* A column whose row makes its own value (fw_columns.h). */
+    for (size_t i = 0; i < cols->n; i++)
+        if (cols->t[i].exported && cols->t[i].value)
+            json_object_set_new(row, cols->t[i].key, cols->t[i].value(f, c, rc));
     return row;
 }
 
 /* The row of row r of published table t, shown under configuration c of
  * f. */
-static json_t *pub_row(const rm_world *w, const rm_fw *f, const rm_cfg *c,
+static json_t *pub_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, const rm_cfg *c,
                        const pr_pub_table *t, const pr_pub_row *r)
 {
-    json_t *row = new_row();
+    json_t *row = new_row(cols);
     set_case(row, f, c, t->precision, t->batch_size, r->nodes, r->gpus);
     set_str(row, "date", t->date);
     set_str(row, "state", r->has_value ? "published" : r->state);
@@ -269,6 +275,9 @@ static json_t *pub_row(const rm_world *w, const rm_fw *f, const rm_cfg *c,
     if (t->source_line > 0)
         set_int(row, "source_line", t->source_line);
     set_str(row, "source_url", t->source_url);
+    for (size_t i = 0; i < cols->n; i++)
+        if (cols->t[i].exported && cols->t[i].pub_value)
+            json_object_set_new(row, cols->t[i].key, cols->t[i].pub_value(f, t, r));
     return row;
 }
 
@@ -293,7 +302,7 @@ static int emit(json_t *row, int (*fn)(void *, json_t *), void *ctx)
 
 /* The published rows of f's configurations cfgs[first, end): each table a
  * page shows (fwp_shown), once, in f's table order, each row to fn. */
-static int pub_rows(const rm_world *w, const rm_fw *f, size_t first, size_t end,
+static int pub_rows(const ex_cols *cols, const rm_world *w, const rm_fw *f, size_t first, size_t end,
                     const pr_pub_table **seen, size_t *nseen, int (*fn)(void *, json_t *),
                     void *ctx)
 {
@@ -314,7 +323,7 @@ static int pub_rows(const rm_world *w, const rm_fw *f, size_t first, size_t end,
             pr_qsort(rs, t->nrows, sizeof *rs, pub_row_qsort);
             for (size_t r = 0; r < t->nrows && rc == 0; r++) /* a repeated row: its first */
                 if (rm_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
-                    rc = emit(pub_row(w, f, c, t, rs[r]), fn, ctx);
+                    rc = emit(pub_row(cols, w, f, c, t, rs[r]), fn, ctx);
             free(rs);
         }
     }
@@ -330,12 +339,29 @@ static int collect(void *ctx, json_t *row)
 
 json_t *ex_rows(const rm_world *w)
 {
+    return ex_rows_of(fw_columns, fw_columns_count, w);
+}
+
+static int each_row(const ex_cols *cols, const rm_world *w, int (*fn)(void *, json_t *),
+                    void *ctx);
+
+json_t *ex_rows_of(const fw_column *t, size_t n, const rm_world *w)
+{
+    ex_cols cols = {t, n};
     json_t *rows = json_array();
-    ex_each_row(w, collect, rows);
+    each_row(&cols, w, collect, rows);
     return rows;
 }
 
 int ex_each_row(const rm_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
+{
+    ex_cols cols = {fw_columns, fw_columns_count};
+    return each_row(&cols, w, fn, ctx);
+}
+
+/* ex_each_row over the columns cols. */
+static int each_row(const ex_cols *cols, const rm_world *w, int (*fn)(void *, json_t *),
+                    void *ctx)
 {
     int rc = 0;
     for (size_t m = 0; m < w->nmodels && rc == 0; m++)
@@ -347,11 +373,12 @@ int ex_each_row(const rm_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
                 for (size_t i = order[p].first; i < order[p].end && rc == 0; i++)
                     for (size_t k = 0; k < f->cfgs[i].ncells && rc == 0; k++)
                         if (f->cfgs[i].cells[k].nrecs)
-                            rc = emit(cell_row(w, f, &f->cfgs[i], &f->cfgs[i].cells[k]), fn, ctx);
+                            rc = emit(cell_row(cols, w, f, &f->cfgs[i], &f->cfgs[i].cells[k]),
+                                      fn, ctx);
             const pr_pub_table **seen = pr_xcalloc(f->npubs + 1, sizeof *seen);
             size_t nseen = 0;
             for (size_t p = 0; p < nplat && rc == 0; p++)
-                rc = pub_rows(w, f, order[p].first, order[p].end, seen, &nseen, fn, ctx);
+                rc = pub_rows(cols, w, f, order[p].first, order[p].end, seen, &nseen, fn, ctx);
             free(seen);
             free(order);
         }
@@ -373,10 +400,13 @@ static void csv_value(const json_t *v, pr_buf *out)
 
 void ex_csv_record(const json_t *row, pr_buf *out)
 {
-    for (size_t i = 0; i < ex_ncolumns; i++) {
-        if (i)
-            pr_buf_putc(out, ',');
-        csv_value(json_object_get(row, ex_columns[i]), out);
+    const char *sep = "";
+    for (size_t i = 0; i < fw_columns_count; i++) {
+        if (!fw_columns[i].exported)
+            continue;
+        pr_buf_puts(out, sep);
+        csv_value(json_object_get(row, fw_columns[i].key), out);
+        sep = ",";
     }
     pr_buf_puts(out, "\r\n");
 }
@@ -489,8 +519,12 @@ static void stream_begin(ex_stream *st, ex_format fmt, int bom, pr_buf *buf)
     if (bom)
         pr_buf_puts(buf, "\xEF\xBB\xBF");
     if (fmt == EX_CSV) {
-        for (size_t c = 0; c < ex_ncolumns; c++)
-            pr_buf_printf(buf, "%s%s", c ? "," : "", ex_columns[c]);
+        const char *sep = "";
+        for (size_t c = 0; c < fw_columns_count; c++)
+            if (fw_columns[c].exported) {
+                pr_buf_printf(buf, "%s%s", sep, fw_columns[c].key);
+                sep = ",";
+            }
         pr_buf_puts(buf, "\r\n");
     } else if (fmt == EX_OTAVA) {
         size_t nc = sizeof otava_columns / sizeof otava_columns[0];
@@ -549,10 +583,8 @@ static void otava_row(ex_stream *st, const json_t *row)
     pr_buf_putc(&b, ',');
     csv_value(json_object_get(row, "value"), &b);
     pr_buf_puts(&b, "\r\n");
-    if (st->notava == st->cap)
-        st->otava = pr_xrealloc(st->otava, (st->cap = st->cap ? 2 * st->cap : 64) *
-                                               sizeof *st->otava);
-    st->otava[st->notava++] = (otava_line){pr_xstrdup(date), pr_buf_detach(&b), st->nrows};
+    *PR_VEC_PUSH(st->otava, st->notava, st->cap) =
+        (otava_line){pr_xstrdup(date), pr_buf_detach(&b), st->nrows};
 }
 
 static void stream_row(ex_stream *st, const json_t *row)

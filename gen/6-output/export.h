@@ -18,7 +18,7 @@
  * Order: models by id, frameworks and platforms as the pages order them,
  * configurations by precision then batch size, rows by GPUs then nodes;
  * each framework's reproduced rows, then its published ones.  The columns
- * (ex_columns) and the formats are described in docs/report-format.md
+ * (the rows of fw_columns marked exported, fw_columns.h) and the formats are described in docs/report-format.md
  * ("Figures as data").  Numbers are written in the shortest form that reads
  * back as the stored double (md.h, pr_num_shortest), so the output is
  * byte-identical across builds and runs.
@@ -34,6 +34,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "fw_columns.h"
 #include "outfile.h"
 #include "rmodel.h"
 
@@ -43,14 +44,13 @@ typedef enum { EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA } ex_format;
  * -1 when none has that name. */
 int ex_format_of(const char *name, ex_format *fmt);
 
-/* The columns, in order: the CSV header and the JSON keys. */
-extern const char *const ex_columns[];
-extern const size_t ex_ncolumns;
-
 /* The rows of w's figures: an array (a new reference, the caller's) of
  * objects with one key per column in column order; a value is a string, an
  * integer, a real or null (nothing to say). */
 json_t *ex_rows(const rm_world *w);
+/* The same with the columns t[0, n) (fw_columns.h; a test's longer
+ * table). */
+json_t *ex_rows_of(const fw_column *t, size_t n, const rm_world *w);
 
 /* Each row of w in turn to fn (a new reference for the call only: fn
  * takes its own to keep it); rows are made one at a time, so the walk

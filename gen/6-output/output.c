@@ -1,16 +1,17 @@
-/* output: pr_report_build, the writer of the reports tree.
+/* output: the writer of the reports tree (output.h).
  *
- * The pages are rendered (pr_report_render) into a staging folder beside
- * OUT, unchanged files hard-linked to OUT's, and the staging folder is
- * swapped with OUT in one renameat2(RENAME_EXCHANGE): at any instant OUT is
+ * The pages (cmd/report.c's pr_report_build renders them into output_emit)
+ * go into a staging folder beside OUT, unchanged files hard-linked to
+ * OUT's, and the staging folder is swapped with OUT in one renameat2(RENAME_EXCHANGE): at any instant OUT is
  * the old generation or the new one.  Where no staging folder can be
  * swapped (OUT is a mount point, or its parent is not ours to write),
  * changed files are written beside their targets and renamed into place
  * once the whole generation rendered.  Leftovers of dead builds are removed
  * first.  The staging folder, the swap and the leftovers are lib/fileio.c's
- * pr_swapdir, which perfrepro-gen site uses too.
+ * pr_swapdir, which perfrepro-gen site uses too.  A render's pages may be
+ * handed to a writer thread of their own (output_queue_*).
  */
-#include "report.h"
+#include "output.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 
 #define MARKER ".perfrepro-reports"
 
-typedef struct writer {
+struct output_tree {
     const char *out_dir;
     char **written;
     size_t n;
@@ -52,11 +53,11 @@ typedef struct writer {
     } *staged;
     size_t nstaged;
     pr_report_stats stats; /* what this generation wrote */
-} writer;
+};
 
 /* Puts rel into the staging tree: a hard link to OUT's file full when it
  * holds the same bytes, else a new file. */
-static int stage_file(writer *wr, const char *rel, const char *full, int same, const char *data,
+static int stage_file(output_tree *wr, const char *rel, const char *full, int same, const char *data,
                       size_t len, pr_err *err)
 {
     char *dst = pr_path_join(wr->sd.stage, rel);
@@ -79,9 +80,9 @@ static int stage_file(writer *wr, const char *rel, const char *full, int same, c
     return rc;
 }
 
-static int write_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
+int output_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {
-    writer *wr = ctx;
+    output_tree *wr = ctx;
     /* Paths come from model and framework ids, which loading checks; refuse
      * anything that would leave the output folder all the same. */
     if (!pr_path_is_safe_relative(path))
@@ -126,7 +127,7 @@ static int write_emit(void *ctx, const char *path, const char *data, size_t len,
 /* Pages are written by a thread of their own while the next ones render:
  * creating a build's 10^3-10^4 files (and their folders) was a fifth to a
  * third of it (issue 31 #17).  The render's emit queues a copy, in order;
- * the writer thread does write_emit's work on each in turn, so the tree,
+ * the writer thread does output_emit's work on each in turn, so the tree,
  * its bytes and the stats are what one thread writes.  The queue holds at
  * most WQ_MAX_BYTES besides one page (the render waits), and the writer's
  * first error is returned by the next emit and by wq_finish.  Without a
@@ -139,8 +140,8 @@ typedef struct wq_item {
     struct wq_item *next;
 } wq_item;
 
-typedef struct write_queue {
-    writer *wr;
+struct output_queue {
+    output_tree *wr;
     pthread_t thread;
     int started;
     pthread_mutex_t lock;   /* guards what follows */
@@ -150,7 +151,8 @@ typedef struct write_queue {
     int done;               /* no more items will come */
     int failed;             /* an item failed, or the render: the rest are dropped */
     pr_err err;             /* the writer's first error */
-} write_queue;
+};
+typedef struct output_queue write_queue;
 
 static void *wq_run(void *arg)
 {
@@ -165,7 +167,7 @@ static void *wq_run(void *arg)
         int skip = q->failed;
         pthread_mutex_unlock(&q->lock);
         pr_err e;
-        int rc = skip ? 0 : write_emit(q->wr, it->path, it->data, it->len, &e);
+        int rc = skip ? 0 : output_emit(q->wr, it->path, it->data, it->len, &e);
         pthread_mutex_lock(&q->lock);
         q->head = it->next; /* taken off only now: the render waits on bytes */
         if (!q->head)
@@ -184,7 +186,7 @@ static void *wq_run(void *arg)
     return NULL;
 }
 
-static void wq_start(write_queue *q, writer *wr)
+static void wq_start(write_queue *q, output_tree *wr)
 {
     memset(q, 0, sizeof *q);
     q->wr = wr;
@@ -193,12 +195,12 @@ static void wq_start(write_queue *q, writer *wr)
     q->started = pthread_create(&q->thread, NULL, wq_run, q) == 0;
 }
 
-/* pr_report_emit_fn: path and a copy of data queued for the writer. */
+/* emit_fn: path and a copy of data queued for the writer. */
 static int wq_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {
     write_queue *q = ctx;
     if (!q->started)
-        return write_emit(q->wr, path, data, len, err);
+        return output_emit(q->wr, path, data, len, err);
     wq_item *it = pr_xmalloc(sizeof *it);
     it->path = pr_xstrdup(path);
     it->data = pr_xmalloc(len ? len : 1);
@@ -252,10 +254,29 @@ static int wq_finish(write_queue *q, int abandon, pr_err *err)
     return q->started && q->failed ? -1 : 0;
 }
 
+output_queue *output_queue_start(output_tree *tree)
+{
+    write_queue *q = pr_xmalloc(sizeof *q);
+    wq_start(q, tree);
+    return q;
+}
+
+int output_queue_emit(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
+{
+    return wq_emit(ctx, path, data, len, err);
+}
+
+int output_queue_finish(output_queue *q, int abandon, pr_err *err)
+{
+    int rc = wq_finish(q, abandon, err);
+    free(q);
+    return rc;
+}
+
 /* Renames every staged file into place (commit), or removes them all.  When
  * a rename fails, the files renamed before it get their previous content
  * back (best effort: the message says when that failed too). */
-static int finish_staged(writer *wr, int commit, pr_err *err)
+static int finish_staged(output_tree *wr, int commit, pr_err *err)
 {
     int rc = 0;
     size_t done = 0;
@@ -305,7 +326,7 @@ static int dead_temp(const char *name)
 
 /* In place: removes generated files under dir that this generation did not
  * write, and temporary files of dead builds, then empty folders. */
-static void remove_stale(const writer *wr, const char *rel)
+static void remove_stale(const output_tree *wr, const char *rel)
 {
     char *dir = rel[0] ? pr_path_join(wr->out_dir, rel) : pr_xstrdup(wr->out_dir);
     char **names = NULL;
@@ -342,7 +363,7 @@ static void remove_stale(const writer *wr, const char *rel)
  * someone added, the marker), as hard links; a stale generated file, a
  * temporary file or an emptied folder is left behind and marks the
  * generation as changed. */
-static int carry_over(writer *wr, const char *rel, pr_err *err)
+static int carry_over(output_tree *wr, const char *rel, pr_err *err)
 {
     char *dir = rel[0] ? pr_path_join(wr->sd.real, rel) : pr_xstrdup(wr->sd.real);
     char **names = NULL;
@@ -379,69 +400,67 @@ static int carry_over(writer *wr, const char *rel, pr_err *err)
     return rc;
 }
 
-int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
+int output_open(const char *out_dir, output_tree **tree, pr_err *err)
 {
-    writer wr;
-    memset(&wr, 0, sizeof wr);
-    wr.out_dir = o->out_dir;
-    char *marker = pr_path_join(o->out_dir, MARKER);
+    output_tree *wr = pr_xcalloc(1, sizeof *wr);
+    wr->out_dir = out_dir;
+    *tree = wr;
+    char *marker = pr_path_join(out_dir, MARKER);
     int rc = -1;
     static const char note[] = "Generated by perfrepro-gen: files here are rewritten from data/.\n";
-    /* Hardening: a template may be a symbolic link to /etc/shadow, which
-     * the pages would then quote; any template file may be read. */
-    if (pr_check_tree_within(o->templates_dir, err) < 0)
-        goto out;
-    if (pr_is_dir(o->out_dir) && !pr_is_file(marker)) {
+    if (pr_is_dir(out_dir) && !pr_is_file(marker)) {
         char **names = NULL;
         size_t n = 0;
-        if (pr_list_dir(o->out_dir, &names, &n, err) < 0)
+        if (pr_list_dir(out_dir, &names, &n, err) < 0)
             goto out;
         pr_strv_free(names);
         if (n) {
-            pr_err_set(err, o->out_dir, 0, 0, NULL,
+            pr_err_set(err, out_dir, 0, 0, NULL,
                        "exists, is not empty and has no %s marker: not overwriting it", MARKER);
             goto out;
         }
     }
-    if (pr_swapdir_open(&wr.sd, o->out_dir, err) < 0)
+    if (pr_swapdir_open(&wr->sd, out_dir, err) < 0)
         goto out;
-    if (wr.sd.stage ? write_emit(&wr, MARKER, note, sizeof note - 1, err) < 0
-                    : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
+    if (wr->sd.stage ? output_emit(wr, MARKER, note, sizeof note - 1, err) < 0
+                     : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
         goto out;
-    write_queue q;
-    wq_start(&q, &wr);
-    int rendered = pr_report_render(d, o, wq_emit, &q, err);
-    if (wq_finish(&q, rendered < 0, err) < 0 || rendered < 0)
-        goto out;
-    if (o->budget_bytes && wr.stats.bytes > o->budget_bytes) {
-        pr_err_set(err, o->out_dir, 0, 0, "size budget",
-                   "the generation is %llu bytes (%.1f MB in %zu files), over the budget of "
-                   "%llu bytes (%.1f MB); nothing was replaced",
-                   wr.stats.bytes, wr.stats.bytes / 1e6, wr.stats.files, o->budget_bytes,
-                   o->budget_bytes / 1e6);
-        goto out;
-    }
-    if (wr.sd.stage) {
-        if (wr.sd.real && carry_over(&wr, "", err) < 0)
-            goto out;
-        /* Nothing changed: OUT stays as it is, folders included. */
-        if ((wr.changed || !wr.sd.real) && pr_swapdir_swap(&wr.sd, "reports", err) < 0)
-            goto out;
-    } else {
-        if (finish_staged(&wr, 1, err) < 0)
-            goto out;
-        remove_stale(&wr, "");
-    }
     rc = 0;
 out:
-    if (o->stats)
-        *o->stats = wr.stats;
-    finish_staged(&wr, 0, NULL); /* after a failure: the staged files go */
-    pr_swapdir_free(&wr.sd); /* the previous generation, or a failed one */
-    for (size_t i = 0; i < wr.n; i++)
-        free(wr.written[i]);
-    free(wr.written);
-    free(wr.made_dir);
     free(marker);
     return rc;
+}
+
+const pr_report_stats *output_stats(const output_tree *wr)
+{
+    return &wr->stats;
+}
+
+int output_commit(output_tree *wr, pr_err *err)
+{
+    if (wr->sd.stage) {
+        if (wr->sd.real && carry_over(wr, "", err) < 0)
+            return -1;
+        /* Nothing changed: OUT stays as it is, folders included. */
+        if ((wr->changed || !wr->sd.real) && pr_swapdir_swap(&wr->sd, "reports", err) < 0)
+            return -1;
+        return 0;
+    }
+    if (finish_staged(wr, 1, err) < 0)
+        return -1;
+    remove_stale(wr, "");
+    return 0;
+}
+
+void output_free(output_tree *wr)
+{
+    if (!wr)
+        return;
+    finish_staged(wr, 0, NULL); /* after a failure: the staged files go */
+    pr_swapdir_free(&wr->sd); /* the previous generation, or a failed one */
+    for (size_t i = 0; i < wr->n; i++)
+        free(wr->written[i]);
+    free(wr->written);
+    free(wr->made_dir);
+    free(wr);
 }

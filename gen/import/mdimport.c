@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "cmarkx.h"
+#include "csvtable.h"
 #include "data.h"
 #include "fileio.h"
 #include "jdoc.h"
@@ -350,6 +351,28 @@ static void list_columns(cmark_node *header, pr_buf *out)
     }
 }
 
+/* The whole number a cell holds ("8"), or -1. */
+static long cell_count(const char *s)
+{
+    const char *p = s;
+    long v = whole(&p);
+    return v > 0 && *p == '\0' ? v : -1;
+}
+
+/* The index of the column named text in the header, or -1. */
+static long column_index(cmark_node *header, const char *text)
+{
+    long i = 0;
+    for (cmark_node *c = cmark_node_first_child(header); c; c = cmark_node_next(c), i++) {
+        char *t = cell_text(c, NULL);
+        int same = strcmp(t, text) == 0;
+        free(t);
+        if (same)
+            return i;
+    }
+    return -1;
+}
+
 /* A row read, to find a second one of its configuration. */
 typedef struct seen_row {
     long nodes, gpus;
@@ -360,14 +383,29 @@ typedef struct seen_row {
  * caller owns it).  What was read goes to summary, a line per row whose
  * cells had something left out (raw HTML, images) to warnings. */
 static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int number,
-                          pr_buf *summary, pr_buf *warnings, pr_err *err)
+                          const csvtable_lines *lm, pr_buf *summary, pr_buf *warnings, pr_err *err)
 {
     json_t *rows = json_array(), *table = NULL;
     seen_row *seen = NULL;
     pr_buf annotations = PR_BUF_INIT, annotations_zh = PR_BUF_INIT;
     cmark_node *header = cmark_node_first_child(ft->node);
-    int line = pr_cmarkx_line(ft->node);
+    int line = csvtable_line(lm, pr_cmarkx_line(ft->node));
     long col = -1;
+    /* Nodes and GPUs in columns of their own, else both in the first cell. */
+    long nodes_col = -1, gpus_col = -1;
+    const char *count_opt[2][2] = {{"--nodes-column", o->nodes_column},
+                                   {"--gpus-column", o->gpus_column}};
+    long *count_col[2] = {&nodes_col, &gpus_col};
+    for (int k = 0; k < 2; k++)
+        if (count_opt[k][1] && (*count_col[k] = column_index(header, count_opt[k][1])) < 0) {
+            pr_buf cols = PR_BUF_INIT;
+            list_columns(header, &cols);
+            pr_err_set(err, o->markdown, line, 0, count_opt[k][0],
+                       "table %d has no column \"%s\" (its columns: %s)", number, count_opt[k][1],
+                       pr_buf_cstr(&cols));
+            pr_buf_free(&cols);
+            goto out;
+        }
     size_t i = 0;
     for (cmark_node *c = cmark_node_first_child(header); c; c = cmark_node_next(c), i++) {
         char *t = cell_text(c, NULL);
@@ -385,7 +423,7 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     }
     size_t used = 0, empty = 0, nbody = 0;
     for (cmark_node *row = cmark_node_next(header); row; row = cmark_node_next(row)) {
-        int rline = pr_cmarkx_line(row);
+        int rline = csvtable_line(lm, pr_cmarkx_line(row));
         if (++nbody > PR_MDIMPORT_MAX_ROWS) {
             pr_err_set(err, o->markdown, rline, 0, NULL,
                        "table %d has more than %d rows: a table of published figures has a row "
@@ -412,7 +450,24 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             put_visible(warnings, val, 80);
             pr_buf_puts(warnings, "\")\n");
         }
-        if (row_key(key, &nodes, &gpus, &bs) < 0) {
+        if (gpus_col >= 0) {
+            char *gc = cell_at(row, (size_t)gpus_col) ? cell_text(cell_at(row, (size_t)gpus_col), NULL)
+                                                      : pr_xstrdup("");
+            char *nc = nodes_col >= 0 && cell_at(row, (size_t)nodes_col)
+                           ? cell_text(cell_at(row, (size_t)nodes_col), NULL)
+                           : NULL;
+            if ((gpus = cell_count(gc)) < 0)
+                rc = pr_err_set(err, o->markdown, rline, 0, o->gpus_column,
+                                "\"%s\" is not a GPU count (a whole number)", gc);
+            else if (nodes_col >= 0 && (nodes = nc ? cell_count(nc) : -1) < 0)
+                rc = pr_err_set(err, o->markdown, rline, 0, o->nodes_column,
+                                "\"%s\" is not a node count (a whole number)", nc ? nc : "");
+            free(gc);
+            free(nc);
+        }
+        if (rc < 0) {
+            /* reported above */
+        } else if (gpus_col < 0 && row_key(key, &nodes, &gpus, &bs) < 0) {
             rc = pr_err_set(err, o->markdown, rline, 0, NULL,
                             "the first cell \"%s\" names no GPU count (\"8\", \"GPU=8,BS=96\", "
                             "\"8卡\", \"1机8卡\")", key);
@@ -568,7 +623,8 @@ static int check_opts(const pr_mdimport_opts *o, pr_err *err)
 {
     const pr_opt_need required[] = {
         {!o->markdown, "--markdown"},
-        {o->table <= 0 && !o->heading, "--table N or --after TEXT"},
+        {o->table <= 0 && !o->heading && !(o->markdown && csvtable_separator(o->markdown)),
+         "--table N or --after TEXT"},
         {!o->column, "--column"},
         {!o->model, "--model"},
         {!o->framework, "--framework"},
@@ -593,15 +649,32 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     int rc = -1;
     pr_buf md = PR_BUF_INIT, summary = PR_BUF_INIT, warnings = PR_BUF_INIT, body = PR_BUF_INIT;
     pr_cmarkx_doc doc = {NULL, NULL};
+    csvtable_lines lm = {NULL, 0, 0};
     found_table *tables = NULL;
     size_t ntables = 0;
     json_t *table = NULL, *file = NULL;
     char *text = NULL;
     if (check_opts(o, err) < 0 || pr_read_file_max(o->markdown, PR_MDIMPORT_MAX_BYTES, &md, err) < 0)
         goto out;
+    if (csvtable_separator(o->markdown)) {
+        /* A CSV file is its one table, read as the pipe table it makes. */
+        pr_buf csv = PR_BUF_INIT;
+        int r = csvtable_to_markdown(md.data ? md.data : "", md.len, csvtable_separator(o->markdown),
+                                     PR_MDIMPORT_MAX_BYTES, &csv, &lm);
+        pr_buf_free(&md);
+        md = csv;
+        if (r < 0) {
+            pr_err_set(err, o->markdown, 0, 0, NULL, "the table it makes is larger than %zu MiB "
+                       "(a table of published figures has a row per GPU count)",
+                       PR_MDIMPORT_MAX_BYTES >> 20);
+            goto out;
+        }
+    }
     pr_cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
     tables = find_tables(doc.root, &ntables);
     int number = o->table;
+    if (number <= 0 && lm.map && !o->heading)
+        number = 1;
     if (number <= 0) {
         for (size_t i = 0; i < ntables && number <= 0; i++)
             if (strstr(tables[i].heading, o->heading) || strstr(tables[i].caption, o->heading))
@@ -616,7 +689,7 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
                    number, ntables);
         goto out;
     }
-    if (!(table = read_table(o, &tables[number - 1], number, &summary, &warnings, err)))
+    if (!(table = read_table(o, &tables[number - 1], number, &lm, &summary, &warnings, err)))
         goto out;
     if (pr_is_file(o->out)) {
         pr_buf old = PR_BUF_INIT;
@@ -675,6 +748,7 @@ out:
     json_decref(table);
     json_decref(file);
     free_found(tables, ntables);
+    free(lm.map);
     if (doc.root)
         pr_cmarkx_free(&doc);
     pr_buf_free(&md);

@@ -7,6 +7,9 @@
  * be the one given) and the figure from the column named, and writes it into
  * a published-figures file (docs/data-model.md) as a table: each figure as a number and as the exact text printed ("printed":
  * "2946.30"), the source repository, commit, path and line of the table.
+ * The node and GPU counts may have columns of their own (--nodes-column,
+ * --gpus-column), and a file named *.csv is read as one table (RFC 4180,
+ * its first record the header, lines named as in the CSV file).
  */
 #ifndef PR_MDIMPORT_H
 #define PR_MDIMPORT_H
@@ -27,6 +30,8 @@ typedef struct pr_mdimport_opts {
     const char *label;          /* the file's short source name */
     const char *repo, *commit, *path; /* where the Markdown file is published */
     int gpus_per_node;          /* to split a GPU count into nodes (default 8) */
+    const char *nodes_column;   /* the node count's own column, by its header text, or NULL */
+    const char *gpus_column;    /* the (total) GPU count's own column, or NULL: the first cell */
     const char *out;            /* the published file to create or add the table to */
 } pr_mdimport_opts;
 

@@ -42,6 +42,8 @@ static const char *const string_keys[] = {
     "lw_v_static_scale",
     "lw_v_dynamic_scale",
     "col_gpus", "col_throughput", "col_busbw", "col_measured", "bench_range_loop", "col_range", "col_runs", "col_speedup", "col_efficiency",
+    "col_time", "dir_lower", "dir_unknown", "note_batch_differs", "chart_y_time",
+    "chart_compare_time_title", "chart_scaling_time_title",
     "col_tt", "col_acc", "col_published", "col_gap", "col_log", "col_pub_speedup",
     "col_computed_speedup", "col_framework", "col_model", "col_headline", "col_date",
     "col_config", "log_link", "config_name", "config_short", "platform_unknown", "imported_mark", "origin_legend", "published_mark", "gap_flag", "speedup_flag",
@@ -74,7 +76,7 @@ static const char *const string_keys[] = {
     /* statistics and sanity flags (page_framework.c, page_model.c, view.c, sanity.c) */
     "col_interval", "col_olympic", "gap_insufficient", "note_stats", "note_stats_plain",
     "note_insufficient", "note_olympic", "note_speedup_interval", "sanity_flag", "note_sanity",
-    "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
+    "sanity_superlinear", "sanity_falls", "sanity_jump", "sanity_identical", "sanity_identical_logs", "sanity_other_base", "sanity_other_runset", "sanity_other_rule", "sanity_other_rule_runset",
     "state_other_rule", "env_src_runset", "env_src_pub_runsets", "env_src_logs", "logfact_container", "logfact_build",
     "logfact_driver_cuda", "logfact_command", "logfact_args", "env_other", "env_code", "env_python",
     "env_topology", "env_text", "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "sanity_unsteady", "sanity_unsteady_run", "col_runs_records",
@@ -94,16 +96,20 @@ static const char *const string_keys[] = {
     "fwp_source_cell", "fwp_who", "fwp_printed_speedup", "fwp_col_source", "fwp_col_revision", "fwp_pub_legend", "fwp_over_time", "fwp_planned", "fwp_planned_item", "fwp_insufficient", "fwp_runset_sep", "fwp_revision_other", "fwp_source_line", "fwp_env_shared", "fwp_env_item",
     /* the summary a framework page opens with (fw_summary.c) */
     "fwp_note_again", "fws_headline", "fws_col_config", "fws_col_gpus", "fws_col_procs", "fws_scaling", "fws_audit", "fws_caveats",
+    "mlperf_head", "mlperf_cols", "mlperf_counts", "mlperf_runs",
     "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median", "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min", "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second", "fwp_rw_raw", "fwp_rw_per_card", "fwp_rw_global",
     /* a figure's link to its audit row (compare.c) */
     "al_title_reproduced", "al_title_truncated", "al_title_differs", "al_title_no_value",
-    "al_title_no_log", "al_title_reproduced_under", "al_legend",
+    "al_title_no_log", "al_title_partial_logs", "al_title_reproduced_under", "al_legend",
     /* A/B comparisons (page_compare.c, page_index.c) */
     "ab_v_faster", "ab_v_slower", "ab_v_changed_small", "ab_v_equivalent", "ab_v_inconclusive",
     "ab_v_insufficient", "ab_needed", "ab_title_default", "ab_refused", "ab_what_command",
     "ab_what_fwver", "ab_what_source", "ab_chart_title", "ab_chart_x", "ab_chart_band",
     "ab_chart_point", "ab_chart_alt", "ab_v_not_judged", "ab_not_judged", "ab_gate_unsteady",
-    "ab_gate_run_cv", "ab_gate_run_regime", "ab_gate_implausible", "ab_gate_range", "ab_gate_all", "ab_col_median", "ab_col_figure",
+    "ab_gate_run_cv", "ab_gate_run_regime", "ab_gate_implausible", "ab_gate_range", "ab_gate_all", "ab_col_median", "ab_col_figure", "ab_lower_note", "ab_chart_x_speed", "note_time_speedup",
+    /* the compare table's headings (compare_stats.c) */
+    "ab_col_a_runs", "ab_col_b_runs", "ab_col_ratio", "ab_col_interval", "ab_col_coverage",
+    "ab_col_verdict", "ab_col_needed",
     /* the figures' CSV on the index (report.c, export.h) */
     "exp_figures_csv",
     /* the history pages and the feed (page_history.c) */
@@ -111,7 +117,7 @@ static const char *const string_keys[] = {
     "hist_col_state", "hist_col_change", "hist_col_source", "hist_state_ok", "hist_state_suspect",
     "hist_state_outlier", "hist_state_regression", "hist_state_improvement", "hist_interval", "hist_limits",
     "hist_change_found", "hist_change_pinned", "hist_change_vetoed", "hist_log", "hist_revision",
-    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y",
+    "hist_series_reproduced", "hist_series_published", "hist_band", "hist_band_none", "hist_chart_y", "hist_chart_y_time",
     "hist_chart_points_rep", "hist_chart_points_pub", "hist_chart_change", "hist_chart_band", "hist_chart_flag",
     "hist_chart_alt", "hist_feed_title", "hist_feed_summary", "hist_feed_subtitle",
     "hist_state_unjudged", "hist_state_wide", "hist_step_seen", "hist_band_wide",
@@ -214,62 +220,6 @@ char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err)
     o.escape = plain_escape_cb;
     pr_mustache_render_tmpl(compiled_string(l, key), view, &o, &out, err);
     return pr_buf_detach(&out);
-}
-
-/* The view the config_name string renders: the platform's title in l's
- * language, upper-case precision, and the batch label or size.  A new
- * reference the caller owns. */
-static json_t *config_view(const lang *l, const rm_cfg *c)
-{
-    json_t *v = json_object();
-    char *up = pr_xstrdup(c->precision);
-    for (char *p = up; *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
-    json_object_set_new(v, "precision", json_string(up));
-    free(up);
-    if (c->batch_label)
-        json_object_set_new(v, "batch", json_string(c->batch_label));
-    else if (!c->hardware)
-        json_object_set_new(v, "batch", json_integer(c->bs));
-    if (c->platform)
-        json_object_set_new(v, "platform", json_string(strcmp(l->code, "zh") == 0
-                                                           ? c->platform->title_zh
-                                                           : c->platform->title_en));
-    else
-        json_object_set_new(v, "platform", json_string(lang_str(l, "platform_unknown")));
-    return v;
-}
-
-void lang_config_name(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
-{
-    json_t *v = config_view(l, c);
-    lang_fmt(l, "config_name", v, out, err);
-    json_decref(v);
-}
-
-/* A configuration's name without its platform, for a chart legend (the
- * chart's title names the platform), marked "(published)" when its figures
- * are published ones; the caller frees it. */
-char *lang_config_short(const lang *l, const rm_cfg *c, int measured, pr_err *err)
-{
-    json_t *v = config_view(l, c);
-    json_object_del(v, "platform");
-    if (!measured)
-        json_object_set_new(v, "published", json_true());
-    char *s = lang_fmt_plain(l, "config_short", v, err);
-    json_decref(v);
-    return s;
-}
-
-/* The configuration's name as plain text (charts, table heads); the caller
- * frees it. */
-char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err)
-{
-    json_t *v = config_view(l, c);
-    char *s = lang_fmt_plain(l, "config_name", v, err);
-    json_decref(v);
-    return s;
 }
 
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)

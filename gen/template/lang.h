@@ -17,7 +17,6 @@
 #include "buf.h"
 #include "err.h"
 #include "mustache.h"
-#include "rmodel.h"
 
 typedef struct lang {
     const char *code;     /* "zh" or "en" */
@@ -29,6 +28,11 @@ typedef struct lang {
     json_t *index;               /* key -> its index in string_keys (a hash lookup) */
     pr_mustache_tmpl *pages[8];  /* page templates, by index in page_names */
 } lang;
+
+/* The audit page, at the top of the output folder, per language: cells of
+ * every page link to it. */
+#define PAGES_AUDIT_ZH "AUDIT.md"
+#define PAGES_AUDIT_EN "AUDIT.en.md"
 
 /* Where a page view asks for its table of contents (the "toc" value):
  * lang_render replaces it with the list of the headings after it. */
@@ -50,13 +54,6 @@ int lang_fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *
  * escaped.  Returns a malloc'd string the caller frees. */
 char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err);
 
-/* A configuration's name ("FP32 BS=64"): as Markdown, appended to out; as
- * plain text (charts, table heads), a string the caller frees. */
-void lang_config_name(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err);
-/* The name without its platform, "(published)" added when !measured: a
- * chart legend's (the title names the platform); the caller frees it. */
-char *lang_config_short(const lang *l, const rm_cfg *c, int measured, pr_err *err);
-char *lang_config_plain(const lang *l, const rm_cfg *c, pr_err *err);
 
 /* A GPU count's label ("1机8卡"), appended to out. */
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err);

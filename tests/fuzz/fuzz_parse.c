@@ -2,10 +2,13 @@
  * `perfrepro-measure parse` takes (logscan over a file, parse rule, record).
  *
  * Header (6 bytes), then the log:
- *   d[0]  profile: d[0] % 13; 0 none (keyword or match by d[1]), 1..10 the
- *         built-in profiles in pr_profile order, 11 custom: the rule is the
+ *   d[0]  profile: d[0] % K, K one past the highest fuzz seed (13 today);
+ *         0 none (keyword or match by d[1]), 11 custom: the rule is the
  *         d[5] bytes after the header (fuzzed JSON), the log what follows;
- *         12 perfrepro-gpu (after custom, so older seeds keep their meaning)
+ *         any other value the profile whose fuzz_seed it is in
+ *         lib/rulecfg.c's table (1..10 the first ten, 12 perfrepro-gpu:
+ *         seeds are never renumbered, so older corpus files keep their
+ *         meaning; a new profile takes the next one)
  *   d[1]  bits 0-1 reduce, bit 2 scope (global / per_card), bit 3 two logs
  *         (the log is cut in two: two runs, or two parts), bits 4-5 step
  *         (dllogger) or files (others), bits 6-7 rank (default, "all", 1,
@@ -98,11 +101,30 @@ static size_t pad(int mode, int off, char **out)
     return n;
 }
 
-enum { PROFILE_CUSTOM = 11, PROFILE_GPU = 12, PROFILE_KNOBS = 13 };
-static const char *const profiles[] = {NULL,       "paddle-ips", "dllogger",
-                                       "keras-timehistory", "mmseg", "fairseq",
-                                       "megatron", "pytorch-examples", "nccl-tests",
-                                       "mllog",    "mxnet-summary", NULL, "perfrepro-gpu"};
+/* Header byte 0 picks a profile by its fuzz seed (lib/rulecfg.c's table);
+ * PROFILE_CUSTOM is the fuzzer's own: the rule comes from the data. */
+enum { PROFILE_CUSTOM = 11 };
+
+/* K of the header's d[0] % K: one past the highest seed. */
+static int profile_knobs(void)
+{
+    int k = PROFILE_CUSTOM + 1;
+    for (int p = 1; p < PR_PROFILE_COUNT; p++)
+        if (pr_rulecfg_profile_fuzz_seed((pr_profile)p) >= k)
+            k = pr_rulecfg_profile_fuzz_seed((pr_profile)p) + 1;
+    return k;
+}
+
+/* The profile whose fuzz seed is d[0] % K; PR_PROFILE_NONE for 0 and for
+ * the custom rule. */
+static pr_profile profile_of(uint8_t h0)
+{
+    int seed = h0 % profile_knobs();
+    for (int p = 1; seed && p < PR_PROFILE_COUNT; p++)
+        if (pr_rulecfg_profile_fuzz_seed((pr_profile)p) == seed)
+            return (pr_profile)p;
+    return PR_PROFILE_NONE;
+}
 static const char *const gpu_variants[] = {NULL, "copy", "fp16", "read"};
 static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean"};
 static const char *const steps[] = {"iteration", "epoch", "summary", "any"};
@@ -113,7 +135,7 @@ static const char *const dll_keys[] = {"train.total_ips", "total_ips",
  * by one until it builds. */
 static pr_rule *make_rule(const uint8_t *h)
 {
-    int prof = h[0] % PROFILE_KNOBS;
+    pr_profile prof = profile_of(h[0]);
     int reduce = h[1] & 3, per_card = (h[1] >> 2) & 1, step = (h[1] >> 4) & 3;
     int rank = (h[1] >> 6) & 3;
     int skip = h[2] & 7, minr = 1 + ((h[2] >> 3) & 3), round = h[2] >> 7;
@@ -122,8 +144,8 @@ static pr_rule *make_rule(const uint8_t *h)
     for (int attempt = 0; attempt < 4; attempt++) {
         pr_buf b = PR_BUF_INIT;
         pr_buf_puts(&b, "{");
-        if (prof)
-            pr_buf_printf(&b, "\"profile\": \"%s\", ", profiles[prof]);
+        if (prof != PR_PROFILE_NONE)
+            pr_buf_printf(&b, "\"profile\": \"%s\", ", pr_rulecfg_profile_name(prof));
         else if (sel & 1)
             pr_buf_puts(&b, "\"match\": \"ips: ([0-9.eE+-]+)\", ");
         else
@@ -136,7 +158,7 @@ static pr_rule *make_rule(const uint8_t *h)
             pr_buf_printf(&b, "\"source\": \"rows\", \"column\": \"%s\", \"placement\": \"%s\", ",
                           cols[sel], pls[step]);
         }
-        if (prof == PROFILE_GPU && gpu_variants[sel])
+        if (prof == PR_PROFILE_PERFREPRO_GPU && gpu_variants[sel])
             pr_buf_printf(&b, "\"variant\": \"%s\", ", gpu_variants[sel]);
         if (attempt < 3)
             pr_buf_printf(&b, "\"scope\": \"%s\", ", per_card && attempt < 1 ? "per_card" : "global");
@@ -152,8 +174,8 @@ static pr_rule *make_rule(const uint8_t *h)
             if (prof != PR_PROFILE_DLLOGGER && step && attempt < 1)
                 pr_buf_printf(&b, "\"files\": \"%s\", ", step & 1 ? "parts" : "runs");
         }
-        if (!prof || prof == PR_PROFILE_NCCL_TESTS || prof == PR_PROFILE_MLLOG ||
-            (prof == PROFILE_GPU && alt))
+        if (prof == PR_PROFILE_NONE || prof == PR_PROFILE_NCCL_TESTS || prof == PR_PROFILE_MLLOG ||
+            (prof == PR_PROFILE_PERFREPRO_GPU && alt))
             pr_buf_puts(&b, "\"unit\": \"u\", ");
         if (b.len > 1)
             pr_buf_truncate(&b, b.len - 2); /* the last ", " */
@@ -296,7 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size - 6;
     pr_rule *rule = NULL;
     pr_err e;
-    if (h[0] % PROFILE_KNOBS == PROFILE_CUSTOM) {
+    if (h[0] % profile_knobs() == PROFILE_CUSTOM) {
         size_t rl = h[5] < n ? h[5] : n;
         if (pr_rule_parse("<fuzz rule>", (const char *)log, rl, &rule, &e) < 0)
             return 0;

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Re-importing the shipped PaddlePaddle/Perf logs with scripts/import-perf-logs.sh
-# (perfrepro-measure import per manifest of scripts/perf-logs/) reproduces the
+# (perfrepro-measure import per manifest scripts/perf-logs/SHIPPED lists;
+# a user's own manifest beside them is not run, its run sets left as they
+# are) reproduces the
 # shipped data byte for byte: data/runs/perf-*, and the README tables and
 # environments deeplabv3plus.tsv names, and leaves every file's inode and
 # mtime as they were.  Runs in a copy; skips (77) without the snapshot in

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The suites of the Perf run sets (scripts/perf-logs/suites/RUN.json, one per
-# run folder of scripts/perf-logs/*.tsv) against the logs behind the figures
+# run folder of the shipped manifests, scripts/perf-logs/SHIPPED) against the logs behind the figures
 # (../shared/perf, the PaddlePaddle/Perf snapshot):
 #   - every run folder has its suite (a file, not a link), perfrepro-measure
 #     loads and dry-runs it, and its cases are exactly the folder's cases
@@ -54,10 +54,25 @@ def fail(msg):
 
 
 # ---------------------------------------------------------------- manifests
+def shipped_manifests():
+    """The manifests of the shipped data (scripts/perf-logs/SHIPPED): a user's
+    own manifest beside them is not the shipped data's."""
+    with open('scripts/perf-logs/SHIPPED', encoding='utf-8') as fh:
+        return [l.strip() for l in fh if l.strip() and not l.startswith('#')]
+
+
+def node_count(nodes, gpus, platform):
+    """A manifest's nodes field: a count, or "-" (docs/import.md): GPUs over
+    the platform's devices per node, one node when they fit in one."""
+    if nodes != '-':
+        return int(nodes)
+    with open('data/platforms/%s.json' % platform, encoding='utf-8') as fh:
+        per_node = json.load(fh).get('device', {}).get('per_node') or gpus
+    return 1 if gpus <= per_node else gpus // per_node
+
+
 runs = {}
-for name in sorted(os.listdir('scripts/perf-logs')):
-    if not name.endswith('.tsv'):
-        continue
+for name in shipped_manifests():
     for line in open(os.path.join('scripts/perf-logs', name), encoding='utf-8'):
         line = line.rstrip('\n')
         if not line or line.startswith('#'):
@@ -66,7 +81,7 @@ for name in sorted(os.listdir('scripts/perf-logs')):
         if f[0] in ('source', 'mission', 'table', 'env', 'published'):
             continue  # not a log line (docs/import.md)
         runs.setdefault(f[0], []).append(dict(
-            case=f[1], model=f[2], framework=f[3], platform=f[4], precision=f[5], nodes=int(f[6]),
+            case=f[1], model=f[2], framework=f[3], platform=f[4], precision=f[5], nodes=node_count(f[6], int(f[7]), f[4]),
             gpus=int(f[7]), batch_size=int(f[8]), unit=f[10], rule=f[11], logs=f[13:]))
 
 

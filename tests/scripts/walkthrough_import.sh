@@ -41,6 +41,10 @@ block commands >"$T/commands.sh"
 n=$(grep -cv '^[[:space:]]*\(#.*\)\{0,1\}$' "$T/commands.sh")
 [ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "$DOC: $n commands (1 to 3 expected)"
 
+# The example's run sets are not the shipped import's (perf-*: import-perf-logs.sh
+# rebuilds those), so following the page never collides with it.
+grep -q '^perf-' docs/examples/hrnetw18.tsv && fail "docs/examples/hrnetw18.tsv: a perf-* run set"
+
 sums() { (cd "$T/repo" && find data -type f -exec sha256sum {} + | sort); }
 cd "$T/repo"
 sh -e "$T/prep.sh" || fail "the prep block failed"
@@ -62,18 +66,22 @@ a=reports/AUDIT.en.md
 grep -q '^### HRNetW18 · V100-SXM2-32GB × 8' "$a" || fail "$a: no HRNetW18 section"
 grep -F 'Paddle | FP32 BS=8 | 1×1 GPU | [19.428†]' "$a" | grep -F '[19.428144‡]' |
   grep -qF '✅ reproduced' || fail "$a: no reproduced line for Paddle's 19.428"
-grep -F 'mmsegmentation | FP32 BS=8 | 1×1 GPU | [15.489†]' "$a" | grep -F '[15.488502‡]' |
-  grep -qF '✅ reproduced' || fail "$a: no reproduced line for mmsegmentation's 15.489"
+grep -F 'mmsegmentation | FP32 BS=8 | 1×1 GPU | [15.49†]' "$a" | grep -F '[15.48530‡]' |
+  grep -qF "✅ reproduced" || fail "$a: no reproduced line for mmsegmentation's 15.49: $(grep -F "mmsegmentation | FP32" "$a")"
 grep -qF 'imported by `perfrepro-measure import docs/examples/hrnetw18.tsv`' "$a" ||
   fail "$a: does not name the import"
-grep -qF '15.488502‡' "$T/out" || fail "the commands' output does not show the audit lines"
-f=data/runs/perf-HRNetW18-Paddle-V100-SXM2-32GB-x8
+grep -qF '15.48530‡' "$T/out" || fail "the commands' output does not show the audit lines"
+f=data/runs/example-HRNetW18-Paddle-V100-SXM2-32GB-x8
 grep -q '"HRNetW18/logs/paddle/PaddleSeg_fcn_hrnetw18_bs8_fp32_DP_N1C1_log"' "$f/fit/hrnetw18_bs8_fp32_gpu1.json" ||
   fail "$f: the fit report does not name the log by its path in the source"
 grep -q perf-hrnet "$f/fit/hrnetw18_bs8_fp32_gpu1.json" "$f/logs/index/"* "$f/SOURCE.md" &&
   fail "$f: the local folder's name was kept"
 cmp -s "$f/LICENSE" ../shared/perf/LICENSE || fail "$f: no LICENSE"
 [ -f reports/HRNetW18/README.en.md ] || fail "no HRNetW18 page"
+# One command, really: the Paddle page has the steps its log echoes (suite.json
+# written by the import), with no hand-written JSON.
+grep -qF 'CUDA_VISIBLE_DEVICES=0 python tools/train.py --config test_tipc/configs/fcn_hrnetw18/' \
+  reports/HRNetW18/Paddle/README.en.md || fail "the HRNetW18 Paddle page shows no steps"
 
 # A second import changes nothing.
 sums >"$T/before"

@@ -1,7 +1,8 @@
 /* gen: A/B comparisons (comparisons.c, abmodel.c, page_compare.c) on a
  * small hand-made data folder: two run sets with a hand-computed ratio,
  * interval and verdict, a refused comparison of two platforms, a declared
- * comparison rendered and one with a bad field. */
+ * comparison rendered and one with a bad field; a statistic added as one
+ * row of compare_stats[] shows in the page, the JSON and the CSV. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "abmodel.h"
 #include "comparisons.h"
+#include "compare_stats.h"
 #include "data.h"
 #include "gentest.h"
 #include "page_compare.h"
@@ -431,4 +433,109 @@ Test(ab_compare, file_not_named_json_refused)
               err.msg);
     rm_rf(dir);
     free(dir);
+}
+
+/* The recipe "How to add a compare statistic" (gen/README.md), followed
+ * once: a throwaway statistic, the square of the ratio, added as one row
+ * after the table's own, shows in the page's heads and cells, as the JSON
+ * cell's last key and as the CSV's last column. */
+static void sq_head(const compare_stats_env *e, pr_buf *out)
+{
+    (void)e;
+    pr_buf_puts(out, "Ratio²");
+}
+static void sq_page(const compare_stats_env *e, const abm_cell *x, pr_buf *out)
+{
+    (void)e;
+    pr_buf_printf(out, "%.2f", x->r.ratio * x->r.ratio);
+}
+static json_t *sq_json(const abm_cmp *c, const abm_cell *x)
+{
+    (void)c;
+    return json_real(x->r.ratio * x->r.ratio);
+}
+static void sq_csv(const abm_cell *x, pr_buf *out)
+{
+    pr_buf_printf(out, ",%.2f", x->r.ratio * x->r.ratio);
+}
+
+Test(ab_compare, a_statistic_is_one_row)
+{
+    char *dir = ab_data();
+    pr_dataset *d = load(dir);
+    cd_sel sa, sb;
+    abm_cmp *c = compare(d, "r_a", "r_b", &sa, &sb);
+    size_t n = compare_stats_count + 1;
+    compare_stat *t = calloc(n, sizeof *t);
+    memcpy(t, compare_stats, compare_stats_count * sizeof *t);
+    t[n - 1] = (compare_stat){.head = sq_head, .numeric = 1, .page = sq_page,
+                              .json_key = "ratio_sq", .json = sq_json, .csv_head = "ratio_sq",
+                              .csv = sq_csv, .csv_late = 3};
+    lang l = {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}};
+    pr_err err;
+    cr_assert(lang_load(&l, "templates", &err) == 0, "%s", err.msg);
+    rm_world *w = rm_build(d, dir);
+    compare_stats_env e = {w, &l, c, "", &err};
+    /* the page: a head and a cell more, in the row's place */
+    json_t *heads = compare_stats_heads(t, n, &e);
+    json_t *cells = compare_stats_cells(t, n, &e, &c->cells[0]);
+    cr_assert_eq(json_array_size(heads), json_array_size(cells));
+    json_t *last = json_array_get(heads, json_array_size(heads) - 1);
+    cr_assert_str_eq(json_string_value(json_object_get(last, "head")), "Ratio²");
+    cr_assert_str_eq(json_string_value(json_object_get(last, "align")), "---:");
+    last = json_array_get(cells, json_array_size(cells) - 1);
+    cr_assert_str_eq(json_string_value(json_object_get(last, "text")), "1.21");
+    /* the built-in table's page: the nine columns of the page */
+    json_t *own = compare_stats_heads(compare_stats, compare_stats_count, &e);
+    cr_assert_eq(json_array_size(own) + 1, json_array_size(heads));
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(own, 0), "head")),
+                     "A median");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(own, 8), "head")),
+                     "Runs needed");
+    /* JSON: the last key */
+    json_t *o = json_object();
+    compare_stats_json(t, n, c, &c->cells[0], o);
+    const char *key = NULL, *k;
+    json_t *v;
+    json_object_foreach(o, k, v) key = k;
+    cr_assert_str_eq(key, "ratio_sq");
+    cr_assert_float_eq(json_real_value(json_object_get(o, "ratio_sq")), 1.21, 1e-12);
+    /* CSV: the last column, after the ones the CSV has always had */
+    pr_buf csv = PR_BUF_INIT;
+    compare_stats_csv_head(t, n, &csv);
+    cr_assert_str_eq(pr_buf_cstr(&csv), ",a_runs,a_median,b_runs,b_median,ratio,lo,hi,k,"
+                                        "coverage,verdict,runs_needed,coverage_exact,gate,"
+                                        "ratio_sq");
+    pr_buf_clear(&csv);
+    compare_stats_csv(t, n, &c->cells[0], &csv);
+    cr_assert(strstr(pr_buf_cstr(&csv), ",1,,1.21") &&
+                  strcmp(pr_buf_cstr(&csv) + csv.len - 5, ",1.21") == 0,
+              "%s", pr_buf_cstr(&csv));
+    pr_buf_free(&csv);
+    json_decref(o);
+    json_decref(own);
+    json_decref(heads);
+    json_decref(cells);
+    rm_free(w);
+    lang_free(&l);
+    free(t);
+    abm_free(c);
+    cd_sel_free(&sa);
+    cd_sel_free(&sb);
+    pr_data_free(d);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* Every row of compare_stats[] is whole: a page cell has a heading, a JSON
+ * value a key, CSV fields their header; and each writes somewhere. */
+Test(ab_compare, every_statistic_row_is_whole)
+{
+    for (size_t i = 0; i < compare_stats_count; i++) {
+        const compare_stat *s = &compare_stats[i];
+        cr_expect(s->page || s->json || s->csv, "row %zu writes nothing", i);
+        cr_expect(!s->page == !(s->head || s->head_id), "row %zu: page cell and heading", i);
+        cr_expect(!s->json == !s->json_key, "row %zu: JSON value and key", i);
+        cr_expect(!s->csv == !s->csv_head, "row %zu: CSV fields and header", i);
+    }
 }

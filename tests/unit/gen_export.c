@@ -13,6 +13,9 @@
 #include "testutil.h"
 #include "data.h"
 #include "export.h"
+#include "fw_columns.h"
+#include "fw_tables.h"
+#include "lang.h"
 #include "jdoc.h"
 #include "md.h"
 #include "rmodel.h"
@@ -219,32 +222,38 @@ Test(export, rows_of_a_small_data_folder)
     /* Three reproduced cells (1, 8 and the failed 16 GPUs), then the
      * table's two published figures. */
     cr_assert_eq(json_array_size(rows), 5);
-    cr_expect_eq(json_object_size(json_array_get(rows, 0)), ex_ncolumns);
+    /* every key a row has is an exported row of fw_columns (fw_columns.h) */
+    size_t nexported = 0;
+    for (size_t i = 0; i < fw_columns_count; i++)
+        nexported += fw_columns[i].exported;
+    cr_expect_eq(json_object_size(json_array_get(rows, 0)), nexported);
+    cr_expect_eq(json_object_size(json_array_get(rows, 3)), nexported);
     char *r1 = record_of(rows, 0), *r8 = record_of(rows, 1), *r16 = record_of(rows, 2);
     char *p1 = record_of(rows, 3), *p8 = record_of(rows, 4);
     /* 98, 100, 102: the interval is min – max, 75 %.  The runs were
      * measured here: the published table is another machine's (issue 30,
      * finding 6), so no published figure, gap or verdict in the row. */
-    char *want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,,98,"
+    char *want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,higher,,98,"
                               "102,0.75,3,,1,100,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_1_r2,",
                               d);
     cr_expect_str_eq(r1, want);
     free(want);
     /* Speedup 7.1, efficiency 88.75 %. */
-    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,,700,720,"
+    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,higher,,700,720,"
                         "0.75,3,,7.1,88.75,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_8_r2,",
                         d);
     cr_expect_str_eq(r8, want);
     free(want);
-    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,,,,,1,,,,,,,"
+    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,higher,,,,,1,,,,,,,"
                         ",,,,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
                         d);
     cr_expect_str_eq(r16, want);
     free(want);
-    /* A published figure names its table (no repository: its label). */
-    cr_expect_str_eq(p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,100,,,,,,,,,"
+    /* A published figure names its table (no repository: its label).
+     * images/s: "higher" is better (lib/unitdir.c). */
+    cr_expect_str_eq(p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,higher,100,,,,,,,,,"
                          "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
-    cr_expect_str_eq(p8, "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,800.0,,,,,,8,100,,"
+    cr_expect_str_eq(p8, "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,higher,800.0,,,,,,8,100,,"
                          "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
 
     /* Each format, twice the same bytes. */
@@ -362,4 +371,101 @@ Test(export, records_loaded_in_parallel_first_error_in_name_order)
     free(log);
     rm_rf(d);
     free(d);
+}
+/* The recipe "How to add a column" (gen/README.md), followed once: a
+ * throwaway column, the GPUs squared, added as one row of the column
+ * table shows in the reproduction table (its heading and each row's cell)
+ * and in the export (its key last, its value in each row: reproduced and
+ * published; null where the published row's function says none). */
+static void sq_head(const fw_columns_table *t, size_t pub, pr_buf *out)
+{
+    (void)t;
+    (void)pub;
+    pr_buf_puts(out, "GPUs²");
+}
+static void sq_cell(fw_columns_row *r, pr_buf *out)
+{
+    pr_buf_printf(out, "%d", r->rc->gpus * r->rc->gpus);
+}
+static json_t *sq_value(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
+{
+    (void)f;
+    (void)c;
+    return json_integer(rc->gpus * rc->gpus);
+}
+static json_t *sq_pub_value(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+{
+    (void)f;
+    (void)t;
+    return r->gpus > 1 ? json_integer(r->gpus * r->gpus) : json_null();
+}
+
+Test(export, a_column_is_one_row)
+{
+    char *d = export_data();
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    rm_world *w = rm_build(ds, "/tmp/perfrepro-export-out");
+    size_t n = fw_columns_count + 1;
+    fw_column *t = calloc(n, sizeof *t);
+    memcpy(t, fw_columns, fw_columns_count * sizeof *t);
+    t[n - 1] = (fw_column){.key = "gpus_squared", .exported = 1, .head = sq_head,
+                           .cell = sq_cell, .value = sq_value, .pub_value = sq_pub_value};
+    /* the page: the heading last, a cell in each row */
+    lang l = {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}};
+    cr_assert(lang_load(&l, "templates", &err) == 0, "%s", err.msg);
+    const rm_fw *f = w->models[0]->fws[0];
+    vw_notes nt;
+    memset(&nt, 0, sizeof nt);
+    pr_buf page = PR_BUF_INIT, own = PR_BUF_INIT;
+    fwt_repro_table_of(t, n, w, &l, f, &f->cfgs[0], "", &nt, &page, &err);
+    fwt_repro_table(w, &l, f, &f->cfgs[0], "", &nt, &own, &err);
+    const char *md = pr_buf_cstr(&page);
+    cr_assert(strstr(md, " | log | GPUs² |\n"), "%s", md);
+    cr_assert(strstr(md, " | 1 |\n") && strstr(md, " | 64 |\n") && strstr(md, " | 256 |\n"),
+              "%s", md);
+    cr_assert(!strstr(pr_buf_cstr(&own), "GPUs²"));
+    /* the export: the key last; 1, 64, 256 in the reproduced rows; the
+     * published 1 and 8 GPUs: null (its function says none below 2), 64 */
+    json_t *rows = ex_rows_of(t, n, w);
+    cr_assert_eq(json_array_size(rows), 5);
+    const long long want[] = {1, 64, 256};
+    for (size_t i = 0; i < 5; i++) {
+        json_t *row = json_array_get(rows, i);
+        const char *key = NULL, *k;
+        json_t *v;
+        json_object_foreach(row, k, v) key = k;
+        cr_assert_str_eq(key, "gpus_squared");
+        v = json_object_get(row, "gpus_squared");
+        if (i == 3)
+            cr_assert(json_is_null(v), "row %zu", i);
+        else
+            cr_assert_eq(json_integer_value(v), i < 3 ? want[i] : 64, "row %zu", i);
+    }
+    json_decref(rows);
+    pr_buf_free(&page);
+    pr_buf_free(&own);
+    lang_free(&l);
+    free(t);
+    rm_free(w);
+    pr_data_free(ds);
+    rm_rf(d);
+    free(d);
+}
+
+/* Every row of the column table is whole: a cell has a heading, a column
+ * is in the table or the export, keys are unique. */
+Test(export, every_column_row_is_whole)
+{
+    for (size_t i = 0; i < fw_columns_count; i++) {
+        const fw_column *c = &fw_columns[i];
+        cr_expect(c->key && *c->key, "row %zu has no key", i);
+        cr_expect(c->exported || c->cell, "%s: neither shown nor exported", c->key);
+        cr_expect(!c->cell == !(c->head || c->head_id), "%s: cell and heading", c->key);
+        cr_expect(!(c->value || c->pub_value) || c->exported, "%s: a value not exported",
+                  c->key);
+        for (size_t j = 0; j < i; j++)
+            cr_expect(strcmp(c->key, fw_columns[j].key) != 0, "%s twice", c->key);
+    }
 }

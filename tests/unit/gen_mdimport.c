@@ -371,7 +371,7 @@ Test(mdimport, a_figure_that_cannot_be_kept_exactly_is_refused)
         {"9223372036854775807", "would be read back as 9223372036854775808"},
         {"9007199254740993", "would be read back as 9007199254740992"},
         {"1234567.123456789", "would be read back as 1234567.123456790"},
-        {"1.000000000000000001", "at most 17 decimals"},
+        {"1.000000000000000001", "would be read back as 1.000000000000000000"},
     };
     pr_err err;
     char *warnings = NULL;

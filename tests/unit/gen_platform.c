@@ -277,3 +277,79 @@ Test(platform, one_case_on_two_platforms_is_two_cases)
     rm_rf(dir);
     free(dir);
 }
+
+/* Issue 33: a platform is a system.  Two systems of one GPU (a 4-GPU and
+ * an 8-GPU H100 box, or two clusters) coexist, each named by its id; a
+ * plain device platform of the same GPU still is the one a run's
+ * environment finds; a CPU system counts threads. */
+static char *system_platform(const char *kind, const char *model, int per_node, int nodes,
+                             const char *host)
+{
+    return pr_xasprintf("{\"perfrepro\": 1, \"title\": {\"zh\": \"S\", \"en\": \"S\"},\n"
+                        " \"device\": {\"kind\": \"%s\", \"model\": \"%s\", \"per_node\": %d},\n"
+                        " \"system\": {\"nodes\": %d, \"host\": %s,\n"
+                        "            \"description\": \"Acme/systems/s.json\"}}\n",
+                        kind, model, per_node, nodes, host);
+}
+
+Test(platform, systems_of_one_device_coexist)
+{
+    char *dir = tmpdir();
+    const char *host = "{\"processor\": \"Xeon\", \"sockets\": 2, \"cores\": 56}";
+    char *box4 = system_platform("gpu", "NVIDIA H100-SXM5-80GB", 4, 1, host);
+    char *box8 = system_platform("gpu", "NVIDIA H100-SXM5-80GB", 8, 1, host);
+    char *cluster = system_platform("gpu", "NVIDIA H100-SXM5-80GB", 8, 316, host);
+    put(dir, "platforms/box4.json", box4);
+    put(dir, "platforms/box8.json", box8);
+    put(dir, "platforms/eos316.json", cluster);
+    put(dir, "platforms/H100-x8.json",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"H\", \"en\": \"H\"},\n"
+        " \"device\": {\"kind\": \"gpu\", \"model\": \"NVIDIA H100-SXM5-80GB\", \"per_node\": 8}}\n");
+    pr_dataset *d = NULL;
+    const char *e = load(dir, &d);
+    cr_assert_null(e, "%s", e);
+    const pr_platforms *ps = &d->platforms;
+    const pr_platform *p = pr_platform_find(ps, "eos316");
+    cr_assert(p);
+    cr_expect_eq(p->nodes, 316);
+    cr_expect_eq(p->host_sockets, 2);
+    cr_expect_str_eq(p->host_cpu, "Xeon");
+    cr_expect_eq(pr_platform_find(ps, "box4")->per_node, 4);
+    const pr_platform *env = pr_platform_for_device(ps, "NVIDIA H100-SXM5-80GB");
+    cr_expect(env && !strcmp(env->id, "H100-x8"), "%s", env ? env->id : "(none)");
+    cr_expect_str_eq(pr_platform_device_word(p), "gpu");
+    pr_data_free(d);
+    /* a bad system key is named */
+    put(dir, "platforms/eos316.json",
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"S\", \"en\": \"S\"},\n"
+        " \"device\": {\"kind\": \"gpu\", \"model\": \"G\"}, \"system\": {\"nodes\": 0}}\n");
+    e = load(dir, NULL);
+    cr_expect(e && strstr(e, "eos316.json") && strstr(e, "nodes"), "%s", e ? e : "(loaded)");
+    free(box4);
+    free(box8);
+    free(cluster);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(platform, a_cpu_system_reads_nodes_times_threads)
+{
+    char *dir = tmpdir();
+    char *cpu = system_platform("cpu", "AMD EPYC 7302", 16, 4,
+                                "{\"processor\": \"AMD EPYC 7302\", \"sockets\": 1, "
+                                "\"cores\": 8, \"threads\": 16}");
+    put(dir, "platforms/cpu4.json", cpu);
+    pr_dataset *d = NULL;
+    const char *e = load(dir, &d);
+    cr_assert_null(e, "%s", e);
+    const pr_platform *p = pr_platform_find(&d->platforms, "cpu4");
+    cr_assert(p);
+    cr_expect_eq(p->per_node, 16);
+    cr_expect_eq(p->nodes, 4);
+    cr_expect_eq(p->host_threads, 16);
+    cr_expect_str_eq(pr_platform_device_word(p), "thread"); /* "4 nodes × 16 threads" */
+    pr_data_free(d);
+    free(cpu);
+    rm_rf(dir);
+    free(dir);
+}

@@ -74,3 +74,37 @@ Test(record, steady_is_kept_and_checked)
     cr_expect(strstr(err.msg, "steady.verdict"), "%s", err.msg);
     pr_record_clear(&r);
 }
+
+/* Issue 33: a record keeps a double whole. An MLPerf time to train (ms over
+ * 60000) needs 17 significant digits; 10 lost it ("differs by 3e-8 %").
+ * Figures that 10 digits hold keep their bytes, also beside a 17-digit one. */
+Test(record, full_precision_round_trips)
+{
+    pr_record r;
+    pr_err err;
+    cr_assert_eq(load("8.1", "", &r, &err), 0, "%s", err.msg);
+    double exact = 1234567.0 / 60000.0; /* 20.576116666666667 */
+    r.final_result = exact;
+    char *text = pr_record_dumps(&r);
+    pr_record_clear(&r);
+    const char *at = strstr(text, "\"FINAL_RESULT\": ");
+    cr_assert(at, "%s", text);
+    double back = strtod(at + strlen("\"FINAL_RESULT\": "), NULL);
+    cr_expect_eq(back, exact, "%.17g read back as %.17g", exact, back);
+    free(text);
+    /* one figure in full does not print its neighbours at 17 digits */
+    cr_assert_eq(load("8.1", ", \"duration_s\": 0.1", &r, &err), 0, "%s", err.msg);
+    r.final_result = exact;
+    text = pr_record_dumps(&r);
+    pr_record_clear(&r);
+    cr_expect(strstr(text, "\"duration_s\": 0.1,") || strstr(text, "\"duration_s\": 0.1\n"), "%s",
+              text);
+    cr_expect(strstr(text, "\"FINAL_RESULT\": 20.576116666666667,"), "%s", text);
+    free(text);
+    cr_assert_eq(load("19.428", ", \"duration_s\": 0.1", &r, &err), 0, "%s", err.msg);
+    text = pr_record_dumps(&r);
+    cr_expect(strstr(text, "\"FINAL_RESULT\": 19.428,"), "%s", text);
+    cr_expect(strstr(text, "\"duration_s\": 0.1"), "%s", text);
+    free(text);
+    pr_record_clear(&r);
+}

@@ -24,6 +24,7 @@
 #include "fitcalc.h"
 #include "parse.h"
 #include "rule.h"
+#include "stats.h"
 
 /* ---- helpers ---- */
 
@@ -917,6 +918,20 @@ Test(fit, a_figure_that_cannot_be_a_result_is_refused)
     cr_expect_eq(pr_fit_figure_check("428", &err), 0);
     unlink(log);
     free(log);
+}
+
+/* Issue 33: --fit takes a figure as printed whatever its length: an MLPerf
+ * score printed to 17 digits was refused (12 decimals at most), and the
+ * value it is, computed in full, reproduces it. */
+Test(fit, a_figure_of_any_length_is_taken)
+{
+    pr_err err;
+    cr_expect_eq(pr_fit_figure_check("20.576116666666667", &err), 15, "%s", err.msg);
+    cr_expect_eq(pr_fit_figure_check("0.00000000000000012345678", &err), 23, "%s", err.msg);
+    cr_expect_eq(pr_stats_printed_match(1234567.0 / 60000.0, "20.576116666666667"),
+                 PR_PRINTED_ROUNDED);
+    cr_expect_eq(pr_stats_printed_match(1234567.0 / 60000.0, "20.576116666666668"),
+                 PR_PRINTED_DIFFERS);
 }
 
 /* ---- --explain ---- */

@@ -1,0 +1,83 @@
+/* cmd_build: `perfrepro-gen build`, the data through the pipeline into the
+ * reports tree (report.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "data.h"
+#include "gen_cmd.h"
+#include "jdoc.h"
+#include "report.h"
+
+static int run(int argc, char **argv);
+
+const cli_command cmd_build_command = {
+    "build", run,
+    "perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n"
+    "          [--budget-mb MB]\n",
+    "build     load and validate DIR (default data), write the reports tree to OUT\n"
+    "          (default reports): README.md (Chinese) and README.en.md (English)\n"
+    "          per page, from the templates in TEMPLATES (default templates);\n"
+    "          prints the files and bytes written; with --budget-mb a generation\n"
+    "          over MB megabytes (10^6 bytes) fails and OUT stays as it was\n", NULL};
+
+/* --budget-mb: a positive decimal number of megabytes (10^6 bytes) into
+ * *bytes (0: no budget); 2 (printed) when it is not one. */
+static int budget_of(const char *budget, unsigned long long *bytes)
+{
+    *bytes = 0;
+    if (!budget)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    double mb = strtod(budget, &end);
+    if (end == budget || *end || errno || !(mb > 0) || mb > 1e12) {
+        fprintf(stderr, "perfrepro-gen: build: --budget-mb '%s': not a positive number of "
+                        "megabytes\n", budget);
+        return 2;
+    }
+    *bytes = (unsigned long long)(mb * 1e6);
+    return 0;
+}
+
+static int run(int argc, char **argv)
+{
+    const char *data = "data", *templates = "templates", *out = "reports", *budget = NULL;
+    int no_charts = 0;
+    const cli_option opts[] = {
+        {"--data", .value = &data},
+        {"--templates", .value = &templates},
+        {"--out", .value = &out},
+        {"--no-charts", .flag = &no_charts},
+        {"--budget-mb", .value = &budget},
+    };
+    int parsed = cli_parse(GEN_PROG, &cmd_build_command, opts, sizeof opts / sizeof *opts, argc,
+                           argv);
+    if (parsed != CLI_OK)
+        return cli_status(parsed);
+    unsigned long long budget_bytes;
+    if (budget_of(budget, &budget_bytes))
+        return 2;
+    pr_json_init();
+    pr_err err;
+    pr_dataset *d = NULL;
+    if (pr_data_load(data, &d, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+        return 1;
+    }
+    int rc = 0;
+    pr_report_stats st = {0, 0, 0};
+    pr_report_opts o = {templates, out, !no_charts, budget_bytes, &st};
+    if (pr_report_build(d, &o, &err) < 0) {
+        fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
+        rc = 1;
+    } else {
+        printf("%s: %zu files, %.2f MB (%llu bytes), %zu new or rewritten", out, st.files,
+               st.bytes / 1e6, st.bytes, st.rewritten);
+        if (budget_bytes)
+            printf("; budget %.2f MB", budget_bytes / 1e6);
+        printf("\n");
+    }
+    pr_data_free(d);
+    return rc;
+}

@@ -1,0 +1,30 @@
+/* import_mlperf_sys: an MLPerf system description (SUBMITTER/systems/
+ * SYSTEM.json) made into a platform (data/platforms/ID.json, docs/
+ * data-model.md "Platform"): a platform per system, with its node count,
+ * accelerators per node, accelerator model and memory, host processors,
+ * interconnect, framework and software as the description states them.  A
+ * system without accelerators is a CPU platform whose devices are the
+ * host's threads. */
+#ifndef PR_IMPORT_MLPERF_SYS_H
+#define PR_IMPORT_MLPERF_SYS_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* The platform id of SYSTEM of SUBMITTER: "mlperf-SUBMITTER-SYSTEM" (a new
+ * string, freed by the caller). */
+char *import_mlperf_sys_id(const char *submitter, const char *system);
+
+/* The platform of the system description at path (rel: the path named in
+ * the platform, relative to the source), a new object the caller decrefs;
+ * NULL with err naming path and the field when a count is not a whole
+ * number, the node count is missing, or neither accelerators nor host
+ * processors are stated. */
+json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *err);
+
+/* Writes the platform of every SUBMITTER/systems/SYSTEM.json that has
+ * results into data/platforms/ (unchanged files untouched). */
+int import_mlperf_sys_write(const char *submission, const char *data, pr_err *err);
+
+#endif
