@@ -49,8 +49,8 @@ LIB_SRC := $(sort $(wildcard lib/*.c))
 # the folder listing (gen/README.md): 1-load, 2-model, 3-tables,
 # 4-charts, 5-views, 6-output; base/, template/ and import/ beside them.
 GEN_SRC := $(sort $(wildcard gen/*/*.c))
-GEN_INC := -Igen $(patsubst %/,-I%,$(sort $(dir $(GEN_SRC))))
-MEASURE_SRC := $(filter-out measure/main.c,$(sort $(wildcard measure/*.c)))
+GEN_INC := -Igen
+MEASURE_SRC := $(filter-out measure/main.c,$(sort $(wildcard measure/*/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 GEN_OBJ := $(GEN_SRC:%.c=$(BUILD)/%.o)
 MEASURE_OBJ := $(MEASURE_SRC:%.c=$(BUILD)/%.o)
@@ -118,7 +118,7 @@ $(BUILD)/tests/measure_%: $(BUILD)/tests/measure_%.o $(MEASURE_OBJ) $(LIB_OBJ)
 # A test double of bin/perfrepro-gpu (its tables, modelled figures): the
 # Hardware suites end to end without a GPU (tests/scripts/hw_pipeline.sh).
 FAKE_GPU := $(BUILD)/tests/fake-gpu
-$(FAKE_GPU): tests/fakes/fake_gpu.c $(BUILD)/measure/gpuhost.o
+$(FAKE_GPU): tests/fakes/fake_gpu.c $(BUILD)/measure/gpu/gpuhost.o
 	@mkdir -p $(@D)
 	$(CC) $(PR_CFLAGS) $(CFLAGS) -Imeasure -o $@ $^ -lm $(PR_LDFLAGS) $(LDFLAGS)
 

@@ -1,4 +1,4 @@
-/* abstat_bench N: pr_ab_compare of N runs against N runs (issue 31 #18),
+/* abstat_bench N: pr_abstat_compare of N runs against N runs (issue 31 #18),
  * timed alone; prints its seconds, the process's peak memory (as
  * getrusage counts it: a parent's peak is kept across exec, so
  * bench/scale.py measures it with GNU time) and the result to the last
@@ -35,9 +35,9 @@ int main(int argc, char **argv)
         a[i] = 1000 * (0.98 + 0.04 * (double)((i * 7919) % 10007) / 10007.0);
         b[i] = 1030 * (0.98 + 0.04 * (double)((i * 104729 + 17) % 10009) / 10009.0);
     }
-    pr_ab_result r;
+    pr_abstat_result r;
     double t0 = now();
-    int rc = pr_ab_compare(a, (size_t)n, b, (size_t)n, PR_AB_DELTA_DEFAULT, &r);
+    int rc = pr_abstat_compare(a, (size_t)n, b, (size_t)n, PR_AB_DELTA_DEFAULT, &r);
     double t1 = now();
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     printf("n=%ld seconds=%.6f peak_rss_mb=%.1f ratio=%.17g lo=%.17g hi=%.17g k=%zu "
            "coverage=%.17g verdict=%s\n",
            n, t1 - t0, (double)ru.ru_maxrss / 1024.0, r.ratio, r.lo, r.hi, r.k, r.coverage,
-           pr_ab_verdict_key(r.verdict));
+           pr_abstat_verdict_key(r.verdict));
     free(a);
     free(b);
     return 0;

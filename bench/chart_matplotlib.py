@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Draws perfrepro's sample scaling chart with matplotlib, for comparison
-with gen/4-charts/chart.c (pr_chart_render_png).
+with gen/4-charts/chart.c (chart_render_png).
 
     /usr/bin/python3 bench/chart_matplotlib.py OUT.png [N]
 

@@ -11,7 +11,7 @@ makes `make bench` fail with a message saying which, after every case has run:
   scale-hugo     the same builds per page beside Hugo rendering the pages they
                  wrote (front matter added), ms per page; target gen >= 2x Hugo
                  at every size
-  scale-compare  pr_ab_compare alone (bench/abstat_bench.c, compiled against
+  scale-compare  pr_abstat_compare alone (bench/abstat_bench.c, compiled against
                  each commit's lib/) at 2,000 / 10,000 / 100,000 runs a side,
                  and `perfrepro-gen compare` end to end at 10,000 runs a side
                  (bench/scale_data.py); target < 1 s and < 50 MB at 10,000, and
@@ -203,8 +203,8 @@ def scale_compare(r, base, failures):
             if label == "base" and n > 10000:
                 continue  # m·n doubles: 80 GB
             res, digits[(label, n)] = _run_abstat(r, exes[label], n, 1 if label == "base" else 3)
-            res["tool"] = r.T("pr_ab_compare %s，每侧 %d 次运行" % (label, n),
-                              "pr_ab_compare %s, %d runs a side" % (label, n))
+            res["tool"] = r.T("pr_abstat_compare %s，每侧 %d 次运行" % (label, n),
+                              "pr_abstat_compare %s, %d runs a side" % (label, n))
             results.append(res)
             r.say("scale compare: %s %d a side: %.4f s, %.1f MB; %s" % (
                 label, n, res["median"], res["peak_rss_mb"], digits[(label, n)]))
@@ -220,12 +220,12 @@ def scale_compare(r, base, failures):
     res.update(r.peak_rss(cmd.split(), runs=1))
     results.append(res)
     shutil.rmtree(d, ignore_errors=True)
-    head = [x for x in results if r.name(x["tool"]) == "pr_ab_compare HEAD, 10000 runs a side"][0]
+    head = [x for x in results if r.name(x["tool"]) == "pr_abstat_compare HEAD, 10000 runs a side"][0]
     differ = [n for (label, n) in digits if label == "base" and digits[(label, n)] != digits[("HEAD", n)]]
     met = head["median"] < 1 and head["peak_rss_mb"] < 50 and not differ
     ratio = None
     if base:
-        ratio = {"of": "pr_ab_compare base, 10000 runs a side", "to": r.name(head["tool"]),
+        ratio = {"of": "pr_abstat_compare base, 10000 runs a side", "to": r.name(head["tool"]),
                  "text": r.T("较早提交 ÷ HEAD（秒，每侧 10000 次运行）",
                              "base ÷ HEAD (seconds, 10000 runs a side)")}
     r.record("scale-compare", "两组运行的比较：每侧上万次运行", "Comparing two run sets of 10⁴ runs a side",
@@ -234,8 +234,8 @@ def scale_compare(r, base, failures):
                           "10000 runs a side in < 1 s and < 50 MB, the base's figures to the last digit"),
               "met": met},
              "bench/abstat_bench.c N; perfrepro-gen compare --a A --b B --format csv",
-             r.T("pr_ab_compare 单独计时（bench/abstat_bench.c 分别链接各提交的 lib/）；较早提交只测到每侧 10000 次",
-                 "pr_ab_compare timed alone (bench/abstat_bench.c linked with each commit's lib/); "
+             r.T("pr_abstat_compare 单独计时（bench/abstat_bench.c 分别链接各提交的 lib/）；较早提交只测到每侧 10000 次",
+                 "pr_abstat_compare timed alone (bench/abstat_bench.c linked with each commit's lib/); "
                  "the base only up to 10000 a side"))
     for n in differ:
         failures.append("scale-compare: %d runs a side: HEAD %s, base %s" % (

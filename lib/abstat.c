@@ -71,7 +71,7 @@ static double mwu_normal_cdf(size_t m, size_t n, double u)
     return 0.5 * erfc(-((u + 0.5 - mn / 2) / sd) / sqrt(2.0));
 }
 
-double pr_ab_mwu_cdf(size_t m, size_t n, long u)
+double pr_abstat_mwu_cdf(size_t m, size_t n, long u)
 {
     if (u < 0)
         return 0;
@@ -96,7 +96,7 @@ double pr_ab_mwu_cdf(size_t m, size_t n, long u)
 
 /* coverage(k) = 1 − 2·P(U <= k − 1) falls as k grows; the largest k at
  * which it is still >= PR_AB_COVERAGE_TARGET, else 1. */
-size_t pr_ab_moses_k(size_t m, size_t n, double *coverage)
+size_t pr_abstat_moses_k(size_t m, size_t n, double *coverage)
 {
     if (coverage)
         *coverage = 0;
@@ -187,7 +187,7 @@ static unsigned runs_needed(const double *la, size_t m, const double *lb, size_t
     return (unsigned)x;
 }
 
-static pr_ab_verdict verdict_of(double ratio, double lo, double hi, double delta)
+static pr_abstat_verdict verdict_of(double ratio, double lo, double hi, double delta)
 {
     int above = lo > 1, below = hi < 1;
     if (above && ratio >= 1 + delta)
@@ -260,7 +260,7 @@ static int double_cmp(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-int pr_ab_coverage_is_exact(size_t m, size_t n)
+int pr_abstat_coverage_is_exact(size_t m, size_t n)
 {
     return mwu_is_exact(m, n);
 }
@@ -268,8 +268,8 @@ int pr_ab_coverage_is_exact(size_t m, size_t n)
 /* Allocates the log values, in the given order and sorted, in one block
  * of 2·(m + n) doubles, freed here: the order statistics of the m·n
  * differences are selected (kth_difference), never stored. */
-int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double delta,
-                  pr_ab_result *out)
+int pr_abstat_compare(const double *a, size_t m, const double *b, size_t n, double delta,
+                      pr_abstat_result *out)
 {
     if (!out || (m && !a) || (n && !b) || !(delta > 0 && delta < 1))
         return -1;
@@ -295,24 +295,25 @@ int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double d
     qsort(sa, m, sizeof *sa, double_cmp);
     qsort(sb, n, sizeof *sb, double_cmp);
 
-    pr_ab_result r = {.m = m, .n = n, .ratio = NAN, .lo = NAN, .hi = NAN,
-                      .verdict = PR_AB_INSUFFICIENT};
+    pr_abstat_result r = {
+        .m = m, .n = n, .ratio = NAN, .lo = NAN, .hi = NAN, .verdict = PR_AB_INSUFFICIENT};
     double hl = 0;
     if (mn) {
         /* the median of the differences, as pr_stats_median takes it */
         if (mn % 2)
             hl = kth_difference(sa, m, sb, n, mn / 2 + 1);
         else
-            hl = (kth_difference(sa, m, sb, n, mn / 2) + kth_difference(sa, m, sb, n, mn / 2 + 1)) / 2;
+            hl = (kth_difference(sa, m, sb, n, mn / 2) + kth_difference(sa, m, sb, n, mn / 2 + 1)) /
+                 2;
         r.ratio = exp(hl);
     }
     if (m >= PR_AB_MIN_RUNS && n >= PR_AB_MIN_RUNS) {
-        r.k = pr_ab_moses_k(m, n, &r.coverage);
+        r.k = pr_abstat_moses_k(m, n, &r.coverage);
         if (r.k == 0) { /* memory ran out */
             free(mem);
             return -1;
         }
-        r.coverage_exact = pr_ab_coverage_is_exact(m, n);
+        r.coverage_exact = pr_abstat_coverage_is_exact(m, n);
         r.lo = exp(kth_difference(sa, m, sb, n, r.k));
         r.hi = exp(kth_difference(sa, m, sb, n, mn + 1 - r.k));
         r.verdict = verdict_of(r.ratio, r.lo, r.hi, delta);
@@ -324,20 +325,26 @@ int pr_ab_compare(const double *a, size_t m, const double *b, size_t n, double d
     return 0;
 }
 
-const char *pr_ab_verdict_key(pr_ab_verdict v)
+const char *pr_abstat_verdict_key(pr_abstat_verdict v)
 {
     switch (v) {
-    case PR_AB_FASTER: return "faster";
-    case PR_AB_SLOWER: return "slower";
-    case PR_AB_CHANGED_SMALL: return "changed_small";
-    case PR_AB_EQUIVALENT: return "equivalent";
-    case PR_AB_INCONCLUSIVE: return "inconclusive";
-    case PR_AB_INSUFFICIENT: return "insufficient";
+    case PR_AB_FASTER:
+        return "faster";
+    case PR_AB_SLOWER:
+        return "slower";
+    case PR_AB_CHANGED_SMALL:
+        return "changed_small";
+    case PR_AB_EQUIVALENT:
+        return "equivalent";
+    case PR_AB_INCONCLUSIVE:
+        return "inconclusive";
+    case PR_AB_INSUFFICIENT:
+        return "insufficient";
     }
     return NULL;
 }
 
-double pr_ab_expected_false(const double *coverage, size_t ncells)
+double pr_abstat_expected_false(const double *coverage, size_t ncells)
 {
     double s = 0;
     for (size_t i = 0; i < ncells; i++)

@@ -25,7 +25,8 @@ typedef struct pr_bitext {
  * -1 with err naming the file, line and field: not a string nor an object,
  * an object with keys other than zh and en, or with either missing or not a
  * non-empty string. */
-int pr_jbitext(const pr_jcur *obj, const char *key, int required, pr_bitext *out, pr_err *err);
+int pr_bitext_jbitext(const pr_jdoc_jcur *obj, const char *key, int required, pr_bitext *out,
+                      pr_err *err);
 
 /* The text in language code ("zh" or "en"; any other reads English),
  * borrowed from t; NULL when the field was absent. */

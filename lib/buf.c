@@ -51,7 +51,7 @@ char *pr_xstrndup(const char *s, size_t n)
     return p;
 }
 
-char *pr_xstrdup_trimmed(const char *s)
+char *pr_buf_xstrdup_trimmed(const char *s)
 {
     while (*s == ' ' || *s == '\t')
         s++;

@@ -3,7 +3,7 @@
  * Out-of-memory policy (decided once, for the whole project): every
  * allocation goes through pr_xmalloc/pr_xrealloc, which print a message and
  * abort() when the allocator fails.  Callers never check for NULL from them.
- * Jansson is configured with the same allocators (pr_json_init), so a NULL
+ * Jansson is configured with the same allocators (pr_jdoc_json_init), so a NULL
  * from a json_*() constructor means a programming error, not memory.
  */
 #ifndef PR_BUF_H
@@ -19,7 +19,7 @@ void *pr_xrealloc(void *ptr, size_t size);
 char *pr_xstrdup(const char *s);
 char *pr_xstrndup(const char *s, size_t n);
 /* A copy of s without the blanks and tabs at either end (the caller's). */
-char *pr_xstrdup_trimmed(const char *s);
+char *pr_buf_xstrdup_trimmed(const char *s);
 /* Returns a malloc'd formatted string; the caller frees it. */
 char *pr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -36,7 +36,10 @@ typedef struct pr_buf {
     size_t cap;
 } pr_buf;
 
-#define PR_BUF_INIT {NULL, 0, 0}
+#define PR_BUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 void pr_buf_init(pr_buf *b);
 /* Frees the storage; the buffer is empty and reusable afterwards. */

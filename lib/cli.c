@@ -8,7 +8,7 @@
 
 #include "buf.h"
 
-static const cli_command *find_command(const cli_program *p, const char *name)
+static const pr_cli_command *find_command(const pr_cli_program *p, const char *name)
 {
     for (size_t i = 0; i < p->ncommands; i++)
         if (!strcmp(p->commands[i]->name, name))
@@ -28,7 +28,7 @@ static void put_synopsis(const char *lead, const char *synopsis, FILE *f)
     }
 }
 
-void cli_usage(const cli_program *p, FILE *f)
+void pr_cli_usage(const pr_cli_program *p, FILE *f)
 {
     const char *prog = p->name;
     if (p->listing == CLI_LIST_SYNOPSES) {
@@ -39,8 +39,10 @@ void cli_usage(const cli_program *p, FILE *f)
             fputs(p->commands[i]->text, f);
         fputc('\n', f);
     } else {
-        fprintf(f, "usage: %s COMMAND [options]\n       %s help COMMAND\n       %s --version\n\n"
-                   "commands:\n", prog, prog, prog);
+        fprintf(f,
+                "usage: %s COMMAND [options]\n       %s help COMMAND\n       %s --version\n\n"
+                "commands:\n",
+                prog, prog, prog);
         for (size_t i = 0; i < p->ncommands; i++)
             fprintf(f, "  %-8s %s\n", p->commands[i]->name, p->commands[i]->text);
         fputc('\n', f);
@@ -48,7 +50,7 @@ void cli_usage(const cli_program *p, FILE *f)
     fprintf(f, "`%s COMMAND --help` describes a command.\n", prog);
 }
 
-void cli_command_usage(const cli_command *c, FILE *f)
+void pr_cli_command_usage(const pr_cli_command *c, FILE *f)
 {
     if (c->usage) {
         c->usage(f);
@@ -64,15 +66,15 @@ static int is_help(const char *a)
     return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
-int cli_dispatch(const cli_program *p, int argc, char **argv)
+int pr_cli_dispatch(const pr_cli_program *p, int argc, char **argv)
 {
     if (argc < 2) {
-        cli_usage(p, stderr);
+        pr_cli_usage(p, stderr);
         return 2;
     }
     const char *name = argv[1];
     if (is_help(name) || (!strcmp(name, "help") && argc == 2)) {
-        cli_usage(p, stdout);
+        pr_cli_usage(p, stdout);
         return 0;
     }
     if (!strcmp(name, "--version")) {
@@ -82,10 +84,10 @@ int cli_dispatch(const cli_program *p, int argc, char **argv)
     int help = !strcmp(name, "help");
     if (help)
         name = argv[2];
-    const cli_command *c = find_command(p, name);
+    const pr_cli_command *c = find_command(p, name);
     if (!c) {
         fprintf(stderr, "%s: unknown command \"%s\"\n", p->name, name);
-        cli_usage(p, stderr);
+        pr_cli_usage(p, stderr);
         return 2;
     }
     if (help) {
@@ -97,7 +99,7 @@ int cli_dispatch(const cli_program *p, int argc, char **argv)
     return c->fn(argc - 1, argv + 1);
 }
 
-int cli_usage_error(const char *prog, const cli_command *c, const char *fmt, ...)
+int pr_cli_usage_error(const char *prog, const pr_cli_command *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -105,17 +107,17 @@ int cli_usage_error(const char *prog, const cli_command *c, const char *fmt, ...
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    cli_command_usage(c, stderr);
+    pr_cli_command_usage(c, stderr);
     return 2;
 }
 
-int cli_status(int parsed)
+int pr_cli_status(int parsed)
 {
     return parsed == CLI_HELP ? 0 : 2;
 }
 
 /* Stores the value or flag of row o. */
-static void take(const cli_option *o, char *arg)
+static void take(const pr_cli_option *o, char *arg)
 {
     if (o->flag)
         *o->flag = 1;
@@ -129,7 +131,7 @@ static void take(const cli_option *o, char *arg)
  * as LONG_BASE + nopts (above every short option's letter, so that optopt
  * tells them apart); freed by the caller. */
 #define LONG_BASE 256
-static struct option *long_options(const cli_option *opts, size_t nopts)
+static struct option *long_options(const pr_cli_option *opts, size_t nopts)
 {
     struct option *lo = pr_xcalloc(nopts + 2, sizeof *lo);
     for (size_t i = 0; i < nopts; i++) {
@@ -145,7 +147,7 @@ static struct option *long_options(const cli_option *opts, size_t nopts)
 /* getopt's short options: ':' first (a missing value is ':', not '?'),
  * after '+' when operands stop the options; h, and each row's letter
  * (followed by ':' when it takes a value).  Freed by the caller. */
-static char *short_options(const cli_option *opts, size_t nopts, int operands)
+static char *short_options(const pr_cli_option *opts, size_t nopts, int operands)
 {
     pr_buf b = PR_BUF_INIT;
     pr_buf_puts(&b, operands ? ":h" : "+:h");
@@ -159,7 +161,7 @@ static char *short_options(const cli_option *opts, size_t nopts, int operands)
 }
 
 /* The row whose letter is ch, as LONG_BASE + its index; ch when none. */
-static int row_of_letter(const cli_option *opts, size_t nopts, int ch)
+static int row_of_letter(const pr_cli_option *opts, size_t nopts, int ch)
 {
     for (size_t i = 0; i < nopts; i++)
         if (opts[i].letter && opts[i].letter == ch)
@@ -167,14 +169,14 @@ static int row_of_letter(const cli_option *opts, size_t nopts, int ch)
     return ch;
 }
 
-int cli_parse(const char *prog, const cli_command *c, const cli_option *opts, size_t nopts,
-              int argc, char **argv)
+int pr_cli_parse(const char *prog, const pr_cli_command *c, const pr_cli_option *opts, size_t nopts,
+                 int argc, char **argv)
 {
-    return cli_parse_args(prog, c, opts, nopts, argc, argv, NULL);
+    return pr_cli_parse_args(prog, c, opts, nopts, argc, argv, NULL);
 }
 
-int cli_parse_args(const char *prog, const cli_command *c, const cli_option *opts, size_t nopts,
-                   int argc, char **argv, int *first)
+int pr_cli_parse_args(const char *prog, const pr_cli_command *c, const pr_cli_option *opts,
+                      size_t nopts, int argc, char **argv, int *first)
 {
     struct option *lo = long_options(opts, nopts);
     char *shorts = short_options(opts, nopts, first != NULL);
@@ -186,16 +188,16 @@ int cli_parse_args(const char *prog, const cli_command *c, const cli_option *opt
     while (rc == CLI_OK && (ch = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         ch = row_of_letter(opts, nopts, ch);
         if (ch == 'h' || ch == LONG_BASE + (int)nopts) {
-            cli_command_usage(c, stdout);
+            pr_cli_command_usage(c, stdout);
             rc = CLI_HELP;
         } else if (ch == ':') {
-            cli_usage_error(prog, c, "%s needs a value", argv[optind - 1]);
+            pr_cli_usage_error(prog, c, "%s needs a value", argv[optind - 1]);
             rc = CLI_USAGE;
         } else if (ch == '?') {
             if (optopt > 0 && optopt < LONG_BASE)
-                cli_usage_error(prog, c, "unknown option \"-%c\"", optopt);
+                pr_cli_usage_error(prog, c, "unknown option \"-%c\"", optopt);
             else
-                cli_usage_error(prog, c, "unknown option \"%s\"", argv[optind - 1]);
+                pr_cli_usage_error(prog, c, "unknown option \"%s\"", argv[optind - 1]);
             rc = CLI_USAGE;
         } else {
             seen[ch - LONG_BASE] = 1;
@@ -205,12 +207,12 @@ int cli_parse_args(const char *prog, const cli_command *c, const cli_option *opt
     if (first)
         *first = optind;
     else if (rc == CLI_OK && optind < argc) {
-        cli_usage_error(prog, c, "unexpected argument \"%s\"", argv[optind]);
+        pr_cli_usage_error(prog, c, "unexpected argument \"%s\"", argv[optind]);
         rc = CLI_USAGE;
     }
     for (size_t i = 0; rc == CLI_OK && i < nopts; i++)
         if (opts[i].required && !seen[i]) {
-            cli_usage_error(prog, c, "%s is required", opts[i].name);
+            pr_cli_usage_error(prog, c, "%s is required", opts[i].name);
             rc = CLI_USAGE;
         }
     free(lo);

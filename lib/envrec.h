@@ -1,5 +1,5 @@
 /* envrec: the schema of the environment record (DIR/env.json), checked in
- * one place.  perfrepro-measure writes it (measure/envinfo.c); perfrepro-gen
+ * one place.  perfrepro-measure writes it (measure/1-facts/envinfo.c); perfrepro-gen
  * loads it (gen/1-load/data.c) and shows it.  docs/data-model.md and
  * docs/measure-run.md describe the fields.
  *
@@ -13,7 +13,7 @@
  *    "runtime": {"libraries": [{"kind": blas|lapack|openmp|onednn,
  *                               "file"}...],
  *                "threads_max", "settings": {NAME: value or null}}, optional:
- *               what the jobs' processes loaded (measure/cpurt.h),
+ *               what the jobs' processes loaded (measure/1-facts/cpurt.h),
  *    "note": "free text"}
  *
  * Every field of host, framework and gpu is optional and may be null (not
@@ -30,9 +30,9 @@
 #include "jdoc.h"
 
 /* Checks the record at root; the error is "FILE:LINE:COL: FIELD: ...". */
-int pr_env_check(const pr_jcur *root, pr_err *err);
+int pr_envrec_check(const pr_jdoc_jcur *root, pr_err *err);
 /* Loads path (a regular file) and checks it; *out is a new reference the
  * caller owns (json_decref), set only on success. */
-int pr_env_load(const char *path, json_t **out, pr_err *err);
+int pr_envrec_load(const char *path, json_t **out, pr_err *err);
 
 #endif

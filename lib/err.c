@@ -7,8 +7,8 @@
 
 #include "buf.h"
 
-int pr_err_set(pr_err *e, const char *file, int line, int col, const char *field,
-               const char *fmt, ...)
+int pr_err_set(pr_err *e, const char *file, int line, int col, const char *field, const char *fmt,
+               ...)
 {
     if (!e)
         return -1;
@@ -54,7 +54,7 @@ int pr_err_prefix(pr_err *e, const char *fmt, ...)
     return -1;
 }
 
-int pr_err_missing_opts(pr_err *e, const pr_opt_need *need, size_t n)
+int pr_err_missing_opts(pr_err *e, const pr_err_opt_need *need, size_t n)
 {
     pr_buf names = PR_BUF_INIT;
     size_t missing = 0;

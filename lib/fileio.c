@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *pr_mode_name(unsigned mode)
+const char *pr_fileio_mode_name(unsigned mode)
 {
     return S_ISREG(mode)    ? "a regular file"
            : S_ISDIR(mode)  ? "a directory"
@@ -25,7 +25,7 @@ const char *pr_mode_name(unsigned mode)
                             : "a special file";
 }
 
-/* pr_open_regular, and *st_out what fstat said of the file (a read whole
+/* pr_fileio_open_regular, and *st_out what fstat said of the file (a read whole
  * needs its size: one fstat, not two). */
 static int open_regular(const char *path, struct stat *st_out, pr_err *err)
 {
@@ -41,7 +41,8 @@ static int open_regular(const char *path, struct stat *st_out, pr_err *err)
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file", pr_mode_name(st.st_mode));
+        pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
+                   pr_fileio_mode_name(st.st_mode));
         close(fd);
         return -1;
     }
@@ -52,13 +53,13 @@ static int open_regular(const char *path, struct stat *st_out, pr_err *err)
     return fd;
 }
 
-int pr_open_regular(const char *path, pr_err *err)
+int pr_fileio_open_regular(const char *path, pr_err *err)
 {
     struct stat st;
     return open_regular(path, &st, err);
 }
 
-int pr_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *err)
+int pr_fileio_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *err)
 {
     int rc = -1;
     struct stat st;
@@ -68,7 +69,8 @@ int pr_read_file_max(const char *path, size_t max_bytes, pr_buf *out, pr_err *er
     /* st_size of a sparse file is what a read would return: refuse before
      * reading, so a 1 GB hole costs nothing. */
     if ((unsigned long long)st.st_size > max_bytes) {
-        pr_err_set(err, path, 0, 0, NULL, "is %lld bytes, more than the %zu MiB a file read whole may weigh",
+        pr_err_set(err, path, 0, 0, NULL,
+                   "is %lld bytes, more than the %zu MiB a file read whole may weigh",
                    (long long)st.st_size, max_bytes >> 20);
         goto out;
     }
@@ -102,12 +104,12 @@ out:
     return rc;
 }
 
-int pr_read_file(const char *path, pr_buf *out, pr_err *err)
+int pr_fileio_read_file(const char *path, pr_buf *out, pr_err *err)
 {
-    return pr_read_file_max(path, PR_READ_MAX_BYTES, out, err);
+    return pr_fileio_read_file_max(path, PR_READ_MAX_BYTES, out, err);
 }
 
-int pr_path_within(const char *root, const char *path, pr_err *err)
+int pr_fileio_path_within(const char *root, const char *path, pr_err *err)
 {
     int rc = -1;
     char *real_root = realpath(root, NULL);
@@ -122,12 +124,11 @@ int pr_path_within(const char *root, const char *path, pr_err *err)
         goto out;
     }
     size_t n = strlen(real_root);
-    int inside = strcmp(real_root, "/") == 0 ||
-                 (strncmp(real_path, real_root, n) == 0 &&
-                  (real_path[n] == '/' || real_path[n] == '\0'));
+    int inside = strcmp(real_root, "/") == 0 || (strncmp(real_path, real_root, n) == 0 &&
+                                                 (real_path[n] == '/' || real_path[n] == '\0'));
     if (!inside) {
-        pr_err_set(err, path, 0, 0, NULL, "resolves outside %s (a symbolic link?); refusing to read it",
-                   root);
+        pr_err_set(err, path, 0, 0, NULL,
+                   "resolves outside %s (a symbolic link?); refusing to read it", root);
         goto out;
     }
     rc = 0;
@@ -137,28 +138,28 @@ out:
     return rc;
 }
 
-int pr_check_regular_within(const char *root, const char *path, pr_err *err)
+int pr_fileio_check_regular_within(const char *root, const char *path, pr_err *err)
 {
-    if (pr_path_within(root, path, err) < 0)
+    if (pr_fileio_path_within(root, path, err) < 0)
         return -1;
     struct stat st;
     if (stat(path, &st) < 0)
         return pr_err_errno(err, path, "cannot stat");
     if (!S_ISREG(st.st_mode))
         return pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
-                          pr_mode_name(st.st_mode));
+                          pr_fileio_mode_name(st.st_mode));
     return 0;
 }
 
-/* The walk of pr_check_tree_within below root. */
+/* The walk of pr_fileio_check_tree_within below root. */
 static int check_tree(const char *root, const char *dir, pr_err *err)
 {
     char **names;
-    if (pr_list_dir(dir, &names, NULL, err) < 0)
+    if (pr_fileio_list_dir(dir, &names, NULL, err) < 0)
         return -1;
     int rc = 0;
     for (char **p = names; *p && rc == 0; p++) {
-        char *path = pr_path_join(dir, *p);
+        char *path = pr_fileio_path_join(dir, *p);
         struct stat st;
         if (lstat(path, &st) < 0) {
             rc = pr_err_errno(err, path, "cannot stat");
@@ -167,33 +168,33 @@ static int check_tree(const char *root, const char *dir, pr_err *err)
         } else if (S_ISLNK(st.st_mode)) {
             /* Checked where it points; a folder it points to inside the
              * tree is walked at its own place (no loops). */
-            rc = pr_path_within(root, path, err);
+            rc = pr_fileio_path_within(root, path, err);
             if (rc == 0 && stat(path, &st) < 0)
                 rc = pr_err_errno(err, path, "cannot stat");
             if (rc == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
                 rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
-                                pr_mode_name(st.st_mode));
+                                pr_fileio_mode_name(st.st_mode));
         } else if (!S_ISREG(st.st_mode)) {
             rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a regular file",
-                            pr_mode_name(st.st_mode));
+                            pr_fileio_mode_name(st.st_mode));
         }
         free(path);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
-int pr_check_tree_within(const char *dir, pr_err *err)
+int pr_fileio_check_tree_within(const char *dir, pr_err *err)
 {
     return check_tree(dir, dir, err);
 }
 
-int pr_exchange(const char *a, const char *b)
+int pr_fileio_exchange(const char *a, const char *b)
 {
     return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
 }
 
-int pr_pid_alive(long pid)
+int pr_fileio_pid_alive(long pid)
 {
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
@@ -206,19 +207,19 @@ int pr_pid_alive(long pid)
 
 /* Sets sd->real, sd->parent and sd->base from sd->dir (an existing folder,
  * links resolved, or a name to create); the caller frees them
- * (pr_swapdir_free). */
-static int swap_locate(pr_swapdir *sd, pr_err *err)
+ * (pr_fileio_swapdir_free). */
+static int swap_locate(pr_fileio_swapdir *sd, pr_err *err)
 {
     struct stat st;
     if (lstat(sd->dir, &st) == 0) {
         sd->real = realpath(sd->dir, NULL);
         if (!sd->real)
             return pr_err_errno(err, sd->dir, "cannot resolve");
-        if (!pr_is_dir(sd->real))
+        if (!pr_fileio_is_dir(sd->real))
             return pr_err_set(err, sd->dir, 0, 0, NULL, "exists and is not a folder");
         if (strcmp(sd->real, "/") == 0)
             return pr_err_set(err, sd->dir, 0, 0, NULL, "cannot be the root folder");
-        sd->parent = pr_path_dirname(sd->real);
+        sd->parent = pr_fileio_path_dirname(sd->real);
         sd->base = pr_xstrdup(strrchr(sd->real, '/') + 1);
         return 0;
     }
@@ -227,25 +228,25 @@ static int swap_locate(pr_swapdir *sd, pr_err *err)
         dir[l - 1] = '\0';
     const char *slash = strrchr(dir, '/');
     sd->base = pr_xstrdup(slash ? slash + 1 : dir);
-    sd->parent = pr_path_dirname(dir);
+    sd->parent = pr_fileio_path_dirname(dir);
     free(dir);
     if (!sd->base[0] || strcmp(sd->base, ".") == 0 || strcmp(sd->base, "..") == 0)
         return pr_err_set(err, sd->dir, 0, 0, NULL, "not a folder name");
-    return pr_mkdirs(sd->parent, err);
+    return pr_fileio_mkdirs(sd->parent, err);
 }
 
 /* Removes what dead writers left beside the folder: their staging folders,
  * and an old tree (put back first when the folder is missing: a writer
  * killed between its two renames).  Returns 1 when it put one back. */
-static int swap_leftovers(const pr_swapdir *sd)
+static int swap_leftovers(const pr_fileio_swapdir *sd)
 {
     char **names = NULL;
     pr_err ignored;
     int restored = 0;
-    if (pr_list_dir(sd->parent, &names, NULL, &ignored) < 0)
+    if (pr_fileio_list_dir(sd->parent, &names, NULL, &ignored) < 0)
         return 0;
     size_t bl = strlen(sd->base);
-    char *dir = pr_path_join(sd->parent, sd->base);
+    char *dir = pr_fileio_path_join(sd->parent, sd->base);
     for (char **p = names; *p; p++) {
         const char *name = *p, *kind = name + 1 + bl;
         if (name[0] != '.' || strncmp(name + 1, sd->base, bl) != 0)
@@ -258,22 +259,22 @@ static int swap_leftovers(const pr_swapdir *sd)
         errno = 0;
         long pid = strtol(digits, &end, 10);
         if (end == digits || *end || errno || pid <= 0 ||
-            (pid != (long)getpid() && pr_pid_alive(pid)))
+            (pid != (long)getpid() && pr_fileio_pid_alive(pid)))
             continue;
-        char *path = pr_path_join(sd->parent, name);
+        char *path = pr_fileio_path_join(sd->parent, name);
         struct stat st;
         if (old && lstat(dir, &st) < 0 && errno == ENOENT && rename(path, dir) == 0)
             restored = 1;
         else
-            pr_remove_tree(path);
+            pr_fileio_remove_tree(path);
         free(path);
     }
     free(dir);
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return restored;
 }
 
-int pr_swapdir_open(pr_swapdir *sd, const char *dir, pr_err *err)
+int pr_fileio_swapdir_open(pr_fileio_swapdir *sd, const char *dir, pr_err *err)
 {
     struct stat st, pst;
     memset(sd, 0, sizeof *sd);
@@ -289,11 +290,11 @@ int pr_swapdir_open(pr_swapdir *sd, const char *dir, pr_err *err)
         if (swap_locate(sd, err) < 0)
             return -1;
     }
-    if (sd->real && (stat(sd->parent, &pst) < 0 || stat(sd->real, &st) < 0 ||
-                     pst.st_dev != st.st_dev))
+    if (sd->real &&
+        (stat(sd->parent, &pst) < 0 || stat(sd->real, &st) < 0 || pst.st_dev != st.st_dev))
         return 0; /* a mount point cannot be swapped: in place */
     char *name = pr_xasprintf(".%s" SWAP_STAGING_INFIX "%ld", sd->base, (long)getpid());
-    sd->stage = pr_path_join(sd->parent, name);
+    sd->stage = pr_fileio_path_join(sd->parent, name);
     free(name);
     int rc = -1;
     if (mkdir(sd->stage, 0755) == 0) {
@@ -306,14 +307,14 @@ int pr_swapdir_open(pr_swapdir *sd, const char *dir, pr_err *err)
     } else {
         rc = pr_err_errno(err, sd->stage, "cannot create the staging folder");
     }
-    if (rc < 0 || !pr_is_dir(sd->stage)) {
+    if (rc < 0 || !pr_fileio_is_dir(sd->stage)) {
         free(sd->stage);
         sd->stage = NULL;
     }
     return rc;
 }
 
-int pr_swapdir_swap(pr_swapdir *sd, const char *what, pr_err *err)
+int pr_fileio_swapdir_swap(pr_fileio_swapdir *sd, const char *what, pr_err *err)
 {
     int rc = 0;
     char *msg = NULL;
@@ -327,7 +328,7 @@ int pr_swapdir_swap(pr_swapdir *sd, const char *what, pr_err *err)
             free(sd->stage);
             sd->stage = NULL;
         }
-    } else if (pr_exchange(sd->stage, sd->real) == 0) {
+    } else if (pr_fileio_exchange(sd->stage, sd->real) == 0) {
         /* the staging folder now holds the previous tree */
     } else if (errno != EINVAL && errno != ENOSYS) {
         int e = errno;
@@ -339,7 +340,7 @@ int pr_swapdir_swap(pr_swapdir *sd, const char *what, pr_err *err)
          * the folder missing and the previous tree at .NAME.old.PID, which
          * the next writer puts back. */
         char *name = pr_xasprintf(".%s" SWAP_OLD_INFIX "%ld", sd->base, (long)getpid());
-        char *old = pr_path_join(sd->parent, name);
+        char *old = pr_fileio_path_join(sd->parent, name);
         free(name);
         int e;
         if (rename(sd->real, old) < 0) {
@@ -364,10 +365,10 @@ int pr_swapdir_swap(pr_swapdir *sd, const char *what, pr_err *err)
     return rc;
 }
 
-void pr_swapdir_free(pr_swapdir *sd)
+void pr_fileio_swapdir_free(pr_fileio_swapdir *sd)
 {
     if (sd->stage)
-        pr_remove_tree(sd->stage);
+        pr_fileio_remove_tree(sd->stage);
     free(sd->stage);
     free(sd->real);
     free(sd->parent);
@@ -385,7 +386,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
-int pr_remove_tree(const char *path)
+int pr_fileio_remove_tree(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) < 0)
@@ -412,8 +413,7 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
-static int write_replace(const char *path, const void *data, size_t len, int durable,
-                         pr_err *err);
+static int write_replace(const char *path, const void *data, size_t len, int durable, pr_err *err);
 
 /* Creates "PATH.tmp.PID.XXXXXX" beside path with O_CREAT|O_EXCL|O_NOFOLLOW
  * and a random suffix: the name cannot be predicted, and a file or symbolic
@@ -449,7 +449,7 @@ static int create_temp(const char *path, char **tmp_out, pr_err *err)
     return -1;
 }
 
-int pr_is_temp_name(const char *name, long *pid_out)
+int pr_fileio_is_temp_name(const char *name, long *pid_out)
 {
     const char *infix = strstr(name, PR_TEMP_INFIX);
     if (!infix)
@@ -473,44 +473,44 @@ int pr_is_temp_name(const char *name, long *pid_out)
     return 1;
 }
 
-void pr_remove_dead_temps(const char *dir, const char *stem_end)
+void pr_fileio_remove_dead_temps(const char *dir, const char *stem_end)
 {
     char **names = NULL;
     size_t se = strlen(stem_end);
     pr_err ignored;
-    if (pr_list_dir(dir, &names, NULL, &ignored) < 0)
+    if (pr_fileio_list_dir(dir, &names, NULL, &ignored) < 0)
         return;
     for (char **e = names; *e; e++) {
         long pid;
-        if (!pr_is_temp_name(*e, &pid))
+        if (!pr_fileio_is_temp_name(*e, &pid))
             continue;
-        /* NAME ends where the last infix starts (pr_is_temp_name's rule). */
+        /* NAME ends where the last infix starts (pr_fileio_is_temp_name's rule). */
         const char *t = strstr(*e, PR_TEMP_INFIX);
         for (const char *next; (next = strstr(t + 1, PR_TEMP_INFIX));)
             t = next;
         if ((size_t)(t - *e) < se || memcmp(t - se, stem_end, se) != 0)
             continue;
-        if (pid == (long)getpid() || pr_pid_alive(pid))
+        if (pid == (long)getpid() || pr_fileio_pid_alive(pid))
             continue;
-        char *p = pr_path_join(dir, *e);
-        (void)pr_remove_tree(p);
+        char *p = pr_fileio_path_join(dir, *e);
+        (void)pr_fileio_remove_tree(p);
         free(p);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
 }
 
-int pr_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
+int pr_fileio_write_atomic(const char *path, const void *data, size_t len, pr_err *err)
 {
     return write_replace(path, data, len, 1, err);
 }
 
-int pr_write_temp(const char *path, const void *data, size_t len, int durable, char **tmp_out,
-                  pr_err *err)
+int pr_fileio_write_temp(const char *path, const void *data, size_t len, int durable,
+                         char **tmp_out, pr_err *err)
 {
     int rc = -1, fd = -1;
-    char *dir = pr_path_dirname(path);
+    char *dir = pr_fileio_path_dirname(path);
     char *tmp = NULL;
-    if (pr_mkdirs(dir, err) < 0)
+    if (pr_fileio_mkdirs(dir, err) < 0)
         goto out;
     if ((fd = create_temp(path, &tmp, err)) < 0)
         goto out;
@@ -541,7 +541,7 @@ out:
     return rc;
 }
 
-int pr_commit_temp(const char *tmp, const char *path, pr_err *err)
+int pr_fileio_commit_temp(const char *tmp, const char *path, pr_err *err)
 {
     if (rename(tmp, path) < 0) {
         pr_err_errno(err, path, "cannot rename into place");
@@ -553,13 +553,12 @@ int pr_commit_temp(const char *tmp, const char *path, pr_err *err)
 
 /* Writes through a temporary file and rename; durable adds the fsync that
  * makes the content survive a crash, not only an interrupted writer. */
-static int write_replace(const char *path, const void *data, size_t len, int durable,
-                         pr_err *err)
+static int write_replace(const char *path, const void *data, size_t len, int durable, pr_err *err)
 {
     char *tmp = NULL;
-    if (pr_write_temp(path, data, len, durable, &tmp, err) < 0)
+    if (pr_fileio_write_temp(path, data, len, durable, &tmp, err) < 0)
         return -1;
-    int rc = pr_commit_temp(tmp, path, err);
+    int rc = pr_fileio_commit_temp(tmp, path, err);
     free(tmp);
     return rc;
 }
@@ -627,7 +626,7 @@ static ssize_t read_full(int fd, char *p, size_t len)
     return (ssize_t)got;
 }
 
-int pr_write_new(const char *path, const void *data, size_t len, pr_err *err)
+int pr_fileio_write_new(const char *path, const void *data, size_t len, pr_err *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
@@ -644,7 +643,7 @@ int pr_write_new(const char *path, const void *data, size_t len, pr_err *err)
     return bad ? -1 : 0;
 }
 
-/* Creates dst (pr_write_new's rules) holding what is left of in (src); on
+/* Creates dst (pr_fileio_write_new's rules) holding what is left of in (src); on
  * error dst is removed. */
 static int copy_to_new(int in, const char *src, const char *dst, pr_err *err)
 {
@@ -659,7 +658,7 @@ static int copy_to_new(int in, const char *src, const char *dst, pr_err *err)
     return rc;
 }
 
-int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
+int pr_fileio_link_or_copy(const char *src, const char *dst, pr_err *err)
 {
     if (link(src, dst) == 0)
         return 0;
@@ -672,7 +671,7 @@ int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
         errno = e;
         return pr_err_errno(err, dst, "cannot link");
     }
-    int in = pr_open_regular(src, err);
+    int in = pr_fileio_open_regular(src, err);
     if (in < 0)
         return -1;
     int rc = copy_to_new(in, src, dst, err);
@@ -680,11 +679,12 @@ int pr_link_or_copy(const char *src, const char *dst, pr_err *err)
     return rc;
 }
 
-int pr_stage_write(const char *prev, const char *dst, const void *data, size_t len, int *changed,
-                   pr_err *err)
+int pr_fileio_stage_write(const char *prev, const char *dst, const void *data, size_t len,
+                          int *changed, pr_err *err)
 {
-    *changed = !pr_file_equals(prev, data, len);
-    return *changed ? pr_write_new(dst, data, len, err) : pr_link_or_copy(prev, dst, err);
+    *changed = !pr_fileio_equals(prev, data, len);
+    return *changed ? pr_fileio_write_new(dst, data, len, err)
+                    : pr_fileio_link_or_copy(prev, dst, err);
 }
 
 /* 1 when the regular file dst holds exactly what in (of st_size size)
@@ -716,7 +716,8 @@ static int same_content(int in, off_t size, const char *dst)
     return same;
 }
 
-int pr_stage_copy(const char *src, const char *prev, const char *dst, int *changed, pr_err *err)
+int pr_fileio_stage_copy(const char *src, const char *prev, const char *dst, int *changed,
+                         pr_err *err)
 {
     int rc = -1;
     struct stat st;
@@ -730,19 +731,19 @@ int pr_stage_copy(const char *src, const char *prev, const char *dst, int *chang
         goto out;
     }
     *changed = !same;
-    rc = same ? pr_link_or_copy(prev, dst, err) : copy_to_new(in, src, dst, err);
+    rc = same ? pr_fileio_link_or_copy(prev, dst, err) : copy_to_new(in, src, dst, err);
 out:
     close(in);
     return rc;
 }
 
-int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)
+int pr_fileio_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)
 {
     int rc = -1, out = -1;
-    char *dir = pr_path_dirname(dst);
+    char *dir = pr_fileio_path_dirname(dst);
     char *tmp = NULL;
     *changed = 0;
-    int in = pr_open_regular(src, err);
+    int in = pr_fileio_open_regular(src, err);
     struct stat st;
     if (in < 0)
         goto out;
@@ -759,7 +760,7 @@ int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *e
         rc = 0;
         goto out;
     }
-    if (pr_mkdirs(dir, err) < 0 || (out = create_temp(dst, &tmp, err)) < 0 ||
+    if (pr_fileio_mkdirs(dir, err) < 0 || (out = create_temp(dst, &tmp, err)) < 0 ||
         copy_stream(in, src, out, dst, err) < 0)
         goto out;
     int fd = out;
@@ -768,7 +769,7 @@ int pr_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *e
         pr_err_errno(err, dst, "cannot write");
         goto out;
     }
-    rc = pr_commit_temp(tmp, dst, err);
+    rc = pr_fileio_commit_temp(tmp, dst, err);
     free(tmp);
     tmp = NULL;
     *changed = rc == 0;
@@ -784,14 +785,14 @@ out:
     return rc;
 }
 
-int pr_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
+int pr_fileio_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
 {
     int rc = -1, in = -1, out = -1;
-    char *dir = pr_path_dirname(dst);
+    char *dir = pr_fileio_path_dirname(dst);
     char *tmp = NULL;
-    if (pr_mkdirs(dir, err) < 0)
+    if (pr_fileio_mkdirs(dir, err) < 0)
         goto out;
-    if ((in = pr_open_regular(src, err)) < 0)
+    if ((in = pr_fileio_open_regular(src, err)) < 0)
         goto out;
     if ((out = create_temp(dst, &tmp, err)) < 0)
         goto out;
@@ -822,70 +823,75 @@ out:
     return rc;
 }
 
-int pr_copy_file_atomic(const char *src, const char *dst, pr_err *err)
+int pr_fileio_copy_file_atomic(const char *src, const char *dst, pr_err *err)
 {
     char *tmp = NULL;
-    int rc = pr_copy_temp(src, dst, &tmp, err);
+    int rc = pr_fileio_copy_temp(src, dst, &tmp, err);
     if (rc == 0)
-        rc = pr_commit_temp(tmp, dst, err);
+        rc = pr_fileio_commit_temp(tmp, dst, err);
     free(tmp);
     return rc;
 }
 
-int pr_file_equals(const char *path, const void *data, size_t len)
+int pr_fileio_equals(const char *path, const void *data, size_t len)
 {
     pr_buf old = PR_BUF_INIT;
     pr_err ignored;
     struct stat st;
     /* A symbolic link is never read (nor written through): it is replaced. */
     int same = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == len &&
-               pr_read_file(path, &old, &ignored) == 0 && old.len == len &&
+               pr_fileio_read_file(path, &old, &ignored) == 0 && old.len == len &&
                (len == 0 || memcmp(old.data, data, len) == 0);
     pr_buf_free(&old);
     return same;
 }
 
-int pr_write_if_changed(const char *path, const void *data, size_t len, pr_err *err)
+int pr_fileio_write_if_changed(const char *path, const void *data, size_t len, pr_err *err)
 {
-    if (pr_file_equals(path, data, len))
+    if (pr_fileio_equals(path, data, len))
         return 0;
     return write_replace(path, data, len, 0, err);
 }
 
-int pr_mkdirs(const char *path, pr_err *err)
+int pr_fileio_mkdirs(const char *path, pr_err *err)
 {
-    if (!*path || pr_is_dir(path))
+    if (!*path || pr_fileio_is_dir(path))
         return 0;
     /* The parent usually exists: one mkdir; walk up only when it does not. */
     if (mkdir(path, 0755) == 0 || errno == EEXIST)
-        return pr_is_dir(path) ? 0 : pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
+        return pr_fileio_is_dir(path)
+                   ? 0
+                   : pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
     if (errno != ENOENT)
         return pr_err_errno(err, path, "cannot create directory");
-    char *parent = pr_path_dirname(path);
+    char *parent = pr_fileio_path_dirname(path);
     /* "/" and "." are their own parents and always exist. */
-    int rc = strcmp(parent, path) == 0 ? pr_err_set(err, path, 0, 0, NULL, "cannot create directory")
-                                       : pr_mkdirs(parent, err);
+    int rc = strcmp(parent, path) == 0
+                 ? pr_err_set(err, path, 0, 0, NULL, "cannot create directory")
+                 : pr_fileio_mkdirs(parent, err);
     free(parent);
     if (rc < 0)
         return -1;
     if (mkdir(path, 0755) < 0 && errno != EEXIST)
         return pr_err_errno(err, path, "cannot create directory");
-    return pr_is_dir(path) ? 0 : pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
+    return pr_fileio_is_dir(path)
+               ? 0
+               : pr_err_set(err, path, 0, 0, NULL, "exists and is not a directory");
 }
 
-int pr_is_file(const char *path)
+int pr_fileio_is_file(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int pr_is_dir(const char *path)
+int pr_fileio_is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int pr_path_is_safe_relative(const char *rel)
+int pr_fileio_path_is_safe_relative(const char *rel)
 {
     if (!rel || !*rel || rel[0] == '/')
         return 0;
@@ -905,7 +911,7 @@ int pr_path_is_safe_relative(const char *rel)
     }
 }
 
-char *pr_path_join(const char *a, const char *b)
+char *pr_fileio_path_join(const char *a, const char *b)
 {
     if (!a || !*a || strcmp(a, ".") == 0)
         return pr_xstrdup(b);
@@ -913,7 +919,7 @@ char *pr_path_join(const char *a, const char *b)
     return pr_xasprintf("%s%s%s", a, a[la - 1] == '/' ? "" : "/", b);
 }
 
-char *pr_path_dirname(const char *path)
+char *pr_fileio_path_dirname(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -935,7 +941,7 @@ static size_t count_components(const char *dir)
     return n;
 }
 
-char *pr_path_relative(const char *from_dir, const char *to_path)
+char *pr_fileio_path_relative(const char *from_dir, const char *to_path)
 {
     /* Skip the common leading directories. */
     const char *f = strcmp(from_dir, ".") == 0 ? "" : from_dir;
@@ -957,12 +963,12 @@ char *pr_path_relative(const char *from_dir, const char *to_path)
     return pr_buf_detach(&b);
 }
 
-int pr_strv_cmp(const void *a, const void *b)
+int pr_fileio_strv_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *err)
+int pr_fileio_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *err)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -978,7 +984,7 @@ int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *e
         v[n++] = pr_xstrdup(e->d_name);
     }
     closedir(d);
-    pr_qsort(v, n, sizeof *v, pr_strv_cmp);
+    pr_qsort(v, n, sizeof *v, pr_fileio_strv_cmp);
     v[n] = NULL;
     *names_out = v;
     if (count_out)
@@ -986,7 +992,7 @@ int pr_list_dir(const char *dir, char ***names_out, size_t *count_out, pr_err *e
     return 0;
 }
 
-void pr_strv_free(char **v)
+void pr_fileio_strv_free(char **v)
 {
     if (!v)
         return;
@@ -995,7 +1001,7 @@ void pr_strv_free(char **v)
     free(v);
 }
 
-int pr_create_temp(const char *path, char **tmp_out, pr_err *err)
+int pr_fileio_create_temp(const char *path, char **tmp_out, pr_err *err)
 {
     return create_temp(path, tmp_out, err);
 }

@@ -21,10 +21,10 @@ static int link_tree(const char *src, const char *dst, int depth, pr_err *err)
     int rc = -1;
     if (depth > TREE_MAX_DEPTH)
         return pr_err_set(err, src, 0, 0, NULL, "more than %d folders deep", TREE_MAX_DEPTH);
-    if (pr_list_dir(src, &names, NULL, err) < 0)
+    if (pr_fileio_list_dir(src, &names, NULL, err) < 0)
         return -1;
     for (char **p = names; *p; p++) {
-        char *from = pr_path_join(src, *p), *to = pr_path_join(dst, *p);
+        char *from = pr_fileio_path_join(src, *p), *to = pr_fileio_path_join(dst, *p);
         struct stat st;
         int ok = -1;
         if (lstat(from, &st) < 0)
@@ -35,7 +35,7 @@ static int link_tree(const char *src, const char *dst, int depth, pr_err *err)
             else
                 ok = link_tree(from, to, depth + 1, err);
         } else if (S_ISREG(st.st_mode)) {
-            ok = pr_link_or_copy(from, to, err); /* a copy where links are refused */
+            ok = pr_fileio_link_or_copy(from, to, err); /* a copy where links are refused */
         } else if (S_ISLNK(st.st_mode)) {
             char target[PATH_MAX];
             ssize_t n = readlink(from, target, sizeof target - 1);
@@ -46,7 +46,8 @@ static int link_tree(const char *src, const char *dst, int depth, pr_err *err)
                 ok = symlink(target, to) < 0 ? pr_err_errno(err, to, "cannot link") : 0;
             }
         } else
-            pr_err_set(err, from, 0, 0, NULL, "%s, not a file or folder", pr_mode_name(st.st_mode));
+            pr_err_set(err, from, 0, 0, NULL, "%s, not a file or folder",
+                       pr_fileio_mode_name(st.st_mode));
         free(from);
         free(to);
         if (ok < 0)
@@ -54,11 +55,11 @@ static int link_tree(const char *src, const char *dst, int depth, pr_err *err)
     }
     rc = 0;
 out:
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
-int pr_tree_link(const char *src, const char *dst, pr_err *err)
+int pr_fstree_tree_link(const char *src, const char *dst, pr_err *err)
 {
     return link_tree(src, dst, 0, err);
 }
@@ -89,10 +90,10 @@ static int relink(const char *prev, const char *cur, int depth, pr_err *err)
     int rc = -1;
     if (depth > TREE_MAX_DEPTH)
         return pr_err_set(err, cur, 0, 0, NULL, "more than %d folders deep", TREE_MAX_DEPTH);
-    if (pr_list_dir(cur, &names, NULL, err) < 0)
+    if (pr_fileio_list_dir(cur, &names, NULL, err) < 0)
         return -1;
     for (char **p = names; *p; p++) {
-        char *old = pr_path_join(prev, *p), *now = pr_path_join(cur, *p);
+        char *old = pr_fileio_path_join(prev, *p), *now = pr_fileio_path_join(cur, *p);
         struct stat so, sn;
         int ok = 0;
         if (lstat(now, &sn) == 0 && lstat(old, &so) == 0) {
@@ -111,8 +112,8 @@ static int relink(const char *prev, const char *cur, int depth, pr_err *err)
                  * Where a link is refused (protected_hardlinks, another
                  * file system) the new file stays. */
                 char *tmp = pr_xasprintf("%s.relink", now);
-                if (same && (so.st_mode & 07777) == (sn.st_mode & 07777) &&
-                    link(old, tmp) == 0 && rename(tmp, now) < 0) {
+                if (same && (so.st_mode & 07777) == (sn.st_mode & 07777) && link(old, tmp) == 0 &&
+                    rename(tmp, now) < 0) {
                     ok = pr_err_errno(err, now, "cannot link to the unchanged file");
                     unlink(tmp);
                 }
@@ -126,11 +127,11 @@ static int relink(const char *prev, const char *cur, int depth, pr_err *err)
     }
     rc = 0;
 out:
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
-int pr_tree_relink_unchanged(const char *prev, const char *cur, pr_err *err)
+int pr_fstree_tree_relink_unchanged(const char *prev, const char *cur, pr_err *err)
 {
     return relink(prev, cur, 0, err);
 }
@@ -141,11 +142,11 @@ static int listing(const char *dir, const char *rel, int depth, pr_buf *out, pr_
     int rc = -1;
     if (depth > TREE_MAX_DEPTH)
         return pr_err_set(err, dir, 0, 0, NULL, "more than %d folders deep", TREE_MAX_DEPTH);
-    if (pr_list_dir(dir, &names, NULL, err) < 0)
+    if (pr_fileio_list_dir(dir, &names, NULL, err) < 0)
         return -1;
     for (char **p = names; *p; p++) {
-        char *path = pr_path_join(dir, *p);
-        char *sub = rel ? pr_path_join(rel, *p) : pr_xstrdup(*p);
+        char *path = pr_fileio_path_join(dir, *p);
+        char *sub = rel ? pr_fileio_path_join(rel, *p) : pr_xstrdup(*p);
         struct stat st;
         int ok = 0;
         if (lstat(path, &st) < 0)
@@ -164,11 +165,11 @@ static int listing(const char *dir, const char *rel, int depth, pr_buf *out, pr_
     }
     rc = 0;
 out:
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
-int pr_tree_listing(const char *dir, pr_buf *out, pr_err *err)
+int pr_fstree_tree_listing(const char *dir, pr_buf *out, pr_err *err)
 {
     return listing(dir, NULL, 0, out, err);
 }

@@ -14,17 +14,17 @@
  * copy where a link is refused: another file system, protected_hardlinks),
  * symbolic links copied as links (never followed).  Anything else (a FIFO,
  * a device, a socket) is an error naming it. */
-int pr_tree_link(const char *src, const char *dst, pr_err *err);
+int pr_fstree_tree_link(const char *src, const char *dst, pr_err *err);
 /* For each regular file of cur (not a link) whose counterpart in prev is a
  * regular file of another inode holding the same bytes: replaces it with a
  * hard link to prev's, so that a file rewritten with its old content keeps
  * its inode and mtime once cur replaces prev (left new where a link is
  * refused).  cur must be private to the caller (a staging tree). */
-int pr_tree_relink_unchanged(const char *prev, const char *cur, pr_err *err);
+int pr_fstree_tree_relink_unchanged(const char *prev, const char *cur, pr_err *err);
 /* Appends to out one line per entry below dir (sorted; path, type, inode,
  * size, mtime), never following links: two listings are equal only when
  * nothing in the tree was created, removed, replaced or written between
  * them. */
-int pr_tree_listing(const char *dir, pr_buf *out, pr_err *err);
+int pr_fstree_tree_listing(const char *dir, pr_buf *out, pr_err *err);
 
 #endif

@@ -15,9 +15,12 @@ struct pr_jdoc {
     json_t *root;
 };
 
-static void *json_xmalloc(size_t n) { return pr_xmalloc(n); }
+static void *json_xmalloc(size_t n)
+{
+    return pr_xmalloc(n);
+}
 
-void pr_json_init(void)
+void pr_jdoc_json_init(void)
 {
     static int done;
     if (!done) {
@@ -30,7 +33,7 @@ void pr_json_init(void)
  * len bytes and a NUL), freed here on error. */
 static int parse_owned(const char *name, char *text, size_t len, pr_jdoc **out, pr_err *err)
 {
-    pr_json_init();
+    pr_jdoc_json_init();
     json_error_t je;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     int rc = 0;
@@ -60,7 +63,7 @@ int pr_jdoc_parse(const char *name, const char *text, size_t len, pr_jdoc **out,
 int pr_jdoc_load(const char *path, pr_jdoc **out, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
-    if (pr_read_file(path, &b, err) < 0) {
+    if (pr_fileio_read_file(path, &b, err) < 0) {
         pr_buf_free(&b);
         return -1;
     }
@@ -79,37 +82,40 @@ void pr_jdoc_free(pr_jdoc *d)
     free(d);
 }
 
-const char *pr_jdoc_name(const pr_jdoc *d) { return d->name; }
+const char *pr_jdoc_name(const pr_jdoc *d)
+{
+    return d->name;
+}
 
-const char *pr_json_str(const json_t *o, const char *key)
+const char *pr_jdoc_json_str(const json_t *o, const char *key)
 {
     json_t *v = o ? json_object_get(o, key) : NULL;
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-pr_jcur pr_jdoc_root(const pr_jdoc *d)
+pr_jdoc_jcur pr_jdoc_root(const pr_jdoc *d)
 {
-    pr_jcur c = {d, NULL, NULL, 0, d->root};
+    pr_jdoc_jcur c = {d, NULL, NULL, 0, d->root};
     return c;
 }
 
-pr_jcur pr_jchild(const pr_jcur *c, const char *key)
+pr_jdoc_jcur pr_jdoc_jchild(const pr_jdoc_jcur *c, const char *key)
 {
-    pr_jcur k = {c->doc, c, key, 0, json_is_object(c->v) ? json_object_get(c->v, key) : NULL};
+    pr_jdoc_jcur k = {c->doc, c, key, 0, json_is_object(c->v) ? json_object_get(c->v, key) : NULL};
     return k;
 }
 
-pr_jcur pr_jitem(const pr_jcur *c, size_t i)
+pr_jdoc_jcur pr_jdoc_jitem(const pr_jdoc_jcur *c, size_t i)
 {
-    pr_jcur k = {c->doc, c, NULL, i, json_is_array(c->v) ? json_array_get(c->v, i) : NULL};
+    pr_jdoc_jcur k = {c->doc, c, NULL, i, json_is_array(c->v) ? json_array_get(c->v, i) : NULL};
     return k;
 }
 
-void pr_jpath(const pr_jcur *c, pr_buf *out)
+void pr_jdoc_jpath(const pr_jdoc_jcur *c, pr_buf *out)
 {
     if (!c->parent)
         return;
-    pr_jpath(c->parent, out);
+    pr_jdoc_jpath(c->parent, out);
     if (c->key) {
         if (out->len)
             pr_buf_putc(out, '.');
@@ -204,13 +210,25 @@ static int string_equals(const char *p, const char *end, const char *key)
         if (c == '\\' && p + 1 < end) {
             p++;
             switch (*p) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'u': return 0; /* rare in keys: treat as no match */
-            default: c = *p;
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 'b':
+                c = '\b';
+                break;
+            case 'f':
+                c = '\f';
+                break;
+            case 'u':
+                return 0; /* rare in keys: treat as no match */
+            default:
+                c = *p;
             }
         }
         if (*key != c)
@@ -222,7 +240,7 @@ static int string_equals(const char *p, const char *end, const char *key)
 }
 
 /* Moves s to the start of c's value; returns 0 or -1. */
-static int locate(const pr_jcur *c, scan *s)
+static int locate(const pr_jdoc_jcur *c, scan *s)
 {
     if (!c->parent) {
         skip_ws(s);
@@ -291,7 +309,7 @@ static void offset_to_pos(const char *text, const char *at, int *line, int *col)
     *col = k;
 }
 
-void pr_jpos(const pr_jcur *c, int *line, int *col)
+void pr_jdoc_jpos(const pr_jdoc_jcur *c, int *line, int *col)
 {
     *line = *col = 0;
     /* An absent value: point at its parent (the object that lacks it). */
@@ -302,12 +320,12 @@ void pr_jpos(const pr_jcur *c, int *line, int *col)
         offset_to_pos(c->doc->text, s.p, line, col);
 }
 
-int pr_jfail(const pr_jcur *c, pr_err *err, const char *fmt, ...)
+int pr_jdoc_jfail(const pr_jdoc_jcur *c, pr_err *err, const char *fmt, ...)
 {
     int line, col;
-    pr_jpos(c, &line, &col);
+    pr_jdoc_jpos(c, &line, &col);
     pr_buf path = PR_BUF_INIT, msg = PR_BUF_INIT;
-    pr_jpath(c, &path);
+    pr_jdoc_jpath(c, &path);
     va_list ap;
     va_start(ap, fmt);
     pr_buf_vprintf(&msg, fmt, ap);
@@ -341,13 +359,14 @@ static size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-int pr_jobject(const pr_jcur *c, const char *const *allowed, pr_err *err)
+int pr_jdoc_jobject(const pr_jdoc_jcur *c, const char *const *allowed, pr_err *err)
 {
     if (!json_is_object(c->v))
-        return pr_jfail(c, err, "expected an object");
+        return pr_jdoc_jfail(c, err, "expected an object");
     const char *key;
     json_t *val;
-    json_object_foreach(c->v, key, val) {
+    json_object_foreach(c->v, key, val)
+    {
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = strcmp(*a, key) == 0;
@@ -362,114 +381,118 @@ int pr_jobject(const pr_jcur *c, const char *const *allowed, pr_err *err)
                     best = *a;
                 }
             }
-            pr_jcur k = pr_jchild(c, key);
+            pr_jdoc_jcur k = pr_jdoc_jchild(c, key);
             if (best)
-                return pr_jfail(&k, err, "unknown key \"%s\" (did you mean \"%s\"?)", key, best);
-            return pr_jfail(&k, err, "unknown key \"%s\"", key);
+                return pr_jdoc_jfail(&k, err, "unknown key \"%s\" (did you mean \"%s\"?)", key,
+                                     best);
+            return pr_jdoc_jfail(&k, err, "unknown key \"%s\"", key);
         }
     }
     return 0;
 }
 
 /* Shared prologue of the typed getters. */
-static int field(const pr_jcur *obj, const char *key, int required, pr_jcur *out, pr_err *err)
+static int field(const pr_jdoc_jcur *obj, const char *key, int required, pr_jdoc_jcur *out,
+                 pr_err *err)
 {
-    *out = pr_jchild(obj, key);
+    *out = pr_jdoc_jchild(obj, key);
     if (!out->v) {
         if (required)
-            return pr_jfail(out, err, "missing required key \"%s\"", key);
+            return pr_jdoc_jfail(out, err, "missing required key \"%s\"", key);
         return 0;
     }
     return 1;
 }
 
-int pr_jstr(const pr_jcur *obj, const char *key, int required, const char **out, pr_err *err)
+int pr_jdoc_jstr(const pr_jdoc_jcur *obj, const char *key, int required, const char **out,
+                 pr_err *err)
 {
-    pr_jcur c;
+    pr_jdoc_jcur c;
     int rc = field(obj, key, required, &c, err);
     if (rc <= 0)
         return rc;
     if (!json_is_string(c.v))
-        return pr_jfail(&c, err, "expected a string");
+        return pr_jdoc_jfail(&c, err, "expected a string");
     *out = json_string_value(c.v);
     return 1;
 }
 
-int pr_jint(const pr_jcur *obj, const char *key, int required, long long min, long long max,
-            long long *out, pr_err *err)
+int pr_jdoc_jint(const pr_jdoc_jcur *obj, const char *key, int required, long long min,
+                 long long max, long long *out, pr_err *err)
 {
-    pr_jcur c;
+    pr_jdoc_jcur c;
     int rc = field(obj, key, required, &c, err);
     if (rc <= 0)
         return rc;
     if (!json_is_integer(c.v))
-        return pr_jfail(&c, err, "expected an integer");
+        return pr_jdoc_jfail(&c, err, "expected an integer");
     long long v = json_integer_value(c.v);
     if (v < min || v > max)
-        return pr_jfail(&c, err, "%lld is out of range [%lld, %lld]", v, min, max);
+        return pr_jdoc_jfail(&c, err, "%lld is out of range [%lld, %lld]", v, min, max);
     *out = v;
     return 1;
 }
 
-int pr_jnum(const pr_jcur *obj, const char *key, int required, double min, double *out,
-            pr_err *err)
+int pr_jdoc_jnum(const pr_jdoc_jcur *obj, const char *key, int required, double min, double *out,
+                 pr_err *err)
 {
-    pr_jcur c;
+    pr_jdoc_jcur c;
     int rc = field(obj, key, required, &c, err);
     if (rc <= 0)
         return rc;
     if (!json_is_number(c.v))
-        return pr_jfail(&c, err, "expected a number");
+        return pr_jdoc_jfail(&c, err, "expected a number");
     double v = json_number_value(c.v);
     if (!isfinite(v))
-        return pr_jfail(&c, err, "expected a finite number");
+        return pr_jdoc_jfail(&c, err, "expected a finite number");
     if (v < min)
-        return pr_jfail(&c, err, "%g is below the minimum %g", v, min);
+        return pr_jdoc_jfail(&c, err, "%g is below the minimum %g", v, min);
     *out = v;
     return 1;
 }
 
-int pr_jbool(const pr_jcur *obj, const char *key, int required, int *out, pr_err *err)
+int pr_jdoc_jbool(const pr_jdoc_jcur *obj, const char *key, int required, int *out, pr_err *err)
 {
-    pr_jcur c;
+    pr_jdoc_jcur c;
     int rc = field(obj, key, required, &c, err);
     if (rc <= 0)
         return rc;
     if (!json_is_boolean(c.v))
-        return pr_jfail(&c, err, "expected true or false");
+        return pr_jdoc_jfail(&c, err, "expected true or false");
     *out = json_is_true(c.v);
     return 1;
 }
 
-int pr_jarr(const pr_jcur *obj, const char *key, int required, size_t min_len, pr_jcur *out,
-            pr_err *err)
+int pr_jdoc_jarr(const pr_jdoc_jcur *obj, const char *key, int required, size_t min_len,
+                 pr_jdoc_jcur *out, pr_err *err)
 {
     int rc = field(obj, key, required, out, err);
     if (rc <= 0)
         return rc;
     if (!json_is_array(out->v))
-        return pr_jfail(out, err, "expected an array");
+        return pr_jdoc_jfail(out, err, "expected an array");
     if (json_array_size(out->v) < min_len)
-        return pr_jfail(out, err, "expected at least %zu element%s", min_len,
-                        min_len == 1 ? "" : "s");
+        return pr_jdoc_jfail(out, err, "expected at least %zu element%s", min_len,
+                             min_len == 1 ? "" : "s");
     return 1;
 }
 
-int pr_jobj(const pr_jcur *obj, const char *key, int required, pr_jcur *out, pr_err *err)
+int pr_jdoc_jobj(const pr_jdoc_jcur *obj, const char *key, int required, pr_jdoc_jcur *out,
+                 pr_err *err)
 {
     int rc = field(obj, key, required, out, err);
     if (rc <= 0)
         return rc;
     if (!json_is_object(out->v))
-        return pr_jfail(out, err, "expected an object");
+        return pr_jdoc_jfail(out, err, "expected an object");
     return 1;
 }
 
-int pr_jenum(const pr_jcur *obj, const char *key, int required, const char *const *choices,
-             const char **out, pr_err *err)
+int pr_jdoc_jenum(const pr_jdoc_jcur *obj, const char *key, int required,
+                  const char *const *choices, const char **out, pr_err *err)
 {
     const char *s = NULL;
-    int rc = pr_jstr(obj, key, required, &s, err);
+    int rc = pr_jdoc_jstr(obj, key, required, &s, err);
     if (rc <= 0)
         return rc;
     for (const char *const *c = choices; *c; c++)
@@ -480,8 +503,8 @@ int pr_jenum(const pr_jcur *obj, const char *key, int required, const char *cons
     pr_buf list = PR_BUF_INIT;
     for (const char *const *c = choices; *c; c++)
         pr_buf_printf(&list, "%s%s", c == choices ? "" : ", ", *c);
-    pr_jcur c = pr_jchild(obj, key);
-    pr_jfail(&c, err, "unknown value \"%s\" (expected one of: %s)", s, pr_buf_cstr(&list));
+    pr_jdoc_jcur c = pr_jdoc_jchild(obj, key);
+    pr_jdoc_jfail(&c, err, "unknown value \"%s\" (expected one of: %s)", s, pr_buf_cstr(&list));
     pr_buf_free(&list);
     return -1;
 }

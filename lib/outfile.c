@@ -47,14 +47,15 @@ static int out_target(const char *path, char **dest, int *into, pr_err *err)
         return 0;
     }
     if (!S_ISREG(st.st_mode))
-        return pr_err_set(err, path, 0, 0, NULL, "%s: not written", pr_mode_name(st.st_mode));
+        return pr_err_set(err, path, 0, 0, NULL, "%s: not written",
+                          pr_fileio_mode_name(st.st_mode));
     *dest = S_ISLNK(l.st_mode) ? realpath(path, NULL) : pr_xstrdup(path);
     if (!*dest)
         return pr_err_errno(err, path, "cannot resolve");
     return 0;
 }
 
-int pr_out_open(pr_out *o, const char *path, pr_err *err)
+int pr_outfile_open(pr_outfile_out *o, const char *path, pr_err *err)
 {
     memset(o, 0, sizeof *o);
     o->fd = -1;
@@ -77,26 +78,27 @@ int pr_out_open(pr_out *o, const char *path, pr_err *err)
         rc = 0;
         goto out;
     }
-    dir = pr_path_dirname(o->dest);
-    if (pr_mkdirs(dir, err) < 0 || (o->fd = pr_create_temp(o->dest, &o->tmp, err)) < 0)
+    dir = pr_fileio_path_dirname(o->dest);
+    if (pr_fileio_mkdirs(dir, err) < 0 ||
+        (o->fd = pr_fileio_create_temp(o->dest, &o->tmp, err)) < 0)
         goto out;
     o->own_fd = 1;
     rc = 0;
 out:
     free(dir);
     if (rc < 0)
-        pr_out_close(o, 0, NULL);
+        pr_outfile_close(o, 0, NULL);
     return rc;
 }
 
-int pr_out_write(pr_out *o, const void *data, size_t len, pr_err *err)
+int pr_outfile_write(pr_outfile_out *o, const void *data, size_t len, pr_err *err)
 {
     if (o->fd < 0 || write_all(o->fd, data, len) < 0)
         return pr_err_errno(err, o->path, "cannot write");
     return 0;
 }
 
-int pr_out_close(pr_out *o, int commit, pr_err *err)
+int pr_outfile_close(pr_outfile_out *o, int commit, pr_err *err)
 {
     int rc = commit ? 0 : -1;
     if (commit && o->tmp && fsync(o->fd) < 0 && errno != EINVAL && errno != EROFS)
@@ -105,7 +107,7 @@ int pr_out_close(pr_out *o, int commit, pr_err *err)
         rc = pr_err_errno(err, o->path, "cannot write");
     if (o->tmp) {
         if (rc == 0)
-            rc = pr_commit_temp(o->tmp, o->dest, err);
+            rc = pr_fileio_commit_temp(o->tmp, o->dest, err);
         else
             unlink(o->tmp);
     }
@@ -117,11 +119,11 @@ int pr_out_close(pr_out *o, int commit, pr_err *err)
     return rc;
 }
 
-int pr_write_out(const char *path, const void *data, size_t len, pr_err *err)
+int pr_outfile_write_out(const char *path, const void *data, size_t len, pr_err *err)
 {
-    pr_out o;
-    if (pr_out_open(&o, path, err) < 0)
+    pr_outfile_out o;
+    if (pr_outfile_open(&o, path, err) < 0)
         return -1;
-    int rc = pr_out_write(&o, data, len, err);
-    return pr_out_close(&o, rc == 0, err) < 0 ? -1 : rc;
+    int rc = pr_outfile_write(&o, data, len, err);
+    return pr_outfile_close(&o, rc == 0, err) < 0 ? -1 : rc;
 }

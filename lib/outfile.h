@@ -14,18 +14,18 @@
  * (links followed: /dev/stdout, a named pipe) is written into in place,
  * never renamed over; a folder, socket, block device or dangling link is
  * refused, naming what it is.  path NULL is standard output.  The caller
- * closes with pr_out_close, commit 0 to give up (the temporary file
+ * closes with pr_outfile_close, commit 0 to give up (the temporary file
  * removed; what went into a FIFO cannot be taken back). */
-typedef struct pr_out {
+typedef struct pr_outfile_out {
     int fd, own_fd;
     char *path; /* as given, for messages */
     char *dest; /* the regular file to replace; NULL when written in place */
     char *tmp;  /* the temporary file beside dest */
-} pr_out;
-int pr_out_open(pr_out *o, const char *path, pr_err *err);
-int pr_out_write(pr_out *o, const void *data, size_t len, pr_err *err);
-int pr_out_close(pr_out *o, int commit, pr_err *err);
+} pr_outfile_out;
+int pr_outfile_open(pr_outfile_out *o, const char *path, pr_err *err);
+int pr_outfile_write(pr_outfile_out *o, const void *data, size_t len, pr_err *err);
+int pr_outfile_close(pr_outfile_out *o, int commit, pr_err *err);
 /* All of data to path by the same rules, at once. */
-int pr_write_out(const char *path, const void *data, size_t len, pr_err *err);
+int pr_outfile_write_out(const char *path, const void *data, size_t len, pr_err *err);
 
 #endif

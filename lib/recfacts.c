@@ -3,28 +3,33 @@
 #include <stdint.h>
 #include <string.h>
 
-const char *const pr_recfacts_formats[] = {"dllogger", "argparse",      "mmcv",
-                                           "paddle",   "paddle-launch", "ppcls",
-                                           "paddleseg", "pprint",       "tf-flags",
-                                           NULL};
+const char *const pr_recfacts_formats[] = {"dllogger",      "argparse", "mmcv",      "paddle",
+                                           "paddle-launch", "ppcls",    "paddleseg", "pprint",
+                                           "tf-flags",      NULL};
 
 /* The keys besides "arg.<name>", in the order the docs list them. */
 static const char *const fact_keys[] = {
-    "args.format",   "command",      "container.release", "container.build",
-    "framework.name", "framework.version", "gpu.name",    "gpu.driver",
-    "gpu.driver_cuda", "cuda.version", "cudnn.version",   "nccl.version",
-    "time.first",    "time.last",    "facts.truncated",   NULL};
+    "args.format",     "command",           "container.release", "container.build",
+    "framework.name",  "framework.version", "gpu.name",          "gpu.driver",
+    "gpu.driver_cuda", "cuda.version",      "cudnn.version",     "nccl.version",
+    "time.first",      "time.last",         "facts.truncated",   NULL};
 
 static const char *const item_keys[] = {"key", "value", "line", "file", "cut", NULL};
 
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
+static int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
 
 static int is_alnum_(int c)
 {
     return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-int pr_recfacts_name_char(int c) { return is_alnum_(c) || c == '.' || c == '+' || c == '-'; }
+int pr_recfacts_name_char(int c)
+{
+    return is_alnum_(c) || c == '.' || c == '+' || c == '-';
+}
 
 /* One dotted-quad part at s[i..n): 1 to 3 digits, at most 255.  Returns the
  * digits' count, or 0. */
@@ -130,88 +135,95 @@ static int key_known(const char *k)
 
 /* Checks an item's value against its key (*truncated: a facts.truncated
  * item was seen before); -1 with err set. */
-static int value_check(const pr_jcur *it, const char *key, int *truncated, pr_err *err)
+static int value_check(const pr_jdoc_jcur *it, const char *key, int *truncated, pr_err *err)
 {
-    pr_jcur vc = pr_jchild(it, "value");
+    pr_jdoc_jcur vc = pr_jdoc_jchild(it, "value");
     const char *v = json_string_value(vc.v);
     size_t n = json_string_length(vc.v);
     int max = strcmp(key, "command") == 0 ? PR_RECFACTS_COMMAND_MAX : PR_RECFACTS_VALUE_MAX;
     if (n > (size_t)max)
-        return pr_jfail(&vc, err, "%zu bytes: at most %d (a longer value is cut and marked "
-                                  "\"cut\": true)",
-                        n, max);
+        return pr_jdoc_jfail(&vc, err,
+                             "%zu bytes: at most %d (a longer value is cut and marked "
+                             "\"cut\": true)",
+                             n, max);
     for (size_t j = 0; j < n; j++)
         if ((unsigned char)v[j] < 0x20 || v[j] == 0x7f)
-            return pr_jfail(&vc, err, "a control character at byte %zu", j);
+            return pr_jdoc_jfail(&vc, err, "a control character at byte %zu", j);
     if (strcmp(key, "args.format") == 0) {
         for (const char *const *f = pr_recfacts_formats; *f; f++)
             if (strcmp(*f, v) == 0)
                 return 0;
-        return pr_jfail(&vc, err, "unknown argument dump format \"%s\" (expected one of: "
-                                  "dllogger, argparse, mmcv, paddle, paddle-launch, ppcls, "
-                                  "paddleseg, pprint, tf-flags)",
-                        v);
+        return pr_jdoc_jfail(&vc, err,
+                             "unknown argument dump format \"%s\" (expected one of: "
+                             "dllogger, argparse, mmcv, paddle, paddle-launch, ppcls, "
+                             "paddleseg, pprint, tf-flags)",
+                             v);
     }
     if (strncmp(key, "time.", 5) == 0 && !pr_recfacts_is_time(v))
-        return pr_jfail(&vc, err, "\"%s\" is not a date and time as YYYY-MM-DDThh:mm:ss[.f]"
-                                  "[zone]",
-                        v);
+        return pr_jdoc_jfail(&vc, err,
+                             "\"%s\" is not a date and time as YYYY-MM-DDThh:mm:ss[.f]"
+                             "[zone]",
+                             v);
     if (strcmp(key, "facts.truncated") == 0) {
         if (*truncated)
-            return pr_jfail(it, err, "a second \"facts.truncated\"");
+            return pr_jdoc_jfail(it, err, "a second \"facts.truncated\"");
         *truncated = 1;
         if (!n || n > 18 || strspn(v, "0123456789") != n || v[0] == '0')
-            return pr_jfail(&vc, err, "expected the number of facts left out (digits)");
+            return pr_jdoc_jfail(&vc, err, "expected the number of facts left out (digits)");
     }
     size_t alen;
     if ((strncmp(key, "arg.", 4) == 0 || strcmp(key, "command") == 0) &&
         pr_recfacts_find_ipv4(v, n, &alen) >= 0)
-        return pr_jfail(&vc, err, "holds a machine address: records carry none (measure writes "
-                                  "\"%s\" in its place)",
-                        PR_RECFACTS_ADDRESS);
+        return pr_jdoc_jfail(&vc, err,
+                             "holds a machine address: records carry none (measure writes "
+                             "\"%s\" in its place)",
+                             PR_RECFACTS_ADDRESS);
     return 0;
 }
 
-int pr_recfacts_check(const pr_jcur *c, pr_err *err)
+int pr_recfacts_check(const pr_jdoc_jcur *c, pr_err *err)
 {
     if (!json_is_array(c->v))
-        return pr_jfail(c, err, "expected an array of {\"key\", \"value\", \"line\"} objects");
+        return pr_jdoc_jfail(c, err, "expected an array of {\"key\", \"value\", \"line\"} objects");
     size_t count = json_array_size(c->v);
     if (count > PR_RECFACTS_MAX)
-        return pr_jfail(c, err, "%zu items: at most %d", count, PR_RECFACTS_MAX);
+        return pr_jdoc_jfail(c, err, "%zu items: at most %d", count, PR_RECFACTS_MAX);
     long long prev_file = 0, prev_line = 0;
     int truncated = 0;
     for (size_t i = 0; i < count; i++) {
-        pr_jcur it = pr_jitem(c, i);
+        pr_jdoc_jcur it = pr_jdoc_jitem(c, i);
         const char *key, *value;
         long long line, file = 0;
         int cut = 0, rc;
-        if (pr_jobject(&it, item_keys, err) < 0 || pr_jstr(&it, "key", 1, &key, err) < 0 ||
-            pr_jstr(&it, "value", 1, &value, err) < 0 ||
-            pr_jint(&it, "line", 1, 1, INT64_C(1) << 53, &line, err) < 0 ||
-            pr_jint(&it, "file", 0, 1, 65535, &file, err) < 0 ||
-            (rc = pr_jbool(&it, "cut", 0, &cut, err)) < 0)
+        if (pr_jdoc_jobject(&it, item_keys, err) < 0 ||
+            pr_jdoc_jstr(&it, "key", 1, &key, err) < 0 ||
+            pr_jdoc_jstr(&it, "value", 1, &value, err) < 0 ||
+            pr_jdoc_jint(&it, "line", 1, 1, INT64_C(1) << 53, &line, err) < 0 ||
+            pr_jdoc_jint(&it, "file", 0, 1, 65535, &file, err) < 0 ||
+            (rc = pr_jdoc_jbool(&it, "cut", 0, &cut, err)) < 0)
             return -1;
         if (rc == 1 && !cut) {
-            pr_jcur cc = pr_jchild(&it, "cut");
-            return pr_jfail(&cc, err, "only true (a value that was not cut has no \"cut\")");
+            pr_jdoc_jcur cc = pr_jdoc_jchild(&it, "cut");
+            return pr_jdoc_jfail(&cc, err, "only true (a value that was not cut has no \"cut\")");
         }
         if (!key_known(key)) {
-            pr_jcur kc = pr_jchild(&it, "key");
-            return pr_jfail(&kc, err, "unknown key \"%s\" (expected arg.<name>, the name of "
-                                      "[A-Za-z0-9_.+-] and at most %d bytes with \"arg.\", or "
-                                      "one of: args.format, command, container.release, "
-                                      "container.build, framework.name, framework.version, "
-                                      "gpu.name, gpu.driver, gpu.driver_cuda, cuda.version, "
-                                      "cudnn.version, nccl.version, time.first, time.last, "
-                                      "facts.truncated)",
-                            key, PR_RECFACTS_KEY_MAX);
+            pr_jdoc_jcur kc = pr_jdoc_jchild(&it, "key");
+            return pr_jdoc_jfail(&kc, err,
+                                 "unknown key \"%s\" (expected arg.<name>, the name of "
+                                 "[A-Za-z0-9_.+-] and at most %d bytes with \"arg.\", or "
+                                 "one of: args.format, command, container.release, "
+                                 "container.build, framework.name, framework.version, "
+                                 "gpu.name, gpu.driver, gpu.driver_cuda, cuda.version, "
+                                 "cudnn.version, nccl.version, time.first, time.last, "
+                                 "facts.truncated)",
+                                 key, PR_RECFACTS_KEY_MAX);
         }
         if (file < prev_file || (file == prev_file && line < prev_line)) {
-            pr_jcur lc = pr_jchild(&it, file == prev_file ? "line" : "file");
-            return pr_jfail(&lc, err, "not in log order: file %lld line %lld after file %lld "
-                                      "line %lld",
-                            file, line, prev_file, prev_line);
+            pr_jdoc_jcur lc = pr_jdoc_jchild(&it, file == prev_file ? "line" : "file");
+            return pr_jdoc_jfail(&lc, err,
+                                 "not in log order: file %lld line %lld after file %lld "
+                                 "line %lld",
+                                 file, line, prev_file, prev_line);
         }
         prev_file = file;
         prev_line = line;
@@ -225,7 +237,8 @@ const char *pr_recfacts_value(const json_t *facts, const char *key, int *line)
 {
     size_t i;
     json_t *it;
-    json_array_foreach(facts, i, it) {
+    json_array_foreach(facts, i, it)
+    {
         const char *k = json_string_value(json_object_get(it, "key"));
         if (k && strcmp(k, key) == 0) {
             if (line)

@@ -2,7 +2,7 @@
  * what a log states about its own run (its arguments, container, GPU,
  * versions, command and dates), each value with the line it came from.
  *
- * measure writes it (measure/logfacts.c reads the log); record.c checks it
+ * measure writes it (measure/1-facts/logfacts.c reads the log); record.c checks it
  * when a record loads, through pr_recfacts_check.  This module holds what
  * both sides must agree on: the limits, the keys, the values a key takes,
  * and the address finder (records carry no machine address: measure blanks
@@ -52,7 +52,7 @@ int pr_recfacts_is_time(const char *s);
  * suits its key, items in log order
  * (file, then line), at most PR_RECFACTS_MAX of them.  Errors name the
  * item and field: "r.json:40:17: log_facts[3].line: ...". */
-int pr_recfacts_check(const pr_jcur *c, pr_err *err);
+int pr_recfacts_check(const pr_jdoc_jcur *c, pr_err *err);
 /* The value of the first item of facts (a checked log_facts array, or
  * NULL) with key key, borrowed, and its line in *line (may be NULL); NULL
  * when there is none. */

@@ -14,35 +14,69 @@
 
 const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
 const char *const pr_fail_reasons[] = {
-    "no_records",   /* the log had no matching record */
+    "no_records",      /* the log had no matching record */
     "too_few_records", /* fewer than min_records after skipping */
-    "parse_error",  /* the log could not be read or parsed */
-    "exit_status",  /* the job exited non-zero */
-    "signal",       /* the job was killed by a signal */
-    "timeout",      /* the job ran past its timeout */
-    "oom",          /* out of memory reported in the log */
-    "interrupted",  /* measure itself was interrupted */
-    "launch_error", /* the command could not be started */
-    "log_limit",    /* the job's log passed its size limit */
-    "no_gpu",       /* the workload needs a GPU and none was found */
-    "dataset",      /* a dataset was missing or its checksum differed */
-    "not_run",      /* planned but not run (e.g. dry run) */
-    "not_converged", /* the run stopped before its target quality (MLPerf "aborted") */
+    "parse_error",     /* the log could not be read or parsed */
+    "exit_status",     /* the job exited non-zero */
+    "signal",          /* the job was killed by a signal */
+    "timeout",         /* the job ran past its timeout */
+    "oom",             /* out of memory reported in the log */
+    "interrupted",     /* measure itself was interrupted */
+    "launch_error",    /* the command could not be started */
+    "log_limit",       /* the job's log passed its size limit */
+    "no_gpu",          /* the workload needs a GPU and none was found */
+    "dataset",         /* a dataset was missing or its checksum differed */
+    "not_run",         /* planned but not run (e.g. dry run) */
+    "not_converged",   /* the run stopped before its target quality (MLPerf "aborted") */
     NULL};
 
-static const char *const record_keys[] = {
-    "log_file", "model_name", "mission_name", "direction_id", "run_mode", "index", "gpu_num",
-    "FINAL_RESULT", "JOB_FAIL_FLAG", "UNIT", "perfrepro", "model", "framework",
-    "framework_version", "case", "precision", "batch_size", "nodes", "gpus_per_node", "repeat",
-    "seq_len", "origin", "failure", "env", "started_at", "duration_s", "exit_status", "signal",
-    "ended_processes", "stats", "rule", "metrics", "logs", "launch", "command", "platform",
-    "source", "log_facts", "step_trace", "steady", NULL};
+static const char *const record_keys[] = {"log_file",
+                                          "model_name",
+                                          "mission_name",
+                                          "direction_id",
+                                          "run_mode",
+                                          "index",
+                                          "gpu_num",
+                                          "FINAL_RESULT",
+                                          "JOB_FAIL_FLAG",
+                                          "UNIT",
+                                          "perfrepro",
+                                          "model",
+                                          "framework",
+                                          "framework_version",
+                                          "case",
+                                          "precision",
+                                          "batch_size",
+                                          "nodes",
+                                          "gpus_per_node",
+                                          "repeat",
+                                          "seq_len",
+                                          "origin",
+                                          "failure",
+                                          "env",
+                                          "started_at",
+                                          "duration_s",
+                                          "exit_status",
+                                          "signal",
+                                          "ended_processes",
+                                          "stats",
+                                          "rule",
+                                          "metrics",
+                                          "logs",
+                                          "launch",
+                                          "command",
+                                          "platform",
+                                          "source",
+                                          "log_facts",
+                                          "step_trace",
+                                          "steady",
+                                          NULL};
 static const char *const record_source_keys[] = {"repo", "commit", "path", "url", NULL};
-static const char *const launch_keys[] = {"launcher", "tasks", "ranks", "job_id", "hosts",
-                                          "container", "script", NULL};
+static const char *const launch_keys[] = {"launcher", "tasks",     "ranks",  "job_id",
+                                          "hosts",    "container", "script", NULL};
 static const char *const ended_keys[] = {"count", "names", "survived", NULL};
 
-int pr_str_in(const char *s, const char *const *list)
+int pr_record_str_in(const char *s, const char *const *list)
 {
     for (; s && *list; list++)
         if (strcmp(s, *list) == 0)
@@ -247,70 +281,72 @@ char *pr_record_dumps(const pr_record *r)
     return pr_buf_detach(&b);
 }
 
-static int get_str(const pr_jcur *c, const char *key, int required, char **out, pr_err *err)
+static int get_str(const pr_jdoc_jcur *c, const char *key, int required, char **out, pr_err *err)
 {
     const char *s = NULL;
-    int rc = pr_jstr(c, key, required, &s, err);
+    int rc = pr_jdoc_jstr(c, key, required, &s, err);
     if (rc == 1)
         *out = pr_xstrdup(s);
     return rc;
 }
 
-static int get_int(const pr_jcur *c, const char *key, int required, long long min,
+static int get_int(const pr_jdoc_jcur *c, const char *key, int required, long long min,
                    long long max, int *out, pr_err *err)
 {
     long long v = 0;
-    int rc = pr_jint(c, key, required, min, max, &v, err);
+    int rc = pr_jdoc_jint(c, key, required, min, max, &v, err);
     if (rc == 1)
         *out = (int)v;
     return rc;
 }
 
 /* Takes a new reference to an optional object/array field. */
-static int get_json(const pr_jcur *c, const char *key, int want_array, json_t **out, pr_err *err)
+static int get_json(const pr_jdoc_jcur *c, const char *key, int want_array, json_t **out,
+                    pr_err *err)
 {
-    pr_jcur f = pr_jchild(c, key);
+    pr_jdoc_jcur f = pr_jdoc_jchild(c, key);
     if (!f.v || json_is_null(f.v))
         return 0;
     if (want_array ? !json_is_array(f.v) : !json_is_object(f.v))
-        return pr_jfail(&f, err, want_array ? "expected an array" : "expected an object");
+        return pr_jdoc_jfail(&f, err, want_array ? "expected an array" : "expected an object");
     *out = json_incref(f.v);
     return 1;
 }
 
-int pr_text_check(const pr_jcur *c, pr_err *err)
+int pr_record_text_check(const pr_jdoc_jcur *c, pr_err *err)
 {
     if (json_is_string(c->v) && json_string_length(c->v) > PR_TEXT_MAX)
-        return pr_jfail(c, err, "%zu bytes of text: at most %d", json_string_length(c->v),
-                        PR_TEXT_MAX);
+        return pr_jdoc_jfail(c, err, "%zu bytes of text: at most %d", json_string_length(c->v),
+                             PR_TEXT_MAX);
     if (json_is_array(c->v)) {
         for (size_t i = 0; i < json_array_size(c->v); i++) {
-            pr_jcur it = pr_jitem(c, i);
-            if (pr_text_check(&it, err) < 0)
+            pr_jdoc_jcur it = pr_jdoc_jitem(c, i);
+            if (pr_record_text_check(&it, err) < 0)
                 return -1;
         }
     } else if (json_is_object(c->v)) {
         const char *k;
         json_t *v;
-        json_object_foreach(c->v, k, v) {
-            pr_jcur it = pr_jchild(c, k);
+        json_object_foreach(c->v, k, v)
+        {
+            pr_jdoc_jcur it = pr_jdoc_jchild(c, k);
             if (strlen(k) > PR_TEXT_MAX)
-                return pr_jfail(&it, err, "a key of %zu bytes: at most %d", strlen(k),
-                                PR_TEXT_MAX);
-            if (pr_text_check(&it, err) < 0)
+                return pr_jdoc_jfail(&it, err, "a key of %zu bytes: at most %d", strlen(k),
+                                     PR_TEXT_MAX);
+            if (pr_record_text_check(&it, err) < 0)
                 return -1;
         }
     }
     return 0;
 }
 
-int pr_is_commit_id(const char *s)
+int pr_record_is_commit_id(const char *s)
 {
     size_t n = strspn(s, "0123456789abcdefABCDEF");
     return s[n] == '\0' && n >= 7 && n <= 40;
 }
 
-int pr_is_ip_address(const char *s)
+int pr_record_is_ip_address(const char *s)
 {
     /* IPv6: hex digits and colons (at least two), optionally a dotted tail. */
     if (strchr(s, ':')) {
@@ -349,8 +385,8 @@ int pr_is_ip_address(const char *s)
  * value is written out as {"KEY": ...} and read back, so that errors name
  * the item ("log_facts[3].line").  json_pack's "O" takes its own
  * reference. */
-static int json_key_check(const char *key, json_t *val, int (*check)(const pr_jcur *, pr_err *),
-                          pr_err *err)
+static int json_key_check(const char *key, json_t *val,
+                          int (*check)(const pr_jdoc_jcur *, pr_err *), pr_err *err)
 {
     json_t *o = json_pack("{s:O}", key, val);
     char *text = json_dumps(o, JSON_COMPACT);
@@ -362,8 +398,8 @@ static int json_key_check(const char *key, json_t *val, int (*check)(const pr_jc
     }
     if (pr_jdoc_parse(key, text, strlen(text), &doc, err) < 0)
         goto out;
-    pr_jcur root = pr_jdoc_root(doc);
-    pr_jcur fc = pr_jchild(&root, key);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur fc = pr_jdoc_jchild(&root, key);
     rc = check(&fc, err);
 out:
     pr_jdoc_free(doc);
@@ -386,10 +422,12 @@ static int launch_check(const json_t *l, const char **field, char *why, size_t w
         snprintf(why, whylen, "expected an object");
         return -1;
     }
-    json_object_foreach((json_t *)l, k, v) {
+    json_object_foreach((json_t *)l, k, v)
+    {
         *field = k;
-        if (!pr_str_in(k, launch_keys)) {
-            snprintf(why, whylen, "unknown key (expected one of: launcher, tasks, ranks, "
+        if (!pr_record_str_in(k, launch_keys)) {
+            snprintf(why, whylen,
+                     "unknown key (expected one of: launcher, tasks, ranks, "
                      "job_id, hosts, container, script)");
             return -1;
         }
@@ -412,7 +450,7 @@ static int launch_check(const json_t *l, const char **field, char *why, size_t w
                     return -1;
                 }
                 /* Records are published; the seeds forbid machine addresses. */
-                if (pr_is_ip_address(h)) {
+                if (pr_record_is_ip_address(h)) {
                     snprintf(why, whylen, "[%zu]: \"%s\" is an address, not a host name", i, h);
                     return -1;
                 }
@@ -420,9 +458,9 @@ static int launch_check(const json_t *l, const char **field, char *why, size_t w
         } else if (!sv) {
             snprintf(why, whylen, "expected a string");
             return -1;
-        } else if ((strcmp(k, "launcher") == 0 && !pr_str_in(sv, launchers)) ||
-                   (strcmp(k, "ranks") == 0 && !pr_str_in(sv, ranks)) ||
-                   (strcmp(k, "container") == 0 && !pr_str_in(sv, containers))) {
+        } else if ((strcmp(k, "launcher") == 0 && !pr_record_str_in(sv, launchers)) ||
+                   (strcmp(k, "ranks") == 0 && !pr_record_str_in(sv, ranks)) ||
+                   (strcmp(k, "container") == 0 && !pr_record_str_in(sv, containers))) {
             snprintf(why, whylen, "unknown value \"%s\"", sv);
             return -1;
         } else if (strcmp(k, "job_id") == 0 &&
@@ -430,7 +468,7 @@ static int launch_check(const json_t *l, const char **field, char *why, size_t w
                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ-") != strlen(sv))) {
             snprintf(why, whylen, "\"%s\" is not a job id", sv);
             return -1;
-        } else if (strcmp(k, "script") == 0 && !pr_path_is_safe_relative(sv)) {
+        } else if (strcmp(k, "script") == 0 && !pr_fileio_path_is_safe_relative(sv)) {
             snprintf(why, whylen, "must be a relative path inside the run directory");
             return -1;
         }
@@ -457,9 +495,10 @@ static int ended_check(const json_t *e, const char **field, char *why, size_t wh
         snprintf(why, whylen, "expected an object");
         return -1;
     }
-    json_object_foreach((json_t *)e, k, v) {
+    json_object_foreach((json_t *)e, k, v)
+    {
         *field = k;
-        if (!pr_str_in(k, ended_keys)) {
+        if (!pr_record_str_in(k, ended_keys)) {
             snprintf(why, whylen, "unknown key (expected one of: count, names, survived)");
             return -1;
         }
@@ -498,8 +537,8 @@ static int ended_check(const json_t *e, const char **field, char *why, size_t wh
  * and says so with JOB_FAIL_FLAG and a reason (failure is a state, never a
  * value).  A 0 here once counted as 5 runs in compare's CSV and 0 on its
  * page. */
-#define FINAL_RESULT_WHY                                                                        \
-    "a successful case's figure must be a finite number > 0 (a run that gave none failed: "  \
+#define FINAL_RESULT_WHY                                                                           \
+    "a successful case's figure must be a finite number > 0 (a run that gave none failed: "        \
     "JOB_FAIL_FLAG 1 with a reason)"
 
 /* pr_record_check; json_checked: log_facts and step_trace were checked
@@ -508,21 +547,21 @@ static int ended_check(const json_t *e, const char **field, char *why, size_t wh
 static int record_check(const pr_record *r, int json_checked, pr_err *err)
 {
     const char *f = r->case_name ? r->case_name : "record";
-    if (!r->model || !pr_name_is_safe(r->model))
+    if (!r->model || !pr_suite_name_is_safe(r->model))
         return pr_err_set(err, f, 0, 0, "model", "\"%s\" is not a safe folder name",
                           r->model ? r->model : "");
-    if (!r->framework || !pr_name_is_safe(r->framework))
+    if (!r->framework || !pr_suite_name_is_safe(r->framework))
         return pr_err_set(err, f, 0, 0, "framework", "\"%s\" is not a safe folder name",
                           r->framework ? r->framework : "");
-    if (!pr_str_in(r->precision, pr_precisions))
+    if (!pr_record_str_in(r->precision, pr_precisions))
         return pr_err_set(err, f, 0, 0, "precision", "unknown precision \"%s\"",
                           r->precision ? r->precision : "");
     if (r->gpu_num != r->nodes * r->gpus_per_node)
         return pr_err_set(err, f, 0, 0, "gpu_num", "%d is not nodes (%d) x gpus_per_node (%d)",
                           r->gpu_num, r->nodes, r->gpus_per_node);
     if (strcmp(r->run_mode, r->gpu_num > 1 ? "mp" : "sp") != 0)
-        return pr_err_set(err, f, 0, 0, "run_mode", "\"%s\" does not match gpu_num %d",
-                          r->run_mode, r->gpu_num);
+        return pr_err_set(err, f, 0, 0, "run_mode", "\"%s\" does not match gpu_num %d", r->run_mode,
+                          r->gpu_num);
     if (!r->failed && !(isfinite(r->final_result) && r->final_result > 0))
         return pr_err_set(err, f, 0, 0, "FINAL_RESULT", FINAL_RESULT_WHY);
     json_t *per_run = r->failed ? NULL : json_object_get(r->stats, "per_run");
@@ -531,7 +570,7 @@ static int record_check(const pr_record *r, int json_checked, pr_err *err)
         if (json_is_number(x) && !(json_number_value(x) > 0))
             return pr_err_set(err, f, 0, 0, "stats.per_run", "[%zu]: %s", i, FINAL_RESULT_WHY);
     }
-    if (r->failed && !pr_str_in(r->fail_reason, pr_fail_reasons))
+    if (r->failed && !pr_record_str_in(r->fail_reason, pr_fail_reasons))
         return pr_err_set(err, f, 0, 0, "failure.reason", "unknown reason \"%s\"",
                           r->fail_reason ? r->fail_reason : "");
     if (!r->failed && (!r->log_file || !r->log_file[0]))
@@ -567,7 +606,10 @@ static int record_check(const pr_record *r, int json_checked, pr_err *err)
     return 0;
 }
 
-int pr_record_check(const pr_record *r, pr_err *err) { return record_check(r, 0, err); }
+int pr_record_check(const pr_record *r, pr_err *err)
+{
+    return record_check(r, 0, err);
+}
 
 /* A whole number of bytes, as a table's x. */
 static int is_bytes(const json_t *x)
@@ -598,149 +640,154 @@ static int is_value(const json_t *v)
 
 /* metrics.table (perfrepro-gpu tables) and metrics.series (nccl-tests rows):
  * the shapes gen's per-point tables and charts read (docs/data-model.md). */
-static int metrics_check(const pr_jcur *m, pr_err *err)
+static int metrics_check(const pr_jdoc_jcur *m, pr_err *err)
 {
     static const char *const table_keys[] = {"x", "unit", "columns", "rows", "peak", NULL};
     static const char *const series_keys[] = {"x", "y", "points", NULL};
     static const char *const table_x[] = {"bytes", "shape", NULL};
     static const char *const series_x[] = {"bytes", NULL};
     const char *x, *tmp;
-    pr_jcur t, cols, rows;
+    pr_jdoc_jcur t, cols, rows;
     double peak;
-    int rc = pr_jobj(m, "table", 0, &t, err);
+    int rc = pr_jdoc_jobj(m, "table", 0, &t, err);
     if (rc < 0)
         return -1;
     if (rc) {
-        if (pr_jobject(&t, table_keys, err) < 0 || pr_jenum(&t, "x", 1, table_x, &x, err) < 0 ||
-            pr_jstr(&t, "unit", 1, &tmp, err) < 0 || pr_jarr(&t, "columns", 1, 1, &cols, err) < 0 ||
-            pr_jarr(&t, "rows", 1, 0, &rows, err) < 0 || pr_jnum(&t, "peak", 0, 0, &peak, err) < 0)
+        if (pr_jdoc_jobject(&t, table_keys, err) < 0 ||
+            pr_jdoc_jenum(&t, "x", 1, table_x, &x, err) < 0 ||
+            pr_jdoc_jstr(&t, "unit", 1, &tmp, err) < 0 ||
+            pr_jdoc_jarr(&t, "columns", 1, 1, &cols, err) < 0 ||
+            pr_jdoc_jarr(&t, "rows", 1, 0, &rows, err) < 0 ||
+            pr_jdoc_jnum(&t, "peak", 0, 0, &peak, err) < 0)
             return -1;
         size_t nc = json_array_size(cols.v);
         if (nc > 64)
-            return pr_jfail(&cols, err, "at most 64 columns");
+            return pr_jdoc_jfail(&cols, err, "at most 64 columns");
         for (size_t i = 0; i < nc; i++) {
-            pr_jcur it = pr_jitem(&cols, i);
+            pr_jdoc_jcur it = pr_jdoc_jitem(&cols, i);
             if (!json_is_string(it.v) || !*json_string_value(it.v))
-                return pr_jfail(&it, err, "expected a column name");
+                return pr_jdoc_jfail(&it, err, "expected a column name");
             for (size_t j = 0; j < i; j++)
                 if (json_equal(it.v, json_array_get(cols.v, j)))
-                    return pr_jfail(&it, err, "column \"%s\" twice", json_string_value(it.v));
+                    return pr_jdoc_jfail(&it, err, "column \"%s\" twice", json_string_value(it.v));
         }
         if (json_array_size(rows.v) > 4096)
-            return pr_jfail(&rows, err, "at most 4096 rows");
+            return pr_jdoc_jfail(&rows, err, "at most 4096 rows");
         for (size_t i = 0; i < json_array_size(rows.v); i++) {
-            pr_jcur r = pr_jitem(&rows, i);
+            pr_jdoc_jcur r = pr_jdoc_jitem(&rows, i);
             if (!json_is_array(r.v) || json_array_size(r.v) != nc + 1)
-                return pr_jfail(&r, err, "expected [x, then %zu values]", nc);
-            pr_jcur x0 = pr_jitem(&r, 0);
+                return pr_jdoc_jfail(&r, err, "expected [x, then %zu values]", nc);
+            pr_jdoc_jcur x0 = pr_jdoc_jitem(&r, 0);
             if (strcmp(x, "shape") == 0 ? !is_shape(x0.v) : !is_bytes(x0.v))
-                return pr_jfail(&x0, err, strcmp(x, "shape") == 0
-                                              ? "expected a shape \"MxNxK\""
-                                              : "expected a whole number of bytes");
+                return pr_jdoc_jfail(&x0, err,
+                                     strcmp(x, "shape") == 0 ? "expected a shape \"MxNxK\""
+                                                             : "expected a whole number of bytes");
             for (size_t j = 1; j <= nc; j++) {
-                pr_jcur v = pr_jitem(&r, j);
+                pr_jdoc_jcur v = pr_jdoc_jitem(&r, j);
                 if (!json_is_null(v.v) && !is_value(v.v))
-                    return pr_jfail(&v, err, "expected a number >= 0, or null (N/A)");
+                    return pr_jdoc_jfail(&v, err, "expected a number >= 0, or null (N/A)");
             }
         }
     }
-    rc = pr_jobj(m, "series", 0, &t, err);
+    rc = pr_jdoc_jobj(m, "series", 0, &t, err);
     if (rc <= 0)
         return rc;
-    if (pr_jobject(&t, series_keys, err) < 0 || pr_jenum(&t, "x", 1, series_x, &x, err) < 0 ||
-        pr_jstr(&t, "y", 1, &tmp, err) < 0 || pr_jarr(&t, "points", 1, 0, &rows, err) < 0)
+    if (pr_jdoc_jobject(&t, series_keys, err) < 0 ||
+        pr_jdoc_jenum(&t, "x", 1, series_x, &x, err) < 0 ||
+        pr_jdoc_jstr(&t, "y", 1, &tmp, err) < 0 || pr_jdoc_jarr(&t, "points", 1, 0, &rows, err) < 0)
         return -1;
     if (json_array_size(rows.v) > 4096)
-        return pr_jfail(&rows, err, "at most 4096 points");
+        return pr_jdoc_jfail(&rows, err, "at most 4096 points");
     for (size_t i = 0; i < json_array_size(rows.v); i++) {
-        pr_jcur p = pr_jitem(&rows, i);
-        if (!json_is_array(p.v) || json_array_size(p.v) != 2 ||
-            !is_bytes(json_array_get(p.v, 0)) || !is_value(json_array_get(p.v, 1)))
-            return pr_jfail(&p, err, "expected [bytes, value >= 0]");
+        pr_jdoc_jcur p = pr_jdoc_jitem(&rows, i);
+        if (!json_is_array(p.v) || json_array_size(p.v) != 2 || !is_bytes(json_array_get(p.v, 0)) ||
+            !is_value(json_array_get(p.v, 1)))
+            return pr_jdoc_jfail(&p, err, "expected [bytes, value >= 0]");
     }
     return 0;
 }
 
 /* A record's source: where an imported log was published (repository,
  * commit, path in it; url optional, http(s) only). */
-int pr_source_opts_check(const char *repo, const char *commit, const char *path, pr_err *err)
+int pr_record_source_opts_check(const char *repo, const char *commit, const char *path, pr_err *err)
 {
-    if (!pr_is_commit_id(commit))
+    if (!pr_record_is_commit_id(commit))
         return pr_err_set(err, NULL, 0, 0, "--commit",
                           "\"%s\" is not a commit id (7 to 40 hex digits)", commit);
-    if (!pr_path_is_safe_relative(path))
+    if (!pr_fileio_path_is_safe_relative(path))
         return pr_err_set(err, NULL, 0, 0, "--path",
                           "\"%s\" is not a relative path in the repository", path);
     const char *slash = strchr(repo, '/');
-    if (!slash || strchr(slash + 1, '/') || !pr_name_is_safe(slash + 1) || slash == repo)
+    if (!slash || strchr(slash + 1, '/') || !pr_suite_name_is_safe(slash + 1) || slash == repo)
         return pr_err_set(err, NULL, 0, 0, "--repo", "\"%s\" is not OWNER/NAME", repo);
     return 0;
 }
 
-int pr_record_source_check(const pr_jcur *sc, pr_err *err)
+int pr_record_source_check(const pr_jdoc_jcur *sc, pr_err *err)
 {
     const char *repo, *commit, *path, *url;
     int rc;
-    if (pr_jobject(sc, record_source_keys, err) < 0 || pr_jstr(sc, "repo", 1, &repo, err) < 0 ||
-        pr_jstr(sc, "commit", 1, &commit, err) < 0 || pr_jstr(sc, "path", 1, &path, err) < 0 ||
-        (rc = pr_jstr(sc, "url", 0, &url, err)) < 0)
+    if (pr_jdoc_jobject(sc, record_source_keys, err) < 0 ||
+        pr_jdoc_jstr(sc, "repo", 1, &repo, err) < 0 ||
+        pr_jdoc_jstr(sc, "commit", 1, &commit, err) < 0 ||
+        pr_jdoc_jstr(sc, "path", 1, &path, err) < 0 ||
+        (rc = pr_jdoc_jstr(sc, "url", 0, &url, err)) < 0)
         return -1;
     const char *slash = strchr(repo, '/');
     if (!slash || slash == repo || strchr(slash + 1, '/') || !slash[1] || repo[0] == '-' ||
-        strpbrk(repo, " \t\n;&|$`'\"\\<>()"))
-    {
-        pr_jcur rc2 = pr_jchild(sc, "repo");
-        return pr_jfail(&rc2, err, "\"%s\" is not OWNER/NAME", repo);
+        strpbrk(repo, " \t\n;&|$`'\"\\<>()")) {
+        pr_jdoc_jcur rc2 = pr_jdoc_jchild(sc, "repo");
+        return pr_jdoc_jfail(&rc2, err, "\"%s\" is not OWNER/NAME", repo);
     }
-    if (!pr_is_commit_id(commit)) {
-        pr_jcur cc = pr_jchild(sc, "commit");
-        return pr_jfail(&cc, err, "\"%s\" is not a commit id (7 to 40 hex digits)", commit);
+    if (!pr_record_is_commit_id(commit)) {
+        pr_jdoc_jcur cc = pr_jdoc_jchild(sc, "commit");
+        return pr_jdoc_jfail(&cc, err, "\"%s\" is not a commit id (7 to 40 hex digits)", commit);
     }
-    if (!pr_path_is_safe_relative(path)) {
-        pr_jcur pc = pr_jchild(sc, "path");
-        return pr_jfail(&pc, err, "\"%s\" is not a relative path in the repository", path);
+    if (!pr_fileio_path_is_safe_relative(path)) {
+        pr_jdoc_jcur pc = pr_jdoc_jchild(sc, "path");
+        return pr_jdoc_jfail(&pc, err, "\"%s\" is not a relative path in the repository", path);
     }
     if (rc && strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0) {
-        pr_jcur uc = pr_jchild(sc, "url");
-        return pr_jfail(&uc, err, "expected an http(s):// URL");
+        pr_jdoc_jcur uc = pr_jdoc_jchild(sc, "url");
+        return pr_jdoc_jfail(&uc, err, "expected an http(s):// URL");
     }
     return 0;
 }
 
-int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
+int pr_record_from_json(const pr_jdoc_jcur *c, pr_record *r, pr_err *err)
 {
     static const char *const run_modes[] = {"sp", "mp", NULL};
     static const char *const origins[] = {"measured", "parsed", NULL};
     const char *s = NULL;
     long long v;
-    if (pr_jobject(c, record_keys, err) < 0)
+    if (pr_jdoc_jobject(c, record_keys, err) < 0)
         return -1;
     /* Every field that can reach a report is bounded text; "command" (the
      * argv measure ran, never shown) is kept whatever its length. */
     const char *key;
     json_t *val;
-    json_object_foreach(c->v, key, val) {
-        pr_jcur f = pr_jchild(c, key);
-        if (strcmp(key, "command") != 0 && pr_text_check(&f, err) < 0)
+    json_object_foreach(c->v, key, val)
+    {
+        pr_jdoc_jcur f = pr_jdoc_jchild(c, key);
+        if (strcmp(key, "command") != 0 && pr_record_text_check(&f, err) < 0)
             return -1;
     }
-    if (pr_jint(c, "perfrepro", 1, 1, PR_SCHEMA_VERSION, &v, err) < 0 ||
+    if (pr_jdoc_jint(c, "perfrepro", 1, 1, PR_SCHEMA_VERSION, &v, err) < 0 ||
         get_str(c, "log_file", 1, &r->log_file, err) < 0 ||
         get_str(c, "model_name", 1, &r->model_name, err) < 0 ||
         get_str(c, "mission_name", 1, &r->mission_name, err) < 0 ||
         get_int(c, "direction_id", 1, 0, 2, &r->direction_id, err) < 0 ||
-        pr_jenum(c, "run_mode", 1, run_modes, &s, err) < 0)
+        pr_jdoc_jenum(c, "run_mode", 1, run_modes, &s, err) < 0)
         return -1;
     strcpy(r->run_mode, s);
     if (get_int(c, "index", 1, 1, 100, &r->index, err) < 0 ||
         get_int(c, "gpu_num", 1, 1, 1 << 20, &r->gpu_num, err) < 0 ||
         get_int(c, "JOB_FAIL_FLAG", 1, 0, 1, &r->failed, err) < 0 ||
-        get_str(c, "UNIT", 1, &r->unit, err) < 0 ||
-        get_str(c, "model", 1, &r->model, err) < 0 ||
+        get_str(c, "UNIT", 1, &r->unit, err) < 0 || get_str(c, "model", 1, &r->model, err) < 0 ||
         get_str(c, "framework", 1, &r->framework, err) < 0 ||
         get_str(c, "framework_version", 0, &r->framework_version, err) < 0 ||
         get_str(c, "case", 1, &r->case_name, err) < 0 ||
-        pr_jenum(c, "precision", 1, pr_precisions, &s, err) < 0)
+        pr_jdoc_jenum(c, "precision", 1, pr_precisions, &s, err) < 0)
         return -1;
     r->precision = pr_xstrdup(s);
     /* 0: not applicable (nccl-tests, MLPerf time to train). */
@@ -750,37 +797,38 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         get_int(c, "repeat", 1, 1, 1 << 16, &r->repeat, err) < 0 ||
         get_int(c, "seq_len", 0, 1, 1 << 24, &r->seq_len, err) < 0)
         return -1;
-    if (pr_jenum(c, "origin", 1, origins, &s, err) < 0)
+    if (pr_jdoc_jenum(c, "origin", 1, origins, &s, err) < 0)
         return -1;
     r->origin = pr_xstrdup(s);
 
-    pr_jcur fr = pr_jchild(c, "FINAL_RESULT");
-    pr_jcur fl = pr_jchild(c, "failure");
+    pr_jdoc_jcur fr = pr_jdoc_jchild(c, "FINAL_RESULT");
+    pr_jdoc_jcur fl = pr_jdoc_jchild(c, "failure");
     if (r->failed) {
         if (!fr.v || !json_is_null(fr.v))
-            return pr_jfail(fr.v ? &fr : c, err,
-                            "a failed case (JOB_FAIL_FLAG 1) must have FINAL_RESULT null");
+            return pr_jdoc_jfail(fr.v ? &fr : c, err,
+                                 "a failed case (JOB_FAIL_FLAG 1) must have FINAL_RESULT null");
         static const char *const fkeys[] = {"reason", "detail", NULL};
         if (!fl.v)
-            return pr_jfail(c, err, "a failed case (JOB_FAIL_FLAG 1) needs \"failure\"");
-        if (pr_jobject(&fl, fkeys, err) < 0 ||
-            pr_jenum(&fl, "reason", 1, pr_fail_reasons, &s, err) < 0)
+            return pr_jdoc_jfail(c, err, "a failed case (JOB_FAIL_FLAG 1) needs \"failure\"");
+        if (pr_jdoc_jobject(&fl, fkeys, err) < 0 ||
+            pr_jdoc_jenum(&fl, "reason", 1, pr_fail_reasons, &s, err) < 0)
             return -1;
         r->fail_reason = pr_xstrdup(s);
         if (get_str(&fl, "detail", 0, &r->fail_detail, err) < 0)
             return -1;
     } else {
         if (fl.v)
-            return pr_jfail(&fl, err, "a case that did not fail (JOB_FAIL_FLAG 0) has no failure");
-        if (pr_jnum(c, "FINAL_RESULT", 1, 0, &r->final_result, err) < 0)
+            return pr_jdoc_jfail(&fl, err,
+                                 "a case that did not fail (JOB_FAIL_FLAG 0) has no failure");
+        if (pr_jdoc_jnum(c, "FINAL_RESULT", 1, 0, &r->final_result, err) < 0)
             return -1;
         if (!(r->final_result > 0))
-            return pr_jfail(&fr, err, FINAL_RESULT_WHY);
+            return pr_jdoc_jfail(&fr, err, FINAL_RESULT_WHY);
     }
     double d = -1;
     if (get_str(c, "env", 0, &r->env, err) < 0 ||
         get_str(c, "started_at", 0, &r->started_at, err) < 0 ||
-        pr_jnum(c, "duration_s", 0, 0, &d, err) < 0 ||
+        pr_jdoc_jnum(c, "duration_s", 0, 0, &d, err) < 0 ||
         get_int(c, "exit_status", 0, 0, 255, &r->exit_status, err) < 0 ||
         get_int(c, "signal", 0, 1, 128, &r->term_signal, err) < 0 ||
         get_json(c, "stats", 0, &r->stats, err) < 0 || get_json(c, "rule", 0, &r->rule, err) < 0 ||
@@ -791,15 +839,16 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         get_json(c, "ended_processes", 0, &r->ended_processes, err) < 0)
         return -1;
     if (r->metrics) {
-        pr_jcur mc = pr_jchild(c, "metrics");
+        pr_jdoc_jcur mc = pr_jdoc_jchild(c, "metrics");
         if (metrics_check(&mc, err) < 0)
             return -1;
     }
     if (get_str(c, "platform", 0, &r->platform, err) < 0)
         return -1;
-    if (r->platform && !pr_name_is_safe(r->platform)) {
-        pr_jcur pc = pr_jchild(c, "platform");
-        return pr_jfail(&pc, err, "\"%s\" is not a platform id ([A-Za-z0-9._+-])", r->platform);
+    if (r->platform && !pr_suite_name_is_safe(r->platform)) {
+        pr_jdoc_jcur pc = pr_jdoc_jchild(c, "platform");
+        return pr_jdoc_jfail(&pc, err, "\"%s\" is not a platform id ([A-Za-z0-9._+-])",
+                             r->platform);
     }
     if (get_json(c, "source", 0, &r->source, err) < 0 ||
         get_json(c, "log_facts", 1, &r->log_facts, err) < 0 ||
@@ -807,49 +856,49 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
         get_json(c, "steady", 0, &r->steady, err) < 0)
         return -1;
     if (r->steady) {
-        pr_jcur sc = pr_jchild(c, "steady");
+        pr_jdoc_jcur sc = pr_jdoc_jchild(c, "steady");
         if (r->failed)
-            return pr_jfail(&sc, err, "a failed case has no steady state to judge");
+            return pr_jdoc_jfail(&sc, err, "a failed case has no steady state to judge");
         if (pr_steady_check(&sc, err) < 0)
             return -1;
     }
     if (r->log_facts) {
-        pr_jcur fc = pr_jchild(c, "log_facts");
+        pr_jdoc_jcur fc = pr_jdoc_jchild(c, "log_facts");
         if (pr_recfacts_check(&fc, err) < 0)
             return -1;
     }
     if (r->step_trace) {
-        pr_jcur tc = pr_jchild(c, "step_trace");
+        pr_jdoc_jcur tc = pr_jdoc_jchild(c, "step_trace");
         if (pr_rectrace_check(&tc, err) < 0)
             return -1;
     }
     if (r->source) {
-        pr_jcur sc = pr_jchild(c, "source");
+        pr_jdoc_jcur sc = pr_jdoc_jchild(c, "source");
         if (pr_record_source_check(&sc, err) < 0)
             return -1;
     }
     if (r->launch) {
         const char *field;
         char why[256];
-        pr_jcur lc = pr_jchild(c, "launch");
-        if (pr_jobject(&lc, launch_keys, err) < 0)
+        pr_jdoc_jcur lc = pr_jdoc_jchild(c, "launch");
+        if (pr_jdoc_jobject(&lc, launch_keys, err) < 0)
             return -1;
         if (launch_check(r->launch, &field, why, sizeof why) < 0) {
-            pr_jcur fc = field ? pr_jchild(&lc, field) : lc;
-            return pr_jfail(fc.v ? &fc : &lc, err, "%s", why);
+            pr_jdoc_jcur fc = field ? pr_jdoc_jchild(&lc, field) : lc;
+            return pr_jdoc_jfail(fc.v ? &fc : &lc, err, "%s", why);
         }
     }
     if (r->ended_processes) {
         const char *field;
         char why[256];
-        pr_jcur ec = pr_jchild(c, "ended_processes");
-        if (pr_jobject(&ec, ended_keys, err) < 0)
+        pr_jdoc_jcur ec = pr_jdoc_jchild(c, "ended_processes");
+        if (pr_jdoc_jobject(&ec, ended_keys, err) < 0)
             return -1;
         if (ended_check(r->ended_processes, &field, why, sizeof why) < 0) {
-            pr_jcur fc = field ? pr_jchild(&ec, field) : ec;
+            pr_jdoc_jcur fc = field ? pr_jdoc_jchild(&ec, field) : ec;
             if (!fc.v) /* a key that is missing: named in the message */
-                return pr_jfail(&ec, err, "%s: %s", field, why);
-            return pr_jfail(&fc, err, "%s", why);
+                return pr_jdoc_jfail(&ec, err, "%s: %s", field, why);
+            return pr_jdoc_jfail(&fc, err, "%s", why);
         }
     }
     r->duration_s = d;
@@ -860,38 +909,40 @@ int pr_record_from_json(const pr_jcur *c, pr_record *r, pr_err *err)
     static const char *const ids[] = {"model", "framework"};
     for (int i = 0; i < 2; i++) {
         const char *id = i ? r->framework : r->model;
-        if (!pr_name_is_safe(id)) {
-            pr_jcur k = pr_jchild(c, ids[i]);
-            return pr_jfail(&k, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-], not "
-                            "starting with '.' or '-')", id);
+        if (!pr_suite_name_is_safe(id)) {
+            pr_jdoc_jcur k = pr_jdoc_jchild(c, ids[i]);
+            return pr_jdoc_jfail(&k, err,
+                                 "\"%s\" is not a safe folder name ([A-Za-z0-9._+-], not "
+                                 "starting with '.' or '-')",
+                                 id);
         }
     }
-    if (r->log_file[0] && !pr_path_is_safe_relative(r->log_file)) {
-        pr_jcur lf = pr_jchild(c, "log_file");
-        return pr_jfail(&lf, err, "must be a relative path inside the run directory");
+    if (r->log_file[0] && !pr_fileio_path_is_safe_relative(r->log_file)) {
+        pr_jdoc_jcur lf = pr_jdoc_jchild(c, "log_file");
+        return pr_jdoc_jfail(&lf, err, "must be a relative path inside the run directory");
     }
     /* A figure with no log behind it cannot be checked: only a failed case
      * (never started, say) may have none. */
     if (!r->failed && !r->log_file[0]) {
-        pr_jcur lf = pr_jchild(c, "log_file");
-        return pr_jfail(&lf, err, "empty: a case with a FINAL_RESULT needs its log");
+        pr_jdoc_jcur lf = pr_jdoc_jchild(c, "log_file");
+        return pr_jdoc_jfail(&lf, err, "empty: a case with a FINAL_RESULT needs its log");
     }
     /* Each log the record lists is a path; gen's loader checks it like
      * log_file (a record `parse` prints lists the paths it was given). */
     for (size_t i = 0; i < json_array_size(r->logs); i++) {
-        pr_jcur lc = pr_jchild(c, "logs");
-        pr_jcur it = pr_jitem(&lc, i);
+        pr_jdoc_jcur lc = pr_jdoc_jchild(c, "logs");
+        pr_jdoc_jcur it = pr_jdoc_jitem(&lc, i);
         if (!json_is_string(it.v) || !json_string_length(it.v))
-            return pr_jfail(&it, err, "expected a path (a non-empty string)");
+            return pr_jdoc_jfail(&it, err, "expected a path (a non-empty string)");
     }
-    if (r->env && !pr_path_is_safe_relative(r->env)) {
-        pr_jcur ef = pr_jchild(c, "env");
-        return pr_jfail(&ef, err, "must be a relative path inside the run directory");
+    if (r->env && !pr_fileio_path_is_safe_relative(r->env)) {
+        pr_jdoc_jcur ef = pr_jdoc_jchild(c, "env");
+        return pr_jdoc_jfail(&ef, err, "must be a relative path inside the run directory");
     }
     if (record_check(r, 1, err) < 0) {
         /* Re-anchor the message at the record's position. */
         pr_err inner = *err;
-        return pr_jfail(c, err, "%s", inner.msg);
+        return pr_jdoc_jfail(c, err, "%s", inner.msg);
     }
     return 0;
 }
@@ -901,7 +952,7 @@ int pr_record_load(const char *path, pr_record *r, pr_err *err)
     pr_jdoc *doc = NULL;
     if (pr_jdoc_load(path, &doc, err) < 0)
         return -1;
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     int rc = pr_record_from_json(&root, r, err);
     pr_jdoc_free(doc);
     return rc;
@@ -912,7 +963,7 @@ int pr_record_write(const char *path, const pr_record *r, pr_err *err)
     if (pr_record_check(r, err) < 0)
         return -1;
     char *s = pr_record_dumps(r);
-    int rc = pr_write_atomic(path, s, strlen(s), err);
+    int rc = pr_fileio_write_atomic(path, s, strlen(s), err);
     free(s);
     return rc;
 }

@@ -1,5 +1,5 @@
 /* rulecfg: the one checker of parse rules (rulecfg.h).  Moved from
- * measure/rule.c, which keeps the compiled pattern, so that gen checks the
+ * measure/2-parse/rule.c, which keeps the compiled pattern, so that gen checks the
  * rules of fit reports as measure checks --rule and suites. */
 #include "rulecfg.h"
 
@@ -20,84 +20,128 @@
 typedef struct profile_def {
     const char *name; /* as written in "profile" */
     const char *keyword, *match, *line_filter;
-    pr_value_kind value;
+    pr_rulecfg_value_kind value;
     const char *unit;
-    pr_source source;     /* default */
-    pr_source alt_source; /* the other allowed one (== source when none) */
-    pr_files files;
+    pr_rulecfg_source source;     /* default */
+    pr_rulecfg_source alt_source; /* the other allowed one (== source when none) */
+    pr_rulecfg_files files;
     const char *batch_keyword;
     const char *table;
     int probe;     /* fit tries it on logs with no rule: it needs no key of the user's */
     int fuzz_seed; /* fuzz_parse's header byte 0 (mod 13) that picks it; 0: not fuzzed */
 } profile_def;
 
-/* Indexed by pr_profile, so rows need not follow the enum's order.  The
+/* Indexed by pr_rulecfg_profile, so rows need not follow the enum's order.  The
  * fuzz seeds are fixed once given: the committed corpus depends on them
  * (11 is the fuzzer's custom rule, so perfrepro-gpu came after it). */
 static const profile_def profiles[PR_PROFILE_COUNT] = {
-    [PR_PROFILE_NONE] = {.value = PR_VALUE_THROUGHPUT, .source = PR_SOURCE_RECORDS,
-                         .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS},
-    [PR_PROFILE_PADDLE_IPS] = {.name = "paddle-ips", .keyword = "ips:",
-                               .value = PR_VALUE_THROUGHPUT, .unit = "samples/s",
-                               .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
-                               .files = PR_FILES_RUNS, .probe = 1, .fuzz_seed = 1},
+    [PR_PROFILE_NONE] = {.value = PR_VALUE_THROUGHPUT,
+                         .source = PR_SOURCE_RECORDS,
+                         .alt_source = PR_SOURCE_RECORDS,
+                         .files = PR_FILES_RUNS},
+    [PR_PROFILE_PADDLE_IPS] = {.name = "paddle-ips",
+                               .keyword = "ips:",
+                               .value = PR_VALUE_THROUGHPUT,
+                               .unit = "samples/s",
+                               .source = PR_SOURCE_RECORDS,
+                               .alt_source = PR_SOURCE_RECORDS,
+                               .files = PR_FILES_RUNS,
+                               .probe = 1,
+                               .fuzz_seed = 1},
     /* Not probed: it needs the metric's key (fit's message names it). */
-    [PR_PROFILE_DLLOGGER] = {.name = "dllogger", .value = PR_VALUE_THROUGHPUT,
-                             .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
-                             .files = PR_FILES_RUNS, .fuzz_seed = 2},
+    [PR_PROFILE_DLLOGGER] = {.name = "dllogger",
+                             .value = PR_VALUE_THROUGHPUT,
+                             .source = PR_SOURCE_RECORDS,
+                             .alt_source = PR_SOURCE_RECORDS,
+                             .files = PR_FILES_RUNS,
+                             .fuzz_seed = 2},
     [PR_PROFILE_KERAS_TIMEHISTORY] = {.name = "keras-timehistory",
                                       .match = "([0-9][0-9.eE+-]*) examples/second",
                                       .line_filter = "TimeHistory:",
                                       .value = PR_VALUE_THROUGHPUT,
                                       .source = PR_SOURCE_RECORDS,
-                                      .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS,
-                                      .probe = 1, .fuzz_seed = 3},
-    [PR_PROFILE_MMSEG] = {.name = "mmseg", .keyword = "time:", .line_filter = "Iter [",
-                          .value = PR_VALUE_SECONDS_PER_STEP, .source = PR_SOURCE_RECORDS,
-                          .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS, .probe = 1,
+                                      .alt_source = PR_SOURCE_RECORDS,
+                                      .files = PR_FILES_RUNS,
+                                      .probe = 1,
+                                      .fuzz_seed = 3},
+    [PR_PROFILE_MMSEG] = {.name = "mmseg",
+                          .keyword = "time:",
+                          .line_filter = "Iter [",
+                          .value = PR_VALUE_SECONDS_PER_STEP,
+                          .source = PR_SOURCE_RECORDS,
+                          .alt_source = PR_SOURCE_RECORDS,
+                          .files = PR_FILES_RUNS,
+                          .probe = 1,
                           .fuzz_seed = 4},
     [PR_PROFILE_FAIRSEQ] = {.name = "fairseq",
                             .match = "(?:^|[\\s,{|])\"?wps\"?(?:=|\":\\s*\"?)([0-9][0-9.eE+-]*)",
-                            .value = PR_VALUE_THROUGHPUT, .unit = "tokens/s",
-                            .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
-                            .files = PR_FILES_RUNS, .probe = 1, .fuzz_seed = 5},
-    [PR_PROFILE_MEGATRON] = {.name = "megatron", .keyword = "elapsed time per iteration (ms):",
-                             .value = PR_VALUE_MS_PER_STEP, .unit = "tokens/s",
-                             .source = PR_SOURCE_RECORDS, .alt_source = PR_SOURCE_RECORDS,
-                             .files = PR_FILES_RUNS, .batch_keyword = "global batch size:",
-                             .probe = 1, .fuzz_seed = 6},
-    [PR_PROFILE_PYTORCH_EXAMPLES] = {.name = "pytorch-examples", .keyword = "Time",
+                            .value = PR_VALUE_THROUGHPUT,
+                            .unit = "tokens/s",
+                            .source = PR_SOURCE_RECORDS,
+                            .alt_source = PR_SOURCE_RECORDS,
+                            .files = PR_FILES_RUNS,
+                            .probe = 1,
+                            .fuzz_seed = 5},
+    [PR_PROFILE_MEGATRON] = {.name = "megatron",
+                             .keyword = "elapsed time per iteration (ms):",
+                             .value = PR_VALUE_MS_PER_STEP,
+                             .unit = "tokens/s",
+                             .source = PR_SOURCE_RECORDS,
+                             .alt_source = PR_SOURCE_RECORDS,
+                             .files = PR_FILES_RUNS,
+                             .batch_keyword = "global batch size:",
+                             .probe = 1,
+                             .fuzz_seed = 6},
+    [PR_PROFILE_PYTORCH_EXAMPLES] = {.name = "pytorch-examples",
+                                     .keyword = "Time",
                                      .line_filter = "Epoch: [",
                                      .value = PR_VALUE_SECONDS_PER_STEP,
                                      .source = PR_SOURCE_RECORDS,
-                                     .alt_source = PR_SOURCE_RECORDS, .files = PR_FILES_RUNS,
-                                     .probe = 1, .fuzz_seed = 7},
-    [PR_PROFILE_NCCL_TESTS] = {.name = "nccl-tests", .value = PR_VALUE_RAW, .unit = "GB/s",
-                               .source = PR_SOURCE_AVG_BUSBW, .alt_source = PR_SOURCE_ROWS,
-                               .files = PR_FILES_RUNS, .probe = 1, .fuzz_seed = 8},
-    [PR_PROFILE_MLLOG] = {.name = "mllog", .value = PR_VALUE_RAW, .unit = "min",
+                                     .alt_source = PR_SOURCE_RECORDS,
+                                     .files = PR_FILES_RUNS,
+                                     .probe = 1,
+                                     .fuzz_seed = 7},
+    [PR_PROFILE_NCCL_TESTS] = {.name = "nccl-tests",
+                               .value = PR_VALUE_RAW,
+                               .unit = "GB/s",
+                               .source = PR_SOURCE_AVG_BUSBW,
+                               .alt_source = PR_SOURCE_ROWS,
+                               .files = PR_FILES_RUNS,
+                               .probe = 1,
+                               .fuzz_seed = 8},
+    [PR_PROFILE_MLLOG] = {.name = "mllog",
+                          .value = PR_VALUE_RAW,
+                          .unit = "min",
                           .source = PR_SOURCE_TIME_TO_TRAIN,
-                          .alt_source = PR_SOURCE_TIME_TO_TRAIN, .files = PR_FILES_PARTS,
-                          .probe = 1, .fuzz_seed = 9},
-    [PR_PROFILE_MXNET_SUMMARY] = {.name = "mxnet-summary", .value = PR_VALUE_THROUGHPUT,
+                          .alt_source = PR_SOURCE_TIME_TO_TRAIN,
+                          .files = PR_FILES_PARTS,
+                          .probe = 1,
+                          .fuzz_seed = 9},
+    [PR_PROFILE_MXNET_SUMMARY] = {.name = "mxnet-summary",
+                                  .value = PR_VALUE_THROUGHPUT,
                                   .source = PR_SOURCE_SUMMARY_TABLE,
                                   .alt_source = PR_SOURCE_SUMMARY_TABLE,
-                                  .files = PR_FILES_RUNS, .table = "train.ips", .probe = 1,
+                                  .files = PR_FILES_RUNS,
+                                  .table = "train.ips",
+                                  .probe = 1,
                                   .fuzz_seed = 10},
     /* No unit: the table's rate column names it (GB/s or TFLOP/s).  Not
      * probed: fit reads perfrepro-gpu logs through their own rules. */
-    [PR_PROFILE_PERFREPRO_GPU] = {.name = "perfrepro-gpu", .value = PR_VALUE_RAW,
-                                  .source = PR_SOURCE_ROWS, .alt_source = PR_SOURCE_ROWS,
-                                  .files = PR_FILES_RUNS, .fuzz_seed = 12},
+    [PR_PROFILE_PERFREPRO_GPU] = {.name = "perfrepro-gpu",
+                                  .value = PR_VALUE_RAW,
+                                  .source = PR_SOURCE_ROWS,
+                                  .alt_source = PR_SOURCE_ROWS,
+                                  .files = PR_FILES_RUNS,
+                                  .fuzz_seed = 12},
 };
 
-static const char *const value_names[] = {"throughput", "seconds_per_step", "ms_per_step",
-                                          "steps_per_second", "raw", NULL};
+static const char *const value_names[] = {
+    "throughput", "seconds_per_step", "ms_per_step", "steps_per_second", "raw", NULL};
 static const char *const scope_names[] = {"none", "per_card", "global", NULL};
-static const char *const reduce_names[] = {"mean", "median", "last", "trimmed_mean", "max",
-                                           "min", "best", NULL};
-static const char *const source_names[] = {"records", "avg_busbw", "rows", "time_to_train",
-                                           "summary_table", NULL};
+static const char *const reduce_names[] = {"mean", "median", "last", "trimmed_mean",
+                                           "max",  "min",    "best", NULL};
+static const char *const source_names[] = {"records",       "avg_busbw",     "rows",
+                                           "time_to_train", "summary_table", NULL};
 static const char *const column_names[] = {"busbw", "algbw", "time", NULL};
 static const char *const placement_names[] = {"both", "out_of_place", "in_place", NULL};
 static const char *const step_names[] = {"iteration", "epoch", "summary", "any", NULL};
@@ -108,22 +152,32 @@ static const char *const nonconv_names[] = {"ignore", "worst", NULL};
 static const char *const thousands_names[] = {",", " ", "'", "_", NULL};
 
 static const char *const rule_keys[] = {
-    "profile", "keyword", "match", "line_filter", "rank", "value", "scope", "source",
-    "skip", "reduce", "trim", "min_records", "round", "unit", "column", "placement",
-    "step", "table", "files", "combine", "batch_keyword", "variant", "thousands", "non_converged",
-    NULL};
+    "profile",       "keyword",     "match",     "line_filter",   "rank",
+    "value",         "scope",       "source",    "skip",          "reduce",
+    "trim",          "min_records", "round",     "unit",          "column",
+    "placement",     "step",        "table",     "files",         "combine",
+    "batch_keyword", "variant",     "thousands", "non_converged", NULL};
 static const char *const trim_keys[] = {"fraction", "min", NULL};
 
-const char *pr_rulecfg_profile_name(pr_profile p)
+const char *pr_rulecfg_profile_name(pr_rulecfg_profile p)
 {
     return p == PR_PROFILE_NONE ? "none" : profiles[p].name;
 }
 
-int pr_rulecfg_profile_probed(pr_profile p) { return profiles[p].probe; }
+int pr_rulecfg_profile_probed(pr_rulecfg_profile p)
+{
+    return profiles[p].probe;
+}
 
-int pr_rulecfg_profile_fuzz_seed(pr_profile p) { return profiles[p].fuzz_seed; }
+int pr_rulecfg_profile_fuzz_seed(pr_rulecfg_profile p)
+{
+    return profiles[p].fuzz_seed;
+}
 
-const char *pr_rulecfg_value_name(pr_value_kind v) { return value_names[v]; }
+const char *pr_rulecfg_value_name(pr_rulecfg_value_kind v)
+{
+    return value_names[v];
+}
 
 static int index_of(const char *s, const char *const *names)
 {
@@ -136,7 +190,7 @@ static int index_of(const char *s, const char *const *names)
 /* ---- errors ---- */
 
 struct pr_rulecfg_ctx {
-    const pr_jcur *root;
+    const pr_jdoc_jcur *root;
     int standalone; /* the rule is a document's root: paths get "rule." */
     int nopos;      /* the text was made from a value: positions mean nothing */
     pr_err *err;
@@ -145,16 +199,16 @@ struct pr_rulecfg_ctx {
 };
 typedef struct pr_rulecfg_ctx ctx;
 
-static int vfail_at(const ctx *x, const pr_jcur *k, const char *fmt, va_list ap)
+static int vfail_at(const ctx *x, const pr_jdoc_jcur *k, const char *fmt, va_list ap)
 {
     int line = 0, col = 0;
     if (!x->nopos)
-        pr_jpos(k, &line, &col);
+        pr_jdoc_jpos(k, &line, &col);
     pr_buf path = PR_BUF_INIT, msg = PR_BUF_INIT;
     if (x->standalone)
         pr_buf_puts(&path, "rule");
     pr_buf inner = PR_BUF_INIT;
-    pr_jpath(k, &inner);
+    pr_jdoc_jpath(k, &inner);
     if (inner.len) {
         if (path.len)
             pr_buf_putc(&path, '.');
@@ -169,9 +223,9 @@ static int vfail_at(const ctx *x, const pr_jcur *k, const char *fmt, va_list ap)
     return -1;
 }
 
-static int fail_at(const ctx *x, const pr_jcur *k, const char *fmt, ...)
+static int fail_at(const ctx *x, const pr_jdoc_jcur *k, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int fail_at(const ctx *x, const pr_jcur *k, const char *fmt, ...)
+static int fail_at(const ctx *x, const pr_jdoc_jcur *k, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -180,7 +234,7 @@ static int fail_at(const ctx *x, const pr_jcur *k, const char *fmt, ...)
     return -1;
 }
 
-int pr_rulecfg_fail(const pr_rulecfg_ctx *x, const pr_jcur *k, const char *fmt, ...)
+int pr_rulecfg_fail(const pr_rulecfg_ctx *x, const pr_jdoc_jcur *k, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -224,7 +278,7 @@ static int lib_failed(const ctx *x)
 static int get_enum(const ctx *x, const char *key, const char *const *names, int def)
 {
     const char *s = NULL;
-    int rc = pr_jenum(x->root, key, 0, names, &s, x->err);
+    int rc = pr_jdoc_jenum(x->root, key, 0, names, &s, x->err);
     if (rc < 0)
         return lib_failed(x);
     return rc == 0 ? def : index_of(s, names);
@@ -232,21 +286,21 @@ static int get_enum(const ctx *x, const char *key, const char *const *names, int
 
 static int get_str(const ctx *x, const char *key, const char **out)
 {
-    int rc = pr_jstr(x->root, key, 0, out, x->err);
+    int rc = pr_jdoc_jstr(x->root, key, 0, out, x->err);
     return rc < 0 ? lib_failed(x) : rc;
 }
 
-static int get_int(const ctx *x, const pr_jcur *obj, const char *key, long long min,
+static int get_int(const ctx *x, const pr_jdoc_jcur *obj, const char *key, long long min,
                    long long max, long long *out)
 {
-    int rc = pr_jint(obj, key, 0, min, max, out, x->err);
+    int rc = pr_jdoc_jint(obj, key, 0, min, max, out, x->err);
     return rc < 0 ? lib_failed(x) : rc;
 }
 
 /* A key that only some settings use: present elsewhere is an error. */
 static int only_with(const ctx *x, const char *key, int allowed, const char *what)
 {
-    pr_jcur k = pr_jchild(x->root, key);
+    pr_jdoc_jcur k = pr_jdoc_jchild(x->root, key);
     if (k.v && !allowed)
         return fail_at(x, &k, "only used %s", what);
     return 0;
@@ -254,7 +308,7 @@ static int only_with(const ctx *x, const char *key, int allowed, const char *wha
 
 static int check_text(const ctx *x, const char *key, const char *s, int allow_empty)
 {
-    pr_jcur k = pr_jchild(x->root, key);
+    pr_jdoc_jcur k = pr_jdoc_jchild(x->root, key);
     if (!allow_empty && !*s)
         return fail_at(x, &k, "must not be empty");
     if (strlen(s) > 1024)
@@ -265,14 +319,14 @@ static int check_text(const ctx *x, const char *key, const char *s, int allow_em
     return 0;
 }
 
-static int build(const ctx *x, pr_rule_def *r)
+static int build(const ctx *x, pr_rulecfg_def *r)
 {
-    pr_rule_cfg *c = &r->cfg;
+    pr_rulecfg_cfg *c = &r->cfg;
     pr_err *err = x->err;
-    const pr_jcur *root = x->root;
+    const pr_jdoc_jcur *root = x->root;
     if (!json_is_object(root->v))
         return fail_at(x, root, "expected an object");
-    if (pr_jobject(root, rule_keys, err) < 0)
+    if (pr_jdoc_jobject(root, rule_keys, err) < 0)
         return lib_failed(x);
 
     /* the names in table order, for the message that lists them */
@@ -281,9 +335,9 @@ static int build(const ctx *x, pr_rule_def *r)
         profile_names[i - 1] = profiles[i].name;
     profile_names[PR_PROFILE_COUNT - 1] = NULL;
     int p = get_enum(x, "profile", profile_names, -1);
-    if (p == -1 && pr_jchild(root, "profile").v)
+    if (p == -1 && pr_jdoc_jchild(root, "profile").v)
         return -1;
-    c->profile = p < 0 ? PR_PROFILE_NONE : (pr_profile)(p + 1);
+    c->profile = p < 0 ? PR_PROFILE_NONE : (pr_rulecfg_profile)(p + 1);
     const profile_def *d = &profiles[c->profile];
     const char *pname = d->name ? d->name : "(none)";
 
@@ -291,9 +345,9 @@ static int build(const ctx *x, pr_rule_def *r)
     int s = get_enum(x, "source", source_names, (int)d->source);
     if (s < 0)
         return -1;
-    c->source = (pr_source)s;
+    c->source = (pr_rulecfg_source)s;
     if (c->source != d->source && c->source != d->alt_source) {
-        pr_jcur k = pr_jchild(root, "source");
+        pr_jdoc_jcur k = pr_jdoc_jchild(root, "source");
         if (d->alt_source != d->source)
             return fail_at(x, &k, "profile %s reads source \"%s\" or \"%s\"", pname,
                            source_names[d->source], source_names[d->alt_source]);
@@ -306,7 +360,7 @@ static int build(const ctx *x, pr_rule_def *r)
     const char *kw = NULL, *re = NULL;
     if (get_str(x, "keyword", &kw) < 0 || get_str(x, "match", &re) < 0)
         return -1;
-    pr_jcur kk = pr_jchild(root, "keyword"), km = pr_jchild(root, "match");
+    pr_jdoc_jcur kk = pr_jdoc_jchild(root, "keyword"), km = pr_jdoc_jchild(root, "match");
     if (kw && re)
         return fail_at(x, &km, "give either \"keyword\" or \"match\", not both");
     if (!records && (kw || re))
@@ -356,7 +410,7 @@ static int build(const ctx *x, pr_rule_def *r)
 
     /* rank: an integer or "all" */
     c->rank = 0;
-    pr_jcur kr = pr_jchild(root, "rank");
+    pr_jdoc_jcur kr = pr_jdoc_jchild(root, "rank");
     if (kr.v) {
         if (json_is_string(kr.v)) {
             if (strcmp(json_string_value(kr.v), "all") != 0)
@@ -374,15 +428,15 @@ static int build(const ctx *x, pr_rule_def *r)
     int v = get_enum(x, "value", value_names, (int)d->value);
     if (v < 0)
         return -1;
-    c->value = (pr_value_kind)v;
-    pr_jcur kv = pr_jchild(root, "value");
+    c->value = (pr_rulecfg_value_kind)v;
+    pr_jdoc_jcur kv = pr_jdoc_jchild(root, "value");
     if (!records && c->value != d->value)
         return fail_at(x, &kv, "source \"%s\" gives %s values", source_names[c->source],
                        value_names[d->value]);
     int sc = get_enum(x, "scope", scope_names, PR_SCOPE_NONE);
     if (sc < 0)
         return -1;
-    pr_jcur ks = pr_jchild(root, "scope");
+    pr_jdoc_jcur ks = pr_jdoc_jchild(root, "scope");
     if (ks.v && sc == PR_SCOPE_NONE)
         return fail_at(x, &ks, "unknown value \"none\" (expected one of: per_card, global)");
     if (c->value == PR_VALUE_THROUGHPUT) {
@@ -391,7 +445,7 @@ static int build(const ctx *x, pr_rule_def *r)
                            "\"scope\" is required for throughput values: \"per_card\" (the log "
                            "prints one card's rate; it is multiplied by the GPU count) or "
                            "\"global\" (the log prints the whole job's rate)");
-        c->scope = (pr_scope)sc;
+        c->scope = (pr_rulecfg_scope)sc;
     } else {
         if (sc == PR_SCOPE_PER_CARD)
             return fail_at(x, &ks,
@@ -410,27 +464,27 @@ static int build(const ctx *x, pr_rule_def *r)
     int red = get_enum(x, "reduce", reduce_names, PR_REDUCE_MEAN);
     if (red < 0)
         return -1;
-    c->reduce = (pr_reduce)red;
+    c->reduce = (pr_rulecfg_reduce)red;
     if (c->reduce == PR_REDUCE_BEST && c->value == PR_VALUE_RAW) {
-        pr_jcur k = pr_jchild(root, "reduce");
+        pr_jdoc_jcur k = pr_jdoc_jchild(root, "reduce");
         return fail_at(x, &k,
                        "\"best\" is the fastest record, and raw values (a bandwidth, a time to "
                        "train) do not say which way is faster: use \"max\" or \"min\"");
     }
     c->trim_fraction = 0.05;
     c->trim_min = 5;
-    pr_jcur kt;
-    rc = pr_jobj(root, "trim", 0, &kt, err);
+    pr_jdoc_jcur kt;
+    rc = pr_jdoc_jobj(root, "trim", 0, &kt, err);
     if (rc < 0)
         return lib_failed(x);
     if (rc == 1) {
         if (c->reduce != PR_REDUCE_TRIMMED_MEAN)
             return fail_at(x, &kt, "only used with \"reduce\": \"trimmed_mean\"");
-        if (pr_jobject(&kt, trim_keys, err) < 0 ||
-            pr_jnum(&kt, "fraction", 0, 0, &c->trim_fraction, err) < 0)
+        if (pr_jdoc_jobject(&kt, trim_keys, err) < 0 ||
+            pr_jdoc_jnum(&kt, "fraction", 0, 0, &c->trim_fraction, err) < 0)
             return lib_failed(x);
         if (c->trim_fraction >= 0.5) {
-            pr_jcur kf = pr_jchild(&kt, "fraction");
+            pr_jdoc_jcur kf = pr_jdoc_jchild(&kt, "fraction");
             return fail_at(x, &kf, "must be below 0.5 (it is dropped from each end)");
         }
         if (get_int(x, &kt, "min", 0, 1000000000LL, &c->trim_min) < 0)
@@ -458,14 +512,14 @@ static int build(const ctx *x, pr_rule_def *r)
         only_with(x, "variant", is_gpu, "with profile perfrepro-gpu") < 0 ||
         only_with(x, "thousands", records,
                   "with numbers read from lines (\"keyword\" or \"match\")") < 0 ||
-        only_with(x, "non_converged", c->source == PR_SOURCE_TIME_TO_TRAIN,
-                  "with profile mllog") < 0)
+        only_with(x, "non_converged", c->source == PR_SOURCE_TIME_TO_TRAIN, "with profile mllog") <
+            0)
         return -1;
     const char *th = NULL;
     if (get_str(x, "thousands", &th) < 0)
         return -1;
     if (th && index_of(th, thousands_names) < 0) {
-        pr_jcur k = pr_jchild(root, "thousands");
+        pr_jdoc_jcur k = pr_jdoc_jchild(root, "thousands");
         return fail_at(x, &k,
                        "expected one of \",\", \" \", \"'\", \"_\" (the separator between "
                        "groups of three digits; \".\" is the decimal point)");
@@ -474,28 +528,29 @@ static int build(const ctx *x, pr_rule_def *r)
     int nc = get_enum(x, "non_converged", nonconv_names, PR_NONCONV_IGNORE);
     if (nc < 0)
         return -1;
-    c->non_converged = (pr_nonconv)nc;
+    c->non_converged = (pr_rulecfg_nonconv)nc;
     int col = get_enum(x, "column", column_names, PR_COLUMN_BUSBW);
     int pl = get_enum(x, "placement", placement_names, PR_PLACE_BOTH);
     int st = get_enum(x, "step", step_names, PR_STEP_ITERATION);
     int fl = get_enum(x, "files", files_names, (int)d->files);
     if (col < 0 || pl < 0 || st < 0 || fl < 0)
         return -1;
-    c->column = (pr_column)col;
-    c->placement = (pr_placement)pl;
-    c->step = (pr_step)st;
-    c->files = (pr_files)fl;
+    c->column = (pr_rulecfg_column)col;
+    c->placement = (pr_rulecfg_placement)pl;
+    c->step = (pr_rulecfg_step)st;
+    c->files = (pr_rulecfg_files)fl;
     if (only_with(x, "combine", c->files == PR_FILES_WORKERS, "with \"files\": \"workers\"") < 0)
         return -1;
     int cb = get_enum(x, "combine", combine_names, PR_COMBINE_SUM);
     if (cb < 0)
         return -1;
-    c->combine = (pr_combine)cb;
+    c->combine = (pr_rulecfg_combine)cb;
     if (c->files == PR_FILES_WORKERS && c->scope == PR_SCOPE_PER_CARD) {
         /* --gpus counts the whole job's cards, not one worker's */
-        pr_jcur k = pr_jchild(x->root, "files");
-        return fail_at(x, &k, "\"workers\" with \"scope\": \"per_card\": each worker's log "
-                              "is read as that worker's own rate; give \"scope\": \"global\"");
+        pr_jdoc_jcur k = pr_jdoc_jchild(x->root, "files");
+        return fail_at(x, &k,
+                       "\"workers\" with \"scope\": \"per_card\": each worker's log "
+                       "is read as that worker's own rate; give \"scope\": \"global\"");
     }
 
     const char *tb = d->table;
@@ -510,7 +565,7 @@ static int build(const ctx *x, pr_rule_def *r)
     if ((rc = get_str(x, "variant", &va)) < 0 || (rc == 1 && check_text(x, "variant", va, 0) < 0))
         return -1;
     if (va && strpbrk(va, " \t")) {
-        pr_jcur k = pr_jchild(root, "variant");
+        pr_jdoc_jcur k = pr_jdoc_jchild(root, "variant");
         return fail_at(x, &k, "must be one word: a column group's name (copy, read, fp16, ...)");
     }
     if (va)
@@ -541,14 +596,14 @@ static int build(const ctx *x, pr_rule_def *r)
     return 0;
 }
 
-int pr_rulecfg_check(const pr_jcur *c, int nopos, pr_rulecfg_match_fn match, void *arg,
-                     pr_rule_def *out, pr_err *err)
+int pr_rulecfg_check(const pr_jdoc_jcur *c, int nopos, pr_rulecfg_match_fn match, void *arg,
+                     pr_rulecfg_def *out, pr_err *err)
 {
     ctx x = {c, c->parent == NULL, nopos, err, match, arg};
     return build(&x, out);
 }
 
-void pr_rulecfg_clear(pr_rule_def *d)
+void pr_rulecfg_clear(pr_rulecfg_def *d)
 {
     free(d->keyword);
     free(d->match);
@@ -566,7 +621,7 @@ static void put_str(json_t *o, const char *k, const char *v)
     json_object_set_new(o, k, json_string(v));
 }
 
-json_t *pr_rulecfg_to_json(const pr_rule_cfg *c)
+json_t *pr_rulecfg_to_json(const pr_rulecfg_cfg *c)
 {
     const profile_def *d = &profiles[c->profile];
     json_t *o = json_object();
@@ -626,4 +681,3 @@ json_t *pr_rulecfg_to_json(const pr_rule_cfg *c)
         put_str(o, "non_converged", nonconv_names[c->non_converged]);
     return o;
 }
-

@@ -11,8 +11,9 @@
 
 static const char *const verdict_keys[] = {"unknown", "steady", "unsteady", "too_short"};
 static const char *const reasons[] = {"", "regime_change", "cv", "too_few_steps", NULL};
-static const char *const steady_keys[] = {"verdict", "reason", "steps", "first", "last", "n",
-                                          "cv", "regime_step", "regime_ratio", "run", NULL};
+static const char *const steady_keys[] = {"verdict",      "reason", "steps", "first",
+                                          "last",         "n",      "cv",    "regime_step",
+                                          "regime_ratio", "run",    NULL};
 /* The statuses of the records a rule read for its figure (rectrace.h):
  * I, C, S and R are lines the figure never rested on. */
 #define SERIES_CODES "KWLHMPNUX"
@@ -128,7 +129,8 @@ static size_t regime(const double *x, size_t n, double *ratio)
         if (m < k || r < k)
             continue;
         double m1 = s / m, m2 = (tot - s) / r;
-        double v1 = (q - s * s / m) / (m - 1), v2 = ((totq - q) - (tot - s) * (tot - s) / r) / (r - 1);
+        double v1 = (q - s * s / m) / (m - 1),
+               v2 = ((totq - q) - (tot - s) * (tot - s) / r) / (r - 1);
         double se = sqrt((v1 > 0 ? v1 : 0) / m + (v2 > 0 ? v2 : 0) / r);
         double t = se > 0 ? fabs(m1 - m2) / se : m1 != m2 ? INFINITY : 0;
         if (t > best_t) {
@@ -266,37 +268,38 @@ json_t *pr_steady_of_trace(const json_t *trace)
     return o;
 }
 
-int pr_steady_check(const pr_jcur *c, pr_err *err)
+int pr_steady_check(const pr_jdoc_jcur *c, pr_err *err)
 {
     static const char *const verdicts[] = {"steady", "unsteady", "too_short", NULL};
     const char *verdict, *reason;
     long long steps, first, last, n, step, run;
     double cv = 0, ratio;
-    if (pr_jobject(c, steady_keys, err) < 0 || pr_jenum(c, "verdict", 1, verdicts, &verdict, err) < 0 ||
-        pr_jenum(c, "reason", 1, reasons, &reason, err) < 0 ||
-        pr_jint(c, "steps", 1, 1, 1LL << 50, &steps, err) < 0 ||
-        pr_jint(c, "first", 1, 1, steps, &first, err) < 0 ||
-        pr_jint(c, "last", 1, first, steps, &last, err) < 0 ||
-        pr_jint(c, "n", 1, 1, last - first + 1, &n, err) < 0)
+    if (pr_jdoc_jobject(c, steady_keys, err) < 0 ||
+        pr_jdoc_jenum(c, "verdict", 1, verdicts, &verdict, err) < 0 ||
+        pr_jdoc_jenum(c, "reason", 1, reasons, &reason, err) < 0 ||
+        pr_jdoc_jint(c, "steps", 1, 1, 1LL << 50, &steps, err) < 0 ||
+        pr_jdoc_jint(c, "first", 1, 1, steps, &first, err) < 0 ||
+        pr_jdoc_jint(c, "last", 1, first, steps, &last, err) < 0 ||
+        pr_jdoc_jint(c, "n", 1, 1, last - first + 1, &n, err) < 0)
         return -1;
-    pr_jcur cc = pr_jchild(c, "cv");
+    pr_jdoc_jcur cc = pr_jdoc_jchild(c, "cv");
     if (!cc.v)
-        return pr_jfail(c, err, "missing required key \"cv\"");
-    if (!json_is_null(cc.v) && pr_jnum(c, "cv", 1, 0, &cv, err) < 0)
+        return pr_jdoc_jfail(c, err, "missing required key \"cv\"");
+    if (!json_is_null(cc.v) && pr_jdoc_jnum(c, "cv", 1, 0, &cv, err) < 0)
         return -1;
-    int has_step = pr_jint(c, "regime_step", 0, first + 1, last, &step, err);
-    int has_ratio = pr_jnum(c, "regime_ratio", 0, 0, &ratio, err);
-    if (has_step < 0 || has_ratio < 0 || pr_jint(c, "run", 0, 1, 1LL << 30, &run, err) < 0)
+    int has_step = pr_jdoc_jint(c, "regime_step", 0, first + 1, last, &step, err);
+    int has_ratio = pr_jdoc_jnum(c, "regime_ratio", 0, 0, &ratio, err);
+    if (has_step < 0 || has_ratio < 0 || pr_jdoc_jint(c, "run", 0, 1, 1LL << 30, &run, err) < 0)
         return -1;
     if (has_step != has_ratio)
-        return pr_jfail(c, err, "\"regime_step\" and \"regime_ratio\" go together");
+        return pr_jdoc_jfail(c, err, "\"regime_step\" and \"regime_ratio\" go together");
     int steady = strcmp(verdict, "steady") == 0;
     int short_ = strcmp(verdict, "too_short") == 0;
     if (steady != !*reason || short_ != (strcmp(reason, "too_few_steps") == 0) ||
         (has_step != 0) != (strcmp(reason, "regime_change") == 0)) {
-        pr_jcur rc = pr_jchild(c, "reason");
-        return pr_jfail(&rc, err, "\"%s\" does not go with verdict \"%s\"%s", reason, verdict,
-                        has_step ? " and a regime_step" : "");
+        pr_jdoc_jcur rc = pr_jdoc_jchild(c, "reason");
+        return pr_jdoc_jfail(&rc, err, "\"%s\" does not go with verdict \"%s\"%s", reason, verdict,
+                             has_step ? " and a regime_step" : "");
     }
     return 0;
 }

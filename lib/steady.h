@@ -44,7 +44,7 @@
 #define PR_STEADY_TEARDOWN_PER 20    /* at most one trailing step in 20 (at least 1) */
 
 typedef enum {
-    PR_STEADY_UNKNOWN,   /* no step series (no trace, a failed run) */
+    PR_STEADY_UNKNOWN, /* no step series (no trace, a failed run) */
     PR_STEADY_STEADY,
     PR_STEADY_UNSTEADY,
     PR_STEADY_TOO_SHORT, /* fewer than PR_STEADY_MIN_STEPS steps */
@@ -82,7 +82,7 @@ json_t *pr_steady_of_trace(const json_t *trace);
 
 /* Checks a record's "steady" object at c: its keys, a known verdict and
  * reason, numbers in range.  0, or -1 with err naming the field. */
-int pr_steady_check(const pr_jcur *c, pr_err *err);
+int pr_steady_check(const pr_jdoc_jcur *c, pr_err *err);
 
 /* The verdict of a (checked) steady object; PR_STEADY_UNKNOWN for NULL. */
 pr_steady_verdict pr_steady_verdict_of(const json_t *steady);

@@ -9,14 +9,14 @@
 #include "suite.h"
 
 /* Checks the placeholders of the template string at c (suite.c). */
-int pr_suite_check_template(const pr_jcur *c, pr_err *err);
+int pr_suite_check_template(const pr_jdoc_jcur *c, pr_err *err);
 /* Checks a command element that is an object: precision -> array of
  * template strings (suite_steps.c). */
-int pr_suite_check_by_precision(const pr_jcur *c, pr_err *err);
+int pr_suite_check_by_precision(const pr_jdoc_jcur *c, pr_err *err);
 /* Reads "command" into s->command (its elements strings or per-precision
  * objects; the templates are checked by the caller). */
-int pr_suite_read_command(pr_suite *s, const pr_jcur *root, pr_err *err);
+int pr_suite_read_command(pr_suite *s, const pr_jdoc_jcur *root, pr_err *err);
 /* Reads and checks "steps" into s->steps (NULL when absent). */
-int pr_suite_read_steps(pr_suite *s, const pr_jcur *root, pr_err *err);
+int pr_suite_read_steps(pr_suite *s, const pr_jdoc_jcur *root, pr_err *err);
 
 #endif

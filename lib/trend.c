@@ -181,8 +181,8 @@ static void mean_var(const double *x, size_t n, double *mean, double *var)
     *var = n > 1 ? ss / (double)(n - 1) : 0;
 }
 
-int pr_trend_welch(const double *x, size_t nx, const double *y, size_t ny, double *t,
-                   double *df, double *p)
+int pr_trend_welch(const double *x, size_t nx, const double *y, size_t ny, double *t, double *df,
+                   double *p)
 {
     if (nx < 2 || ny < 2)
         return -1;

@@ -30,9 +30,9 @@
 /* Defaults for tens of points, not thousands. */
 #define PR_TREND_MAX_PVALUE 0.001
 #define PR_TREND_MIN_MAGNITUDE 0.0
-#define PR_TREND_MIN_SEGMENT 4   /* points a prediction interval needs */
-#define PR_TREND_MIN_SPLIT 3     /* points each side of a change point */
-#define PR_TREND_ALPHA 0.01      /* 99 % prediction interval */
+#define PR_TREND_MIN_SEGMENT 4 /* points a prediction interval needs */
+#define PR_TREND_MIN_SPLIT 3   /* points each side of a change point */
+#define PR_TREND_ALPHA 0.01    /* 99 % prediction interval */
 
 /* Student's t distribution: P(T <= t) with df > 0 degrees of freedom (df
  * need not be an integer: Welch's), and its inverse for p in (0, 1). */
@@ -43,8 +43,8 @@ double pr_trend_t_quantile(double p, double df);
  * at least 2: the statistic, its degrees of freedom (Welch–Satterthwaite)
  * and the two-sided p-value.  Returns 0, or -1 when a side has fewer than
  * 2 values.  Both variances 0: p is 1 when the means are equal, else 0. */
-int pr_trend_welch(const double *x, size_t nx, const double *y, size_t ny, double *t,
-                   double *df, double *p);
+int pr_trend_welch(const double *x, size_t nx, const double *y, size_t ny, double *t, double *df,
+                   double *p);
 
 typedef struct pr_trend_opts {
     double max_pvalue;    /* PR_TREND_MAX_PVALUE */

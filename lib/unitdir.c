@@ -9,7 +9,7 @@
  * round. */
 static const struct {
     const char *unit;
-    pr_dir dir;
+    pr_unitdir_dir dir;
 } unit_table[] = {
     /* rates */
     {"samples/s", PR_DIR_HIGHER},
@@ -40,7 +40,7 @@ static const struct {
     {"ms/sample", PR_DIR_LOWER},
 };
 
-pr_dir pr_unitdir_of(const char *unit)
+pr_unitdir_dir pr_unitdir_of(const char *unit)
 {
     if (!unit)
         return PR_DIR_UNKNOWN;
@@ -55,17 +55,17 @@ int pr_unitdir_lower(const char *unit)
     return pr_unitdir_of(unit) == PR_DIR_LOWER;
 }
 
-const char *pr_unitdir_word(pr_dir d)
+const char *pr_unitdir_word(pr_unitdir_dir d)
 {
     return d == PR_DIR_LOWER ? "lower" : d == PR_DIR_HIGHER ? "higher" : "unknown";
 }
 
-int pr_unitdir_better(pr_dir d, double a, double b)
+int pr_unitdir_better(pr_unitdir_dir d, double a, double b)
 {
     return d == PR_DIR_LOWER ? a < b : a > b;
 }
 
-double pr_unitdir_speedup(pr_dir d, double x, double base)
+double pr_unitdir_speedup(pr_unitdir_dir d, double x, double base)
 {
     if (!(x > 0) || !(base > 0))
         return NAN;

@@ -12,8 +12,7 @@
  * buf.c's policy. */
 static void vec_overflow(size_t need, size_t size)
 {
-    fprintf(stderr, "perfrepro: out of memory (an array of %zu items of %zu bytes)\n", need,
-            size);
+    fprintf(stderr, "perfrepro: out of memory (an array of %zu items of %zu bytes)\n", need, size);
     abort();
 }
 

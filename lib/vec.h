@@ -25,10 +25,10 @@
  * overflows. */
 void *pr_vec_reserve(void *items, size_t *cap, size_t need, size_t size);
 
-#define PR_VEC_RESERVE(items, cap, need)                                                       \
+#define PR_VEC_RESERVE(items, cap, need)                                                           \
     ((items) = pr_vec_reserve((items), &(cap), (need), sizeof *(items)))
-#define PR_VEC_PUSH(items, n, cap)                                                             \
-    ((void)PR_VEC_RESERVE(items, cap, (n) + 1), pr_vec_zero(&(items)[(n)], sizeof *(items)),     \
+#define PR_VEC_PUSH(items, n, cap)                                                                 \
+    ((void)PR_VEC_RESERVE(items, cap, (n) + 1), pr_vec_zero(&(items)[(n)], sizeof *(items)),       \
      &(items)[(n)++])
 
 /* Slot p of size bytes zeroed; returns p (PR_VEC_PUSH's helper). */

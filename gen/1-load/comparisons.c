@@ -13,15 +13,15 @@
 #include "record.h"
 #include "suite.h"
 
-static const char *const decl_keys[] = {"perfrepro", "title", "a", "b", "delta", "max_effect",
-                                        "note", NULL};
+static const char *const decl_keys[] = {"perfrepro", "title",      "a",    "b",
+                                        "delta",     "max_effect", "note", NULL};
 static const char *const side_keys[] = {"label", "select", NULL};
 
 #define SEL_ENV "env:"
 #define SEL_PUB "published:"
 
 /* Fills out from text; on error out holds nothing to free. */
-int cd_sel_parse(const char *text, cd_sel *out, pr_err *err)
+int comparisons_sel_parse(const char *text, comparisons_sel *out, pr_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!text || !*text)
@@ -56,7 +56,7 @@ int cd_sel_parse(const char *text, cd_sel *out, pr_err *err)
     return 0;
 }
 
-void cd_sel_free(cd_sel *s)
+void comparisons_sel_free(comparisons_sel *s)
 {
     if (!s)
         return;
@@ -74,7 +74,7 @@ static const char *record_states(const pr_record *r, const char *key)
     return pr_recfacts_value(r->log_facts, key, NULL);
 }
 
-int cd_sel_run(const cd_sel *s, const pr_run *run)
+int comparisons_sel_run(const comparisons_sel *s, const pr_run *run)
 {
     if (s->kind == CD_SEL_RUNS)
         return fnmatch(s->value, run->name, 0) == 0;
@@ -88,64 +88,66 @@ int cd_sel_run(const cd_sel *s, const pr_run *run)
     return 0;
 }
 
-int cd_sel_pub(const cd_sel *s, const pr_pub_table *t)
+int comparisons_sel_pub(const comparisons_sel *s, const pr_pub_table *t)
 {
     return s->kind == CD_SEL_PUBLISHED && t->label && t->date && strcmp(t->label, s->key) == 0 &&
            strcmp(t->date, s->value) == 0;
 }
 
-size_t cd_sel_count(const cd_sel *s, const pr_dataset *d)
+size_t comparisons_sel_count(const comparisons_sel *s, const pr_dataset *d)
 {
     size_t n = 0;
     if (s->kind == CD_SEL_PUBLISHED) {
         for (size_t i = 0; i < d->npubs; i++)
-            n += cd_sel_pub(s, &d->pubs[i]) != 0;
+            n += comparisons_sel_pub(s, &d->pubs[i]) != 0;
         return n;
     }
     for (size_t i = 0; i < d->nruns; i++)
-        n += cd_sel_run(s, &d->runs[i]) != 0;
+        n += comparisons_sel_run(s, &d->runs[i]) != 0;
     return n;
 }
 
-const char *cd_sel_shared(const pr_dataset *d, const cd_sel *a, const cd_sel *b)
+const char *comparisons_sel_shared(const pr_dataset *d, const comparisons_sel *a,
+                                   const comparisons_sel *b)
 {
     for (size_t i = 0; i < d->nruns; i++)
-        if (cd_sel_run(a, &d->runs[i]) && cd_sel_run(b, &d->runs[i]))
+        if (comparisons_sel_run(a, &d->runs[i]) && comparisons_sel_run(b, &d->runs[i]))
             return d->runs[i].name;
     for (size_t i = 0; i < d->npubs; i++)
-        if (cd_sel_pub(a, &d->pubs[i]) && cd_sel_pub(b, &d->pubs[i]))
+        if (comparisons_sel_pub(a, &d->pubs[i]) && comparisons_sel_pub(b, &d->pubs[i]))
             return d->pubs[i].file;
     return NULL;
 }
 
 /* Side key of obj (a selector string, or {label, select}) into out. */
-static int read_side(const pr_dataset *d, const pr_jcur *obj, const char *key, cd_side *out,
-                     pr_err *err)
+static int read_side(const pr_dataset *d, const pr_jdoc_jcur *obj, const char *key,
+                     comparisons_side *out, pr_err *err)
 {
-    pr_jcur c = pr_jchild(obj, key), sc = c;
+    pr_jdoc_jcur c = pr_jdoc_jchild(obj, key), sc = c;
     const char *text;
     if (!c.v)
-        return pr_jfail(obj, err, "missing required key \"%s\"", key);
+        return pr_jdoc_jfail(obj, err, "missing required key \"%s\"", key);
     if (json_is_object(c.v)) {
-        if (pr_jobject(&c, side_keys, err) < 0 || pr_jbitext(&c, "label", 0, &out->label, err) < 0 ||
-            pr_jstr(&c, "select", 1, &text, err) < 0)
+        if (pr_jdoc_jobject(&c, side_keys, err) < 0 ||
+            pr_bitext_jbitext(&c, "label", 0, &out->label, err) < 0 ||
+            pr_jdoc_jstr(&c, "select", 1, &text, err) < 0)
             return -1;
-        sc = pr_jchild(&c, "select");
+        sc = pr_jdoc_jchild(&c, "select");
     } else if (json_is_string(c.v)) {
         text = json_string_value(c.v);
     } else {
-        return pr_jfail(&c, err, "a selector string or {\"label\", \"select\"}");
+        return pr_jdoc_jfail(&c, err, "a selector string or {\"label\", \"select\"}");
     }
     pr_err inner;
-    if (cd_sel_parse(text, &out->sel, &inner) < 0)
-        return pr_jfail(&sc, err, "%s", inner.msg);
-    if (!cd_sel_count(&out->sel, d))
-        return pr_jfail(&sc, err, "\"%s\" selects no %s in the data", text,
-                        out->sel.kind == CD_SEL_PUBLISHED ? "published table" : "run set");
+    if (comparisons_sel_parse(text, &out->sel, &inner) < 0)
+        return pr_jdoc_jfail(&sc, err, "%s", inner.msg);
+    if (!comparisons_sel_count(&out->sel, d))
+        return pr_jdoc_jfail(&sc, err, "\"%s\" selects no %s in the data", text,
+                             out->sel.kind == CD_SEL_PUBLISHED ? "published table" : "run set");
     return 0;
 }
 
-static void decl_free(cd_decl *c)
+static void decl_free(comparisons_decl *c)
 {
     free(c->file);
     free(c->name);
@@ -153,14 +155,14 @@ static void decl_free(cd_decl *c)
     pr_bitext_free(&c->note);
     pr_bitext_free(&c->a.label);
     pr_bitext_free(&c->b.label);
-    cd_sel_free(&c->a.sel);
-    cd_sel_free(&c->b.sel);
+    comparisons_sel_free(&c->a.sel);
+    comparisons_sel_free(&c->b.sel);
 }
 
-int cd_load_file(pr_dataset *d, const char *path, pr_err *err)
+int comparisons_load_file(pr_dataset *d, const char *path, pr_err *err)
 {
     pr_jdoc *doc = NULL;
-    cd_decl c;
+    comparisons_decl c;
     memset(&c, 0, sizeof c);
     c.delta = PR_AB_DELTA_DEFAULT;
     int rc = -1;
@@ -170,36 +172,39 @@ int cd_load_file(pr_dataset *d, const char *path, pr_err *err)
     base = base ? base + 1 : path;
     c.file = pr_xstrdup(path);
     c.name = pr_xstrndup(base, strlen(base) - strlen(".json"));
-    if (!pr_name_is_safe(c.name)) {
+    if (!pr_suite_name_is_safe(c.name)) {
         pr_err_set(err, path, 0, 0, NULL, "the file name must be a plain name ([A-Za-z0-9._-])");
         goto out;
     }
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     long long version;
-    if (pr_jobject(&root, decl_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
-        pr_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
-        pr_jbitext(&root, "title", 1, &c.title, err) < 0 ||
-        pr_jbitext(&root, "note", 0, &c.note, err) < 0 ||
-        pr_jnum(&root, "delta", 0, 0, &c.delta, err) < 0 ||
-        pr_jnum(&root, "max_effect", 0, 0, &c.max_effect, err) < 0 ||
+    if (pr_jdoc_jobject(&root, decl_keys, err) < 0 || pr_record_text_check(&root, err) < 0 ||
+        pr_jdoc_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
+        pr_bitext_jbitext(&root, "title", 1, &c.title, err) < 0 ||
+        pr_bitext_jbitext(&root, "note", 0, &c.note, err) < 0 ||
+        pr_jdoc_jnum(&root, "delta", 0, 0, &c.delta, err) < 0 ||
+        pr_jdoc_jnum(&root, "max_effect", 0, 0, &c.max_effect, err) < 0 ||
         read_side(d, &root, "a", &c.a, err) < 0 || read_side(d, &root, "b", &c.b, err) < 0)
         goto out;
-    if (pr_jchild(&root, "max_effect").v && !(c.max_effect > 1)) {
-        pr_jcur mc = pr_jchild(&root, "max_effect");
-        pr_jfail(&mc, err, "a ratio > 1: the largest B/A (or A/B) the change can give, e.g. 2 "
-                           "for one thread to two");
+    if (pr_jdoc_jchild(&root, "max_effect").v && !(c.max_effect > 1)) {
+        pr_jdoc_jcur mc = pr_jdoc_jchild(&root, "max_effect");
+        pr_jdoc_jfail(&mc, err,
+                      "a ratio > 1: the largest B/A (or A/B) the change can give, e.g. 2 "
+                      "for one thread to two");
         goto out;
     }
-    const char *both = cd_sel_shared(d, &c.a.sel, &c.b.sel);
+    const char *both = comparisons_sel_shared(d, &c.a.sel, &c.b.sel);
     if (both) {
-        pr_jcur bc = pr_jchild(&root, "b");
-        pr_jfail(&bc, err, "A and B both select %s: a run set compared with itself is no "
-                           "comparison", both);
+        pr_jdoc_jcur bc = pr_jdoc_jchild(&root, "b");
+        pr_jdoc_jfail(&bc, err,
+                      "A and B both select %s: a run set compared with itself is no "
+                      "comparison",
+                      both);
         goto out;
     }
     if (!(c.delta > 0 && c.delta < 1)) {
-        pr_jcur dc = pr_jchild(&root, "delta");
-        pr_jfail(&dc, err, "a fraction in (0, 1), e.g. 0.05 for 5 %%");
+        pr_jdoc_jcur dc = pr_jdoc_jchild(&root, "delta");
+        pr_jdoc_jfail(&dc, err, "a fraction in (0, 1), e.g. 0.05 for 5 %%");
         goto out;
     }
     for (size_t i = 0; i < d->ncomparisons; i++)
@@ -218,7 +223,7 @@ out:
     return rc;
 }
 
-void cd_free_all(pr_dataset *d)
+void comparisons_free_all(pr_dataset *d)
 {
     for (size_t i = 0; i < d->ncomparisons; i++)
         decl_free(&d->comparisons[i]);
@@ -227,7 +232,7 @@ void cd_free_all(pr_dataset *d)
     d->ncomparisons = 0;
 }
 
-const cd_decl *cd_find(const pr_dataset *d, const char *name)
+const comparisons_decl *comparisons_find(const pr_dataset *d, const char *name)
 {
     for (size_t i = 0; i < d->ncomparisons; i++)
         if (strcmp(d->comparisons[i].name, name) == 0)

@@ -19,9 +19,9 @@
  * nothing, or sides that select one run set both is an error naming the
  * file, line and field.
  *
- * Memory: cd_sel_parse fills a caller's cd_sel that cd_sel_free frees;
- * cd_load_file attaches the declarations to the dataset (d->comparisons),
- * freed by cd_free_all (pr_data_free calls it).
+ * Memory: comparisons_sel_parse fills a caller's comparisons_sel that comparisons_sel_free frees;
+ * comparisons_load_file attaches the declarations to the dataset (d->comparisons),
+ * freed by comparisons_free_all (data_free calls it).
  */
 #ifndef PR_COMPARISONS_H
 #define PR_COMPARISONS_H
@@ -32,50 +32,51 @@
 #include "data.h"
 #include "err.h"
 
-typedef enum { CD_SEL_RUNS, CD_SEL_ENV, CD_SEL_PUBLISHED } cd_sel_kind;
+typedef enum { CD_SEL_RUNS, CD_SEL_ENV, CD_SEL_PUBLISHED } comparisons_sel_kind;
 
-typedef struct cd_sel {
-    cd_sel_kind kind;
+typedef struct comparisons_sel {
+    comparisons_sel_kind kind;
     char *text;  /* as written */
     char *key;   /* env: KEY; published: LABEL; runs: NULL */
     char *value; /* env: VALUE; published: DATE; runs: the glob */
-} cd_sel;
+} comparisons_sel;
 
-/* Parses text into out (the caller's; cd_sel_free).  0, or -1 with err
+/* Parses text into out (the caller's; comparisons_sel_free).  0, or -1 with err
  * saying what is wrong (no file: the caller prefixes where it came from). */
-int cd_sel_parse(const char *text, cd_sel *out, pr_err *err);
-void cd_sel_free(cd_sel *s);
+int comparisons_sel_parse(const char *text, comparisons_sel *out, pr_err *err);
+void comparisons_sel_free(comparisons_sel *s);
 /* 1 when s (runs or env) selects run. */
-int cd_sel_run(const cd_sel *s, const pr_run *run);
+int comparisons_sel_run(const comparisons_sel *s, const pr_run *run);
 /* 1 when s (published) selects table t. */
-int cd_sel_pub(const cd_sel *s, const pr_pub_table *t);
+int comparisons_sel_pub(const comparisons_sel *s, const pr_pub_table *t);
 /* How many run sets or published tables of d s selects. */
-size_t cd_sel_count(const cd_sel *s, const pr_dataset *d);
+size_t comparisons_sel_count(const comparisons_sel *s, const pr_dataset *d);
 /* The name of the first run set (its folder) or published table (its file)
  * of d that a and b both select; NULL when none (borrowed from d). */
-const char *cd_sel_shared(const pr_dataset *d, const cd_sel *a, const cd_sel *b);
+const char *comparisons_sel_shared(const pr_dataset *d, const comparisons_sel *a,
+                                   const comparisons_sel *b);
 
-typedef struct cd_side {
+typedef struct comparisons_side {
     pr_bitext label; /* NULLs when the side is a bare selector */
-    cd_sel sel;
-} cd_side;
+    comparisons_sel sel;
+} comparisons_side;
 
-typedef struct cd_decl {
-    char *file;      /* DATA/comparisons/NAME.json */
-    char *name;      /* NAME: the page's folder, reports/compare/NAME/ */
+typedef struct comparisons_decl {
+    char *file; /* DATA/comparisons/NAME.json */
+    char *name; /* NAME: the page's folder, reports/compare/NAME/ */
     pr_bitext title;
-    pr_bitext note;  /* NULLs when none */
-    cd_side a, b;
-    double delta;    /* PR_AB_DELTA_DEFAULT when not declared */
+    pr_bitext note; /* NULLs when none */
+    comparisons_side a, b;
+    double delta;      /* PR_AB_DELTA_DEFAULT when not declared */
     double max_effect; /* 0 when not declared */
-} cd_decl;
+} comparisons_decl;
 
 /* Loads DATA/comparisons/NAME.json at path into d (after its runs and
  * published tables; data.c calls it per file, in name order).  0, or -1
  * with err set. */
-int cd_load_file(pr_dataset *d, const char *path, pr_err *err);
-void cd_free_all(pr_dataset *d);
+int comparisons_load_file(pr_dataset *d, const char *path, pr_err *err);
+void comparisons_free_all(pr_dataset *d);
 /* The declaration named name; NULL when none. */
-const cd_decl *cd_find(const pr_dataset *d, const char *name);
+const comparisons_decl *comparisons_find(const pr_dataset *d, const char *name);
 
 #endif

@@ -8,27 +8,27 @@
 #include <sys/stat.h>
 
 #include "comparisons.h"
-#include "steady.h"
 #include "envrec.h"
+#include "fileio.h"
 #include "fitfile.h"
+#include "jdoc.h"
 #include "pairing.h"
 #include "runset.h"
-#include "fileio.h"
-#include "jdoc.h"
+#include "steady.h"
 
-static const char *const bench_keys[] = {"perfrepro", "benchmark", "title_zh", "title_en", "date",
-                                         "commit", "machine", "command", "unit",
-                                         "higher_is_better", "results", "ratio", "target",
-                                         "notes", NULL};
-static const char *const bench_result_keys[] = {"tool",        "median", "min",     "max",
-                                                "runs",        "timed_as", "peak_rss_mb",
-                                                "peak_rss_runs", "pages", "records", NULL};
+static const char *const bench_keys[] = {
+    "perfrepro", "benchmark", "title_zh", "title_en", "date",
+    "commit",    "machine",   "command",  "unit",     "higher_is_better",
+    "results",   "ratio",     "target",   "notes",    NULL};
+static const char *const bench_result_keys[] = {"tool",  "median",   "min",         "max",
+                                                "runs",  "timed_as", "peak_rss_mb", "peak_rss_runs",
+                                                "pages", "records",  NULL};
 
 /* Frees what b owns (not b). */
 static void free_bench(pr_bench *b)
 {
-    char *strs[] = {b->file, b->name, b->title_zh, b->title_en, b->date, b->command,
-                    b->unit, b->commit, b->machine.cpu_model, b->machine.os,
+    char *strs[] = {b->file,          b->name, b->title_zh, b->title_en,          b->date,
+                    b->command,       b->unit, b->commit,   b->machine.cpu_model, b->machine.os,
                     b->machine.kernel};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
@@ -42,10 +42,10 @@ static void free_bench(pr_bench *b)
 
 /* A copy of string field key of c (the caller frees it), NULL when absent;
  * *rc set to -1 on an error. */
-static char *dup_field(const pr_jcur *c, const char *key, int required, int *rc, pr_err *err)
+static char *dup_field(const pr_jdoc_jcur *c, const char *key, int required, int *rc, pr_err *err)
 {
     const char *s = NULL;
-    int r = pr_jstr(c, key, required, &s, err);
+    int r = pr_jdoc_jstr(c, key, required, &s, err);
     if (r < 0)
         *rc = -1;
     return r == 1 ? pr_xstrdup(s) : NULL;
@@ -61,23 +61,23 @@ static int full_commit_id(const char *s)
 
 /* "commit": {"id", "dirty"} into b->commit (owned by b), b->dirty; 0 and
  * b->commit NULL when the file names none. */
-static int read_bench_commit(const pr_jcur *root, pr_bench *b, pr_err *err)
+static int read_bench_commit(const pr_jdoc_jcur *root, pr_bench *b, pr_err *err)
 {
     static const char *const keys[] = {"id", "dirty", NULL};
-    pr_jcur c;
+    pr_jdoc_jcur c;
     const char *id;
-    int has = pr_jobj(root, "commit", 0, &c, err);
+    int has = pr_jdoc_jobj(root, "commit", 0, &c, err);
     if (has <= 0)
         return has;
-    if (pr_jobject(&c, keys, err) < 0 || pr_jstr(&c, "id", 1, &id, err) < 0 ||
-        pr_jbool(&c, "dirty", 1, &b->dirty, err) < 0)
+    if (pr_jdoc_jobject(&c, keys, err) < 0 || pr_jdoc_jstr(&c, "id", 1, &id, err) < 0 ||
+        pr_jdoc_jbool(&c, "dirty", 1, &b->dirty, err) < 0)
         return -1;
     if (!full_commit_id(id)) {
-        pr_jcur at = pr_jchild(&c, "id");
-        return pr_jfail(&at, err,
-                        "\"%s\" is not a full commit id (git rev-parse HEAD: 40 lower-case "
-                        "hexadecimal digits)",
-                        id);
+        pr_jdoc_jcur at = pr_jdoc_jchild(&c, "id");
+        return pr_jdoc_jfail(&at, err,
+                             "\"%s\" is not a full commit id (git rev-parse HEAD: 40 lower-case "
+                             "hexadecimal digits)",
+                             id);
     }
     b->commit = pr_xstrdup(id);
     return 0;
@@ -86,75 +86,76 @@ static int read_bench_commit(const pr_jcur *root, pr_bench *b, pr_err *err)
 /* "machine" into b->machine (strings owned by b).  A file that names its
  * commit was written by make bench as it is now, which also names the CPU
  * model, the CPUs and the memory: they are then required. */
-static int read_bench_machine(const pr_jcur *root, pr_bench *b, pr_err *err)
+static int read_bench_machine(const pr_jdoc_jcur *root, pr_bench *b, pr_err *err)
 {
-    static const char *const keys[] = {"cpu_model", "cpu_count", "memory_mb", "os", "kernel",
-                                       NULL};
+    static const char *const keys[] = {"cpu_model", "cpu_count", "memory_mb", "os", "kernel", NULL};
     static const char *const needed[] = {"cpu_model", "cpu_count", "memory_mb", NULL};
-    pr_jcur m;
+    pr_jdoc_jcur m;
     int rc = 0;
-    if (pr_jobj(root, "machine", 1, &m, err) < 0 || pr_jobject(&m, keys, err) < 0)
+    if (pr_jdoc_jobj(root, "machine", 1, &m, err) < 0 || pr_jdoc_jobject(&m, keys, err) < 0)
         return -1;
     for (const char *const *k = needed; b->commit && *k; k++) {
-        pr_jcur at = pr_jchild(&m, *k);
+        pr_jdoc_jcur at = pr_jdoc_jchild(&m, *k);
         if (!at.v)
-            return pr_jfail(&at, err,
-                            "missing: a benchmark that names its commit names its machine "
-                            "(cpu_model, cpu_count, memory_mb), as make bench writes it");
+            return pr_jdoc_jfail(&at, err,
+                                 "missing: a benchmark that names its commit names its machine "
+                                 "(cpu_model, cpu_count, memory_mb), as make bench writes it");
     }
     b->machine.cpu_model = dup_field(&m, "cpu_model", 0, &rc, err);
     if (rc == 0)
         b->machine.os = dup_field(&m, "os", 0, &rc, err);
     if (rc == 0)
         b->machine.kernel = dup_field(&m, "kernel", 0, &rc, err);
-    if (rc < 0 || pr_jint(&m, "cpu_count", 0, 1, 1 << 20, &b->machine.cpu_count, err) < 0 ||
-        pr_jint(&m, "memory_mb", 0, 1, 1LL << 40, &b->machine.memory_mb, err) < 0)
+    if (rc < 0 || pr_jdoc_jint(&m, "cpu_count", 0, 1, 1 << 20, &b->machine.cpu_count, err) < 0 ||
+        pr_jdoc_jint(&m, "memory_mb", 0, 1, 1LL << 40, &b->machine.memory_mb, err) < 0)
         return -1;
     if (b->machine.cpu_model && !*b->machine.cpu_model) {
-        pr_jcur at = pr_jchild(&m, "cpu_model");
-        return pr_jfail(&at, err, "empty: the CPU model as /proc/cpuinfo names it");
+        pr_jdoc_jcur at = pr_jdoc_jchild(&m, "cpu_model");
+        return pr_jdoc_jfail(&at, err, "empty: the CPU model as /proc/cpuinfo names it");
     }
     return 0;
 }
 
 /* One result (at it) into r (its tool then owned by the bench: free_bench). */
-static int read_bench_result(const pr_jcur *it, pr_bench_result *r, pr_err *err)
+static int read_bench_result(const pr_jdoc_jcur *it, pr_bench_result *r, pr_err *err)
 {
     static const char *const timings[] = {"each", "loop", NULL};
     const char *timed = "each";
     long long v;
     double tmp;
     r->min = r->max = r->peak_rss_mb = NAN;
-    if (pr_jobject(it, bench_result_keys, err) < 0)
+    if (pr_jdoc_jobject(it, bench_result_keys, err) < 0)
         return -1;
-    if (pr_jbitext(it, "tool", 1, &r->tool, err) < 0 ||
-        pr_jnum(it, "median", 1, 0, &r->median, err) < 0 ||
-        pr_jnum(it, "min", 0, 0, &r->min, err) < 0 || pr_jnum(it, "max", 0, 0, &r->max, err) < 0 ||
-        pr_jint(it, "runs", 1, 1, 1 << 20, &v, err) < 0)
+    if (pr_bitext_jbitext(it, "tool", 1, &r->tool, err) < 0 ||
+        pr_jdoc_jnum(it, "median", 1, 0, &r->median, err) < 0 ||
+        pr_jdoc_jnum(it, "min", 0, 0, &r->min, err) < 0 ||
+        pr_jdoc_jnum(it, "max", 0, 0, &r->max, err) < 0 ||
+        pr_jdoc_jint(it, "runs", 1, 1, 1 << 20, &v, err) < 0)
         return -1;
     r->runs = (int)v;
-    if (pr_jnum(it, "peak_rss_mb", 0, 0, &r->peak_rss_mb, err) < 0)
+    if (pr_jdoc_jnum(it, "peak_rss_mb", 0, 0, &r->peak_rss_mb, err) < 0)
         return -1;
-    int has = pr_jint(it, "peak_rss_runs", 0, 1, 1 << 20, &v, err);
+    int has = pr_jdoc_jint(it, "peak_rss_runs", 0, 1, 1 << 20, &v, err);
     if (has < 0)
         return -1;
     r->peak_rss_runs = has ? (int)v : 0;
-    pr_jcur at = pr_jchild(it, "peak_rss_runs");
+    pr_jdoc_jcur at = pr_jdoc_jchild(it, "peak_rss_runs");
     if (has && isnan(r->peak_rss_mb))
-        return pr_jfail(&at, err, "no \"peak_rss_mb\" to be the largest of these runs");
-    if (pr_jenum(it, "timed_as", 0, timings, &timed, err) < 0)
+        return pr_jdoc_jfail(&at, err, "no \"peak_rss_mb\" to be the largest of these runs");
+    if (pr_jdoc_jenum(it, "timed_as", 0, timings, &timed, err) < 0)
         return -1;
     r->timed_as_loop = strcmp(timed, "loop") == 0;
     if (r->timed_as_loop && (!isnan(r->min) || !isnan(r->max)))
-        return pr_jfail(it, err, "runs timed as one loop have no min or max of their own");
-    if (pr_jnum(it, "pages", 0, 0, &tmp, err) < 0 || pr_jnum(it, "records", 0, 0, &tmp, err) < 0)
+        return pr_jdoc_jfail(it, err, "runs timed as one loop have no min or max of their own");
+    if (pr_jdoc_jnum(it, "pages", 0, 0, &tmp, err) < 0 ||
+        pr_jdoc_jnum(it, "records", 0, 0, &tmp, err) < 0)
         return -1;
     return 0;
 }
 
 /* "ratio": the two results it names (borrowed from b->results), its label
  * into b->ratio_text. */
-static int read_bench_ratio(const pr_jcur *root, pr_bench *b, pr_err *err)
+static int read_bench_ratio(const pr_jdoc_jcur *root, pr_bench *b, pr_err *err)
 {
     /* The ratio names its two results, and the page divides their medians:
      * a stored quotient (1.36 for 109.2 ÷ 80.0) drifted from the figures it
@@ -163,12 +164,13 @@ static int read_bench_ratio(const pr_jcur *root, pr_bench *b, pr_err *err)
      * come from two runs, perhaps two machines or commits. */
     static const char *const keys[] = {"of", "to", "text", NULL};
     const char *of, *to;
-    pr_jcur c;
-    int has = pr_jobj(root, "ratio", 0, &c, err);
+    pr_jdoc_jcur c;
+    int has = pr_jdoc_jobj(root, "ratio", 0, &c, err);
     if (has <= 0)
         return has;
-    if (pr_jobject(&c, keys, err) < 0 || pr_jstr(&c, "of", 1, &of, err) < 0 ||
-        pr_jstr(&c, "to", 1, &to, err) < 0 || pr_jbitext(&c, "text", 0, &b->ratio_text, err) < 0)
+    if (pr_jdoc_jobject(&c, keys, err) < 0 || pr_jdoc_jstr(&c, "of", 1, &of, err) < 0 ||
+        pr_jdoc_jstr(&c, "to", 1, &to, err) < 0 ||
+        pr_bitext_jbitext(&c, "text", 0, &b->ratio_text, err) < 0)
         return -1;
     for (size_t i = 0; i < b->nresults; i++) {
         const char *tool = pr_bitext_in(&b->results[i].tool, "en");
@@ -177,27 +179,28 @@ static int read_bench_ratio(const pr_jcur *root, pr_bench *b, pr_err *err)
         if (strcmp(tool, to) == 0 && !b->ratio_to)
             b->ratio_to = &b->results[i];
     }
-    pr_jcur bad = pr_jchild(&c, !b->ratio_of ? "of" : "to");
+    pr_jdoc_jcur bad = pr_jdoc_jchild(&c, !b->ratio_of ? "of" : "to");
     if (!b->ratio_of || !b->ratio_to)
-        return pr_jfail(&bad, err,
-                        "\"%s\" names no result of this benchmark (a result's \"tool\"): a ratio "
-                        "divides two results of one file, measured in one run, never figures "
-                        "of two files",
-                        !b->ratio_of ? of : to);
+        return pr_jdoc_jfail(
+            &bad, err,
+            "\"%s\" names no result of this benchmark (a result's \"tool\"): a ratio "
+            "divides two results of one file, measured in one run, never figures "
+            "of two files",
+            !b->ratio_of ? of : to);
     if (b->ratio_of == b->ratio_to)
-        return pr_jfail(&c, err, "\"of\" and \"to\" name the same result");
+        return pr_jdoc_jfail(&c, err, "\"of\" and \"to\" name the same result");
     return 0;
 }
 
 /* The benchmark file at root into b (zeroed; what it fills in is b's, freed
  * with free_bench also on an error). */
-static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
+static int read_bench(const pr_jdoc_jcur *root, pr_bench *b, pr_err *err)
 {
     long long v;
     int rc = 0;
-    pr_jcur res, c;
-    if (pr_jobject(root, bench_keys, err) < 0 || pr_text_check(root, err) < 0 ||
-        pr_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0)
+    pr_jdoc_jcur res, c;
+    if (pr_jdoc_jobject(root, bench_keys, err) < 0 || pr_record_text_check(root, err) < 0 ||
+        pr_jdoc_jint(root, "perfrepro", 1, 1, 1, &v, err) < 0)
         return -1;
     b->name = dup_field(root, "benchmark", 1, &rc, err);
     if (rc == 0)
@@ -210,29 +213,30 @@ static int read_bench(const pr_jcur *root, pr_bench *b, pr_err *err)
         b->command = dup_field(root, "command", 1, &rc, err);
     if (rc == 0)
         b->unit = dup_field(root, "unit", 1, &rc, err);
-    if (rc == 0 && pr_jbitext(root, "notes", 0, &b->notes, err) < 0)
+    if (rc == 0 && pr_bitext_jbitext(root, "notes", 0, &b->notes, err) < 0)
         rc = -1;
-    if (rc < 0 || pr_jbool(root, "higher_is_better", 1, &b->higher_is_better, err) < 0 ||
+    if (rc < 0 || pr_jdoc_jbool(root, "higher_is_better", 1, &b->higher_is_better, err) < 0 ||
         read_bench_commit(root, b, err) < 0 || read_bench_machine(root, b, err) < 0 ||
-        pr_jarr(root, "results", 1, 1, &res, err) < 0)
+        pr_jdoc_jarr(root, "results", 1, 1, &res, err) < 0)
         return -1;
     b->nresults = json_array_size(res.v);
     b->results = pr_xcalloc(b->nresults, sizeof *b->results);
     for (size_t i = 0; i < b->nresults; i++) {
-        pr_jcur it = pr_jitem(&res, i);
+        pr_jdoc_jcur it = pr_jdoc_jitem(&res, i);
         if (read_bench_result(&it, &b->results[i], err) < 0)
             return -1;
     }
     if (read_bench_ratio(root, b, err) < 0)
         return -1;
-    int has = pr_jobj(root, "target", 0, &c, err);
+    int has = pr_jdoc_jobj(root, "target", 0, &c, err);
     if (has < 0)
         return -1;
     if (has) {
         static const char *const keys[] = {"text", "met", NULL};
-        if (pr_jobject(&c, keys, err) < 0 || pr_jbool(&c, "met", 1, &b->target_met, err) < 0)
+        if (pr_jdoc_jobject(&c, keys, err) < 0 ||
+            pr_jdoc_jbool(&c, "met", 1, &b->target_met, err) < 0)
             return -1;
-        if (pr_jbitext(&c, "text", 1, &b->target_text, err) < 0)
+        if (pr_bitext_jbitext(&c, "text", 1, &b->target_text, err) < 0)
             return -1;
     }
     return 0;
@@ -246,7 +250,7 @@ static int load_bench(pr_dataset *d, const char *path, pr_err *err)
     pr_bench b;
     memset(&b, 0, sizeof b);
     b.file = pr_xstrdup(path);
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     int rc = read_bench(&root, &b, err);
     pr_jdoc_free(doc);
     if (rc < 0) {
@@ -261,7 +265,7 @@ static int load_bench(pr_dataset *d, const char *path, pr_err *err)
 /* Hardening: a symbolic link in the data folder (a record, a log, a run or
  * log folder, a suite) made gen read, and the site publish, /etc/shadow or
  * /proc/self/environ.  Whatever is read must resolve inside the data folder
- * (pr_path_within); special files are refused when read (pr_read_file), or
+ * (pr_fileio_path_within); special files are refused when read (pr_fileio_read_file), or
  * here for logs, which are only linked.
  *
  * What lies at path, whose folder was already checked (one lstat; realpath
@@ -274,7 +278,7 @@ static int data_entry(const char *root, const char *path, unsigned *mode, pr_err
     if (lstat(path, &st) < 0)
         return errno == ENOENT ? 0 : pr_err_errno(err, path, "cannot stat");
     if (S_ISLNK(st.st_mode)) {
-        if (pr_path_within(root, path, err) < 0)
+        if (pr_fileio_path_within(root, path, err) < 0)
             return -1;
         if (stat(path, &st) < 0)
             return pr_err_errno(err, path, "cannot stat");
@@ -298,7 +302,8 @@ static int data_path(const char *root, const char *base, const char *rel, unsign
         rc = data_entry(root, path, mode, err);
         seg += n + (seg[n] == '/');
         if (rc == 1 && *seg && !S_ISDIR(*mode))
-            rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a folder", pr_mode_name(*mode));
+            rc = pr_err_set(err, path, 0, 0, NULL, "is %s, not a folder",
+                            pr_fileio_mode_name(*mode));
     }
     free(path);
     return rc;
@@ -314,13 +319,13 @@ static int find_json(const char *root, const char *dir, int depth, char ***list,
 {
     char **names = NULL;
     if (depth > DATA_MAX_DEPTH)
-        return pr_err_set(err, dir, 0, 0, NULL,
-                          "more than %d folders deep (a symbolic link loop?)", DATA_MAX_DEPTH);
-    if (pr_list_dir(dir, &names, NULL, err) < 0)
+        return pr_err_set(err, dir, 0, 0, NULL, "more than %d folders deep (a symbolic link loop?)",
+                          DATA_MAX_DEPTH);
+    if (pr_fileio_list_dir(dir, &names, NULL, err) < 0)
         return -1;
     int rc = 0;
     for (char **p = names; *p && rc == 0; p++) {
-        char *path = pr_path_join(dir, *p);
+        char *path = pr_fileio_path_join(dir, *p);
         size_t l = strlen(*p);
         unsigned mode;
         if ((rc = data_entry(root, path, &mode, err)) < 0) {
@@ -338,7 +343,7 @@ static int find_json(const char *root, const char *dir, int depth, char ***list,
         }
         free(path);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
@@ -350,7 +355,7 @@ static const pr_platform *env_platform(const pr_platforms *ps, json_t *env)
     const char *name = json_string_value(json_object_get(gpu, "name"));
     if (!name)
         name = json_string_value(json_object_get(host, "cpu_model"));
-    return pr_platform_for_device(ps, name);
+    return platform_for_device(ps, name);
 }
 
 static int load_env(pr_run *r, const char *path, pr_err *err)
@@ -358,10 +363,10 @@ static int load_env(pr_run *r, const char *path, pr_err *err)
     pr_jdoc *doc = NULL;
     if (pr_jdoc_load(path, &doc, err) < 0)
         return -1;
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     int rc = -1;
     /* The one schema of env.json (lib/envrec.c): types and ranges too. */
-    if (pr_env_check(&root, err) < 0)
+    if (pr_envrec_check(&root, err) < 0)
         goto out;
     r->env = json_incref(root.v);
     rc = 0;
@@ -381,10 +386,9 @@ static char *case_key(const char *run, const pr_record *r, const pr_platform *p)
                         r->repeat, p ? p->id : "");
 }
 
-const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *run,
-                                           const pr_record *r)
+const pr_platform *data_record_platform(const pr_dataset *d, const pr_run *run, const pr_record *r)
 {
-    return r->platform ? pr_platform_find(&d->platforms, r->platform) : run->platform;
+    return r->platform ? platform_find(&d->platforms, r->platform) : run->platform;
 }
 
 /* A record's GPUs per node must fit on one node of its platform: 1 node x
@@ -394,8 +398,7 @@ const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *ru
  * platform counts cores, and processes may outnumber them.  The error
  * names the record's gpus_per_node (its line and column) and the nodes the
  * job needs. */
-static int check_per_node(const char *path, const pr_record *rec, const pr_platform *p,
-                          pr_err *err)
+static int check_per_node(const char *path, const pr_record *rec, const pr_platform *p, pr_err *err)
 {
     /* A failed case has no figure to misplace: a suite's 8-GPU case run on a
      * 4-GPU machine is a record of why it could not run (no_gpu). */
@@ -405,17 +408,17 @@ static int check_per_node(const char *path, const pr_record *rec, const pr_platf
     pr_jdoc *doc = NULL;
     if (pr_jdoc_load(path, &doc, err) < 0)
         return -1;
-    pr_jcur root = pr_jdoc_root(doc);
-    pr_jcur field = pr_jchild(&root, "gpus_per_node");
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur field = pr_jdoc_jchild(&root, "gpus_per_node");
     int need = (rec->gpu_num + p->per_node - 1) / p->per_node;
     pr_buf fix = PR_BUF_INIT;
     if (rec->gpu_num % need == 0)
         pr_buf_printf(&fix, " (\"nodes\": %d, \"gpus_per_node\": %d)", need, rec->gpu_num / need);
-    pr_jfail(&field, err,
-             "%d GPUs on %s, but a node of platform %s (%s) has %d: the %d-GPU job spans at "
-             "least %d nodes%s",
-             rec->gpus_per_node, rec->nodes == 1 ? "one node" : "each node", p->id, p->file,
-             p->per_node, rec->gpu_num, need, pr_buf_cstr(&fix));
+    pr_jdoc_jfail(&field, err,
+                  "%d GPUs on %s, but a node of platform %s (%s) has %d: the %d-GPU job spans at "
+                  "least %d nodes%s",
+                  rec->gpus_per_node, rec->nodes == 1 ? "one node" : "each node", p->id, p->file,
+                  p->per_node, rec->gpu_num, need, pr_buf_cstr(&fix));
     pr_buf_free(&fix);
     pr_jdoc_free(doc);
     return -1;
@@ -427,8 +430,8 @@ static int check_per_node(const char *path, const pr_record *rec, const pr_platf
 static int check_log(const char *root, const char *run_dir, const char *log_file, char **log_dir,
                      const char *record, const char *field, pr_err *err)
 {
-    char *dir = pr_path_dirname(log_file);
-    char *log = pr_path_join(run_dir, log_file);
+    char *dir = pr_fileio_path_dirname(log_file);
+    char *log = pr_fileio_path_join(run_dir, log_file);
     unsigned mode = 0;
     int rc = 1;
     if (strcmp(dir, ".") != 0 && (!*log_dir || strcmp(*log_dir, dir) != 0)) {
@@ -445,11 +448,10 @@ static int check_log(const char *root, const char *run_dir, const char *log_file
     if (rc < 0)
         pr_err_prefix(err, "%s: %s", record, field);
     else if (rc == 0)
-        rc = pr_err_set(err, record, 0, 0, field, "\"%s\" does not exist in %s", log_file,
-                        run_dir);
+        rc = pr_err_set(err, record, 0, 0, field, "\"%s\" does not exist in %s", log_file, run_dir);
     else if (!S_ISREG(mode))
-        rc = pr_err_set(err, record, 0, 0, field, "\"%s\" is %s, not a regular file",
-                        log_file, pr_mode_name(mode));
+        rc = pr_err_set(err, record, 0, 0, field, "\"%s\" is %s, not a regular file", log_file,
+                        pr_fileio_mode_name(mode));
     else
         rc = 0;
     free(log);
@@ -457,15 +459,14 @@ static int check_log(const char *root, const char *run_dir, const char *log_file
     return rc;
 }
 
-static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name,
-                    pr_err *err)
+static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name, pr_err *err)
 {
     pr_run r;
     memset(&r, 0, sizeof r);
-    r.dir = pr_path_join(dir, name);
+    r.dir = pr_fileio_path_join(dir, name);
     r.name = pr_xstrdup(name);
-    char *env = pr_path_join(r.dir, "env.json");
-    char *index = pr_path_join(r.dir, "logs/index");
+    char *env = pr_fileio_path_join(r.dir, "env.json");
+    char *index = pr_fileio_path_join(r.dir, "logs/index");
     char **names = NULL;
     char *log_dir = NULL; /* the folder of the last log checked */
     size_t cap = 0;       /* of r.records, r.record_files and r.fits */
@@ -475,12 +476,12 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         goto out;
     r.platform = r.env ? env_platform(&d->platforms, r.env) : NULL;
     if ((has = data_path(d->dir, r.dir, "logs/index", &mode, err)) < 0 ||
-        (has && S_ISDIR(mode) && pr_list_dir(index, &names, NULL, err) < 0))
+        (has && S_ISDIR(mode) && pr_fileio_list_dir(index, &names, NULL, err) < 0))
         goto out;
     /* Most run sets have no fit folder: one stat says so, not one per record
      * (issue 31 #17).  When it is there (or cannot be looked at), each
      * record's report is looked up and checked as before. */
-    char *fit_dir_path = pr_path_join(r.dir, "fit");
+    char *fit_dir_path = pr_fileio_path_join(r.dir, "fit");
     pr_err ignored;
     int fit_dir = data_entry(d->dir, fit_dir_path, &mode, &ignored) != 0;
     free(fit_dir_path);
@@ -488,7 +489,7 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         size_t l = strlen(*p);
         if (l < 7 || strcmp(*p + l - 6, "_speed") != 0)
             continue;
-        char *path = pr_path_join(index, *p);
+        char *path = pr_fileio_path_join(index, *p);
         pr_record rec;
         pr_record_init(&rec);
         if (data_entry(d->dir, path, &mode, err) < 0 || pr_record_load(path, &rec, err) < 0) {
@@ -503,9 +504,11 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
             char field[32];
             const char *lp = json_string_value(json_array_get(rec.logs, i));
             snprintf(field, sizeof field, "logs[%zu]", i);
-            if (!pr_path_is_safe_relative(lp))
-                bad = pr_err_set(err, path, 0, 0, field, "\"%s\" must be a relative path inside "
-                                 "the run directory", lp) < 0;
+            if (!pr_fileio_path_is_safe_relative(lp))
+                bad = pr_err_set(err, path, 0, 0, field,
+                                 "\"%s\" must be a relative path inside "
+                                 "the run directory",
+                                 lp) < 0;
             else
                 bad = check_log(d->dir, r.dir, lp, &log_dir, path, field, err) < 0;
         }
@@ -519,11 +522,12 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
          * without a trace it stays unknown. */
         if (!rec.steady && !rec.failed)
             rec.steady = pr_steady_of_trace(rec.step_trace);
-        const pr_platform *plat = rec.platform ? pr_platform_find(&d->platforms, rec.platform)
-                                               : r.platform;
+        const pr_platform *plat =
+            rec.platform ? platform_find(&d->platforms, rec.platform) : r.platform;
         if (rec.platform && !plat) {
-            pr_err_set(err, path, 0, 0, "platform", "unknown platform \"%s\" (no data/platforms/%s.json)",
-                       rec.platform, rec.platform);
+            pr_err_set(err, path, 0, 0, "platform",
+                       "unknown platform \"%s\" (no data/platforms/%s.json)", rec.platform,
+                       rec.platform);
             pr_record_clear(&rec);
             free(path);
             goto out;
@@ -550,8 +554,8 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
         char *fit_rel = pr_xasprintf("fit/%s.json", rec.case_name);
         int has_fit = fit_dir ? data_path(d->dir, r.dir, fit_rel, &mode, err) : 0;
         if (has_fit > 0 && S_ISREG(mode)) {
-            char *fit_path = pr_path_join(r.dir, fit_rel);
-            has_fit = pr_fitfile_load(fit_path, &fit, err);
+            char *fit_path = pr_fileio_path_join(r.dir, fit_rel);
+            has_fit = fitfile_load(fit_path, &fit, err);
             free(fit_path);
         }
         free(fit_rel);
@@ -572,34 +576,39 @@ static int load_run(pr_dataset *d, json_t *seen, const char *dir, const char *na
     }
     /* The suite that made these runs: every record must be one of its
      * cases (docs/data-model.md#run-sets). */
-    char *suite_path = pr_path_join(r.dir, "suite.json");
+    char *suite_path = pr_fileio_path_join(r.dir, "suite.json");
     if ((has = data_entry(d->dir, suite_path, &mode, err)) > 0)
         has = S_ISREG(mode) ? pr_suite_load(suite_path, &r.suite, err)
                             : pr_err_set(err, suite_path, 0, 0, NULL, "is %s, not a regular file",
-                                         pr_mode_name(mode));
+                                         pr_fileio_mode_name(mode));
     json_t *cases = json_object(); /* the suite's case names, looked up once each */
     for (size_t c = 0; r.suite && c < r.suite->ncases; c++)
         json_object_set_new(cases, r.suite->cases[c].name, json_true());
     for (size_t i = 0; has >= 0 && r.suite && i < r.nrecords; i++) {
         const pr_record *rec = &r.records[i];
         int found = json_object_get(cases, rec->case_name) != NULL;
-        if (strcmp(r.suite->model, rec->model) != 0 || strcmp(r.suite->framework, rec->framework) != 0)
-            has = pr_err_set(err, r.record_files[i], 0, 0, "model", "is %s / %s, but the run's "
-                             "suite.json is of %s / %s", rec->model, rec->framework,
-                             r.suite->model, r.suite->framework);
+        if (strcmp(r.suite->model, rec->model) != 0 ||
+            strcmp(r.suite->framework, rec->framework) != 0)
+            has = pr_err_set(err, r.record_files[i], 0, 0, "model",
+                             "is %s / %s, but the run's "
+                             "suite.json is of %s / %s",
+                             rec->model, rec->framework, r.suite->model, r.suite->framework);
         else if (!found)
-            has = pr_err_set(err, r.record_files[i], 0, 0, "case", "\"%s\" is no case of the "
-                             "run's suite.json: its steps did not make this figure", rec->case_name);
+            has = pr_err_set(err, r.record_files[i], 0, 0, "case",
+                             "\"%s\" is no case of the "
+                             "run's suite.json: its steps did not make this figure",
+                             rec->case_name);
     }
     json_decref(cases);
     free(suite_path);
     if (has < 0)
         goto out;
     /* The folder as a run set, with what it declares (runset.h). */
-    char *decl = pr_path_join(r.dir, "runset.json");
+    char *decl = pr_fileio_path_join(r.dir, "runset.json");
     if ((has = data_entry(d->dir, decl, &mode, err)) > 0 && !S_ISREG(mode))
-        has = pr_err_set(err, decl, 0, 0, NULL, "is %s, not a regular file", pr_mode_name(mode));
-    if (has < 0 || rs_load(d->envs, &r, has ? decl : NULL, err) < 0) {
+        has = pr_err_set(err, decl, 0, 0, NULL, "is %s, not a regular file",
+                         pr_fileio_mode_name(mode));
+    if (has < 0 || runset_load(d->envs, &r, has ? decl : NULL, err) < 0) {
         free(decl);
         goto out;
     }
@@ -621,10 +630,10 @@ out:
         free(r.dir);
         free(r.name);
         json_decref(r.env);
-        rs_free(r.set);
+        runset_free(r.set);
         pr_suite_free(r.suite);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(log_dir);
     free(env);
     free(index);
@@ -636,7 +645,7 @@ out:
  * published loader into d->restated, which it sees as d->pubs meanwhile. */
 static int load_restated(pr_dataset *d, unsigned *mode, pr_err *err)
 {
-    char *dir = pr_path_join(d->dir, "restated");
+    char *dir = pr_fileio_path_join(d->dir, "restated");
     char **files = NULL;
     size_t n = 0;
     int rc = -1;
@@ -648,7 +657,7 @@ static int load_restated(pr_dataset *d, unsigned *mode, pr_err *err)
         (S_ISDIR(*mode) && find_json(d->dir, dir, 0, &files, &n, err) < 0))
         goto out;
     for (size_t i = 0; i < n; i++)
-        if (pr_data_load_published(d, files[i], err) < 0)
+        if (data_load_published(d, files[i], err) < 0)
             goto out;
     rc = 0;
 out:
@@ -656,7 +665,7 @@ out:
     d->nrestated = d->npubs;
     d->pubs = pubs;
     d->npubs = npubs;
-    pr_strv_free(files);
+    pr_fileio_strv_free(files);
     free(dir);
     return rc;
 }
@@ -665,12 +674,13 @@ out:
  * tables are loaded: a selector must select something. */
 static int load_comparisons(pr_dataset *d, unsigned *mode, pr_err *err)
 {
-    char *dir = pr_path_join(d->dir, "comparisons");
+    char *dir = pr_fileio_path_join(d->dir, "comparisons");
     char **names = NULL;
-    int rc = data_entry(d->dir, dir, mode, err) < 0                    ? -1
-             : S_ISDIR(*mode) ? pr_list_dir(dir, &names, NULL, err) : 0;
+    int rc = data_entry(d->dir, dir, mode, err) < 0 ? -1
+             : S_ISDIR(*mode)                       ? pr_fileio_list_dir(dir, &names, NULL, err)
+                                                    : 0;
     for (char **p = names; rc == 0 && p && *p; p++) {
-        char *path = pr_path_join(dir, *p);
+        char *path = pr_fileio_path_join(dir, *p);
         size_t l = strlen(*p);
         unsigned m = 0;
         rc = data_entry(d->dir, path, &m, err) < 0 ? -1 : 0;
@@ -682,66 +692,70 @@ static int load_comparisons(pr_dataset *d, unsigned *mode, pr_err *err)
                             "comparison (move or rename it)",
                             dir);
         if (rc == 0)
-            rc = cd_load_file(d, path, err);
+            rc = comparisons_load_file(d, path, err);
         free(path);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(dir);
     return rc;
 }
 
-int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
+int data_load(const char *dir, pr_dataset **out, pr_err *err)
 {
-    pr_json_init();
+    pr_jdoc_json_init();
     pr_dataset *d = pr_xcalloc(1, sizeof *d);
     d->dir = pr_xstrdup(dir);
-    d->envs = se_set_new();
-    char *suites = pr_path_join(dir, "suites");
-    char *pubs = pr_path_join(dir, "published");
-    char *runs = pr_path_join(dir, "runs");
+    d->envs = srcenv_set_new();
+    char *suites = pr_fileio_path_join(dir, "suites");
+    char *pubs = pr_fileio_path_join(dir, "published");
+    char *runs = pr_fileio_path_join(dir, "runs");
     char **files = NULL, **names = NULL;
     size_t n = 0;
     int rc = -1;
     json_t *seen = json_object(); /* case identity -> the record file that has it */
-    if (!pr_is_dir(dir)) {
+    if (!pr_fileio_is_dir(dir)) {
         pr_err_set(err, dir, 0, 0, NULL, "no such data directory");
         goto out;
     }
     unsigned mode;
-    char *plat = pr_path_join(dir, "platforms");
-    int plat_rc = data_entry(dir, plat, &mode, err) < 0                    ? -1
-                  : S_ISDIR(mode) ? find_json(dir, plat, 0, &files, &n, err) : 0;
+    char *plat = pr_fileio_path_join(dir, "platforms");
+    int plat_rc = data_entry(dir, plat, &mode, err) < 0 ? -1
+                  : S_ISDIR(mode)                       ? find_json(dir, plat, 0, &files, &n, err)
+                                                        : 0;
     free(plat);
     if (plat_rc < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
-        if (pr_platforms_add_file(&d->platforms, files[i], err) < 0)
+        if (platform_add_file(&d->platforms, files[i], err) < 0)
             goto out;
-    pr_strv_free(files);
+    pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
-    char *classes = pr_path_join(dir, "precision-classes.json");
+    char *classes = pr_fileio_path_join(dir, "precision-classes.json");
     int cls_rc = data_entry(dir, classes, &mode, err);
-    cls_rc = cls_rc < 0 ? -1 : pr_decl_load_classes(&d->decls, cls_rc ? classes : NULL, err);
+    cls_rc = cls_rc < 0 ? -1 : decl_load_classes(&d->decls, cls_rc ? classes : NULL, err);
     free(classes);
     if (cls_rc < 0)
         goto out;
-    char *hist = pr_path_join(dir, "history.json");
+    char *hist = pr_fileio_path_join(dir, "history.json");
     int hist_rc = data_entry(dir, hist, &mode, err);
-    hist_rc = hist_rc < 0 ? -1 : hd_load(&d->history, &d->platforms, hist_rc ? hist : NULL, err);
+    hist_rc = hist_rc < 0
+                  ? -1
+                  : history_decl_load(&d->history, &d->platforms, hist_rc ? hist : NULL, err);
     free(hist);
     if (hist_rc < 0)
         goto out;
-    char *models = pr_path_join(dir, "models");
-    int mod_rc = data_entry(dir, models, &mode, err) < 0                      ? -1
-                 : S_ISDIR(mode) ? find_json(dir, models, 0, &files, &n, err) : 0;
+    char *models = pr_fileio_path_join(dir, "models");
+    int mod_rc = data_entry(dir, models, &mode, err) < 0 ? -1
+                 : S_ISDIR(mode) ? find_json(dir, models, 0, &files, &n, err)
+                                 : 0;
     free(models);
     if (mod_rc < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
-        if (pr_decl_add_model(&d->decls, &d->platforms, files[i], err) < 0)
+        if (decl_add_model(&d->decls, &d->platforms, files[i], err) < 0)
             goto out;
-    pr_strv_free(files);
+    pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
     if (data_entry(dir, suites, &mode, err) < 0 ||
@@ -759,68 +773,71 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
                 pr_suite_free(s);
                 goto out;
             }
-        if (s->platform && !pr_platform_find(&d->platforms, s->platform)) {
-            pr_err_set(err, files[i], 0, 0, "platform", "unknown platform \"%s\" (no data/platforms/%s.json)",
-                       s->platform, s->platform);
+        if (s->platform && !platform_find(&d->platforms, s->platform)) {
+            pr_err_set(err, files[i], 0, 0, "platform",
+                       "unknown platform \"%s\" (no data/platforms/%s.json)", s->platform,
+                       s->platform);
             pr_suite_free(s);
             goto out;
         }
         d->suites = pr_xrealloc(d->suites, (d->nsuites + 1) * sizeof *d->suites);
         d->suites[d->nsuites++] = s;
     }
-    pr_strv_free(files);
+    pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
     if (data_entry(dir, pubs, &mode, err) < 0 ||
         (S_ISDIR(mode) && find_json(dir, pubs, 0, &files, &n, err) < 0))
         goto out;
     for (size_t i = 0; i < n; i++)
-        if (pr_data_load_published(d, files[i], err) < 0)
+        if (data_load_published(d, files[i], err) < 0)
             goto out;
-    pr_strv_free(files);
+    pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
     if (load_restated(d, &mode, err) < 0)
         goto out;
-    char *bench = pr_path_join(dir, "bench");
-    int bench_rc = data_entry(dir, bench, &mode, err) < 0                   ? -1
-                   : S_ISDIR(mode) ? find_json(dir, bench, 0, &files, &n, err) : 0;
+    char *bench = pr_fileio_path_join(dir, "bench");
+    int bench_rc = data_entry(dir, bench, &mode, err) < 0 ? -1
+                   : S_ISDIR(mode) ? find_json(dir, bench, 0, &files, &n, err)
+                                   : 0;
     free(bench);
     if (bench_rc < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
         if (load_bench(d, files[i], err) < 0)
             goto out;
-    pr_strv_free(files);
+    pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
-    char *envs = pr_path_join(dir, "environments");
-    int env_rc = data_entry(dir, envs, &mode, err) < 0                     ? -1
-                 : S_ISDIR(mode) ? find_json(dir, envs, 0, &files, &n, err) : 0;
+    char *envs = pr_fileio_path_join(dir, "environments");
+    int env_rc = data_entry(dir, envs, &mode, err) < 0 ? -1
+                 : S_ISDIR(mode)                       ? find_json(dir, envs, 0, &files, &n, err)
+                                                       : 0;
     free(envs);
     if (env_rc < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
-        if (se_set_add_file(d->envs, files[i], err) < 0)
+        if (srcenv_set_add_file(d->envs, files[i], err) < 0)
             goto out;
     if (data_entry(dir, runs, &mode, err) < 0)
         goto out;
     if (S_ISDIR(mode)) {
-        if (pr_list_dir(runs, &names, NULL, err) < 0)
+        if (pr_fileio_list_dir(runs, &names, NULL, err) < 0)
             goto out;
         for (char **p = names; *p; p++) {
             /* A dot name is a writer's staging or old tree (".RUN.staging.PID",
              * ".RUN.old.PID"), never a run set. */
             if ((*p)[0] == '.')
                 continue;
-            char *path = pr_path_join(runs, *p);
+            char *path = pr_fileio_path_join(runs, *p);
             int has = data_entry(dir, path, &mode, err);
             free(path);
             if (has < 0 || (S_ISDIR(mode) && load_run(d, seen, runs, *p, err) < 0))
                 goto out;
         }
     }
-    pr_pair_tables(d);
+    pairing_tables(d);
     if (load_comparisons(d, &mode, err) < 0)
         goto out;
     /* A headline for a model nothing else names is a typo, not a model. */
@@ -845,16 +862,16 @@ int pr_data_load(const char *dir, pr_dataset **out, pr_err *err)
     rc = 0;
 out:
     json_decref(seen);
-    pr_data_free(d);
-    pr_strv_free(files);
-    pr_strv_free(names);
+    data_free(d);
+    pr_fileio_strv_free(files);
+    pr_fileio_strv_free(names);
     free(suites);
     free(pubs);
     free(runs);
     return rc;
 }
 
-void pr_data_free(pr_dataset *d)
+void data_free(pr_dataset *d)
 {
     if (!d)
         return;
@@ -862,10 +879,10 @@ void pr_data_free(pr_dataset *d)
         pr_suite_free(d->suites[i]);
     free(d->suites);
     for (size_t i = 0; i < d->npubs; i++)
-        pr_pub_table_free(&d->pubs[i]);
+        data_pub_table_free(&d->pubs[i]);
     free(d->pubs);
     for (size_t i = 0; i < d->nrestated; i++)
-        pr_pub_table_free(&d->restated[i]);
+        data_pub_table_free(&d->restated[i]);
     free(d->restated);
     for (size_t i = 0; i < d->nruns; i++) {
         pr_run *r = &d->runs[i];
@@ -880,18 +897,18 @@ void pr_data_free(pr_dataset *d)
         free(r->dir);
         free(r->name);
         json_decref(r->env);
-        rs_free(r->set);
+        runset_free(r->set);
         pr_suite_free(r->suite);
     }
     free(d->runs);
     for (size_t i = 0; i < d->nbenches; i++)
         free_bench(&d->benches[i]);
     free(d->benches);
-    se_set_free(d->envs);
-    cd_free_all(d);
-    pr_platforms_free(&d->platforms);
-    pr_decl_free(&d->decls);
-    hd_free(&d->history);
+    srcenv_set_free(d->envs);
+    comparisons_free_all(d);
+    platform_list_free(&d->platforms);
+    decl_free_all(&d->decls);
+    history_decl_free(&d->history);
     free(d->dir);
     free(d);
 }

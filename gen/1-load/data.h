@@ -26,8 +26,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "err.h"
 #include "decl.h"
+#include "err.h"
 #include "history_decl.h"
 #include "platform.h"
 #include "record.h"
@@ -39,9 +39,9 @@ typedef struct pr_pub_row {
     int nodes, gpus_per_node, gpus; /* gpus_per_node 0 when the source does not say */
     int has_value;
     double value;
-    char *printed;          /* the figure as the source printed it ("428", "19.428"); NULL
+    char *printed;     /* the figure as the source printed it ("428", "19.428"); NULL
                              * when the file does not say (then value is all there is) */
-    const char *state;      /* "TODO", "OOM" or "failed" when !has_value */
+    const char *state; /* "TODO", "OOM" or "failed" when !has_value */
     int has_speedup;
     double speedup;         /* the speedup the source prints, to be checked */
     double time_to_train_s; /* NAN when absent */
@@ -49,24 +49,24 @@ typedef struct pr_pub_row {
 } pr_pub_row;
 
 typedef struct pr_pub_table {
-    char *file;             /* the published file it came from */
-    int index;              /* its position in that file */
-    char *label;            /* short name of the source, e.g. "DLPerf" */
+    char *file;  /* the published file it came from */
+    int index;   /* its position in that file */
+    char *label; /* short name of the source, e.g. "DLPerf" */
     char *source_title, *source_url, *source_repo, *source_path, *source_commit, *date;
-    int source_line;        /* 0 when unknown */
+    int source_line; /* 0 when unknown */
     char *model, *model_title, *framework, *framework_title;
     const char *precision;
     const char *paired_precision; /* the mode its figures pair with when its imported logs
                                    * ran another mode of its class than it prints
                                    * (pairing.h); NULL: its own */
     int batch_size;
-    char *batch_label;      /* e.g. "max_144"; NULL for the plain number */
+    char *batch_label; /* e.g. "max_144"; NULL for the plain number */
     char *unit;
-    pr_bitext variant;      /* which of the source's configurations; NULLs when one */
-    pr_bitext note;         /* NULLs when none */
-    int primary;            /* compared with reproduced figures */
+    pr_bitext variant;           /* which of the source's configurations; NULLs when one */
+    pr_bitext note;              /* NULLs when none */
+    int primary;                 /* compared with reproduced figures */
     const pr_platform *platform; /* the machine; NULL when the source does not state it */
-    json_t *environment;    /* object of strings, or NULL */
+    json_t *environment;         /* object of strings, or NULL */
     pr_pub_row *rows;
     size_t nrows;
 } pr_pub_table;
@@ -75,17 +75,17 @@ typedef struct pr_pub_table {
 typedef struct pr_runset pr_runset;
 
 typedef struct pr_run {
-    char *dir;              /* DATA/runs/<run> */
-    char *name;             /* <run> */
-    json_t *env;            /* the environment record, or NULL */
+    char *dir;                   /* DATA/runs/<run> */
+    char *name;                  /* <run> */
+    json_t *env;                 /* the environment record, or NULL */
     const pr_platform *platform; /* matched from env's device name; NULL when none matches */
     pr_record *records;
-    char **record_files;    /* path of each record */
-    json_t **fits;          /* per record: its fit report (RUN/fit/<case>.json, fitfile.h), or
+    char **record_files; /* path of each record */
+    json_t **fits;       /* per record: its fit report (RUN/fit/<case>.json, fitfile.h), or
                              * NULL */
     size_t nrecords;
-    pr_runset *set;         /* the run folder as a run set (runset.h); owned */
-    pr_suite *suite;        /* RUN/suite.json: the suite that made these runs (their steps),
+    pr_runset *set;  /* the run folder as a run set (runset.h); owned */
+    pr_suite *suite; /* RUN/suite.json: the suite that made these runs (their steps),
                              * or NULL; owned */
 } pr_run;
 
@@ -110,7 +110,7 @@ typedef struct pr_bench_machine {
 
 typedef struct pr_bench {
     char *file, *name, *title_zh, *title_en, *date, *command, *unit;
-    pr_bitext notes;         /* NULLs when absent */
+    pr_bitext notes; /* NULLs when absent */
     pr_bench_machine machine;
     /* The commit make bench measured (git rev-parse HEAD when it started),
      * NULL when the file names none: written before make bench recorded
@@ -125,8 +125,8 @@ typedef struct pr_bench {
      * file (one run): ratio_of's median ÷ ratio_to's (both NULL when none;
      * borrowed from results); ratio_text its optional label. */
     const pr_bench_result *ratio_of, *ratio_to;
-    pr_bitext ratio_text;    /* NULLs when no label */
-    pr_bitext target_text;   /* NULLs when no target */
+    pr_bitext ratio_text;  /* NULLs when no label */
+    pr_bitext target_text; /* NULLs when no target */
     int target_met;
 } pr_bench;
 
@@ -145,33 +145,32 @@ typedef struct pr_dataset {
     size_t nrestated;
     pr_run *runs;
     size_t nruns;
-    se_set *envs;           /* DIR/environments/ID.json: source environments (never NULL
+    srcenv_set *envs; /* DIR/environments/ID.json: source environments (never NULL
                              * once loaded) */
-    struct cd_decl *comparisons; /* DIR/comparisons/NAME.json (comparisons.h), by name */
+    struct comparisons_decl *comparisons; /* DIR/comparisons/NAME.json (comparisons.h), by name */
     size_t ncomparisons;
-    hd_decls history;       /* DIR/history.json: pinned and vetoed steps (none when absent) */
+    history_decl_decls history; /* DIR/history.json: pinned and vetoed steps (none when absent) */
 } pr_dataset;
 
 /* The platform of a record of run: the one it names, else the run's (from
  * env.json); NULL when neither says. */
-const pr_platform *pr_data_record_platform(const pr_dataset *d, const pr_run *run,
-                                           const pr_record *r);
-/* Loads DIR; *out is the caller's (pr_data_free). */
-int pr_data_load(const char *dir, pr_dataset **out, pr_err *err);
-void pr_data_free(pr_dataset *d);
+const pr_platform *data_record_platform(const pr_dataset *d, const pr_run *run, const pr_record *r);
+/* Loads DIR; *out is the caller's (data_free). */
+int data_load(const char *dir, pr_dataset **out, pr_err *err);
+void data_free(pr_dataset *d);
 /* Frees what a published table owns (gen/1-load/published.c). */
-void pr_pub_table_free(pr_pub_table *t);
+void data_pub_table_free(pr_pub_table *t);
 /* The decimals row's figure was printed with: its printed text's, else
  * those of its number's shortest form (what checks against it allow for). */
-int pr_data_pub_decimals(const pr_pub_row *row);
+int data_pub_decimals(const pr_pub_row *row);
 /* Validates one published-figures file on its own (for tests and tools). */
-int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err);
+int data_load_published(pr_dataset *d, const char *path, pr_err *err);
 /* Validates text as the published-figures file path would be loaded by the
  * build, before it is written there: with the platforms of the data folder
  * above path's folder (DATA/platforms/) and, when that folder is published/
  * or restated/, after the other files in it (a table another file holds is a
  * duplicate).  0, or -1 with err naming path (the text's line and column) or
  * the other file at fault. */
-int pr_data_check_published(const char *path, const char *text, size_t len, pr_err *err);
+int data_check_published(const char *path, const char *text, size_t len, pr_err *err);
 
 #endif

@@ -29,7 +29,7 @@ static void free_classes(pr_decls *c)
     c->nclasses = 0;
 }
 
-void pr_decl_free(pr_decls *c)
+void decl_free_all(pr_decls *c)
 {
     free_classes(c);
     for (size_t i = 0; i < c->nmodels; i++) {
@@ -41,7 +41,7 @@ void pr_decl_free(pr_decls *c)
     c->nmodels = 0;
 }
 
-const pr_prec_class *pr_decl_class_of(const pr_decls *c, const char *mode)
+const pr_prec_class *decl_class_of(const pr_decls *c, const char *mode)
 {
     for (size_t i = 0; i < c->nclasses; i++)
         for (const char **m = c->classes[i].modes; *m; m++)
@@ -50,7 +50,7 @@ const pr_prec_class *pr_decl_class_of(const pr_decls *c, const char *mode)
     return NULL;
 }
 
-const pr_model_decl *pr_decl_model(const pr_decls *c, const char *model_id)
+const pr_model_decl *decl_model(const pr_decls *c, const char *model_id)
 {
     for (size_t i = 0; i < c->nmodels; i++)
         if (strcmp(c->models[i].id, model_id) == 0)
@@ -87,41 +87,42 @@ static void default_classes(pr_decls *c)
 }
 
 /* Reads one class object into k. */
-static int read_class(const pr_jcur *it, pr_prec_class *k, pr_err *err)
+static int read_class(const pr_jdoc_jcur *it, pr_prec_class *k, pr_err *err)
 {
     const char *s;
-    pr_jcur title, modes;
-    if (pr_jobject(it, class_keys, err) < 0 || pr_jstr(it, "id", 1, &s, err) < 0)
+    pr_jdoc_jcur title, modes;
+    if (pr_jdoc_jobject(it, class_keys, err) < 0 || pr_jdoc_jstr(it, "id", 1, &s, err) < 0)
         return -1;
     k->id = pr_xstrdup(s);
-    if (!pr_name_is_safe(s)) {
-        pr_jcur i = pr_jchild(it, "id");
-        return pr_jfail(&i, err, "\"%s\" is not a safe id ([A-Za-z0-9._+-])", s);
+    if (!pr_suite_name_is_safe(s)) {
+        pr_jdoc_jcur i = pr_jdoc_jchild(it, "id");
+        return pr_jdoc_jfail(&i, err, "\"%s\" is not a safe id ([A-Za-z0-9._+-])", s);
     }
-    if (pr_jobj(it, "title", 1, &title, err) < 0 || pr_jobject(&title, title_keys, err) < 0 ||
-        pr_jstr(&title, "zh", 1, &s, err) < 0)
+    if (pr_jdoc_jobj(it, "title", 1, &title, err) < 0 ||
+        pr_jdoc_jobject(&title, title_keys, err) < 0 || pr_jdoc_jstr(&title, "zh", 1, &s, err) < 0)
         return -1;
     k->title_zh = pr_xstrdup(s);
-    if (pr_jstr(&title, "en", 1, &s, err) < 0)
+    if (pr_jdoc_jstr(&title, "en", 1, &s, err) < 0)
         return -1;
     k->title_en = pr_xstrdup(s);
-    if (pr_jarr(it, "modes", 1, 1, &modes, err) < 0)
+    if (pr_jdoc_jarr(it, "modes", 1, 1, &modes, err) < 0)
         return -1;
     size_t n = json_array_size(modes.v);
     k->modes = pr_xcalloc(n + 1, sizeof *k->modes);
     for (size_t i = 0; i < n; i++) {
-        pr_jcur m = pr_jitem(&modes, i);
+        pr_jdoc_jcur m = pr_jdoc_jitem(&modes, i);
         const char *v = json_string_value(m.v);
         for (const char *const *p = pr_precisions; v && *p && !k->modes[i]; p++)
             if (strcmp(*p, v) == 0)
                 k->modes[i] = *p;
         if (!k->modes[i])
-            return pr_jfail(&m, err, "expected a precision mode (fp32, tf32, fp16, amp, bf16, fp8)");
+            return pr_jdoc_jfail(&m, err,
+                                 "expected a precision mode (fp32, tf32, fp16, amp, bf16, fp8)");
     }
     return 0;
 }
 
-int pr_decl_load_classes(pr_decls *c, const char *path, pr_err *err)
+int decl_load_classes(pr_decls *c, const char *path, pr_err *err)
 {
     if (!path) {
         default_classes(c);
@@ -131,36 +132,37 @@ int pr_decl_load_classes(pr_decls *c, const char *path, pr_err *err)
     int rc = -1;
     if (pr_jdoc_load(path, &doc, err) < 0)
         return -1;
-    pr_jcur root = pr_jdoc_root(doc), list;
+    pr_jdoc_jcur root = pr_jdoc_root(doc), list;
     long long v;
-    if (pr_jobject(&root, classes_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
-        pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
-        pr_jarr(&root, "classes", 1, 1, &list, err) < 0)
+    if (pr_jdoc_jobject(&root, classes_keys, err) < 0 || pr_record_text_check(&root, err) < 0 ||
+        pr_jdoc_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+        pr_jdoc_jarr(&root, "classes", 1, 1, &list, err) < 0)
         goto out;
     size_t n = json_array_size(list.v);
     c->classes = pr_xcalloc(n, sizeof *c->classes);
     for (size_t i = 0; i < n; i++) {
-        pr_jcur it = pr_jitem(&list, i);
+        pr_jdoc_jcur it = pr_jdoc_jitem(&list, i);
         c->nclasses = i + 1;
         if (read_class(&it, &c->classes[i], err) < 0)
             goto out;
         for (size_t j = 0; j < i; j++)
             if (strcmp(c->classes[j].id, c->classes[i].id) == 0) {
-                pr_jfail(&it, err, "a second class \"%s\"", c->classes[i].id);
+                pr_jdoc_jfail(&it, err, "a second class \"%s\"", c->classes[i].id);
                 goto out;
             }
         for (const char **m = c->classes[i].modes; *m; m++)
             for (size_t j = 0; j <= i; j++)
                 for (const char **o = c->classes[j].modes; *o; o++)
                     if (o != m && strcmp(*o, *m) == 0) {
-                        pr_jfail(&it, err, "the mode \"%s\" is in class \"%s\" already", *m,
-                                 c->classes[j].id);
+                        pr_jdoc_jfail(&it, err, "the mode \"%s\" is in class \"%s\" already", *m,
+                                      c->classes[j].id);
                         goto out;
                     }
     }
     for (const char *const *p = pr_precisions; *p; p++)
-        if (!pr_decl_class_of(c, *p)) {
-            pr_jfail(&list, err, "the mode \"%s\" is in no class (every mode must be in one)", *p);
+        if (!decl_class_of(c, *p)) {
+            pr_jdoc_jfail(&list, err, "the mode \"%s\" is in no class (every mode must be in one)",
+                          *p);
             goto out;
         }
     rc = 0;
@@ -171,7 +173,7 @@ out:
     return rc;
 }
 
-int pr_decl_add_model(pr_decls *c, const pr_platforms *ps, const char *path, pr_err *err)
+int decl_add_model(pr_decls *c, const pr_platforms *ps, const char *path, pr_err *err)
 {
     pr_jdoc *doc = NULL;
     int rc = -1, unstated = 0;
@@ -182,45 +184,48 @@ int pr_decl_add_model(pr_decls *c, const pr_platforms *ps, const char *path, pr_
     size_t bl = strlen(base);
     m.id = pr_xstrndup(base, bl > 5 && strcmp(base + bl - 5, ".json") == 0 ? bl - 5 : bl);
     m.file = pr_xstrdup(path);
-    if (!pr_name_is_safe(m.id)) {
+    if (!pr_suite_name_is_safe(m.id)) {
         pr_err_set(err, path, 0, 0, NULL, "\"%s\" is not a safe model id", m.id);
         goto out;
     }
     if (pr_jdoc_load(path, &doc, err) < 0)
         goto out;
-    pr_jcur root = pr_jdoc_root(doc), h;
+    pr_jdoc_jcur root = pr_jdoc_root(doc), h;
     long long v;
     const char *s;
-    if (pr_jobject(&root, model_keys, err) < 0 || pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
-        pr_jobj(&root, "headline", 1, &h, err) < 0 || pr_jobject(&h, headline_keys, err) < 0)
+    if (pr_jdoc_jobject(&root, model_keys, err) < 0 ||
+        pr_jdoc_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+        pr_jdoc_jobj(&root, "headline", 1, &h, err) < 0 ||
+        pr_jdoc_jobject(&h, headline_keys, err) < 0)
         goto out;
-    int has = pr_platform_ref(ps, &h, "platform", &m.platform, &unstated, err);
+    int has = platform_ref(ps, &h, "platform", &m.platform, &unstated, err);
     if (has < 0)
         goto out;
     if (!has || unstated) {
-        pr_jcur p = has ? pr_jchild(&h, "platform") : h;
-        pr_jfail(&p, err, "the headline needs a platform of data/platforms/ (not \"unstated\")");
+        pr_jdoc_jcur p = has ? pr_jdoc_jchild(&h, "platform") : h;
+        pr_jdoc_jfail(&p, err,
+                      "the headline needs a platform of data/platforms/ (not \"unstated\")");
         goto out;
     }
-    if (pr_jstr(&h, "precision_class", 1, &s, err) < 0)
+    if (pr_jdoc_jstr(&h, "precision_class", 1, &s, err) < 0)
         goto out;
     for (size_t i = 0; i < c->nclasses && !m.precision_class; i++)
         if (strcmp(c->classes[i].id, s) == 0)
             m.precision_class = &c->classes[i];
     if (!m.precision_class) {
-        pr_jcur p = pr_jchild(&h, "precision_class");
+        pr_jdoc_jcur p = pr_jdoc_jchild(&h, "precision_class");
         pr_buf known = PR_BUF_INIT;
         for (size_t i = 0; i < c->nclasses; i++)
             pr_buf_printf(&known, "%s%s", i ? ", " : "", c->classes[i].id);
-        pr_jfail(&p, err, "unknown class \"%s\" (data/precision-classes.json has: %s)", s,
-                 pr_buf_cstr(&known));
+        pr_jdoc_jfail(&p, err, "unknown class \"%s\" (data/precision-classes.json has: %s)", s,
+                      pr_buf_cstr(&known));
         pr_buf_free(&known);
         goto out;
     }
-    if (pr_jint(&h, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
+    if (pr_jdoc_jint(&h, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
         goto out;
     m.batch_size = (int)v;
-    if (pr_jint(&h, "gpus", 1, 1, 1 << 20, &v, err) < 0)
+    if (pr_jdoc_jint(&h, "gpus", 1, 1, 1 << 20, &v, err) < 0)
         goto out;
     m.gpus = (int)v;
     c->models = pr_xrealloc(c->models, (c->nmodels + 1) * sizeof *c->models);

@@ -20,13 +20,13 @@
 typedef struct pr_prec_class {
     char *id;
     char *title_zh, *title_en;
-    const char **modes;     /* NULL-terminated; point into pr_precisions */
+    const char **modes; /* NULL-terminated; point into pr_precisions */
 } pr_prec_class;
 
 typedef struct pr_model_decl {
-    char *id;               /* the model id (file stem) */
+    char *id; /* the model id (file stem) */
     char *file;
-    const pr_platform *platform;        /* the headline's */
+    const pr_platform *platform; /* the headline's */
     const pr_prec_class *precision_class;
     int batch_size, gpus;
 } pr_model_decl;
@@ -40,13 +40,13 @@ typedef struct pr_decls {
 
 /* Loads DATA/precision-classes.json (path may be NULL: one class per mode).
  * Every mode must belong to exactly one class. */
-int pr_decl_load_classes(pr_decls *c, const char *path, pr_err *err);
+int decl_load_classes(pr_decls *c, const char *path, pr_err *err);
 /* Loads one DATA/models/ID.json (after the classes and platforms). */
-int pr_decl_add_model(pr_decls *c, const pr_platforms *ps, const char *path, pr_err *err);
-void pr_decl_free(pr_decls *c);
+int decl_add_model(pr_decls *c, const pr_platforms *ps, const char *path, pr_err *err);
+void decl_free_all(pr_decls *c);
 /* The class of a precision mode (never NULL once loaded). */
-const pr_prec_class *pr_decl_class_of(const pr_decls *c, const char *mode);
+const pr_prec_class *decl_class_of(const pr_decls *c, const char *mode);
 /* The declaration of a model, or NULL. */
-const pr_model_decl *pr_decl_model(const pr_decls *c, const char *model_id);
+const pr_model_decl *decl_model(const pr_decls *c, const char *model_id);
 
 #endif

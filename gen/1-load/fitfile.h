@@ -12,9 +12,9 @@
 /* Loads and checks path: one figure, lists "reproduced", "truncated" and
  * "closest" of {rule, values: [one number or null], matches: [one name]}.
  * *out is a new reference the caller owns, or NULL with err set. */
-int pr_fitfile_load(const char *path, json_t **out, pr_err *err);
+int fitfile_load(const char *path, json_t **out, pr_err *err);
 
 /* The figure as printed that the fit searched for (borrowed from fit). */
-const char *pr_fitfile_figure(const json_t *fit);
+const char *fitfile_figure(const json_t *fit);
 
 #endif

@@ -4,10 +4,10 @@
 
 #include "jdoc.h"
 
-int pr_pub_row_log(const pr_record *r, const pr_platform *rp, const pr_pub_table *t,
-                   const pr_pub_row *row, int any_bs)
+int pairing_pub_row_log(const pr_record *r, const pr_platform *rp, const pr_pub_table *t,
+                        const pr_pub_row *row, int any_bs)
 {
-    const char *repo = pr_json_str(r->source, "repo");
+    const char *repo = pr_jdoc_json_str(r->source, "repo");
     return repo && t->source_repo && strcmp(repo, t->source_repo) == 0 && t->platform &&
            rp == t->platform && !t->batch_label && (any_bs || r->batch_size == t->batch_size) &&
            strcmp(r->model, t->model) == 0 && strcmp(r->framework, t->framework) == 0 &&
@@ -23,7 +23,7 @@ static int has_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row 
         for (size_t j = 0; j < d->runs[i].nrecords; j++) {
             const pr_record *r = &d->runs[i].records[j];
             if (strcmp(r->precision, mode) == 0 &&
-                pr_pub_row_log(r, pr_data_record_platform(d, &d->runs[i], r), t, row, 0))
+                pairing_pub_row_log(r, data_record_platform(d, &d->runs[i], r), t, row, 0))
                 return 1;
         }
     return 0;
@@ -40,7 +40,7 @@ static size_t covered(const pr_dataset *d, const pr_pub_table *t, const char *mo
 static void pair_one(const pr_dataset *d, pr_pub_table *t)
 {
     t->paired_precision = NULL;
-    const pr_prec_class *k = pr_decl_class_of(&d->decls, t->precision);
+    const pr_prec_class *k = decl_class_of(&d->decls, t->precision);
     if (!k || !t->source_repo || !t->platform || t->batch_label)
         return;
     size_t best = covered(d, t, t->precision);
@@ -55,7 +55,7 @@ static void pair_one(const pr_dataset *d, pr_pub_table *t)
     }
 }
 
-void pr_pair_tables(pr_dataset *d)
+void pairing_tables(pr_dataset *d)
 {
     /* Restated tables (a report's comparison table) appear on no page:
      * the audit pairs their rows one by one, so that a comparison table
@@ -64,7 +64,7 @@ void pr_pair_tables(pr_dataset *d)
         pair_one(d, &d->pubs[i]);
 }
 
-const char *pr_pub_mode(const pr_pub_table *t)
+const char *pairing_pub_mode(const pr_pub_table *t)
 {
     return t->paired_precision ? t->paired_precision : t->precision;
 }

@@ -19,14 +19,14 @@
 
 /* Decides the pairing mode of every published table of d (restated tables
  * keep their own: the audit pairs their rows one by one). */
-void pr_pair_tables(pr_dataset *d);
+void pairing_tables(pr_dataset *d);
 /* 1 when record r (its platform rp) is a log of published row row of t from
  * t's own repository: the same model, framework, platform, nodes and GPUs,
  * and unless any_bs t's batch size (t printing a plain one).  The
  * precision mode is the caller's to check. */
-int pr_pub_row_log(const pr_record *r, const pr_platform *rp, const pr_pub_table *t,
-                   const pr_pub_row *row, int any_bs);
+int pairing_pub_row_log(const pr_record *r, const pr_platform *rp, const pr_pub_table *t,
+                        const pr_pub_row *row, int any_bs);
 /* The mode t's figures pair with: its paired mode, else the one it prints. */
-const char *pr_pub_mode(const pr_pub_table *t);
+const char *pairing_pub_mode(const pr_pub_table *t);
 
 #endif

@@ -21,12 +21,13 @@
 #include "bitext.h"
 #include "err.h"
 #include "jdoc.h"
+#include "template/lang.h"
 
 /* The id a source that does not state its machine is declared with. */
 #define PR_PLATFORM_UNSTATED "unstated"
 
 typedef struct pr_platform {
-    char *id;               /* the file's stem: data/platforms/ID.json */
+    char *id; /* the file's stem: data/platforms/ID.json */
     char *file;
     char *title_zh, *title_en;
     char *kind;             /* "gpu" or "cpu" */
@@ -53,22 +54,29 @@ typedef struct pr_platforms {
 /* Loads one platform file (DATA/platforms/ID.json, ID from its name) into
  * ps; the caller found it inside the data directory.  A second platform of
  * the same id, device name or match name is an error. */
-int pr_platforms_add_file(pr_platforms *ps, const char *path, pr_err *err);
-void pr_platforms_free(pr_platforms *ps);
+int platform_add_file(pr_platforms *ps, const char *path, pr_err *err);
+void platform_list_free(pr_platforms *ps);
 /* The platform with this id, or NULL. */
-const pr_platform *pr_platform_find(const pr_platforms *ps, const char *id);
+const pr_platform *platform_find(const pr_platforms *ps, const char *id);
 /* Reads key (a platform id or "unstated") of obj into *out: NULL for
  * "unstated", else the platform.  Returns 1 when present, 0 when absent,
  * -1 (an error naming the field and the known ids) when unknown. */
-int pr_platform_ref(const pr_platforms *ps, const pr_jcur *obj, const char *key,
-                    const pr_platform **out, int *unstated, pr_err *err);
+int platform_ref(const pr_platforms *ps, const pr_jdoc_jcur *obj, const char *key,
+                 const pr_platform **out, int *unstated, pr_err *err);
 /* The platform whose device or match names equal device_name (ignoring
  * case), or NULL. */
-const pr_platform *pr_platform_for_device(const pr_platforms *ps, const char *device_name);
+const pr_platform *platform_for_device(const pr_platforms *ps, const char *device_name);
 
 /* What one of the platform's devices is: "gpu", or on a CPU platform
  * "thread" for a system (its per_node counts the host's threads: "4 nodes
  * × 16 threads") and "core" for a node model. */
-const char *pr_platform_device_word(const pr_platform *p);
+const char *platform_device_word(const pr_platform *p);
+
+/* 1 when p is a CPU machine (its counts are processes, not GPUs). */
+int platform_is_cpu(const pr_platform *p);
+/* A row's count in l's words, appended to out: "1×8 GPUs" on a GPU
+ * machine, "1×8 processes" on a CPU one. */
+void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
+                          pr_err *err);
 
 #endif

@@ -1,6 +1,6 @@
 /* published: reading and checking published-figures files (data/published/),
  * each table with its source, platform and rows.  Part of data loading
- * (data.h): pr_data_load calls pr_data_load_published for every file. */
+ * (data.h): data_load calls data_load_published for every file. */
 #include "data.h"
 
 #include <errno.h>
@@ -14,39 +14,42 @@
 #include "stats.h"
 #include "suite.h"
 
-static const char *const pub_keys[] = {"perfrepro", "label", "source", "environment", "platform",
-                                       "tables", NULL};
-static const char *const source_keys[] = {"title", "url", "repo", "path", "commit", "line",
-                                          "date", NULL};
-static const char *const table_keys[] = {"model", "model_title", "framework", "framework_title",
-                                         "precision", "batch_size", "batch_label", "unit",
-                                         "variant", "note", "primary", "platform", "source", "rows",
-                                         "environment", NULL};
-static const char *const row_keys[] = {"nodes", "gpus", "gpus_per_node", "throughput", "printed",
-                                       "state", "speedup", "time_to_train_s", "accuracy", NULL};
+static const char *const pub_keys[] = {"perfrepro", "label",  "source", "environment",
+                                       "platform",  "tables", NULL};
+static const char *const source_keys[] = {"title",  "url",  "repo", "path",
+                                          "commit", "line", "date", NULL};
+static const char *const table_keys[] = {
+    "model",     "model_title", "framework",   "framework_title",
+    "precision", "batch_size",  "batch_label", "unit",
+    "variant",   "note",        "primary",     "platform",
+    "source",    "rows",        "environment", NULL};
+static const char *const row_keys[] = {"nodes",    "gpus",  "gpus_per_node", "throughput",
+                                       "printed",  "state", "speedup",       "time_to_train_s",
+                                       "accuracy", NULL};
 static const char *const pub_states[] = {"TODO", "OOM", "failed", NULL};
 
-static char *opt_dup(const pr_jcur *c, const char *key, const char *fallback, pr_err *err,
+static char *opt_dup(const pr_jdoc_jcur *c, const char *key, const char *fallback, pr_err *err,
                      int *rc)
 {
     const char *s = NULL;
-    int r = pr_jstr(c, key, 0, &s, err);
+    int r = pr_jdoc_jstr(c, key, 0, &s, err);
     if (r < 0)
         *rc = -1;
     return pr_xstrdup(r == 1 ? s : fallback);
 }
 
-int pr_data_pub_decimals(const pr_pub_row *row)
+int data_pub_decimals(const pr_pub_row *row)
 {
     int d = row->printed ? pr_stats_printed_decimals(row->printed) : -1;
     return d >= 0 ? d : pr_stats_shortest_decimals(row->value);
 }
 
-void pr_pub_table_free(pr_pub_table *t)
+void data_pub_table_free(pr_pub_table *t)
 {
-    char *strs[] = {t->file, t->label, t->source_title, t->source_url, t->source_repo,
-                    t->source_path, t->source_commit, t->date, t->model, t->model_title,
-                    t->framework, t->framework_title, t->batch_label, t->unit};
+    char *strs[] = {t->file,        t->label,       t->source_title,  t->source_url,
+                    t->source_repo, t->source_path, t->source_commit, t->date,
+                    t->model,       t->model_title, t->framework,     t->framework_title,
+                    t->batch_label, t->unit};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
     pr_bitext_free(&t->variant);
@@ -59,57 +62,60 @@ void pr_pub_table_free(pr_pub_table *t)
 
 /* Reads a source object into t, inheriting the file-level source for keys
  * the table does not set. */
-static int read_source(const pr_jcur *src, pr_pub_table *t, pr_err *err)
+static int read_source(const pr_jdoc_jcur *src, pr_pub_table *t, pr_err *err)
 {
     const char *s;
     long long line;
     int rc;
-    if (pr_jobject(src, source_keys, err) < 0)
+    if (pr_jdoc_jobject(src, source_keys, err) < 0)
         return -1;
-    struct { const char *key; char **dst; } f[] = {
-        {"title", &t->source_title}, {"url", &t->source_url}, {"repo", &t->source_repo},
-        {"path", &t->source_path}, {"commit", &t->source_commit}, {"date", &t->date}};
+    struct {
+        const char *key;
+        char **dst;
+    } f[] = {{"title", &t->source_title}, {"url", &t->source_url},       {"repo", &t->source_repo},
+             {"path", &t->source_path},   {"commit", &t->source_commit}, {"date", &t->date}};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
-        if ((rc = pr_jstr(src, f[i].key, 0, &s, err)) < 0)
+        if ((rc = pr_jdoc_jstr(src, f[i].key, 0, &s, err)) < 0)
             return -1;
         if (rc) {
             free(*f[i].dst);
             *f[i].dst = pr_xstrdup(s);
         }
     }
-    if (t->source_commit && pr_jchild(src, "commit").v && !pr_is_commit_id(t->source_commit)) {
-        pr_jcur cm = pr_jchild(src, "commit");
-        return pr_jfail(&cm, err, "\"%.80s\" is not a commit id (7 to 40 hex digits)",
-                        t->source_commit);
+    if (t->source_commit && pr_jdoc_jchild(src, "commit").v &&
+        !pr_record_is_commit_id(t->source_commit)) {
+        pr_jdoc_jcur cm = pr_jdoc_jchild(src, "commit");
+        return pr_jdoc_jfail(&cm, err, "\"%.80s\" is not a commit id (7 to 40 hex digits)",
+                             t->source_commit);
     }
-    if ((rc = pr_jint(src, "line", 0, 1, 1 << 30, &line, err)) < 0)
+    if ((rc = pr_jdoc_jint(src, "line", 0, 1, 1 << 30, &line, err)) < 0)
         return -1;
     if (rc)
         t->source_line = (int)line;
     if (t->source_url) {
-        pr_jcur u = pr_jchild(src, "url");
+        pr_jdoc_jcur u = pr_jdoc_jchild(src, "url");
         if (u.v && strncmp(t->source_url, "https://", 8) != 0 &&
             strncmp(t->source_url, "http://", 7) != 0)
-            return pr_jfail(&u, err, "expected an http(s):// URL");
+            return pr_jdoc_jfail(&u, err, "expected an http(s):// URL");
     }
     return 0;
 }
 
-
 /* A stated environment: each value a string as the source printed it, or
  * {"zh", "en"} where the words are perfrepro's ("× 8 per node"), each in
  * its page's language. */
-static int check_environment(pr_jcur *env, pr_err *err)
+static int check_environment(pr_jdoc_jcur *env, pr_err *err)
 {
     const char *k;
     json_t *val;
-    json_object_foreach(env->v, k, val) {
+    json_object_foreach(env->v, k, val)
+    {
         int bitext = json_is_object(val) && json_object_size(val) == 2 &&
                      json_is_string(json_object_get(val, "zh")) &&
                      json_is_string(json_object_get(val, "en"));
         if (!json_is_string(val) && !bitext) {
-            pr_jcur it = pr_jchild(env, k);
-            return pr_jfail(&it, err, "expected a string or {\"zh\": ..., \"en\": ...}");
+            pr_jdoc_jcur it = pr_jdoc_jchild(env, k);
+            return pr_jdoc_jfail(&it, err, "expected a string or {\"zh\": ..., \"en\": ...}");
         }
     }
     return 0;
@@ -120,176 +126,179 @@ static int check_environment(pr_jcur *env, pr_err *err)
  * v, and v printed at its decimals gives it back (pr_stats_printed_match):
  * the text and the number say the same figure.  Returns 1, or -1 with err
  * set at the "printed" field of row c. */
-static int check_printed(const pr_jcur *c, const char *printed, int has_value, double v,
+static int check_printed(const pr_jdoc_jcur *c, const char *printed, int has_value, double v,
                          pr_err *err)
 {
-    pr_jcur pc = pr_jchild(c, "printed");
+    pr_jdoc_jcur pc = pr_jdoc_jchild(c, "printed");
     if (!has_value || pr_stats_printed_decimals(printed) < 0)
-        return pr_jfail(&pc, err, "\"%s\" is not the printed form of the row's throughput",
-                        printed);
+        return pr_jdoc_jfail(&pc, err, "\"%s\" is not the printed form of the row's throughput",
+                             printed);
     char *end;
     errno = 0;
     double pv = strtod(printed, &end);
     if (errno || *end || pv != v || pr_stats_printed_match(v, printed) != PR_PRINTED_ROUNDED)
-        return pr_jfail(&pc, err,
-                        "\"%s\" is not the row's throughput (%.17g): the printed text must read "
-                        "as the stored number and the number print as the text",
-                        printed, v);
+        return pr_jdoc_jfail(
+            &pc, err,
+            "\"%s\" is not the row's throughput (%.17g): the printed text must read "
+            "as the stored number and the number print as the text",
+            printed, v);
     return 1;
 }
 
-static int read_row(const pr_jcur *c, pr_pub_row *r, pr_err *err)
+static int read_row(const pr_jdoc_jcur *c, pr_pub_row *r, pr_err *err)
 {
     long long v;
     int rc;
     memset(r, 0, sizeof *r);
     r->time_to_train_s = NAN;
     r->accuracy = NAN;
-    if (pr_jobject(c, row_keys, err) < 0 || pr_jint(c, "nodes", 1, 1, 65536, &v, err) < 0)
+    if (pr_jdoc_jobject(c, row_keys, err) < 0 || pr_jdoc_jint(c, "nodes", 1, 1, 65536, &v, err) < 0)
         return -1;
     r->nodes = (int)v;
-    if (pr_jint(c, "gpus", 1, 1, 1 << 20, &v, err) < 0)
+    if (pr_jdoc_jint(c, "gpus", 1, 1, 1 << 20, &v, err) < 0)
         return -1;
     r->gpus = (int)v;
-    if ((rc = pr_jint(c, "gpus_per_node", 0, 1, 1024, &v, err)) < 0)
+    if ((rc = pr_jdoc_jint(c, "gpus_per_node", 0, 1, 1024, &v, err)) < 0)
         return -1;
     if (rc) {
         r->gpus_per_node = (int)v;
         if (r->gpus_per_node * r->nodes != r->gpus) {
-            pr_jcur g = pr_jchild(c, "gpus");
-            return pr_jfail(&g, err, "%d is not nodes (%d) x gpus_per_node (%d)", r->gpus,
-                            r->nodes, r->gpus_per_node);
+            pr_jdoc_jcur g = pr_jdoc_jchild(c, "gpus");
+            return pr_jdoc_jfail(&g, err, "%d is not nodes (%d) x gpus_per_node (%d)", r->gpus,
+                                 r->nodes, r->gpus_per_node);
         }
     } else if (r->gpus % r->nodes != 0) {
-        pr_jcur g = pr_jchild(c, "gpus");
-        return pr_jfail(&g, err, "%d GPUs do not divide over %d nodes", r->gpus, r->nodes);
+        pr_jdoc_jcur g = pr_jdoc_jchild(c, "gpus");
+        return pr_jdoc_jfail(&g, err, "%d GPUs do not divide over %d nodes", r->gpus, r->nodes);
     } else {
         r->gpus_per_node = r->gpus / r->nodes;
     }
-    if ((rc = pr_jnum(c, "throughput", 0, 0, &r->value, err)) < 0)
+    if ((rc = pr_jdoc_jnum(c, "throughput", 0, 0, &r->value, err)) < 0)
         return -1;
     r->has_value = rc;
     if (rc && r->value <= 0) {
-        pr_jcur t = pr_jchild(c, "throughput");
-        return pr_jfail(&t, err, "a throughput must be > 0 (a failed case is a state, not 0)");
+        pr_jdoc_jcur t = pr_jdoc_jchild(c, "throughput");
+        return pr_jdoc_jfail(&t, err, "a throughput must be > 0 (a failed case is a state, not 0)");
     }
     /* A whole number in the file is what gen reads only when a double holds
      * it exactly (9007199254740993 would be read as ...992). */
-    pr_jcur tc = pr_jchild(c, "throughput");
+    pr_jdoc_jcur tc = pr_jdoc_jchild(c, "throughput");
     if (rc && json_is_integer(tc.v) &&
         !(r->value < 0x1p63 && (json_int_t)r->value == json_integer_value(tc.v)))
-        return pr_jfail(&tc, err, "%" JSON_INTEGER_FORMAT " is not kept exactly as a number (it "
-                                  "is read as %.17g)",
-                        json_integer_value(tc.v), r->value);
+        return pr_jdoc_jfail(&tc, err,
+                             "%" JSON_INTEGER_FORMAT " is not kept exactly as a number (it "
+                             "is read as %.17g)",
+                             json_integer_value(tc.v), r->value);
     /* The figure as its source printed it (perfrepro-gen import-table keeps
      * it): it must be the same number, so the text cannot drift from it. */
     const char *printed;
-    if ((rc = pr_jstr(c, "printed", 0, &printed, err)) < 0)
+    if ((rc = pr_jdoc_jstr(c, "printed", 0, &printed, err)) < 0)
         return -1;
     if (rc && (rc = check_printed(c, printed, r->has_value, r->value, err)) < 0)
         return -1;
     if (rc)
         r->printed = pr_xstrdup(printed);
-    if ((rc = pr_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
+    if ((rc = pr_jdoc_jenum(c, "state", 0, pub_states, &r->state, err)) < 0)
         return -1;
     if (rc == r->has_value)
-        return pr_jfail(c, err, "a row needs exactly one of \"throughput\" or \"state\"");
-    if ((rc = pr_jnum(c, "speedup", 0, 0, &r->speedup, err)) < 0)
+        return pr_jdoc_jfail(c, err, "a row needs exactly one of \"throughput\" or \"state\"");
+    if ((rc = pr_jdoc_jnum(c, "speedup", 0, 0, &r->speedup, err)) < 0)
         return -1;
     r->has_speedup = rc;
-    if (pr_jnum(c, "time_to_train_s", 0, 0, &r->time_to_train_s, err) < 0 ||
-        pr_jnum(c, "accuracy", 0, 0, &r->accuracy, err) < 0)
+    if (pr_jdoc_jnum(c, "time_to_train_s", 0, 0, &r->time_to_train_s, err) < 0 ||
+        pr_jdoc_jnum(c, "accuracy", 0, 0, &r->accuracy, err) < 0)
         return -1;
     if (!isnan(r->accuracy) && r->accuracy > 100) {
-        pr_jcur a = pr_jchild(c, "accuracy");
-        return pr_jfail(&a, err, "accuracy is a percentage (0 to 100)");
+        pr_jdoc_jcur a = pr_jdoc_jchild(c, "accuracy");
+        return pr_jdoc_jfail(&a, err, "accuracy is a percentage (0 to 100)");
     }
     return 0;
 }
 
-static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c, int index,
-                      pr_pub_table *t, pr_err *err)
+static int read_table(pr_dataset *d, const pr_jdoc_jcur *file_root, const pr_jdoc_jcur *c,
+                      int index, pr_pub_table *t, pr_err *err)
 {
     int rc = 0;
     long long v;
-    pr_jcur src, rows;
+    pr_jdoc_jcur src, rows;
     t->index = index;
     t->source_line = 0;
-    if (pr_jobject(c, table_keys, err) < 0)
+    if (pr_jdoc_jobject(c, table_keys, err) < 0)
         return -1;
     t->label = opt_dup(file_root, "label", "published", err, &rc);
-    if (pr_jobj(file_root, "source", 1, &src, err) < 0 || read_source(&src, t, err) < 0)
+    if (pr_jdoc_jobj(file_root, "source", 1, &src, err) < 0 || read_source(&src, t, err) < 0)
         return -1;
-    int has = pr_jobj(c, "source", 0, &src, err);
+    int has = pr_jdoc_jobj(c, "source", 0, &src, err);
     if (has < 0 || (has && read_source(&src, t, err) < 0))
         return -1;
     const char *s;
-    if (pr_jstr(c, "model", 1, &s, err) < 0)
+    if (pr_jdoc_jstr(c, "model", 1, &s, err) < 0)
         return -1;
     t->model = pr_xstrdup(s);
-    if (!pr_name_is_safe(s)) {
-        pr_jcur m = pr_jchild(c, "model");
-        return pr_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
+    if (!pr_suite_name_is_safe(s)) {
+        pr_jdoc_jcur m = pr_jdoc_jchild(c, "model");
+        return pr_jdoc_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
     }
-    if (pr_jstr(c, "framework", 1, &s, err) < 0)
+    if (pr_jdoc_jstr(c, "framework", 1, &s, err) < 0)
         return -1;
     t->framework = pr_xstrdup(s);
-    if (!pr_name_is_safe(s)) {
-        pr_jcur m = pr_jchild(c, "framework");
-        return pr_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
+    if (!pr_suite_name_is_safe(s)) {
+        pr_jdoc_jcur m = pr_jdoc_jchild(c, "framework");
+        return pr_jdoc_jfail(&m, err, "\"%s\" is not a safe folder name ([A-Za-z0-9._+-])", s);
     }
     t->model_title = opt_dup(c, "model_title", t->model, err, &rc);
     t->framework_title = opt_dup(c, "framework_title", t->framework, err, &rc);
-    if (rc < 0 || pr_jenum(c, "precision", 1, pr_precisions, &t->precision, err) < 0 ||
-        pr_jint(c, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
+    if (rc < 0 || pr_jdoc_jenum(c, "precision", 1, pr_precisions, &t->precision, err) < 0 ||
+        pr_jdoc_jint(c, "batch_size", 1, 1, 1 << 24, &v, err) < 0)
         return -1;
     t->batch_size = (int)v;
     /* Hardening: a batch_label, variant or note that is not a string was
      * silently dropped (the -1 was taken for "absent"); it is an error. */
-    if ((rc = pr_jstr(c, "batch_label", 0, &s, err)) < 0)
+    if ((rc = pr_jdoc_jstr(c, "batch_label", 0, &s, err)) < 0)
         return -1;
     if (rc == 1)
         t->batch_label = pr_xstrdup(s);
-    if (pr_jstr(c, "unit", 1, &s, err) < 0)
+    if (pr_jdoc_jstr(c, "unit", 1, &s, err) < 0)
         return -1;
     t->unit = pr_xstrdup(s);
-    if (pr_jbitext(c, "variant", 0, &t->variant, err) < 0 ||
-        pr_jbitext(c, "note", 0, &t->note, err) < 0)
+    if (pr_bitext_jbitext(c, "variant", 0, &t->variant, err) < 0 ||
+        pr_bitext_jbitext(c, "note", 0, &t->note, err) < 0)
         return -1;
-    if (pr_jbool(c, "primary", 0, &t->primary, err) < 0)
+    if (pr_jdoc_jbool(c, "primary", 0, &t->primary, err) < 0)
         return -1;
     /* The table's platform, else the file's: one of them must say it. */
     int unstated = 0;
-    if ((has = pr_platform_ref(&d->platforms, c, "platform", &t->platform, &unstated, err)) < 0 ||
-        (!has && (has = pr_platform_ref(&d->platforms, file_root, "platform", &t->platform,
-                                        &unstated, err)) < 0))
+    if ((has = platform_ref(&d->platforms, c, "platform", &t->platform, &unstated, err)) < 0 ||
+        (!has && (has = platform_ref(&d->platforms, file_root, "platform", &t->platform, &unstated,
+                                     err)) < 0))
         return -1;
     if (!has)
-        return pr_jfail(c, err, "no \"platform\": name the machine of these figures (a file of "
-                                "data/platforms/, here or at the file's top), or \"%s\" when the "
-                                "source does not state it",
-                        PR_PLATFORM_UNSTATED);
+        return pr_jdoc_jfail(c, err,
+                             "no \"platform\": name the machine of these figures (a file of "
+                             "data/platforms/, here or at the file's top), or \"%s\" when the "
+                             "source does not state it",
+                             PR_PLATFORM_UNSTATED);
     /* The table's own environment (a source stating one per table: a
      * README revision's container and system), else the file's. */
-    pr_jcur env;
-    if ((has = pr_jobj(c, "environment", 0, &env, err)) < 0 ||
+    pr_jdoc_jcur env;
+    if ((has = pr_jdoc_jobj(c, "environment", 0, &env, err)) < 0 ||
         (has && check_environment(&env, err) < 0) ||
-        (!has && (has = pr_jobj(file_root, "environment", 0, &env, err)) < 0))
+        (!has && (has = pr_jdoc_jobj(file_root, "environment", 0, &env, err)) < 0))
         return -1;
     if (has)
         t->environment = json_incref(env.v);
-    if (pr_jarr(c, "rows", 1, 1, &rows, err) < 0)
+    if (pr_jdoc_jarr(c, "rows", 1, 1, &rows, err) < 0)
         return -1;
     t->nrows = json_array_size(rows.v);
     t->rows = pr_xcalloc(t->nrows, sizeof *t->rows);
     for (size_t i = 0; i < t->nrows; i++) {
-        pr_jcur it = pr_jitem(&rows, i);
+        pr_jdoc_jcur it = pr_jdoc_jitem(&rows, i);
         if (read_row(&it, &t->rows[i], err) < 0)
             return -1;
         for (size_t j = 0; j < i; j++)
             if (t->rows[j].nodes == t->rows[i].nodes && t->rows[j].gpus == t->rows[i].gpus)
-                return pr_jfail(&it, err, "duplicate row for %d node(s), %d GPU(s)",
-                                t->rows[i].nodes, t->rows[i].gpus);
+                return pr_jdoc_jfail(&it, err, "duplicate row for %d node(s), %d GPU(s)",
+                                     t->rows[i].nodes, t->rows[i].gpus);
     }
     /* The same table twice (same source label, config, variant and platform). */
     for (size_t i = 0; i < d->npubs; i++) {
@@ -299,8 +308,8 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
             strcmp(o->label, t->label) == 0 && o->platform == t->platform &&
             strcmp(o->variant.en ? o->variant.en : "", t->variant.en ? t->variant.en : "") == 0 &&
             strcmp(o->batch_label ? o->batch_label : "", t->batch_label ? t->batch_label : "") == 0)
-            return pr_jfail(c, err, "duplicate published table (also %s, table %d)", o->file,
-                            o->index);
+            return pr_jdoc_jfail(c, err, "duplicate published table (also %s, table %d)", o->file,
+                                 o->index);
     }
     return 0;
 }
@@ -310,25 +319,25 @@ static int read_table(pr_dataset *d, const pr_jcur *file_root, const pr_jcur *c,
 static int load_doc(pr_dataset *d, const char *path, const pr_jdoc *doc, pr_err *err)
 {
     int rc = -1;
-    pr_jcur root = pr_jdoc_root(doc), tables;
+    pr_jdoc_jcur root = pr_jdoc_root(doc), tables;
     long long v;
-    if (pr_jobject(&root, pub_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
-        pr_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
-        pr_jarr(&root, "tables", 1, 1, &tables, err) < 0)
+    if (pr_jdoc_jobject(&root, pub_keys, err) < 0 || pr_record_text_check(&root, err) < 0 ||
+        pr_jdoc_jint(&root, "perfrepro", 1, 1, 1, &v, err) < 0 ||
+        pr_jdoc_jarr(&root, "tables", 1, 1, &tables, err) < 0)
         goto out;
-    pr_jcur env;
-    int has = pr_jobj(&root, "environment", 0, &env, err);
+    pr_jdoc_jcur env;
+    int has = pr_jdoc_jobj(&root, "environment", 0, &env, err);
     if (has < 0)
         goto out;
     if (has && check_environment(&env, err) < 0)
         goto out;
     for (size_t i = 0; i < json_array_size(tables.v); i++) {
-        pr_jcur it = pr_jitem(&tables, i);
+        pr_jdoc_jcur it = pr_jdoc_jitem(&tables, i);
         pr_pub_table t;
         memset(&t, 0, sizeof t);
         t.file = pr_xstrdup(path);
         if (read_table(d, &root, &it, (int)i, &t, err) < 0) {
-            pr_pub_table_free(&t);
+            data_pub_table_free(&t);
             goto out;
         }
         d->pubs = pr_xrealloc(d->pubs, (d->npubs + 1) * sizeof *d->pubs);
@@ -339,7 +348,7 @@ out:
     return rc;
 }
 
-int pr_data_load_published(pr_dataset *d, const char *path, pr_err *err)
+int data_load_published(pr_dataset *d, const char *path, pr_err *err)
 {
     pr_jdoc *doc = NULL;
     if (pr_jdoc_load(path, &doc, err) < 0)
@@ -360,29 +369,31 @@ static int is_json_name(const char *name)
  * is absent). */
 static int load_platforms(pr_dataset *d, const char *data, pr_err *err)
 {
-    char *dir = pr_path_join(data, "platforms");
+    char *dir = pr_fileio_path_join(data, "platforms");
     char **names = NULL;
     int rc = -1;
-    if (pr_is_dir(dir) && pr_list_dir(dir, &names, NULL, err) < 0)
+    if (pr_fileio_is_dir(dir) && pr_fileio_list_dir(dir, &names, NULL, err) < 0)
         goto out;
     for (char **p = names; p && *p; p++) {
-        char *path = pr_path_join(dir, *p);
-        int r = is_json_name(*p) && pr_is_file(path) ? pr_platforms_add_file(&d->platforms, path, err) : 0;
+        char *path = pr_fileio_path_join(dir, *p);
+        int r = is_json_name(*p) && pr_fileio_is_file(path)
+                    ? platform_add_file(&d->platforms, path, err)
+                    : 0;
         free(path);
         if (r < 0)
             goto out;
     }
     rc = 0;
 out:
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(dir);
     return rc;
 }
 
-int pr_data_check_published(const char *path, const char *text, size_t len, pr_err *err)
+int data_check_published(const char *path, const char *text, size_t len, pr_err *err)
 {
     pr_dataset *d = pr_xcalloc(1, sizeof *d);
-    char *dir = pr_path_dirname(path), *data = pr_path_dirname(dir);
+    char *dir = pr_fileio_path_dirname(path), *data = pr_fileio_path_dirname(dir);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     const char *folder = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
     char **names = NULL;
@@ -393,14 +404,14 @@ int pr_data_check_published(const char *path, const char *text, size_t len, pr_e
         goto out;
     /* The build loads every file of published/ (and of restated/) into one
      * list, where a table two files hold is an error: the others first. */
-    if ((strcmp(folder, "published") == 0 || strcmp(folder, "restated") == 0) && pr_is_dir(dir) &&
-        pr_list_dir(dir, &names, NULL, err) < 0)
+    if ((strcmp(folder, "published") == 0 || strcmp(folder, "restated") == 0) &&
+        pr_fileio_is_dir(dir) && pr_fileio_list_dir(dir, &names, NULL, err) < 0)
         goto out;
     for (char **p = names; p && *p; p++) {
         if (!is_json_name(*p) || strcmp(*p, base) == 0)
             continue;
-        char *other = pr_path_join(dir, *p);
-        int r = pr_is_file(other) ? pr_data_load_published(d, other, err) : 0;
+        char *other = pr_fileio_path_join(dir, *p);
+        int r = pr_fileio_is_file(other) ? data_load_published(d, other, err) : 0;
         free(other);
         if (r < 0)
             goto out;
@@ -410,9 +421,9 @@ int pr_data_check_published(const char *path, const char *text, size_t len, pr_e
     rc = 0;
 out:
     pr_jdoc_free(doc);
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(dir);
     free(data);
-    pr_data_free(d);
+    data_free(d);
     return rc;
 }

@@ -11,20 +11,20 @@
 
 struct pr_runset {
     pr_bitext title;
-    pr_bitext note;            /* NULLs when none */
-    int experiment;            /* an A/B side: compared, not a framework's figures */
-    size_t nenv;               /* declared environment groups */
-    const se_file **env_files; /* each one resolved (borrowed from the set) */
-    const se_group **env_groups;
-    json_t *rule;        /* borrowed from a record */
+    pr_bitext note;                /* NULLs when none */
+    int experiment;                /* an A/B side: compared, not a framework's figures */
+    size_t nenv;                   /* declared environment groups */
+    const srcenv_file **env_files; /* each one resolved (borrowed from the set) */
+    const srcenv_group **env_groups;
+    json_t *rule; /* borrowed from a record */
     char first[11], last[11];
 };
 
-static const char *const runset_keys[] = {"perfrepro", "title", "note", "experiment",
-                                            "environment", NULL};
+static const char *const runset_keys[] = {"perfrepro",  "title",       "note",
+                                          "experiment", "environment", NULL};
 static const char *const env_ref_keys[] = {"file", "group", NULL};
 
-void rs_free(pr_runset *s)
+void runset_free(pr_runset *s)
 {
     if (!s)
         return;
@@ -36,12 +36,12 @@ void rs_free(pr_runset *s)
 }
 
 /* The environment file named stem (data/environments/STEM.json) in envs. */
-static const se_file *env_file_named(const se_set *envs, const char *stem)
+static const srcenv_file *env_file_named(const srcenv_set *envs, const char *stem)
 {
     size_t n = strlen(stem);
-    for (size_t i = 0; envs && i < se_set_count(envs); i++) {
-        const se_file *f = se_set_at(envs, i);
-        const char *name = se_file_name(f), *base = strrchr(name, '/');
+    for (size_t i = 0; envs && i < srcenv_set_count(envs); i++) {
+        const srcenv_file *f = srcenv_set_at(envs, i);
+        const char *name = srcenv_file_name(f), *base = strrchr(name, '/');
         base = base ? base + 1 : name;
         if (strncmp(base, stem, n) == 0 && strcmp(base + n, ".json") == 0)
             return f;
@@ -49,47 +49,48 @@ static const se_file *env_file_named(const se_set *envs, const char *stem)
     return NULL;
 }
 
-static const se_group *group_titled(const se_file *f, const char *title)
+static const srcenv_group *group_titled(const srcenv_file *f, const char *title)
 {
-    for (size_t i = 0; i < se_file_ngroups(f); i++)
-        if (strcmp(se_group_title(se_file_group(f, i)), title) == 0)
-            return se_file_group(f, i);
+    for (size_t i = 0; i < srcenv_file_ngroups(f); i++)
+        if (strcmp(srcenv_group_title(srcenv_file_group(f, i)), title) == 0)
+            return srcenv_file_group(f, i);
     return NULL;
 }
 
 /* Reads the declarations of path into s, its environment groups resolved
  * in envs. */
-static int read_decl(const char *path, const se_set *envs, pr_runset *s, pr_err *err)
+static int read_decl(const char *path, const srcenv_set *envs, pr_runset *s, pr_err *err)
 {
     pr_jdoc *doc = NULL;
     if (pr_jdoc_load(path, &doc, err) < 0)
         return -1;
-    pr_jcur root = pr_jdoc_root(doc), env;
+    pr_jdoc_jcur root = pr_jdoc_root(doc), env;
     long long version;
     int rc = -1, has;
-    if (pr_jobject(&root, runset_keys, err) < 0 || pr_text_check(&root, err) < 0 ||
-        pr_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
-        pr_jbitext(&root, "title", 1, &s->title, err) < 0 ||
-        pr_jbitext(&root, "note", 0, &s->note, err) < 0 ||
-        pr_jbool(&root, "experiment", 0, &s->experiment, err) < 0 ||
-        (has = pr_jarr(&root, "environment", 0, 1, &env, err)) < 0)
+    if (pr_jdoc_jobject(&root, runset_keys, err) < 0 || pr_record_text_check(&root, err) < 0 ||
+        pr_jdoc_jint(&root, "perfrepro", 1, 1, 1, &version, err) < 0 ||
+        pr_bitext_jbitext(&root, "title", 1, &s->title, err) < 0 ||
+        pr_bitext_jbitext(&root, "note", 0, &s->note, err) < 0 ||
+        pr_jdoc_jbool(&root, "experiment", 0, &s->experiment, err) < 0 ||
+        (has = pr_jdoc_jarr(&root, "environment", 0, 1, &env, err)) < 0)
         goto out;
     for (size_t i = 0; has && i < json_array_size(env.v); i++) {
-        pr_jcur it = pr_jitem(&env, i);
+        pr_jdoc_jcur it = pr_jdoc_jitem(&env, i);
         const char *file, *group;
-        if (pr_jobject(&it, env_ref_keys, err) < 0 || pr_jstr(&it, "file", 1, &file, err) < 0 ||
-            pr_jstr(&it, "group", 1, &group, err) < 0)
+        if (pr_jdoc_jobject(&it, env_ref_keys, err) < 0 ||
+            pr_jdoc_jstr(&it, "file", 1, &file, err) < 0 ||
+            pr_jdoc_jstr(&it, "group", 1, &group, err) < 0)
             goto out;
-        const se_file *f = pr_name_is_safe(file) ? env_file_named(envs, file) : NULL;
-        const se_group *g = f ? group_titled(f, group) : NULL;
+        const srcenv_file *f = pr_suite_name_is_safe(file) ? env_file_named(envs, file) : NULL;
+        const srcenv_group *g = f ? group_titled(f, group) : NULL;
         if (!f) {
-            pr_jcur c = pr_jchild(&it, "file");
-            pr_jfail(&c, err, "no environment file data/environments/%s.json", file);
+            pr_jdoc_jcur c = pr_jdoc_jchild(&it, "file");
+            pr_jdoc_jfail(&c, err, "no environment file data/environments/%s.json", file);
             goto out;
         }
         if (!g) {
-            pr_jcur c = pr_jchild(&it, "group");
-            pr_jfail(&c, err, "%s has no group titled \"%s\"", se_file_name(f), group);
+            pr_jdoc_jcur c = pr_jdoc_jchild(&it, "group");
+            pr_jdoc_jfail(&c, err, "%s has no group titled \"%s\"", srcenv_file_name(f), group);
             goto out;
         }
         s->env_files = pr_xrealloc(s->env_files, (i + 1) * sizeof *s->env_files);
@@ -154,7 +155,7 @@ static json_t *majority_rule(const pr_run *run)
     return best;
 }
 
-int rs_load(const se_set *envs, pr_run *run, const char *decl, pr_err *err)
+int runset_load(const srcenv_set *envs, pr_run *run, const char *decl, pr_err *err)
 {
     pr_runset *s = pr_xcalloc(1, sizeof *s);
     int rc = -1;
@@ -173,37 +174,37 @@ int rs_load(const se_set *envs, pr_run *run, const char *decl, pr_err *err)
     s = NULL;
     rc = 0;
 out:
-    rs_free(s);
+    runset_free(s);
     return rc;
 }
 
-const char *rs_title(const pr_run *run, const char *code)
+const char *runset_title(const pr_run *run, const char *code)
 {
     const char *t = run->set ? pr_bitext_in(&run->set->title, code) : NULL;
     return t ? t : run->name;
 }
 
-const char *rs_note(const pr_run *run, const char *code)
+const char *runset_note(const pr_run *run, const char *code)
 {
     return run->set ? pr_bitext_in(&run->set->note, code) : NULL;
 }
 
-int rs_is_experiment(const pr_run *run)
+int runset_is_experiment(const pr_run *run)
 {
     return run->set && run->set->experiment;
 }
 
-size_t rs_env_count(const pr_run *run)
+size_t runset_env_count(const pr_run *run)
 {
     return run->set ? run->set->nenv : 0;
 }
 
-const se_file *rs_env_file(const pr_run *run, size_t i)
+const srcenv_file *runset_env_file(const pr_run *run, size_t i)
 {
     return run->set->env_files[i];
 }
 
-const se_group *rs_env_group(const pr_run *run, size_t i)
+const srcenv_group *runset_env_group(const pr_run *run, size_t i)
 {
     return run->set->env_groups[i];
 }
@@ -234,8 +235,7 @@ static void rule_value(const json_t *v, pr_buf *out)
     }
 }
 
-static int rule_key_diff(const char *key, const json_t *va, const json_t *vb, int n,
-                         pr_buf *out)
+static int rule_key_diff(const char *key, const json_t *va, const json_t *vb, int n, pr_buf *out)
 {
     if (va && vb && json_equal(va, vb))
         return n;
@@ -248,18 +248,19 @@ static int rule_key_diff(const char *key, const json_t *va, const json_t *vb, in
     return n + 1;
 }
 
-int rs_rule_diff(const json_t *a, const json_t *b, pr_buf *out)
+int runset_rule_diff(const json_t *a, const json_t *b, pr_buf *out)
 {
     int n = 0;
     const char *key;
     json_t *v;
-    json_object_foreach((json_t *)a, key, v) n = rule_key_diff(key, v, json_object_get(b, key), n, out);
+    json_object_foreach((json_t *)a, key, v) n =
+        rule_key_diff(key, v, json_object_get(b, key), n, out);
     json_object_foreach((json_t *)b, key, v) if (!json_object_get(a, key)) n =
         rule_key_diff(key, NULL, v, n, out);
     return n;
 }
 
-int rs_dates(const pr_run *run, pr_buf *out)
+int runset_dates(const pr_run *run, pr_buf *out)
 {
     const pr_runset *s = run->set;
     if (!s || !s->first[0])
@@ -271,12 +272,12 @@ int rs_dates(const pr_run *run, pr_buf *out)
     return 1;
 }
 
-const char *rs_first(const pr_run *run)
+const char *runset_first_date(const pr_run *run)
 {
     return run->set ? run->set->first : "";
 }
 
-const char *rs_last(const pr_run *run)
+const char *runset_last_date(const pr_run *run)
 {
     return run->set ? run->set->last : "";
 }
@@ -284,7 +285,7 @@ const char *rs_last(const pr_run *run)
 /* The run's dates, or "—". */
 static void span(const pr_run *run, pr_buf *out)
 {
-    if (!rs_dates(run, out))
+    if (!runset_dates(run, out))
         pr_buf_puts(out, "—");
 }
 
@@ -297,16 +298,16 @@ static void add_diff(json_t *arr, const char *what, const char *a, const char *b
 /* The first value of kind its declared environment groups state, or NULL. */
 static const char *env_value(const pr_run *run, const char *kind)
 {
-    for (size_t g = 0; g < rs_env_count(run); g++) {
-        const se_group *grp = rs_env_group(run, g);
-        for (size_t i = 0; i < se_group_nitems(grp); i++)
-            if (strcmp(se_item_kind(se_group_item(grp, i)), kind) == 0)
-                return se_item_value(se_group_item(grp, i));
+    for (size_t g = 0; g < runset_env_count(run); g++) {
+        const srcenv_group *grp = runset_env_group(run, g);
+        for (size_t i = 0; i < srcenv_group_nitems(grp); i++)
+            if (strcmp(srcenv_item_kind(srcenv_group_item(grp, i)), kind) == 0)
+                return srcenv_item_value(srcenv_group_item(grp, i));
     }
     return NULL;
 }
 
-/* run's env.json runtime (measure/cpurt.h) as "NAME=value" per setting
+/* run's env.json runtime (measure/1-facts/cpurt.h) as "NAME=value" per setting
  * ("NAME not set") and "KIND: file, file" per kind of library, in the
  * record's order, into a JSON object keyed by setting or kind. */
 static json_t *runtime_facts(const pr_run *run)
@@ -316,14 +317,16 @@ static json_t *runtime_facts(const pr_run *run)
         return out;
     const char *name;
     json_t *v;
-    json_object_foreach(json_object_get(rt, "settings"), name, v) {
+    json_object_foreach(json_object_get(rt, "settings"), name, v)
+    {
         char *text = json_is_string(v) ? pr_xasprintf("%s=%s", name, json_string_value(v))
                                        : pr_xasprintf("%s not set", name);
         json_object_set_new(out, name, json_string(text));
         free(text);
     }
     size_t i;
-    json_array_foreach(json_object_get(rt, "libraries"), i, v) {
+    json_array_foreach(json_object_get(rt, "libraries"), i, v)
+    {
         const char *kind = json_string_value(json_object_get(v, "kind"));
         const char *file = json_string_value(json_object_get(v, "file"));
         const char *base = file ? strrchr(file, '/') : NULL;
@@ -344,7 +347,8 @@ static void runtime_diff(const pr_run *a, const pr_run *b, json_t *arr)
 {
     json_t *fa = runtime_facts(a), *fb = runtime_facts(b), *va;
     const char *key;
-    json_object_foreach(fa, key, va) {
+    json_object_foreach(fa, key, va)
+    {
         json_t *vb = json_object_get(fb, key);
         if (vb && strcmp(json_string_value(va), json_string_value(vb)) != 0)
             add_diff(arr, "runtime", json_string_value(va), json_string_value(vb));
@@ -353,7 +357,7 @@ static void runtime_diff(const pr_run *a, const pr_run *b, json_t *arr)
     json_decref(fb);
 }
 
-json_t *rs_diff(const pr_run *a, const pr_run *b)
+json_t *runset_diff(const pr_run *a, const pr_run *b)
 {
     json_t *arr = json_array();
     if (a == b)
@@ -365,11 +369,11 @@ json_t *rs_diff(const pr_run *a, const pr_run *b)
         add_diff(arr, "dates", pr_buf_cstr(&x), pr_buf_cstr(&y));
     pr_buf_clear(&x);
     const json_t *ra = rs_rule(a), *rb = rs_rule(b);
-    if (ra && rb && rs_rule_diff(ra, rb, &x))
+    if (ra && rb && runset_rule_diff(ra, rb, &x))
         add_diff(arr, "rule", pr_buf_cstr(&x), "");
     /* What their sources state of machine and software, kind by kind. */
-    static const char *const kinds[] = {"gpu",   "cpu",   "memory",    "os",   "driver",
-                                        "image", "framework", "cuda", "cudnn", "nccl"};
+    static const char *const kinds[] = {"gpu",   "cpu",       "memory", "os",    "driver",
+                                        "image", "framework", "cuda",   "cudnn", "nccl"};
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
         const char *va = env_value(a, kinds[k]), *vb = env_value(b, kinds[k]);
         if (va && vb && strcmp(va, vb) != 0) {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/runset.h"
+#include "base/md.h"
 #include "buf.h"
-#include "md.h"
-#include "runset.h"
 #include "stats.h"
 #include "steady.h"
 #include "suite.h"
@@ -15,9 +15,9 @@
 /* One side's cells while they are gathered: the samples (or published
  * rows) of each key. */
 typedef struct pool {
-    sm_key key;
-    abm_half h;
-    const sm_sample **smp; /* the run sets' samples pooled here */
+    samples_key key;
+    abmodel_half h;
+    const samples_sample **smp; /* the run sets' samples pooled here */
     size_t nsmp;
 } pool;
 
@@ -26,10 +26,10 @@ typedef struct pools {
     size_t n;
 } pools;
 
-static pool *pool_of(pools *p, const sm_key *k)
+static pool *pool_of(pools *p, const samples_key *k)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (sm_key_cmp(&p->v[i].key, k) == 0)
+        if (samples_key_cmp(&p->v[i].key, k) == 0)
             return &p->v[i];
     p->v = pr_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
     pool *x = &p->v[p->n++];
@@ -39,7 +39,7 @@ static pool *pool_of(pools *p, const sm_key *k)
     return x;
 }
 
-static void add_values(abm_half *h, const double *v, size_t n)
+static void add_values(abmodel_half *h, const double *v, size_t n)
 {
     h->values = pr_xrealloc(h->values, (h->n + n + 1) * sizeof *h->values);
     memcpy(h->values + h->n, v, n * sizeof *v);
@@ -50,7 +50,7 @@ static void add_values(abm_half *h, const double *v, size_t n)
  * such in run set and data order). */
 static void finish(pool *x)
 {
-    abm_half *h = &x->h;
+    abmodel_half *h = &x->h;
     if (!h->n)
         return;
     h->median = pr_stats_median(h->values, h->n); /* sorts them: "ascending" */
@@ -69,18 +69,18 @@ static void finish(pool *x)
 
 static int pool_cmp(const void *pa, const void *pb)
 {
-    return sm_key_cmp(&((const pool *)pa)->key, &((const pool *)pb)->key);
+    return samples_key_cmp(&((const pool *)pa)->key, &((const pool *)pb)->key);
 }
 
 /* Selects side s of d and gathers its cells into p. */
-static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm_side *s,
-                   pools *p)
+static void gather(const pr_dataset *d, const samples_set *ss, const comparisons_sel *sel,
+                   abmodel_side *s, pools *p)
 {
     s->sel = sel;
     if (sel->kind == CD_SEL_PUBLISHED) {
         for (size_t i = 0; i < d->npubs; i++) {
             const pr_pub_table *t = &d->pubs[i];
-            if (!cd_sel_pub(sel, t))
+            if (!comparisons_sel_pub(sel, t))
                 continue;
             s->pubs = pr_xrealloc(s->pubs, (s->npubs + 1) * sizeof *s->pubs);
             s->pubs[s->npubs++] = t;
@@ -88,8 +88,8 @@ static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm
                 const pr_pub_row *row = &t->rows[j];
                 if (!row->has_value || !(row->value > 0))
                     continue;
-                sm_key k = {t->model, t->framework, t->precision, t->platform,
-                            t->batch_size, row->nodes, row->gpus};
+                samples_key k = {t->model,      t->framework, t->precision, t->platform,
+                                 t->batch_size, row->nodes,   row->gpus};
                 pool *x = pool_of(p, &k);
                 add_values(&x->h, &row->value, 1);
                 x->h.nrecs++;
@@ -101,13 +101,13 @@ static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm
         }
     } else {
         for (size_t i = 0; i < d->nruns; i++)
-            if (cd_sel_run(sel, &d->runs[i])) {
+            if (comparisons_sel_run(sel, &d->runs[i])) {
                 s->runs = pr_xrealloc(s->runs, (s->nruns + 1) * sizeof *s->runs);
                 s->runs[s->nruns++] = &d->runs[i];
             }
-        for (size_t i = 0; i < sm_count(ss); i++) {
-            const sm_sample *x = sm_at(ss, i);
-            if (!cd_sel_run(sel, x->run))
+        for (size_t i = 0; i < samples_count(ss); i++) {
+            const samples_sample *x = samples_at(ss, i);
+            if (!comparisons_sel_run(sel, x->run))
                 continue;
             pool *q = pool_of(p, &x->key);
             add_values(&q->h, x->values, x->nvalues);
@@ -119,9 +119,9 @@ static void gather(const pr_dataset *d, const sm_set *ss, const cd_sel *sel, abm
                 const pr_record *r = x->recs[j];
                 if (r->failed || pr_steady_verdict_of(r->steady) != PR_STEADY_UNSTEADY)
                     continue;
-                q->h.unsteady = pr_xrealloc(q->h.unsteady,
-                                            (q->h.nunsteady + 1) * sizeof *q->h.unsteady);
-                q->h.unsteady[q->h.nunsteady++] = (abm_unsteady){x->run, r};
+                q->h.unsteady =
+                    pr_xrealloc(q->h.unsteady, (q->h.nunsteady + 1) * sizeof *q->h.unsteady);
+                q->h.unsteady[q->h.nunsteady++] = (abmodel_unsteady){x->run, r};
             }
         }
     }
@@ -159,7 +159,7 @@ static void argv_words(char **v, size_t n, pr_buf *out)
     for (size_t i = 0; i < n; i++) {
         if (i)
             pr_buf_putc(out, ' ');
-        pr_md_shell_word(out, v[i]);
+        md_shell_word(out, v[i]);
     }
 }
 
@@ -176,9 +176,9 @@ static void argv_changed(char **x, size_t nx, const unsigned char *keep, pr_buf 
         if (out->len)
             pr_buf_puts(out, " … ");
         if (i > 0 && x[i - 1][0] == '-')
-            pr_md_shell_word(out, x[i - 1]), pr_buf_putc(out, ' ');
+            md_shell_word(out, x[i - 1]), pr_buf_putc(out, ' ');
         for (; i < nx && !keep[i]; i++) {
-            pr_md_shell_word(out, x[i]);
+            md_shell_word(out, x[i]);
             if (i + 1 < nx && !keep[i + 1])
                 pr_buf_putc(out, ' ');
         }
@@ -193,7 +193,7 @@ static void lcs(char **a, size_t na, char **b, size_t nb, unsigned char *ka, uns
 #define T(i, j) t[(i) * (nb + 1) + (j)]
     for (size_t i = na; i-- > 0;)
         for (size_t j = nb; j-- > 0;)
-            T(i, j) = strcmp(a[i], b[j]) == 0 ? T(i + 1, j + 1) + 1
+            T(i, j) = strcmp(a[i], b[j]) == 0      ? T(i + 1, j + 1) + 1
                       : T(i + 1, j) >= T(i, j + 1) ? T(i + 1, j)
                                                    : T(i, j + 1);
     for (size_t i = 0, j = 0; i < na && j < nb;) {
@@ -226,10 +226,10 @@ static void command_diff(const pr_dataset *d, const pr_run *ra, const pr_run *rb
         argv_changed(a, na, ka, &ca);
         argv_changed(b, nb, kb, &cb);
         /* json_object_set_new steals the new strings */
-        json_t *it = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "what", "command", "a_run",
-                               ra->name, "b_run", rb->name, "a", pr_buf_cstr(&wa), "b",
-                               pr_buf_cstr(&wb), "a_changed", pr_buf_cstr(&ca), "b_changed",
-                               pr_buf_cstr(&cb));
+        json_t *it =
+            json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "what", "command", "a_run", ra->name,
+                      "b_run", rb->name, "a", pr_buf_cstr(&wa), "b", pr_buf_cstr(&wb), "a_changed",
+                      pr_buf_cstr(&ca), "b_changed", pr_buf_cstr(&cb));
         json_array_append_new(diffs, it);
         pr_buf_free(&wa);
         pr_buf_free(&wb);
@@ -253,7 +253,7 @@ static int str_cmp(const void *a, const void *b)
 
 /* The framework versions the side's records state, sorted, ", "-joined;
  * "" when none. */
-static char *versions(const abm_side *s)
+static char *versions(const abmodel_side *s)
 {
     json_t *set = json_object();
     for (size_t i = 0; i < s->nruns; i++)
@@ -278,15 +278,15 @@ static char *versions(const abm_side *s)
 
 /* A published side's revisions: "LABEL DATE (commit C)" per table source,
  * each once, "; "-joined. */
-static char *revisions(const abm_side *s)
+static char *revisions(const abmodel_side *s)
 {
     pr_buf b = PR_BUF_INIT;
     json_t *seen = json_object();
     for (size_t i = 0; i < s->npubs; i++) {
         const pr_pub_table *t = s->pubs[i];
-        char *one = t->source_commit ? pr_xasprintf("%s %s (%.8s)", t->label, t->date,
-                                                    t->source_commit)
-                                     : pr_xasprintf("%s %s", t->label, t->date);
+        char *one = t->source_commit
+                        ? pr_xasprintf("%s %s (%.8s)", t->label, t->date, t->source_commit)
+                        : pr_xasprintf("%s %s", t->label, t->date);
         if (!json_object_get(seen, one)) {
             json_object_set_new(seen, one, json_true());
             pr_buf_printf(&b, "%s%s", b.len ? "; " : "", one);
@@ -297,16 +297,17 @@ static char *revisions(const abm_side *s)
     return pr_buf_detach(&b);
 }
 
-static json_t *differences(const pr_dataset *d, const abm_cmp *c)
+static json_t *differences(const pr_dataset *d, const abmodel_cmp *c)
 {
     json_t *diffs = json_array();
     for (size_t i = 0; i < c->a.nruns; i++)
         for (size_t j = 0; j < c->b.nruns; j++) {
             const pr_run *ra = c->a.runs[i], *rb = c->b.runs[j];
-            json_t *rd = rs_diff(ra, rb);
+            json_t *rd = runset_diff(ra, rb);
             size_t k;
             json_t *it;
-            json_array_foreach(rd, k, it) {
+            json_array_foreach(rd, k, it)
+            {
                 json_object_set_new(it, "a_run", json_string(ra->name));
                 json_object_set_new(it, "b_run", json_string(rb->name));
             }
@@ -317,8 +318,8 @@ static json_t *differences(const pr_dataset *d, const abm_cmp *c)
     if (c->a.nruns && c->b.nruns) {
         char *va = versions(&c->a), *vb = versions(&c->b);
         if (strcmp(va, vb) != 0)
-            json_array_append_new(diffs, json_pack("{s:s,s:s,s:s}", "what", "framework_version",
-                                                   "a", va, "b", vb));
+            json_array_append_new(
+                diffs, json_pack("{s:s,s:s,s:s}", "what", "framework_version", "a", va, "b", vb));
         free(va);
         free(vb);
     }
@@ -354,16 +355,16 @@ static int share_platform(const pools *a, const pools *b)
     return 0;
 }
 
-static void add_only(abm_cmp *c, const pool *x, int side)
+static void add_only(abmodel_cmp *c, const pool *x, int side)
 {
     c->only = pr_xrealloc(c->only, (c->nonly + 1) * sizeof *c->only);
-    c->only[c->nonly++] = (abm_only){x->key, side, x->h.n};
+    c->only[c->nonly++] = (abmodel_only){x->key, side, x->h.n};
 }
 
 /* The gate of cell x (abmodel.h): its ABM_GATE_* bits. */
-static unsigned gate_of(const abm_cell *x, double max_effect)
+static unsigned gate_of(const abmodel_cell *x, double max_effect)
 {
-    const pr_ab_result *r = &x->r;
+    const pr_abstat_result *r = &x->r;
     if (!r->m || !r->n) /* no run on a side: insufficient, nothing to gate */
         return 0;
     /* 1e-300 against 1e300: a ratio past DBL_MAX, an interval of inf or 0 */
@@ -378,49 +379,47 @@ static unsigned gate_of(const abm_cell *x, double max_effect)
     return g;
 }
 
-int abm_judged(const abm_cmp *c)
+int abmodel_judged(const abmodel_cmp *c)
 {
     return !c->refused && c->ncells > c->not_judged;
 }
 
 /* The direction of a side's unit: its record's, else its published
  * table's. */
-static pr_dir half_dir(const abm_half *h)
+static pr_unitdir_dir half_dir(const abmodel_half *h)
 {
     return pr_unitdir_of(h->rec ? h->rec->unit : h->pub ? h->pub->unit : NULL);
 }
 
-int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delta,
-              double max_effect, abm_cmp **out, pr_err *err)
+int abmodel_build(const pr_dataset *d, const comparisons_sel *a, const comparisons_sel *b,
+                  double delta, double max_effect, abmodel_cmp **out, pr_err *err)
 {
     if (!(delta > 0 && delta < 1))
         return pr_err_set(err, NULL, 0, 0, "delta", "%g is not a fraction in (0, 1)", delta);
     if (!(max_effect == 0 || (max_effect > 1 && isfinite(max_effect))))
         return pr_err_set(err, NULL, 0, 0, "max_effect", "%g is not a ratio > 1", max_effect);
-    const cd_sel *sels[2] = {a, b};
+    const comparisons_sel *sels[2] = {a, b};
     for (int i = 0; i < 2; i++)
-        if (!cd_sel_count(sels[i], d))
-            return pr_err_set(err, NULL, 0, 0, i ? "B" : "A", "\"%s\" selects no %s",
-                              sels[i]->text,
-                              sels[i]->kind == CD_SEL_PUBLISHED ? "published table"
-                                                                : "run set");
-    const char *both = cd_sel_shared(d, a, b);
+        if (!comparisons_sel_count(sels[i], d))
+            return pr_err_set(err, NULL, 0, 0, i ? "B" : "A", "\"%s\" selects no %s", sels[i]->text,
+                              sels[i]->kind == CD_SEL_PUBLISHED ? "published table" : "run set");
+    const char *both = comparisons_sel_shared(d, a, b);
     if (both)
         return pr_err_set(err, NULL, 0, 0, NULL,
                           "A (\"%s\") and B (\"%s\") both select %s: a run set compared with "
                           "itself is no comparison",
                           a->text, b->text, both);
-    abm_cmp *c = pr_xcalloc(1, sizeof *c);
+    abmodel_cmp *c = pr_xcalloc(1, sizeof *c);
     c->delta = delta;
     c->max_effect = max_effect;
-    sm_set *ss = sm_build(d);
+    samples_set *ss = samples_build(d);
     pools pa = {NULL, 0}, pb = {NULL, 0};
     gather(d, ss, a, &c->a, &pa);
     gather(d, ss, b, &c->b, &pb);
     c->refused = pa.n && pb.n && !share_platform(&pa, &pb);
     double *cov = pr_xcalloc(pa.n + 1, sizeof *cov);
     for (size_t i = 0, j = 0; i < pa.n || j < pb.n;) {
-        int k = i >= pa.n ? 1 : j >= pb.n ? -1 : sm_key_cmp(&pa.v[i].key, &pb.v[j].key);
+        int k = i >= pa.n ? 1 : j >= pb.n ? -1 : samples_key_cmp(&pa.v[i].key, &pb.v[j].key);
         if (k < 0 || (k == 0 && c->refused)) {
             add_only(c, &pa.v[i++], 0);
             continue;
@@ -430,7 +429,7 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
             continue;
         }
         c->cells = pr_xrealloc(c->cells, (c->ncells + 1) * sizeof *c->cells);
-        abm_cell *x = &c->cells[c->ncells++];
+        abmodel_cell *x = &c->cells[c->ncells++];
         memset(x, 0, sizeof *x);
         x->key = pa.v[i].key;
         x->a = pa.v[i].h;
@@ -439,13 +438,13 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
         pa.v[i].h.values = pb.v[j].h.values = NULL;
         pa.v[i].h.unsteady = pb.v[j].h.unsteady = NULL;
         /* values are positive (records and published rows are checked);
-         * pr_ab_compare refuses nothing here.  A time is compared the
+         * pr_abstat_compare refuses nothing here.  A time is compared the
          * other way round (B's against A's): on the log scale that is the
          * speed ratio, and "faster" means less time. */
         x->dir = half_dir(&x->a);
         int lower = x->dir == PR_DIR_LOWER;
-        int bad = lower ? pr_ab_compare(x->b.values, x->b.n, x->a.values, x->a.n, delta, &x->r)
-                        : pr_ab_compare(x->a.values, x->a.n, x->b.values, x->b.n, delta, &x->r);
+        int bad = lower ? pr_abstat_compare(x->b.values, x->b.n, x->a.values, x->a.n, delta, &x->r)
+                        : pr_abstat_compare(x->a.values, x->a.n, x->b.values, x->b.n, delta, &x->r);
         if (lower && !bad) {
             x->r.m = x->a.n;
             x->r.n = x->b.n;
@@ -464,18 +463,18 @@ int abm_build(const pr_dataset *d, const cd_sel *a, const cd_sel *b, double delt
         }
         i++, j++;
     }
-    c->expected_false = pr_ab_expected_false(cov, c->ncells - c->not_judged);
+    c->expected_false = pr_abstat_expected_false(cov, c->ncells - c->not_judged);
     free(cov);
     c->diffs = differences(d, c);
     free_pools(&pa);
     free_pools(&pb);
     /* the cells borrow keys, records and tables from d, not from ss */
-    sm_free(ss);
+    samples_free(ss);
     *out = c;
     return 0;
 }
 
-void abm_free(abm_cmp *c)
+void abmodel_free(abmodel_cmp *c)
 {
     if (!c)
         return;

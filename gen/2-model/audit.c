@@ -7,20 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jdoc.h"
+#include "1-load/decl.h"
+#include "1-load/fitfile.h"
+#include "1-load/pairing.h"
 #include "buf.h"
-#include "decl.h"
 #include "fileio.h"
-#include "fitfile.h"
-#include "pairing.h"
+#include "jdoc.h"
 #include "stats.h"
 
-au_verdict au_verdict_of(double value, const char *printed)
+audit_verdict audit_verdict_of(double value, const char *printed)
 {
     switch (pr_stats_printed_match(value, printed)) {
-    case PR_PRINTED_ROUNDED: return AU_REPRODUCED;
-    case PR_PRINTED_TRUNCATED: return AU_TRUNCATED;
-    default: return AU_DIFFERS;
+    case PR_PRINTED_ROUNDED:
+        return AU_REPRODUCED;
+    case PR_PRINTED_TRUNCATED:
+        return AU_TRUNCATED;
+    default:
+        return AU_DIFFERS;
     }
 }
 
@@ -30,15 +33,15 @@ au_verdict au_verdict_of(double value, const char *printed)
 static int same_case(const pr_dataset *d, const pr_run *run, const pr_record *r,
                      const pr_pub_table *t, const pr_pub_row *row, int class_only)
 {
-    int same_mode = strcmp(r->precision, pr_pub_mode(t)) == 0;
-    const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
-    if (class_only && (same_mode || !rc || rc != pr_decl_class_of(&d->decls, t->precision)))
+    int same_mode = strcmp(r->precision, pairing_pub_mode(t)) == 0;
+    const pr_prec_class *rc = decl_class_of(&d->decls, r->precision);
+    if (class_only && (same_mode || !rc || rc != decl_class_of(&d->decls, t->precision)))
         return 0;
     return (same_mode || class_only) &&
-           pr_pub_row_log(r, pr_data_record_platform(d, run, r), t, row, 0);
+           pairing_pub_row_log(r, data_record_platform(d, run, r), t, row, 0);
 }
 
-static int audited(const au_model *m, const char *repo)
+static int audited(const audit_model *m, const char *repo)
 {
     for (size_t i = 0; repo && i < m->nrepos; i++)
         if (strcmp(m->repos[i], repo) == 0)
@@ -46,7 +49,10 @@ static int audited(const au_model *m, const char *repo)
     return 0;
 }
 
-int au_audited(const au_model *m, const char *repo) { return audited(m, repo); }
+int audit_audited(const audit_model *m, const char *repo)
+{
+    return audited(m, repo);
+}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -75,27 +81,26 @@ enum {
 };
 
 static int pass_matches(const pr_dataset *d, const pr_run *run, const pr_record *r,
-                        const json_t *fit, const pr_pub_table *t, const pr_pub_row *row,
-                        int pass)
+                        const json_t *fit, const pr_pub_table *t, const pr_pub_row *row, int pass)
 {
     char fallback[64];
     const char *printed = row_printed(row, fallback);
     if (pass == PASS_MODE || pass == PASS_CLASS)
         return same_case(d, run, r, t, row, pass == PASS_CLASS);
-    const pr_prec_class *rc = pr_decl_class_of(&d->decls, r->precision);
-    int in_class = rc ? rc == pr_decl_class_of(&d->decls, t->precision)
-                      : strcmp(r->precision, t->precision) == 0;
-    int fits = in_class && pr_pub_row_log(r, pr_data_record_platform(d, run, r), t, row, 1);
+    const pr_prec_class *rc = decl_class_of(&d->decls, r->precision);
+    int in_class =
+        rc ? rc == decl_class_of(&d->decls, t->precision) : strcmp(r->precision, t->precision) == 0;
+    int fits = in_class && pairing_pub_row_log(r, data_record_platform(d, run, r), t, row, 1);
     if (pass == PASS_NAMED)
-        return fits && fit && strcmp(pr_fitfile_figure(fit), printed) == 0;
+        return fits && fit && strcmp(fitfile_figure(fit), printed) == 0;
     return fits && !r->failed && r->batch_size != t->batch_size &&
-           au_verdict_of(r->final_result, printed) != AU_DIFFERS;
+           audit_verdict_of(r->final_result, printed) != AU_DIFFERS;
 }
 
 /* The imported record of the published figure's case (from its source's
  * repository): the passes above, in order; none when no pass finds one. */
 static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_row *row,
-                     au_item *it)
+                     audit_item *it)
 {
     for (int pass = 0; pass < NPASSES; pass++)
         for (size_t i = 0; i < d->nruns; i++)
@@ -117,7 +122,7 @@ static void find_log(const pr_dataset *d, const pr_pub_table *t, const pr_pub_ro
  * figure as printed) does: the source's figure is right, and the difference
  * is the rule's, not the source's.  The record keeps its run set's rule
  * (one rule per run set); the audit names the other. */
-static void judge(au_item *it)
+static void judge(audit_item *it)
 {
     char fallback[64];
     const char *printed = row_printed(it->row, fallback);
@@ -126,15 +131,16 @@ static void judge(au_item *it)
     } else if (it->rec->failed) {
         it->verdict = AU_NO_VALUE;
     } else {
-        it->verdict = au_verdict_of(it->rec->final_result, printed);
+        it->verdict = audit_verdict_of(it->rec->final_result, printed);
         it->diff_pct = 100.0 * (it->rec->final_result - it->row->value) / it->row->value;
     }
     it->own = it->verdict;
-    if (it->verdict == AU_REPRODUCED || !it->fit || strcmp(pr_fitfile_figure(it->fit), printed))
+    if (it->verdict == AU_REPRODUCED || !it->fit || strcmp(fitfile_figure(it->fit), printed))
         return;
     const json_t *c = json_array_get(json_object_get(it->fit, "reproduced"), 0);
     const json_t *v = json_array_get(json_object_get(c, "values"), 0);
-    if (c && json_is_number(v) && au_verdict_of(json_number_value(v), printed) == AU_REPRODUCED) {
+    if (c && json_is_number(v) &&
+        audit_verdict_of(json_number_value(v), printed) == AU_REPRODUCED) {
         it->verdict = AU_REPRODUCED;
         it->under = json_object_get(c, "rule");
         it->under_value = json_number_value(v);
@@ -144,7 +150,7 @@ static void judge(au_item *it)
 /* A figure its log does not give whose rule combines one log per worker,
  * of which fewer than its nodes are published, is not reproducible from
  * the logs published, rather than wrong (issue 33 #4). */
-static void judge_workers(au_item *it)
+static void judge_workers(audit_item *it)
 {
     if (!it->rec || (it->verdict != AU_DIFFERS && it->verdict != AU_TRUNCATED))
         return;
@@ -159,11 +165,12 @@ static void judge_workers(au_item *it)
     it->logs_needed = nodes;
 }
 
-void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *under, size_t *n)
+void audit_run_counts(const audit_model *m, const pr_run *run, size_t *own, size_t *under,
+                      size_t *n)
 {
     *own = *under = *n = 0;
     for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *it = &m->items[i];
+        const audit_item *it = &m->items[i];
         if (it->run != run || it->verdict == AU_NO_LOG)
             continue;
         (*n)++;
@@ -173,8 +180,8 @@ void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *un
 }
 
 /* Adds the figures of the audited tables of tabs[0..n) to *items. */
-static void add_items(const pr_dataset *d, const au_model *m, const pr_pub_table *tabs,
-                      size_t n, au_item **items, size_t *nitems)
+static void add_items(const pr_dataset *d, const audit_model *m, const pr_pub_table *tabs, size_t n,
+                      audit_item **items, size_t *nitems)
 {
     for (size_t i = 0; i < n; i++) {
         const pr_pub_table *t = &tabs[i];
@@ -183,7 +190,7 @@ static void add_items(const pr_dataset *d, const au_model *m, const pr_pub_table
         for (size_t k = 0; k < t->nrows; k++) {
             if (!t->rows[k].has_value)
                 continue;
-            au_item it;
+            audit_item it;
             memset(&it, 0, sizeof it);
             it.table = t;
             it.row = &t->rows[k];
@@ -217,7 +224,7 @@ static void slug(pr_buf *out, const char *s, int lead)
 /* Gives each figure of items[0..n) its row's id, from its case (model,
  * framework, platform, precision, batch size, nodes x GPUs); a case two
  * tables print gets -2, -3 in data order. */
-static void set_anchors(au_item *items, size_t n)
+static void set_anchors(audit_item *items, size_t n)
 {
     pr_buf b = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
@@ -249,7 +256,7 @@ static void set_anchors(au_item *items, size_t n)
     pr_buf_free(&b);
 }
 
-const au_item *au_item_of_row(const au_model *m, const pr_pub_row *row)
+const audit_item *audit_item_of_row(const audit_model *m, const pr_pub_row *row)
 {
     for (size_t i = 0; m && row && i < m->nitems; i++)
         if (m->items[i].row == row)
@@ -257,9 +264,9 @@ const au_item *au_item_of_row(const au_model *m, const pr_pub_row *row)
     return NULL;
 }
 
-const au_item *au_item_of_rec(const au_model *m, const pr_record *r)
+const audit_item *audit_item_of_rec(const audit_model *m, const pr_record *r)
 {
-    const au_item *other = NULL;
+    const audit_item *other = NULL;
     for (size_t i = 0; m && r && i < m->nitems; i++) {
         if (m->items[i].rec != r)
             continue;
@@ -272,10 +279,10 @@ const au_item *au_item_of_rec(const au_model *m, const pr_record *r)
 }
 
 /* A restated figure's primary: the audited primary table of the same case. */
-static void find_primary(const au_model *m, au_item *it)
+static void find_primary(const audit_model *m, audit_item *it)
 {
     for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *p = &m->items[i];
+        const audit_item *p = &m->items[i];
         const pr_pub_table *a = p->table, *b = it->table;
         if (strcmp(a->model, b->model) == 0 && strcmp(a->framework, b->framework) == 0 &&
             strcmp(a->precision, b->precision) == 0 && a->batch_size == b->batch_size &&
@@ -289,15 +296,15 @@ static void find_primary(const au_model *m, au_item *it)
 }
 
 /* Each fit report must belong to a figure: the one it searched for. */
-static int check_fits(const pr_dataset *d, const au_model *m, pr_err *err)
+static int check_fits(const pr_dataset *d, const audit_model *m, pr_err *err)
 {
     for (size_t i = 0; i < d->nruns; i++)
         for (size_t j = 0; j < d->runs[i].nrecords; j++) {
             const json_t *fit = d->runs[i].fits[j];
             if (!fit)
                 continue;
-            const char *fig = pr_fitfile_figure(fit);
-            const au_item *it = NULL;
+            const char *fig = fitfile_figure(fit);
+            const audit_item *it = NULL;
             for (size_t k = 0; k < m->nitems && !it; k++)
                 if (m->items[k].rec == &d->runs[i].records[j])
                     it = &m->items[k];
@@ -307,7 +314,7 @@ static int check_fits(const pr_dataset *d, const au_model *m, pr_err *err)
                                   "the case's fit report (fit/%s.json) searched for %s, but no "
                                   "published table of %s prints this case",
                                   d->runs[i].records[j].case_name, fig,
-                                  pr_json_str(d->runs[i].records[j].source, "repo"));
+                                  pr_jdoc_json_str(d->runs[i].records[j].source, "repo"));
             if (!it->row->printed || strcmp(it->row->printed, fig) != 0)
                 return pr_err_set(err, file, 0, 0, "fit",
                                   "the case's fit report (fit/%s.json) searched for %s, but %s "
@@ -325,8 +332,9 @@ static int same_bytes(const char *a, const char *b)
 {
     pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
     pr_err ignored;
-    int same = pr_read_file(a, &x, &ignored) == 0 && pr_read_file(b, &y, &ignored) == 0 &&
-               x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+    int same = pr_fileio_read_file(a, &x, &ignored) == 0 &&
+               pr_fileio_read_file(b, &y, &ignored) == 0 && x.len == y.len &&
+               (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
     pr_buf_free(&x);
     pr_buf_free(&y);
     return same;
@@ -334,17 +342,17 @@ static int same_bytes(const char *a, const char *b)
 
 /* The pairs of figures whose logs are two records' byte-identical files:
  * sizes first (a stat each), bytes only where two sizes agree. */
-static void find_twins(au_model *m)
+static void find_twins(audit_model *m)
 {
     char **paths = pr_xcalloc(m->nitems + 1, sizeof *paths);
     off_t *sizes = pr_xcalloc(m->nitems + 1, sizeof *sizes);
     for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *it = &m->items[i];
+        const audit_item *it = &m->items[i];
         struct stat st;
         sizes[i] = -1;
         if (!it->rec || !it->rec->log_file || !it->rec->log_file[0])
             continue;
-        paths[i] = pr_path_join(it->run->dir, it->rec->log_file);
+        paths[i] = pr_fileio_path_join(it->run->dir, it->rec->log_file);
         if (stat(paths[i], &st) == 0 && S_ISREG(st.st_mode))
             sizes[i] = st.st_size;
     }
@@ -353,7 +361,7 @@ static void find_twins(au_model *m)
             if (sizes[i] >= 0 && sizes[i] == sizes[j] && m->items[i].rec != m->items[j].rec &&
                 same_bytes(paths[i], paths[j])) {
                 m->twins = pr_xrealloc(m->twins, (m->ntwins + 1) * sizeof *m->twins);
-                m->twins[m->ntwins++] = (au_twin){i, j};
+                m->twins[m->ntwins++] = (audit_twin){i, j};
             }
     for (size_t i = 0; i < m->nitems; i++)
         free(paths[i]);
@@ -361,12 +369,12 @@ static void find_twins(au_model *m)
     free(sizes);
 }
 
-int au_build(const pr_dataset *d, au_model **out, pr_err *err)
+int audit_build(const pr_dataset *d, audit_model **out, pr_err *err)
 {
-    au_model *m = pr_xcalloc(1, sizeof *m);
+    audit_model *m = pr_xcalloc(1, sizeof *m);
     for (size_t i = 0; i < d->nruns; i++)
         for (size_t j = 0; j < d->runs[i].nrecords; j++) {
-            const char *repo = pr_json_str(d->runs[i].records[j].source, "repo");
+            const char *repo = pr_jdoc_json_str(d->runs[i].records[j].source, "repo");
             if (repo && !audited(m, repo)) {
                 m->repos = pr_xrealloc(m->repos, (m->nrepos + 1) * sizeof *m->repos);
                 m->repos[m->nrepos++] = pr_xstrdup(repo);
@@ -388,11 +396,11 @@ int au_build(const pr_dataset *d, au_model **out, pr_err *err)
                 named = m->items[k].rec == r;
             if (!named) {
                 m->orphans = pr_xrealloc(m->orphans, (m->norphans + 1) * sizeof *m->orphans);
-                m->orphans[m->norphans++] = (au_log){&d->runs[i], r};
+                m->orphans[m->norphans++] = (audit_log){&d->runs[i], r};
             }
         }
     if (check_fits(d, m, err) < 0) {
-        au_free(m);
+        audit_free(m);
         return -1;
     }
     find_twins(m);
@@ -400,7 +408,7 @@ int au_build(const pr_dataset *d, au_model **out, pr_err *err)
     return 0;
 }
 
-void au_free(au_model *m)
+void audit_free(audit_model *m)
 {
     if (!m)
         return;
@@ -416,13 +424,13 @@ void au_free(au_model *m)
     free(m);
 }
 
-char *au_run_importer(const pr_run *run)
+char *audit_run_importer(const pr_run *run)
 {
-    char *path = pr_path_join(run->dir, "SOURCE.md");
+    char *path = pr_fileio_path_join(run->dir, "SOURCE.md");
     pr_buf text = PR_BUF_INIT;
     pr_err ignored;
     char *found = NULL;
-    if (pr_read_file(path, &text, &ignored) == 0) {
+    if (pr_fileio_read_file(path, &text, &ignored) == 0) {
         /* Code spans of one backtick, on one line. */
         const char *p = pr_buf_cstr(&text);
         while (!found && (p = strchr(p, '`')) != NULL) {
@@ -446,10 +454,10 @@ char *au_run_importer(const pr_run *run)
     return found;
 }
 
-void au_item_verdict_words(const au_item *it, pr_buf *out)
+void audit_item_verdict_words(const audit_item *it, pr_buf *out)
 {
     static const char *const words[AU_NVERDICTS] = {"reproduced", "truncated", "differs",
-                                                    "no_value", "no_log", "partial_logs"};
+                                                    "no_value",   "no_log",    "partial_logs"};
     /* The audit's own distinction: reproduced, but by a rule of the fit
      * search and not the run set's (the page names that rule). */
     if (it->verdict == AU_REPRODUCED && it->under)

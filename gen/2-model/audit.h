@@ -15,7 +15,7 @@
  * another mode of the same precision class (an "FP16" column whose logs ran
  * AMP), and the item says so.
  *
- * Memory: au_build returns a model that au_free frees; it borrows from the
+ * Memory: audit_build returns a model that audit_free frees; it borrows from the
  * dataset.
  */
 #ifndef PR_AUDIT_H
@@ -23,8 +23,8 @@
 
 #include <stddef.h>
 
+#include "1-load/data.h"
 #include "buf.h"
-#include "data.h"
 #include "err.h"
 
 typedef enum {
@@ -32,94 +32,95 @@ typedef enum {
                     * a rule of the fit search does, though the run set's does not */
     AU_TRUNCATED,  /* only when cut, not rounded */
     AU_DIFFERS,
-    AU_NO_VALUE,   /* the case failed: the rule reads no value from the log */
+    AU_NO_VALUE, /* the case failed: the rule reads no value from the log */
     AU_NO_LOG,
     AU_PARTIAL_LOGS, /* not reproduced, and not reproducible from the logs published: the
                       * rule combines one log per worker ("files": "workers") and fewer logs
                       * than the figure's nodes are published (node 0's of 4) */
     AU_NVERDICTS
-} au_verdict;
+} audit_verdict;
 
-typedef struct au_item {
+typedef struct audit_item {
     const pr_pub_table *table; /* the figure: its table and row */
     const pr_pub_row *row;
-    const pr_run *run;         /* the log's record, NULL when none (AU_NO_LOG) */
+    const pr_run *run; /* the log's record, NULL when none (AU_NO_LOG) */
     const pr_record *rec;
-    const json_t *fit;         /* the record's fit report (fitfile.h), or NULL */
-    int other_mode;            /* the log ran another configuration than the figure is
+    const json_t *fit; /* the record's fit report (fitfile.h), or NULL */
+    int other_mode;    /* the log ran another configuration than the figure is
                                 * printed under: another mode of its precision class (AMP
                                 * under an FP16 column, pairing.h), or (other_bs) another
                                 * batch size whose log gives the figure */
     int other_bs;
-    au_verdict verdict;
-    au_verdict own;            /* the verdict under the record's own rule (the run set's) */
-    double diff_pct;           /* (parsed - printed) / printed, in percent */
-    int logs_published;        /* AU_PARTIAL_LOGS: the workers' logs the record was read */
-    int logs_needed;           /* from, and the figure's node count */
-    const json_t *under;       /* the rule that reproduces the figure when the record's own
+    audit_verdict verdict;
+    audit_verdict own;             /* the verdict under the record's own rule (the run set's) */
+    double diff_pct;               /* (parsed - printed) / printed, in percent */
+    int logs_published;            /* AU_PARTIAL_LOGS: the workers' logs the record was read */
+    int logs_needed;               /* from, and the figure's node count */
+    const json_t *under;           /* the rule that reproduces the figure when the record's own
                                 * does not: the first of its fit report's "reproduced"
                                 * (borrowed from fit); NULL when the own rule does, or none */
-    double under_value;        /* what that rule gives */
-    const pr_pub_table *primary; /* restated figures: the primary table of the same case, */
+    double under_value;            /* what that rule gives */
+    const pr_pub_table *primary;   /* restated figures: the primary table of the same case, */
     const pr_pub_row *primary_row; /* NULL when none prints it */
-    char *anchor;              /* the id of its row on the audit page ([a-z0-9-], unique
+    char *anchor;                  /* the id of its row on the audit page ([a-z0-9-], unique
                                 * there; from the case, so links stay put as data grows):
                                 * "fig-resnet50-paddle-v100-sxm2-32gb-x8-fp16-bs256-1x8";
                                 * NULL for restated figures (no page links them) */
-} au_item;
+} audit_item;
 
-typedef struct au_log {
+typedef struct audit_log {
     const pr_run *run;
     const pr_record *rec;
-} au_log;
+} audit_log;
 
 /* Two audited figures whose logs (two records) are byte-identical: one
  * run cannot be the evidence of two figures (issue 33 #6). */
-typedef struct au_twin {
+typedef struct audit_twin {
     size_t a, b; /* indices into items, a < b */
-} au_twin;
+} audit_twin;
 
-typedef struct au_model {
-    char **repos;      /* the audited repositories, sorted */
+typedef struct audit_model {
+    char **repos; /* the audited repositories, sorted */
     size_t nrepos;
-    au_item *items;    /* the audited published figures, in data order */
+    audit_item *items; /* the audited published figures, in data order */
     size_t nitems;
-    au_log *orphans;   /* imported logs no published figure names */
+    audit_log *orphans; /* imported logs no published figure names */
     size_t norphans;
-    au_item *restated; /* every restated figure of an audited source */
+    audit_item *restated; /* every restated figure of an audited source */
     size_t nrestated;
-    au_twin *twins;    /* figures read from byte-identical logs, in item order */
+    audit_twin *twins; /* figures read from byte-identical logs, in item order */
     size_t ntwins;
-} au_model;
+} audit_model;
 
 /* Builds the audit of d.  Fails (err set, naming the fit report) when a
  * case's fit report searched for a figure that is not the one its table
  * prints, or names a case no table prints: the figure typed into the
  * import's manifest is checked against the imported table here. */
-int au_build(const pr_dataset *d, au_model **out, pr_err *err);
-void au_free(au_model *m);
+int audit_build(const pr_dataset *d, audit_model **out, pr_err *err);
+void audit_free(audit_model *m);
 
 /* How many of the audited figures with a log in run set run its own rule
  * (the one its records were parsed with) reproduces (*own), how many a rule
  * of the fit search reproduces instead (*under), out of *n. */
-void au_run_counts(const au_model *m, const pr_run *run, size_t *own, size_t *under, size_t *n);
+void audit_run_counts(const audit_model *m, const pr_run *run, size_t *own, size_t *under,
+                      size_t *n);
 
 /* The audited figure of published row row; NULL when the audit covers no
  * such figure. */
-const au_item *au_item_of_row(const au_model *m, const pr_pub_row *row);
+const audit_item *audit_item_of_row(const audit_model *m, const pr_pub_row *row);
 /* The audited figure whose log is record r: one printed under r's own
  * batch size first, else one whose log r is under another; NULL when no
  * audited figure names r. */
-const au_item *au_item_of_rec(const au_model *m, const pr_record *r);
+const audit_item *audit_item_of_rec(const audit_model *m, const pr_record *r);
 
 /* Item it's verdict as words for machine readers (the export's
  * audit_verdict column): "reproduced", "reproduced_under_other_rule" (a rule
  * of the fit search, not the run set's), "truncated", "differs", "no_value",
  * "no_log", "partial_logs"; the one place that says it, appended to out. */
-void au_item_verdict_words(const au_item *it, pr_buf *out);
+void audit_item_verdict_words(const audit_item *it, pr_buf *out);
 
 /* 1 when repo is one of m's audited repositories. */
-int au_audited(const au_model *m, const char *repo);
+int audit_audited(const audit_model *m, const char *repo);
 
 /* What imported run's logs, as its folder says: the first code span naming
  * a file under scripts/ in RUN/SOURCE.md ("scripts/import-perf-logs.sh"), or
@@ -127,10 +128,10 @@ int au_audited(const au_model *m, const char *repo);
  * malloc'd (the caller frees it); NULL when the folder says nothing of it
  * (no SOURCE.md, or none named there): the audit then says so rather than
  * guess. */
-char *au_run_importer(const pr_run *run);
+char *audit_run_importer(const pr_run *run);
 
 /* The verdict of value against printed (a figure as printed: "19.428"):
  * AU_REPRODUCED, AU_TRUNCATED or AU_DIFFERS. */
-au_verdict au_verdict_of(double value, const char *printed);
+audit_verdict audit_verdict_of(double value, const char *printed);
 
 #endif

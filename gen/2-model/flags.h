@@ -13,9 +13,9 @@
  *   - published: the series of its table as the source printed it, and a
  *     table identical to another of its source.
  *
- * fl_world sets every cell's flagged once (rm_build calls it); the notes
+ * flags_world sets every cell's flagged once (rmodel_build calls it); the notes
  * functions write the same decisions as marks and footnotes, so that a
- * page flags a figure exactly when rm_cell.flagged says so.  (A speedup
+ * page flags a figure exactly when rmodel_cell.flagged says so.  (A speedup
  * whose baseline comes from another source, run set or rule is the
  * speedup's flag, not the figure's: fw_tables.c marks it in its speedup
  * cell.)
@@ -27,40 +27,40 @@
 
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
 #include "rmodel.h"
 #include "sanity.h"
+#include "template/lang.h"
 
 /* The flag pass: sets flagged on every cell of every framework
  * configuration of w. */
-void fl_world(rm_world *w);
+void flags_world(rmodel_world *w);
 
 /* The marks and footnotes of the figures configuration c (of framework f)
  * stands for: marks[i] (room for c->ncells; may be NULL) gets cell i's
  * marks, sn the footnotes.  only (one of c's cells, or NULL for all):
  * write that cell's flags only.  Returns the flags written. */
-size_t fl_cfg_notes(const lang *l, const rm_fw *f, const rm_cfg *c, const rm_cell *only,
-                    pr_buf *marks, sn_notes *sn, pr_err *err);
+size_t flags_cfg_notes(const lang *l, const rmodel_fw *f, const rmodel_cfg *c,
+                       const rmodel_cell *only, pr_buf *marks, sanity_notes *sn, pr_err *err);
 
 /* Whether row of published table t (of framework f) is flagged in t as its
  * source printed it (its series, an identical twin), and its notes. */
-int fl_pub_row_flagged(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row);
-size_t fl_pub_row_notes(const lang *l, const rm_fw *f, const pr_pub_table *t,
-                        const pr_pub_row *row, pr_buf *mark, sn_notes *sn, pr_err *err);
+int flags_pub_row_flagged(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *row);
+size_t flags_pub_row_notes(const lang *l, const rmodel_fw *f, const pr_pub_table *t,
+                           const pr_pub_row *row, pr_buf *mark, sanity_notes *sn, pr_err *err);
 
 /* The run set of the imported log behind published row r of t (shown
  * under f): a record of f from t's own repository and platform, of t's
  * batch size, the mode t pairs with (pairing.h), r's nodes and GPUs; NULL
  * when none.  The series rules compare a table's figures within one run
  * set (sanity.h), and the pages say which run set a figure is of. */
-const pr_run *fl_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r);
+const pr_run *flags_pub_row_run(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r);
 
 /* The records (steps) rc's successful runs read from their logs, summed;
  * -1 when a record does not say.  *summary set when a run's figure is what
  * its log prints as a summary (one record stands for the run). */
-long long fl_cell_records(const rm_cell *rc, int *summary);
+long long flags_cell_records(const rmodel_cell *rc, int *summary);
 /* 1 when rc's runs rest on fewer than SN_FEW_RECORDS records. */
-int fl_few_records(const rm_cell *rc, long long *records);
+int flags_few_records(const rmodel_cell *rc, long long *records);
 
 /* The flags as bits, for views that list them by name (the export): the
  * series rules' (sanity.h: SN_SUPERLINEAR, SN_FALLS, SN_JUMP) and these. */
@@ -69,13 +69,13 @@ enum { FL_FEW_RECORDS = 8, FL_IDENTICAL = 16, FL_UNSTEADY = 32, FL_CROSS_RUN_SET
  * series, few records, unsteady runs, and cross_run_set when c's 1-GPU
  * figure, its speedup's baseline, is of another run set; 0 when it has no
  * run. */
-unsigned fl_cell_bits(const rm_cfg *c, const rm_cell *rc);
+unsigned flags_cell_bits(const rmodel_cfg *c, const rmodel_cell *rc);
 /* The flags of row of published table t (of f) as its source printed it:
  * its series and an identical twin; 0 for a state. */
-unsigned fl_pub_row_bits(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *row);
+unsigned flags_pub_row_bits(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *row);
 /* Appends the bits' keys joined by ';' ("superlinear;few_records"), in
  * that order: superlinear, falls, jump, few_records, identical, unsteady,
  * cross_run_set. */
-void fl_bits_keys(unsigned bits, pr_buf *out);
+void flags_bits_keys(unsigned bits, pr_buf *out);
 
 #endif

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/runset.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "md.h"
-#include "runset.h"
 #include "stats.h"
 #include "unitdir.h"
 
@@ -20,8 +20,8 @@ static int str_cmp0(const char *a, const char *b)
 /* Orders series: cell, reproduced before published, source label, repo. */
 static int series_cmp(const void *pa, const void *pb)
 {
-    const hs_series *a = pa, *b = pb;
-    int c = sm_key_cmp(&a->key, &b->key);
+    const history_series *a = pa, *b = pb;
+    int c = samples_key_cmp(&a->key, &b->key);
     if (c)
         return c;
     if (a->kind != b->kind)
@@ -34,7 +34,7 @@ static int series_cmp(const void *pa, const void *pb)
 /* Orders published points by date, then the table's file and position. */
 static int point_cmp(const void *pa, const void *pb)
 {
-    const hs_point *a = pa, *b = pb;
+    const history_point *a = pa, *b = pb;
     int c = strcmp(a->date, b->date);
     if (c)
         return c;
@@ -43,40 +43,40 @@ static int point_cmp(const void *pa, const void *pb)
     return (a->pub->index > b->pub->index) - (a->pub->index < b->pub->index);
 }
 
-static hs_series *add_series(hs_set *s, hs_kind kind, const sm_key *k)
+static history_series *add_series(history_set *s, history_kind kind, const samples_key *k)
 {
     s->v = pr_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-    hs_series *x = &s->v[s->n++];
+    history_series *x = &s->v[s->n++];
     memset(x, 0, sizeof *x);
     x->kind = kind;
     x->key = *k;
     return x;
 }
 
-static hs_point *add_point(hs_series *x)
+static history_point *add_point(history_series *x)
 {
     x->pts = pr_xrealloc(x->pts, (x->n + 1) * sizeof *x->pts);
-    hs_point *p = &x->pts[x->n++];
+    history_point *p = &x->pts[x->n++];
     memset(p, 0, sizeof *p);
     p->lo = p->hi = p->coverage = p->lim_lo = p->lim_hi = NAN;
     return p;
 }
 
-/* The reproduced series: consecutive samples of one key (sm_build's
+/* The reproduced series: consecutive samples of one key (samples_build's
  * order: by key, then date), experiments and samples without a run left
  * out. */
-static void add_reproduced(hs_set *s, const sm_set *sm)
+static void add_reproduced(history_set *s, const samples_set *sm)
 {
-    hs_series *cur = NULL;
-    for (size_t i = 0; i < sm_count(sm); i++) {
-        const sm_sample *x = sm_at(sm, i);
-        if (rs_is_experiment(x->run) || !x->nvalues || !x->last[0])
+    history_series *cur = NULL;
+    for (size_t i = 0; i < samples_count(sm); i++) {
+        const samples_sample *x = samples_at(sm, i);
+        if (runset_is_experiment(x->run) || !x->nvalues || !x->last[0])
             continue;
-        if (!cur || sm_key_cmp(&cur->key, &x->key)) {
+        if (!cur || samples_key_cmp(&cur->key, &x->key)) {
             cur = add_series(s, HS_REPRODUCED, &x->key);
             cur->unit = x->link_rec ? x->link_rec->unit : NULL;
         }
-        hs_point *p = add_point(cur);
+        history_point *p = add_point(cur);
         snprintf(p->date, sizeof p->date, "%s", x->last);
         p->value = x->median;
         p->runs = x->nvalues;
@@ -103,7 +103,7 @@ static int is_ymd(const char *s)
 
 /* The published series: every table with a platform and a date
  * (YYYY-MM-DD), each row with a figure, one series per source and cell. */
-static void add_published(hs_set *s, const pr_dataset *d)
+static void add_published(history_set *s, const pr_dataset *d)
 {
     size_t first = s->n;
     for (size_t i = 0; i < d->npubs; i++) {
@@ -114,11 +114,11 @@ static void add_published(hs_set *s, const pr_dataset *d)
             const pr_pub_row *r = &t->rows[j];
             if (!r->has_value || !(r->value > 0))
                 continue;
-            sm_key k = {t->model, t->framework, t->precision, t->platform, t->batch_size,
-                        r->nodes, r->gpus};
-            hs_series *x = NULL;
+            samples_key k = {t->model,      t->framework, t->precision, t->platform,
+                             t->batch_size, r->nodes,     r->gpus};
+            history_series *x = NULL;
             for (size_t q = first; q < s->n && !x; q++)
-                if (!sm_key_cmp(&s->v[q].key, &k) && !str_cmp0(s->v[q].label, t->label) &&
+                if (!samples_key_cmp(&s->v[q].key, &k) && !str_cmp0(s->v[q].label, t->label) &&
                     !str_cmp0(s->v[q].repo, t->source_repo))
                     x = &s->v[q];
             if (!x) {
@@ -127,7 +127,7 @@ static void add_published(hs_set *s, const pr_dataset *d)
                 x->repo = t->source_repo;
                 x->unit = t->unit;
             }
-            hs_point *p = add_point(x);
+            history_point *p = add_point(x);
             snprintf(p->date, sizeof p->date, "%s", t->date);
             p->value = r->value;
             p->runs = 1;
@@ -157,11 +157,11 @@ static void slugify(pr_buf *out, const char *s)
         out->len--;
 }
 
-static void make_ids(hs_series *x)
+static void make_ids(history_series *x)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_buf_printf(&b, "%s/%s/%s/%s/bs%d/%dx%d", x->key.model, x->key.framework,
-                  x->key.platform->id, x->key.precision, x->key.bs, x->key.nodes, x->key.gpus);
+    pr_buf_printf(&b, "%s/%s/%s/%s/bs%d/%dx%d", x->key.model, x->key.framework, x->key.platform->id,
+                  x->key.precision, x->key.bs, x->key.nodes, x->key.gpus);
     if (x->kind == HS_PUBLISHED)
         pr_buf_printf(&b, "/published/%s", x->label ? x->label : "");
     x->id = pr_buf_detach(&b);
@@ -183,13 +183,13 @@ static void make_ids(hs_series *x)
 
 /* Orders mark m against series x as series_cmp orders series, the repo
  * left out (a mark names a published source by its label). */
-static int mark_cmp(const hd_mark *m, const hs_series *x)
+static int mark_cmp(const history_decl_mark *m, const history_series *x)
 {
-    sm_key k = {m->model, m->framework, m->precision, m->platform, m->bs, m->nodes, m->gpus};
-    int c = sm_key_cmp(&k, &x->key);
+    samples_key k = {m->model, m->framework, m->precision, m->platform, m->bs, m->nodes, m->gpus};
+    int c = samples_key_cmp(&k, &x->key);
     if (c)
         return c;
-    hs_kind kind = m->source ? HS_PUBLISHED : HS_REPRODUCED;
+    history_kind kind = m->source ? HS_PUBLISHED : HS_REPRODUCED;
     if (kind != x->kind)
         return kind < x->kind ? -1 : 1;
     return str_cmp0(m->source, x->label);
@@ -221,7 +221,7 @@ static int dated_cmp(const void *pa, const void *pb)
 
 /* The first point after the first of series x dated date, or 0 (none);
  * *idx is x's points sorted by date, made on first use (the caller frees). */
-static size_t point_on(const hs_series *x, dated **idx, const char *date)
+static size_t point_on(const history_series *x, dated **idx, const char *date)
 {
     if (!*idx) {
         *idx = pr_xmalloc(x->n * sizeof **idx);
@@ -249,7 +249,7 @@ static size_t point_on(const hs_series *x, dated **idx, const char *date)
  * some series is an error, the first in the file's order reported.  Binary
  * searches: 2·10^4 pins on one series were a scan of every series and point
  * per mark. */
-static int locate_marks(const pr_dataset *d, const hs_set *s, mark_at **out, size_t *nout,
+static int locate_marks(const pr_dataset *d, const history_set *s, mark_at **out, size_t *nout,
                         pr_err *err)
 {
     mark_at *v = NULL;
@@ -257,7 +257,7 @@ static int locate_marks(const pr_dataset *d, const hs_set *s, mark_at **out, siz
     dated **idx = pr_xcalloc(s->n + 1, sizeof *idx);
     int rc = -1;
     for (size_t i = 0; i < d->history.nmarks; i++) {
-        const hd_mark *m = &d->history.marks[i];
+        const history_decl_mark *m = &d->history.marks[i];
         size_t lo = 0, hi = s->n;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -278,7 +278,7 @@ static int locate_marks(const pr_dataset *d, const hs_set *s, mark_at **out, siz
             v[n++] = (mark_at){q, at, i};
         }
         if (!found) {
-            char *w = hd_where(&d->history, m);
+            char *w = history_decl_where(&d->history, m);
             pr_err_set(err, NULL, 0, 0, NULL, "%s: %s", w,
                        series ? "no point of the series after its first has this date"
                               : "no history series (of two points or more) is this "
@@ -304,7 +304,7 @@ out:
 /* How limits lo .. hi (throughput; NAN: none) judge in series x: none,
  * wider than the series' own range (in log: the ratio hi/lo beyond
  * max/min), or informative. */
-static hs_band band_of(const hs_series *x, double lo, double hi)
+static history_band band_of(const history_series *x, double lo, double hi)
 {
     if (!isfinite(lo) || !isfinite(hi))
         return HS_BAND_NONE;
@@ -314,7 +314,7 @@ static hs_band band_of(const hs_series *x, double lo, double hi)
 /* What x can test (docs/statistics.md#history): its range, each point's
  * judging band, the current band, the steps seen and unjudged (v: the log
  * values). */
-static void testability(hs_series *x, const double *v)
+static void testability(history_series *x, const double *v)
 {
     x->range_lo = x->range_hi = x->pts[0].value;
     for (size_t i = 1; i < x->n; i++) {
@@ -325,7 +325,7 @@ static void testability(hs_series *x, const double *v)
     pr_trend_step_spreads(v, x->n, spread);
     x->nseen = 0;
     for (size_t i = 0; i < x->n; i++) {
-        hs_point *p = &x->pts[i];
+        history_point *p = &x->pts[i];
         p->spread = spread[i];
         p->judged = band_of(x, p->lim_lo, p->lim_hi);
         p->step = i ? expm1(v[i] - v[i - 1]) : NAN;
@@ -342,7 +342,7 @@ static void testability(hs_series *x, const double *v)
 
 /* Change points, states and limits of x with its marks (ms[0 .. nm-1],
  * locate_marks' entries of this series). */
-static int judge(const pr_dataset *d, hs_series *x, const mark_at *ms, size_t nm, pr_err *err)
+static int judge(const pr_dataset *d, history_series *x, const mark_at *ms, size_t nm, pr_err *err)
 {
     size_t n = x->n, *pins = pr_xcalloc(nm + 1, sizeof *pins),
            *vetoes = pr_xcalloc(nm + 1, sizeof *vetoes), np = 0, nv = 0;
@@ -354,7 +354,7 @@ static int judge(const pr_dataset *d, hs_series *x, const mark_at *ms, size_t nm
     for (size_t i = 0; i < n; i++)
         v[i] = log(x->pts[i].value);
     for (size_t i = 0; i < nm; i++) {
-        const hd_mark *m = &d->history.marks[ms[i].mark];
+        const history_decl_mark *m = &d->history.marks[ms[i].mark];
         x->pts[ms[i].point].mark = m;
         if (m->veto)
             vetoes[nv++] = ms[i].point;
@@ -405,10 +405,10 @@ out:
     return rc;
 }
 
-int hs_build(const pr_dataset *d, hs_set **out, pr_err *err)
+int history_build(const pr_dataset *d, history_set **out, pr_err *err)
 {
-    hs_set *s = pr_xcalloc(1, sizeof *s);
-    sm_set *sm = sm_build(d);
+    history_set *s = pr_xcalloc(1, sizeof *s);
+    samples_set *sm = samples_build(d);
     mark_at *marks = NULL;
     size_t nmarks = 0;
     int rc = -1;
@@ -442,12 +442,12 @@ int hs_build(const pr_dataset *d, hs_set **out, pr_err *err)
     rc = 0;
 out:
     free(marks);
-    sm_free(sm);
-    hs_free(s);
+    samples_free(sm);
+    history_free(s);
     return rc;
 }
 
-void hs_free(hs_set *s)
+void history_free(history_set *s)
 {
     if (!s)
         return;
@@ -461,17 +461,17 @@ void hs_free(hs_set *s)
     free(s);
 }
 
-int hs_point_notable(const hs_point *p)
+int history_point_notable(const history_point *p)
 {
     return p->change || p->state != PR_TREND_OK || p->step_seen;
 }
 
-const char *hs_band_key(hs_band b)
+const char *history_band_key(history_band b)
 {
     return b == HS_BAND_OK ? "informative" : b == HS_BAND_WIDE ? "not_informative" : "none";
 }
 
-const char *hs_newest_date(const hs_set *s)
+const char *history_newest_date(const history_set *s)
 {
     const char *best = "";
     for (size_t i = 0; i < s->n; i++)
@@ -487,7 +487,7 @@ const char *hs_newest_date(const hs_set *s)
  * digits beyond are the log's rounding, not data). */
 static double step_out(double step)
 {
-    return isfinite(step) ? pr_md_round(step, 6) : step;
+    return isfinite(step) ? md_round(step, 6) : step;
 }
 
 /* A finite number as JSON, else null (a new reference). */
@@ -497,7 +497,7 @@ static json_t *jnum(double v)
 }
 
 /* Where point p came from: the revision's URL, or the run set and log. */
-static const char *point_source(const hs_point *p, const char **log)
+static const char *point_source(const history_point *p, const char **log)
 {
     *log = NULL;
     if (p->pub)
@@ -507,18 +507,18 @@ static const char *point_source(const hs_point *p, const char **log)
     return p->run->name;
 }
 
-json_t *hs_to_json(const hs_set *s)
+json_t *history_to_json(const history_set *s)
 {
     json_t *root = json_object(), *arr = json_array();
     json_object_set_new(root, "perfrepro", json_integer(1));
     json_object_set_new(root, "testable_series", json_integer((json_int_t)s->ntestable));
     json_object_set_new(root, "series", arr); /* steals arr; filled below */
     for (size_t i = 0; i < s->n; i++) {
-        const hs_series *x = &s->v[i];
+        const history_series *x = &s->v[i];
         json_t *o = json_object(), *pts = json_array(), *cps = json_array();
         json_object_set_new(o, "id", json_string(x->id));
-        json_object_set_new(o, "kind", json_string(x->kind == HS_PUBLISHED ? "published"
-                                                                         : "reproduced"));
+        json_object_set_new(o, "kind",
+                            json_string(x->kind == HS_PUBLISHED ? "published" : "reproduced"));
         json_object_set_new(o, "model", json_string(x->key.model));
         json_object_set_new(o, "framework", json_string(x->key.framework));
         json_object_set_new(o, "platform", json_string(x->key.platform->id));
@@ -533,11 +533,11 @@ json_t *hs_to_json(const hs_set *s)
         json_object_set_new(o, "unit", x->unit ? json_string(x->unit) : json_null());
         json_object_set_new(o, "testable", json_boolean(x->testable));
         json_object_set_new(o, "change_points_testable", json_boolean(x->cp_testable));
-        json_object_set_new(o, "band", json_string(hs_band_key(x->band)));
+        json_object_set_new(o, "band", json_string(history_band_key(x->band)));
         json_object_set_new(o, "range_lo", jnum(x->range_lo));
         json_object_set_new(o, "range_hi", jnum(x->range_hi));
         for (size_t j = 0; j < x->n; j++) {
-            const hs_point *p = &x->pts[j];
+            const history_point *p = &x->pts[j];
             json_t *q = json_object();
             const char *log, *src = point_source(p, &log);
             json_object_set_new(q, "date", json_string(p->date));
@@ -551,7 +551,7 @@ json_t *hs_to_json(const hs_set *s)
             json_object_set_new(q, "state", json_string(pr_trend_state_key(p->state)));
             json_object_set_new(q, "limit_lo", jnum(p->lim_lo));
             json_object_set_new(q, "limit_hi", jnum(p->lim_hi));
-            json_object_set_new(q, "judged", json_string(hs_band_key(p->judged)));
+            json_object_set_new(q, "judged", json_string(history_band_key(p->judged)));
             json_object_set_new(q, "step", jnum(step_out(p->step)));
             json_object_set_new(q, "usual_spread", jnum(p->spread));
             json_object_set_new(q, "step_seen", json_boolean(p->step_seen));
@@ -562,9 +562,9 @@ json_t *hs_to_json(const hs_set *s)
                 json_object_set_new(q, p->mark->veto ? "vetoed" : "pinned", json_true());
             if (x->kind == HS_PUBLISHED) {
                 json_object_set_new(q, "url", src ? json_string(src) : json_null());
-                json_object_set_new(q, "commit", p->pub->source_commit
-                                                     ? json_string(p->pub->source_commit)
-                                                     : json_null());
+                json_object_set_new(q, "commit",
+                                    p->pub->source_commit ? json_string(p->pub->source_commit)
+                                                          : json_null());
             } else {
                 json_object_set_new(q, "run_set", json_string(src));
                 json_object_set_new(q, "log", log ? json_string(log) : json_null());
@@ -582,11 +582,11 @@ json_t *hs_to_json(const hs_set *s)
     return root;
 }
 
-/* A CSV field (md.h, pr_csv_field: quoted when needed, a formula made
+/* A CSV field (md.h, md_csv_field: quoted when needed, a formula made
  * text), then the separator or the record's end. */
 static void csv_field(pr_buf *out, const char *s, int last)
 {
-    pr_csv_field(out, s ? s : "");
+    md_csv_field(out, s ? s : "");
     pr_buf_puts(out, last ? "\r\n" : ",");
 }
 
@@ -598,19 +598,21 @@ static void csv_num(pr_buf *out, double v)
     pr_buf_printf(out, ",");
 }
 
-void hs_to_csv(const hs_set *s, pr_buf *out)
+void history_to_csv(const history_set *s, pr_buf *out)
 {
     static const char *const heads[] = {
-        "series", "kind", "model", "framework", "platform", "precision", "batch_size", "nodes",
-        "gpus", "source", "date", "value", "lo", "hi", "coverage", "runs", "state",
-        "limit_lo", "limit_hi", "judged", "step", "step_seen", "change_point", "mark",
-        "series_testable", "link", NULL};
+        "series",    "kind",       "model",        "framework", "platform",
+        "precision", "batch_size", "nodes",        "gpus",      "source",
+        "date",      "value",      "lo",           "hi",        "coverage",
+        "runs",      "state",      "limit_lo",     "limit_hi",  "judged",
+        "step",      "step_seen",  "change_point", "mark",      "series_testable",
+        "link",      NULL};
     for (size_t i = 0; heads[i]; i++)
         csv_field(out, heads[i], !heads[i + 1]);
     for (size_t i = 0; i < s->n; i++) {
-        const hs_series *x = &s->v[i];
+        const history_series *x = &s->v[i];
         for (size_t j = 0; j < x->n; j++) {
-            const hs_point *p = &x->pts[j];
+            const history_point *p = &x->pts[j];
             const char *log, *src = point_source(p, &log);
             csv_field(out, x->id, 0);
             csv_field(out, x->kind == HS_PUBLISHED ? "published" : "reproduced", 0);
@@ -632,7 +634,7 @@ void hs_to_csv(const hs_set *s, pr_buf *out)
             csv_field(out, pr_trend_state_key(p->state), 0);
             csv_num(out, p->lim_lo);
             csv_num(out, p->lim_hi);
-            csv_field(out, hs_band_key(p->judged), 0);
+            csv_field(out, history_band_key(p->judged), 0);
             csv_num(out, step_out(p->step));
             csv_field(out, p->step_seen ? "yes" : "no", 0);
             csv_field(out, p->change ? "yes" : "no", 0);

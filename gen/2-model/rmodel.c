@@ -6,11 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "1-load/pairing.h"
+#include "1-load/runset.h"
 #include "buf.h"
 #include "fileio.h"
 #include "flags.h"
-#include "pairing.h"
-#include "runset.h"
 #include "stats.h"
 
 /* ---------------------------------------------------------------- grouping */
@@ -33,7 +33,7 @@ static int platform_cmp(const pr_platform *a, const pr_platform *b)
     return a < b ? -1 : 1;
 }
 
-static int cfg_cmp(const rm_cfg *a, const rm_cfg *b)
+static int cfg_cmp(const rmodel_cfg *a, const rmodel_cfg *b)
 {
     int d = platform_cmp(a->platform, b->platform);
     if (d)
@@ -46,15 +46,21 @@ static int cfg_cmp(const rm_cfg *a, const rm_cfg *b)
     return strcmp(a->batch_label ? a->batch_label : "", b->batch_label ? b->batch_label : "");
 }
 
-static int cfg_qsort(const void *a, const void *b) { return cfg_cmp(a, b); }
+static int cfg_qsort(const void *a, const void *b)
+{
+    return cfg_cmp(a, b);
+}
 
 /* Adds a configuration to *cfgs (malloc'd, the caller's) unless it is
  * there; the first label given is kept. */
-static void cfg_add(const rm_world *w, rm_cfg **cfgs, size_t *n, const pr_platform *platform,
-                    const char *precision, int bs, const char *label)
+static void cfg_add(const rmodel_world *w, rmodel_cfg **cfgs, size_t *n,
+                    const pr_platform *platform, const char *precision, int bs, const char *label)
 {
-    rm_cfg c = {.platform = platform, .klass = pr_decl_class_of(&w->d->decls, precision),
-                .precision = precision, .bs = bs, .batch_label = label};
+    rmodel_cfg c = {.platform = platform,
+                    .klass = decl_class_of(&w->d->decls, precision),
+                    .precision = precision,
+                    .bs = bs,
+                    .batch_label = label};
     for (size_t i = 0; i < *n; i++)
         if ((*cfgs)[i].platform == platform && strcmp((*cfgs)[i].precision, precision) == 0 &&
             (*cfgs)[i].bs == bs) {
@@ -67,7 +73,8 @@ static void cfg_add(const rm_world *w, rm_cfg **cfgs, size_t *n, const pr_platfo
 }
 
 /* f's configuration platform × precision × bs; NULL when none. */
-static rm_cfg *find_cfg(const rm_fw *f, const pr_platform *platform, const char *precision, int bs)
+static rmodel_cfg *find_cfg(const rmodel_fw *f, const pr_platform *platform, const char *precision,
+                            int bs)
 {
     for (size_t i = 0; i < f->ncfgs; i++)
         if (f->cfgs[i].platform == platform && strcmp(f->cfgs[i].precision, precision) == 0 &&
@@ -76,19 +83,19 @@ static rm_cfg *find_cfg(const rm_fw *f, const pr_platform *platform, const char 
     return NULL;
 }
 
-int rm_pub_of(const pr_pub_table *t, const rm_cfg *c)
+int rmodel_pub_of(const pr_pub_table *t, const rmodel_cfg *c)
 {
-    return t->platform == c->platform && strcmp(pr_pub_mode(t), c->precision) == 0 &&
+    return t->platform == c->platform && strcmp(pairing_pub_mode(t), c->precision) == 0 &&
            t->batch_size == c->bs;
 }
 
 /* The platform a suite plans its cases on (NULL when it does not say). */
-static const pr_platform *suite_platform(const rm_world *w, const pr_suite *s)
+static const pr_platform *suite_platform(const rmodel_world *w, const pr_suite *s)
 {
-    return s->platform ? pr_platform_find(&w->d->platforms, s->platform) : NULL;
+    return s->platform ? platform_find(&w->d->platforms, s->platform) : NULL;
 }
 
-static rm_model *get_model(rm_world *w, const char *id, const char *title)
+static rmodel_model *get_model(rmodel_world *w, const char *id, const char *title)
 {
     for (size_t i = 0; i < w->nmodels; i++)
         if (strcmp(w->models[i]->id, id) == 0) {
@@ -96,7 +103,7 @@ static rm_model *get_model(rm_world *w, const char *id, const char *title)
                 w->models[i]->title = title;
             return w->models[i];
         }
-    rm_model *m = pr_xcalloc(1, sizeof *m);
+    rmodel_model *m = pr_xcalloc(1, sizeof *m);
     m->id = id;
     m->title = title ? title : id;
     w->models = pr_xrealloc(w->models, (w->nmodels + 1) * sizeof *w->models);
@@ -104,7 +111,7 @@ static rm_model *get_model(rm_world *w, const char *id, const char *title)
     return m;
 }
 
-static rm_fw *get_fw(rm_model *m, const char *id, const char *title)
+static rmodel_fw *get_fw(rmodel_model *m, const char *id, const char *title)
 {
     for (size_t i = 0; i < m->nfws; i++)
         if (strcmp(m->fws[i]->framework, id) == 0) {
@@ -112,7 +119,7 @@ static rm_fw *get_fw(rm_model *m, const char *id, const char *title)
                 m->fws[i]->framework_title = title;
             return m->fws[i];
         }
-    rm_fw *f = pr_xcalloc(1, sizeof *f);
+    rmodel_fw *f = pr_xcalloc(1, sizeof *f);
     f->model = m->id;
     f->framework = id;
     f->framework_title = title ? title : id;
@@ -123,7 +130,7 @@ static rm_fw *get_fw(rm_model *m, const char *id, const char *title)
 
 static int model_qsort(const void *a, const void *b)
 {
-    return strcmp((*(rm_model *const *)a)->id, (*(rm_model *const *)b)->id);
+    return strcmp((*(rmodel_model *const *)a)->id, (*(rmodel_model *const *)b)->id);
 }
 
 /* Whether an array of n grown by room_full's rule (room for 1, 2, 4, ...)
@@ -137,25 +144,25 @@ static int room_full(size_t n)
 /* Groups the dataset by model and framework.  Frameworks keep the order in
  * which the data first names them (published tables first), so tables read
  * as their sources laid them out. */
-static void group(rm_world *w)
+static void group(rmodel_world *w)
 {
     const pr_dataset *d = w->d;
     for (size_t i = 0; i < d->npubs; i++) {
         const pr_pub_table *t = &d->pubs[i];
-        rm_model *m = get_model(w, t->model, t->model_title);
-        rm_fw *f = get_fw(m, t->framework, t->framework_title);
+        rmodel_model *m = get_model(w, t->model, t->model_title);
+        rmodel_fw *f = get_fw(m, t->framework, t->framework_title);
         f->model_title = m->title;
         if (!f->unit)
             f->unit = t->unit;
         f->pubs = pr_xrealloc(f->pubs, (f->npubs + 1) * sizeof *f->pubs);
         f->pubs[f->npubs++] = t;
-        cfg_add(w, &f->cfgs, &f->ncfgs, t->platform, pr_pub_mode(t), t->batch_size,
+        cfg_add(w, &f->cfgs, &f->ncfgs, t->platform, pairing_pub_mode(t), t->batch_size,
                 t->batch_label);
     }
     for (size_t i = 0; i < d->nsuites; i++) {
         const pr_suite *s = d->suites[i];
-        rm_model *m = get_model(w, s->model, s->model_title);
-        rm_fw *f = get_fw(m, s->framework, s->framework_title);
+        rmodel_model *m = get_model(w, s->model, s->model_title);
+        rmodel_fw *f = get_fw(m, s->framework, s->framework_title);
         f->suite = s;
         f->unit = s->unit;
         for (size_t c = 0; c < s->ncases; c++)
@@ -165,11 +172,11 @@ static void group(rm_world *w)
     /* A run set's records come by model and framework: the last pair is
      * tried first, where a search per record was records × models (issue 31
      * #17; with no title, get_model and get_fw only find). */
-    rm_model *m = NULL;
-    rm_fw *f = NULL;
+    rmodel_model *m = NULL;
+    rmodel_fw *f = NULL;
     for (size_t i = 0; i < d->nruns; i++)
         /* An A/B side is shown by its comparison only (runset.h). */
-        for (size_t j = 0; !rs_is_experiment(&d->runs[i]) && j < d->runs[i].nrecords; j++) {
+        for (size_t j = 0; !runset_is_experiment(&d->runs[i]) && j < d->runs[i].nrecords; j++) {
             const pr_record *r = &d->runs[i].records[j];
             if (!m || strcmp(m->id, r->model) != 0) {
                 m = get_model(w, r->model, NULL);
@@ -179,7 +186,7 @@ static void group(rm_world *w)
                 f = get_fw(m, r->framework, NULL);
             if (!f->unit)
                 f->unit = r->unit;
-            const pr_platform *plat = pr_data_record_platform(d, &d->runs[i], r);
+            const pr_platform *plat = data_record_platform(d, &d->runs[i], r);
             if (room_full(f->nrecs)) {
                 size_t cap = f->nrecs ? 2 * f->nrecs : 1;
                 f->recs = pr_xrealloc(f->recs, cap * sizeof *f->recs);
@@ -198,7 +205,7 @@ static void group(rm_world *w)
     pr_qsort(w->models, w->nmodels, sizeof *w->models, model_qsort);
     for (size_t i = 0; i < w->nmodels; i++)
         for (size_t j = 0; j < w->models[i]->nfws; j++) {
-            rm_fw *f = w->models[i]->fws[j];
+            rmodel_fw *f = w->models[i]->fws[j];
             f->model_title = w->models[i]->title;
             if (!f->unit)
                 f->unit = "samples/s";
@@ -211,13 +218,13 @@ static void group(rm_world *w)
 
 /* ---------------------------------------------------------------- rows */
 
-int rm_row_qsort(const void *a, const void *b)
+int rmodel_row_qsort(const void *a, const void *b)
 {
-    const rm_row *x = a, *y = b;
+    const rmodel_row *x = a, *y = b;
     return x->gpus != y->gpus ? x->gpus - y->gpus : x->nodes - y->nodes;
 }
 
-void rm_row_add(rm_row **rows, size_t *n, int nodes, int gpus)
+void rmodel_row_add(rmodel_row **rows, size_t *n, int nodes, int gpus)
 {
     for (size_t i = 0; i < *n; i++)
         if ((*rows)[i].nodes == nodes && (*rows)[i].gpus == gpus)
@@ -230,29 +237,30 @@ void rm_row_add(rm_row **rows, size_t *n, int nodes, int gpus)
 /* Rows of a framework's table for c: every case the suite plans, every
  * record, every row of every published table of c.  The caller frees the
  * array. */
-static rm_row *cfg_rows(const rm_world *w, const rm_fw *f, const rm_cfg *c, size_t *n)
+static rmodel_row *cfg_rows(const rmodel_world *w, const rmodel_fw *f, const rmodel_cfg *c,
+                            size_t *n)
 {
-    rm_row *rows = NULL;
+    rmodel_row *rows = NULL;
     *n = 0;
     if (f->suite && suite_platform(w, f->suite) == c->platform)
         for (size_t i = 0; i < f->suite->ncases; i++) {
-            const pr_case *k = &f->suite->cases[i];
+            const pr_suite_case *k = &f->suite->cases[i];
             if (strcmp(k->precision, c->precision) == 0 && k->batch_size == c->bs)
-                rm_row_add(&rows, n, k->nodes, k->gpus);
+                rmodel_row_add(&rows, n, k->nodes, k->gpus);
         }
     for (size_t i = 0; i < f->nrecs; i++) {
         const pr_record *r = f->recs[i];
         if (f->rec_plats[i] == c->platform && strcmp(r->precision, c->precision) == 0 &&
             r->batch_size == c->bs)
-            rm_row_add(&rows, n, r->nodes, r->gpu_num);
+            rmodel_row_add(&rows, n, r->nodes, r->gpu_num);
     }
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
-        if (rm_pub_of(t, c))
+        if (rmodel_pub_of(t, c))
             for (size_t j = 0; j < t->nrows; j++)
-                rm_row_add(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
+                rmodel_row_add(&rows, n, t->rows[j].nodes, t->rows[j].gpus);
     }
-    pr_qsort(rows, *n, sizeof *rows, rm_row_qsort);
+    pr_qsort(rows, *n, sizeof *rows, rmodel_row_qsort);
     return rows;
 }
 
@@ -272,11 +280,11 @@ static int pub_precedence(const pr_pub_table *a, const pr_pub_table *b)
 }
 
 /* The published table reproduced figures are compared with for c. */
-static const pr_pub_table *primary_pub(const rm_fw *f, const rm_cfg *c)
+static const pr_pub_table *primary_pub(const rmodel_fw *f, const rmodel_cfg *c)
 {
     const pr_pub_table *best = NULL;
     for (size_t i = 0; i < f->npubs; i++)
-        if (rm_pub_of(f->pubs[i], c) && (!best || pub_precedence(f->pubs[i], best) < 0))
+        if (rmodel_pub_of(f->pubs[i], c) && (!best || pub_precedence(f->pubs[i], best) < 0))
             best = f->pubs[i];
     return best;
 }
@@ -288,12 +296,12 @@ static int pub_qsort(const void *a, const void *b)
 
 /* The other published figures of cell (of f's configuration c): every
  * other table of c with a row at the cell, in precedence order. */
-static void cell_alternatives(const rm_fw *f, const rm_cfg *c, rm_cell *cell)
+static void cell_alternatives(const rmodel_fw *f, const rmodel_cfg *c, rmodel_cell *cell)
 {
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
-        const pr_pub_row *row = t != c->pub && rm_pub_of(t, c) ? rm_pub_row(t, cell->nodes, cell->gpus)
-                                                            : NULL;
+        const pr_pub_row *row =
+            t != c->pub && rmodel_pub_of(t, c) ? rmodel_pub_row(t, cell->nodes, cell->gpus) : NULL;
         if (!row)
             continue;
         cell->alt_tabs = pr_xrealloc(cell->alt_tabs, (cell->nalts + 1) * sizeof *cell->alt_tabs);
@@ -305,10 +313,10 @@ static void cell_alternatives(const rm_fw *f, const rm_cfg *c, rm_cell *cell)
         pr_qsort(cell->alt_tabs, cell->nalts, sizeof *cell->alt_tabs, pub_qsort);
     cell->alt_rows = pr_xcalloc(cell->nalts, sizeof *cell->alt_rows);
     for (size_t i = 0; i < cell->nalts; i++)
-        cell->alt_rows[i] = rm_pub_row(cell->alt_tabs[i], cell->nodes, cell->gpus);
+        cell->alt_rows[i] = rmodel_pub_row(cell->alt_tabs[i], cell->nodes, cell->gpus);
 }
 
-const pr_pub_row *rm_pub_row(const pr_pub_table *t, int nodes, int gpus)
+const pr_pub_row *rmodel_pub_row(const pr_pub_table *t, int nodes, int gpus)
 {
     for (size_t i = 0; t && i < t->nrows; i++)
         if (t->rows[i].nodes == nodes && t->rows[i].gpus == gpus)
@@ -335,32 +343,32 @@ static double metric(const pr_record *r, const char *key)
 
 static int cell_key_cmp(const void *key, const void *elem)
 {
-    const rm_row *k = key;
-    const rm_cell *c = elem;
+    const rmodel_row *k = key;
+    const rmodel_cell *c = elem;
     return k->gpus != c->gpus ? (k->gpus > c->gpus) - (k->gpus < c->gpus)
                               : (k->nodes > c->nodes) - (k->nodes < c->nodes);
 }
 
-/* The cell of c at nodes × GPUs (its cells are in rm_row_qsort order, each
+/* The cell of c at nodes × GPUs (its cells are in rmodel_row_qsort order, each
  * row once); NULL when none. */
-static rm_cell *find_cell(const rm_cfg *c, int nodes, int gpus)
+static rmodel_cell *find_cell(const rmodel_cfg *c, int nodes, int gpus)
 {
-    rm_row key = {nodes, gpus};
+    rmodel_row key = {nodes, gpus};
     return c && c->ncells ? bsearch(&key, c->cells, c->ncells, sizeof *c->cells, cell_key_cmp)
                           : NULL;
 }
 
-const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus)
+const rmodel_cell *rmodel_cell_of(const rmodel_cfg *c, int nodes, int gpus)
 {
-    static const rm_cell empty = {.origin = RM_NONE, .tt = NAN, .acc = NAN, .olympic = NAN};
-    const rm_cell *cell = find_cell(c, nodes, gpus);
+    static const rmodel_cell empty = {.origin = RM_NONE, .tt = NAN, .acc = NAN, .olympic = NAN};
+    const rmodel_cell *cell = find_cell(c, nodes, gpus);
     return cell ? cell : &empty;
 }
 
 /* 1 when run set a is newer than b: its last date, then its folder name. */
 static int run_newer(const pr_run *a, const pr_run *b)
 {
-    int c = strcmp(rs_last(a), rs_last(b));
+    int c = strcmp(runset_last_date(a), runset_last_date(b));
     return c ? c > 0 : strcmp(a->name, b->name) > 0;
 }
 
@@ -368,7 +376,7 @@ static int run_newer(const pr_run *a, const pr_run *b)
  * record of several runs counts each), their range, the repeat closest to
  * the median and the first failure.  *vals (capacity *cap) is scratch
  * space, grown as needed; the caller frees it. */
-static void cell_stats(rm_cell *out, double **vals, size_t *cap)
+static void cell_stats(rmodel_cell *out, double **vals, size_t *cap)
 {
     /* Measured here goes before imported from someone's log: the cell
      * stands for the runs of one origin only. */
@@ -436,7 +444,7 @@ static void cell_stats(rm_cell *out, double **vals, size_t *cap)
     }
 }
 
-static rm_origin origin_of(const rm_cell *c)
+static rmodel_origin origin_of(const rmodel_cell *c)
 {
     if (c->n_ok)
         return RM_MEASURED;
@@ -451,31 +459,31 @@ static rm_origin origin_of(const rm_cell *c)
 
 /* Fills f's configurations: their primary published tables and cells, each
  * record in the cell of its case (in data order), each cell's statistics. */
-static void build_cells(const rm_world *w, rm_fw *f)
+static void build_cells(const rmodel_world *w, rmodel_fw *f)
 {
     for (size_t i = 0; i < f->ncfgs; i++) {
-        rm_cfg *c = &f->cfgs[i];
+        rmodel_cfg *c = &f->cfgs[i];
         size_t n;
-        rm_row *rows = cfg_rows(w, f, c, &n);
+        rmodel_row *rows = cfg_rows(w, f, c, &n);
         c->pub = primary_pub(f, c);
         c->cells = pr_xcalloc(n + 1, sizeof *c->cells);
         c->ncells = n;
         for (size_t r = 0; r < n; r++) {
-            rm_cell *cell = &c->cells[r];
+            rmodel_cell *cell = &c->cells[r];
             cell->nodes = rows[r].nodes;
             cell->gpus = rows[r].gpus;
             cell->tt = cell->acc = cell->olympic = NAN;
-            cell->pub = rm_pub_row(c->pub, cell->nodes, cell->gpus);
+            cell->pub = rmodel_pub_row(c->pub, cell->nodes, cell->gpus);
             cell_alternatives(f, c, cell);
         }
         free(rows);
     }
     /* Each record's cell (its rows hold every record), counted first so
      * that the cells' lists are slices of one array. */
-    rm_cell **at = pr_xcalloc(f->nrecs + 1, sizeof *at);
+    rmodel_cell **at = pr_xcalloc(f->nrecs + 1, sizeof *at);
     for (size_t j = 0; j < f->nrecs; j++) {
         const pr_record *r = f->recs[j];
-        rm_cfg *c = find_cfg(f, f->rec_plats[j], r->precision, r->batch_size);
+        rmodel_cfg *c = find_cfg(f, f->rec_plats[j], r->precision, r->batch_size);
         if (!c || !(at[j] = find_cell(c, r->nodes, r->gpu_num)))
             continue;
         at[j]->nrecs++;
@@ -490,7 +498,7 @@ static void build_cells(const rm_world *w, rm_fw *f)
     size_t off = 0;
     for (size_t i = 0; i < f->ncfgs; i++)
         for (size_t r = 0; r < f->cfgs[i].ncells; r++) {
-            rm_cell *cell = &f->cfgs[i].cells[r];
+            rmodel_cell *cell = &f->cfgs[i].cells[r];
             cell->recs = f->cell_recs + off;
             cell->runs = f->cell_runs + off;
             off += cell->nrecs;
@@ -503,9 +511,9 @@ static void build_cells(const rm_world *w, rm_fw *f)
         }
     free(at);
     for (size_t i = 0; f->suite && i < f->suite->ncases; i++) {
-        const pr_case *k = &f->suite->cases[i];
-        rm_cfg *c = find_cfg(f, suite_platform(w, f->suite), k->precision, k->batch_size);
-        rm_cell *cell = find_cell(c, k->nodes, k->gpus);
+        const pr_suite_case *k = &f->suite->cases[i];
+        rmodel_cfg *c = find_cfg(f, suite_platform(w, f->suite), k->precision, k->batch_size);
+        rmodel_cell *cell = find_cell(c, k->nodes, k->gpus);
         if (c)
             c->has_repro = 1;
         if (cell)
@@ -515,7 +523,7 @@ static void build_cells(const rm_world *w, rm_fw *f)
     double *vals = pr_xmalloc(cap * sizeof *vals);
     for (size_t i = 0; i < f->ncfgs; i++)
         for (size_t r = 0; r < f->cfgs[i].ncells; r++) {
-            rm_cell *cell = &f->cfgs[i].cells[r];
+            rmodel_cell *cell = &f->cfgs[i].cells[r];
             cell_stats(cell, &vals, &cap);
             cell->origin = origin_of(cell);
         }
@@ -523,12 +531,13 @@ static void build_cells(const rm_world *w, rm_fw *f)
 }
 
 /* The rows of every configuration of f (the summary table's). */
-static void build_rows(rm_fw *f)
+static void build_rows(rmodel_fw *f)
 {
     for (size_t i = 0; i < f->ncfgs; i++)
         for (size_t r = 0; r < f->cfgs[i].ncells; r++)
-            rm_row_add(&f->rows, &f->nrows, f->cfgs[i].cells[r].nodes, f->cfgs[i].cells[r].gpus);
-    pr_qsort(f->rows, f->nrows, sizeof *f->rows, rm_row_qsort);
+            rmodel_row_add(&f->rows, &f->nrows, f->cfgs[i].cells[r].nodes,
+                           f->cfgs[i].cells[r].gpus);
+    pr_qsort(f->rows, f->nrows, sizeof *f->rows, rmodel_row_qsort);
 }
 
 /* Widens the span [first, last] (YYYY-MM-DD each, "" when empty) to hold
@@ -548,12 +557,12 @@ static void span_add(char first[11], char last[11], const char *date)
  * the published sources' dates.  A published source's date says when a
  * table was printed, not when the logs ran, so the two are never merged
  * (issue 30, item 7). */
-static void build_date(rm_fw *f)
+static void build_date(rmodel_fw *f)
 {
     for (size_t i = 0; i < f->nrecs; i++) {
-        if (rs_first(f->runs[i])[0]) {
-            span_add(f->run_first, f->run_last, rs_first(f->runs[i]));
-            span_add(f->run_first, f->run_last, rs_last(f->runs[i]));
+        if (runset_first_date(f->runs[i])[0]) {
+            span_add(f->run_first, f->run_last, runset_first_date(f->runs[i]));
+            span_add(f->run_first, f->run_last, runset_last_date(f->runs[i]));
         } else {
             span_add(f->run_first, f->run_last, f->recs[i]->started_at);
         }
@@ -565,16 +574,16 @@ static void build_date(rm_fw *f)
 /* The headline of a framework: its figure at the largest GPU count, in the
  * configuration where that figure is best (the lowest time to train, the
  * highest throughput); measured figures first, then published ones. */
-static void build_headline(rm_fw *f)
+static void build_headline(rmodel_fw *f)
 {
     for (int want_measured = 1; want_measured >= 0; want_measured--) {
-        const rm_cfg *best_c = NULL;
-        const rm_cell *best = NULL;
+        const rmodel_cfg *best_c = NULL;
+        const rmodel_cell *best = NULL;
         double best_v = -1;
         for (size_t i = 0; i < f->ncfgs; i++)
             for (size_t r = 0; r < f->cfgs[i].ncells; r++) {
-                const rm_cell *rc = &f->cfgs[i].cells[r];
-                double v = want_measured && rc->n_ok                     ? rc->median
+                const rmodel_cell *rc = &f->cfgs[i].cells[r];
+                double v = want_measured && rc->n_ok                         ? rc->median
                            : !want_measured && rc->pub && rc->pub->has_value ? rc->pub->value
                                                                              : NAN;
                 if (isnan(v))
@@ -597,18 +606,18 @@ static void build_headline(rm_fw *f)
 }
 
 /* 1 when framework configuration c belongs to model configuration k. */
-static int mcfg_has(const rm_cfg *k, const rm_cfg *c)
+static int mcfg_has(const rmodel_cfg *k, const rmodel_cfg *c)
 {
     return c->platform == k->platform && c->klass == k->klass && c->bs == k->bs;
 }
 
 /* The configuration of f a model configuration k shows: within the class,
  * the one with runs of its own (measured or imported), else the first. */
-static const rm_cfg *column_cfg(const rm_fw *f, const rm_cfg *k)
+static const rmodel_cfg *column_cfg(const rmodel_fw *f, const rmodel_cfg *k)
 {
-    const rm_cfg *first = NULL;
+    const rmodel_cfg *first = NULL;
     for (size_t i = 0; i < f->ncfgs; i++) {
-        const rm_cfg *c = &f->cfgs[i];
+        const rmodel_cfg *c = &f->cfgs[i];
         if (!mcfg_has(k, c))
             continue;
         if (c->has_repro && f->nrecs)
@@ -624,13 +633,13 @@ static const rm_cfg *column_cfg(const rm_fw *f, const rm_cfg *k)
 /* The model page's configurations: one per platform × precision class ×
  * batch size that any framework has on a known platform, each with the
  * frameworks that have it and the union of their rows. */
-static void build_model_cfgs(const rm_world *w, rm_model *m)
+static void build_model_cfgs(const rmodel_world *w, rmodel_model *m)
 {
-    rm_cfg *all = NULL;
+    rmodel_cfg *all = NULL;
     size_t n = 0;
     for (size_t i = 0; i < m->nfws; i++)
         for (size_t j = 0; j < m->fws[i]->ncfgs; j++) {
-            const rm_cfg *c = &m->fws[i]->cfgs[j];
+            const rmodel_cfg *c = &m->fws[i]->cfgs[j];
             int seen = 0;
             for (size_t k = 0; k < n && !seen; k++)
                 seen = mcfg_has(&all[k], c);
@@ -644,12 +653,12 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
     m->cfgs = pr_xcalloc(n + 1, sizeof *m->cfgs);
     m->ncfgs = n;
     for (size_t k = 0; k < n; k++) {
-        rm_mcfg *mc = &m->cfgs[k];
+        rmodel_mcfg *mc = &m->cfgs[k];
         mc->cfg = all[k];
         mc->fws = pr_xcalloc(m->nfws + 1, sizeof *mc->fws);
         mc->fcfgs = pr_xcalloc(m->nfws + 1, sizeof *mc->fcfgs);
         for (size_t i = 0; i < m->nfws; i++) {
-            const rm_cfg *fc = column_cfg(m->fws[i], &all[k]);
+            const rmodel_cfg *fc = column_cfg(m->fws[i], &all[k]);
             if (!fc)
                 continue;
             mc->fws[mc->ncols] = m->fws[i];
@@ -658,9 +667,9 @@ static void build_model_cfgs(const rm_world *w, rm_model *m)
              * cell has) would make a row of dashes. */
             for (size_t r = 0; r < fc->ncells; r++)
                 if (fc->cells[r].origin != RM_NONE)
-                    rm_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
+                    rmodel_row_add(&mc->rows, &mc->nrows, fc->cells[r].nodes, fc->cells[r].gpus);
         }
-        pr_qsort(mc->rows, mc->nrows, sizeof *mc->rows, rm_row_qsort);
+        pr_qsort(mc->rows, mc->nrows, sizeof *mc->rows, rmodel_row_qsort);
     }
     free(all);
 }
@@ -701,17 +710,17 @@ static char *abs_normalised(const char *p)
     return pr_buf_detach(&b);
 }
 
-char *rm_link_to(const rm_world *w, const char *page_rel, const char *file)
+char *rmodel_link_to(const rmodel_world *w, const char *page_rel, const char *file)
 {
-    char *from = page_rel[0] ? pr_path_join(w->out_abs, page_rel) : pr_xstrdup(w->out_abs);
+    char *from = page_rel[0] ? pr_fileio_path_join(w->out_abs, page_rel) : pr_xstrdup(w->out_abs);
     char *to = abs_normalised(file);
-    char *rel = pr_path_relative(from, to);
+    char *rel = pr_fileio_path_relative(from, to);
     free(from);
     free(to);
     return rel;
 }
 
-const char *rm_log_path(const rm_world *w, const pr_run *run, const pr_record *r)
+const char *rmodel_log_path(const rmodel_world *w, const pr_run *run, const pr_record *r)
 {
     /* A record's log is linked from several cells and pages: its path from
      * the output root is computed once. */
@@ -721,8 +730,8 @@ const char *rm_log_path(const rm_world *w, const pr_run *run, const pr_record *r
     if (!w->log_rel[ri][rj]) {
         /* log_file is a checked relative path without "..": joining keeps
          * the absolute run folder normalised. */
-        char *file = pr_path_join(w->run_abs[ri], r->log_file);
-        w->log_rel[ri][rj] = pr_path_relative(w->out_abs, file);
+        char *file = pr_fileio_path_join(w->run_abs[ri], r->log_file);
+        w->log_rel[ri][rj] = pr_fileio_path_relative(w->out_abs, file);
         free(file);
     }
     return w->log_rel[ri][rj];
@@ -730,7 +739,7 @@ const char *rm_log_path(const rm_world *w, const pr_run *run, const pr_record *r
 
 /* ---------------------------------------------------------------- world */
 
-const rm_fw *rm_find_fw(const rm_world *w, const char *model_id, const char *fw_id)
+const rmodel_fw *rmodel_find_fw(const rmodel_world *w, const char *model_id, const char *fw_id)
 {
     for (size_t i = 0; i < w->nmodels; i++)
         if (strcmp(w->models[i]->id, model_id) == 0)
@@ -740,9 +749,9 @@ const rm_fw *rm_find_fw(const rm_world *w, const char *model_id, const char *fw_
     return NULL;
 }
 
-rm_world *rm_build(const pr_dataset *d, const char *out_dir)
+rmodel_world *rmodel_build(const pr_dataset *d, const char *out_dir)
 {
-    rm_world *w = pr_xcalloc(1, sizeof *w);
+    rmodel_world *w = pr_xcalloc(1, sizeof *w);
     w->d = d;
     w->out_abs = abs_normalised(out_dir);
     w->run_abs = pr_xcalloc(d->nruns + 1, sizeof *w->run_abs);
@@ -751,7 +760,7 @@ rm_world *rm_build(const pr_dataset *d, const char *out_dir)
         w->run_abs[i] = abs_normalised(d->runs[i].dir);
     group(w);
     for (size_t i = 0; i < w->nmodels; i++) {
-        rm_model *m = w->models[i];
+        rmodel_model *m = w->models[i];
         for (size_t j = 0; j < m->nfws; j++) {
             build_cells(w, m->fws[j]);
             build_rows(m->fws[j]);
@@ -761,18 +770,18 @@ rm_world *rm_build(const pr_dataset *d, const char *out_dir)
         build_model_cfgs(w, m);
     }
     /* Once every cell stands for its figure: which figures are flagged. */
-    fl_world(w);
+    flags_world(w);
     return w;
 }
 
-void rm_free(rm_world *w)
+void rmodel_free(rmodel_world *w)
 {
     if (!w)
         return;
     for (size_t i = 0; i < w->nmodels; i++) {
-        rm_model *m = w->models[i];
+        rmodel_model *m = w->models[i];
         for (size_t j = 0; j < m->nfws; j++) {
-            rm_fw *f = m->fws[j];
+            rmodel_fw *f = m->fws[j];
             for (size_t k = 0; k < f->ncfgs; k++) {
                 for (size_t r = 0; r < f->cfgs[k].ncells; r++) {
                     free(f->cfgs[k].cells[r].alt_tabs);

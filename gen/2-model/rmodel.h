@@ -15,22 +15,22 @@
  * tables first); configurations are sorted by precision then batch size;
  * rows and cells by GPUs then nodes.
  *
- * Memory: rm_build returns a world that rm_free frees.  It borrows from the
+ * Memory: rmodel_build returns a world that rmodel_free frees.  It borrows from the
  * dataset (records, runs, suites, published tables), which must outlive it.
  * Pages read the structs below and never change them; the one exception is
- * the cache behind rm_log_path.
+ * the cache behind rmodel_log_path.
  */
 #ifndef PR_RMODEL_H
 #define PR_RMODEL_H
 
 #include <stddef.h>
 
-#include "data.h"
+#include "1-load/data.h"
 #include "unitdir.h"
 
-typedef struct rm_row {
+typedef struct rmodel_row {
     int nodes, gpus;
-} rm_row;
+} rmodel_row;
 
 /* What one figure of a cell stands for (summary and cross tables, cross
  * charts): the first that applies. */
@@ -41,30 +41,30 @@ typedef enum {
     RM_PUB_STATE, /* the primary published table's state word (pub->state) */
     RM_PLANNED,   /* the suite plans it: TODO */
     RM_NONE,
-} rm_origin;
+} rmodel_origin;
 
 /* One case: a framework's configuration on nodes × GPUs. */
-typedef struct rm_cell {
+typedef struct rmodel_cell {
     /* (The counts are unsigned and first, the pointers after: a model holds
      * tens of thousands of cells, and padding was a tenth of each.) */
     int nodes, gpus;
-    rm_origin origin;
-    int planned;               /* the suite's matrix has the case */
-    int imported;              /* the runs are logs someone else published (origin
+    rmodel_origin origin;
+    int planned;             /* the suite's matrix has the case */
+    int imported;            /* the runs are logs someone else published (origin
                                 * "parsed"), not runs perfrepro measured */
-    unsigned n_other_origin;   /* records of the lower-precedence origin left out */
-    unsigned n_older;          /* records of older run sets of the case left out: the
+    unsigned n_other_origin; /* records of the lower-precedence origin left out */
+    unsigned n_older;        /* records of older run sets of the case left out: the
                                 * cell stands for the newest run set's runs (its last
                                 * date, then folder name); the others are its history */
     /* 1 when a sanity rule (sanity.h) flags the figure the cell stands for
      * (its origin's), so that every view of it (framework and model tables,
-     * index, charts) marks it; set by rm_build's flag pass. */
+     * index, charts) marks it; set by rmodel_build's flag pass. */
     int flagged;
     /* Its records (recs, runs below), in data order (every repeat, failed
      * ones included).  n_total counts each run of a several-run record;
      * median, min and max are set when n_ok. */
     unsigned nrecs, n_total, n_ok;
-    unsigned nalts;            /* entries of alt_tabs/alt_rows */
+    unsigned nalts; /* entries of alt_tabs/alt_rows */
     const pr_record **recs;
     const pr_run **runs;
     double median, min, max;
@@ -79,38 +79,38 @@ typedef struct rm_cell {
     const pr_run *link_run;
     const pr_record *fail_rec; /* the first failure */
     const pr_run *fail_run;
-    double tt, acc;            /* NAN when not recorded */
-    const pr_pub_row *pub;     /* the primary published table's row; NULL: none */
+    double tt, acc;        /* NAN when not recorded */
+    const pr_pub_row *pub; /* the primary published table's row; NULL: none */
     /* The other published figures for this cell (other tables of the same
      * platform, precision and batch size), in precedence order; owned,
      * NULL when there are none (most cells: no allocation). */
     const pr_pub_table **alt_tabs;
     const pr_pub_row **alt_rows;
-} rm_cell;
+} rmodel_cell;
 
 /* A configuration.  A framework's own has its table; a model's (the union
- * over its frameworks, rm_mcfg) only the first three fields. */
-typedef struct rm_cfg {
-    const pr_platform *platform;   /* NULL: the machine is not stated or not known */
-    const pr_prec_class *klass;    /* the precision's class */
+ * over its frameworks, rmodel_mcfg) only the first three fields. */
+typedef struct rmodel_cfg {
+    const pr_platform *platform; /* NULL: the machine is not stated or not known */
+    const pr_prec_class *klass;  /* the precision's class */
     const char *precision;
     int bs;
     const char *batch_label; /* display only; may be NULL */
     const pr_pub_table *pub; /* the published table figures are compared with */
-    rm_cell *cells;          /* one per row of the table, in GPU order */
+    rmodel_cell *cells;      /* one per row of the table, in GPU order */
     size_t ncells;
-    int has_tt, has_acc;     /* a record of it has time to train, accuracy */
-    int has_repro;           /* records or planned cases: a reproduction table */
-    int hardware;            /* its suite measures the machine: the batch size (1) is
+    int has_tt, has_acc; /* a record of it has time to train, accuracy */
+    int has_repro;       /* records or planned cases: a reproduction table */
+    int hardware;        /* its suite measures the machine: the batch size (1) is
                               * no property of the figures, and labels leave it out */
-} rm_cfg;
+} rmodel_cfg;
 
-typedef struct rm_fw {
+typedef struct rmodel_fw {
     const char *model, *framework, *model_title, *framework_title, *unit;
     /* Which way unit is better (lib/unitdir.h): a time to train or a step
      * time is better lower; PR_DIR_UNKNOWN reads as higher, and pages say
      * the unit's direction is unknown. */
-    pr_dir dir;
+    pr_unitdir_dir dir;
     const pr_suite *suite;
     const pr_record **recs;
     const pr_run **runs;
@@ -119,9 +119,9 @@ typedef struct rm_fw {
     size_t n_measured, n_imported; /* records by origin */
     const pr_pub_table **pubs;
     size_t npubs;
-    rm_cfg *cfgs;
+    rmodel_cfg *cfgs;
     size_t ncfgs;
-    rm_row *rows; /* every configuration's rows, in GPU order */
+    rmodel_row *rows; /* every configuration's rows, in GPU order */
     size_t nrows;
     /* The dates of the data the page shows, YYYY-MM-DD, "" when none: the
      * span of its run sets' dates (records' own start dates where a run
@@ -132,14 +132,14 @@ typedef struct rm_fw {
      * configuration where it is best (highest, or lowest when dir is
      * PR_DIR_LOWER); measured figures first, then
      * published ones.  head_cfg is NULL when there is none. */
-    const rm_cfg *head_cfg;
-    const rm_cell *head_cell;
+    const rmodel_cfg *head_cfg;
+    const rmodel_cell *head_cell;
     double head_value;
     int head_measured;
     /* The cells' record lists (owned here; cells point into them). */
     const pr_record **cell_recs;
     const pr_run **cell_runs;
-} rm_fw;
+} rmodel_fw;
 
 /* A configuration of a model page, keyed by platform, precision class and
  * batch size (cfg.klass; cfg.precision is its first column's mode): the
@@ -147,69 +147,69 @@ typedef struct rm_fw {
  * whose exact mode may differ within the class) and the union of their
  * rows.  Configurations of no known platform are compared with nothing and
  * have no model configuration. */
-typedef struct rm_mcfg {
-    rm_cfg cfg;            /* the key and its label */
-    const rm_fw **fws;     /* the columns, in framework order */
-    const rm_cfg **fcfgs;  /* each column's own configuration */
+typedef struct rmodel_mcfg {
+    rmodel_cfg cfg;           /* the key and its label */
+    const rmodel_fw **fws;    /* the columns, in framework order */
+    const rmodel_cfg **fcfgs; /* each column's own configuration */
     size_t ncols;
-    rm_row *rows;          /* in GPU order */
+    rmodel_row *rows; /* in GPU order */
     size_t nrows;
-} rm_mcfg;
+} rmodel_mcfg;
 
-typedef struct rm_model {
+typedef struct rmodel_model {
     const char *id, *title;
-    rm_fw **fws;
+    rmodel_fw **fws;
     size_t nfws;
-    rm_mcfg *cfgs; /* every configuration any framework has, sorted */
+    rmodel_mcfg *cfgs; /* every configuration any framework has, sorted */
     size_t ncfgs;
-} rm_model;
+} rmodel_model;
 
-typedef struct rm_world {
+typedef struct rmodel_world {
     const pr_dataset *d;
-    rm_model **models; /* sorted by id */
+    rmodel_model **models; /* sorted by id */
     size_t nmodels;
-    char *out_abs;     /* the output folder, absolute and normalised */
-    char **run_abs;    /* absolute folder of each run, by index in d->runs */
-    char ***log_rel;   /* each record's log relative to out_abs; lazy */
+    char *out_abs;   /* the output folder, absolute and normalised */
+    char **run_abs;  /* absolute folder of each run, by index in d->runs */
+    char ***log_rel; /* each record's log relative to out_abs; lazy */
     /* The audit of published figures against their logs (audit.h), set
      * by the caller once built (report.c): a model page's cell says when
      * the source printed another figure than its log gives.  NULL: none
      * (no audited source).  Borrowed. */
-    const struct au_model *audit;
-} rm_world;
+    const struct audit_model *audit;
+} rmodel_world;
 
 /* Groups d (borrowed) and computes every cell.  out_dir is where the pages
- * go (links are relative to it).  The caller frees the result with rm_free. */
-rm_world *rm_build(const pr_dataset *d, const char *out_dir);
-void rm_free(rm_world *w);
+ * go (links are relative to it).  The caller frees the result with rmodel_free. */
+rmodel_world *rmodel_build(const pr_dataset *d, const char *out_dir);
+void rmodel_free(rmodel_world *w);
 
-/* The cell of framework configuration c (one of an rm_fw's cfgs) at nodes ×
+/* The cell of framework configuration c (one of an rmodel_fw's cfgs) at nodes ×
  * GPUs; a shared empty cell (RM_NONE, no runs) when its table has no such
  * row.  Borrowed from the world. */
-const rm_cell *rm_cell_of(const rm_cfg *c, int nodes, int gpus);
+const rmodel_cell *rmodel_cell_of(const rmodel_cfg *c, int nodes, int gpus);
 /* 1 when published table t holds figures of configuration c: its platform,
  * batch size and the precision mode it pairs with (pairing.h). */
-int rm_pub_of(const pr_pub_table *t, const rm_cfg *c);
+int rmodel_pub_of(const pr_pub_table *t, const rmodel_cfg *c);
 
 /* Framework fw_id of model model_id; NULL when none. */
-const rm_fw *rm_find_fw(const rm_world *w, const char *model_id, const char *fw_id);
+const rmodel_fw *rmodel_find_fw(const rmodel_world *w, const char *model_id, const char *fw_id);
 
 /* The row of published table t (may be NULL) at nodes × GPUs; NULL when
  * none (the first, when the table repeats it). */
-const pr_pub_row *rm_pub_row(const pr_pub_table *t, int nodes, int gpus);
+const pr_pub_row *rmodel_pub_row(const pr_pub_table *t, int nodes, int gpus);
 
 /* Adds nodes × GPUs to *rows (malloc'd, the caller's) unless it is there;
- * rm_row_qsort sorts rows in GPU order. */
-void rm_row_add(rm_row **rows, size_t *n, int nodes, int gpus);
-int rm_row_qsort(const void *a, const void *b);
+ * rmodel_row_qsort sorts rows in GPU order. */
+void rmodel_row_add(rmodel_row **rows, size_t *n, int nodes, int gpus);
+int rmodel_row_qsort(const void *a, const void *b);
 
 /* The link from page directory page_rel (relative to the output folder) to
  * file (a path as loaded, relative to the cwd or absolute); the caller
  * frees it. */
-char *rm_link_to(const rm_world *w, const char *page_rel, const char *file);
+char *rmodel_link_to(const rmodel_world *w, const char *page_rel, const char *file);
 
 /* The path of r's log (r is a record of run, its log_file not empty)
  * relative to the output folder: computed once per record, borrowed. */
-const char *rm_log_path(const rm_world *w, const pr_run *run, const pr_record *r);
+const char *rmodel_log_path(const rmodel_world *w, const pr_run *run, const pr_record *r);
 
 #endif

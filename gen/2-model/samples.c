@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/runset.h"
 #include "buf.h"
 #include "fileio.h"
-#include "runset.h"
 #include "stats.h"
 
-struct sm_set {
-    sm_sample *v;
+struct samples_set {
+    samples_sample *v;
     size_t n;
 };
 
@@ -20,7 +20,7 @@ static int str_cmp0(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "");
 }
 
-int sm_key_cmp(const sm_key *a, const sm_key *b)
+int samples_key_cmp(const samples_key *a, const samples_key *b)
 {
     int c;
     if ((c = str_cmp0(a->model, b->model)) || (c = str_cmp0(a->framework, b->framework)) ||
@@ -36,18 +36,18 @@ int sm_key_cmp(const sm_key *a, const sm_key *b)
     return 0;
 }
 
-char *sm_key_label(const sm_key *k)
+char *samples_key_label(const samples_key *k)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_buf_printf(&b, "%s · %s · %s · %s · bs %d · %d×%d", k->model, k->framework,
-                  k->platform->id, k->precision, k->bs, k->nodes, k->gpus);
+    pr_buf_printf(&b, "%s · %s · %s · %s · bs %d · %d×%d", k->model, k->framework, k->platform->id,
+                  k->precision, k->bs, k->nodes, k->gpus);
     return pr_buf_detach(&b);
 }
 
 static int sample_cmp(const void *pa, const void *pb)
 {
-    const sm_sample *a = pa, *b = pb;
-    int c = sm_key_cmp(&a->key, &b->key);
+    const samples_sample *a = pa, *b = pb;
+    int c = samples_key_cmp(&a->key, &b->key);
     if (c)
         return c;
     if ((c = strcmp(a->last, b->last)))
@@ -57,7 +57,7 @@ static int sample_cmp(const void *pa, const void *pb)
 
 /* One record of a run set with its cell, for grouping by cell. */
 typedef struct keyed_rec {
-    sm_key key;
+    samples_key key;
     size_t index; /* the record's place in its run set */
 } keyed_rec;
 
@@ -67,7 +67,7 @@ typedef struct keyed_rec {
 static int keyed_rec_cmp(const void *pa, const void *pb)
 {
     const keyed_rec *a = pa, *b = pb;
-    int c = sm_key_cmp(&a->key, &b->key);
+    int c = samples_key_cmp(&a->key, &b->key);
     if (c)
         return c;
     return a->index < b->index ? -1 : a->index > b->index;
@@ -75,23 +75,23 @@ static int keyed_rec_cmp(const void *pa, const void *pb)
 
 /* Appends to s one sample per cell of run, from its records keyed[0 .. n)
  * (sorted by keyed_rec_cmp); the samples' arrays are s's to free. */
-static void add_run_samples(sm_set *s, size_t *cap, const pr_run *run, const keyed_rec *keyed,
+static void add_run_samples(samples_set *s, size_t *cap, const pr_run *run, const keyed_rec *keyed,
                             size_t n)
 {
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         size_t nvalues = 0;
-        for (hi = lo; hi < n && sm_key_cmp(&keyed[hi].key, &keyed[lo].key) == 0; hi++)
+        for (hi = lo; hi < n && samples_key_cmp(&keyed[hi].key, &keyed[lo].key) == 0; hi++)
             nvalues += pr_record_run_values(&run->records[keyed[hi].index], NULL);
         if (s->n == *cap) {
             *cap = *cap ? 2 * *cap : 16;
             s->v = pr_xrealloc(s->v, *cap * sizeof *s->v);
         }
-        sm_sample *x = &s->v[s->n++];
+        samples_sample *x = &s->v[s->n++];
         memset(x, 0, sizeof *x);
         x->key = keyed[lo].key;
         x->run = run;
-        snprintf(x->first, sizeof x->first, "%s", rs_first(run));
-        snprintf(x->last, sizeof x->last, "%s", rs_last(run));
+        snprintf(x->first, sizeof x->first, "%s", runset_first_date(run));
+        snprintf(x->last, sizeof x->last, "%s", runset_last_date(run));
         x->recs = pr_xcalloc(hi - lo, sizeof *x->recs);
         x->values = nvalues ? pr_xcalloc(nvalues, sizeof *x->values) : NULL;
         for (size_t i = lo; i < hi; i++) {
@@ -105,7 +105,7 @@ static void add_run_samples(sm_set *s, size_t *cap, const pr_run *run, const key
     }
 }
 
-static void finish(sm_sample *x)
+static void finish(samples_sample *x)
 {
     x->median = NAN;
     if (!x->nvalues) {
@@ -126,9 +126,9 @@ static void finish(sm_sample *x)
 
 /* The run sets' cells are grouped by a sort of each run set's records
  * (keyed, freed here); s->v grows by doubling. */
-sm_set *sm_build(const pr_dataset *d)
+samples_set *samples_build(const pr_dataset *d)
 {
-    sm_set *s = pr_xcalloc(1, sizeof *s);
+    samples_set *s = pr_xcalloc(1, sizeof *s);
     size_t cap = 0;
     keyed_rec *keyed = NULL;
     size_t keyed_cap = 0;
@@ -141,8 +141,9 @@ sm_set *sm_build(const pr_dataset *d)
         size_t n = 0;
         for (size_t j = 0; j < run->nrecords; j++) {
             const pr_record *r = &run->records[j];
-            sm_key k = {r->model, r->framework, r->precision, pr_data_record_platform(d, run, r),
-                        r->batch_size, r->nodes, r->gpu_num};
+            samples_key k = {
+                r->model,      r->framework, r->precision, data_record_platform(d, run, r),
+                r->batch_size, r->nodes,     r->gpu_num};
             if (!k.platform)
                 continue;
             keyed[n++] = (keyed_rec){k, j};
@@ -159,7 +160,7 @@ sm_set *sm_build(const pr_dataset *d)
     return s;
 }
 
-void sm_free(sm_set *s)
+void samples_free(samples_set *s)
 {
     if (!s)
         return;
@@ -171,12 +172,12 @@ void sm_free(sm_set *s)
     free(s);
 }
 
-size_t sm_count(const sm_set *s)
+size_t samples_count(const samples_set *s)
 {
     return s->n;
 }
 
-const sm_sample *sm_at(const sm_set *s, size_t i)
+const samples_sample *samples_at(const samples_set *s, size_t i)
 {
     return &s->v[i];
 }

@@ -9,7 +9,7 @@
  * records of no known platform are left out (nothing can be compared
  * with them).
  *
- * Memory: sm_build returns a set that sm_free frees; it borrows from the
+ * Memory: samples_build returns a set that samples_free frees; it borrows from the
  * dataset, which must outlive it.
  */
 #ifndef PR_SAMPLES_H
@@ -17,39 +17,39 @@
 
 #include <stddef.h>
 
-#include "data.h"
+#include "1-load/data.h"
 
-typedef struct sm_key {
+typedef struct samples_key {
     const char *model, *framework, *precision;
     const pr_platform *platform;
     int bs, nodes, gpus;
-} sm_key;
+} samples_key;
 
-typedef struct sm_sample {
-    sm_key key;
-    const pr_run *run;        /* the run set */
-    double *values;           /* the successful runs, ascending */
+typedef struct samples_sample {
+    samples_key key;
+    const pr_run *run; /* the run set */
+    double *values;    /* the successful runs, ascending */
     size_t nvalues;
-    const pr_record **recs;   /* every record of the cell in this run set, data order */
+    const pr_record **recs; /* every record of the cell in this run set, data order */
     size_t nrecs, nfailed;
-    double median;            /* NAN when no run succeeded */
-    const pr_record *link_rec;/* the successful record closest to the median, else the first */
-    char first[11], last[11]; /* the run set's dates (rs_dates); "" when unknown */
-} sm_sample;
+    double median;             /* NAN when no run succeeded */
+    const pr_record *link_rec; /* the successful record closest to the median, else the first */
+    char first[11], last[11];  /* the run set's dates (runset_dates); "" when unknown */
+} samples_sample;
 
-typedef struct sm_set sm_set;
+typedef struct samples_set samples_set;
 
-/* Samples every run set of d (borrowed).  Sorted by key (sm_key_cmp), then
+/* Samples every run set of d (borrowed).  Sorted by key (samples_key_cmp), then
  * by the run set's last date, then by run folder name. */
-sm_set *sm_build(const pr_dataset *d);
-void sm_free(sm_set *s);
-size_t sm_count(const sm_set *s);
-const sm_sample *sm_at(const sm_set *s, size_t i);
+samples_set *samples_build(const pr_dataset *d);
+void samples_free(samples_set *s);
+size_t samples_count(const samples_set *s);
+const samples_sample *samples_at(const samples_set *s, size_t i);
 /* Orders cells: model, framework, platform id, precision, batch size,
  * GPUs, nodes. */
-int sm_key_cmp(const sm_key *a, const sm_key *b);
+int samples_key_cmp(const samples_key *a, const samples_key *b);
 /* The cell as one line: "ResNet50 · PyTorch-CPU · CPU-AMD-EPYC-x2 · fp32 ·
  * bs 8 · 1×1" (ids, no language); the caller frees it. */
-char *sm_key_label(const sm_key *k);
+char *samples_key_label(const samples_key *k);
 
 #endif

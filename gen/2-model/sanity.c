@@ -6,12 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "md.h"
-#include "provenance.h"
+#include "base/md.h"
 #include "stats.h"
 #include "unitdir.h"
 
-void sn_notes_init(sn_notes *n, int lettered)
+void sanity_notes_init(sanity_notes *n, int lettered)
 {
     pr_buf_init(&n->notes);
     n->next = 0;
@@ -19,20 +18,28 @@ void sn_notes_init(sn_notes *n, int lettered)
     n->who = NULL;
 }
 
-void sn_notes_free(sn_notes *n) { pr_buf_free(&n->notes); }
+void sanity_notes_free(sanity_notes *n)
+{
+    pr_buf_free(&n->notes);
+}
 
 static int point_qsort(const void *a, const void *b)
 {
-    const sn_point *x = a, *y = b;
+    const sanity_point *x = a, *y = b;
     return x->gpus != y->gpus ? x->gpus - y->gpus : x->nodes - y->nodes;
 }
 
-size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
+size_t sanity_pub_points(const pr_pub_table *t, sanity_point *pts)
 {
     for (size_t i = 0; i < t->nrows; i++) {
         const pr_pub_row *r = &t->rows[i];
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value, pr_data_pub_decimals(r), NULL,
-                            pr_unitdir_lower(t->unit)};
+        pts[i] = (sanity_point){r->nodes,
+                                r->gpus,
+                                r->has_value,
+                                r->value,
+                                data_pub_decimals(r),
+                                NULL,
+                                pr_unitdir_lower(t->unit)};
     }
     pr_qsort(pts, t->nrows, sizeof *pts, point_qsort);
     return t->nrows;
@@ -40,7 +47,7 @@ size_t sn_pub_points(const pr_pub_table *t, sn_point *pts)
 
 /* Writes one flag: its mark (" ❗a") and its footnote ("- ❗a " + text of
  * key rendered with v, borrowed). */
-static void flag(const lang *l, const char *key, json_t *v, pr_buf *mark, sn_notes *nt,
+static void flag(const lang *l, const char *key, json_t *v, pr_buf *mark, sanity_notes *nt,
                  pr_err *err)
 {
     char letter[16] = "";
@@ -62,16 +69,16 @@ static void flag(const lang *l, const char *key, json_t *v, pr_buf *mark, sn_not
 }
 
 /* The view of a flag at point p: its count label (Markdown), value. */
-static json_t *point_view(const lang *l, const pr_platform *plat, const sn_point *p,
+static json_t *point_view(const lang *l, const pr_platform *plat, const sanity_point *p,
                           const char *prefix, json_t *v, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
     char key[32];
-    pv_count_label(l, plat, p->nodes, p->gpus, &b, err);
+    platform_count_label(l, plat, p->nodes, p->gpus, &b, err);
     snprintf(key, sizeof key, "%scount", prefix);
     json_object_set_new(v, key, json_string(pr_buf_cstr(&b)));
     pr_buf_clear(&b);
-    pr_md_number(&b, p->value, p->decimals);
+    md_number(&b, p->value, p->decimals);
     snprintf(key, sizeof key, "%svalue", prefix);
     json_object_set_new(v, key, json_string(pr_buf_cstr(&b)));
     pr_buf_free(&b);
@@ -81,29 +88,29 @@ static json_t *point_view(const lang *l, const pr_platform *plat, const sn_point
 static void set_pct(json_t *v, const char *key, double x, int decimals)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_number(&b, x, decimals);
+    md_number(&b, x, decimals);
     json_object_set_new(v, key, json_string(pr_buf_cstr(&b)));
     pr_buf_free(&b);
 }
 
 /* What the rules find at point i of pts[0..n): the rules that flag it
  * (SN_*) and the points it was set against.  The one place the series
- * rules decide; sn_point_flags and sn_check_series read it. */
+ * rules decide; sanity_point_flags and sanity_check_series read it. */
 typedef struct {
     unsigned flags;
-    const sn_point *base, *prev;
+    const sanity_point *base, *prev;
 } scan;
 
 /* 1 when a and b may be compared: of one run set, or of sets not known. */
-static int same_set(const sn_point *a, const sn_point *b)
+static int same_set(const sanity_point *a, const sanity_point *b)
 {
     return !a->set || !b->set || a->set == b->set;
 }
 
-static scan scan_point(const sn_point *pts, size_t n, size_t i)
+static scan scan_point(const sanity_point *pts, size_t n, size_t i)
 {
     scan s = {0, NULL, NULL};
-    const sn_point *q = &pts[i];
+    const sanity_point *q = &pts[i];
     for (size_t j = 0; j < n && !s.base; j++)
         if (pts[j].has && pts[j].gpus == 1 && pts[j].nodes == 1 && same_set(&pts[j], q))
             s.base = &pts[j];
@@ -136,25 +143,25 @@ static scan scan_point(const sn_point *pts, size_t n, size_t i)
     return s;
 }
 
-unsigned sn_point_flags(const sn_point *pts, size_t n, size_t i)
+unsigned sanity_point_flags(const sanity_point *pts, size_t n, size_t i)
 {
     return scan_point(pts, n, i).flags;
 }
 
-size_t sn_check_series(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
-                       pr_buf *marks, sn_notes *nt, pr_err *err)
+size_t sanity_check_series(const lang *l, const pr_platform *p, const sanity_point *pts, size_t n,
+                           pr_buf *marks, sanity_notes *nt, pr_err *err)
 {
     size_t flags = 0;
     for (size_t i = 0; i < n; i++)
-        flags += sn_point_notes(l, p, pts, n, i, marks ? &marks[i] : NULL, nt, err);
+        flags += sanity_point_notes(l, p, pts, n, i, marks ? &marks[i] : NULL, nt, err);
     return flags;
 }
 
-size_t sn_point_notes(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
-                      size_t i, pr_buf *mark, sn_notes *nt, pr_err *err)
+size_t sanity_point_notes(const lang *l, const pr_platform *p, const sanity_point *pts, size_t n,
+                          size_t i, pr_buf *mark, sanity_notes *nt, pr_err *err)
 {
     scan s = scan_point(pts, n, i);
-    const sn_point *q = &pts[i], *base = s.base, *prev = s.prev;
+    const sanity_point *q = &pts[i], *base = s.base, *prev = s.prev;
     size_t flags = 0;
     if (s.flags & SN_SUPERLINEAR) {
         json_t *v = point_view(l, p, q, "", json_object(), err);
@@ -192,7 +199,7 @@ static int same_text(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-int sn_identical(const pr_pub_table *a, const pr_pub_table *b)
+int sanity_identical(const pr_pub_table *a, const pr_pub_table *b)
 {
     if (a == b || a->nrows != b->nrows || a->platform != b->platform ||
         strcmp(a->model, b->model) != 0 || strcmp(a->framework, b->framework) != 0 ||
@@ -211,25 +218,24 @@ int sn_identical(const pr_pub_table *a, const pr_pub_table *b)
         if (!x->has_value)
             continue;
         /* The same printed text where both say it, else the same number. */
-        if (x->printed && y->printed ? strcmp(x->printed, y->printed) != 0
-                                     : x->value != y->value)
+        if (x->printed && y->printed ? strcmp(x->printed, y->printed) != 0 : x->value != y->value)
             return 0;
         figures++;
     }
     return figures >= 2;
 }
 
-const pr_pub_table *sn_identical_in(const pr_pub_table *t, const pr_pub_table *const *tabs,
-                                    size_t n)
+const pr_pub_table *sanity_identical_in(const pr_pub_table *t, const pr_pub_table *const *tabs,
+                                        size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (tabs[i] != t && sn_identical(t, tabs[i]))
+        if (tabs[i] != t && sanity_identical(t, tabs[i]))
             return tabs[i];
     return NULL;
 }
 
-void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sn_notes *nt,
-                       pr_err *err)
+void sanity_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sanity_notes *nt,
+                           pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
     for (const char *p = other->precision; *p; p++)
@@ -244,51 +250,53 @@ void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, s
     pr_buf_free(&b);
 }
 
-void sn_identical_logs_note(const lang *l, const char *first, const char *second,
-                            const char *logs, sn_notes *nt, pr_err *err)
+void sanity_identical_logs_note(const lang *l, const char *first, const char *second,
+                                const char *logs, sanity_notes *nt, pr_err *err)
 {
     json_t *v = json_pack("{s:s,s:s,s:s}", "first", first, "second", second, "logs", logs);
     flag(l, "sanity_identical_logs", v, NULL, nt, err);
     json_decref(v);
 }
 
-void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                        const char *src, const char *base_src, pr_buf *mark, sn_notes *nt,
-                        pr_err *err)
+void sanity_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                            const char *src, const char *base_src, pr_buf *mark, sanity_notes *nt,
+                            pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
-    pv_count_label(l, p, nodes, gpus, &b, err);
-    json_t *v = json_pack("{s:s,s:s,s:s}", "count", pr_buf_cstr(&b), "src", src, "base_src",
-                          base_src);
+    platform_count_label(l, p, nodes, gpus, &b, err);
+    json_t *v =
+        json_pack("{s:s,s:s,s:s}", "count", pr_buf_cstr(&b), "src", src, "base_src", base_src);
     flag(l, "sanity_other_base", v, mark, nt, err);
     json_decref(v);
     pr_buf_free(&b);
 }
 
-void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                          const char *set, const char *base_set, const json_t *diffs,
-                          pr_buf *mark, sn_notes *nt, pr_err *err)
+void sanity_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                              const char *set, const char *base_set, const json_t *diffs,
+                              pr_buf *mark, sanity_notes *nt, pr_err *err)
 {
-    sn_diff_note(l, p, nodes, gpus, set, base_set, diffs, 0, mark, nt, err);
+    sanity_diff_note(l, p, nodes, gpus, set, base_set, diffs, 0, mark, nt, err);
 }
 
-void sn_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, const char *set,
-                  const char *base_set, const json_t *diffs, int other_rule, pr_buf *mark,
-                  sn_notes *nt, pr_err *err)
+void sanity_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, const char *set,
+                      const char *base_set, const json_t *diffs, int other_rule, pr_buf *mark,
+                      sanity_notes *nt, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT, what = PR_BUF_INIT;
-    pv_count_label(l, p, nodes, gpus, &b, err);
+    platform_count_label(l, p, nodes, gpus, &b, err);
     size_t i;
     json_t *d;
-    json_array_foreach(diffs, i, d) {
+    json_array_foreach(diffs, i, d)
+    {
         char key[32];
-        snprintf(key, sizeof key, "rs_what_%s", pr_json_str(d, "what"));
+        snprintf(key, sizeof key, "rs_what_%s", pr_jdoc_json_str(d, "what"));
         if (i)
             pr_buf_puts(&what, lang_str(l, "list_sep"));
-        json_t *v = json_pack("{s:s,s:s}", "a", pr_json_str(d, "a"), "b", pr_json_str(d, "b"));
-        if (pr_json_str(d, "kind")) {
+        json_t *v =
+            json_pack("{s:s,s:s}", "a", pr_jdoc_json_str(d, "a"), "b", pr_jdoc_json_str(d, "b"));
+        if (pr_jdoc_json_str(d, "kind")) {
             char label[40];
-            snprintf(label, sizeof label, "env_%s", pr_json_str(d, "kind"));
+            snprintf(label, sizeof label, "env_%s", pr_jdoc_json_str(d, "kind"));
             json_object_set_new(v, "label", json_string(lang_str(l, label)));
         }
         lang_fmt(l, key, v, &what, err);
@@ -306,19 +314,19 @@ void sn_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, cons
     pr_buf_free(&what);
 }
 
-void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                         long long records, pr_buf *mark, sn_notes *nt, pr_err *err)
+void sanity_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                             long long records, pr_buf *mark, sanity_notes *nt, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
-    pv_count_label(l, p, nodes, gpus, &b, err);
-    json_t *v = json_pack("{s:s,s:I,s:i}", "count", pr_buf_cstr(&b), "records",
-                          (json_int_t)records, "min", SN_FEW_RECORDS);
+    platform_count_label(l, p, nodes, gpus, &b, err);
+    json_t *v = json_pack("{s:s,s:I,s:i}", "count", pr_buf_cstr(&b), "records", (json_int_t)records,
+                          "min", SN_FEW_RECORDS);
     flag(l, "sanity_few_records", v, mark, nt, err);
     json_decref(v);
     pr_buf_free(&b);
 }
 
-size_t sn_unsteady_count(const pr_record *const *recs, size_t n)
+size_t sanity_unsteady_count(const pr_record *const *recs, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -326,12 +334,12 @@ size_t sn_unsteady_count(const pr_record *const *recs, size_t n)
     return k;
 }
 
-void sn_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                      const pr_record *const *recs, size_t n, pr_buf *mark, sn_notes *nt,
-                      pr_err *err)
+void sanity_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                          const pr_record *const *recs, size_t n, pr_buf *mark, sanity_notes *nt,
+                          pr_err *err)
 {
     pr_buf b = PR_BUF_INIT, details = PR_BUF_INIT, num = PR_BUF_INIT;
-    pv_count_label(l, p, nodes, gpus, &b, err);
+    platform_count_label(l, p, nodes, gpus, &b, err);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *st = recs[i]->steady;
@@ -340,14 +348,13 @@ void sn_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
         if (k++)
             pr_buf_puts(&details, lang_str(l, "list_sep"));
         pr_buf_clear(&num);
-        pr_md_number(&num, json_number_value(json_object_get(st, "cv")) * 100,
-                     PR_DECIMALS_PERCENT);
+        md_number(&num, json_number_value(json_object_get(st, "cv")) * 100, PR_DECIMALS_PERCENT);
         char run[24];
         snprintf(run, sizeof run, "r%d", recs[i]->repeat);
         /* "O" takes its own references to the record's numbers */
-        json_t *v = json_pack("{s:s,s:s,s:O,s:O,s:O}", "run", run, "cv", pr_buf_cstr(&num),
-                              "first", json_object_get(st, "first"), "last",
-                              json_object_get(st, "last"), "steps", json_object_get(st, "steps"));
+        json_t *v = json_pack("{s:s,s:s,s:O,s:O,s:O}", "run", run, "cv", pr_buf_cstr(&num), "first",
+                              json_object_get(st, "first"), "last", json_object_get(st, "last"),
+                              "steps", json_object_get(st, "steps"));
         json_t *step = json_object_get(st, "regime_step");
         if (step)
             json_object_set(v, "step", step);

@@ -27,10 +27,10 @@
 
 #include <stddef.h>
 
+#include "1-load/data.h"
 #include "buf.h"
-#include "data.h"
 #include "err.h"
-#include "lang.h"
+#include "template/lang.h"
 
 #define SN_EFF_TOL 0.01
 #define SN_JUMP_TOL 0.25
@@ -39,35 +39,35 @@
 #define SN_FEW_RECORDS 10
 
 /* One figure of a series: a row of a table, in device-count order. */
-typedef struct sn_point {
+typedef struct sanity_point {
     int nodes, gpus;
-    int has;      /* 0: a state (TODO, OOM), no figure */
+    int has; /* 0: a state (TODO, OOM), no figure */
     double value;
-    int decimals; /* as printed (lib/stats.h) */
+    int decimals;    /* as printed (lib/stats.h) */
     const void *set; /* the run set the figure is of (a pr_run), NULL when not known: the
                       * series rules set a figure against one of its own run set only (no
                       * efficiency or fall across clusters or dates) */
-    int lower;    /* 1: the figure is a time (its unit is better lower, lib/unitdir.h):
+    int lower;       /* 1: the figure is a time (its unit is better lower, lib/unitdir.h):
                    * the rules below speak of throughput (efficiency, falls, jumps per
                    * GPU) and do not judge it */
-} sn_point;
+} sanity_point;
 
 /* The footnotes of one table.  Each flag gets the next letter (a, b, …);
  * its mark goes into the flagged row's cell and its text into notes as a
  * list item.  No letters when !lettered (a list of its own: the audit). */
-typedef struct sn_notes {
+typedef struct sanity_notes {
     pr_buf notes;
     int next, lettered;
     const char *who; /* Markdown written before each footnote's text ("PyTorch: "); may be
                       * NULL.  Borrowed. */
-} sn_notes;
+} sanity_notes;
 
-void sn_notes_init(sn_notes *n, int lettered);
-void sn_notes_free(sn_notes *n);
+void sanity_notes_init(sanity_notes *n, int lettered);
+void sanity_notes_free(sanity_notes *n);
 
 /* The points of published table t in device-count order, into pts (room
  * for t->nrows); returns how many. */
-size_t sn_pub_points(const pr_pub_table *t, sn_point *pts);
+size_t sanity_pub_points(const pr_pub_table *t, sanity_point *pts);
 
 /* The series rules, one bit each. */
 enum { SN_SUPERLINEAR = 1, SN_FALLS = 2, SN_JUMP = 4 };
@@ -76,67 +76,67 @@ enum { SN_SUPERLINEAR = 1, SN_FALLS = 2, SN_JUMP = 4 };
  * efficiency, per-device and falling rules; 0 when none.  Needs no
  * language: the report model's flag pass (flags.h) decides with it, and
  * the notes below say the same in words. */
-unsigned sn_point_flags(const sn_point *pts, size_t n, size_t i);
+unsigned sanity_point_flags(const sanity_point *pts, size_t n, size_t i);
 
-/* The footnotes of point i's flags (sn_point_flags) on machine p (words for
+/* The footnotes of point i's flags (sanity_point_flags) on machine p (words for
  * a CPU's processes); its marks into mark (may be NULL).  Returns how many
  * flags. */
-size_t sn_point_notes(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
-                      size_t i, pr_buf *mark, sn_notes *nt, pr_err *err);
+size_t sanity_point_notes(const lang *l, const pr_platform *p, const sanity_point *pts, size_t n,
+                          size_t i, pr_buf *mark, sanity_notes *nt, pr_err *err);
 
 /* Checks series pts[0..n) (device-count order) on machine p: every
- * point's notes (sn_point_notes).  Marks go into marks[i] (may be NULL),
+ * point's notes (sanity_point_notes).  Marks go into marks[i] (may be NULL),
  * footnotes into nt.  Returns the flags. */
-size_t sn_check_series(const lang *l, const pr_platform *p, const sn_point *pts, size_t n,
-                       pr_buf *marks, sn_notes *nt, pr_err *err);
+size_t sanity_check_series(const lang *l, const pr_platform *p, const sanity_point *pts, size_t n,
+                           pr_buf *marks, sanity_notes *nt, pr_err *err);
 
 /* 1 when a and b, two configurations of one framework, platform and
  * source, print the same figures at the same rows (two figures at least). */
-int sn_identical(const pr_pub_table *a, const pr_pub_table *b);
+int sanity_identical(const pr_pub_table *a, const pr_pub_table *b);
 /* The first table of tabs[0..n) identical to t (t itself skipped); NULL
  * when none. */
-const pr_pub_table *sn_identical_in(const pr_pub_table *t, const pr_pub_table *const *tabs,
-                                    size_t n);
+const pr_pub_table *sanity_identical_in(const pr_pub_table *t, const pr_pub_table *const *tabs,
+                                        size_t n);
 /* The footnote of t being identical to other; mark (may be NULL) gets the
  * mark. */
-void sn_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sn_notes *nt,
-                       pr_err *err);
+void sanity_identical_note(const lang *l, const pr_pub_table *other, pr_buf *mark, sanity_notes *nt,
+                           pr_err *err);
 
 /* The note of two figures read from byte-identical logs (Markdown: first,
  * second, and the logs' sources). */
-void sn_identical_logs_note(const lang *l, const char *first, const char *second,
-                            const char *logs, sn_notes *nt, pr_err *err);
+void sanity_identical_logs_note(const lang *l, const char *first, const char *second,
+                                const char *logs, sanity_notes *nt, pr_err *err);
 
 /* The footnote of a speedup at nodes × gpus whose baseline comes from
  * source base_src and the figure from src (Markdown both). */
-void sn_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                        const char *src, const char *base_src, pr_buf *mark, sn_notes *nt,
-                        pr_err *err);
+void sanity_other_base_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                            const char *src, const char *base_src, pr_buf *mark, sanity_notes *nt,
+                            pr_err *err);
 /* Flags a figure at nodes × gpus read from only records records (steps)
  * of its log. */
-void sn_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                         long long records, pr_buf *mark, sn_notes *nt, pr_err *err);
+void sanity_few_records_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                             long long records, pr_buf *mark, sanity_notes *nt, pr_err *err);
 
 /* Flags a figure at nodes × gpus whose runs include unsteady ones: recs
  * (n) are the cell's records, the unsteady ones (steady.h) named with
  * their window, CV and regime change. */
-void sn_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                      const pr_record *const *recs, size_t n, pr_buf *mark, sn_notes *nt,
-                      pr_err *err);
+void sanity_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                          const pr_record *const *recs, size_t n, pr_buf *mark, sanity_notes *nt,
+                          pr_err *err);
 /* How many of recs (n) are successful and unsteady. */
-size_t sn_unsteady_count(const pr_record *const *recs, size_t n);
+size_t sanity_unsteady_count(const pr_record *const *recs, size_t n);
 
 /* Flags a speedup whose 1-GPU baseline comes from another run set of the
  * same source (runset.h): set and base_set are the run sets' titles, diffs
- * what differs between them (rs_diff's array). */
-void sn_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
-                          const char *set, const char *base_set, const json_t *diffs,
-                          pr_buf *mark, sn_notes *nt, pr_err *err);
+ * what differs between them (runset_diff's array). */
+void sanity_other_runset_note(const lang *l, const pr_platform *p, int nodes, int gpus,
+                              const char *set, const char *base_set, const json_t *diffs,
+                              pr_buf *mark, sanity_notes *nt, pr_err *err);
 /* The same with other_rule set: the figure and its baseline were read with
  * two parse rules (diffs names them), so no speedup or efficiency is shown
  * across them; set and base_set equal when one run set holds both. */
-void sn_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, const char *set,
-                  const char *base_set, const json_t *diffs, int other_rule, pr_buf *mark,
-                  sn_notes *nt, pr_err *err);
+void sanity_diff_note(const lang *l, const pr_platform *p, int nodes, int gpus, const char *set,
+                      const char *base_set, const json_t *diffs, int other_rule, pr_buf *mark,
+                      sanity_notes *nt, pr_err *err);
 
 #endif

@@ -32,14 +32,14 @@ struct pr_sweep {
     size_t nrows, caprows;
 };
 
-pr_sweep *pr_sweep_new(void)
+pr_sweep *sweep_new(void)
 {
     pr_sweep *s = pr_xcalloc(1, sizeof *s);
     s->peak = NAN;
     return s;
 }
 
-void pr_sweep_free(pr_sweep *s)
+void sweep_free(pr_sweep *s)
 {
     if (!s)
         return;
@@ -72,8 +72,8 @@ static int same_cell(const column *a, const column *b)
  * when new. */
 static size_t column_for(pr_sweep *s, const char *name, const pr_sweep_cell *cell)
 {
-    column probe = {(char *)name, NULL, (char *)cell->precision, NULL, NULL,
-                    cell->batch_size, cell->nodes, cell->gpus};
+    column probe = {(char *)name, NULL,      (char *)cell->precision, NULL, NULL, cell->batch_size,
+                    cell->nodes,  cell->gpus};
     for (size_t i = 0; i < s->ncols; i++)
         if (strcmp(s->cols[i].name, name) == 0 && same_cell(&s->cols[i], &probe))
             return i;
@@ -134,12 +134,16 @@ static int set_kind(pr_sweep *s, pr_sweep_x x, const char *unit, const char *whe
         return 0;
     }
     if (s->x != x)
-        return pr_err_set(err, where, 0, 0, field, "rows keyed by %s, but this framework's "
-                          "other tables are keyed by %s", x == PR_SWEEP_SHAPE ? "shapes" : "sizes",
+        return pr_err_set(err, where, 0, 0, field,
+                          "rows keyed by %s, but this framework's "
+                          "other tables are keyed by %s",
+                          x == PR_SWEEP_SHAPE ? "shapes" : "sizes",
                           s->x == PR_SWEEP_SHAPE ? "shapes" : "sizes");
     if (strcmp(s->unit, unit) != 0)
-        return pr_err_set(err, where, 0, 0, field, "unit \"%s\", but this framework's other "
-                          "tables are in \"%s\"", unit, s->unit);
+        return pr_err_set(err, where, 0, 0, field,
+                          "unit \"%s\", but this framework's other "
+                          "tables are in \"%s\"",
+                          unit, s->unit);
     return 0;
 }
 
@@ -166,7 +170,8 @@ static int add_table(pr_sweep *s, const json_t *t, const pr_sweep_cell *cell, co
         const json_t *r = json_array_get(rows, i), *x = json_array_get(r, 0);
         if (json_array_size(r) != nc + 1 || (shape ? !json_is_string(x) : !json_is_number(x)))
             continue;
-        size_t at = shape ? row_for(s, 0, json_string_value(x)) : row_for(s, json_number_value(x), NULL);
+        size_t at =
+            shape ? row_for(s, 0, json_string_value(x)) : row_for(s, json_number_value(x), NULL);
         row *rw = &s->rows[at];
         for (size_t c = 0; c < nc; c++) {
             const json_t *v = json_array_get(r, c + 1);
@@ -180,8 +185,8 @@ static int add_table(pr_sweep *s, const json_t *t, const pr_sweep_cell *cell, co
 }
 
 /* metrics.series: {"x": "bytes", "y": name, "points": [[x, y], ...]}. */
-static int add_series(pr_sweep *s, const json_t *t, const char *unit,
-                      const pr_sweep_cell *cell, const char *where, pr_err *err)
+static int add_series(pr_sweep *s, const json_t *t, const char *unit, const pr_sweep_cell *cell,
+                      const char *where, pr_err *err)
 {
     const char *y = json_string_value(json_object_get(t, "y"));
     const json_t *pts = json_object_get(t, "points");
@@ -201,8 +206,8 @@ static int add_series(pr_sweep *s, const json_t *t, const char *unit,
     return 0;
 }
 
-int pr_sweep_add(pr_sweep *s, const json_t *metrics, const char *unit,
-                 const pr_sweep_cell *cell, const char *where, pr_err *err)
+int sweep_add(pr_sweep *s, const json_t *metrics, const char *unit, const pr_sweep_cell *cell,
+              const char *where, pr_err *err)
 {
     const json_t *t = metrics ? json_object_get(metrics, "table") : NULL;
     if (json_is_object(t))
@@ -213,7 +218,7 @@ int pr_sweep_add(pr_sweep *s, const json_t *metrics, const char *unit,
     return 0;
 }
 
-void pr_sweep_finish(pr_sweep *s)
+void sweep_finish(pr_sweep *s)
 {
     for (size_t i = 0; i < s->ncols; i++) {
         column *c = &s->cols[i];
@@ -238,27 +243,51 @@ void pr_sweep_finish(pr_sweep *s)
     }
 }
 
-pr_sweep_x pr_sweep_xkind(const pr_sweep *s) { return s->x; }
-const char *pr_sweep_unit(const pr_sweep *s) { return s->unit ? s->unit : ""; }
-double pr_sweep_peak(const pr_sweep *s) { return s->peak; }
-size_t pr_sweep_nrows(const pr_sweep *s) { return s->nrows; }
-size_t pr_sweep_ncols(const pr_sweep *s) { return s->ncols; }
-double pr_sweep_row_bytes(const pr_sweep *s, size_t r) { return s->rows[r].bytes; }
-const char *pr_sweep_row_shape(const pr_sweep *s, size_t r) { return s->rows[r].shape; }
-const char *pr_sweep_col_name(const pr_sweep *s, size_t c) { return s->cols[c].name; }
+pr_sweep_x sweep_xkind(const pr_sweep *s)
+{
+    return s->x;
+}
+const char *sweep_unit(const pr_sweep *s)
+{
+    return s->unit ? s->unit : "";
+}
+double sweep_peak(const pr_sweep *s)
+{
+    return s->peak;
+}
+size_t sweep_nrows(const pr_sweep *s)
+{
+    return s->nrows;
+}
+size_t sweep_ncols(const pr_sweep *s)
+{
+    return s->ncols;
+}
+double sweep_row_bytes(const pr_sweep *s, size_t r)
+{
+    return s->rows[r].bytes;
+}
+const char *sweep_row_shape(const pr_sweep *s, size_t r)
+{
+    return s->rows[r].shape;
+}
+const char *sweep_col_name(const pr_sweep *s, size_t c)
+{
+    return s->cols[c].name;
+}
 
-const char *pr_sweep_col_label(const pr_sweep *s, size_t c)
+const char *sweep_col_label(const pr_sweep *s, size_t c)
 {
     return s->cols[c].label ? s->cols[c].label : s->cols[c].name;
 }
 
-pr_sweep_state pr_sweep_get(const pr_sweep *s, size_t r, size_t c, double *v)
+pr_sweep_state sweep_get(const pr_sweep *s, size_t r, size_t c, double *v)
 {
     *v = s->rows[r].v[c];
     return s->rows[r].state[c];
 }
 
-long pr_sweep_find_row(const pr_sweep *s, const pr_sweep *other, size_t r)
+long sweep_find_row(const pr_sweep *s, const pr_sweep *other, size_t r)
 {
     if (s->x != other->x)
         return -1;
@@ -270,7 +299,7 @@ long pr_sweep_find_row(const pr_sweep *s, const pr_sweep *other, size_t r)
     return -1;
 }
 
-long pr_sweep_find_col(const pr_sweep *s, const char *name, const pr_sweep *other, size_t c)
+long sweep_find_col(const pr_sweep *s, const char *name, const pr_sweep *other, size_t c)
 {
     for (size_t i = 0; i < s->ncols; i++)
         if (strcmp(s->cols[i].name, name) == 0 && same_cell(&s->cols[i], &other->cols[c]))

@@ -15,7 +15,7 @@
  * batch size, nodes, GPUs): "copy" of perfrepro-gpu at FP32 on 1 GPU meets
  * "copy" of PyTorch at FP32 on 1 GPU.
  *
- * Memory: a pr_sweep owns copies of everything added; pr_sweep_free frees it.
+ * Memory: a pr_sweep owns copies of everything added; sweep_free frees it.
  */
 #ifndef PR_SWEEP_H
 #define PR_SWEEP_H
@@ -40,37 +40,37 @@ typedef struct pr_sweep_cell {
 /* A value's state in the grid. */
 typedef enum { PR_SWEEP_ABSENT, PR_SWEEP_VALUE, PR_SWEEP_NA } pr_sweep_state;
 
-pr_sweep *pr_sweep_new(void);
-void pr_sweep_free(pr_sweep *s);
+pr_sweep *sweep_new(void);
+void sweep_free(pr_sweep *s);
 
 /* Adds the table in metrics (borrowed; NULL or no table: nothing added,
  * returns 0).  unit is the record's UNIT (a series has none of its own).
  * The table's shape was checked when its record was loaded (record.c).  A
  * table whose x kind or unit differs from the tables added before is an
  * error naming where (the record's file) and the field: returns -1. */
-int pr_sweep_add(pr_sweep *s, const json_t *metrics, const char *unit,
-                 const pr_sweep_cell *cell, const char *where, pr_err *err);
+int sweep_add(pr_sweep *s, const json_t *metrics, const char *unit, const pr_sweep_cell *cell,
+              const char *where, pr_err *err);
 
-/* Builds the column labels; call after the last pr_sweep_add. */
-void pr_sweep_finish(pr_sweep *s);
+/* Builds the column labels; call after the last sweep_add. */
+void sweep_finish(pr_sweep *s);
 
-pr_sweep_x pr_sweep_xkind(const pr_sweep *s); /* PR_SWEEP_NONE: nothing added */
-const char *pr_sweep_unit(const pr_sweep *s);
-double pr_sweep_peak(const pr_sweep *s);      /* NAN when no table gave one */
-size_t pr_sweep_nrows(const pr_sweep *s);
-size_t pr_sweep_ncols(const pr_sweep *s);
+pr_sweep_x sweep_xkind(const pr_sweep *s); /* PR_SWEEP_NONE: nothing added */
+const char *sweep_unit(const pr_sweep *s);
+double sweep_peak(const pr_sweep *s); /* NAN when no table gave one */
+size_t sweep_nrows(const pr_sweep *s);
+size_t sweep_ncols(const pr_sweep *s);
 /* Row r's x: bytes (PR_SWEEP_BYTES) or the shape text "MxNxK". */
-double pr_sweep_row_bytes(const pr_sweep *s, size_t r);
-const char *pr_sweep_row_shape(const pr_sweep *s, size_t r);
-const char *pr_sweep_col_name(const pr_sweep *s, size_t c);
-const char *pr_sweep_col_label(const pr_sweep *s, size_t c);
-pr_sweep_state pr_sweep_get(const pr_sweep *s, size_t r, size_t c, double *v);
+double sweep_row_bytes(const pr_sweep *s, size_t r);
+const char *sweep_row_shape(const pr_sweep *s, size_t r);
+const char *sweep_col_name(const pr_sweep *s, size_t c);
+const char *sweep_col_label(const pr_sweep *s, size_t c);
+pr_sweep_state sweep_get(const pr_sweep *s, size_t r, size_t c, double *v);
 
 /* The row of s with the same x as row r of other; -1 when none. */
-long pr_sweep_find_row(const pr_sweep *s, const pr_sweep *other, size_t r);
+long sweep_find_row(const pr_sweep *s, const pr_sweep *other, size_t r);
 /* The column of s named name in the same cell as column c of other (other
  * may be s); -1 when none. */
-long pr_sweep_find_col(const pr_sweep *s, const char *name, const pr_sweep *other, size_t c);
+long sweep_find_col(const pr_sweep *s, const char *name, const pr_sweep *other, size_t c);
 
 /* One ratio a hardware page states (5-views/page_hw.c) and its chart
  * draws: column of_col of the page's table divided by column to_col of to

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "md.h"
+#include "1-load/runset.h"
+#include "base/md.h"
 #include "mdtable.h"
-#include "runset.h"
 #include "view.h"
 
-const char *cmp_platform_title(const lang *l, const pr_platform *p)
+const char *compare_platform_title(const lang *l, const pr_platform *p)
 {
     if (!p)
         return lang_str(l, "platform_unknown");
@@ -17,7 +17,7 @@ const char *cmp_platform_title(const lang *l, const pr_platform *p)
 }
 
 /* The view class_config_name reads; a new reference the caller owns. */
-static json_t *config_view(const lang *l, const rm_cfg *c, int with_platform)
+static json_t *config_view(const lang *l, const rmodel_cfg *c, int with_platform)
 {
     const char *title = strcmp(l->code, "zh") == 0 ? c->klass->title_zh : c->klass->title_en;
     json_t *v = json_object();
@@ -30,18 +30,19 @@ static json_t *config_view(const lang *l, const rm_cfg *c, int with_platform)
     else if (c->bs > 0 && !c->hardware)
         json_object_set_new(v, "batch", json_integer(c->bs));
     if (with_platform)
-        json_object_set_new(v, "platform", json_string(cmp_platform_title(l, c->platform)));
+        json_object_set_new(v, "platform", json_string(compare_platform_title(l, c->platform)));
     return v;
 }
 
-void cmp_config_name(const lang *l, const rm_cfg *c, int with_platform, pr_buf *out, pr_err *err)
+void compare_config_name(const lang *l, const rmodel_cfg *c, int with_platform, pr_buf *out,
+                         pr_err *err)
 {
     json_t *v = config_view(l, c, with_platform);
     lang_fmt(l, "class_config_name", v, out, err);
     json_decref(v);
 }
 
-char *cmp_config_plain(const lang *l, const rm_cfg *c, int with_platform, pr_err *err)
+char *compare_config_plain(const lang *l, const rmodel_cfg *c, int with_platform, pr_err *err)
 {
     json_t *v = config_view(l, c, with_platform);
     char *s = lang_fmt_plain(l, "class_config_name", v, err);
@@ -49,21 +50,21 @@ char *cmp_config_plain(const lang *l, const rm_cfg *c, int with_platform, pr_err
     return s;
 }
 
-int cmp_col_mode(const rm_mcfg *mc, size_t col, pr_buf *out)
+int compare_col_mode(const rmodel_mcfg *mc, size_t col, pr_buf *out)
 {
     const pr_prec_class *k = mc->cfg.klass;
     if (!k->modes[0] || !k->modes[1])
         return 0;
-    mdt_mode_name(mc->fcfgs[col]->precision, out);
+    mdtable_mode_name(mc->fcfgs[col]->precision, out);
     return 1;
 }
 
-void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
+void compare_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *err)
 {
     pr_buf label = PR_BUF_INIT, src = PR_BUF_INIT;
-    pr_md_text(&label, t->label);
+    md_text(&label, t->label);
     if (t->source_url)
-        mdt_link_url(&src, pr_buf_cstr(&label), t->source_url);
+        mdtable_link_url(&src, pr_buf_cstr(&label), t->source_url);
     else
         pr_buf_puts(&src, pr_buf_cstr(&label));
     json_t *v = json_object();
@@ -77,7 +78,7 @@ void cmp_pub_source(const lang *l, const pr_pub_table *t, pr_buf *out, pr_err *e
 }
 
 /* 1 when cell rc shows a figure (runs' or published). */
-static int has_figure(const rm_cell *rc)
+static int has_figure(const rmodel_cell *rc)
 {
     return rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED;
 }
@@ -89,14 +90,14 @@ typedef struct {
     int repro_cols, fig_cols, figs;
 } mc_count;
 
-static mc_count count_mc(const rm_mcfg *mc, int gpus)
+static mc_count count_mc(const rmodel_mcfg *mc, int gpus)
 {
     mc_count k = {0, 0, 0};
     for (size_t i = 0; i < mc->ncols; i++) {
-        const rm_cfg *c = mc->fcfgs[i];
+        const rmodel_cfg *c = mc->fcfgs[i];
         int repro = 0, fig = 0;
         for (size_t r = 0; r < c->ncells; r++) {
-            const rm_cell *rc = &c->cells[r];
+            const rmodel_cell *rc = &c->cells[r];
             if (gpus && rc->gpus != gpus)
                 continue;
             repro |= rc->origin == RM_MEASURED;
@@ -114,16 +115,16 @@ static mc_count count_mc(const rm_mcfg *mc, int gpus)
  * record of a model at every configuration (issue 31 #17). */
 static const char *runset_last(const pr_run *run)
 {
-    return rs_first(run)[0] ? rs_last(run) : "";
+    return runset_first_date(run)[0] ? runset_last_date(run) : "";
 }
 
 /* How many of m's frameworks have their newest run set (by its last date)
  * on platform p. */
-static int newest_cover(const rm_model *m, const pr_platform *p)
+static int newest_cover(const rmodel_model *m, const pr_platform *p)
 {
     int n = 0;
     for (size_t i = 0; i < m->nfws; i++) {
-        const rm_fw *f = m->fws[i];
+        const rmodel_fw *f = m->fws[i];
         const char *best = "";
         const pr_platform *at = NULL;
         for (size_t j = 0; j < f->nrecs; j++) {
@@ -139,11 +140,11 @@ static int newest_cover(const rm_model *m, const pr_platform *p)
 }
 
 /* How many of m's frameworks have a reproduced figure on platform p. */
-static int repro_cover(const rm_model *m, const pr_platform *p)
+static int repro_cover(const rmodel_model *m, const pr_platform *p)
 {
     int n = 0;
     for (size_t i = 0; i < m->nfws; i++) {
-        const rm_fw *f = m->fws[i];
+        const rmodel_fw *f = m->fws[i];
         int has = 0;
         for (size_t j = 0; j < f->ncfgs && !has; j++)
             for (size_t r = 0; f->cfgs[j].platform == p && r < f->cfgs[j].ncells && !has; r++)
@@ -158,7 +159,7 @@ static int repro_cover(const rm_model *m, const pr_platform *p)
  * or more have a reproduced figure, then any figure); else where the most
  * frameworks have a reproduced figure, then any figure, then the larger
  * count.  0 when mc has no figure. */
-static int choose_gpus(const rm_mcfg *mc)
+static int choose_gpus(const rmodel_mcfg *mc)
 {
     for (int repro = 1; repro >= 0; repro--) {
         int best = 0;
@@ -195,17 +196,21 @@ static int choose_gpus(const rm_mcfg *mc)
  * most frameworks have reproduced figures; the configuration where the
  * most frameworks have reproduced figures, then any figures, then the most
  * figures; the first in the model page's order. */
-static const rm_mcfg *choose_cfg(const rm_model *m)
+static const rmodel_mcfg *choose_cfg(const rmodel_model *m)
 {
-    const rm_mcfg *best = NULL;
+    const rmodel_mcfg *best = NULL;
     int bv[6] = {0};
     for (size_t i = 0; i < m->ncfgs; i++) {
-        const rm_mcfg *mc = &m->cfgs[i];
+        const rmodel_mcfg *mc = &m->cfgs[i];
         mc_count k = count_mc(mc, 0);
         if (!k.figs)
             continue;
-        int v[6] = {k.repro_cols > 0, newest_cover(m, mc->cfg.platform),
-                    repro_cover(m, mc->cfg.platform), k.repro_cols, k.fig_cols, k.figs};
+        int v[6] = {k.repro_cols > 0,
+                    newest_cover(m, mc->cfg.platform),
+                    repro_cover(m, mc->cfg.platform),
+                    k.repro_cols,
+                    k.fig_cols,
+                    k.figs};
         int cmp = 0;
         for (int j = 0; j < 6 && !cmp; j++)
             cmp = v[j] - bv[j];
@@ -217,14 +222,14 @@ static const rm_mcfg *choose_cfg(const rm_model *m)
     return best;
 }
 
-void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h)
+void compare_headline_of(const rmodel_world *w, const rmodel_model *m, compare_headline *h)
 {
     memset(h, 0, sizeof *h);
-    const pr_model_decl *d = pr_decl_model(&w->d->decls, m->id);
+    const pr_model_decl *d = decl_model(&w->d->decls, m->id);
     h->declared = d;
     for (size_t i = 0; d && i < m->ncfgs; i++) {
-        const rm_mcfg *mc = &m->cfgs[i];
-        const rm_cfg *c = &mc->cfg;
+        const rmodel_mcfg *mc = &m->cfgs[i];
+        const rmodel_cfg *c = &mc->cfg;
         if (c->platform == d->platform && c->klass == d->precision_class &&
             c->bs == d->batch_size && count_mc(mc, d->gpus).fig_cols) {
             h->mc = mc;
@@ -237,25 +242,25 @@ void cmp_headline_of(const rm_world *w, const rm_model *m, cmp_headline *h)
     h->gpus = h->mc ? choose_gpus(h->mc) : 0;
 }
 
-const rm_mcfg *cmp_headline_cfg(const rm_world *w, const rm_model *m,
-                                const pr_model_decl **decl)
+const rmodel_mcfg *compare_headline_cfg(const rmodel_world *w, const rmodel_model *m,
+                                        const pr_model_decl **decl)
 {
-    cmp_headline h;
-    cmp_headline_of(w, m, &h);
+    compare_headline h;
+    compare_headline_of(w, m, &h);
     if (decl)
         *decl = h.decl;
     return h.mc;
 }
 
-const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
+const rmodel_cell *compare_headline_cell(const rmodel_mcfg *mc, const rmodel_fw *f, int gpus)
 {
-    const rm_cell *best = NULL;
+    const rmodel_cell *best = NULL;
     for (size_t i = 0; mc && i < mc->ncols; i++) {
         if (mc->fws[i] != f)
             continue;
-        const rm_cfg *c = mc->fcfgs[i];
+        const rmodel_cfg *c = mc->fcfgs[i];
         for (size_t r = 0; r < c->ncells; r++) {
-            const rm_cell *rc = &c->cells[r];
+            const rmodel_cell *rc = &c->cells[r];
             if (rc->gpus != gpus || rc->origin == RM_NONE)
                 continue;
             /* A figure over a state; then the fewest nodes. */
@@ -267,7 +272,7 @@ const rm_cell *cmp_headline_cell(const rm_mcfg *mc, const rm_fw *f, int gpus)
     return best;
 }
 
-const au_item *cmp_audit_differs(const au_model *a, const pr_record *r)
+const audit_item *compare_audit_differs(const audit_model *a, const pr_record *r)
 {
     for (size_t i = 0; a && r && i < a->nitems; i++)
         if (a->items[i].rec == r && a->items[i].verdict == AU_DIFFERS && !a->items[i].other_bs)
@@ -275,12 +280,12 @@ const au_item *cmp_audit_differs(const au_model *a, const pr_record *r)
     return NULL;
 }
 
-void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anchor,
-                       pr_err *err)
+void compare_audit_heading(const lang *l, const audit_item *it, pr_buf *md, pr_buf *anchor,
+                           pr_err *err)
 {
     const pr_pub_table *t = it->table;
     pr_buf config = PR_BUF_INIT, gpus = PR_BUF_INIT, plain = PR_BUF_INIT;
-    mdt_mode_name(t->precision, &config);
+    mdtable_mode_name(t->precision, &config);
     if (t->batch_label)
         pr_buf_printf(&config, " BS=%s", t->batch_label);
     else if (t->batch_size > 0)
@@ -288,38 +293,38 @@ void cmp_audit_heading(const lang *l, const au_item *it, pr_buf *md, pr_buf *anc
     lang_gpus_label(l, it->row->nodes, it->row->gpus, &gpus, err);
     size_t at = md->len;
     pr_buf_puts(md, "❌ ");
-    pr_md_text(md, t->model_title ? t->model_title : t->model);
+    md_text(md, t->model_title ? t->model_title : t->model);
     pr_buf_puts(md, " · ");
-    pr_md_text(md, t->framework_title ? t->framework_title : t->framework);
+    md_text(md, t->framework_title ? t->framework_title : t->framework);
     pr_buf_puts(md, " · ");
-    pr_md_text(md, pr_buf_cstr(&config));
+    md_text(md, pr_buf_cstr(&config));
     pr_buf_puts(md, " · ");
     pr_buf_puts(md, pr_buf_cstr(&gpus));
     pr_buf_puts(md, " · ");
-    pr_md_text(md, cmp_platform_title(l, t->platform));
+    md_text(md, compare_platform_title(l, t->platform));
     if (anchor) {
         /* Each heading is unique (one figure each): its anchor needs no
          * number. */
-        pr_md_anchors *a = pr_md_anchors_new();
-        pr_md_heading_plain(&plain, pr_buf_cstr(md) + at, md->len - at);
-        pr_md_anchors_add(a, pr_buf_cstr(&plain), anchor);
-        pr_md_anchors_free(a);
+        pr_md_anchors *a = md_anchors_new();
+        md_heading_plain(&plain, pr_buf_cstr(md) + at, md->len - at);
+        md_anchors_add(a, pr_buf_cstr(&plain), anchor);
+        md_anchors_free(a);
     }
     pr_buf_free(&config);
     pr_buf_free(&gpus);
     pr_buf_free(&plain);
 }
 
-const au_item *cmp_audit_of_cell(const au_model *a, const rm_cell *rc)
+const audit_item *compare_audit_of_cell(const audit_model *a, const rmodel_cell *rc)
 {
     if (!a || !rc)
         return NULL;
     if (rc->origin == RM_MEASURED && rc->imported)
-        return au_item_of_rec(a, rc->link_rec);
+        return audit_item_of_rec(a, rc->link_rec);
     if (rc->origin == RM_FAILED && rc->imported)
-        return au_item_of_rec(a, rc->fail_rec);
+        return audit_item_of_rec(a, rc->fail_rec);
     if (rc->origin == RM_PUBLISHED)
-        return au_item_of_row(a, rc->pub);
+        return audit_item_of_row(a, rc->pub);
     return NULL;
 }
 
@@ -331,8 +336,8 @@ static void to_top(const char *page_rel, pr_buf *out)
             pr_buf_puts(out, "../");
 }
 
-void cmp_audit_legend(const lang *l, const au_model *a, const char *model, const char *fw,
-                      const char *page_rel, json_t *view, pr_err *err)
+void compare_audit_legend(const lang *l, const audit_model *a, const char *model, const char *fw,
+                          const char *page_rel, json_t *view, pr_err *err)
 {
     int covered = 0;
     for (size_t i = 0; a && i < a->nitems && !covered; i++) {
@@ -347,12 +352,13 @@ void cmp_audit_legend(const lang *l, const au_model *a, const char *model, const
     json_t *v = json_pack("{s:s}", "link", pr_buf_cstr(&link));
     lang_fmt(l, "al_legend", v, &text, err);
     json_decref(v);
-    vw_str(view, "audit_legend", pr_buf_cstr(&text));
+    view_str(view, "audit_legend", pr_buf_cstr(&text));
     pr_buf_free(&link);
     pr_buf_free(&text);
 }
 
-void cmp_audit_verdict_link(const lang *l, const au_item *it, const char *page_rel, pr_buf *out)
+void compare_audit_verdict_link(const lang *l, const audit_item *it, const char *page_rel,
+                                pr_buf *out)
 {
     /* The verdicts' marks are the audit table's. */
     static const char *const marks[AU_NVERDICTS] = {"✅", "✂️", "❌", "❌", "∅", "❔"};
@@ -375,7 +381,7 @@ void cmp_audit_verdict_link(const lang *l, const au_item *it, const char *page_r
     pr_buf_puts(out, "\")");
 }
 
-void cmp_signed_pct(pr_buf *out, double pct)
+void compare_signed_pct(pr_buf *out, double pct)
 {
     pr_buf_printf(out, fabs(pct) >= 0.01 || pct == 0 ? "%+.2f%%" : "%+.2g%%", pct);
 }

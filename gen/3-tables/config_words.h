@@ -8,17 +8,17 @@
 #ifndef PR_CONFIG_WORDS_H
 #define PR_CONFIG_WORDS_H
 
+#include "2-model/rmodel.h"
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 
 /* A configuration's name ("FP32 BS=64"): as Markdown, appended to out; as
  * plain text (charts, table heads), a string the caller frees. */
-void config_words_name(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err);
+void config_words_name(const lang *l, const rmodel_cfg *c, pr_buf *out, pr_err *err);
 /* The name without its platform, "(published)" added when !measured: a
  * chart legend's (the title names the platform); the caller frees it. */
-char *config_words_short(const lang *l, const rm_cfg *c, int measured, pr_err *err);
-char *config_words_plain(const lang *l, const rm_cfg *c, pr_err *err);
+char *config_words_short(const lang *l, const rmodel_cfg *c, int measured, pr_err *err);
+char *config_words_plain(const lang *l, const rmodel_cfg *c, pr_err *err);
 
 #endif

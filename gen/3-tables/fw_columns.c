@@ -8,19 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/runset.h"
+#include "2-model/flags.h"
+#include "base/md.h"
 #include "compare.h"
-#include "flags.h"
 #include "fw_tables.h"
-#include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
-#include "runset.h"
 
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
  * NAN without a baseline. */
-static double scaling_cells(const lang *l, pr_dir dir, double value, double base, int gpus,
-                            pr_buf *sp, pr_buf *eff, vw_notes *nt)
+static double scaling_cells(const lang *l, pr_unitdir_dir dir, double value, double base, int gpus,
+                            pr_buf *sp, pr_buf *eff, view_notes *nt)
 {
     if (isnan(base)) {
         pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
@@ -29,9 +29,9 @@ static double scaling_cells(const lang *l, pr_dir dir, double value, double base
         return NAN;
     }
     double e;
-    double s = fwt_pub_speedup(dir, value, base, gpus, &e);
-    pr_md_number(sp, s, PR_DECIMALS_SPEEDUP);
-    pr_md_number(eff, e, PR_DECIMALS_PERCENT);
+    double s = fw_tables_pub_speedup(dir, value, base, gpus, &e);
+    md_number(sp, s, PR_DECIMALS_SPEEDUP);
+    md_number(eff, e, PR_DECIMALS_PERCENT);
     pr_buf_puts(eff, "%");
     return s;
 }
@@ -39,12 +39,12 @@ static double scaling_cells(const lang *l, pr_dir dir, double value, double base
 /* The speedup cell of a time whose global batch differs from the
  * baseline's: both times, the baseline's then this one's, and the note
  * that says why there is no speedup (efficiency: none). */
-static void batch_differs_cells(const lang *l, double value, double base, pr_buf *sp,
-                                pr_buf *eff, vw_notes *nt)
+static void batch_differs_cells(const lang *l, double value, double base, pr_buf *sp, pr_buf *eff,
+                                view_notes *nt)
 {
-    mdt_value(sp, base);
+    mdtable_value(sp, base);
     pr_buf_puts(sp, " → ");
-    mdt_value(sp, value);
+    mdtable_value(sp, value);
     pr_buf_puts(sp, "²");
     pr_buf_puts(eff, lang_str(l, "state_none"));
     nt->batch_differs = 1;
@@ -52,28 +52,28 @@ static void batch_differs_cells(const lang *l, double value, double base, pr_buf
 
 /* The median's order-statistic interval with its coverage ("98.00 –
  * 102.00 (75.0%)"); "—" for one run, which has none. */
-static void interval_cell(const rm_cell *rc, pr_buf *out)
+static void interval_cell(const rmodel_cell *rc, pr_buf *out)
 {
     if (rc->ci_coverage <= 0) {
         pr_buf_puts(out, "—");
         return;
     }
-    mdt_value(out, rc->ci_lo);
+    mdtable_value(out, rc->ci_lo);
     pr_buf_puts(out, " – ");
-    mdt_value(out, rc->ci_hi);
+    mdtable_value(out, rc->ci_hi);
     pr_buf_puts(out, " (");
-    pr_md_number(out, 100.0 * rc->ci_coverage, PR_DECIMALS_PERCENT);
+    md_number(out, 100.0 * rc->ci_coverage, PR_DECIMALS_PERCENT);
     pr_buf_puts(out, "%)");
 }
 
-/* The verdict (fwt_gap) on a gap between runs rc and published row pr in
+/* The verdict (fw_tables_gap) on a gap between runs rc and published row pr in
  * the gap cell: below PR_STATS_MIN_RUNS_GAP runs not judged (counted in
  * *insufficient, said once under the table); the flag when it differs. */
-static void gap_verdict(const lang *l, const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
-                        pr_buf *gap, vw_notes *nt, int *insufficient)
+static void gap_verdict(const lang *l, const rmodel_fw *f, const rmodel_cell *rc,
+                        const pr_pub_row *pr, pr_buf *gap, view_notes *nt, int *insufficient)
 {
     double pct;
-    fwt_gap_verdict v = fwt_gap(f, rc, pr, &pct);
+    fw_tables_gap_verdict v = fw_tables_gap(f, rc, pr, &pct);
     if (v == FWT_GAP_INSUFFICIENT) {
         nt->insufficient = 1;
         (*insufficient)++;
@@ -88,17 +88,17 @@ static void gap_verdict(const lang *l, const rm_fw *f, const rm_cell *rc, const 
 
 /* Where a cell's runs come from, as Markdown: measured here, or the
  * repository its imported logs were published in. */
-static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *err)
+static void runs_source(const lang *l, const rmodel_cell *rc, pr_buf *out, pr_err *err)
 {
     const json_t *src = rc->link_rec ? rc->link_rec->source : NULL;
     const char *repo = json_string_value(json_object_get(src, "repo"));
     if (!rc->imported || !repo) {
-        pr_buf_puts(out, lang_str(l, rc->imported ? "imported_source_unknown"
-                                                  : "src_measured_here"));
+        pr_buf_puts(out,
+                    lang_str(l, rc->imported ? "imported_source_unknown" : "src_measured_here"));
         return;
     }
     pr_buf code = PR_BUF_INIT;
-    pr_md_code_span(&code, repo);
+    md_code_span(&code, repo);
     json_t *v = json_pack("{s:s}", "repo", pr_buf_cstr(&code));
     lang_fmt(l, "src_imported_from", v, out, err);
     json_decref(v);
@@ -110,14 +110,14 @@ static void runs_source(const lang *l, const rm_cell *rc, pr_buf *out, pr_err *e
  * cluster or date, or another parse rule), fills the speedup and
  * efficiency cells with the state and a footnote saying why there is no
  * speedup and what differs; returns 1.  0: one run set, one rule. */
-static int no_scaling_across(const lang *l, const rm_cfg *c, const rm_cell *rc,
-                             const rm_cell *base, pr_buf *sp, pr_buf *eff, sn_notes *sn,
+static int no_scaling_across(const lang *l, const rmodel_cfg *c, const rmodel_cell *rc,
+                             const rmodel_cell *base, pr_buf *sp, pr_buf *eff, sanity_notes *sn,
                              pr_err *err)
 {
-    if (fwt_same_runset(rc, base))
+    if (fw_tables_same_runset(rc, base))
         return 0;
     const pr_run *a = rc->link_run, *b = base->link_run;
-    int two_sets = a != b, other_rule = fwt_rules_differ(rc, base);
+    int two_sets = a != b, other_rule = fw_tables_rules_differ(rc, base);
     pr_buf_puts(sp, lang_str(l, two_sets ? "state_other_runset" : "state_other_rule"));
     pr_buf_puts(eff, lang_str(l, "state_none"));
     pr_buf sa = PR_BUF_INIT, sb = PR_BUF_INIT;
@@ -125,21 +125,21 @@ static int no_scaling_across(const lang *l, const rm_cfg *c, const rm_cell *rc,
     runs_source(l, base, &sb, err);
     if (strcmp(pr_buf_cstr(&sa), pr_buf_cstr(&sb)) != 0 || !a || !b) {
         /* Two sources: measured here against imported, or two repositories. */
-        sn_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&sa),
-                           pr_buf_cstr(&sb), sp, sn, err);
+        sanity_other_base_note(l, c->platform, rc->nodes, rc->gpus, pr_buf_cstr(&sa),
+                               pr_buf_cstr(&sb), sp, sn, err);
     } else {
-        json_t *diffs = rs_diff(a, b);
+        json_t *diffs = runset_diff(a, b);
         if (!two_sets) {
             /* One run set: only the rules differ. */
             pr_buf d = PR_BUF_INIT;
-            rs_rule_diff(rc->link_rec->rule, base->link_rec->rule, &d);
-            json_array_append_new(diffs, json_pack("{s:s,s:s,s:s}", "what", "rule", "a",
-                                                   pr_buf_cstr(&d), "b", ""));
+            runset_rule_diff(rc->link_rec->rule, base->link_rec->rule, &d);
+            json_array_append_new(
+                diffs, json_pack("{s:s,s:s,s:s}", "what", "rule", "a", pr_buf_cstr(&d), "b", ""));
             pr_buf_free(&d);
         }
-        const char *ta = rs_title(a, l->code), *tb = rs_title(b, l->code);
-        sn_diff_note(l, c->platform, rc->nodes, rc->gpus, ta, two_sets ? tb : ta, diffs,
-                     other_rule, sp, sn, err);
+        const char *ta = runset_title(a, l->code), *tb = runset_title(b, l->code);
+        sanity_diff_note(l, c->platform, rc->nodes, rc->gpus, ta, two_sets ? tb : ta, diffs,
+                         other_rule, sp, sn, err);
         json_decref(diffs);
     }
     pr_buf_free(&sa);
@@ -152,7 +152,7 @@ static int no_scaling_across(const lang *l, const rm_cfg *c, const rm_cell *rc,
 static void pub_figure(const lang *l, const pr_pub_row *pr, pr_buf *out)
 {
     if (pr && pr->has_value) {
-        mdt_pub_value(out, pr);
+        mdtable_pub_value(out, pr);
         pr_buf_puts(out, lang_str(l, "published_mark"));
     } else {
         pr_buf_puts(out, pr ? pr->state : lang_str(l, "state_none"));
@@ -187,7 +187,7 @@ static void value_head(const fw_columns_table *t, size_t pub, pr_buf *out)
 static void gpus_head(const fw_columns_table *t, size_t pub, pr_buf *out)
 {
     (void)pub;
-    pr_buf_puts(out, pv_col_count(t->l, t->c->platform));
+    pr_buf_puts(out, provenance_col_count(t->l, t->c->platform));
 }
 
 static void olympic_head(const fw_columns_table *t, size_t pub, pr_buf *out)
@@ -209,35 +209,50 @@ static int olympic_shown(const fw_columns_table *t)
     return t->f->suite && t->f->suite->olympic;
 }
 
-static int scaling_shown(const fw_columns_table *t) { return fwt_has_scaling(t->f, t->c); }
-static int tt_shown(const fw_columns_table *t) { return t->c->has_tt; }
-static int acc_shown(const fw_columns_table *t) { return t->c->has_acc; }
+static int scaling_shown(const fw_columns_table *t)
+{
+    return fw_tables_has_scaling(t->f, t->c);
+}
+static int tt_shown(const fw_columns_table *t)
+{
+    return t->c->has_tt;
+}
+static int acc_shown(const fw_columns_table *t)
+{
+    return t->c->has_acc;
+}
 
 /* ------------------------------------------------------------- cells */
 
-static void nodes_cell(fw_columns_row *r, pr_buf *out) { pr_buf_printf(out, "%d", r->rc->nodes); }
-static void gpus_cell(fw_columns_row *r, pr_buf *out) { pr_buf_printf(out, "%d", r->rc->gpus); }
+static void nodes_cell(fw_columns_row *r, pr_buf *out)
+{
+    pr_buf_printf(out, "%d", r->rc->nodes);
+}
+static void gpus_cell(fw_columns_row *r, pr_buf *out)
+{
+    pr_buf_printf(out, "%d", r->rc->gpus);
+}
 
 /* The median (‡ when of imported logs) with its footnote marks, else the
  * state: OOM or failed, TODO when planned. */
 static void value_cell(fw_columns_row *r, pr_buf *out)
 {
     fw_columns_table *t = r->t;
-    const rm_cell *rc = r->rc;
+    const rmodel_cell *rc = r->rc;
     const char *mark = lang_str(t->l, "imported_mark");
     if (rc->n_ok) {
-        mdt_value(out, rc->median);
+        mdtable_value(out, rc->median);
         if (rc->imported)
             pr_buf_puts(out, mark);
         pr_buf_puts(out, pr_buf_cstr(&t->marks[r->i]));
-        if (sn_unsteady_count(rc->recs, rc->nrecs)) /* the flag pass's rule (flags.h) */
-            sn_unsteady_note(t->l, t->c->platform, rc->nodes, rc->gpus, rc->recs, rc->nrecs,
-                             out, t->sn, t->err);
+        if (sanity_unsteady_count(rc->recs, rc->nrecs)) /* the flag pass's rule (flags.h) */
+            sanity_unsteady_note(t->l, t->c->platform, rc->nodes, rc->gpus, rc->recs, rc->nrecs,
+                                 out, t->sn, t->err);
         t->nt->stats |= rc->n_ok > 1;
         return;
     }
-    const char *state = rc->fail_rec ? mdt_fail_word(t->l, rc->fail_rec)
-                        : lang_str(t->l, rc->planned ? "state_todo" : "state_none");
+    const char *state = rc->fail_rec ? mdtable_fail_word(t->l, rc->fail_rec)
+                                     : lang_str(t->l, rc->planned ? "state_todo" : "state_none");
     pr_buf_puts(out, state);
     if (rc->fail_rec && rc->imported)
         pr_buf_puts(out, mark);
@@ -257,20 +272,21 @@ static void interval_col(fw_columns_row *r, pr_buf *out)
 static void runs_cell(fw_columns_row *r, pr_buf *out)
 {
     fw_columns_table *t = r->t;
-    const rm_cell *rc = r->rc;
+    const rmodel_cell *rc = r->rc;
     if (!rc->n_ok) {
         pr_buf_printf(out, "%u", rc->n_total);
         return;
     }
     pr_buf_printf(out, "%u", rc->n_ok);
     int summary = 0;
-    long long nrec = fl_cell_records(rc, &summary);
+    long long nrec = flags_cell_records(rc, &summary);
     if (summary)
         pr_buf_printf(out, " (%s)", lang_str(t->l, "records_summary"));
     else if (nrec >= 0)
         pr_buf_printf(out, " (%lld)", nrec);
-    if (fl_few_records(rc, NULL)) /* the flag pass's rule (flags.h) */
-        sn_few_records_note(t->l, t->c->platform, rc->nodes, rc->gpus, nrec, out, t->sn, t->err);
+    if (flags_few_records(rc, NULL)) /* the flag pass's rule (flags.h) */
+        sanity_few_records_note(t->l, t->c->platform, rc->nodes, rc->gpus, nrec, out, t->sn,
+                                t->err);
     if (rc->n_total > rc->n_ok) {
         pr_buf_printf(out, " (+%u %s)", rc->n_total - rc->n_ok, lang_str(t->l, "state_failed"));
         t->nt->failed = 1;
@@ -279,7 +295,7 @@ static void runs_cell(fw_columns_row *r, pr_buf *out)
 
 static void olympic_cell(fw_columns_row *r, pr_buf *out)
 {
-    mdt_optional(out, r->t->l, r->rc->olympic, PR_DECIMALS_VALUE);
+    mdtable_optional(out, r->t->l, r->rc->olympic, PR_DECIMALS_VALUE);
 }
 
 /* The speedup and efficiency of the row, made once for both cells:
@@ -290,15 +306,16 @@ static void row_scaling(fw_columns_row *r)
         return;
     r->scaled = 1;
     fw_columns_table *t = r->t;
-    const rm_cell *rc = r->rc, *base = t->base;
+    const rmodel_cell *rc = r->rc, *base = t->base;
     if (!rc->n_ok) {
         pr_buf_puts(&r->sp, lang_str(t->l, "state_none"));
         pr_buf_puts(&r->eff, lang_str(t->l, "state_none"));
-    } else if (base->n_ok && no_scaling_across(t->l, t->c, rc, base, &r->sp, &r->eff, t->sn,
-                                               t->err)) {
+    } else if (base->n_ok &&
+               no_scaling_across(t->l, t->c, rc, base, &r->sp, &r->eff, t->sn, t->err)) {
         /* Speedups within one run set only (the note says why not). */
     } else if (base->n_ok && rc != base &&
-               fwt_batch_blocks(t->f, fwt_global_batch(t->c, rc), fwt_global_batch(t->c, base))) {
+               fw_tables_batch_blocks(t->f, fw_tables_global_batch(t->c, rc),
+                                      fw_tables_global_batch(t->c, base))) {
         batch_differs_cells(t->l, rc->median, base->median, &r->sp, &r->eff, t->nt);
     } else {
         scaling_cells(t->l, t->f->dir, rc->median, base->n_ok ? base->median : NAN, rc->gpus,
@@ -320,30 +337,30 @@ static void efficiency_cell(fw_columns_row *r, pr_buf *out)
 
 static void tt_cell(fw_columns_row *r, pr_buf *out)
 {
-    mdt_optional(out, r->t->l, r->rc->tt, PR_DECIMALS_VALUE);
+    mdtable_optional(out, r->t->l, r->rc->tt, PR_DECIMALS_VALUE);
 }
 
 static void acc_cell(fw_columns_row *r, pr_buf *out)
 {
-    mdt_optional(out, r->t->l, r->rc->acc, PR_DECIMALS_VALUE);
+    mdtable_optional(out, r->t->l, r->rc->acc, PR_DECIMALS_VALUE);
 }
 
 /* A published table's figure, linked to the audit's verdict on it. */
 static void published_cell(fw_columns_row *r, pr_buf *out)
 {
     fw_columns_table *t = r->t;
-    const pr_pub_row *pr = rm_pub_row(t->pubs[r->pub], r->rc->nodes, r->rc->gpus);
+    const pr_pub_row *pr = rmodel_pub_row(t->pubs[r->pub], r->rc->nodes, r->rc->gpus);
     pub_figure(t->l, pr, out);
     if (pr && pr->has_value)
-        cmp_audit_verdict_link(t->l, au_item_of_row(t->w->audit, pr), t->page_rel, out);
+        compare_audit_verdict_link(t->l, audit_item_of_row(t->w->audit, pr), t->page_rel, out);
 }
 
 /* The median's gap to a published table's figure, and its verdict. */
 static void gap_cell(fw_columns_row *r, pr_buf *out)
 {
     fw_columns_table *t = r->t;
-    const rm_cell *rc = r->rc;
-    const pr_pub_row *pr = rm_pub_row(t->pubs[r->pub], rc->nodes, rc->gpus);
+    const rmodel_cell *rc = r->rc;
+    const pr_pub_row *pr = rmodel_pub_row(t->pubs[r->pub], rc->nodes, rc->gpus);
     if (!(pr && pr->has_value && rc->n_ok)) {
         pr_buf_puts(out, lang_str(t->l, "state_none"));
         return;
@@ -351,7 +368,7 @@ static void gap_cell(fw_columns_row *r, pr_buf *out)
     double g = (rc->median - pr->value) / pr->value;
     if (g >= 0)
         pr_buf_putc(out, '+');
-    pr_md_number(out, 100.0 * g, PR_DECIMALS_PERCENT);
+    md_number(out, 100.0 * g, PR_DECIMALS_PERCENT);
     pr_buf_puts(out, "%");
     gap_verdict(t->l, t->f, rc, pr, out, t->nt, &t->insufficient);
 }
@@ -360,11 +377,11 @@ static void gap_cell(fw_columns_row *r, pr_buf *out)
 static void log_cell(fw_columns_row *r, pr_buf *out)
 {
     fw_columns_table *t = r->t;
-    const rm_cell *rc = r->rc;
+    const rmodel_cell *rc = r->rc;
     const pr_record *lr = rc->n_ok ? rc->link_rec : rc->fail_rec;
     const pr_run *lrun = rc->n_ok ? rc->link_run : rc->fail_run;
     if (lr)
-        mdt_log_link(t->w, t->page_rel, lrun, lr, lang_str(t->l, "col_log"), out);
+        mdtable_log_link(t->w, t->page_rel, lrun, lr, lang_str(t->l, "col_log"), out);
     else
         pr_buf_puts(out, lang_str(t->l, "state_none"));
 }
@@ -374,7 +391,7 @@ static void log_cell(fw_columns_row *r, pr_buf *out)
 /* In the export's column order (docs/report-format.md, "Figures as
  * data"); the reproduction table's columns are the rows with a cell, in
  * the same order. */
-const fw_column fw_columns[] = {
+const fw_columns_column fw_columns[] = {
     /* what was run */
     {.key = "model", .exported = 1},
     {.key = "framework", .exported = 1},
@@ -398,13 +415,22 @@ const fw_column fw_columns[] = {
     {.key = "runs", .exported = 1, .head_id = "col_runs_records", .cell = runs_cell},
     {.key = "records", .exported = 1},
     {.key = "olympic", .head = olympic_head, .shown = olympic_shown, .cell = olympic_cell},
-    {.key = "speedup", .exported = 1, .head_id = "col_speedup", .shown = scaling_shown,
+    {.key = "speedup",
+     .exported = 1,
+     .head_id = "col_speedup",
+     .shown = scaling_shown,
      .cell = speedup_cell},
-    {.key = "efficiency", .exported = 1, .head_id = "col_efficiency", .shown = scaling_shown,
+    {.key = "efficiency",
+     .exported = 1,
+     .head_id = "col_efficiency",
+     .shown = scaling_shown,
      .cell = efficiency_cell},
     {.key = "tt", .head_id = "col_tt", .shown = tt_shown, .cell = tt_cell},
     {.key = "acc", .head_id = "col_acc", .shown = acc_shown, .cell = acc_cell},
-    {.key = "published", .exported = 1, .head = published_head, .cell = published_cell,
+    {.key = "published",
+     .exported = 1,
+     .head = published_head,
+     .cell = published_cell,
      .per_pub = 1},
     {.key = "published_source", .exported = 1},
     {.key = "gap", .exported = 1, .head_id = "col_gap", .cell = gap_cell, .per_pub = 1},
@@ -424,7 +450,7 @@ const size_t fw_columns_count = sizeof fw_columns / sizeof fw_columns[0];
 
 /* ----------------------------------------------------------- the walk */
 
-static int in_table(const fw_column *col, const fw_columns_table *x)
+static int in_table(const fw_columns_column *col, const fw_columns_table *x)
 {
     return col->cell && (!col->shown || col->shown(x));
 }
@@ -432,8 +458,8 @@ static int in_table(const fw_column *col, const fw_columns_table *x)
 /* Each column x shows, in order, to fn with its published table: the
  * columns repeated per published table (per_pub, next to each other
  * among those shown) once per table, as a group. */
-static void walk(const fw_column *t, size_t n, const fw_columns_table *x,
-                 void (*fn)(const fw_column *, size_t, void *), void *ctx)
+static void walk(const fw_columns_column *t, size_t n, const fw_columns_table *x,
+                 void (*fn)(const fw_columns_column *, size_t, void *), void *ctx)
 {
     for (size_t i = 0; i < n; i++) {
         if (!in_table(&t[i], x))
@@ -459,7 +485,7 @@ typedef struct head_ctx {
     size_t n;
 } head_ctx;
 
-static void head_of(const fw_column *col, size_t pub, void *ctx)
+static void head_of(const fw_columns_column *col, size_t pub, void *ctx)
 {
     head_ctx *h = ctx;
     pr_buf *b = &h->texts[h->n++];
@@ -476,7 +502,7 @@ static size_t max_cells(size_t n, const fw_columns_table *x)
     return n * (x->npubs + 1) + 1;
 }
 
-void fw_columns_head(const fw_column *t, size_t n, fw_columns_table *x, pr_buf *out)
+void fw_columns_head(const fw_columns_column *t, size_t n, fw_columns_table *x, pr_buf *out)
 {
     size_t cap = max_cells(n, x);
     head_ctx h = {x, pr_xcalloc(cap, sizeof(pr_buf)), 0};
@@ -484,9 +510,9 @@ void fw_columns_head(const fw_column *t, size_t n, fw_columns_table *x, pr_buf *
     const char **heads = pr_xcalloc(h.n + 1, sizeof *heads);
     for (size_t i = 0; i < h.n; i++)
         heads[i] = pr_buf_cstr(&h.texts[i]);
-    mdt_head(out, heads, h.n, 2);
+    mdtable_head(out, heads, h.n, 2);
     free(heads);
-    mdt_cells_free(h.texts, cap);
+    mdtable_cells_free(h.texts, cap);
     free(h.texts);
 }
 
@@ -496,21 +522,22 @@ typedef struct cell_ctx {
     size_t n;
 } cell_ctx;
 
-static void cell_of(const fw_column *col, size_t pub, void *ctx)
+static void cell_of(const fw_columns_column *col, size_t pub, void *ctx)
 {
     cell_ctx *cc = ctx;
     cc->r->pub = pub;
     col->cell(cc->r, &cc->cells[cc->n++]);
 }
 
-void fw_columns_row_md(const fw_column *t, size_t n, fw_columns_table *x, size_t i, pr_buf *out)
+void fw_columns_row_md(const fw_columns_column *t, size_t n, fw_columns_table *x, size_t i,
+                       pr_buf *out)
 {
     size_t cap = max_cells(n, x);
     fw_columns_row r = {x, &x->c->cells[i], i, 0, 0, PR_BUF_INIT, PR_BUF_INIT};
     cell_ctx cc = {&r, pr_xcalloc(cap, sizeof(pr_buf)), 0};
     walk(t, n, x, cell_of, &cc);
-    mdt_row(out, cc.cells, cc.n);
-    mdt_cells_free(cc.cells, cap);
+    mdtable_row(out, cc.cells, cc.n);
+    mdtable_cells_free(cc.cells, cap);
     free(cc.cells);
     pr_buf_free(&r.sp);
     pr_buf_free(&r.eff);

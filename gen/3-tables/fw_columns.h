@@ -15,28 +15,28 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "2-model/rmodel.h"
+#include "2-model/sanity.h"
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
-#include "sanity.h"
+#include "template/lang.h"
 #include "view.h"
 
 /* One reproduction table being written: what every cell may need. */
 typedef struct fw_columns_table {
-    const rm_world *w;
+    const rmodel_world *w;
     const lang *l;
-    const rm_fw *f;
-    const rm_cfg *c;
+    const rmodel_fw *f;
+    const rmodel_cfg *c;
     const char *page_rel; /* links are relative to it */
-    vw_notes *nt;         /* the notes the cells need */
+    view_notes *nt;       /* the notes the cells need */
     pr_err *err;
     const pr_pub_table *const *pubs; /* the published tables it compares with */
     size_t npubs;
-    const rm_cell *base; /* the 1-GPU cell */
-    sn_notes *sn;        /* the footnotes under the table */
-    pr_buf *marks;       /* per cell: its footnote marks (sn_check_series) */
-    int insufficient;    /* gaps not judged: said once under the table */
+    const rmodel_cell *base; /* the 1-GPU cell */
+    sanity_notes *sn;        /* the footnotes under the table */
+    pr_buf *marks;           /* per cell: its footnote marks (sanity_check_series) */
+    int insufficient;        /* gaps not judged: said once under the table */
 } fw_columns_table;
 
 /* One row of it: cell i of the configuration, and, in a column repeated
@@ -44,13 +44,13 @@ typedef struct fw_columns_table {
  * made once per row, together. */
 typedef struct fw_columns_row {
     fw_columns_table *t;
-    const rm_cell *rc;
+    const rmodel_cell *rc;
     size_t i, pub;
     int scaled;
     pr_buf sp, eff;
 } fw_columns_row;
 
-typedef struct fw_column {
+typedef struct fw_columns_column {
     /* The column's name: the export's (export.h) when exported. */
     const char *key;
     int exported;
@@ -67,17 +67,18 @@ typedef struct fw_column {
      * reference, or json_null()): of a reproduced cell rc, and of row r of
      * a published table t.  NULL: null in the export, or export.c sets it
      * (the columns before these fields were added). */
-    json_t *(*value)(const rm_fw *f, const rm_cfg *c, const rm_cell *rc);
-    json_t *(*pub_value)(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r);
-} fw_column;
+    json_t *(*value)(const rmodel_fw *f, const rmodel_cfg *c, const rmodel_cell *rc);
+    json_t *(*pub_value)(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r);
+} fw_columns_column;
 
-extern const fw_column fw_columns[];
+extern const fw_columns_column fw_columns[];
 extern const size_t fw_columns_count;
 
 /* The head of a reproduction table of the columns of t (n rows) that x
  * shows, appended to out (mdtable.h, numeric from the third). */
-void fw_columns_head(const fw_column *t, size_t n, fw_columns_table *x, pr_buf *out);
+void fw_columns_head(const fw_columns_column *t, size_t n, fw_columns_table *x, pr_buf *out);
 /* The row of cell i of x->c, appended to out. */
-void fw_columns_row_md(const fw_column *t, size_t n, fw_columns_table *x, size_t i, pr_buf *out);
+void fw_columns_row_md(const fw_columns_column *t, size_t n, fw_columns_table *x, size_t i,
+                       pr_buf *out);
 
 #endif

@@ -5,17 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_words.h"
-#include "audit.h"
+#include "1-load/pairing.h"
+#include "1-load/runset.h"
+#include "2-model/audit.h"
+#include "2-model/flags.h"
+#include "2-model/sanity.h"
+#include "base/md.h"
 #include "compare.h"
-#include "flags.h"
+#include "config_words.h"
 #include "fw_tables.h"
-#include "pairing.h"
-#include "md.h"
 #include "mdtable.h"
 #include "provenance.h"
-#include "runset.h"
-#include "sanity.h"
 #include "stats.h"
 #include "vec.h"
 
@@ -35,25 +35,24 @@ static int printed_decimals(double v)
  * (docs/statistics.md#printed-precision). */
 static int speedup_disagrees(const pr_pub_row *r, const pr_pub_row *base)
 {
-    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup),
-                                      r->value, pr_data_pub_decimals(r), base->value,
-                                      pr_data_pub_decimals(base));
+    return !pr_stats_ratio_consistent(r->speedup, pr_stats_shortest_decimals(r->speedup), r->value,
+                                      data_pub_decimals(r), base->value, data_pub_decimals(base));
 }
 
 /* The run set of the log behind published row r of t: the one the audit
  * pairs with the figure (audit.h: also a log of another batch size or mode
- * of its class that the source links from the cell), else fl_pub_row_run's. */
-static const pr_run *row_run(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+ * of its class that the source links from the cell), else flags_pub_row_run's. */
+static const pr_run *row_run(const audit_model *audit, const rmodel_fw *f, const pr_pub_table *t,
                              const pr_pub_row *r)
 {
-    const au_item *it = au_item_of_row(audit, r);
-    return it && it->run ? it->run : fl_pub_row_run(f, t, r);
+    const audit_item *it = audit_item_of_row(audit, r);
+    return it && it->run ? it->run : flags_pub_row_run(f, t, r);
 }
 
 /* 1 when the source's own logs show row r and the 1-GPU row base of t to
  * be of two run sets (*run and *base_run get them): no speedup is
  * computed across them. */
-static int pub_rows_cross(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
+static int pub_rows_cross(const audit_model *audit, const rmodel_fw *f, const pr_pub_table *t,
                           const pr_pub_row *r, const pr_pub_row *base, const pr_run **run,
                           const pr_run **base_run)
 {
@@ -80,13 +79,13 @@ static int has_figures(const pr_pub_table *t)
     return 0;
 }
 
-int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t)
+int fw_pubtab_is_older(const rmodel_fw *f, const rmodel_cfg *c, const pr_pub_table *t)
 {
     if (!t->date)
         return 0;
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *o = f->pubs[i];
-        if (o != t && o->date && rm_pub_of(o, c) && has_figures(o) && same_source(o, t) &&
+        if (o != t && o->date && rmodel_pub_of(o, c) && has_figures(o) && same_source(o, t) &&
             strcmp(o->date, t->date) > 0)
             return 1;
     }
@@ -115,16 +114,16 @@ static void source_cell(const lang *l, const pr_pub_table *t, int primary, int r
     if (revision || !title || (strcmp(l->code, "zh") != 0 && has_cjk(title)))
         title = NULL;
     if (title) {
-        pr_md_text(&text, title);
+        md_text(&text, title);
     } else {
         /* The source's name and, for a heading this page cannot show, the
          * file and line it links to. */
-        pr_md_text(&text, t->label);
+        md_text(&text, t->label);
         if (revision && t->source_commit) {
             pr_buf_printf(&text, " @ %.8s", t->source_commit);
         } else if (t->source_path) {
             pr_buf_puts(&text, ": ");
-            pr_md_text(&text, t->source_path);
+            md_text(&text, t->source_path);
             if (t->source_line) {
                 json_t *v = json_pack("{s:i}", "line", t->source_line);
                 lang_fmt(l, "fwp_source_line", v, &text, err);
@@ -133,12 +132,12 @@ static void source_cell(const lang *l, const pr_pub_table *t, int primary, int r
         }
     }
     if (t->source_url)
-        mdt_link_url(out, pr_buf_cstr(&text), t->source_url);
+        mdtable_link_url(out, pr_buf_cstr(&text), t->source_url);
     else
         pr_buf_puts(out, pr_buf_cstr(&text));
     if (!t->source_repo && t->source_path) {
         pr_buf_puts(out, " (");
-        pr_md_code_span(out, t->source_path);
+        md_code_span(out, t->source_path);
         pr_buf_puts(out, ")");
     }
     json_t *v = json_object();
@@ -159,8 +158,8 @@ static void source_cell(const lang *l, const pr_pub_table *t, int primary, int r
     if (t->paired_precision) {
         /* Its logs ran another mode than it prints (pairing.h). */
         pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
-        mdt_mode_name(t->precision, &a);
-        mdt_mode_name(t->paired_precision, &b);
+        mdtable_mode_name(t->precision, &a);
+        mdtable_mode_name(t->paired_precision, &b);
         v = json_pack("{s:s,s:s}", "printed", pr_buf_cstr(&a), "ran", pr_buf_cstr(&b));
         pr_buf_putc(out, ' ');
         lang_fmt(l, "pub_paired_mode", v, out, err);
@@ -175,7 +174,7 @@ static void source_cell(const lang *l, const pr_pub_table *t, int primary, int r
  * shown under. */
 typedef struct entry {
     const pr_pub_table *t;
-    const rm_cfg *c;
+    const rmodel_cfg *c;
     int primary;
 } entry;
 
@@ -186,7 +185,7 @@ static int table_scaling(const pr_pub_table *t)
     int two = 0;
     for (size_t i = 1; i < t->nrows && !two; i++)
         two = t->rows[i].gpus != t->rows[0].gpus;
-    return !pv_is_cpu(t->platform) || two;
+    return !platform_is_cpu(t->platform) || two;
 }
 
 /* A published row's global batch: the table's per-GPU batch × GPUs; -1
@@ -196,50 +195,53 @@ static long pub_global_batch(const pr_pub_table *t, const pr_pub_row *r)
     return t->batch_size > 0 && r->gpus > 0 ? (long)t->batch_size * r->gpus : -1;
 }
 
-int fwp_row_scaling(const au_model *audit, const rm_fw *f, const pr_pub_table *t,
-                    const pr_pub_row *r, double *speedup, double *eff_pct)
+int fw_pubtab_row_scaling(const audit_model *audit, const rmodel_fw *f, const pr_pub_table *t,
+                          const pr_pub_row *r, double *speedup, double *eff_pct)
 {
     *speedup = *eff_pct = NAN;
-    const pr_pub_row *base = rm_pub_row(t, 1, 1);
+    const pr_pub_row *base = rmodel_pub_row(t, 1, 1);
     const pr_run *run, *base_run;
     if (!r->has_value || !base || !base->has_value || r == base || !table_scaling(t) ||
         pub_rows_cross(audit, f, t, r, base, &run, &base_run))
         return 0;
-    if (fwt_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base)))
+    if (fw_tables_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base)))
         return 0;
-    *speedup = fwt_pub_speedup(f->dir, r->value, base->value, r->gpus, eff_pct);
+    *speedup = fw_tables_pub_speedup(f->dir, r->value, base->value, r->gpus, eff_pct);
     return 1;
 }
 
-int fwp_shown(const rm_cfg *c, const pr_pub_table *t)
+int fw_pubtab_shown(const rmodel_cfg *c, const pr_pub_table *t)
 {
-    return rm_pub_of(t, c) && has_figures(t);
+    return rmodel_pub_of(t, c) && has_figures(t);
 }
 
 /* The cells of table e's figures at rows[0..nrows) into cells[0..nrows),
  * with its sanity flags (footnotes into sn, named by its source). */
-static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const entry *e,
-                         const rm_row *rows, size_t nrows, const char *page_rel, pr_buf *cells,
-                         sn_notes *sn, vw_notes *nt, pr_err *err)
+static void figure_cells(const rmodel_world *w, const lang *l, const rmodel_fw *f, const entry *e,
+                         const rmodel_row *rows, size_t nrows, const char *page_rel, pr_buf *cells,
+                         sanity_notes *sn, view_notes *nt, pr_err *err)
 {
     const pr_pub_table *t = e->t;
     size_t n = 0;
-    rm_row *own = NULL;
+    rmodel_row *own = NULL;
     for (size_t i = 0; i < t->nrows; i++)
-        rm_row_add(&own, &n, t->rows[i].nodes, t->rows[i].gpus);
-    pr_qsort(own, n, sizeof *own, rm_row_qsort);
+        rmodel_row_add(&own, &n, t->rows[i].nodes, t->rows[i].gpus);
+    pr_qsort(own, n, sizeof *own, rmodel_row_qsort);
     int scaling = table_scaling(t);
-    const pr_pub_row *base = rm_pub_row(t, 1, 1);
+    const pr_pub_row *base = rmodel_pub_row(t, 1, 1);
     if (base && !base->has_value)
         base = NULL;
-    sn_point *pts = pr_xcalloc(n + 1, sizeof *pts);
+    sanity_point *pts = pr_xcalloc(n + 1, sizeof *pts);
     pr_buf *marks = pr_xcalloc(n + 1, sizeof *marks);
     for (size_t i = 0; i < n; i++) {
-        const pr_pub_row *r = rm_pub_row(t, own[i].nodes, own[i].gpus);
-        pts[i] = (sn_point){r->nodes, r->gpus, r->has_value, r->value,
-                            r->has_value ? pr_data_pub_decimals(r) : 0,
-                            r->has_value ? fl_pub_row_run(f, t, r) : NULL,
-                            pr_unitdir_lower(t->unit)};
+        const pr_pub_row *r = rmodel_pub_row(t, own[i].nodes, own[i].gpus);
+        pts[i] = (sanity_point){r->nodes,
+                                r->gpus,
+                                r->has_value,
+                                r->value,
+                                r->has_value ? data_pub_decimals(r) : 0,
+                                r->has_value ? flags_pub_row_run(f, t, r) : NULL,
+                                pr_unitdir_lower(t->unit)};
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);
@@ -249,13 +251,13 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
     lang_fmt(l, "fwp_who", wv, &who, err);
     json_decref(wv);
     sn->who = pr_buf_cstr(&who);
-    sn_check_series(l, t->platform, pts, n, marks, sn, err);
-    const pr_pub_table *twin = sn_identical_in(t, f->pubs, f->npubs);
+    sanity_check_series(l, t->platform, pts, n, marks, sn, err);
+    const pr_pub_table *twin = sanity_identical_in(t, f->pubs, f->npubs);
     if (twin)
-        sn_identical_note(l, twin, NULL, sn, err);
+        sanity_identical_note(l, twin, NULL, sn, err);
     for (size_t k = 0; k < nrows; k++) {
         pr_buf *out = &cells[k];
-        const pr_pub_row *r = rm_pub_row(t, rows[k].nodes, rows[k].gpus);
+        const pr_pub_row *r = rmodel_pub_row(t, rows[k].nodes, rows[k].gpus);
         if (!r) {
             pr_buf_puts(out, lang_str(l, "state_none"));
             continue;
@@ -267,12 +269,12 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
             pr_buf_puts(out, r->state);
             continue;
         }
-        mdt_pub_value(out, r);
+        mdtable_pub_value(out, r);
         pr_buf_puts(out, lang_str(l, "published_mark"));
         pr_buf_puts(out, pr_buf_cstr(&marks[i]));
         /* The audit's verdict on the figure against its log, after the
          * flags that travel with the figure. */
-        cmp_audit_verdict_link(l, au_item_of_row(w->audit, r), page_rel, out);
+        compare_audit_verdict_link(l, audit_item_of_row(w->audit, r), page_rel, out);
         double computed = NAN;
         const pr_run *run, *base_run;
         if (scaling && r != base) {
@@ -284,27 +286,28 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
                 /* The source's own logs show two of its run sets behind the
                  * figure and its 1-GPU figure (another cluster, another
                  * date): no speedup across them; the note says what differs. */
-                json_t *diffs = rs_diff(run, base_run);
-                sn_other_runset_note(l, t->platform, r->nodes, r->gpus, rs_title(run, l->code),
-                                     rs_title(base_run, l->code), diffs, &sp, sn, err);
+                json_t *diffs = runset_diff(run, base_run);
+                sanity_other_runset_note(l, t->platform, r->nodes, r->gpus,
+                                         runset_title(run, l->code),
+                                         runset_title(base_run, l->code), diffs, &sp, sn, err);
                 json_decref(diffs);
-                pr_buf_printf(out, " · %s%s", lang_str(l, "state_other_runset"),
-                              pr_buf_cstr(&sp));
-            } else if (fwt_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base))) {
+                pr_buf_printf(out, " · %s%s", lang_str(l, "state_other_runset"), pr_buf_cstr(&sp));
+            } else if (fw_tables_batch_blocks(f, pub_global_batch(t, r),
+                                              pub_global_batch(t, base))) {
                 /* A time at another global batch: both figures, no speedup. */
                 pr_buf_puts(out, " · ");
-                mdt_pub_value(out, base);
+                mdtable_pub_value(out, base);
                 pr_buf_puts(out, " → ");
-                mdt_pub_value(out, r);
+                mdtable_pub_value(out, r);
                 pr_buf_puts(out, "²");
                 nt->batch_differs = 1;
             } else {
                 double eff;
-                computed = fwt_pub_speedup(f->dir, r->value, base->value, r->gpus, &eff);
+                computed = fw_tables_pub_speedup(f->dir, r->value, base->value, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
-                pr_md_number(out, computed, PR_DECIMALS_SPEEDUP);
+                md_number(out, computed, PR_DECIMALS_SPEEDUP);
                 pr_buf_puts(out, " · ");
-                pr_md_number(out, eff, PR_DECIMALS_PERCENT);
+                md_number(out, eff, PR_DECIMALS_PERCENT);
                 pr_buf_puts(out, "%");
             }
             pr_buf_free(&sp);
@@ -313,7 +316,7 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
          * what a source printed is kept). */
         if (r->has_speedup) {
             pr_buf s = PR_BUF_INIT;
-            pr_md_number(&s, r->speedup, printed_decimals(r->speedup));
+            md_number(&s, r->speedup, printed_decimals(r->speedup));
             if (!isnan(computed) && speedup_disagrees(r, base)) {
                 pr_buf_printf(&s, " %s", lang_str(l, "speedup_flag"));
                 nt->speedup_flag = 1;
@@ -325,11 +328,11 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
         }
         if (!isnan(r->time_to_train_s)) {
             pr_buf_printf(out, " · %s ", lang_str(l, "col_tt"));
-            mdt_value(out, r->time_to_train_s);
+            mdtable_value(out, r->time_to_train_s);
         }
         if (!isnan(r->accuracy)) {
             pr_buf_printf(out, " · %s ", lang_str(l, "col_acc"));
-            mdt_value(out, r->accuracy);
+            mdtable_value(out, r->accuracy);
         }
     }
     sn->who = NULL;
@@ -343,7 +346,7 @@ static void figure_cells(const rm_world *w, const lang *l, const rm_fw *f, const
 
 /* Ends a published table: its sanity footnotes (sn, freed here) under it,
  * and what the page's notes must explain (nt). */
-static void end_table_notes(pr_buf *out, sn_notes *sn, vw_notes *nt)
+static void end_table_notes(pr_buf *out, sanity_notes *sn, view_notes *nt)
 {
     nt->published = 1;
     if (sn->notes.len) {
@@ -351,20 +354,20 @@ static void end_table_notes(pr_buf *out, sn_notes *sn, vw_notes *nt)
         pr_buf_puts(out, pr_buf_cstr(&sn->notes));
         nt->sanity = 1;
     }
-    sn_notes_free(sn);
+    sanity_notes_free(sn);
 }
 
 /* The table of entries e[0..n): a row per entry (its configuration's name,
  * its source), a column per device count any of them has. */
-static void entries_table(const rm_world *w, const lang *l, const rm_fw *f, const entry *e,
-                          size_t n, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
+static void entries_table(const rmodel_world *w, const lang *l, const rmodel_fw *f, const entry *e,
+                          size_t n, const char *page_rel, view_notes *nt, pr_buf *out, pr_err *err)
 {
-    rm_row *rows = NULL;
+    rmodel_row *rows = NULL;
     size_t nrows = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t r = 0; r < e[i].t->nrows; r++)
-            rm_row_add(&rows, &nrows, e[i].t->rows[r].nodes, e[i].t->rows[r].gpus);
-    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+            rmodel_row_add(&rows, &nrows, e[i].t->rows[r].nodes, e[i].t->rows[r].gpus);
+    pr_qsort(rows, nrows, sizeof *rows, rmodel_row_qsort);
     const pr_platform *p = e[0].t->platform;
     size_t nh = nrows + 2;
     pr_buf *heads = pr_xcalloc(nh, sizeof *heads);
@@ -373,26 +376,26 @@ static void entries_table(const rm_world *w, const lang *l, const rm_fw *f, cons
     hs[k++] = lang_str(l, "col_config");
     hs[k++] = lang_str(l, "fwp_col_source");
     for (size_t r = 0; r < nrows; r++) {
-        pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &heads[k], err);
+        platform_count_label(l, p, rows[r].nodes, rows[r].gpus, &heads[k], err);
         hs[k] = pr_buf_cstr(&heads[k]);
         k++;
     }
-    mdt_head(out, hs, nh, 2);
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
+    mdtable_head(out, hs, nh, 2);
+    sanity_notes sn;
+    sanity_notes_init(&sn, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t i = 0; i < n; i++) {
-        mdt_cells_clear(cells, nh);
+        mdtable_cells_clear(cells, nh);
         char *name = config_words_short(l, e[i].c, 1, err);
-        pr_md_text(&cells[0], name);
+        md_text(&cells[0], name);
         free(name);
         source_cell(l, e[i].t, e[i].primary, 0, &cells[1], err);
         figure_cells(w, l, f, &e[i], rows, nrows, page_rel, cells + 2, &sn, nt, err);
-        mdt_row(out, cells, nh);
+        mdtable_row(out, cells, nh);
     }
     end_table_notes(out, &sn, nt);
-    mdt_cells_free(cells, nh);
-    mdt_cells_free(heads, nh);
+    mdtable_cells_free(cells, nh);
+    mdtable_cells_free(heads, nh);
     free(cells);
     free(heads);
     free(hs);
@@ -401,7 +404,7 @@ static void entries_table(const rm_world *w, const lang *l, const rm_fw *f, cons
 
 /* c's newest revisions in precedence order: the table its figures come
  * from first, then its cells' others as they rank them, then any left. */
-static size_t newest(const rm_fw *f, const rm_cfg *c, entry *out)
+static size_t newest(const rmodel_fw *f, const rmodel_cfg *c, entry *out)
 {
     size_t n = 0, nc = 0, cap = f->npubs + 1;
     for (size_t i = 0; i < c->ncells; i++)
@@ -415,7 +418,7 @@ static size_t newest(const rm_fw *f, const rm_cfg *c, entry *out)
         cand[nc++] = f->pubs[i];
     for (size_t i = 0; i < nc; i++) {
         const pr_pub_table *t = cand[i];
-        if (!t || !rm_pub_of(t, c) || !has_figures(t) || fwp_is_older(f, c, t))
+        if (!t || !rmodel_pub_of(t, c) || !has_figures(t) || fw_pubtab_is_older(f, c, t))
             continue;
         int seen = 0;
         for (size_t j = 0; j < n && !seen; j++)
@@ -429,8 +432,9 @@ static size_t newest(const rm_fw *f, const rm_cfg *c, entry *out)
     return n;
 }
 
-void fwp_platform_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
+void fw_pubtab_platform_table(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                              size_t first, size_t end, const char *page_rel, view_notes *nt,
+                              pr_buf *out, pr_err *err)
 {
     entry *e = pr_xcalloc(f->npubs * (end - first) + 1, sizeof *e);
     size_t n = 0;
@@ -469,19 +473,21 @@ static int same_revision(const pr_pub_table *a, const pr_pub_table *b)
 
 /* One column of the over-time table: a configuration at a device count. */
 typedef struct column {
-    const rm_cfg *c;
-    rm_row row;
+    const rmodel_cfg *c;
+    rmodel_row row;
 } column;
 
-void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                         size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
+void fw_pubtab_over_time_table(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                               size_t first, size_t end, const char *page_rel, view_notes *nt,
+                               pr_buf *out, pr_err *err)
 {
     entry *e = pr_xcalloc(f->npubs * (end - first) + 1, sizeof *e);
     size_t n = 0;
     for (size_t i = first; i < end; i++)
         for (size_t j = 0; j < f->npubs; j++) {
             const pr_pub_table *t = f->pubs[j];
-            if (rm_pub_of(t, &f->cfgs[i]) && has_figures(t) && fwp_is_older(f, &f->cfgs[i], t))
+            if (rmodel_pub_of(t, &f->cfgs[i]) && has_figures(t) &&
+                fw_pubtab_is_older(f, &f->cfgs[i], t))
                 e[n++] = (entry){t, &f->cfgs[i], 0};
         }
     if (!n) {
@@ -493,12 +499,12 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
     column *cols = NULL;
     size_t ncols = 0, cols_cap = 0;
     for (size_t i = first; i < end; i++) {
-        rm_row *rows = NULL;
+        rmodel_row *rows = NULL;
         size_t nrows = 0;
         for (size_t k = 0; k < n; k++)
             for (size_t r = 0; e[k].c == &f->cfgs[i] && r < e[k].t->nrows; r++)
-                rm_row_add(&rows, &nrows, e[k].t->rows[r].nodes, e[k].t->rows[r].gpus);
-        pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+                rmodel_row_add(&rows, &nrows, e[k].t->rows[r].nodes, e[k].t->rows[r].gpus);
+        pr_qsort(rows, nrows, sizeof *rows, rmodel_row_qsort);
         for (size_t r = 0; r < nrows; r++)
             *PR_VEC_PUSH(cols, ncols, cols_cap) = (column){&f->cfgs[i], rows[r]};
         free(rows);
@@ -527,16 +533,16 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
         char *name = config_words_short(l, cols[k].c, 1, err);
         pr_buf_printf(&heads[k + 1], "%s · ", name);
         free(name);
-        pv_count_label(l, cols[k].c->platform, cols[k].row.nodes, cols[k].row.gpus, &heads[k + 1],
-                       err);
+        platform_count_label(l, cols[k].c->platform, cols[k].row.nodes, cols[k].row.gpus,
+                             &heads[k + 1], err);
         hs[k + 1] = pr_buf_cstr(&heads[k + 1]);
     }
-    mdt_head(out, hs, nh, 1);
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
+    mdtable_head(out, hs, nh, 1);
+    sanity_notes sn;
+    sanity_notes_init(&sn, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t i = 0; i < nrev; i++) {
-        mdt_cells_clear(cells, nh);
+        mdtable_cells_clear(cells, nh);
         const entry *head = &e[rev[i]];
         source_cell(l, head->t, 0, 1, &cells[0], err);
         for (size_t k = 0; k < n; k++) {
@@ -548,7 +554,8 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
             const char *na = pr_bitext_in(&e[k].t->note, l->code);
             const char *vh = pr_bitext_in(&head->t->variant, l->code);
             const char *nh_ = pr_bitext_in(&head->t->note, l->code);
-            if (&e[k] != head && ((va && (!vh || strcmp(va, vh))) || (na && (!nh_ || strcmp(na, nh_))))) {
+            if (&e[k] != head &&
+                ((va && (!vh || strcmp(va, vh))) || (na && (!nh_ || strcmp(na, nh_))))) {
                 char *name = config_words_short(l, e[k].c, 1, err);
                 json_t *v = json_pack("{s:s}", "config", name);
                 if (va)
@@ -565,7 +572,7 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
                 c0++;
             while (c0 + cn < ncols && cols[c0 + cn].c == e[k].c)
                 cn++;
-            rm_row *rows = pr_xcalloc(cn + 1, sizeof *rows);
+            rmodel_row *rows = pr_xcalloc(cn + 1, sizeof *rows);
             for (size_t r = 0; r < cn; r++)
                 rows[r] = cols[c0 + r].row;
             figure_cells(w, l, f, &e[k], rows, cn, page_rel, cells + 1 + c0, &sn, nt, err);
@@ -574,11 +581,11 @@ void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_
         for (size_t k = 1; k < nh; k++)
             if (!cells[k].len)
                 pr_buf_puts(&cells[k], lang_str(l, "state_none"));
-        mdt_row(out, cells, nh);
+        mdtable_row(out, cells, nh);
     }
     end_table_notes(out, &sn, nt);
-    mdt_cells_free(cells, nh);
-    mdt_cells_free(heads, nh);
+    mdtable_cells_free(cells, nh);
+    mdtable_cells_free(heads, nh);
     free(cells);
     free(heads);
     free(hs);

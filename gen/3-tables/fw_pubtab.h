@@ -16,15 +16,15 @@
 #ifndef PR_FW_PUBTAB_H
 #define PR_FW_PUBTAB_H
 
+#include "2-model/rmodel.h"
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 #include "view.h"
 
 /* 1 when published table t of configuration c is an older revision of a
  * source another table of c gives, with figures, in a newer one. */
-int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
+int fw_pubtab_is_older(const rmodel_fw *f, const rmodel_cfg *c, const pr_pub_table *t);
 
 /* The newest revision of each source of each configuration of
  * f->cfgs[first, end) (one platform; links relative to page folder
@@ -32,30 +32,32 @@ int fwp_is_older(const rm_fw *f, const rm_cfg *c, const pr_pub_table *t);
  * row per configuration and source, the primary first within its
  * configuration; nothing when there are none.  Sets the notes it needs in
  * nt. */
-void fwp_platform_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                        size_t end, const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
+void fw_pubtab_platform_table(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                              size_t first, size_t end, const char *page_rel, view_notes *nt,
+                              pr_buf *out, pr_err *err);
 
 /* The older revisions of the configurations f->cfgs[first, end) (one
  * platform) as one table: a row per revision (the same file at the same
  * commit, newest first), a column per configuration and device count;
  * nothing when there are none. */
-void fwp_over_time_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                         size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
-                         pr_err *err);
+void fw_pubtab_over_time_table(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                               size_t first, size_t end, const char *page_rel, view_notes *nt,
+                               pr_buf *out, pr_err *err);
 
 /* 1 when a framework page shows published table t under configuration c
  * (in the newest revisions' table or the over-time one): its figures pair
  * with c and it prints a figure or a state other than TODO. */
-int fwp_shown(const rm_cfg *c, const pr_pub_table *t);
+int fw_pubtab_shown(const rmodel_cfg *c, const pr_pub_table *t);
 /* The speedup and scaling efficiency (percent) the page shows beside row r
  * of t (shown under framework f), computed from t's own figures
- * (fw_tables.h, fwt_pub_speedup); 0 and NAN both when it shows none (r is
+ * (fw_tables.h, fw_tables_pub_speedup); 0 and NAN both when it shows none (r is
  * the 1-GPU row, t has no 1-GPU figure, a CPU table of one process count,
  * or the source's own logs show r and the 1-GPU figure to be of two run
  * sets: speedups within one run set only).  The logs are the ones audit
  * (may be NULL) pairs with the figures (a log of another batch size the
  * source links from the cell too), else f's records of the figures' case. */
-int fwp_row_scaling(const struct au_model *audit, const rm_fw *f, const pr_pub_table *t,
-                    const pr_pub_row *r, double *speedup, double *eff_pct);
+int fw_pubtab_row_scaling(const struct audit_model *audit, const rmodel_fw *f,
+                          const pr_pub_table *t, const pr_pub_row *r, double *speedup,
+                          double *eff_pct);
 
 #endif

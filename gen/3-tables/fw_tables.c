@@ -13,26 +13,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/pairing.h"
+#include "2-model/sanity.h"
 #include "compare.h"
 #include "config_words.h"
 #include "fw_columns.h"
 #include "mdtable.h"
-#include "pairing.h"
 #include "provenance.h"
-#include "sanity.h"
 #include "stats.h"
 
 /* The speedup of value against its 1-GPU baseline base and its scaling
  * efficiency in percent at gpus: the one computation of both. */
-static double speedup_of(pr_dir dir, double value, double base, int gpus, double *eff_pct)
+static double speedup_of(pr_unitdir_dir dir, double value, double base, int gpus, double *eff_pct)
 {
     double s = pr_unitdir_speedup(dir, value, base);
     *eff_pct = 100.0 * s / gpus;
     return s;
 }
 
-fwt_gap_verdict fwt_gap(const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
-                        double *gap_pct)
+fw_tables_gap_verdict fw_tables_gap(const rmodel_fw *f, const rmodel_cell *rc, const pr_pub_row *pr,
+                                    double *gap_pct)
 {
     *gap_pct = NAN;
     if (!pr || !pr->has_value || !rc->n_ok)
@@ -42,37 +42,36 @@ fwt_gap_verdict fwt_gap(const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
         return FWT_GAP_INSUFFICIENT;
     double tol = f->suite ? f->suite->gap_threshold : 0.05;
     double lo, hi;
-    pr_stats_printed_interval(pr->value, pr_data_pub_decimals(pr), &lo, &hi);
+    pr_stats_printed_interval(pr->value, data_pub_decimals(pr), &lo, &hi);
     /* The point of the figure's interval nearest the median. */
     double near = rc->median < lo ? lo : rc->median > hi ? hi : rc->median;
     int outside = hi < rc->ci_lo || lo > rc->ci_hi;
-    return outside && fabs(rc->median - near) > tol * pr->value ? FWT_GAP_FLAGGED
-                                                                 : FWT_GAP_WITHIN;
+    return outside && fabs(rc->median - near) > tol * pr->value ? FWT_GAP_FLAGGED : FWT_GAP_WITHIN;
 }
 
-const char *fwt_gap_key(fwt_gap_verdict v)
+const char *fw_tables_gap_key(fw_tables_gap_verdict v)
 {
     static const char *const keys[] = {"", "insufficient", "within", "differs"};
     return keys[v];
 }
 
-int fwt_rules_differ(const rm_cell *rc, const rm_cell *base)
+int fw_tables_rules_differ(const rmodel_cell *rc, const rmodel_cell *base)
 {
     const json_t *ra = rc->link_rec ? rc->link_rec->rule : NULL;
     const json_t *rb = base->link_rec ? base->link_rec->rule : NULL;
     return ra && rb && !json_equal((json_t *)ra, (json_t *)rb);
 }
 
-int fwt_same_runset(const rm_cell *rc, const rm_cell *base)
+int fw_tables_same_runset(const rmodel_cell *rc, const rmodel_cell *base)
 {
-    return rc == base || (rc->link_run == base->link_run && !fwt_rules_differ(rc, base));
+    return rc == base || (rc->link_run == base->link_run && !fw_tables_rules_differ(rc, base));
 }
 
 /* The published tables a configuration's figures are compared with: the
  * primary, then its cells' other tables, one per source label (the first
  * in precedence), at most REPRO_MAX_PUBS. */
 #define REPRO_MAX_PUBS 3
-static size_t repro_pubs(const rm_cfg *c, const pr_pub_table **out)
+static size_t repro_pubs(const rmodel_cfg *c, const pr_pub_table **out)
 {
     size_t n = 0;
     if (!c->platform || !c->pub)
@@ -106,7 +105,7 @@ static size_t repro_pubs(const rm_cfg *c, const pr_pub_table **out)
 /* Under a table of imported logs: each published table of another
  * repository than the logs' is of another run set (its own machine,
  * software and settings), and its gap says so. */
-static void other_runset_pubs(const lang *l, const rm_cfg *c, const pr_pub_table *const *pubs,
+static void other_runset_pubs(const lang *l, const rmodel_cfg *c, const pr_pub_table *const *pubs,
                               size_t npubs, pr_buf *out, pr_err *err)
 {
     const char *repo = NULL;
@@ -127,10 +126,10 @@ static void other_runset_pubs(const lang *l, const rm_cfg *c, const pr_pub_table
 /* Under the table: the imported records a cell left out because runs
  * measured here come first ("1×8 GPUs: 2 records of imported logs left
  * out"). */
-static void left_out_notes(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *err)
+static void left_out_notes(const lang *l, const rmodel_cfg *c, pr_buf *out, pr_err *err)
 {
     for (size_t i = 0; i < c->ncells; i++) {
-        const rm_cell *rc = &c->cells[i];
+        const rmodel_cell *rc = &c->cells[i];
         if (!rc->n_other_origin)
             continue;
         pr_buf list = PR_BUF_INIT, cell = PR_BUF_INIT;
@@ -138,7 +137,7 @@ static void left_out_notes(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *
                               rc->n_other_origin == 1);
         lang_fmt(l, "other_origin_left", v, &list, err);
         json_decref(v);
-        pv_count_label(l, c->platform, rc->nodes, rc->gpus, &cell, err);
+        platform_count_label(l, c->platform, rc->nodes, rc->gpus, &cell, err);
         v = json_pack("{s:s,s:s}", "cell", pr_buf_cstr(&cell), "list", pr_buf_cstr(&list));
         pr_buf_puts(out, "- ");
         lang_fmt(l, "others_cell", v, out, err);
@@ -149,31 +148,34 @@ static void left_out_notes(const lang *l, const rm_cfg *c, pr_buf *out, pr_err *
     }
 }
 
-int fwt_has_scaling(const rm_fw *f, const rm_cfg *c)
+int fw_tables_has_scaling(const rmodel_fw *f, const rmodel_cfg *c)
 {
     /* A hardware suite measures the machine: a bandwidth at 8 GPUs is no
      * multiple of the 1-GPU one, so speedup and efficiency mean nothing. */
-    return (!pv_is_cpu(c->platform) || pv_counts(c) > 1) && !(f->suite && f->suite->hardware);
+    return (!platform_is_cpu(c->platform) || provenance_counts(c) > 1) &&
+           !(f->suite && f->suite->hardware);
 }
 
-int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double *speedup,
-                     double *eff_pct)
+int fw_tables_cell_scaling(const rmodel_fw *f, const rmodel_cfg *c, const rmodel_cell *rc,
+                           double *speedup, double *eff_pct)
 {
     *speedup = *eff_pct = NAN;
-    const rm_cell *base = rm_cell_of(c, 1, 1);
-    if (!fwt_has_scaling(f, c) || !rc->n_ok || !base->n_ok || !fwt_same_runset(rc, base) ||
-        fwt_batch_blocks(f, fwt_global_batch(c, rc), fwt_global_batch(c, base)))
+    const rmodel_cell *base = rmodel_cell_of(c, 1, 1);
+    if (!fw_tables_has_scaling(f, c) || !rc->n_ok || !base->n_ok ||
+        !fw_tables_same_runset(rc, base) ||
+        fw_tables_batch_blocks(f, fw_tables_global_batch(c, rc), fw_tables_global_batch(c, base)))
         return 0;
     *speedup = speedup_of(f->dir, rc->median, base->median, rc->gpus, eff_pct);
     return 1;
 }
 
-double fwt_pub_speedup(pr_dir dir, double value, double base, int gpus, double *eff_pct)
+double fw_tables_pub_speedup(pr_unitdir_dir dir, double value, double base, int gpus,
+                             double *eff_pct)
 {
     return speedup_of(dir, value, base, gpus, eff_pct);
 }
 
-long fwt_global_batch(const rm_cfg *c, const rm_cell *rc)
+long fw_tables_global_batch(const rmodel_cfg *c, const rmodel_cell *rc)
 {
     /* A record may state the global batch it ran with (MLPerf's logs do,
      * and large-scale runs change it); else the per-GPU batch × GPUs. */
@@ -184,7 +186,7 @@ long fwt_global_batch(const rm_cfg *c, const rm_cell *rc)
     return c->bs > 0 && rc->gpus > 0 ? (long)c->bs * rc->gpus : -1;
 }
 
-int fwt_batch_blocks(const rm_fw *f, long batch, long base_batch)
+int fw_tables_batch_blocks(const rmodel_fw *f, long batch, long base_batch)
 {
     /* A rate per sample is the same measure at any batch; a time is not:
      * at another global batch the run does other work (another number of
@@ -198,34 +200,39 @@ int fwt_batch_blocks(const rm_fw *f, long batch, long base_batch)
  * a gap column each.  Figures of a machine not stated are compared with
  * nothing.  On a CPU machine speedup and efficiency need two process
  * counts (one has nothing to scale). */
-void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
-                     const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err)
+void fw_tables_repro_table(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                           const rmodel_cfg *c, const char *page_rel, view_notes *nt, pr_buf *out,
+                           pr_err *err)
 {
-    fwt_repro_table_of(fw_columns, fw_columns_count, w, l, f, c, page_rel, nt, out, err);
+    fw_tables_repro_table_of(fw_columns, fw_columns_count, w, l, f, c, page_rel, nt, out, err);
 }
 
-void fwt_repro_table_of(const fw_column *cols, size_t ncols, const rm_world *w, const lang *l,
-                        const rm_fw *f, const rm_cfg *c, const char *page_rel, vw_notes *nt,
-                        pr_buf *out, pr_err *err)
+void fw_tables_repro_table_of(const fw_columns_column *cols, size_t ncols, const rmodel_world *w,
+                              const lang *l, const rmodel_fw *f, const rmodel_cfg *c,
+                              const char *page_rel, view_notes *nt, pr_buf *out, pr_err *err)
 {
     const pr_pub_table *pubs[REPRO_MAX_PUBS];
     size_t npubs = repro_pubs(c, pubs);
     /* What cannot be right in the runs' figures, footnoted under the
      * table (the medians carry every digit: no rounding to allow for). */
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
-    sn_point *pts = pr_xcalloc(c->ncells + 1, sizeof *pts);
+    sanity_notes sn;
+    sanity_notes_init(&sn, 1);
+    sanity_point *pts = pr_xcalloc(c->ncells + 1, sizeof *pts);
     pr_buf *marks = pr_xcalloc(c->ncells + 1, sizeof *marks);
     for (size_t i = 0; i < c->ncells; i++) {
-        const rm_cell *rc = &c->cells[i];
-        pts[i] = (sn_point){rc->nodes, rc->gpus, rc->n_ok > 0, rc->median,
-                            rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
-                            rc->n_ok ? rc->link_run : NULL, f->dir == PR_DIR_LOWER};
+        const rmodel_cell *rc = &c->cells[i];
+        pts[i] = (sanity_point){rc->nodes,
+                                rc->gpus,
+                                rc->n_ok > 0,
+                                rc->median,
+                                rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
+                                rc->n_ok ? rc->link_run : NULL,
+                                f->dir == PR_DIR_LOWER};
     }
-    fw_columns_table x = {w, l, f, c, page_rel, nt, err, pubs, npubs, rm_cell_of(c, 1, 1),
+    fw_columns_table x = {w,   l,     f, c, page_rel, nt, err, pubs, npubs, rmodel_cell_of(c, 1, 1),
                           &sn, marks, 0};
     fw_columns_head(cols, ncols, &x, out);
-    sn_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
+    sanity_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
     /* A case with no run reproduced nothing: the summary table says TODO
      * for a planned one, and a row of dashes and "0 runs" says nothing
      * more. */
@@ -257,64 +264,65 @@ void fwt_repro_table_of(const fw_column *cols, size_t ncols, const rm_world *w, 
         pr_buf_free(&marks[i]);
     free(marks);
     free(pts);
-    sn_notes_free(&sn);
+    sanity_notes_free(&sn);
 }
 
 /* The summary table of one platform's configurations f->cfgs[first, end):
  * device counts down, configurations across.  Two machines never share a
  * table: their figures are not compared. */
-void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                       size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
-                       pr_err *err)
+void fw_tables_summary_table(const rmodel_world *w, const lang *l, const rmodel_fw *f, size_t first,
+                             size_t end, const char *page_rel, view_notes *nt, pr_buf *out,
+                             pr_err *err)
 {
     const pr_platform *p = f->cfgs[first].platform;
     /* Configurations with a figure or a state (OOM, failed) only: planned
      * cases are the platform's planned list, not columns of TODO. */
-    const rm_cfg **cols = pr_xcalloc(end - first + 1, sizeof *cols);
+    const rmodel_cfg **cols = pr_xcalloc(end - first + 1, sizeof *cols);
     size_t ncols = 0;
     for (size_t i = first; i < end; i++) {
         int shown = 0;
         for (size_t r = 0; r < f->cfgs[i].ncells && !shown; r++)
-            shown = f->cfgs[i].cells[r].origin != RM_PLANNED &&
-                    f->cfgs[i].cells[r].origin != RM_NONE;
+            shown =
+                f->cfgs[i].cells[r].origin != RM_PLANNED && f->cfgs[i].cells[r].origin != RM_NONE;
         if (shown)
             cols[ncols++] = &f->cfgs[i];
     }
-    rm_row *rows = NULL;
+    rmodel_row *rows = NULL;
     size_t nrows = 0;
     for (size_t i = 0; i < ncols; i++)
         for (size_t r = 0; r < cols[i]->ncells; r++)
             if (cols[i]->cells[r].origin != RM_PLANNED && cols[i]->cells[r].origin != RM_NONE)
-                rm_row_add(&rows, &nrows, cols[i]->cells[r].nodes, cols[i]->cells[r].gpus);
+                rmodel_row_add(&rows, &nrows, cols[i]->cells[r].nodes, cols[i]->cells[r].gpus);
     if (!ncols) {
         free(cols);
         return;
     }
-    pr_qsort(rows, nrows, sizeof *rows, rm_row_qsort);
+    pr_qsort(rows, nrows, sizeof *rows, rmodel_row_qsort);
     size_t nh = ncols + 1;
     char **names = pr_xcalloc(nh, sizeof *names);
     const char **heads = pr_xcalloc(nh, sizeof *heads);
-    heads[0] = pv_col_count(l, p);
-    /* Plain names (mdt_head escapes them once: a Markdown name came out
+    heads[0] = provenance_col_count(l, p);
+    /* Plain names (mdtable_head escapes them once: a Markdown name came out
      * "R&amp;amp;D"), without the platform the section's heading names. */
     for (size_t i = 0; i < ncols; i++)
         heads[i + 1] = names[i + 1] = config_words_short(l, cols[i], 1, err);
-    mdt_head(out, heads, nh, 1);
+    mdtable_head(out, heads, nh, 1);
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
     for (size_t r = 0; r < nrows; r++) {
-        mdt_cells_clear(cells, nh);
-        pv_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
+        mdtable_cells_clear(cells, nh);
+        platform_count_label(l, p, rows[r].nodes, rows[r].gpus, &cells[0], err);
         for (size_t i = 0; i < ncols; i++) {
-            const rm_cell *rc = rm_cell_of(cols[i], rows[r].nodes, rows[r].gpus);
+            const rmodel_cell *rc = rmodel_cell_of(cols[i], rows[r].nodes, rows[r].gpus);
             if (rc->origin == RM_PLANNED)
                 pr_buf_puts(&cells[i + 1], lang_str(l, "state_none"));
             else
-                mdt_summary_cell(w, l, rc, page_rel, nt, &cells[i + 1]);
-            cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel, &cells[i + 1]);
+                mdtable_summary_cell(w, l, rc, page_rel, nt, &cells[i + 1]);
+            compare_audit_verdict_link(l, compare_audit_of_cell(w->audit, rc), page_rel,
+                                       &cells[i + 1]);
         }
-        mdt_row(out, cells, nh);
+        mdtable_row(out, cells, nh);
     }
-    mdt_cells_free(cells, nh);
+    mdtable_cells_free(cells, nh);
     free(cells);
     for (size_t i = 0; i < nh; i++)
         free(names[i]);

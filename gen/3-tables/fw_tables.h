@@ -2,27 +2,28 @@
 #ifndef PR_FW_TABLES_H
 #define PR_FW_TABLES_H
 
+#include "2-model/rmodel.h"
 #include "buf.h"
 #include "err.h"
 #include "fw_columns.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 #include "view.h"
 
 /* The reproduction table of configuration c of f: appended to out; links
  * are relative to page_rel.  Here and in the summary, each figure the
  * audit (w->audit) covers links its verdict (compare.h). */
-void fwt_repro_table(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
-                     const char *page_rel, vw_notes *nt, pr_buf *out, pr_err *err);
+void fw_tables_repro_table(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                           const rmodel_cfg *c, const char *page_rel, view_notes *nt, pr_buf *out,
+                           pr_err *err);
 /* The same with the columns cols[0, ncols) (fw_columns.h: fw_columns,
  * or a longer table in a test). */
-void fwt_repro_table_of(const fw_column *cols, size_t ncols, const rm_world *w, const lang *l,
-                        const rm_fw *f, const rm_cfg *c, const char *page_rel, vw_notes *nt,
-                        pr_buf *out, pr_err *err);
+void fw_tables_repro_table_of(const fw_columns_column *cols, size_t ncols, const rmodel_world *w,
+                              const lang *l, const rmodel_fw *f, const rmodel_cfg *c,
+                              const char *page_rel, view_notes *nt, pr_buf *out, pr_err *err);
 /* The summary of one platform's configurations f->cfgs[first, end). */
-void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                       size_t end, const char *page_rel, vw_notes *nt, pr_buf *out,
-                       pr_err *err);
+void fw_tables_summary_table(const rmodel_world *w, const lang *l, const rmodel_fw *f, size_t first,
+                             size_t end, const char *page_rel, view_notes *nt, pr_buf *out,
+                             pr_err *err);
 
 /* What the tables compute, for every view that must say the same (the
  * export, export.h): the numbers before the page rounds them. */
@@ -30,30 +31,31 @@ void fwt_summary_table(const rm_world *w, const lang *l, const rm_fw *f, size_t 
 /* 1 when configuration c of f has speedup and efficiency columns: not on
  * a hardware suite (a bandwidth is no multiple of the 1-GPU one), and on
  * a CPU machine only with two process counts. */
-int fwt_has_scaling(const rm_fw *f, const rm_cfg *c);
+int fw_tables_has_scaling(const rmodel_fw *f, const rmodel_cfg *c);
 /* 1 when cell rc and the 1-GPU cell base are figures of one run set read
  * with one parse rule: a speedup is computed within one run set only, never
  * across sources, clusters, dates or rules (docs/data-model.md#run-sets). */
-int fwt_same_runset(const rm_cell *rc, const rm_cell *base);
+int fw_tables_same_runset(const rmodel_cell *rc, const rmodel_cell *base);
 /* 1 when rc's figure and its 1-GPU baseline base were read with two parse
  * rules. */
-int fwt_rules_differ(const rm_cell *rc, const rm_cell *base);
+int fw_tables_rules_differ(const rmodel_cell *rc, const rmodel_cell *base);
 /* The speedup of cell rc (of c) against c's 1-GPU cell and its scaling
  * efficiency in percent, as its reproduction table shows them; 0 and NAN
  * both when the table shows none (no column, no run, no 1-GPU baseline,
- * or the two are not of one run set and rule: fwt_same_runset). */
-int fwt_cell_scaling(const rm_fw *f, const rm_cfg *c, const rm_cell *rc, double *speedup,
-                     double *eff_pct);
+ * or the two are not of one run set and rule: fw_tables_same_runset). */
+int fw_tables_cell_scaling(const rmodel_fw *f, const rmodel_cfg *c, const rmodel_cell *rc,
+                           double *speedup, double *eff_pct);
 /* The same computation for a published figure value against its table's
  * 1-GPU figure base (fw_pubtab.c): the speedup, *eff_pct in percent. */
-double fwt_pub_speedup(pr_dir dir, double value, double base, int gpus, double *eff_pct);
+double fw_tables_pub_speedup(pr_unitdir_dir dir, double value, double base, int gpus,
+                             double *eff_pct);
 /* The global batch of cell rc of c: the record's metrics.global_batch_size
  * when it states one, else the per-GPU batch × GPUs; -1 when unknown. */
-long fwt_global_batch(const rm_cfg *c, const rm_cell *rc);
+long fw_tables_global_batch(const rmodel_cfg *c, const rmodel_cell *rc);
 /* 1 when f's figures at global batch batch have no speedup against a
  * baseline at base_batch: a lower-is-better figure (a time) at another or
  * an unknown global batch is other work.  Rates are never blocked. */
-int fwt_batch_blocks(const rm_fw *f, long batch, long base_batch);
+int fw_tables_batch_blocks(const rmodel_fw *f, long batch, long base_batch);
 
 /* The verdict on the gap between cell rc's median and published row pr
  * (docs/statistics.md#gaps): none (no figure or no run), insufficient
@@ -65,10 +67,10 @@ typedef enum {
     FWT_GAP_INSUFFICIENT,
     FWT_GAP_WITHIN,
     FWT_GAP_FLAGGED,
-} fwt_gap_verdict;
-fwt_gap_verdict fwt_gap(const rm_fw *f, const rm_cell *rc, const pr_pub_row *pr,
-                        double *gap_pct);
+} fw_tables_gap_verdict;
+fw_tables_gap_verdict fw_tables_gap(const rmodel_fw *f, const rmodel_cell *rc, const pr_pub_row *pr,
+                                    double *gap_pct);
 /* The verdict as a key: "", "insufficient", "within", "differs". */
-const char *fwt_gap_key(fwt_gap_verdict v);
+const char *fw_tables_gap_key(fw_tables_gap_verdict v);
 
 #endif

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/md.h"
 #include "compare.h"
-#include "md.h"
 #include "mdtable.h"
 #include "recfacts.h"
 #include "rule_words.h"
@@ -103,7 +103,8 @@ static int norm_precision(const char *key, const char *v, const pr_record *r, lw
         }
         /* AMP off: a data type or an FP16 flag decides, FP32 where the log
          * prints none. */
-        if (is_false(v) && !fact(r, "arg.dtype") && !fact(r, "arg.use_fp16") && !fact(r, "arg.fp16")) {
+        if (is_false(v) && !fact(r, "arg.dtype") && !fact(r, "arg.use_fp16") &&
+            !fact(r, "arg.fp16")) {
             set_arg(o, NULL, "FP32");
             return 1;
         }
@@ -118,7 +119,9 @@ static int norm_precision(const char *key, const char *v, const pr_record *r, lw
     else if (!strcmp(key, "arg.use_fp16") && is_true(v))
         set_arg(o, NULL, "FP16");
     else if (!strcmp(key, "arg.fp16") && (is_true(v) || is_false(v)))
-        set_arg(o, NULL, is_true(v) ? "fp16=True" : "FP32"); /* on: as printed, its meaning is the script's */
+        set_arg(o, NULL,
+                is_true(v) ? "fp16=True"
+                           : "FP32"); /* on: as printed, its meaning is the script's */
     else
         return 0;
     return 1;
@@ -189,7 +192,11 @@ static int norm_loss_scale(const char *key, const char *v, const pr_record *r, l
         dynamic = is_true(dyn);
     if (stat)
         dynamic = is_false(stat);
-    set_number(o, dynamic < 0 ? "lw_v_scale_from" : dynamic ? "lw_v_dynamic_scale" : "lw_v_static_scale", v);
+    set_number(o,
+               dynamic < 0 ? "lw_v_scale_from"
+               : dynamic   ? "lw_v_dynamic_scale"
+                           : "lw_v_static_scale",
+               v);
     return 1;
 }
 
@@ -206,16 +213,21 @@ static const struct {
     {"lw_c_precision",
      {"arg.AMP.use_amp", "arg.AMP.level", "arg.amp_level", "arg.opt_level", "arg.use_pure_fp16",
       "arg.amp", "arg.use_amp", "arg.dtype", "arg.use_fp16", "arg.fp16"},
-     norm_precision, 0},
+     norm_precision,
+     0},
     {"lw_c_memory_format",
      {"arg.memory_format", "arg.channels_last", "arg.Arch.data_format", "arg.data_format",
       "arg.conv_layout", NULL},
-     norm_layout, 0},
-    {"lw_c_loader", {"arg.data_backend", "arg.Global.use_dali", "arg.use_dali", "arg.dali", NULL},
-     norm_loader, 0},
+     norm_layout,
+     0},
+    {"lw_c_loader",
+     {"arg.data_backend", "arg.Global.use_dali", "arg.use_dali", "arg.dali", NULL},
+     norm_loader,
+     0},
     {"lw_c_loss_scale",
      {"arg.AMP.scale_loss", "arg.static_loss_scale", "arg.scale_loss", "arg.init_loss_scale", NULL},
-     norm_loss_scale, 1},
+     norm_loss_scale,
+     1},
 };
 #define LW_NCONCEPTS (sizeof concepts / sizeof *concepts)
 
@@ -230,36 +242,36 @@ typedef struct {
 typedef struct {
     lw_val vals[4]; /* distinct values; more are not listed */
     size_t nvals;
-    int unstated;   /* a record of the column states nothing of it */
+    int unstated; /* a record of the column states nothing of it */
 } lw_fact;
 
 typedef struct {
-    size_t col;                  /* in mc */
+    size_t col; /* in mc */
     lw_fact facts[LW_NCONCEPTS];
-    /* Its distinct estimators (rw_estimator_key), each with its rule and
+    /* Its distinct estimators (rule_words_estimator_key), each with its rule and
      * the rows whose figures it made (more than 4: the rest join the last). */
     struct {
         const json_t *rule;
         char *key;
-        const rm_row **rows;
+        const rmodel_row **rows;
         size_t nrows;
     } ests[4];
     size_t nests;
-    int published;               /* a figure of it is published, no log's */
+    int published; /* a figure of it is published, no log's */
 } lw_col;
 
-struct lw_cmp {
-    const rm_mcfg *mc;
+struct likewise_cmp {
+    const rmodel_mcfg *mc;
     lw_col *cols;
     size_t ncols;
     /* The ranking's row and columns (alike only). */
-    const rm_row *rank_row;
+    const rmodel_row *rank_row;
     size_t fast, slow;
     double fast_v, slow_v;
     int lower; /* the figures are times (lib/unitdir.h): the fastest is the lowest */
 };
 
-static const rm_cell *cell_of(const rm_cfg *fc, const rm_row *row)
+static const rmodel_cell *cell_of(const rmodel_cfg *fc, const rmodel_row *row)
 {
     for (size_t i = 0; i < fc->ncells; i++)
         if (fc->cells[i].nodes == row->nodes && fc->cells[i].gpus == row->gpus)
@@ -296,10 +308,10 @@ static void add_fact(lw_fact *f, size_t k, const pr_record *r, const pr_run *run
 
 /* The cell of row in column c that a figure stands for, from a log: its
  * record and run; 0 when it has none. */
-static int column_cell(const rm_mcfg *mc, size_t c, const rm_row *row, const pr_record **rec,
-                       const pr_run **run, double *value)
+static int column_cell(const rmodel_mcfg *mc, size_t c, const rmodel_row *row,
+                       const pr_record **rec, const pr_run **run, double *value)
 {
-    const rm_cell *rc = cell_of(mc->fcfgs[c], row);
+    const rmodel_cell *rc = cell_of(mc->fcfgs[c], row);
     if (!rc)
         return 0;
     if (rc->origin == RM_MEASURED && rc->link_rec) {
@@ -316,13 +328,13 @@ static int column_cell(const rm_mcfg *mc, size_t c, const rm_row *row, const pr_
     return 0;
 }
 
-lw_cmp *lw_build(const rm_mcfg *mc, const rm_row *rows, size_t nrows)
+likewise_cmp *likewise_build(const rmodel_mcfg *mc, const rmodel_row *rows, size_t nrows)
 {
     if (!rows) {
         rows = mc->rows;
         nrows = mc->nrows;
     }
-    lw_cmp *c = pr_xcalloc(1, sizeof *c);
+    likewise_cmp *c = pr_xcalloc(1, sizeof *c);
     c->mc = mc;
     c->cols = pr_xcalloc(mc->ncols ? mc->ncols : 1, sizeof *c->cols);
     for (size_t i = 0; i < mc->ncols; i++) {
@@ -342,7 +354,7 @@ lw_cmp *lw_build(const rm_mcfg *mc, const rm_row *rows, size_t nrows)
             }
             for (size_t k = 0; k < LW_NCONCEPTS; k++)
                 add_fact(&col->facts[k], k, rec, run);
-            char *key = rw_estimator_key(rec->rule);
+            char *key = rule_words_estimator_key(rec->rule);
             size_t e = 0;
             while (e < col->nests && strcmp(col->ests[e].key, key ? key : ""))
                 e++;
@@ -362,12 +374,12 @@ lw_cmp *lw_build(const rm_mcfg *mc, const rm_row *rows, size_t nrows)
             c->ncols++;
     }
     if (c->ncols < 2) {
-        lw_free(c);
+        likewise_free(c);
         return NULL;
     }
     /* The ranking: the row with the most GPUs where two columns or more
      * have figures, fastest against slowest. */
-    for (size_t r = nrows; lw_alike(c) && r-- > 0 && !c->rank_row;) {
+    for (size_t r = nrows; likewise_alike(c) && r-- > 0 && !c->rank_row;) {
         size_t n = 0;
         for (size_t j = 0; j < c->ncols; j++) {
             const pr_record *rec = NULL;
@@ -392,7 +404,7 @@ lw_cmp *lw_build(const rm_mcfg *mc, const rm_row *rows, size_t nrows)
     return c;
 }
 
-void lw_free(lw_cmp *c)
+void likewise_free(likewise_cmp *c)
 {
     if (!c)
         return;
@@ -407,7 +419,7 @@ void lw_free(lw_cmp *c)
 
 /* 1 when some record of some column states concept k: one no log states
  * (a memory format for a language model) is no precondition here. */
-static int concept_stated(const lw_cmp *c, size_t k)
+static int concept_stated(const likewise_cmp *c, size_t k)
 {
     for (size_t i = 0; i < c->ncols; i++)
         if (c->cols[i].facts[k].nvals)
@@ -417,7 +429,7 @@ static int concept_stated(const lw_cmp *c, size_t k)
 
 /* 1 when concept k has one value, stated by every record of every column,
  * or no log states it. */
-static int concept_alike(const lw_cmp *c, size_t k)
+static int concept_alike(const likewise_cmp *c, size_t k)
 {
     if (!concept_stated(c, k))
         return 1;
@@ -433,7 +445,7 @@ static int concept_alike(const lw_cmp *c, size_t k)
     return 1;
 }
 
-static int estimators_alike(const lw_cmp *c)
+static int estimators_alike(const likewise_cmp *c)
 {
     for (size_t i = 0; i < c->ncols; i++)
         if (c->cols[i].published || c->cols[i].nests != 1 || c->cols[0].nests != 1 ||
@@ -442,7 +454,7 @@ static int estimators_alike(const lw_cmp *c)
     return 1;
 }
 
-int lw_alike(const lw_cmp *c)
+int likewise_alike(const likewise_cmp *c)
 {
     for (size_t k = 0; k < LW_NCONCEPTS; k++)
         if (!concept_alike(c, k))
@@ -451,13 +463,14 @@ int lw_alike(const lw_cmp *c)
 }
 
 /* Column i's name ("NGC PyTorch (AMP)"), as Markdown or plain text. */
-static void col_name(const lang *l, const lw_cmp *c, size_t i, int md, pr_buf *out, pr_err *err)
+static void col_name(const lang *l, const likewise_cmp *c, size_t i, int md, pr_buf *out,
+                     pr_err *err)
 {
-    const rm_mcfg *mc = c->mc;
+    const rmodel_mcfg *mc = c->mc;
     size_t col = c->cols[i].col;
     pr_buf name = PR_BUF_INIT, mode = PR_BUF_INIT;
     pr_buf_puts(&name, mc->fws[col]->framework_title);
-    if (cmp_col_mode(mc, col, &mode)) {
+    if (compare_col_mode(mc, col, &mode)) {
         json_t *v = json_pack("{s:s}", "mode", pr_buf_cstr(&mode));
         char *m = lang_fmt_plain(l, "col_mode", v, err);
         if (m)
@@ -466,7 +479,7 @@ static void col_name(const lang *l, const lw_cmp *c, size_t i, int md, pr_buf *o
         json_decref(v);
     }
     if (md)
-        pr_md_text(out, pr_buf_cstr(&name));
+        md_text(out, pr_buf_cstr(&name));
     else
         pr_buf_puts(out, pr_buf_cstr(&name));
     pr_buf_free(&name);
@@ -480,9 +493,9 @@ static void norm_text(const lang *l, const lw_norm *n, pr_buf *out, pr_err *err)
 {
     pr_buf arg = PR_BUF_INIT;
     if (n->raw)
-        pr_md_code_cell(&arg, n->arg);
+        md_code_cell(&arg, n->arg);
     else
-        pr_md_text(&arg, n->arg);
+        md_text(&arg, n->arg);
     if (n->word) {
         json_t *v = json_pack("{s:s}", "arg", pr_buf_cstr(&arg));
         lang_fmt(l, n->word, v, out, err);
@@ -495,7 +508,7 @@ static void norm_text(const lang *l, const lw_norm *n, pr_buf *out, pr_err *err)
 
 /* The labels of the concepts (and the estimator) that are not alike,
  * joined; returns how many. */
-static size_t differing(const lang *l, const lw_cmp *c, pr_buf *out)
+static size_t differing(const lang *l, const likewise_cmp *c, pr_buf *out)
 {
     size_t n = 0;
     for (size_t k = 0; k < LW_NCONCEPTS; k++)
@@ -513,19 +526,18 @@ static size_t differing(const lang *l, const lw_cmp *c, pr_buf *out)
 }
 
 /* The ranking's words: {gpus, fast, fast_v, slow, slow_v, ratio}. */
-static json_t *ranking_view(const lang *l, const lw_cmp *c, int md, pr_err *err)
+static json_t *ranking_view(const lang *l, const likewise_cmp *c, int md, pr_err *err)
 {
     pr_buf g = PR_BUF_INIT, fast = PR_BUF_INIT, slow = PR_BUF_INIT, fv = PR_BUF_INIT,
            sv = PR_BUF_INIT;
     lang_gpus_label(l, c->rank_row->nodes, c->rank_row->gpus, &g, err);
     col_name(l, c, c->fast, md, &fast, err);
     col_name(l, c, c->slow, md, &slow, err);
-    pr_md_number(&fv, c->fast_v, PR_DECIMALS_VALUE);
-    pr_md_number(&sv, c->slow_v, PR_DECIMALS_VALUE);
+    md_number(&fv, c->fast_v, PR_DECIMALS_VALUE);
+    md_number(&sv, c->slow_v, PR_DECIMALS_VALUE);
     char ratio[32];
     /* How many times as fast: a time's ratio is the slow one's over the fast one's. */
-    snprintf(ratio, sizeof ratio, "%.2f",
-             c->lower ? c->slow_v / c->fast_v : c->fast_v / c->slow_v);
+    snprintf(ratio, sizeof ratio, "%.2f", c->lower ? c->slow_v / c->fast_v : c->fast_v / c->slow_v);
     json_t *v = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "gpus", pr_buf_cstr(&g), "fast",
                           pr_buf_cstr(&fast), "slow", pr_buf_cstr(&slow), "fast_v",
                           pr_buf_cstr(&fv), "slow_v", pr_buf_cstr(&sv), "ratio", ratio);
@@ -539,14 +551,14 @@ static json_t *ranking_view(const lang *l, const lw_cmp *c, int md, pr_err *err)
 
 /* Column i's estimator ("the mean of records 10 to the end"), per GPU count
  * where the column's rules differ; appended to out. */
-static void col_estimator(const lang *l, const lw_cmp *c, size_t i, pr_buf *out, pr_err *err)
+static void col_estimator(const lang *l, const likewise_cmp *c, size_t i, pr_buf *out, pr_err *err)
 {
     const lw_col *col = &c->cols[i];
     for (size_t e = 0; e < col->nests; e++) {
         if (e)
             pr_buf_puts(out, " / ");
         pr_buf est = PR_BUF_INIT, at = PR_BUF_INIT;
-        rw_estimator(l, col->ests[e].rule, &est, err);
+        rule_words_estimator(l, col->ests[e].rule, &est, err);
         if (col->nests == 1) {
             pr_buf_puts(out, pr_buf_cstr(&est));
             pr_buf_free(&est);
@@ -570,7 +582,7 @@ static void col_estimator(const lang *l, const lw_cmp *c, size_t i, pr_buf *out,
 
 /* Each column's estimator ("FwA (AMP): the mean of records 10 to the end;
  * ..."), appended to list. */
-static void estimator_list(const lang *l, const lw_cmp *c, pr_buf *list, pr_err *err)
+static void estimator_list(const lang *l, const likewise_cmp *c, pr_buf *list, pr_err *err)
 {
     for (size_t i = 0; i < c->ncols; i++) {
         if (i)
@@ -583,8 +595,8 @@ static void estimator_list(const lang *l, const lw_cmp *c, pr_buf *list, pr_err 
 
 /* Column i's values of concept k as a table cell: each normalised value
  * with the log line that printed it; "—" when its logs state none. */
-static void fact_cell(const rm_world *w, const lang *l, const lw_cmp *c, size_t i, size_t k,
-                      const char *page_rel, pr_buf *out, pr_err *err)
+static void fact_cell(const rmodel_world *w, const lang *l, const likewise_cmp *c, size_t i,
+                      size_t k, const char *page_rel, pr_buf *out, pr_err *err)
 {
     const lw_fact *f = &c->cols[i].facts[k];
     if (!f->nvals) {
@@ -596,11 +608,11 @@ static void fact_cell(const rm_world *w, const lang *l, const lw_cmp *c, size_t 
             pr_buf_puts(out, " / ");
         norm_text(l, &f->vals[j].v, out, err);
         pr_buf link = PR_BUF_INIT, text = PR_BUF_INIT;
-        pr_md_code_cell(&text, f->vals[j].rec->case_name);
+        md_code_cell(&text, f->vals[j].rec->case_name);
         pr_buf_printf(&text, " L%d", f->vals[j].line);
         pr_buf_puts(out, " (");
-        mdt_log_line_link(w, page_rel, f->vals[j].run, f->vals[j].rec, f->vals[j].line,
-                          pr_buf_cstr(&text), &link);
+        mdtable_log_line_link(w, page_rel, f->vals[j].run, f->vals[j].rec, f->vals[j].line,
+                              pr_buf_cstr(&text), &link);
         pr_buf_puts(out, pr_buf_cstr(&link));
         pr_buf_putc(out, ')');
         pr_buf_free(&link);
@@ -612,8 +624,8 @@ static void fact_cell(const rm_world *w, const lang *l, const lw_cmp *c, size_t 
     }
 }
 
-void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *page_rel,
-                 pr_buf *out, pr_err *err)
+void likewise_markdown(const rmodel_world *w, const lang *l, const likewise_cmp *c,
+                       const char *page_rel, pr_buf *out, pr_err *err)
 {
     pr_buf list = PR_BUF_INIT;
     pr_buf_puts(out, lang_str(l, "lw_heading"));
@@ -629,23 +641,23 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
         col_name(l, c, i, 0, &names[i + 1], err);
         heads[i + 1] = pr_buf_cstr(&names[i + 1]);
     }
-    mdt_head(out, heads, n, (int)n);
-    pr_md_cell(&cells[0], lang_str(l, "lw_c_estimator"));
+    mdtable_head(out, heads, n, (int)n);
+    md_cell(&cells[0], lang_str(l, "lw_c_estimator"));
     for (size_t i = 0; i < c->ncols; i++)
         col_estimator(l, c, i, &cells[i + 1], err);
-    mdt_row(out, cells, n);
+    mdtable_row(out, cells, n);
     for (size_t k = 0; k < LW_NCONCEPTS; k++) {
         if (!concept_stated(c, k))
             continue;
-        mdt_cells_clear(cells, n);
-        pr_md_cell(&cells[0], lang_str(l, concepts[k].label));
+        mdtable_cells_clear(cells, n);
+        md_cell(&cells[0], lang_str(l, concepts[k].label));
         for (size_t i = 0; i < c->ncols; i++)
             fact_cell(w, l, c, i, k, page_rel, &cells[i + 1], err);
-        mdt_row(out, cells, n);
+        mdtable_row(out, cells, n);
     }
     pr_buf_putc(out, '\n');
     /* The conclusion and its preconditions. */
-    if (lw_alike(c) && c->rank_row) {
+    if (likewise_alike(c) && c->rank_row) {
         json_t *v = ranking_view(l, c, 1, err);
         lang_fmt(l, "lw_ranking", v, out, err);
         json_decref(v);
@@ -656,18 +668,18 @@ void lw_markdown(const rm_world *w, const lang *l, const lw_cmp *c, const char *
         json_decref(v);
     }
     pr_buf_putc(out, '\n');
-    mdt_cells_free(cells, n);
-    mdt_cells_free(names, n);
+    mdtable_cells_free(cells, n);
+    mdtable_cells_free(names, n);
     free(cells);
     free(names);
     free(heads);
     pr_buf_free(&list);
 }
 
-void lw_plain(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err)
+void likewise_plain(const lang *l, const likewise_cmp *c, pr_buf *out, pr_err *err)
 {
     char *s = NULL;
-    if (lw_alike(c) && c->rank_row) {
+    if (likewise_alike(c) && c->rank_row) {
         json_t *v = ranking_view(l, c, 0, err);
         s = lang_fmt_plain(l, "lw_plain_ranking", v, err);
         json_decref(v);
@@ -684,12 +696,12 @@ void lw_plain(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err)
     free(s);
 }
 
-void lw_summary_md(const lang *l, const lw_cmp *c, pr_buf *out, pr_err *err)
+void likewise_summary_md(const lang *l, const likewise_cmp *c, pr_buf *out, pr_err *err)
 {
     pr_buf note = PR_BUF_INIT, list = PR_BUF_INIT;
-    lw_plain(l, c, &note, err);
+    likewise_plain(l, c, &note, err);
     estimator_list(l, c, &list, err);
-    pr_md_text(out, pr_buf_cstr(&note));
+    md_text(out, pr_buf_cstr(&note));
     json_t *v = json_pack("{s:s}", "list", pr_buf_cstr(&list));
     lang_fmt(l, "lw_index_estimators", v, out, err);
     json_decref(v);

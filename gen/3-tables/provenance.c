@@ -2,37 +2,23 @@
 
 #include <string.h>
 
+#include "base/md.h"
 #include "jdoc.h"
-#include "md.h"
 #include "mdtable.h"
 
-int pv_is_cpu(const pr_platform *p) { return p && strcmp(p->kind, "cpu") == 0; }
-
-const char *pv_platform_title(const lang *l, const pr_platform *p)
+const char *provenance_platform_title(const lang *l, const pr_platform *p)
 {
     if (!p)
         return lang_str(l, "platform_unknown");
     return strcmp(l->code, "zh") == 0 ? p->title_zh : p->title_en;
 }
 
-const char *pv_col_count(const lang *l, const pr_platform *p)
+const char *provenance_col_count(const lang *l, const pr_platform *p)
 {
-    return lang_str(l, pv_is_cpu(p) ? "col_procs" : "col_gpus");
+    return lang_str(l, platform_is_cpu(p) ? "col_procs" : "col_gpus");
 }
 
-void pv_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
-                    pr_err *err)
-{
-    if (!pv_is_cpu(p)) {
-        lang_gpus_label(l, nodes, gpus, out, err);
-        return;
-    }
-    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
-    lang_fmt(l, "procs_label", v, out, err);
-    json_decref(v);
-}
-
-size_t pv_counts(const rm_cfg *c)
+size_t provenance_counts(const rmodel_cfg *c)
 {
     size_t n = 0;
     /* Cells are in GPU order: a new count starts where the previous differs. */
@@ -42,18 +28,20 @@ size_t pv_counts(const rm_cfg *c)
     return n;
 }
 
-void pv_record_source(const pr_record *r, pr_buf *out)
+void provenance_record_source(const pr_record *r, pr_buf *out)
 {
-    const char *repo = pr_json_str(r->source, "repo"), *commit = pr_json_str(r->source, "commit");
-    const char *path = pr_json_str(r->source, "path"), *url = pr_json_str(r->source, "url");
+    const char *repo = pr_jdoc_json_str(r->source, "repo"),
+               *commit = pr_jdoc_json_str(r->source, "commit");
+    const char *path = pr_jdoc_json_str(r->source, "path"),
+               *url = pr_jdoc_json_str(r->source, "url");
     if (!repo)
         return;
     /* A short commit reads as well and still names one revision. */
     pr_buf loc = PR_BUF_INIT, code = PR_BUF_INIT;
     pr_buf_printf(&loc, "%s@%.8s:%s", repo, commit ? commit : "", path ? path : "");
-    pr_md_code_span(&code, pr_buf_cstr(&loc));
+    md_code_span(&code, pr_buf_cstr(&loc));
     if (url)
-        mdt_link_url(out, pr_buf_cstr(&code), url);
+        mdtable_link_url(out, pr_buf_cstr(&code), url);
     else
         pr_buf_puts(out, pr_buf_cstr(&code));
     pr_buf_free(&loc);

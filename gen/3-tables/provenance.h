@@ -10,31 +10,25 @@
 #ifndef PR_PROVENANCE_H
 #define PR_PROVENANCE_H
 
+#include "2-model/rmodel.h"
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 #include "view.h"
 
-/* 1 when p is a CPU machine (its counts are processes, not GPUs). */
-int pv_is_cpu(const pr_platform *p);
-
 /* p's title in l's language; the "machine not stated" words when NULL. */
-const char *pv_platform_title(const lang *l, const pr_platform *p);
+const char *provenance_platform_title(const lang *l, const pr_platform *p);
 
 /* The head of the device-count column ("GPUs", or "Processes" on a CPU
- * machine) and a row's label ("1×8 GPUs", "1×8 processes"). */
-const char *pv_col_count(const lang *l, const pr_platform *p);
-void pv_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
-                    pr_err *err);
+ * machine; a row's label: platform_count_label). */
+const char *provenance_col_count(const lang *l, const pr_platform *p);
 
 /* The number of different device counts of c's rows: speedup and
  * efficiency need two. */
-size_t pv_counts(const rm_cfg *c);
+size_t provenance_counts(const rmodel_cfg *c);
 
 /* Where record r's log was published, as a link "repo@commit:path" (code),
  * to its url when it has one; nothing when r names no source. */
-void pv_record_source(const pr_record *r, pr_buf *out);
-
+void provenance_record_source(const pr_record *r, pr_buf *out);
 
 #endif

@@ -6,15 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "md.h"
+#include "base/md.h"
 
-char *rw_json_shortest(const json_t *v)
+char *rule_words_json_shortest(const json_t *v)
 {
     /* The fewest significant digits at which every real of v reads back
      * as itself (Jansson's default, 17, prints 0.05 as
      * 0.050000000000000003). */
     for (int p = 1; p < 17; p++) {
-        char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(p));
+        char *s =
+            json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(p));
         json_t *back = s ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
         int same = back && json_equal(back, (json_t *)v);
         json_decref(back);
@@ -42,7 +43,7 @@ static const char *word(const lang *l, const char *value, const char *const *kno
 static void set_code(json_t *v, const char *k, const char *s)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_code_span(&b, s);
+    md_code_span(&b, s);
     json_object_set_new(v, k, json_string(pr_buf_cstr(&b)));
     pr_buf_free(&b);
 }
@@ -54,7 +55,7 @@ static void set_word(const lang *l, json_t *v, const char *k, const char *value,
     const char *w = word(l, value, known);
     if (w) {
         pr_buf b = PR_BUF_INIT;
-        pr_md_text(&b, w);
+        md_text(&b, w);
         json_object_set_new(v, k, json_string(pr_buf_cstr(&b)));
         pr_buf_free(&b);
     } else if (value) {
@@ -62,18 +63,17 @@ static void set_word(const lang *l, json_t *v, const char *k, const char *value,
     }
 }
 
-void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
+void rule_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
 {
     static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean",
                                           "best", "max",    "min",  NULL};
-    static const char *const values[] = {"throughput", "seconds_per_step", "ms_per_step",
-                                         "steps_per_second", "raw", NULL};
+    static const char *const values[] = {
+        "throughput", "seconds_per_step", "ms_per_step", "steps_per_second", "raw", NULL};
     static const char *const scopes[] = {"per_card", "global", NULL};
     /* The keys the words say; any other is listed as written. */
-    static const char *const said[] = {"profile", "step",  "keyword", "match",       "source",
-                                       "line_filter", "value", "scope", "rank", "skip",
-                                       "reduce",  "trim",  "min_records", "round", "files",
-                                       NULL};
+    static const char *const said[] = {
+        "profile", "step", "keyword", "match", "source",      "line_filter", "value", "scope",
+        "rank",    "skip", "reduce",  "trim",  "min_records", "round",       "files", NULL};
     json_t *v = json_object();
     const char *s;
     if ((s = json_string_value(json_object_get(rule, "profile"))))
@@ -105,8 +105,7 @@ void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
         char r[32];
         snprintf(r, sizeof r, "%lld", (long long)json_integer_value(rank));
         json_object_set_new(v, "rank", json_string(r));
-    }
-    else if (json_is_string(rank))
+    } else if (json_is_string(rank))
         json_object_set_new(v, "rank_all", json_true());
     json_int_t skip = json_integer_value(json_object_get(rule, "skip"));
     if (skip > 0)
@@ -140,18 +139,19 @@ void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
     pr_buf others = PR_BUF_INIT;
     const char *k;
     json_t *val;
-    json_object_foreach((json_t *)rule, k, val) {
+    json_object_foreach((json_t *)rule, k, val)
+    {
         int known = 0;
         for (const char *const *p = said; *p && !known; p++)
             known = strcmp(*p, k) == 0;
         if (known)
             continue;
-        char *text = rw_json_shortest(val);
+        char *text = rule_words_json_shortest(val);
         pr_buf kv = PR_BUF_INIT;
         pr_buf_printf(&kv, "%s=%s", k, text);
         if (others.len)
             pr_buf_puts(&others, lang_str(l, "value_sep"));
-        pr_md_code_span(&others, pr_buf_cstr(&kv));
+        md_code_span(&others, pr_buf_cstr(&kv));
         pr_buf_free(&kv);
         free(text);
     }
@@ -163,9 +163,10 @@ void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
 }
 
 /* The keys that decide which records count and how they are combined. */
-static const char *const estimator_keys[] = {"source", "table", "step", "skip", "reduce", "trim", NULL};
+static const char *const estimator_keys[] = {"source", "table", "step", "skip",
+                                             "reduce", "trim",  NULL};
 
-char *rw_estimator_key(const json_t *rule)
+char *rule_words_estimator_key(const json_t *rule)
 {
     if (!rule)
         return NULL;
@@ -175,12 +176,12 @@ char *rw_estimator_key(const json_t *rule)
         if (v)
             json_object_set(k, *p, v);
     }
-    char *s = rw_json_shortest(k);
+    char *s = rule_words_json_shortest(k);
     json_decref(k);
     return s;
 }
 
-void rw_estimator(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
+void rule_words_estimator(const lang *l, const json_t *rule, pr_buf *out, pr_err *err)
 {
     static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean",
                                           "best", "max",    "min",  NULL};

@@ -5,7 +5,7 @@
  * JSON in the shortest form that reads back as the same rule (no float
  * noise: 0.05, not 0.050000000000000003).
  *
- * Memory: rw_words appends to the caller's buffer; rw_json_shortest
+ * Memory: rule_words appends to the caller's buffer; rule_words_json_shortest
  * returns a string the caller frees.
  */
 #ifndef PR_RULE_WORDS_H
@@ -15,26 +15,26 @@
 
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
+#include "template/lang.h"
 
 /* Rule (borrowed) in l's words, as Markdown, appended to out.  Keys the
  * words do not cover are listed after them, as written, so that nothing of
  * the rule is left out. */
-void rw_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
+void rule_words(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
 
 /* The estimator of rule (borrowed) in l's words, as Markdown appended to
  * out: which records count and how they are reduced ("the 5 % trimmed
  * mean of records 11 to the end"), or the log's own summary it reads.
  * Appends nothing for NULL. */
-void rw_estimator(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
+void rule_words_estimator(const lang *l, const json_t *rule, pr_buf *out, pr_err *err);
 
 /* The keys of rule that make its estimator (source, table, step, skip,
  * reduce, trim), as compact JSON the caller frees: two rules with equal
  * keys estimate alike.  NULL for NULL. */
-char *rw_estimator_key(const json_t *rule);
+char *rule_words_estimator_key(const json_t *rule);
 
 /* v as compact JSON with sorted keys, each real in the fewest digits that
  * still read back as the same document. */
-char *rw_json_shortest(const json_t *v);
+char *rule_words_json_shortest(const json_t *v);
 
 #endif

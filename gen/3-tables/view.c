@@ -4,65 +4,65 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "2-model/sanity.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "md.h"
-#include "sanity.h"
 #include "unitdir.h"
 
-void vw_str(json_t *o, const char *k, const char *v)
+void view_str(json_t *o, const char *k, const char *v)
 {
     if (v)
         json_object_set_new(o, k, json_string(v));
 }
 
-void vw_md(json_t *o, const char *k, pr_buf *b)
+void view_md(json_t *o, const char *k, pr_buf *b)
 {
     char *s = pr_buf_detach(b);
     json_object_set_new(o, k, json_string(s));
     free(s);
 }
 
-void vw_unit(json_t *o, const lang *l, const char *k, const char *unit)
+void view_unit(json_t *o, const lang *l, const char *k, const char *unit)
 {
-    pr_dir d = pr_unitdir_of(unit);
+    pr_unitdir_dir d = pr_unitdir_of(unit);
     pr_buf b = PR_BUF_INIT;
-    pr_md_text(&b, unit ? unit : "");
+    md_text(&b, unit ? unit : "");
     if (d != PR_DIR_HIGHER && unit && *unit) {
         pr_buf_puts(&b, ", ");
-        pr_md_text(&b, lang_str(l, d == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
+        md_text(&b, lang_str(l, d == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
     }
     if (d == PR_DIR_LOWER)
         json_object_set_new(o, "lower", json_true());
-    vw_md(o, k, &b);
+    view_md(o, k, &b);
 }
 
-void vw_text(json_t *o, const char *k, const char *v)
+void view_text(json_t *o, const char *k, const char *v)
 {
     if (!v)
         return;
     pr_buf b = PR_BUF_INIT;
-    pr_md_text(&b, v);
-    vw_md(o, k, &b);
+    md_text(&b, v);
+    view_md(o, k, &b);
 }
 
-void vw_page(json_t *view, const lang *l)
+void view_page(json_t *view, const lang *l)
 {
-    vw_str(view, "toc", LANG_TOC_MARK);
-    vw_str(view, "readme", l->readme);
-    vw_str(view, "other_readme", l->other_readme);
+    view_str(view, "toc", LANG_TOC_MARK);
+    view_str(view, "readme", l->readme);
+    view_str(view, "other_readme", l->other_readme);
 }
 
-char *vw_stats_link(const rm_world *w, const char *page_rel)
+char *view_stats_link(const rmodel_world *w, const char *page_rel)
 {
     /* The repository's docs sit beside its data folder; a data folder
      * elsewhere (tests, a user's own) has none, and the note then names the
      * file without a link. */
-    char *path = pr_path_join(w->d->dir, "../docs/statistics.md");
+    char *path = pr_fileio_path_join(w->d->dir, "../docs/statistics.md");
     char *link = NULL;
     if (access(path, R_OK) == 0) {
-        char *rel = rm_link_to(w, page_rel, path);
+        char *rel = rmodel_link_to(w, page_rel, path);
         pr_buf b = PR_BUF_INIT;
-        pr_md_link_path(&b, rel);
+        md_link_path(&b, rel);
         link = pr_buf_detach(&b);
         free(rel);
     }
@@ -78,15 +78,16 @@ static void add_note(json_t *notes, const lang *l, const char *key, json_t *view
     pr_buf_free(&b);
 }
 
-void vw_notes_set(json_t *view, const lang *l, const vw_notes *nt, const rm_fw *f, pr_err *err)
+void view_notes_set(json_t *view, const lang *l, const view_notes *nt, const rmodel_fw *f,
+                    pr_err *err)
 {
     json_t *list = json_array();
     json_t *v = json_object();
     json_object_set_new(v, "threshold",
                         json_real(100.0 * (f && f->suite ? f->suite->gap_threshold : 0.05)));
     /* A hardware suite's figures are measured values with no speedup. */
-    add_note(list, l, f && f->suite && f->suite->hardware ? "note_rounding_hw" : "note_rounding",
-             v, err);
+    add_note(list, l, f && f->suite && f->suite->hardware ? "note_rounding_hw" : "note_rounding", v,
+             err);
     if (nt->no_baseline)
         add_note(list, l, "note_no_baseline", v, err);
     if (f && f->dir == PR_DIR_LOWER)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/md.h"
 #include "chart_int.h"
-#include "md.h"
 
 /* A label as the chart keeps it: line breaks and other control characters
  * become spaces, since each line of a label would be a paragraph of its own
@@ -21,8 +21,7 @@ static char *label_dup(const char *s)
     return d;
 }
 
-pr_chart *pr_chart_new(pr_chart_kind kind, const char *title, const char *x_label,
-                       const char *y_label)
+pr_chart *chart_new(pr_chart_kind kind, const char *title, const char *x_label, const char *y_label)
 {
     pr_chart *c = pr_xcalloc(1, sizeof *c);
     c->kind = kind == PR_CHART_BARS ? PR_CHART_BARS : PR_CHART_LINE_LOG2X;
@@ -34,7 +33,7 @@ pr_chart *pr_chart_new(pr_chart_kind kind, const char *title, const char *x_labe
     return c;
 }
 
-void pr_chart_free(pr_chart *c)
+void chart_free(pr_chart *c)
 {
     if (!c)
         return;
@@ -65,12 +64,12 @@ void pr_chart_free(pr_chart *c)
     free(c);
 }
 
-void pr_chart_set_lang(pr_chart *c, pr_chart_lang lang)
+void chart_set_lang(pr_chart *c, pr_chart_lang lang)
 {
     c->lang = lang == PR_CHART_LANG_ZH ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN;
 }
 
-int pr_chart_add_series(pr_chart *c, const char *label, int style)
+int chart_add_series(pr_chart *c, const char *label, int style)
 {
     if (c->nseries == c->capseries) {
         c->capseries = c->capseries ? 2 * c->capseries : 4;
@@ -83,24 +82,24 @@ int pr_chart_add_series(pr_chart *c, const char *label, int style)
     return c->nseries++;
 }
 
-void pr_chart_add_point(pr_chart *c, int series, double x, double y)
+void chart_add_point(pr_chart *c, int series, double x, double y)
 {
-    pr_chart_add_point_full(c, series, x, y, NULL, 0, 0);
+    chart_add_point_full(c, series, x, y, NULL, 0, 0);
 }
 
-void pr_chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text)
+void chart_add_point_text(pr_chart *c, int series, double x, double y, const char *text)
 {
-    pr_chart_add_point_full(c, series, x, y, text, 0, 0);
+    chart_add_point_full(c, series, x, y, text, 0, 0);
 }
 
-void pr_chart_add_point_flagged(pr_chart *c, int series, double x, double y, const char *text)
+void chart_add_point_flagged(pr_chart *c, int series, double x, double y, const char *text)
 {
-    pr_chart_add_point_full(c, series, x, y, text, 0, 1);
+    chart_add_point_full(c, series, x, y, text, 0, 1);
 }
 
-/* The text is copied into the point; pr_chart_free frees it. */
-void pr_chart_add_point_full(pr_chart *c, int series, double x, double y, const char *text,
-                             int run_set, int flagged)
+/* The text is copied into the point; chart_free frees it. */
+void chart_add_point_full(pr_chart *c, int series, double x, double y, const char *text,
+                          int run_set, int flagged)
 {
     if (series < 0 || series >= c->nseries)
         return;
@@ -121,19 +120,19 @@ void pr_chart_add_point_full(pr_chart *c, int series, double x, double y, const 
     s->npts++;
 }
 
-void pr_chart_set_flag_label(pr_chart *c, const char *label)
+void chart_set_flag_label(pr_chart *c, const char *label)
 {
     free(c->flag_label);
     c->flag_label = label ? label_dup(label) : NULL;
 }
 
-void pr_chart_set_alt_note(pr_chart *c, const char *note)
+void chart_set_alt_note(pr_chart *c, const char *note)
 {
     free(c->alt_note);
     c->alt_note = note ? label_dup(note) : NULL;
 }
 
-void pr_chart_add_ref_y(pr_chart *c, double y, const char *label)
+void chart_add_ref_y(pr_chart *c, double y, const char *label)
 {
     if (!isfinite(y) || y < 0)
         return;
@@ -143,7 +142,7 @@ void pr_chart_add_ref_y(pr_chart *c, double y, const char *label)
     c->ref_label = label && *label ? label_dup(label) : NULL;
 }
 
-void pr_chart_add_gap(pr_chart *c, int series, double x)
+void chart_add_gap(pr_chart *c, int series, double x)
 {
     if (series < 0 || series >= c->nseries || !isfinite(x) || x <= 0)
         return;
@@ -155,17 +154,17 @@ void pr_chart_add_gap(pr_chart *c, int series, double x)
     s->gaps[s->ngaps++] = x;
 }
 
-void pr_chart_set_y_log(pr_chart *c, int log_axis)
+void chart_set_y_log(pr_chart *c, int log_axis)
 {
     c->y_log = log_axis != 0;
 }
 
-void pr_chart_set_decimals(pr_chart *c, int decimals)
+void chart_set_decimals(pr_chart *c, int decimals)
 {
     c->decimals = decimals < 0 ? -1 : decimals > 12 ? 12 : decimals;
 }
 
-void pr_chart_add_ideal(pr_chart *c, double x1, double y1)
+void chart_add_ideal(pr_chart *c, double x1, double y1)
 {
     if (!isfinite(x1) || !isfinite(y1) || x1 <= 0 || y1 < 0)
         return;
@@ -174,18 +173,18 @@ void pr_chart_add_ideal(pr_chart *c, double x1, double y1)
     c->ideal_y1 = y1;
 }
 
-void pr_chart_set_ideal_label(pr_chart *c, const char *label)
+void chart_set_ideal_label(pr_chart *c, const char *label)
 {
     free(c->ideal_label);
     c->ideal_label = label ? label_dup(label) : NULL;
 }
 
-void pr_chart_set_x_bytes(pr_chart *c, int bytes_axis)
+void chart_set_x_bytes(pr_chart *c, int bytes_axis)
 {
     c->x_bytes = bytes_axis != 0;
 }
 
-void pr_chart_add_category(pr_chart *c, const char *label)
+void chart_add_category(pr_chart *c, const char *label)
 {
     if (c->ncats == c->capcats) {
         c->capcats = c->capcats ? 2 * c->capcats : 8;
@@ -208,14 +207,13 @@ static chart_cell *cell_for(pr_chart *c, int series, int category)
     return &s->cells[category];
 }
 
-void pr_chart_set_bar(pr_chart *c, int series, int category, double value)
+void chart_set_bar(pr_chart *c, int series, int category, double value)
 {
-    pr_chart_set_bar_text(c, series, category, value, NULL);
+    chart_set_bar_text(c, series, category, value, NULL);
 }
 
-/* The text is copied into the cell; pr_chart_free frees it. */
-void pr_chart_set_bar_text(pr_chart *c, int series, int category, double value,
-                           const char *text)
+/* The text is copied into the cell; chart_free frees it. */
+void chart_set_bar_text(pr_chart *c, int series, int category, double value, const char *text)
 {
     chart_cell *cell = cell_for(c, series, category);
     if (!cell)
@@ -232,14 +230,14 @@ void pr_chart_set_bar_text(pr_chart *c, int series, int category, double value,
     }
 }
 
-void pr_chart_flag_bar(pr_chart *c, int series, int category)
+void chart_flag_bar(pr_chart *c, int series, int category)
 {
     chart_cell *cell = cell_for(c, series, category);
     if (cell)
         cell->flagged = 1;
 }
 
-void pr_chart_set_bar_state(pr_chart *c, int series, int category, const char *state_label)
+void chart_set_bar_state(pr_chart *c, int series, int category, const char *state_label)
 {
     chart_cell *cell = cell_for(c, series, category);
     if (!cell)
@@ -251,7 +249,7 @@ void pr_chart_set_bar_state(pr_chart *c, int series, int category, const char *s
     cell->state = label_dup(state_label && *state_label ? state_label : "\xE2\x80\x93");
 }
 
-const chart_cell *ch_cell_get(const pr_chart *c, int series, int category)
+const chart_cell *chart_cell_get(const pr_chart *c, int series, int category)
 {
     const chart_series *s = &c->series[series];
     if ((size_t)category < s->ncells)
@@ -259,31 +257,31 @@ const chart_cell *ch_cell_get(const pr_chart *c, int series, int category)
     return NULL;
 }
 
-const char *ch_ideal_label(const pr_chart *c)
+const char *chart_ideal_label(const pr_chart *c)
 {
     if (c->ideal_label)
         return c->ideal_label;
     return c->lang == PR_CHART_LANG_ZH ? "理想线性扩展" : "ideal linear scaling";
 }
 
-const char *ch_flag_label(const pr_chart *c)
+const char *chart_flag_label(const pr_chart *c)
 {
     if (c->flag_label)
         return c->flag_label;
     return c->lang == PR_CHART_LANG_ZH ? "存疑：见表格脚注" : "flagged: see the table's footnote";
 }
 
-const char *ch_ref_label(const pr_chart *c)
+const char *chart_ref_label(const pr_chart *c)
 {
-    return c->ref_label ? c->ref_label : ch_ideal_label(c);
+    return c->ref_label ? c->ref_label : chart_ideal_label(c);
 }
 
-int ch_any_flagged(const pr_chart *c)
+int chart_any_flagged(const pr_chart *c)
 {
     for (int i = 0; i < c->nseries; i++) {
         const chart_series *s = &c->series[i];
         for (size_t j = 0; j < s->npts; j++)
-            if (s->pts[j].flagged && ch_pt_visible(c, &s->pts[j]))
+            if (s->pts[j].flagged && chart_pt_visible(c, &s->pts[j]))
                 return 1;
         for (size_t k = 0; k < s->ncells; k++)
             if (s->cells[k].flagged && s->cells[k].kind == CELL_VALUE)
@@ -292,7 +290,7 @@ int ch_any_flagged(const pr_chart *c)
     return 0;
 }
 
-const char *ch_no_data_text(const pr_chart *c)
+const char *chart_no_data_text(const pr_chart *c)
 {
     return c->lang == PR_CHART_LANG_ZH ? "无数据" : "no data";
 }
@@ -311,7 +309,7 @@ static int cmp_pti(const void *a, const void *b)
 }
 
 /* Who frees: see chart_int.h. */
-chart_pt *ch_sorted_points(const chart_series *s, int *owned)
+chart_pt *chart_sorted_points(const chart_series *s, int *owned)
 {
     *owned = 0;
     if (!s->unsorted)
@@ -330,7 +328,7 @@ chart_pt *ch_sorted_points(const chart_series *s, int *owned)
     return p;
 }
 
-int ch_pt_visible(const pr_chart *c, const chart_pt *q)
+int chart_pt_visible(const pr_chart *c, const chart_pt *q)
 {
     return !c->y_log || q->y > 0;
 }
@@ -339,7 +337,7 @@ int ch_pt_visible(const pr_chart *c, const chart_pt *q)
  * GPUs joined by a segment drew values at 2 and 4 that nobody measured, so
  * points more than a factor of two apart are not joined either; a
  * reference line (no markers: a peak) joins its ends. */
-int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b)
+int chart_joined(const chart_series *s, const chart_pt *a, const chart_pt *b)
 {
     double x0 = a->x, x1 = b->x;
     if (a->set != b->set)
@@ -353,7 +351,7 @@ int ch_joined(const chart_series *s, const chart_pt *a, const chart_pt *b)
 }
 
 /* Whether two neighbouring points of some series of c are joined the
- * way kind says (ch_joined). */
+ * way kind says (chart_joined). */
 static int any_join(const pr_chart *c, int kind)
 {
     if (c->kind != PR_CHART_LINE_LOG2X)
@@ -364,12 +362,12 @@ static int any_join(const pr_chart *c, int kind)
         if (s->npts < 2 || (s->style & PR_CHART_NO_LINE))
             continue;
         int owned;
-        chart_pt *pts = ch_sorted_points(s, &owned);
+        chart_pt *pts = chart_sorted_points(s, &owned);
         const chart_pt *prev = NULL;
         for (size_t j = 0; j < s->npts && !found; j++) {
-            if (!ch_pt_visible(c, &pts[j]))
+            if (!chart_pt_visible(c, &pts[j]))
                 continue;
-            found = prev && ch_joined(s, prev, &pts[j]) == kind;
+            found = prev && chart_joined(s, prev, &pts[j]) == kind;
             prev = &pts[j];
         }
         if (owned)
@@ -378,21 +376,21 @@ static int any_join(const pr_chart *c, int kind)
     return found;
 }
 
-int ch_has_spans(const pr_chart *c)
+int chart_has_spans(const pr_chart *c)
 {
     return any_join(c, CH_JOIN_SPAN);
 }
 
-int pr_chart_has_segments(const pr_chart *c)
+int chart_has_segments(const pr_chart *c)
 {
     return any_join(c, CH_JOIN_LINE);
 }
 
-int ch_series_drawn(const pr_chart *c, int i)
+int chart_series_drawn(const pr_chart *c, int i)
 {
     const chart_series *s = &c->series[i];
     for (size_t j = 0; j < s->npts; j++)
-        if (ch_pt_visible(c, &s->pts[j]))
+        if (chart_pt_visible(c, &s->pts[j]))
             return 1;
     for (size_t k = 0; k < s->ncells; k++)
         if (s->cells[k].kind != CELL_UNSET)
@@ -400,29 +398,29 @@ int ch_series_drawn(const pr_chart *c, int i)
     return 0;
 }
 
-double ch_ideal_end(const pr_chart *c)
+double chart_ideal_end(const pr_chart *c)
 {
     double end = 0;
     for (int i = 0; i < c->nseries; i++)
         for (size_t j = 0; j < c->series[i].npts; j++)
-            if (ch_pt_visible(c, &c->series[i].pts[j]))
+            if (chart_pt_visible(c, &c->series[i].pts[j]))
                 end = fmax(end, c->series[i].pts[j].x);
     return end;
 }
 
-int ch_ideal_drawn(const pr_chart *c)
+int chart_ideal_drawn(const pr_chart *c)
 {
-    return c->kind == PR_CHART_LINE_LOG2X && c->has_ideal && ch_ideal_end(c) > c->ideal_x1 &&
+    return c->kind == PR_CHART_LINE_LOG2X && c->has_ideal && chart_ideal_end(c) > c->ideal_x1 &&
            !(c->y_log && c->ideal_y1 <= 0);
 }
 
-/* Rounded with pr_md_number, the tables' one rounding policy. */
-void ch_put_number(const pr_chart *c, pr_buf *b, double v, const char *text)
+/* Rounded with md_number, the tables' one rounding policy. */
+void chart_put_number(const pr_chart *c, pr_buf *b, double v, const char *text)
 {
     if (text)
         pr_buf_puts(b, text);
     else if (c->decimals >= 0 && fabs(v) < 1e15)
-        pr_md_number(b, v, c->decimals);
+        md_number(b, v, c->decimals);
     else
         pr_buf_printf(b, "%.6g", v);
 }

@@ -19,7 +19,7 @@ static void alt_x(const pr_chart *c, pr_buf *b, double x)
     double l = log2(x);
     if (c->x_bytes && l == floor(l) && l >= 0 && l < 70) {
         char t[64];
-        ch_x_tick_label((int)l, 1, t, sizeof t);
+        chart_x_tick_label((int)l, 1, t, sizeof t);
         pr_buf_puts(b, t);
     } else {
         alt_num(b, x);
@@ -72,7 +72,7 @@ static void alt_sets(const pr_chart *c, pr_buf *b, const chart_pt *pts, size_t n
 static void alt_flags(const pr_chart *c, pr_buf *b)
 {
     int zh = c->lang == PR_CHART_LANG_ZH;
-    if (!ch_any_flagged(c))
+    if (!chart_any_flagged(c))
         return;
     pr_buf_puts(b, zh ? "存疑（见表格脚注 ❗）：" : "Flagged (see the table's footnote ❗): ");
     int any = 0;
@@ -81,14 +81,14 @@ static void alt_flags(const pr_chart *c, pr_buf *b)
         const char *label = s->label[0] ? s->label : (zh ? "（未命名）" : "(unnamed)");
         for (size_t j = 0; j < s->npts; j++) {
             const chart_pt *q = &s->pts[j];
-            if (!q->flagged || !ch_pt_visible(c, q))
+            if (!q->flagged || !chart_pt_visible(c, q))
                 continue;
             pr_buf_puts(b, any++ ? (zh ? "；" : "; ") : "");
             pr_buf_puts(b, label);
             pr_buf_puts(b, zh ? " x=" : " at x=");
             alt_x(c, b, q->x);
             pr_buf_puts(b, zh ? " 时 " : ": ");
-            ch_put_number(c, b, q->y, q->text);
+            chart_put_number(c, b, q->y, q->text);
         }
         for (size_t k = 0; k < s->ncells && (int)k < c->ncats; k++) {
             const chart_cell *cell = &s->cells[k];
@@ -99,13 +99,13 @@ static void alt_flags(const pr_chart *c, pr_buf *b)
             pr_buf_puts(b, zh ? " " : ", ");
             pr_buf_puts(b, c->cats[k]);
             pr_buf_puts(b, zh ? " 为 " : ": ");
-            ch_put_number(c, b, cell->value, cell->text);
+            chart_put_number(c, b, cell->value, cell->text);
         }
     }
     pr_buf_puts(b, zh ? "。" : ". ");
 }
 
-char *pr_chart_alt_text(const pr_chart *c)
+char *chart_alt_text(const pr_chart *c)
 {
     int zh = c->lang == PR_CHART_LANG_ZH;
     pr_buf b = PR_BUF_INIT;
@@ -115,7 +115,7 @@ char *pr_chart_alt_text(const pr_chart *c)
         plan p;
         double ymin, ymax;
         memset(&p, 0, sizeof p);
-        ch_line_ranges(c, &p, &ymin, &ymax);
+        chart_line_ranges(c, &p, &ymin, &ymax);
         pr_buf_puts(&b, zh ? "折线图：" : "Line chart: ");
         pr_buf_puts(&b, c->title[0] ? c->title : (zh ? "（无标题）" : "(untitled)"));
         pr_buf_puts(&b, end);
@@ -147,7 +147,7 @@ char *pr_chart_alt_text(const pr_chart *c)
             if (!s->npts)
                 continue;
             int owned;
-            chart_pt *pts = ch_sorted_points(s, &owned);
+            chart_pt *pts = chart_sorted_points(s, &owned);
             pr_buf_puts(&b, any ? sep : (zh ? "数据系列：" : "Series: "));
             any = 1;
             pr_buf_puts(&b, s->label[0] ? s->label : (zh ? "（未命名）" : "(unnamed)"));
@@ -156,23 +156,23 @@ char *pr_chart_alt_text(const pr_chart *c)
                 pr_buf_printf(&b, "（%zu 个点，x=", s->npts);
                 alt_x(c, &b, a->x);
                 pr_buf_puts(&b, " 时 ");
-                ch_put_number(c, &b, a->y, a->text);
+                chart_put_number(c, &b, a->y, a->text);
                 if (s->npts > 1) {
                     pr_buf_puts(&b, "，x=");
                     alt_x(c, &b, z->x);
                     pr_buf_puts(&b, " 时 ");
-                    ch_put_number(c, &b, z->y, z->text);
+                    chart_put_number(c, &b, z->y, z->text);
                 }
                 alt_sets(c, &b, pts, s->npts);
                 pr_buf_puts(&b, "）");
             } else {
                 pr_buf_printf(&b, " (%zu point%s, ", s->npts, s->npts == 1 ? "" : "s");
-                ch_put_number(c, &b, a->y, a->text);
+                chart_put_number(c, &b, a->y, a->text);
                 pr_buf_puts(&b, " at x=");
                 alt_x(c, &b, a->x);
                 if (s->npts > 1) {
                     pr_buf_puts(&b, " to ");
-                    ch_put_number(c, &b, z->y, z->text);
+                    chart_put_number(c, &b, z->y, z->text);
                     pr_buf_puts(&b, " at x=");
                     alt_x(c, &b, z->x);
                 }
@@ -184,17 +184,18 @@ char *pr_chart_alt_text(const pr_chart *c)
         }
         if (any)
             pr_buf_puts(&b, end);
-        if (ch_has_spans(c)) {
-            pr_buf_puts(&b, zh ? "点线连接同一运行组中 GPU 数相隔一倍以上的两点，中间的 GPU 数没有数据"
-                               : "Dotted lines join points of one run set more than a doubling of GPUs "
-                                 "apart; nothing was measured between them");
+        if (chart_has_spans(c)) {
+            pr_buf_puts(&b,
+                        zh ? "点线连接同一运行组中 GPU 数相隔一倍以上的两点，中间的 GPU 数没有数据"
+                           : "Dotted lines join points of one run set more than a doubling of GPUs "
+                             "apart; nothing was measured between them");
             pr_buf_puts(&b, end);
         }
-        if (ch_ideal_drawn(c)) {
+        if (chart_ideal_drawn(c)) {
             pr_buf_puts(&b, zh ? "灰色虚线：" : "Dashed grey line: ");
-            pr_buf_puts(&b, ch_ideal_label(c));
+            pr_buf_puts(&b, chart_ideal_label(c));
             pr_buf_puts(&b, zh ? "（y = " : " (y = ");
-            ch_put_number(c, &b, c->ideal_y1, NULL);
+            chart_put_number(c, &b, c->ideal_y1, NULL);
             pr_buf_puts(&b, " × x / ");
             alt_num(&b, c->ideal_x1);
             pr_buf_puts(&b, zh ? "）" : ")");
@@ -202,9 +203,9 @@ char *pr_chart_alt_text(const pr_chart *c)
         }
         if (c->has_ref) {
             pr_buf_puts(&b, zh ? "灰色水平虚线：" : "Dashed grey level: ");
-            pr_buf_puts(&b, ch_ref_label(c));
+            pr_buf_puts(&b, chart_ref_label(c));
             pr_buf_puts(&b, zh ? "（y = " : " (y = ");
-            ch_put_number(c, &b, c->ref_y, NULL);
+            chart_put_number(c, &b, c->ref_y, NULL);
             pr_buf_puts(&b, zh ? "）" : ")");
             pr_buf_puts(&b, end);
         }
@@ -234,16 +235,16 @@ char *pr_chart_alt_text(const pr_chart *c)
         }
         for (int i = 0; i < c->nseries && c->ncats; i++) {
             pr_buf_puts(&b, c->series[i].label[0] ? c->series[i].label
-                                                 : (zh ? "（未命名）" : "(unnamed)"));
+                                                  : (zh ? "（未命名）" : "(unnamed)"));
             pr_buf_puts(&b, zh ? "：" : ": ");
             for (int k = 0; k < c->ncats; k++) {
-                const chart_cell *cell = ch_cell_get(c, i, k);
+                const chart_cell *cell = chart_cell_get(c, i, k);
                 if (k)
                     pr_buf_puts(&b, zh ? "，" : ", ");
                 pr_buf_puts(&b, c->cats[k]);
                 pr_buf_puts(&b, zh ? " 为 " : " = ");
                 if (cell && cell->kind == CELL_VALUE)
-                    ch_put_number(c, &b, cell->value, cell->text);
+                    chart_put_number(c, &b, cell->value, cell->text);
                 else if (cell && cell->kind == CELL_STATE)
                     pr_buf_puts(&b, cell->state);
                 else

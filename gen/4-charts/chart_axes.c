@@ -9,7 +9,7 @@
 
 /* --------------------------------------------------------------- ticks */
 
-void ch_y_ticks(double ymax, int target, yticks *t)
+void chart_y_ticks(double ymax, int target, yticks *t)
 {
     memset(t, 0, sizeof *t);
     if (!(ymax > 0))
@@ -59,7 +59,7 @@ void ch_y_ticks(double ymax, int target, yticks *t)
 /* Log ticks: the sparsest of powers of ten, 1-2-5 or 1-9 times them that
  * gives three ticks (a factor of 4 at least is shown, so 1-9 always
  * does); powers of ten thinned when there are more than target of them. */
-void ch_y_ticks_log(double ymin, double ymax, int target, yticks *t)
+void chart_y_ticks_log(double ymin, double ymax, int target, yticks *t)
 {
     static const double m125[] = {1, 2, 5}, m19[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     static const double *const sets[] = {m125, m125, m19};
@@ -102,7 +102,7 @@ void ch_y_ticks_log(double ymin, double ymax, int target, yticks *t)
     }
 }
 
-double ch_y_tick_value(const yticks *t, int k)
+double chart_y_tick_value(const yticks *t, int k)
 {
     return t->log ? t->v[k] : k * t->step;
 }
@@ -121,9 +121,9 @@ static void log_tick_label(double v, char *out, size_t n)
     }
 }
 
-void ch_y_tick_label(const yticks *t, int k, char *out, size_t n)
+void chart_y_tick_label(const yticks *t, int k, char *out, size_t n)
 {
-    double v = ch_y_tick_value(t, k);
+    double v = chart_y_tick_value(t, k);
     if (t->log)
         log_tick_label(v, out, n);
     else if (k == 0)
@@ -135,7 +135,7 @@ void ch_y_tick_label(const yticks *t, int k, char *out, size_t n)
 }
 
 /* The label of the log2 x tick at 2^e. */
-void ch_x_tick_label(int e, int bytes, char *out, size_t n)
+void chart_x_tick_label(int e, int bytes, char *out, size_t n)
 {
     static const char *const sfx[] = {"", "K", "M", "G", "T", "P", "E"};
     if (bytes && e >= 0 && e < 70)
@@ -155,17 +155,17 @@ static int mod_floor(int a, int b)
 }
 
 /* x of the log2 exponent l (ticks at integer l) */
-double ch_map_e(const plan *p, double l)
+double chart_map_e(const plan *p, double l)
 {
     return p->px + (l - p->lmin) / (p->lmax - p->lmin) * p->pw;
 }
 
-double ch_map_x(const plan *p, double x)
+double chart_map_x(const plan *p, double x)
 {
-    return ch_map_e(p, log2(x));
+    return chart_map_e(p, log2(x));
 }
 
-double ch_map_y(const plan *p, double y)
+double chart_map_y(const plan *p, double y)
 {
     double f = p->yt.log ? (log10(y) - p->yt.lo) / (p->yt.hi - p->yt.lo) : y / p->yt.top;
     double v = p->py + p->ph - f * p->ph;
@@ -180,13 +180,13 @@ double ch_map_y(const plan *p, double y)
 #define IDEAL_HEADROOM 2.5
 
 /* Data ranges of a line chart. */
-void ch_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax)
+void chart_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax)
 {
     double xlo = INFINITY, xhi = -INFINITY, yhi = 0, ylo = INFINITY;
     for (int i = 0; i < c->nseries; i++) {
         const chart_series *s = &c->series[i];
         for (size_t j = 0; j < s->npts; j++) {
-            if (!ch_pt_visible(c, &s->pts[j]))
+            if (!chart_pt_visible(c, &s->pts[j]))
                 continue;
             if (s->pts[j].y > 0)
                 ylo = fmin(ylo, s->pts[j].y);
@@ -219,7 +219,7 @@ void ch_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax)
     p->lmax = p->emax + pad;
     /* The ideal line runs from its base to the last measured point: with
      * no point beyond its base it says nothing and is not drawn. */
-    p->ideal_end = ch_ideal_drawn(c) ? ch_ideal_end(c) : 0;
+    p->ideal_end = chart_ideal_drawn(c) ? chart_ideal_end(c) : 0;
     if (p->ideal_end > 0) {
         double top = c->ideal_y1 * (p->ideal_end / c->ideal_x1);
         /* on a linear axis the ideal line is part of the range up to
@@ -244,12 +244,12 @@ void ch_line_ranges(const pr_chart *c, plan *p, double *ymin, double *ymax)
     *ymax = yhi;
 }
 
-double ch_bar_ymax(const pr_chart *c, plan *p)
+double chart_bar_ymax(const pr_chart *c, plan *p)
 {
     double yhi = 0, flagged = 0;
     for (int i = 0; i < c->nseries; i++)
         for (int k = 0; k < c->ncats; k++) {
-            const chart_cell *cell = ch_cell_get(c, i, k);
+            const chart_cell *cell = chart_cell_get(c, i, k);
             if (cell && cell->kind == CELL_VALUE) {
                 p->have_bars = 1;
                 yhi = fmax(yhi, cell->value);
@@ -263,7 +263,7 @@ double ch_bar_ymax(const pr_chart *c, plan *p)
 }
 
 /* Chooses the labelled x ticks so that labels do not collide. */
-int ch_plan_x_ticks(const pr_chart *c, rctx *r, plan *p)
+int chart_plan_x_ticks(const pr_chart *c, rctx *r, plan *p)
 {
     double ppe = p->pw / (p->lmax - p->lmin);
     char lab[64];
@@ -281,8 +281,8 @@ int ch_plan_x_ticks(const pr_chart *c, rctx *r, plan *p)
                 base = p->emin; /* fewer than two aligned ticks */
             double maxw = 0;
             for (long e = base; e <= p->emax; e += step) {
-                ch_x_tick_label((int)e, c->x_bytes, lab, sizeof lab);
-                if (ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
+                chart_x_tick_label((int)e, c->x_bytes, lab, sizeof lab);
+                if (chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
                     return -1;
                 maxw = fmax(maxw, r->lw);
             }
@@ -304,7 +304,7 @@ static double snap(double v, double lw)
     return (w % 2) ? floor(v) + 0.5 : round(v);
 }
 
-void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
+void chart_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
 {
     cairo_t *cr = r->cr;
     double s = p->s, lw = fmax(1, round(s));
@@ -313,15 +313,15 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
 
     /* horizontal grid */
     cairo_set_line_width(cr, lw);
-    ch_set_rgb(cr, c_grid);
+    chart_set_rgb(cr, c_grid);
     for (int k = p->yt.log ? 0 : 1; k <= p->yt.n; k++) {
-        double y = snap(ch_map_y(p, ch_y_tick_value(&p->yt, k)), lw);
+        double y = snap(chart_map_y(p, chart_y_tick_value(&p->yt, k)), lw);
         cairo_move_to(cr, p->px, y);
         cairo_line_to(cr, p->px + p->pw, y);
     }
     if (c->kind == PR_CHART_LINE_LOG2X) {
         for (long e = p->ebase; e <= p->emax; e += p->estep) {
-            double x = snap(ch_map_e(p, (double)e), lw);
+            double x = snap(chart_map_e(p, (double)e), lw);
             cairo_move_to(cr, x, p->py);
             cairo_line_to(cr, x, p->py + p->ph);
         }
@@ -329,14 +329,14 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
     cairo_stroke(cr);
 
     /* axes */
-    ch_set_rgb(cr, c_axis);
+    chart_set_rgb(cr, c_axis);
     double x0 = snap(p->px, lw), y0 = snap(p->py + p->ph, lw);
     cairo_move_to(cr, x0, p->py);
     cairo_line_to(cr, x0, y0);
     cairo_line_to(cr, p->px + p->pw, y0);
     /* y ticks */
     for (int k = 0; k <= p->yt.n; k++) {
-        double y = snap(ch_map_y(p, ch_y_tick_value(&p->yt, k)), lw);
+        double y = snap(chart_map_y(p, chart_y_tick_value(&p->yt, k)), lw);
         cairo_move_to(cr, x0 - p->tick, y);
         cairo_line_to(cr, x0, y);
     }
@@ -345,7 +345,7 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
         int minor = p->estep > 1 && (long)p->emax - p->emin <= 400;
         for (long e = minor ? p->emin : p->ebase; e <= p->emax; e += minor ? 1 : p->estep) {
             int major = mod_floor((int)(e - p->ebase), p->estep) == 0 && e >= p->ebase;
-            double x = snap(ch_map_e(p, (double)e), lw);
+            double x = snap(chart_map_e(p, (double)e), lw);
             cairo_move_to(cr, x, y0);
             cairo_line_to(cr, x, y0 + (major ? p->tick : p->tick * 0.55));
         }
@@ -353,34 +353,36 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
     cairo_stroke(cr);
 
     /* tick labels */
-    ch_set_rgb(cr, c_text);
+    chart_set_rgb(cr, c_text);
     for (int k = 0; k <= p->yt.n; k++) {
-        ch_y_tick_label(&p->yt, k, lab, sizeof lab);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-        ch_text_draw(r, x0 - p->tick - 3 * s, ch_map_y(p, ch_y_tick_value(&p->yt, k)), 1, 0.5);
+        chart_y_tick_label(&p->yt, k, lab, sizeof lab);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_text_draw(r, x0 - p->tick - 3 * s, chart_map_y(p, chart_y_tick_value(&p->yt, k)), 1,
+                        0.5);
     }
     double ylab = y0 + p->tick + p->gap / 2;
     if (c->kind == PR_CHART_LINE_LOG2X) {
         for (long e = p->ebase; e <= p->emax; e += p->estep) {
-            ch_x_tick_label((int)e, c->x_bytes, lab, sizeof lab);
-            ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-            ch_text_draw(r, ch_map_e(p, (double)e), ylab, 0.5, 0);
+            chart_x_tick_label((int)e, c->x_bytes, lab, sizeof lab);
+            chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+            chart_text_draw(r, chart_map_e(p, (double)e), ylab, 0.5, 0);
         }
     } else if (c->ncats > 0) {
         double slot = p->pw / c->ncats;
         r->wrap_mode = PANGO_WRAP_WORD;
         for (int k = 0; k < c->ncats; k += p->cat_step) {
-            ch_text_set(r, r->f_tick, c->cats[k], p->cat_wrap ? slot - 4 * s : 0, PANGO_ALIGN_CENTER);
-            ch_text_draw(r, p->px + (k + 0.5) * slot, ylab, 0.5, 0);
+            chart_text_set(r, r->f_tick, c->cats[k], p->cat_wrap ? slot - 4 * s : 0,
+                           PANGO_ALIGN_CENTER);
+            chart_text_draw(r, p->px + (k + 0.5) * slot, ylab, 0.5, 0);
             if (p->cat_step > 1) {
                 /* mark the labelled slots when some are left out */
-                ch_set_rgb(cr, c_axis);
+                chart_set_rgb(cr, c_axis);
                 cairo_set_line_width(cr, lw);
                 double x = snap(p->px + (k + 0.5) * slot, lw);
                 cairo_move_to(cr, x, y0);
                 cairo_line_to(cr, x, y0 + p->tick);
                 cairo_stroke(cr);
-                ch_set_rgb(cr, c_text);
+                chart_set_rgb(cr, c_text);
             }
         }
         r->wrap_mode = PANGO_WRAP_WORD_CHAR;
@@ -388,13 +390,12 @@ void ch_draw_grid_and_axes(const pr_chart *c, rctx *r, const plan *p)
 
     /* axis labels */
     if (c->x_label[0]) {
-        ch_text_set(r, r->f_axis, c->x_label, p->W - 2 * p->m, PANGO_ALIGN_CENTER);
+        chart_text_set(r, r->f_axis, c->x_label, p->W - 2 * p->m, PANGO_ALIGN_CENTER);
         double cx = fmin(fmax(p->px + p->pw / 2, p->m + r->lw / 2), p->W - p->m - r->lw / 2);
-        ch_text_draw(r, cx, ylab + p->xtick_h + p->gap / 2, 0.5, 0);
+        chart_text_draw(r, cx, ylab + p->xtick_h + p->gap / 2, 0.5, 0);
     }
     if (c->y_label[0]) {
-        ch_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER);
-        ch_text_draw_up(r, p->m, p->py + p->ph / 2, 0.5, 0);
+        chart_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER);
+        chart_text_draw_up(r, p->m, p->py + p->ph / 2, 0.5, 0);
     }
 }
-

@@ -86,19 +86,18 @@ static void marker_path(cairo_t *cr, int shape, double x, double y, double r)
     }
 }
 
-static void draw_marker(cairo_t *cr, int index, int style, double x, double y, double r,
-                        double s)
+static void draw_marker(cairo_t *cr, int index, int style, double x, double y, double r, double s)
 {
     rgb col = series_color(index);
     marker_path(cr, index, x, y, r);
     if (style & PR_CHART_HOLLOW_MARKERS) {
         cairo_set_source_rgb(cr, 1, 1, 1);
         cairo_fill_preserve(cr);
-        ch_set_rgb(cr, col);
+        chart_set_rgb(cr, col);
         cairo_set_line_width(cr, 1.6 * s);
         cairo_stroke(cr);
     } else {
-        ch_set_rgb(cr, col);
+        chart_set_rgb(cr, col);
         cairo_fill(cr);
     }
 }
@@ -128,11 +127,11 @@ static int series_line(cairo_t *cr, int style, double s)
 /* A warning sign no font need draw (none installed has ❗): a crimson
  * disc ringed in white, so that it stands out on a bar or a line, with a
  * white exclamation mark. */
-void ch_draw_flag_badge(cairo_t *cr, double x, double y, double r)
+void chart_draw_flag_badge(cairo_t *cr, double x, double y, double r)
 {
     cairo_new_sub_path(cr);
     cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-    ch_set_rgb(cr, c_flag);
+    chart_set_rgb(cr, c_flag);
     cairo_fill_preserve(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_set_line_width(cr, 0.22 * r);
@@ -160,9 +159,9 @@ static void draw_title(const pr_chart *c, rctx *r, const plan *p)
 {
     if (!c->title[0])
         return;
-    ch_set_rgb(r->cr, c_text);
-    ch_text_set(r, r->f_title, c->title, p->W - 2 * p->m, PANGO_ALIGN_CENTER);
-    ch_text_draw(r, p->W / 2, p->m, 0.5, 0);
+    chart_set_rgb(r->cr, c_text);
+    chart_text_set(r, r->f_title, c->title, p->W - 2 * p->m, PANGO_ALIGN_CENTER);
+    chart_text_draw(r, p->W / 2, p->m, 0.5, 0);
 }
 
 static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
@@ -173,14 +172,14 @@ static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
     double s = p->s;
     double y0 = p->H - p->m - p->legrows * p->leg_rowh;
     for (int i = 0; i < p->nleg; i++) {
-        const legend_entry *e = &p->leg[i];
+        const chart_entry *e = &p->leg[i];
         double x = p->m + p->rowoff[e->row] + e->x;
         double cy = y0 + (e->row + 0.5) * p->leg_rowh;
         double sw = p->swatch;
         if (e->series == LEG_FLAG) {
-            ch_draw_flag_badge(cr, x + sw / 2, round(cy) + 0.5, badge_r(s));
+            chart_draw_flag_badge(cr, x + sw / 2, round(cy) + 0.5, badge_r(s));
         } else if (e->series < 0) {
-            ch_set_rgb(cr, c_ideal);
+            chart_set_rgb(cr, c_ideal);
             cairo_set_line_width(cr, 1.6 * s);
             double d[] = {5 * s, 3.5 * s};
             cairo_set_dash(cr, d, 2, 0);
@@ -194,18 +193,18 @@ static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
             double h = 10 * s;
             cairo_rectangle(cr, round(x), round(cy - h / 2), round(sw), round(h));
             if (style & PR_CHART_HOLLOW_MARKERS) {
-                ch_set_rgb(cr, tint(col, 0.7));
+                chart_set_rgb(cr, tint(col, 0.7));
                 cairo_fill_preserve(cr);
-                ch_set_rgb(cr, col);
+                chart_set_rgb(cr, col);
                 cairo_set_line_width(cr, 1.5 * s);
                 cairo_stroke(cr);
             } else {
-                ch_set_rgb(cr, col);
+                chart_set_rgb(cr, col);
                 cairo_fill(cr);
             }
         } else {
             int style = c->series[e->series].style;
-            ch_set_rgb(cr, series_color(e->series));
+            chart_set_rgb(cr, series_color(e->series));
             if (series_line(cr, style, s)) {
                 cairo_move_to(cr, x, round(cy) + 0.5);
                 cairo_line_to(cr, x + sw, round(cy) + 0.5);
@@ -218,17 +217,17 @@ static void draw_legend(const pr_chart *c, rctx *r, const plan *p)
         }
         double tx = x + sw + 6 * s;
         double wrap = e->w - sw - 6 * s;
-        ch_set_rgb(cr, c_text);
-        ch_text_set(r, r->f_tick, e->text, wrap + 1, PANGO_ALIGN_LEFT);
-        ch_text_draw(r, tx, cy, 0, 0.5);
+        chart_set_rgb(cr, c_text);
+        chart_text_set(r, r->f_tick, e->text, wrap + 1, PANGO_ALIGN_LEFT);
+        chart_text_draw(r, tx, cy, 0, 0.5);
     }
 }
 
 static void draw_no_data(const pr_chart *c, rctx *r, const plan *p)
 {
-    ch_set_rgb(r->cr, c_note);
-    ch_text_set(r, r->f_axis, ch_no_data_text(c), 0, PANGO_ALIGN_LEFT);
-    ch_text_draw(r, p->px + p->pw / 2, p->py + p->ph / 2, 0.5, 0.5);
+    chart_set_rgb(r->cr, c_note);
+    chart_text_set(r, r->f_axis, chart_no_data_text(c), 0, PANGO_ALIGN_LEFT);
+    chart_text_draw(r, p->px + p->pw / 2, p->py + p->ph / 2, 0.5, 0.5);
 }
 
 static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
@@ -245,7 +244,7 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
         cairo_reset_clip(cr);
         cairo_rectangle(cr, p->px, p->py, p->pw, p->ph);
         cairo_clip(cr);
-        ch_set_rgb(cr, c_ideal);
+        chart_set_rgb(cr, c_ideal);
         cairo_set_line_width(cr, 1.6 * s);
         double d[] = {5 * s, 3.5 * s};
         cairo_set_dash(cr, d, 2, 0);
@@ -255,9 +254,9 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
             double x = exp2(l0 + (l1 - l0) * i / n);
             double y = c->ideal_y1 * (x / c->ideal_x1);
             if (i == 0)
-                cairo_move_to(cr, ch_map_x(p, x), ch_map_y(p, y));
+                cairo_move_to(cr, chart_map_x(p, x), chart_map_y(p, y));
             else
-                cairo_line_to(cr, ch_map_x(p, x), ch_map_y(p, y));
+                cairo_line_to(cr, chart_map_x(p, x), chart_map_y(p, y));
         }
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
@@ -265,11 +264,11 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
     }
     if (c->has_ref) {
         /* the reference level, across the whole plot */
-        ch_set_rgb(cr, c_ideal);
+        chart_set_rgb(cr, c_ideal);
         cairo_set_line_width(cr, 1.6 * s);
         double d[] = {5 * s, 3.5 * s};
         cairo_set_dash(cr, d, 2, 0);
-        double y = round(ch_map_y(p, c->ref_y)) + 0.5;
+        double y = round(chart_map_y(p, c->ref_y)) + 0.5;
         cairo_move_to(cr, p->px, y);
         cairo_line_to(cr, p->px + p->pw, y);
         cairo_stroke(cr);
@@ -282,16 +281,16 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
         if (se->npts < 2)
             continue;
         int owned;
-        chart_pt *pts = ch_sorted_points(se, &owned);
-        ch_set_rgb(cr, series_color(i));
+        chart_pt *pts = chart_sorted_points(se, &owned);
+        chart_set_rgb(cr, series_color(i));
         if (series_line(cr, se->style, s)) {
             /* a segment only between neighbours with no gap between them */
             const chart_pt *prev = NULL;
             for (size_t j = 0; j < se->npts; j++) {
-                if (!ch_pt_visible(c, &pts[j]))
+                if (!chart_pt_visible(c, &pts[j]))
                     continue;
-                double x = ch_map_x(p, pts[j].x), y = ch_map_y(p, pts[j].y);
-                if (prev && ch_joined(se, prev, &pts[j]) == CH_JOIN_LINE)
+                double x = chart_map_x(p, pts[j].x), y = chart_map_y(p, pts[j].y);
+                if (prev && chart_joined(se, prev, &pts[j]) == CH_JOIN_LINE)
                     cairo_line_to(cr, x, y);
                 else
                     cairo_move_to(cr, x, y);
@@ -306,11 +305,11 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
             prev = NULL;
             for (size_t j = 0; j < se->npts; j++) {
-                if (!ch_pt_visible(c, &pts[j]))
+                if (!chart_pt_visible(c, &pts[j]))
                     continue;
-                if (prev && ch_joined(se, prev, &pts[j]) == CH_JOIN_SPAN) {
-                    cairo_move_to(cr, ch_map_x(p, prev->x), ch_map_y(p, prev->y));
-                    cairo_line_to(cr, ch_map_x(p, pts[j].x), ch_map_y(p, pts[j].y));
+                if (prev && chart_joined(se, prev, &pts[j]) == CH_JOIN_SPAN) {
+                    cairo_move_to(cr, chart_map_x(p, prev->x), chart_map_y(p, prev->y));
+                    cairo_line_to(cr, chart_map_x(p, pts[j].x), chart_map_y(p, pts[j].y));
                 }
                 prev = &pts[j];
             }
@@ -326,19 +325,19 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
      * (measured) on top: a measurement equal to the published figure shows
      * as a dot inside its ring instead of vanishing under it. */
     for (int pass = 0; pass < 2; pass++)
-    for (int i = 0; i < c->nseries; i++) {
-        const chart_series *se = &c->series[i];
-        if ((!(se->style & PR_CHART_HOLLOW_MARKERS)) != pass)
-            continue;
-        /* thousands of points: markers would only hide the line */
-        if ((se->npts > 200 && !(se->style & PR_CHART_NO_LINE)) ||
-            (se->style & PR_CHART_NO_MARKERS))
-            continue;
-        for (size_t j = 0; j < se->npts; j++)
-            if (ch_pt_visible(c, &se->pts[j]))
-                draw_marker(cr, i, se->style, ch_map_x(p, se->pts[j].x), ch_map_y(p, se->pts[j].y),
-                            marker_r(se->style, mr), s);
-    }
+        for (int i = 0; i < c->nseries; i++) {
+            const chart_series *se = &c->series[i];
+            if ((!(se->style & PR_CHART_HOLLOW_MARKERS)) != pass)
+                continue;
+            /* thousands of points: markers would only hide the line */
+            if ((se->npts > 200 && !(se->style & PR_CHART_NO_LINE)) ||
+                (se->style & PR_CHART_NO_MARKERS))
+                continue;
+            for (size_t j = 0; j < se->npts; j++)
+                if (chart_pt_visible(c, &se->pts[j]))
+                    draw_marker(cr, i, se->style, chart_map_x(p, se->pts[j].x),
+                                chart_map_y(p, se->pts[j].y), marker_r(se->style, mr), s);
+        }
     cairo_restore(cr);
     /* Flags on top of everything, just above their points (the series'
      * marker stays visible), unclipped: a point at the top of the range
@@ -347,12 +346,12 @@ static void draw_lines(const pr_chart *c, rctx *r, const plan *p)
     for (int i = 0; i < c->nseries; i++) {
         const chart_series *se = &c->series[i];
         for (size_t j = 0; j < se->npts; j++)
-            if (se->pts[j].flagged && ch_pt_visible(c, &se->pts[j])) {
-                double x = ch_map_x(p, se->pts[j].x), y = ch_map_y(p, se->pts[j].y);
+            if (se->pts[j].flagged && chart_pt_visible(c, &se->pts[j])) {
+                double x = chart_map_x(p, se->pts[j].x), y = chart_map_y(p, se->pts[j].y);
                 double off = marker_r(se->style, mr) + 1.5 * s + br;
                 /* stays inside the image: below the point when above runs out */
                 double by = y - off - br < 0 ? y + off : y - off;
-                ch_draw_flag_badge(cr, x, by, br);
+                chart_draw_flag_badge(cr, x, by, br);
             }
     }
 }
@@ -376,10 +375,10 @@ static void draw_state(rctx *r, const char *state, double cx, double base, doubl
 {
     cairo_t *cr = r->cr;
     double s = r->s;
-    ch_text_set(r, r->f_axis, state, 0, PANGO_ALIGN_LEFT);
+    chart_text_set(r, r->f_axis, state, 0, PANGO_ALIGN_LEFT);
     if (r->lw <= bw - 2 * s) {
-        ch_set_rgb(cr, c_note);
-        ch_text_draw(r, cx, base - 3 * s, 0.5, 1);
+        chart_set_rgb(cr, c_note);
+        chart_text_draw(r, cx, base - 3 * s, 0.5, 1);
         return;
     }
     if (r->lh > bw) {
@@ -388,8 +387,8 @@ static void draw_state(rctx *r, const char *state, double cx, double base, doubl
                         round(r->lw + 2 * s));
         cairo_fill(cr);
     }
-    ch_set_rgb(cr, c_note);
-    ch_text_draw_up(r, cx, base - 3 * s, 0, 0.5);
+    chart_set_rgb(cr, c_note);
+    chart_text_draw_up(r, cx, base - 3 * s, 0, 0.5);
 }
 
 static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
@@ -406,10 +405,10 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
     int values_fit = 1;
     for (int k = 0; k < c->ncats && values_fit; k++)
         for (int i = 0; i < c->nseries && values_fit; i++) {
-            const chart_cell *cell = ch_cell_get(c, i, k);
+            const chart_cell *cell = chart_cell_get(c, i, k);
             if (cell && cell->kind == CELL_VALUE) {
                 fmt_value(cell->value, lab, sizeof lab);
-                ch_text_set(r, r->f_small, lab, 0, PANGO_ALIGN_LEFT);
+                chart_text_set(r, r->f_small, lab, 0, PANGO_ALIGN_LEFT);
                 values_fit = r->lw <= bw + 2 * s;
             }
         }
@@ -418,12 +417,12 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
     cairo_clip(cr);
     for (int k = 0; k < c->ncats; k++) {
         for (int i = 0; i < c->nseries; i++) {
-            const chart_cell *cell = ch_cell_get(c, i, k);
+            const chart_cell *cell = chart_cell_get(c, i, k);
             double x = p->px + k * slot + 0.1 * slot + i * bw;
             double cx = x + bw / 2;
             if (cell && cell->kind == CELL_VALUE) {
                 rgb col = series_color(i);
-                double top = ch_map_y(p, cell->value);
+                double top = chart_map_y(p, cell->value);
                 /* pixel-aligned edges, a hairline of white between bars */
                 double x0 = round(x), x1 = round(x + bw);
                 if (x1 - x0 >= 4)
@@ -435,22 +434,22 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
                     y0 = base - 1;
                 cairo_rectangle(cr, x0, y0, x1 - x0, base - y0);
                 if (c->series[i].style & PR_CHART_HOLLOW_MARKERS) {
-                    ch_set_rgb(cr, tint(col, 0.7));
+                    chart_set_rgb(cr, tint(col, 0.7));
                     cairo_fill(cr);
                     double lw = fmax(1, round(1.5 * s));
                     cairo_rectangle(cr, x0 + lw / 2, y0 + lw / 2, x1 - x0 - lw, base - y0 - lw / 2);
-                    ch_set_rgb(cr, col);
+                    chart_set_rgb(cr, col);
                     cairo_set_line_width(cr, lw);
                     cairo_stroke(cr);
                 } else {
-                    ch_set_rgb(cr, col);
+                    chart_set_rgb(cr, col);
                     cairo_fill(cr);
                 }
                 if (values_fit) {
                     fmt_value(cell->value, lab, sizeof lab);
-                    ch_text_set(r, r->f_small, lab, 0, PANGO_ALIGN_LEFT);
-                    ch_set_rgb(cr, c_text);
-                    ch_text_draw(r, cx, y0 - 2 * s, 0.5, 1);
+                    chart_text_set(r, r->f_small, lab, 0, PANGO_ALIGN_LEFT);
+                    chart_set_rgb(cr, c_text);
+                    chart_text_draw(r, cx, y0 - 2 * s, 0.5, 1);
                 }
             }
         }
@@ -458,17 +457,17 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
     cairo_restore(cr);
     /* Flags above their bars and value labels, unclipped. */
     double br = badge_r(s), labh = 0;
-    if (values_fit && ch_text_set(r, r->f_small, "0123456789", 0, PANGO_ALIGN_LEFT) == 0)
+    if (values_fit && chart_text_set(r, r->f_small, "0123456789", 0, PANGO_ALIGN_LEFT) == 0)
         labh = r->lh;
     for (int k = 0; k < c->ncats; k++)
         for (int i = 0; i < c->nseries; i++) {
-            const chart_cell *cell = ch_cell_get(c, i, k);
+            const chart_cell *cell = chart_cell_get(c, i, k);
             if (!cell || cell->kind != CELL_VALUE || !cell->flagged)
                 continue;
             double cx = p->px + k * slot + 0.1 * slot + (i + 0.5) * bw;
-            double top = fmin(round(ch_map_y(p, cell->value)), base - 1);
+            double top = fmin(round(chart_map_y(p, cell->value)), base - 1);
             double by = top - 2 * s - labh - 1.5 * s - br;
-            ch_draw_flag_badge(cr, cx, by < br ? br : by, br);
+            chart_draw_flag_badge(cr, cx, by < br ? br : by, br);
         }
     cairo_save(cr);
     cairo_rectangle(cr, p->px, p->py - p->gap, p->pw, p->ph + p->gap);
@@ -476,24 +475,25 @@ static void draw_bars(const pr_chart *c, rctx *r, const plan *p)
     /* States last: a label wider than its bar's place stays on top. */
     for (int k = 0; k < c->ncats; k++)
         for (int i = 0; i < c->nseries; i++) {
-            const chart_cell *cell = ch_cell_get(c, i, k);
+            const chart_cell *cell = chart_cell_get(c, i, k);
             if (cell && cell->kind == CELL_STATE)
-                draw_state(r, cell->state, p->px + k * slot + 0.1 * slot + (i + 0.5) * bw, base, bw);
+                draw_state(r, cell->state, p->px + k * slot + 0.1 * slot + (i + 0.5) * bw, base,
+                           bw);
         }
     cairo_restore(cr);
 }
 
 /* Renders the whole chart on cr (already sized W x H). */
-int ch_render_on(const pr_chart *c, cairo_t *cr, int W, int H, pr_err *err)
+int chart_render_on(const pr_chart *c, cairo_t *cr, int W, int H, pr_err *err)
 {
     rctx r;
     plan p;
-    ch_rctx_init(&r, cr, W, H, err);
-    int rc = ch_make_plan(c, &r, W, H, &p);
+    chart_rctx_init(&r, cr, W, H, err);
+    int rc = chart_make_plan(c, &r, W, H, &p);
     if (rc == 0) {
         cairo_set_source_rgb(cr, 1, 1, 1);
         cairo_paint(cr);
-        ch_draw_grid_and_axes(c, &r, &p);
+        chart_draw_grid_and_axes(c, &r, &p);
         if (c->kind == PR_CHART_LINE_LOG2X) {
             draw_lines(c, &r, &p);
             if (!p.have_points)
@@ -511,8 +511,7 @@ int ch_render_on(const pr_chart *c, cairo_t *cr, int W, int H, pr_err *err)
             rc = pr_err_set(err, NULL, 0, 0, "chart", "cairo: %s",
                             cairo_status_to_string(cairo_status(cr)));
     }
-    ch_plan_free(&p);
-    ch_rctx_free(&r);
+    chart_plan_free(&p);
+    chart_rctx_free(&r);
     return rc;
 }
-

@@ -20,7 +20,7 @@ typedef struct hplan {
     double W;
 } hplan;
 
-static double map_x(const hplan *p, const chh_spec *c, double i)
+static double map_x(const hplan *p, const chart_history_spec *c, double i)
 {
     return p->px + p->pw * (i + 0.5) / (double)c->n;
 }
@@ -39,7 +39,7 @@ static void grow(double v, double *lo, double *hi)
 }
 
 /* The y range over values, intervals and band, padded, on 1-2-5 ticks. */
-static void y_scale(const chh_spec *c, hplan *p)
+static void y_scale(const chart_history_spec *c, hplan *p)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < c->n; i++) {
@@ -72,24 +72,24 @@ static void y_scale(const chh_spec *c, hplan *p)
 }
 
 /* Lays out the title, the axes and the legend row. */
-static void make_plan(const chh_spec *c, rctx *r, int W, int H, hplan *p)
+static void make_plan(const chart_history_spec *c, rctx *r, int W, int H, hplan *p)
 {
     memset(p, 0, sizeof *p);
     double s = p->s = r->s, m = 12 * s;
     p->W = W;
     y_scale(c, p);
-    ch_text_set(r, r->f_title, c->title, W - 2 * m, PANGO_ALIGN_CENTER);
+    chart_text_set(r, r->f_title, c->title, W - 2 * m, PANGO_ALIGN_CENTER);
     double top = m + r->lh + 8 * s;
     double ytw = 0;
     for (double v = p->ylo; v <= p->yhi + p->step / 2; v += p->step) {
         char lab[64];
         snprintf(lab, sizeof lab, "%.*f", p->dec, v);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
         ytw = fmax(ytw, r->lw);
     }
-    ch_text_set(r, r->f_axis, c->y_label, 0, PANGO_ALIGN_LEFT);
+    chart_text_set(r, r->f_axis, c->y_label, 0, PANGO_ALIGN_LEFT);
     double ylab = r->lh;
-    ch_text_set(r, r->f_tick, "2000-00-00", 0, PANGO_ALIGN_LEFT);
+    chart_text_set(r, r->f_tick, "2000-00-00", 0, PANGO_ALIGN_LEFT);
     double dw = r->lw, th = r->lh;
     double legend_h = th + 10 * s;
     p->px = m + ylab + 6 * s + ytw + 6 * s;
@@ -109,55 +109,54 @@ static void dot(cairo_t *cr, double x, double y, double r)
     cairo_arc(cr, x, y, r, 0, 2 * M_PI);
 }
 
-static void draw_axes(const chh_spec *c, rctx *r, const hplan *p)
+static void draw_axes(const chart_history_spec *c, rctx *r, const hplan *p)
 {
     cairo_t *cr = r->cr;
     double s = p->s;
     cairo_set_line_width(cr, 1);
     for (double v = p->ylo; v <= p->yhi + p->step / 2; v += p->step) {
         double y = round(map_y(p, v)) + 0.5;
-        ch_set_rgb(cr, c_grid);
+        chart_set_rgb(cr, c_grid);
         cairo_move_to(cr, p->px, y);
         cairo_line_to(cr, p->px + p->pw, y);
         cairo_stroke(cr);
         char lab[64];
         snprintf(lab, sizeof lab, "%.*f", p->dec, fabs(v) < p->step / 2 ? 0.0 : v);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-        ch_set_rgb(cr, c_text);
-        ch_text_draw(r, p->px - 6 * s, y, 1, 0.5);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_set_rgb(cr, c_text);
+        chart_text_draw(r, p->px - 6 * s, y, 1, 0.5);
     }
-    ch_set_rgb(cr, c_axis);
+    chart_set_rgb(cr, c_axis);
     cairo_move_to(cr, p->px + 0.5, p->py);
     cairo_line_to(cr, p->px + 0.5, p->py + p->ph + 0.5);
     cairo_line_to(cr, p->px + p->pw, p->py + p->ph + 0.5);
     cairo_stroke(cr);
     for (size_t i = 0; i < c->n; i += (size_t)p->xstep) {
         double x = map_x(p, c, (double)i);
-        ch_text_set(r, r->f_tick, c->dates[i], 0, PANGO_ALIGN_LEFT);
-        ch_set_rgb(cr, c_text);
-        ch_text_draw(r, x, p->py + p->ph + 4 * s, 0.5, 0);
+        chart_text_set(r, r->f_tick, c->dates[i], 0, PANGO_ALIGN_LEFT);
+        chart_set_rgb(cr, c_text);
+        chart_text_draw(r, x, p->py + p->ph + 4 * s, 0.5, 0);
     }
-    ch_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER);
-    ch_set_rgb(cr, c_text);
-    ch_text_draw_up(r, 12 * s, p->py + p->ph / 2, 0.5, 0);
-    ch_text_set(r, r->f_title, c->title, p->W - 24 * s, PANGO_ALIGN_CENTER);
-    ch_text_draw(r, p->W / 2, 12 * s, 0.5, 0);
+    chart_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER);
+    chart_set_rgb(cr, c_text);
+    chart_text_draw_up(r, 12 * s, p->py + p->ph / 2, 0.5, 0);
+    chart_text_set(r, r->f_title, c->title, p->W - 24 * s, PANGO_ALIGN_CENTER);
+    chart_text_draw(r, p->W / 2, 12 * s, 0.5, 0);
 }
 
 /* One legend entry at x: its swatch drawn by kind, then its text; returns
  * the x after it. */
-static double put_legend(rctx *r, const hplan *p, double x, double y, int kind,
-                           const char *text)
+static double put_legend(rctx *r, const hplan *p, double x, double y, int kind, const char *text)
 {
     cairo_t *cr = r->cr;
     double s = p->s, w = 18 * s;
     if (kind == 0) {
-        ch_set_rgb(cr, c_blue);
+        chart_set_rgb(cr, c_blue);
         dot(cr, x + w / 2, y, 4 * s);
         cairo_fill(cr);
     } else if (kind == 1) {
         double dash[] = {4 * s, 3 * s};
-        ch_set_rgb(cr, c_vermillion);
+        chart_set_rgb(cr, c_vermillion);
         cairo_set_line_width(cr, fmax(1.2, 1.5 * s));
         cairo_set_dash(cr, dash, 2, 0);
         cairo_move_to(cr, x + w / 2, y - 7 * s);
@@ -165,27 +164,27 @@ static double put_legend(rctx *r, const hplan *p, double x, double y, int kind,
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     } else if (kind == 2) {
-        ch_set_rgb(cr, c_band);
+        chart_set_rgb(cr, c_band);
         cairo_rectangle(cr, x, y - 6 * s, w, 12 * s);
         cairo_fill(cr);
     } else {
-        ch_set_rgb(cr, c_flag);
+        chart_set_rgb(cr, c_flag);
         cairo_set_line_width(cr, fmax(1.2, 1.6 * s));
         dot(cr, x + w / 2, y, 7 * s);
         cairo_stroke(cr);
     }
-    ch_text_set(r, r->f_small, text, 0, PANGO_ALIGN_LEFT);
-    ch_set_rgb(cr, c_text);
-    ch_text_draw(r, x + w + 4 * s, y, 0, 0.5);
+    chart_text_set(r, r->f_small, text, 0, PANGO_ALIGN_LEFT);
+    chart_set_rgb(cr, c_text);
+    chart_text_draw(r, x + w + 4 * s, y, 0, 0.5);
     return x + w + 4 * s + r->lw + 16 * s;
 }
 
 static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
 {
-    const chh_spec *c = arg;
+    const chart_history_spec *c = arg;
     rctx r;
     hplan p;
-    ch_rctx_init(&r, cr, W, H, err);
+    chart_rctx_init(&r, cr, W, H, err);
     make_plan(c, &r, W, H, &p);
     double s = p.s;
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -194,7 +193,7 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     if (band) {
         double x0 = map_x(&p, c, (double)c->band_from) - p.pw / (double)c->n / 2;
         double y0 = map_y(&p, c->band_hi), y1 = map_y(&p, c->band_lo);
-        ch_set_rgb(cr, c_band);
+        chart_set_rgb(cr, c_band);
         cairo_save(cr);
         cairo_rectangle(cr, p.px, p.py, p.pw, p.ph);
         cairo_clip(cr);
@@ -206,7 +205,7 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     /* change points: between the two points they part */
     int any_change = 0, any_flag = 0;
     double dash[] = {5 * s, 4 * s};
-    ch_set_rgb(cr, c_vermillion);
+    chart_set_rgb(cr, c_vermillion);
     cairo_set_line_width(cr, fmax(1.2, 1.5 * s));
     cairo_set_dash(cr, dash, 2, 0);
     for (size_t i = 1; i < c->n; i++)
@@ -219,7 +218,7 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
     /* intervals, the line, the points */
-    ch_set_rgb(cr, c_blue);
+    chart_set_rgb(cr, c_blue);
     cairo_set_line_width(cr, fmax(1, 1.2 * s));
     for (size_t i = 0; c->lo && c->hi && i < c->n; i++)
         if (isfinite(c->lo[i]) && isfinite(c->hi[i])) {
@@ -243,18 +242,18 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     cairo_stroke(cr);
     for (size_t i = 0; i < c->n; i++) {
         double x = map_x(&p, c, (double)i), y = map_y(&p, c->values[i]);
-        ch_set_rgb(cr, c_blue);
+        chart_set_rgb(cr, c_blue);
         dot(cr, x, y, 4.5 * s);
         cairo_fill(cr);
         if (c->flagged[i]) {
-            ch_set_rgb(cr, c_flag);
+            chart_set_rgb(cr, c_flag);
             dot(cr, x, y, 8 * s);
             cairo_stroke(cr);
             any_flag = 1;
         }
     }
     /* the legend, one row under the dates */
-    ch_text_set(&r, r.f_tick, "2000-00-00", 0, PANGO_ALIGN_LEFT);
+    chart_text_set(&r, r.f_tick, "2000-00-00", 0, PANGO_ALIGN_LEFT);
     double ly = p.py + p.ph + 4 * s + r.lh + 14 * s, lx = p.px;
     lx = put_legend(&r, &p, lx, ly, 0, c->points_label);
     if (any_change)
@@ -264,16 +263,18 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     if (any_flag)
         put_legend(&r, &p, lx, ly, 3, c->flag_label);
     int failed = r.failed;
-    ch_rctx_free(&r);
+    chart_rctx_free(&r);
     return failed ? -1 : 0;
 }
 
-int chh_render_svg(const chh_spec *c, int width, int height, pr_buf *out, pr_err *err)
+int chart_history_render_svg(const chart_history_spec *c, int width, int height, pr_buf *out,
+                             pr_err *err)
 {
-    return ch_draw_svg(width, height, draw, c, out, err);
+    return chart_draw_svg(width, height, draw, c, out, err);
 }
 
-int chh_render_png(const chh_spec *c, int width, int height, pr_buf *out, pr_err *err)
+int chart_history_render_png(const chart_history_spec *c, int width, int height, pr_buf *out,
+                             pr_err *err)
 {
-    return ch_draw_png(width, height, draw, c, out, err);
+    return chart_draw_png(width, height, draw, c, out, err);
 }

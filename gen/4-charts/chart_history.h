@@ -20,7 +20,7 @@
 #include "buf.h"
 #include "err.h"
 
-typedef struct chh_spec {
+typedef struct chart_history_spec {
     const char *title, *y_label;
     const char *points_label, *change_label, *band_label, *flag_label; /* the legend */
     size_t n;
@@ -31,11 +31,13 @@ typedef struct chh_spec {
     const int *flagged;       /* n: 1 where the point is judged other than ok */
     double band_lo, band_hi;  /* NAN: no band */
     size_t band_from;         /* the current segment's first point */
-} chh_spec;
+} chart_history_spec;
 
 /* Renders at width x height (720 x 360 is the pages' size), appending to
  * out.  0, or -1 with err set (a label no font draws, a bad size). */
-int chh_render_svg(const chh_spec *c, int width, int height, pr_buf *out, pr_err *err);
-int chh_render_png(const chh_spec *c, int width, int height, pr_buf *out, pr_err *err);
+int chart_history_render_svg(const chart_history_spec *c, int width, int height, pr_buf *out,
+                             pr_err *err);
+int chart_history_render_png(const chart_history_spec *c, int width, int height, pr_buf *out,
+                             pr_err *err);
 
 #endif

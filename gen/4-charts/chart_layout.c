@@ -7,7 +7,7 @@
 #include "chart_int.h"
 
 /* -------------------------------------------------------------- layout */
-void ch_plan_free(plan *p)
+void chart_plan_free(plan *p)
 {
     free(p->leg);
     free(p->rowoff);
@@ -28,21 +28,21 @@ static int plan_legend(const pr_chart *c, rctx *r, plan *p)
     for (int i = 0; i < n; i++) {
         int si = i < c->nseries ? i : LEG_IDEAL - (i - c->nseries);
         const char *text = si >= 0           ? c->series[si].label
-                           : si == LEG_IDEAL ? ch_ideal_label(c)
-                           : si == LEG_REF   ? ch_ref_label(c)
-                                             : ch_flag_label(c);
-        int drawn = si >= 0           ? ch_series_drawn(c, si)
-                    : si == LEG_IDEAL ? ch_ideal_drawn(c)
+                           : si == LEG_IDEAL ? chart_ideal_label(c)
+                           : si == LEG_REF   ? chart_ref_label(c)
+                                             : chart_flag_label(c);
+        int drawn = si >= 0           ? chart_series_drawn(c, si)
+                    : si == LEG_IDEAL ? chart_ideal_drawn(c)
                     : si == LEG_REF   ? c->has_ref && c->kind == PR_CHART_LINE_LOG2X
-                                      : ch_any_flagged(c);
+                                      : chart_any_flagged(c);
         if (!*text || !drawn)
             continue;
-        if (ch_text_set(r, r->f_tick, text, 0, PANGO_ALIGN_LEFT))
+        if (chart_text_set(r, r->f_tick, text, 0, PANGO_ALIGN_LEFT))
             return -1;
         double tw = r->lw;
         if (sw + sgap + tw > avail)
             tw = avail - sw - sgap; /* drawn wrapped */
-        legend_entry *e = &p->leg[p->nleg++];
+        chart_entry *e = &p->leg[p->nleg++];
         e->series = si;
         e->text = text;
         e->w = sw + sgap + tw;
@@ -56,7 +56,7 @@ static int plan_legend(const pr_chart *c, rctx *r, plan *p)
         x += e->w + egap;
         rowh = fmax(rowh, r->lh);
         if (sw + sgap + r->lw > avail) {
-            ch_text_set(r, r->f_tick, text, tw, PANGO_ALIGN_LEFT);
+            chart_text_set(r, r->f_tick, text, tw, PANGO_ALIGN_LEFT);
             rowh = fmax(rowh, r->lh);
         }
     }
@@ -75,7 +75,7 @@ static int plan_categories(const pr_chart *c, rctx *r, plan *p, double *h)
 {
     double slot = p->pw / c->ncats, avail = slot - 4 * r->s, maxw = 0, lineh = 0;
     for (int k = 0; k < c->ncats; k++) {
-        if (ch_text_set(r, r->f_tick, c->cats[k], 0, PANGO_ALIGN_CENTER))
+        if (chart_text_set(r, r->f_tick, c->cats[k], 0, PANGO_ALIGN_CENTER))
             return -1;
         maxw = fmax(maxw, r->lw);
         lineh = fmax(lineh, r->lh);
@@ -99,7 +99,7 @@ static int plan_categories(const pr_chart *c, rctx *r, plan *p, double *h)
             size_t n = strcspn(w, " ");
             if (n) {
                 char *word = pr_xstrndup(w, n);
-                ch_text_set(r, r->f_tick, word, 0, PANGO_ALIGN_CENTER);
+                chart_text_set(r, r->f_tick, word, 0, PANGO_ALIGN_CENTER);
                 free(word);
                 if (r->lw > avail)
                     wrap_ok = 0;
@@ -109,7 +109,7 @@ static int plan_categories(const pr_chart *c, rctx *r, plan *p, double *h)
         }
         if (!wrap_ok)
             break;
-        ch_text_set(r, r->f_tick, t, avail, PANGO_ALIGN_CENTER);
+        chart_text_set(r, r->f_tick, t, avail, PANGO_ALIGN_CENTER);
         if (pango_layout_get_line_count(r->pl) > 2)
             wrap_ok = 0;
         wh = fmax(wh, r->lh);
@@ -134,11 +134,11 @@ static int too_small(rctx *r, const plan *p)
 {
     return pr_err_set(r->err, NULL, 0, 0, "chart",
                       "%.0fx%.0f pixels is too small for the chart's labels (title %.0f px, "
-                      "x label %.0f px, y label %.0f px, legend %d row(s) of %.0f px)", p->W, p->H,
-                      p->title_h, p->xlab_h, p->ylab_w, p->legrows, p->leg_rowh);
+                      "x label %.0f px, y label %.0f px, legend %d row(s) of %.0f px)",
+                      p->W, p->H, p->title_h, p->xlab_h, p->ylab_w, p->legrows, p->leg_rowh);
 }
 
-int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
+int chart_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
 {
     memset(p, 0, sizeof *p);
     p->W = W;
@@ -153,12 +153,12 @@ int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
     /* title */
     double top = m;
     if (c->title[0]) {
-        if (ch_text_set(r, r->f_title, c->title, W - 2 * m, PANGO_ALIGN_CENTER))
+        if (chart_text_set(r, r->f_title, c->title, W - 2 * m, PANGO_ALIGN_CENTER))
             return -1;
         p->title_h = r->lh;
         top += p->title_h + 1.5 * gap;
     }
-    if (ch_text_set(r, r->f_tick, "0123456789", 0, PANGO_ALIGN_LEFT))
+    if (chart_text_set(r, r->f_tick, "0123456789", 0, PANGO_ALIGN_LEFT))
         return -1;
     double digit_h = r->lh;
     top = fmax(top, m + digit_h / 2 + 2);
@@ -170,19 +170,19 @@ int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
     double ymin, ymax;
     double right_over = 0;
     if (c->kind == PR_CHART_LINE_LOG2X) {
-        ch_line_ranges(c, p, &ymin, &ymax);
+        chart_line_ranges(c, p, &ymin, &ymax);
         char lab[64];
-        ch_x_tick_label(p->emax, c->x_bytes, lab, sizeof lab);
-        if (ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
+        chart_x_tick_label(p->emax, c->x_bytes, lab, sizeof lab);
+        if (chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
             return -1;
         right_over = r->lw / 2 + 2;
         p->xtick_h = digit_h;
     } else {
-        ymax = ch_bar_ymax(c, p);
+        ymax = chart_bar_ymax(c, p);
         p->xtick_h = digit_h; /* refined once the slot width is known */
     }
     if (c->x_label[0]) {
-        if (ch_text_set(r, r->f_axis, c->x_label, W - 2 * m, PANGO_ALIGN_CENTER))
+        if (chart_text_set(r, r->f_axis, c->x_label, W - 2 * m, PANGO_ALIGN_CENTER))
             return -1;
         p->xlab_h = r->lh;
     }
@@ -204,20 +204,20 @@ int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
             return too_small(r, p);
         int target = (int)(p->ph / (45 * r->s));
         if (c->kind == PR_CHART_LINE_LOG2X && c->y_log)
-            ch_y_ticks_log(ymin, ymax, target > 8 ? 8 : target, &p->yt);
+            chart_y_ticks_log(ymin, ymax, target > 8 ? 8 : target, &p->yt);
         else
-            ch_y_ticks(ymax, target > 8 ? 8 : target, &p->yt);
+            chart_y_ticks(ymax, target > 8 ? 8 : target, &p->yt);
         p->ytick_w = 0;
         char lab[64];
         for (int k = 0; k <= p->yt.n; k++) {
-            ch_y_tick_label(&p->yt, k, lab, sizeof lab);
-            if (ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
+            chart_y_tick_label(&p->yt, k, lab, sizeof lab);
+            if (chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT))
                 return -1;
             p->ytick_w = fmax(p->ytick_w, r->lw);
         }
         p->ylab_w = 0;
         if (c->y_label[0]) {
-            if (ch_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER))
+            if (chart_text_set(r, r->f_axis, c->y_label, p->ph, PANGO_ALIGN_CENTER))
                 return -1;
             p->ylab_w = r->lh + gap;
         }
@@ -234,8 +234,7 @@ int ch_make_plan(const pr_chart *c, rctx *r, int W, int H, plan *p)
             break;
         p->xtick_h = h;
     }
-    if (c->kind == PR_CHART_LINE_LOG2X && ch_plan_x_ticks(c, r, p))
+    if (c->kind == PR_CHART_LINE_LOG2X && chart_plan_x_ticks(c, r, p))
         return -1;
     return 0;
 }
-

@@ -125,21 +125,21 @@ static int png_encode(cairo_surface_t *sf, pr_buf *out, pr_err *err)
     return 0;
 }
 
-/* ch_draw_fn for a pr_chart: arg is the chart. */
+/* chart_draw_fn for a pr_chart: arg is the chart. */
 static int draw_chart(cairo_t *cr, int width, int height, const void *arg, pr_err *err)
 {
-    return ch_render_on(arg, cr, width, height, err);
+    return chart_render_on(arg, cr, width, height, err);
 }
 
-int pr_chart_render_png(const pr_chart *c, int width, int height, pr_buf *out, pr_err *err)
+int chart_render_png(const pr_chart *c, int width, int height, pr_buf *out, pr_err *err)
 {
-    return ch_draw_png(width, height, draw_chart, c, out, err);
+    return chart_draw_png(width, height, draw_chart, c, out, err);
 }
 
 /* Appends svg to out with cairo's "surfaceN" ids renumbered 1, 2, ... in
  * order of appearance: cairo takes N from a process-wide counter of
  * surfaces, so it changes from one render to the next.  Chart text is
- * added after this (ch_svgtext_finish), so "surface" followed by digits
+ * added after this (chart_svgtext_finish), so "surface" followed by digits
  * occurs only in ids and references to them. */
 static void svg_stable_ids(const pr_buf *svg, pr_buf *out)
 {
@@ -175,9 +175,9 @@ static void svg_stable_ids(const pr_buf *svg, pr_buf *out)
     pr_buf_put(out, svg->data + from, svg->len - from);
 }
 
-int pr_chart_render_svg(const pr_chart *c, int width, int height, pr_buf *out, pr_err *err)
+int chart_render_svg(const pr_chart *c, int width, int height, pr_buf *out, pr_err *err)
 {
-    return ch_draw_svg(width, height, draw_chart, c, out, err);
+    return chart_draw_svg(width, height, draw_chart, c, out, err);
 }
 
 /* Lays c out at width × height on a scratch surface and reports the plot
@@ -186,33 +186,33 @@ int pr_chart_render_svg(const pr_chart *c, int width, int height, pr_buf *out, p
 static int layout_query(const pr_chart *c, int width, int height, double qx, double qy,
                         double area[4], double *px, double *py, pr_err *err)
 {
-    if (check_size(width, height, err) || pr_chart_check_fonts(err))
+    if (check_size(width, height, err) || chart_check_fonts(err))
         return -1;
     cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
     cairo_t *cr = cairo_create(sf);
     rctx r;
     plan p;
-    ch_rctx_init(&r, cr, width, height, err);
-    int rc = ch_make_plan(c, &r, width, height, &p);
+    chart_rctx_init(&r, cr, width, height, err);
+    int rc = chart_make_plan(c, &r, width, height, &p);
     if (rc == 0) {
         area[0] = p.px;
         area[1] = p.py;
         area[2] = p.pw;
         area[3] = p.ph;
         if (px) {
-            *px = c->kind == PR_CHART_LINE_LOG2X ? ch_map_x(&p, qx) : NAN;
-            *py = ch_map_y(&p, qy);
+            *px = c->kind == PR_CHART_LINE_LOG2X ? chart_map_x(&p, qx) : NAN;
+            *py = chart_map_y(&p, qy);
         }
     }
-    ch_plan_free(&p);
-    ch_rctx_free(&r);
+    chart_plan_free(&p);
+    chart_rctx_free(&r);
     cairo_destroy(cr);
     cairo_surface_destroy(sf);
     return rc;
 }
 
-int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, double *y,
-                       double *w, double *h, pr_err *err)
+int chart_plot_area(const pr_chart *c, int width, int height, double *x, double *y, double *w,
+                    double *h, pr_err *err)
 {
     double area[4];
     int rc = layout_query(c, width, height, 0, 0, area, NULL, NULL, err);
@@ -226,22 +226,21 @@ int pr_chart_plot_area(const pr_chart *c, int width, int height, double *x, doub
 }
 
 /* The same layout as plot_area, then one point mapped through it. */
-int pr_chart_map_point(const pr_chart *c, int width, int height, double x, double y,
-                       double *px, double *py, pr_err *err)
+int chart_map_point(const pr_chart *c, int width, int height, double x, double y, double *px,
+                    double *py, pr_err *err)
 {
     double area[4];
     return layout_query(c, width, height, x, y, area, px, py, err);
 }
 
-
 /* ---- drawings of other chart kinds (chart_trace.c) ----
  * The same PNG encoder, SVG id renumbering and checks, around a caller's
  * drawing: draw(cr, width, height, arg, err) returns 0 or -1 with err set. */
 
-int ch_draw_png(int width, int height, ch_draw_fn draw, const void *arg, pr_buf *out,
-                pr_err *err)
+int chart_draw_png(int width, int height, chart_draw_fn draw, const void *arg, pr_buf *out,
+                   pr_err *err)
 {
-    if (check_size(width, height, err) || pr_chart_check_fonts(err))
+    if (check_size(width, height, err) || chart_check_fonts(err))
         return -1;
     cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
     if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
@@ -261,14 +260,14 @@ int ch_draw_png(int width, int height, ch_draw_fn draw, const void *arg, pr_buf 
     return rc;
 }
 
-int ch_draw_svg(int width, int height, ch_draw_fn draw, const void *arg, pr_buf *out,
-                pr_err *err)
+int chart_draw_svg(int width, int height, chart_draw_fn draw, const void *arg, pr_buf *out,
+                   pr_err *err)
 {
-    if (check_size(width, height, err) || pr_chart_check_fonts(err))
+    if (check_size(width, height, err) || chart_check_fonts(err))
         return -1;
     pr_buf svg = PR_BUF_INIT, text = PR_BUF_INIT, ids = PR_BUF_INIT;
     cairo_surface_t *sf = cairo_svg_surface_create_for_stream(write_buf, &svg, width, height);
-    ch_svgtext_attach(sf, &text);
+    chart_svgtext_attach(sf, &text);
     cairo_svg_surface_restrict_to_version(sf, CAIRO_SVG_VERSION_1_1);
     cairo_svg_surface_set_document_unit(sf, CAIRO_SVG_UNIT_PX);
     cairo_t *cr = cairo_create(sf);
@@ -281,7 +280,7 @@ int ch_draw_svg(int width, int height, ch_draw_fn draw, const void *arg, pr_buf 
     cairo_surface_destroy(sf);
     if (rc == 0) {
         svg_stable_ids(&svg, &ids);
-        ch_svgtext_finish(&ids, &text, out);
+        chart_svgtext_finish(&ids, &text, out);
     }
     pr_buf_free(&svg);
     pr_buf_free(&text);

@@ -32,7 +32,7 @@ static rgb verdict_rgb(int v)
     }
 }
 
-/* The scale of a render width pixels wide, as ch_rctx_init sets it for a
+/* The scale of a render width pixels wide, as chart_rctx_init sets it for a
  * chart at least half as high as wide. */
 static double scale_of(int width)
 {
@@ -40,7 +40,7 @@ static double scale_of(int width)
     return s < 0.8 ? 0.8 : s > 4 ? 4 : s;
 }
 
-int rtc_height(const rtc_chart *c, int width)
+int chart_ratio_height(const chart_ratio_chart *c, int width)
 {
     double s = scale_of(width);
     double h = 200 * s + (double)c->n * 30 * s;
@@ -60,11 +60,11 @@ static double map_x(const rplan *p, double x)
 
 /* The x range: every ratio and interval end, and the band, with room;
  * ticks every step (1, 2 or 5 times a power of ten, about 6 of them). */
-static void x_range(const rtc_chart *c, rplan *p)
+static void x_range(const chart_ratio_chart *c, rplan *p)
 {
     double lo = 1 - c->delta, hi = 1 + c->delta;
     for (size_t i = 0; i < c->n; i++) {
-        const rtc_row *r = &c->rows[i];
+        const chart_ratio_row *r = &c->rows[i];
         double v[3] = {r->ratio, r->lo, r->hi};
         for (int k = 0; k < 3; k++)
             if (isfinite(v[k])) {
@@ -80,28 +80,28 @@ static void x_range(const rtc_chart *c, rplan *p)
         p->xmin = 0;
 }
 
-static int plan_of(const rtc_chart *c, rctx *r, int W, int H, rplan *p)
+static int plan_of(const chart_ratio_chart *c, rctx *r, int W, int H, rplan *p)
 {
     memset(p, 0, sizeof *p);
     double s = p->s = r->s;
     x_range(c, p);
     p->title_h = 0;
     if (c->title && *c->title) {
-        if (ch_text_set(r, r->f_title, c->title, W - 24 * s, PANGO_ALIGN_CENTER) < 0)
+        if (chart_text_set(r, r->f_title, c->title, W - 24 * s, PANGO_ALIGN_CENTER) < 0)
             return -1;
         p->title_h = r->lh + 10 * s;
     }
     double labw = 0;
     for (size_t i = 0; i < c->n; i++) {
-        if (ch_text_set(r, r->f_tick, c->rows[i].label, W * 0.45, PANGO_ALIGN_RIGHT) < 0)
+        if (chart_text_set(r, r->f_tick, c->rows[i].label, W * 0.45, PANGO_ALIGN_RIGHT) < 0)
             return -1;
         labw = fmax(labw, r->lw);
     }
-    ch_text_set(r, r->f_tick, "0", 0, PANGO_ALIGN_LEFT);
+    chart_text_set(r, r->f_tick, "0", 0, PANGO_ALIGN_LEFT);
     double tick_h = r->lh;
-    ch_text_set(r, r->f_axis, c->x_label ? c->x_label : "", W - 24 * s, PANGO_ALIGN_CENTER);
+    chart_text_set(r, r->f_axis, c->x_label ? c->x_label : "", W - 24 * s, PANGO_ALIGN_CENTER);
     double xlab_h = r->lh;
-    ch_text_set(r, r->f_tick, c->band_label ? c->band_label : "", 0, PANGO_ALIGN_LEFT);
+    chart_text_set(r, r->f_tick, c->band_label ? c->band_label : "", 0, PANGO_ALIGN_LEFT);
     double leg_h = r->lh;
     p->px = 12 * s + labw + 10 * s;
     p->py = 12 * s + p->title_h;
@@ -117,18 +117,18 @@ static void tick_label(double v, double step, char *out, size_t n)
     snprintf(out, n, "%.*f", dec, v);
 }
 
-static void draw_frame(const rtc_chart *c, rctx *r, const rplan *p)
+static void draw_frame(const chart_ratio_chart *c, rctx *r, const rplan *p)
 {
     cairo_t *cr = r->cr;
     double s = p->s, lw = fmax(1, round(s)), y0 = round(p->py + p->ph) + 0.5;
     /* the band 1 ± δ */
-    ch_set_rgb(cr, c_band);
+    chart_set_rgb(cr, c_band);
     double b0 = map_x(p, fmax(p->xmin, 1 - c->delta)), b1 = map_x(p, fmin(p->xmax, 1 + c->delta));
     cairo_rectangle(cr, b0, p->py, b1 - b0, p->ph);
     cairo_fill(cr);
     /* grid and ticks */
     cairo_set_line_width(cr, lw);
-    ch_set_rgb(cr, c_grid);
+    chart_set_rgb(cr, c_grid);
     int nt = (int)llround((p->xmax - p->xmin) / p->step);
     for (int k = 0; k <= nt; k++) {
         double x = round(map_x(p, p->xmin + k * p->step)) + 0.5;
@@ -136,7 +136,7 @@ static void draw_frame(const rtc_chart *c, rctx *r, const rplan *p)
         cairo_line_to(cr, x, p->py + p->ph);
     }
     cairo_stroke(cr);
-    ch_set_rgb(cr, c_axis);
+    chart_set_rgb(cr, c_axis);
     cairo_move_to(cr, p->px, y0);
     cairo_line_to(cr, p->px + p->pw, y0);
     for (int k = 0; k <= nt; k++) {
@@ -146,21 +146,21 @@ static void draw_frame(const rtc_chart *c, rctx *r, const rplan *p)
     }
     cairo_stroke(cr);
     char lab[64];
-    ch_set_rgb(cr, c_text);
+    chart_set_rgb(cr, c_text);
     for (int k = 0; k <= nt; k++) {
         tick_label(p->xmin + k * p->step, p->step, lab, sizeof lab);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-        ch_text_draw(r, map_x(p, p->xmin + k * p->step), y0 + 6 * s, 0.5, 0);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_text_draw(r, map_x(p, p->xmin + k * p->step), y0 + 6 * s, 0.5, 0);
     }
     double y = y0 + 6 * s + r->lh + 8 * s;
     if (c->x_label) {
-        ch_text_set(r, r->f_axis, c->x_label, p->pw, PANGO_ALIGN_CENTER);
-        ch_text_draw(r, p->px + p->pw / 2, y, 0.5, 0);
+        chart_text_set(r, r->f_axis, c->x_label, p->pw, PANGO_ALIGN_CENTER);
+        chart_text_draw(r, p->px + p->pw / 2, y, 0.5, 0);
         y += r->lh + 12 * s;
     }
     /* the line at 1, dashed, over the band */
     double one = round(map_x(p, 1)) + 0.5, dash[] = {5 * s, 3 * s};
-    ch_set_rgb(cr, c_one);
+    chart_set_rgb(cr, c_one);
     cairo_set_line_width(cr, fmax(1, 1.2 * s));
     cairo_set_dash(cr, dash, 2, 0);
     cairo_move_to(cr, one, p->py);
@@ -170,42 +170,42 @@ static void draw_frame(const rtc_chart *c, rctx *r, const rplan *p)
     /* legend: the band's swatch and the point with its bar */
     double sw = 18 * s, gap = 8 * s, x = p->px;
     if (c->band_label) {
-        ch_text_set(r, r->f_tick, c->band_label, 0, PANGO_ALIGN_LEFT);
-        ch_set_rgb(cr, c_band);
+        chart_text_set(r, r->f_tick, c->band_label, 0, PANGO_ALIGN_LEFT);
+        chart_set_rgb(cr, c_band);
         cairo_rectangle(cr, x, y + r->lh / 2 - 6 * s, sw, 12 * s);
         cairo_fill(cr);
-        ch_set_rgb(cr, c_text);
-        ch_text_draw(r, x + sw + gap, y, 0, 0);
+        chart_set_rgb(cr, c_text);
+        chart_text_draw(r, x + sw + gap, y, 0, 0);
         x += sw + gap + r->lw + 3 * gap;
     }
     if (c->point_label) {
-        ch_text_set(r, r->f_tick, c->point_label, 0, PANGO_ALIGN_LEFT);
+        chart_text_set(r, r->f_tick, c->point_label, 0, PANGO_ALIGN_LEFT);
         double ym = y + r->lh / 2;
-        ch_set_rgb(cr, c_grey);
+        chart_set_rgb(cr, c_grey);
         cairo_set_line_width(cr, fmax(1, 1.6 * s));
         cairo_move_to(cr, x, ym);
         cairo_line_to(cr, x + sw, ym);
         cairo_stroke(cr);
         cairo_arc(cr, x + sw / 2, ym, 4 * s, 0, 2 * M_PI);
         cairo_fill(cr);
-        ch_set_rgb(cr, c_text);
-        ch_text_draw(r, x + sw + gap, y, 0, 0);
+        chart_set_rgb(cr, c_text);
+        chart_text_draw(r, x + sw + gap, y, 0, 0);
     }
 }
 
-static void draw_rows(const rtc_chart *c, rctx *r, const rplan *p)
+static void draw_rows(const chart_ratio_chart *c, rctx *r, const rplan *p)
 {
     cairo_t *cr = r->cr;
     double s = p->s, rad = 4.5 * s, cap = 5 * s;
     for (size_t i = 0; i < c->n; i++) {
-        const rtc_row *q = &c->rows[i];
+        const chart_ratio_row *q = &c->rows[i];
         double y = p->py + p->row_h * ((double)i + 0.5);
-        ch_set_rgb(cr, c_text);
-        ch_text_set(r, r->f_tick, q->label, p->px - 22 * s, PANGO_ALIGN_RIGHT);
-        ch_text_draw(r, p->px - 10 * s, y, 1, 0.5);
+        chart_set_rgb(cr, c_text);
+        chart_text_set(r, r->f_tick, q->label, p->px - 22 * s, PANGO_ALIGN_RIGHT);
+        chart_text_draw(r, p->px - 10 * s, y, 1, 0.5);
         if (!isfinite(q->ratio))
             continue;
-        ch_set_rgb(cr, verdict_rgb(q->verdict));
+        chart_set_rgb(cr, verdict_rgb(q->verdict));
         cairo_set_line_width(cr, fmax(1, 1.8 * s));
         int bar = isfinite(q->lo) && isfinite(q->hi);
         if (bar) {
@@ -225,7 +225,7 @@ static void draw_rows(const rtc_chart *c, rctx *r, const rplan *p)
         } else {
             cairo_set_source_rgb(cr, 1, 1, 1);
             cairo_fill_preserve(cr);
-            ch_set_rgb(cr, verdict_rgb(q->verdict));
+            chart_set_rgb(cr, verdict_rgb(q->verdict));
             cairo_stroke(cr);
         }
     }
@@ -233,33 +233,33 @@ static void draw_rows(const rtc_chart *c, rctx *r, const rplan *p)
 
 static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
 {
-    const rtc_chart *c = arg;
+    const chart_ratio_chart *c = arg;
     rctx r;
     rplan p;
-    ch_rctx_init(&r, cr, W, H, err);
+    chart_rctx_init(&r, cr, W, H, err);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     int rc = plan_of(c, &r, W, H, &p);
     if (rc == 0 && c->title && *c->title) {
-        ch_set_rgb(cr, c_text);
-        ch_text_set(&r, r.f_title, c->title, W - 24 * p.s, PANGO_ALIGN_CENTER);
-        ch_text_draw(&r, W / 2.0, 12 * p.s, 0.5, 0);
+        chart_set_rgb(cr, c_text);
+        chart_text_set(&r, r.f_title, c->title, W - 24 * p.s, PANGO_ALIGN_CENTER);
+        chart_text_draw(&r, W / 2.0, 12 * p.s, 0.5, 0);
     }
     if (rc == 0) {
         draw_frame(c, &r, &p);
         draw_rows(c, &r, &p);
     }
     int failed = r.failed || rc < 0;
-    ch_rctx_free(&r);
+    chart_rctx_free(&r);
     return failed ? -1 : 0;
 }
 
-int rtc_render_svg(const rtc_chart *c, int width, pr_buf *out, pr_err *err)
+int chart_ratio_render_svg(const chart_ratio_chart *c, int width, pr_buf *out, pr_err *err)
 {
-    return ch_draw_svg(width, rtc_height(c, width), draw, c, out, err);
+    return chart_draw_svg(width, chart_ratio_height(c, width), draw, c, out, err);
 }
 
-int rtc_render_png(const rtc_chart *c, int width, pr_buf *out, pr_err *err)
+int chart_ratio_render_png(const chart_ratio_chart *c, int width, pr_buf *out, pr_err *err)
 {
-    return ch_draw_png(width, rtc_height(c, width), draw, c, out, err);
+    return chart_draw_png(width, chart_ratio_height(c, width), draw, c, out, err);
 }

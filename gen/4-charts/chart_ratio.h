@@ -18,28 +18,28 @@
 #include "buf.h"
 #include "err.h"
 
-typedef struct rtc_row {
+typedef struct chart_ratio_row {
     const char *label; /* the cell, plain text (borrowed) */
     double ratio;      /* NAN: none (nothing drawn) */
     double lo, hi;     /* NAN: no interval */
-    int verdict;       /* a pr_ab_verdict (lib/abstat.h) */
-} rtc_row;
+    int verdict;       /* a pr_abstat_verdict (lib/abstat.h) */
+} chart_ratio_row;
 
-typedef struct rtc_chart {
-    const char *title;      /* borrowed, may be NULL */
-    const char *x_label;    /* "throughput ratio B/A" */
-    const char *band_label; /* legend of the shaded band: "1 ± 5 %" */
-    const char *point_label;/* legend of a point and its bar */
+typedef struct chart_ratio_chart {
+    const char *title;       /* borrowed, may be NULL */
+    const char *x_label;     /* "throughput ratio B/A" */
+    const char *band_label;  /* legend of the shaded band: "1 ± 5 %" */
+    const char *point_label; /* legend of a point and its bar */
     double delta;
-    const rtc_row *rows;
+    const chart_ratio_row *rows;
     size_t n;
-} rtc_chart;
+} chart_ratio_chart;
 
 /* The height a render width pixels wide takes (it grows with the rows). */
-int rtc_height(const rtc_chart *c, int width);
-/* Renders c at width x rtc_height into out (appended).  0, or -1 with err
+int chart_ratio_height(const chart_ratio_chart *c, int width);
+/* Renders c at width x chart_ratio_height into out (appended).  0, or -1 with err
  * set (a size out of range, no font, text no font draws). */
-int rtc_render_svg(const rtc_chart *c, int width, pr_buf *out, pr_err *err);
-int rtc_render_png(const rtc_chart *c, int width, pr_buf *out, pr_err *err);
+int chart_ratio_render_svg(const chart_ratio_chart *c, int width, pr_buf *out, pr_err *err);
+int chart_ratio_render_png(const chart_ratio_chart *c, int width, pr_buf *out, pr_err *err);
 
 #endif

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/md.h"
 #include "chart_int.h"
-#include "md.h"
 
 static const cairo_user_data_key_t record_key;
 
-void ch_svgtext_attach(cairo_surface_t *sf, pr_buf *rec)
+void chart_svgtext_attach(cairo_surface_t *sf, pr_buf *rec)
 {
     cairo_surface_set_user_data(sf, &record_key, rec, NULL);
 }
@@ -63,11 +63,11 @@ static void put_fill(pr_buf *rec, cairo_t *cr)
 }
 
 /* Records pl at cr's current point when cr draws into an SVG surface that
- * ch_svgtext_attach marked; ax (0 start, 0.5 middle, 1 end) says which end
+ * chart_svgtext_attach marked; ax (0 start, 0.5 middle, 1 end) says which end
  * of each line is its anchor, so a viewer's font of another width keeps
  * the text where the chart put it.  Returns 1 when recorded (draw
  * nothing), 0 when the caller draws the glyphs. */
-int ch_svgtext_show(cairo_t *cr, PangoLayout *pl, double ax)
+int chart_svgtext_show(cairo_t *cr, PangoLayout *pl, double ax)
 {
     pr_buf *rec = cairo_surface_get_user_data(cairo_get_target(cr), &record_key);
     if (!rec)
@@ -116,7 +116,7 @@ int ch_svgtext_show(cairo_t *cr, PangoLayout *pl, double ax)
             pr_buf_puts(rec, ")\"");
         }
         pr_buf_putc(rec, '>');
-        pr_md_xml(rec, pr_buf_cstr(&words));
+        md_xml(rec, pr_buf_cstr(&words));
         pr_buf_puts(rec, "</text>\n");
     } while (pango_layout_iter_next_line(it));
     pango_layout_iter_free(it);
@@ -126,7 +126,7 @@ int ch_svgtext_show(cairo_t *cr, PangoLayout *pl, double ax)
 
 /* Appends svg (cairo's document) to out with the recorded text inserted as
  * one group before its closing tag. */
-void ch_svgtext_finish(const pr_buf *svg, const pr_buf *rec, pr_buf *out)
+void chart_svgtext_finish(const pr_buf *svg, const pr_buf *rec, pr_buf *out)
 {
     static const char close[] = "</svg>";
     size_t at = svg->len;

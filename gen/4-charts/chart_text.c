@@ -1,5 +1,5 @@
 /* chart_text: the CJK font check, the per-render context and text layout.
- * Every label goes through ch_text_set, which refuses text a font cannot
+ * Every label goes through chart_text_set, which refuses text a font cannot
  * draw instead of drawing empty boxes. */
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ static int font_is_family(PangoFont *font, const char *family)
     return ok;
 }
 
-int pr_chart_check_fonts(pr_err *err)
+int chart_check_fonts(pr_err *err)
 {
     if (fonts_checked)
         return 0;
@@ -110,7 +110,7 @@ static PangoFontDescription *font_px(double px, int bold)
     return d;
 }
 
-void ch_rctx_init(rctx *r, cairo_t *cr, int width, int height, pr_err *err)
+void chart_rctx_init(rctx *r, cairo_t *cr, int width, int height, pr_err *err)
 {
     memset(r, 0, sizeof *r);
     r->cr = cr;
@@ -140,7 +140,7 @@ void ch_rctx_init(rctx *r, cairo_t *cr, int width, int height, pr_err *err)
     r->f_tiny = font_px(fmax(8, 8.5 * fs), 0);
 }
 
-void ch_rctx_free(rctx *r)
+void chart_rctx_free(rctx *r)
 {
     if (r->pl)
         g_object_unref(r->pl);
@@ -156,8 +156,8 @@ void ch_rctx_free(rctx *r)
 /* Lays text out (wrapped at wrap px when wrap > 0) and sets r->lw/lh.
  * Returns 0, or -1 (and sets r->err once) when the text is not UTF-8 or
  * holds characters no installed font can draw. */
-int ch_text_set(rctx *r, PangoFontDescription *f, const char *text, double wrap,
-                    PangoAlignment align)
+int chart_text_set(rctx *r, PangoFontDescription *f, const char *text, double wrap,
+                   PangoAlignment align)
 {
     if (!g_utf8_validate(text, -1, NULL)) {
         if (!r->failed)
@@ -200,7 +200,7 @@ int ch_text_set(rctx *r, PangoFontDescription *f, const char *text, double wrap,
  * 193 KB of a 200 KB bar chart. */
 static void show_layout(rctx *r, double ax)
 {
-    if (ch_svgtext_show(r->cr, r->pl, ax))
+    if (chart_svgtext_show(r->cr, r->pl, ax))
         return;
     if (cairo_surface_get_type(cairo_get_target(r->cr)) == CAIRO_SURFACE_TYPE_SVG) {
         pango_cairo_layout_path(r->cr, r->pl);
@@ -210,7 +210,7 @@ static void show_layout(rctx *r, double ax)
     }
 }
 
-void ch_text_draw(rctx *r, double x, double y, double ax, double ay)
+void chart_text_draw(rctx *r, double x, double y, double ax, double ay)
 {
     cairo_move_to(r->cr, round(x - ax * r->lw - r->lx), round(y - ay * r->lh - r->ly));
     show_layout(r, ax);
@@ -218,7 +218,7 @@ void ch_text_draw(rctx *r, double x, double y, double ax, double ay)
 
 /* The same, rotated a quarter turn counter-clockwise about (x, y) (reading
  * from bottom to top); ax/ay are in the text's own frame. */
-void ch_text_draw_up(rctx *r, double x, double y, double ax, double ay)
+void chart_text_draw_up(rctx *r, double x, double y, double ax, double ay)
 {
     cairo_save(r->cr);
     cairo_translate(r->cr, round(x), round(y));

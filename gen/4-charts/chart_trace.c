@@ -22,7 +22,10 @@ typedef struct tplan {
     int small;
 } tplan;
 
-static double map_x(const tplan *p, double x) { return p->px + p->pw * x / p->xmax; }
+static double map_x(const tplan *p, double x)
+{
+    return p->px + p->pw * x / p->xmax;
+}
 
 /* x ticks: every step of 1, 2 or 5 times a power of ten (at least 1) that
  * gives at most target labels, up to the last step. */
@@ -30,9 +33,18 @@ static void x_ticks(double last, int target, yticks *t)
 {
     double step = 1;
     for (double mag = 1;; mag *= 10) {
-        if (last / mag <= target) { step = mag; break; }
-        if (last / (2 * mag) <= target) { step = 2 * mag; break; }
-        if (last / (5 * mag) <= target) { step = 5 * mag; break; }
+        if (last / mag <= target) {
+            step = mag;
+            break;
+        }
+        if (last / (2 * mag) <= target) {
+            step = 2 * mag;
+            break;
+        }
+        if (last / (5 * mag) <= target) {
+            step = 5 * mag;
+            break;
+        }
     }
     memset(t, 0, sizeof *t);
     t->step = step;
@@ -41,10 +53,16 @@ static void x_ticks(double last, int target, yticks *t)
     t->unit = 1;
     t->suffix = "";
 }
-static double map_y(const tplan *p, double y) { return p->py + p->ph * (1 - y / p->yt.top); }
+static double map_y(const tplan *p, double y)
+{
+    return p->py + p->ph * (1 - y / p->yt.top);
+}
 
 /* The window statuses: records the reducer used. */
-static int in_window(char st) { return st != 0 && strchr("KLHMPNUX", st) != NULL; }
+static int in_window(char st)
+{
+    return st != 0 && strchr("KLHMPNUX", st) != NULL;
+}
 
 static void dot(cairo_t *cr, double x, double y, double r)
 {
@@ -71,7 +89,7 @@ static void diamond(cairo_t *cr, double x, double y, double r)
 }
 
 /* The largest value drawn (the figure's line included). */
-static double y_top(const ct_trace *t)
+static double y_top(const chart_trace *t)
 {
     double m = isfinite(t->figure) ? t->figure : 0;
     for (size_t i = 0; i < t->n; i++)
@@ -81,12 +99,12 @@ static double y_top(const ct_trace *t)
 }
 
 /* Margins from the tick labels' widths (full size), or fixed (small). */
-static void make_plan(const ct_trace *t, rctx *r, int W, int H, tplan *p)
+static void make_plan(const chart_trace *t, rctx *r, int W, int H, tplan *p)
 {
     memset(p, 0, sizeof *p);
     p->small = W < CT_SMALL_WIDTH;
     p->s = p->small ? W / 360.0 : r->s;
-    ch_y_ticks(y_top(t), p->small ? 2 : 5, &p->yt);
+    chart_y_ticks(y_top(t), p->small ? 2 : 5, &p->yt);
     double last = t->xmax > 1 ? t->xmax : 1;
     x_ticks(last, 8, &p->xt);
     /* the steps fill the width, half a step of room at each end (a few
@@ -103,21 +121,21 @@ static void make_plan(const ct_trace *t, rctx *r, int W, int H, tplan *p)
     double wmax = 0;
     char lab[64];
     for (int k = 0; k <= p->yt.n; k++) {
-        ch_y_tick_label(&p->yt, k, lab, sizeof lab);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_y_tick_label(&p->yt, k, lab, sizeof lab);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
         wmax = fmax(wmax, r->lw);
     }
     double ylab = 0;
     if (t->y_label && *t->y_label) {
-        ch_text_set(r, r->f_axis, t->y_label, 0, PANGO_ALIGN_LEFT);
+        chart_text_set(r, r->f_axis, t->y_label, 0, PANGO_ALIGN_LEFT);
         ylab = r->lh + 6 * s;
     }
-    ch_text_set(r, r->f_tick, "0", 0, PANGO_ALIGN_LEFT);
+    chart_text_set(r, r->f_tick, "0", 0, PANGO_ALIGN_LEFT);
     double tick_h = r->lh;
     /* the figure's value stands right of the plot, never over a record */
     double fig_w = 0;
     if (isfinite(t->figure) && t->figure_text) {
-        ch_text_set(r, r->f_small, t->figure_text, 0, PANGO_ALIGN_LEFT);
+        chart_text_set(r, r->f_small, t->figure_text, 0, PANGO_ALIGN_LEFT);
         fig_w = r->lw + 6 * s;
     }
     p->px = 10 * s + ylab + wmax + 8 * s;
@@ -126,20 +144,20 @@ static void make_plan(const ct_trace *t, rctx *r, int W, int H, tplan *p)
     p->ph = H - p->py - tick_h - 14 * s;
 }
 
-static void draw_axes(const ct_trace *t, rctx *r, const tplan *p)
+static void draw_axes(const chart_trace *t, rctx *r, const tplan *p)
 {
     cairo_t *cr = r->cr;
     double s = p->s, lw = fmax(1, round(s));
     char lab[64];
     cairo_set_line_width(cr, lw);
-    ch_set_rgb(cr, c_grid);
+    chart_set_rgb(cr, c_grid);
     for (int k = 1; k <= p->yt.n; k++) {
-        double y = round(map_y(p, ch_y_tick_value(&p->yt, k))) + 0.5;
+        double y = round(map_y(p, chart_y_tick_value(&p->yt, k))) + 0.5;
         cairo_move_to(cr, p->px, y);
         cairo_line_to(cr, p->px + p->pw, y);
     }
     cairo_stroke(cr);
-    ch_set_rgb(cr, c_axis);
+    chart_set_rgb(cr, c_axis);
     double x0 = round(p->px) + 0.5, y0 = round(p->py + p->ph) + 0.5;
     cairo_move_to(cr, x0, p->py);
     cairo_line_to(cr, x0, y0);
@@ -149,7 +167,7 @@ static void draw_axes(const ct_trace *t, rctx *r, const tplan *p)
         return;
     double tick = 4 * s;
     for (int k = 0; k <= p->yt.n; k++) {
-        double y = round(map_y(p, ch_y_tick_value(&p->yt, k))) + 0.5;
+        double y = round(map_y(p, chart_y_tick_value(&p->yt, k))) + 0.5;
         cairo_move_to(cr, x0 - tick, y);
         cairo_line_to(cr, x0, y);
     }
@@ -159,33 +177,33 @@ static void draw_axes(const ct_trace *t, rctx *r, const tplan *p)
         cairo_line_to(cr, x, y0 + tick);
     }
     cairo_stroke(cr);
-    ch_set_rgb(cr, c_text);
+    chart_set_rgb(cr, c_text);
     for (int k = 0; k <= p->yt.n; k++) {
-        ch_y_tick_label(&p->yt, k, lab, sizeof lab);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-        ch_text_draw(r, x0 - tick - 3 * s, map_y(p, ch_y_tick_value(&p->yt, k)), 1, 0.5);
+        chart_y_tick_label(&p->yt, k, lab, sizeof lab);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_text_draw(r, x0 - tick - 3 * s, map_y(p, chart_y_tick_value(&p->yt, k)), 1, 0.5);
     }
     for (int k = 1; k <= p->xt.n; k++) {
         snprintf(lab, sizeof lab, "%.0f", k * p->xt.step);
-        ch_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
-        ch_text_draw(r, map_x(p, k * p->xt.step), y0 + tick + 2 * s, 0.5, 0);
+        chart_text_set(r, r->f_tick, lab, 0, PANGO_ALIGN_LEFT);
+        chart_text_draw(r, map_x(p, k * p->xt.step), y0 + tick + 2 * s, 0.5, 0);
     }
     if (t->y_label && *t->y_label) {
-        ch_text_set(r, r->f_axis, t->y_label, 0, PANGO_ALIGN_LEFT);
-        ch_text_draw_up(r, 8 * s, p->py + p->ph / 2, 0.5, 0);
+        chart_text_set(r, r->f_axis, t->y_label, 0, PANGO_ALIGN_LEFT);
+        chart_text_draw_up(r, 8 * s, p->py + p->ph / 2, 0.5, 0);
     }
 }
 
 /* A line through the points of one kind (window or warm-up), broken where
  * a point of another kind, a run's end or a point without value lies. */
-static void draw_line(const ct_trace *t, cairo_t *cr, const tplan *p, int window, rgb col)
+static void draw_line(const chart_trace *t, cairo_t *cr, const tplan *p, int window, rgb col)
 {
-    ch_set_rgb(cr, col);
+    chart_set_rgb(cr, col);
     cairo_set_line_width(cr, fmax(1, 1.4 * p->s));
     int open = 0;
     size_t b = 0;
     for (size_t i = 0; i < t->n; i++) {
-        const ct_point *q = &t->pts[i];
+        const chart_trace_point *q = &t->pts[i];
         while (b < t->nbreaks && t->breaks[b] < q->x) {
             b++;
             open = 0;
@@ -213,7 +231,7 @@ enum { M_TICK, M_BAR_WARM, M_BAR_WIN, M_DOT_WARM, M_DOT_WIN, M_TRIANGLE, M_DIAMO
 /* The most steps drawn with a dot each; past it the line says it. */
 enum { CT_DOTS_MAX = 400 };
 
-static void add_mark(cairo_t *cr, int kind, const ct_point *q, const tplan *p, double rad,
+static void add_mark(cairo_t *cr, int kind, const chart_trace_point *q, const tplan *p, double rad,
                      double big)
 {
     double x = map_x(p, q->x), s = p->s;
@@ -250,7 +268,7 @@ static void add_mark(cairo_t *cr, int kind, const ct_point *q, const tplan *p, d
 }
 
 /* Whether point q gets a mark of kind. */
-static int has_mark(const ct_trace *t, const tplan *p, const ct_point *q, int kind)
+static int has_mark(const chart_trace *t, const tplan *p, const chart_trace_point *q, int kind)
 {
     if (!isfinite(q->lo))
         return kind == M_TICK;
@@ -275,7 +293,7 @@ static int has_mark(const ct_trace *t, const tplan *p, const ct_point *q, int ki
     return 0;
 }
 
-static void draw_marks(const ct_trace *t, cairo_t *cr, const tplan *p)
+static void draw_marks(const chart_trace *t, cairo_t *cr, const tplan *p)
 {
     double s = p->s;
     double rad = fmax(1.2, (p->small ? 1.1 : 1.8) * s), big = fmax(2.5, (p->small ? 2.4 : 4.2) * s);
@@ -293,35 +311,35 @@ static void draw_marks(const ct_trace *t, cairo_t *cr, const tplan *p)
             continue;
         switch (kind) {
         case M_TICK:
-            ch_set_rgb(cr, c_warmup);
+            chart_set_rgb(cr, c_warmup);
             cairo_set_line_width(cr, fmax(1, s));
             cairo_stroke(cr);
             break;
         case M_BAR_WARM:
         case M_BAR_WIN:
-            ch_set_rgb(cr, kind == M_BAR_WARM ? c_warmup : c_blue);
+            chart_set_rgb(cr, kind == M_BAR_WARM ? c_warmup : c_blue);
             cairo_set_line_width(cr, fmax(1, 1.2 * s));
             cairo_stroke(cr);
             break;
         case M_DOT_WARM:
         case M_DOT_WIN:
-            ch_set_rgb(cr, kind == M_DOT_WARM ? c_warmup : c_blue);
+            chart_set_rgb(cr, kind == M_DOT_WARM ? c_warmup : c_blue);
             cairo_set_line_width(cr, 2 * rad);
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
             cairo_stroke(cr);
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
             break;
         case M_TRIANGLE:
-            ch_set_rgb(cr, c_orange);
+            chart_set_rgb(cr, c_orange);
             cairo_fill(cr);
             break;
         case M_DIAMOND:
-            ch_set_rgb(cr, c_black);
+            chart_set_rgb(cr, c_black);
             cairo_fill(cr);
             break;
         case M_RING:
             /* a ring, so that a trimmed record's triangle shows inside */
-            ch_set_rgb(cr, c_vermillion);
+            chart_set_rgb(cr, c_vermillion);
             cairo_set_line_width(cr, fmax(1.2, 1.6 * s));
             cairo_stroke(cr);
             break;
@@ -331,16 +349,16 @@ static void draw_marks(const ct_trace *t, cairo_t *cr, const tplan *p)
 
 static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
 {
-    const ct_trace *t = arg;
+    const chart_trace *t = arg;
     rctx r;
     tplan p;
-    ch_rctx_init(&r, cr, W, H, err);
+    chart_rctx_init(&r, cr, W, H, err);
     make_plan(t, &r, W, H, &p);
     double s = p.s, half = p.pw / p.xmax / 2;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     /* the averaged windows, behind everything */
-    ch_set_rgb(cr, c_window);
+    chart_set_rgb(cr, c_window);
     for (size_t k = 0; k < t->nwindows; k++) {
         double a = map_x(&p, t->windows[2 * k]) - half, b = map_x(&p, t->windows[2 * k + 1]) + half;
         cairo_rectangle(cr, a, p.py, b - a, p.ph);
@@ -348,7 +366,7 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     cairo_fill(cr);
     draw_axes(t, &r, &p);
     /* runs apart */
-    ch_set_rgb(cr, c_note);
+    chart_set_rgb(cr, c_note);
     cairo_set_line_width(cr, fmax(1, s));
     double dash[] = {2 * s, 3 * s};
     cairo_set_dash(cr, dash, 2, 0);
@@ -363,7 +381,7 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     if (isfinite(t->figure)) {
         double y = round(map_y(&p, t->figure)) + 0.5;
         double fd[] = {6 * s, 4 * s};
-        ch_set_rgb(cr, c_black);
+        chart_set_rgb(cr, c_black);
         cairo_set_line_width(cr, fmax(1, 1.2 * s));
         cairo_set_dash(cr, fd, 2, 0);
         cairo_move_to(cr, p.px, y);
@@ -377,21 +395,21 @@ static int draw(cairo_t *cr, int W, int H, const void *arg, pr_err *err)
     /* the figure's value, over everything */
     if (isfinite(t->figure) && !p.small && t->figure_text) {
         double y = round(map_y(&p, t->figure)) + 0.5;
-        ch_text_set(&r, r.f_small, t->figure_text, 0, PANGO_ALIGN_LEFT);
-        ch_set_rgb(cr, c_black);
-        ch_text_draw(&r, p.px + p.pw + 4 * s, y, 0, 0.5);
+        chart_text_set(&r, r.f_small, t->figure_text, 0, PANGO_ALIGN_LEFT);
+        chart_set_rgb(cr, c_black);
+        chart_text_draw(&r, p.px + p.pw + 4 * s, y, 0, 0.5);
     }
     int failed = r.failed;
-    ch_rctx_free(&r);
+    chart_rctx_free(&r);
     return failed ? -1 : 0;
 }
 
-int ct_render_svg(const ct_trace *t, int width, int height, pr_buf *out, pr_err *err)
+int chart_trace_render_svg(const chart_trace *t, int width, int height, pr_buf *out, pr_err *err)
 {
-    return ch_draw_svg(width, height, draw, t, out, err);
+    return chart_draw_svg(width, height, draw, t, out, err);
 }
 
-int ct_render_png(const ct_trace *t, int width, int height, pr_buf *out, pr_err *err)
+int chart_trace_render_png(const chart_trace *t, int width, int height, pr_buf *out, pr_err *err)
 {
-    return ch_draw_png(width, height, draw, t, out, err);
+    return chart_draw_png(width, height, draw, t, out, err);
 }

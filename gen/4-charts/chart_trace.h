@@ -22,29 +22,29 @@
 
 #define CT_SMALL_WIDTH 400
 
-typedef struct ct_point {
-    double x;       /* step number, from 1, counted on across runs */
-    double lo, hi;  /* the value (a bin's min and max); NAN: none */
-    char status;    /* a status character of lib/rectrace.h */
-    int stall;      /* 1: a stall (steptrace.c's rule) */
-} ct_point;
+typedef struct chart_trace_point {
+    double x;      /* step number, from 1, counted on across runs */
+    double lo, hi; /* the value (a bin's min and max); NAN: none */
+    char status;   /* a status character of lib/rectrace.h */
+    int stall;     /* 1: a stall (steptrace.c's rule) */
+} chart_trace_point;
 
-typedef struct ct_trace {
-    const ct_point *pts;
+typedef struct chart_trace {
+    const chart_trace_point *pts;
     size_t n;
-    double xmax;           /* the last step */
-    double figure;         /* the figure's line; NAN: none */
+    double xmax;             /* the last step */
+    double figure;           /* the figure's line; NAN: none */
     const char *figure_text; /* its value as the page prints it (borrowed) */
-    const double *windows; /* per run with one, the first and last step averaged */
+    const double *windows;   /* per run with one, the first and last step averaged */
     size_t nwindows;
-    const double *breaks;  /* where one run ends and the next begins */
+    const double *breaks; /* where one run ends and the next begins */
     size_t nbreaks;
-    const char *y_label;   /* the unit (borrowed); NULL: none */
-} ct_trace;
+    const char *y_label; /* the unit (borrowed); NULL: none */
+} chart_trace;
 
 /* Renders t at width x height into out (appended).  0, or -1 with err set
  * (a size out of range, no font). */
-int ct_render_svg(const ct_trace *t, int width, int height, pr_buf *out, pr_err *err);
-int ct_render_png(const ct_trace *t, int width, int height, pr_buf *out, pr_err *err);
+int chart_trace_render_svg(const chart_trace *t, int width, int height, pr_buf *out, pr_err *err);
+int chart_trace_render_png(const chart_trace *t, int width, int height, pr_buf *out, pr_err *err);
 
 #endif

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "md.h"
-#include "mdtable.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/view.h"
+#include "base/md.h"
+#include "base/workers.h"
 #include "chartspec_int.h"
-#include "view.h"
-#include "workers.h"
 
 /* A chart waiting to be drawn: pages are built first, then the charts are
  * drawn on a few threads, then written in the order they were queued, so
@@ -30,7 +30,7 @@ enum { CHART_W = 720, CHART_H = 400 };
 /* ---------------------------------------------------------------- queue */
 
 /* A file name part made of [a-z0-9.-] only: data never names files freely. */
-void cs_file_slug(pr_buf *out, const char *s)
+void chartspec_file_slug(pr_buf *out, const char *s)
 {
     for (; *s; s++) {
         char c = *s;
@@ -57,22 +57,22 @@ static uint32_t name_hash(const char *s)
 
 /* The base name of a chart's files: KIND[-CONFIG][.LANG]; the caller frees
  * it. */
-char *cs_chart_base(const lang *l, const char *kind, const rm_cfg *c)
+char *chartspec_chart_base(const lang *l, const char *kind, const rmodel_cfg *c)
 {
     pr_buf b = PR_BUF_INIT;
     pr_buf_puts(&b, kind);
     if (c) {
         pr_buf_putc(&b, '-');
         if (c->platform) {
-            cs_file_slug(&b, c->platform->id);
+            chartspec_file_slug(&b, c->platform->id);
             pr_buf_putc(&b, '-');
         }
-        cs_file_slug(&b, c->precision);
+        chartspec_file_slug(&b, c->precision);
         if (c->bs > 0)
             pr_buf_printf(&b, "-bs%d", c->bs);
         if (c->batch_label) {
             pr_buf slug = PR_BUF_INIT;
-            cs_file_slug(&slug, c->batch_label);
+            chartspec_file_slug(&slug, c->batch_label);
             if (slug.len > CHART_SLUG_MAX) {
                 pr_buf_truncate(&slug, CHART_SLUG_KEEP);
                 pr_buf_printf(&slug, "-%08x", (unsigned)name_hash(c->batch_label));
@@ -91,8 +91,8 @@ char *cs_chart_base(const lang *l, const char *kind, const rm_cfg *c)
  * and appends the Markdown that shows it with the chart's alt text.  No PNG
  * copy: the SVG's words are text (chart_svgtext.c) and GitHub shows it;
  * 362 PNG copies were 8.8 MB of the committed reports (issue 34). */
-void cs_queue_chart(cs_queue *oc, const lang *l, pr_chart *chart, const char *dir_rel,
-                    const char *base, pr_buf *md)
+void chartspec_queue_chart(chartspec_queue *oc, const lang *l, pr_chart *chart, const char *dir_rel,
+                           const char *base, pr_buf *md)
 {
     if (oc->njobs == oc->cap)
         oc->jobs = pr_xrealloc(oc->jobs, (oc->cap = oc->cap ? oc->cap * 2 : 64) * sizeof *oc->jobs);
@@ -101,24 +101,24 @@ void cs_queue_chart(cs_queue *oc, const lang *l, pr_chart *chart, const char *di
     j->chart = chart;
     j->svg_path = pr_xasprintf("%s/%s.svg", dir_rel, base);
     (void)l; /* the PNG link's words were its only use */
-    char *alt = pr_chart_alt_text(chart);
+    char *alt = chart_alt_text(chart);
     pr_buf_puts(md, "![");
-    pr_md_text(md, alt);
+    md_text(md, alt);
     pr_buf_printf(md, "](%s.svg)\n", base);
     free(alt);
 }
 
-/* wk_job_fn: draws chart i of the queue's jobs (ctx). */
+/* workers_job_fn: draws chart i of the queue's jobs (ctx). */
 static void draw_chart_job(void *ctx, size_t i)
 {
     cs_job *j = &((cs_job *)ctx)[i];
-    j->rc = pr_chart_render_svg(j->chart, CHART_W, CHART_H, &j->svg, &j->err);
+    j->rc = chart_render_svg(j->chart, CHART_W, CHART_H, &j->svg, &j->err);
 }
 
 /* Draws every queued chart, then emits them in queue order. */
-int cs_flush(cs_queue *oc, pr_err *err)
+int chartspec_flush(chartspec_queue *oc, pr_err *err)
 {
-    wk_run(oc->njobs, draw_chart_job, oc->jobs);
+    workers_run(oc->njobs, draw_chart_job, oc->jobs);
     int rc = 0;
     for (size_t i = 0; i < oc->njobs && rc == 0; i++) {
         cs_job *j = &oc->jobs[i];
@@ -133,11 +133,11 @@ int cs_flush(cs_queue *oc, pr_err *err)
     return rc;
 }
 
-void cs_free(cs_queue *oc)
+void chartspec_free(chartspec_queue *oc)
 {
     for (size_t i = 0; i < oc->njobs; i++) {
         cs_job *j = &oc->jobs[i];
-        pr_chart_free(j->chart);
+        chart_free(j->chart);
         free(j->svg_path);
         pr_buf_free(&j->svg);
     }
@@ -147,16 +147,16 @@ void cs_free(cs_queue *oc)
 /* ---------------------------------------------------------------- specifications */
 
 /* A chart against GPU count, its title and axes from l's strings with view
- * tv (borrowed); the caller frees it (pr_chart_free) unless queued. */
-pr_chart *cs_new_chart(const lang *l, pr_chart_kind kind, const char *title_key, json_t *tv,
-                       const char *y_key, pr_err *err)
+ * tv (borrowed); the caller frees it (chart_free) unless queued. */
+pr_chart *chartspec_new_chart(const lang *l, pr_chart_kind kind, const char *title_key, json_t *tv,
+                              const char *y_key, pr_err *err)
 {
     char *title = lang_fmt_plain(l, title_key, tv, err);
     char *x = lang_fmt_plain(l, "chart_x_gpus", tv, err);
     char *y = lang_fmt_plain(l, y_key, tv, err);
-    pr_chart *c = pr_chart_new(kind, title, x, y);
-    pr_chart_set_lang(c, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
-    pr_chart_set_flag_label(c, lang_str(l, "chart_flagged"));
+    pr_chart *c = chart_new(kind, title, x, y);
+    chart_set_lang(c, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
+    chart_set_flag_label(c, lang_str(l, "chart_flagged"));
     free(title);
     free(x);
     free(y);
@@ -164,28 +164,29 @@ pr_chart *cs_new_chart(const lang *l, pr_chart_kind kind, const char *title_key,
 }
 
 /* The values chart titles read; a new reference the caller owns. */
-json_t *cs_chart_view(const rm_fw *f, const rm_model *m, const char *config)
+json_t *chartspec_chart_view(const rmodel_fw *f, const rmodel_model *m, const char *config)
 {
     json_t *v = json_object();
-    vw_str(v, "model", f ? f->model_title : m->title);
-    vw_str(v, "framework", f ? f->framework_title : "");
-    vw_str(v, "config", config ? config : "");
-    vw_str(v, "unit", f ? f->unit : (m->nfws ? m->fws[0]->unit : ""));
+    /* One of f (a framework chart) and m (a model chart) is given. */
+    view_str(v, "model", f ? f->model_title : m ? m->title : "");
+    view_str(v, "framework", f ? f->framework_title : "");
+    view_str(v, "config", config ? config : "");
+    view_str(v, "unit", f ? f->unit : (m && m->nfws ? m->fws[0]->unit : ""));
     return v;
 }
 
 /* The figure v as the page's tables print it: a published row's figure as
  * its source printed it (without its text, in its shortest form, as
- * mdt_pub_value prints it: 3598, not 3598.00), else v with
- * PR_DECIMALS_VALUE; the caller frees it.  (Unescaped: cs_queue_chart
+ * mdtable_pub_value prints it: 3598, not 3598.00), else v with
+ * PR_DECIMALS_VALUE; the caller frees it.  (Unescaped: chartspec_queue_chart
  * escapes the whole alt text.) */
-char *cs_fig_text(double v, const pr_pub_row *pub)
+char *chartspec_fig_text(double v, const pr_pub_row *pub)
 {
     if (pub && pub->printed)
         return pr_xstrdup(pub->printed);
     pr_buf b = PR_BUF_INIT;
-    int d = pub ? pr_data_pub_decimals(pub) : PR_DECIMALS_VALUE;
-    pr_md_number(&b, v, d > 6 ? 6 : d);
+    int d = pub ? data_pub_decimals(pub) : PR_DECIMALS_VALUE;
+    md_number(&b, v, d > 6 ? 6 : d);
     return pr_buf_detach(&b);
 }
 
@@ -193,37 +194,37 @@ char *cs_fig_text(double v, const pr_pub_row *pub)
  * line there (on a linear y axis, lines joining 1 and 8 GPUs bent the
  * ideal curve under them and read as superlinear scaling), and the
  * 1-GPU figures are not squeezed against the baseline. */
-void cs_loglog(pr_chart *chart, int decimals)
+void chartspec_loglog(pr_chart *chart, int decimals)
 {
-    pr_chart_set_y_log(chart, 1);
-    pr_chart_set_decimals(chart, decimals);
+    chart_set_y_log(chart, 1);
+    chart_set_decimals(chart, decimals);
 }
 
 /* Sizes: a line per column on a log2 axis, the compared columns of other
  * frameworks hollow, the theoretical peak dashed.  Shapes: grouped bars. */
-static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, const sweep_ratios *rs,
-                             pr_err *err)
+static pr_chart *sweep_chart(const lang *l, const rmodel_fw *f, const pr_sweep *s,
+                             const sweep_ratios *rs, pr_err *err)
 {
-    int bytes = pr_sweep_xkind(s) == PR_SWEEP_BYTES;
-    json_t *tv = cs_chart_view(f, NULL, NULL);
+    int bytes = sweep_xkind(s) == PR_SWEEP_BYTES;
+    json_t *tv = chartspec_chart_view(f, NULL, NULL);
     char *title = lang_fmt_plain(l, "chart_sweep_title", tv, err);
     char *xl = lang_fmt_plain(l, bytes ? "chart_x_size" : "chart_x_shape", tv, err);
-    json_object_set_new(tv, "unit", json_string(pr_sweep_unit(s)));
+    json_object_set_new(tv, "unit", json_string(sweep_unit(s)));
     char *yl = lang_fmt_plain(l, "chart_y_unit", tv, err);
-    pr_chart *ch = pr_chart_new(bytes ? PR_CHART_LINE_LOG2X : PR_CHART_BARS, title, xl, yl);
-    pr_chart_set_lang(ch, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
-    pr_chart_set_decimals(ch, PR_DECIMALS_VALUE);
+    pr_chart *ch = chart_new(bytes ? PR_CHART_LINE_LOG2X : PR_CHART_BARS, title, xl, yl);
+    chart_set_lang(ch, strcmp(l->code, "zh") == 0 ? PR_CHART_LANG_ZH : PR_CHART_LANG_EN);
+    chart_set_decimals(ch, PR_DECIMALS_VALUE);
     free(title);
     free(xl);
     free(yl);
     json_decref(tv);
     if (bytes)
-        pr_chart_set_x_bytes(ch, 1);
+        chart_set_x_bytes(ch, 1);
     else
-        for (size_t r = 0; r < pr_sweep_nrows(s); r++) {
+        for (size_t r = 0; r < sweep_nrows(s); r++) {
             /* 8K×4K×16K: nine full shapes do not fit under 720 pixels. */
             pr_buf b = PR_BUF_INIT;
-            const char *p = pr_sweep_row_shape(s, r);
+            const char *p = sweep_row_shape(s, r);
             while (*p) {
                 char *end;
                 unsigned long long v = strtoull(p, &end, 10);
@@ -239,61 +240,62 @@ static pr_chart *sweep_chart(const lang *l, const rm_fw *f, const pr_sweep *s, c
                     break;
                 }
             }
-            pr_chart_add_category(ch, pr_buf_cstr(&b));
+            chart_add_category(ch, pr_buf_cstr(&b));
             pr_buf_free(&b);
         }
     /* The page's own columns, then the other frameworks' compared ones. */
     /* Bars: the other frameworks' figures are in the ratio columns; beside
      * every bar they would halve the bars' width. */
-    size_t nseries = pr_sweep_ncols(s) + (bytes ? rs->n : 0);
+    size_t nseries = sweep_ncols(s) + (bytes ? rs->n : 0);
     for (size_t i = 0; i < nseries; i++) {
         const pr_sweep *src = s;
         size_t col = i;
         char *label = NULL;
-        if (i >= pr_sweep_ncols(s)) {
-            const sweep_ratio *q = &rs->v[i - pr_sweep_ncols(s)];
+        if (i >= sweep_ncols(s)) {
+            const sweep_ratio *q = &rs->v[i - sweep_ncols(s)];
             int dup = q->to == s;
-            for (size_t j = pr_sweep_ncols(s); j < i && !dup; j++)
-                dup = rs->v[j - pr_sweep_ncols(s)].to == q->to &&
-                      rs->v[j - pr_sweep_ncols(s)].to_col == q->to_col;
+            for (size_t j = sweep_ncols(s); j < i && !dup; j++)
+                dup = rs->v[j - sweep_ncols(s)].to == q->to &&
+                      rs->v[j - sweep_ncols(s)].to_col == q->to_col;
             if (dup)
                 continue;
             src = q->to;
             col = q->to_col;
-            label = pr_xasprintf("%s %s", q->to_title, pr_sweep_col_label(src, col));
+            label = pr_xasprintf("%s %s", q->to_title, sweep_col_label(src, col));
         }
-        int sid = pr_chart_add_series(ch, label ? label : pr_sweep_col_label(s, col),
-                                      src == s ? PR_CHART_SOLID : PR_CHART_HOLLOW_MARKERS);
+        int sid = chart_add_series(ch, label ? label : sweep_col_label(s, col),
+                                   src == s ? PR_CHART_SOLID : PR_CHART_HOLLOW_MARKERS);
         free(label);
-        for (size_t r = 0; r < pr_sweep_nrows(s); r++) {
-            long sr = src == s ? (long)r : pr_sweep_find_row(src, s, r);
+        for (size_t r = 0; r < sweep_nrows(s); r++) {
+            long sr = src == s ? (long)r : sweep_find_row(src, s, r);
             double v;
-            pr_sweep_state st = sr < 0 ? PR_SWEEP_ABSENT : pr_sweep_get(src, (size_t)sr, col, &v);
+            pr_sweep_state st = sr < 0 ? PR_SWEEP_ABSENT : sweep_get(src, (size_t)sr, col, &v);
             if (bytes && st == PR_SWEEP_VALUE)
-                pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, r), v);
+                chart_add_point(ch, sid, sweep_row_bytes(s, r), v);
             else if (bytes)
-                pr_chart_add_gap(ch, sid, pr_sweep_row_bytes(s, r));
+                chart_add_gap(ch, sid, sweep_row_bytes(s, r));
             else if (!bytes && st == PR_SWEEP_VALUE)
-                pr_chart_set_bar(ch, sid, (int)r, v);
+                chart_set_bar(ch, sid, (int)r, v);
             else if (!bytes)
-                pr_chart_set_bar_state(ch, sid, (int)r,
-                                       lang_str(l, st == PR_SWEEP_NA ? "state_na" : "state_none"));
+                chart_set_bar_state(ch, sid, (int)r,
+                                    lang_str(l, st == PR_SWEEP_NA ? "state_na" : "state_none"));
         }
     }
-    double peak = pr_sweep_peak(s);
-    if (bytes && !isnan(peak) && pr_sweep_nrows(s)) {
+    double peak = sweep_peak(s);
+    if (bytes && !isnan(peak) && sweep_nrows(s)) {
         /* A reference, not measured: no markers at its ends. */
-        int sid = pr_chart_add_series(ch, lang_str(l, "chart_peak"),
-                                      PR_CHART_DASHED | PR_CHART_NO_MARKERS);
-        pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, 0), peak);
-        pr_chart_add_point(ch, sid, pr_sweep_row_bytes(s, pr_sweep_nrows(s) - 1), peak);
+        int sid =
+            chart_add_series(ch, lang_str(l, "chart_peak"), PR_CHART_DASHED | PR_CHART_NO_MARKERS);
+        chart_add_point(ch, sid, sweep_row_bytes(s, 0), peak);
+        chart_add_point(ch, sid, sweep_row_bytes(s, sweep_nrows(s) - 1), peak);
     }
     return ch;
 }
 
-void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const sweep_ratios *rs,
-              const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err)
+void chartspec_sweep(const lang *l, const rmodel_fw *f, const pr_sweep *s, const sweep_ratios *rs,
+                     const char *dir_rel, chartspec_queue *oc, pr_buf *md, pr_err *err)
 {
     pr_chart *ch = sweep_chart(l, f, s, rs, err);
-    cs_queue_chart(oc, l, ch, dir_rel, strcmp(l->code, "zh") == 0 ? "sweep" : "sweep.en", md);
+    chartspec_queue_chart(oc, l, ch, dir_rel, strcmp(l->code, "zh") == 0 ? "sweep" : "sweep.en",
+                          md);
 }

@@ -1,5 +1,5 @@
 /* chartspec: the charts of the pages, specified from the report model and
- * queued while the pages are built; cs_flush draws them on a few threads
+ * queued while the pages are built; chartspec_flush draws them on a few threads
  * (chart.c renders) and writes them in the order they were queued.
  *
  *   framework page: throughput scaling per configuration, scaling
@@ -16,39 +16,39 @@
  * and links the PNG.  A chart with too few points to say more than its
  * table is left out.
  *
- * Memory: a cs_queue is the caller's, zero but for emit, ctx, charts and
- * out_dir; cs_free frees the charts it holds.
+ * Memory: a chartspec_queue is the caller's, zero but for emit, ctx, charts and
+ * out_dir; chartspec_free frees the charts it holds.
  */
 #ifndef PR_CHARTSPEC_H
 #define PR_CHARTSPEC_H
 
 #include <stddef.h>
 
+#include "2-model/rmodel.h"
+#include "2-model/sweep.h"
+#include "base/emit.h"
 #include "buf.h"
 #include "chart.h"
-#include "emit.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
-#include "sweep.h"
+#include "template/lang.h"
 
 struct cs_job;
 struct sweep_ratios;
 
 /* Where the charts go. */
-typedef struct cs_queue {
+typedef struct chartspec_queue {
     emit_fn emit;
     void *ctx;
     int charts; /* 0: no charts (pages leave them out) */
     struct cs_job *jobs;
     size_t njobs, cap;
     const char *out_dir; /* names a chart in errors */
-} cs_queue;
+} chartspec_queue;
 
 /* Draws every queued chart, then emits them in queue order.  Returns 0 or
  * -1 with err set (naming the chart's file). */
-int cs_flush(cs_queue *oc, pr_err *err);
-void cs_free(cs_queue *oc);
+int chartspec_flush(chartspec_queue *oc, pr_err *err);
+void chartspec_free(chartspec_queue *oc);
 
 /* Each queues its chart (when it has enough to show) and appends the
  * Markdown that shows it to md; dir_rel is the page's folder. */
@@ -56,20 +56,21 @@ void cs_free(cs_queue *oc);
 /* Throughput against GPU count for configuration c of f: measured medians,
  * the primary published figures as hollow markers, and ideal linear
  * scaling from the 1-GPU point. */
-int cs_fw_scaling(const lang *l, const rm_fw *f, const rm_cfg *c, const char *dir_rel,
-                  cs_queue *oc, pr_buf *md, pr_err *err);
+int chartspec_fw_scaling(const lang *l, const rmodel_fw *f, const rmodel_cfg *c,
+                         const char *dir_rel, chartspec_queue *oc, pr_buf *md, pr_err *err);
 /* Scaling efficiency (%) against GPU count on a linear axis with the
  * 100 % level, one chart per platform of f, one line per configuration
  * (efficiency-PLATFORM[.LANG]; it replaces the log-log speedup chart,
  * whose figures the tables keep). */
-int cs_fw_efficiency(const lang *l, const struct au_model *audit, const rm_fw *f,
-                     const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err);
+int chartspec_fw_efficiency(const lang *l, const struct audit_model *audit, const rmodel_fw *f,
+                            const char *dir_rel, chartspec_queue *oc, pr_buf *md, pr_err *err);
 /* Model page, configuration mc: grouped bars (states as labelled gaps) and
  * scaling lines, one series per framework. */
-int cs_model(const lang *l, const rm_model *m, const rm_mcfg *mc, cs_queue *oc, pr_buf *md,
-             pr_err *err);
+int chartspec_model(const lang *l, const rmodel_model *m, const rmodel_mcfg *mc,
+                    chartspec_queue *oc, pr_buf *md, pr_err *err);
 /* The per-point table s of f with the ratios rs (page_hw.h). */
-void cs_sweep(const lang *l, const rm_fw *f, const pr_sweep *s, const struct sweep_ratios *rs,
-              const char *dir_rel, cs_queue *oc, pr_buf *md, pr_err *err);
+void chartspec_sweep(const lang *l, const rmodel_fw *f, const pr_sweep *s,
+                     const struct sweep_ratios *rs, const char *dir_rel, chartspec_queue *oc,
+                     pr_buf *md, pr_err *err);
 
 #endif

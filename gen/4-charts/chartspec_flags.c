@@ -4,27 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/pairing.h"
+#include "2-model/flags.h"
+#include "3-tables/mdtable.h"
 #include "chartspec_int.h"
-#include "flags.h"
-#include "mdtable.h"
-#include "pairing.h"
 
-/* Who frees: cs_flags_free. */
-void cs_flags_of(const rm_fw *f, const rm_cfg *c, cs_flags *fl)
+/* Who frees: chartspec_flags_free. */
+void chartspec_flags_of(const rmodel_fw *f, const rmodel_cfg *c, chartspec_flags *fl)
 {
     size_t n = c->ncells;
     fl->meas = pr_xcalloc(n + 1, 1);
     fl->pub = pr_xcalloc(n + 1, 1);
     for (size_t i = 0; i < n; i++) {
-        const rm_cell *rc = &c->cells[i];
+        const rmodel_cell *rc = &c->cells[i];
         /* The flag pass decided both (flags.h): the median a cell's runs
          * give, and each row of its primary published table. */
         fl->meas[i] = rc->origin == RM_MEASURED && rc->flagged;
-        fl->pub[i] = c->pub && fl_pub_row_flagged(f, c->pub, rc->pub);
+        fl->pub[i] = c->pub && flags_pub_row_flagged(f, c->pub, rc->pub);
     }
 }
 
-void cs_flags_free(cs_flags *fl)
+void chartspec_flags_free(chartspec_flags *fl)
 {
     free(fl->meas);
     free(fl->pub);
@@ -32,19 +32,19 @@ void cs_flags_free(cs_flags *fl)
 }
 
 /* As the published table's speedup flag finds it (gen/3-tables/fw_tables.c). */
-const pr_run *cs_pub_row_run(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+const pr_run *chartspec_pub_row_run(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
-    return fl_pub_row_run(f, t, r);
+    return flags_pub_row_run(f, t, r);
 }
 
-const void *cs_pub_row_set(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+const void *chartspec_pub_row_set(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
-    const pr_run *run = cs_pub_row_run(f, t, r);
+    const pr_run *run = chartspec_pub_row_run(f, t, r);
     return run ? (const void *)run : (const void *)t;
 }
 
-/* Who frees: cs_sets_free. */
-int cs_set_id(cs_sets *s, const void *key)
+/* Who frees: chartspec_sets_free. */
+int chartspec_set_id(chartspec_sets *s, const void *key)
 {
     for (int i = 0; i < s->n; i++)
         if (s->key[i] == key)
@@ -55,7 +55,7 @@ int cs_set_id(cs_sets *s, const void *key)
     return s->n++;
 }
 
-void cs_sets_free(cs_sets *s)
+void chartspec_sets_free(chartspec_sets *s)
 {
     free(s->key);
     s->key = NULL;

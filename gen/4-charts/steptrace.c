@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/md.h"
+#include "base/workers.h"
 #include "chart_trace.h"
-#include "md.h"
 #include "stats.h"
-#include "workers.h"
 
 /* ---------------------------------------------------------------- names */
 
@@ -51,7 +51,7 @@ typedef struct stall {
 
 /* The chart and what the alt text says of it. */
 typedef struct st_model {
-    ct_point *pts;
+    chart_trace_point *pts;
     size_t n;
     double *wins, *breaks;
     size_t nwins, nbreaks;
@@ -75,7 +75,10 @@ static void model_free(st_model *m)
     pr_buf_free(&m->window);
 }
 
-static int window_code(char c) { return c && strchr("KLHMPNUX", c) != NULL; }
+static int window_code(char c)
+{
+    return c && strchr("KLHMPNUX", c) != NULL;
+}
 
 static void put_range(pr_buf *b, double a, double z)
 {
@@ -128,7 +131,7 @@ static void model_run(st_model *m, json_t *run, double *x)
         }
         json_t *v = json_array_get(vals, i), *h = maxs ? json_array_get(maxs, i) : v;
         src[m->n - first] = i;
-        ct_point *q = &m->pts[m->n++];
+        chart_trace_point *q = &m->pts[m->n++];
         q->status = st[i];
         q->lo = json_is_null(v) ? NAN : json_number_value(v);
         q->hi = json_is_null(h) ? NAN : json_number_value(h);
@@ -182,7 +185,7 @@ static void model_run(st_model *m, json_t *run, double *x)
             m->threshold = below;
         }
         for (size_t i = first; i < m->n; i++) {
-            ct_point *q = &m->pts[i];
+            chart_trace_point *q = &m->pts[i];
             if (window_code(q->status) && q->lo < below) {
                 q->stall = 1;
                 m->stalls = pr_xrealloc(m->stalls, (m->nstalls + 1) * sizeof *m->stalls);
@@ -209,7 +212,7 @@ static int model_build(const pr_record *rec, st_model *m)
     for (size_t i = 0; i < nruns; i++)
         total += strlen(json_string_value(json_object_get(json_array_get(runs, i), "status")));
     const char *scale = json_string_value(json_object_get(t, "scale"));
-    const char *value = pr_json_str(rec->rule, "value");
+    const char *value = pr_jdoc_json_str(rec->rule, "value");
     m->per_card = strcmp(scale, "per_card") == 0;
     m->factor = json_number_value(json_object_get(t, "factor"));
     /* a rate: a throughput, or step times the scale made one */
@@ -230,7 +233,7 @@ static int model_build(const pr_record *rec, st_model *m)
     return 0;
 }
 
-static void model_chart(const st_model *m, const pr_record *rec, ct_trace *c)
+static void model_chart(const st_model *m, const pr_record *rec, chart_trace *c)
 {
     memset(c, 0, sizeof *c);
     c->pts = m->pts;
@@ -250,7 +253,10 @@ static void model_chart(const st_model *m, const pr_record *rec, ct_trace *c)
 /* The most stalls the alt text names one by one. */
 enum { ST_ALT_STALLS = 6 };
 
-static json_t *num(double v) { return json_sprintf("%.6g", v); }
+static json_t *num(double v)
+{
+    return json_sprintf("%.6g", v);
+}
 
 /* The alt text's view of m (a new reference the caller owns). */
 static json_t *alt_view(const st_model *m, const pr_record *rec)
@@ -327,8 +333,9 @@ static json_t *alt_view(const st_model *m, const pr_record *rec)
     return v;
 }
 
-void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_run *run,
-                 const pr_record *rec, const char *page_rel, pr_buf *md, pr_err *err)
+void steptrace_trace_md(const rmodel_world *w, const lang *l, const chartspec_queue *oc,
+                        const pr_run *run, const pr_record *rec, const char *page_rel, pr_buf *md,
+                        pr_err *err)
 {
     (void)w;
     (void)page_rel; /* the traces lie in the page's own folder */
@@ -340,7 +347,7 @@ void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_
         /* a failed case has no figure to trace */
         if (rec->failed && !rec->step_trace)
             return;
-        const char *why = rec->step_trace ? pr_json_str(rec->step_trace, "omitted") : NULL;
+        const char *why = rec->step_trace ? pr_jdoc_json_str(rec->step_trace, "omitted") : NULL;
         json_t *v = json_pack("{s:s?}", "why", why);
         pr_buf_puts(md, " ");
         lang_fmt(l, why ? "trace_omitted" : "trace_none", v, md, err);
@@ -352,9 +359,9 @@ void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_
     char *alt = lang_fmt_plain(l, "trace_alt", v, err);
     /* on the item's own line: a page lists tens of figures */
     pr_buf_puts(md, " [![");
-    pr_md_text(md, alt);
+    md_text(md, alt);
     pr_buf_puts(md, "](");
-    pr_md_link_path(md, "traces/");
+    md_link_path(md, "traces/");
     pr_buf_printf(md, "%s.small.png)](traces/%s.svg)", base, base);
     free(alt);
     json_decref(v);
@@ -368,7 +375,7 @@ void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_
  * that the output does not depend on the threads. */
 typedef struct st_job {
     st_model m;
-    ct_trace c; /* points into m: set once jobs no longer moves */
+    chart_trace c; /* points into m: set once jobs no longer moves */
     const pr_record *rec;
     char *base, *dir;
     pr_buf svg, small;
@@ -376,17 +383,17 @@ typedef struct st_job {
     int rc;
 } st_job;
 
-/* wk_job_fn: draws job i of jobs (ctx). */
+/* workers_job_fn: draws job i of jobs (ctx). */
 static void draw_job(void *ctx, size_t i)
 {
     st_job *j = &((st_job *)ctx)[i];
-    j->rc = ct_render_svg(&j->c, ST_FULL_W, ST_FULL_H, &j->svg, &j->err);
+    j->rc = chart_trace_render_svg(&j->c, ST_FULL_W, ST_FULL_H, &j->svg, &j->err);
     if (j->rc == 0)
-        j->rc = ct_render_png(&j->c, ST_SMALL_W, ST_SMALL_H, &j->small, &j->err);
+        j->rc = chart_trace_render_png(&j->c, ST_SMALL_W, ST_SMALL_H, &j->small, &j->err);
 }
 
 /* Emits job j's files.  0, or -1 with err set. */
-static int emit_job(const cs_queue *oc, st_job *j, pr_err *err)
+static int emit_job(const chartspec_queue *oc, st_job *j, pr_err *err)
 {
     static const char *const ext[] = {"svg", "small.png"};
     const pr_buf *data[] = {&j->svg, &j->small};
@@ -411,9 +418,9 @@ static int emit_job(const cs_queue *oc, st_job *j, pr_err *err)
 
 /* Draws jobs[0..n) on the workers and emits them in order (0, or -1 with
  * err set by the first that fails); frees what each job holds either way. */
-static int flush_batch(const cs_queue *oc, st_job *jobs, size_t n, pr_err *err)
+static int flush_batch(const chartspec_queue *oc, st_job *jobs, size_t n, pr_err *err)
 {
-    wk_run(n, draw_job, jobs);
+    workers_run(n, draw_job, jobs);
     int rc = 0;
     for (size_t q = 0; q < n; q++) {
         st_job *j = &jobs[q];
@@ -428,7 +435,7 @@ static int flush_batch(const cs_queue *oc, st_job *jobs, size_t n, pr_err *err)
     return rc;
 }
 
-int st_emit(const rm_world *w, const cs_queue *oc, pr_err *err)
+int steptrace_emit(const rmodel_world *w, const chartspec_queue *oc, pr_err *err)
 {
     if (!oc->charts)
         return 0;
@@ -436,9 +443,9 @@ int st_emit(const rm_world *w, const cs_queue *oc, pr_err *err)
     size_t n = 0;
     int rc = 0;
     for (size_t i = 0; i < w->nmodels && rc == 0; i++) {
-        const rm_model *mo = w->models[i];
+        const rmodel_model *mo = w->models[i];
         for (size_t j = 0; j < mo->nfws && rc == 0; j++) {
-            const rm_fw *f = mo->fws[j];
+            const rmodel_fw *f = mo->fws[j];
             for (size_t k = 0; k < f->nrecs && rc == 0; k++) {
                 st_job *jb = &jobs[n];
                 memset(jb, 0, sizeof *jb);

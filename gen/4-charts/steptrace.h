@@ -6,18 +6,18 @@
  * words are the alt text, in the page's language).
  *
  * Files: OUT/<Model>/<Framework>/traces/<run>.<record>.small.png and .svg
- * (names of [a-z0-9.-]).  The page side (st_trace_md) and the drawing side
- * (st_emit) compute the same names from the same record.
+ * (names of [a-z0-9.-]).  The page side (steptrace_trace_md) and the drawing side
+ * (steptrace_emit) compute the same names from the same record.
  */
 #ifndef PR_STEPTRACE_GEN_H
 #define PR_STEPTRACE_GEN_H
 
+#include "1-load/data.h"
+#include "2-model/rmodel.h"
 #include "buf.h"
 #include "chartspec.h"
-#include "data.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 
 /* The trace sizes: full (SVG) and small (PNG on the page). */
 enum { ST_FULL_W = 720, ST_FULL_H = 300, ST_SMALL_W = 320, ST_SMALL_H = 100 };
@@ -36,12 +36,13 @@ enum { ST_FULL_W = 720, ST_FULL_H = 300, ST_SMALL_W = 320, ST_SMALL_H = 100 };
  * for a figure (a case that did not fail) without a trace, a few words
  * saying none was recorded.
  * Nothing when oc draws no charts.  rec is one of run's records. */
-void st_trace_md(const rm_world *w, const lang *l, const cs_queue *oc, const pr_run *run,
-                 const pr_record *rec, const char *page_rel, pr_buf *md, pr_err *err);
+void steptrace_trace_md(const rmodel_world *w, const lang *l, const chartspec_queue *oc,
+                        const pr_run *run, const pr_record *rec, const char *page_rel, pr_buf *md,
+                        pr_err *err);
 
 /* Draws every framework page's traces (one pair per record with a trace)
  * and emits them through oc (in data order).  0, or -1 with err set
  * (naming the file).  Nothing when oc draws no charts. */
-int st_emit(const rm_world *w, const cs_queue *oc, pr_err *err);
+int steptrace_emit(const rmodel_world *w, const chartspec_queue *oc, pr_err *err);
 
 #endif

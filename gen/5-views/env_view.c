@@ -5,16 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jdoc.h"
+#include "1-load/runset.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/provenance.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 #include "fileio.h"
 #include "fw_order.h"
-#include "md.h"
-#include "mdtable.h"
+#include "jdoc.h"
 #include "logfacts_view.h"
-#include "provenance.h"
 #include "record.h"
-#include "runset.h"
-#include "view.h"
 
 /* ---------------------------------------------------------------- items */
 
@@ -25,14 +25,14 @@ static int env_item(json_t *list, const lang *l, const char *key, const char *va
     if (!value || !*value)
         return 0;
     pr_buf b = PR_BUF_INIT;
-    pr_md_text(&b, value);
-    json_array_append_new(list, json_pack("{s:s,s:s}", "label", lang_str(l, key), "value",
-                                          pr_buf_cstr(&b)));
+    md_text(&b, value);
+    json_array_append_new(
+        list, json_pack("{s:s,s:s}", "label", lang_str(l, key), "value", pr_buf_cstr(&b)));
     pr_buf_free(&b);
     return 1;
 }
 
-/* What env.json's runtime says the jobs loaded (measure/cpurt.h): a line
+/* What env.json's runtime says the jobs loaded (measure/1-facts/cpurt.h): a line
  * per kind of library, the threads, and the libraries' settings. */
 static void runtime_items(json_t *items, const lang *l, const json_t *rt, int *software)
 {
@@ -41,12 +41,13 @@ static void runtime_items(json_t *items, const lang *l, const json_t *rt, int *s
     for (const char *const *k = kinds; *k; k++) {
         json_t *lib;
         size_t i;
-        json_array_foreach(json_object_get(rt, "libraries"), i, lib) {
-            if (strcmp(pr_json_str(lib, "kind"), *k) != 0)
+        json_array_foreach(json_object_get(rt, "libraries"), i, lib)
+        {
+            if (strcmp(pr_jdoc_json_str(lib, "kind"), *k) != 0)
                 continue;
             if (b.len)
                 pr_buf_puts(&b, ", ");
-            pr_buf_puts(&b, pr_json_str(lib, "file"));
+            pr_buf_puts(&b, pr_jdoc_json_str(lib, "file"));
         }
         char key[32];
         snprintf(key, sizeof key, "env_rt_%s", *k);
@@ -61,7 +62,8 @@ static void runtime_items(json_t *items, const lang *l, const json_t *rt, int *s
     }
     const char *name;
     json_t *v;
-    json_object_foreach(json_object_get(rt, "settings"), name, v) {
+    json_object_foreach(json_object_get(rt, "settings"), name, v)
+    {
         pr_buf *to = json_is_string(v) ? &b : &unset;
         if (to->len)
             pr_buf_puts(to, ", ");
@@ -89,19 +91,20 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
     json_t *fwk = json_object_get(run->env, "framework");
     pr_buf b = PR_BUF_INIT;
     if (json_is_object(gpu)) {
-        pr_buf_puts(&b, pr_json_str(gpu, "name") ? pr_json_str(gpu, "name") : "?");
+        pr_buf_puts(&b, pr_jdoc_json_str(gpu, "name") ? pr_jdoc_json_str(gpu, "name") : "?");
         if (json_is_integer(json_object_get(gpu, "count")))
-            pr_buf_printf(&b, " × %lld", (long long)json_integer_value(json_object_get(gpu, "count")));
+            pr_buf_printf(&b, " × %lld",
+                          (long long)json_integer_value(json_object_get(gpu, "count")));
         env_item(items, l, "env_gpu", pr_buf_cstr(&b));
         pr_buf_clear(&b);
-        *software |= env_item(items, l, "env_driver", pr_json_str(gpu, "driver"));
-        *software |= env_item(items, l, "env_cuda", pr_json_str(gpu, "cuda"));
-        *software |= env_item(items, l, "env_cudnn", pr_json_str(gpu, "cudnn"));
-        *software |= env_item(items, l, "env_nccl", pr_json_str(gpu, "nccl"));
+        *software |= env_item(items, l, "env_driver", pr_jdoc_json_str(gpu, "driver"));
+        *software |= env_item(items, l, "env_cuda", pr_jdoc_json_str(gpu, "cuda"));
+        *software |= env_item(items, l, "env_cudnn", pr_jdoc_json_str(gpu, "cudnn"));
+        *software |= env_item(items, l, "env_nccl", pr_jdoc_json_str(gpu, "nccl"));
     }
     if (json_is_object(host)) {
-        if (pr_json_str(host, "cpu_model")) {
-            pr_buf_puts(&b, pr_json_str(host, "cpu_model"));
+        if (pr_jdoc_json_str(host, "cpu_model")) {
+            pr_buf_puts(&b, pr_jdoc_json_str(host, "cpu_model"));
             if (json_is_integer(json_object_get(host, "cpu_count")))
                 pr_buf_printf(&b, " × %lld",
                               (long long)json_integer_value(json_object_get(host, "cpu_count")));
@@ -114,18 +117,20 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
             env_item(items, l, "env_memory", pr_buf_cstr(&b));
             pr_buf_clear(&b);
         }
-        *software |= env_item(items, l, "env_os", pr_json_str(host, "os"));
-        *software |= env_item(items, l, "env_kernel", pr_json_str(host, "kernel"));
-        *software |= env_item(items, l, "env_compiler", pr_json_str(host, "compiler"));
+        *software |= env_item(items, l, "env_os", pr_jdoc_json_str(host, "os"));
+        *software |= env_item(items, l, "env_kernel", pr_jdoc_json_str(host, "kernel"));
+        *software |= env_item(items, l, "env_compiler", pr_jdoc_json_str(host, "compiler"));
     }
-    if (json_is_object(fwk) && pr_json_str(fwk, "version")) {
-        pr_buf_printf(&b, "%s %s", pr_json_str(fwk, "name") ? pr_json_str(fwk, "name") : "", pr_json_str(fwk, "version"));
+    if (json_is_object(fwk) && pr_jdoc_json_str(fwk, "version")) {
+        pr_buf_printf(&b, "%s %s",
+                      pr_jdoc_json_str(fwk, "name") ? pr_jdoc_json_str(fwk, "name") : "",
+                      pr_jdoc_json_str(fwk, "version"));
         *software |= env_item(items, l, "env_framework", pr_buf_cstr(&b));
         pr_buf_clear(&b);
     }
     if (json_is_object(json_object_get(run->env, "runtime")))
         runtime_items(items, l, json_object_get(run->env, "runtime"), software);
-    env_item(items, l, "env_captured", pr_json_str(run->env, "captured_at"));
+    env_item(items, l, "env_captured", pr_jdoc_json_str(run->env, "captured_at"));
     pr_buf_free(&b);
     return items;
 }
@@ -137,7 +142,7 @@ static json_t *run_items(const lang *l, const pr_run *run, int *software)
 static const char *kind_label(const lang *l, const char *kind)
 {
     char key[40];
-    snprintf(key, sizeof key, "env_%s", se_kind_known(kind) ? kind : "other");
+    snprintf(key, sizeof key, "env_%s", srcenv_kind_known(kind) ? kind : "other");
     return lang_str(l, key);
 }
 
@@ -149,9 +154,9 @@ static void printed_value(const lang *l, const char *v, pr_buf *out)
     for (const unsigned char *p = (const unsigned char *)v; *p && ascii; p++)
         ascii = *p < 0x80;
     if (!ascii && strcmp(l->code, "zh") != 0)
-        pr_md_code_span(out, v);
+        md_code_span(out, v);
     else
-        pr_md_text(out, v);
+        md_text(out, v);
 }
 
 /* The items of run's declared environment groups, each as printed and
@@ -161,34 +166,34 @@ static json_t *runset_items(const lang *l, const pr_run *run, int *software)
     static const char *const hardware[] = {"gpu", "cpu", "memory", "network", "topology", NULL};
     json_t *items = json_array();
     pr_buf v = PR_BUF_INIT, at = PR_BUF_INIT;
-    for (size_t g = 0; g < rs_env_count(run); g++) {
-        const se_file *f = rs_env_file(run, g);
-        const se_group *grp = rs_env_group(run, g);
-        for (size_t i = 0; i < se_group_nitems(grp); i++) {
-            const se_item *it = se_group_item(grp, i);
-            const char *kind = se_item_kind(it);
-            char *link = se_item_link(f, it);
+    for (size_t g = 0; g < runset_env_count(run); g++) {
+        const srcenv_file *f = runset_env_file(run, g);
+        const srcenv_group *grp = runset_env_group(run, g);
+        for (size_t i = 0; i < srcenv_group_nitems(grp); i++) {
+            const srcenv_item *it = srcenv_group_item(grp, i);
+            const char *kind = srcenv_item_kind(it);
+            char *link = srcenv_item_link(f, it);
             pr_buf_clear(&v);
             pr_buf_clear(&at);
-            if (se_item_end_line(it) > se_item_line(it))
-                pr_buf_printf(&at, "L%d–L%d", se_item_line(it), se_item_end_line(it));
+            if (srcenv_item_end_line(it) > srcenv_item_line(it))
+                pr_buf_printf(&at, "L%d–L%d", srcenv_item_line(it), srcenv_item_end_line(it));
             else
-                pr_buf_printf(&at, "L%d", se_item_line(it));
+                pr_buf_printf(&at, "L%d", srcenv_item_line(it));
             if (strcmp(kind, "topology") == 0 || strcmp(kind, "text") == 0) {
-                mdt_link_url(&v, pr_buf_cstr(&at), link);
+                mdtable_link_url(&v, pr_buf_cstr(&at), link);
             } else {
-                if (strcmp(kind, "other") == 0 && se_item_key(it)) {
-                    printed_value(l, se_item_key(it), &v);
+                if (strcmp(kind, "other") == 0 && srcenv_item_key(it)) {
+                    printed_value(l, srcenv_item_key(it), &v);
                     pr_buf_puts(&v, ": ");
                 }
-                printed_value(l, se_item_value(it), &v);
+                printed_value(l, srcenv_item_value(it), &v);
                 pr_buf_puts(&v, " (");
-                mdt_link_url(&v, pr_buf_cstr(&at), link);
+                mdtable_link_url(&v, pr_buf_cstr(&at), link);
                 pr_buf_puts(&v, ")");
             }
             json_array_append_new(items, json_pack("{s:s,s:s}", "label", kind_label(l, kind),
                                                    "value", pr_buf_cstr(&v)));
-            *software |= !pr_str_in(kind, hardware) && strcmp(kind, "other") != 0;
+            *software |= !pr_record_str_in(kind, hardware) && strcmp(kind, "other") != 0;
             free(link);
         }
     }
@@ -203,10 +208,10 @@ static const struct {
     const char *key, *label;
     int software;
 } stated_keys[] = {
-    {"gpu", "env_gpu", 0},          {"cpu", "env_cpu", 0},         {"memory", "env_memory", 0},
-    {"os", "env_os", 1},            {"driver", "env_driver", 1},   {"cuda", "env_cuda", 1},
-    {"cudnn", "env_cudnn", 1},      {"nccl", "env_nccl", 1},       {"framework", "env_framework", 1},
-    {"image", "env_image", 1},      {"network", "env_network", 0}, {"nodes", "env_nodes", 0}};
+    {"gpu", "env_gpu", 0},     {"cpu", "env_cpu", 0},         {"memory", "env_memory", 0},
+    {"os", "env_os", 1},       {"driver", "env_driver", 1},   {"cuda", "env_cuda", 1},
+    {"cudnn", "env_cudnn", 1}, {"nccl", "env_nccl", 1},       {"framework", "env_framework", 1},
+    {"image", "env_image", 1}, {"network", "env_network", 0}, {"nodes", "env_nodes", 0}};
 
 /* env[key] in l's language: a string, or a {"zh", "en"} object's. */
 static const char *stated_value(const lang *l, const json_t *env, const char *key)
@@ -227,17 +232,17 @@ static json_t *stated_items(const lang *l, const json_t *env, int *software)
 }
 
 /* What the suite states (its environment, framework version and image). */
-static json_t *suite_items(const lang *l, const rm_fw *f, int *software)
+static json_t *suite_items(const lang *l, const rmodel_fw *f, int *software)
 {
     const pr_suite *s = f->suite;
     json_t *items = stated_items(l, s->environment, software);
-    if (s->framework_version && !pr_json_str(s->environment, "framework")) {
+    if (s->framework_version && !pr_jdoc_json_str(s->environment, "framework")) {
         pr_buf v = PR_BUF_INIT;
         pr_buf_printf(&v, "%s %s", f->framework_title, s->framework_version);
         *software |= env_item(items, l, "env_framework", pr_buf_cstr(&v));
         pr_buf_free(&v);
     }
-    if (s->image && !pr_json_str(s->environment, "image"))
+    if (s->image && !pr_jdoc_json_str(s->environment, "image"))
         *software |= env_item(items, l, "env_image", s->image);
     return items;
 }
@@ -265,18 +270,19 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
     json_t *sets = json_array();
     size_t last = 0, i;
     json_t *src;
-    json_array_foreach(sources, i, src)
-        if (json_object_get(src, "runset")) {
-            json_array_append(sets, src);
-            last = i;
-        }
+    json_array_foreach(sources, i, src) if (json_object_get(src, "runset"))
+    {
+        json_array_append(sets, src);
+        last = i;
+    }
     if (json_array_size(sets) < 2) {
         json_decref(sets);
         return;
     }
     json_t *common = json_array(), *item;
     size_t k;
-    json_array_foreach(json_object_get(json_array_get(sets, 0), "items"), k, item) {
+    json_array_foreach(json_object_get(json_array_get(sets, 0), "items"), k, item)
+    {
         int everywhere = 1;
         for (size_t j = 1; j < json_array_size(sets) && everywhere; j++) {
             json_t *other = json_object_get(json_array_get(sets, j), "items"), *o;
@@ -290,10 +296,12 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
     }
     if (json_array_size(common)) {
         pr_buf titles = PR_BUF_INIT, head = PR_BUF_INIT;
-        json_array_foreach(sets, i, src) {
+        json_array_foreach(sets, i, src)
+        {
             json_t *items = json_object_get(src, "items"), *kept = json_array(), *o;
             size_t m;
-            json_array_foreach(items, m, o) {
+            json_array_foreach(items, m, o)
+            {
                 int shared = 0;
                 json_t *c;
                 size_t n;
@@ -307,7 +315,7 @@ static void share_items(const lang *l, json_t *sources, pr_err *err)
             /* Data text, escaped as the template's {{title}} escapes it:
              * the sentence pastes the list unescaped ({{{titles}}}). */
             pr_buf_puts(&titles, "“");
-            pr_md_text(&titles, json_string_value(json_object_get(src, "runset")));
+            md_text(&titles, json_string_value(json_object_get(src, "runset")));
             pr_buf_puts(&titles, "”");
         }
         json_t *v = json_pack("{s:s}", "titles", pr_buf_cstr(&titles));
@@ -330,9 +338,11 @@ static void inline_items(const lang *l, json_t *sources, pr_err *err)
 {
     size_t i, k;
     json_t *src, *item;
-    json_array_foreach(sources, i, src) {
+    json_array_foreach(sources, i, src)
+    {
         pr_buf line = PR_BUF_INIT;
-        json_array_foreach(json_object_get(src, "items"), k, item) {
+        json_array_foreach(json_object_get(src, "items"), k, item)
+        {
             pr_buf_puts(&line, "\n  - ");
             lang_fmt(l, "fwp_env_item", item, &line, err);
         }
@@ -344,7 +354,7 @@ static void inline_items(const lang *l, json_t *sources, pr_err *err)
 
 /* The distinct repositories (at their commits) of run's imported logs
  * among f's records on p: each log is linked where its figure is shown. */
-static void imported_sources(const lang *l, const rm_fw *f, const pr_run *run,
+static void imported_sources(const lang *l, const rmodel_fw *f, const pr_run *run,
                              const pr_platform *p, pr_buf *out)
 {
     json_t *seen = json_object();
@@ -362,10 +372,10 @@ static void imported_sources(const lang *l, const rm_fw *f, const pr_run *run,
         if (!json_object_get(seen, pr_buf_cstr(&key))) {
             json_object_set_new(seen, pr_buf_cstr(&key), json_true());
             pr_buf code = PR_BUF_INIT;
-            pr_md_code_span(&code, pr_buf_cstr(&key));
+            md_code_span(&code, pr_buf_cstr(&key));
             if (url && strncmp(url, "https://github.com/", 19) == 0) {
                 char *tree = pr_xasprintf("https://github.com/%s/tree/%s", repo, commit);
-                mdt_link_url(&s, pr_buf_cstr(&code), tree);
+                mdtable_link_url(&s, pr_buf_cstr(&code), tree);
                 free(tree);
             } else {
                 pr_buf_puts(&s, pr_buf_cstr(&code));
@@ -382,9 +392,9 @@ static void imported_sources(const lang *l, const rm_fw *f, const pr_run *run,
 /* The runs behind f's figures on p: each run's env.json; the suite's
  * environment for measured records of runs without one; the rest named in
  * *none. */
-static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const pr_platform *p,
-                        const char *page_rel, json_t *sources, pr_buf *none, int *software,
-                        pr_err *err)
+static void run_sources(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                        const pr_platform *p, const char *page_rel, json_t *sources, pr_buf *none,
+                        int *software, pr_err *err)
 {
     pr_buf suite_runs = PR_BUF_INIT;
     for (size_t i = 0; i < f->nrecs; i++) {
@@ -407,35 +417,35 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
                     measured = 1;
             }
         pr_buf name = PR_BUF_INIT, from = PR_BUF_INIT, head = PR_BUF_INIT;
-        pr_md_code_span(&name, run->name);
+        md_code_span(&name, run->name);
         if (imported)
             imported_sources(l, f, run, p, &from);
         json_t *v = json_pack("{s:s}", "run", pr_buf_cstr(&name));
         if (from.len)
             json_object_set_new(v, "sources", json_string(pr_buf_cstr(&from)));
-        if (rs_env_count(run)) {
+        if (runset_env_count(run)) {
             /* The run set's machine and software as its source states them. */
-            const se_file *src = rs_env_file(run, 0);
+            const srcenv_file *src = runset_env_file(run, 0);
             pr_buf readme = PR_BUF_INIT, path = PR_BUF_INIT;
-            pr_md_code_span(&path, se_file_path(src));
-            mdt_link_url(&readme, pr_buf_cstr(&path), se_file_url(src));
+            md_code_span(&path, srcenv_file_path(src));
+            mdtable_link_url(&readme, pr_buf_cstr(&path), srcenv_file_url(src));
             json_object_set_new(v, "readme", json_string(pr_buf_cstr(&readme)));
-            json_object_set_new(v, "title", json_string(rs_title(run, l->code)));
+            json_object_set_new(v, "title", json_string(runset_title(run, l->code)));
             pr_buf dates = PR_BUF_INIT;
-            if (rs_dates(run, &dates))
+            if (runset_dates(run, &dates))
                 json_object_set_new(v, "dates", json_string(pr_buf_cstr(&dates)));
             pr_buf_free(&dates);
             lang_fmt(l, "env_src_runset", v, &head, err);
             add_source(sources, pr_buf_cstr(&head), runset_items(l, run, software));
             json_object_set_new(json_array_get(sources, json_array_size(sources) - 1), "runset",
-                                json_string(rs_title(run, l->code)));
+                                json_string(runset_title(run, l->code)));
             pr_buf_free(&readme);
             pr_buf_free(&path);
         } else if (run->env) {
-            char *env_path = pr_path_join(run->dir, "env.json");
-            char *rel = rm_link_to(w, page_rel, env_path);
+            char *env_path = pr_fileio_path_join(run->dir, "env.json");
+            char *rel = rmodel_link_to(w, page_rel, env_path);
             pr_buf file = PR_BUF_INIT;
-            mdt_link(&file, "env.json", rel);
+            mdtable_link(&file, "env.json", rel);
             json_object_set_new(v, "file", json_string(pr_buf_cstr(&file)));
             lang_fmt(l, measured ? "env_src_run" : "env_src_imported", v, &head, err);
             add_source(sources, pr_buf_cstr(&head), run_items(l, run, software));
@@ -452,11 +462,11 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             }
         }
         /* What its logs state of themselves, beside what its source says. */
-        json_t *facts = lfv_items(w, l, run, recs, nrecs, page_rel, software);
+        json_t *facts = logfacts_view_items(w, l, run, recs, nrecs, page_rel, software);
         free(recs);
         if (json_array_size(facts)) {
             pr_buf_clear(&head);
-            json_t *fv = json_pack("{s:s,s:s}", "title", rs_title(run, l->code), "run",
+            json_t *fv = json_pack("{s:s,s:s}", "title", runset_title(run, l->code), "run",
                                    pr_buf_cstr(&name));
             lang_fmt(l, "env_src_logs", fv, &head, err);
             add_source(sources, pr_buf_cstr(&head), facts);
@@ -472,7 +482,7 @@ static void run_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
     if (suite_runs.len) {
         json_t *items = suite_items(l, f, software);
         pr_buf path = PR_BUF_INIT, head = PR_BUF_INIT;
-        pr_md_code_span(&path, f->suite->path);
+        md_code_span(&path, f->suite->path);
         json_t *v = json_pack("{s:s,s:s,s:s}", "suite", pr_buf_cstr(&path), "runs",
                               pr_buf_cstr(&suite_runs), "run", pr_buf_cstr(&suite_runs));
         if (json_array_size(items)) {
@@ -506,7 +516,7 @@ static int same_env(const json_t *a, const json_t *b)
 /* The link to the source of the tables like t (same label and environment)
  * on p: their URL when they share one (up to the fragment), else their
  * repository's page, else the label alone. */
-static void pub_link(const rm_fw *f, const pr_pub_table *t, const pr_platform *p, pr_buf *out)
+static void pub_link(const rmodel_fw *f, const pr_pub_table *t, const pr_platform *p, pr_buf *out)
 {
     int one_url = t->source_url != NULL;
     for (size_t i = 0; i < f->npubs && one_url; i++) {
@@ -517,13 +527,13 @@ static void pub_link(const rm_fw *f, const pr_pub_table *t, const pr_platform *p
                       strncmp(o->source_url, t->source_url, url_stem(t)) == 0;
     }
     pr_buf label = PR_BUF_INIT, url = PR_BUF_INIT;
-    pr_md_text(&label, t->label);
+    md_text(&label, t->label);
     if (one_url)
         pr_buf_put(&url, t->source_url, url_stem(t));
     else if (t->source_repo)
         pr_buf_printf(&url, "https://github.com/%s", t->source_repo);
     if (url.len)
-        mdt_link_url(out, pr_buf_cstr(&label), pr_buf_cstr(&url));
+        mdtable_link_url(out, pr_buf_cstr(&label), pr_buf_cstr(&url));
     else
         pr_buf_puts(out, pr_buf_cstr(&label));
     pr_buf_free(&label);
@@ -541,9 +551,9 @@ static int names_fw(const char *fw, const pr_pub_table *t)
 /* 1 unless t's stated environment is another framework's: a file whose
  * tables cover five frameworks may state the one machine a seed report ran
  * PyTorch on, which says nothing of the OneFlow figures beside it. */
-static int env_is_own(const rm_world *w, const pr_pub_table *t)
+static int env_is_own(const rmodel_world *w, const pr_pub_table *t)
 {
-    const char *fw = pr_json_str(t->environment, "framework");
+    const char *fw = pr_jdoc_json_str(t->environment, "framework");
     if (!fw || names_fw(fw, t))
         return 1;
     for (size_t i = 0; i < w->d->npubs; i++) {
@@ -559,23 +569,24 @@ static int env_is_own(const rm_world *w, const pr_pub_table *t)
  * environment (tables of one file share it), the rest named in *none. */
 /* 1 when a run set of f's figures on p takes its environment from the
  * README published table t was read from. */
-static int readme_of_runsets(const rm_fw *f, const pr_platform *p, const pr_pub_table *t)
+static int readme_of_runsets(const rmodel_fw *f, const pr_platform *p, const pr_pub_table *t)
 {
     for (size_t i = 0; t->source_repo && t->source_path && i < f->nrecs; i++) {
         if (f->rec_plats[i] != p)
             continue;
-        for (size_t g = 0; g < rs_env_count(f->runs[i]); g++) {
-            const se_file *e = rs_env_file(f->runs[i], g);
-            if (strcmp(se_file_repo(e), t->source_repo) == 0 &&
-                strcmp(se_file_path(e), t->source_path) == 0)
+        for (size_t g = 0; g < runset_env_count(f->runs[i]); g++) {
+            const srcenv_file *e = runset_env_file(f->runs[i], g);
+            if (strcmp(srcenv_file_repo(e), t->source_repo) == 0 &&
+                strcmp(srcenv_file_path(e), t->source_path) == 0)
                 return 1;
         }
     }
     return 0;
 }
 
-static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const pr_platform *p,
-                        json_t *sources, pr_buf *none, int *software, pr_err *err)
+static void pub_sources(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                        const pr_platform *p, json_t *sources, pr_buf *none, int *software,
+                        pr_err *err)
 {
     for (size_t i = 0; i < f->npubs; i++) {
         const pr_pub_table *t = f->pubs[i];
@@ -594,7 +605,8 @@ static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
             lang_fmt(l, "env_src_pub", v, &head, err);
             add_source(sources, pr_buf_cstr(&head), stated_items(l, t->environment, software));
         } else if (json_object_size(t->environment)) {
-            json_object_set_new(v, "framework", json_string(pr_json_str(t->environment, "framework")));
+            json_object_set_new(v, "framework",
+                                json_string(pr_jdoc_json_str(t->environment, "framework")));
             lang_fmt(l, "env_src_other", v, &head, err);
             list_add(l, none, pr_buf_cstr(&head));
         } else if (readme_of_runsets(f, p, t)) {
@@ -615,7 +627,7 @@ static void pub_sources(const rm_world *w, const lang *l, const rm_fw *f, const 
 /* The machine as data/platforms/ describes it, one line. */
 static void machine_line(const lang *l, const pr_platform *p, pr_buf *out, pr_err *err)
 {
-    json_t *v = json_pack("{s:s,s:b}", "device", p->device, "cpu", pv_is_cpu(p));
+    json_t *v = json_pack("{s:s,s:b}", "device", p->device, "cpu", platform_is_cpu(p));
     if (!isnan(p->memory_gb)) {
         char mem[32];
         snprintf(mem, sizeof mem, "%g", p->memory_gb);
@@ -630,16 +642,16 @@ static void machine_line(const lang *l, const pr_platform *p, pr_buf *out, pr_er
     json_decref(v);
 }
 
-static json_t *platform_env(const rm_world *w, const lang *l, const rm_fw *f,
+static json_t *platform_env(const rmodel_world *w, const lang *l, const rmodel_fw *f,
                             const pr_platform *p, const char *page_rel, pr_err *err)
 {
     json_t *pv = json_object(), *sources = json_array();
     pr_buf b = PR_BUF_INIT, none = PR_BUF_INIT;
     int software = 0;
     if (p) {
-        vw_text(pv, "title", pv_platform_title(l, p));
+        view_text(pv, "title", provenance_platform_title(l, p));
         machine_line(l, p, &b, err);
-        vw_md(pv, "machine", &b);
+        view_md(pv, "machine", &b);
     }
     run_sources(w, l, f, p, page_rel, sources, &none, &software, err);
     pub_sources(w, l, f, p, sources, &none, &software, err);
@@ -647,20 +659,21 @@ static json_t *platform_env(const rm_world *w, const lang *l, const rm_fw *f,
      * compared. */
     int figures = json_array_size(sources) || none.len;
     if (!p) {
-        vw_text(pv, "title", lang_str(l, figures ? "platform_none_title" : "platform_planned_title"));
+        view_text(pv, "title",
+                  lang_str(l, figures ? "platform_none_title" : "platform_planned_title"));
         if (figures)
-            vw_str(pv, "env_note", lang_str(l, "platform_none_note"));
+            view_str(pv, "env_note", lang_str(l, "platform_none_note"));
     }
     if (none.len) {
         json_t *v = json_pack("{s:s}", "sources", pr_buf_cstr(&none));
         lang_fmt(l, "env_src_none", v, &b, err);
-        vw_md(pv, "none", &b);
+        view_md(pv, "none", &b);
         json_decref(v);
     }
     if (!json_array_size(sources) && !none.len)
-        vw_str(pv, "no_software", lang_str(l, "env_no_sources"));
+        view_str(pv, "no_software", lang_str(l, "env_no_sources"));
     else if (!software)
-        vw_str(pv, "no_software", lang_str(l, "env_no_software"));
+        view_str(pv, "no_software", lang_str(l, "env_no_software"));
     share_items(l, sources, err);
     inline_items(l, sources, err);
     json_object_set_new(pv, "sources", sources);
@@ -669,16 +682,16 @@ static json_t *platform_env(const rm_world *w, const lang *l, const rm_fw *f,
     return pv;
 }
 
-json_t *env_view(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
+json_t *env_view(const rmodel_world *w, const lang *l, const rmodel_fw *f, const char *page_rel,
                  pr_err *err)
 {
     json_t *list = json_array();
     /* In the results' order (fw_order.h): one entry per platform. */
-    fwo_run *runs = pr_xcalloc(f->ncfgs + 1, sizeof *runs);
-    size_t n = fwo_runs(w, f, runs);
+    fw_order_run *runs = pr_xcalloc(f->ncfgs + 1, sizeof *runs);
+    size_t n = fw_order_runs(w, f, runs);
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(list, platform_env(w, l, f, f->cfgs[runs[i].first].platform,
-                                                 page_rel, err));
+        json_array_append_new(
+            list, platform_env(w, l, f, f->cfgs[runs[i].first].platform, page_rel, err));
     free(runs);
     return list;
 }

@@ -22,14 +22,14 @@
 
 #include <jansson.h>
 
+#include "2-model/rmodel.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 
 /* The entries of f's page in folder page_rel (for links to env.json):
  * [{title, note?, machine?, sources: [{head, items: [{label, value}]}],
  *   none?, no_software?}], values Markdown already. */
-json_t *env_view(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
+json_t *env_view(const rmodel_world *w, const lang *l, const rmodel_fw *f, const char *page_rel,
                  pr_err *err);
 
 #endif

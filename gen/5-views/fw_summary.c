@@ -6,27 +6,27 @@
 #include <math.h>
 #include <string.h>
 
-#include "audit.h"
-#include "compare.h"
-#include "fw_tables.h"
-#include "md.h"
-#include "provenance.h"
-#include "mdtable.h"
-#include "sanity.h"
-#include "view.h"
+#include "2-model/audit.h"
+#include "2-model/sanity.h"
+#include "3-tables/compare.h"
+#include "3-tables/fw_tables.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/provenance.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 
 /* 1 when every figure of f is of a CPU machine: counts are of processes. */
-static int cpu_only(const rm_fw *f)
+static int cpu_only(const rmodel_fw *f)
 {
     for (size_t i = 0; i < f->ncfgs; i++)
-        if (!pv_is_cpu(f->cfgs[i].platform))
+        if (!platform_is_cpu(f->cfgs[i].platform))
             return 0;
     return f->ncfgs > 0;
 }
 
 /* A cell's figure: the runs' median, else the primary published figure;
  * NAN when it has neither. */
-static double cell_figure(const rm_cell *rc, int *measured)
+static double cell_figure(const rmodel_cell *rc, int *measured)
 {
     *measured = rc->origin == RM_MEASURED;
     if (rc->origin == RM_MEASURED)
@@ -40,25 +40,25 @@ static double cell_figure(const rm_cell *rc, int *measured)
  * count that has one: measured figures before published ones, then the
  * best (the highest throughput, the lowest time).  Returns 0 when the
  * class has none. */
-static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg **cfg,
-                          const rm_cell **cell)
+static int class_headline(const rmodel_fw *f, const pr_prec_class *k, const rmodel_cfg **cfg,
+                          const rmodel_cell **cell)
 {
     int best_gpus = 0, best_meas = -1;
     double best = NAN;
     for (size_t i = 0; i < f->ncfgs; i++) {
-        const rm_cfg *c = &f->cfgs[i];
+        const rmodel_cfg *c = &f->cfgs[i];
         if (c->klass != k)
             continue;
         for (size_t j = 0; j < c->ncells; j++) {
-            const rm_cell *rc = &c->cells[j];
+            const rmodel_cell *rc = &c->cells[j];
             int meas;
             double v = cell_figure(rc, &meas);
             if (rc->nodes != 1 || isnan(v))
                 continue;
             int better = meas > best_meas ||
-                         (meas == best_meas && (rc->gpus > best_gpus ||
-                                                (rc->gpus == best_gpus &&
-                                                 pr_unitdir_better(f->dir, v, best))));
+                         (meas == best_meas &&
+                          (rc->gpus > best_gpus ||
+                           (rc->gpus == best_gpus && pr_unitdir_better(f->dir, v, best))));
             if (better) {
                 best_meas = meas, best_gpus = rc->gpus, best = v;
                 *cfg = c, *cell = rc;
@@ -72,7 +72,7 @@ static int class_headline(const rm_fw *f, const pr_prec_class *k, const rm_cfg *
  * configurations come, its figure at the largest single-node GPU count
  * (fws_headline's sentence above it).  Sets "short_head" and
  * "short_table" in view where f has a figure. */
-static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *err)
+static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_err *err)
 {
     pr_buf rows = PR_BUF_INIT, b = PR_BUF_INIT;
     const pr_prec_class *done[64];
@@ -83,8 +83,8 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         int seen = 0;
         for (size_t j = 0; j < ndone && !seen; j++)
             seen = done[j] == k;
-        const rm_cfg *c;
-        const rm_cell *rc;
+        const rmodel_cfg *c;
+        const rmodel_cell *rc;
         if (seen || !class_headline(f, k, &c, &rc))
             continue;
         done[ndone++] = k;
@@ -94,7 +94,7 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         /* The configuration's name is Markdown already: only a pipe
          * could break the row. */
         pr_buf_clear(&b);
-        cmp_config_name(l, c, 1, &b, err);
+        compare_config_name(l, c, 1, &b, err);
         pr_buf_puts(&rows, "| ");
         for (const char *p = pr_buf_cstr(&b); *p; p++) {
             if (*p == '|')
@@ -104,9 +104,9 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         pr_buf_puts(&rows, " | ");
         /* A published figure as its source printed it (never re-rounded). */
         if (meas)
-            mdt_value(&rows, v);
+            mdtable_value(&rows, v);
         else
-            mdt_pub_value(&rows, rc->pub);
+            mdtable_pub_value(&rows, rc->pub);
         pr_buf_puts(&rows, meas ? "" : "†");
         pr_buf_printf(&rows, " | %d |\n", rc->gpus);
     }
@@ -115,39 +115,39 @@ static void headline_table(const lang *l, const rm_fw *f, json_t *view, pr_err *
         json_t *v = json_pack("{s:b,s:b}", "published", any_pub, "cpu", cpu_only(f));
         lang_fmt(l, "fws_headline", v, &b, err);
         json_decref(v);
-        vw_str(view, "short_head", pr_buf_cstr(&b));
+        view_str(view, "short_head", pr_buf_cstr(&b));
         pr_buf_clear(&b);
         pr_buf_puts(&b, "| ");
-        pr_md_cell(&b, lang_str(l, "fws_col_config"));
+        md_cell(&b, lang_str(l, "fws_col_config"));
         pr_buf_puts(&b, " | ");
-        pr_md_cell(&b, f->unit ? f->unit : "");
+        md_cell(&b, f->unit ? f->unit : "");
         /* Which way is better, where it is not "higher" (lib/unitdir.h). */
         if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
             pr_buf_puts(&b, ", ");
-            pr_md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
+            md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
         }
         pr_buf_puts(&b, " | ");
-        pr_md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
+        md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
         pr_buf_puts(&b, pr_buf_cstr(&rows));
-        vw_str(view, "short_table", pr_buf_cstr(&b));
+        view_str(view, "short_table", pr_buf_cstr(&b));
     }
     pr_buf_free(&rows);
     pr_buf_free(&b);
 }
 
 /* The speedup at the largest GPU count that has one (computed within one
- * run set and rule only: fwt_cell_scaling); nothing where none has. */
-static void scaling_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *err)
+ * run set and rule only: fw_tables_cell_scaling); nothing where none has. */
+static void scaling_line(const lang *l, const rmodel_fw *f, json_t *lines, pr_err *err)
 {
-    const rm_cfg *bc = NULL;
-    const rm_cell *bcell = NULL;
+    const rmodel_cfg *bc = NULL;
+    const rmodel_cell *bcell = NULL;
     double bs = NAN, be = NAN;
     for (size_t i = 0; i < f->ncfgs; i++)
         for (size_t j = 0; j < f->cfgs[i].ncells; j++) {
-            const rm_cell *rc = &f->cfgs[i].cells[j];
+            const rmodel_cell *rc = &f->cfgs[i].cells[j];
             double s, e;
-            if (rc->gpus < 2 || !fwt_cell_scaling(f, &f->cfgs[i], rc, &s, &e) || isnan(s))
+            if (rc->gpus < 2 || !fw_tables_cell_scaling(f, &f->cfgs[i], rc, &s, &e) || isnan(s))
                 continue;
             if (!bcell || rc->gpus > bcell->gpus || (rc->gpus == bcell->gpus && e > be))
                 bc = &f->cfgs[i], bcell = rc, bs = s, be = e;
@@ -155,15 +155,15 @@ static void scaling_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *e
     if (!bcell)
         return;
     pr_buf b = PR_BUF_INIT;
-    cmp_config_name(l, bc, 1, &b, err);
+    compare_config_name(l, bc, 1, &b, err);
     json_t *v = json_pack("{s:s,s:i,s:i,s:b}", "config", pr_buf_cstr(&b), "gpus", bcell->gpus,
                           "nodes", bcell->nodes, "multi", bcell->nodes > 1);
     json_object_set_new(v, "cpu", json_boolean(cpu_only(f)));
     pr_buf_clear(&b);
-    pr_md_number(&b, bs, PR_DECIMALS_SPEEDUP);
+    md_number(&b, bs, PR_DECIMALS_SPEEDUP);
     json_object_set_new(v, "speedup", json_string(pr_buf_cstr(&b)));
     pr_buf_clear(&b);
-    pr_md_number(&b, be, PR_DECIMALS_PERCENT);
+    md_number(&b, be, PR_DECIMALS_PERCENT);
     json_object_set_new(v, "eff", json_string(pr_buf_cstr(&b)));
     pr_buf_clear(&b);
     lang_fmt(l, "fws_scaling", v, &b, err);
@@ -174,13 +174,13 @@ static void scaling_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *e
 
 /* The audit's verdicts on f's published figures, counted by mark; and how
  * many are reproduced only under another rule than their run set's. */
-static void audit_line(const rm_world *w, const lang *l, const rm_fw *f, json_t *lines,
+static void audit_line(const rmodel_world *w, const lang *l, const rmodel_fw *f, json_t *lines,
                        pr_err *err)
 {
-    const au_model *a = w->audit;
+    const audit_model *a = w->audit;
     int n[AU_NVERDICTS] = {0}, other_rule = 0, total = 0;
     for (size_t i = 0; a && i < a->nitems; i++) {
-        const au_item *it = &a->items[i];
+        const audit_item *it = &a->items[i];
         if (strcmp(it->table->model, f->model) != 0 ||
             strcmp(it->table->framework, f->framework) != 0)
             continue;
@@ -201,14 +201,14 @@ static void audit_line(const rm_world *w, const lang *l, const rm_fw *f, json_t 
 }
 
 /* The caveats: figures flagged ❗, and of them those of unsteady runs. */
-static void caveat_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *err)
+static void caveat_line(const lang *l, const rmodel_fw *f, json_t *lines, pr_err *err)
 {
     int flagged = 0, unsteady = 0;
     for (size_t i = 0; i < f->ncfgs; i++)
         for (size_t j = 0; j < f->cfgs[i].ncells; j++) {
-            const rm_cell *rc = &f->cfgs[i].cells[j];
+            const rmodel_cell *rc = &f->cfgs[i].cells[j];
             flagged += rc->flagged != 0;
-            unsteady += rc->origin == RM_MEASURED && sn_unsteady_count(rc->recs, rc->nrecs) > 0;
+            unsteady += rc->origin == RM_MEASURED && sanity_unsteady_count(rc->recs, rc->nrecs) > 0;
         }
     if (!flagged && !unsteady)
         return;
@@ -221,14 +221,15 @@ static void caveat_line(const lang *l, const rm_fw *f, json_t *lines, pr_err *er
     pr_buf_free(&b);
 }
 
-void fws_summary(const rm_world *w, const lang *l, const rm_fw *f, json_t *view, pr_err *err)
+void fw_summary(const rmodel_world *w, const lang *l, const rmodel_fw *f, json_t *view, pr_err *err)
 {
     json_t *lines = json_array();
     headline_table(l, f, view, err);
     scaling_line(l, f, lines, err);
     audit_line(w, l, f, lines, err);
     caveat_line(l, f, lines, err);
-    json_object_set_new(view, "has_short", json_boolean(json_array_size(lines) > 0 ||
-                                                       json_object_get(view, "short_table")));
+    json_object_set_new(
+        view, "has_short",
+        json_boolean(json_array_size(lines) > 0 || json_object_get(view, "short_table")));
     json_object_set_new(view, "short_lines", lines);
 }

@@ -7,13 +7,14 @@
 
 #include <jansson.h>
 
-#include "lang.h"
-#include "rmodel.h"
+#include "2-model/rmodel.h"
+#include "template/lang.h"
 
 /* Sets in view (named apart from a platform's "summary_table", which a
  * Mustache section would otherwise inherit): "short_head" and "short_table"
  * (the headline table) where f has a figure, "short_lines" (an array of
  * {"text": Markdown}), and "has_short". */
-void fws_summary(const rm_world *w, const lang *l, const rm_fw *f, json_t *view, pr_err *err);
+void fw_summary(const rmodel_world *w, const lang *l, const rmodel_fw *f, json_t *view,
+                pr_err *err);
 
 #endif

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "3-tables/mdtable.h"
+#include "base/md.h"
 #include "jdoc.h"
-#include "md.h"
-#include "mdtable.h"
 #include "recfacts.h"
 
 /* The facts shown, in order: key, its label (strings.json), software. */
@@ -14,10 +14,14 @@ static const struct {
     const char *key, *label;
     int software;
 } shown[] = {
-    {"container.release", "logfact_container", 1}, {"container.build", "logfact_build", 1},
-    {"framework.version", "env_framework", 1},     {"gpu.name", "env_gpu", 0},
-    {"gpu.driver", "env_driver", 1},               {"gpu.driver_cuda", "logfact_driver_cuda", 1},
-    {"cuda.version", "env_cuda", 1},               {"cudnn.version", "env_cudnn", 1},
+    {"container.release", "logfact_container", 1},
+    {"container.build", "logfact_build", 1},
+    {"framework.version", "env_framework", 1},
+    {"gpu.name", "env_gpu", 0},
+    {"gpu.driver", "env_driver", 1},
+    {"gpu.driver_cuda", "logfact_driver_cuda", 1},
+    {"cuda.version", "env_cuda", 1},
+    {"cudnn.version", "env_cudnn", 1},
     {"nccl.version", "env_nccl", 1},
 };
 
@@ -39,7 +43,7 @@ static char *framework_fact(const pr_record *r, int *line)
 
 /* Appends {label, value} to items: each distinct value of key across run's
  * records, linked to the first line that printed it. */
-static int add_distinct(const rm_world *w, const lang *l, const pr_run *run,
+static int add_distinct(const rmodel_world *w, const lang *l, const pr_run *run,
                         const pr_record *const *recs, size_t nrecs, const char *page_rel,
                         const char *key, const char *label, json_t *items)
 {
@@ -61,27 +65,28 @@ static int add_distinct(const rm_world *w, const lang *l, const pr_run *run,
                 pr_buf_puts(&v, lang_str(l, "list_sep"));
             pr_buf_clear(&text);
             pr_buf_printf(&text, "L%d", line);
-            pr_md_text(&v, val);
+            md_text(&v, val);
             pr_buf_puts(&v, " (");
-            pr_md_code_span(&v, r->case_name);
+            md_code_span(&v, r->case_name);
             pr_buf_puts(&v, " ");
-            mdt_log_line_link(w, page_rel, run, r, line, pr_buf_cstr(&text), &v);
+            mdtable_log_line_link(w, page_rel, run, r, line, pr_buf_cstr(&text), &v);
             pr_buf_puts(&v, ")");
         }
         free(val);
     }
     int any = v.len > 0;
     if (any)
-        json_array_append_new(items, json_pack("{s:s,s:s}", "label", lang_str(l, label), "value",
-                                               pr_buf_cstr(&v)));
+        json_array_append_new(
+            items, json_pack("{s:s,s:s}", "label", lang_str(l, label), "value", pr_buf_cstr(&v)));
     json_decref(seen);
     pr_buf_free(&v);
     pr_buf_free(&text);
     return any;
 }
 
-json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run,
-                  const pr_record *const *recs, size_t nrecs, const char *page_rel, int *software)
+json_t *logfacts_view_items(const rmodel_world *w, const lang *l, const pr_run *run,
+                            const pr_record *const *recs, size_t nrecs, const char *page_rel,
+                            int *software)
 {
     json_t *items = json_array();
     for (size_t k = 0; k < sizeof shown / sizeof *shown; k++)
@@ -95,12 +100,12 @@ json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run,
         const char *cmd = fact(recs[i], "command", &line);
         if (!cmd)
             continue;
-        pr_md_code_span(&v, cmd);
+        md_code_span(&v, cmd);
         pr_buf_puts(&v, " (");
-        pr_md_code_span(&v, recs[i]->case_name);
+        md_code_span(&v, recs[i]->case_name);
         pr_buf_printf(&text, "L%d", line);
         pr_buf_puts(&v, " ");
-        mdt_log_line_link(w, page_rel, run, recs[i], line, pr_buf_cstr(&text), &v);
+        mdtable_log_line_link(w, page_rel, run, recs[i], line, pr_buf_cstr(&text), &v);
         pr_buf_puts(&v, ")");
         json_array_append_new(items, json_pack("{s:s,s:s}", "label", lang_str(l, "logfact_command"),
                                                "value", pr_buf_cstr(&v)));
@@ -114,9 +119,9 @@ json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run,
         if (v.len)
             pr_buf_puts(&v, lang_str(l, "list_sep"));
         pr_buf_clear(&text);
-        pr_md_code_span(&text, recs[i]->case_name);
+        md_code_span(&text, recs[i]->case_name);
         pr_buf_printf(&text, " L%d", line);
-        mdt_log_line_link(w, page_rel, run, recs[i], line, pr_buf_cstr(&text), &v);
+        mdtable_log_line_link(w, page_rel, run, recs[i], line, pr_buf_cstr(&text), &v);
     }
     if (v.len)
         json_array_append_new(items, json_pack("{s:s,s:s}", "label", lang_str(l, "logfact_args"),

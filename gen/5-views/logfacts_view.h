@@ -7,20 +7,21 @@
  * source's README says, never in its place: where they disagree, the page
  * shows both.
  *
- * Memory: lfv_items returns a new JSON array the caller owns.
+ * Memory: logfacts_view_items returns a new JSON array the caller owns.
  */
 #ifndef PR_LOGFACTS_VIEW_H
 #define PR_LOGFACTS_VIEW_H
 
 #include <jansson.h>
 
-#include "lang.h"
-#include "rmodel.h"
+#include "2-model/rmodel.h"
+#include "template/lang.h"
 
 /* The items [{label, value}] (value Markdown) of the logs of recs[0..nrecs),
  * records of run (those a page shows), links relative to page_rel;
  * *software set when they name any software. */
-json_t *lfv_items(const rm_world *w, const lang *l, const pr_run *run,
-                  const pr_record *const *recs, size_t nrecs, const char *page_rel, int *software);
+json_t *logfacts_view_items(const rmodel_world *w, const lang *l, const pr_run *run,
+                            const pr_record *const *recs, size_t nrecs, const char *page_rel,
+                            int *software);
 
 #endif

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/md.h"
 #include "buf.h"
-#include "md.h"
 
 /* One system's score: from the first record of its run folder. */
 typedef struct score_row {
@@ -29,7 +29,7 @@ static double num(json_t *o, const char *key)
     return json_number_value(json_object_get(o, key));
 }
 
-void mlperf_view_set(const lang *l, const rm_fw *f, json_t *view, pr_err *err)
+void mlperf_view_set(const lang *l, const rmodel_fw *f, json_t *view, pr_err *err)
 {
     score_row *rows = pr_xcalloc(f->nrecs + 1, sizeof *rows);
     size_t n = 0;
@@ -66,15 +66,15 @@ void mlperf_view_set(const lang *l, const rm_fw *f, json_t *view, pr_err *err)
         const pr_record *r = rows[k].rec;
         json_t *s = json_object_get(r->metrics, "mlperf_score");
         json_t *batch = json_object_get(r->metrics, "global_batch_size");
-        const char *title = rows[k].plat ? (strcmp(l->code, "zh") ? rows[k].plat->title_en
-                                                                    : rows[k].plat->title_zh)
-                                         : rows[k].run->name;
+        const char *title =
+            rows[k].plat ? (strcmp(l->code, "zh") ? rows[k].plat->title_en : rows[k].plat->title_zh)
+                         : rows[k].run->name;
         pr_buf_puts(&b, "| ");
-        pr_md_cell(&b, title);
+        md_cell(&b, title);
         pr_buf_puts(&b, " | ");
-        const char *word = pr_platform_device_word(rows[k].plat);
-        json_t *cv = json_pack("{s:i, s:i, s:b, s:b, s:b, s:b, s:b}", "nodes", r->nodes,
-                               "per_node", r->gpus_per_node, "one_node", r->nodes == 1, "one",
+        const char *word = platform_device_word(rows[k].plat);
+        json_t *cv = json_pack("{s:i, s:i, s:b, s:b, s:b, s:b, s:b}", "nodes", r->nodes, "per_node",
+                               r->gpus_per_node, "one_node", r->nodes == 1, "one",
                                r->gpus_per_node == 1, "gpu", !strcmp(word, "gpu"), "thread",
                                !strcmp(word, "thread"), "core", !strcmp(word, "core"));
         lang_fmt(l, "mlperf_counts", cv, &b, err);
@@ -85,9 +85,9 @@ void mlperf_view_set(const lang *l, const rm_fw *f, json_t *view, pr_err *err)
         else
             pr_buf_puts(&b, "—");
         pr_buf_puts(&b, " | ");
-        pr_md_number(&b, num(s, "score_min"), 3);
+        md_number(&b, num(s, "score_min"), 3);
         pr_buf_puts(&b, " | ");
-        pr_md_number(&b, num(s, "unscaled_min"), 3);
+        md_number(&b, num(s, "unscaled_min"), 3);
         pr_buf_printf(&b, " | %.17g | ", num(s, "scaling_factor"));
         json_t *v = json_pack("{s:I, s:I, s:I}", "used",
                               json_integer_value(json_object_get(s, "runs_averaged")), "runs",

@@ -8,12 +8,12 @@
 
 #include <jansson.h>
 
+#include "2-model/rmodel.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 
 /* Sets view's "mlperf_scores" (a Markdown table) when f's records carry
  * MLPerf scores; else nothing. */
-void mlperf_view_set(const lang *l, const rm_fw *f, json_t *view, pr_err *err);
+void mlperf_view_set(const lang *l, const rmodel_fw *f, json_t *view, pr_err *err);
 
 #endif

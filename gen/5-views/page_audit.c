@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "2-model/sanity.h"
+#include "3-tables/compare.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/provenance.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 #include "jdoc.h"
-#include "md.h"
-#include "mdtable.h"
-#include "provenance.h"
-#include "sanity.h"
-#include "view.h"
 
 /* The titles the published tables give a model and a framework (the ids
  * when none does). */
@@ -37,12 +37,12 @@ static void titles_of(const pr_dataset *d, const char *model, const char *fw, co
 static void config_text(const char *precision, int bs, const char *batch_label, pr_buf *out)
 {
     pr_buf b = PR_BUF_INIT;
-    mdt_mode_name(precision, &b);
+    mdtable_mode_name(precision, &b);
     if (batch_label)
         pr_buf_printf(&b, " BS=%s", batch_label);
     else if (bs > 0)
         pr_buf_printf(&b, " BS=%d", bs);
-    pr_md_cell(out, pr_buf_cstr(&b));
+    md_cell(out, pr_buf_cstr(&b));
     pr_buf_free(&b);
 }
 
@@ -51,12 +51,12 @@ static void printed_cell(const pr_pub_table *t, const pr_pub_row *row, pr_buf *o
 {
     pr_buf text = PR_BUF_INIT;
     if (row->printed)
-        pr_md_cell(&text, row->printed);
+        md_cell(&text, row->printed);
     else
-        pr_md_number(&text, row->value, 2);
+        md_number(&text, row->value, 2);
     pr_buf_puts(&text, "†");
     if (t->source_url)
-        mdt_link_url(out, pr_buf_cstr(&text), t->source_url);
+        mdtable_link_url(out, pr_buf_cstr(&text), t->source_url);
     else
         pr_buf_puts(out, pr_buf_cstr(&text));
     pr_buf_free(&text);
@@ -72,7 +72,8 @@ static char *rule_text(const json_t *rule)
     for (size_t i = 0; keys[i]; i++) {
         json_t *v = json_object_get(rule, keys[i]);
         if (!v || (strcmp(keys[i], "trim") == 0 &&
-                   !(pr_json_str(rule, "reduce") && strcmp(pr_json_str(rule, "reduce"), "trimmed_mean") == 0)))
+                   !(pr_jdoc_json_str(rule, "reduce") &&
+                     strcmp(pr_jdoc_json_str(rule, "reduce"), "trimmed_mean") == 0)))
             continue;
         if (strcmp(keys[i], "round") == 0 && json_integer_value(v) < 0)
             continue;
@@ -87,7 +88,7 @@ static char *rule_text(const json_t *rule)
 static void rule_cell(const json_t *rule, pr_buf *out)
 {
     char *text = rule_text(rule);
-    pr_md_code_cell(out, text);
+    md_code_cell(out, text);
     free(text);
 }
 
@@ -96,36 +97,36 @@ static void case_cells(const lang *l, const pr_pub_table *t, const pr_pub_row *r
                        pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_cell(&b, t->framework_title ? t->framework_title : t->framework);
-    vw_md(rv, "framework", &b);
-    pr_md_cell(&b, pv_platform_title(l, t->platform));
-    vw_md(rv, "platform", &b);
+    md_cell(&b, t->framework_title ? t->framework_title : t->framework);
+    view_md(rv, "framework", &b);
+    md_cell(&b, provenance_platform_title(l, t->platform));
+    view_md(rv, "platform", &b);
     config_text(t->precision, t->batch_size, t->batch_label, &b);
-    vw_md(rv, "config", &b);
-    pv_count_label(l, t->platform, row->nodes, row->gpus, &b, err);
-    vw_md(rv, "gpus", &b);
+    view_md(rv, "config", &b);
+    platform_count_label(l, t->platform, row->nodes, row->gpus, &b, err);
+    view_md(rv, "gpus", &b);
     printed_cell(t, row, &b);
-    vw_md(rv, "printed", &b);
+    view_md(rv, "printed", &b);
     pr_buf_free(&b);
 }
 
 /* What the record's log gives, linked to it (‡: an imported log). */
-static void parsed_cells(const rm_world *w, const pr_run *run, const pr_record *r, int decimals,
+static void parsed_cells(const rmodel_world *w, const pr_run *run, const pr_record *r, int decimals,
                          json_t *rv)
 {
     pr_buf text = PR_BUF_INIT, b = PR_BUF_INIT;
     if (r->failed)
-        pr_md_cell(&text, r->fail_reason ? r->fail_reason : "failed");
+        md_cell(&text, r->fail_reason ? r->fail_reason : "failed");
     else
-        pr_md_number(&text, r->final_result, decimals + 3 > 6 ? 6 : decimals + 3);
+        md_number(&text, r->final_result, decimals + 3 > 6 ? 6 : decimals + 3);
     pr_buf_puts(&text, "‡");
-    mdt_log_link(w, "", run, r, pr_buf_cstr(&text), &b);
-    vw_md(rv, "parsed", &b);
-    pv_record_source(r, &b);
-    vw_md(rv, "log_source", &b);
+    mdtable_log_link(w, "", run, r, pr_buf_cstr(&text), &b);
+    view_md(rv, "parsed", &b);
+    provenance_record_source(r, &b);
+    view_md(rv, "log_source", &b);
     if (r->rule)
         rule_cell(r->rule, &b);
-    vw_md(rv, "rule", &b);
+    view_md(rv, "rule", &b);
     pr_buf_free(&text);
     pr_buf_free(&b);
 }
@@ -150,21 +151,20 @@ static void fit_cells(const json_t *fit, const pr_pub_row *row, json_t *rv)
     json_t *v = json_array_get(json_object_get(c, "values"), 0);
     pr_buf b = PR_BUF_INIT;
     rule_cell(json_object_get(c, "rule"), &b);
-    vw_md(rv, "alt_rule", &b);
-    int d = pr_data_pub_decimals(row);
-    pr_md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
-    vw_md(rv, "alt_value", &b);
-    cmp_signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
-    vw_md(rv, "alt_diff", &b);
+    view_md(rv, "alt_rule", &b);
+    int d = data_pub_decimals(row);
+    md_number(&b, json_number_value(v), d + 3 > 6 ? 6 : d + 3);
+    view_md(rv, "alt_value", &b);
+    compare_signed_pct(&b, 100.0 * (json_number_value(v) - row->value) / row->value);
+    view_md(rv, "alt_diff", &b);
     json_object_set_new(rv, kind, json_true());
     pr_buf_free(&b);
 }
 
-static void verdict_fields(const au_item *it, json_t *rv)
+static void verdict_fields(const audit_item *it, json_t *rv)
 {
-    static const char *const names[AU_NVERDICTS] = {"v_reproduced", "v_truncated",
-                                                    "v_differs",    "v_no_value",
-                                                    "v_no_log",     "v_partial_logs"};
+    static const char *const names[AU_NVERDICTS] = {
+        "v_reproduced", "v_truncated", "v_differs", "v_no_value", "v_no_log", "v_partial_logs"};
     json_object_set_new(rv, names[it->verdict], json_true());
     if (it->verdict == AU_PARTIAL_LOGS) {
         json_object_set_new(rv, "logs_published", json_integer(it->logs_published));
@@ -172,29 +172,29 @@ static void verdict_fields(const au_item *it, json_t *rv)
     }
     pr_buf b = PR_BUF_INIT;
     if (it->own == AU_TRUNCATED || it->own == AU_DIFFERS) {
-        pr_md_number(&b, it->rec->final_result, pr_data_pub_decimals(it->row));
-        vw_md(rv, "rounded", &b);
-        cmp_signed_pct(&b, it->diff_pct);
-        vw_md(rv, "diff", &b);
+        md_number(&b, it->rec->final_result, data_pub_decimals(it->row));
+        view_md(rv, "rounded", &b);
+        compare_signed_pct(&b, it->diff_pct);
+        view_md(rv, "diff", &b);
     }
     if (it->under) {
         /* Reproduced under another rule than the run set's: named, with
          * what it gives; the run set's own value stays the figure. */
         rule_cell(it->under, &b);
-        vw_md(rv, "under", &b);
-        int d = pr_data_pub_decimals(it->row);
-        pr_md_number(&b, it->under_value, d + 3 > 6 ? 6 : d + 3);
-        vw_md(rv, "under_value", &b);
+        view_md(rv, "under", &b);
+        int d = data_pub_decimals(it->row);
+        md_number(&b, it->under_value, d + 3 > 6 ? 6 : d + 3);
+        view_md(rv, "under_value", &b);
     }
     pr_buf_free(&b);
 }
 
-static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_err *err)
+static json_t *item_row(const rmodel_world *w, const lang *l, const audit_item *it, pr_err *err)
 {
     json_t *rv = json_object();
     case_cells(l, it->table, it->row, rv, err);
     if (it->rec) {
-        parsed_cells(w, it->run, it->rec, pr_data_pub_decimals(it->row), rv);
+        parsed_cells(w, it->run, it->rec, data_pub_decimals(it->row), rv);
         if (it->verdict != AU_REPRODUCED && it->fit)
             fit_cells(it->fit, it->row, rv);
     }
@@ -204,15 +204,15 @@ static json_t *item_row(const rm_world *w, const lang *l, const au_item *it, pr_
          * modes, and the batch sizes when they differ. */
         pr_buf b = PR_BUF_INIT;
         config_text(it->rec->precision, it->other_bs ? it->rec->batch_size : 0, NULL, &b);
-        vw_md(rv, "log_mode", &b);
+        view_md(rv, "log_mode", &b);
         config_text(it->table->precision, it->other_bs ? it->table->batch_size : 0, NULL, &b);
-        vw_md(rv, "table_mode", &b);
+        view_md(rv, "table_mode", &b);
         pr_buf_free(&b);
     }
     return rv;
 }
 
-static json_t *count(const au_model *m, au_verdict v)
+static json_t *count(const audit_model *m, audit_verdict v)
 {
     json_int_t n = 0;
     for (size_t i = 0; i < m->nitems; i++)
@@ -222,65 +222,65 @@ static json_t *count(const au_model *m, au_verdict v)
 
 /* The sanity flags (sanity.h) of the audited sources' published tables, as
  * a Markdown list: each item names the table, then what is odd. */
-static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, pr_buf *out,
+static void sanity_list(const lang *l, const pr_dataset *d, const audit_model *m, pr_buf *out,
                         pr_err *err)
 {
-    sn_notes sn;
-    sn_notes_init(&sn, 0);
+    sanity_notes sn;
+    sanity_notes_init(&sn, 0);
     const pr_pub_table **tabs = pr_xcalloc(d->npubs + 1, sizeof *tabs);
     for (size_t i = 0; i < d->npubs; i++)
         tabs[i] = &d->pubs[i];
     pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < d->npubs; i++) {
         const pr_pub_table *t = &d->pubs[i];
-        if (!au_audited(m, t->source_repo))
+        if (!audit_audited(m, t->source_repo))
             continue;
         pr_buf_clear(&who);
-        pr_md_text(&who, t->model_title ? t->model_title : t->model);
+        md_text(&who, t->model_title ? t->model_title : t->model);
         pr_buf_puts(&who, " · ");
-        pr_md_text(&who, t->framework_title ? t->framework_title : t->framework);
+        md_text(&who, t->framework_title ? t->framework_title : t->framework);
         pr_buf_puts(&who, " · ");
         config_text(t->precision, t->batch_size, t->batch_label, &who);
         pr_buf_puts(&who, " · ");
-        pr_md_text(&who, pv_platform_title(l, t->platform));
+        md_text(&who, provenance_platform_title(l, t->platform));
         pr_buf_puts(&who, " (");
-        pr_md_text(&who, t->label);
+        md_text(&who, t->label);
         pr_buf_puts(&who, ")");
         sn.who = pr_buf_cstr(&who);
-        sn_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
-        size_t n = sn_pub_points(t, pts);
-        sn_check_series(l, t->platform, pts, n, NULL, &sn, err);
+        sanity_point *pts = pr_xcalloc(t->nrows + 1, sizeof *pts);
+        size_t n = sanity_pub_points(t, pts);
+        sanity_check_series(l, t->platform, pts, n, NULL, &sn, err);
         free(pts);
-        const pr_pub_table *twin = sn_identical_in(t, tabs, d->npubs);
+        const pr_pub_table *twin = sanity_identical_in(t, tabs, d->npubs);
         if (twin)
-            sn_identical_note(l, twin, NULL, &sn, err);
+            sanity_identical_note(l, twin, NULL, &sn, err);
     }
     /* Figures whose logs are byte-identical (audit.h): evidence reused. */
     pr_buf first = PR_BUF_INIT, second = PR_BUF_INIT, logs = PR_BUF_INIT;
     sn.who = NULL;
     for (size_t i = 0; i < m->ntwins; i++) {
-        const au_item *pair[2] = {&m->items[m->twins[i].a], &m->items[m->twins[i].b]};
+        const audit_item *pair[2] = {&m->items[m->twins[i].a], &m->items[m->twins[i].b]};
         pr_buf *named[2] = {&first, &second};
         pr_buf_clear(&logs);
         for (int k = 0; k < 2; k++) {
             const pr_pub_table *t = pair[k]->table;
             pr_buf_clear(named[k]);
             pr_buf_puts(named[k], "[");
-            pr_md_text(named[k], t->model_title ? t->model_title : t->model);
+            md_text(named[k], t->model_title ? t->model_title : t->model);
             pr_buf_puts(named[k], " · ");
-            pr_md_text(named[k], t->framework_title ? t->framework_title : t->framework);
+            md_text(named[k], t->framework_title ? t->framework_title : t->framework);
             pr_buf_puts(named[k], " · ");
             config_text(t->precision, t->batch_size, t->batch_label, named[k]);
             pr_buf_puts(named[k], " · ");
-            pv_count_label(l, t->platform, pair[k]->row->nodes, pair[k]->row->gpus, named[k],
-                           err);
+            platform_count_label(l, t->platform, pair[k]->row->nodes, pair[k]->row->gpus, named[k],
+                                 err);
             pr_buf_printf(named[k], "](#%s)", pair[k]->anchor ? pair[k]->anchor : "");
             if (k)
                 pr_buf_puts(&logs, ", ");
-            pv_record_source(pair[k]->rec, &logs);
+            provenance_record_source(pair[k]->rec, &logs);
         }
-        sn_identical_logs_note(l, pr_buf_cstr(&first), pr_buf_cstr(&second),
-                               pr_buf_cstr(&logs), &sn, err);
+        sanity_identical_logs_note(l, pr_buf_cstr(&first), pr_buf_cstr(&second), pr_buf_cstr(&logs),
+                                   &sn, err);
     }
     pr_buf_free(&first);
     pr_buf_free(&second);
@@ -288,17 +288,17 @@ static void sanity_list(const lang *l, const pr_dataset *d, const au_model *m, p
     pr_buf_puts(out, pr_buf_cstr(&sn.notes));
     pr_buf_free(&who);
     free(tabs);
-    sn_notes_free(&sn);
+    sanity_notes_free(&sn);
 }
 
 /* The run sets behind the logged items of m whose model and platform make
  * key ("model\nplatform"), in first-seen order: the first item of each
  * into firsts (room for m->nitems); returns how many. */
-static size_t key_run_sets(const au_model *m, const char *key, const au_item **firsts)
+static size_t key_run_sets(const audit_model *m, const char *key, const audit_item **firsts)
 {
     size_t n = 0;
     for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *it = &m->items[i];
+        const audit_item *it = &m->items[i];
         if (!it->run || it->verdict == AU_NO_LOG)
             continue;
         char *k = pr_xasprintf("%s\n%s", it->table->model,
@@ -317,17 +317,17 @@ static size_t key_run_sets(const au_model *m, const char *key, const au_item **f
 /* The line saying what imported the logs of the run sets behind items
  * of m whose model and platform make key ("model\nplatform"): each
  * importer with its run sets, as their folders name it
- * (au_run_importer), and the run sets whose folders name none. */
-static void importers_line(const lang *l, const au_model *m, const char *key, pr_buf *out,
+ * (audit_run_importer), and the run sets whose folders name none. */
+static void importers_line(const lang *l, const audit_model *m, const char *key, pr_buf *out,
                            pr_err *err)
 {
-    const au_item **firsts = pr_xcalloc(m->nitems + 1, sizeof *firsts);
+    const audit_item **firsts = pr_xcalloc(m->nitems + 1, sizeof *firsts);
     size_t n = key_run_sets(m, key, firsts);
     const pr_run **runs = pr_xcalloc(n + 1, sizeof *runs);
     char **who = pr_xcalloc(n + 1, sizeof *who);
     for (size_t i = 0; i < n; i++) {
         runs[i] = firsts[i]->run;
-        who[i] = au_run_importer(runs[i]);
+        who[i] = audit_run_importer(runs[i]);
     }
     free(firsts);
     /* One clause per importer (in first-seen order), then the unnamed. */
@@ -347,12 +347,12 @@ static void importers_line(const lang *l, const au_model *m, const char *key, pr
                     continue;
                 if (sets.len)
                     pr_buf_puts(&sets, lang_str(l, "value_sep"));
-                pr_md_code_span(&sets, runs[j]->name);
+                md_code_span(&sets, runs[j]->name);
             }
             json_t *v = json_pack("{s:s}", "sets", pr_buf_cstr(&sets));
             if (!unnamed) {
                 pr_buf code = PR_BUF_INIT;
-                pr_md_code_span(&code, who[i]);
+                md_code_span(&code, who[i]);
                 json_object_set_new(v, "importer", json_string(pr_buf_cstr(&code)));
                 pr_buf_free(&code);
             }
@@ -379,26 +379,27 @@ static void importers_line(const lang *l, const au_model *m, const char *key, pr
  * ("model\nplatform"), in first-seen order, a list item: how many of its
  * published figures its rule reproduces, and how many a rule of the fit
  * search reproduces instead. */
-static void runset_rules(const lang *l, const au_model *m, const char *key, pr_buf *out,
+static void runset_rules(const lang *l, const audit_model *m, const char *key, pr_buf *out,
                          pr_err *err)
 {
-    const au_item **firsts = pr_xcalloc(m->nitems + 1, sizeof *firsts);
+    const audit_item **firsts = pr_xcalloc(m->nitems + 1, sizeof *firsts);
     size_t n = key_run_sets(m, key, firsts);
     for (size_t i = 0; i < n; i++) {
         const pr_run *run = firsts[i]->run;
-        const json_t *rule_json = firsts[i]->rec->rule; /* one rule per run set: its first record's */
+        const json_t *rule_json =
+            firsts[i]->rec->rule; /* one rule per run set: its first record's */
         size_t own, under, all;
-        au_run_counts(m, run, &own, &under, &all);
+        audit_run_counts(m, run, &own, &under, &all);
         pr_buf set = PR_BUF_INIT, rule = PR_BUF_INIT;
-        pr_md_code_span(&set, run->name);
+        md_code_span(&set, run->name);
         if (rule_json) { /* a list item, not a table cell: a plain code span */
             char *text = rule_text(rule_json);
-            pr_md_code_span(&rule, text);
+            md_code_span(&rule, text);
             free(text);
         }
-        json_t *v = json_pack("{s:s,s:s,s:I,s:I,s:I}", "set", pr_buf_cstr(&set), "rule",
-                              pr_buf_cstr(&rule), "own", (json_int_t)own, "n", (json_int_t)all,
-                              "under", (json_int_t)under);
+        json_t *v =
+            json_pack("{s:s,s:s,s:I,s:I,s:I}", "set", pr_buf_cstr(&set), "rule", pr_buf_cstr(&rule),
+                      "own", (json_int_t)own, "n", (json_int_t)all, "under", (json_int_t)under);
         pr_buf_free(&rule);
         if (!under)
             json_object_del(v, "under");
@@ -416,36 +417,36 @@ static void runset_rules(const lang *l, const au_model *m, const char *key, pr_b
  * pages link each figure here.  GitHub keeps the id (prefixing it
  * "user-content-", which its fragment handling adds back); the site and
  * the checker know this one form (cmarkx.h). */
-static void row_anchor(const au_item *it, json_t *rv)
+static void row_anchor(const audit_item *it, json_t *rv)
 {
     if (!it->anchor)
         return;
     pr_buf b = PR_BUF_INIT;
     pr_buf_printf(&b, "<a id=\"%s\"></a>", it->anchor);
-    vw_md(rv, "anchor", &b);
+    view_md(rv, "anchor", &b);
     pr_buf_free(&b);
 }
 
-json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err)
+json_t *page_audit_view(const rmodel_world *w, const lang *l, const audit_model *m, pr_err *err)
 {
     json_t *view = json_object();
-    vw_page(view, l);
+    view_page(view, l);
     json_t *repos = json_array(), *models = json_array(), *nolog = json_array();
     json_t *orphans = json_array(), *restated = json_array();
     for (size_t i = 0; i < m->nrepos; i++) {
         pr_buf b = PR_BUF_INIT;
-        pr_md_code_span(&b, m->repos[i]);
+        md_code_span(&b, m->repos[i]);
         json_array_append_new(repos, json_pack("{s:s}", "repo", pr_buf_cstr(&b)));
         pr_buf_free(&b);
     }
     /* figures with a log, grouped by model in data order */
     for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *it = &m->items[i];
+        const audit_item *it = &m->items[i];
         if (it->verdict == AU_NO_LOG) {
             json_t *rv = json_object();
             case_cells(l, it->table, it->row, rv, err);
-            vw_text(rv, "model", it->table->model_title ? it->table->model_title
-                                                        : it->table->model);
+            view_text(rv, "model",
+                      it->table->model_title ? it->table->model_title : it->table->model);
             row_anchor(it, rv);
             json_array_append_new(nolog, rv);
             continue;
@@ -455,27 +456,27 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
                                  it->table->platform ? it->table->platform->id : "");
         json_t *group = NULL;
         for (size_t g = 0; g < json_array_size(models) && !group; g++)
-            if (strcmp(pr_json_str(json_array_get(models, g), "id"), key) == 0)
+            if (strcmp(pr_jdoc_json_str(json_array_get(models, g), "id"), key) == 0)
                 group = json_array_get(models, g);
         if (!group) {
             group = json_object();
-            vw_str(group, "id", key);
+            view_str(group, "id", key);
             pr_buf title = PR_BUF_INIT;
             pr_buf_printf(&title, "%s · %s",
                           it->table->model_title ? it->table->model_title : it->table->model,
-                          pv_platform_title(l, it->table->platform));
-            vw_text(group, "title", pr_buf_cstr(&title));
+                          provenance_platform_title(l, it->table->platform));
+            view_text(group, "title", pr_buf_cstr(&title));
             pr_buf_free(&title);
             json_object_set_new(group, "rows", json_array());
             pr_buf imp = PR_BUF_INIT;
             importers_line(l, m, key, &imp, err);
             if (imp.len)
-                vw_md(group, "importers", &imp);
+                view_md(group, "importers", &imp);
             runset_rules(l, m, key, &imp, err);
             while (imp.len && imp.data[imp.len - 1] == '\n')
                 pr_buf_truncate(&imp, imp.len - 1);
             if (imp.len)
-                vw_md(group, "runset_rules", &imp);
+                view_md(group, "runset_rules", &imp);
             pr_buf_free(&imp);
             json_array_append_new(models, group);
         }
@@ -488,25 +489,25 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
         const pr_record *r = m->orphans[i].rec;
         json_t *rv = json_object();
         pr_buf b = PR_BUF_INIT;
-        const pr_platform *p = pr_data_record_platform(w->d, m->orphans[i].run, r);
+        const pr_platform *p = data_record_platform(w->d, m->orphans[i].run, r);
         const char *mt, *ft;
         titles_of(w->d, r->model, r->framework, &mt, &ft);
-        vw_text(rv, "model", mt);
-        pr_md_cell(&b, ft);
-        vw_md(rv, "framework", &b);
-        pr_md_cell(&b, pv_platform_title(l, p));
-        vw_md(rv, "platform", &b);
+        view_text(rv, "model", mt);
+        md_cell(&b, ft);
+        view_md(rv, "framework", &b);
+        md_cell(&b, provenance_platform_title(l, p));
+        view_md(rv, "platform", &b);
         config_text(r->precision, r->batch_size, NULL, &b);
-        vw_md(rv, "config", &b);
-        pv_count_label(l, p, r->nodes, r->gpu_num, &b, err);
-        vw_md(rv, "gpus", &b);
+        view_md(rv, "config", &b);
+        platform_count_label(l, p, r->nodes, r->gpu_num, &b, err);
+        view_md(rv, "gpus", &b);
         pr_buf_free(&b);
         parsed_cells(w, m->orphans[i].run, r, 2, rv);
         json_array_append_new(orphans, rv);
     }
     size_t agree = 0;
     for (size_t i = 0; i < m->nrestated; i++) {
-        const au_item *it = &m->restated[i];
+        const audit_item *it = &m->restated[i];
         int same = it->primary_row && it->row->printed && it->primary_row->printed &&
                    strcmp(it->row->printed, it->primary_row->printed) == 0;
         if (same) { /* its verdict against the log is the primary's, above */
@@ -517,7 +518,7 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
         pr_buf b = PR_BUF_INIT;
         if (it->primary_row) {
             printed_cell(it->primary, it->primary_row, &b);
-            vw_md(rv, "primary", &b);
+            view_md(rv, "primary", &b);
         }
         json_object_set_new(rv, "same", json_boolean(same));
         pr_buf_free(&b);
@@ -527,25 +528,25 @@ json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_
      * anchor a model page's cell links to (compare.h). */
     json_t *differs = json_array();
     for (size_t i = 0; i < m->nitems; i++) {
-        const au_item *it = &m->items[i];
+        const audit_item *it = &m->items[i];
         if (it->verdict != AU_DIFFERS)
             continue;
         json_t *rv = item_row(w, l, it, err);
         pr_buf h = PR_BUF_INIT;
-        cmp_audit_heading(l, it, &h, NULL, err);
-        vw_md(rv, "heading", &h);
+        compare_audit_heading(l, it, &h, NULL, err);
+        view_md(rv, "heading", &h);
         pr_buf_free(&h);
         json_array_append_new(differs, rv);
     }
     json_object_set_new(view, "has_differs", json_boolean(json_array_size(differs) > 0));
-    vw_str(view, "differs_intro", lang_str(l, "head_differs_intro"));
+    view_str(view, "differs_intro", lang_str(l, "head_differs_intro"));
     json_object_set_new(view, "differs", differs);
     pr_buf sanity = PR_BUF_INIT;
     sanity_list(l, w->d, m, &sanity, err);
     while (sanity.len && sanity.data[sanity.len - 1] == '\n')
         pr_buf_truncate(&sanity, sanity.len - 1);
     if (sanity.len)
-        vw_md(view, "sanity", &sanity);
+        view_md(view, "sanity", &sanity);
     pr_buf_free(&sanity);
     json_object_set_new(view, "repos", repos);
     json_object_set_new(view, "models", models);

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "md.h"
-#include "view.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 
 static void bench_number(pr_buf *out, double v)
 {
     /* Benchmarks span µs to GB/s: 3 significant decimals below 10, else 1. */
-    pr_md_number(out, v, v < 10 ? 3 : 1);
+    md_number(out, v, v < 10 ? 3 : 1);
 }
 
 /* What tells b's machine from another's: every field it records, as one
@@ -18,9 +18,8 @@ static void bench_number(pr_buf *out, double v)
 static char *machine_key(const pr_bench *b)
 {
     const pr_bench_machine *m = &b->machine;
-    return pr_xasprintf("%s\n%lld\n%lld\n%s\n%s", m->cpu_model ? m->cpu_model : "",
-                        m->cpu_count, m->memory_mb, m->os ? m->os : "",
-                        m->kernel ? m->kernel : "");
+    return pr_xasprintf("%s\n%lld\n%lld\n%s\n%s", m->cpu_model ? m->cpu_model : "", m->cpu_count,
+                        m->memory_mb, m->os ? m->os : "", m->kernel ? m->kernel : "");
 }
 
 /* Sets in view what the page says when its benchmarks are not of one
@@ -67,23 +66,23 @@ static void provenance_view(json_t *view, const pr_dataset *d)
 static void machine_view(json_t *bv, const pr_bench *b)
 {
     const pr_bench_machine *m = &b->machine;
-    vw_text(bv, "cpu", m->cpu_model);
+    view_text(bv, "cpu", m->cpu_model);
     if (m->cpu_count)
         json_object_set_new(bv, "cpus", json_integer((json_int_t)m->cpu_count));
     if (m->memory_mb) {
         pr_buf mem = PR_BUF_INIT;
         pr_buf_printf(&mem, "%.1f GiB", (double)m->memory_mb / 1024.0);
-        vw_md(bv, "memory", &mem);
+        view_md(bv, "memory", &mem);
     }
-    vw_text(bv, "os", m->os);
-    vw_text(bv, "kernel", m->kernel);
+    view_text(bv, "os", m->os);
+    view_text(bv, "kernel", m->kernel);
     if (b->commit) {
         /* twelve digits name it in this repository; the file keeps all */
         pr_buf id = PR_BUF_INIT;
         char *shorter = pr_xstrndup(b->commit, 12);
-        pr_md_code_span(&id, shorter);
+        md_code_span(&id, shorter);
         free(shorter);
-        vw_md(bv, "commit", &id);
+        view_md(bv, "commit", &id);
         if (b->dirty)
             json_object_set_new(bv, "dirty", json_true());
     }
@@ -93,29 +92,29 @@ static void machine_view(json_t *bv, const pr_bench *b)
  * benchmark with the machine and the commit it ran at, and a line at the
  * top when they are not one for the whole page.  A new view the caller
  * frees (json_decref). */
-json_t *page_bench_view(const rm_world *w, const lang *l)
+json_t *page_bench_view(const rmodel_world *w, const lang *l)
 {
     json_t *view = json_object();
-    vw_page(view, l);
+    view_page(view, l);
     provenance_view(view, w->d);
     json_t *list = json_array();
     int zh = strcmp(l->code, "zh") == 0;
     for (size_t i = 0; i < w->d->nbenches; i++) {
         const pr_bench *b = &w->d->benches[i];
         json_t *bv = json_object();
-        vw_text(bv, "title", zh ? b->title_zh : b->title_en);
-        vw_text(bv, "unit", b->unit);
-        vw_text(bv, "date", b->date);
+        view_text(bv, "title", zh ? b->title_zh : b->title_en);
+        view_text(bv, "unit", b->unit);
+        view_text(bv, "date", b->date);
         machine_view(bv, b);
-        vw_text(bv, "notes", pr_bitext_in(&b->notes, l->code));
+        view_text(bv, "notes", pr_bitext_in(&b->notes, l->code));
         pr_buf code = PR_BUF_INIT;
-        pr_md_code_span(&code, b->command);
-        vw_md(bv, "command", &code);
+        md_code_span(&code, b->command);
+        view_md(bv, "command", &code);
         json_t *rows = json_array();
         for (size_t j = 0; j < b->nresults; j++) {
             const pr_bench_result *r = &b->results[j];
             pr_buf med = PR_BUF_INIT, range = PR_BUF_INIT, rss = PR_BUF_INIT, tool = PR_BUF_INIT;
-            pr_md_cell(&tool, pr_bitext_in(&r->tool, l->code));
+            md_cell(&tool, pr_bitext_in(&r->tool, l->code));
             bench_number(&med, r->median);
             if (!isnan(r->min) && !isnan(r->max)) {
                 bench_number(&range, r->min);
@@ -150,18 +149,18 @@ json_t *page_bench_view(const rm_world *w, const lang *l)
             /* Computed from the two figures the page shows, never stored; the
              * label is the data's, else "of ÷ to" from the tools' names. */
             pr_buf r = PR_BUF_INIT, what = PR_BUF_INIT;
-            pr_md_number(&r, b->ratio_of->median / b->ratio_to->median, 2);
+            md_number(&r, b->ratio_of->median / b->ratio_to->median, 2);
             if (b->ratio_text.en)
                 pr_buf_puts(&what, pr_bitext_in(&b->ratio_text, l->code));
             else
                 pr_buf_printf(&what, "%s ÷ %s", pr_bitext_in(&b->ratio_of->tool, l->code),
                               pr_bitext_in(&b->ratio_to->tool, l->code));
-            vw_text(bv, "ratio_text", pr_buf_cstr(&what));
-            vw_md(bv, "ratio", &r);
+            view_text(bv, "ratio_text", pr_buf_cstr(&what));
+            view_md(bv, "ratio", &r);
             pr_buf_free(&what);
         }
         if (b->target_text.en) {
-            vw_text(bv, "target_text", pr_bitext_in(&b->target_text, l->code));
+            view_text(bv, "target_text", pr_bitext_in(&b->target_text, l->code));
             json_object_set_new(bv, "met", json_boolean(b->target_met));
             json_object_set_new(bv, "has_target", json_true());
         }

@@ -4,12 +4,12 @@
 
 #include <string.h>
 
-#include "md.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 #include "stats.h"
-#include "view.h"
 
 /* "r2", or "RUNSET r2" where side s pools several run sets. */
-static void run_name(const abm_side *s, const abm_unsteady *u, pr_buf *out)
+static void run_name(const abmodel_side *s, const abmodel_unsteady *u, pr_buf *out)
 {
     if (s->nruns > 1)
         pr_buf_printf(out, "%s ", u->run->name);
@@ -17,12 +17,12 @@ static void run_name(const abm_side *s, const abm_unsteady *u, pr_buf *out)
 }
 
 /* Why side's (A or B) unsteady runs of h are unsteady, one clause. */
-static void unsteady_clause(const lang *l, const abm_side *s, const abm_half *h, const char *side,
-                            pr_buf *out, pr_err *err)
+static void unsteady_clause(const lang *l, const abmodel_side *s, const abmodel_half *h,
+                            const char *side, pr_buf *out, pr_err *err)
 {
     pr_buf names = PR_BUF_INIT, details = PR_BUF_INIT, num = PR_BUF_INIT;
     for (size_t i = 0; i < h->nunsteady; i++) {
-        const abm_unsteady *u = &h->unsteady[i];
+        const abmodel_unsteady *u = &h->unsteady[i];
         const json_t *st = u->rec->steady;
         if (i) {
             pr_buf_puts(&names, ", ");
@@ -34,16 +34,15 @@ static void unsteady_clause(const lang *l, const abm_side *s, const abm_half *h,
         json_t *v = json_pack("{s:s}", "run", pr_buf_cstr(&num));
         json_t *step = json_object_get(st, "regime_step");
         pr_buf_clear(&num);
-        pr_md_number(&num, json_number_value(json_object_get(st, "cv")) * 100,
-                     PR_DECIMALS_PERCENT);
+        md_number(&num, json_number_value(json_object_get(st, "cv")) * 100, PR_DECIMALS_PERCENT);
         json_object_set_new(v, "cv", json_string(pr_buf_cstr(&num)));
         if (step)
             json_object_set_new(v, "step", json_integer(json_integer_value(step)));
         lang_fmt(l, step ? "ab_gate_run_regime" : "ab_gate_run_cv", v, &details, err);
         json_decref(v);
     }
-    json_t *v = json_pack("{s:s,s:s,s:s,s:b}", "runs", pr_buf_cstr(&names), "side", side,
-                          "details", pr_buf_cstr(&details), "many", h->nunsteady > 1);
+    json_t *v = json_pack("{s:s,s:s,s:s,s:b}", "runs", pr_buf_cstr(&names), "side", side, "details",
+                          pr_buf_cstr(&details), "many", h->nunsteady > 1);
     lang_fmt(l, "ab_gate_unsteady", v, out, err);
     json_decref(v);
     pr_buf_free(&names);
@@ -53,8 +52,8 @@ static void unsteady_clause(const lang *l, const abm_side *s, const abm_half *h,
 
 /* The gate's words for cell x of c: "not judged: runs r2, r3 of B
  * unsteady (r2: CV 26.7 %; r3: regime change at step 7)". */
-void pcg_words(const lang *l, const abm_cmp *c, const abm_cell *x, pr_buf *out,
-                       pr_err *err)
+void page_compare_gate_words(const lang *l, const abmodel_cmp *c, const abmodel_cell *x,
+                             pr_buf *out, pr_err *err)
 {
     pr_buf why = PR_BUF_INIT;
     if (x->gate & ABM_GATE_RANGE) {
@@ -63,7 +62,7 @@ void pcg_words(const lang *l, const abm_cmp *c, const abm_cell *x, pr_buf *out,
         json_decref(none);
     }
     for (int side = 0; side < 2; side++) {
-        const abm_half *h = side ? &x->b : &x->a;
+        const abmodel_half *h = side ? &x->b : &x->a;
         if (!(x->gate & ABM_GATE_UNSTEADY) || !h->nunsteady)
             continue;
         if (why.len)
@@ -72,8 +71,8 @@ void pcg_words(const lang *l, const abm_cmp *c, const abm_cell *x, pr_buf *out,
     }
     if (x->gate & ABM_GATE_IMPLAUSIBLE) {
         pr_buf r = PR_BUF_INIT, m = PR_BUF_INIT;
-        pr_md_number(&r, x->r.ratio, PC_RATIO_DECIMALS);
-        pr_md_number(&m, c->max_effect, pr_stats_shortest_decimals(c->max_effect));
+        md_number(&r, x->r.ratio, PC_RATIO_DECIMALS);
+        md_number(&m, c->max_effect, pr_stats_shortest_decimals(c->max_effect));
         json_t *v = json_pack("{s:s,s:s}", "ratio", pr_buf_cstr(&r), "max", pr_buf_cstr(&m));
         if (why.len)
             pr_buf_puts(&why, lang_str(l, "list_sep"));
@@ -89,12 +88,13 @@ void pcg_words(const lang *l, const abm_cmp *c, const abm_cell *x, pr_buf *out,
 }
 
 /* The gate's bits as keys, ";"-joined, in this order: "" when judged. */
-void pcg_keys(unsigned gate, pr_buf *out)
+void page_compare_gate_keys(unsigned gate, pr_buf *out)
 {
     static const struct {
         unsigned bit;
         const char *key;
-    } keys[] = {{ABM_GATE_UNSTEADY, "unsteady"}, {ABM_GATE_IMPLAUSIBLE, "implausible"},
+    } keys[] = {{ABM_GATE_UNSTEADY, "unsteady"},
+                {ABM_GATE_IMPLAUSIBLE, "implausible"},
                 {ABM_GATE_RANGE, "out_of_range"}};
     const char *sep = "";
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
@@ -106,28 +106,29 @@ void pcg_keys(unsigned gate, pr_buf *out)
 
 /* null when judged, else {"why": [keys], "unsteady": [{side, run_set,
  * case, repeat, steady}], "max_effect"}. */
-json_t *pcg_json(const abm_cmp *c, const abm_cell *x)
+json_t *page_compare_gate_json(const abmodel_cmp *c, const abmodel_cell *x)
 {
     if (!x->gate)
         return json_null();
     pr_buf k = PR_BUF_INIT;
-    pcg_keys(x->gate, &k);
+    page_compare_gate_keys(x->gate, &k);
     json_t *o = json_object(), *why = json_array(), *runs = json_array();
     for (char *p = strtok(k.data, ";"); p; p = strtok(NULL, ";"))
         json_array_append_new(why, json_string(p));
     pr_buf_free(&k);
     for (int side = 0; side < 2; side++) {
-        const abm_half *h = side ? &x->b : &x->a;
+        const abmodel_half *h = side ? &x->b : &x->a;
         for (size_t i = 0; i < h->nunsteady; i++) {
             const pr_record *r = h->unsteady[i].rec;
-            json_array_append_new(runs, json_pack("{s:s,s:s,s:s,s:i,s:O}", "side",
-                                                  side ? "b" : "a", "run_set",
-                                                  h->unsteady[i].run->name, "case", r->case_name,
-                                                  "repeat", r->repeat, "steady", r->steady));
+            json_array_append_new(runs, json_pack("{s:s,s:s,s:s,s:i,s:O}", "side", side ? "b" : "a",
+                                                  "run_set", h->unsteady[i].run->name, "case",
+                                                  r->case_name, "repeat", r->repeat, "steady",
+                                                  r->steady));
         }
     }
     json_object_set_new(o, "why", why);
     json_object_set_new(o, "unsteady", runs);
-    json_object_set_new(o, "max_effect", c->max_effect > 0 ? json_real(c->max_effect) : json_null());
+    json_object_set_new(o, "max_effect",
+                        c->max_effect > 0 ? json_real(c->max_effect) : json_null());
     return o;
 }

@@ -5,29 +5,30 @@
  * and the CSV's gate column.  page_compare.c calls it; one file, so that
  * the page's own layout stays apart from the gate's wording.
  *
- * Memory: buffers are the caller's; pcg_json returns a new reference.
+ * Memory: buffers are the caller's; page_compare_gate_json returns a new reference.
  */
 #ifndef PR_PAGE_COMPARE_GATE_H
 #define PR_PAGE_COMPARE_GATE_H
 
 #include <jansson.h>
 
-#include "abmodel.h"
+#include "2-model/abmodel.h"
 #include "buf.h"
 #include "err.h"
-#include "lang.h"
+#include "template/lang.h"
 
 /* Ratios are printed with this many decimals on the page and in the gate's
  * words. */
 #define PC_RATIO_DECIMALS 3
 
 /* Appends "not judged: WHY" for cell x of c (x->gate set) in l's language. */
-void pcg_words(const lang *l, const abm_cmp *c, const abm_cell *x, pr_buf *out, pr_err *err);
+void page_compare_gate_words(const lang *l, const abmodel_cmp *c, const abmodel_cell *x,
+                             pr_buf *out, pr_err *err);
 /* Appends the gate's bits as keys, ";"-joined, in this order: unsteady,
  * implausible, out_of_range; nothing when 0. */
-void pcg_keys(unsigned gate, pr_buf *out);
+void page_compare_gate_keys(unsigned gate, pr_buf *out);
 /* null when x is judged, else {"why": [keys], "unsteady": [{side, run_set,
  * case, repeat, steady}], "max_effect"}. */
-json_t *pcg_json(const abm_cmp *c, const abm_cell *x);
+json_t *page_compare_gate_json(const abmodel_cmp *c, const abmodel_cell *x);
 
 #endif

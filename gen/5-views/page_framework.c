@@ -20,25 +20,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_words.h"
-#include "compare.h"
+#include "1-load/runset.h"
+#include "2-model/sanity.h"
+#include "3-tables/compare.h"
+#include "3-tables/config_words.h"
+#include "3-tables/fw_pubtab.h"
+#include "3-tables/fw_tables.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/provenance.h"
+#include "3-tables/rule_words.h"
+#include "3-tables/view.h"
+#include "4-charts/steptrace.h"
+#include "base/md.h"
 #include "env_view.h"
 #include "fw_order.h"
 #include "fw_summary.h"
-#include "fw_pubtab.h"
-#include "fw_tables.h"
-#include "md.h"
 #include "mlperf_view.h"
-#include "mdtable.h"
 #include "page_hw.h"
-#include "provenance.h"
-#include "rule_words.h"
-#include "sanity.h"
 #include "stats.h"
-#include "runset.h"
 #include "steps.h"
-#include "steptrace.h"
-#include "view.h"
 
 /* ---------------------------------------------------------------- sections */
 
@@ -46,7 +46,7 @@
  * cases it measured (the suite's rule when no record names one), into
  * "rules"; their JSON (shortest form, no float noise) into "rules_json",
  * for a collapsed block. */
-static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
+static void rule_notes(json_t *view, const lang *l, const rmodel_fw *f, pr_err *err)
 {
     json_t *rules = json_array();
     json_t *seen = json_object();
@@ -54,13 +54,13 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
         const pr_record *r = f->recs[i];
         if (!r->rule)
             continue;
-        char *text = rw_json_shortest(r->rule);
+        char *text = rule_words_json_shortest(r->rule);
         json_t *count = json_object_get(seen, text);
         json_object_set_new(seen, text, json_integer(count ? json_integer_value(count) + 1 : 1));
         free(text);
     }
     if (!json_object_size(seen) && f->suite && f->suite->rule) {
-        char *text = rw_json_shortest(f->suite->rule);
+        char *text = rule_words_json_shortest(f->suite->rule);
         json_object_set_new(seen, text, json_integer(0));
         free(text);
     }
@@ -80,7 +80,7 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
     for (size_t i = 0; i < n; i++) {
         pr_buf words = PR_BUF_INIT, b = PR_BUF_INIT;
         json_t *rule = json_loads(keys[i], 0, NULL);
-        rw_words(l, rule, &words, err);
+        rule_words(l, rule, &words, err);
         json_decref(rule);
         json_int_t cases = json_integer_value(json_object_get(seen, keys[i]));
         json_t *v = json_pack("{s:s,s:I,s:b,s:b}", "rule", pr_buf_cstr(&words), "cases", cases,
@@ -90,13 +90,13 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
         json_decref(v);
         if (all.len)
             pr_buf_puts(&all, lang_str(l, "list_sep"));
-        pr_md_code_span(&all, keys[i]);
+        md_code_span(&all, keys[i]);
         pr_buf_free(&words);
         pr_buf_free(&b);
     }
     if (all.len) {
         json_object_set_new(view, "rules_json", json_string(pr_buf_cstr(&all)));
-        vw_str(view, "rules_json_title", lang_str(l, "fwp_rules_json"));
+        view_str(view, "rules_json_title", lang_str(l, "fwp_rules_json"));
     }
     pr_buf_free(&all);
     free(keys);
@@ -108,23 +108,23 @@ static void rule_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
 
 /* The suite's file and the steps to reproduce (its description, in the
  * page's language, is set by the caller). */
-static void suite_view(const rm_world *w, const pr_suite *s, const char *page_rel, json_t *view)
+static void suite_view(const rmodel_world *w, const pr_suite *s, const char *page_rel, json_t *view)
 {
-    vw_text(view, "framework_version", s->framework_version);
-    vw_text(view, "mission_name", s->mission_name);
-    char *suite_rel = rm_link_to(w, page_rel, s->path);
+    view_text(view, "framework_version", s->framework_version);
+    view_text(view, "mission_name", s->mission_name);
+    char *suite_rel = rmodel_link_to(w, page_rel, s->path);
     pr_buf b = PR_BUF_INIT;
     /* The template writes the target as it is: encoded here, so that a
      * suite file named "F).json" or "a#b.json" still links to itself. */
-    pr_md_link_path(&b, suite_rel);
+    md_link_path(&b, suite_rel);
     json_object_set_new(view, "suite_link", json_string(pr_buf_cstr(&b)));
     pr_buf_clear(&b);
-    pr_md_code_span(&b, s->path);
-    vw_md(view, "suite_path", &b);
+    md_code_span(&b, s->path);
+    view_md(view, "suite_path", &b);
     free(suite_rel);
     steps_view(s, 0, view);
     if (s->image)
-        vw_text(view, "image", s->image);
+        view_text(view, "image", s->image);
 }
 
 /* What a run set's steps show (a copy the caller decrefs): its view less
@@ -133,8 +133,8 @@ static void suite_view(const rm_world *w, const pr_suite *s, const char *page_re
 static json_t *shown_steps(const json_t *sv)
 {
     json_t *c = json_deep_copy(sv);
-    static const char *const own[] = {"title", "run", "suite_link", "runs", "measure_block",
-                                       "perfrepro_cases_block"};
+    static const char *const own[] = {"title", "run",           "suite_link",
+                                      "runs",  "measure_block", "perfrepro_cases_block"};
     for (size_t i = 0; i < sizeof own / sizeof *own; i++)
         json_object_del(c, own[i]);
     size_t i;
@@ -146,8 +146,8 @@ static json_t *shown_steps(const json_t *sv)
 
 /* The steps of each run set of f's figures that keeps the suite its runs
  * ran (RUN/suite.json): "runset_steps", and "has_runset_steps". */
-static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel,
-                         json_t *view)
+static void runset_steps(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                         const char *page_rel, json_t *view)
 {
     json_t *list = json_array();
     pr_buf b = PR_BUF_INIT;
@@ -159,36 +159,37 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
         if (seen)
             continue;
         json_t *sv = json_object();
-        vw_text(sv, "title", rs_title(run, l->code));
-        pr_md_code_span(&b, run->name);
-        vw_md(sv, "run", &b);
-        char *rel = rm_link_to(w, page_rel, run->suite->path);
-        pr_md_link_path(&b, rel);
+        view_text(sv, "title", runset_title(run, l->code));
+        md_code_span(&b, run->name);
+        view_md(sv, "run", &b);
+        char *rel = rmodel_link_to(w, page_rel, run->suite->path);
+        md_link_path(&b, rel);
         json_object_set_new(sv, "suite_link", json_string(pr_buf_cstr(&b)));
         pr_buf_clear(&b);
         free(rel);
-        pr_md_code_span(&b, "suite.json");
-        vw_md(sv, "suite_path", &b);
-        vw_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
+        md_code_span(&b, "suite.json");
+        view_md(sv, "suite_path", &b);
+        view_text(sv, "description", pr_bitext_in(&run->suite->description, l->code));
         steps_view(run->suite, 1, sv);
         /* Run sets whose suites give the same steps (same description,
          * code, set-up and commands) are shown once, naming each. */
-        json_t *one = json_pack("{s:O,s:O,s:O}", "title", json_object_get(sv, "title"), "run",
-                                json_object_get(sv, "run"), "suite_link",
-                                json_object_get(sv, "suite_link"));
-        json_object_set_new(one, "suite_path", json_string(json_string_value(json_object_get(sv, "suite_path"))));
+        json_t *one =
+            json_pack("{s:O,s:O,s:O}", "title", json_object_get(sv, "title"), "run",
+                      json_object_get(sv, "run"), "suite_link", json_object_get(sv, "suite_link"));
+        json_object_set_new(one, "suite_path",
+                            json_string(json_string_value(json_object_get(sv, "suite_path"))));
         /* Its folded block's summary names when and where it ran. */
         pr_buf when = PR_BUF_INIT;
         const pr_platform *machine = run->platform;
         for (size_t k = i; k < f->nrecs && !machine; k++) /* its records' machine */
             machine = f->runs[k] == run ? f->rec_plats[k] : NULL;
-        if (rs_dates(run, &when) && machine)
+        if (runset_dates(run, &when) && machine)
             pr_buf_puts(&when, lang_str(l, "list_sep"));
         if (machine)
-            pr_buf_puts(&when, pv_platform_title(l, machine));
+            pr_buf_puts(&when, provenance_platform_title(l, machine));
         if (when.len) {
             pr_buf_clear(&b);
-            pr_md_text(&b, pr_buf_cstr(&when));
+            md_text(&b, pr_buf_cstr(&when));
             json_object_set_new(one, "when", json_string(pr_buf_cstr(&b)));
             pr_buf_clear(&b); /* else the next run set's folder name follows it */
         }
@@ -223,15 +224,15 @@ static void runset_steps(const rm_world *w, const lang *l, const rm_fw *f, const
 }
 
 /* The log list's entry of record rec (cell of c, run run). */
-static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const rm_cfg *c,
-                     const pr_run *run, const pr_record *rec, const char *page_rel, json_t *logs,
-                     pr_err *err)
+static void log_item(const rmodel_world *w, const lang *l, const chartspec_queue *oc,
+                     const rmodel_cfg *c, const pr_run *run, const pr_record *rec,
+                     const char *page_rel, json_t *logs, pr_err *err)
 {
     pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
     config_words_name(l, c, &name, err);
     json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b,s:b,s:b}", "nodes", rec->nodes, "gpus",
                            rec->gpu_num, "config", pr_buf_cstr(&name), "repeat", rec->repeat,
-                           "case", rec->case_name, "cpu", pv_is_cpu(c->platform), "one_node",
+                           "case", rec->case_name, "cpu", platform_is_cpu(c->platform), "one_node",
                            rec->nodes == 1, "one_gpu", rec->gpu_num == 1);
     if (rec->failed) {
         pr_buf why = PR_BUF_INIT;
@@ -241,21 +242,22 @@ static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const
         pr_buf_free(&why);
     }
     lang_fmt(l, "log_link", lv, &text, err);
-    mdt_log_link(w, page_rel, run, rec, pr_buf_cstr(&text), &item);
+    mdtable_log_link(w, page_rel, run, rec, pr_buf_cstr(&text), &item);
     /* An imported log names where it was published, after its link (links
      * do not nest). */
     if (strcmp(rec->origin, "parsed") == 0) {
         pr_buf src = PR_BUF_INIT;
-        pv_record_source(rec, &src);
-        json_t *sv = json_pack("{s:s}", "source", src.len ? pr_buf_cstr(&src)
-                                                         : lang_str(l, "imported_source_unknown"));
+        provenance_record_source(rec, &src);
+        json_t *sv =
+            json_pack("{s:s}", "source",
+                      src.len ? pr_buf_cstr(&src) : lang_str(l, "imported_source_unknown"));
         pr_buf_putc(&item, ' ');
         lang_fmt(l, "log_source", sv, &item, err);
         json_decref(sv);
         pr_buf_free(&src);
     }
     /* The records the figure came from, drawn (steptrace.h). */
-    st_trace_md(w, l, oc, run, rec, page_rel, &item, err);
+    steptrace_trace_md(w, l, oc, run, rec, page_rel, &item, err);
     json_array_append_new(logs, json_pack("{s:s}", "link", pr_buf_cstr(&item)));
     json_decref(lv);
     pr_buf_free(&name);
@@ -266,7 +268,7 @@ static void log_item(const rm_world *w, const lang *l, const cs_queue *oc, const
 /* The page's data date, stated as what it is: the span of the run sets'
  * dates, then the span of the published sources' dates; "—" when neither
  * states one.  Sets view's "date" (Markdown). */
-static void data_date(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
+static void data_date(json_t *view, const lang *l, const rmodel_fw *f, pr_err *err)
 {
     pr_buf out = {0};
     const struct {
@@ -292,19 +294,19 @@ static void data_date(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
     }
     if (!out.len)
         pr_buf_puts(&out, lang_str(l, "state_none"));
-    vw_str(view, "date", pr_buf_cstr(&out));
+    view_str(view, "date", pr_buf_cstr(&out));
     pr_buf_free(&out);
 }
 
 /* Every log, in table order: by configuration, row, then repeat. */
-static json_t *logs_list(const rm_world *w, const lang *l, const cs_queue *oc, const rm_fw *f,
-                         const char *page_rel, pr_err *err)
+static json_t *logs_list(const rmodel_world *w, const lang *l, const chartspec_queue *oc,
+                         const rmodel_fw *f, const char *page_rel, pr_err *err)
 {
     json_t *logs = json_array();
     for (size_t i = 0; i < f->ncfgs; i++) {
-        const rm_cfg *c = &f->cfgs[i];
+        const rmodel_cfg *c = &f->cfgs[i];
         for (size_t r = 0; r < c->ncells; r++) {
-            const rm_cell *cell = &c->cells[r];
+            const rmodel_cell *cell = &c->cells[r];
             /* By repeat, stable (data order within one): repeats need not
              * start at 1, a cell's imported logs may follow its runs. */
             size_t *ord = pr_xcalloc(cell->nrecs + 1, sizeof *ord);
@@ -315,8 +317,7 @@ static json_t *logs_list(const rm_world *w, const lang *l, const cs_queue *oc, c
                 ord[k] = j;
             }
             for (size_t j = 0; j < cell->nrecs; j++)
-                log_item(w, l, oc, c, cell->runs[ord[j]], cell->recs[ord[j]], page_rel, logs,
-                         err);
+                log_item(w, l, oc, c, cell->runs[ord[j]], cell->recs[ord[j]], page_rel, logs, err);
             free(ord);
         }
     }
@@ -359,37 +360,37 @@ static void chart_md(pr_buf *b)
  * figures come from, the other sources of its cells, its chart and its
  * published tables.  *several set when a cell has other sources.  Returns 0,
  * or -1 with err set (a chart failed). */
-static int config_view(const rm_world *w, const lang *l, const rm_fw *f, const rm_cfg *c,
-                       const char *page_rel, cs_queue *oc, vw_notes *nt, int *several,
-                       json_t *cv, pr_err *err)
+static int config_view(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                       const rmodel_cfg *c, const char *page_rel, chartspec_queue *oc,
+                       view_notes *nt, int *several, json_t *cv, pr_err *err)
 {
     pr_buf b = PR_BUF_INIT;
     int rc = -1;
     config_words_name(l, c, &b, err);
-    vw_md(cv, "name", &b);
+    view_md(cv, "name", &b);
     /* FP32 on a TF32 device: kept as the sources label it, with what that
      * label may hide. */
     if (c->platform && c->platform->tf32 && strcmp(c->precision, "fp32") == 0)
-        vw_str(cv, "fp32_note", lang_str(l, "fp32_on_tf32"));
+        view_str(cv, "fp32_note", lang_str(l, "fp32_on_tf32"));
     int runs = 0;
     for (size_t i = 0; i < c->ncells; i++)
         runs |= c->cells[i].nrecs > 0;
     if (c->has_repro && runs) {
-        fwt_repro_table(w, l, f, c, page_rel, nt, &b, err);
+        fw_tables_repro_table(w, l, f, c, page_rel, nt, &b, err);
         md_trim_nl(&b);
-        vw_md(cv, "repro_table", &b);
+        view_md(cv, "repro_table", &b);
     }
     /* Where each imported log comes from is said once, in the log list;
      * the other sources of a cell are in the published tables below. */
     for (size_t i = 0; i < c->ncells; i++)
         *several |= c->cells[i].nalts > 0;
     /* The chart's axis says GPUs: none for a CPU machine. */
-    if (oc->charts && !pv_is_cpu(c->platform)) {
-        if (cs_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0)
+    if (oc->charts && !platform_is_cpu(c->platform)) {
+        if (chartspec_fw_scaling(l, f, c, page_rel, oc, &b, err) < 0)
             goto out;
         chart_md(&b);
         if (b.len)
-            vw_md(cv, "chart", &b);
+            view_md(cv, "chart", &b);
     }
     rc = 0;
 out:
@@ -400,27 +401,27 @@ out:
 /* The cases of f->cfgs[first, end) the suite plans and nothing has run
  * nor published yet, as one sentence ("Planned: FP32 BS=128 (1×1, 1×8)");
  * nothing when none.  They are no cells of the tables. */
-static void planned_list(const lang *l, const rm_fw *f, size_t first, size_t end, pr_buf *out,
+static void planned_list(const lang *l, const rmodel_fw *f, size_t first, size_t end, pr_buf *out,
                          pr_err *err)
 {
     pr_buf list = PR_BUF_INIT, counts = PR_BUF_INIT;
     for (size_t i = first; i < end; i++) {
-        const rm_cfg *c = &f->cfgs[i];
+        const rmodel_cfg *c = &f->cfgs[i];
         pr_buf_clear(&counts);
         for (size_t r = 0; r < c->ncells; r++) {
             if (c->cells[r].origin != RM_PLANNED)
                 continue;
             if (counts.len)
                 pr_buf_puts(&counts, lang_str(l, "fwp_runset_sep"));
-            pv_count_label(l, c->platform, c->cells[r].nodes, c->cells[r].gpus, &counts, err);
+            platform_count_label(l, c->platform, c->cells[r].nodes, c->cells[r].gpus, &counts, err);
         }
         if (!counts.len)
             continue;
         char *name = config_words_short(l, c, 1, err);
         pr_buf md = PR_BUF_INIT;
-        pr_md_text(&md, name);
-        json_t *v = json_pack("{s:s,s:s}", "config", pr_buf_cstr(&md), "counts",
-                              pr_buf_cstr(&counts));
+        md_text(&md, name);
+        json_t *v =
+            json_pack("{s:s,s:s}", "config", pr_buf_cstr(&md), "counts", pr_buf_cstr(&counts));
         if (list.len)
             pr_buf_puts(&list, lang_str(l, "list_sep"));
         lang_fmt(l, "fwp_planned_item", v, &list, err);
@@ -439,8 +440,8 @@ static void planned_list(const lang *l, const rm_fw *f, size_t first, size_t end
 
 /* The results of one platform, f->cfgs[first, end): its summary table,
  * speedup chart and configurations.  Returns 0, or -1 with err set. */
-static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_t first,
-                         size_t end, const char *page_rel, cs_queue *oc, vw_notes *nt,
+static int platform_view(const rmodel_world *w, const lang *l, const rmodel_fw *f, size_t first,
+                         size_t end, const char *page_rel, chartspec_queue *oc, view_notes *nt,
                          int *several, json_t *pv, pr_err *err)
 {
     const pr_platform *p = f->cfgs[first].platform;
@@ -455,11 +456,12 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
         for (size_t r = 0; r < f->cfgs[i].ncells; r++)
             figures |= f->cfgs[i].cells[r].nrecs > 0 || f->cfgs[i].cells[r].pub ||
                        f->cfgs[i].cells[r].nalts > 0;
-    vw_text(pv, "title", p        ? pv_platform_title(l, p)
-                         : figures ? lang_str(l, "platform_none_title")
-                                   : lang_str(l, "platform_planned_title"));
+    view_text(pv, "title",
+              p         ? provenance_platform_title(l, p)
+              : figures ? lang_str(l, "platform_none_title")
+                        : lang_str(l, "platform_planned_title"));
     if (!p && figures)
-        vw_str(pv, "platform_note", lang_str(l, "platform_none_note"));
+        view_str(pv, "platform_note", lang_str(l, "platform_none_note"));
     /* Without runs every summary cell would be the primary published
      * figure, which the platform's published table gives already (its
      * first row per configuration): no summary then. */
@@ -468,21 +470,21 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
         for (size_t r = 0; r < f->cfgs[i].ncells; r++)
             runs |= f->cfgs[i].cells[r].nrecs > 0;
     if (runs || !f->npubs) {
-        fwt_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
+        fw_tables_summary_table(w, l, f, first, end, page_rel, nt, &b, err);
         md_trim_nl(&b);
         if (b.len)
-            vw_md(pv, "summary_table", &b);
+            view_md(pv, "summary_table", &b);
     }
-    if (oc->charts && !pv_is_cpu(p)) {
-        /* cs_fw_efficiency draws one chart per platform: given this one's. */
-        rm_fw one = *f;
+    if (oc->charts && !platform_is_cpu(p)) {
+        /* chartspec_fw_efficiency draws one chart per platform: given this one's. */
+        rmodel_fw one = *f;
         one.cfgs = f->cfgs + first;
         one.ncfgs = end - first;
-        if (cs_fw_efficiency(l, w->audit, &one, page_rel, oc, &b, err) < 0)
+        if (chartspec_fw_efficiency(l, w->audit, &one, page_rel, oc, &b, err) < 0)
             goto out;
         chart_md(&b);
         if (b.len)
-            vw_md(pv, "speedup_chart", &b);
+            view_md(pv, "speedup_chart", &b);
     }
     for (size_t i = first; i < end; i++) {
         json_t *cv = json_object();
@@ -502,23 +504,23 @@ static int platform_view(const rm_world *w, const lang *l, const rm_fw *f, size_
             json_array_remove(configs, json_array_size(configs) - 1);
         }
     }
-    fwp_platform_table(w, l, f, first, end, page_rel, nt, &b, err);
+    fw_pubtab_platform_table(w, l, f, first, end, page_rel, nt, &b, err);
     md_trim_nl(&b);
     if (b.len)
-        vw_md(pv, "pub_table", &b);
+        view_md(pv, "pub_table", &b);
     json_object_set_new(pv, "pub_charts", pub_charts);
     pub_charts = NULL;
     if (fp32_note)
-        vw_str(pv, "fp32_note", fp32_note);
-    fwp_over_time_table(w, l, f, first, end, page_rel, nt, &b, err);
+        view_str(pv, "fp32_note", fp32_note);
+    fw_pubtab_over_time_table(w, l, f, first, end, page_rel, nt, &b, err);
     md_trim_nl(&b);
     if (b.len) {
-        vw_md(pv, "over_time", &b);
-        vw_str(pv, "over_time_head", lang_str(l, "fwp_over_time"));
+        view_md(pv, "over_time", &b);
+        view_str(pv, "over_time_head", lang_str(l, "fwp_over_time"));
     }
     planned_list(l, f, first, end, &b, err);
     if (b.len)
-        vw_md(pv, "planned", &b);
+        view_md(pv, "planned", &b);
     rc = 0;
 out:
     json_object_set_new(pv, "configs", configs);
@@ -587,21 +589,21 @@ static void section_numbers(json_t *view, const lang *l, int steps, int logs)
 {
     static const char *const zh[] = {"一", "二", "三", "四", "五", "六"};
     static const char *const en[] = {"1", "2", "3", "4", "5", "6"};
-    static const char *const keys[] = {"n_env", "n_setup", "n_steps", "n_results", "n_logs",
-                                       "n_notes"};
+    static const char *const keys[] = {"n_env",     "n_setup", "n_steps",
+                                       "n_results", "n_logs",  "n_notes"};
     const char *const *num = strcmp(l->code, "zh") == 0 ? zh : en;
     int present[] = {1, steps, steps, 1, logs, 1};
     for (size_t i = 0, k = 0; i < 6; i++)
         if (present[i])
-            vw_str(view, keys[i], num[k++]);
+            view_str(view, keys[i], num[k++]);
 }
 
 /* On a page whose figures are all of CPU machines the rounding note speaks
  * of processes, not GPUs (it is the first note). */
-static void cpu_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
+static void cpu_notes(json_t *view, const lang *l, const rmodel_fw *f, pr_err *err)
 {
     for (size_t i = 0; i < f->ncfgs; i++)
-        if (!pv_is_cpu(f->cfgs[i].platform))
+        if (!platform_is_cpu(f->cfgs[i].platform))
             return;
     json_t *notes = json_object_get(view, "notes");
     if (!f->ncfgs || !json_array_size(notes))
@@ -614,21 +616,21 @@ static void cpu_notes(json_t *view, const lang *l, const rm_fw *f, pr_err *err)
     pr_buf_free(&b);
 }
 
-json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs_queue *oc,
-                            pr_err *err)
+json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                            chartspec_queue *oc, pr_err *err)
 {
     json_t *view = json_object();
     char *page_rel = pr_xasprintf("%s/%s", f->model, f->framework);
-    vw_notes nt = {0};
+    view_notes nt = {0};
     int ok = 0, several = 0, cpu_only = f->ncfgs > 0;
-    vw_text(view, "model_title", f->model_title);
-    vw_text(view, "framework_title", f->framework_title);
-    vw_page(view, l);
-    vw_unit(view, l, "unit", f->unit);
+    view_text(view, "model_title", f->model_title);
+    view_text(view, "framework_title", f->framework_title);
+    view_page(view, l);
+    view_unit(view, l, "unit", f->unit);
     const pr_suite *s = f->suite;
     if (s) {
         suite_view(w, s, page_rel, view);
-        vw_text(view, "description", pr_bitext_in(&s->description, l->code));
+        view_text(view, "description", pr_bitext_in(&s->description, l->code));
     }
     /* A reproduction report only where something ran; else a summary of
      * published figures. */
@@ -640,21 +642,21 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     json_object_set_new(view, "has_env", json_boolean(json_array_size(env) > 0));
     json_object_set_new(view, "env_platforms", env);
     json_object_set_new(view, "hardware", json_boolean(s && s->hardware));
-    if (hw_view(w, l, f, page_rel, oc, view, err) < 0)
+    if (page_hw_view(w, l, f, page_rel, oc, view, err) < 0)
         goto out;
 
     json_t *plats = json_array();
     json_object_set_new(view, "platforms", plats);
     /* One section per platform, in fw_order.h's order. */
-    fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
-    size_t nplat = fwo_runs(w, f, order);
+    fw_order_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+    size_t nplat = fw_order_runs(w, f, order);
     int failed = 0;
     for (size_t i = 0; i < nplat && !failed; i++) {
         cpu_only &= order[i].cpu;
         json_t *pv = json_object();
         json_array_append_new(plats, pv);
-        failed = platform_view(w, l, f, order[i].first, order[i].end, page_rel, oc, &nt,
-                               &several, pv, err) < 0;
+        failed = platform_view(w, l, f, order[i].first, order[i].end, page_rel, oc, &nt, &several,
+                               pv, err) < 0;
         if (!failed)
             dedupe_notes(l, pv);
     }
@@ -664,13 +666,13 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     json_object_set_new(view, "cpu_only", json_boolean(cpu_only));
     /* The markers explained once, where there is a figure to mark. */
     if (f->nrecs || f->npubs) {
-        vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
-        cmp_audit_legend(l, w->audit, f->model, f->framework, page_rel, view, err); /* i24 */
+        view_str(view, "origin_legend", lang_str(l, "origin_legend"));
+        compare_audit_legend(l, w->audit, f->model, f->framework, page_rel, view, err); /* i24 */
     }
     if (several)
-        vw_str(view, "precedence", lang_str(l, "precedence_rule"));
+        view_str(view, "precedence", lang_str(l, "precedence_rule"));
     if (f->npubs)
-        vw_str(view, "pub_legend", lang_str(l, "fwp_pub_legend"));
+        view_str(view, "pub_legend", lang_str(l, "fwp_pub_legend"));
 
     json_t *logs = logs_list(w, l, oc, f, page_rel, err);
     int has_logs = json_array_size(logs) > 0;
@@ -681,13 +683,13 @@ json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs
     json_object_set_new(view, "has_logs_section", json_boolean(s || has_logs));
     section_numbers(view, l, s || has_logs, s || has_logs);
     rule_notes(view, l, f, err);
-    char *stats_link = vw_stats_link(w, page_rel);
+    char *stats_link = view_stats_link(w, page_rel);
     nt.stats_link = stats_link;
-    vw_notes_set(view, l, &nt, f, err);
+    view_notes_set(view, l, &nt, f, err);
     free(stats_link);
     cpu_notes(view, l, f, err);
     data_date(view, l, f, err);
-    fws_summary(w, l, f, view, err);
+    fw_summary(w, l, f, view, err);
     mlperf_view_set(l, f, view, err);
     ok = 1;
 out:

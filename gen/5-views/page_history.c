@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_words.h"
-#include "chart_history.h"
+#include "1-load/runset.h"
+#include "3-tables/config_words.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/view.h"
+#include "4-charts/chart_history.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "md.h"
-#include "mdtable.h"
-#include "runset.h"
 #include "unitdir.h"
-#include "view.h"
 
 #define HIST_CHART_W 720
 #define HIST_CHART_H 360
@@ -24,18 +24,18 @@ static int is_zh(const lang *l)
 }
 
 /* The framework of model/framework in w, or NULL. */
-static const rm_fw *find_fw(const rm_world *w, const char *model, const char *framework)
+static const rmodel_fw *find_fw(const rmodel_world *w, const char *model, const char *framework)
 {
     for (size_t i = 0; i < w->nmodels; i++)
         for (size_t j = 0; j < w->models[i]->nfws; j++) {
-            const rm_fw *f = w->models[i]->fws[j];
+            const rmodel_fw *f = w->models[i]->fws[j];
             if (!strcmp(f->model, model) && !strcmp(f->framework, framework))
                 return f;
         }
     return NULL;
 }
 
-int ph_has_history(const hs_set *s, const char *model, const char *framework)
+int page_history_has_history(const history_set *s, const char *model, const char *framework)
 {
     for (size_t i = 0; i < s->n; i++)
         if (!strcmp(s->v[i].key.model, model) && !strcmp(s->v[i].key.framework, framework))
@@ -45,9 +45,9 @@ int ph_has_history(const hs_set *s, const char *model, const char *framework)
 
 /* The series' name (platform, precision, batch size, GPUs and kind) as
  * plain text; the caller frees it. */
-static char *series_title(const lang *l, const hs_series *x, pr_err *err)
+static char *series_title(const lang *l, const history_series *x, pr_err *err)
 {
-    rm_cfg c;
+    rmodel_cfg c;
     memset(&c, 0, sizeof c);
     c.platform = x->key.platform;
     c.precision = x->key.precision;
@@ -58,9 +58,8 @@ static char *series_title(const lang *l, const hs_series *x, pr_err *err)
     json_t *v = json_pack("{s:s,s:s}", "config", cfg, "gpus", pr_buf_cstr(&g));
     if (x->label)
         json_object_set_new(v, "source", json_string(x->label));
-    char *t = lang_fmt_plain(l, x->kind == HS_PUBLISHED ? "hist_series_published"
-                                                        : "hist_series_reproduced",
-                             v, err);
+    char *t = lang_fmt_plain(
+        l, x->kind == HS_PUBLISHED ? "hist_series_published" : "hist_series_reproduced", v, err);
     json_decref(v);
     pr_buf_free(&g);
     free(cfg);
@@ -68,19 +67,19 @@ static char *series_title(const lang *l, const hs_series *x, pr_err *err)
 }
 
 /* The point's figure as the table prints it. */
-static void put_value(pr_buf *out, const hs_point *p)
+static void put_value(pr_buf *out, const history_point *p)
 {
     if (p->row)
-        mdt_pub_value(out, p->row);
+        mdtable_pub_value(out, p->row);
     else
-        mdt_value(out, p->value);
+        mdtable_value(out, p->value);
 }
 
 /* A number rounded as tables print figures, as a JSON string. */
 static json_t *jval(double v)
 {
     pr_buf b = PR_BUF_INIT;
-    mdt_value(&b, v);
+    mdtable_value(&b, v);
     json_t *j = json_string(pr_buf_cstr(&b));
     pr_buf_free(&b);
     return j;
@@ -88,15 +87,14 @@ static json_t *jval(double v)
 
 static const char *state_word(const lang *l, pr_trend_state st)
 {
-    static const char *const keys[] = {"hist_state_ok", "hist_state_suspect",
-                                       "hist_state_outlier", "hist_state_regression",
-                                       "hist_state_improvement"};
+    static const char *const keys[] = {"hist_state_ok", "hist_state_suspect", "hist_state_outlier",
+                                       "hist_state_regression", "hist_state_improvement"};
     return lang_str(l, keys[st]);
 }
 
 /* What the point's judgement says: its state, but never "ok" without a band
  * that can tell (none yet, or one wider than the series' own range). */
-static const char *point_word(const lang *l, const hs_point *p)
+static const char *point_word(const lang *l, const history_point *p)
 {
     if (p->state == PR_TREND_OK && p->judged != HS_BAND_OK)
         return lang_str(l, p->judged == HS_BAND_NONE ? "hist_state_unjudged" : "hist_state_wide");
@@ -104,17 +102,17 @@ static const char *point_word(const lang *l, const hs_point *p)
 }
 
 /* "step +36.6 %: seen, unjudged" for a point whose step no test judged. */
-static void put_seen(const lang *l, const hs_point *p, pr_buf *out, pr_err *err)
+static void put_seen(const lang *l, const history_point *p, pr_buf *out, pr_err *err)
 {
     char t[32];
-    snprintf(t, sizeof t, "%+.1f", pr_md_round(100 * p->step, 1));
+    snprintf(t, sizeof t, "%+.1f", md_round(100 * p->step, 1));
     json_t *v = json_pack("{s:s}", "step", t);
     lang_fmt(l, "hist_step_seen", v, out, err);
     json_decref(v);
 }
 
 /* The change point cell: found (p-value), pinned or vetoed (the note). */
-static void put_change(const lang *l, const hs_point *p, pr_buf *out, pr_err *err)
+static void put_change(const lang *l, const history_point *p, pr_buf *out, pr_err *err)
 {
     json_t *v = json_object();
     if (p->mark)
@@ -134,46 +132,48 @@ static void put_change(const lang *l, const hs_point *p, pr_buf *out, pr_err *er
 
 /* The point's source: the revision's URL, or its run set and its median
  * run's log. */
-static void put_source(const rm_world *w, const lang *l, const hs_point *p, const char *page_rel,
-                       pr_buf *out, pr_err *err)
+static void put_source(const rmodel_world *w, const lang *l, const history_point *p,
+                       const char *page_rel, pr_buf *out, pr_err *err)
 {
     if (p->pub) {
         json_t *v = json_object();
         pr_buf t = PR_BUF_INIT;
         if (p->pub->source_commit)
-            json_object_set_new(v, "commit", json_stringn(p->pub->source_commit,
-                                                          strlen(p->pub->source_commit) > 8
-                                                              ? 8 : strlen(p->pub->source_commit)));
+            json_object_set_new(
+                v, "commit",
+                json_stringn(p->pub->source_commit, strlen(p->pub->source_commit) > 8
+                                                        ? 8
+                                                        : strlen(p->pub->source_commit)));
         lang_fmt(l, "hist_revision", v, &t, err);
         json_decref(v);
         if (p->pub->source_url)
-            mdt_link_url(out, pr_buf_cstr(&t), p->pub->source_url);
+            mdtable_link_url(out, pr_buf_cstr(&t), p->pub->source_url);
         else
             pr_buf_puts(out, pr_buf_cstr(&t));
         pr_buf_free(&t);
         return;
     }
-    pr_md_cell(out, rs_title(p->run, l->code));
+    md_cell(out, runset_title(p->run, l->code));
     if (p->link_rec) {
         pr_buf t = PR_BUF_INIT;
-        pr_md_text(&t, lang_str(l, "hist_log"));
+        md_text(&t, lang_str(l, "hist_log"));
         pr_buf_puts(out, lang_str(l, "list_sep"));
-        mdt_log_link(w, page_rel, p->run, p->link_rec, pr_buf_cstr(&t), out);
+        mdtable_log_link(w, page_rel, p->run, p->link_rec, pr_buf_cstr(&t), out);
         pr_buf_free(&t);
     }
 }
 
 /* The dated table of series x. */
-static void series_table(const rm_world *w, const lang *l, const hs_series *x,
+static void series_table(const rmodel_world *w, const lang *l, const history_series *x,
                          const char *page_rel, pr_buf *out, pr_err *err)
 {
-    static const char *const heads[] = {"hist_col_date", "hist_col_figure", "hist_col_interval",
-                                        "hist_col_runs", "hist_col_limits", "hist_col_state",
+    static const char *const heads[] = {"hist_col_date",   "hist_col_figure", "hist_col_interval",
+                                        "hist_col_runs",   "hist_col_limits", "hist_col_state",
                                         "hist_col_change", "hist_col_source"};
     static const char *const align[] = {"---", "---:", "---:", "---:", "---:", "---", "---", "---"};
     for (size_t i = 0; i < 8; i++) {
         pr_buf_puts(out, "| ");
-        pr_md_cell(out, lang_str(l, heads[i]));
+        md_cell(out, lang_str(l, heads[i]));
         pr_buf_puts(out, " ");
     }
     pr_buf_puts(out, "|\n");
@@ -182,13 +182,13 @@ static void series_table(const rm_world *w, const lang *l, const hs_series *x,
     pr_buf_puts(out, "|\n");
     const char *none = lang_str(l, "state_none");
     for (size_t j = 0; j < x->n; j++) {
-        const hs_point *p = &x->pts[j];
+        const history_point *p = &x->pts[j];
         pr_buf_printf(out, "| %s | ", p->date);
         put_value(out, p);
         pr_buf_puts(out, " | ");
         if (isfinite(p->lo)) {
-            json_t *v = json_pack("{s:o,s:o,s:f}", "lo", jval(p->lo), "hi", jval(p->hi),
-                                  "coverage", pr_md_round(100 * p->coverage, 1));
+            json_t *v = json_pack("{s:o,s:o,s:f}", "lo", jval(p->lo), "hi", jval(p->hi), "coverage",
+                                  md_round(100 * p->coverage, 1));
             lang_fmt(l, "hist_interval", v, out, err);
             json_decref(v);
         } else {
@@ -203,12 +203,12 @@ static void series_table(const rm_world *w, const lang *l, const hs_series *x,
             pr_buf_puts(out, none);
         }
         pr_buf_puts(out, " | ");
-        pr_md_cell(out, point_word(l, p));
+        md_cell(out, point_word(l, p));
         if (p->step_seen) {
             pr_buf t = PR_BUF_INIT;
             put_seen(l, p, &t, err);
             pr_buf_puts(out, lang_str(l, "list_sep"));
-            pr_md_cell(out, pr_buf_cstr(&t));
+            md_cell(out, pr_buf_cstr(&t));
             pr_buf_free(&t);
         }
         pr_buf_puts(out, " | ");
@@ -220,21 +220,22 @@ static void series_table(const rm_world *w, const lang *l, const hs_series *x,
 }
 
 /* What series x can test, in one sentence (docs/statistics.md#history). */
-static void testable_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *err)
+static void testable_text(const lang *l, const history_series *x, pr_buf *out, pr_err *err)
 {
     json_t *v = json_pack("{s:i}", "n", (int)x->n);
     if (x->band == HS_BAND_WIDE)
         json_object_set_new(v, "wide", json_true());
-    lang_fmt(l, x->cp_testable ? "hist_testable_cp"
-                : x->testable  ? "hist_testable_band"
-                               : "hist_not_testable",
+    lang_fmt(l,
+             x->cp_testable ? "hist_testable_cp"
+             : x->testable  ? "hist_testable_band"
+                            : "hist_not_testable",
              v, out, err);
     json_decref(v);
 }
 
 /* The sentences on what the series can test and on the current segment's
  * prediction band, then the note on steps seen and unjudged. */
-static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *err)
+static void band_text(const lang *l, const history_series *x, pr_buf *out, pr_err *err)
 {
     size_t seg = 0;
     for (size_t j = 0; j < x->n; j++)
@@ -242,7 +243,7 @@ static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *er
             seg = j;
     pr_buf t = PR_BUF_INIT;
     testable_text(l, x, &t, err);
-    pr_md_text(out, pr_buf_cstr(&t));
+    md_text(out, pr_buf_cstr(&t));
     pr_buf_free(&t);
     const char *gap = is_zh(l) ? "" : " "; /* between sentences */
     pr_buf_puts(out, gap);
@@ -261,8 +262,8 @@ static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *er
     }
     json_decref(v);
     if (x->nseen) {
-        json_t *sv = json_pack("{s:i,s:i}", "seen", (int)x->nseen, "factor",
-                               (int)PR_TREND_STEP_FACTOR);
+        json_t *sv =
+            json_pack("{s:i,s:i}", "seen", (int)x->nseen, "factor", (int)PR_TREND_STEP_FACTOR);
         pr_buf_puts(out, gap);
         lang_fmt(l, "hist_seen_note", sv, out, err);
         json_decref(sv);
@@ -271,11 +272,11 @@ static void band_text(const lang *l, const hs_series *x, pr_buf *out, pr_err *er
 
 /* The chart's alt text: what it shows, in words, every point with its
  * date. */
-static char *chart_alt(const lang *l, const hs_series *x, const char *title, pr_err *err)
+static char *chart_alt(const lang *l, const history_series *x, const char *title, pr_err *err)
 {
     pr_buf pts = PR_BUF_INIT, cps = PR_BUF_INIT;
     for (size_t j = 0; j < x->n; j++) {
-        const hs_point *p = &x->pts[j];
+        const history_point *p = &x->pts[j];
         if (j)
             pr_buf_puts(&pts, lang_str(l, "list_sep"));
         pr_buf_printf(&pts, "%s ", p->date);
@@ -296,9 +297,9 @@ static char *chart_alt(const lang *l, const hs_series *x, const char *title, pr_
             pr_buf_puts(&cps, p->date);
         }
     }
-    json_t *v = json_pack("{s:s,s:i,s:s,s:s,s:s}", "title", title, "n", (int)x->n, "first",
-                          x->pts[0].date, "last", x->pts[x->n - 1].date, "points",
-                          pr_buf_cstr(&pts));
+    json_t *v =
+        json_pack("{s:s,s:i,s:s,s:s,s:s}", "title", title, "n", (int)x->n, "first", x->pts[0].date,
+                  "last", x->pts[x->n - 1].date, "points", pr_buf_cstr(&pts));
     if (cps.len)
         json_object_set_new(v, "changes", json_string(pr_buf_cstr(&cps)));
     if (isfinite(x->band_lo)) {
@@ -313,9 +314,9 @@ static char *chart_alt(const lang *l, const hs_series *x, const char *title, pr_
 }
 
 /* Draws series x's chart into page_rel/history-SLUG[.en].svg (no PNG copy,
- * see cs_queue_chart) through oc's emit and appends the Markdown that shows it. */
-static int series_chart(const lang *l, const hs_series *x, const char *title,
-                        const char *page_rel, const cs_queue *oc, pr_buf *md, pr_err *err)
+ * see chartspec_queue_chart) through oc's emit and appends the Markdown that shows it. */
+static int series_chart(const lang *l, const history_series *x, const char *title,
+                        const char *page_rel, const chartspec_queue *oc, pr_buf *md, pr_err *err)
 {
     size_t n = x->n;
     const char **dates = pr_xcalloc(n, sizeof *dates);
@@ -324,7 +325,7 @@ static int series_chart(const lang *l, const hs_series *x, const char *title,
     int *change = pr_xcalloc(n, sizeof *change), *flagged = pr_xcalloc(n, sizeof *flagged);
     size_t seg = 0;
     for (size_t j = 0; j < n; j++) {
-        const hs_point *p = &x->pts[j];
+        const history_point *p = &x->pts[j];
         dates[j] = p->date;
         vals[j] = p->value;
         lo[j] = p->lo;
@@ -338,23 +339,32 @@ static int series_chart(const lang *l, const hs_series *x, const char *title,
     if (x->unit)
         json_object_set_new(uv, "unit", json_string(x->unit));
     /* A time's axis says lower is better (a rise is its regression). */
-    char *ylab = lang_fmt_plain(
-        l, pr_unitdir_lower(x->unit) ? "hist_chart_y_time" : "hist_chart_y", uv, err);
+    char *ylab = lang_fmt_plain(l, pr_unitdir_lower(x->unit) ? "hist_chart_y_time" : "hist_chart_y",
+                                uv, err);
     json_decref(uv);
-    chh_spec c = {title,
-                  ylab,
-                  lang_str(l, x->kind == HS_PUBLISHED ? "hist_chart_points_pub"
-                                                      : "hist_chart_points_rep"),
-                  lang_str(l, "hist_chart_change"),
-                  lang_str(l, "hist_chart_band"),
-                  lang_str(l, "hist_chart_flag"),
-                  n, dates, vals, lo, hi, change, flagged, x->band_lo, x->band_hi, seg};
+    chart_history_spec c = {
+        title,
+        ylab,
+        lang_str(l, x->kind == HS_PUBLISHED ? "hist_chart_points_pub" : "hist_chart_points_rep"),
+        lang_str(l, "hist_chart_change"),
+        lang_str(l, "hist_chart_band"),
+        lang_str(l, "hist_chart_flag"),
+        n,
+        dates,
+        vals,
+        lo,
+        hi,
+        change,
+        flagged,
+        x->band_lo,
+        x->band_hi,
+        seg};
     const char *suffix = is_zh(l) ? "" : ".en";
     char *base = pr_xasprintf("history-%s%s", x->slug, suffix);
     char *svg_path = pr_xasprintf("%s/%s.svg", page_rel, base);
     pr_buf svg = PR_BUF_INIT;
     int rc = -1;
-    if (chh_render_svg(&c, HIST_CHART_W, HIST_CHART_H, &svg, err) < 0) {
+    if (chart_history_render_svg(&c, HIST_CHART_W, HIST_CHART_H, &svg, err) < 0) {
         pr_err_prefix(err, "%s", svg_path);
         goto out;
     }
@@ -362,7 +372,7 @@ static int series_chart(const lang *l, const hs_series *x, const char *title,
         goto out;
     char *alt = chart_alt(l, x, title, err);
     pr_buf_puts(md, "![");
-    pr_md_text(md, alt ? alt : title);
+    md_text(md, alt ? alt : title);
     pr_buf_printf(md, "](%s.svg)\n", base);
     free(alt);
     rc = 0;
@@ -380,22 +390,22 @@ out:
     return rc;
 }
 
-json_t *page_history_view(const rm_world *w, const lang *l, const hs_set *s, const char *model,
-                          const char *framework, const char *page_rel, const cs_queue *oc,
-                          pr_err *err)
+json_t *page_history_view(const rmodel_world *w, const lang *l, const history_set *s,
+                          const char *model, const char *framework, const char *page_rel,
+                          const chartspec_queue *oc, pr_err *err)
 {
     json_t *view = json_object(), *list = json_array();
-    vw_page(view, l);
+    view_page(view, l);
     json_object_set_new(view, "other_readme",
                         json_string(is_zh(l) ? PH_HISTORY_EN : PH_HISTORY_ZH));
-    const rm_fw *f = framework ? find_fw(w, model, framework) : NULL;
+    const rmodel_fw *f = framework ? find_fw(w, model, framework) : NULL;
     if (framework) {
-        vw_text(view, "model_title", f ? f->model_title : model);
-        vw_text(view, "framework_title", f ? f->framework_title : framework);
+        view_text(view, "model_title", f ? f->model_title : model);
+        view_text(view, "framework_title", f ? f->framework_title : framework);
     } else {
         json_object_set_new(view, "all", json_true());
     }
-    char *stats = vw_stats_link(w, page_rel);
+    char *stats = view_stats_link(w, page_rel);
     if (stats) {
         json_object_set_new(view, "stats_link", json_sprintf("%s#history", stats));
         free(stats);
@@ -410,7 +420,7 @@ json_t *page_history_view(const rm_world *w, const lang *l, const hs_set *s, con
     pr_buf_free(&up);
     json_object_set_new(view, "series", list);
     for (size_t i = 0; i < s->n; i++) {
-        const hs_series *x = &s->v[i];
+        const history_series *x = &s->v[i];
         if (framework && (strcmp(x->key.model, model) || strcmp(x->key.framework, framework)))
             continue;
         char *title = series_title(l, x, err);
@@ -419,18 +429,18 @@ json_t *page_history_view(const rm_world *w, const lang *l, const hs_set *s, con
         pr_buf head = PR_BUF_INIT, tab = PR_BUF_INIT, band = PR_BUF_INIT, chart = PR_BUF_INIT;
         if (!framework)
             pr_buf_printf(&head, "%s · %s · ", x->key.model, x->key.framework);
-        pr_md_text(&head, title);
+        md_text(&head, title);
         series_table(w, l, x, page_rel, &tab, err);
         band_text(l, x, &band, err);
         int crc = oc && oc->charts ? series_chart(l, x, title, page_rel, oc, &chart, err) : 0;
         free(title);
         json_t *sv = json_object();
         json_object_set_new(sv, "anchor", json_sprintf("<a id=\"%s\"></a>", x->slug));
-        vw_md(sv, "title", &head);
-        vw_md(sv, "table", &tab);
-        vw_md(sv, "band", &band);
+        view_md(sv, "title", &head);
+        view_md(sv, "table", &tab);
+        view_md(sv, "band", &band);
         if (chart.len)
-            vw_md(sv, "chart", &chart);
+            view_md(sv, "chart", &chart);
         pr_buf_free(&chart);
         json_array_append_new(list, sv);
         if (crc < 0)
@@ -445,8 +455,8 @@ fail:
 /* ------------------------------------------------------ REGRESSIONS, feed */
 
 typedef struct notable {
-    const hs_series *x;
-    const hs_point *p;
+    const history_series *x;
+    const history_point *p;
 } notable;
 
 /* Newest first; then in series order. */
@@ -462,13 +472,13 @@ static int notable_cmp(const void *pa, const void *pb)
 }
 
 /* Every notable point of s, newest first (the caller frees the array). */
-static notable *notables(const hs_set *s, size_t *n)
+static notable *notables(const history_set *s, size_t *n)
 {
     notable *v = NULL;
     *n = 0;
     for (size_t i = 0; i < s->n; i++)
         for (size_t j = 0; j < s->v[i].n; j++)
-            if (hs_point_notable(&s->v[i].pts[j])) {
+            if (history_point_notable(&s->v[i].pts[j])) {
                 v = pr_xrealloc(v, (*n + 1) * sizeof *v);
                 v[(*n)++] = (notable){&s->v[i], &s->v[i].pts[j]};
             }
@@ -478,10 +488,10 @@ static notable *notables(const hs_set *s, size_t *n)
 }
 
 /* What happened at the point, in words: its state and/or change point. */
-static void what_text(const lang *l, const hs_point *p, pr_buf *out, pr_err *err)
+static void what_text(const lang *l, const history_point *p, pr_buf *out, pr_err *err)
 {
     if (p->state != PR_TREND_OK)
-        pr_md_text(out, state_word(l, p->state));
+        md_text(out, state_word(l, p->state));
     if (p->change) {
         if (p->state != PR_TREND_OK)
             pr_buf_puts(out, lang_str(l, "list_sep"));
@@ -490,16 +500,17 @@ static void what_text(const lang *l, const hs_point *p, pr_buf *out, pr_err *err
     if (p->step_seen) {
         pr_buf t = PR_BUF_INIT;
         put_seen(l, p, &t, err);
-        pr_md_text(out, pr_buf_cstr(&t));
+        md_text(out, pr_buf_cstr(&t));
         pr_buf_free(&t);
     }
 }
 
-json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s, pr_err *err)
+json_t *page_history_regressions_view(const rmodel_world *w, const lang *l, const history_set *s,
+                                      pr_err *err)
 {
     (void)w;
     json_t *view = json_object(), *rows = json_array();
-    vw_page(view, l);
+    view_page(view, l);
     json_object_set_new(view, "other_readme",
                         json_string(is_zh(l) ? PH_REGRESSIONS_EN : PH_REGRESSIONS_ZH));
     json_object_set_new(view, "n_series", json_integer((json_int_t)s->n));
@@ -509,20 +520,20 @@ json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s,
     size_t n;
     notable *v = notables(s, &n);
     for (size_t i = 0; i < n; i++) {
-        const hs_series *x = v[i].x;
-        const hs_point *p = v[i].p;
+        const history_series *x = v[i].x;
+        const history_point *p = v[i].p;
         char *title = series_title(l, x, err);
         pr_buf series = PR_BUF_INIT, t = PR_BUF_INIT, target = PR_BUF_INIT, what = PR_BUF_INIT,
                fig = PR_BUF_INIT, lim = PR_BUF_INIT;
         pr_buf_printf(&t, "%s · %s · ", x->key.model, x->key.framework);
-        pr_md_text(&t, title ? title : "");
+        md_text(&t, title ? title : "");
         free(title);
         pr_buf_printf(&target, "%s/%s/%s", x->key.model, x->key.framework,
                       is_zh(l) ? PH_HISTORY_ZH : PH_HISTORY_EN);
         pr_buf_putc(&series, '[');
         pr_buf_puts(&series, pr_buf_cstr(&t));
         pr_buf_puts(&series, "](");
-        pr_md_link_path(&series, pr_buf_cstr(&target));
+        md_link_path(&series, pr_buf_cstr(&target));
         pr_buf_printf(&series, "#%s)", x->slug);
         what_text(l, p, &what, err);
         put_value(&fig, p);
@@ -535,10 +546,10 @@ json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s,
         }
         json_t *r = json_object();
         json_object_set_new(r, "date", json_string(p->date));
-        vw_md(r, "series", &series);
-        vw_md(r, "what", &what);
-        vw_md(r, "figure", &fig);
-        vw_md(r, "limits", &lim);
+        view_md(r, "series", &series);
+        view_md(r, "what", &what);
+        view_md(r, "figure", &fig);
+        view_md(r, "limits", &lim);
         json_array_append_new(rows, r);
         pr_buf_free(&t);
         pr_buf_free(&target);
@@ -549,32 +560,34 @@ json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s,
     return view;
 }
 
-void ph_atom(const lang *l, const hs_set *s, pr_buf *out, pr_err *err)
+void page_history_atom(const lang *l, const history_set *s, pr_buf *out, pr_err *err)
 {
     size_t n;
     notable *v = notables(s, &n);
-    const char *newest = hs_newest_date(s);
+    const char *newest = history_newest_date(s);
     if (!newest[0])
         newest = "1970-01-01";
-    pr_buf_printf(out, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-                       "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"%s\">\n",
+    pr_buf_printf(out,
+                  "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                  "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"%s\">\n",
                   is_zh(l) ? "zh-CN" : "en");
     pr_buf_puts(out, "  <title>");
-    pr_md_xml(out, lang_str(l, "hist_feed_title"));
+    md_xml(out, lang_str(l, "hist_feed_title"));
     pr_buf_puts(out, "</title>\n  <subtitle>");
     json_t *cv = json_pack("{s:i,s:i}", "n_testable", (int)s->ntestable, "n_series", (int)s->n);
     char *sub = lang_fmt_plain(l, "hist_feed_subtitle", cv, err);
     json_decref(cv);
-    pr_md_xml(out, sub ? sub : "");
+    md_xml(out, sub ? sub : "");
     free(sub);
-    pr_buf_printf(out, "</subtitle>\n  <id>tag:perfrepro,2026:regressions</id>\n"
-                       "  <updated>%sT00:00:00Z</updated>\n"
-                       "  <author><name>perfrepro</name></author>\n"
-                       "  <link rel=\"alternate\" type=\"text/markdown\" href=\"%s\"/>\n",
+    pr_buf_printf(out,
+                  "</subtitle>\n  <id>tag:perfrepro,2026:regressions</id>\n"
+                  "  <updated>%sT00:00:00Z</updated>\n"
+                  "  <author><name>perfrepro</name></author>\n"
+                  "  <link rel=\"alternate\" type=\"text/markdown\" href=\"%s\"/>\n",
                   newest, is_zh(l) ? PH_REGRESSIONS_ZH : PH_REGRESSIONS_EN);
     for (size_t i = 0; i < n; i++) {
-        const hs_series *x = v[i].x;
-        const hs_point *p = v[i].p;
+        const history_series *x = v[i].x;
+        const history_point *p = v[i].p;
         char *title = series_title(l, x, err);
         pr_buf what = PR_BUF_INIT, fig = PR_BUF_INIT;
         if (p->state != PR_TREND_OK)
@@ -592,14 +605,15 @@ void ph_atom(const lang *l, const hs_set *s, pr_buf *out, pr_err *err)
         put_value(&fig, p);
         pr_buf_puts(out, "  <entry>\n    <title>");
         pr_buf_printf(&what, ": %s · %s · %s", x->key.model, x->key.framework, title ? title : "");
-        pr_md_xml(out, pr_buf_cstr(&what));
-        pr_buf_printf(out, "</title>\n    <id>tag:perfrepro,2026:%s/%s</id>\n"
-                           "    <updated>%sT00:00:00Z</updated>\n    <link href=\"",
+        md_xml(out, pr_buf_cstr(&what));
+        pr_buf_printf(out,
+                      "</title>\n    <id>tag:perfrepro,2026:%s/%s</id>\n"
+                      "    <updated>%sT00:00:00Z</updated>\n    <link href=\"",
                       x->tag, p->date, p->date);
         pr_buf link = PR_BUF_INIT;
         pr_buf_printf(&link, "%s/%s/%s#%s", x->key.model, x->key.framework,
                       is_zh(l) ? PH_HISTORY_ZH : PH_HISTORY_EN, x->slug);
-        pr_md_xml(out, pr_buf_cstr(&link));
+        md_xml(out, pr_buf_cstr(&link));
         pr_buf_puts(out, "\"/>\n    <summary>");
         json_t *sv = json_pack("{s:s,s:s}", "date", p->date, "figure", pr_buf_cstr(&fig));
         if (x->unit)
@@ -610,7 +624,7 @@ void ph_atom(const lang *l, const hs_set *s, pr_buf *out, pr_err *err)
         }
         char *sum = lang_fmt_plain(l, "hist_feed_summary", sv, err);
         json_decref(sv);
-        pr_md_xml(out, sum ? sum : "");
+        md_xml(out, sum ? sum : "");
         pr_buf_puts(out, "</summary>\n  </entry>\n");
         free(sum);
         free(title);

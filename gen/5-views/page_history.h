@@ -18,12 +18,12 @@
 
 #include <jansson.h>
 
+#include "2-model/history.h"
+#include "2-model/rmodel.h"
+#include "4-charts/chartspec.h"
 #include "buf.h"
-#include "chartspec.h"
 #include "err.h"
-#include "history.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "template/lang.h"
 
 #define PH_HISTORY_ZH "HISTORY.md"
 #define PH_HISTORY_EN "HISTORY.en.md"
@@ -36,16 +36,17 @@
  * set, as `perfrepro-gen history --format md` prints it) at page_rel
  * (relative to the output folder).  Charts are drawn and emitted through
  * oc (its emit, ctx and charts; oc NULL: none). */
-json_t *page_history_view(const rm_world *w, const lang *l, const hs_set *s, const char *model,
-                          const char *framework, const char *page_rel, const cs_queue *oc,
-                          pr_err *err);
+json_t *page_history_view(const rmodel_world *w, const lang *l, const history_set *s,
+                          const char *model, const char *framework, const char *page_rel,
+                          const chartspec_queue *oc, pr_err *err);
 /* The REGRESSIONS page at the top of the output folder. */
-json_t *page_regressions_view(const rm_world *w, const lang *l, const hs_set *s, pr_err *err);
+json_t *page_history_regressions_view(const rmodel_world *w, const lang *l, const history_set *s,
+                                      pr_err *err);
 /* Whether s has a series of model/framework. */
-int ph_has_history(const hs_set *s, const char *model, const char *framework);
+int page_history_has_history(const history_set *s, const char *model, const char *framework);
 /* The Atom feed of s's notable points in l's language (links to the English
  * or Chinese history pages, relative to the output folder), appended to
  * out. */
-void ph_atom(const lang *l, const hs_set *s, pr_buf *out, pr_err *err);
+void page_history_atom(const lang *l, const history_set *s, pr_buf *out, pr_err *err);
 
 #endif

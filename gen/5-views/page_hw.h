@@ -12,17 +12,17 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "chartspec.h"
+#include "2-model/rmodel.h"
+#include "2-model/sweep.h"
+#include "4-charts/chartspec.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
-#include "sweep.h"
+#include "template/lang.h"
 
 /* Sets view's "sweep" (left out when no record of f carries a table) for
  * the page of f in folder page_rel, queueing its chart on oc.  Returns 0,
  * or -1 with err set when f's tables cannot be merged or a compare names a
  * framework the model lacks. */
-int hw_view(const rm_world *w, const lang *l, const rm_fw *f, const char *page_rel, cs_queue *oc,
-            json_t *view, pr_err *err);
+int page_hw_view(const rmodel_world *w, const lang *l, const rmodel_fw *f, const char *page_rel,
+                 chartspec_queue *oc, json_t *view, pr_err *err);
 
 #endif

@@ -4,14 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "1-load/runset.h"
+#include "2-model/flags.h"
+#include "3-tables/compare.h"
+#include "3-tables/likewise.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "flags.h"
-#include "likewise.h"
-#include "md.h"
-#include "mdtable.h"
-#include "runset.h"
-#include "view.h"
 
 /* Index: every model with its headline (compare.h: the declared
  * configuration when it has figures, else the one the documented rule
@@ -23,14 +23,14 @@
 
 /* The link from the index to the headline rule's documentation (beside the
  * data folder); NULL when there is none (a data folder elsewhere). */
-static char *rule_link(const rm_world *w)
+static char *rule_link(const rmodel_world *w)
 {
-    char *path = pr_path_join(w->d->dir, "../docs/data-model.md");
+    char *path = pr_fileio_path_join(w->d->dir, "../docs/data-model.md");
     char *link = NULL;
     if (access(path, R_OK) == 0) {
-        char *rel = rm_link_to(w, "", path);
+        char *rel = rmodel_link_to(w, "", path);
         pr_buf b = PR_BUF_INIT;
-        pr_md_link_path(&b, rel);
+        md_link_path(&b, rel);
         pr_buf_puts(&b, "#headline");
         link = pr_buf_detach(&b);
         free(rel);
@@ -41,12 +41,12 @@ static char *rule_link(const rm_world *w)
 
 /* The date of the figure rc stands for: its run set's dates (runset.h), or
  * the published source's date; "—" when neither says. */
-static void figure_date(const lang *l, const rm_cfg *c, const rm_cell *rc, pr_buf *out)
+static void figure_date(const lang *l, const rmodel_cfg *c, const rmodel_cell *rc, pr_buf *out)
 {
-    if (rc->origin == RM_MEASURED && rc->link_run && rs_dates(rc->link_run, out))
+    if (rc->origin == RM_MEASURED && rc->link_run && runset_dates(rc->link_run, out))
         return;
     if (rc->origin == RM_PUBLISHED && c->pub && c->pub->date) {
-        pr_md_text(out, c->pub->date);
+        md_text(out, c->pub->date);
         return;
     }
     pr_buf_puts(out, lang_str(l, "state_none"));
@@ -54,7 +54,7 @@ static void figure_date(const lang *l, const rm_cfg *c, const rm_cell *rc, pr_bu
 
 /* The configuration of framework f in headline h's model configuration;
  * NULL when it has none there. */
-static const rm_cfg *headline_fcfg(const cmp_headline *h, const rm_fw *f)
+static const rmodel_cfg *headline_fcfg(const compare_headline *h, const rmodel_fw *f)
 {
     for (size_t i = 0; h->mc && i < h->mc->ncols; i++)
         if (h->mc->fws[i] == f)
@@ -63,9 +63,9 @@ static const rm_cfg *headline_fcfg(const cmp_headline *h, const rm_fw *f)
 }
 
 /* Framework f's cell at headline h when it shows a figure; NULL else. */
-static const rm_cell *headline_figure(const cmp_headline *h, const rm_fw *f)
+static const rmodel_cell *headline_figure(const compare_headline *h, const rmodel_fw *f)
 {
-    const rm_cell *rc = cmp_headline_cell(h->mc, f, h->gpus);
+    const rmodel_cell *rc = compare_headline_cell(h->mc, f, h->gpus);
     return rc && headline_fcfg(h, f) && (rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED)
                ? rc
                : NULL;
@@ -74,13 +74,14 @@ static const rm_cell *headline_figure(const cmp_headline *h, const rm_fw *f)
 /* Framework f's headline figure in h (headline_figure: not NULL), marked,
  * with the unit and its flags' marks (their footnotes into sn), and its
  * date. */
-static void headline(const rm_world *w, const lang *l, const rm_fw *f, const cmp_headline *h,
-                     sn_notes *sn, pr_buf *out, pr_buf *date, pr_err *err)
+static void headline(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                     const compare_headline *h, sanity_notes *sn, pr_buf *out, pr_buf *date,
+                     pr_err *err)
 {
-    const rm_cell *rc = headline_figure(h, f);
-    const rm_cfg *c = headline_fcfg(h, f);
+    const rmodel_cell *rc = headline_figure(h, f);
+    const rmodel_cfg *c = headline_fcfg(h, f);
     pr_buf val = PR_BUF_INIT;
-    mdt_summary_cell(w, l, rc, "", NULL, &val);
+    mdtable_summary_cell(w, l, rc, "", NULL, &val);
     if (rc->origin == RM_MEASURED || rc->origin == RM_PUBLISHED) {
         json_t *v = json_pack("{s:s,s:s}", "value", pr_buf_cstr(&val), "unit", f->unit);
         lang_fmt(l, "index_value", v, out, err);
@@ -90,7 +91,7 @@ static void headline(const rm_world *w, const lang *l, const rm_fw *f, const cmp
     }
     if (rc->flagged) {
         pr_buf *marks = pr_xcalloc(c->ncells + 1, sizeof *marks);
-        fl_cfg_notes(l, f, c, rc, marks, sn, err);
+        flags_cfg_notes(l, f, c, rc, marks, sn, err);
         pr_buf_puts(out, pr_buf_cstr(&marks[rc - c->cells]));
         for (size_t i = 0; i < c->ncells; i++)
             pr_buf_free(&marks[i]);
@@ -102,12 +103,12 @@ static void headline(const rm_world *w, const lang *l, const rm_fw *f, const cmp
 
 /* The line naming model m's headline: configuration with its platform, the
  * GPUs, and whether the model declares it or the rule chose it. */
-static void headline_line(const lang *l, const rm_model *m, const cmp_headline *h,
+static void headline_line(const lang *l, const rmodel_model *m, const compare_headline *h,
                           const char *rule, pr_buf *out, pr_err *err)
 {
     pr_buf link = PR_BUF_INIT, config = PR_BUF_INIT, gpus = PR_BUF_INIT;
-    mdt_page_link(&link, m->title, m->id, l);
-    cmp_config_name(l, &h->mc->cfg, 1, &config, err);
+    mdtable_page_link(&link, m->title, m->id, l);
+    compare_config_name(l, &h->mc->cfg, 1, &config, err);
     int nodes = 0;
     for (size_t r = 0; r < h->mc->nrows; r++)
         if (h->mc->rows[r].gpus == h->gpus && (!nodes || h->mc->rows[r].nodes < nodes))
@@ -121,8 +122,7 @@ static void headline_line(const lang *l, const rm_model *m, const cmp_headline *
         if (rule)
             json_object_set_new(v, "rule", json_string(rule));
         if (h->declared)
-            json_object_set_new(v, "declared_empty",
-                                json_sprintf("data/models/%s.json", m->id));
+            json_object_set_new(v, "declared_empty", json_sprintf("data/models/%s.json", m->id));
     }
     lang_fmt(l, h->decl ? "head_index_declared" : "head_index_chosen", v, out, err);
     json_decref(v);
@@ -132,19 +132,19 @@ static void headline_line(const lang *l, const rm_model *m, const cmp_headline *
 }
 
 /* The planned line of model m: its frameworks, linked. */
-static void planned_line(const lang *l, const rm_model *m, pr_buf *out, pr_err *err)
+static void planned_line(const lang *l, const rmodel_model *m, pr_buf *out, pr_err *err)
 {
     pr_buf link = PR_BUF_INIT, fws = PR_BUF_INIT;
-    mdt_page_link(&link, m->title, m->id, l);
+    mdtable_page_link(&link, m->title, m->id, l);
     for (size_t j = 0; j < m->nfws; j++) {
         char *fdir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
         if (j)
             pr_buf_puts(&fws, lang_str(l, "value_sep"));
-        mdt_page_link(&fws, m->fws[j]->framework_title, fdir, l);
+        mdtable_page_link(&fws, m->fws[j]->framework_title, fdir, l);
         free(fdir);
     }
-    json_t *v = json_pack("{s:s,s:s}", "model", pr_buf_cstr(&link), "frameworks",
-                          pr_buf_cstr(&fws));
+    json_t *v =
+        json_pack("{s:s,s:s}", "model", pr_buf_cstr(&link), "frameworks", pr_buf_cstr(&fws));
     lang_fmt(l, "head_index_planned", v, out, err);
     json_decref(v);
     pr_buf_free(&link);
@@ -152,33 +152,33 @@ static void planned_line(const lang *l, const rm_model *m, pr_buf *out, pr_err *
 }
 
 /* 1 when some configuration of m, of any platform, shows a figure. */
-static int model_has_figures(const rm_model *m)
+static int model_has_figures(const rmodel_model *m)
 {
     for (size_t i = 0; i < m->nfws; i++)
         for (size_t j = 0; j < m->fws[i]->ncfgs; j++)
             for (size_t r = 0; r < m->fws[i]->cfgs[j].ncells; r++) {
-                rm_origin o = m->fws[i]->cfgs[j].cells[r].origin;
+                rmodel_origin o = m->fws[i]->cfgs[j].cells[r].origin;
                 if (o == RM_MEASURED || o == RM_PUBLISHED)
                     return 1;
             }
     return 0;
 }
 
-json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
+json_t *page_index_view(const rmodel_world *w, const lang *l, pr_err *err)
 {
     json_t *view = json_object();
-    vw_page(view, l);
+    view_page(view, l);
     json_t *rows = json_array(), *decls = json_array(), *planned = json_array();
     json_t *unplaced = json_array();
-    vw_notes nt = {0};
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
+    view_notes nt = {0};
+    sanity_notes sn;
+    sanity_notes_init(&sn, 1);
     char *rule = rule_link(w);
     pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < w->nmodels; i++) {
-        const rm_model *m = w->models[i];
-        cmp_headline h;
-        cmp_headline_of(w, m, &h);
+        const rmodel_model *m = w->models[i];
+        compare_headline h;
+        compare_headline_of(w, m, &h);
         pr_buf line = PR_BUF_INIT;
         if (!h.mc) {
             /* No figure on a known machine: planned, or figures only the
@@ -194,25 +194,25 @@ json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
         pr_buf_free(&line);
         pr_buf none = PR_BUF_INIT;
         for (size_t j = 0; j < m->nfws; j++) {
-            const rm_fw *f = m->fws[j];
+            const rmodel_fw *f = m->fws[j];
             if (!headline_figure(&h, f)) {
                 char *fdir = pr_xasprintf("%s/%s", m->id, f->framework);
                 if (none.len)
                     pr_buf_puts(&none, lang_str(l, "value_sep"));
-                mdt_page_link(&none, f->framework_title, fdir, l);
+                mdtable_page_link(&none, f->framework_title, fdir, l);
                 free(fdir);
                 continue;
             }
             pr_buf mlink = PR_BUF_INIT, flink = PR_BUF_INIT, hl = PR_BUF_INIT, date = PR_BUF_INIT;
-            /* Cell and inline escaping are the same (pr_md_cell == pr_md_text). */
-            mdt_page_link(&mlink, m->title, m->id, l);
+            /* Cell and inline escaping are the same (md_cell == md_text). */
+            mdtable_page_link(&mlink, m->title, m->id, l);
             char *fdir = pr_xasprintf("%s/%s", m->id, f->framework);
-            mdt_page_link(&flink, f->framework_title, fdir, l);
+            mdtable_page_link(&flink, f->framework_title, fdir, l);
             free(fdir);
             pr_buf_clear(&who);
-            pr_md_text(&who, m->title);
+            md_text(&who, m->title);
             pr_buf_puts(&who, " · ");
-            pr_md_text(&who, f->framework_title);
+            md_text(&who, f->framework_title);
             sn.who = pr_buf_cstr(&who);
             headline(w, l, f, &h, &sn, &hl, &date, err);
             json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:s}", "model", pr_buf_cstr(&mlink),
@@ -236,17 +236,17 @@ json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
         pr_buf_free(&none);
         /* Like with like at the headline's row (likewise.h): a ranking
          * only where the figures' configurations and estimators agree. */
-        rm_row hrow = {0, h.gpus};
+        rmodel_row hrow = {0, h.gpus};
         for (size_t r = 0; r < h.mc->nrows; r++)
             if (h.mc->rows[r].gpus == h.gpus && (!hrow.nodes || h.mc->rows[r].nodes < hrow.nodes))
                 hrow.nodes = h.mc->rows[r].nodes;
-        lw_cmp *lw = lw_build(h.mc, &hrow, 1);
+        likewise_cmp *lw = likewise_build(h.mc, &hrow, 1);
         if (lw) {
             pr_buf_clear(&line);
-            lw_summary_md(l, lw, &line, err);
+            likewise_summary_md(l, lw, &line, err);
             json_object_set_new(json_array_get(decls, json_array_size(decls) - 1), "likewise",
                                 json_string(pr_buf_cstr(&line)));
-            lw_free(lw);
+            likewise_free(lw);
         }
         pr_buf_free(&line);
     }
@@ -260,7 +260,7 @@ json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
     if (sn.notes.len) {
         while (sn.notes.len && sn.notes.data[sn.notes.len - 1] == '\n')
             pr_buf_truncate(&sn.notes, sn.notes.len - 1);
-        vw_md(view, "flags", &sn.notes);
+        view_md(view, "flags", &sn.notes);
         nt.sanity = 1;
     }
     pr_buf b = PR_BUF_INIT;
@@ -269,21 +269,21 @@ json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err)
         json_object_set_new(iv, "rule", json_string(rule));
     lang_fmt(l, "head_index_intro", iv, &b, err);
     json_decref(iv);
-    vw_md(view, "decl_intro", &b);
+    view_md(view, "decl_intro", &b);
     pr_buf_free(&b);
-    vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
+    view_str(view, "origin_legend", lang_str(l, "origin_legend"));
     json_t *models = json_array();
     for (size_t i = 0; i < w->nmodels; i++) {
         pr_buf link = PR_BUF_INIT;
-        mdt_page_link(&link, w->models[i]->title, w->models[i]->id, l);
+        mdtable_page_link(&link, w->models[i]->title, w->models[i]->id, l);
         json_array_append_new(models, json_pack("{s:s}", "link", pr_buf_cstr(&link)));
         pr_buf_free(&link);
     }
     json_object_set_new(view, "models", models);
     /* The origin legend explains the marks; no separate † note. */
-    vw_notes_set(view, l, &nt, NULL, err);
+    view_notes_set(view, l, &nt, NULL, err);
     pr_buf_free(&who);
-    sn_notes_free(&sn);
+    sanity_notes_free(&sn);
     free(rule);
     return view;
 }

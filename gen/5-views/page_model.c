@@ -3,15 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "flags.h"
-#include "likewise.h"
-#include "md.h"
-#include "mdtable.h"
-#include "provenance.h"
-#include "sanity.h"
+#include "2-model/flags.h"
+#include "2-model/sanity.h"
+#include "3-tables/compare.h"
+#include "3-tables/likewise.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/provenance.h"
+#include "3-tables/view.h"
+#include "base/md.h"
 #include "stats.h"
-#include "view.h"
 
 /* Model page: frameworks side by side, only like with like.  One section
  * per platform (figures of different machines are never compared), under
@@ -22,27 +22,27 @@
  * are on no table (the framework pages show them). */
 
 /* The folder of framework f's report, relative to the model page. */
-static void fw_link(const lang *l, const rm_fw *f, pr_buf *out)
+static void fw_link(const lang *l, const rmodel_fw *f, pr_buf *out)
 {
     pr_buf t = PR_BUF_INIT, target = PR_BUF_INIT;
-    pr_md_cell(&t, f->framework_title);
+    md_cell(&t, f->framework_title);
     pr_buf_printf(&target, "%s/%s", f->framework, l->readme);
-    mdt_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
+    mdtable_link(out, pr_buf_cstr(&t), pr_buf_cstr(&target));
     pr_buf_free(&t);
     pr_buf_free(&target);
 }
 
 /* Column col's name: the framework (linked to its report when link), and
  * its exact mode when the class has several. */
-static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_buf *out,
+static void col_name(const lang *l, const rmodel_mcfg *mc, size_t col, int link, pr_buf *out,
                      pr_err *err)
 {
     if (link)
         fw_link(l, mc->fws[col], out);
     else
-        pr_md_text(out, mc->fws[col]->framework_title);
+        md_text(out, mc->fws[col]->framework_title);
     pr_buf mode = PR_BUF_INIT;
-    if (cmp_col_mode(mc, col, &mode)) {
+    if (compare_col_mode(mc, col, &mode)) {
         json_t *v = json_pack("{s:s}", "mode", pr_buf_cstr(&mode));
         lang_fmt(l, "col_mode", v, out, err);
         json_decref(v);
@@ -54,25 +54,25 @@ static void col_name(const lang *l, const rm_mcfg *mc, size_t col, int link, pr_
  * source printed another figure for it (the audit's ❌) says so in the
  * cell, with both figures, the difference and a link to the audit's line
  * ("4412.46‡ (Perf printed 5333.558†, −17.3 %, audit)"). */
-static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *rc,
+static void printed_other_cell(const rmodel_world *w, const lang *l, const rmodel_cell *rc,
                                const char *page_rel, pr_buf *out, pr_err *err)
 {
-    const au_item *it = rc->origin == RM_MEASURED && rc->imported
-                            ? cmp_audit_differs(w->audit, rc->link_rec)
-                            : NULL;
+    const audit_item *it = rc->origin == RM_MEASURED && rc->imported
+                               ? compare_audit_differs(w->audit, rc->link_rec)
+                               : NULL;
     /* Reproduced under another rule than its run set's: the cell shows the
      * run set's value, and says what the source printed (the ✅ follows). */
-    const au_item *under = rc->origin == RM_MEASURED && rc->imported
-                               ? au_item_of_rec(w->audit, rc->link_rec)
-                               : NULL;
+    const audit_item *under = rc->origin == RM_MEASURED && rc->imported
+                                  ? audit_item_of_rec(w->audit, rc->link_rec)
+                                  : NULL;
     if (!it && under && under->under && !under->other_bs) {
         pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT;
         pr_buf label = PR_BUF_INIT;
-        mdt_summary_cell(w, l, rc, page_rel, NULL, &value);
-        mdt_pub_value(&printed, under->row);
+        mdtable_summary_cell(w, l, rc, page_rel, NULL, &value);
+        mdtable_pub_value(&printed, under->row);
         pr_buf_puts(&printed, lang_str(l, "published_mark"));
-        cmp_signed_pct(&diff, under->diff_pct);
-        pr_md_text(&label, under->table->label);
+        compare_signed_pct(&diff, under->diff_pct);
+        md_text(&label, under->table->label);
         json_t *v = json_pack("{s:s,s:s,s:s,s:s}", "value", pr_buf_cstr(&value), "printed",
                               pr_buf_cstr(&printed), "diff", pr_buf_cstr(&diff), "source",
                               pr_buf_cstr(&label));
@@ -85,17 +85,17 @@ static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *
         return;
     }
     if (!it) {
-        mdt_summary_cell(w, l, rc, page_rel, NULL, out);
+        mdtable_summary_cell(w, l, rc, page_rel, NULL, out);
         return;
     }
     pr_buf value = PR_BUF_INIT, printed = PR_BUF_INIT, diff = PR_BUF_INIT, label = PR_BUF_INIT;
     pr_buf heading = PR_BUF_INIT, anchor = PR_BUF_INIT, link = PR_BUF_INIT;
-    mdt_summary_cell(w, l, rc, page_rel, NULL, &value);
-    mdt_pub_value(&printed, it->row);
+    mdtable_summary_cell(w, l, rc, page_rel, NULL, &value);
+    mdtable_pub_value(&printed, it->row);
     pr_buf_puts(&printed, lang_str(l, "published_mark"));
-    cmp_signed_pct(&diff, it->diff_pct);
-    pr_md_text(&label, it->table->label);
-    cmp_audit_heading(l, it, &heading, &anchor, err);
+    compare_signed_pct(&diff, it->diff_pct);
+    md_text(&label, it->table->label);
+    compare_audit_heading(l, it, &heading, &anchor, err);
     /* The audit sits at the output's root, the model page one below. */
     pr_buf_printf(&link, "../%s#%s", strcmp(l->code, "zh") == 0 ? PAGES_AUDIT_ZH : PAGES_AUDIT_EN,
                   pr_buf_cstr(&anchor));
@@ -115,17 +115,18 @@ static void printed_other_cell(const rm_world *w, const lang *l, const rm_cell *
 
 /* The table of configuration mc: one row per nodes × GPUs, one column per
  * framework. */
-static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, const char *page_rel,
-                        sn_notes *sn, vw_notes *nt, pr_buf *out, pr_err *err)
+static void cross_table(const rmodel_world *w, const lang *l, const rmodel_mcfg *mc,
+                        const char *page_rel, sanity_notes *sn, view_notes *nt, pr_buf *out,
+                        pr_err *err)
 {
     size_t nh = mc->ncols + 2;
     pr_buf *cells = pr_xcalloc(nh, sizeof *cells);
-    pr_md_cell(&cells[0], lang_str(l, "col_nodes"));
+    md_cell(&cells[0], lang_str(l, "col_nodes"));
     /* CPU platforms count processes, not GPUs. */
-    pr_md_cell(&cells[1], pv_col_count(l, mc->cfg.platform));
+    md_cell(&cells[1], provenance_col_count(l, mc->cfg.platform));
     for (size_t i = 0; i < mc->ncols; i++)
         col_name(l, mc, i, 1, &cells[i + 2], err);
-    mdt_row(out, cells, nh);
+    mdtable_row(out, cells, nh);
     pr_buf_puts(out, "|");
     for (size_t i = 0; i < nh; i++)
         pr_buf_puts(out, " ---: |");
@@ -138,14 +139,14 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     pr_buf *marks = pr_xcalloc(mc->nrows * mc->ncols + 1, sizeof *marks);
     pr_buf who = PR_BUF_INIT;
     for (size_t i = 0; i < mc->ncols; i++) {
-        const rm_cfg *fc = mc->fcfgs[i];
+        const rmodel_cfg *fc = mc->fcfgs[i];
         pr_buf_clear(&who);
         col_name(l, mc, i, 0, &who, err);
         sn->who = pr_buf_cstr(&who);
         pr_buf *col = pr_xcalloc(fc->ncells + 1, sizeof *col);
-        fl_cfg_notes(l, mc->fws[i], fc, NULL, col, sn, err);
+        flags_cfg_notes(l, mc->fws[i], fc, NULL, col, sn, err);
         for (size_t r = 0; r < mc->nrows; r++) {
-            const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+            const rmodel_cell *rc = rmodel_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
             if (rc >= fc->cells && rc < fc->cells + fc->ncells)
                 pr_buf_puts(&marks[r * mc->ncols + i], pr_buf_cstr(&col[rc - fc->cells]));
         }
@@ -156,22 +157,22 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     sn->who = NULL;
     for (size_t r = 0; r < mc->nrows; r++) {
         int nodes = mc->rows[r].nodes, gpus = mc->rows[r].gpus;
-        mdt_cells_clear(cells, nh);
+        mdtable_cells_clear(cells, nh);
         pr_buf_printf(&cells[0], "%d", nodes);
         pr_buf_printf(&cells[1], "%d", gpus);
         for (size_t i = 0; i < mc->ncols; i++) {
-            const rm_cell *rc = rm_cell_of(mc->fcfgs[i], nodes, gpus);
+            const rmodel_cell *rc = rmodel_cell_of(mc->fcfgs[i], nodes, gpus);
             printed_other_cell(w, l, rc, page_rel, &cells[i + 2], err);
             pr_buf_puts(&cells[i + 2], pr_buf_cstr(&marks[r * mc->ncols + i]));
             /* Any other figure the audit covers links its verdict, after
              * the flags that travel with the figure ("243† ❗a ❌"). */
             if (!(rc->origin == RM_MEASURED && rc->imported &&
-                  cmp_audit_differs(w->audit, rc->link_rec)))
-                cmp_audit_verdict_link(l, cmp_audit_of_cell(w->audit, rc), page_rel,
-                                       &cells[i + 2]);
+                  compare_audit_differs(w->audit, rc->link_rec)))
+                compare_audit_verdict_link(l, compare_audit_of_cell(w->audit, rc), page_rel,
+                                           &cells[i + 2]);
             nt->failed |= rc->origin == RM_FAILED;
         }
-        mdt_row(out, cells, nh);
+        mdtable_row(out, cells, nh);
     }
     if (sn->notes.len) {
         pr_buf_putc(out, '\n');
@@ -184,7 +185,7 @@ static void cross_table(const rm_world *w, const lang *l, const rm_mcfg *mc, con
     pr_buf_free(&who);
     /* The letters go on under the other figures (column_others). */
     pr_buf_clear(&sn->notes);
-    mdt_cells_free(cells, nh);
+    mdtable_cells_free(cells, nh);
     free(cells);
 }
 
@@ -197,9 +198,9 @@ static void add_repo(const pr_record *r, pr_buf *list, const lang *l)
     if (!json_is_string(repo))
         return;
     pr_buf item = PR_BUF_INIT, t = PR_BUF_INIT;
-    pr_md_text(&t, json_string_value(repo));
+    md_text(&t, json_string_value(repo));
     if (json_is_string(url))
-        mdt_link_url(&item, pr_buf_cstr(&t), json_string_value(url));
+        mdtable_link_url(&item, pr_buf_cstr(&t), json_string_value(url));
     else
         pr_buf_puts(&item, pr_buf_cstr(&t));
     if (!strstr(pr_buf_cstr(list), pr_buf_cstr(&item))) {
@@ -215,13 +216,14 @@ static void add_repo(const pr_record *r, pr_buf *list, const lang *l)
  * imported from the repositories the logs were published in, the
  * published table the column shows (its label linked to its source), or
  * nothing yet. */
-static void column_sources(const lang *l, const rm_mcfg *mc, size_t col, pr_buf *out, pr_err *err)
+static void column_sources(const lang *l, const rmodel_mcfg *mc, size_t col, pr_buf *out,
+                           pr_err *err)
 {
-    const rm_cfg *fc = mc->fcfgs[col];
+    const rmodel_cfg *fc = mc->fcfgs[col];
     int measured = 0, imported = 0, published = 0;
     pr_buf repos = PR_BUF_INIT, what = PR_BUF_INIT, name = PR_BUF_INIT;
     for (size_t r = 0; r < mc->nrows; r++) {
-        const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+        const rmodel_cell *rc = rmodel_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
         int runs = rc->origin == RM_MEASURED || rc->origin == RM_FAILED;
         measured |= runs && !rc->imported;
         imported |= runs && rc->imported;
@@ -235,7 +237,7 @@ static void column_sources(const lang *l, const rm_mcfg *mc, size_t col, pr_buf 
     if (imported) {
         json_t *v = json_object();
         if (repos.len)
-            vw_str(v, "repos", pr_buf_cstr(&repos));
+            view_str(v, "repos", pr_buf_cstr(&repos));
         if (what.len)
             pr_buf_puts(&what, sep);
         lang_fmt(l, "src_imported", v, &what, err);
@@ -243,7 +245,7 @@ static void column_sources(const lang *l, const rm_mcfg *mc, size_t col, pr_buf 
     }
     if (published && fc->pub) {
         pr_buf src = PR_BUF_INIT;
-        cmp_pub_source(l, fc->pub, &src, err);
+        compare_pub_source(l, fc->pub, &src, err);
         json_t *v = json_pack("{s:s}", "source", pr_buf_cstr(&src));
         if (what.len)
             pr_buf_puts(&what, sep);
@@ -254,8 +256,8 @@ static void column_sources(const lang *l, const rm_mcfg *mc, size_t col, pr_buf 
     if (!what.len)
         pr_buf_puts(&what, lang_str(l, "src_none"));
     col_name(l, mc, col, 0, &name, err);
-    json_t *v = json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&name), "sources",
-                          pr_buf_cstr(&what));
+    json_t *v =
+        json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&name), "sources", pr_buf_cstr(&what));
     pr_buf_puts(out, "- ");
     lang_fmt(l, "src_column", v, out, err);
     pr_buf_putc(out, '\n');
@@ -268,7 +270,8 @@ static void column_sources(const lang *l, const rm_mcfg *mc, size_t col, pr_buf 
 /* The row of table t that cell rc had and the table does not show: the
  * primary published row when runs took precedence over it, else its row
  * among the cell's alternatives; NULL when t is neither. */
-static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr_pub_table *t)
+static const pr_pub_row *other_row(const rmodel_cfg *fc, const rmodel_cell *rc,
+                                   const pr_pub_table *t)
 {
     if (t == fc->pub)
         return (rc->origin == RM_MEASURED || rc->origin == RM_FAILED) ? rc->pub : NULL;
@@ -282,14 +285,14 @@ static const pr_pub_row *other_row(const rm_cfg *fc, const rm_cell *rc, const pr
  * table (in the order the cells' precedence lists them): the figures of
  * the column's own published table that runs displaced, then the cells'
  * alternatives.  Returns the items written. */
-static size_t column_others(const rm_world *w, const lang *l, const rm_mcfg *mc, size_t col,
-                            const char *page_rel, sn_notes *sn, pr_buf *out, pr_err *err)
+static size_t column_others(const rmodel_world *w, const lang *l, const rmodel_mcfg *mc, size_t col,
+                            const char *page_rel, sanity_notes *sn, pr_buf *out, pr_err *err)
 {
-    const rm_cfg *fc = mc->fcfgs[col];
+    const rmodel_cfg *fc = mc->fcfgs[col];
     const pr_pub_table **tabs = pr_xcalloc(1, sizeof *tabs);
     size_t nt = 0, items = 0;
     for (size_t r = 0; r < mc->nrows; r++) {
-        const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+        const rmodel_cell *rc = rmodel_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
         for (size_t a = 0; a <= rc->nalts; a++) {
             const pr_pub_table *t = a == 0 ? fc->pub : rc->alt_tabs[a - 1];
             size_t k = 0;
@@ -306,9 +309,9 @@ static size_t column_others(const rm_world *w, const lang *l, const rm_mcfg *mc,
     for (size_t k = 0; k < nt; k++) {
         pr_buf_clear(&src);
         pr_buf_clear(&vals);
-        cmp_pub_source(l, tabs[k], &src, err);
+        compare_pub_source(l, tabs[k], &src, err);
         for (size_t r = 0; r < mc->nrows; r++) {
-            const rm_cell *rc = rm_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
+            const rmodel_cell *rc = rmodel_cell_of(fc, mc->rows[r].nodes, mc->rows[r].gpus);
             const pr_pub_row *row = other_row(fc, rc, tabs[k]);
             if (!row)
                 continue;
@@ -317,17 +320,17 @@ static size_t column_others(const rm_world *w, const lang *l, const rm_mcfg *mc,
             lang_gpus_label(l, rc->nodes, rc->gpus, &vals, err);
             pr_buf_putc(&vals, ' ');
             if (row->has_value) {
-                mdt_pub_value(&vals, row);
+                mdtable_pub_value(&vals, row);
                 pr_buf_puts(&vals, lang_str(l, "published_mark"));
                 /* Flagged in its own table: its mark travels with it. */
-                if (fl_pub_row_flagged(mc->fws[col], tabs[k], row)) {
+                if (flags_pub_row_flagged(mc->fws[col], tabs[k], row)) {
                     sn->who = pr_buf_cstr(&name);
-                    fl_pub_row_notes(l, mc->fws[col], tabs[k], row, &vals, sn, err);
+                    flags_pub_row_notes(l, mc->fws[col], tabs[k], row, &vals, sn, err);
                     sn->who = NULL;
                 }
-                cmp_audit_verdict_link(l, au_item_of_row(w->audit, row), page_rel, &vals);
+                compare_audit_verdict_link(l, audit_item_of_row(w->audit, row), page_rel, &vals);
             } else {
-                pr_md_text(&vals, row->state);
+                md_text(&vals, row->state);
             }
         }
         json_t *v = json_pack("{s:s,s:s,s:s}", "framework", pr_buf_cstr(&name), "source",
@@ -351,20 +354,20 @@ static void set_block(json_t *o, const char *key, pr_buf *b)
 {
     while (b->len && b->data[b->len - 1] == '\n')
         pr_buf_truncate(b, b->len - 1);
-    vw_md(o, key, b);
+    view_md(o, key, b);
 }
 
 /* One configuration's view: its heading, table, sources, other figures and
  * charts.  NULL with err set when a chart fails. */
-static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
-                           const rm_mcfg *mc, cs_queue *oc, vw_notes *nt, pr_err *err)
+static json_t *config_view(const rmodel_world *w, const lang *l, const rmodel_model *m,
+                           const rmodel_mcfg *mc, chartspec_queue *oc, view_notes *nt, pr_err *err)
 {
     json_t *cv = json_object();
     pr_buf b = PR_BUF_INIT;
-    cmp_config_name(l, &mc->cfg, 1, &b, err);
-    vw_md(cv, "name", &b);
-    sn_notes sn;
-    sn_notes_init(&sn, 1);
+    compare_config_name(l, &mc->cfg, 1, &b, err);
+    view_md(cv, "name", &b);
+    sanity_notes sn;
+    sanity_notes_init(&sn, 1);
     cross_table(w, l, mc, m->id, &sn, nt, &b, err);
     set_block(cv, "table", &b);
     pr_buf_puts(&b, lang_str(l, "src_heading"));
@@ -374,11 +377,11 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
     set_block(cv, "sources", &b);
     /* Like with like: what each column's figure is and how the columns'
      * configurations differ, before any ranking (issue 30, item 2). */
-    lw_cmp *lw = lw_build(mc, NULL, 0);
+    likewise_cmp *lw = likewise_build(mc, NULL, 0);
     if (lw) {
-        lw_markdown(w, l, lw, m->id, &b, err);
+        likewise_markdown(w, l, lw, m->id, &b, err);
         set_block(cv, "likewise", &b);
-        lw_free(lw);
+        likewise_free(lw);
     }
     pr_buf others = PR_BUF_INIT;
     size_t n = 0;
@@ -396,9 +399,9 @@ static json_t *config_view(const rm_world *w, const lang *l, const rm_model *m,
         set_block(cv, "others", &b);
     }
     pr_buf_free(&others);
-    sn_notes_free(&sn);
+    sanity_notes_free(&sn);
     if (oc->charts) {
-        if (cs_model(l, m, mc, oc, &b, err) < 0) {
+        if (chartspec_model(l, m, mc, oc, &b, err) < 0) {
             json_decref(cv);
             cv = NULL;
             goto out;
@@ -415,7 +418,8 @@ out:
  * classes being one array), then batch size. */
 static int mcfg_qsort(const void *a, const void *b)
 {
-    const rm_cfg *x = &(*(const rm_mcfg *const *)a)->cfg, *y = &(*(const rm_mcfg *const *)b)->cfg;
+    const rmodel_cfg *x = &(*(const rmodel_mcfg *const *)a)->cfg,
+                     *y = &(*(const rmodel_mcfg *const *)b)->cfg;
     if (x->klass != y->klass)
         return x->klass < y->klass ? -1 : 1;
     if (x->bs != y->bs)
@@ -425,7 +429,7 @@ static int mcfg_qsort(const void *a, const void *b)
 
 /* 1 when cell rc is a case planned and not run: a suite's TODO, or a
  * published table's (a source's own plan). */
-static int is_todo(const rm_cell *rc)
+static int is_todo(const rmodel_cell *rc)
 {
     return rc->origin == RM_PLANNED ||
            (rc->origin == RM_PUB_STATE && strcmp(rc->pub->state, "TODO") == 0);
@@ -433,12 +437,12 @@ static int is_todo(const rm_cell *rc)
 
 /* The figures configuration mc shows (cells with a figure, or a state such
  * as OOM or a failure); 0: a planned configuration. */
-static size_t mc_figures(const rm_mcfg *mc)
+static size_t mc_figures(const rmodel_mcfg *mc)
 {
     size_t n = 0;
     for (size_t i = 0; i < mc->ncols; i++)
         for (size_t r = 0; r < mc->fcfgs[i]->ncells; r++) {
-            const rm_cell *rc = &mc->fcfgs[i]->cells[r];
+            const rmodel_cell *rc = &mc->fcfgs[i]->cells[r];
             n += rc->origin != RM_NONE && !is_todo(rc);
         }
     return n;
@@ -446,27 +450,27 @@ static size_t mc_figures(const rm_mcfg *mc)
 
 /* A planned configuration as one list item: its name, then each
  * framework's planned cases ("FP32 BS=32: PyTorch: 1×1, 1×8 GPUs"). */
-static void planned_item(const lang *l, const rm_mcfg *mc, pr_buf *out, pr_err *err)
+static void planned_item(const lang *l, const rmodel_mcfg *mc, pr_buf *out, pr_err *err)
 {
     pr_buf name = PR_BUF_INIT, cols = PR_BUF_INIT, col = PR_BUF_INIT, cases = PR_BUF_INIT;
-    cmp_config_name(l, &mc->cfg, 0, &name, err);
+    compare_config_name(l, &mc->cfg, 0, &name, err);
     for (size_t i = 0; i < mc->ncols; i++) {
-        const rm_cfg *fc = mc->fcfgs[i];
+        const rmodel_cfg *fc = mc->fcfgs[i];
         pr_buf_clear(&cases);
         for (size_t r = 0; r < fc->ncells; r++) {
             if (!is_todo(&fc->cells[r]))
                 continue;
             if (cases.len)
                 pr_buf_puts(&cases, lang_str(l, "value_sep"));
-            pv_count_label(l, mc->cfg.platform, fc->cells[r].nodes, fc->cells[r].gpus, &cases,
-                           err);
+            platform_count_label(l, mc->cfg.platform, fc->cells[r].nodes, fc->cells[r].gpus, &cases,
+                                 err);
         }
         if (!cases.len)
             continue;
         pr_buf_clear(&col);
         col_name(l, mc, i, 1, &col, err);
-        json_t *v = json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&col), "cases",
-                              pr_buf_cstr(&cases));
+        json_t *v =
+            json_pack("{s:s,s:s}", "framework", pr_buf_cstr(&col), "cases", pr_buf_cstr(&cases));
         if (cols.len)
             pr_buf_puts(&cols, lang_str(l, "list_sep"));
         lang_fmt(l, "head_planned_cases", v, &cols, err);
@@ -504,11 +508,11 @@ static int group_qsort(const void *a, const void *b)
 /* One platform's view: its tables (configurations with figures: the
  * headline's head first, then by class, then batch size) and one list of its planned configurations.
  * NULL with err set when a chart fails. */
-static json_t *platform_view(const rm_world *w, const lang *l, const rm_model *m,
-                             const plat_group *g, const rm_mcfg *head, cs_queue *oc, vw_notes *nt,
-                             pr_err *err)
+static json_t *platform_view(const rmodel_world *w, const lang *l, const rmodel_model *m,
+                             const plat_group *g, const rmodel_mcfg *head, chartspec_queue *oc,
+                             view_notes *nt, pr_err *err)
 {
-    const rm_mcfg **order = pr_xcalloc(g->end - g->first + 1, sizeof *order);
+    const rmodel_mcfg **order = pr_xcalloc(g->end - g->first + 1, sizeof *order);
     size_t n = 0;
     for (size_t i = g->first; i < g->end; i++)
         order[n++] = &m->cfgs[i];
@@ -535,7 +539,7 @@ static json_t *platform_view(const rm_world *w, const lang *l, const rm_model *m
         }
         json_array_append_new(configs, cv);
     }
-    vw_text(pv, "name", cmp_platform_title(l, m->cfgs[g->first].cfg.platform));
+    view_text(pv, "name", compare_platform_title(l, m->cfgs[g->first].cfg.platform));
     json_object_set_new(pv, "configs", configs);
     if (planned.len) {
         json_t *v = json_object();
@@ -544,7 +548,7 @@ static json_t *platform_view(const rm_world *w, const lang *l, const rm_model *m
         pr_buf intro = PR_BUF_INIT;
         lang_fmt(l, "head_planned_intro", v, &intro, err);
         json_decref(v);
-        vw_md(pv, "planned_intro", &intro);
+        view_md(pv, "planned_intro", &intro);
         pr_buf_free(&intro);
         set_block(pv, "planned", &planned);
     }
@@ -558,15 +562,16 @@ out:
  * grouped by platform, GPU machines into *gpu and CPU machines into *cpu
  * (their own section: never beside a GPU in a comparison), each in
  * group_qsort's order.  -1 with err set when a chart fails. */
-static int platforms_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
-                          vw_notes *nt, json_t **gpu, json_t **cpu, pr_err *err)
+static int platforms_view(const rmodel_world *w, const lang *l, const rmodel_model *m,
+                          chartspec_queue *oc, view_notes *nt, json_t **gpu, json_t **cpu,
+                          pr_err *err)
 {
-    const rm_mcfg *head = cmp_headline_cfg(w, m, NULL);
+    const rmodel_mcfg *head = compare_headline_cfg(w, m, NULL);
     plat_group *groups = pr_xcalloc(m->ncfgs + 1, sizeof *groups);
     size_t ng = 0;
     for (size_t first = 0; first < m->ncfgs;) {
         const pr_platform *p = m->cfgs[first].cfg.platform;
-        plat_group g = {first, first, 0, 0, pv_is_cpu(p)};
+        plat_group g = {first, first, 0, 0, platform_is_cpu(p)};
         while (g.end < m->ncfgs && m->cfgs[g.end].cfg.platform == p) {
             g.figures += mc_figures(&m->cfgs[g.end]);
             g.main |= &m->cfgs[g.end] == head;
@@ -593,44 +598,44 @@ static int platforms_view(const rm_world *w, const lang *l, const rm_model *m, c
 
 /* The line saying that m has figures of no stated platform, which no table
  * here shows, and whose they are; nothing when it has none. */
-static void unknown_note(const lang *l, const rm_model *m, pr_buf *out, pr_err *err)
+static void unknown_note(const lang *l, const rmodel_model *m, pr_buf *out, pr_err *err)
 {
     size_t count = 0;
     pr_buf fws = PR_BUF_INIT;
     for (size_t i = 0; i < m->nfws; i++) {
-        const rm_fw *f = m->fws[i];
+        const rmodel_fw *f = m->fws[i];
         size_t before = count;
         for (size_t j = 0; j < f->ncfgs; j++)
             for (size_t r = 0; !f->cfgs[j].platform && r < f->cfgs[j].ncells; r++) {
-                rm_origin o = f->cfgs[j].cells[r].origin;
+                rmodel_origin o = f->cfgs[j].cells[r].origin;
                 count += o != RM_PLANNED && o != RM_NONE;
             }
         if (count > before) {
             if (fws.len)
                 pr_buf_puts(&fws, lang_str(l, "value_sep"));
-            mdt_page_link(&fws, f->framework_title, f->framework, l);
+            mdtable_page_link(&fws, f->framework_title, f->framework, l);
         }
     }
     if (count) {
-        json_t *v = json_pack("{s:I,s:s}", "count", (json_int_t)count, "frameworks",
-                              pr_buf_cstr(&fws));
+        json_t *v =
+            json_pack("{s:I,s:s}", "count", (json_int_t)count, "frameworks", pr_buf_cstr(&fws));
         lang_fmt(l, "unknown_platform_note", v, out, err);
         json_decref(v);
     }
     pr_buf_free(&fws);
 }
 
-json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
-                        pr_err *err)
+json_t *page_model_view(const rmodel_world *w, const lang *l, const rmodel_model *m,
+                        chartspec_queue *oc, pr_err *err)
 {
     json_t *view = json_object();
-    vw_notes nt = {0};
+    view_notes nt = {0};
     pr_buf b = PR_BUF_INIT;
     int ok = 0;
-    vw_text(view, "model_title", m->title);
-    vw_page(view, l);
-    vw_str(view, "origin_legend", lang_str(l, "origin_legend"));
-    cmp_audit_legend(l, w->audit, m->id, NULL, m->id, view, err);
+    view_text(view, "model_title", m->title);
+    view_page(view, l);
+    view_str(view, "origin_legend", lang_str(l, "origin_legend"));
+    compare_audit_legend(l, w->audit, m->id, NULL, m->id, view, err);
     json_t *plats = NULL, *cpu = NULL;
     if (platforms_view(w, l, m, oc, &nt, &plats, &cpu, err) < 0) {
         json_decref(plats);
@@ -652,16 +657,16 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
         }
     }
     if (others)
-        vw_str(view, "precedence", lang_str(l, "alt_precedence"));
+        view_str(view, "precedence", lang_str(l, "alt_precedence"));
     if (!m->ncfgs)
-        vw_str(view, "no_configs", lang_str(l, "no_known_platform"));
+        view_str(view, "no_configs", lang_str(l, "no_known_platform"));
     unknown_note(l, m, &b, err);
     if (b.len)
-        vw_md(view, "unknown_note", &b);
-    vw_unit(view, l, "unit", m->nfws ? m->fws[0]->unit : "");
+        view_md(view, "unknown_note", &b);
+    view_unit(view, l, "unit", m->nfws ? m->fws[0]->unit : "");
     json_t *fws = json_array();
     for (size_t i = 0; i < m->nfws; i++) {
-        mdt_page_link(&b, m->fws[i]->framework_title, m->fws[i]->framework, l);
+        mdtable_page_link(&b, m->fws[i]->framework_title, m->fws[i]->framework, l);
         json_array_append_new(fws, json_pack("{s:s}", "link", pr_buf_cstr(&b)));
         pr_buf_clear(&b);
     }
@@ -671,7 +676,7 @@ json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_
         hardware &= m->fws[i]->suite && m->fws[i]->suite->hardware;
     json_object_set_new(view, "hardware", json_boolean(hardware));
     /* The origin legend explains the marks; no separate † note. */
-    vw_notes_set(view, l, &nt, NULL, err);
+    view_notes_set(view, l, &nt, NULL, err);
     ok = 1;
 out:
     pr_buf_free(&b);

@@ -17,22 +17,21 @@
 
 #include <jansson.h>
 
-#include "audit.h"
-#include "chartspec.h"
+#include "2-model/audit.h"
+#include "2-model/rmodel.h"
+#include "4-charts/chartspec.h"
 #include "err.h"
-#include "lang.h"
-#include "rmodel.h"
-
+#include "template/lang.h"
 
 /* The folder of the bench page, under the output folder. */
 #define PAGES_BENCH_DIR "perfrepro-bench"
 
-json_t *page_index_view(const rm_world *w, const lang *l, pr_err *err);
-json_t *page_bench_view(const rm_world *w, const lang *l);
-json_t *page_audit_view(const rm_world *w, const lang *l, const au_model *m, pr_err *err);
-json_t *page_model_view(const rm_world *w, const lang *l, const rm_model *m, cs_queue *oc,
-                        pr_err *err);
-json_t *page_framework_view(const rm_world *w, const lang *l, const rm_fw *f, cs_queue *oc,
-                            pr_err *err);
+json_t *page_index_view(const rmodel_world *w, const lang *l, pr_err *err);
+json_t *page_bench_view(const rmodel_world *w, const lang *l);
+json_t *page_audit_view(const rmodel_world *w, const lang *l, const audit_model *m, pr_err *err);
+json_t *page_model_view(const rmodel_world *w, const lang *l, const rmodel_model *m,
+                        chartspec_queue *oc, pr_err *err);
+json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_fw *f,
+                            chartspec_queue *oc, pr_err *err);
 
 #endif

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "3-tables/view.h"
+#include "base/md.h"
 #include "buf.h"
-#include "md.h"
-#include "view.h"
 
 /* A placeholder a block shows as a shell variable the reader (or a node's
  * launcher) sets: {name} -> "$VAR". */
@@ -29,11 +29,11 @@ static void use_var(used_vars *u, const char *var)
 }
 
 /* Appends template word t as shell words: the text from the data (values
- * included) quoted by pr_md_shell_word, each ref as "$VAR" (quoted: a path
+ * included) quoted by md_shell_word, each ref as "$VAR" (quoted: a path
  * with spaces stays one word).  "{{" and "}}" are literal braces.  The
  * suite loader has checked every name: an unknown one (not reached) is kept
  * as text, quoted. */
-static void put_word(pr_buf *out, const char *t, const pr_var *vals, size_t nvals,
+static void put_word(pr_buf *out, const char *t, const pr_suite_var *vals, size_t nvals,
                      const ref *refs, size_t nrefs, used_vars *used)
 {
     pr_buf piece = PR_BUF_INIT;
@@ -60,7 +60,7 @@ static void put_word(pr_buf *out, const char *t, const pr_var *vals, size_t nval
                 val = vals[i].value;
         if (r) {
             if (piece.len)
-                pr_md_shell_word(out, pr_buf_cstr(&piece));
+                md_shell_word(out, pr_buf_cstr(&piece));
             pr_buf_clear(&piece);
             pr_buf_printf(out, "\"$%s\"", r->var);
             use_var(used, r->var);
@@ -73,7 +73,7 @@ static void put_word(pr_buf *out, const char *t, const pr_var *vals, size_t nval
         t = end + 1;
     }
     if (piece.len || !any)
-        pr_md_shell_word(out, pr_buf_cstr(&piece));
+        md_shell_word(out, pr_buf_cstr(&piece));
     pr_buf_free(&piece);
 }
 
@@ -90,7 +90,7 @@ static void put_block(pr_buf *out, pr_buf *lines, const used_vars *used)
         pr_buf_putc(&code, '\n');
     }
     pr_buf_puts(&code, pr_buf_cstr(lines));
-    pr_md_code_block(out, "bash", pr_buf_cstr(&code));
+    md_code_block(out, "bash", pr_buf_cstr(&code));
     pr_buf_free(&code);
     pr_buf_clear(lines);
 }
@@ -107,8 +107,7 @@ static ref *step_refs(const pr_suite *s, size_t *n)
         r[(*n)++] = (ref){*b, *b};
     const char *k;
     json_t *v;
-    json_object_foreach(decl, k, v)
-        r[(*n)++] = (ref){k, k};
+    json_object_foreach(decl, k, v) r[(*n)++] = (ref){k, k};
     return r;
 }
 
@@ -176,24 +175,23 @@ static int env_name_ok(const char *name)
  * suite that starts a process per GPU ("ranks": "per_gpu") takes each
  * process's LOCAL_RANK.  With "shell": true the command string is the
  * suite's shell code, kept as written, each value put into it quoted. */
-static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c, int node,
+static void framework_command(pr_buf *lines, const pr_suite *s, const pr_suite_case *c, int node,
                               used_vars *used)
 {
     pr_buf st = PR_BUF_INIT, num = PR_BUF_INIT;
     size_t nv;
-    pr_var *vars = pr_suite_case_vars(s, c, &st, &nv);
+    pr_suite_var *vars = pr_suite_case_vars(s, c, &st, &nv);
     int multi = c->nodes > 1;
     char rank[16], world[16];
     snprintf(rank, sizeof rank, "%d", node);
     snprintf(world, sizeof world, "%d", c->gpus);
     pr_buf_printf(&num, "%s.log", c->name);
-    const pr_var extra[] = {{"log_dir", "."},         {"log_file", pr_buf_cstr(&num)},
-                            {"workdir", "."},         {"hostfile", "hostfile"},
-                            {"world_size", world},    {"node_rank", rank},
-                            {"local_rank", "0"},      {"master_addr", "127.0.0.1"},
-                            {"master_port", "29500"}};
+    const pr_suite_var extra[] = {
+        {"log_dir", "."},         {"log_file", pr_buf_cstr(&num)}, {"workdir", "."},
+        {"hostfile", "hostfile"}, {"world_size", world},           {"node_rank", rank},
+        {"local_rank", "0"},      {"master_addr", "127.0.0.1"},    {"master_port", "29500"}};
     const size_t nextra = sizeof extra / sizeof *extra;
-    pr_var *all = pr_xmalloc((nv + nextra) * sizeof *all);
+    pr_suite_var *all = pr_xmalloc((nv + nextra) * sizeof *all);
     memcpy(all, vars, nv * sizeof *all);
     memcpy(all + nv, extra, sizeof extra);
     /* On several nodes one block serves every node: the rank is the
@@ -207,7 +205,8 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
     const char *k;
     json_t *v;
     int cvd = 0, use_env = 0;
-    json_object_foreach(s->env, k, v) {
+    json_object_foreach(s->env, k, v)
+    {
         cvd |= strcmp(k, "CUDA_VISIBLE_DEVICES") == 0;
         use_env |= !env_name_ok(k);
     }
@@ -217,14 +216,15 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
     const char *sep = s->shell ? "\n" : " ";
     if (!s->shell && use_env)
         pr_buf_puts(lines, "env ");
-    json_object_foreach(s->env, k, v) {
+    json_object_foreach(s->env, k, v)
+    {
         pr_buf asg = PR_BUF_INIT;
         pr_buf_printf(&asg, "%s=", k);
         if (s->shell)
             pr_buf_puts(lines, "export ");
         /* A name that is no shell variable is data: one quoted word. */
         if (use_env)
-            pr_md_shell_word(lines, pr_buf_cstr(&asg));
+            md_shell_word(lines, pr_buf_cstr(&asg));
         else
             pr_buf_puts(lines, pr_buf_cstr(&asg));
         put_word(lines, json_string_value(v), all, nv + nextra, multi_refs, nrefs, used);
@@ -240,7 +240,7 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
     if (s->shell) {
         /* Each value quoted on its own, then put into the suite's shell code. */
         pr_buf q = PR_BUF_INIT;
-        pr_var *qv = pr_xmalloc((nv + nextra) * sizeof *qv);
+        pr_suite_var *qv = pr_xmalloc((nv + nextra) * sizeof *qv);
         size_t *off = pr_xmalloc((nv + nextra) * sizeof *off);
         for (size_t i = 0; i < nv + nextra; i++) {
             off[i] = q.len;
@@ -251,12 +251,12 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
             if (r) {
                 pr_buf_printf(&q, "\"$%s\"", r->var);
             } else {
-                pr_md_shell_word(&q, all[i].value);
+                md_shell_word(&q, all[i].value);
             }
             pr_buf_putc(&q, '\0');
         }
         for (size_t i = 0; i < nv + nextra; i++)
-            qv[i] = (pr_var){all[i].name, q.data + off[i]};
+            qv[i] = (pr_suite_var){all[i].name, q.data + off[i]};
         const char *t = json_string_value(json_array_get(cmd, 0));
         pr_buf code = PR_BUF_INIT;
         pr_err e;
@@ -266,7 +266,7 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
             if (strstr(t, ph))
                 use_var(used, multi_refs[j].var);
         }
-        if (pr_template_expand(t, qv, nv + nextra, NULL, 0, &code, &e) < 0) {
+        if (pr_suite_template_expand(t, qv, nv + nextra, NULL, 0, &code, &e) < 0) {
             pr_buf_clear(&code);
             pr_buf_puts(&code, t); /* the suite loader checked it: not reached */
         }
@@ -279,8 +279,8 @@ static void framework_command(pr_buf *lines, const pr_suite *s, const pr_case *c
     for (size_t i = 0; !s->shell && i < json_array_size(cmd); i++) {
         if (i)
             pr_buf_putc(lines, ' ');
-        put_word(lines, json_string_value(json_array_get(cmd, i)), all, nv + nextra,
-                 multi_refs, nrefs, used);
+        put_word(lines, json_string_value(json_array_get(cmd, i)), all, nv + nextra, multi_refs,
+                 nrefs, used);
     }
     pr_buf_putc(lines, '\n');
     json_decref(cmd);
@@ -298,12 +298,12 @@ static void put_path(pr_buf *out, const char *path, int prefix, used_vars *used)
         pr_buf_puts(out, "\"$PERFREPRO\"/");
         use_var(used, "PERFREPRO");
     }
-    pr_md_shell_word(out, path);
+    md_shell_word(out, path);
 }
 
 /* The perfrepro command that runs case c (every repeat) and records it:
  * measure's local runner on one node, its Slurm launcher on several. */
-static void measure_command(pr_buf *lines, const pr_suite *s, const pr_case *c, int prefix,
+static void measure_command(pr_buf *lines, const pr_suite *s, const pr_suite_case *c, int prefix,
                             used_vars *used)
 {
     char *dir = c ? pr_xasprintf("data/runs/%s-%s-%d", s->model, s->framework, c->gpus)
@@ -336,12 +336,12 @@ static void measure_command(pr_buf *lines, const pr_suite *s, const pr_case *c, 
  * figures, every precision), else the first of each (nodes, GPUs per node)
  * (a plan's: its other cases differ only in batch size and precision).
  * Caller frees the array. */
-static const pr_case **shown_cases(const pr_suite *s, int every_case, size_t *n)
+static const pr_suite_case **shown_cases(const pr_suite *s, int every_case, size_t *n)
 {
-    const pr_case **out = pr_xcalloc(s->ncases ? s->ncases : 1, sizeof *out);
+    const pr_suite_case **out = pr_xcalloc(s->ncases ? s->ncases : 1, sizeof *out);
     *n = 0;
     for (size_t i = 0; i < s->ncases; i++) {
-        const pr_case *c = &s->cases[i];
+        const pr_suite_case *c = &s->cases[i];
         int seen = 0;
         for (size_t j = 0; j < *n && !seen; j++)
             seen = !every_case && out[j]->nodes == c->nodes &&
@@ -374,37 +374,36 @@ static void source_view(const pr_suite *s, json_t *view)
     /* Every value from the suite is one shell word: pasted, the block runs
      * git and cd, nothing the data spells. */
     pr_buf_puts(&code, "git clone ");
-    pr_md_shell_word(&code, s->source_repo);
+    md_shell_word(&code, s->source_repo);
     pr_buf_puts(&code, "\ncd ");
-    pr_md_shell_word(&code, folder);
+    md_shell_word(&code, folder);
     pr_buf_putc(&code, '\n');
     free(folder);
     if (s->source_commit) {
         pr_buf_puts(&code, "git checkout ");
-        pr_md_shell_word(&code, s->source_commit);
+        md_shell_word(&code, s->source_commit);
         pr_buf_putc(&code, '\n');
     }
     if (s->source_path) {
         pr_buf_puts(&code, "cd ");
-        pr_md_shell_word(&code, s->source_path);
+        md_shell_word(&code, s->source_path);
         pr_buf_putc(&code, '\n');
     }
-    pr_md_code_block(&b, "bash", pr_buf_cstr(&code));
-    vw_md(view, "source_block", &b);
+    md_code_block(&b, "bash", pr_buf_cstr(&code));
+    view_md(view, "source_block", &b);
     /* Checkout and set-up as one block: what a reader pastes first. */
     used_vars used = {{0}, 0};
     pr_buf setup = PR_BUF_INIT, both = PR_BUF_INIT;
     if (steps_lines(s, "setup", &setup, &used)) {
         pr_buf_puts(&code, pr_buf_cstr(&setup));
         put_block(&both, &code, &used);
-        vw_md(view, "prepare_block", &both);
-    }
-    else
+        view_md(view, "prepare_block", &both);
+    } else
         json_object_set_new(view, "prepare_block", json_false()); /* not the page's */
     pr_buf_free(&setup);
     pr_buf_free(&both);
-    vw_text(view, "source_repo", s->source_repo);
-    vw_text(view, "source_commit", s->source_commit);
+    view_text(view, "source_repo", s->source_repo);
+    view_text(view, "source_commit", s->source_commit);
     json_object_set_new(view, "source_unpinned", json_boolean(!s->source_commit));
     pr_buf_free(&code);
     pr_buf_free(&b);
@@ -412,26 +411,25 @@ static void source_view(const pr_suite *s, json_t *view)
 
 /* The commands of each shown case: per node the framework's own, then
  * perfrepro's. */
-static void cases_view(const pr_suite *s, int every_case, json_t *view, int prefix,
-                       used_vars *all)
+static void cases_view(const pr_suite *s, int every_case, json_t *view, int prefix, used_vars *all)
 {
     size_t n;
-    const pr_case **shown = shown_cases(s, every_case, &n);
+    const pr_suite_case **shown = shown_cases(s, every_case, &n);
     json_t *arr = json_array();
     pr_buf lines = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
-        const pr_case *c = shown[i];
-        json_t *cv = json_pack("{s:i,s:i,s:i,s:b,s:b,s:i,s:s,s:s,s:b}", "gpus", c->gpus,
-                               "nodes", c->nodes, "gpus_per_node", c->gpus_per_node, "multi",
-                               c->nodes > 1, "one", c->gpus == 1, "batch_size", c->batch_size,
-                               "precision", c->precision, "case", c->name, "per_gpu",
-                               c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
+        const pr_suite_case *c = shown[i];
+        json_t *cv =
+            json_pack("{s:i,s:i,s:i,s:b,s:b,s:i,s:s,s:s,s:b}", "gpus", c->gpus, "nodes", c->nodes,
+                      "gpus_per_node", c->gpus_per_node, "multi", c->nodes > 1, "one", c->gpus == 1,
+                      "batch_size", c->batch_size, "precision", c->precision, "case", c->name,
+                      "per_gpu", c->nodes > 1 && strcmp(s->ranks, "per_gpu") == 0);
         json_object_set_new(cv, "last_gpu", json_integer(c->gpus_per_node - 1));
         json_object_set_new(cv, "last_node", json_integer(c->nodes - 1));
         json_object_set_new(cv, "one_per_node", json_boolean(c->gpus_per_node == 1));
         pr_buf code = PR_BUF_INIT;
-        pr_md_code_span(&code, c->name);
-        vw_md(cv, "case_code", &code);
+        md_code_span(&code, c->name);
+        view_md(cv, "case_code", &code);
         pr_buf_free(&code);
         json_t *nodes = json_array();
         /* One block for all nodes (the rank is "$NODE_RANK"). */
@@ -447,7 +445,7 @@ static void cases_view(const pr_suite *s, int every_case, json_t *view, int pref
                 if (strcmp(used.names[j], "NODE_RANK") == 0)
                     json_object_set_new(cv, "node_rank", json_true());
             json_t *nv = json_pack("{s:i,s:i}", "rank", node, "last", c->nodes - 1);
-            vw_md(nv, "block", &b);
+            view_md(nv, "block", &b);
             json_array_append_new(nodes, nv);
             pr_buf_free(&b);
         }
@@ -458,7 +456,7 @@ static void cases_view(const pr_suite *s, int every_case, json_t *view, int pref
         put_block(&b, &lines, &used);
         for (size_t j = 0; j < used.n; j++)
             use_var(all, used.names[j]);
-        vw_md(cv, "perfrepro_block", &b);
+        view_md(cv, "perfrepro_block", &b);
         pr_buf_free(&b);
         json_array_append_new(arr, cv);
     }
@@ -474,11 +472,11 @@ static void cases_view(const pr_suite *s, int every_case, json_t *view, int pref
         pr_buf_printf(&sl, "# %s\n", shown[i]->name);
         framework_command(&sl, s, shown[i], 0, &su);
         pr_buf code = PR_BUF_INIT;
-        pr_md_code_span(&code, shown[i]->name);
-        json_t *one = json_pack("{s:i,s:b,s:i,s:s}", "gpus", shown[i]->gpus, "one",
-                                shown[i]->gpus == 1, "batch_size", shown[i]->batch_size,
-                                "precision", shown[i]->precision);
-        vw_md(one, "case_code", &code);
+        md_code_span(&code, shown[i]->name);
+        json_t *one =
+            json_pack("{s:i,s:b,s:i,s:s}", "gpus", shown[i]->gpus, "one", shown[i]->gpus == 1,
+                      "batch_size", shown[i]->batch_size, "precision", shown[i]->precision);
+        view_md(one, "case_code", &code);
         if (json_array_size(singles))
             json_object_set_new(json_array_get(singles, json_array_size(singles) - 1), "sep",
                                 json_string("sep"));
@@ -488,10 +486,9 @@ static void cases_view(const pr_suite *s, int every_case, json_t *view, int pref
     if (json_array_size(singles)) {
         pr_buf b = PR_BUF_INIT;
         put_block(&b, &sl, &su);
-        vw_md(view, "single_cmds", &b);
+        view_md(view, "single_cmds", &b);
         pr_buf_free(&b);
-    }
-    else
+    } else
         json_object_set_new(view, "single_cmds", json_false()); /* not the page's */
     json_object_set_new(view, "single_cases", singles);
     /* perfrepro's command of each shown case in one block, each under its
@@ -506,7 +503,7 @@ static void cases_view(const pr_suite *s, int every_case, json_t *view, int pref
         put_block(&mb, &ml, &mu);
         for (size_t j = 0; j < mu.n; j++)
             use_var(all, mu.names[j]);
-        vw_md(view, "perfrepro_cases_block", &mb);
+        view_md(view, "perfrepro_cases_block", &mb);
     }
     json_object_set_new(view, "multi_cases", json_boolean(n && shown[n - 1]->nodes > 1));
     pr_buf_free(&ml);
@@ -543,12 +540,14 @@ static void vars_view(const pr_suite *s, json_t *view, const used_vars *all)
         json_t *d = json_object_get(decl, name);
         json_t *item = json_object();
         pr_buf b = PR_BUF_INIT;
-        pr_md_code_span(&b, name);
-        vw_md(item, "name", &b);
-        vw_text(item, "zh", json_is_string(d) ? json_string_value(d)
-                                              : json_string_value(json_object_get(d, "zh")));
-        vw_text(item, "en", json_is_string(d) ? json_string_value(d)
-                                              : json_string_value(json_object_get(d, "en")));
+        md_code_span(&b, name);
+        view_md(item, "name", &b);
+        view_text(item, "zh",
+                  json_is_string(d) ? json_string_value(d)
+                                    : json_string_value(json_object_get(d, "zh")));
+        view_text(item, "en",
+                  json_is_string(d) ? json_string_value(d)
+                                    : json_string_value(json_object_get(d, "en")));
         json_array_append_new(list, item);
         pr_buf_free(&b);
     }
@@ -577,7 +576,7 @@ void steps_view(const pr_suite *s, int every_case, json_t *view)
     used_vars used = {{0}, 0};
     measure_command(&lines, s, NULL, prefix, &used);
     put_block(&b, &lines, &used);
-    vw_md(view, "measure_block", &b);
+    view_md(view, "measure_block", &b);
     for (size_t i = 0; i < used.n; i++)
         use_var(&all, used.names[i]);
     cases_view(s, every_case, view, prefix, &all);

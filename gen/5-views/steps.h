@@ -1,7 +1,7 @@
 /* steps: how to reproduce a framework's figures, from its suite: the
  * source checkout, the suite's own set-up and run steps, the exact command
  * of the 1-GPU, n-GPU and multi-node cases, the Slurm and measure command
- * lines.  Every value from the data is one shell word (pr_md_shell_word):
+ * lines.  Every value from the data is one shell word (md_shell_word):
  * pasted, a block runs what the suite says and nothing else.
  */
 #ifndef PR_STEPS_H
@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "data.h"
+#include "1-load/data.h"
 
 /* Sets the step blocks of suite s in view (a framework page's): source_block,
  * source_repo, source_commit, setup_block, single_block, multi_block,

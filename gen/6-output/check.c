@@ -8,28 +8,29 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/cmarkx.h"
+#include "base/md.h"
 #include "checkpage.h"
-#include "cmarkx.h"
 #include "fileio.h"
-#include "md.h"
 
 /* Parse options: NORMALIZE joins adjacent text nodes, so a placeholder is
  * never split over two nodes. */
 #define CHECK_PARSE_OPTS (CMARK_OPT_DEFAULT | CMARK_OPT_NORMALIZE)
 
 static const char *const kind_names[PR_CHECK_NKINDS] = {
-    "missing-file",     "missing-anchor", "empty-target",  "placeholder",
-    "no-alt",           "absolute-path",  "outside-root",  "bad-url",
-    "special-file",     "visible-escape", "empty-row",     "empty-table",
+    "missing-file",        "missing-anchor", "empty-target",
+    "placeholder",         "no-alt",         "absolute-path",
+    "outside-root",        "bad-url",        "special-file",
+    "visible-escape",      "empty-row",      "empty-table",
     "inapplicable-column",
 };
 
-const char *pr_check_kind_name(pr_check_kind k)
+const char *check_kind_name(pr_check_kind k)
 {
     return (unsigned)k < PR_CHECK_NKINDS ? kind_names[k] : "unknown";
 }
 
-void pr_check_format(const pr_check_problem *p, pr_buf *out)
+void check_format(const pr_check_problem *p, pr_buf *out)
 {
     if (p->line > 0)
         pr_buf_printf(out, "%s:%d: %s", p->file, p->line, p->msg);
@@ -37,7 +38,7 @@ void pr_check_format(const pr_check_problem *p, pr_buf *out)
         pr_buf_printf(out, "%s: %s", p->file, p->msg);
 }
 
-void pr_check_result_free(pr_check_result *r)
+void check_result_free(pr_check_result *r)
 {
     for (size_t i = 0; i < r->nproblems; i++) {
         free(r->problems[i].file);
@@ -102,7 +103,7 @@ static void map_free(anchor_map *m)
 {
     for (size_t i = 0; i < m->cap; i++) {
         free(m->v[i].path);
-        pr_md_anchors_free(m->v[i].anchors);
+        md_anchors_free(m->v[i].anchors);
     }
     free(m->v);
 }
@@ -127,8 +128,8 @@ static void add_problem(checker *c, pr_check_kind kind, int line, const char *fm
 {
     pr_check_result *r = c->r;
     if (r->nproblems == r->cap)
-        r->problems = pr_xrealloc(r->problems, (r->cap = r->cap ? r->cap * 2 : 16) *
-                                                   sizeof *r->problems);
+        r->problems =
+            pr_xrealloc(r->problems, (r->cap = r->cap ? r->cap * 2 : 16) * sizeof *r->problems);
     pr_buf msg = PR_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
@@ -148,17 +149,17 @@ static pr_md_anchors *anchors_of(checker *c, const char *path)
     anchor_slot *s = map_find(&c->anchors, path);
     if (s)
         return s->anchors;
-    char *fs = pr_path_join(c->abs_root, path);
+    char *fs = pr_fileio_path_join(c->abs_root, path);
     pr_buf md = PR_BUF_INIT;
     pr_err ignored;
     pr_md_anchors *a = NULL;
     /* A page linked only through a symbolic link to outside is not read. */
-    if (pr_check_regular_within(c->abs_root, fs, &ignored) == 0 &&
-        pr_read_file(fs, &md, &ignored) == 0) {
+    if (pr_fileio_check_regular_within(c->abs_root, fs, &ignored) == 0 &&
+        pr_fileio_read_file(fs, &md, &ignored) == 0) {
         pr_cmarkx_doc d;
-        pr_cmarkx_parse(&d, pr_buf_cstr(&md), md.len, CHECK_PARSE_OPTS);
-        pr_cmarkx_headings(d.root, NULL, NULL, &a);
-        pr_cmarkx_free(&d);
+        cmarkx_parse(&d, pr_buf_cstr(&md), md.len, CHECK_PARSE_OPTS);
+        cmarkx_headings(d.root, NULL, NULL, &a);
+        cmarkx_free(&d);
     }
     pr_buf_free(&md);
     free(fs);
@@ -242,8 +243,8 @@ static void check_fragment(checker *c, int line, const char *url, const char *fr
         return;
     }
     pr_buf dec = PR_BUF_INIT;
-    pr_cmarkx_percent_decode(&dec, frag, strlen(frag));
-    if (!anchors || !pr_md_anchors_has(anchors, pr_buf_cstr(&dec)))
+    cmarkx_percent_decode(&dec, frag, strlen(frag));
+    if (!anchors || !md_anchors_has(anchors, pr_buf_cstr(&dec)))
         add_problem(c, PR_CHECK_MISSING_ANCHOR, line,
                     "link '%s': no heading or explicit anchor of %s produces #%s", url, target_desc,
                     pr_buf_cstr(&dec));
@@ -253,7 +254,7 @@ static void check_fragment(checker *c, int line, const char *url, const char *fr
 static void check_url(checker *c, cmark_node *node, int is_image)
 {
     const char *url = cmark_node_get_url(node);
-    int line = pr_cmarkx_line(node);
+    int line = cmarkx_line(node);
     const char *what = is_image ? "image" : "link";
     c->r->nlinks++;
     if (!url || !*url) {
@@ -261,7 +262,7 @@ static void check_url(checker *c, cmark_node *node, int is_image)
         return;
     }
     size_t slen;
-    if (pr_cmarkx_has_scheme(url, &slen)) {
+    if (cmarkx_has_scheme(url, &slen)) {
         if (lower_eq(url, slen, "http") || lower_eq(url, slen, "https")) {
             const char *why = http_problem(url, slen);
             if (why)
@@ -297,37 +298,37 @@ static void check_url(checker *c, cmark_node *node, int is_image)
         return;
     }
     pr_buf path = PR_BUF_INIT;
-    pr_cmarkx_percent_decode(&path, url, plen);
-    char *target = pr_cmarkx_resolve(c->page_dir, pr_buf_cstr(&path));
+    cmarkx_percent_decode(&path, url, plen);
+    char *target = cmarkx_resolve(c->page_dir, pr_buf_cstr(&path));
     pr_buf_free(&path);
     if (!target) {
-        add_problem(c, PR_CHECK_OUTSIDE_ROOT, line,
-                    "%s '%s' climbs above the repository root", what, url);
+        add_problem(c, PR_CHECK_OUTSIDE_ROOT, line, "%s '%s' climbs above the repository root",
+                    what, url);
         return;
     }
-    char *fs = pr_path_join(c->abs_root, target);
+    char *fs = pr_fileio_path_join(c->abs_root, target);
     struct stat st;
     pr_err ignored;
     if (stat(fs, &st) != 0) {
         add_problem(c, PR_CHECK_MISSING_FILE, line, "%s '%s': no such file (%s)", what, url,
                     *target ? target : ".");
-    } else if (pr_path_within(c->abs_root, fs, &ignored) < 0) {
+    } else if (pr_fileio_path_within(c->abs_root, fs, &ignored) < 0) {
         /* Hardening: a committed symbolic link to /etc/shadow passed, and
          * the site published what it pointed to. */
         add_problem(c, PR_CHECK_OUTSIDE_ROOT, line,
                     "%s '%s' resolves outside the repository root (a symbolic link?)", what, url);
     } else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        add_problem(c, PR_CHECK_SPECIAL_FILE, line, "%s '%s' is %s, not a regular file", what,
-                    url, pr_mode_name(st.st_mode));
+        add_problem(c, PR_CHECK_SPECIAL_FILE, line, "%s '%s' is %s, not a regular file", what, url,
+                    pr_fileio_mode_name(st.st_mode));
     } else if (frag) {
         size_t tl = strlen(target);
         if (S_ISREG(st.st_mode) && tl > 3 && strcmp(target + tl - 3, ".md") == 0) {
             check_fragment(c, line, url, frag, target, anchors_of(c, target));
         } else if (S_ISDIR(st.st_mode)) {
             /* GitHub shows the folder's README.md: its headings count. */
-            char *readme = pr_path_join(target, "README.md");
-            char *rfs = pr_path_join(c->abs_root, readme);
-            if (pr_is_file(rfs))
+            char *readme = pr_fileio_path_join(target, "README.md");
+            char *rfs = pr_fileio_path_join(c->abs_root, readme);
+            if (pr_fileio_is_file(rfs))
                 check_fragment(c, line, url, frag, readme, anchors_of(c, readme));
             free(rfs);
             free(readme);
@@ -361,7 +362,7 @@ static void check_placeholders(checker *c, cmark_node *text)
         for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
             size_t n = strlen(words[w]);
             if (strncmp(p, words[w], n) == 0 && !word_char((unsigned char)p[n])) {
-                add_problem(c, PR_CHECK_PLACEHOLDER, pr_cmarkx_line(text),
+                add_problem(c, PR_CHECK_PLACEHOLDER, cmarkx_line(text),
                             "leftover placeholder %s in text (a state belongs in a table cell; "
                             "to name the word, write it as code: `%s`)",
                             words[w], words[w]);
@@ -380,14 +381,14 @@ static void check_alt(checker *c, cmark_node *image)
         const char *lit = cmark_node_get_literal(ch);
         if (lit)
             pr_buf_puts(&alt, lit);
-        pr_cmarkx_plain(ch, &alt);
+        cmarkx_plain(ch, &alt);
     }
     int blank = 1;
     for (size_t i = 0; i < alt.len; i++)
         if (alt.data[i] != ' ' && alt.data[i] != '\t')
             blank = 0;
     if (blank)
-        add_problem(c, PR_CHECK_NO_ALT, pr_cmarkx_line(image), "image '%s' has no alt text",
+        add_problem(c, PR_CHECK_NO_ALT, cmarkx_line(image), "image '%s' has no alt text",
                     cmark_node_get_url(image) ? cmark_node_get_url(image) : "");
     pr_buf_free(&alt);
 }
@@ -400,17 +401,17 @@ static void page_problem(void *ctx, pr_check_kind kind, int line, const char *ms
 static void check_page(checker *c, const char *rel, const char *md, size_t len)
 {
     size_t first = c->r->nproblems;
-    char *path = pr_path_join(c->reports_rel, rel); /* relative to the root */
-    c->page_dir = pr_path_dirname(path);
+    char *path = pr_fileio_path_join(c->reports_rel, rel); /* relative to the root */
+    c->page_dir = pr_fileio_path_dirname(path);
     if (strcmp(c->page_dir, ".") == 0)
         c->page_dir[0] = '\0';
     pr_cmarkx_doc d;
-    pr_cmarkx_parse(&d, md, len, CHECK_PARSE_OPTS);
+    cmarkx_parse(&d, md, len, CHECK_PARSE_OPTS);
     anchor_slot *s = map_find(&c->anchors, path);
     if (s) {
         c->page_anchors = s->anchors;
     } else {
-        pr_cmarkx_headings(d.root, NULL, NULL, &c->page_anchors);
+        cmarkx_headings(d.root, NULL, NULL, &c->page_anchors);
         map_put(&c->anchors, pr_xstrdup(path), c->page_anchors);
     }
     int in_table = 0, in_image = 0;
@@ -439,7 +440,7 @@ static void check_page(checker *c, const char *rel, const char *md, size_t len)
         }
     }
     cmark_iter_free(it);
-    pr_checkpage_run(d.root, page_problem, c);
+    checkpage_run(d.root, page_problem, c);
     /* The page's problems by line (insertion sort: stable, and a page has
      * few). */
     pr_check_problem *v = c->r->problems;
@@ -450,7 +451,7 @@ static void check_page(checker *c, const char *rel, const char *md, size_t len)
             v[j] = v[j - 1];
         v[j] = p;
     }
-    pr_cmarkx_free(&d);
+    cmarkx_free(&d);
     free(c->page_dir);
     c->page_dir = NULL;
     c->page_anchors = NULL;
@@ -469,17 +470,17 @@ static int collect_pages(checker *c, const char *dir, const char *rel, int depth
     char **names;
     size_t count;
     if (depth > CHECK_MAX_DEPTH)
-        return pr_err_set(err, dir, 0, 0, NULL,
-                          "more than %d folders deep (a symbolic link loop?)", CHECK_MAX_DEPTH);
-    if (pr_list_dir(dir, &names, &count, err) < 0)
+        return pr_err_set(err, dir, 0, 0, NULL, "more than %d folders deep (a symbolic link loop?)",
+                          CHECK_MAX_DEPTH);
+    if (pr_fileio_list_dir(dir, &names, &count, err) < 0)
         return -1;
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
         const char *name = names[i];
         if (name[0] == '.')
             continue;
-        char *fs = pr_path_join(dir, name);
-        char *r = *rel ? pr_path_join(rel, name) : pr_xstrdup(name);
+        char *fs = pr_fileio_path_join(dir, name);
+        char *r = *rel ? pr_fileio_path_join(rel, name) : pr_xstrdup(name);
         size_t nl = strlen(name);
         int md = nl > 3 && strcmp(name + nl - 3, ".md") == 0;
         struct stat st;
@@ -488,14 +489,14 @@ static int collect_pages(checker *c, const char *dir, const char *rel, int depth
         if (lstat(fs, &st) < 0 || (S_ISLNK(st.st_mode) && stat(fs, &st) < 0)) {
             /* vanished, or a dangling link: nothing to check */
         } else if ((S_ISDIR(st.st_mode) || md) &&
-                   pr_path_within(c->abs_root, fs, &ignored) < 0) {
+                   pr_fileio_path_within(c->abs_root, fs, &ignored) < 0) {
             add_problem(c, PR_CHECK_OUTSIDE_ROOT, 0,
                         "resolves outside the repository root (a symbolic link?): not read");
         } else if (S_ISDIR(st.st_mode)) {
             rc = collect_pages(c, fs, r, depth + 1, pages, n, cap, err);
         } else if (md && !S_ISREG(st.st_mode)) {
             add_problem(c, PR_CHECK_SPECIAL_FILE, 0, "is %s, not a regular file: not read",
-                        pr_mode_name(st.st_mode));
+                        pr_fileio_mode_name(st.st_mode));
         } else if (md) {
             if (*n == *cap)
                 *pages = pr_xrealloc(*pages, (*cap = *cap ? *cap * 2 : 64) * sizeof **pages);
@@ -505,11 +506,11 @@ static int collect_pages(checker *c, const char *dir, const char *rel, int depth
         free(r);
         free(fs);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
-int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
+int check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
 {
     const char *reports = o->reports ? o->reports : "reports";
     checker c = {o, r, NULL, NULL, {NULL, 0, 0}, NULL, NULL, NULL};
@@ -517,18 +518,18 @@ int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
     size_t npages = 0, cap = 0;
     int rc = -1;
     char *abs_reports = realpath(reports, NULL);
-    if (!abs_reports || !pr_is_dir(abs_reports)) {
+    if (!abs_reports || !pr_fileio_is_dir(abs_reports)) {
         pr_err_set(err, reports, 0, 0, NULL, "not a folder of reports");
         goto out;
     }
     if (o->root) {
         c.abs_root = realpath(o->root, NULL);
-        if (!c.abs_root || !pr_is_dir(c.abs_root)) {
+        if (!c.abs_root || !pr_fileio_is_dir(c.abs_root)) {
             pr_err_set(err, o->root, 0, 0, NULL, "the root is not a folder");
             goto out;
         }
     } else {
-        c.abs_root = pr_path_dirname(abs_reports);
+        c.abs_root = pr_fileio_path_dirname(abs_reports);
     }
     size_t rl = strlen(c.abs_root);
     if (strcmp(abs_reports, c.abs_root) == 0)
@@ -544,12 +545,12 @@ int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err)
     if (collect_pages(&c, reports, "", 0, &pages, &npages, &cap, err) < 0)
         goto out;
     c.page_file = NULL;
-    pr_qsort(pages, npages, sizeof *pages, pr_strv_cmp);
+    pr_qsort(pages, npages, sizeof *pages, pr_fileio_strv_cmp);
     rc = 0;
     for (size_t i = 0; i < npages && rc == 0; i++) {
-        char *fs = pr_path_join(reports, pages[i]);
+        char *fs = pr_fileio_path_join(reports, pages[i]);
         pr_buf md = PR_BUF_INIT;
-        if (pr_read_file(fs, &md, err) < 0) {
+        if (pr_fileio_read_file(fs, &md, err) < 0) {
             rc = -1;
         } else {
             c.page_file = fs;

@@ -10,9 +10,9 @@
  *     the page's folder; links may leave reports/ for the rest of the
  *     repository, e.g. ../../../data/runs/..., and must exist there);
  *   - a #fragment (on the same page, or on another .md page) that no heading
- *     of that page produces, by GitHub's anchor algorithm (pr_md_anchor with
+ *     of that page produces, by GitHub's anchor algorithm (md_anchor with
  *     the -1, -2 suffixes of repeated headings), nor an explicit anchor
- *     <a id="..."></a> (pr_cmarkx_explicit_anchor: the audit's rows);
+ *     <a id="..."></a> (cmarkx_explicit_anchor: the audit's rows);
  *   - an empty link target [x]() (and an empty fragment "#");
  *   - a leftover placeholder (the words TODO, XXX, TBD, case-sensitive) in
  *     text: paragraphs, headings, list items, link text; not in table cells,
@@ -56,15 +56,15 @@ typedef enum pr_check_kind {
     PR_CHECK_BAD_URL,        /* not a well-formed http(s)/mailto URL */
     PR_CHECK_SPECIAL_FILE,   /* a FIFO, device or socket: never read or published */
     /* Residue a reader sees (checkpage.h says exactly what each is). */
-    PR_CHECK_VISIBLE_ESCAPE,     /* "max\\_144": a backslash that renders */
-    PR_CHECK_EMPTY_ROW,          /* a table row with no figure, or 0 runs */
-    PR_CHECK_EMPTY_TABLE,        /* a table with no figure (only TODO and dashes) */
+    PR_CHECK_VISIBLE_ESCAPE,      /* "max\\_144": a backslash that renders */
+    PR_CHECK_EMPTY_ROW,           /* a table row with no figure, or 0 runs */
+    PR_CHECK_EMPTY_TABLE,         /* a table with no figure (only TODO and dashes) */
     PR_CHECK_INAPPLICABLE_COLUMN, /* speedup or efficiency on a hardware page */
     PR_CHECK_NKINDS
 } pr_check_kind;
 
 /* A short stable name per kind: "missing-file", "missing-anchor", ... */
-const char *pr_check_kind_name(pr_check_kind k);
+const char *check_kind_name(pr_check_kind k);
 
 typedef struct pr_check_problem {
     pr_check_kind kind;
@@ -80,7 +80,10 @@ typedef struct pr_check_result {
     size_t nlinks; /* links and images looked at */
 } pr_check_result;
 
-#define PR_CHECK_RESULT_INIT {NULL, 0, 0, 0, 0}
+#define PR_CHECK_RESULT_INIT                                                                       \
+    {                                                                                              \
+        NULL, 0, 0, 0, 0                                                                           \
+    }
 
 typedef struct pr_check_opts {
     const char *reports; /* the folder of the generated Markdown; NULL: "reports" */
@@ -92,11 +95,11 @@ typedef struct pr_check_opts {
  * check ran (whether or not problems were found: look at r->nproblems), -1
  * with err set when it could not (reports missing, unreadable file, reports
  * not inside root). */
-int pr_check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err);
+int check_reports(const pr_check_opts *o, pr_check_result *r, pr_err *err);
 
 /* Appends "FILE:LINE: msg" (no newline) for p. */
-void pr_check_format(const pr_check_problem *p, pr_buf *out);
+void check_format(const pr_check_problem *p, pr_buf *out);
 
-void pr_check_result_free(pr_check_result *r);
+void check_result_free(pr_check_result *r);
 
 #endif

@@ -7,14 +7,14 @@
 
 #include <cmark-gfm-core-extensions.h>
 
+#include "base/cmarkx.h"
 #include "buf.h"
-#include "cmarkx.h"
 
 /* The longest row text a message quotes. */
 #define QUOTE_MAX 80
 
 typedef struct page {
-    pr_checkpage_fn fn;
+    checkpage_fn fn;
     void *ctx;
     int hardware;
 } page;
@@ -42,7 +42,7 @@ static void check_escape(page *p, cmark_node *text)
         pr_buf_printf(&msg,
                       "visible backslash in \"%.*s\": the text renders \"\\%c\" (escaped twice?)",
                       (int)(s + 2 - from), from, s[1]);
-        report(p, PR_CHECK_VISIBLE_ESCAPE, pr_cmarkx_line(text), &msg);
+        report(p, PR_CHECK_VISIBLE_ESCAPE, cmarkx_line(text), &msg);
         pr_buf_free(&msg);
         return; /* one per text node */
     }
@@ -60,7 +60,7 @@ typedef struct table {
 static char *cell_text(cmark_node *cell)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_cmarkx_plain(cell, &b);
+    cmarkx_plain(cell, &b);
     size_t s = 0, e = b.len;
     while (s < e && (b.data[s] == ' ' || b.data[s] == '\t'))
         s++;
@@ -87,7 +87,7 @@ static void table_read(cmark_node *tn, table *t)
     t->lines = pr_xcalloc(rows + 1, sizeof *t->lines);
     size_t i = 0;
     for (cmark_node *r = cmark_node_first_child(tn); r; r = cmark_node_next(r), i++) {
-        t->lines[i] = pr_cmarkx_line(r);
+        t->lines[i] = cmarkx_line(r);
         size_t c = 0;
         for (cmark_node *cell = cmark_node_first_child(r); cell && c < t->ncols;
              cell = cmark_node_next(cell))
@@ -239,7 +239,7 @@ static int is_table(cmark_node *n)
     return s && strcmp(s, "table") == 0;
 }
 
-void pr_checkpage_run(cmark_node *root, pr_checkpage_fn fn, void *ctx)
+void checkpage_run(cmark_node *root, checkpage_fn fn, void *ctx)
 {
     page p = {fn, ctx, 0};
     /* The marker first: it is a block of the page, and governs its tables. */

@@ -37,10 +37,10 @@
 #define PR_CHECK_HARDWARE_MARK "<!-- perfrepro-kind: hardware -->"
 
 /* Called once per problem: msg is the message (borrowed for the call). */
-typedef void (*pr_checkpage_fn)(void *ctx, pr_check_kind kind, int line, const char *msg);
+typedef void (*checkpage_fn)(void *ctx, pr_check_kind kind, int line, const char *msg);
 
-/* Runs the checks above over the document root (parsed by pr_cmarkx_parse
+/* Runs the checks above over the document root (parsed by cmarkx_parse
  * with CMARK_OPT_NORMALIZE, so that text is never split over nodes). */
-void pr_checkpage_run(cmark_node *root, pr_checkpage_fn fn, void *ctx);
+void checkpage_run(cmark_node *root, checkpage_fn fn, void *ctx);
 
 #endif

@@ -5,31 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
-#include "flags.h"
-#include "rule_words.h"
-#include "fw_columns.h"
-#include "fw_order.h"
-#include "fw_pubtab.h"
-#include "fw_tables.h"
+#include "1-load/runset.h"
+#include "2-model/audit.h"
+#include "2-model/flags.h"
+#include "3-tables/fw_columns.h"
+#include "3-tables/fw_pubtab.h"
+#include "3-tables/fw_tables.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/rule_words.h"
+#include "5-views/fw_order.h"
+#include "base/md.h"
 #include "jdoc.h"
-#include "md.h"
-#include "mdtable.h"
-#include "runset.h"
 #include "vec.h"
 
 /* The columns a walk writes: fw_columns, or a longer table in a test. */
 typedef struct ex_cols {
-    const fw_column *t;
+    const fw_columns_column *t;
     size_t n;
 } ex_cols;
 
-int ex_format_of(const char *name, ex_format *fmt)
+int export_format_of(const char *name, export_format *fmt)
 {
     static const char *const names[] = {"csv", "jsonl", "bencher", "otava"};
     for (int i = 0; i < 4; i++)
         if (strcmp(name, names[i]) == 0) {
-            *fmt = (ex_format)i;
+            *fmt = (export_format)i;
             return 0;
         }
     return -1;
@@ -66,8 +66,8 @@ static void set_int(json_t *row, const char *key, long long v)
 }
 
 /* What was run, common to both kinds of row. */
-static void set_case(json_t *row, const rm_fw *f, const rm_cfg *c, const char *precision, int bs,
-                     int nodes, int gpus)
+static void set_case(json_t *row, const rmodel_fw *f, const rmodel_cfg *c, const char *precision,
+                     int bs, int nodes, int gpus)
 {
     set_str(row, "model", f->model);
     set_str(row, "framework", f->framework);
@@ -82,7 +82,7 @@ static void set_case(json_t *row, const rm_fw *f, const rm_cfg *c, const char *p
 }
 
 /* A published figure as its source printed it: its text, else its number
- * as the tables print it (mdtable.c, mdt_pub_value, unescaped); a state
+ * as the tables print it (mdtable.c, mdtable_pub_value, unescaped); a state
  * word (TODO, OOM) for no figure.  Appended to out. */
 static void printed_figure(const pr_pub_row *r, pr_buf *out)
 {
@@ -91,21 +91,21 @@ static void printed_figure(const pr_pub_row *r, pr_buf *out)
     } else if (r->printed) {
         pr_buf_puts(out, r->printed);
     } else {
-        int d = pr_data_pub_decimals(r);
-        pr_md_number(out, r->value, d > 6 ? 6 : d);
+        int d = data_pub_decimals(r);
+        md_number(out, r->value, d > 6 ? 6 : d);
     }
 }
 
 static void set_flags(json_t *row, unsigned bits)
 {
     pr_buf b = PR_BUF_INIT;
-    fl_bits_keys(bits, &b);
+    flags_bits_keys(bits, &b);
     set_str(row, "flags", pr_buf_cstr(&b));
     pr_buf_free(&b);
 }
 
 /* The run folder of the run set rc stands for (rmodel.h: the newest). */
-static void set_run_sets(json_t *row, const rm_cell *rc)
+static void set_run_sets(json_t *row, const rmodel_cell *rc)
 {
     set_str(row, "run_set", rc->set_run ? rc->set_run->name : "");
 }
@@ -113,7 +113,7 @@ static void set_run_sets(json_t *row, const rm_cell *rc)
 /* When rc's figure was measured: the earliest start its records state
  * (the successful ones', a failed cell's failures'), else the first date
  * of its run set (runset.h). */
-static void set_cell_date(json_t *row, const rm_cell *rc, const pr_run *run)
+static void set_cell_date(json_t *row, const rmodel_cell *rc, const pr_run *run)
 {
     const char *first = NULL;
     for (unsigned i = 0; i < rc->nrecs; i++) {
@@ -128,7 +128,7 @@ static void set_cell_date(json_t *row, const rm_cell *rc, const pr_run *run)
         return;
     }
     pr_buf b = PR_BUF_INIT;
-    if (run && rs_dates(run, &b) && b.len >= 10) {
+    if (run && runset_dates(run, &b) && b.len >= 10) {
         pr_buf_truncate(&b, 10);
         set_str(row, "date", pr_buf_cstr(&b));
     }
@@ -156,21 +156,20 @@ static void set_pub_source(json_t *row, const pr_pub_table *t)
         set_str(row, "published_source", t->label);
         return;
     }
-    json_object_set_new(row, "published_source",
-                        t->source_line > 0
-                            ? json_sprintf("%s/%s#L%d", t->source_repo, t->source_path,
-                                           t->source_line)
-                            : json_sprintf("%s/%s#table-%d", t->source_repo, t->source_path,
-                                           t->index + 1));
+    json_object_set_new(
+        row, "published_source",
+        t->source_line > 0
+            ? json_sprintf("%s/%s#L%d", t->source_repo, t->source_path, t->source_line)
+            : json_sprintf("%s/%s#table-%d", t->source_repo, t->source_path, t->index + 1));
 }
 
 /* The audit's verdict on item it (audit.h), in its words. */
-static void set_audit_verdict(json_t *row, const au_item *it)
+static void set_audit_verdict(json_t *row, const audit_item *it)
 {
     if (!it)
         return;
     pr_buf b = PR_BUF_INIT;
-    au_item_verdict_words(it, &b);
+    audit_item_verdict_words(it, &b);
     set_str(row, "audit_verdict", pr_buf_cstr(&b));
     pr_buf_free(&b);
 }
@@ -180,8 +179,8 @@ static void set_audit_verdict(json_t *row, const au_item *it)
  * imported log behind the median (the run set's import).  A measured run
  * set, or a figure of another machine of the same platform (another
  * table), has none here: the pages show those beside it. */
-static json_t *cell_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, const rm_cfg *c,
-                        const rm_cell *rc)
+static json_t *cell_row(const ex_cols *cols, const rmodel_world *w, const rmodel_fw *f,
+                        const rmodel_cfg *c, const rmodel_cell *rc)
 {
     json_t *row = new_row(cols);
     set_case(row, f, c, c->precision, c->bs, rc->nodes, rc->gpus);
@@ -199,11 +198,11 @@ static json_t *cell_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, 
         }
         set_int(row, "runs", rc->n_ok);
         int summary = 0;
-        long long nrec = fl_cell_records(rc, &summary);
+        long long nrec = flags_cell_records(rc, &summary);
         if (nrec >= 0 && !summary)
             set_int(row, "records", nrec);
         double sp, eff;
-        if (fwt_cell_scaling(f, c, rc, &sp, &eff)) {
+        if (fw_tables_cell_scaling(f, c, rc, &sp, &eff)) {
             set_real(row, "speedup", sp);
             set_real(row, "efficiency", eff);
         }
@@ -212,7 +211,7 @@ static json_t *cell_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, 
         set_str(row, "reason", rc->fail_rec ? rc->fail_rec->fail_reason : NULL);
         set_int(row, "runs", rc->n_total);
     }
-    const au_item *own = rc->imported && lr ? au_item_of_rec(w->audit, lr) : NULL;
+    const audit_item *own = rc->imported && lr ? audit_item_of_rec(w->audit, lr) : NULL;
     if (own && !own->other_bs) {
         pr_buf b = PR_BUF_INIT;
         printed_figure(own->row, &b);
@@ -220,19 +219,19 @@ static json_t *cell_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, 
         pr_buf_free(&b);
         set_pub_source(row, own->table);
         double gap;
-        fwt_gap_verdict v = fwt_gap(f, rc, own->row, &gap);
+        fw_tables_gap_verdict v = fw_tables_gap(f, rc, own->row, &gap);
         set_real(row, "gap", gap);
-        set_str(row, "verdict", fwt_gap_key(v));
+        set_str(row, "verdict", fw_tables_gap_key(v));
         set_audit_verdict(row, own);
     }
-    set_flags(row, fl_cell_bits(c, rc));
+    set_flags(row, flags_cell_bits(c, rc));
     const json_t *src = lr && rc->imported ? lr->source : NULL;
-    set_str(row, "source_repo", pr_json_str(src, "repo"));
-    set_str(row, "source_commit", pr_json_str(src, "commit"));
-    set_str(row, "source_url", pr_json_str(src, "url"));
+    set_str(row, "source_repo", pr_jdoc_json_str(src, "repo"));
+    set_str(row, "source_commit", pr_jdoc_json_str(src, "commit"));
+    set_str(row, "source_url", pr_jdoc_json_str(src, "url"));
     set_log(row, lrun, lr);
     if (lr && lr->rule) {
-        char *rule = rw_json_shortest(lr->rule); /* 0.05, not 0.050000000000000003 */
+        char *rule = rule_words_json_shortest(lr->rule); /* 0.05, not 0.050000000000000003 */
         set_str(row, "rule", rule);
         free(rule);
     }
@@ -245,8 +244,8 @@ static json_t *cell_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, 
 
 /* The row of row r of published table t, shown under configuration c of
  * f. */
-static json_t *pub_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, const rm_cfg *c,
-                       const pr_pub_table *t, const pr_pub_row *r)
+static json_t *pub_row(const ex_cols *cols, const rmodel_world *w, const rmodel_fw *f,
+                       const rmodel_cfg *c, const pr_pub_table *t, const pr_pub_row *r)
 {
     json_t *row = new_row(cols);
     set_case(row, f, c, t->precision, t->batch_size, r->nodes, r->gpus);
@@ -260,14 +259,14 @@ static json_t *pub_row(const ex_cols *cols, const rm_world *w, const rm_fw *f, c
     }
     pr_buf_free(&b);
     double sp, eff;
-    if (fwp_row_scaling(w->audit, f, t, r, &sp, &eff)) {
+    if (fw_pubtab_row_scaling(w->audit, f, t, r, &sp, &eff)) {
         set_real(row, "speedup", sp);
         set_real(row, "efficiency", eff);
     }
-    set_flags(row, fl_pub_row_bits(f, t, r));
+    set_flags(row, flags_pub_row_bits(f, t, r));
     if (r->has_value) {
         set_pub_source(row, t);
-        set_audit_verdict(row, au_item_of_row(w->audit, r));
+        set_audit_verdict(row, audit_item_of_row(w->audit, r));
     }
     set_str(row, "source", t->label);
     set_str(row, "source_repo", t->source_repo);
@@ -301,20 +300,20 @@ static int emit(json_t *row, int (*fn)(void *, json_t *), void *ctx)
 }
 
 /* The published rows of f's configurations cfgs[first, end): each table a
- * page shows (fwp_shown), once, in f's table order, each row to fn. */
-static int pub_rows(const ex_cols *cols, const rm_world *w, const rm_fw *f, size_t first, size_t end,
-                    const pr_pub_table **seen, size_t *nseen, int (*fn)(void *, json_t *),
-                    void *ctx)
+ * page shows (fw_pubtab_shown), once, in f's table order, each row to fn. */
+static int pub_rows(const ex_cols *cols, const rmodel_world *w, const rmodel_fw *f, size_t first,
+                    size_t end, const pr_pub_table **seen, size_t *nseen,
+                    int (*fn)(void *, json_t *), void *ctx)
 {
     int rc = 0;
     for (size_t i = first; i < end && rc == 0; i++) {
-        const rm_cfg *c = &f->cfgs[i];
+        const rmodel_cfg *c = &f->cfgs[i];
         for (size_t k = 0; k < f->npubs && rc == 0; k++) {
             const pr_pub_table *t = f->pubs[k];
             int dup = 0;
             for (size_t j = 0; j < *nseen && !dup; j++)
                 dup = seen[j] == t;
-            if (dup || !fwp_shown(c, t))
+            if (dup || !fw_pubtab_shown(c, t))
                 continue;
             seen[(*nseen)++] = t;
             const pr_pub_row **rs = pr_xcalloc(t->nrows + 1, sizeof *rs);
@@ -322,7 +321,7 @@ static int pub_rows(const ex_cols *cols, const rm_world *w, const rm_fw *f, size
                 rs[r] = &t->rows[r];
             pr_qsort(rs, t->nrows, sizeof *rs, pub_row_qsort);
             for (size_t r = 0; r < t->nrows && rc == 0; r++) /* a repeated row: its first */
-                if (rm_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
+                if (rmodel_pub_row(t, rs[r]->nodes, rs[r]->gpus) == rs[r])
                     rc = emit(pub_row(cols, w, f, c, t, rs[r]), fn, ctx);
             free(rs);
         }
@@ -330,22 +329,22 @@ static int pub_rows(const ex_cols *cols, const rm_world *w, const rm_fw *f, size
     return rc;
 }
 
-/* Appends row to the array ctx (ex_rows). */
+/* Appends row to the array ctx (export_rows). */
 static int collect(void *ctx, json_t *row)
 {
     json_array_append(ctx, row);
     return 0;
 }
 
-json_t *ex_rows(const rm_world *w)
+json_t *export_rows(const rmodel_world *w)
 {
-    return ex_rows_of(fw_columns, fw_columns_count, w);
+    return export_rows_of(fw_columns, fw_columns_count, w);
 }
 
-static int each_row(const ex_cols *cols, const rm_world *w, int (*fn)(void *, json_t *),
+static int each_row(const ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json_t *),
                     void *ctx);
 
-json_t *ex_rows_of(const fw_column *t, size_t n, const rm_world *w)
+json_t *export_rows_of(const fw_columns_column *t, size_t n, const rmodel_world *w)
 {
     ex_cols cols = {t, n};
     json_t *rows = json_array();
@@ -353,28 +352,28 @@ json_t *ex_rows_of(const fw_column *t, size_t n, const rm_world *w)
     return rows;
 }
 
-int ex_each_row(const rm_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
+int export_each_row(const rmodel_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
 {
     ex_cols cols = {fw_columns, fw_columns_count};
     return each_row(&cols, w, fn, ctx);
 }
 
-/* ex_each_row over the columns cols. */
-static int each_row(const ex_cols *cols, const rm_world *w, int (*fn)(void *, json_t *),
+/* export_each_row over the columns cols. */
+static int each_row(const ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json_t *),
                     void *ctx)
 {
     int rc = 0;
     for (size_t m = 0; m < w->nmodels && rc == 0; m++)
         for (size_t j = 0; j < w->models[m]->nfws && rc == 0; j++) {
-            const rm_fw *f = w->models[m]->fws[j];
-            fwo_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
-            size_t nplat = fwo_runs(w, f, order);
+            const rmodel_fw *f = w->models[m]->fws[j];
+            fw_order_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+            size_t nplat = fw_order_runs(w, f, order);
             for (size_t p = 0; p < nplat && rc == 0; p++)
                 for (size_t i = order[p].first; i < order[p].end && rc == 0; i++)
                     for (size_t k = 0; k < f->cfgs[i].ncells && rc == 0; k++)
                         if (f->cfgs[i].cells[k].nrecs)
-                            rc = emit(cell_row(cols, w, f, &f->cfgs[i], &f->cfgs[i].cells[k]),
-                                      fn, ctx);
+                            rc = emit(cell_row(cols, w, f, &f->cfgs[i], &f->cfgs[i].cells[k]), fn,
+                                      ctx);
             const pr_pub_table **seen = pr_xcalloc(f->npubs + 1, sizeof *seen);
             size_t nseen = 0;
             for (size_t p = 0; p < nplat && rc == 0; p++)
@@ -391,14 +390,14 @@ static int each_row(const ex_cols *cols, const rm_world *w, int (*fn)(void *, js
 static void csv_value(const json_t *v, pr_buf *out)
 {
     if (json_is_string(v))
-        pr_csv_field(out, json_string_value(v));
+        md_csv_field(out, json_string_value(v));
     else if (json_is_integer(v))
         pr_buf_printf(out, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v))
-        pr_num_shortest(out, json_real_value(v));
+        md_num_shortest(out, json_real_value(v));
 }
 
-void ex_csv_record(const json_t *row, pr_buf *out)
+void export_csv_record(const json_t *row, pr_buf *out)
 {
     const char *sep = "";
     for (size_t i = 0; i < fw_columns_count; i++) {
@@ -429,7 +428,7 @@ static void dump_scalar(const json_t *v, size_t flags, pr_buf *out)
 
 /* v as compact JSON, keys in their order, appended to out.  Jansson writes
  * every string and number; each real gets the fewest significant digits
- * that read back as it (md.h, pr_num_shortest_digits), so 0.05 is "0.05"
+ * that read back as it (md.h, md_num_shortest_digits), so 0.05 is "0.05"
  * beside a gap that needs 17 digits (one precision for a whole dump would
  * print 0.050000000000000003). */
 static void put_json(const json_t *v, pr_buf *out)
@@ -438,7 +437,8 @@ static void put_json(const json_t *v, pr_buf *out)
         const char *k;
         json_t *x;
         char sep = '{';
-        json_object_foreach((json_t *)v, k, x) {
+        json_object_foreach((json_t *)v, k, x)
+        {
             pr_buf_putc(out, sep);
             json_t *key = json_string(k);
             dump_scalar(key, 0, out);
@@ -452,14 +452,15 @@ static void put_json(const json_t *v, pr_buf *out)
         size_t i;
         json_t *x;
         char sep = '[';
-        json_array_foreach(v, i, x) {
+        json_array_foreach(v, i, x)
+        {
             pr_buf_putc(out, sep);
             put_json(x, out);
             sep = ',';
         }
         pr_buf_puts(out, sep == '[' ? "[]" : "]");
     } else if (json_is_real(v)) {
-        dump_scalar(v, JSON_REAL_PRECISION(pr_num_shortest_digits(json_real_value(v))), out);
+        dump_scalar(v, JSON_REAL_PRECISION(md_num_shortest_digits(json_real_value(v))), out);
     } else {
         dump_scalar(v, 0, out);
     }
@@ -469,10 +470,11 @@ static void put_json(const json_t *v, pr_buf *out)
  * "ResNet50/PyTorch/a100/amp/bs256/1x8/run". */
 static void bencher_name(const json_t *row, pr_buf *out)
 {
-    const char *platform = pr_json_str(row, "platform"), *rs = pr_json_str(row, "run_set");
-    pr_buf_printf(out, "%s/%s/%s/%s/bs%lld/%lldx%lld/%s", pr_json_str(row, "model"),
-                  pr_json_str(row, "framework"), platform ? platform : "unstated",
-                  pr_json_str(row, "precision"),
+    const char *platform = pr_jdoc_json_str(row, "platform"),
+               *rs = pr_jdoc_json_str(row, "run_set");
+    pr_buf_printf(out, "%s/%s/%s/%s/bs%lld/%lldx%lld/%s", pr_jdoc_json_str(row, "model"),
+                  pr_jdoc_json_str(row, "framework"), platform ? platform : "unstated",
+                  pr_jdoc_json_str(row, "precision"),
                   (long long)json_integer_value(json_object_get(row, "batch_size")),
                   (long long)json_integer_value(json_object_get(row, "nodes")),
                   (long long)json_integer_value(json_object_get(row, "gpus")), rs ? rs : "");
@@ -500,18 +502,18 @@ static int otava_qsort(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Rows rendered one at a time into buf, which ex_write empties into its
+/* Rows rendered one at a time into buf, which export_write empties into its
  * output as it fills: only Otava's lines (sorted by date at the end) and
  * nothing else outlive their row. */
 typedef struct ex_stream {
-    ex_format fmt;
+    export_format fmt;
     pr_buf *buf;
     size_t nrows, nbench;
     otava_line *otava;
     size_t notava, cap;
 } ex_stream;
 
-static void stream_begin(ex_stream *st, ex_format fmt, int bom, pr_buf *buf)
+static void stream_begin(ex_stream *st, export_format fmt, int bom, pr_buf *buf)
 {
     memset(st, 0, sizeof *st);
     st->fmt = fmt;
@@ -542,7 +544,7 @@ static void stream_begin(ex_stream *st, ex_format fmt, int bom, pr_buf *buf)
 static void bencher_row(ex_stream *st, const json_t *row)
 {
     json_t *v = json_object_get(row, "value");
-    const char *state = pr_json_str(row, "state");
+    const char *state = pr_jdoc_json_str(row, "state");
     if (!json_is_real(v) || !state ||
         (strcmp(state, "measured") != 0 && strcmp(state, "imported") != 0))
         return;
@@ -570,7 +572,7 @@ static void bencher_row(ex_stream *st, const json_t *row)
 /* Apache Otava's CSV input: a row per figure with a date. */
 static void otava_row(ex_stream *st, const json_t *row)
 {
-    const char *date = pr_json_str(row, "date");
+    const char *date = pr_jdoc_json_str(row, "date");
     if (!json_is_real(json_object_get(row, "value")) || !date)
         return;
     pr_buf b = PR_BUF_INIT;
@@ -591,7 +593,7 @@ static void stream_row(ex_stream *st, const json_t *row)
 {
     switch (st->fmt) {
     case EX_CSV:
-        ex_csv_record(row, st->buf);
+        export_csv_record(row, st->buf);
         break;
     case EX_JSONL:
         put_json(row, st->buf);
@@ -623,14 +625,14 @@ static void stream_end(ex_stream *st)
     }
 }
 
-static const char *bom_refusal(ex_format fmt, int bom)
+static const char *bom_refusal(export_format fmt, int bom)
 {
     return bom && fmt != EX_CSV && fmt != EX_OTAVA
                ? "--bom is for csv and otava only (JSON has no byte order mark)"
                : NULL;
 }
 
-int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *err)
+int export_render(const json_t *rows, export_format fmt, int bom, pr_buf *out, pr_err *err)
 {
     const char *bad = bom_refusal(fmt, bom);
     if (bad)
@@ -639,18 +641,17 @@ int ex_render(const json_t *rows, ex_format fmt, int bom, pr_buf *out, pr_err *e
     stream_begin(&st, fmt, bom, out);
     size_t i;
     json_t *row;
-    json_array_foreach(rows, i, row)
-        stream_row(&st, row);
+    json_array_foreach(rows, i, row) stream_row(&st, row);
     stream_end(&st);
     return 0;
 }
 
-/* ex_write's sink: each row rendered, then written once the buffer holds
+/* export_write's sink: each row rendered, then written once the buffer holds
  * 64 KiB. */
 typedef struct write_ctx {
     ex_stream st;
     pr_buf buf;
-    pr_out *o;
+    pr_outfile_out *o;
     pr_err *err;
     int rc;
 } write_ctx;
@@ -658,7 +659,7 @@ typedef struct write_ctx {
 static int flush(write_ctx *wc, size_t at_least)
 {
     if (wc->rc == 0 && wc->buf.len >= at_least && wc->buf.len) {
-        wc->rc = pr_out_write(wc->o, wc->buf.data, wc->buf.len, wc->err);
+        wc->rc = pr_outfile_write(wc->o, wc->buf.data, wc->buf.len, wc->err);
         pr_buf_clear(&wc->buf);
     }
     return wc->rc;
@@ -671,7 +672,7 @@ static int write_row(void *ctx, json_t *row)
     return flush(wc, (size_t)64 << 10);
 }
 
-int ex_write(const rm_world *w, ex_format fmt, int bom, pr_out *o, pr_err *err)
+int export_write(const rmodel_world *w, export_format fmt, int bom, pr_outfile_out *o, pr_err *err)
 {
     const char *bad = bom_refusal(fmt, bom);
     if (bad)
@@ -679,7 +680,7 @@ int ex_write(const rm_world *w, ex_format fmt, int bom, pr_out *o, pr_err *err)
     write_ctx wc = {.o = o, .err = err};
     pr_buf_init(&wc.buf);
     stream_begin(&wc.st, fmt, bom, &wc.buf);
-    ex_each_row(w, write_row, &wc);
+    export_each_row(w, write_row, &wc);
     stream_end(&wc.st);
     int rc = flush(&wc, 0);
     pr_buf_free(&wc.buf);

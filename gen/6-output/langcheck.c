@@ -30,7 +30,7 @@ static uint64_t name_hash(const char *s)
 
 /* The slot of name in ns->slots: the one holding it, else the free one it
  * would take. */
-static size_t name_slot(const lc_names *ns, const char *name)
+static size_t name_slot(const langcheck_names *ns, const char *name)
 {
     size_t mask = ns->nslots - 1;
     for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
@@ -39,7 +39,7 @@ static size_t name_slot(const lc_names *ns, const char *name)
 }
 
 /* Doubles ns->slots (at least 64) and puts every name back. */
-static void grow_slots(lc_names *ns)
+static void grow_slots(langcheck_names *ns)
 {
     free(ns->slots);
     ns->nslots = ns->nslots ? 2 * ns->nslots : 64;
@@ -62,7 +62,7 @@ static int has_letter(const char *s)
     return 0;
 }
 
-void lc_names_add(lc_names *ns, const char *name, int cjk_ok)
+void langcheck_names_add(langcheck_names *ns, const char *name, int cjk_ok)
 {
     if (!name || !*name)
         return;
@@ -86,37 +86,37 @@ void lc_names_add(lc_names *ns, const char *name, int cjk_ok)
     ns->m = NULL;
 }
 
-static void add_table_names(lc_names *ns, const pr_pub_table *t)
+static void add_table_names(langcheck_names *ns, const pr_pub_table *t)
 {
-    lc_names_add(ns, t->label, 0);
-    lc_names_add(ns, t->model_title, 0);
-    lc_names_add(ns, t->framework_title, 0);
-    lc_names_add(ns, t->source_title, 1);
+    langcheck_names_add(ns, t->label, 0);
+    langcheck_names_add(ns, t->model_title, 0);
+    langcheck_names_add(ns, t->framework_title, 0);
+    langcheck_names_add(ns, t->source_title, 1);
 }
 
 /* Every string of an environment record: what a machine printed (a GPU's
  * name, a version line), quoted as it is. */
-static void add_printed(lc_names *ns, const json_t *v)
+static void add_printed(langcheck_names *ns, const json_t *v)
 {
     const char *k;
     json_t *val;
     size_t i;
     if (json_is_string(v) && has_letter(json_string_value(v)))
-        lc_names_add(ns, json_string_value(v), 0);
+        langcheck_names_add(ns, json_string_value(v), 0);
     else if (json_is_object(v))
         json_object_foreach((json_t *)v, k, val) add_printed(ns, val);
     else if (json_is_array(v))
         json_array_foreach(v, i, val) add_printed(ns, val);
 }
 
-void lc_names_from_data(lc_names *ns, const pr_dataset *d)
+void langcheck_names_from_data(langcheck_names *ns, const pr_dataset *d)
 {
     /* The language links of every page: each language's own name. */
-    lc_names_add(ns, "中文", 1);
-    lc_names_add(ns, "English", 0);
+    langcheck_names_add(ns, "中文", 1);
+    langcheck_names_add(ns, "English", 0);
     for (size_t i = 0; i < d->nsuites; i++) {
-        lc_names_add(ns, d->suites[i]->model_title, 0);
-        lc_names_add(ns, d->suites[i]->framework_title, 0);
+        langcheck_names_add(ns, d->suites[i]->model_title, 0);
+        langcheck_names_add(ns, d->suites[i]->framework_title, 0);
     }
     for (size_t i = 0; i < d->npubs; i++)
         add_table_names(ns, &d->pubs[i]);
@@ -126,21 +126,21 @@ void lc_names_from_data(lc_names *ns, const pr_dataset *d)
         add_printed(ns, d->runs[i].env);
     for (size_t i = 0; i < d->platforms.n; i++) {
         const pr_platform *p = &d->platforms.v[i];
-        lc_names_add(ns, p->title_en, 0);
-        lc_names_add(ns, p->device, 0);
+        langcheck_names_add(ns, p->title_en, 0);
+        langcheck_names_add(ns, p->device, 0);
         for (char **m = p->match; m && *m; m++)
-            lc_names_add(ns, *m, 0);
+            langcheck_names_add(ns, *m, 0);
     }
 }
 
-void lc_names_free(lc_names *ns)
+void langcheck_names_free(langcheck_names *ns)
 {
     for (size_t i = 0; i < ns->n; i++)
         free(ns->v[i].text);
     free(ns->v);
     free(ns->slots);
     matcher_free(ns->m);
-    *ns = (lc_names)LC_NAMES_INIT;
+    *ns = (langcheck_names)LC_NAMES_INIT;
 }
 
 /* ------------------------------------------------------------- Markdown */
@@ -154,8 +154,8 @@ typedef struct scan {
 
 static int is_ascii_punct(unsigned char c)
 {
-    return c > 0x20 && c < 0x7f && !((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
-                                     (c >= 'a' && c <= 'z'));
+    return c > 0x20 && c < 0x7f &&
+           !((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'));
 }
 
 /* The end of a link target that starts at s (just after "]("): the ')'
@@ -252,11 +252,11 @@ static void prose_of(scan *sc, const char *s, const char *e, pr_buf *out)
 
 /* A state of the automaton: the prefix of one or more names. */
 typedef struct ac_state {
-    size_t fail;         /* the longest proper suffix that is a state */
-    size_t dict;         /* the longest proper suffix that is a whole name, NONE */
-    size_t rank;         /* the name it is (its turn), NONE */
-    size_t first, next;  /* first child, next sibling (for building) */
-    unsigned char byte;  /* the byte that leads here from the parent */
+    size_t fail;        /* the longest proper suffix that is a state */
+    size_t dict;        /* the longest proper suffix that is a whole name, NONE */
+    size_t rank;        /* the name it is (its turn), NONE */
+    size_t first, next; /* first child, next sibling (for building) */
+    unsigned char byte; /* the byte that leads here from the parent */
 } ac_state;
 
 /* An occurrence: the name's turn and where it starts in the line. */
@@ -265,14 +265,14 @@ typedef struct ac_hit {
 } ac_hit;
 
 typedef struct lc_matcher {
-    ac_state *st;       /* st[0] the root */
+    ac_state *st; /* st[0] the root */
     size_t nst;
-    size_t root[256];   /* the root's children by byte, 0 when none */
-    uint64_t *ekey;     /* the other edges: key (state << 8 | byte) + 1, 0 free */
-    size_t *eval, ecap; /* the child; ecap a power of two */
-    size_t *order;      /* turn -> index in the names (ns->v) */
+    size_t root[256];    /* the root's children by byte, 0 when none */
+    uint64_t *ekey;      /* the other edges: key (state << 8 | byte) + 1, 0 free */
+    size_t *eval, ecap;  /* the child; ecap a power of two */
+    size_t *order;       /* turn -> index in the names (ns->v) */
     size_t *slow, nslow; /* the turns of the names holding a GAP, ascending */
-    ac_hit *hits;       /* one line's occurrences (scratch) */
+    ac_hit *hits;        /* one line's occurrences (scratch) */
     size_t nhits, caphits;
 } lc_matcher;
 
@@ -341,7 +341,7 @@ static int by_len_cmp(const void *a, const void *b)
 
 /* The automaton of ns's names: a new matcher the caller frees with
  * matcher_free. */
-static lc_matcher *matcher_build(const lc_names *ns)
+static lc_matcher *matcher_build(const langcheck_names *ns)
 {
     lc_matcher *m = pr_xcalloc(1, sizeof *m);
     by_len *turns = pr_xmalloc((ns->n ? ns->n : 1) * sizeof *turns);
@@ -361,7 +361,7 @@ static lc_matcher *matcher_build(const lc_names *ns)
     m->ekey = pr_xcalloc(m->ecap, sizeof *m->ekey);
     m->eval = pr_xmalloc(m->ecap * sizeof *m->eval);
     for (size_t r = 0; r < ns->n; r++) {
-        const lc_name *nm = &ns->v[turns[r].index];
+        const langcheck_name *nm = &ns->v[turns[r].index];
         m->order[r] = turns[r].index;
         if (memchr(nm->text, GAP, nm->len)) {
             m->slow[m->nslow++] = r;
@@ -405,7 +405,7 @@ static int hit_cmp(const void *a, const void *b)
 }
 
 /* A name holding a GAP, at its turn: searched in the line as it is now. */
-static void remove_slow(lc_names *ns, char *text, const lc_name *nm)
+static void remove_slow(langcheck_names *ns, char *text, const langcheck_name *nm)
 {
     for (char *p = strstr(text, nm->text); p; p = strstr(p + nm->len, nm->text)) {
         ns->work += (size_t)(p - text) + nm->len;
@@ -414,7 +414,7 @@ static void remove_slow(lc_names *ns, char *text, const lc_name *nm)
     ns->work += strlen(text);
 }
 
-void lc_names_remove(lc_names *ns, char *text, int zh)
+void langcheck_names_remove(langcheck_names *ns, char *text, int zh)
 {
     if (!ns->n)
         return;
@@ -433,7 +433,7 @@ void lc_names_remove(lc_names *ns, char *text, int zh)
         s = s ? t : m->root[c];
         ns->work++;
         for (size_t h = m->st[s].rank != NONE ? s : m->st[s].dict; h != NONE; h = m->st[h].dict) {
-            const lc_name *nm = &ns->v[m->order[m->st[h].rank]];
+            const langcheck_name *nm = &ns->v[m->order[m->st[h].rank]];
             ns->work++;
             if (!zh && !nm->cjk_ok)
                 continue;
@@ -449,7 +449,7 @@ void lc_names_remove(lc_names *ns, char *text, int zh)
     for (size_t j = 0; j <= m->nhits; j++) {
         size_t rank = j < m->nhits ? m->hits[j].rank : NONE;
         for (; k < m->nslow && m->slow[k] < rank; k++) {
-            const lc_name *nm = &ns->v[m->order[m->slow[k]]];
+            const langcheck_name *nm = &ns->v[m->order[m->slow[k]]];
             if (zh || nm->cjk_ok)
                 remove_slow(ns, text, nm);
         }
@@ -601,8 +601,8 @@ static void quote(pr_buf *out, const char *text, size_t at, size_t len)
             pr_buf_putc(out, text[i]);
 }
 
-int lc_check_page(const char *page, const char *code, const char *md, size_t len,
-                  lc_names *ns, pr_err *err)
+int langcheck_check_page(const char *page, const char *code, const char *md, size_t len,
+                         langcheck_names *ns, pr_err *err)
 {
     int zh = strcmp(code, "zh") == 0;
     scan sc = {0, 0};
@@ -619,7 +619,7 @@ int lc_check_page(const char *page, const char *code, const char *md, size_t len
             pr_buf_clear(&prose);
             prose_of(&sc, s, e, &prose);
             char *text = (char *)pr_buf_cstr(&prose);
-            lc_names_remove(ns, text, zh);
+            langcheck_names_remove(ns, text, zh);
             size_t at, n;
             if (zh ? find_latin_run(text, &at, &n) : find_cjk(text, &at, &n)) {
                 if (!first_line) {
@@ -635,8 +635,8 @@ int lc_check_page(const char *page, const char *code, const char *md, size_t len
     if (first_line) {
         rc = pr_err_set(err, page, first_line, 0, NULL, "%s: «%s»%s%s%s%s",
                         zh ? "English words on a Chinese page" : "Chinese on an English page",
-                        pr_buf_cstr(&first), nmore ? "; also on line(s) " : "",
-                        pr_buf_cstr(&more), nmore > MORE_MAX ? ", …" : "",
+                        pr_buf_cstr(&first), nmore ? "; also on line(s) " : "", pr_buf_cstr(&more),
+                        nmore > MORE_MAX ? ", …" : "",
                         " (docs/data-model.md#one-language-per-page)");
     }
     pr_buf_free(&prose);

@@ -33,8 +33,8 @@
  * of names (a strstr per name per line was 18.7 % of a build of 100,000
  * records, issue #22).
  *
- * Memory: an lc_names is the caller's (LC_NAMES_INIT); lc_names_add copies
- * each name, the check builds its automaton into it, lc_names_free frees
+ * Memory: an langcheck_names is the caller's (LC_NAMES_INIT); langcheck_names_add copies
+ * each name, the check builds its automaton into it, langcheck_names_free frees
  * both.
  */
 #ifndef PR_LANGCHECK_H
@@ -42,49 +42,52 @@
 
 #include <stddef.h>
 
-#include "data.h"
+#include "1-load/data.h"
 #include "err.h"
 
-typedef struct lc_name {
+typedef struct langcheck_name {
     char *text;
     size_t len;
     int cjk_ok; /* may stand on an English page though it holds Chinese */
-} lc_name;
+} langcheck_name;
 
-typedef struct lc_names {
-    lc_name *v;    /* in the order added, each once */
+typedef struct langcheck_names {
+    langcheck_name *v; /* in the order added, each once */
     size_t n, cap;
-    size_t *slots; /* hash of v for lc_names_add: index + 1, 0 when free */
+    size_t *slots; /* hash of v for langcheck_names_add: index + 1, 0 when free */
     size_t nslots;
     struct lc_matcher *m; /* the automaton; NULL until a check needs it */
     /* Steps of the names' search since set to 0 (bytes of text read,
      * failure links followed, occurrences weighed): for tests, which show
      * it bounded by the text, not by names x lines, with no clock. */
     size_t work;
-} lc_names;
+} langcheck_names;
 
-#define LC_NAMES_INIT {NULL, 0, 0, NULL, 0, NULL, 0}
+#define LC_NAMES_INIT                                                                              \
+    {                                                                                              \
+        NULL, 0, 0, NULL, 0, NULL, 0                                                               \
+    }
 
 /* Adds name (ignored when NULL or empty); a name added again keeps its
  * place and may hold Chinese when either said so. */
-void lc_names_add(lc_names *ns, const char *name, int cjk_ok);
+void langcheck_names_add(langcheck_names *ns, const char *name, int cjk_ok);
 /* Adds every name d declares (see above), and "中文", "English". */
-void lc_names_from_data(lc_names *ns, const pr_dataset *d);
-void lc_names_free(lc_names *ns);
+void langcheck_names_from_data(langcheck_names *ns, const pr_dataset *d);
+void langcheck_names_free(langcheck_names *ns);
 
 /* Replaces the names in text (NUL-terminated, edited in place) by the byte
  * that stands for what the check leaves out (0x01); on an English page
  * (zh 0) only the names that may hold Chinese.  Builds ns's automaton when
- * names were added since the last search.  The step of lc_check_page after
+ * names were added since the last search.  The step of langcheck_check_page after
  * code and links are left out; declared for tests. */
-void lc_names_remove(lc_names *ns, char *text, int zh);
+void langcheck_names_remove(langcheck_names *ns, char *text, int zh);
 
 /* Checks page (its path, for messages) of language code ("zh" or "en"),
  * md[0..len).  Returns 0, or -1 with err "PAGE:LINE: what: «text»" for the
  * first offending line (the message counts and lists the lines of the
  * others).  ns is only changed by the automaton built into it and its
  * work counter. */
-int lc_check_page(const char *page, const char *code, const char *md, size_t len,
-                  lc_names *ns, pr_err *err);
+int langcheck_check_page(const char *page, const char *code, const char *md, size_t len,
+                         langcheck_names *ns, pr_err *err);
 
 #endif

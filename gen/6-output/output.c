@@ -1,6 +1,6 @@
 /* output: the writer of the reports tree (output.h).
  *
- * The pages (cmd/report.c's pr_report_build renders them into output_emit)
+ * The pages (cmd/report.c's report_build renders them into output_emit)
  * go into a staging folder beside OUT, unchanged files hard-linked to
  * OUT's, and the staging folder is swapped with OUT in one renameat2(RENAME_EXCHANGE): at any instant OUT is
  * the old generation or the new one.  Where no staging folder can be
@@ -8,7 +8,7 @@
  * changed files are written beside their targets and renamed into place
  * once the whole generation rendered.  Leftovers of dead builds are removed
  * first.  The staging folder, the swap and the leftovers are lib/fileio.c's
- * pr_swapdir, which perfrepro-gen site uses too.
+ * pr_fileio_swapdir, which perfrepro-gen site uses too.
  */
 #include "output.h"
 
@@ -33,10 +33,10 @@ struct output_tree {
      * then swaps it with OUT in one renameat2(RENAME_EXCHANGE) and removes
      * the old tree: at any instant OUT is the old generation or the new one.
      * Every build first removes the staging folders of dead builds. */
-    pr_swapdir sd;   /* sd.stage: the staging folder (NULL: in place, below);
+    pr_fileio_swapdir sd; /* sd.stage: the staging folder (NULL: in place, below);
                         sd.real: OUT with links resolved, NULL when new */
-    char *made_dir;  /* the folder of the staging tree last created */
-    int changed;     /* the generation differs from OUT: swap */
+    char *made_dir;       /* the folder of the staging tree last created */
+    int changed;          /* the generation differs from OUT: swap */
     /* In place, where no staging folder can be swapped (OUT is a mount
      * point, or its parent is not writable): changed files are written to
      * temporary files first and renamed into place only once the whole
@@ -46,31 +46,31 @@ struct output_tree {
      * the commit can put back the files already renamed. */
     struct staged {
         char *full, *tmp;
-        char *old;    /* previous content, NULL when the file did not exist */
+        char *old; /* previous content, NULL when the file did not exist */
         size_t old_len;
-    } *staged;
+    } * staged;
     size_t nstaged;
     pr_report_stats stats; /* what this generation wrote */
 };
 
 /* Puts rel into the staging tree: a hard link to OUT's file full when it
  * holds the same bytes, else a new file. */
-static int stage_file(output_tree *wr, const char *rel, const char *full, int same, const char *data,
-                      size_t len, pr_err *err)
+static int stage_file(output_tree *wr, const char *rel, const char *full, int same,
+                      const char *data, size_t len, pr_err *err)
 {
-    char *dst = pr_path_join(wr->sd.stage, rel);
-    char *dir = pr_path_dirname(dst);
+    char *dst = pr_fileio_path_join(wr->sd.stage, rel);
+    char *dir = pr_fileio_path_dirname(dst);
     int rc = 0;
     /* Pages come folder by folder: one mkdir -p per folder, not per file. */
     if (!wr->made_dir || strcmp(wr->made_dir, dir) != 0) {
-        rc = pr_mkdirs(dir, err);
+        rc = pr_fileio_mkdirs(dir, err);
         free(wr->made_dir);
         wr->made_dir = rc == 0 ? pr_xstrdup(dir) : NULL;
     }
     if (rc == 0 && same) {
-        rc = pr_link_or_copy(full, dst, err);
+        rc = pr_fileio_link_or_copy(full, dst, err);
     } else if (rc == 0) {
-        rc = pr_write_new(dst, data, len, err);
+        rc = pr_fileio_write_new(dst, data, len, err);
         wr->changed = 1;
     }
     free(dir);
@@ -83,17 +83,17 @@ int output_emit(void *ctx, const char *path, const char *data, size_t len, pr_er
     output_tree *wr = ctx;
     /* Paths come from model and framework ids, which loading checks; refuse
      * anything that would leave the output folder all the same. */
-    if (!pr_path_is_safe_relative(path))
+    if (!pr_fileio_path_is_safe_relative(path))
         return pr_err_set(err, wr->out_dir, 0, 0, NULL,
                           "refusing to write \"%s\": not a path inside the output folder", path);
-    char *full = pr_path_join(wr->out_dir, path);
+    char *full = pr_fileio_path_join(wr->out_dir, path);
     pr_buf old = PR_BUF_INIT;
     pr_err ignored;
     struct stat st;
     /* Only a regular file of OUT is compared (and linked): a symbolic link
      * planted there is replaced, never followed. */
     int existed = lstat(full, &st) == 0 && S_ISREG(st.st_mode) &&
-                  pr_read_file(full, &old, &ignored) == 0;
+                  pr_fileio_read_file(full, &old, &ignored) == 0;
     int same = existed && old.len == len && (len == 0 || memcmp(old.data, data, len) == 0);
     int rc = 0;
     wr->stats.files++;
@@ -104,7 +104,7 @@ int output_emit(void *ctx, const char *path, const char *data, size_t len, pr_er
         rc = stage_file(wr, path, full, same, data, len, err);
     } else if (!same) {
         char *tmp = NULL;
-        rc = pr_write_temp(full, data, len, 0, &tmp, err);
+        rc = pr_fileio_write_temp(full, data, len, 0, &tmp, err);
         if (rc == 0) {
             wr->staged = pr_xrealloc(wr->staged, (wr->nstaged + 1) * sizeof *wr->staged);
             struct staged *sf = &wr->staged[wr->nstaged++];
@@ -130,7 +130,7 @@ static int finish_staged(output_tree *wr, int commit, pr_err *err)
     int rc = 0;
     size_t done = 0;
     for (size_t i = 0; commit && rc == 0 && i < wr->nstaged; i++) {
-        if (pr_commit_temp(wr->staged[i].tmp, wr->staged[i].full, err) < 0)
+        if (pr_fileio_commit_temp(wr->staged[i].tmp, wr->staged[i].full, err) < 0)
             rc = -1;
         else
             done = i + 1;
@@ -139,13 +139,13 @@ static int finish_staged(output_tree *wr, int commit, pr_err *err)
         struct staged *st = &wr->staged[i];
         if (rc < 0 && i < done) {
             pr_err e2;
-            int undo = st->old ? pr_write_if_changed(st->full, st->old, st->old_len, &e2)
+            int undo = st->old ? pr_fileio_write_if_changed(st->full, st->old, st->old_len, &e2)
                                : unlink(st->full);
             if (undo < 0)
                 pr_err_prefix(err, "%s could not be put back", st->full);
         }
         if (!commit || i >= done)
-            unlink(st->tmp); /* pr_commit_temp removed the one that failed */
+            unlink(st->tmp); /* pr_fileio_commit_temp removed the one that failed */
         free(st->full);
         free(st->tmp);
         free(st->old);
@@ -170,23 +170,24 @@ static int generated_name(const char *name)
 static int dead_temp(const char *name)
 {
     long pid;
-    return pr_is_temp_name(name, &pid) && (pid == (long)getpid() || !pr_pid_alive(pid));
+    return pr_fileio_is_temp_name(name, &pid) &&
+           (pid == (long)getpid() || !pr_fileio_pid_alive(pid));
 }
 
 /* In place: removes generated files under dir that this generation did not
  * write, and temporary files of dead builds, then empty folders. */
 static void remove_stale(const output_tree *wr, const char *rel)
 {
-    char *dir = rel[0] ? pr_path_join(wr->out_dir, rel) : pr_xstrdup(wr->out_dir);
+    char *dir = rel[0] ? pr_fileio_path_join(wr->out_dir, rel) : pr_xstrdup(wr->out_dir);
     char **names = NULL;
     pr_err ignored;
-    if (pr_list_dir(dir, &names, NULL, &ignored) < 0) {
+    if (pr_fileio_list_dir(dir, &names, NULL, &ignored) < 0) {
         free(dir);
         return;
     }
     for (char **p = names; *p; p++) {
         char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
-        char *full = pr_path_join(wr->out_dir, r);
+        char *full = pr_fileio_path_join(wr->out_dir, r);
         struct stat st;
         if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
             remove_stale(wr, r);
@@ -203,7 +204,7 @@ static void remove_stale(const output_tree *wr, const char *rel)
         free(r);
         free(full);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(dir);
 }
 
@@ -214,13 +215,13 @@ static void remove_stale(const output_tree *wr, const char *rel)
  * generation as changed. */
 static int carry_over(output_tree *wr, const char *rel, pr_err *err)
 {
-    char *dir = rel[0] ? pr_path_join(wr->sd.real, rel) : pr_xstrdup(wr->sd.real);
+    char *dir = rel[0] ? pr_fileio_path_join(wr->sd.real, rel) : pr_xstrdup(wr->sd.real);
     char **names = NULL;
-    int rc = pr_list_dir(dir, &names, NULL, err);
+    int rc = pr_fileio_list_dir(dir, &names, NULL, err);
     for (char **p = names; rc == 0 && p && *p; p++) {
         char *r = rel[0] ? pr_xasprintf("%s/%s", rel, *p) : pr_xstrdup(*p);
-        char *full = pr_path_join(dir, *p);
-        char *dst = pr_path_join(wr->sd.stage, r);
+        char *full = pr_fileio_path_join(dir, *p);
+        char *dst = pr_fileio_path_join(wr->sd.stage, r);
         struct stat st, ds;
         int staged = lstat(dst, &ds) == 0;
         if (lstat(full, &st) < 0) {
@@ -231,20 +232,20 @@ static int carry_over(output_tree *wr, const char *rel, pr_err *err)
                 wr->changed = 1; /* emptied: it goes */
         } else if (staged) {
             /* written by this build */
-        } else if (pr_is_temp_name(*p, NULL) || generated_name(*p)) {
+        } else if (pr_fileio_is_temp_name(*p, NULL) || generated_name(*p)) {
             wr->changed = 1; /* stale: it goes */
         } else {
-            char *ddir = pr_path_dirname(dst);
-            rc = pr_mkdirs(ddir, err);
+            char *ddir = pr_fileio_path_dirname(dst);
+            rc = pr_fileio_mkdirs(ddir, err);
             if (rc == 0)
-                rc = pr_link_or_copy(full, dst, err);
+                rc = pr_fileio_link_or_copy(full, dst, err);
             free(ddir);
         }
         free(dst);
         free(full);
         free(r);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(dir);
     return rc;
 }
@@ -254,25 +255,25 @@ int output_open(const char *out_dir, output_tree **tree, pr_err *err)
     output_tree *wr = pr_xcalloc(1, sizeof *wr);
     wr->out_dir = out_dir;
     *tree = wr;
-    char *marker = pr_path_join(out_dir, MARKER);
+    char *marker = pr_fileio_path_join(out_dir, MARKER);
     int rc = -1;
     static const char note[] = "Generated by perfrepro-gen: files here are rewritten from data/.\n";
-    if (pr_is_dir(out_dir) && !pr_is_file(marker)) {
+    if (pr_fileio_is_dir(out_dir) && !pr_fileio_is_file(marker)) {
         char **names = NULL;
         size_t n = 0;
-        if (pr_list_dir(out_dir, &names, &n, err) < 0)
+        if (pr_fileio_list_dir(out_dir, &names, &n, err) < 0)
             goto out;
-        pr_strv_free(names);
+        pr_fileio_strv_free(names);
         if (n) {
             pr_err_set(err, out_dir, 0, 0, NULL,
                        "exists, is not empty and has no %s marker: not overwriting it", MARKER);
             goto out;
         }
     }
-    if (pr_swapdir_open(&wr->sd, out_dir, err) < 0)
+    if (pr_fileio_swapdir_open(&wr->sd, out_dir, err) < 0)
         goto out;
     if (wr->sd.stage ? output_emit(wr, MARKER, note, sizeof note - 1, err) < 0
-                     : pr_write_if_changed(marker, note, sizeof note - 1, err) < 0)
+                     : pr_fileio_write_if_changed(marker, note, sizeof note - 1, err) < 0)
         goto out;
     rc = 0;
 out:
@@ -291,7 +292,7 @@ int output_commit(output_tree *wr, pr_err *err)
         if (wr->sd.real && carry_over(wr, "", err) < 0)
             return -1;
         /* Nothing changed: OUT stays as it is, folders included. */
-        if ((wr->changed || !wr->sd.real) && pr_swapdir_swap(&wr->sd, "reports", err) < 0)
+        if ((wr->changed || !wr->sd.real) && pr_fileio_swapdir_swap(&wr->sd, "reports", err) < 0)
             return -1;
         return 0;
     }
@@ -305,8 +306,8 @@ void output_free(output_tree *wr)
 {
     if (!wr)
         return;
-    finish_staged(wr, 0, NULL); /* after a failure: the staged files go */
-    pr_swapdir_free(&wr->sd); /* the previous generation, or a failed one */
+    finish_staged(wr, 0, NULL);      /* after a failure: the staged files go */
+    pr_fileio_swapdir_free(&wr->sd); /* the previous generation, or a failed one */
     for (size_t i = 0; i < wr->n; i++)
         free(wr->written[i]);
     free(wr->written);

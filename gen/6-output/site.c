@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmarkx.h"
+#include "base/cmarkx.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "md.h"
 
 #define SITE_MARKER ".perfrepro-site"
 #define SITE_FILES "files" /* where files from outside the reports folder go */
@@ -29,9 +29,9 @@ typedef struct site {
     /* Hardening: a killed site left OUT neither the old site nor the new
      * one.  The site is built into a staging folder beside OUT (unchanged
      * files hard links to OUT's: same inode and mtime) and swapped in whole
-     * (pr_swapdir, as perfrepro-gen build swaps the reports); sd.stage NULL:
+     * (pr_fileio_swapdir, as perfrepro-gen build swaps the reports); sd.stage NULL:
      * OUT is a mount point or its parent is not ours, written in place. */
-    pr_swapdir sd;
+    pr_fileio_swapdir sd;
     int changed;   /* staging: the new tree differs from OUT (swap it in) */
     dev_t out_dev; /* OUT, not to be crawled when it lies inside the reports */
     ino_t out_ino;
@@ -41,15 +41,15 @@ typedef struct site {
     char **written; /* every path of OUT this build produces */
     size_t nwritten, wcap;
     pr_site_stats st;
-    const char *page;  /* the page being rendered (for messages) */
-    int failed;        /* a link that must not be published: lerr says why */
+    const char *page; /* the page being rendered (for messages) */
+    int failed;       /* a link that must not be published: lerr says why */
     pr_err lerr;
 } site;
 
 typedef struct page_ctx {
-    site *s;               /* NULL: no link rewriting */
-    const char *root_dir;  /* the page's folder relative to the root */
-    const char *site_dir;  /* the page's folder relative to OUT ("" at the top) */
+    site *s;              /* NULL: no link rewriting */
+    const char *root_dir; /* the page's folder relative to the root */
+    const char *site_dir; /* the page's folder relative to OUT ("" at the top) */
     cmark_llist *exts;
     pr_buf title;
     int have_title;
@@ -58,18 +58,28 @@ typedef struct page_ctx {
     const char *stem;
     pr_buf *csvs;
     size_t ncsvs;
-    char *feed;            /* the index's Atom feed (in the page's folder), or NULL */
+    char *feed; /* the index's Atom feed (in the page's folder), or NULL */
 } page_ctx;
 
 static void html_escape(pr_buf *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': pr_buf_puts(out, "&amp;"); break;
-        case '<': pr_buf_puts(out, "&lt;"); break;
-        case '>': pr_buf_puts(out, "&gt;"); break;
-        case '"': pr_buf_puts(out, "&quot;"); break;
-        default: pr_buf_putc(out, *s); break;
+        case '&':
+            pr_buf_puts(out, "&amp;");
+            break;
+        case '<':
+            pr_buf_puts(out, "&lt;");
+            break;
+        case '>':
+            pr_buf_puts(out, "&gt;");
+            break;
+        case '"':
+            pr_buf_puts(out, "&quot;");
+            break;
+        default:
+            pr_buf_putc(out, *s);
+            break;
         }
     }
 }
@@ -128,26 +138,26 @@ static const char *in_reports(const site *s, const char *target)
 static char *link_dest(page_ctx *pc, const char *path)
 {
     site *s = pc->s;
-    char *target = pr_cmarkx_resolve(pc->root_dir, path);
+    char *target = cmarkx_resolve(pc->root_dir, path);
     if (!target)
         return NULL;
-    char *fs = *target ? pr_path_join(s->abs_root, target) : pr_xstrdup(s->abs_root);
+    char *fs = *target ? pr_fileio_path_join(s->abs_root, target) : pr_xstrdup(s->abs_root);
     const char *rep = in_reports(s, target);
     char *dest = NULL;
     struct stat st;
     int found = stat(fs, &st) == 0;
     if (found && S_ISDIR(st.st_mode)) {
-        char *readme = pr_path_join(fs, "README.md");
-        if (rep && pr_is_file(readme))
-            dest = *rep ? pr_path_join(rep, "index.html") : pr_xstrdup("index.html");
+        char *readme = pr_fileio_path_join(fs, "README.md");
+        if (rep && pr_fileio_is_file(readme))
+            dest = *rep ? pr_fileio_path_join(rep, "index.html") : pr_xstrdup("index.html");
         free(readme);
     } else if (found && S_ISREG(st.st_mode)) {
         char *html = NULL;
         const char *base = strrchr(target, '/');
         base = base ? base + 1 : target;
-        if (rep && pr_cmarkx_readme_name(base, NULL, &html)) {
-            char *dir = pr_path_dirname(rep);
-            dest = pr_path_join(dir, html);
+        if (rep && cmarkx_readme_name(base, NULL, &html)) {
+            char *dir = pr_fileio_path_dirname(rep);
+            dest = pr_fileio_path_join(dir, html);
             free(dir);
             free(html);
         } else {
@@ -161,7 +171,7 @@ static char *link_dest(page_ctx *pc, const char *path)
          * so that nobody wonders where the file went. */
         s->failed = 1;
         pr_err_set(&s->lerr, s->page, 0, 0, NULL, "link '%s': %s is %s, not a regular file", path,
-                   fs, pr_mode_name(st.st_mode));
+                   fs, pr_fileio_mode_name(st.st_mode));
     }
     free(fs);
     free(target);
@@ -171,7 +181,7 @@ static char *link_dest(page_ctx *pc, const char *path)
 static void rewrite_link(page_ctx *pc, cmark_node *n)
 {
     const char *url = cmark_node_get_url(n);
-    if (!url || !*url || url[0] == '#' || pr_cmarkx_has_scheme(url, NULL))
+    if (!url || !*url || url[0] == '#' || cmarkx_has_scheme(url, NULL))
         return;
     if (url[0] == '/') {
         pc->s->st.unresolved++;
@@ -179,12 +189,12 @@ static void rewrite_link(page_ctx *pc, cmark_node *n)
     }
     size_t plen = strcspn(url, "?#");
     pr_buf path = PR_BUF_INIT;
-    pr_cmarkx_percent_decode(&path, url, plen);
+    cmarkx_percent_decode(&path, url, plen);
     char *dest = plen ? link_dest(pc, pr_buf_cstr(&path)) : NULL;
     if (dest) {
-        char *rel = pr_path_relative(pc->site_dir, dest);
+        char *rel = pr_fileio_path_relative(pc->site_dir, dest);
         pr_buf nu = PR_BUF_INIT;
-        pr_cmarkx_percent_encode(&nu, rel);
+        cmarkx_percent_encode(&nu, rel);
         pr_buf_puts(&nu, url + plen);
         cmark_node_set_url(n, pr_buf_cstr(&nu));
         pr_buf_free(&nu);
@@ -226,7 +236,7 @@ static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char 
     pr_buf_free(&b);
 }
 
-/* The explicit anchors (pr_cmarkx_explicit_anchor: a tag pair, which
+/* The explicit anchors (cmarkx_explicit_anchor: a tag pair, which
  * safe rendering drops) are rendered as that anchor and nothing else, so
  * that a link to a row of a table lands on it, as on GitHub.  A table cell
  * may hold no custom node (cmark-gfm's table extension refuses it), so
@@ -234,7 +244,7 @@ static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char 
  * markers are replaced by the anchors (ids, whose characters need no
  * escaping); a page whose text has a \x01 of its own keeps none (they are
  * dropped as any raw HTML).  Returns the ids, in marker order (the caller
- * frees them with pr_strv_free); NULL when there are none. */
+ * frees them with pr_fileio_strv_free); NULL when there are none. */
 static char **explicit_anchors(cmark_node *root, const char *md, size_t len)
 {
     if (memchr(md, '\x01', len))
@@ -245,7 +255,7 @@ static char **explicit_anchors(cmark_node *root, const char *md, size_t len)
     cmark_event_type ev;
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
         cmark_node *c = cmark_iter_get_node(it);
-        if (ev == CMARK_EVENT_ENTER && pr_cmarkx_explicit_anchor(c, NULL)) {
+        if (ev == CMARK_EVENT_ENTER && cmarkx_explicit_anchor(c, NULL)) {
             if (n == cap)
                 v = pr_xrealloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
             v[n++] = c;
@@ -256,7 +266,7 @@ static char **explicit_anchors(cmark_node *root, const char *md, size_t len)
     pr_buf id = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         pr_buf_clear(&id);
-        pr_cmarkx_explicit_anchor(v[i], &id);
+        cmarkx_explicit_anchor(v[i], &id);
         ids[i] = pr_xstrdup(pr_buf_cstr(&id));
         pr_buf_clear(&id);
         pr_buf_printf(&id, "\x01%zu\x01", i);
@@ -310,7 +320,7 @@ static char *table_csv_name(const char *stem, size_t n)
     return pr_xasprintf("%s.table-%zu.csv", stem, n);
 }
 
-/* Each GFM table of the document as CSV (cmarkx.h, pr_cmarkx_table_csv)
+/* Each GFM table of the document as CSV (cmarkx.h, cmarkx_table_csv)
  * into pc->csvs, and right after the table a paragraph linking that file
  * ("CSV"). */
 static void table_csvs(page_ctx *pc, cmark_node *root)
@@ -331,7 +341,7 @@ static void table_csvs(page_ctx *pc, cmark_node *root)
     pc->ncsvs = n;
     for (size_t i = 0; i < n; i++) {
         pr_buf_init(&pc->csvs[i]);
-        pr_cmarkx_table_csv(tables[i], &pc->csvs[i]);
+        cmarkx_table_csv(tables[i], &pc->csvs[i]);
         char *name = table_csv_name(pc->stem, i + 1);
         cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
         cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
@@ -396,12 +406,12 @@ static void keep_details(cmark_node *root)
     }
 }
 
-static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
-                   const char *css_href, const char *home_href, pr_buf *out)
+static void render(page_ctx *pc, const char *md, size_t len, const char *lang, const char *css_href,
+                   const char *home_href, pr_buf *out)
 {
     pr_cmarkx_doc d;
-    pr_cmarkx_parse(&d, md, len, CMARK_OPT_DEFAULT);
-    pc->exts = pr_cmarkx_extensions(&d);
+    cmarkx_parse(&d, md, len, CMARK_OPT_DEFAULT);
+    pc->exts = cmarkx_extensions(&d);
     if (pc->s) {
         cmark_iter *it = cmark_iter_new(d.root);
         cmark_event_type ev;
@@ -415,7 +425,7 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
         table_csvs(pc, d.root);
     }
     char **ids = explicit_anchors(d.root, md, len);
-    pr_cmarkx_headings(d.root, heading_cb, pc, NULL);
+    cmarkx_headings(d.root, heading_cb, pc, NULL);
     keep_details(d.root);
     char *body = cmark_render_html(d.root, SITE_RENDER_OPTS, pc->exts);
 
@@ -446,12 +456,12 @@ static void render(page_ctx *pc, const char *md, size_t len, const char *lang,
     put_body(out, body, ids);
     pr_buf_puts(out, "</main>\n</body>\n</html>\n");
     free(body);
-    pr_strv_free(ids);
-    pr_cmarkx_free(&d);
+    pr_fileio_strv_free(ids);
+    cmarkx_free(&d);
 }
 
-void pr_site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
-                         pr_buf *out)
+void site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
+                      pr_buf *out)
 {
     page_ctx pc = {NULL, "", "", NULL, PR_BUF_INIT, 0, NULL, NULL, 0, NULL};
     render(&pc, md, len, lang, css_href, NULL, out);
@@ -473,9 +483,9 @@ static void record_written(site *s, const char *rel)
  * created; NULL with err set when it cannot be. */
 static char *stage_path(site *s, const char *rel, pr_err *err)
 {
-    char *dst = pr_path_join(s->sd.stage, rel);
-    char *dir = pr_path_dirname(dst);
-    if (pr_mkdirs(dir, err) < 0) {
+    char *dst = pr_fileio_path_join(s->sd.stage, rel);
+    char *dir = pr_fileio_path_dirname(dst);
+    if (pr_fileio_mkdirs(dir, err) < 0) {
         free(dst);
         dst = NULL;
     }
@@ -490,15 +500,15 @@ static char *stage_path(site *s, const char *rel, pr_err *err)
 static int write_out(site *s, const char *rel, const void *data, size_t len, pr_err *err)
 {
     record_written(s, rel);
-    char *path = pr_path_join(s->out, rel);
+    char *path = pr_fileio_path_join(s->out, rel);
     char *dst = NULL;
     int rc = -1, changed = 0;
     if (s->sd.stage) {
         if ((dst = stage_path(s, rel, err)))
-            rc = pr_stage_write(path, dst, data, len, &changed, err);
+            rc = pr_fileio_stage_write(path, dst, data, len, &changed, err);
     } else {
-        changed = !pr_file_equals(path, data, len);
-        rc = changed ? pr_write_if_changed(path, data, len, err) : 0;
+        changed = !pr_fileio_equals(path, data, len);
+        rc = changed ? pr_fileio_write_if_changed(path, data, len, err) : 0;
     }
     if (rc == 0 && changed) {
         s->st.written++;
@@ -513,13 +523,13 @@ static int write_out(site *s, const char *rel, const void *data, size_t len, pr_
 static int copy_out(site *s, const char *rel, const char *src, pr_err *err)
 {
     record_written(s, rel);
-    char *path = pr_path_join(s->out, rel);
+    char *path = pr_fileio_path_join(s->out, rel);
     char *dst = NULL;
     int rc = -1, changed = 0;
     if (!s->sd.stage)
-        rc = pr_copy_if_changed(src, path, &changed, err);
+        rc = pr_fileio_copy_if_changed(src, path, &changed, err);
     else if ((dst = stage_path(s, rel, err)))
-        rc = pr_stage_copy(src, path, dst, &changed, err);
+        rc = pr_fileio_stage_copy(src, path, dst, &changed, err);
     if (rc == 0 && changed) {
         s->st.written++;
         s->changed = 1;
@@ -541,23 +551,24 @@ static int collect_pages(site *s, const char *dir, const char *rel, int depth, c
     char **names;
     size_t count;
     if (depth > SITE_MAX_DEPTH)
-        return pr_err_set(err, dir, 0, 0, NULL,
-                          "more than %d folders deep (a symbolic link loop?)", SITE_MAX_DEPTH);
-    if (pr_list_dir(dir, &names, &count, err) < 0)
+        return pr_err_set(err, dir, 0, 0, NULL, "more than %d folders deep (a symbolic link loop?)",
+                          SITE_MAX_DEPTH);
+    if (pr_fileio_list_dir(dir, &names, &count, err) < 0)
         return -1;
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
         const char *name = names[i];
         if (name[0] == '.')
             continue;
-        char *fs = pr_path_join(dir, name);
-        char *r = *rel ? pr_path_join(rel, name) : pr_xstrdup(name);
-        int page = pr_cmarkx_readme_name(name, NULL, NULL);
+        char *fs = pr_fileio_path_join(dir, name);
+        char *r = *rel ? pr_fileio_path_join(rel, name) : pr_xstrdup(name);
+        int page = cmarkx_readme_name(name, NULL, NULL);
         struct stat st;
         int found = lstat(fs, &st) == 0;
         if (found && S_ISLNK(st.st_mode)) {
             found = stat(fs, &st) == 0;
-            if (found && (S_ISDIR(st.st_mode) || page) && pr_path_within(s->abs_root, fs, err) < 0)
+            if (found && (S_ISDIR(st.st_mode) || page) &&
+                pr_fileio_path_within(s->abs_root, fs, err) < 0)
                 rc = -1;
         }
         if (rc < 0) {
@@ -567,7 +578,7 @@ static int collect_pages(site *s, const char *dir, const char *rel, int depth, c
                 rc = collect_pages(s, fs, r, depth + 1, pages, n, cap, err);
         } else if (found && page && !S_ISREG(st.st_mode)) {
             rc = pr_err_set(err, fs, 0, 0, NULL, "is %s, not a regular file",
-                            pr_mode_name(st.st_mode));
+                            pr_fileio_mode_name(st.st_mode));
         } else if (found && page) {
             if (*n == *cap)
                 *pages = pr_xrealloc(*pages, (*cap = *cap ? *cap * 2 : 64) * sizeof **pages);
@@ -577,7 +588,7 @@ static int collect_pages(site *s, const char *dir, const char *rel, int depth, c
         free(r);
         free(fs);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     return rc;
 }
 
@@ -588,23 +599,23 @@ static int cmp_job(const void *a, const void *b)
 
 static int build_page(site *s, const char *rel, pr_err *err)
 {
-    char *src = pr_path_join(s->reports, rel);
+    char *src = pr_fileio_path_join(s->reports, rel);
     pr_buf md = PR_BUF_INIT, html = PR_BUF_INIT;
-    int rc = pr_read_file(src, &md, err);
+    int rc = pr_fileio_read_file(src, &md, err);
     if (rc == 0) {
         const char *base = strrchr(rel, '/');
         base = base ? base + 1 : rel;
         char *lang = NULL, *name = NULL;
-        pr_cmarkx_readme_name(base, &lang, &name);
-        char *site_dir = pr_path_dirname(rel);
+        cmarkx_readme_name(base, &lang, &name);
+        char *site_dir = pr_fileio_path_dirname(rel);
         if (strcmp(site_dir, ".") == 0)
             site_dir[0] = '\0';
-        char *root_dir = pr_cmarkx_resolve(s->reports_rel, site_dir);
-        char *css = pr_path_relative(site_dir, "style.css");
+        char *root_dir = cmarkx_resolve(s->reports_rel, site_dir);
+        char *css = pr_fileio_path_relative(site_dir, "style.css");
         /* The top page in the page's language: "index" and the page's
          * language suffix ("history.en.html" -> "index.en.html"). */
         char *home_name = pr_xasprintf("index%s", strchr(name, '.'));
-        char *home = pr_path_relative(site_dir, home_name);
+        char *home = pr_fileio_path_relative(site_dir, home_name);
         free(home_name);
         /* The page's stem names its tables' CSV files. */
         char *stem = pr_xstrndup(name, strlen(name) - strlen(".html"));
@@ -614,8 +625,8 @@ static int build_page(site *s, const char *rel, pr_err *err)
         if (!site_dir[0] && !strncmp(name, "index.", 6)) {
             char *feed = pr_xasprintf("regressions%s", name + 5), *at = strrchr(feed, '.');
             strcpy(at, ".atom"); /* "index.en.html" -> "regressions.en.atom" */
-            char *fs = pr_path_join(s->reports, feed);
-            if (pr_is_file(fs))
+            char *fs = pr_fileio_path_join(s->reports, feed);
+            if (pr_fileio_is_file(fs))
                 pc.feed = feed;
             else
                 free(feed);
@@ -624,11 +635,11 @@ static int build_page(site *s, const char *rel, pr_err *err)
         s->page = src;
         render(&pc, pr_buf_cstr(&md), md.len, lang, css, home, &html);
         s->page = NULL;
-        char *dest = pr_path_join(site_dir, name);
+        char *dest = pr_fileio_path_join(site_dir, name);
         rc = write_out(s, dest, html.data, html.len, err);
         s->st.pages++;
         for (size_t i = 0; i < pc.ncsvs; i++) {
-            char *csv = table_csv_name(stem, i + 1), *cdest = pr_path_join(site_dir, csv);
+            char *csv = table_csv_name(stem, i + 1), *cdest = pr_fileio_path_join(site_dir, csv);
             if (rc == 0)
                 rc = write_out(s, cdest, pc.csvs[i].data, pc.csvs[i].len, err);
             pr_buf_free(&pc.csvs[i]);
@@ -660,20 +671,21 @@ static int build_page(site *s, const char *rel, pr_err *err)
  * OUT: either makes the trees differ. */
 static void count_stale(site *s, const char *rel)
 {
-    char *dir = *rel ? pr_path_join(s->out, rel) : pr_xstrdup(s->out);
+    char *dir = *rel ? pr_fileio_path_join(s->out, rel) : pr_xstrdup(s->out);
     char **names;
     pr_err ignored;
-    if (pr_list_dir(dir, &names, NULL, &ignored) == 0) {
+    if (pr_fileio_list_dir(dir, &names, NULL, &ignored) == 0) {
         for (char **p = names; *p; p++) {
-            char *r = *rel ? pr_path_join(rel, *p) : pr_xstrdup(*p);
-            char *fs = pr_path_join(dir, *p);
-            char *staged = pr_path_join(s->sd.stage, r);
+            char *r = *rel ? pr_fileio_path_join(rel, *p) : pr_xstrdup(*p);
+            char *fs = pr_fileio_path_join(dir, *p);
+            char *staged = pr_fileio_path_join(s->sd.stage, r);
             struct stat st, ss;
             if (lstat(fs, &st) == 0 && S_ISDIR(st.st_mode)) {
                 count_stale(s, r);
                 if (lstat(staged, &ss) < 0 || !S_ISDIR(ss.st_mode))
                     s->changed = 1;
-            } else if (!bsearch(&r, s->written, s->nwritten, sizeof *s->written, pr_strv_cmp)) {
+            } else if (!bsearch(&r, s->written, s->nwritten, sizeof *s->written,
+                                pr_fileio_strv_cmp)) {
                 s->st.removed++;
                 s->changed = 1;
             }
@@ -681,7 +693,7 @@ static void count_stale(site *s, const char *rel)
             free(fs);
             free(r);
         }
-        pr_strv_free(names);
+        pr_fileio_strv_free(names);
     }
     free(dir);
 }
@@ -690,26 +702,27 @@ static void count_stale(site *s, const char *rel)
  * produce, and the folders left empty. */
 static void prune(site *s, const char *rel)
 {
-    char *dir = *rel ? pr_path_join(s->out, rel) : pr_xstrdup(s->out);
+    char *dir = *rel ? pr_fileio_path_join(s->out, rel) : pr_xstrdup(s->out);
     char **names;
     pr_err ignored;
-    if (pr_list_dir(dir, &names, NULL, &ignored) == 0) {
+    if (pr_fileio_list_dir(dir, &names, NULL, &ignored) == 0) {
         for (char **p = names; *p; p++) {
-            char *r = *rel ? pr_path_join(rel, *p) : pr_xstrdup(*p);
-            char *fs = pr_path_join(dir, *p);
+            char *r = *rel ? pr_fileio_path_join(rel, *p) : pr_xstrdup(*p);
+            char *fs = pr_fileio_path_join(dir, *p);
             struct stat st;
             if (lstat(fs, &st) == 0 && S_ISDIR(st.st_mode)) {
                 prune(s, r);
                 rmdir(fs); /* fails, as it should, when not empty */
             } else if (strcmp(r, SITE_MARKER) != 0 &&
-                       !bsearch(&r, s->written, s->nwritten, sizeof *s->written, pr_strv_cmp)) {
+                       !bsearch(&r, s->written, s->nwritten, sizeof *s->written,
+                                pr_fileio_strv_cmp)) {
                 if (unlink(fs) == 0)
                     s->st.removed++;
             }
             free(fs);
             free(r);
         }
-        pr_strv_free(names);
+        pr_fileio_strv_free(names);
     }
     free(dir);
 }
@@ -720,23 +733,24 @@ static int prepare_out(site *s, int *had_marker, pr_err *err)
 {
     struct stat st;
     *had_marker = 0;
-    if (!pr_is_dir(s->out) && stat(s->out, &st) == 0)
+    if (!pr_fileio_is_dir(s->out) && stat(s->out, &st) == 0)
         return pr_err_set(err, s->out, 0, 0, NULL, "exists and is not a folder");
-    char *marker = pr_path_join(s->out, SITE_MARKER);
-    *had_marker = pr_is_file(marker);
+    char *marker = pr_fileio_path_join(s->out, SITE_MARKER);
+    *had_marker = pr_fileio_is_file(marker);
     free(marker);
-    if (!*had_marker && pr_is_dir(s->out)) {
+    if (!*had_marker && pr_fileio_is_dir(s->out)) {
         char **names;
         size_t n;
-        if (pr_list_dir(s->out, &names, &n, err) < 0)
+        if (pr_fileio_list_dir(s->out, &names, &n, err) < 0)
             return -1;
-        pr_strv_free(names);
+        pr_fileio_strv_free(names);
         if (n > 0)
-            return pr_err_set(err, s->out, 0, 0, NULL,
-                              "is not empty and was not written by perfrepro-gen site (no "
-                              SITE_MARKER "): refusing to write there");
+            return pr_err_set(
+                err, s->out, 0, 0, NULL,
+                "is not empty and was not written by perfrepro-gen site (no " SITE_MARKER
+                "): refusing to write there");
     }
-    if (pr_swapdir_open(&s->sd, s->out, err) < 0)
+    if (pr_fileio_swapdir_open(&s->sd, s->out, err) < 0)
         return -1;
     /* OUT, or the staging folder while OUT is new (its name starts with a
      * dot: not crawled either). */
@@ -748,7 +762,7 @@ static int prepare_out(site *s, int *had_marker, pr_err *err)
     return 0;
 }
 
-int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
+int site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
 {
     site s;
     memset(&s, 0, sizeof s);
@@ -762,18 +776,18 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
     int rc = -1, had_marker = 0;
 
     s.abs_reports = realpath(s.reports, NULL);
-    if (!s.abs_reports || !pr_is_dir(s.abs_reports)) {
+    if (!s.abs_reports || !pr_fileio_is_dir(s.abs_reports)) {
         pr_err_set(err, s.reports, 0, 0, NULL, "not a folder of reports");
         goto out;
     }
     if (o->root) {
         s.abs_root = realpath(o->root, NULL);
-        if (!s.abs_root || !pr_is_dir(s.abs_root)) {
+        if (!s.abs_root || !pr_fileio_is_dir(s.abs_root)) {
             pr_err_set(err, o->root, 0, 0, NULL, "the root is not a folder");
             goto out;
         }
     } else {
-        s.abs_root = pr_path_dirname(s.abs_reports);
+        s.abs_root = pr_fileio_path_dirname(s.abs_reports);
     }
     size_t rl = strlen(s.abs_root);
     if (strcmp(s.abs_reports, s.abs_root) == 0) {
@@ -786,16 +800,16 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
         pr_err_set(err, s.reports, 0, 0, NULL, "not inside the root %s", s.abs_root);
         goto out;
     }
-    char *css_path = pr_path_join(s.templates, "site/style.css");
-    int css_rc = pr_check_regular_within(s.templates, css_path, err);
+    char *css_path = pr_fileio_path_join(s.templates, "site/style.css");
+    int css_rc = pr_fileio_check_regular_within(s.templates, css_path, err);
     if (css_rc == 0)
-        css_rc = pr_read_file(css_path, &css, err);
+        css_rc = pr_fileio_read_file(css_path, &css, err);
     free(css_path);
     if (css_rc < 0 || prepare_out(&s, &had_marker, err) < 0)
         goto out;
     if (collect_pages(&s, s.reports, "", 0, &pages, &npages, &pcap, err) < 0)
         goto out;
-    pr_qsort(pages, npages, sizeof *pages, pr_strv_cmp);
+    pr_qsort(pages, npages, sizeof *pages, pr_fileio_strv_cmp);
     for (size_t i = 0; i < npages; i++) {
         if (build_page(&s, pages[i], err) < 0)
             goto out;
@@ -817,7 +831,7 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
             goto out;
         }
         /* Hardening: what a link leads to must stay inside the root. */
-        if (pr_path_within(s.abs_root, j->src, err) < 0) {
+        if (pr_fileio_path_within(s.abs_root, j->src, err) < 0) {
             pr_err_prefix(err, "%s: refusing to publish a link", j->page);
             goto out;
         }
@@ -831,19 +845,19 @@ int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err)
                                  "from the reports; files no longer produced are removed.\n";
     if (write_out(&s, SITE_MARKER, marker, sizeof marker - 1, err) < 0)
         goto out;
-    pr_qsort(s.written, s.nwritten, sizeof *s.written, pr_strv_cmp);
+    pr_qsort(s.written, s.nwritten, sizeof *s.written, pr_fileio_strv_cmp);
     if (s.sd.stage) {
         if (s.sd.real)
             count_stale(&s, "");
         /* Nothing changed: OUT stays as it is (the staging tree goes). */
-        if ((s.changed || !s.sd.real) && pr_swapdir_swap(&s.sd, "site", err) < 0)
+        if ((s.changed || !s.sd.real) && pr_fileio_swapdir_swap(&s.sd, "site", err) < 0)
             goto out;
     } else if (had_marker) {
         prune(&s, "");
     }
     rc = 0;
 out:
-    pr_swapdir_free(&s.sd); /* the previous site, or one given up */
+    pr_fileio_swapdir_free(&s.sd); /* the previous site, or one given up */
     if (stats)
         *stats = s.st;
     for (size_t i = 0; i < npages; i++)

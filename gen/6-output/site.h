@@ -51,21 +51,21 @@ typedef struct pr_site_opts {
 } pr_site_opts;
 
 typedef struct pr_site_stats {
-    size_t pages;       /* HTML pages rendered */
-    size_t files;       /* other files copied (charts, logs, suites) */
-    size_t written;     /* files whose content changed and were written */
-    size_t removed;     /* stale files of an earlier build removed */
-    size_t unresolved;  /* relative links left as they were (see check) */
+    size_t pages;      /* HTML pages rendered */
+    size_t files;      /* other files copied (charts, logs, suites) */
+    size_t written;    /* files whose content changed and were written */
+    size_t removed;    /* stale files of an earlier build removed */
+    size_t unresolved; /* relative links left as they were (see check) */
 } pr_site_stats;
 
 /* Builds the site.  stats may be NULL.  Returns 0, or -1 with err set (an
  * unreadable page, a failed write, a refused OUT). */
-int pr_site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err);
+int site_build(const pr_site_opts *o, pr_site_stats *stats, pr_err *err);
 
 /* Renders one Markdown page to a complete HTML document, without touching
  * the filesystem: for tests.  lang is the lang attribute ("zh-CN", "en"),
  * css_href the stylesheet link (NULL: none).  Links are not rewritten. */
-void pr_site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
-                         pr_buf *out);
+void site_render_page(const char *md, size_t len, const char *lang, const char *css_href,
+                      pr_buf *out);
 
 #endif

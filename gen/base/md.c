@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-double pr_md_round(double v, int decimals)
+double md_round(double v, int decimals)
 {
     double scale = pow(10.0, decimals);
     /* The 1e-9 nudge makes 2.675 (stored as 2.67499999...) round as written. */
@@ -15,9 +15,9 @@ double pr_md_round(double v, int decimals)
     return r == 0 ? 0.0 : r;
 }
 
-void pr_md_number(pr_buf *out, double v, int decimals)
+void md_number(pr_buf *out, double v, int decimals)
 {
-    pr_buf_printf(out, "%.*f", decimals, pr_md_round(v, decimals));
+    pr_buf_printf(out, "%.*f", decimals, md_round(v, decimals));
 }
 
 /* 1 when s is a plain decimal number, [+-]digits[.digits][e[+-]digits],
@@ -52,7 +52,7 @@ static int csv_formula_like(const char *s)
     return *s && strchr("=+-@\t\r", *s) && !csv_plain_number(s);
 }
 
-void pr_csv_field(pr_buf *out, const char *s)
+void md_csv_field(pr_buf *out, const char *s)
 {
     if (!s)
         return;
@@ -101,7 +101,7 @@ static int shortest_digits(double v, char digits[20], int *exp10)
     return 17; /* not reached */
 }
 
-int pr_num_shortest_digits(double v)
+int md_num_shortest_digits(double v)
 {
     if (!isfinite(v) || v == 0)
         return 1;
@@ -110,7 +110,7 @@ int pr_num_shortest_digits(double v)
     return shortest_digits(v, digits, &exp10);
 }
 
-void pr_num_shortest(pr_buf *out, double v)
+void md_num_shortest(pr_buf *out, double v)
 {
     if (!isfinite(v))
         return;
@@ -169,8 +169,14 @@ static void escape_inline(pr_buf *out, const char *s)
     }
 }
 
-void pr_md_cell(pr_buf *out, const char *s) { escape_inline(out, s); }
-void pr_md_text(pr_buf *out, const char *s) { escape_inline(out, s); }
+void md_cell(pr_buf *out, const char *s)
+{
+    escape_inline(out, s);
+}
+void md_text(pr_buf *out, const char *s)
+{
+    escape_inline(out, s);
+}
 
 static int is_hex(char c)
 {
@@ -185,22 +191,22 @@ static void put_pct(pr_buf *out, unsigned char c)
     pr_buf_putc(out, hex[c & 15]);
 }
 
-void pr_md_link_target(pr_buf *out, const char *s)
+void md_link_target(pr_buf *out, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
         /* A URL's own escapes (%20) stay as they are: encoding them again
          * would point somewhere else. */
         int escape = c == '%' && is_hex(s[1]) && is_hex(s[2]);
-        if (c <= 0x20 || c == 0x7f || c == '(' || c == ')' || c == '<' || c == '>' ||
-            c == '"' || c == '\\' || c == '`' || (c == '%' && !escape) || c == '|')
+        if (c <= 0x20 || c == 0x7f || c == '(' || c == ')' || c == '<' || c == '>' || c == '"' ||
+            c == '\\' || c == '`' || (c == '%' && !escape) || c == '|')
             put_pct(out, c);
         else
             pr_buf_putc(out, c);
     }
 }
 
-void pr_md_link_path(pr_buf *out, const char *path)
+void md_link_path(pr_buf *out, const char *path)
 {
     for (const char *s = path; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -214,7 +220,7 @@ void pr_md_link_path(pr_buf *out, const char *path)
     }
 }
 
-void pr_md_shell_word(pr_buf *out, const char *s)
+void md_shell_word(pr_buf *out, const char *s)
 {
     static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                "0123456789_@%+=:,./-";
@@ -243,7 +249,7 @@ static size_t longest_run(const char *s, char ch)
     return best;
 }
 
-void pr_md_code_block(pr_buf *out, const char *lang, const char *s)
+void md_code_block(pr_buf *out, const char *lang, const char *s)
 {
     size_t n = longest_run(s, '`') + 1;
     if (n < 3)
@@ -260,7 +266,7 @@ void pr_md_code_block(pr_buf *out, const char *lang, const char *s)
     pr_buf_putc(out, '\n');
 }
 
-void pr_md_code_span(pr_buf *out, const char *s)
+void md_code_span(pr_buf *out, const char *s)
 {
     size_t n = longest_run(s, '`') + 1;
     for (size_t i = 0; i < n; i++)
@@ -276,12 +282,12 @@ void pr_md_code_span(pr_buf *out, const char *s)
         pr_buf_putc(out, '`');
 }
 
-void pr_md_code_cell(pr_buf *out, const char *s)
+void md_code_cell(pr_buf *out, const char *s)
 {
     /* GFM splits a table row at every unescaped '|', code spans included;
      * "\|" there is a '|' in the code. */
     pr_buf tmp = PR_BUF_INIT;
-    pr_md_code_span(&tmp, s);
+    md_code_span(&tmp, s);
     for (const char *p = pr_buf_cstr(&tmp); *p; p++) {
         if (*p == '|')
             pr_buf_putc(out, '\\');
@@ -297,7 +303,10 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
         *cp = s[0];
         return 1;
     }
-    size_t n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    size_t n = (s[0] & 0xE0) == 0xC0   ? 2
+               : (s[0] & 0xF0) == 0xE0 ? 3
+               : (s[0] & 0xF8) == 0xF0 ? 4
+                                       : 0;
     if (!n) {
         *cp = 0xFFFD;
         return 1;
@@ -341,7 +350,7 @@ static int anchor_keeps(uint32_t cp)
     return cp != 0xFFFD;
 }
 
-void pr_md_anchor(pr_buf *out, const char *heading)
+void md_anchor(pr_buf *out, const char *heading)
 {
     const unsigned char *s = (const unsigned char *)heading;
     while (*s) {
@@ -364,9 +373,12 @@ struct pr_md_anchors {
     size_t n, cap;
 };
 
-pr_md_anchors *pr_md_anchors_new(void) { return pr_xcalloc(1, sizeof(pr_md_anchors)); }
+pr_md_anchors *md_anchors_new(void)
+{
+    return pr_xcalloc(1, sizeof(pr_md_anchors));
+}
 
-void pr_md_anchors_free(pr_md_anchors *a)
+void md_anchors_free(pr_md_anchors *a)
 {
     if (!a)
         return;
@@ -376,7 +388,7 @@ void pr_md_anchors_free(pr_md_anchors *a)
     free(a);
 }
 
-int pr_md_anchors_has(const pr_md_anchors *a, const char *anchor)
+int md_anchors_has(const pr_md_anchors *a, const char *anchor)
 {
     for (size_t i = 0; i < a->n; i++)
         if (strcmp(a->v[i], anchor) == 0)
@@ -384,12 +396,12 @@ int pr_md_anchors_has(const pr_md_anchors *a, const char *anchor)
     return 0;
 }
 
-void pr_md_anchors_add(pr_md_anchors *a, const char *heading, pr_buf *out)
+void md_anchors_add(pr_md_anchors *a, const char *heading, pr_buf *out)
 {
     pr_buf base = PR_BUF_INIT, cand = PR_BUF_INIT;
-    pr_md_anchor(&base, heading);
+    md_anchor(&base, heading);
     pr_buf_puts(&cand, pr_buf_cstr(&base));
-    for (int i = 1; pr_md_anchors_has(a, pr_buf_cstr(&cand)); i++) {
+    for (int i = 1; md_anchors_has(a, pr_buf_cstr(&cand)); i++) {
         pr_buf_clear(&cand);
         pr_buf_printf(&cand, "%s-%d", pr_buf_cstr(&base), i);
     }
@@ -428,8 +440,10 @@ static void put_utf8(pr_buf *out, uint32_t cp)
  * heading GitHub anchors "#rd". */
 static size_t entity(const char *s, const char *end, pr_buf *out)
 {
-    static const struct { const char *name; char c; } named[] = {
-        {"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'}, {"apos;", '\''}};
+    static const struct {
+        const char *name;
+        char c;
+    } named[] = {{"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'}, {"apos;", '\''}};
     size_t avail = (size_t)(end - s) - 1;
     for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
         size_t n = strlen(named[i].name);
@@ -446,15 +460,14 @@ static size_t entity(const char *s, const char *end, pr_buf *out)
     size_t digits = 0;
     for (; p < end && (hex ? is_hex(*p) : (*p >= '0' && *p <= '9')); p++, digits++)
         if (cp <= 0x10FFFF)
-            cp = cp * (hex ? 16 : 10) +
-                 (uint32_t)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+            cp = cp * (hex ? 16 : 10) + (uint32_t)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
     if (digits == 0 || digits > (hex ? 6u : 7u) || p >= end || *p != ';')
         return 0;
     put_utf8(out, cp);
     return (size_t)(p + 1 - s);
 }
 
-void pr_md_heading_plain(pr_buf *out, const char *s, size_t len)
+void md_heading_plain(pr_buf *out, const char *s, size_t len)
 {
     const char *end = s + len;
     while (s < end) {
@@ -472,7 +485,7 @@ void pr_md_heading_plain(pr_buf *out, const char *s, size_t len)
             while (s + run < end && s[run] == '`')
                 run++;
             const char *close = NULL;
-            for (const char *q = s + run; q < end; ) {
+            for (const char *q = s + run; q < end;) {
                 if (*q != '`') {
                     q++;
                     continue;
@@ -511,9 +524,9 @@ void pr_md_heading_plain(pr_buf *out, const char *s, size_t len)
     }
 }
 
-void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
+void md_toc(pr_buf *out, const char *md, int min_level, int max_level)
 {
-    pr_md_anchors *a = pr_md_anchors_new();
+    pr_md_anchors *a = md_anchors_new();
     int in_fence = 0;
     const char *line = md;
     while (*line) {
@@ -531,8 +544,8 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
                 while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '#'))
                     tl--;
                 pr_buf plain = PR_BUF_INIT, anchor = PR_BUF_INIT;
-                pr_md_heading_plain(&plain, t, tl);
-                pr_md_anchors_add(a, pr_buf_cstr(&plain), &anchor);
+                md_heading_plain(&plain, t, tl);
+                md_anchors_add(a, pr_buf_cstr(&plain), &anchor);
                 if (level >= min_level && level <= max_level) {
                     for (int i = min_level; i < level; i++)
                         pr_buf_puts(out, "  ");
@@ -548,7 +561,7 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
         }
         line += len + (nl ? 1 : 0);
     }
-    pr_md_anchors_free(a);
+    md_anchors_free(a);
 }
 
 /* The length of the UTF-8 sequence at s (1 .. 4) when it is well formed
@@ -556,9 +569,11 @@ void pr_md_toc(pr_buf *out, const char *md, int min_level, int max_level)
  * *cp; 0 when it is not. */
 static size_t utf8_char(const unsigned char *s, unsigned *cp)
 {
-    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-                             : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-                             : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    size_t n = s[0] < 0x80                    ? 1
+               : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                              : 0;
     if (!n)
         return 0;
     unsigned c = n == 1 ? s[0] : s[0] & (0x7F >> n);
@@ -574,7 +589,7 @@ static size_t utf8_char(const unsigned char *s, unsigned *cp)
     return n;
 }
 
-void pr_md_xml(pr_buf *out, const char *s)
+void md_xml(pr_buf *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
@@ -585,10 +600,18 @@ void pr_md_xml(pr_buf *out, const char *s)
             continue;
         }
         switch (c) {
-        case '&': pr_buf_puts(out, "&amp;"); break;
-        case '<': pr_buf_puts(out, "&lt;"); break;
-        case '>': pr_buf_puts(out, "&gt;"); break;
-        case '"': pr_buf_puts(out, "&quot;"); break;
+        case '&':
+            pr_buf_puts(out, "&amp;");
+            break;
+        case '<':
+            pr_buf_puts(out, "&lt;");
+            break;
+        case '>':
+            pr_buf_puts(out, "&gt;");
+            break;
+        case '"':
+            pr_buf_puts(out, "&quot;");
+            break;
         default:
             /* XML 1.0's Char: tab, LF, CR, U+0020-D7FF, U+E000-FFFD,
              * U+10000-10FFFF; anything else is dropped (no escape makes it
@@ -640,7 +663,7 @@ static int safe_continuation(const char *s, size_t n)
     return !(d > 0 && d < n && (s[d] == '.' || s[d] == ')'));
 }
 
-/* One prose line (no newline), broken as pr_md_wrap_prose says. */
+/* One prose line (no newline), broken as md_wrap_prose says. */
 static void wrap_line(pr_buf *out, const char *line, size_t n)
 {
     size_t indent = item_indent(line, n), start = 0;
@@ -686,7 +709,7 @@ static void wrap_line(pr_buf *out, const char *line, size_t n)
     pr_buf_put(out, line + start, n - start);
 }
 
-void pr_md_wrap_prose(pr_buf *out, const char *md, size_t len)
+void md_wrap_prose(pr_buf *out, const char *md, size_t len)
 {
     int fenced = 0;
     size_t pos = 0;
@@ -697,15 +720,15 @@ void pr_md_wrap_prose(pr_buf *out, const char *md, size_t len)
         size_t lead = 0;
         while (lead < n && line[lead] == ' ')
             lead++;
-        int fence = n - lead >= 3 && (memcmp(line + lead, "```", 3) == 0 ||
-                                      memcmp(line + lead, "~~~", 3) == 0);
+        int fence = n - lead >= 3 &&
+                    (memcmp(line + lead, "```", 3) == 0 || memcmp(line + lead, "~~~", 3) == 0);
         if (fence)
             fenced = !fenced;
         /* An image's line is its alt text, which readers of the page
          * do not see and tests read as one line: left whole. */
         int image = n - lead >= 2 && line[lead] == '!' && line[lead + 1] == '[';
-        int prose = !fenced && !fence && !image && lead < n && !strchr("|#<", line[lead]) &&
-                    lead < 4;
+        int prose =
+            !fenced && !fence && !image && lead < n && !strchr("|#<", line[lead]) && lead < 4;
         if (prose && utf8_chars(line, n) > PR_MD_WRAP_OVER)
             wrap_line(out, line, n);
         else

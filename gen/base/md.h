@@ -16,37 +16,37 @@
 /* Appends v with the given decimals (round half away from zero on the
  * decimal value, so 2.675 -> 2.68 as a reader expects); "-0.00" never
  * appears. */
-void pr_md_number(pr_buf *out, double v, int decimals);
+void md_number(pr_buf *out, double v, int decimals);
 /* Rounds v to decimals the same way. */
-double pr_md_round(double v, int decimals);
+double md_round(double v, int decimals);
 
 /* Text inside a table cell: escapes | \ ` * _ [ ] < > & and turns newlines
  * and control characters into spaces, so data cannot break the table or
  * start markup. */
-void pr_md_cell(pr_buf *out, const char *s);
+void md_cell(pr_buf *out, const char *s);
 /* Inline text in a paragraph or heading: the same escaping as a cell. */
-void pr_md_text(pr_buf *out, const char *s);
+void md_text(pr_buf *out, const char *s);
 /* A link target that is a URL: percent-encodes spaces, parentheses, <, >,
  * control bytes and a '%' that starts no escape; '#' and '?' keep their URL
  * meaning; non-ASCII bytes are kept (GitHub accepts UTF-8). */
-void pr_md_link_target(pr_buf *out, const char *s);
+void md_link_target(pr_buf *out, const char *s);
 /* A link target that is a relative file path: also percent-encodes '#',
  * '?', '%', '&', ':', brackets and braces, so that any file name from data
  * links to that file once decoded (what `perfrepro-gen check` does). */
-void pr_md_link_path(pr_buf *out, const char *path);
+void md_link_path(pr_buf *out, const char *path);
 /* A value from data as one POSIX shell word in a command block: unchanged
  * when non-empty and made of [A-Za-z0-9_@%+=:,./-] only, otherwise
  * single-quoted, each ' written '\''.  The same rule as measure's
- * pr_shell_quote, so a pasted command gives the job what measure gives it. */
-void pr_md_shell_word(pr_buf *out, const char *s);
+ * runner_shell_quote, so a pasted command gives the job what measure gives it. */
+void md_shell_word(pr_buf *out, const char *s);
 /* Code in a fenced block: the fence is chosen longer than any backtick run
  * in s.  Appends "```lang\n" s "\n```\n". */
-void pr_md_code_block(pr_buf *out, const char *lang, const char *s);
+void md_code_block(pr_buf *out, const char *lang, const char *s);
 /* Inline code span, with a fence longer than any backtick run inside. */
-void pr_md_code_span(pr_buf *out, const char *s);
+void md_code_span(pr_buf *out, const char *s);
 /* The same for a table cell: each '|' escaped with a backslash, which GFM
  * reads as a '|' of the code, not as a cell boundary. */
-void pr_md_code_cell(pr_buf *out, const char *s);
+void md_code_cell(pr_buf *out, const char *s);
 
 /* A text field of a CSV record (RFC 4180), the one place every CSV writer
  * escapes text (export, history, compare, the site's tables): unchanged
@@ -55,9 +55,9 @@ void pr_md_code_cell(pr_buf *out, const char *s);
  * with = + - @ tab or CR and is not a plain number such as "-3.5") is
  * quoted with a ' first, as OWASP's CSV injection advice says, so it shows
  * as the text it is.  NULL is the empty field.  UTF-8 is kept as it is.
- * Numbers a writer prints itself (pr_num_shortest) are not text: they stay
+ * Numbers a writer prints itself (md_num_shortest) are not text: they stay
  * numbers. */
-void pr_csv_field(pr_buf *out, const char *s);
+void md_csv_field(pr_buf *out, const char *s);
 /* The shortest decimal form of v that reads back as v exactly (strtod):
  * the fewest significant digits (1 to 17) that round-trip, so 1510.92
  * stays "1510.92", never "1510.9200000000001"; in fixed notation from
@@ -65,40 +65,40 @@ void pr_csv_field(pr_buf *out, const char *s);
  * repr switches); NAN and
  * infinities are the empty string.  Byte-identical on every build with an
  * IEEE double and a correctly rounding printf. */
-void pr_num_shortest(pr_buf *out, double v);
-/* The significant digits pr_num_shortest uses for v (1 to 17). */
-int pr_num_shortest_digits(double v);
+void md_num_shortest(pr_buf *out, double v);
+/* The significant digits md_num_shortest uses for v (1 to 17). */
+int md_num_shortest_digits(double v);
 
 /* The anchor GitHub generates for a heading text (without '#'):
  * lower-cased ASCII, spaces to '-', punctuation removed, letters, digits,
  * CJK, '-' and '_' kept. */
-void pr_md_anchor(pr_buf *out, const char *heading);
+void md_anchor(pr_buf *out, const char *heading);
 
 /* A list of anchors already used in a document, for GitHub's "-1", "-2"
  * suffixes on repeated headings. */
 typedef struct pr_md_anchors pr_md_anchors;
-pr_md_anchors *pr_md_anchors_new(void);
-void pr_md_anchors_free(pr_md_anchors *a);
+pr_md_anchors *md_anchors_new(void);
+void md_anchors_free(pr_md_anchors *a);
 /* Appends the unique anchor for heading to out and remembers it. */
-void pr_md_anchors_add(pr_md_anchors *a, const char *heading, pr_buf *out);
+void md_anchors_add(pr_md_anchors *a, const char *heading, pr_buf *out);
 /* 1 when anchor (without '#') was produced. */
-int pr_md_anchors_has(const pr_md_anchors *a, const char *anchor);
+int md_anchors_has(const pr_md_anchors *a, const char *anchor);
 
 /* Builds a table of contents (nested list of links) from the ATX headings
  * of markdown between levels min_level and max_level, skipping fenced code.
  * Appends to out. */
-void pr_md_toc(pr_buf *out, const char *markdown, int min_level, int max_level);
+void md_toc(pr_buf *out, const char *markdown, int min_level, int max_level);
 /* Appends the raw text of a heading line with inline markup stripped the
  * way GitHub does before making the anchor (links keep their text, code
  * spans their content, emphasis markers and backslash escapes dropped,
  * entities &amp; &lt; &gt; &quot; &apos; &#N; &#xH; decoded once, as the
  * heading is rendered). */
-void pr_md_heading_plain(pr_buf *out, const char *s, size_t len);
+void md_heading_plain(pr_buf *out, const char *s, size_t len);
 
 /* Text or an attribute value of XML (the Atom feed): & < > " escaped, and
  * what XML 1.0 forbids dropped: C0 controls but tab, LF and CR, U+FFFE,
  * U+FFFF, surrogates and bytes that are not UTF-8. */
-void pr_md_xml(pr_buf *out, const char *s);
+void md_xml(pr_buf *out, const char *s);
 
 /* Appends Markdown page md (len bytes) with each prose line of more than
  * PR_MD_WRAP_OVER characters broken after sentence ends (". ", "; ", "。",
@@ -109,6 +109,6 @@ void pr_md_xml(pr_buf *out, const char *s);
  * never broken. */
 #define PR_MD_WRAP_OVER 1000
 #define PR_MD_WRAP_AT 300
-void pr_md_wrap_prose(pr_buf *out, const char *md, size_t len);
+void md_wrap_prose(pr_buf *out, const char *md, size_t len);
 
 #endif

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 typedef struct wk_pool {
-    wk_job_fn job;
+    workers_job_fn job;
     void *ctx;
     size_t n, next; /* next: guarded by lock */
     pthread_mutex_t lock;
@@ -23,7 +23,7 @@ static void *work(void *arg)
     }
 }
 
-void wk_run(size_t n, wk_job_fn job, void *ctx)
+void workers_run(size_t n, workers_job_fn job, void *ctx)
 {
     wk_pool p = {job, ctx, n, 0, PTHREAD_MUTEX_INITIALIZER};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -13,9 +13,9 @@
 
 #define WK_MAX_THREADS 8
 
-typedef void (*wk_job_fn)(void *ctx, size_t item);
+typedef void (*workers_job_fn)(void *ctx, size_t item);
 
 /* Runs job(ctx, i) for every i in [0, n) and returns when all are done. */
-void wk_run(size_t n, wk_job_fn job, void *ctx);
+void workers_run(size_t n, workers_job_fn job, void *ctx);
 
 #endif

@@ -4,14 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "data.h"
+#include "1-load/data.h"
 #include "gen_cmd.h"
 #include "jdoc.h"
 #include "report.h"
 
 static int run(int argc, char **argv);
 
-const cli_command cmd_build_command = {
+const pr_cli_command cmd_build_command = {
     "build", run,
     "perfrepro-gen build [--data DIR] [--templates DIR] [--out DIR] [--no-charts]\n"
     "          [--budget-mb MB]\n",
@@ -19,7 +19,8 @@ const cli_command cmd_build_command = {
     "          (default reports): README.md (Chinese) and README.en.md (English)\n"
     "          per page, from the templates in TEMPLATES (default templates);\n"
     "          prints the files and bytes written; with --budget-mb a generation\n"
-    "          over MB megabytes (10^6 bytes) fails and OUT stays as it was\n", NULL};
+    "          over MB megabytes (10^6 bytes) fails and OUT stays as it was\n",
+    NULL};
 
 /* --budget-mb: a positive decimal number of megabytes (10^6 bytes) into
  * *bytes (0: no budget); 2 (printed) when it is not one. */
@@ -32,8 +33,10 @@ static int budget_of(const char *budget, unsigned long long *bytes)
     errno = 0;
     double mb = strtod(budget, &end);
     if (end == budget || *end || errno || !(mb > 0) || mb > 1e12) {
-        fprintf(stderr, "perfrepro-gen: build: --budget-mb '%s': not a positive number of "
-                        "megabytes\n", budget);
+        fprintf(stderr,
+                "perfrepro-gen: build: --budget-mb '%s': not a positive number of "
+                "megabytes\n",
+                budget);
         return 2;
     }
     *bytes = (unsigned long long)(mb * 1e6);
@@ -44,31 +47,29 @@ static int run(int argc, char **argv)
 {
     const char *data = "data", *templates = "templates", *out = "reports", *budget = NULL;
     int no_charts = 0;
-    const cli_option opts[] = {
-        {"--data", .value = &data},
-        {"--templates", .value = &templates},
-        {"--out", .value = &out},
-        {"--no-charts", .flag = &no_charts},
+    const pr_cli_option opts[] = {
+        {"--data", .value = &data},        {"--templates", .value = &templates},
+        {"--out", .value = &out},          {"--no-charts", .flag = &no_charts},
         {"--budget-mb", .value = &budget},
     };
-    int parsed = cli_parse(GEN_PROG, &cmd_build_command, opts, sizeof opts / sizeof *opts, argc,
-                           argv);
+    int parsed =
+        pr_cli_parse(GEN_PROG, &cmd_build_command, opts, sizeof opts / sizeof *opts, argc, argv);
     if (parsed != CLI_OK)
-        return cli_status(parsed);
+        return pr_cli_status(parsed);
     unsigned long long budget_bytes;
     if (budget_of(budget, &budget_bytes))
         return 2;
-    pr_json_init();
+    pr_jdoc_json_init();
     pr_err err;
     pr_dataset *d = NULL;
-    if (pr_data_load(data, &d, &err) < 0) {
+    if (data_load(data, &d, &err) < 0) {
         fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
         return 1;
     }
     int rc = 0;
     pr_report_stats st = {0, 0, 0};
     pr_report_opts o = {templates, out, !no_charts, budget_bytes, &st};
-    if (pr_report_build(d, &o, &err) < 0) {
+    if (report_build(d, &o, &err) < 0) {
         fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
         rc = 1;
     } else {
@@ -78,6 +79,6 @@ static int run(int argc, char **argv)
             printf("; budget %.2f MB", budget_bytes / 1e6);
         printf("\n");
     }
-    pr_data_free(d);
+    data_free(d);
     return rc;
 }

@@ -5,16 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "1-load/data.h"
+#include "5-views/page_compare.h"
 #include "fileio.h"
 #include "gen_cmd.h"
 #include "jdoc.h"
 #include "outfile.h"
-#include "page_compare.h"
 
 static int run(int argc, char **argv);
 
-const cli_command cmd_compare_command = {
+const pr_cli_command cmd_compare_command = {
     "compare", run,
     "perfrepro-gen compare [--data DIR] (--a SEL --b SEL | --declared NAME)\n"
     "          [--delta D] [--format md|json|csv] [--lang zh|en] [--fail-on regression]\n"
@@ -35,11 +35,12 @@ const cli_command cmd_compare_command = {
     "          FILE.png), json one object, csv one row per cell.  Output goes to\n"
     "          FILE (default: standard output).  A and B sharing no platform is an\n"
     "          error.  --fail-on regression: exit status 1 when a cell is slower\n"
-    "          (after the output is written), for CI.\n", NULL};
+    "          (after the output is written), for CI.\n",
+    NULL};
 
 /* What is wrong with the options as a whole (NULL: nothing); delta is
  * --delta's text, its value stored in o->delta. */
-static const char *check_options(pc_cli *o, const char *delta, const char *fail_on)
+static const char *check_options(page_compare_opts *o, const char *delta, const char *fail_on)
 {
     char *end = NULL;
     errno = 0;
@@ -67,9 +68,9 @@ static char *base_name(const char *path)
 
 static int run(int argc, char **argv)
 {
-    pc_cli o = {NULL, NULL, NULL, 0, "md", "zh", "templates", NULL, NULL, NULL};
+    page_compare_opts o = {NULL, NULL, NULL, 0, "md", "zh", "templates", NULL, NULL, NULL};
     const char *data = "data", *delta = NULL, *fail_on = NULL;
-    const cli_option opts[] = {
+    const pr_cli_option opts[] = {
         {"--data", .value = &data},
         {"--a", .value = &o.a},
         {"--b", .value = &o.b},
@@ -81,13 +82,13 @@ static int run(int argc, char **argv)
         {"--templates", .value = &o.templates},
         {"--fail-on", .value = &fail_on},
     };
-    int parsed = cli_parse(GEN_PROG, &cmd_compare_command, opts, sizeof opts / sizeof *opts,
-                           argc, argv);
+    int parsed =
+        pr_cli_parse(GEN_PROG, &cmd_compare_command, opts, sizeof opts / sizeof *opts, argc, argv);
     if (parsed != CLI_OK)
-        return cli_status(parsed);
+        return pr_cli_status(parsed);
     const char *bad = check_options(&o, delta, fail_on);
     if (bad)
-        return cli_usage_error(GEN_PROG, &cmd_compare_command, "%s", bad);
+        return pr_cli_usage_error(GEN_PROG, &cmd_compare_command, "%s", bad);
     /* FILE.md: its chart beside it, FILE.svg and FILE.png */
     size_t n = o.out ? strlen(o.out) : 0;
     char *stem = n > 3 && !strcmp(o.out + n - 3, ".md") ? pr_xstrndup(o.out, n - 3) : NULL;
@@ -99,18 +100,18 @@ static int run(int argc, char **argv)
         o.chart_svg = svg_rel;
         o.chart_png = png_rel;
     }
-    pr_json_init();
+    pr_jdoc_json_init();
     pr_err err;
     pr_dataset *d = NULL;
     pr_buf text = PR_BUF_INIT, svg = PR_BUF_INIT, png = PR_BUF_INIT;
     size_t slower = 0;
     int rc = 1;
-    if (pr_data_load(data, &d, &err) < 0 ||
+    if (data_load(data, &d, &err) < 0 ||
         page_compare_cli(d, &o, &text, &svg, &png, &slower, &err) < 0 ||
-        (o.out && !pr_file_equals(o.out, text.data ? text.data : "", text.len) &&
-         pr_write_out(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
-        (svg.len && pr_write_if_changed(svg_path, svg.data, svg.len, &err) < 0) ||
-        (png.len && pr_write_if_changed(png_path, png.data, png.len, &err) < 0)) {
+        (o.out && !pr_fileio_equals(o.out, text.data ? text.data : "", text.len) &&
+         pr_outfile_write_out(o.out, text.data ? text.data : "", text.len, &err) < 0) ||
+        (svg.len && pr_fileio_write_if_changed(svg_path, svg.data, svg.len, &err) < 0) ||
+        (png.len && pr_fileio_write_if_changed(png_path, png.data, png.len, &err) < 0)) {
         fprintf(stderr, "perfrepro-gen: compare: %s\n", err.msg);
     } else {
         int werr = !o.out && (fwrite(pr_buf_cstr(&text), 1, text.len, stdout) != text.len ||
@@ -125,7 +126,7 @@ static int run(int argc, char **argv)
     pr_buf_free(&text);
     pr_buf_free(&svg);
     pr_buf_free(&png);
-    pr_data_free(d);
+    data_free(d);
     free(stem);
     free(svg_path);
     free(png_path);

@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "1-load/data.h"
+#include "2-model/history.h"
+#include "2-model/rmodel.h"
+#include "5-views/page_history.h"
 #include "gen_cmd.h"
-#include "history.h"
 #include "jdoc.h"
-#include "lang.h"
 #include "outfile.h"
-#include "page_history.h"
-#include "rmodel.h"
+#include "template/lang.h"
 
 static int run(int argc, char **argv);
 
-const cli_command cmd_history_command = {
+const pr_cli_command cmd_history_command = {
     "history", run,
     "perfrepro-gen history [--data DIR] [--format md|json|csv] [--lang zh|en]\n"
     "          [--templates DIR] [--out FILE]\n",
@@ -25,23 +25,21 @@ const cli_command cmd_history_command = {
     "          points, each point's state (ok, suspect, outlier, regression,\n"
     "          improvement) and limits, with the pins and vetoes of\n"
     "          DIR/history.json.  md (default; in --lang, default zh), json or csv\n"
-    "          to OUT (default: standard output)\n", NULL};
+    "          to OUT (default: standard output)\n",
+    NULL};
 
 static int run(int argc, char **argv)
 {
-    const char *data = "data", *format = "md", *code = "zh", *templates = "templates",
-               *out = NULL;
-    const cli_option opts[] = {
-        {"--data", .value = &data},
-        {"--format", .value = &format},
-        {"--lang", .value = &code},
-        {"--templates", .value = &templates},
+    const char *data = "data", *format = "md", *code = "zh", *templates = "templates", *out = NULL;
+    const pr_cli_option opts[] = {
+        {"--data", .value = &data}, {"--format", .value = &format},
+        {"--lang", .value = &code}, {"--templates", .value = &templates},
         {"--out", .value = &out},
     };
-    int parsed = cli_parse(GEN_PROG, &cmd_history_command, opts, sizeof opts / sizeof *opts,
-                           argc, argv);
+    int parsed =
+        pr_cli_parse(GEN_PROG, &cmd_history_command, opts, sizeof opts / sizeof *opts, argc, argv);
     if (parsed != CLI_OK)
-        return cli_status(parsed);
+        return pr_cli_status(parsed);
     int md = !strcmp(format, "md"), zh = !strcmp(code, "zh");
     if ((!md && strcmp(format, "json") && strcmp(format, "csv")) || (!zh && strcmp(code, "en"))) {
         fprintf(stderr, "perfrepro-gen: history: --format md|json|csv, --lang zh|en\n");
@@ -49,16 +47,22 @@ static int run(int argc, char **argv)
     }
     pr_err err;
     pr_dataset *d = NULL;
-    hs_set *s = NULL;
-    rm_world *w = NULL;
-    lang l = {zh ? "zh" : "en", zh ? "README.md" : "README.en.md",
-              zh ? "README.en.md" : "README.md", NULL, NULL, NULL, NULL, {NULL}};
+    history_set *s = NULL;
+    rmodel_world *w = NULL;
+    lang l = {zh ? "zh" : "en",
+              zh ? "README.md" : "README.en.md",
+              zh ? "README.en.md" : "README.md",
+              NULL,
+              NULL,
+              NULL,
+              NULL,
+              {NULL}};
     pr_buf b = PR_BUF_INIT;
     int rc = 1;
-    if (pr_data_load(data, &d, &err) < 0 || hs_build(d, &s, &err) < 0)
+    if (data_load(data, &d, &err) < 0 || history_build(d, &s, &err) < 0)
         goto out;
     if (md) {
-        w = rm_build(d, ".");
+        w = rmodel_build(d, ".");
         json_t *v = NULL;
         if (lang_load(&l, templates, &err) < 0 ||
             !(v = page_history_view(w, &l, s, NULL, NULL, "", NULL, &err)) ||
@@ -68,16 +72,16 @@ static int run(int argc, char **argv)
         }
         json_decref(v);
     } else if (!strcmp(format, "json")) {
-        json_t *j = hs_to_json(s);
+        json_t *j = history_to_json(s);
         char *t = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
         pr_buf_puts(&b, t);
         pr_buf_putc(&b, '\n');
         free(t);
         json_decref(j);
     } else {
-        hs_to_csv(s, &b);
+        history_to_csv(s, &b);
     }
-    if (out ? pr_write_out(out, pr_buf_cstr(&b), b.len, &err) < 0
+    if (out ? pr_outfile_write_out(out, pr_buf_cstr(&b), b.len, &err) < 0
             : fwrite(pr_buf_cstr(&b), 1, b.len, stdout) != b.len) {
         if (!out)
             pr_err_set(&err, NULL, 0, 0, NULL, "history: writing standard output failed");
@@ -89,8 +93,8 @@ out:
         fprintf(stderr, "perfrepro-gen: %s\n", err.msg);
     pr_buf_free(&b);
     lang_free(&l);
-    rm_free(w);
-    hs_free(s);
-    pr_data_free(d);
+    rmodel_free(w);
+    history_free(s);
+    data_free(d);
     return rc;
 }

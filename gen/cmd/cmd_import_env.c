@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "buf.h"
-#include "envimport.h"
 #include "gen_cmd.h"
+#include "import/envimport.h"
 #include "jdoc.h"
 
 static int run(int argc, char **argv);
 
-const cli_command cmd_import_env_command = {
+const pr_cli_command cmd_import_env_command = {
     "import-env", run,
     "perfrepro-gen import-env --markdown FILE --repo OWNER/NAME --commit HEX\n"
     "          --path PATH --out ENVIRONMENT.json [--section TITLE]...\n",
@@ -26,7 +26,8 @@ const cli_command cmd_import_env_command = {
     "          keys: other) and its line; a code block is an item of kind\n"
     "          topology (nvidia-smi topo) or text.  --section may be repeated;\n"
     "          default: 环境介绍, 物理机环境, 机器环境, 硬件环境, Docker 镜像,\n"
-    "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n", NULL};
+    "          软件环境, Environment.  OUT is rewritten only when its bytes change.\n",
+    NULL};
 
 static int run(int argc, char **argv)
 {
@@ -36,28 +37,25 @@ static int run(int argc, char **argv)
     const char **sections = pr_xcalloc((size_t)argc, sizeof *sections);
     size_t nsections = 0;
     char *summary = NULL;
-    /* The required ones are checked by pr_envimport, all named at once. */
-    const cli_option opts[] = {
-        {"--markdown", .value = &o.markdown},
-        {"--repo", .value = &o.repo},
-        {"--commit", .value = &o.commit},
-        {"--path", .value = &o.path},
-        {"--out", .value = &o.out},
-        {"--section", .list = sections, .count = &nsections},
+    /* The required ones are checked by envimport_run, all named at once. */
+    const pr_cli_option opts[] = {
+        {"--markdown", .value = &o.markdown}, {"--repo", .value = &o.repo},
+        {"--commit", .value = &o.commit},     {"--path", .value = &o.path},
+        {"--out", .value = &o.out},           {"--section", .list = sections, .count = &nsections},
     };
-    int rc = cli_parse(GEN_PROG, &cmd_import_env_command, opts, sizeof opts / sizeof *opts, argc,
-                       argv);
+    int rc = pr_cli_parse(GEN_PROG, &cmd_import_env_command, opts, sizeof opts / sizeof *opts, argc,
+                          argv);
     if (rc != CLI_OK) {
-        rc = cli_status(rc);
+        rc = pr_cli_status(rc);
         goto out;
     }
     if (nsections) {
         o.sections = sections;
         o.nsections = nsections;
     }
-    pr_json_init();
+    pr_jdoc_json_init();
     pr_err err;
-    if (pr_envimport(&o, &summary, &err) < 0) {
+    if (envimport_run(&o, &summary, &err) < 0) {
         fprintf(stderr, "perfrepro-gen: import-env: %s\n", err.msg);
         rc = 1;
         goto out;

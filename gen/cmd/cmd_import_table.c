@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "gen_cmd.h"
+#include "import/mdimport.h"
 #include "jdoc.h"
-#include "mdimport.h"
 #include "record.h"
 
 static int run(int argc, char **argv);
 
-const cli_command cmd_import_table_command = {
+const pr_cli_command cmd_import_table_command = {
     "import-table", run,
     "perfrepro-gen import-table --markdown FILE (--table N | --after TEXT)\n"
     "          --column NAME --model ID --framework ID --precision P\n"
@@ -41,7 +41,8 @@ const cli_command cmd_import_table_command = {
     "          configuration, or a file the build would refuse is an error, and\n"
     "          OUT is left as it was; raw HTML and images in a cell are read as\n"
     "          GitHub shows them (an image by its alt text), with a warning.\n"
-    "          Missing required options are all named in one message.\n", NULL};
+    "          Missing required options are all named in one message.\n",
+    NULL};
 
 /* The value of a whole-number option: *v, or 2 (a usage error, printed). */
 static int positive(const char *name, const char *s, int *v)
@@ -65,9 +66,9 @@ static int run(int argc, char **argv)
     pr_mdimport_opts o;
     memset(&o, 0, sizeof o);
     o.gpus_per_node = 8;
-    /* The required ones are checked by pr_mdimport, all named at once. */
+    /* The required ones are checked by mdimport_run, all named at once. */
     const char *table = NULL, *batch_size = NULL, *gpus_per_node = NULL;
-    const cli_option opts[] = {
+    const pr_cli_option opts[] = {
         {"--markdown", .value = &o.markdown},
         {"--table", .value = &table},
         {"--after", .value = &o.heading},
@@ -92,25 +93,28 @@ static int run(int argc, char **argv)
         {"--nodes-column", .value = &o.nodes_column},
         {"--gpus-column", .value = &o.gpus_column},
     };
-    int parsed = cli_parse(GEN_PROG, &cmd_import_table_command, opts, sizeof opts / sizeof *opts,
-                           argc, argv);
+    int parsed = pr_cli_parse(GEN_PROG, &cmd_import_table_command, opts, sizeof opts / sizeof *opts,
+                              argc, argv);
     if (parsed != CLI_OK)
-        return cli_status(parsed);
-    if (positive("--table", table, &o.table) || positive("--batch-size", batch_size, &o.batch_size) ||
+        return pr_cli_status(parsed);
+    if (positive("--table", table, &o.table) ||
+        positive("--batch-size", batch_size, &o.batch_size) ||
         positive("--gpus-per-node", gpus_per_node, &o.gpus_per_node))
         return 2;
     int known = 0;
     for (const char *const *p = pr_precisions; o.precision && *p; p++)
         known |= !strcmp(*p, o.precision);
     if (o.precision && !known) {
-        fprintf(stderr, "perfrepro-gen: import-table: --precision: unknown \"%s\" (fp32, tf32, fp16, amp, bf16, fp8)\n",
+        fprintf(stderr,
+                "perfrepro-gen: import-table: --precision: unknown \"%s\" (fp32, tf32, fp16, amp, "
+                "bf16, fp8)\n",
                 o.precision);
         return 2;
     }
-    pr_json_init();
+    pr_jdoc_json_init();
     pr_err err;
     char *summary = NULL, *warnings = NULL;
-    if (pr_mdimport(&o, &summary, &warnings, &err) < 0) {
+    if (mdimport_run(&o, &summary, &warnings, &err) < 0) {
         fprintf(stderr, "perfrepro-gen: import-table: %s\n", err.msg);
         return 1;
     }

@@ -1,5 +1,5 @@
-/* report: pr_report_render, the pipeline of one generation, and
- * pr_report_build, which writes it with 6-output/output.h.
+/* report: report_render, the pipeline of one generation, and
+ * report_build, which writes it with 6-output/output.h.
  *
  *   rmodel      the report model, built once from the dataset
  *   lang        each language's strings and page templates
@@ -8,7 +8,7 @@
  *   langcheck   every page in one language, checked before it is emitted:
  *               a page that mixes stops the build, nothing written
  *
- * output.c writes what this renders: pr_report_build below.
+ * output.c writes what this renders: report_build below.
  */
 #include "report.h"
 
@@ -16,41 +16,41 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "chartspec.h"
-#include "export.h"
+#include "2-model/history.h"
+#include "2-model/rmodel.h"
+#include "4-charts/chart.h"
+#include "4-charts/chartspec.h"
+#include "4-charts/steptrace.h"
+#include "5-views/page_compare.h"
+#include "5-views/page_history.h"
+#include "5-views/pages.h"
+#include "6-output/export.h"
+#include "6-output/langcheck.h"
+#include "6-output/output.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "history.h"
-#include "lang.h"
-#include "langcheck.h"
-#include "md.h"
-#include "output.h"
-#include "page_compare.h"
-#include "page_history.h"
-#include "pages.h"
-#include "rmodel.h"
-#include "steptrace.h"
+#include "template/lang.h"
 
 /* The names the language check leaves out (langcheck.h), from the
  * dataset: set once per render, read by every page (the first check builds
  * their automaton into it). */
-static lc_names *page_names;
+static langcheck_names *page_names;
 
 /* Renders page (index, model, framework, bench or audit) with view
  * (borrowed) into file path (relative to the output folder), checks that it
  * keeps to l's language, and passes it to emit. */
-static int emit_file(lang *l, const char *page, json_t *view, const char *path,
-                     emit_fn emit, void *ctx, pr_err *err)
+static int emit_file(lang *l, const char *page, json_t *view, const char *path, emit_fn emit,
+                     void *ctx, pr_err *err)
 {
     pr_buf raw = PR_BUF_INIT, out = PR_BUF_INIT;
     int rc = lang_render(l, page, view, &raw, err);
     /* No prose line of thousands of characters (issue 34): broken at
      * sentence ends, rendered the same. */
     if (rc == 0)
-        pr_md_wrap_prose(&out, raw.data ? raw.data : "", raw.len);
+        md_wrap_prose(&out, raw.data ? raw.data : "", raw.len);
     pr_buf_free(&raw);
     if (rc == 0)
-        rc = lc_check_page(path, l->code, pr_buf_cstr(&out), out.len, page_names, err);
+        rc = langcheck_check_page(path, l->code, pr_buf_cstr(&out), out.len, page_names, err);
     if (rc == 0)
         rc = emit(ctx, path, pr_buf_cstr(&out), out.len, err);
     pr_buf_free(&out);
@@ -62,11 +62,11 @@ static int emit_file(lang *l, const char *page, json_t *view, const char *path,
  * folder: docs/report-format.md; named without a link when there is
  * none). */
 #define FIGURES_CSV "figures.csv"
-static int emit_figures(const rm_world *w, emit_fn emit, void *ctx, pr_err *err)
+static int emit_figures(const rmodel_world *w, emit_fn emit, void *ctx, pr_err *err)
 {
-    json_t *rows = ex_rows(w);
+    json_t *rows = export_rows(w);
     pr_buf b = PR_BUF_INIT;
-    int rc = ex_render(rows, EX_CSV, 0, &b, err);
+    int rc = export_render(rows, EX_CSV, 0, &b, err);
     if (rc == 0)
         rc = emit(ctx, FIGURES_CSV, pr_buf_cstr(&b), b.len, err);
     pr_buf_free(&b);
@@ -74,14 +74,14 @@ static int emit_figures(const rm_world *w, emit_fn emit, void *ctx, pr_err *err)
     return rc;
 }
 
-static void figures_line(const rm_world *w, const lang *l, json_t *view, pr_err *err)
+static void figures_line(const rmodel_world *w, const lang *l, json_t *view, pr_err *err)
 {
-    char *path = pr_path_join(w->d->dir, "../docs/report-format.md");
+    char *path = pr_fileio_path_join(w->d->dir, "../docs/report-format.md");
     json_t *v = json_pack("{s:s}", "csv", FIGURES_CSV);
     if (access(path, R_OK) == 0) {
-        char *rel = rm_link_to(w, "", path);
+        char *rel = rmodel_link_to(w, "", path);
         pr_buf t = PR_BUF_INIT;
-        pr_md_link_path(&t, rel);
+        md_link_path(&t, rel);
         pr_buf_puts(&t, "#figures-as-data");
         json_object_set_new(v, "docs", json_string(pr_buf_cstr(&t)));
         pr_buf_free(&t);
@@ -96,8 +96,8 @@ static void figures_line(const rm_world *w, const lang *l, json_t *view, pr_err 
 }
 
 /* The same, into rel_dir/README of l. */
-static int emit_page(lang *l, const char *page, json_t *view, const char *rel_dir,
-                     emit_fn emit, void *ctx, pr_err *err)
+static int emit_page(lang *l, const char *page, json_t *view, const char *rel_dir, emit_fn emit,
+                     void *ctx, pr_err *err)
 {
     char *path = rel_dir[0] ? pr_xasprintf("%s/%s", rel_dir, l->readme) : pr_xstrdup(l->readme);
     int rc = emit_file(l, page, view, path, emit, ctx, err);
@@ -107,19 +107,19 @@ static int emit_page(lang *l, const char *page, json_t *view, const char *rel_di
 
 /* Each declared comparison (comparisons.h) in l's language:
  * compare/NAME/README[.en].md and its chart, ratio[.en].svg (no PNG copy,
- * see cs_queue_chart). */
-static int emit_comparisons(const rm_world *w, lang *l, int charts, emit_fn emit,
-                            void *ctx, pr_err *err)
+ * see chartspec_queue_chart). */
+static int emit_comparisons(const rmodel_world *w, lang *l, int charts, emit_fn emit, void *ctx,
+                            pr_err *err)
 {
     int rc = 0, zh = strcmp(l->code, "zh") == 0;
     for (size_t i = 0; i < w->d->ncomparisons && rc == 0; i++) {
-        const cd_decl *cd = &w->d->comparisons[i];
-        abm_cmp *c = NULL;
+        const comparisons_decl *cd = &w->d->comparisons[i];
+        abmodel_cmp *c = NULL;
         char *dir = pr_xasprintf("%s/%s", PAGES_COMPARE_DIR, cd->name);
-        pc_meta m = {cd, charts ? (zh ? "ratio.svg" : "ratio.en.svg") : NULL, NULL};
+        page_compare_meta m = {cd, charts ? (zh ? "ratio.svg" : "ratio.en.svg") : NULL, NULL};
         json_t *v = NULL;
         pr_buf svg = PR_BUF_INIT;
-        rc = abm_build(w->d, &cd->a.sel, &cd->b.sel, cd->delta, cd->max_effect, &c, err) < 0 ||
+        rc = abmodel_build(w->d, &cd->a.sel, &cd->b.sel, cd->delta, cd->max_effect, &c, err) < 0 ||
                      !(v = page_compare_view(w, l, c, &m, dir, err)) ||
                      emit_page(l, "compare", v, dir, emit, ctx, err) < 0
                  ? -1
@@ -134,7 +134,7 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, emit_fn emit
         }
         pr_buf_free(&svg);
         json_decref(v);
-        abm_free(c);
+        abmodel_free(c);
         free(dir);
     }
     return rc;
@@ -142,23 +142,23 @@ static int emit_comparisons(const rm_world *w, lang *l, int charts, emit_fn emit
 
 /* The history pages of every framework with history, REGRESSIONS and the
  * Atom feed in l's language (page_history.h). */
-static int emit_history(const rm_world *w, lang *l, const hs_set *s, const cs_queue *oc,
-                        emit_fn emit, void *ctx, pr_err *err)
+static int emit_history(const rmodel_world *w, lang *l, const history_set *s,
+                        const chartspec_queue *oc, emit_fn emit, void *ctx, pr_err *err)
 {
     int zh = strcmp(l->code, "zh") == 0, rc = 0;
-    json_t *v = page_regressions_view(w, l, s, err);
-    rc = v ? emit_file(l, "regressions", v, zh ? PH_REGRESSIONS_ZH : PH_REGRESSIONS_EN, emit,
-                       ctx, err)
+    json_t *v = page_history_regressions_view(w, l, s, err);
+    rc = v ? emit_file(l, "regressions", v, zh ? PH_REGRESSIONS_ZH : PH_REGRESSIONS_EN, emit, ctx,
+                       err)
            : -1;
     json_decref(v);
     pr_buf feed = PR_BUF_INIT;
     if (rc == 0) {
-        ph_atom(l, s, &feed, err);
+        page_history_atom(l, s, &feed, err);
         rc = emit(ctx, zh ? PH_FEED_ZH : PH_FEED_EN, pr_buf_cstr(&feed), feed.len, err);
     }
     pr_buf_free(&feed);
     for (size_t i = 0; i < s->n && rc == 0; i++) {
-        const hs_series *x = &s->v[i];
+        const history_series *x = &s->v[i];
         if (i && !strcmp(x->key.model, s->v[i - 1].key.model) &&
             !strcmp(x->key.framework, s->v[i - 1].key.framework))
             continue; /* one page per framework: its series are adjacent */
@@ -173,25 +173,25 @@ static int emit_history(const rm_world *w, lang *l, const hs_set *s, const cs_qu
     return rc;
 }
 
-int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
-                     void *ctx, pr_err *err)
+int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, void *ctx,
+                  pr_err *err)
 {
-    rm_world *w = rm_build(d, o->out_dir);
-    au_model *audit = NULL;
-    hs_set *hist = NULL;
+    rmodel_world *w = rmodel_build(d, o->out_dir);
+    audit_model *audit = NULL;
+    history_set *hist = NULL;
     lang langs[2] = {{"zh", "README.md", "README.en.md", NULL, NULL, NULL, NULL, {NULL}},
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
-    cs_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
-    lc_names names = LC_NAMES_INIT;
+    chartspec_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
+    langcheck_names names = LC_NAMES_INIT;
     int rc = -1;
-    lc_names_from_data(&names, d);
+    langcheck_names_from_data(&names, d);
     page_names = &names;
-    if (o->charts && pr_chart_check_fonts(err) < 0)
+    if (o->charts && chart_check_fonts(err) < 0)
         goto out;
     for (int i = 0; i < 2; i++)
         if (lang_load(&langs[i], o->templates_dir, err) < 0)
             goto out;
-    if (au_build(d, &audit, err) < 0 || hs_build(d, &hist, err) < 0)
+    if (audit_build(d, &audit, err) < 0 || history_build(d, &hist, err) < 0)
         goto out;
     /* The model pages' cells link a figure its log does not give to the
      * audit's line (i23-headline). */
@@ -238,7 +238,7 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
                 goto out;
         }
         for (size_t i = 0; i < w->nmodels; i++) {
-            const rm_model *m = w->models[i];
+            const rmodel_model *m = w->models[i];
             v = page_model_view(w, l, m, &oc, err);
             rc = v ? emit_page(l, "model", v, m->id, emit, ctx, err) : -1;
             json_decref(v);
@@ -247,9 +247,9 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
             for (size_t j = 0; j < m->nfws; j++) {
                 char *dir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
                 v = page_framework_view(w, l, m->fws[j], &oc, err);
-                if (v && ph_has_history(hist, m->id, m->fws[j]->framework))
-                    json_object_set_new(v, "history_link", json_string(zh ? PH_HISTORY_ZH
-                                                                          : PH_HISTORY_EN));
+                if (v && page_history_has_history(hist, m->id, m->fws[j]->framework))
+                    json_object_set_new(v, "history_link",
+                                        json_string(zh ? PH_HISTORY_ZH : PH_HISTORY_EN));
                 rc = v ? emit_page(l, "framework", v, dir, emit, ctx, err) : -1;
                 json_decref(v);
                 free(dir);
@@ -260,38 +260,36 @@ int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
     }
     rc = emit_figures(w, emit, ctx, err);
     if (rc == 0)
-        rc = cs_flush(&oc, err);
+        rc = chartspec_flush(&oc, err);
     if (rc == 0)
-        rc = st_emit(w, &oc, err); /* the step traces, once for both languages */
+        rc = steptrace_emit(w, &oc, err); /* the step traces, once for both languages */
 out:
     page_names = NULL;
-    lc_names_free(&names);
-    cs_free(&oc);
-    au_free(audit);
-    hs_free(hist);
+    langcheck_names_free(&names);
+    chartspec_free(&oc);
+    audit_free(audit);
+    history_free(hist);
     lang_free(&langs[0]);
     lang_free(&langs[1]);
-    rm_free(w);
+    rmodel_free(w);
     return rc;
 }
 
-int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
+int report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err)
 {
     output_tree *tree = NULL;
     int rc = -1;
     /* Hardening: a template may be a symbolic link to /etc/shadow, which
      * the pages would then quote; any template file may be read. */
-    if (pr_check_tree_within(o->templates_dir, err) < 0 ||
-        output_open(o->out_dir, &tree, err) < 0 ||
-        pr_report_render(d, o, output_emit, tree, err) < 0)
+    if (pr_fileio_check_tree_within(o->templates_dir, err) < 0 ||
+        output_open(o->out_dir, &tree, err) < 0 || report_render(d, o, output_emit, tree, err) < 0)
         goto out;
     const pr_report_stats *st = output_stats(tree);
     if (o->budget_bytes && st->bytes > o->budget_bytes) {
         pr_err_set(err, o->out_dir, 0, 0, "size budget",
                    "the generation is %llu bytes (%.1f MB in %zu files), over the budget of "
                    "%llu bytes (%.1f MB); nothing was replaced",
-                   st->bytes, st->bytes / 1e6, st->files, o->budget_bytes,
-                   o->budget_bytes / 1e6);
+                   st->bytes, st->bytes / 1e6, st->files, o->budget_bytes, o->budget_bytes / 1e6);
         goto out;
     }
     if (output_commit(tree, err) < 0)

@@ -10,20 +10,20 @@
 #ifndef PR_REPORT_H
 #define PR_REPORT_H
 
-#include "data.h"
-#include "emit.h"
+#include "1-load/data.h"
+#include "6-output/output.h" /* pr_report_stats */
+#include "base/emit.h"
 #include "err.h"
-#include "output.h" /* pr_report_stats */
 
 typedef struct pr_report_opts {
     const char *templates_dir; /* holds zh/ and en/ */
     const char *out_dir;
-    int charts;                /* draw SVG/PNG charts */
+    int charts; /* draw SVG/PNG charts */
     /* The size the generation may have (0: no limit): a build over it
      * fails and leaves the previous generation (issue 34: reports/ is
      * committed, and every rebuild adds its bytes to history for ever). */
     unsigned long long budget_bytes;
-    pr_report_stats *stats;    /* filled when not NULL, also on failure */
+    pr_report_stats *stats; /* filled when not NULL, also on failure */
 } pr_report_opts;
 
 /* Writes every page (only where the content changed) and removes files of
@@ -35,11 +35,11 @@ typedef struct pr_report_opts {
  * templates_dir.  Returns 0 or -1 with err set; on error the previous
  * generation is left as it was and no staging folder stays, also when the
  * generation is larger than o->budget_bytes. */
-int pr_report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
+int report_build(const pr_dataset *d, const pr_report_opts *o, pr_err *err);
 
 /* Renders the pages in memory without writing: for tests and benchmarks.
  * Calls emit(ctx, relative_path, bytes, len) for each file. */
-int pr_report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit,
-                     void *ctx, pr_err *err);
+int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, void *ctx,
+                  pr_err *err);
 
 #endif

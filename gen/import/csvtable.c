@@ -105,4 +105,3 @@ int csvtable_to_markdown(const char *p, size_t len, char sep, size_t max_bytes, 
     }
     return 0;
 }
-

@@ -7,31 +7,32 @@
 
 #include <cmark-gfm.h>
 
+#include "1-load/srcenv.h"
+#include "base/cmarkx.h"
 #include "buf.h"
-#include "cmarkx.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "record.h"
-#include "srcenv.h"
 #include "suite.h"
 
-const char *const pr_envimport_default_sections[] = {
-    "环境介绍", "物理机环境", "机器环境", "硬件环境", "Docker 镜像", "软件环境", "Environment", NULL};
+const char *const pr_envimport_default_sections[] = {"环境介绍",    "物理机环境",  "机器环境",
+                                                     "硬件环境",    "Docker 镜像", "软件环境",
+                                                     "Environment", NULL};
 
 /* The state of one walk over the document. */
 typedef struct walk {
     const pr_envimport_opts *o;
     const char *const *titles;
     size_t ntitles;
-    json_t *groups;          /* owned: [{title, section, line, items}] */
-    json_t *heading_items;   /* borrowed: the items of the current heading's own group, NULL
+    json_t *groups;        /* owned: [{title, section, line, items}] */
+    json_t *heading_items; /* borrowed: the items of the current heading's own group, NULL
                               * until a flat item needs it */
-    char *heading;           /* the last heading's text ("" before any) */
+    char *heading;         /* the last heading's text ("" before any) */
     int heading_line;
     int in_section, section_level;
-    pr_buf found;            /* the sections found, for messages: "“T” (line N)" */
+    pr_buf found; /* the sections found, for messages: "“T” (line N)" */
     size_t nfound, nitems;
-    int first_line;          /* of the first section found */
+    int first_line; /* of the first section found */
     pr_err *err;
 } walk;
 
@@ -39,8 +40,8 @@ typedef struct walk {
  * none (borrowed from s). */
 static const char *strip_number(const char *s)
 {
-    static const char *const numerals[] = {"一", "二", "三", "四", "五", "六", "七", "八",
-                                           "九", "十", NULL};
+    static const char *const numerals[] = {"一", "二", "三", "四", "五", "六",
+                                           "七", "八", "九", "十", NULL};
     static const char *const seps[] = {".", "、", "．", ")", "）", NULL};
     const char *p = s;
     size_t n = 0;
@@ -108,8 +109,8 @@ static int has_child_list(cmark_node *n)
 static char *plain_of(cmark_node *node)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_cmarkx_plain(node, &b);
-    char *t = pr_xstrdup_trimmed(pr_buf_cstr(&b));
+    cmarkx_plain(node, &b);
+    char *t = pr_buf_xstrdup_trimmed(pr_buf_cstr(&b));
     pr_buf_free(&b);
     return t;
 }
@@ -214,7 +215,7 @@ static int add_text_item(walk *w, json_t *items, cmark_node *para, int line)
     if (check_len(w, "an item", text, line) < 0 || (url && check_len(w, "a link", url, line) < 0))
         goto out;
     const char *framework = NULL;
-    const char *kind = se_kind_of_key(key, &framework);
+    const char *kind = srcenv_kind_of_key(key, &framework);
     json_t *it = json_object();
     if (key)
         json_object_set_new(it, "key", json_string(key));
@@ -294,13 +295,14 @@ static int read_subtree(walk *w, cmark_node *top, json_t *items, int with_own)
         switch (cmark_node_get_type(n)) {
         case CMARK_NODE_ITEM:
             if ((n != top || with_own) && (p = first_para(n)))
-                rc = add_text_item(w, items, p, pr_cmarkx_line(n));
+                rc = add_text_item(w, items, p, cmarkx_line(n));
             break;
         case CMARK_NODE_PARAGRAPH:
         case CMARK_NODE_HEADING:
             /* A list item's first paragraph is its own text, read above. */
-            if (!(parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM && first_para(parent) == n))
-                rc = add_text_item(w, items, n, pr_cmarkx_line(n));
+            if (!(parent && cmark_node_get_type(parent) == CMARK_NODE_ITEM &&
+                  first_para(parent) == n))
+                rc = add_text_item(w, items, n, cmarkx_line(n));
             cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
             break;
         case CMARK_NODE_CODE_BLOCK:
@@ -357,7 +359,7 @@ static int read_list(walk *w, cmark_node *list)
         if (has_child_list(i) || is_flat_heading(i)) {
             cmark_node *p = first_para(i);
             char *title = p ? plain_of(p) : pr_xstrdup("");
-            items = new_group(w, title[0] ? title : w->heading, pr_cmarkx_line(i));
+            items = new_group(w, title[0] ? title : w->heading, cmarkx_line(i));
             free(title);
             flat = has_child_list(i) ? NULL : items;
             if (!items)
@@ -389,7 +391,7 @@ static int read_item_section(walk *w, cmark_node *item, int *matched)
     int rc = 0;
     if (title_matches(w, text)) {
         *matched = 1;
-        int line = pr_cmarkx_line(item);
+        int line = cmarkx_line(item);
         note_found(w, text, line);
         json_t *items = new_group(w, text, line);
         rc = items ? read_subtree(w, item, items, 0) : -1;
@@ -415,7 +417,7 @@ static int read_sections(walk *w, cmark_node *root)
                 w->in_section = 0;
             free(w->heading);
             w->heading = plain_of(n);
-            w->heading_line = pr_cmarkx_line(n);
+            w->heading_line = cmarkx_line(n);
             w->heading_items = NULL;
             if (!w->in_section && title_matches(w, w->heading)) {
                 w->in_section = 1;
@@ -459,7 +461,7 @@ static int read_sections(walk *w, cmark_node *root)
  * Every missing option is named in one message. */
 static int check_opts(const pr_envimport_opts *o, pr_err *err)
 {
-    const pr_opt_need required[] = {
+    const pr_err_opt_need required[] = {
         {!o->markdown, "--markdown"}, {!o->repo, "--repo"}, {!o->commit, "--commit"},
         {!o->path, "--path"},         {!o->out, "--out"},
     };
@@ -468,7 +470,7 @@ static int check_opts(const pr_envimport_opts *o, pr_err *err)
     for (size_t i = 0; o->sections && i < o->nsections; i++)
         if (!o->sections[i][0])
             return pr_err_set(err, NULL, 0, 0, "--section", "an empty title");
-    return pr_source_opts_check(o->repo, o->commit, o->path, err);
+    return pr_record_source_opts_check(o->repo, o->commit, o->path, err);
 }
 
 /* The groups that hold items (a group whose items were all empty is no
@@ -477,13 +479,12 @@ static json_t *kept_groups(json_t *groups)
 {
     json_t *kept = json_array(), *g;
     size_t i;
-    json_array_foreach(groups, i, g)
-        if (json_array_size(json_object_get(g, "items")))
-            json_array_append(kept, g);
+    json_array_foreach(groups, i, g) if (json_array_size(json_object_get(g, "items")))
+        json_array_append(kept, g);
     return kept;
 }
 
-int pr_envimport(const pr_envimport_opts *o, char **summary_out, pr_err *err)
+int envimport_run(const pr_envimport_opts *o, char **summary_out, pr_err *err)
 {
     int rc = -1;
     pr_buf md = PR_BUF_INIT, body = PR_BUF_INIT, summary = PR_BUF_INIT;
@@ -501,10 +502,10 @@ int pr_envimport(const pr_envimport_opts *o, char **summary_out, pr_err *err)
             w.ntitles++;
     json_t *file = NULL, *groups = NULL;
     char *text = NULL;
-    se_file *check = NULL;
-    if (check_opts(o, err) < 0 || pr_read_file(o->markdown, &md, err) < 0)
+    srcenv_file *check = NULL;
+    if (check_opts(o, err) < 0 || pr_fileio_read_file(o->markdown, &md, err) < 0)
         goto out;
-    pr_cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
+    cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
     if (read_sections(&w, doc.root) < 0)
         goto out;
     if (w.nfound == 0) {
@@ -527,20 +528,21 @@ int pr_envimport(const pr_envimport_opts *o, char **summary_out, pr_err *err)
     file = json_object();
     json_object_set_new(file, "perfrepro", json_integer(1));
     char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s", o->repo, o->commit, o->path);
-    json_object_set_new(file, "source", json_pack("{s:s,s:s,s:s,s:s}", "repo", o->repo, "commit",
-                                                  o->commit, "path", o->path, "url", url));
+    json_object_set_new(file, "source",
+                        json_pack("{s:s,s:s,s:s,s:s}", "repo", o->repo, "commit", o->commit, "path",
+                                  o->path, "url", url));
     free(url);
     json_object_set(file, "groups", groups);
     text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     pr_buf_puts(&body, text);
     pr_buf_putc(&body, '\n');
     /* What is written is what gen loads: the loader's checks, before writing. */
-    if (se_file_parse(o->out, body.data, body.len, &check, err) < 0) {
+    if (srcenv_file_parse(o->out, body.data, body.len, &check, err) < 0) {
         pr_err_prefix(err, "%s: what import-env read does not load", o->markdown);
         goto out;
     }
-    int same = pr_file_equals(o->out, body.data, body.len);
-    if (!same && pr_write_atomic(o->out, body.data, body.len, err) < 0)
+    int same = pr_fileio_equals(o->out, body.data, body.len);
+    if (!same && pr_fileio_write_atomic(o->out, body.data, body.len, err) < 0)
         goto out;
     pr_buf_printf(&summary, "%s: %zu group(s), %zu item(s) from %s -> %s%s", o->markdown,
                   json_array_size(groups), w.nitems, pr_buf_cstr(&w.found), o->out,
@@ -548,7 +550,7 @@ int pr_envimport(const pr_envimport_opts *o, char **summary_out, pr_err *err)
     *summary_out = pr_buf_detach(&summary);
     rc = 0;
 out:
-    se_file_free(check);
+    srcenv_file_free(check);
     free(text);
     json_decref(file);
     json_decref(groups);
@@ -556,7 +558,7 @@ out:
     free(w.heading);
     pr_buf_free(&w.found);
     if (doc.root)
-        pr_cmarkx_free(&doc);
+        cmarkx_free(&doc);
     pr_buf_free(&md);
     pr_buf_free(&body);
     pr_buf_free(&summary);

@@ -13,7 +13,7 @@
  *     output) or "text", with its line range.
  *
  * Each item keeps its key as printed (the text before the first "：" or
- * ":"), a kind from the documented table (srcenv.h, se_kind_of_key: an
+ * ":"), a kind from the documented table (srcenv.h, srcenv_kind_of_key: an
  * unknown key is "other", never dropped), its value as printed (a link's
  * text, its URL in "url") and its 1-based line in the README.  The file is
  * written atomically, and only when its bytes change: a second run with
@@ -32,17 +32,17 @@
 extern const char *const pr_envimport_default_sections[];
 
 typedef struct pr_envimport_opts {
-    const char *markdown;           /* the Markdown file read */
-    const char *const *sections;    /* titles, nsections of them; NULL: the defaults */
+    const char *markdown;        /* the Markdown file read */
+    const char *const *sections; /* titles, nsections of them; NULL: the defaults */
     size_t nsections;
     const char *repo, *commit, *path; /* where the Markdown file is published */
-    const char *out;                /* the environment file written */
+    const char *out;                  /* the environment file written */
 } pr_envimport_opts;
 
 /* Runs the import.  On success o->out holds the environment (unchanged when
  * it already held these bytes) and *summary (malloc'd, the caller frees it)
  * says what was read.  Errors name the file and line; a README without any
  * of the sections names the titles searched. */
-int pr_envimport(const pr_envimport_opts *o, char **summary, pr_err *err);
+int envimport_run(const pr_envimport_opts *o, char **summary, pr_err *err);
 
 #endif

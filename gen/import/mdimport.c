@@ -11,10 +11,10 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
+#include "1-load/data.h"
+#include "base/cmarkx.h"
 #include "buf.h"
-#include "cmarkx.h"
 #include "csvtable.h"
-#include "data.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "record.h"
@@ -56,14 +56,14 @@ static found_table *find_tables(cmark_node *root, size_t *n_out)
             continue;
         if (cmark_node_get_type(node) == CMARK_NODE_HEADING) {
             pr_buf b = PR_BUF_INIT;
-            pr_cmarkx_plain(node, &b);
+            cmarkx_plain(node, &b);
             free(heading);
             heading = pr_buf_detach(&b);
             free(caption);
             caption = pr_xstrdup("");
         } else if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
             pr_buf b = PR_BUF_INIT;
-            pr_cmarkx_plain(node, &b);
+            cmarkx_plain(node, &b);
             free(caption);
             caption = pr_buf_detach(&b);
         } else if (strcmp(cmark_node_get_type_string(node), "table") == 0) {
@@ -86,7 +86,7 @@ static found_table *find_tables(cmark_node *root, size_t *n_out)
 static void put_visible(pr_buf *out, const char *s, size_t max)
 {
     size_t i = 0;
-    for (; s[i] && i < max; i++)
+    for (; i < max && s[i]; i++)
         pr_buf_putc(out, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
     if (s[i])
         pr_buf_puts(out, "...");
@@ -122,8 +122,9 @@ static void drop_html(const char *lit, pr_buf *dropped)
         int closing = p[0] == '<' && p[1] == '/';
         const char *name = p + (p[0] == '<') + closing;
         size_t l = 0;
-        while (l < 32 && ((name[l] >= 'a' && name[l] <= 'z') || (name[l] >= 'A' && name[l] <= 'Z') ||
-                          (name[l] >= '0' && name[l] <= '9') || name[l] == '-'))
+        while (l < 32 &&
+               ((name[l] >= 'a' && name[l] <= 'z') || (name[l] >= 'A' && name[l] <= 'Z') ||
+                (name[l] >= '0' && name[l] <= '9') || name[l] == '-'))
             l++;
         if (l)
             pr_buf_printf(&what, "raw HTML <%s%.*s>", closing ? "/" : "", (int)l, name);
@@ -158,7 +159,7 @@ static void cell_dropped(void *ctx, cmark_node *node)
 static void cell_plain(cmark_node *node, pr_buf *out, pr_buf *dropped)
 {
     pr_cmarkx_plain_opts o = {1, dropped ? cell_dropped : NULL, dropped};
-    pr_cmarkx_plain_opts_walk(node, out, &o);
+    cmarkx_plain_opts_walk(node, out, &o);
 }
 
 /* The trimmed plain text of a table cell (cell_plain); the caller frees it. */
@@ -166,7 +167,7 @@ static char *cell_text(cmark_node *cell, pr_buf *dropped)
 {
     pr_buf b = PR_BUF_INIT;
     cell_plain(cell, &b, dropped);
-    char *t = pr_xstrdup_trimmed(pr_buf_cstr(&b));
+    char *t = pr_buf_xstrdup_trimmed(pr_buf_cstr(&b));
     pr_buf_free(&b);
     return t;
 }
@@ -279,7 +280,8 @@ static int cell_figure(const char *s, double *value, char **printed, const char 
         }
     size_t n = strspn(s, "0123456789.");
     const char *dot = memchr(s, '.', n);
-    if (n == 0 || s[0] == '.' || s[n - 1] == '.' || (dot && memchr(dot + 1, '.', n - (size_t)(dot - s) - 1)))
+    if (n == 0 || s[0] == '.' || s[n - 1] == '.' ||
+        (dot && memchr(dot + 1, '.', n - (size_t)(dot - s) - 1)))
         return -1;
     if (s[n] != '\0' && s[n] != ' ' && s[n] != '(')
         return -1; /* "1,234", "12e3", "3x": not a figure as printed */
@@ -389,7 +391,7 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     seen_row *seen = NULL;
     pr_buf annotations = PR_BUF_INIT, annotations_zh = PR_BUF_INIT;
     cmark_node *header = cmark_node_first_child(ft->node);
-    int line = csvtable_line(lm, pr_cmarkx_line(ft->node));
+    int line = csvtable_line(lm, cmarkx_line(ft->node));
     long col = -1;
     /* Nodes and GPUs in columns of their own, else both in the first cell. */
     long nodes_col = -1, gpus_col = -1;
@@ -416,18 +418,20 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     if (col < 0) {
         pr_buf cols = PR_BUF_INIT;
         list_columns(header, &cols);
-        pr_err_set(err, o->markdown, line, 0, "--column", "table %d has no column \"%s\" (its columns: %s)",
-                   number, o->column, pr_buf_cstr(&cols));
+        pr_err_set(err, o->markdown, line, 0, "--column",
+                   "table %d has no column \"%s\" (its columns: %s)", number, o->column,
+                   pr_buf_cstr(&cols));
         pr_buf_free(&cols);
         goto out;
     }
     size_t used = 0, empty = 0, nbody = 0;
     for (cmark_node *row = cmark_node_next(header); row; row = cmark_node_next(row)) {
-        int rline = csvtable_line(lm, pr_cmarkx_line(row));
+        int rline = csvtable_line(lm, cmarkx_line(row));
         if (++nbody > PR_MDIMPORT_MAX_ROWS) {
             pr_err_set(err, o->markdown, rline, 0, NULL,
                        "table %d has more than %d rows: a table of published figures has a row "
-                       "per GPU count", number, PR_MDIMPORT_MAX_ROWS);
+                       "per GPU count",
+                       number, PR_MDIMPORT_MAX_ROWS);
             goto out;
         }
         cmark_node *kc = cell_at(row, 0), *vc = cell_at(row, (size_t)col);
@@ -443,16 +447,17 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
         if (dropped.len) {
             /* GitHub shows no text for them: the row is read without them,
              * and the user is told (a figure or note may be missing). */
-            pr_buf_printf(warnings, "%s:%d: left out of the row's cells: %s (read as \"", o->markdown,
-                          rline, pr_buf_cstr(&dropped));
+            pr_buf_printf(warnings, "%s:%d: left out of the row's cells: %s (read as \"",
+                          o->markdown, rline, pr_buf_cstr(&dropped));
             put_visible(warnings, key, 80);
             pr_buf_puts(warnings, "\", \"");
             put_visible(warnings, val, 80);
             pr_buf_puts(warnings, "\")\n");
         }
         if (gpus_col >= 0) {
-            char *gc = cell_at(row, (size_t)gpus_col) ? cell_text(cell_at(row, (size_t)gpus_col), NULL)
-                                                      : pr_xstrdup("");
+            char *gc = cell_at(row, (size_t)gpus_col)
+                           ? cell_text(cell_at(row, (size_t)gpus_col), NULL)
+                           : pr_xstrdup("");
             char *nc = nodes_col >= 0 && cell_at(row, (size_t)nodes_col)
                            ? cell_text(cell_at(row, (size_t)nodes_col), NULL)
                            : NULL;
@@ -470,7 +475,8 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
         } else if (gpus_col < 0 && row_key(key, &nodes, &gpus, &bs) < 0) {
             rc = pr_err_set(err, o->markdown, rline, 0, NULL,
                             "the first cell \"%s\" names no GPU count (\"8\", \"GPU=8,BS=96\", "
-                            "\"8卡\", \"1机8卡\")", key);
+                            "\"8卡\", \"1机8卡\")",
+                            key);
         } else if (bs && bs != o->batch_size) {
             rc = pr_err_set(err, o->markdown, rline, 0, "--batch-size",
                             "the first cell \"%s\" prints batch size %ld, not %d", key, bs,
@@ -478,7 +484,8 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
         } else if ((kind = cell_figure(val, &value, &printed, &annotation, &state)) < 0) {
             rc = pr_err_set(err, o->markdown, rline, 0, o->column,
                             "\"%s\" is not a figure as printed (digits with one '.', then "
-                            "nothing or a blank and a note)", val);
+                            "nothing or a blank and a note)",
+                            val);
         } else if (kind == 1 && !(number = exact_figure(printed, &value, &why))) {
             rc = pr_err_set(err, o->markdown, rline, 0, o->column,
                             "\"%s\" cannot be kept exactly: %s", printed, pr_buf_cstr(&why));
@@ -489,8 +496,8 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
                                 "%ld GPUs do not fill nodes of %d (--gpus-per-node)", gpus, gpn);
             nodes = gpus > gpn ? gpus / gpn : 1;
         } else if (gpus % nodes != 0) {
-            rc = pr_err_set(err, o->markdown, rline, 0, NULL, "%ld GPUs do not divide over %ld nodes",
-                            gpus, nodes);
+            rc = pr_err_set(err, o->markdown, rline, 0, NULL,
+                            "%ld GPUs do not divide over %ld nodes", gpus, nodes);
         }
         /* One row per configuration (the loader refuses a second): stop at
          * the first repeat, before building anything more. */
@@ -538,8 +545,8 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
             goto out;
     }
     if (used == 0) {
-        pr_err_set(err, o->markdown, line, 0, "--column", "column \"%s\" of table %d holds no figure",
-                   o->column, number);
+        pr_err_set(err, o->markdown, line, 0, "--column",
+                   "column \"%s\" of table %d holds no figure", o->column, number);
         goto out;
     }
     table = json_object();
@@ -561,8 +568,8 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     if (annotations.len) {
         const char *user = o->note ? o->note : "";
         const char *gap = o->note ? " " : "";
-        char *zh = pr_xasprintf("%s%s单元格中另印有说明：%s。", user, gap,
-                                pr_buf_cstr(&annotations_zh));
+        char *zh =
+            pr_xasprintf("%s%s单元格中另印有说明：%s。", user, gap, pr_buf_cstr(&annotations_zh));
         char *en = pr_xasprintf("%s%sNotes printed in the cells: %s.", user, gap,
                                 pr_buf_cstr(&annotations));
         json_object_set_new(table, "note", json_pack("{s:s,s:s}", "zh", zh, "en", en));
@@ -574,8 +581,8 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     json_object_set_new(table, "platform", json_string(o->platform));
     json_t *src = json_object();
     if (ft->heading[0] || ft->caption[0]) {
-        char *title = pr_xasprintf("%s%s%s", ft->heading, ft->heading[0] && ft->caption[0] ? " / " : "",
-                                   ft->caption);
+        char *title = pr_xasprintf("%s%s%s", ft->heading,
+                                   ft->heading[0] && ft->caption[0] ? " / " : "", ft->caption);
         json_object_set_new(src, "title", json_string(title));
         free(title);
     }
@@ -583,14 +590,14 @@ static json_t *read_table(const pr_mdimport_opts *o, const found_table *ft, int 
     json_object_set_new(src, "path", json_string(o->path));
     json_object_set_new(src, "commit", json_string(o->commit));
     json_object_set_new(src, "line", json_integer(line));
-    char *url = pr_xasprintf("https://github.com/%s/blob/%s/%s#L%d", o->repo, o->commit, o->path,
-                             line);
+    char *url =
+        pr_xasprintf("https://github.com/%s/blob/%s/%s#L%d", o->repo, o->commit, o->path, line);
     json_object_set_new(src, "url", json_string(url));
     free(url);
     json_object_set_new(table, "source", src);
     json_object_set_new(table, "rows", rows);
-    pr_buf_printf(summary, "%s:%d: table %d, column \"%s\": %zu row(s)", o->markdown, line,
-                  number, o->column, used);
+    pr_buf_printf(summary, "%s:%d: table %d, column \"%s\": %zu row(s)", o->markdown, line, number,
+                  o->column, used);
     if (empty)
         pr_buf_printf(summary, ", %zu empty cell(s) left out", empty);
 out:
@@ -606,8 +613,8 @@ out:
  * other on a re-import). */
 static int same_table(json_t *a, json_t *b)
 {
-    static const char *const keys[] = {"model", "framework", "precision", "batch_size",
-                                       "batch_label", "variant", "platform", NULL};
+    static const char *const keys[] = {"model",       "framework", "precision", "batch_size",
+                                       "batch_label", "variant",   "platform",  NULL};
     for (const char *const *k = keys; *k; k++) {
         json_t *x = json_object_get(a, *k), *y = json_object_get(b, *k);
         if (!(x == y || (x && y && json_equal(x, y))))
@@ -621,7 +628,7 @@ static int same_table(json_t *a, json_t *b)
  * turn into one more try per option. */
 static int check_opts(const pr_mdimport_opts *o, pr_err *err)
 {
-    const pr_opt_need required[] = {
+    const pr_err_opt_need required[] = {
         {!o->markdown, "--markdown"},
         {o->table <= 0 && !o->heading && !(o->markdown && csvtable_separator(o->markdown)),
          "--table N or --after TEXT"},
@@ -639,12 +646,12 @@ static int check_opts(const pr_mdimport_opts *o, pr_err *err)
     };
     if (pr_err_missing_opts(err, required, sizeof required / sizeof required[0]) < 0)
         return -1;
-    if (!pr_name_is_safe(o->model) || !pr_name_is_safe(o->framework))
+    if (!pr_suite_name_is_safe(o->model) || !pr_suite_name_is_safe(o->framework))
         return pr_err_set(err, NULL, 0, 0, "--model/--framework", "not a safe folder name");
-    return pr_source_opts_check(o->repo, o->commit, o->path, err);
+    return pr_record_source_opts_check(o->repo, o->commit, o->path, err);
 }
 
-int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_out, pr_err *err)
+int mdimport_run(const pr_mdimport_opts *o, char **summary_out, char **warnings_out, pr_err *err)
 {
     int rc = -1;
     pr_buf md = PR_BUF_INIT, summary = PR_BUF_INIT, warnings = PR_BUF_INIT, body = PR_BUF_INIT;
@@ -654,23 +661,26 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     size_t ntables = 0;
     json_t *table = NULL, *file = NULL;
     char *text = NULL;
-    if (check_opts(o, err) < 0 || pr_read_file_max(o->markdown, PR_MDIMPORT_MAX_BYTES, &md, err) < 0)
+    if (check_opts(o, err) < 0 ||
+        pr_fileio_read_file_max(o->markdown, PR_MDIMPORT_MAX_BYTES, &md, err) < 0)
         goto out;
     if (csvtable_separator(o->markdown)) {
         /* A CSV file is its one table, read as the pipe table it makes. */
         pr_buf csv = PR_BUF_INIT;
-        int r = csvtable_to_markdown(md.data ? md.data : "", md.len, csvtable_separator(o->markdown),
-                                     PR_MDIMPORT_MAX_BYTES, &csv, &lm);
+        int r =
+            csvtable_to_markdown(md.data ? md.data : "", md.len, csvtable_separator(o->markdown),
+                                 PR_MDIMPORT_MAX_BYTES, &csv, &lm);
         pr_buf_free(&md);
         md = csv;
         if (r < 0) {
-            pr_err_set(err, o->markdown, 0, 0, NULL, "the table it makes is larger than %zu MiB "
+            pr_err_set(err, o->markdown, 0, 0, NULL,
+                       "the table it makes is larger than %zu MiB "
                        "(a table of published figures has a row per GPU count)",
                        PR_MDIMPORT_MAX_BYTES >> 20);
             goto out;
         }
     }
-    pr_cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
+    cmarkx_parse(&doc, md.data ? md.data : "", md.len, CMARK_OPT_DEFAULT);
     tables = find_tables(doc.root, &ntables);
     int number = o->table;
     if (number <= 0 && lm.map && !o->heading)
@@ -680,8 +690,8 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
             if (strstr(tables[i].heading, o->heading) || strstr(tables[i].caption, o->heading))
                 number = (int)i + 1;
         if (number <= 0) {
-            pr_err_set(err, o->markdown, 0, 0, "--after", "no table after a heading or paragraph containing \"%s\"",
-                       o->heading);
+            pr_err_set(err, o->markdown, 0, 0, "--after",
+                       "no table after a heading or paragraph containing \"%s\"", o->heading);
             goto out;
         }
     } else if ((size_t)number > ntables) {
@@ -691,10 +701,10 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     }
     if (!(table = read_table(o, &tables[number - 1], number, &lm, &summary, &warnings, err)))
         goto out;
-    if (pr_is_file(o->out)) {
+    if (pr_fileio_is_file(o->out)) {
         pr_buf old = PR_BUF_INIT;
         json_error_t je;
-        int r = pr_read_file(o->out, &old, err);
+        int r = pr_fileio_read_file(o->out, &old, err);
         if (r == 0 && !(file = json_loadb(old.data ? old.data : "", old.len, 0, &je)))
             pr_err_set(err, o->out, je.line, je.column, NULL, "%s", je.text);
         pr_buf_free(&old);
@@ -725,17 +735,17 @@ int pr_mdimport(const pr_mdimport_opts *o, char **summary_out, char **warnings_o
     } else {
         json_array_append(list, table);
     }
-    text = json_dumps(file, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-                                JSON_REAL_PRECISION(MDI_REAL_DIGITS));
+    text = json_dumps(file,
+                      JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(MDI_REAL_DIGITS));
     pr_buf_puts(&body, text);
     pr_buf_putc(&body, '\n');
     /* What the build would refuse is never written: the file (a good one
      * above all) stays as it was. */
-    if (pr_data_check_published(o->out, body.data, body.len, err) < 0) {
+    if (data_check_published(o->out, body.data, body.len, err) < 0) {
         pr_err_prefix(err, "%s not written, the build would refuse the new content", o->out);
         goto out;
     }
-    if (pr_write_atomic(o->out, body.data, body.len, err) < 0)
+    if (pr_fileio_write_atomic(o->out, body.data, body.len, err) < 0)
         goto out;
     pr_buf_printf(&summary, " -> %s", o->out);
     if (warnings.len)
@@ -750,7 +760,7 @@ out:
     free_found(tables, ntables);
     free(lm.map);
     if (doc.root)
-        pr_cmarkx_free(&doc);
+        cmarkx_free(&doc);
     pr_buf_free(&md);
     pr_buf_free(&summary);
     pr_buf_free(&warnings);

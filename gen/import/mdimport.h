@@ -17,22 +17,22 @@
 #include "err.h"
 
 typedef struct pr_mdimport_opts {
-    const char *markdown;       /* the Markdown file read */
-    int table;                  /* 1-based number of the table in the file; 0: by heading */
-    const char *heading;        /* the first table after a heading containing this text */
-    const char *column;         /* the value column, by its header text (links' text) */
+    const char *markdown; /* the Markdown file read */
+    int table;            /* 1-based number of the table in the file; 0: by heading */
+    const char *heading;  /* the first table after a heading containing this text */
+    const char *column;   /* the value column, by its header text (links' text) */
     const char *model, *model_title, *framework, *framework_title;
-    const char *precision;      /* fp32, tf32, fp16, amp, bf16, fp8 */
+    const char *precision; /* fp32, tf32, fp16, amp, bf16, fp8 */
     int batch_size;
     const char *batch_label, *variant, *note;
-    const char *platform;       /* a data/platforms/ id, or "unstated" */
+    const char *platform; /* a data/platforms/ id, or "unstated" */
     const char *unit;
-    const char *label;          /* the file's short source name */
+    const char *label;                /* the file's short source name */
     const char *repo, *commit, *path; /* where the Markdown file is published */
-    int gpus_per_node;          /* to split a GPU count into nodes (default 8) */
-    const char *nodes_column;   /* the node count's own column, by its header text, or NULL */
-    const char *gpus_column;    /* the (total) GPU count's own column, or NULL: the first cell */
-    const char *out;            /* the published file to create or add the table to */
+    int gpus_per_node;                /* to split a GPU count into nodes (default 8) */
+    const char *nodes_column;         /* the node count's own column, by its header text, or NULL */
+    const char *gpus_column; /* the (total) GPU count's own column, or NULL: the first cell */
+    const char *out;         /* the published file to create or add the table to */
 } pr_mdimport_opts;
 
 /* At most this many rows in the table read (empty ones too): a table of
@@ -48,13 +48,13 @@ typedef struct pr_mdimport_opts {
 /* Runs the import: on success the table is in o->out (replacing a table of
  * the same model, framework, precision, batch size, variant and platform),
  * written atomically once the new content passed the build's checks of a
- * published file (pr_data_check_published), *summary (malloc'd, the caller
+ * published file (data_check_published), *summary (malloc'd, the caller
  * frees it) says what was read, and *warnings (malloc'd, or NULL when none)
  * has a line "FILE:LINE: ..." per row whose cells had something GitHub shows
  * no text for (raw HTML, an image's picture): the row is read from their
  * text (an image's alt text).  A figure is kept exactly as printed or
  * refused.  Errors name the file, line and column or field; on error
  * o->out is left as it was. */
-int pr_mdimport(const pr_mdimport_opts *o, char **summary, char **warnings, pr_err *err);
+int mdimport_run(const pr_mdimport_opts *o, char **summary, char **warnings, pr_err *err);
 
 #endif

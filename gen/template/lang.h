@@ -19,11 +19,11 @@
 #include "mustache.h"
 
 typedef struct lang {
-    const char *code;     /* "zh" or "en" */
-    const char *readme;   /* README.md or README.en.md */
+    const char *code;   /* "zh" or "en" */
+    const char *readme; /* README.md or README.en.md */
     const char *other_readme;
-    char *dir;            /* templates/<code> */
-    json_t *strings;      /* strings.json */
+    char *dir;                   /* templates/<code> */
+    json_t *strings;             /* strings.json */
     pr_mustache_tmpl **compiled; /* strings, by index in string_keys, parsed once */
     json_t *index;               /* key -> its index in string_keys (a hash lookup) */
     pr_mustache_tmpl *pages[8];  /* page templates, by index in page_names */
@@ -53,7 +53,6 @@ int lang_fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *
 /* Like lang_fmt, for text that is not Markdown (chart labels): nothing
  * escaped.  Returns a malloc'd string the caller frees. */
 char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err);
-
 
 /* A GPU count's label ("1机8卡"), appended to out. */
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err);

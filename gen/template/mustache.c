@@ -174,11 +174,20 @@ static void html_escape(pr_buf *out, const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         const char *rep;
         switch (s[i]) {
-        case '&': rep = "&amp;"; break;
-        case '"': rep = "&quot;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        default: continue;
+        case '&':
+            rep = "&amp;";
+            break;
+        case '"':
+            rep = "&quot;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        default:
+            continue;
         }
         pr_buf_put(out, s + run, i - run);
         pr_buf_puts(out, rep);
@@ -231,8 +240,8 @@ static int get_partial(struct rstate *st, const struct node *at, const char *nam
         rc = st->opts->load_partial(st->opts->partial_ctx, name, &pe->src, st->err);
     if (rc < 0) {
         pr_err_prefix(st->err, "%s:%d:%d", at->tname, at->line, at->col);
-    } else if (rc > 0 &&
-               mu_parse(pr_buf_cstr(&pe->src), pe->src.len, pe->name, &pe->root, st->err) < 0) {
+    } else if (rc > 0 && mustache_parse(pr_buf_cstr(&pe->src), pe->src.len, pe->name, &pe->root,
+                                        st->err) < 0) {
         pr_err_prefix(st->err, "%s:%d:%d: in partial '%s'", at->tname, at->line, at->col, name);
         rc = -1;
     }
@@ -385,7 +394,8 @@ static int render_node(struct rstate *st, const struct node *n, const struct env
             return render_list(st, n, n, &sub);
         size_t i;
         json_t *item;
-        json_array_foreach(v, i, item) {
+        json_array_foreach(v, i, item)
+        {
             c.v = item;
             if (render_list(st, n, n, &sub) < 0)
                 return -1;
@@ -419,16 +429,19 @@ static int render_list(struct rstate *st, const struct node *at, const struct no
     /* Bounded work and output, whatever the nesting multiplies: each list
      * and each node rendered is a step. */
     if (++st->steps > PR_MUSTACHE_MAX_STEPS)
-        rc = rerr(st, at, "rendering takes more than %llu steps (sections nested over long "
-                  "lists, or partials included many times?)", PR_MUSTACHE_MAX_STEPS);
+        rc = rerr(st, at,
+                  "rendering takes more than %llu steps (sections nested over long "
+                  "lists, or partials included many times?)",
+                  PR_MUSTACHE_MAX_STEPS);
     for (size_t i = 0; i < kids->nkids && rc == 0; i++) {
         if (++st->steps > PR_MUSTACHE_MAX_STEPS)
-            rc = rerr(st, kids->kids[i], "rendering takes more than %llu steps (sections "
+            rc = rerr(st, kids->kids[i],
+                      "rendering takes more than %llu steps (sections "
                       "nested over long lists, or partials included many times?)",
                       PR_MUSTACHE_MAX_STEPS);
         else if (st->out->len - st->out0 > PR_MUSTACHE_MAX_OUTPUT)
-            rc = rerr(st, kids->kids[i], "output larger than %zu MiB",
-                      PR_MUSTACHE_MAX_OUTPUT >> 20);
+            rc =
+                rerr(st, kids->kids[i], "output larger than %zu MiB", PR_MUSTACHE_MAX_OUTPUT >> 20);
         else
             rc = render_node(st, kids->kids[i], e);
     }
@@ -437,46 +450,46 @@ static int render_list(struct rstate *st, const struct node *at, const struct no
 }
 
 struct pr_mustache_tmpl {
-    pr_buf src;           /* nodes point into it */
+    pr_buf src; /* nodes point into it */
     char *name;
     struct node *root;
     struct pentry *cache; /* partials parsed by earlier renders */
 };
 
-int pr_mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
-                        pr_err *err)
+int mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
+                     pr_err *err)
 {
     pr_mustache_tmpl *t = pr_xcalloc(1, sizeof *t);
     pr_buf_put(&t->src, tmpl ? tmpl : "", tmpl ? len : 0);
     t->name = pr_xstrdup(name ? name : "template");
-    if (mu_parse(pr_buf_cstr(&t->src), t->src.len, t->name, &t->root, err) < 0) {
-        pr_mustache_tmpl_free(t);
+    if (mustache_parse(pr_buf_cstr(&t->src), t->src.len, t->name, &t->root, err) < 0) {
+        mustache_tmpl_free(t);
         return -1;
     }
     *out = t;
     return 0;
 }
 
-void pr_mustache_tmpl_free(pr_mustache_tmpl *t)
+void mustache_tmpl_free(pr_mustache_tmpl *t)
 {
     if (!t)
         return;
     while (t->cache) {
         struct pentry *pe = t->cache;
         t->cache = pe->next;
-        mu_node_free(pe->root);
+        mustache_node_free(pe->root);
         pr_buf_free(&pe->src);
         free(pe->name);
         free(pe);
     }
-    mu_node_free(t->root);
+    mustache_node_free(t->root);
     pr_buf_free(&t->src);
     free(t->name);
     free(t);
 }
 
-int pr_mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_opts *opts,
-                            pr_buf *out, pr_err *err)
+int mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_opts *opts,
+                         pr_buf *out, pr_err *err)
 {
     static const pr_mustache_opts defaults = {0};
     if (!opts)
@@ -500,8 +513,8 @@ int pr_mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache
     return rc;
 }
 
-int pr_mustache_render(const char *tmpl, size_t len, json_t *data, const pr_mustache_opts *opts,
-                       pr_buf *out, pr_err *err)
+int mustache_render(const char *tmpl, size_t len, json_t *data, const pr_mustache_opts *opts,
+                    pr_buf *out, pr_err *err)
 {
     static const pr_mustache_opts defaults = {0};
     if (!opts)
@@ -512,7 +525,7 @@ int pr_mustache_render(const char *tmpl, size_t len, json_t *data, const pr_must
     }
     const char *tname = opts->name ? opts->name : "template";
     struct node *root = NULL;
-    if (mu_parse(tmpl, len, tname, &root, err) < 0)
+    if (mustache_parse(tmpl, len, tname, &root, err) < 0)
         return -1;
     struct rstate st = {0};
     st.opts = opts;
@@ -530,13 +543,13 @@ int pr_mustache_render(const char *tmpl, size_t len, json_t *data, const pr_must
     while (st.cache) {
         struct pentry *pe = st.cache;
         st.cache = pe->next;
-        mu_node_free(pe->root);
+        mustache_node_free(pe->root);
         pr_buf_free(&pe->src);
         free(pe->name);
         free(pe);
     }
     pr_buf_free(&st.tmp);
-    mu_node_free(root);
+    mustache_node_free(root);
     return rc;
 }
 
@@ -564,10 +577,10 @@ static bool has_dotdot(const char *s)
     return false;
 }
 
-int pr_mustache_dir_loader(void *ctx, const char *name, pr_buf *out, pr_err *err)
+int mustache_dir_loader(void *ctx, const char *name, pr_buf *out, pr_err *err)
 {
     const pr_mustache_dir *d = ctx;
-    if (!pr_path_is_safe_relative(name)) {
+    if (!pr_fileio_path_is_safe_relative(name)) {
         char *pn = printable(name ? name : "");
         if (name && (name[0] == '/' || has_dotdot(name)))
             pr_err_set(err, NULL, 0, 0, NULL, "partial name '%s' escapes the template directory",
@@ -579,18 +592,18 @@ int pr_mustache_dir_loader(void *ctx, const char *name, pr_buf *out, pr_err *err
         return -1;
     }
     char *rel = pr_xasprintf("%s%s", name, d && d->suffix ? d->suffix : "");
-    char *path = pr_path_join(d ? d->dir : NULL, rel);
+    char *path = pr_fileio_path_join(d ? d->dir : NULL, rel);
     int rc = 1;
-    if (!pr_is_file(path))
+    if (!pr_fileio_is_file(path))
         rc = pr_err_set(err, NULL, 0, 0, NULL, "no partial '%s' (looked for %s)", name, path);
-    else if (pr_read_file(path, out, err) < 0)
+    else if (pr_fileio_read_file(path, out, err) < 0)
         rc = -1;
     free(path);
     free(rel);
     return rc;
 }
 
-int pr_mustache_json_loader(void *ctx, const char *name, pr_buf *out, pr_err *err)
+int mustache_json_loader(void *ctx, const char *name, pr_buf *out, pr_err *err)
 {
     (void)err;
     json_t *v = json_object_get((json_t *)ctx, name);

@@ -48,8 +48,8 @@
  * include others several times grow exponentially ("{{#a}}" nine deep over
  * ten items ran 10^9 steps; eight levels of eight partials wanted 14 GB), so
  * one render call stops with an error past these. */
-#define PR_MUSTACHE_MAX_STEPS 20000000ULL          /* lists and nodes rendered */
-#define PR_MUSTACHE_MAX_OUTPUT ((size_t)64 << 20)  /* bytes appended */
+#define PR_MUSTACHE_MAX_STEPS 20000000ULL         /* lists and nodes rendered */
+#define PR_MUSTACHE_MAX_OUTPUT ((size_t)64 << 20) /* bytes appended */
 
 typedef struct pr_mustache_opts {
     /* Name used in error messages (e.g. the template file path).  NULL:
@@ -59,7 +59,7 @@ typedef struct pr_mustache_opts {
      * found, 0 when there is no such partial (it renders as the empty
      * string, as the spec says), -1 on error (with err filled).  NULL: no
      * partials (every partial renders as the empty string).  Each name is
-     * loaded at most once per pr_mustache_render call. */
+     * loaded at most once per mustache_render call. */
     int (*load_partial)(void *ctx, const char *name, pr_buf *out, pr_err *err);
     void *partial_ctx;
     /* Escapes an interpolated {{value}}, appending to out.  Not used for
@@ -77,8 +77,8 @@ typedef struct pr_mustache_opts {
  * or name), partials nested too deep, or a loader failure; errors inside a
  * partial are prefixed with the location of the tag that included it.  On
  * error out is left as it was before the call. */
-int pr_mustache_render(const char *tmpl, size_t len, json_t *data, const pr_mustache_opts *opts,
-                       pr_buf *out, pr_err *err);
+int mustache_render(const char *tmpl, size_t len, json_t *data, const pr_mustache_opts *opts,
+                    pr_buf *out, pr_err *err);
 
 /* A loader for templates kept in a directory: partial `name` is the file
  * DIR/name + suffix (suffix NULL means none), e.g. dir "templates" and
@@ -94,27 +94,27 @@ typedef struct pr_mustache_dir {
  * template directory"), when the file does not exist ("no partial 'x'
  * (looked for DIR/x.mustache)": for real templates a missing partial is an
  * error), or when it cannot be read.  Never returns 0. */
-int pr_mustache_dir_loader(void *ctx, const char *name, pr_buf *out, pr_err *err);
+int mustache_dir_loader(void *ctx, const char *name, pr_buf *out, pr_err *err);
 
 /* A loader over a JSON object mapping names to template strings (the spec's
  * "partials"): ctx is a json_t* object, borrowed.  Appends the string and
  * returns 1; returns 0 when there is no such name (or its value is not a
  * string, or ctx is NULL).  Never fails. */
-int pr_mustache_json_loader(void *ctx, const char *name, pr_buf *out, pr_err *err);
+int mustache_json_loader(void *ctx, const char *name, pr_buf *out, pr_err *err);
 
 /* A template parsed once and rendered many times.  It keeps its own copy of
  * the text, and the partials its renders load stay parsed for later renders
  * (so every render of one compiled template must use the same partial
  * loader).  Not for use by two threads at once. */
 typedef struct pr_mustache_tmpl pr_mustache_tmpl;
-/* Parses [tmpl, tmpl+len); *out is the caller's (pr_mustache_tmpl_free).
+/* Parses [tmpl, tmpl+len); *out is the caller's (mustache_tmpl_free).
  * name is used in error messages. */
-int pr_mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
-                        pr_err *err);
+int mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
+                     pr_err *err);
 /* Renders t with data (borrowed), appending to out; opts->name is ignored
- * (the name given to pr_mustache_compile is used). */
-int pr_mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_opts *opts,
-                            pr_buf *out, pr_err *err);
-void pr_mustache_tmpl_free(pr_mustache_tmpl *t);
+ * (the name given to mustache_compile is used). */
+int mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_opts *opts,
+                         pr_buf *out, pr_err *err);
+void mustache_tmpl_free(pr_mustache_tmpl *t);
 
 #endif

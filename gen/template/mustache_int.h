@@ -42,11 +42,11 @@ struct node {
 };
 
 /* Frees n, its names and its subtree. */
-void mu_node_free(struct node *n);
+void mustache_node_free(struct node *n);
 
-/* Parses [src, src+len) into *root (the caller frees it with mu_node_free).
+/* Parses [src, src+len) into *root (the caller frees it with mustache_node_free).
  * tname names the template in errors.  Returns 0, or -1 with err set as
  * "NAME:LINE:COL: what". */
-int mu_parse(const char *src, size_t len, const char *tname, struct node **root, pr_err *err);
+int mustache_parse(const char *src, size_t len, const char *tname, struct node **root, pr_err *err);
 
 #endif

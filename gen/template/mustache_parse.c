@@ -42,17 +42,16 @@ enum tkind {
     K_DELIM     /* {{=a b=}} */
 };
 
-
 struct tok {
     enum tkind kind;
     size_t start, end;   /* extent in the source (tags include delimiters) */
     size_t nstart, nlen; /* trimmed tag content (after '*' when dynamic) */
     int line, col;
-    bool dynamic;        /* {{>*x}} {{<*x}} */
-    bool ignored;        /* inside a parent tag but not in one of its blocks */
-    bool removed;        /* text dropped by a standalone tag */
+    bool dynamic; /* {{>*x}} {{<*x}} */
+    bool ignored; /* inside a parent tag but not in one of its blocks */
+    bool removed; /* text dropped by a standalone tag */
     bool standalone;
-    bool open_sa;        /* argument block whose opening tag ends its line */
+    bool open_sa; /* argument block whose opening tag ends its line */
     enum bmode bmode;
     long match;          /* the matching opening/closing tag */
     long container;      /* the enclosing section/parent/block tag, or -1 */
@@ -63,12 +62,12 @@ struct tok {
 /* ------------------------------------------------------------------ */
 /* Nodes                                                               */
 
-void mu_node_free(struct node *n)
+void mustache_node_free(struct node *n)
 {
     if (!n)
         return;
     for (size_t i = 0; i < n->nkids; i++)
-        mu_node_free(n->kids[i]);
+        mustache_node_free(n->kids[i]);
     free(n->kids);
     free(n->name);
     free(n);
@@ -215,13 +214,20 @@ static bool find_closer(const char *src, size_t len, size_t cs, char pre, const 
 static char sigil(enum tkind k)
 {
     switch (k) {
-    case K_SECTION: return '#';
-    case K_INVERTED: return '^';
-    case K_PARENT: return '<';
-    case K_BLOCK: return '$';
-    case K_PARTIAL: return '>';
-    case K_CLOSE: return '/';
-    default: return ' ';
+    case K_SECTION:
+        return '#';
+    case K_INVERTED:
+        return '^';
+    case K_PARENT:
+        return '<';
+    case K_BLOCK:
+        return '$';
+    case K_PARTIAL:
+        return '>';
+    case K_CLOSE:
+        return '/';
+    default:
+        return ' ';
     }
 }
 
@@ -276,17 +282,41 @@ static int tokenize(struct parser *p)
         char pre = '\0';
         size_t cs = q + 1;
         switch (c) {
-        case '{': kind = K_RAW; pre = '}'; break;
-        case '&': kind = K_RAW; break;
-        case '=': kind = K_DELIM; pre = '='; break;
-        case '!': kind = K_COMMENT; break;
-        case '#': kind = K_SECTION; break;
-        case '^': kind = K_INVERTED; break;
-        case '/': kind = K_CLOSE; break;
-        case '>': kind = K_PARTIAL; break;
-        case '<': kind = K_PARENT; break;
-        case '$': kind = K_BLOCK; break;
-        default: cs = q; break;
+        case '{':
+            kind = K_RAW;
+            pre = '}';
+            break;
+        case '&':
+            kind = K_RAW;
+            break;
+        case '=':
+            kind = K_DELIM;
+            pre = '=';
+            break;
+        case '!':
+            kind = K_COMMENT;
+            break;
+        case '#':
+            kind = K_SECTION;
+            break;
+        case '^':
+            kind = K_INVERTED;
+            break;
+        case '/':
+            kind = K_CLOSE;
+            break;
+        case '>':
+            kind = K_PARTIAL;
+            break;
+        case '<':
+            kind = K_PARENT;
+            break;
+        case '$':
+            kind = K_BLOCK;
+            break;
+        default:
+            cs = q;
+            break;
         }
         size_t ce;
         if (!find_closer(src, len, cs, pre, ctag, clen, &ce)) {
@@ -432,8 +462,8 @@ static int match_pass(struct parser *p)
         if (c < 0)
             t->ignored = false;
         else if (p->t[c].kind == K_PARENT)
-            t->ignored = !(t->kind == K_BLOCK ||
-                           (t->kind == K_CLOSE && p->t[t->match].kind == K_BLOCK));
+            t->ignored =
+                !(t->kind == K_BLOCK || (t->kind == K_CLOSE && p->t[t->match].kind == K_BLOCK));
         else
             t->ignored = p->t[c].ignored;
     }
@@ -603,8 +633,8 @@ static void standalone_pass(struct parser *p)
                     p->t[l].removed = true;
                     ce = p->t[l].start;
                 }
-                if (o->open_sa && !intrinsic_indent(p->src, p->t[m + 1].end, ce, &o->ded,
-                                                    &o->ded_len))
+                if (o->open_sa &&
+                    !intrinsic_indent(p->src, p->t[m + 1].end, ce, &o->ded, &o->ded_len))
                     o->ded_len = 0;
                 break;
             }
@@ -625,8 +655,7 @@ static void standalone_pass(struct parser *p)
                 }
                 o->ded = o->ind;
                 o->ded_len = o->ind_len;
-            } else if (!t->standalone &&
-                       !memchr(p->src + o->end, '\n', t->start - o->end)) {
+            } else if (!t->standalone && !memchr(p->src + o->end, '\n', t->start - o->end)) {
                 long l = lclear(p, m);
                 long r = rclear(p, i);
                 if (l != NOT_CLEAR && r != NOT_CLEAR) {
@@ -665,7 +694,7 @@ static char *make_path(const char *s, size_t n, int *nseg)
     return name;
 }
 
-/* Returns a zeroed node located at tag t (may be NULL); freed by mu_node_free
+/* Returns a zeroed node located at tag t (may be NULL); freed by mustache_node_free
  * of the tree it is added to. */
 static struct node *new_node(const struct parser *p, enum nkind kind, const struct tok *t)
 {
@@ -756,9 +785,9 @@ static struct node *build(struct parser *p)
     return root;
 }
 
-/* Parses [src, src+len) into *root (the caller frees it with mu_node_free).
+/* Parses [src, src+len) into *root (the caller frees it with mustache_node_free).
  * The nodes point into src and at tname, which must outlive them. */
-int mu_parse(const char *src, size_t len, const char *tname, struct node **root, pr_err *err)
+int mustache_parse(const char *src, size_t len, const char *tname, struct node **root, pr_err *err)
 {
     struct parser p = {0};
     p.src = src;

@@ -7,7 +7,7 @@
  *
  * The buffers hold 32-bit words; word i of the pattern is i ^ seed, so a
  * misplaced word is caught and the XOR of all words has a closed form
- * (pr_gpu_xor_pattern).  Sizes must be multiples of 4 bytes (else N/A).
+ * (gpuhost_xor_pattern).  Sizes must be multiples of 4 bytes (else N/A).
  */
 #include <stdlib.h>
 
@@ -129,7 +129,7 @@ static int bw_setup(pr_gpu_ctx *c, const pr_gpu_point *pts, size_t npts)
     PR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ[1], k_read, 256, 0));
     PR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ[2], k_write, 256, 0));
     for (int k = 0; k < 3; k++)
-        s->grid[k] = (unsigned)((occ[k] > 0 ? occ[k] : 1) * (c->sm_count > 0 ? c->sm_count : 1));
+        s->grid[k] = (unsigned)((occ[k] > 0 ? occ[k] : 1) * (c->samples_count > 0 ? c->samples_count : 1));
 out:
     return rc;
 }
@@ -147,7 +147,7 @@ static int bw_init(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     bw_state *s = (bw_state *)c->priv;
     size_t n = p->bytes / 4;
     (void)v;
-    k_fill<<<pr_gpu_blocks(n, c->sm_count), 256, 0, c->stream[0]>>>(s->src, n, c->seed);
+    k_fill<<<gpu_blocks(n, c->samples_count), 256, 0, c->stream[0]>>>(s->src, n, c->seed);
     PR_CUDA(cudaGetLastError());
     PR_CUDA(cudaMemsetAsync(s->dst, 0, p->bytes, c->stream[0]));
     PR_CUDA(cudaMemsetAsync(s->xor_out, 0, sizeof *s->xor_out, c->stream[0]));
@@ -194,11 +194,11 @@ static int bw_check(pr_gpu_ctx *c, const pr_gpu_point *p, int v, long long *wron
     unsigned long long bad = 0;
     if (v == PR_GPU_READ) {
         PR_CUDA(cudaMemcpy(&got, s->xor_out, sizeof got, cudaMemcpyDeviceToHost));
-        *wrong = got != pr_gpu_xor_pattern(n, c->seed);
+        *wrong = got != gpuhost_xor_pattern(n, c->seed);
         goto out;
     }
     PR_CUDA(cudaMemsetAsync(s->wrong, 0, sizeof *s->wrong, c->stream[0]));
-    k_count<<<pr_gpu_blocks(n, c->sm_count), 256, 0, c->stream[0]>>>(s->dst, n, c->seed,
+    k_count<<<gpu_blocks(n, c->samples_count), 256, 0, c->stream[0]>>>(s->dst, n, c->seed,
                                                                       s->wrong);
     PR_CUDA(cudaGetLastError());
     PR_CUDA(cudaMemcpyAsync(&bad, s->wrong, sizeof bad, cudaMemcpyDeviceToHost, c->stream[0]));

@@ -1,6 +1,6 @@
 /* env: what a result needs beside it (the GPUs, their clocks and memory,
  * driver, CUDA, NCCL, cuBLASLt and cuDNN versions, peer access), as
- * `key: value` lines that pr_gpu_env_value (gpuhost.c) reads back.  The
+ * `key: value` lines that gpuhost_env_value (gpuhost.c) reads back.  The
  * top-level keys match the environment record's "gpu" object (name, count,
  * driver, cuda, cudnn, nccl); docs/gpu.md lists them all.
  *
@@ -27,7 +27,7 @@ static void cudnn_version(char *out, size_t n)
             continue;
         size_t (*get)(void) = (size_t(*)(void))dlsym(h, "cudnnGetVersion");
         if (get)
-            pr_gpu_fmt_cudnn_version(get(), out, n);
+            gpuhost_fmt_cudnn_version(get(), out, n);
         dlclose(h);
         if (get)
             return;
@@ -63,14 +63,14 @@ static void libraries(void)
     driver_version(s, sizeof s);
     printf("driver: %s\n", s);
     if (cudaRuntimeGetVersion(&v) == cudaSuccess && v > 0) {
-        pr_gpu_fmt_cuda_version(v, s, sizeof s);
+        gpuhost_fmt_cuda_version(v, s, sizeof s);
         printf("cuda: %s\n", s);
     } else {
         printf("cuda: not found\n");
     }
     v = 0;
     if (cudaDriverGetVersion(&v) == cudaSuccess && v > 0) {
-        pr_gpu_fmt_cuda_version(v, s, sizeof s);
+        gpuhost_fmt_cuda_version(v, s, sizeof s);
         printf("cuda_driver: %s\n", s);
     } else {
         printf("cuda_driver: not found\n");
@@ -78,7 +78,7 @@ static void libraries(void)
 #ifndef PR_NO_NCCL
     v = 0;
     if (ncclGetVersion(&v) == ncclSuccess && v > 0) {
-        pr_gpu_fmt_nccl_version(v, s, sizeof s);
+        gpuhost_fmt_nccl_version(v, s, sizeof s);
         printf("nccl: %s\n", s);
     } else {
         printf("nccl: not found\n");
@@ -86,24 +86,24 @@ static void libraries(void)
 #else
     printf("nccl: not built\n");
 #endif
-    pr_gpu_fmt_cublas_version(cublasLtGetVersion(), s, sizeof s);
+    gpuhost_fmt_cublas_version(cublasLtGetVersion(), s, sizeof s);
     printf("cublaslt: %s\n", s);
     cudnn_version(s, sizeof s);
     printf("cudnn: %s\n", s);
     (void)cudaGetLastError();
 }
 
-void pr_gpu_version_line(FILE *f)
+void gpu_version_line(FILE *f)
 {
     int v = 0;
     char cuda[32] = "unknown", lt[32], nccl[32] = "none";
     if (cudaRuntimeGetVersion(&v) == cudaSuccess && v > 0)
-        pr_gpu_fmt_cuda_version(v, cuda, sizeof cuda);
-    pr_gpu_fmt_cublas_version(cublasLtGetVersion(), lt, sizeof lt);
+        gpuhost_fmt_cuda_version(v, cuda, sizeof cuda);
+    gpuhost_fmt_cublas_version(cublasLtGetVersion(), lt, sizeof lt);
 #ifndef PR_NO_NCCL
     v = 0;
     if (ncclGetVersion(&v) == ncclSuccess && v > 0)
-        pr_gpu_fmt_nccl_version(v, nccl, sizeof nccl);
+        gpuhost_fmt_nccl_version(v, nccl, sizeof nccl);
 #endif
     fprintf(f, "perfrepro-gpu 1 (CUDA %s, cuBLASLt %s, NCCL %s)\n", cuda, lt, nccl);
 }
@@ -118,7 +118,7 @@ static int attr(cudaDeviceAttr a, int dev)
     return v;
 }
 
-int pr_gpu_env_main(const pr_gpu_args *a)
+int gpu_env_main(const pr_gpu_args *a)
 {
     int rc = 0, count = 0, can = 0;
     cudaError_t ce;
@@ -130,7 +130,7 @@ int pr_gpu_env_main(const pr_gpu_args *a)
         /* What the libraries say is still worth having in the log. */
         printf("count: 0\n");
         libraries();
-        return pr_gpu_no_gpu("%s", ce != cudaSuccess ? cudaGetErrorString(ce)
+        return gpu_no_gpu("%s", ce != cudaSuccess ? cudaGetErrorString(ce)
                                                      : "cudaGetDeviceCount found no CUDA device");
     }
     PR_CUDA(cudaGetDeviceProperties(&first, 0));
@@ -153,8 +153,8 @@ int pr_gpu_env_main(const pr_gpu_args *a)
         printf("device.%d.sm_clock_mhz: %d\n", d, attr(cudaDevAttrClockRate, d) / 1000);
         printf("device.%d.memory_clock_mhz: %d\n", d, mem_khz / 1000);
         printf("device.%d.memory_bus_bits: %d\n", d, bus);
-        if (pr_gpu_peak_gbs(mem_khz, bus) > 0)
-            printf("device.%d.memory_peak_gbs: %.2f\n", d, pr_gpu_peak_gbs(mem_khz, bus));
+        if (gpuhost_peak_gbs(mem_khz, bus) > 0)
+            printf("device.%d.memory_peak_gbs: %.2f\n", d, gpuhost_peak_gbs(mem_khz, bus));
         else
             printf("device.%d.memory_peak_gbs: unknown\n", d);
         printf("device.%d.l2_cache_mib: %.1f\n", d, prop.l2CacheSize / 1048576.0);

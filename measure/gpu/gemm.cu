@@ -46,7 +46,7 @@ static size_t out_size(int v) { return v == PR_GPU_FP32 || v == PR_GPU_TF32 ? 4 
 static __device__ inline float value(unsigned seed, size_t i)
 {
     const float tab[7] = {-2.0f, -1.0f, -0.5f, 0.0f, 0.5f, 1.0f, 2.0f};
-    unsigned h = pr_gpu_hash((unsigned)i ^ pr_gpu_hash((unsigned)(i >> 32) ^ seed));
+    unsigned h = gpu_hash((unsigned)i ^ gpu_hash((unsigned)(i >> 32) ^ seed));
     return tab[h % 7];
 }
 
@@ -77,8 +77,8 @@ static __global__ void k_check(const T *c, size_t m, size_t n, size_t k, unsigne
     unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long bad = 0;
     if (s < samples) {
-        size_t row = (m * n <= samples) ? s % m : pr_gpu_hash(s * 2u + 1u) % m;
-        size_t col = (m * n <= samples) ? s / m : pr_gpu_hash(s * 2u + 2u) % n;
+        size_t row = (m * n <= samples) ? s % m : gpu_hash(s * 2u + 1u) % m;
+        size_t col = (m * n <= samples) ? s / m : gpu_hash(s * 2u + 2u) % n;
         double ref = 0;
         for (size_t x = 0; x < k; x++)
             ref += (double)value(seed_a, x + row * k) * (double)value(seed_b, x + col * k);
@@ -215,7 +215,7 @@ static int gemm_init(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     gemm_state *s = (gemm_state *)c->priv;
     const pr_gpu_shape *sh = &p->shape;
     size_t na = sh->k * sh->m, nb = sh->k * sh->n;
-    unsigned ga = pr_gpu_blocks(na, c->sm_count), gb = pr_gpu_blocks(nb, c->sm_count);
+    unsigned ga = gpu_blocks(na, c->samples_count), gb = gpu_blocks(nb, c->samples_count);
     unsigned sa = c->seed * 2u + 1u, sb = c->seed * 2u + 2u;
     cudaStream_t st = c->stream[0];
     switch (v) {

@@ -1,6 +1,6 @@
 /* gpu.h: what perfrepro-gpu's harness (gpu_main.cu) and its workloads
  * (bw.cu, gemm.cu, nccl.cu, env.cu) share.  CUDA C++; host-only logic is in
- * measure/gpuhost.h.
+ * measure/gpu/gpuhost.h.
  *
  * Like nccl-tests, a workload is a table of callbacks and the harness owns
  * everything else: arguments, warm-up, timing with CUDA events, statistics,
@@ -23,73 +23,71 @@
 #define PR_GPU_MAX_DEV 64
 
 /* Prints "perfrepro-gpu: FILE:LINE: LIB error: CALL: MESSAGE" on stderr. */
-void pr_gpu_report(const char *file, int line, const char *lib, const char *call,
-                   const char *msg);
+void gpu_report(const char *file, int line, const char *lib, const char *call, const char *msg);
 /* Prints the PERFREPRO_FAILURE no_gpu line and returns PR_GPU_EXIT_NO_GPU. */
-int pr_gpu_no_gpu(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int gpu_no_gpu(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The one check per library.  A function using them declares `int rc = 0;`
  * first, every other variable before the first check (a goto may not cross
  * an initialisation in C++), and ends with `out:` cleanup and `return rc;`. */
-#define PR_CUDA(call)                                                                  \
-    do {                                                                               \
-        cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) {                                                       \
-            pr_gpu_report(__FILE__, __LINE__, "CUDA", #call, cudaGetErrorString(e_));  \
-            rc = -1;                                                                   \
-            goto out;                                                                  \
-        }                                                                              \
+#define PR_CUDA(call)                                                                              \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            gpu_report(__FILE__, __LINE__, "CUDA", #call, cudaGetErrorString(e_));                 \
+            rc = -1;                                                                               \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
-#define PR_NCCL(call)                                                                  \
-    do {                                                                               \
-        ncclResult_t e_ = (call);                                                      \
-        if (e_ != ncclSuccess) {                                                       \
-            const char *l_ = ncclGetLastError(NULL);                                   \
-            pr_gpu_report(__FILE__, __LINE__, "NCCL", #call, ncclGetErrorString(e_));  \
-            if (l_ && *l_)                                                             \
-                fprintf(stderr, "perfrepro-gpu: NCCL: %s\n", l_);                      \
-            rc = -1;                                                                   \
-            goto out;                                                                  \
-        }                                                                              \
+#define PR_NCCL(call)                                                                              \
+    do {                                                                                           \
+        ncclResult_t e_ = (call);                                                                  \
+        if (e_ != ncclSuccess) {                                                                   \
+            const char *l_ = ncclGetLastError(NULL);                                               \
+            gpu_report(__FILE__, __LINE__, "NCCL", #call, ncclGetErrorString(e_));                 \
+            if (l_ && *l_)                                                                         \
+                fprintf(stderr, "perfrepro-gpu: NCCL: %s\n", l_);                                  \
+            rc = -1;                                                                               \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
-#define PR_CUBLAS(call)                                                                \
-    do {                                                                               \
-        cublasStatus_t e_ = (call);                                                    \
-        if (e_ != CUBLAS_STATUS_SUCCESS) {                                             \
-            pr_gpu_report(__FILE__, __LINE__, "cuBLASLt", #call,                       \
-                          cublasLtGetStatusString(e_));                                \
-            rc = -1;                                                                   \
-            goto out;                                                                  \
-        }                                                                              \
+#define PR_CUBLAS(call)                                                                            \
+    do {                                                                                           \
+        cublasStatus_t e_ = (call);                                                                \
+        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+            gpu_report(__FILE__, __LINE__, "cuBLASLt", #call, cublasLtGetStatusString(e_));        \
+            rc = -1;                                                                               \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
 /* A failed callback: stop without printing again. */
-#define PR_TRY(call)                                                                   \
-    do {                                                                               \
-        if ((call) < 0) {                                                              \
-            rc = -1;                                                                   \
-            goto out;                                                                  \
-        }                                                                              \
+#define PR_TRY(call)                                                                               \
+    do {                                                                                           \
+        if ((call) < 0) {                                                                          \
+            rc = -1;                                                                               \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
 typedef struct pr_gpu_ctx {
     const pr_gpu_args *args;
-    int ndev;                            /* GPUs this process drives */
-    int dev[PR_GPU_MAX_DEV];             /* their CUDA ordinals */
+    int ndev;                /* GPUs this process drives */
+    int dev[PR_GPU_MAX_DEV]; /* their CUDA ordinals */
     cudaStream_t stream[PR_GPU_MAX_DEV];
-    int nranks;                          /* collectives: ranks over all processes */
-    int rank0;                           /* the rank of dev[0] */
-    int nprocs, proc;                    /* MPI processes; 1 and 0 without MPI */
+    int nranks;       /* collectives: ranks over all processes */
+    int rank0;        /* the rank of dev[0] */
+    int nprocs, proc; /* MPI processes; 1 and 0 without MPI */
     /* dev[0]'s properties */
-    int sm_count, cc_major, cc_minor;
+    int samples_count, cc_major, cc_minor;
     int mem_clock_khz, bus_bits;
-    double peak_gbs;                     /* 0: unknown */
+    double peak_gbs; /* 0: unknown */
     size_t l2_bytes;
-    size_t mem_bytes;                    /* the smallest memory of the GPUs driven */
-    unsigned seed;                       /* changes before every check's init */
-    void *priv;                          /* the workload's own state */
+    size_t mem_bytes; /* the smallest memory of the GPUs driven */
+    unsigned seed;    /* changes before every check's init */
+    void *priv;       /* the workload's own state */
 } pr_gpu_ctx;
 
 /* One row of a table. */
@@ -125,28 +123,28 @@ extern const pr_gpu_workload pr_gpu_coll_workload;
 #endif
 
 /* `perfrepro-gpu env`: prints the environment; returns the exit status. */
-int pr_gpu_env_main(const pr_gpu_args *a);
+int gpu_env_main(const pr_gpu_args *a);
 /* `perfrepro-gpu --version`: one line, no GPU needed. */
-void pr_gpu_version_line(FILE *f);
+void gpu_version_line(FILE *f);
 
 /* Across MPI processes (identity without MPI). */
-double pr_gpu_mpi_max(double x);
-long long pr_gpu_mpi_sum(long long x);
-int pr_gpu_mpi_min_int(int x);
-void pr_gpu_mpi_bcast(void *buf, size_t n);
+double gpu_mpi_max(double x);
+long long gpu_mpi_sum(long long x);
+int gpu_mpi_min_int(int x);
+void gpu_mpi_bcast(void *buf, size_t n);
 
 /* A grid for n items on the current device: 256 threads, at most 32 blocks
  * per SM (grid-stride loops do the rest). */
-static inline unsigned pr_gpu_blocks(size_t n, int sm_count)
+static inline unsigned gpu_blocks(size_t n, int samples_count)
 {
-    size_t b = (n + 255) / 256, cap = (size_t)(sm_count > 0 ? sm_count : 1) * 32;
+    size_t b = (n + 255) / 256, cap = (size_t)(samples_count > 0 ? samples_count : 1) * 32;
     if (b > cap)
         b = cap;
     return b ? (unsigned)b : 1;
 }
 
 /* A 32-bit mix (murmur3's finaliser): pseudo-random test data from an index. */
-static __host__ __device__ inline unsigned pr_gpu_hash(unsigned x)
+static __host__ __device__ inline unsigned gpu_hash(unsigned x)
 {
     x ^= x >> 16;
     x *= 0x85ebca6bu;

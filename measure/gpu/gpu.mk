@@ -101,11 +101,11 @@ $(GPU_FLAGS_STAMP):
 	@rm -f $(GPU_BUILD)/flags.*
 	@touch $@
 
-$(GPU_BUILD)/gpuhost.o: measure/gpuhost.c measure/gpuhost.h $(GPU_FLAGS_STAMP)
+$(GPU_BUILD)/gpuhost.o: measure/gpu/gpuhost.c measure/gpu/gpuhost.h $(GPU_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(GPU_CC) $(GPU_HOST_CFLAGS) -c $< -o $@
 
-$(GPU_BUILD)/%.o: measure/gpu/%.cu measure/gpu/gpu.h measure/gpuhost.h $(GPU_FLAGS_STAMP)
+$(GPU_BUILD)/%.o: measure/gpu/%.cu measure/gpu/gpu.h measure/gpu/gpuhost.h $(GPU_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(GPU_NVCC_FLAGS) -c $< -o $@
 

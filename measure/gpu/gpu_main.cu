@@ -21,13 +21,13 @@
 
 #include "gpu.h"
 
-void pr_gpu_report(const char *file, int line, const char *lib, const char *call,
+void gpu_report(const char *file, int line, const char *lib, const char *call,
                    const char *msg)
 {
     fprintf(stderr, "perfrepro-gpu: %s:%d: %s error: %s: %s\n", file, line, lib, call, msg);
 }
 
-int pr_gpu_no_gpu(const char *fmt, ...)
+int gpu_no_gpu(const char *fmt, ...)
 {
     char detail[512];
     va_list ap;
@@ -60,7 +60,7 @@ static int launcher_size(const char **var)
     return 0;
 }
 
-double pr_gpu_mpi_max(double x)
+double gpu_mpi_max(double x)
 {
 #ifdef PR_WITH_MPI
     if (mpi_on)
@@ -69,7 +69,7 @@ double pr_gpu_mpi_max(double x)
     return x;
 }
 
-long long pr_gpu_mpi_sum(long long x)
+long long gpu_mpi_sum(long long x)
 {
 #ifdef PR_WITH_MPI
     if (mpi_on)
@@ -78,7 +78,7 @@ long long pr_gpu_mpi_sum(long long x)
     return x;
 }
 
-int pr_gpu_mpi_min_int(int x)
+int gpu_mpi_min_int(int x)
 {
 #ifdef PR_WITH_MPI
     if (mpi_on)
@@ -87,7 +87,7 @@ int pr_gpu_mpi_min_int(int x)
     return x;
 }
 
-void pr_gpu_mpi_bcast(void *buf, size_t n)
+void gpu_mpi_bcast(void *buf, size_t n)
 {
 #ifdef PR_WITH_MPI
     if (mpi_on)
@@ -197,7 +197,7 @@ static int measure(pr_gpu_ctx *c, const pr_gpu_workload *w, timers *tm, const pr
     if (sup < 0)
         rc = -1;
     /* Every process must take the same path or the collectives hang. */
-    sup = pr_gpu_mpi_min_int(sup);
+    sup = gpu_mpi_min_int(sup);
     if (sup <= 0)
         goto out;
 
@@ -223,7 +223,7 @@ static int measure(pr_gpu_ctx *c, const pr_gpu_workload *w, timers *tm, const pr
         if (ms > worst)
             worst = ms;
     }
-    sec = pr_gpu_mpi_max((double)worst / 1e3 / a->iters);
+    sec = gpu_mpi_max((double)worst / 1e3 / a->iters);
 
     if (a->check) {
         c->seed++;
@@ -231,7 +231,7 @@ static int measure(pr_gpu_ctx *c, const pr_gpu_workload *w, timers *tm, const pr
         PR_TRY(w->run(c, p, v));
         PR_TRY(sync_all(c));
         PR_TRY(w->check(c, p, v, &wrong));
-        cell->wrong = pr_gpu_mpi_sum(wrong);
+        cell->wrong = gpu_mpi_sum(wrong);
     }
     amount = w->amount(c, p, v);
     cell->ran = 1;
@@ -239,7 +239,7 @@ static int measure(pr_gpu_ctx *c, const pr_gpu_workload *w, timers *tm, const pr
     switch (a->kind) {
     case PR_GPU_COLL:
         cell->rate = sec > 0 ? amount / sec / 1e9 : 0;
-        cell->rate2 = cell->rate * pr_gpu_busbw_factor(a->coll, c->nranks);
+        cell->rate2 = cell->rate * gpuhost_busbw_factor(a->coll, c->nranks);
         break;
     case PR_GPU_BW:
         cell->rate = sec > 0 ? amount / sec / 1e9 : 0;
@@ -269,7 +269,7 @@ static int describe_devices(pr_gpu_ctx *c)
         if (prop.totalGlobalMem < c->mem_bytes)
             c->mem_bytes = prop.totalGlobalMem;
         if (i == 0) {
-            c->sm_count = prop.multiProcessorCount;
+            c->samples_count = prop.multiProcessorCount;
             c->cc_major = prop.major;
             c->cc_minor = prop.minor;
             c->l2_bytes = (size_t)prop.l2CacheSize;
@@ -281,12 +281,12 @@ static int describe_devices(pr_gpu_ctx *c)
                 cudaSuccess)
                 c->bus_bits = v;
             (void)cudaGetLastError();
-            c->peak_gbs = pr_gpu_peak_gbs(c->mem_clock_khz, c->bus_bits);
+            c->peak_gbs = gpuhost_peak_gbs(c->mem_clock_khz, c->bus_bits);
         }
         if (len < sizeof lines) {
             FILE *f = fmemopen(lines + len, sizeof lines - len, "w");
             if (f) {
-                pr_gpu_device_line(f, c->rank0 + i, (int)getpid(), c->dev[i], prop.pciDomainID,
+                gpuhost_device_line(f, c->rank0 + i, (int)getpid(), c->dev[i], prop.pciDomainID,
                                    prop.pciBusID, prop.pciDeviceID, prop.name);
                 fflush(f);
                 len += (size_t)ftell(f);
@@ -348,17 +348,17 @@ static int run_table(pr_gpu_ctx *c, pr_gpu_args *a, const pr_gpu_workload *w, in
     pr_gpu_tally tally;
     timers tm;
     memset(&tm, 0, sizeof tm);
-    pr_gpu_tally_init(&tally);
+    gpuhost_tally_init(&tally);
 
     if (a->kind == PR_GPU_GEMM) {
         pr_gpu_shape shapes[PR_GPU_MAX_POINTS];
-        npts = pr_gpu_gemm_shapes(a, shapes, PR_GPU_MAX_POINTS);
+        npts = gpuhost_gemm_shapes(a, shapes, PR_GPU_MAX_POINTS);
         pts = (pr_gpu_point *)calloc(npts ? npts : 1, sizeof *pts);
         for (i = 0; pts && i < npts; i++)
             pts[i].shape = shapes[i];
     } else {
         size_t sizes[PR_GPU_MAX_POINTS];
-        npts = pr_gpu_sweep(a, sizes, PR_GPU_MAX_POINTS);
+        npts = gpuhost_sweep(a, sizes, PR_GPU_MAX_POINTS);
         pts = (pr_gpu_point *)calloc(npts ? npts : 1, sizeof *pts);
         for (i = 0; pts && i < npts; i++)
             pts[i].bytes = sizes[i];
@@ -397,14 +397,14 @@ static int run_table(pr_gpu_ctx *c, pr_gpu_args *a, const pr_gpu_workload *w, in
     if (print) {
         switch (a->kind) {
         case PR_GPU_COLL:
-            pr_gpu_coll_header(stdout);
+            gpuhost_coll_header(stdout);
             break;
         case PR_GPU_BW:
-            pr_gpu_bw_header(stdout, a->kernels, c->peak_gbs, c->mem_clock_khz, c->bus_bits,
+            gpuhost_bw_header(stdout, a->kernels, c->peak_gbs, c->mem_clock_khz, c->bus_bits,
                              c->l2_bytes);
             break;
         default:
-            pr_gpu_gemm_header(stdout, a->precs);
+            gpuhost_gemm_header(stdout, a->precs);
             break;
         }
         fflush(stdout);
@@ -419,27 +419,27 @@ static int run_table(pr_gpu_ctx *c, pr_gpu_args *a, const pr_gpu_workload *w, in
         if (!print)
             continue;
         if (a->kind == PR_GPU_COLL) {
-            size_t ts = pr_gpu_dtype_size(a->dtype);
+            size_t ts = gpuhost_dtype_size(a->dtype);
             pr_gpu_counts n;
-            pr_gpu_coll_counts(a->coll, pts[i].bytes, ts, c->nranks, &n);
-            pr_gpu_coll_row(stdout, &tally, n.size_bytes, n.paramcount,
-                            pr_gpu_dtype_name(a->dtype),
-                            pr_gpu_coll_has_redop(a->coll) ? pr_gpu_redop_name(a->redop) : "none",
-                            pr_gpu_coll_has_root(a->coll) ? a->root : -1, &cells[0], &cells[1]);
+            gpuhost_coll_counts(a->coll, pts[i].bytes, ts, c->nranks, &n);
+            gpuhost_coll_row(stdout, &tally, n.size_bytes, n.paramcount,
+                            gpuhost_dtype_name(a->dtype),
+                            gpuhost_coll_has_redop(a->coll) ? gpuhost_redop_name(a->redop) : "none",
+                            gpuhost_coll_has_root(a->coll) ? a->root : -1, &cells[0], &cells[1]);
         } else if (a->kind == PR_GPU_BW) {
-            pr_gpu_bw_row(stdout, &tally, a->kernels, pts[i].bytes, row);
+            gpuhost_bw_row(stdout, &tally, a->kernels, pts[i].bytes, row);
         } else {
-            pr_gpu_gemm_row(stdout, &tally, a->precs, &pts[i].shape, row);
+            gpuhost_gemm_row(stdout, &tally, a->precs, &pts[i].shape, row);
         }
         fflush(stdout);
     }
     if (print) {
         if (a->kind == PR_GPU_COLL)
-            pr_gpu_coll_footer(stdout, &tally);
+            gpuhost_coll_footer(stdout, &tally);
         else if (a->kind == PR_GPU_BW)
-            pr_gpu_bw_footer(stdout, &tally, a->kernels);
+            gpuhost_bw_footer(stdout, &tally, a->kernels);
         else
-            pr_gpu_gemm_footer(stdout, &tally, a->precs);
+            gpuhost_gemm_footer(stdout, &tally, a->precs);
     }
     *errors = tally.errors;
 out:
@@ -470,20 +470,20 @@ int main(int argc, char **argv)
     /* Line-buffered: a killed job still leaves every finished row in its log. */
     setvbuf(stdout, NULL, _IOLBF, 0);
 
-    if (pr_gpu_parse_args(argc, argv, &a, err, sizeof err) < 0) {
+    if (gpuhost_parse_args(argc, argv, &a, err, sizeof err) < 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
         return PR_GPU_EXIT_USAGE;
     }
     if (a.help) {
-        pr_gpu_usage(stdout, prog);
+        gpuhost_usage(stdout, prog);
         return PR_GPU_EXIT_OK;
     }
     if (a.version) {
-        pr_gpu_version_line(stdout);
+        gpu_version_line(stdout);
         return PR_GPU_EXIT_OK;
     }
     if (a.kind == PR_GPU_ENV)
-        return pr_gpu_env_main(&a);
+        return gpu_env_main(&a);
     w = workload_for(&a);
     if (!w) {
         fprintf(stderr, "%s: %s: this build has no NCCL (nccl.h was not found at build time)\n",
@@ -498,11 +498,11 @@ int main(int argc, char **argv)
 
     ce = cudaGetDeviceCount(&count);
     if (ce != cudaSuccess) {
-        status = pr_gpu_no_gpu("%s", cudaGetErrorString(ce));
+        status = gpu_no_gpu("%s", cudaGetErrorString(ce));
         goto done;
     }
     if (count <= 0) {
-        status = pr_gpu_no_gpu("cudaGetDeviceCount found no CUDA device");
+        status = gpu_no_gpu("cudaGetDeviceCount found no CUDA device");
         goto done;
     }
     if (a.kind == PR_GPU_COLL) {
@@ -513,7 +513,7 @@ int main(int argc, char **argv)
             goto done;
         }
         if ((local + 1) * c.ndev > count) {
-            status = pr_gpu_no_gpu("process %d needs GPUs %d to %d, but %d %s visible", c.proc,
+            status = gpu_no_gpu("process %d needs GPUs %d to %d, but %d %s visible", c.proc,
                                    local * c.ndev, (local + 1) * c.ndev - 1, count,
                                    count == 1 ? "is" : "are");
             goto done;
@@ -522,7 +522,7 @@ int main(int argc, char **argv)
             c.dev[i] = local * c.ndev + i;
         c.nranks = c.nprocs * c.ndev;
         c.rank0 = c.proc * c.ndev;
-        if (pr_gpu_coll_has_root(a.coll) && a.root >= c.nranks) {
+        if (gpuhost_coll_has_root(a.coll) && a.root >= c.nranks) {
             fprintf(stderr, "%s: -r %d: the root must be below the rank count %d\n", prog,
                     a.root, c.nranks);
             status = PR_GPU_EXIT_USAGE;
@@ -540,7 +540,7 @@ int main(int argc, char **argv)
     c.seed = 1;
 
     if (c.proc == 0)
-        pr_gpu_preamble(stdout, &a, c.nprocs, c.ndev);
+        gpuhost_preamble(stdout, &a, c.nprocs, c.ndev);
     PR_TRY(describe_devices(&c));
     fit_memory(&c, &a);
     PR_TRY(run_table(&c, &a, w, &errors));

@@ -1,7 +1,7 @@
 /* nccl: the collectives, as nccl-tests runs them.  Two variants per size:
  * out-of-place (0) and in-place (1; alltoall and sendrecv have none: N/A).
  * Element counts, in-place offsets and bandwidths follow nccl-tests
- * (gpuhost.c: pr_gpu_coll_counts, pr_gpu_coll_algbytes, pr_gpu_busbw_factor).
+ * (gpuhost.c: gpuhost_coll_counts, gpuhost_coll_algbytes, gpuhost_busbw_factor).
  *
  * Test data: element j of rank q's input is 1 + (hash(q, j, seed) >> 30),
  * a small integer every type holds exactly, so sums stay exact (until int8
@@ -46,8 +46,8 @@ static __device__ inline double in_val(int q, size_t j, unsigned seed, int op, i
 {
     if (op == PR_GPU_PROD)
         return q == (int)(j % (size_t)n) ? 1.0 + (double)(j % 3) : 1.0;
-    unsigned who = pr_gpu_hash((unsigned)q * 0x9e3779b9u ^ seed);
-    unsigned h = pr_gpu_hash((unsigned)j ^ pr_gpu_hash((unsigned)(j >> 32) ^ who));
+    unsigned who = gpu_hash((unsigned)q * 0x9e3779b9u ^ seed);
+    unsigned h = gpu_hash((unsigned)j ^ gpu_hash((unsigned)(j >> 32) ^ who));
     return 1.0 + (double)(h >> 30);
 }
 
@@ -182,14 +182,14 @@ template <typename T>
 static void launch_init(void *p, size_t count, int q, unsigned seed, int op, int n, int sms,
                         cudaStream_t st)
 {
-    k_init<T><<<pr_gpu_blocks(count, sms), 256, 0, st>>>((T *)p, count, q, seed, op, n);
+    k_init<T><<<gpu_blocks(count, sms), 256, 0, st>>>((T *)p, count, q, seed, op, n);
 }
 
 template <typename T>
 static void launch_check(const void *p, size_t count, int coll, int r, int n, int root, size_t cnt,
                          unsigned seed, int op, unsigned long long *wrong, int sms, cudaStream_t st)
 {
-    k_check<T><<<pr_gpu_blocks(count, sms), 256, 0, st>>>((const T *)p, count, coll, r, n, root,
+    k_check<T><<<gpu_blocks(count, sms), 256, 0, st>>>((const T *)p, count, coll, r, n, root,
                                                           cnt, seed, op, wrong);
 }
 
@@ -223,7 +223,7 @@ static int coll_setup(pr_gpu_ctx *c, const pr_gpu_point *pts, size_t npts)
         memset(&id, 0, sizeof id);
         if (c->proc == 0)
             PR_NCCL(ncclGetUniqueId(&id));
-        pr_gpu_mpi_bcast(&id, sizeof id);
+        gpu_mpi_bcast(&id, sizeof id);
         PR_NCCL(ncclGroupStart());
         for (int i = 0; i < c->ndev; i++) {
             PR_CUDA(cudaSetDevice(c->dev[i]));
@@ -239,16 +239,16 @@ static int coll_supported(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
 {
     coll_state *s = (coll_state *)c->priv;
     const pr_gpu_args *a = c->args;
-    pr_gpu_coll_counts(a->coll, p->bytes, pr_gpu_dtype_size(a->dtype), c->nranks, &s->n);
+    gpuhost_coll_counts(a->coll, p->bytes, gpuhost_dtype_size(a->dtype), c->nranks, &s->n);
     if (s->n.paramcount == 0)
         return 0;
-    return v == 0 || pr_gpu_coll_in_place(a->coll);
+    return v == 0 || gpuhost_coll_in_place(a->coll);
 }
 
 /* The buffers rank r's collective reads and writes. */
 static void buffers(const pr_gpu_ctx *c, const coll_state *s, int i, int v, char **sb, char **rb)
 {
-    size_t ts = pr_gpu_dtype_size(c->args->dtype);
+    size_t ts = gpuhost_dtype_size(c->args->dtype);
     int r = c->rank0 + i;
     *rb = (char *)s->recv[i];
     *sb = v ? *rb : (char *)s->send[i];
@@ -263,7 +263,7 @@ static int coll_init(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     int rc = 0;
     coll_state *s = (coll_state *)c->priv;
     const pr_gpu_args *a = c->args;
-    size_t ts = pr_gpu_dtype_size(a->dtype);
+    size_t ts = gpuhost_dtype_size(a->dtype);
     char *sb, *rb;
     (void)p;
     for (int i = 0; i < c->ndev; i++) {
@@ -277,7 +277,7 @@ static int coll_init(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
                                                   : s->n.recvcount) * ts,
                                 c->stream[i]));
         PR_BY_TYPE(a->dtype, launch_init, sb, s->n.sendcount, c->rank0 + i, c->seed, a->redop,
-                   c->nranks, c->sm_count, c->stream[i]);
+                   c->nranks, c->samples_count, c->stream[i]);
         PR_CUDA(cudaGetLastError());
     }
 out:
@@ -289,7 +289,7 @@ static int coll_run(pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     int rc = 0, grouped = 0;
     coll_state *s = (coll_state *)c->priv;
     const pr_gpu_args *a = c->args;
-    size_t cnt = s->n.paramcount, ts = pr_gpu_dtype_size(a->dtype);
+    size_t cnt = s->n.paramcount, ts = gpuhost_dtype_size(a->dtype);
     ncclDataType_t t = nccl_type(a->dtype);
     ncclRedOp_t op = nccl_op(a->redop);
     int n = c->nranks;
@@ -342,7 +342,7 @@ out:
     if (grouped) {
         ncclResult_t e = ncclGroupEnd();
         if (e != ncclSuccess && rc == 0) {
-            pr_gpu_report(__FILE__, __LINE__, "NCCL", "ncclGroupEnd()", ncclGetErrorString(e));
+            gpu_report(__FILE__, __LINE__, "NCCL", "ncclGroupEnd()", ncclGetErrorString(e));
             rc = -1;
         }
     }
@@ -367,7 +367,7 @@ static int coll_check(pr_gpu_ctx *c, const pr_gpu_point *p, int v, long long *wr
         PR_CUDA(cudaSetDevice(c->dev[i]));
         PR_CUDA(cudaMemsetAsync(s->wrong[i], 0, sizeof *s->wrong[i], c->stream[i]));
         PR_BY_TYPE(a->dtype, launch_check, rb, s->n.recvcount, (int)a->coll, r, c->nranks,
-                   a->root, s->n.paramcount, c->seed, (int)a->redop, s->wrong[i], c->sm_count,
+                   a->root, s->n.paramcount, c->seed, (int)a->redop, s->wrong[i], c->samples_count,
                    c->stream[i]);
         PR_CUDA(cudaGetLastError());
         PR_CUDA(cudaMemcpyAsync(&bad, s->wrong[i], sizeof bad, cudaMemcpyDeviceToHost,
@@ -385,8 +385,8 @@ static double coll_amount(const pr_gpu_ctx *c, const pr_gpu_point *p, int v)
     const pr_gpu_args *a = c->args;
     pr_gpu_counts n;
     (void)v;
-    pr_gpu_coll_counts(a->coll, p->bytes, pr_gpu_dtype_size(a->dtype), c->nranks, &n);
-    return pr_gpu_coll_algbytes(a->coll, n.paramcount, pr_gpu_dtype_size(a->dtype), c->nranks);
+    gpuhost_coll_counts(a->coll, p->bytes, gpuhost_dtype_size(a->dtype), c->nranks, &n);
+    return gpuhost_coll_algbytes(a->coll, n.paramcount, gpuhost_dtype_size(a->dtype), c->nranks);
 }
 
 static void coll_teardown(pr_gpu_ctx *c)

@@ -51,8 +51,15 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum { OP_OPEN = 1, OP_WRITE = 2, OP_FSYNC = 4, OP_CLOSE = 8, OP_RENAME = 16, OP_FWRITE = 32,
-       OP_MKDIR = 64 };
+enum {
+    OP_OPEN = 1,
+    OP_WRITE = 2,
+    OP_FSYNC = 4,
+    OP_CLOSE = 8,
+    OP_RENAME = 16,
+    OP_FWRITE = 32,
+    OP_MKDIR = 64
+};
 
 static int cfg_done, cfg_ops, cfg_errno, cfg_kill, in_shim;
 static long cfg_nth, cfg_after, count;
@@ -67,9 +74,12 @@ static void config(void)
     if (!ops || !*ops) {
         cfg_ops = OP_OPEN | OP_WRITE | OP_FSYNC | OP_CLOSE | OP_RENAME | OP_FWRITE | OP_MKDIR;
     } else {
-        static const struct { const char *name; int op; } names[] = {
-            {"open", OP_OPEN},     {"write", OP_WRITE},   {"fsync", OP_FSYNC}, {"close", OP_CLOSE},
-            {"rename", OP_RENAME}, {"fwrite", OP_FWRITE}, {"mkdir", OP_MKDIR}};
+        static const struct {
+            const char *name;
+            int op;
+        } names[] = {{"open", OP_OPEN},   {"write", OP_WRITE},   {"fsync", OP_FSYNC},
+                     {"close", OP_CLOSE}, {"rename", OP_RENAME}, {"fwrite", OP_FWRITE},
+                     {"mkdir", OP_MKDIR}};
         for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
             const char *p = strstr(ops, names[i].name);
             size_t n = strlen(names[i].name);
@@ -149,15 +159,14 @@ static int should_fail(int op, const char *path, const char *path2)
     config();
     if (!(cfg_ops & op) || !path)
         return 0;
-    if (cfg_path && fnmatch(cfg_path, path, 0) != 0 &&
-        (!path2 || fnmatch(cfg_path, path2, 0) != 0))
+    if (cfg_path && fnmatch(cfg_path, path, 0) != 0 && (!path2 || fnmatch(cfg_path, path2, 0) != 0))
         return 0;
     count++;
     int fail = cfg_nth > 0 ? count == cfg_nth : count > cfg_after;
     if (!fail)
         return 0;
-    static const char *const names[] = {"open", "write", "fsync", "close", "rename", "fwrite",
-                                        "mkdir"};
+    static const char *const names[] = {"open",   "write",  "fsync", "close",
+                                        "rename", "fwrite", "mkdir"};
     int i = 0;
     while (!(op & (1 << i)))
         i++;
@@ -170,22 +179,25 @@ static int should_fail(int op, const char *path, const char *path2)
     return 1;
 }
 
-static int writing(int flags) { return (flags & (O_WRONLY | O_RDWR | O_CREAT)) != 0; }
+static int writing(int flags)
+{
+    return (flags & (O_WRONLY | O_RDWR | O_CREAT)) != 0;
+}
 
 /* ---- open ---- */
 
-#define OPEN_WRAPPER(name, ...)                                                               \
-    {                                                                                         \
-        mode_t mode = 0;                                                                      \
-        if (flags & (O_CREAT | O_TMPFILE)) {                                                  \
-            va_list ap;                                                                       \
-            va_start(ap, flags);                                                              \
-            mode = (mode_t)va_arg(ap, int);                                                   \
-            va_end(ap);                                                                       \
-        }                                                                                     \
-        if (writing(flags) && should_fail(OP_OPEN, path, NULL))                               \
-            return -1;                                                                        \
-        return fn(__VA_ARGS__, flags, mode);                                                  \
+#define OPEN_WRAPPER(name, ...)                                                                    \
+    {                                                                                              \
+        mode_t mode = 0;                                                                           \
+        if (flags & (O_CREAT | O_TMPFILE)) {                                                       \
+            va_list ap;                                                                            \
+            va_start(ap, flags);                                                                   \
+            mode = (mode_t)va_arg(ap, int);                                                        \
+            va_end(ap);                                                                            \
+        }                                                                                          \
+        if (writing(flags) && should_fail(OP_OPEN, path, NULL))                                    \
+            return -1;                                                                             \
+        return fn(__VA_ARGS__, flags, mode);                                                       \
     }
 
 int open(const char *path, int flags, ...)
@@ -230,7 +242,10 @@ int creat(const char *path, mode_t mode)
     return fn(path, mode);
 }
 
-static int fmode_writes(const char *mode) { return mode && strpbrk(mode, "wa+") != NULL; }
+static int fmode_writes(const char *mode)
+{
+    return mode && strpbrk(mode, "wa+") != NULL;
+}
 
 FILE *fopen(const char *path, const char *mode)
 {

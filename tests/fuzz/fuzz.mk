@@ -24,23 +24,28 @@ FUZZ_JOBS_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=8192
 FUZZ_OUT := build/fuzz
 FUZZ_TARGETS ?= fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Ilib $(patsubst %/,-I%,$(sort $(dir $(wildcard gen/*/*.c)))) -Imeasure $(FUZZ_SAN) \
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -Igen -Imeasure $(FUZZ_SAN) \
                -fsanitize=fuzzer-no-link \
                $(shell $(or $(PKG_CONFIG),pkg-config) --cflags jansson libpcre2-8 libcmark-gfm 2>/dev/null)
 FUZZ_LIBS := $(shell $(or $(PKG_CONFIG),pkg-config) --libs jansson libpcre2-8 libcmark-gfm 2>/dev/null) \
              -lcmark-gfm-extensions -lm
 
 FUZZ_LIB_SRC := $(sort $(wildcard lib/*.c))
-fuzz_data_SRC := gen/1-load/data.c gen/1-load/comparisons.c gen/1-load/history_decl.c gen/1-load/fitfile.c gen/1-load/runset.c gen/1-load/pairing.c gen/1-load/srcenv.c gen/1-load/published.c gen/1-load/platform.c gen/1-load/decl.c measure/rule.c
-fuzz_parse_SRC := measure/parse.c measure/parse_lines.c measure/parse_tables.c measure/numbers.c measure/rule.c measure/logscan.c \
-                  measure/logfacts.c measure/logfacts_args.c \
-                  measure/explain.c measure/fit.c measure/fitcalc.c measure/fitreport.c \
-                  measure/parsetrace.c measure/recmark.c
+fuzz_data_SRC := gen/1-load/data.c gen/1-load/comparisons.c gen/1-load/history_decl.c gen/1-load/fitfile.c gen/1-load/runset.c gen/1-load/pairing.c gen/1-load/srcenv.c gen/1-load/published.c gen/1-load/platform.c gen/1-load/decl.c measure/2-parse/rule.c gen/template/lang.c gen/template/mustache.c gen/template/mustache_parse.c gen/base/md.c
+fuzz_parse_SRC := measure/2-parse/parse.c measure/2-parse/parse_lines.c measure/2-parse/parse_tables.c measure/2-parse/numbers.c measure/2-parse/rule.c measure/1-facts/logscan.c \
+                  measure/1-facts/logfacts.c measure/1-facts/logfacts_args.c \
+                  measure/2-parse/explain.c measure/3-fit/fit.c measure/3-fit/fitcalc.c measure/3-fit/fitreport.c \
+                  measure/2-parse/parsetrace.c measure/2-parse/recmark.c
 fuzz_mustache_SRC := gen/template/mustache.c gen/template/mustache_parse.c
-fuzz_check_SRC := gen/6-output/check.c gen/6-output/checkpage.c gen/6-output/cmarkx.c gen/base/md.c
-fuzz_manifest_SRC := measure/import_manifest.c
+fuzz_check_SRC := gen/6-output/check.c gen/6-output/checkpage.c gen/base/cmarkx.c gen/base/md.c
+fuzz_manifest_SRC := measure/5-import/import_manifest.c
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/%)
+
+# The sources a harness drives, one list for both builds (tests/scripts/fuzz_regress.sh
+# asks for it): make -s fuzz-sources-fuzz_data
+fuzz-sources-%:
+	@echo $($*_SRC)
 
 .PHONY: fuzz fuzz-build
 

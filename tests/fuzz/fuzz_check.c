@@ -3,7 +3,7 @@
  * The input is PAGE \0 OTHER: PAGE is written to ROOT/reports/M/F/README.md
  * and OTHER (when given) to ROOT/reports/M/README.md, beside fixed files the
  * pages may link to (ROOT/data/runs/r/logs/train_log/c, ROOT/reports/README.md
- * with a few headings, a chart image).  pr_check_reports then checks the
+ * with a few headings, a chart image).  check_reports then checks the
  * folder.  It must return 0 with problems that each name a page, a message
  * and a known kind, or -1 with a message; never crash or hang.
  */
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "6-output/check.h"
 #include "buf.h"
-#include "check.h"
 #include "err.h"
 #include "fileio.h"
 
@@ -47,9 +47,9 @@ static void cleanup(void)
 
 static void put(const char *rel, const void *d, size_t n)
 {
-    char *p = pr_path_join(root, rel);
+    char *p = pr_fileio_path_join(root, rel);
     pr_err e;
-    if (pr_write_if_changed(p, d, n, &e) < 0) /* no fsync: speed */
+    if (pr_fileio_write_if_changed(p, d, n, &e) < 0) /* no fsync: speed */
         die(e.msg);
     free(p);
 }
@@ -75,19 +75,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *z = memchr(data, '\0', size);
     size_t n1 = z ? (size_t)(z - data) : size;
     put("reports/M/F/README.md", data, n1);
-    char *other = pr_path_join(root, "reports/M/README.md");
+    char *other = pr_fileio_path_join(root, "reports/M/README.md");
     if (z)
         put("reports/M/README.md", z + 1, size - n1 - 1);
     else
         unlink(other);
     free(other);
 
-    char *reports = pr_path_join(root, "reports");
+    char *reports = pr_fileio_path_join(root, "reports");
     pr_check_opts o = {reports, root};
     pr_check_result r = PR_CHECK_RESULT_INIT;
     pr_err e;
     e.msg[0] = '\0';
-    if (pr_check_reports(&o, &r, &e) < 0) {
+    if (check_reports(&o, &r, &e) < 0) {
         if (!e.msg[0])
             die("an error without a message");
     } else {
@@ -96,13 +96,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!p->file || !p->msg || (unsigned)p->kind >= PR_CHECK_NKINDS)
                 die("a malformed problem");
             pr_buf b = PR_BUF_INIT;
-            pr_check_format(p, &b);
+            check_format(p, &b);
             pr_buf_free(&b);
         }
         if (r.npages != 2 + (z != NULL))
             die("a page was not checked");
     }
-    pr_check_result_free(&r);
+    check_result_free(&r);
     free(reports);
     return 0;
 }

@@ -5,16 +5,16 @@
  *                          and env expanded as the runner does; its rule built)
  *   1  a result record    (pr_jdoc_parse + pr_record_from_json; a record that
  *                          loads must dump and load back to the same bytes)
- *   2  a published file   (pr_data_load_published through a memfd)
- *   3  a parse rule       (pr_rule_parse; a rule that loads must normalise to
+ *   2  a published file   (data_load_published through a memfd)
+ *   3  a parse rule       (rule_parse; a rule that loads must normalise to
  *                          an object that builds the same rule again)
- *   4  a run folder       (pr_data_load on a data dir whose one record is the
+ *   4  a run folder       (data_load on a data dir whose one record is the
  *                          input, with a log beside it: load_run's checks)
- *   5  an env.json        (pr_data_load on a data dir whose run has it)
- *   6  a benchmark result (pr_data_load on a data dir with DATA/bench/b.json)
- *   7  a comparison       (pr_data_load on a data dir with DATA/comparisons/c.json:
+ *   5  an env.json        (data_load on a data dir whose run has it)
+ *   6  a benchmark result (data_load on a data dir with DATA/bench/b.json)
+ *   7  a comparison       (data_load on a data dir with DATA/comparisons/c.json:
  *                          its selectors matched against runs r0 and r1)
- *   8  a history.json     (pr_data_load on a data dir with DATA/history.json)
+ *   8  a history.json     (data_load on a data dir with DATA/history.json)
  * Any other value is taken modulo 9.  Loaders must return 0 or -1 with a
  * message; they must never crash, leak or hang.
  */
@@ -30,13 +30,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "1-load/data.h"
+#include "2-parse/rule.h"
 #include "buf.h"
-#include "data.h"
 #include "err.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "record.h"
-#include "rule.h"
 #include "suite.h"
 
 static int memfd = -1;
@@ -66,7 +66,7 @@ static const char *as_file(const uint8_t *d, size_t n)
 static void write_file(const char *path, const void *d, size_t n)
 {
     pr_err e;
-    if (pr_write_if_changed(path, d, n, &e) < 0) /* no fsync: speed */
+    if (pr_fileio_write_if_changed(path, d, n, &e) < 0) /* no fsync: speed */
         die(e.msg);
 }
 
@@ -87,37 +87,39 @@ static void fuzz_suite(const uint8_t *d, size_t n)
         return;
     }
     /* What the runner does with each case: expand the command and env. */
-    static const pr_var extra[] = {{"log_dir", "L"},     {"log_file", "F"},   {"workdir", "W"},
-                                   {"master_addr", "A"}, {"master_port", "1"}, {"node_rank", "0"},
-                                   {"world_size", "1"},  {"local_rank", "0"}, {"hostfile", "H"}};
+    static const pr_suite_var extra[] = {
+        {"log_dir", "L"},     {"log_file", "F"},    {"workdir", "W"},
+        {"master_addr", "A"}, {"master_port", "1"}, {"node_rank", "0"},
+        {"world_size", "1"},  {"local_rank", "0"},  {"hostfile", "H"}};
     pr_buf st = PR_BUF_INIT, out = PR_BUF_INIT;
     for (size_t i = 0; i < s->ncases && i < 64; i++) {
         size_t nv;
-        pr_var *v = pr_suite_case_vars(s, &s->cases[i], &st, &nv);
+        pr_suite_var *v = pr_suite_case_vars(s, &s->cases[i], &st, &nv);
         for (size_t j = 0; j < json_array_size(s->command); j++) {
             pr_buf_clear(&out);
             /* The loader checked every placeholder: expanding cannot fail. */
-            if (pr_template_expand(json_string_value(json_array_get(s->command, j)), v, nv, extra,
-                                   sizeof extra / sizeof *extra, &out, &e) < 0)
+            if (pr_suite_template_expand(json_string_value(json_array_get(s->command, j)), v, nv,
+                                         extra, sizeof extra / sizeof *extra, &out, &e) < 0)
                 die("a loaded suite's command does not expand");
         }
         const char *k;
         json_t *val;
-        json_object_foreach(s->env, k, val) {
+        json_object_foreach(s->env, k, val)
+        {
             pr_buf_clear(&out);
-            if (pr_template_expand(json_string_value(val), v, nv, extra,
-                                   sizeof extra / sizeof *extra, &out, &e) < 0)
+            if (pr_suite_template_expand(json_string_value(val), v, nv, extra,
+                                         sizeof extra / sizeof *extra, &out, &e) < 0)
                 die("a loaded suite's env does not expand");
         }
-        if (!pr_name_is_safe(s->cases[i].name))
+        if (!pr_suite_name_is_safe(s->cases[i].name))
             die("a loaded suite has an unsafe case name");
         free(v);
     }
     pr_buf_free(&st);
     pr_buf_free(&out);
     pr_rule *r = NULL;
-    if (pr_rule_from_json(s->rule, s->path, &r, &e) == 0)
-        pr_rule_free(r);
+    if (rule_from_json(s->rule, s->path, &r, &e) == 0)
+        rule_free(r);
     pr_suite_free(s);
 }
 
@@ -129,7 +131,7 @@ static void fuzz_record(const uint8_t *d, size_t n)
         check_msg(&e);
         return;
     }
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     pr_record r;
     pr_record_init(&r);
     if (pr_record_from_json(&root, &r, &e) == 0) {
@@ -141,7 +143,7 @@ static void fuzz_record(const uint8_t *d, size_t n)
         pr_jdoc *doc2 = NULL;
         if (pr_jdoc_parse("dumped", s1, strlen(s1), &doc2, &e) < 0)
             die("a dumped record is not JSON");
-        pr_jcur root2 = pr_jdoc_root(doc2);
+        pr_jdoc_jcur root2 = pr_jdoc_root(doc2);
         pr_record r2;
         pr_record_init(&r2);
         if (pr_record_from_json(&root2, &r2, &e) < 0) {
@@ -166,32 +168,32 @@ static void fuzz_published(const uint8_t *d, size_t n)
 {
     pr_dataset *ds = pr_xcalloc(1, sizeof *ds);
     pr_err e;
-    if (pr_data_load_published(ds, as_file(d, n), &e) < 0)
+    if (data_load_published(ds, as_file(d, n), &e) < 0)
         check_msg(&e);
-    pr_data_free(ds);
+    data_free(ds);
 }
 
 static void fuzz_rule(const uint8_t *d, size_t n)
 {
     pr_rule *r = NULL;
     pr_err e;
-    if (pr_rule_parse("<rule>", (const char *)d, n, &r, &e) < 0) {
+    if (rule_parse("<rule>", (const char *)d, n, &r, &e) < 0) {
         check_msg(&e);
         return;
     }
-    json_t *j = pr_rule_to_json(r);
+    json_t *j = rule_to_json(r);
     pr_rule *r2 = NULL;
-    if (pr_rule_from_json(j, "normalised", &r2, &e) < 0) {
+    if (rule_from_json(j, "normalised", &r2, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         die("a normalised rule does not build");
     }
-    json_t *j2 = pr_rule_to_json(r2);
+    json_t *j2 = rule_to_json(r2);
     if (!json_equal(j, j2))
         die("a normalised rule does not round-trip");
     json_decref(j);
     json_decref(j2);
-    pr_rule_free(r);
-    pr_rule_free(r2);
+    rule_free(r);
+    rule_free(r2);
 }
 
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
@@ -250,10 +252,10 @@ static void fuzz_dir(const uint8_t *d, size_t n, int what)
     char *dir = pr_xasprintf("%s/data", tmpdir);
     pr_dataset *ds = NULL;
     pr_err e;
-    if (pr_data_load(dir, &ds, &e) < 0)
+    if (data_load(dir, &ds, &e) < 0)
         check_msg(&e);
     else
-        pr_data_free(ds);
+        data_free(ds);
     free(dir);
     for (int i = 0; i < 5; i++)
         free(files[i]);
@@ -263,19 +265,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    pr_json_init();
+    pr_jdoc_json_init();
     const uint8_t *d = data + 1;
     size_t n = size - 1;
     switch (data[0] % 9) {
-    case 0: fuzz_suite(d, n); break;
-    case 1: fuzz_record(d, n); break;
-    case 2: fuzz_published(d, n); break;
-    case 3: fuzz_rule(d, n); break;
-    case 4: fuzz_dir(d, n, 0); break;
-    case 5: fuzz_dir(d, n, 1); break;
-    case 6: fuzz_dir(d, n, 2); break;
-    case 7: fuzz_dir(d, n, 3); break;
-    case 8: fuzz_dir(d, n, 4); break;
+    case 0:
+        fuzz_suite(d, n);
+        break;
+    case 1:
+        fuzz_record(d, n);
+        break;
+    case 2:
+        fuzz_published(d, n);
+        break;
+    case 3:
+        fuzz_rule(d, n);
+        break;
+    case 4:
+        fuzz_dir(d, n, 0);
+        break;
+    case 5:
+        fuzz_dir(d, n, 1);
+        break;
+    case 6:
+        fuzz_dir(d, n, 2);
+        break;
+    case 7:
+        fuzz_dir(d, n, 3);
+        break;
+    case 8:
+        fuzz_dir(d, n, 4);
+        break;
     }
     return 0;
 }

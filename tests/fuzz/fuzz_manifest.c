@@ -1,7 +1,7 @@
 /* fuzz_manifest: the manifest `perfrepro-measure import` reads
- * (measure/import_manifest.c, docs/import.md), outside input a user types.
+ * (measure/5-import/import_manifest.c, docs/import.md), outside input a user types.
  *
- * The input is written to a file and read with im_manifest_read.  It must
+ * The input is written to a file and read with import_manifest_read.  It must
  * return 0 with a manifest whose every case has its line, names and counts
  * (gpus and batch size above 0, nodes 0 or dividing nothing wrong: at least
  * 0), and at least one log; or -1 with a message that names the file.  Never
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "5-import/import_manifest.h"
 #include "err.h"
-#include "import_manifest.h"
 #include "suite.h"
 
 static void die(const char *what)
@@ -73,16 +73,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size && write(fd, data, size) != (ssize_t)size)
         die("write");
     close(fd);
-    im_manifest m;
+    import_manifest_t m;
     memset(&m, 0, sizeof m);
     pr_err err = {{0}};
-    int rc = im_manifest_read(path, &m, &err);
+    int rc = import_manifest_read(path, &m, &err);
     if (rc == 0) {
         if (!utf8_text(data, size))
             die("a NUL byte or invalid UTF-8 accepted");
         for (size_t i = 0; i < m.nreadmes; i++) {
-            const im_readme *r = &m.readmes[i];
-            if (!pr_name_is_safe(r->id))
+            const import_manifest_readme *r = &m.readmes[i];
+            if (!pr_suite_name_is_safe(r->id))
                 die("a table/env ID that is no safe name");
             for (size_t k = 0; k < r->nopts; k += 2)
                 for (size_t o = 0; o < sizeof own_opts / sizeof *own_opts; o++)
@@ -90,10 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         die("a table/env line gives an option the import sets");
         }
         for (size_t i = 0; i < m.ncases; i++) {
-            const im_case *c = &m.cases[i];
+            const import_manifest_case *c = &m.cases[i];
             const char *names[] = {c->run, c->case_name, c->model, c->framework, c->platform};
             for (size_t k = 0; k < sizeof names / sizeof *names; k++)
-                if (names[k] && !pr_name_is_safe(names[k]))
+                if (names[k] && !pr_suite_name_is_safe(names[k]))
                     die("a name that becomes a path is no safe name");
             if (c->line <= 0 || !c->run || !c->case_name || !c->model || !c->framework ||
                 !c->platform || !c->precision || !c->unit || !c->rule)
@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (rc != -1 || !err.msg[0] || !strstr(err.msg, path)) {
         die(err.msg[0] ? err.msg : "an error without a message");
     }
-    im_manifest_free(&m);
+    import_manifest_free(&m);
     unlink(path);
     return 0;
 }

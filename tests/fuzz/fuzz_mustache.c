@@ -2,11 +2,11 @@
  *
  * The input is TEMPLATE \0 DATA \0 PARTIALS: the template text, JSON data
  * (not JSON: rendered with no data) and a JSON object mapping partial names
- * to template strings (pr_mustache_json_loader).  Missing parts are empty.
+ * to template strings (mustache_json_loader).  Missing parts are empty.
  * The last byte's low bit picks the default HTML escaping or a Markdown-like
  * escaper passed through the options, as gen does.
  *
- * Invariants: pr_mustache_render returns 0 or -1 with a "NAME:LINE:COL:"
+ * Invariants: mustache_render returns 0 or -1 with a "NAME:LINE:COL:"
  * message; on error the output buffer is left as it was; never a crash or
  * a hang (limits on nesting, partial depth and output).
  */
@@ -20,7 +20,7 @@
 #include "buf.h"
 #include "err.h"
 #include "jdoc.h"
-#include "mustache.h"
+#include "template/mustache.h"
 
 static void die(const char *what)
 {
@@ -40,7 +40,7 @@ static void md_escape(void *ctx, pr_buf *out, const char *s, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    pr_json_init();
+    pr_jdoc_json_init();
     const char *t = (const char *)data;
     const char *end = t + size;
     const char *z1 = memchr(t, '\0', size);
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     json_t *d = dlen ? json_loadb(dtext, dlen, 0, NULL) : NULL;
     json_t *partials = plen ? json_loadb(ptext, plen, 0, NULL) : NULL;
-    pr_mustache_opts o = {"fuzz.mustache", pr_mustache_json_loader, partials, NULL, NULL};
+    pr_mustache_opts o = {"fuzz.mustache", mustache_json_loader, partials, NULL, NULL};
     if (size && (data[size - 1] & 1))
         o.escape = md_escape;
 
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pr_buf_puts(&out, "before");
     pr_err e;
     e.msg[0] = '\0';
-    if (pr_mustache_render(t, tlen, d, &o, &out, &e) < 0) {
+    if (mustache_render(t, tlen, d, &o, &out, &e) < 0) {
         if (!e.msg[0])
             die("an error without a message");
         if (out.len != 6 || memcmp(out.data, "before", 6) != 0)

@@ -30,8 +30,8 @@
  * check (lib/recfacts); the record `parse` would print loads back through
  * pr_record_from_json; the
  * normalised rule builds the same rule again; reading once and reducing in
- * memory (pr_parse_scan, pr_parse_reduce: --explain and --fit) gives what
- * pr_parse_logs gives, and --explain and --fit run on every input.
+ * memory (parse_scan, parse_reduce: --explain and --fit) gives what
+ * parse_logs gives, and --explain and --fit run on every input.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -44,16 +44,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "1-facts/logscan.h"
+#include "2-parse/explain.h"
+#include "2-parse/parse.h"
+#include "2-parse/rule.h"
+#include "3-fit/fit.h"
 #include "buf.h"
 #include "err.h"
-#include "explain.h"
-#include "fit.h"
 #include "jdoc.h"
-#include "logscan.h"
-#include "parse.h"
 #include "recfacts.h"
 #include "record.h"
-#include "rule.h"
 
 static int fds[2] = {-1, -1};
 static char paths[2][64];
@@ -110,19 +110,19 @@ static int profile_knobs(void)
 {
     int k = PROFILE_CUSTOM + 1;
     for (int p = 1; p < PR_PROFILE_COUNT; p++)
-        if (pr_rulecfg_profile_fuzz_seed((pr_profile)p) >= k)
-            k = pr_rulecfg_profile_fuzz_seed((pr_profile)p) + 1;
+        if (pr_rulecfg_profile_fuzz_seed((pr_rulecfg_profile)p) >= k)
+            k = pr_rulecfg_profile_fuzz_seed((pr_rulecfg_profile)p) + 1;
     return k;
 }
 
 /* The profile whose fuzz seed is d[0] % K; PR_PROFILE_NONE for 0 and for
  * the custom rule. */
-static pr_profile profile_of(uint8_t h0)
+static pr_rulecfg_profile profile_of(uint8_t h0)
 {
     int seed = h0 % profile_knobs();
     for (int p = 1; seed && p < PR_PROFILE_COUNT; p++)
-        if (pr_rulecfg_profile_fuzz_seed((pr_profile)p) == seed)
-            return (pr_profile)p;
+        if (pr_rulecfg_profile_fuzz_seed((pr_rulecfg_profile)p) == seed)
+            return (pr_rulecfg_profile)p;
     return PR_PROFILE_NONE;
 }
 static const char *const gpu_variants[] = {NULL, "copy", "fp16", "read"};
@@ -135,7 +135,7 @@ static const char *const dll_keys[] = {"train.total_ips", "total_ips",
  * by one until it builds. */
 static pr_rule *make_rule(const uint8_t *h)
 {
-    pr_profile prof = profile_of(h[0]);
+    pr_rulecfg_profile prof = profile_of(h[0]);
     int reduce = h[1] & 3, per_card = (h[1] >> 2) & 1, step = (h[1] >> 4) & 3;
     int rank = (h[1] >> 6) & 3;
     int skip = h[2] & 7, minr = 1 + ((h[2] >> 3) & 3), round = h[2] >> 7;
@@ -151,7 +151,8 @@ static pr_rule *make_rule(const uint8_t *h)
         else
             pr_buf_puts(&b, "\"keyword\": \"ips:\", ");
         if (prof == PR_PROFILE_DLLOGGER)
-            pr_buf_printf(&b, "\"keyword\": \"%s\", \"step\": \"%s\", ", dll_keys[sel], steps[step]);
+            pr_buf_printf(&b, "\"keyword\": \"%s\", \"step\": \"%s\", ", dll_keys[sel],
+                          steps[step]);
         if (prof == PR_PROFILE_NCCL_TESTS && alt) {
             static const char *const cols[] = {"busbw", "algbw", "time", "busbw"};
             static const char *const pls[] = {"both", "out_of_place", "in_place", "both"};
@@ -161,7 +162,8 @@ static pr_rule *make_rule(const uint8_t *h)
         if (prof == PR_PROFILE_PERFREPRO_GPU && gpu_variants[sel])
             pr_buf_printf(&b, "\"variant\": \"%s\", ", gpu_variants[sel]);
         if (attempt < 3)
-            pr_buf_printf(&b, "\"scope\": \"%s\", ", per_card && attempt < 1 ? "per_card" : "global");
+            pr_buf_printf(&b, "\"scope\": \"%s\", ",
+                          per_card && attempt < 1 ? "per_card" : "global");
         if (attempt < 2) {
             pr_buf_printf(&b, "\"reduce\": \"%s\", \"skip\": %d, \"min_records\": %d, ",
                           h[5] & 1 ? "max" : reduces[reduce], skip, minr);
@@ -181,7 +183,7 @@ static pr_rule *make_rule(const uint8_t *h)
             pr_buf_truncate(&b, b.len - 2); /* the last ", " */
         pr_buf_puts(&b, "}");
         pr_rule *r = NULL;
-        int rc = pr_rule_parse("<fuzz>", b.data, b.len, &r, &e);
+        int rc = rule_parse("<fuzz>", b.data, b.len, &r, &e);
         if (rc < 0 && getenv("FUZZ_VERBOSE"))
             fprintf(stderr, "rule refused: %s: %s\n", b.data, e.msg);
         pr_buf_free(&b);
@@ -193,25 +195,25 @@ static pr_rule *make_rule(const uint8_t *h)
 
 static void check_rule_roundtrip(const pr_rule *r)
 {
-    json_t *j = pr_rule_to_json(r);
+    json_t *j = rule_to_json(r);
     pr_rule *r2 = NULL;
     pr_err e;
-    if (pr_rule_from_json(j, "normalised", &r2, &e) < 0) {
+    if (rule_from_json(j, "normalised", &r2, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         die("a normalised rule does not build");
     }
-    json_t *j2 = pr_rule_to_json(r2);
+    json_t *j2 = rule_to_json(r2);
     if (!json_equal(j, j2))
         die("a normalised rule does not round-trip");
     json_decref(j);
     json_decref(j2);
-    pr_rule_free(r2);
+    rule_free(r2);
 }
 
 /* One scanning path: the logs read once and reduced in memory under the
  * rule's own keys give pr_parse_logs's outcome (res), stats and metrics
  * included; --explain agrees on whether there is a value; --fit runs. */
-/* pr_explain's writer: appends to the pr_buf arg. */
+/* explain_run's writer: appends to the pr_buf arg. */
 static int append_text(const char *text, size_t len, void *arg, pr_err *err)
 {
     (void)err;
@@ -224,15 +226,15 @@ static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlog
 {
     pr_err e;
     pr_scan *scan = NULL;
-    if (pr_parse_scan(rule, logs, nlogs, args, &scan, &e) < 0) {
+    if (parse_scan(rule, logs, nlogs, args, &scan, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         die("pr_parse_scan refused what pr_parse_logs read");
     }
     pr_reduce_keys k;
-    pr_reduce_keys_of(rule, &k);
+    parse_reduce_keys_of(rule, &k);
     pr_parse_result b;
-    pr_parse_result_init(&b);
-    pr_parse_reduce(scan, &k, 0, &b, NULL, NULL);
+    parse_result_init(&b);
+    parse_reduce(scan, &k, 0, &b, NULL, NULL);
     char *sa = json_dumps(res->stats, JSON_SORT_KEYS), *sb = json_dumps(b.stats, JSON_SORT_KEYS);
     int same = res->failed == b.failed && !strcmp(sa, sb) &&
                (res->failed ? !strcmp(res->fail_reason, b.fail_reason) &&
@@ -249,25 +251,25 @@ static void check_scan(const pr_rule *rule, const char *const *logs, size_t nlog
     }
     free(sa);
     free(sb);
-    pr_parse_result_clear(&b);
-    pr_scan_free(scan);
+    parse_result_clear(&b);
+    parse_scan_free(scan);
 
     pr_buf out = PR_BUF_INIT;
     int has_value = -1;
-    if (pr_explain(rule, logs, nlogs, args, append_text, &out, &has_value, &e) < 0 ||
+    if (explain_run(rule, logs, nlogs, args, append_text, &out, &has_value, &e) < 0 ||
         has_value != !res->failed)
         die("--explain failed, or disagrees on whether the case has a value");
     pr_buf_free(&out);
 
     /* --fit: the search (fitcalc) reports what reducing every rule with
-     * pr_parse_reduce reports, byte for byte */
-    json_t *base = pr_rule_to_json(rule);
+     * parse_reduce reports, byte for byte */
+    json_t *base = rule_to_json(rule);
     pr_fit_case fc = {"1", logs, nlogs, *args};
     pr_buf ref = PR_BUF_INIT;
     for (int reference = 0; reference < 2; reference++) {
         pr_fit_opts fo = {.limit = 0, .max_skip = 3, .json = 1, .reference = reference};
         int fits = -1;
-        if (pr_fit(rule, base, &fc, 1, &fo, reference ? &ref : &out, &fits, &e) < 0) {
+        if (fit_run(rule, base, &fc, 1, &fo, reference ? &ref : &out, &fits, &e) < 0) {
             fprintf(stderr, "%s\n", e.msg);
             die("--fit failed on logs pr_parse_logs read");
         }
@@ -297,8 +299,8 @@ static void check_facts(json_t *facts)
     pr_err e;
     if (pr_jdoc_parse("facts", text, strlen(text), &doc, &e) < 0)
         die("log_facts is not JSON");
-    pr_jcur root = pr_jdoc_root(doc);
-    pr_jcur fc = pr_jchild(&root, "log_facts");
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur fc = pr_jdoc_jchild(&root, "log_facts");
     if (pr_recfacts_check(&fc, &e) < 0) {
         fprintf(stderr, "%s\n%s\n", e.msg, text);
         die("log_facts fails the record's check");
@@ -312,7 +314,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6)
         return 0;
-    pr_json_init();
+    pr_jdoc_json_init();
     const uint8_t *h = data;
     const uint8_t *log = data + 6;
     size_t n = size - 6;
@@ -320,7 +322,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pr_err e;
     if (h[0] % profile_knobs() == PROFILE_CUSTOM) {
         size_t rl = h[5] < n ? h[5] : n;
-        if (pr_rule_parse("<fuzz rule>", (const char *)log, rl, &rule, &e) < 0)
+        if (rule_parse("<fuzz rule>", (const char *)log, rl, &rule, &e) < 0)
             return 0;
         log += rl;
         n -= rl;
@@ -349,28 +351,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (h[3] >> 7)
         memset(&args, 0, sizeof args);
     pr_parse_result res;
-    pr_parse_result_init(&res);
-    if (pr_parse_logs(rule, logs, nlogs, &args, &res, &e) < 0) {
+    parse_result_init(&res);
+    if (parse_logs(rule, logs, nlogs, &args, &res, &e) < 0) {
         /* Only the arguments may be refused; the message names an option. */
         if (!e.msg[0])
             die("an argument error without a message");
-        pr_parse_result_clear(&res);
-        pr_rule_free(rule);
+        parse_result_clear(&res);
+        rule_free(rule);
         return 0;
     }
     if (getenv("FUZZ_VERBOSE")) {
-        json_t *rjs = pr_rule_to_json(rule);
+        json_t *rjs = rule_to_json(rule);
         char *rj = json_dumps(rjs, JSON_COMPACT);
         json_decref(rjs);
-        fprintf(stderr, "rule %s -> %s %g %s\n", rj, res.failed ? res.fail_reason : "ok",
-                res.value, res.fail_detail ? res.fail_detail : "");
+        fprintf(stderr, "rule %s -> %s %g %s\n", rj, res.failed ? res.fail_reason : "ok", res.value,
+                res.fail_detail ? res.fail_detail : "");
         free(rj);
     }
     if (!res.failed && (!isfinite(res.value) || res.value < 0)) {
         fprintf(stderr, "value %g\n", res.value);
         die("a case that did not fail has a value that is not finite and >= 0");
     }
-    if (res.failed && !pr_str_in(res.fail_reason, pr_fail_reasons))
+    if (res.failed && !pr_record_str_in(res.fail_reason, pr_fail_reasons))
         die("an unknown failure reason");
     check_facts(res.log_facts);
     check_scan(rule, logs, nlogs, &args, &res);
@@ -391,14 +393,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rec.batch_size = args.batch_size;
     rec.seq_len = args.seq_len;
     rec.origin = pr_xstrdup("parsed");
-    pr_parse_to_record(rule, &res, &rec);
+    parse_to_record(rule, &res, &rec);
     char *text = pr_record_dumps(&rec);
     pr_jdoc *doc = NULL;
     if (pr_jdoc_parse("printed", text, strlen(text), &doc, &e) < 0) {
         fprintf(stderr, "%s\n%s", e.msg, text);
         die("the printed record is not JSON");
     }
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     pr_record back;
     pr_record_init(&back);
     if (pr_record_from_json(&root, &back, &e) < 0) {
@@ -409,7 +411,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pr_jdoc_free(doc);
     free(text);
     pr_record_clear(&rec);
-    pr_parse_result_clear(&res);
-    pr_rule_free(rule);
+    parse_result_clear(&res);
+    rule_free(rule);
     return 0;
 }

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abmodel.h"
-#include "comparisons.h"
-#include "compare_stats.h"
-#include "data.h"
+#include "1-load/comparisons.h"
+#include "1-load/data.h"
+#include "2-model/abmodel.h"
+#include "5-views/compare_stats.h"
+#include "5-views/page_compare.h"
 #include "gentest.h"
-#include "page_compare.h"
 #include "record.h"
 #include "testutil.h"
 
@@ -95,17 +95,18 @@ static pr_dataset *load(const char *dir)
 {
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     return d;
 }
 
-static abm_cmp *compare(const pr_dataset *d, const char *a, const char *b, cd_sel *sa, cd_sel *sb)
+static abmodel_cmp *compare(const pr_dataset *d, const char *a, const char *b, comparisons_sel *sa,
+                            comparisons_sel *sb)
 {
     pr_err err;
-    cr_assert(cd_sel_parse(a, sa, &err) == 0, "%s", err.msg);
-    cr_assert(cd_sel_parse(b, sb, &err) == 0, "%s", err.msg);
-    abm_cmp *c = NULL;
-    cr_assert(abm_build(d, sa, sb, 0.05, 0, &c, &err) == 0, "%s", err.msg);
+    cr_assert(comparisons_sel_parse(a, sa, &err) == 0, "%s", err.msg);
+    cr_assert(comparisons_sel_parse(b, sb, &err) == 0, "%s", err.msg);
+    abmodel_cmp *c = NULL;
+    cr_assert(abmodel_build(d, sa, sb, 0.05, 0, &c, &err) == 0, "%s", err.msg);
     return c;
 }
 
@@ -113,12 +114,12 @@ Test(ab_compare, hand_computed_three_against_three)
 {
     char *dir = ab_data();
     pr_dataset *d = load(dir);
-    cd_sel sa, sb;
-    abm_cmp *c = compare(d, "r_a", "r_*b", &sa, &sb);
+    comparisons_sel sa, sb;
+    abmodel_cmp *c = compare(d, "r_a", "r_*b", &sa, &sb);
     cr_assert_eq(c->refused, 0);
     cr_assert_eq(c->ncells, 1);
     cr_assert_eq(c->nonly, 0);
-    const abm_cell *x = &c->cells[0];
+    const abmodel_cell *x = &c->cells[0];
     cr_assert_eq(x->a.n, 3);
     cr_assert_eq(x->b.n, 3);
     cr_assert_float_eq(x->a.median, 102, 1e-12);
@@ -138,33 +139,36 @@ Test(ab_compare, hand_computed_three_against_three)
     cr_assert_str_eq(x->b.run->name, "r_b");
     /* the framework versions differ, and say so */
     char *diffs = json_dumps(c->diffs, JSON_COMPACT);
-    cr_assert(strstr(diffs, "\"what\":\"framework_version\",\"a\":\"1.a\",\"b\":\"1.b\""), "%s", diffs);
+    cr_assert(strstr(diffs, "\"what\":\"framework_version\",\"a\":\"1.a\",\"b\":\"1.b\""), "%s",
+              diffs);
     free(diffs);
     /* env:KEY=VALUE selects the run set whose records state it */
-    cd_sel se;
+    comparisons_sel se;
     pr_err err;
-    cr_assert(cd_sel_parse("env:framework_version=1.b", &se, &err) == 0);
-    cr_assert_eq(cd_sel_count(&se, d), 1);
-    cr_assert(cd_sel_run(&se, &d->runs[1]) && !cd_sel_run(&se, &d->runs[0]));
-    cd_sel_free(&se);
+    cr_assert(comparisons_sel_parse("env:framework_version=1.b", &se, &err) == 0);
+    cr_assert_eq(comparisons_sel_count(&se, d), 1);
+    cr_assert(comparisons_sel_run(&se, &d->runs[1]) && !comparisons_sel_run(&se, &d->runs[0]));
+    comparisons_sel_free(&se);
     /* B against A: the mirror image */
-    cd_sel sc, sd;
-    abm_cmp *m = compare(d, "r_b", "r_a", &sc, &sd);
+    comparisons_sel sc, sd;
+    abmodel_cmp *m = compare(d, "r_b", "r_a", &sc, &sd);
     cr_assert_float_eq(m->cells[0].r.ratio, 1 / 1.1, 1e-12);
     cr_assert_eq(m->cells[0].r.verdict, PR_AB_SLOWER);
     /* the CSV row */
     pr_buf csv = PR_BUF_INIT;
     page_compare_csv(c, &csv);
-    cr_assert(strstr(pr_buf_cstr(&csv), "\nToy,Fw,toy,fp32,64,1,1,3,102,3,112,1.1,1.05769230769,1.15,1,0.9,faster,,1,\n"),
-              "%s", pr_buf_cstr(&csv));
+    cr_assert(
+        strstr(pr_buf_cstr(&csv),
+               "\nToy,Fw,toy,fp32,64,1,1,3,102,3,112,1.1,1.05769230769,1.15,1,0.9,faster,,1,\n"),
+        "%s", pr_buf_cstr(&csv));
     pr_buf_free(&csv);
-    abm_free(c);
-    abm_free(m);
-    cd_sel_free(&sa);
-    cd_sel_free(&sb);
-    cd_sel_free(&sc);
-    cd_sel_free(&sd);
-    pr_data_free(d);
+    abmodel_free(c);
+    abmodel_free(m);
+    comparisons_sel_free(&sa);
+    comparisons_sel_free(&sb);
+    comparisons_sel_free(&sc);
+    comparisons_sel_free(&sd);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
@@ -173,14 +177,14 @@ Test(ab_compare, different_platforms_refused)
 {
     char *dir = ab_data();
     pr_dataset *d = load(dir);
-    cd_sel sa, sb;
-    abm_cmp *c = compare(d, "r_a", "r_c", &sa, &sb);
+    comparisons_sel sa, sb;
+    abmodel_cmp *c = compare(d, "r_a", "r_c", &sa, &sb);
     cr_assert_eq(c->refused, 1);
     cr_assert_eq(c->ncells, 0);
     cr_assert_eq(c->nonly, 2);
-    abm_free(c);
+    abmodel_free(c);
     /* the command line's path: an error naming both platforms */
-    pc_cli o = {"r_a", "r_c", NULL, 0, "csv", "zh", "templates", NULL, NULL, NULL};
+    page_compare_opts o = {"r_a", "r_c", NULL, 0, "csv", "zh", "templates", NULL, NULL, NULL};
     pr_buf text = PR_BUF_INIT;
     size_t slower = 0;
     pr_err err;
@@ -192,31 +196,32 @@ Test(ab_compare, different_platforms_refused)
     cr_assert_eq(page_compare_cli(d, &o, &text, NULL, NULL, &slower, &err), -1);
     cr_assert(strstr(err.msg, "selects no run set"), "%s", err.msg);
     pr_buf_free(&text);
-    cd_sel_free(&sa);
-    cd_sel_free(&sb);
-    pr_data_free(d);
+    comparisons_sel_free(&sa);
+    comparisons_sel_free(&sb);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
 
 Test(ab_compare, selectors)
 {
-    cd_sel s;
+    comparisons_sel s;
     pr_err err;
-    cr_assert(cd_sel_parse("published:NVIDIA DeepLearningExamples@2021-04-20", &s, &err) == 0);
+    cr_assert(comparisons_sel_parse("published:NVIDIA DeepLearningExamples@2021-04-20", &s, &err) ==
+              0);
     cr_assert_eq(s.kind, CD_SEL_PUBLISHED);
     cr_assert_str_eq(s.key, "NVIDIA DeepLearningExamples");
     cr_assert_str_eq(s.value, "2021-04-20");
-    cd_sel_free(&s);
-    cr_assert(cd_sel_parse("env:container.release=21.03", &s, &err) == 0);
+    comparisons_sel_free(&s);
+    cr_assert(comparisons_sel_parse("env:container.release=21.03", &s, &err) == 0);
     cr_assert_eq(s.kind, CD_SEL_ENV);
     cr_assert_str_eq(s.key, "container.release");
     cr_assert_str_eq(s.value, "21.03");
-    cd_sel_free(&s);
-    cr_assert(cd_sel_parse("env:nokey", &s, &err) == -1);
-    cr_assert(cd_sel_parse("published:x", &s, &err) == -1);
-    cr_assert(cd_sel_parse("runs/x", &s, &err) == -1);
-    cr_assert(cd_sel_parse("", &s, &err) == -1);
+    comparisons_sel_free(&s);
+    cr_assert(comparisons_sel_parse("env:nokey", &s, &err) == -1);
+    cr_assert(comparisons_sel_parse("published:x", &s, &err) == -1);
+    cr_assert(comparisons_sel_parse("runs/x", &s, &err) == -1);
+    cr_assert(comparisons_sel_parse("", &s, &err) == -1);
 }
 
 Test(ab_compare, declared_rendered_and_linked)
@@ -254,7 +259,7 @@ Test(ab_compare, declared_bad_field_named)
         " \"b\": \"r_b\"}\n");
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert_eq(data_load(dir, &d, &err), -1);
     cr_assert(strstr(err.msg, "comparisons/bad.json:3:") && strstr(err.msg, "a.selct"), "%s",
               err.msg);
     put(dir, "comparisons/bad.json",
@@ -262,7 +267,7 @@ Test(ab_compare, declared_bad_field_named)
         " \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
         " \"a\": \"r_a\",\n"
         " \"b\": \"r_nothing\"}\n");
-    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert_eq(data_load(dir, &d, &err), -1);
     cr_assert(strstr(err.msg, "comparisons/bad.json:4:") && strstr(err.msg, "selects no run set"),
               "%s", err.msg);
     put(dir, "comparisons/bad.json",
@@ -270,7 +275,7 @@ Test(ab_compare, declared_bad_field_named)
         " \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
         " \"a\": \"r_a\", \"b\": \"r_b\",\n"
         " \"delta\": 5}\n");
-    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert_eq(data_load(dir, &d, &err), -1);
     cr_assert(strstr(err.msg, "comparisons/bad.json:4:") && strstr(err.msg, "delta"), "%s",
               err.msg);
     rm_rf(dir);
@@ -281,8 +286,8 @@ Test(ab_compare, declared_bad_field_named)
  * change at step 7. */
 static void mark_unsteady(const char *dir, const char *run, int r)
 {
-    char *path = pr_xasprintf("%s/runs/%s/logs/index/clas_Toy_sp_bs64_fp32_1_r%d_speed", dir,
-                              run, r);
+    char *path =
+        pr_xasprintf("%s/runs/%s/logs/index/clas_Toy_sp_bs64_fp32_1_r%d_speed", dir, run, r);
     json_t *o = json_load_file(path, 0, NULL);
     cr_assert(o, "%s", path);
     json_object_set_new(o, "steady",
@@ -300,15 +305,15 @@ Test(ab_compare, unsteady_runs_are_not_judged)
     mark_unsteady(dir, "r_b", 2);
     mark_unsteady(dir, "r_b", 3);
     pr_dataset *d = load(dir);
-    cd_sel sa, sb;
-    abm_cmp *c = compare(d, "r_a", "r_b", &sa, &sb);
+    comparisons_sel sa, sb;
+    abmodel_cmp *c = compare(d, "r_a", "r_b", &sa, &sb);
     cr_assert_eq(c->ncells, 1);
-    const abm_cell *x = &c->cells[0];
+    const abmodel_cell *x = &c->cells[0];
     cr_expect_eq(x->gate, ABM_GATE_UNSTEADY);
     cr_expect_eq(x->b.nunsteady, 2);
     cr_expect_eq(c->counts[PR_AB_FASTER], 0, "faster from unsteady runs");
     cr_expect_eq(c->not_judged, 1);
-    cr_expect_not(abm_judged(c));
+    cr_expect_not(abmodel_judged(c));
     /* the ratio is still shown, the verdict says why */
     cr_expect_float_eq(x->r.ratio, 1.1, 1e-12);
     pr_buf csv = PR_BUF_INIT;
@@ -320,10 +325,10 @@ Test(ab_compare, unsteady_runs_are_not_judged)
     cr_expect(strstr(js, "\"verdict\":\"not_judged\",\"gate\":{\"why\":[\"unsteady\"]"), "%s", js);
     free(js);
     json_decref(j);
-    abm_free(c);
-    cd_sel_free(&sa);
-    cd_sel_free(&sb);
-    pr_data_free(d);
+    abmodel_free(c);
+    comparisons_sel_free(&sa);
+    comparisons_sel_free(&sb);
+    data_free(d);
     /* declared: the page names the runs and why; the index leaves it out */
     put(dir, "comparisons/toy-ab.json",
         "{\"perfrepro\": 1, \"title\": {\"zh\": \"玩具\", \"en\": \"Toy A/B\"},\n"
@@ -331,7 +336,8 @@ Test(ab_compare, unsteady_runs_are_not_judged)
     json_t *pages = gt_render(dir, "/tmp/perfrepro-ab-gate-out", 0);
     const char *en = gt_page(pages, "compare/toy-ab/README.en.md");
     cr_expect(strstr(en, "not judged: runs r2, r3 of B unsteady (r2: regime change at step 7, "
-                         "CV 62.0 %; r3: regime change at step 7, CV 62.0 %)"), "%s", en);
+                         "CV 62.0 %; r3: regime change at step 7, CV 62.0 %)"),
+              "%s", en);
     cr_expect(strstr(en, "No cell is judged"), "%s", en);
     cr_expect_not(strstr(gt_page(pages, "README.en.md"), "compare/toy-ab/"));
     json_decref(pages);
@@ -343,28 +349,28 @@ Test(ab_compare, ratio_beyond_declared_max_effect_is_implausible)
 {
     char *dir = ab_data();
     pr_dataset *d = load(dir);
-    cd_sel sa, sb;
+    comparisons_sel sa, sb;
     pr_err err;
-    cr_assert(cd_sel_parse("r_a", &sa, &err) == 0);
-    cr_assert(cd_sel_parse("r_b", &sb, &err) == 0);
-    abm_cmp *c = NULL;
-    cr_assert(abm_build(d, &sa, &sb, 0.05, 1.05, &c, &err) == 0, "%s", err.msg);
+    cr_assert(comparisons_sel_parse("r_a", &sa, &err) == 0);
+    cr_assert(comparisons_sel_parse("r_b", &sb, &err) == 0);
+    abmodel_cmp *c = NULL;
+    cr_assert(abmodel_build(d, &sa, &sb, 0.05, 1.05, &c, &err) == 0, "%s", err.msg);
     cr_expect_eq(c->cells[0].gate, ABM_GATE_IMPLAUSIBLE);
     cr_expect_eq(c->counts[PR_AB_FASTER], 0);
-    abm_free(c);
+    abmodel_free(c);
     /* within it: judged */
-    cr_assert(abm_build(d, &sa, &sb, 0.05, 2, &c, &err) == 0, "%s", err.msg);
+    cr_assert(abmodel_build(d, &sa, &sb, 0.05, 2, &c, &err) == 0, "%s", err.msg);
     cr_expect_eq(c->cells[0].gate, 0);
     cr_expect_eq(c->counts[PR_AB_FASTER], 1);
-    abm_free(c);
-    cr_expect_eq(abm_build(d, &sa, &sb, 0.05, 0.5, &c, &err), -1);
-    cd_sel_free(&sa);
-    cd_sel_free(&sb);
-    pr_data_free(d);
+    abmodel_free(c);
+    cr_expect_eq(abmodel_build(d, &sa, &sb, 0.05, 0.5, &c, &err), -1);
+    comparisons_sel_free(&sa);
+    comparisons_sel_free(&sb);
+    data_free(d);
     put(dir, "comparisons/bad.json",
         "{\"perfrepro\": 1, \"title\": {\"zh\": \"坏\", \"en\": \"bad\"},\n"
         " \"a\": \"r_a\", \"b\": \"r_b\",\n \"max_effect\": 1}\n");
-    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
+    cr_assert_eq(data_load(dir, &d, &err), -1);
     cr_expect(strstr(err.msg, "bad.json:3:") && strstr(err.msg, "max_effect"), "%s", err.msg);
     rm_rf(dir);
     free(dir);
@@ -377,8 +383,8 @@ Test(ab_compare, extreme_ratio_is_refused_not_faster)
     put_run(dir, "r_tiny", "toy", tiny, 3);
     put_run(dir, "r_huge", "toy", huge, 3);
     pr_dataset *d = load(dir);
-    cd_sel sa, sb;
-    abm_cmp *c = compare(d, "r_tiny", "r_huge", &sa, &sb);
+    comparisons_sel sa, sb;
+    abmodel_cmp *c = compare(d, "r_tiny", "r_huge", &sa, &sb);
     cr_assert_eq(c->ncells, 1);
     cr_expect_eq(c->cells[0].gate, ABM_GATE_RANGE);
     cr_expect_eq(c->counts[PR_AB_FASTER], 0);
@@ -386,10 +392,10 @@ Test(ab_compare, extreme_ratio_is_refused_not_faster)
     page_compare_csv(c, &csv);
     cr_expect(strstr(pr_buf_cstr(&csv), ",not_judged,,1,out_of_range\n"), "%s", pr_buf_cstr(&csv));
     pr_buf_free(&csv);
-    abm_free(c);
-    cd_sel_free(&sa);
-    cd_sel_free(&sb);
-    pr_data_free(d);
+    abmodel_free(c);
+    comparisons_sel_free(&sa);
+    comparisons_sel_free(&sb);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
@@ -398,7 +404,7 @@ Test(ab_compare, one_run_set_on_both_sides_refused)
 {
     char *dir = ab_data();
     pr_dataset *d = load(dir);
-    pc_cli o = {"r_a", "r_*", NULL, 0, "csv", "zh", "templates", NULL, NULL, NULL};
+    page_compare_opts o = {"r_a", "r_*", NULL, 0, "csv", "zh", "templates", NULL, NULL, NULL};
     pr_buf text = PR_BUF_INIT;
     size_t slower = 0;
     pr_err err;
@@ -409,13 +415,12 @@ Test(ab_compare, one_run_set_on_both_sides_refused)
     cr_expect(strstr(err.msg, "both select r_a"), "%s", err.msg);
     cr_expect_eq(text.len, 0);
     pr_buf_free(&text);
-    pr_data_free(d);
+    data_free(d);
     put(dir, "comparisons/self.json",
         "{\"perfrepro\": 1, \"title\": {\"zh\": \"自己\", \"en\": \"self\"},\n"
         " \"a\": \"r_a\",\n \"b\": \"r_a\"}\n");
-    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
-    cr_expect(strstr(err.msg, "self.json:3:") && strstr(err.msg, "both select r_a"), "%s",
-              err.msg);
+    cr_assert_eq(data_load(dir, &d, &err), -1);
+    cr_expect(strstr(err.msg, "self.json:3:") && strstr(err.msg, "both select r_a"), "%s", err.msg);
     rm_rf(dir);
     free(dir);
 }
@@ -428,9 +433,8 @@ Test(ab_compare, file_not_named_json_refused)
         " \"a\": \"r_a\", \"b\": \"r_b\"}\n");
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert_eq(pr_data_load(dir, &d, &err), -1);
-    cr_expect(strstr(err.msg, "comparisons/x.JSON") && strstr(err.msg, "NAME.json"), "%s",
-              err.msg);
+    cr_assert_eq(data_load(dir, &d, &err), -1);
+    cr_expect(strstr(err.msg, "comparisons/x.JSON") && strstr(err.msg, "NAME.json"), "%s", err.msg);
     rm_rf(dir);
     free(dir);
 }
@@ -444,17 +448,17 @@ static void sq_head(const compare_stats_env *e, pr_buf *out)
     (void)e;
     pr_buf_puts(out, "Ratio²");
 }
-static void sq_page(const compare_stats_env *e, const abm_cell *x, pr_buf *out)
+static void sq_page(const compare_stats_env *e, const abmodel_cell *x, pr_buf *out)
 {
     (void)e;
     pr_buf_printf(out, "%.2f", x->r.ratio * x->r.ratio);
 }
-static json_t *sq_json(const abm_cmp *c, const abm_cell *x)
+static json_t *sq_json(const abmodel_cmp *c, const abmodel_cell *x)
 {
     (void)c;
     return json_real(x->r.ratio * x->r.ratio);
 }
-static void sq_csv(const abm_cell *x, pr_buf *out)
+static void sq_csv(const abmodel_cell *x, pr_buf *out)
 {
     pr_buf_printf(out, ",%.2f", x->r.ratio * x->r.ratio);
 }
@@ -463,18 +467,23 @@ Test(ab_compare, a_statistic_is_one_row)
 {
     char *dir = ab_data();
     pr_dataset *d = load(dir);
-    cd_sel sa, sb;
-    abm_cmp *c = compare(d, "r_a", "r_b", &sa, &sb);
+    comparisons_sel sa, sb;
+    abmodel_cmp *c = compare(d, "r_a", "r_b", &sa, &sb);
     size_t n = compare_stats_count + 1;
-    compare_stat *t = calloc(n, sizeof *t);
+    compare_stats_stat *t = calloc(n, sizeof *t);
     memcpy(t, compare_stats, compare_stats_count * sizeof *t);
-    t[n - 1] = (compare_stat){.head = sq_head, .numeric = 1, .page = sq_page,
-                              .json_key = "ratio_sq", .json = sq_json, .csv_head = "ratio_sq",
-                              .csv = sq_csv, .csv_late = 3};
+    t[n - 1] = (compare_stats_stat){.head = sq_head,
+                                    .numeric = 1,
+                                    .page = sq_page,
+                                    .json_key = "ratio_sq",
+                                    .json = sq_json,
+                                    .csv_head = "ratio_sq",
+                                    .csv = sq_csv,
+                                    .csv_late = 3};
     lang l = {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}};
     pr_err err;
     cr_assert(lang_load(&l, "templates", &err) == 0, "%s", err.msg);
-    rm_world *w = rm_build(d, dir);
+    rmodel_world *w = rmodel_build(d, dir);
     compare_stats_env e = {w, &l, c, "", &err};
     /* the page: a head and a cell more, in the row's place */
     json_t *heads = compare_stats_heads(t, n, &e);
@@ -516,13 +525,13 @@ Test(ab_compare, a_statistic_is_one_row)
     json_decref(own);
     json_decref(heads);
     json_decref(cells);
-    rm_free(w);
+    rmodel_free(w);
     lang_free(&l);
     free(t);
-    abm_free(c);
-    cd_sel_free(&sa);
-    cd_sel_free(&sb);
-    pr_data_free(d);
+    abmodel_free(c);
+    comparisons_sel_free(&sa);
+    comparisons_sel_free(&sb);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
@@ -532,7 +541,7 @@ Test(ab_compare, a_statistic_is_one_row)
 Test(ab_compare, every_statistic_row_is_whole)
 {
     for (size_t i = 0; i < compare_stats_count; i++) {
-        const compare_stat *s = &compare_stats[i];
+        const compare_stats_stat *s = &compare_stats[i];
         cr_expect(s->page || s->json || s->csv, "row %zu writes nothing", i);
         cr_expect(!s->page == !(s->head || s->head_id), "row %zu: page cell and heading", i);
         cr_expect(!s->json == !s->json_key, "row %zu: JSON value and key", i);

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
 #include "gentest.h"
-#include "data.h"
+#include "testutil.h"
 
 #define COMMIT_A "0123456789abcdef0123456789abcdef01234567"
 #define COMMIT_B "fedcba9876543210fedcba9876543210fedcba98"
@@ -26,10 +26,9 @@ static json_t *bench(const char *name, const char *cpu, const char *commit)
         " s:[{s:s, s:f, s:f, s:f, s:i, s:f}, {s:s, s:f, s:f, s:f, s:i}]}",
         "perfrepro", 1, "benchmark", name, "title_zh", "基准", "title_en", "Bench", "date",
         "2026-12-01", "machine", "cpu_model", cpu, "cpu_count", 16, "os", "Debian GNU/Linux 12",
-        "kernel", "6.1.0", "command", "perfrepro-gen build", "unit", "ms", "higher_is_better",
-        0, "results", "tool", "perfrepro", "median", 40.0, "min", 39.0, "max", 44.0, "runs", 7,
-        "peak_rss_mb", 60.2, "tool", "peer", "median", 100.0, "min", 90.0, "max", 120.0, "runs",
-        7);
+        "kernel", "6.1.0", "command", "perfrepro-gen build", "unit", "ms", "higher_is_better", 0,
+        "results", "tool", "perfrepro", "median", 40.0, "min", 39.0, "max", 44.0, "runs", 7,
+        "peak_rss_mb", 60.2, "tool", "peer", "median", 100.0, "min", 90.0, "max", 120.0, "runs", 7);
     if (commit) {
         json_object_set_new(json_object_get(b, "machine"), "memory_mb", json_integer(15990));
         json_object_set_new(b, "commit", json_pack("{s:s, s:b}", "id", commit, "dirty", 0));
@@ -67,7 +66,7 @@ static char *load_error(const char *d)
 {
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert_eq(pr_data_load(d, &ds, &err), -1, "loading %s should fail", d);
+    cr_assert_eq(data_load(d, &ds, &err), -1, "loading %s should fail", d);
     return pr_xstrdup(err.msg);
 }
 
@@ -122,10 +121,10 @@ Test(bench, two_machines_and_a_file_without_commit_said)
     expect_all(en, want);
     cr_expect_null(strstr(en, "> - Commits:"), "one commit named: %s", en);
     char *zh = page(d, "README.md");
-    const char *want_zh[] = {"> **注意：本页的基准并非都在同一台机器、同一个提交上测得",
-                             "> - 测量机器：2 台不同的机器",
-                             "> - 未在指定的提交上重新测量（其文件没有记录提交）：2 项基准中的 1 项",
-                             "- 提交：未在指定的提交上重新测量（本文件没有记录提交）\n", NULL};
+    const char *want_zh[] = {
+        "> **注意：本页的基准并非都在同一台机器、同一个提交上测得", "> - 测量机器：2 台不同的机器",
+        "> - 未在指定的提交上重新测量（其文件没有记录提交）：2 项基准中的 1 项",
+        "- 提交：未在指定的提交上重新测量（本文件没有记录提交）\n", NULL};
     expect_all(zh, want_zh);
     free(en);
     free(zh);
@@ -236,11 +235,11 @@ Test(bench, old_files_load)
     put_bench(d, "a", bench("a", "AMD EPYC", NULL));
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert_eq(pr_data_load(d, &ds, &err), 0, "%s", err.msg);
+    cr_assert_eq(data_load(d, &ds, &err), 0, "%s", err.msg);
     cr_expect_null(ds->benches[0].commit);
     cr_expect_eq(ds->benches[0].machine.memory_mb, 0);
     cr_expect_eq(ds->benches[0].results[0].runs, 7);
-    pr_data_free(ds);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }

@@ -16,11 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "4-charts/chart.h"
+#include "4-charts/chart_int.h"
+#include "base/md.h"
 #include "buf.h"
-#include "chart.h"
-#include "chart_int.h"
 #include "err.h"
-#include "md.h"
 
 #define W 720
 #define H 400
@@ -29,19 +29,19 @@
 
 static pr_chart *scaling_chart(void)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "ResNet50 v1.5 吞吐扩展 (images/s)", "GPU 数量",
-                               "吞吐 (images/s)");
-    pr_chart_set_lang(c, PR_CHART_LANG_ZH);
-    int s = pr_chart_add_series(c, "本次测量 (PyTorch, FP16)", PR_CHART_SOLID);
-    int pub = pr_chart_add_series(c, "公开数据 (NVIDIA)", PR_CHART_HOLLOW_MARKERS);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "ResNet50 v1.5 吞吐扩展 (images/s)", "GPU 数量",
+                            "吞吐 (images/s)");
+    chart_set_lang(c, PR_CHART_LANG_ZH);
+    int s = chart_add_series(c, "本次测量 (PyTorch, FP16)", PR_CHART_SOLID);
+    int pub = chart_add_series(c, "公开数据 (NVIDIA)", PR_CHART_HOLLOW_MARKERS);
     static const double x[] = {1, 2, 4, 8, 16, 32};
     static const double y[] = {347.12, 604.11, 899.41, 1404.55, 2384.3, 5552.77};
     static const double yp[] = {380, 740, 1450, 2850, 5500, 10600};
     for (int i = 0; i < 6; i++) {
-        pr_chart_add_point(c, s, x[i], y[i]);
-        pr_chart_add_point(c, pub, x[i], yp[i]);
+        chart_add_point(c, s, x[i], y[i]);
+        chart_add_point(c, pub, x[i], yp[i]);
     }
-    pr_chart_add_ideal(c, 1, 347.12);
+    chart_add_ideal(c, 1, 347.12);
     return c;
 }
 
@@ -49,38 +49,38 @@ static pr_chart *scaling_chart(void)
  * OOM unless with_value. */
 static pr_chart *bar_chart(int with_value)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_BARS, "框架对比 (images/s)", "GPU 数量", "吞吐 (images/s)");
-    int a = pr_chart_add_series(c, "PyTorch", PR_CHART_SOLID);
-    int b = pr_chart_add_series(c, "TensorFlow", PR_CHART_SOLID);
-    pr_chart_add_category(c, "1");
-    pr_chart_add_category(c, "8");
-    pr_chart_add_category(c, "32");
-    pr_chart_set_bar(c, a, 0, 347.12);
-    pr_chart_set_bar(c, a, 1, 1404.55);
-    pr_chart_set_bar(c, a, 2, 5552.77);
-    pr_chart_set_bar(c, b, 0, 330.5);
+    pr_chart *c = chart_new(PR_CHART_BARS, "框架对比 (images/s)", "GPU 数量", "吞吐 (images/s)");
+    int a = chart_add_series(c, "PyTorch", PR_CHART_SOLID);
+    int b = chart_add_series(c, "TensorFlow", PR_CHART_SOLID);
+    chart_add_category(c, "1");
+    chart_add_category(c, "8");
+    chart_add_category(c, "32");
+    chart_set_bar(c, a, 0, 347.12);
+    chart_set_bar(c, a, 1, 1404.55);
+    chart_set_bar(c, a, 2, 5552.77);
+    chart_set_bar(c, b, 0, 330.5);
     if (with_value)
-        pr_chart_set_bar(c, b, 1, 1300);
+        chart_set_bar(c, b, 1, 1300);
     else
-        pr_chart_set_bar_state(c, b, 1, "OOM");
-    pr_chart_set_bar(c, b, 2, 5100.2);
+        chart_set_bar_state(c, b, 1, "OOM");
+    chart_set_bar(c, b, 2, 5100.2);
     return c;
 }
 
 static pr_chart *bytes_chart(void)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "NCCL all-reduce 总线带宽 (8 GPUs)",
-                               "消息大小 (bytes)", "总线带宽 (GB/s)");
-    pr_chart_set_x_bytes(c, 1);
-    int nv = pr_chart_add_series(c, "NVLink", PR_CHART_SOLID);
-    int pcie = pr_chart_add_series(c, "PCIe", PR_CHART_DASHED);
-    int pub = pr_chart_add_series(c, "公开数据", PR_CHART_HOLLOW_MARKERS | PR_CHART_NO_LINE);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "NCCL all-reduce 总线带宽 (8 GPUs)",
+                            "消息大小 (bytes)", "总线带宽 (GB/s)");
+    chart_set_x_bytes(c, 1);
+    int nv = chart_add_series(c, "NVLink", PR_CHART_SOLID);
+    int pcie = chart_add_series(c, "PCIe", PR_CHART_DASHED);
+    int pub = chart_add_series(c, "公开数据", PR_CHART_HOLLOW_MARKERS | PR_CHART_NO_LINE);
     for (int k = 3; k <= 33; k++) {
         double x = ldexp(1, k);
-        pr_chart_add_point(c, nv, x, 230.0 * x / (x + 4e6));
-        pr_chart_add_point(c, pcie, x, 22.0 * x / (x + 1e6));
+        chart_add_point(c, nv, x, 230.0 * x / (x + 4e6));
+        chart_add_point(c, pcie, x, 22.0 * x / (x + 1e6));
         if (k % 4 == 1)
-            pr_chart_add_point(c, pub, x, 240.0 * x / (x + 3e6));
+            chart_add_point(c, pub, x, 240.0 * x / (x + 3e6));
     }
     return c;
 }
@@ -114,7 +114,8 @@ static cairo_surface_t *decode_png(const pr_buf *png)
 static uint32_t pixel(cairo_surface_t *sf, int x, int y)
 {
     const unsigned char *d = cairo_image_surface_get_data(sf);
-    const uint32_t *row = (const uint32_t *)(const void *)(d + (size_t)y * cairo_image_surface_get_stride(sf));
+    const uint32_t *row =
+        (const uint32_t *)(const void *)(d + (size_t)y * cairo_image_surface_get_stride(sf));
     return row[x] & 0xffffff;
 }
 
@@ -168,7 +169,7 @@ static int pred_not_white(uint32_t p, uint32_t unused)
 static void render_png_ok(const pr_chart *c, int w, int h, pr_buf *out)
 {
     pr_err err = {{0}};
-    int rc = pr_chart_render_png(c, w, h, out, &err);
+    int rc = chart_render_png(c, w, h, out, &err);
     cr_assert_eq(rc, 0, "render_png: %s", err.msg);
     cr_assert_gt(out->len, 8u);
 }
@@ -176,7 +177,7 @@ static void render_png_ok(const pr_chart *c, int w, int h, pr_buf *out)
 static void render_svg_ok(const pr_chart *c, int w, int h, pr_buf *out)
 {
     pr_err err = {{0}};
-    int rc = pr_chart_render_svg(c, w, h, out, &err);
+    int rc = chart_render_svg(c, w, h, out, &err);
     cr_assert_eq(rc, 0, "render_svg: %s", err.msg);
     cr_assert_gt(out->len, 8u);
 }
@@ -191,9 +192,9 @@ static uint32_t be32(const unsigned char *p)
 Test(chart, fonts_available)
 {
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_check_fonts(&err), 0, "%s", err.msg);
+    cr_assert_eq(chart_check_fonts(&err), 0, "%s", err.msg);
     /* remembered: a second call is free and still 0 */
-    cr_assert_eq(pr_chart_check_fonts(&err), 0);
+    cr_assert_eq(chart_check_fonts(&err), 0);
 }
 
 Test(chart, chinese_title_has_no_unknown_glyphs)
@@ -216,40 +217,40 @@ Test(chart, chinese_title_has_no_unknown_glyphs)
     pr_buf png = PR_BUF_INIT;
     render_png_ok(c, W, H, &png);
     pr_buf_free(&png);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, undrawable_label_fails_instead_of_boxes)
 {
     /* U+0378 is unassigned: no font has a glyph for it */
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "title \xCD\xB8", "x", "y");
-    int s = pr_chart_add_series(c, "s", 0);
-    pr_chart_add_point(c, s, 1, 1);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "title \xCD\xB8", "x", "y");
+    int s = chart_add_series(c, "s", 0);
+    chart_add_point(c, s, 1, 1);
     pr_buf out = PR_BUF_INIT;
     pr_buf_puts(&out, "keep");
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_render_png(c, W, H, &out, &err), -1);
+    cr_assert_eq(chart_render_png(c, W, H, &out, &err), -1);
     cr_assert(strstr(err.msg, "fonts-noto-cjk"), "%s", err.msg);
     cr_assert_str_eq(pr_buf_cstr(&out), "keep", "out changed on failure");
-    cr_assert_eq(pr_chart_render_svg(c, W, H, &out, &err), -1);
+    cr_assert_eq(chart_render_svg(c, W, H, &out, &err), -1);
     cr_assert_str_eq(pr_buf_cstr(&out), "keep");
     pr_buf_free(&out);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, invalid_utf8_label_fails)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_BARS, "t", "x", "y");
-    pr_chart_add_series(c, "bad \xff\xfe", 0);
-    pr_chart_add_category(c, "1");
-    pr_chart_set_bar(c, 0, 0, 1);
+    pr_chart *c = chart_new(PR_CHART_BARS, "t", "x", "y");
+    chart_add_series(c, "bad \xff\xfe", 0);
+    chart_add_category(c, "1");
+    chart_set_bar(c, 0, 0, 1);
     pr_buf out = PR_BUF_INIT;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_render_png(c, W, H, &out, &err), -1);
+    cr_assert_eq(chart_render_png(c, W, H, &out, &err), -1);
     cr_assert(strstr(err.msg, "UTF-8"), "%s", err.msg);
     cr_assert_eq(out.len, 0u);
     pr_buf_free(&out);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* Each Criterion test runs in a fresh process, so fontconfig is not yet
@@ -271,18 +272,19 @@ Test(chart, missing_cjk_font_is_an_error)
     int fd = mkstemp(path);
     cr_assert_geq(fd, 0);
     FILE *f = fdopen(fd, "w");
-    fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n"
-               "<fontconfig><dir>%s</dir></fontconfig>\n",
+    fprintf(f,
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n"
+            "<fontconfig><dir>%s</dir></fontconfig>\n",
             dir);
     fclose(f);
     setenv("FONTCONFIG_FILE", path, 1);
 
     pr_err err = {{0}};
-    int rc = pr_chart_check_fonts(&err);
+    int rc = chart_check_fonts(&err);
     pr_chart *c = scaling_chart();
     pr_buf out = PR_BUF_INIT;
     pr_err err2 = {{0}};
-    int rc2 = pr_chart_render_png(c, W, H, &out, &err2);
+    int rc2 = chart_render_png(c, W, H, &out, &err2);
     unlink(path);
     cr_assert_eq(rc, -1, "check_fonts passed without the CJK font");
     cr_assert(strstr(err.msg, "fonts-noto-cjk"), "%s", err.msg);
@@ -291,7 +293,7 @@ Test(chart, missing_cjk_font_is_an_error)
     cr_assert(strstr(err2.msg, "fonts-noto-cjk"), "%s", err2.msg);
     cr_assert_eq(out.len, 0u);
     pr_buf_free(&out);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* ---------------------------------------------------------------- PNG */
@@ -303,7 +305,7 @@ Test(chart, png_header_and_size)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         pr_buf png = PR_BUF_INIT;
         pr_err err = {{0}};
-        int rc = pr_chart_render_png(c, sizes[i][0], sizes[i][1], &png, &err);
+        int rc = chart_render_png(c, sizes[i][0], sizes[i][1], &png, &err);
         if (sizes[i][0] == 100) {
             /* too small for these labels: an error, not a mess */
             if (rc != 0) {
@@ -325,7 +327,7 @@ Test(chart, png_header_and_size)
         cairo_surface_destroy(sf);
         pr_buf_free(&png);
     }
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, png_is_appended)
@@ -340,7 +342,7 @@ Test(chart, png_is_appended)
     cr_assert_eq(memcmp(out.data + 6, alone.data, alone.len), 0);
     pr_buf_free(&out);
     pr_buf_free(&alone);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, bad_sizes_are_errors)
@@ -348,25 +350,25 @@ Test(chart, bad_sizes_are_errors)
     pr_chart *c = scaling_chart();
     pr_buf out = PR_BUF_INIT;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_render_png(c, 0, 400, &out, &err), -1);
+    cr_assert_eq(chart_render_png(c, 0, 400, &out, &err), -1);
     cr_assert(strstr(err.msg, "size"), "%s", err.msg);
-    cr_assert_eq(pr_chart_render_png(c, 720, -5, &out, &err), -1);
-    cr_assert_eq(pr_chart_render_svg(c, 50, 50, &out, &err), -1);
-    cr_assert_eq(pr_chart_render_png(c, 100000, 400, &out, &err), -1);
+    cr_assert_eq(chart_render_png(c, 720, -5, &out, &err), -1);
+    cr_assert_eq(chart_render_svg(c, 50, 50, &out, &err), -1);
+    cr_assert_eq(chart_render_png(c, 100000, 400, &out, &err), -1);
     cr_assert_eq(out.len, 0u);
     pr_buf_free(&out);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, plot_area_is_drawn)
 {
     pr_chart *c = scaling_chart();
-    pr_chart *e = pr_chart_new(PR_CHART_LINE_LOG2X, "ResNet50 v1.5 吞吐扩展 (images/s)", "GPU 数量",
-                               "吞吐 (images/s)");
-    pr_chart_add_series(e, "本次测量 (PyTorch, FP16)", PR_CHART_SOLID);
+    pr_chart *e = chart_new(PR_CHART_LINE_LOG2X, "ResNet50 v1.5 吞吐扩展 (images/s)", "GPU 数量",
+                            "吞吐 (images/s)");
+    chart_add_series(e, "本次测量 (PyTorch, FP16)", PR_CHART_SOLID);
     double x, y, w, h;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
     /* the plot area is most of the image */
     cr_assert_gt(w, W * 0.6);
     cr_assert_gt(h, H * 0.5);
@@ -400,8 +402,8 @@ Test(chart, plot_area_is_drawn)
     cairo_surface_destroy(sb);
     pr_buf_free(&a);
     pr_buf_free(&b);
-    pr_chart_free(c);
-    pr_chart_free(e);
+    chart_free(c);
+    chart_free(e);
 }
 
 Test(chart, bar_gap_draws_no_bar)
@@ -409,9 +411,9 @@ Test(chart, bar_gap_draws_no_bar)
     pr_chart *gap = bar_chart(0), *full = bar_chart(1);
     double x, y, w, h;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_plot_area(gap, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_plot_area(gap, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
     double x2, y2, w2, h2;
-    cr_assert_eq(pr_chart_plot_area(full, W, H, &x2, &y2, &w2, &h2, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_plot_area(full, W, H, &x2, &y2, &w2, &h2, &err), 0, "%s", err.msg);
     cr_assert(x == x2 && y == y2 && w == w2 && h == h2, "same layout expected");
 
     pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
@@ -436,8 +438,8 @@ Test(chart, bar_gap_draws_no_bar)
     cairo_surface_destroy(sb);
     pr_buf_free(&a);
     pr_buf_free(&b);
-    pr_chart_free(gap);
-    pr_chart_free(full);
+    chart_free(gap);
+    chart_free(full);
 }
 
 /* -------------------------------------------------------- determinism */
@@ -459,7 +461,7 @@ Test(chart, same_bytes_twice_in_one_process)
         pr_buf_free(&p2);
         pr_buf_free(&s1);
         pr_buf_free(&s2);
-        pr_chart_free(charts[i]);
+        chart_free(charts[i]);
     }
 }
 
@@ -468,10 +470,10 @@ static void render_both(pr_buf *out)
     pr_chart *c = scaling_chart();
     render_png_ok(c, W, H, out);
     render_svg_ok(c, W, H, out);
-    pr_chart_free(c);
+    chart_free(c);
     c = bar_chart(0);
     render_png_ok(c, W, H, out);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, same_bytes_in_two_processes)
@@ -486,11 +488,11 @@ Test(chart, same_bytes_in_two_processes)
         pr_buf b = PR_BUF_INIT;
         pr_err err;
         pr_chart *c = scaling_chart();
-        int ok = pr_chart_render_png(c, W, H, &b, &err) == 0 &&
-                 pr_chart_render_svg(c, W, H, &b, &err) == 0;
-        pr_chart_free(c);
+        int ok =
+            chart_render_png(c, W, H, &b, &err) == 0 && chart_render_svg(c, W, H, &b, &err) == 0;
+        chart_free(c);
         c = bar_chart(0);
-        ok = ok && pr_chart_render_png(c, W, H, &b, &err) == 0;
+        ok = ok && chart_render_png(c, W, H, &b, &err) == 0;
         for (size_t off = 0; ok && off < b.len;) {
             ssize_t n = write(fds[1], b.data + off, b.len - off);
             if (n <= 0)
@@ -538,7 +540,7 @@ Test(chart, svg_is_svg_of_the_size)
     cr_assert(strstr(s, "rgb(0%,44.705882%,69.803922%)") || strstr(s, "rgb(0%,44.7"),
               "no Okabe-Ito blue in the SVG");
     pr_buf_free(&svg);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* The text content of every <text> element in svg, XML entities decoded,
@@ -554,8 +556,10 @@ static char *svg_words(const char *svg, int *ntext)
         cr_assert(e, "unclosed <text>");
         (*ntext)++;
         for (const char *q = b + 1; q < e; q++) {
-            static const struct { const char *ent; char c; } ents[] = {
-                {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}};
+            static const struct {
+                const char *ent;
+                char c;
+            } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}};
             size_t k = 0;
             while (k < 4 && strncmp(q, ents[k].ent, strlen(ents[k].ent)) != 0)
                 k++;
@@ -588,24 +592,28 @@ static void assert_words_in(const char *words, const char *label)
  * searchable, and a bar chart is a few KB (it was 200 KB of paths). */
 Test(chart, svg_words_are_text)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_BARS, "框架对比 <A&B> \"x\"", "GPU 数量",
-                               "吞吐 (images/s)");
-    int a = pr_chart_add_series(c, "PyTorch & 公开", PR_CHART_SOLID);
-    int b = pr_chart_add_series(c, "TensorFlow", PR_CHART_SOLID);
-    pr_chart_add_category(c, "1");
-    pr_chart_add_category(c, "8 卡");
-    pr_chart_set_bar(c, a, 0, 347.12);
-    pr_chart_set_bar(c, a, 1, 1404.55);
-    pr_chart_set_bar(c, b, 0, 330.5);
-    pr_chart_set_bar_state(c, b, 1, "OOM");
+    pr_chart *c = chart_new(PR_CHART_BARS, "框架对比 <A&B> \"x\"", "GPU 数量", "吞吐 (images/s)");
+    int a = chart_add_series(c, "PyTorch & 公开", PR_CHART_SOLID);
+    int b = chart_add_series(c, "TensorFlow", PR_CHART_SOLID);
+    chart_add_category(c, "1");
+    chart_add_category(c, "8 卡");
+    chart_set_bar(c, a, 0, 347.12);
+    chart_set_bar(c, a, 1, 1404.55);
+    chart_set_bar(c, b, 0, 330.5);
+    chart_set_bar_state(c, b, 1, "OOM");
     pr_buf svg = PR_BUF_INIT;
     render_svg_ok(c, W, H, &svg);
     const char *s = pr_buf_cstr(&svg);
     int ntext = 0;
     char *words = svg_words(s, &ntext);
     cr_assert_gt(ntext, 5, "%d <text> elements", ntext);
-    static const char *const labels[] = {"框架对比 <A&B> \"x\"", "GPU 数量", "吞吐 (images/s)",
-                                         "PyTorch & 公开", "TensorFlow", "8 卡", "OOM"};
+    static const char *const labels[] = {"框架对比 <A&B> \"x\"",
+                                         "GPU 数量",
+                                         "吞吐 (images/s)",
+                                         "PyTorch & 公开",
+                                         "TensorFlow",
+                                         "8 卡",
+                                         "OOM"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         assert_words_in(words, labels[i]);
     cr_assert_null(strstr(s, "<symbol"), "glyph outlines in the SVG");
@@ -616,7 +624,7 @@ Test(chart, svg_words_are_text)
     cr_assert_lt(svg.len, 40 * 1024, "bar chart SVG is %zu bytes", svg.len);
     free(words);
     pr_buf_free(&svg);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* A line chart's series, ticks and ideal-line label are text as well. */
@@ -627,14 +635,14 @@ Test(chart, svg_line_chart_words_are_text)
     render_svg_ok(c, W, H, &svg);
     int ntext = 0;
     char *words = svg_words(pr_buf_cstr(&svg), &ntext);
-    static const char *const labels[] = {"ResNet50 v1.5 吞吐扩展 (images/s)", "本次测量 (PyTorch, FP16)",
-                                         "公开数据 (NVIDIA)", "32"};
+    static const char *const labels[] = {"ResNet50 v1.5 吞吐扩展 (images/s)",
+                                         "本次测量 (PyTorch, FP16)", "公开数据 (NVIDIA)", "32"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         assert_words_in(words, labels[i]);
     cr_assert_lt(svg.len, 40 * 1024, "line chart SVG is %zu bytes", svg.len);
     free(words);
     pr_buf_free(&svg);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* The PNG and the SVG show the same words: the drawing on an image surface
@@ -647,10 +655,10 @@ Test(chart, png_and_svg_show_the_same_words)
         pr_buf svg = PR_BUF_INIT, rec = PR_BUF_INIT;
         render_svg_ok(charts[i], W, H, &svg);
         cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
-        ch_svgtext_attach(sf, &rec);
+        chart_svgtext_attach(sf, &rec);
         cairo_t *cr = cairo_create(sf);
         pr_err err;
-        cr_assert_eq(ch_render_on(charts[i], cr, W, H, &err), 0, "%s", err.msg);
+        cr_assert_eq(chart_render_on(charts[i], cr, W, H, &err), 0, "%s", err.msg);
         cairo_destroy(cr);
         cairo_surface_destroy(sf);
         cr_assert_gt(rec.len, 0, "the image drawing shows no text");
@@ -658,7 +666,7 @@ Test(chart, png_and_svg_show_the_same_words)
                   "chart %zu: the SVG's text is not the PNG's:\n%s", i, pr_buf_cstr(&rec));
         pr_buf_free(&svg);
         pr_buf_free(&rec);
-        pr_chart_free(charts[i]);
+        chart_free(charts[i]);
     }
 }
 
@@ -673,7 +681,7 @@ static void render_all(const pr_chart *c)
     pr_buf_clear(&b);
     render_svg_ok(c, W, H, &b);
     pr_buf_free(&b);
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(alt && *alt);
     cr_assert_null(strchr(alt, '\n'));
     free(alt);
@@ -681,61 +689,61 @@ static void render_all(const pr_chart *c)
 
 Test(chart, empty_charts)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
     render_all(c);
-    pr_chart_add_series(c, "nothing", 0);
+    chart_add_series(c, "nothing", 0);
     render_all(c);
-    pr_chart_free(c);
-    c = pr_chart_new(PR_CHART_BARS, "", "", "");
+    chart_free(c);
+    c = chart_new(PR_CHART_BARS, "", "", "");
     render_all(c);
-    pr_chart_add_category(c, "1");
+    chart_add_category(c, "1");
     render_all(c);
-    pr_chart_add_series(c, "s", 0);
+    chart_add_series(c, "s", 0);
     render_all(c); /* a category, a series, no value */
-    pr_chart_set_bar_state(c, 0, 0, NULL);
+    chart_set_bar_state(c, 0, 0, NULL);
     render_all(c);
-    pr_chart_free(c);
-    pr_chart_free(NULL);
+    chart_free(c);
+    chart_free(NULL);
 }
 
 Test(chart, single_point_and_single_bar)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "one", "GPUs", "images/s");
-    int s = pr_chart_add_series(c, "s", 0);
-    pr_chart_add_point(c, s, 1, 100);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "one", "GPUs", "images/s");
+    int s = chart_add_series(c, "s", 0);
+    chart_add_point(c, s, 1, 100);
     render_all(c);
-    pr_chart_free(c);
-    c = pr_chart_new(PR_CHART_LINE_LOG2X, "one", "GPUs", "images/s");
-    s = pr_chart_add_series(c, "s", PR_CHART_HOLLOW_MARKERS);
-    pr_chart_add_point(c, s, 8, 0);
+    chart_free(c);
+    c = chart_new(PR_CHART_LINE_LOG2X, "one", "GPUs", "images/s");
+    s = chart_add_series(c, "s", PR_CHART_HOLLOW_MARKERS);
+    chart_add_point(c, s, 8, 0);
     render_all(c);
-    pr_chart_free(c);
-    c = pr_chart_new(PR_CHART_BARS, "one", "GPUs", "images/s");
-    pr_chart_add_series(c, "s", 0);
-    pr_chart_add_category(c, "1");
-    pr_chart_set_bar(c, 0, 0, 0);
+    chart_free(c);
+    c = chart_new(PR_CHART_BARS, "one", "GPUs", "images/s");
+    chart_add_series(c, "s", 0);
+    chart_add_category(c, "1");
+    chart_set_bar(c, 0, 0, 0);
     render_all(c);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, bad_values_are_skipped)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "bad", "GPUs", "images/s");
-    int s = pr_chart_add_series(c, "s", 0);
-    pr_chart_add_point(c, s, NAN, 1);
-    pr_chart_add_point(c, s, 1, NAN);
-    pr_chart_add_point(c, s, INFINITY, 1);
-    pr_chart_add_point(c, s, 2, INFINITY);
-    pr_chart_add_point(c, s, 2, -INFINITY);
-    pr_chart_add_point(c, s, 4, -5);
-    pr_chart_add_point(c, s, 0, 5);  /* 0 on a log axis */
-    pr_chart_add_point(c, s, -2, 5);
-    pr_chart_add_point(c, 7, 1, 1);  /* no such series */
-    pr_chart_add_point(c, -1, 1, 1);
-    pr_chart_add_ideal(c, 0, 1);
-    pr_chart_add_ideal(c, NAN, 1);
-    pr_chart_add_ideal(c, 1, -1);
-    char *alt = pr_chart_alt_text(c);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "bad", "GPUs", "images/s");
+    int s = chart_add_series(c, "s", 0);
+    chart_add_point(c, s, NAN, 1);
+    chart_add_point(c, s, 1, NAN);
+    chart_add_point(c, s, INFINITY, 1);
+    chart_add_point(c, s, 2, INFINITY);
+    chart_add_point(c, s, 2, -INFINITY);
+    chart_add_point(c, s, 4, -5);
+    chart_add_point(c, s, 0, 5); /* 0 on a log axis */
+    chart_add_point(c, s, -2, 5);
+    chart_add_point(c, 7, 1, 1); /* no such series */
+    chart_add_point(c, -1, 1, 1);
+    chart_add_ideal(c, 0, 1);
+    chart_add_ideal(c, NAN, 1);
+    chart_add_ideal(c, 1, -1);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "No data"), "%s", alt);
     cr_assert_null(strstr(alt, "ideal"), "%s", alt);
     free(alt);
@@ -743,114 +751,116 @@ Test(chart, bad_values_are_skipped)
     /* the skipped points left nothing coloured in the plot area */
     double x, y, w, h;
     pr_err err;
-    cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0);
+    cr_assert_eq(chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0);
     pr_buf b = PR_BUF_INIT;
     render_png_ok(c, W, H, &b);
     cairo_surface_t *sf = decode_png(&b);
     cr_assert_eq(count_in(sf, x + 2, y + 2, x + w - 2, y + h - 2, pred_colour, 0), 0);
     cairo_surface_destroy(sf);
     pr_buf_free(&b);
-    pr_chart_free(c);
+    chart_free(c);
 
-    c = pr_chart_new(PR_CHART_BARS, "bad", "GPUs", "images/s");
-    pr_chart_add_series(c, "s", 0);
-    pr_chart_add_category(c, "1");
-    pr_chart_add_category(c, "2");
-    pr_chart_set_bar(c, 0, 0, NAN);
-    pr_chart_set_bar(c, 0, 1, -3);
-    pr_chart_set_bar(c, 0, 5, 3);  /* no such category */
-    pr_chart_set_bar(c, 3, 0, 3);  /* no such series */
-    pr_chart_set_bar_state(c, 0, 9, "x");
+    c = chart_new(PR_CHART_BARS, "bad", "GPUs", "images/s");
+    chart_add_series(c, "s", 0);
+    chart_add_category(c, "1");
+    chart_add_category(c, "2");
+    chart_set_bar(c, 0, 0, NAN);
+    chart_set_bar(c, 0, 1, -3);
+    chart_set_bar(c, 0, 5, 3); /* no such category */
+    chart_set_bar(c, 3, 0, 3); /* no such series */
+    chart_set_bar_state(c, 0, 9, "x");
     render_all(c);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, huge_and_tiny_values)
 {
     static const double ys[] = {1e300, DBL_MAX, 1e-300, 5e-324, 1e15, 123456789.0, 0.003};
     for (size_t i = 0; i < sizeof ys / sizeof ys[0]; i++) {
-        pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "huge", "x", "y");
-        int s = pr_chart_add_series(c, "s", 0);
-        pr_chart_add_point(c, s, 1, ys[i] / 2);
-        pr_chart_add_point(c, s, 2, ys[i]);
-        pr_chart_add_ideal(c, 1, ys[i] / 2);
+        pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "huge", "x", "y");
+        int s = chart_add_series(c, "s", 0);
+        chart_add_point(c, s, 1, ys[i] / 2);
+        chart_add_point(c, s, 2, ys[i]);
+        chart_add_ideal(c, 1, ys[i] / 2);
         render_all(c);
-        pr_chart_free(c);
-        c = pr_chart_new(PR_CHART_BARS, "huge", "x", "y");
-        pr_chart_add_series(c, "s", 0);
-        pr_chart_add_category(c, "a");
-        pr_chart_set_bar(c, 0, 0, ys[i]);
+        chart_free(c);
+        c = chart_new(PR_CHART_BARS, "huge", "x", "y");
+        chart_add_series(c, "s", 0);
+        chart_add_category(c, "a");
+        chart_set_bar(c, 0, 0, ys[i]);
         render_all(c);
-        pr_chart_free(c);
+        chart_free(c);
     }
     /* x over the whole double range */
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "wide", "x", "y");
-    int s = pr_chart_add_series(c, "s", 0);
-    pr_chart_add_point(c, s, 5e-324, 1);
-    pr_chart_add_point(c, s, 1, 2);
-    pr_chart_add_point(c, s, DBL_MAX, 3);
-    pr_chart_add_ideal(c, DBL_MAX, 1);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "wide", "x", "y");
+    int s = chart_add_series(c, "s", 0);
+    chart_add_point(c, s, 5e-324, 1);
+    chart_add_point(c, s, 1, 2);
+    chart_add_point(c, s, DBL_MAX, 3);
+    chart_add_ideal(c, DBL_MAX, 1);
     render_all(c);
-    pr_chart_set_x_bytes(c, 1);
+    chart_set_x_bytes(c, 1);
     render_all(c);
-    pr_chart_free(c);
-    c = pr_chart_new(PR_CHART_LINE_LOG2X, "ideal only", "x", "y");
-    pr_chart_add_ideal(c, DBL_MAX, 1e300);
+    chart_free(c);
+    c = chart_new(PR_CHART_LINE_LOG2X, "ideal only", "x", "y");
+    chart_add_ideal(c, DBL_MAX, 1e300);
     render_all(c);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, many_points_series_and_categories)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "many", "x", "y");
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "many", "x", "y");
     for (int k = 0; k < 12; k++) {
         char name[32];
         snprintf(name, sizeof name, "series %d", k);
-        int s = pr_chart_add_series(c, name, k % 4 == 3 ? PR_CHART_HOLLOW_MARKERS : k % 2);
+        int s = chart_add_series(c, name, k % 4 == 3 ? PR_CHART_HOLLOW_MARKERS : k % 2);
         for (int i = 0; i < 2000; i++)
-            pr_chart_add_point(c, s, 1 + i * 0.5, (double)(i * (k + 1)));
+            chart_add_point(c, s, 1 + i * 0.5, (double)(i * (k + 1)));
     }
     render_all(c);
-    pr_chart_free(c);
-    c = pr_chart_new(PR_CHART_BARS, "many", "x", "y");
+    chart_free(c);
+    c = chart_new(PR_CHART_BARS, "many", "x", "y");
     for (int k = 0; k < 40; k++) {
         char name[32];
         snprintf(name, sizeof name, "c%d", k);
-        pr_chart_add_category(c, name);
+        chart_add_category(c, name);
     }
     for (int s = 0; s < 9; s++) {
-        pr_chart_add_series(c, "framework with a rather long name", s % 2 ? PR_CHART_HOLLOW_MARKERS : 0);
+        chart_add_series(c, "framework with a rather long name",
+                         s % 2 ? PR_CHART_HOLLOW_MARKERS : 0);
         for (int k = 0; k < 40; k++) {
             if ((k + s) % 7 == 0)
-                pr_chart_set_bar_state(c, s, k, "未测");
+                chart_set_bar_state(c, s, k, "未测");
             else
-                pr_chart_set_bar(c, s, k, k * 10.0 + s);
+                chart_set_bar(c, s, k, k * 10.0 + s);
         }
     }
     render_all(c);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart, long_labels_and_unsorted_points)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X,
-                               "一个非常非常长的标题，用来检查换行是否正常工作，而不会超出图片的宽度；"
-                               "A very long English title that also has to wrap to the next line",
-                               "GPU 数量 (a long axis label with units, GPUs)",
-                               "吞吐 (images/s), a long axis label that has to wrap as well");
-    int s = pr_chart_add_series(c, "a legend entry with a label so long that it must be cut or "
-                                   "wrapped to fit in the width of the chart at all, really",
-                                0);
-    pr_chart_add_point(c, s, 32, 5);
-    pr_chart_add_point(c, s, 1, 1);
-    pr_chart_add_point(c, s, 4, 3);
-    pr_chart_add_point(c, s, 4, 2);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X,
+                            "一个非常非常长的标题，用来检查换行是否正常工作，而不会超出图片的宽度；"
+                            "A very long English title that also has to wrap to the next line",
+                            "GPU 数量 (a long axis label with units, GPUs)",
+                            "吞吐 (images/s), a long axis label that has to wrap as well");
+    int s = chart_add_series(c,
+                             "a legend entry with a label so long that it must be cut or "
+                             "wrapped to fit in the width of the chart at all, really",
+                             0);
+    chart_add_point(c, s, 32, 5);
+    chart_add_point(c, s, 1, 1);
+    chart_add_point(c, s, 4, 3);
+    chart_add_point(c, s, 4, 2);
     render_all(c);
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     /* first and last by x, whatever the order added */
     cr_assert(strstr(alt, "1 at x=1 to 5 at x=32"), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* Labels of any length from data: wrapped text stops at two lines with an
@@ -866,29 +876,29 @@ Test(chart, very_long_labels_are_ellipsized)
     for (int i = 0; i < 600; i++)
         lines[i] = i % 2 ? '\n' : 'x';
     lines[600] = '\0';
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, big, big, big);
-    int a = pr_chart_add_series(c, big, 0);
-    int b = pr_chart_add_series(c, lines, PR_CHART_HOLLOW_MARKERS);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, big, big, big);
+    int a = chart_add_series(c, big, 0);
+    int b = chart_add_series(c, lines, PR_CHART_HOLLOW_MARKERS);
     for (int g = 1; g <= 32; g *= 2) {
-        pr_chart_add_point(c, a, g, 100.0 * g);
-        pr_chart_add_point(c, b, g, 90.0 * g);
+        chart_add_point(c, a, g, 100.0 * g);
+        chart_add_point(c, b, g, 90.0 * g);
     }
-    pr_chart_add_ideal(c, 1, 100);
+    chart_add_ideal(c, 1, 100);
     double x, y, w, h;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
     cr_expect_gt(h, H * 0.2, "the labels left a plot %.0f px high", h);
     cr_expect_gt(w, W * 0.5, "the labels left a plot %.0f px wide", w);
     render_all(c);
-    pr_chart_free(c);
+    chart_free(c);
 
-    c = pr_chart_new(PR_CHART_BARS, lines, NULL, NULL);
-    pr_chart_add_series(c, big, 0);
-    pr_chart_add_category(c, lines);
-    pr_chart_set_bar(c, 0, 0, 1);
-    pr_chart_set_bar_state(c, 0, 0, lines);
+    c = chart_new(PR_CHART_BARS, lines, NULL, NULL);
+    chart_add_series(c, big, 0);
+    chart_add_category(c, lines);
+    chart_set_bar(c, 0, 0, 1);
+    chart_set_bar_state(c, 0, 0, lines);
     render_all(c);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* When labels still leave no room (a hundred long legend entries), the
@@ -898,19 +908,19 @@ Test(chart, too_small_names_what_took_the_room)
     char label[301];
     memset(label, 'M', 300);
     label[300] = '\0';
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
     for (int i = 0; i < 100; i++) {
-        int s = pr_chart_add_series(c, label, 0);
-        pr_chart_add_point(c, s, 1, i + 1.0);
+        int s = chart_add_series(c, label, 0);
+        chart_add_point(c, s, 1, i + 1.0);
     }
     pr_buf out = PR_BUF_INIT;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_render_svg(c, W, H, &out, &err), -1);
+    cr_assert_eq(chart_render_svg(c, W, H, &out, &err), -1);
     cr_expect(strstr(err.msg, "too small for the chart's labels") && strstr(err.msg, "legend 100"),
               "%s", err.msg);
     cr_expect_eq(out.len, 0);
     pr_buf_free(&out);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* ----------------------------------------------------------- alt text */
@@ -918,7 +928,7 @@ Test(chart, too_small_names_what_took_the_room)
 Test(chart, alt_text_describes_the_chart)
 {
     pr_chart *c = scaling_chart();
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "ResNet50 v1.5 吞吐扩展 (images/s)"), "%s", alt);
     cr_assert(strstr(alt, "本次测量 (PyTorch, FP16)"), "%s", alt);
     cr_assert(strstr(alt, "公开数据 (NVIDIA)"), "%s", alt);
@@ -926,27 +936,27 @@ Test(chart, alt_text_describes_the_chart)
     cr_assert(strstr(alt, "5552.77"), "%s", alt);
     cr_assert(strstr(alt, "理想线性扩展"), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 
     c = bar_chart(0);
-    alt = pr_chart_alt_text(c);
+    alt = chart_alt_text(c);
     cr_assert(strstr(alt, "Bar chart: 框架对比 (images/s)."), "%s", alt);
     cr_assert(strstr(alt, "TensorFlow: 1 = 330.5, 8 = OOM, 32 = 5100.2."), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 
     c = bytes_chart();
-    alt = pr_chart_alt_text(c);
+    alt = chart_alt_text(c);
     cr_assert(strstr(alt, "log2 scale, 8 to 8G"), "%s", alt);
     free(alt);
-    pr_chart_set_ideal_label(c, "ideal");
-    pr_chart_free(c);
+    chart_set_ideal_label(c, "ideal");
+    chart_free(c);
 
-    c = pr_chart_new(PR_CHART_BARS, "t\nwith newline", NULL, NULL);
-    alt = pr_chart_alt_text(c);
+    c = chart_new(PR_CHART_BARS, "t\nwith newline", NULL, NULL);
+    alt = chart_alt_text(c);
     cr_assert_null(strchr(alt, '\n'), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* ------------------------------------------- what the charts may claim */
@@ -955,21 +965,21 @@ Test(chart, alt_text_describes_the_chart)
  * at 2, 4 or 16. */
 static pr_chart *sparse_scaling(int ylog)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "sparse", "GPUs", "samples/s");
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "sparse", "GPUs", "samples/s");
     if (ylog)
-        pr_chart_set_y_log(c, 1);
-    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
-    pr_chart_add_point(c, s, 1, 7.76);
-    pr_chart_add_point(c, s, 8, 41.31);
-    pr_chart_add_point(c, s, 32, 199.53);
-    pr_chart_add_ideal(c, 1, 7.76);
+        chart_set_y_log(c, 1);
+    int s = chart_add_series(c, "measured", PR_CHART_SOLID);
+    chart_add_point(c, s, 1, 7.76);
+    chart_add_point(c, s, 8, 41.31);
+    chart_add_point(c, s, 32, 199.53);
+    chart_add_ideal(c, 1, 7.76);
     return c;
 }
 
 static void map_ok(const pr_chart *c, double x, double y, double *px, double *py)
 {
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_map_point(c, W, H, x, y, px, py, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_map_point(c, W, H, x, y, px, py, &err), 0, "%s", err.msg);
 }
 
 /* Log-log axes: ideal linear scaling y = y1 x is a straight line, checked
@@ -997,11 +1007,11 @@ Test(chart, loglog_ideal_is_straight)
     map_ok(lin, 4, 4 * 7.76, &lx, &l2);
     cr_assert_gt(fabs((l2 - l1) - (l1 - l0)), 1);
     /* the alt text says so */
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "Y axis: samples/s, log scale"), "%s", alt);
     free(alt);
-    pr_chart_free(lin);
-    pr_chart_free(c);
+    chart_free(lin);
+    chart_free(c);
 }
 
 /* Blue (series 0) pixels in the columns strictly between x = a and x = b. */
@@ -1011,7 +1021,7 @@ static long blue_between(const pr_chart *c, double a, double b)
     map_ok(c, a, 1, &xa, &y);
     map_ok(c, b, 1, &xb, &y);
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_plot_area(c, W, H, &px, &py, &pw, &ph, &err), 0);
+    cr_assert_eq(chart_plot_area(c, W, H, &px, &py, &pw, &ph, &err), 0);
     pr_buf png = PR_BUF_INIT;
     render_png_ok(c, W, H, &png);
     cairo_surface_t *sf = decode_png(&png);
@@ -1027,47 +1037,50 @@ static long blue_between(const pr_chart *c, double a, double b)
  * joined by the series' line. */
 Test(chart, no_line_across_missing_data)
 {
-    pr_chart *d = pr_chart_new(PR_CHART_LINE_LOG2X, "dense", "GPUs", "samples/s");
-    pr_chart_set_y_log(d, 1);
-    int ds = pr_chart_add_series(d, "measured", PR_CHART_SOLID);
+    pr_chart *d = chart_new(PR_CHART_LINE_LOG2X, "dense", "GPUs", "samples/s");
+    chart_set_y_log(d, 1);
+    int ds = chart_add_series(d, "measured", PR_CHART_SOLID);
     for (int g = 1; g <= 32; g *= 2)
-        pr_chart_add_point(d, ds, g, g == 1 ? 7.76 : g == 8 ? 41.31 : g == 32 ? 199.53
-                                                            : 7.76 * g * 0.9);
+        chart_add_point(d, ds, g,
+                        g == 1    ? 7.76
+                        : g == 8  ? 41.31
+                        : g == 32 ? 199.53
+                                  : 7.76 * g * 0.9);
     long solid = blue_between(d, 1, 8);
-    pr_chart_free(d);
+    chart_free(d);
     pr_chart *c = sparse_scaling(1);
     long dotted = blue_between(c, 1, 8);
     cr_assert_gt(dotted, 0, "one run set's points 1 and 8 GPUs apart are not joined");
     cr_assert_lt(dotted * 2, solid, "1 and 8 GPUs joined by a line (%ld vs %ld pixels)", dotted,
                  solid);
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "Dotted lines join points of one run set"), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
     c = sparse_scaling(1);
-    pr_chart_add_point_full(c, 0, 64, 390, NULL, 1, 0);
+    chart_add_point_full(c, 0, 64, 390, NULL, 1, 0);
     cr_assert_eq(blue_between(c, 32, 64), 0, "a line or dots join two run sets");
-    pr_chart_free(c);
+    chart_free(c);
 
-    c = pr_chart_new(PR_CHART_LINE_LOG2X, "gap", "GPUs", "samples/s");
-    pr_chart_set_y_log(c, 1);
-    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
+    c = chart_new(PR_CHART_LINE_LOG2X, "gap", "GPUs", "samples/s");
+    chart_set_y_log(c, 1);
+    int s = chart_add_series(c, "measured", PR_CHART_SOLID);
     for (int g = 1; g <= 32; g *= 2)
         if (g != 8)
-            pr_chart_add_point(c, s, g, 10.0 * g);
+            chart_add_point(c, s, g, 10.0 * g);
     cr_assert_gt(blue_between(c, 1, 2), 20, "neighbours are not joined");
-    pr_chart_add_gap(c, s, 3);
+    chart_add_gap(c, s, 3);
     cr_assert_eq(blue_between(c, 2, 4), 0, "a line crosses the gap at 3");
     cr_assert_gt(blue_between(c, 16, 32), 20);
-    pr_chart_free(c);
+    chart_free(c);
 
     /* a reference line (no markers) joins its ends */
-    c = pr_chart_new(PR_CHART_LINE_LOG2X, "peak", "bytes", "GB/s");
-    s = pr_chart_add_series(c, "peak", PR_CHART_DASHED | PR_CHART_NO_MARKERS);
-    pr_chart_add_point(c, s, 1024, 100);
-    pr_chart_add_point(c, s, 1 << 30, 100);
+    c = chart_new(PR_CHART_LINE_LOG2X, "peak", "bytes", "GB/s");
+    s = chart_add_series(c, "peak", PR_CHART_DASHED | PR_CHART_NO_MARKERS);
+    chart_add_point(c, s, 1024, 100);
+    chart_add_point(c, s, 1 << 30, 100);
     cr_assert_gt(blue_between(c, 1 << 12, 1 << 28), 20, "the peak line is missing");
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* The legend names only what is drawn. */
@@ -1076,18 +1089,18 @@ Test(chart, no_legend_entry_without_data)
     double x, y, w, h;
     pr_err err = {{0}};
     for (int bars = 0; bars < 2; bars++) {
-        pr_chart *c = pr_chart_new(bars ? PR_CHART_BARS : PR_CHART_LINE_LOG2X, "t", "x", "y");
-        int a = pr_chart_add_series(c, "has data", PR_CHART_SOLID);
-        int b = pr_chart_add_series(c, "nothing", PR_CHART_SOLID); /* vermillion */
+        pr_chart *c = chart_new(bars ? PR_CHART_BARS : PR_CHART_LINE_LOG2X, "t", "x", "y");
+        int a = chart_add_series(c, "has data", PR_CHART_SOLID);
+        int b = chart_add_series(c, "nothing", PR_CHART_SOLID); /* vermillion */
         (void)b;
         if (bars) {
-            pr_chart_add_category(c, "1");
-            pr_chart_set_bar(c, a, 0, 5);
+            chart_add_category(c, "1");
+            chart_set_bar(c, a, 0, 5);
         } else {
-            pr_chart_add_point(c, a, 1, 5);
-            pr_chart_add_point(c, a, 2, 9);
+            chart_add_point(c, a, 1, 5);
+            chart_add_point(c, a, 2, 9);
         }
-        cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+        cr_assert_eq(chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
         pr_buf png = PR_BUF_INIT;
         render_png_ok(c, W, H, &png);
         cairo_surface_t *sf = decode_png(&png);
@@ -1096,20 +1109,20 @@ Test(chart, no_legend_entry_without_data)
                      "a legend entry for a series without data (%s)", bars ? "bars" : "lines");
         cairo_surface_destroy(sf);
         pr_buf_free(&png);
-        pr_chart_free(c);
+        chart_free(c);
     }
     /* an ideal line with no data beyond its base is neither drawn nor named */
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
-    int s = pr_chart_add_series(c, "one", PR_CHART_SOLID);
-    pr_chart_add_point(c, s, 1, 5);
-    pr_chart_add_ideal(c, 1, 5);
-    char *alt = pr_chart_alt_text(c);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
+    int s = chart_add_series(c, "one", PR_CHART_SOLID);
+    chart_add_point(c, s, 1, 5);
+    chart_add_ideal(c, 1, 5);
+    char *alt = chart_alt_text(c);
     cr_assert_null(strstr(alt, "ideal"), "%s", alt);
     free(alt);
     /* the same pixels as without the ideal line */
-    pr_chart *bare = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
-    s = pr_chart_add_series(bare, "one", PR_CHART_SOLID);
-    pr_chart_add_point(bare, s, 1, 5);
+    pr_chart *bare = chart_new(PR_CHART_LINE_LOG2X, "t", "x", "y");
+    s = chart_add_series(bare, "one", PR_CHART_SOLID);
+    chart_add_point(bare, s, 1, 5);
     pr_buf p1 = PR_BUF_INIT, p2 = PR_BUF_INIT;
     render_png_ok(c, W, H, &p1);
     render_png_ok(bare, W, H, &p2);
@@ -1117,37 +1130,37 @@ Test(chart, no_legend_entry_without_data)
               "an ideal line with nothing beyond its base changed the chart");
     pr_buf_free(&p1);
     pr_buf_free(&p2);
-    pr_chart_free(bare);
-    pr_chart_free(c);
+    chart_free(bare);
+    chart_free(c);
 }
 
 /* The alt text reads the figures the tables print: PR_DECIMALS_VALUE with
- * the tables' rounding (pr_md_number), published figures as printed. */
+ * the tables' rounding (md_number), published figures as printed. */
 Test(chart, alt_numbers_as_the_tables)
 {
     static const double v[] = {747.295, 11548.5, 13.8666, 2.675};
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "t", "GPUs", "y");
-    pr_chart_set_decimals(c, PR_DECIMALS_VALUE);
-    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
-    int p = pr_chart_add_series(c, "published", PR_CHART_HOLLOW_MARKERS);
-    pr_chart_add_point(c, s, 1, v[0]);
-    pr_chart_add_point(c, s, 32, v[1]);
-    pr_chart_add_point_text(c, p, 1, 61, "61.0");
-    pr_chart_add_point_text(c, p, 8, 428, "428");
-    pr_chart_add_ideal(c, 1, v[0]);
-    pr_chart *b = pr_chart_new(PR_CHART_BARS, "t", "GPUs", "y");
-    pr_chart_set_decimals(b, PR_DECIMALS_VALUE);
-    pr_chart_add_series(b, "fw", PR_CHART_SOLID);
-    pr_chart_add_category(b, "1");
-    pr_chart_add_category(b, "8");
-    pr_chart_set_bar(b, 0, 0, v[2]);
-    pr_chart_set_bar_text(b, 0, 1, v[1] / 8, "11548.50 (1443.56 per GPU)");
-    char *alt = pr_chart_alt_text(c), *balt = pr_chart_alt_text(b);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "t", "GPUs", "y");
+    chart_set_decimals(c, PR_DECIMALS_VALUE);
+    int s = chart_add_series(c, "measured", PR_CHART_SOLID);
+    int p = chart_add_series(c, "published", PR_CHART_HOLLOW_MARKERS);
+    chart_add_point(c, s, 1, v[0]);
+    chart_add_point(c, s, 32, v[1]);
+    chart_add_point_text(c, p, 1, 61, "61.0");
+    chart_add_point_text(c, p, 8, 428, "428");
+    chart_add_ideal(c, 1, v[0]);
+    pr_chart *b = chart_new(PR_CHART_BARS, "t", "GPUs", "y");
+    chart_set_decimals(b, PR_DECIMALS_VALUE);
+    chart_add_series(b, "fw", PR_CHART_SOLID);
+    chart_add_category(b, "1");
+    chart_add_category(b, "8");
+    chart_set_bar(b, 0, 0, v[2]);
+    chart_set_bar_text(b, 0, 1, v[1] / 8, "11548.50 (1443.56 per GPU)");
+    char *alt = chart_alt_text(c), *balt = chart_alt_text(b);
     for (int i = 0; i < 3; i++) {
         pr_buf want = PR_BUF_INIT;
-        pr_md_number(&want, v[i], PR_DECIMALS_VALUE);
-        cr_assert(strstr(i == 2 ? balt : alt, pr_buf_cstr(&want)), "no %s in %s", pr_buf_cstr(&want),
-                  i == 2 ? balt : alt);
+        md_number(&want, v[i], PR_DECIMALS_VALUE);
+        cr_assert(strstr(i == 2 ? balt : alt, pr_buf_cstr(&want)), "no %s in %s",
+                  pr_buf_cstr(&want), i == 2 ? balt : alt);
         pr_buf_free(&want);
     }
     cr_assert(strstr(alt, "747.30 at x=1 to 11548.50 at x=32"), "%s", alt);
@@ -1157,8 +1170,8 @@ Test(chart, alt_numbers_as_the_tables)
     cr_assert(strstr(balt, "1 = 13.87, 8 = 11548.50 (1443.56 per GPU)."), "%s", balt);
     free(alt);
     free(balt);
-    pr_chart_free(c);
-    pr_chart_free(b);
+    chart_free(c);
+    chart_free(b);
 }
 
 /* Ink box of the non-white pixels in a rectangle: height. */
@@ -1179,15 +1192,15 @@ static int ink_height(cairo_surface_t *sf, double x0, double y0, double x1, doub
  * word as the x axis label has at least its height. */
 Test(chart, state_labels_as_large_as_axis_labels)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_BARS, NULL, "OOM", NULL);
-    pr_chart_add_series(c, "a", PR_CHART_SOLID);
-    pr_chart_add_category(c, "1");
-    pr_chart_add_category(c, "8");
-    pr_chart_set_bar(c, 0, 0, 100);
-    pr_chart_set_bar_state(c, 0, 1, "OOM");
+    pr_chart *c = chart_new(PR_CHART_BARS, NULL, "OOM", NULL);
+    chart_add_series(c, "a", PR_CHART_SOLID);
+    chart_add_category(c, "1");
+    chart_add_category(c, "8");
+    chart_set_bar(c, 0, 0, 100);
+    chart_set_bar_state(c, 0, 1, "OOM");
     double x, y, w, h;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_plot_area(c, W, H, &x, &y, &w, &h, &err), 0, "%s", err.msg);
     pr_buf png = PR_BUF_INIT;
     render_png_ok(c, W, H, &png);
     cairo_surface_t *sf = decode_png(&png);
@@ -1200,7 +1213,7 @@ Test(chart, state_labels_as_large_as_axis_labels)
     cr_assert_geq(state, axis, "state label %d px high, axis label %d px", state, axis);
     cairo_surface_destroy(sf);
     pr_buf_free(&png);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* ------------------------------------------------------------ samples */
@@ -1218,10 +1231,11 @@ static void write_file(const char *dir, const char *name, const pr_buf *b)
 Test(chart, samples)
 {
     const char *dir = getenv("PR_CHART_SAMPLES");
-    pr_chart *charts[] = {scaling_chart(), bar_chart(0), bytes_chart(),
-                          pr_chart_new(PR_CHART_LINE_LOG2X, "无数据的图", "GPU 数量", "吞吐 (images/s)"),
-                          sparse_scaling(1)};
-    pr_chart_set_lang(charts[3], PR_CHART_LANG_ZH);
+    pr_chart *charts[] = {
+        scaling_chart(), bar_chart(0), bytes_chart(),
+        chart_new(PR_CHART_LINE_LOG2X, "无数据的图", "GPU 数量", "吞吐 (images/s)"),
+        sparse_scaling(1)};
+    chart_set_lang(charts[3], PR_CHART_LANG_ZH);
     static const char *const names[] = {"chart_scaling", "chart_bars", "chart_bytes", "chart_empty",
                                         "chart_loglog_sparse"};
     for (size_t i = 0; i < 5; i++) {
@@ -1237,6 +1251,6 @@ Test(chart, samples)
         }
         pr_buf_free(&png);
         pr_buf_free(&svg);
-        pr_chart_free(charts[i]);
+        chart_free(charts[i]);
     }
 }

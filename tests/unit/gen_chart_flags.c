@@ -1,6 +1,6 @@
 /* Unit tests of gen/chart*.c's flagged figures (badge, legend entry, alt
  * text), run sets (no line joins two), the reference level of an
- * efficiency chart, and pr_chart_has_segments: SVG content, PNG pixels
+ * efficiency chart, and chart_has_segments: SVG content, PNG pixels
  * and alt text. */
 #include <cairo.h>
 #include <criterion/criterion.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "4-charts/chart.h"
 #include "buf.h"
-#include "chart.h"
 #include "err.h"
 
 #define W 720
@@ -40,7 +40,7 @@ static cairo_surface_t *render_png(const pr_chart *c)
 {
     pr_buf png = PR_BUF_INIT;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_render_png(c, W, H, &png, &err), 0, "render_png: %s", err.msg);
+    cr_assert_eq(chart_render_png(c, W, H, &png, &err), 0, "render_png: %s", err.msg);
     reader r = {&png, 0};
     cairo_surface_t *sf = cairo_image_surface_create_from_png_stream(read_buf, &r);
     cr_assert_eq(cairo_surface_status(sf), CAIRO_STATUS_SUCCESS);
@@ -52,7 +52,7 @@ static char *render_svg(const pr_chart *c)
 {
     pr_buf svg = PR_BUF_INIT;
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_render_svg(c, W, H, &svg, &err), 0, "render_svg: %s", err.msg);
+    cr_assert_eq(chart_render_svg(c, W, H, &svg, &err), 0, "render_svg: %s", err.msg);
     return pr_buf_detach(&svg);
 }
 
@@ -92,29 +92,29 @@ static size_t count_str(const char *hay, const char *needle)
 static void map_ok(const pr_chart *c, double x, double y, double *px, double *py)
 {
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_map_point(c, W, H, x, y, px, py, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_map_point(c, W, H, x, y, px, py, &err), 0, "%s", err.msg);
 }
 
 static void plot_ok(const pr_chart *c, double *x, double *y, double *w, double *h)
 {
     pr_err err = {{0}};
-    cr_assert_eq(pr_chart_plot_area(c, W, H, x, y, w, h, &err), 0, "%s", err.msg);
+    cr_assert_eq(chart_plot_area(c, W, H, x, y, w, h, &err), 0, "%s", err.msg);
 }
 
 /* ResNet50 PyTorch on V100-16GB as DLPerf printed it: 1070.37 at 8 GPUs
  * is below 4 GPUs' figure (flagged) when flag. */
 static pr_chart *dlperf(int flag, pr_chart_lang lang)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "ResNet50 PyTorch", "GPUs",
-                               "Throughput (images/s)");
-    pr_chart_set_lang(c, lang);
-    pr_chart_set_y_log(c, 1);
-    int s = pr_chart_add_series(c, "published (DLPerf)", PR_CHART_SOLID);
+    pr_chart *c =
+        chart_new(PR_CHART_LINE_LOG2X, "ResNet50 PyTorch", "GPUs", "Throughput (images/s)");
+    chart_set_lang(c, lang);
+    chart_set_y_log(c, 1);
+    int s = chart_add_series(c, "published (DLPerf)", PR_CHART_SOLID);
     static const double x[] = {1, 4, 8, 16, 32};
     static const double y[] = {306.35, 1079.19, 1070.37, 2093.53, 4119.84};
     static const char *const t[] = {"306.35", "1079.19", "1070.37", "2093.53", "4119.84"};
     for (int i = 0; i < 5; i++)
-        pr_chart_add_point_full(c, s, x[i], y[i], t[i], 0, flag && x[i] == 8);
+        chart_add_point_full(c, s, x[i], y[i], t[i], 0, flag && x[i] == 8);
     return c;
 }
 
@@ -141,7 +141,7 @@ Test(chart_flags, flagged_point_has_badge_legend_and_alt_text)
     cr_assert_eq(count_near(img, qx - 10, qy - 30, qx + 10, qy + 10, FLAG_RGB), 0);
     cr_assert_eq(count_near(pimg, 0, 0, W, H, FLAG_RGB), 0);
     /* The alt text names the figure as the table prints it. */
-    char *alt = pr_chart_alt_text(flagged), *palt = pr_chart_alt_text(plain);
+    char *alt = chart_alt_text(flagged), *palt = chart_alt_text(plain);
     cr_assert(strstr(alt, "Flagged (see the table's footnote ❗): published (DLPerf) at x=8: "
                           "1070.37."),
               "%s", alt);
@@ -152,30 +152,30 @@ Test(chart_flags, flagged_point_has_badge_legend_and_alt_text)
     free(palt);
     free(sp);
     free(sf);
-    pr_chart_free(plain);
-    pr_chart_free(flagged);
+    chart_free(plain);
+    chart_free(flagged);
 }
 
 Test(chart_flags, flagged_alt_text_in_chinese)
 {
     pr_chart *c = dlperf(1, PR_CHART_LANG_ZH);
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "存疑（见表格脚注 ❗）：published (DLPerf) x=8 时 1070.37。"), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* A flag on a point at the top of the plot still shows (not clipped). */
 Test(chart_flags, badge_of_top_point_is_drawn)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
-    int s = pr_chart_add_series(c, "a", PR_CHART_SOLID);
-    pr_chart_add_point(c, s, 1, 10);
-    pr_chart_add_point_flagged(c, s, 2, 20, "20");
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
+    int s = chart_add_series(c, "a", PR_CHART_SOLID);
+    chart_add_point(c, s, 1, 10);
+    chart_add_point_flagged(c, s, 2, 20, "20");
     cairo_surface_t *img = render_png(c);
     cr_assert_gt(count_near(img, 0, 0, W, H, FLAG_RGB), 80);
     cairo_surface_destroy(img);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* --------------------------------------------------------- flagged bars */
@@ -184,23 +184,23 @@ Test(chart_flags, badge_of_top_point_is_drawn)
  * 32 GPUs is 178.7 % efficient (flagged). */
 static pr_chart *deeplab_bars(int flag)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_BARS, "DeepLabV3+ FP32 BS=4", "GPUs",
-                               "Throughput per GPU (samples/s)");
-    pr_chart_set_flag_label(c, "flagged: see the table's footnote");
-    int m = pr_chart_add_series(c, "mmsegmentation (parsed)", PR_CHART_SOLID);
-    int mp = pr_chart_add_series(c, "mmsegmentation (published)", PR_CHART_HOLLOW_MARKERS);
-    int p = pr_chart_add_series(c, "Paddle (parsed)", PR_CHART_SOLID);
-    pr_chart_add_category(c, "1×1 GPUs");
-    pr_chart_add_category(c, "1×8 GPUs");
-    pr_chart_add_category(c, "4×32 GPUs");
-    pr_chart_set_bar_text(c, m, 0, 4.252, "4.25");
-    pr_chart_set_bar_text(c, m, 1, 3.206, "25.65 (3.21 per GPU)");
-    pr_chart_set_bar_text(c, mp, 2, 243 / 32.0, "243 (7.59 per GPU)");
-    pr_chart_set_bar_text(c, p, 0, 6.136, "6.14");
-    pr_chart_set_bar_text(c, p, 1, 5.549, "44.39 (5.55 per GPU)");
-    pr_chart_set_bar_text(c, p, 2, 5.461, "174.74 (5.46 per GPU)");
+    pr_chart *c =
+        chart_new(PR_CHART_BARS, "DeepLabV3+ FP32 BS=4", "GPUs", "Throughput per GPU (samples/s)");
+    chart_set_flag_label(c, "flagged: see the table's footnote");
+    int m = chart_add_series(c, "mmsegmentation (parsed)", PR_CHART_SOLID);
+    int mp = chart_add_series(c, "mmsegmentation (published)", PR_CHART_HOLLOW_MARKERS);
+    int p = chart_add_series(c, "Paddle (parsed)", PR_CHART_SOLID);
+    chart_add_category(c, "1×1 GPUs");
+    chart_add_category(c, "1×8 GPUs");
+    chart_add_category(c, "4×32 GPUs");
+    chart_set_bar_text(c, m, 0, 4.252, "4.25");
+    chart_set_bar_text(c, m, 1, 3.206, "25.65 (3.21 per GPU)");
+    chart_set_bar_text(c, mp, 2, 243 / 32.0, "243 (7.59 per GPU)");
+    chart_set_bar_text(c, p, 0, 6.136, "6.14");
+    chart_set_bar_text(c, p, 1, 5.549, "44.39 (5.55 per GPU)");
+    chart_set_bar_text(c, p, 2, 5.461, "174.74 (5.46 per GPU)");
     if (flag)
-        pr_chart_flag_bar(c, mp, 2);
+        chart_flag_bar(c, mp, 2);
     return c;
 }
 
@@ -222,12 +222,12 @@ Test(chart_flags, flagged_bar_has_badge_above_it)
     cr_assert_eq(count_near(img, x, 0, x + 2 * slot, y + h, FLAG_RGB), 0);
     /* the legend has the flag's entry */
     cr_assert_gt(count_near(img, 0, y + h + 2, W, H, FLAG_RGB), 40);
-    char *alt = pr_chart_alt_text(flagged);
+    char *alt = chart_alt_text(flagged);
     cr_assert(strstr(alt, "Flagged (see the table's footnote ❗): mmsegmentation (published), "
                           "4×32 GPUs: 243 (7.59 per GPU)."),
               "%s", alt);
     /* A state is no figure: flagging it draws nothing. */
-    pr_chart_set_bar_state(flagged, 1, 2, "OOM");
+    chart_set_bar_state(flagged, 1, 2, "OOM");
     char *s2 = render_svg(flagged);
     cr_assert_eq(count_str(s2, FLAG_SVG), 0);
     cairo_surface_destroy(img);
@@ -235,8 +235,8 @@ Test(chart_flags, flagged_bar_has_badge_above_it)
     free(alt);
     free(sp);
     free(sf);
-    pr_chart_free(plain);
-    pr_chart_free(flagged);
+    chart_free(plain);
+    chart_free(flagged);
 }
 
 /* ------------------------------------------------------------ run sets */
@@ -256,49 +256,50 @@ static long blue_between(const pr_chart *c, double a, double b)
 
 Test(chart_flags, no_line_joins_two_run_sets)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "sets", "GPUs", "samples/s");
-    pr_chart_set_y_log(c, 1);
-    int s = pr_chart_add_series(c, "measured", PR_CHART_SOLID);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "sets", "GPUs", "samples/s");
+    chart_set_y_log(c, 1);
+    int s = chart_add_series(c, "measured", PR_CHART_SOLID);
     /* 1, 2 and 4 GPUs of one run set, 8 and 16 of another */
-    pr_chart_add_point_full(c, s, 16, 1500, NULL, 7, 0);
-    pr_chart_add_point_full(c, s, 1, 100, NULL, 3, 0);
-    pr_chart_add_point_full(c, s, 2, 195, NULL, 3, 0);
-    pr_chart_add_point_full(c, s, 4, 380, NULL, 3, 0);
-    pr_chart_add_point_full(c, s, 8, 760, NULL, 7, 0);
+    chart_add_point_full(c, s, 16, 1500, NULL, 7, 0);
+    chart_add_point_full(c, s, 1, 100, NULL, 3, 0);
+    chart_add_point_full(c, s, 2, 195, NULL, 3, 0);
+    chart_add_point_full(c, s, 4, 380, NULL, 3, 0);
+    chart_add_point_full(c, s, 8, 760, NULL, 7, 0);
     cr_assert_gt(blue_between(c, 1, 2), 20, "one run set's neighbours are not joined");
     cr_assert_gt(blue_between(c, 8, 16), 20);
     cr_assert_eq(blue_between(c, 4, 8), 0, "a line joins two run sets");
-    cr_assert(pr_chart_has_segments(c));
-    char *alt = pr_chart_alt_text(c);
-    cr_assert(strstr(alt, "(5 points, 100 at x=1 to 1500 at x=16; 2 run sets: x=1, 2, 4 | x=8, 16)"),
-              "%s", alt);
+    cr_assert(chart_has_segments(c));
+    char *alt = chart_alt_text(c);
+    cr_assert(
+        strstr(alt, "(5 points, 100 at x=1 to 1500 at x=16; 2 run sets: x=1, 2, 4 | x=8, 16)"),
+        "%s", alt);
     free(alt);
-    pr_chart_set_lang(c, PR_CHART_LANG_ZH);
-    alt = pr_chart_alt_text(c);
+    chart_set_lang(c, PR_CHART_LANG_ZH);
+    alt = chart_alt_text(c);
     cr_assert(strstr(alt, "；2 个运行组：x=1、2、4 | x=8、16）"), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 Test(chart_flags, has_segments)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
-    int s = pr_chart_add_series(c, "a", PR_CHART_SOLID);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
+    int s = chart_add_series(c, "a", PR_CHART_SOLID);
     /* 1, 8 and 32 GPUs: markers alone */
-    pr_chart_add_point(c, s, 1, 10);
-    pr_chart_add_point(c, s, 8, 70);
-    pr_chart_add_point(c, s, 32, 250);
-    cr_assert_not(pr_chart_has_segments(c));
+    chart_add_point(c, s, 1, 10);
+    chart_add_point(c, s, 8, 70);
+    chart_add_point(c, s, 32, 250);
+    cr_assert_not(chart_has_segments(c));
     /* 16 of another run set than 32: still none */
-    pr_chart_add_point_full(c, s, 16, 130, NULL, 1, 0);
-    cr_assert_not(pr_chart_has_segments(c));
+    chart_add_point_full(c, s, 16, 130, NULL, 1, 0);
+    cr_assert_not(chart_has_segments(c));
     /* 4 of the 8's run set: one segment */
-    pr_chart_add_point(c, s, 4, 36);
-    cr_assert(pr_chart_has_segments(c));
-    pr_chart_free(c);
-    pr_chart *b = pr_chart_new(PR_CHART_BARS, NULL, NULL, NULL);
-    cr_assert_not(pr_chart_has_segments(b));
-    pr_chart_free(b);
+    chart_add_point(c, s, 4, 36);
+    cr_assert(chart_has_segments(c));
+    chart_free(c);
+    pr_chart *b = chart_new(PR_CHART_BARS, NULL, NULL, NULL);
+    cr_assert_not(chart_has_segments(b));
+    chart_free(b);
 }
 
 /* ----------------------------------------------------------- efficiency */
@@ -307,14 +308,14 @@ Test(chart_flags, has_segments)
  * the last across two run sets (flagged, a set of its own). */
 static pr_chart *efficiency(void)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, "ResNet50 NGC PyTorch: scaling efficiency",
-                               "GPUs", "Scaling efficiency (%)");
-    pr_chart_set_decimals(c, 1);
-    int s = pr_chart_add_series(c, "FP32 BS=256 (published)", PR_CHART_HOLLOW_MARKERS);
-    pr_chart_add_point_full(c, s, 1, 100, "100.0%", 0, 0);
-    pr_chart_add_point_full(c, s, 8, 94.28, "94.3%", 0, 0);
-    pr_chart_add_point_full(c, s, 32, 88.83, "88.8%", 1, 1);
-    pr_chart_add_ref_y(c, 100, "100 % = ideal linear scaling");
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, "ResNet50 NGC PyTorch: scaling efficiency", "GPUs",
+                            "Scaling efficiency (%)");
+    chart_set_decimals(c, 1);
+    int s = chart_add_series(c, "FP32 BS=256 (published)", PR_CHART_HOLLOW_MARKERS);
+    chart_add_point_full(c, s, 1, 100, "100.0%", 0, 0);
+    chart_add_point_full(c, s, 8, 94.28, "94.3%", 0, 0);
+    chart_add_point_full(c, s, 32, 88.83, "88.8%", 1, 1);
+    chart_add_ref_y(c, 100, "100 % = ideal linear scaling");
     return c;
 }
 
@@ -338,7 +339,7 @@ Test(chart_flags, efficiency_has_linear_axis_and_100_level)
     /* the 88.8 % point carries a badge */
     cr_assert_gt(count_near(img, x32 - 10, y888 - 35, x32 + 10, y888 - 4, FLAG_RGB), 40);
     cairo_surface_destroy(img);
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "Y axis: Scaling efficiency (%), linear from 0."), "%s", alt);
     cr_assert(strstr(alt, "(3 points, 100.0% at x=1 to 88.8% at x=32; 2 run sets: x=1, 8 | x=32)"),
               "%s", alt);
@@ -353,25 +354,25 @@ Test(chart_flags, efficiency_has_linear_axis_and_100_level)
     cr_assert_geq(count_str(svg, "stroke-dasharray"), 2);
     free(svg);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 }
 
 /* All below 100 %: the level still sets the range. */
 Test(chart_flags, efficiency_range_includes_100)
 {
-    pr_chart *c = pr_chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
-    int s = pr_chart_add_series(c, "a", PR_CHART_SOLID);
-    pr_chart_add_point(c, s, 2, 40);
-    pr_chart_add_point(c, s, 4, 30);
-    pr_chart_add_ref_y(c, 100, NULL);
+    pr_chart *c = chart_new(PR_CHART_LINE_LOG2X, NULL, NULL, NULL);
+    int s = chart_add_series(c, "a", PR_CHART_SOLID);
+    chart_add_point(c, s, 2, 40);
+    chart_add_point(c, s, 4, 30);
+    chart_add_ref_y(c, 100, NULL);
     double x, y, w, h, px, py;
     plot_ok(c, &x, &y, &w, &h);
     map_ok(c, 2, 100, &px, &py);
     cr_assert_gt(py, y);
     cr_assert_lt(py, y + h);
     /* its legend entry defaults to the ideal line's words */
-    char *alt = pr_chart_alt_text(c);
+    char *alt = chart_alt_text(c);
     cr_assert(strstr(alt, "Dashed grey level: ideal linear scaling (y = 100)"), "%s", alt);
     free(alt);
-    pr_chart_free(c);
+    chart_free(c);
 }

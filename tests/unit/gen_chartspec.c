@@ -1,4 +1,4 @@
-/* Unit tests of gen/chartspec*.c: a cell whose rm_cell.flagged the flag
+/* Unit tests of gen/chartspec*.c: a cell whose rmodel_cell.flagged the flag
  * pass sets is drawn flagged in its framework page's scaling chart and in
  * its model page's bars (the field set by hand here, on tests/golden/data). */
 #include <criterion/criterion.h>
@@ -6,41 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chartspec.h"
-#include "data.h"
-#include "lang.h"
-#include "rmodel.h"
+#include "1-load/data.h"
+#include "2-model/rmodel.h"
+#include "4-charts/chartspec.h"
+#include "template/lang.h"
 
 #define FLAG_EN "Flagged (see the table's footnote ❗): "
 
 typedef struct fixture {
     pr_dataset *d;
-    rm_world *w;
+    rmodel_world *w;
     lang l;
-    rm_model *m;
-    rm_fw *f;
-    rm_cfg *c;
-    rm_cell *cell; /* a measured cell beyond 1 GPU of c */
+    rmodel_model *m;
+    rmodel_fw *f;
+    rmodel_cfg *c;
+    rmodel_cell *cell; /* a measured cell beyond 1 GPU of c */
 } fixture;
 
 static void setup(fixture *x)
 {
     pr_err err;
     memset(x, 0, sizeof *x);
-    cr_assert(pr_data_load("tests/golden/data", &x->d, &err) == 0, "%s", err.msg);
-    x->w = rm_build(x->d, "out");
+    cr_assert(data_load("tests/golden/data", &x->d, &err) == 0, "%s", err.msg);
+    x->w = rmodel_build(x->d, "out");
     x->l.code = "en";
     x->l.readme = "README.en.md";
     x->l.other_readme = "README.md";
     cr_assert(lang_load(&x->l, "templates", &err) == 0, "%s", err.msg);
     for (size_t i = 0; i < x->w->nmodels && !x->cell; i++)
         for (size_t j = 0; j < x->w->models[i]->nfws && !x->cell; j++) {
-            rm_fw *f = x->w->models[i]->fws[j];
+            rmodel_fw *f = x->w->models[i]->fws[j];
             for (size_t k = 0; k < f->ncfgs && !x->cell; k++) {
                 size_t measured = 0;
-                rm_cell *beyond = NULL;
+                rmodel_cell *beyond = NULL;
                 for (size_t r = 0; r < f->cfgs[k].ncells; r++) {
-                    rm_cell *rc = &f->cfgs[k].cells[r];
+                    rmodel_cell *rc = &f->cfgs[k].cells[r];
                     measured += rc->origin == RM_MEASURED;
                     if (rc->origin == RM_MEASURED && rc->gpus > 1)
                         beyond = rc;
@@ -59,19 +59,19 @@ static void setup(fixture *x)
 static void teardown(fixture *x)
 {
     lang_free(&x->l);
-    rm_free(x->w);
-    pr_data_free(x->d);
+    rmodel_free(x->w);
+    data_free(x->d);
 }
 
 /* The Markdown (with the alt text) of c's scaling chart. */
 static char *scaling_md(fixture *x)
 {
-    cs_queue oc = {NULL, NULL, 1, NULL, 0, 0, "out"};
+    chartspec_queue oc = {NULL, NULL, 1, NULL, 0, 0, "out"};
     pr_buf md = PR_BUF_INIT;
     pr_err err;
-    cr_assert(cs_fw_scaling(&x->l, x->f, x->c, "M/F", &oc, &md, &err) == 0, "%s", err.msg);
+    cr_assert(chartspec_fw_scaling(&x->l, x->f, x->c, "M/F", &oc, &md, &err) == 0, "%s", err.msg);
     cr_assert_eq(oc.njobs, 1u, "no scaling chart queued");
-    cs_free(&oc);
+    chartspec_free(&oc);
     return pr_buf_detach(&md);
 }
 
@@ -81,13 +81,13 @@ static char *model_md(fixture *x)
     for (size_t i = 0; i < x->m->ncfgs; i++)
         for (size_t j = 0; j < x->m->cfgs[i].ncols; j++)
             if (x->m->cfgs[i].fcfgs[j] == x->c) {
-                cs_queue oc = {NULL, NULL, 1, NULL, 0, 0, "out"};
+                chartspec_queue oc = {NULL, NULL, 1, NULL, 0, 0, "out"};
                 pr_buf md = PR_BUF_INIT;
                 pr_err err;
-                cr_assert(cs_model(&x->l, x->m, &x->m->cfgs[i], &oc, &md, &err) == 0, "%s",
+                cr_assert(chartspec_model(&x->l, x->m, &x->m->cfgs[i], &oc, &md, &err) == 0, "%s",
                           err.msg);
                 cr_assert_geq(oc.njobs, 1u, "no model chart queued");
-                cs_free(&oc);
+                chartspec_free(&oc);
                 return pr_buf_detach(&md);
             }
     cr_assert_fail("the configuration is on no model page");
@@ -102,7 +102,7 @@ Test(chartspec, flagged_cell_is_flagged_in_its_charts)
     cr_assert_null(strstr(plain, FLAG_EN), "flagged with no flag set: %s", plain);
     cr_assert_null(strstr(mplain, FLAG_EN), "flagged with no flag set: %s", mplain);
 
-    x.cell->flagged = 1; /* as rm_build's flag pass would */
+    x.cell->flagged = 1; /* as rmodel_build's flag pass would */
     char *flagged = scaling_md(&x), *mflagged = model_md(&x);
     char want[64];
     snprintf(want, sizeof want, "at x=%d: ", x.cell->gpus);

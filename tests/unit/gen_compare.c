@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "cmd/report.h"
 #include "gentest.h"
-#include "data.h"
-#include "report.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -83,27 +83,33 @@ static const char published[] =
     " \"platform\": \"V100-x8\", \"tables\": [\n"
     "  {\"model\": \"M\", \"framework\": \"FwA\", \"precision\": \"amp\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"variant\": \"dynamic\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 100}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 700}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 100}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 700}]},\n"
     "  {\"model\": \"M\", \"framework\": \"FwA\", \"precision\": \"amp\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"variant\": \"static\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 90}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 650}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 90}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 650}]},\n"
     "  {\"model\": \"M\", \"framework\": \"FwB\", \"precision\": \"fp16\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 80}, {\"nodes\": 1, \"gpus\": 4, \"throughput\": 300}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 80}, {\"nodes\": 1, \"gpus\": 4, "
+    "\"throughput\": 300}]},\n"
     "  {\"model\": \"M\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 4, \"throughput\": 190},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 4, "
+    "\"throughput\": 190},\n"
     "    {\"nodes\": 1, \"gpus\": 8, \"throughput\": 350}]},\n"
     "  {\"model\": \"M\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"platform\": \"A100-x8\", \"variant\": \"a100\",\n"
     "   \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 60}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 420}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 60}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 420}]},\n"
     "  {\"model\": \"M\", \"framework\": \"FwC\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"platform\": \"unstated\", \"rows\": [\n"
     "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 10}]},\n"
     "  {\"model\": \"M\", \"framework\": \"FwD\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"state\": \"TODO\"}, {\"nodes\": 1, \"gpus\": 8, \"state\": \"TODO\"}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"state\": \"TODO\"}, {\"nodes\": 1, \"gpus\": 8, \"state\": "
+    "\"TODO\"}]},\n"
     "  {\"model\": \"N\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 500}]}\n"
     " ]}\n";
@@ -114,10 +120,12 @@ static void put_record(const char *dir, const char *fw, const char *precision, i
                        double value, const char *source_repo)
 {
     char *name = pr_xasprintf("%s_%s_%d", fw, precision, gpus);
-    char *src = source_repo ? pr_xasprintf(", \"source\": {\"repo\": \"%s\", \"commit\": \"abcdef1\","
-                                           " \"path\": \"logs/x.log\", \"url\": \"https://example.com/logs\"}",
-                                           source_repo)
-                            : pr_xstrdup("");
+    char *src =
+        source_repo
+            ? pr_xasprintf(", \"source\": {\"repo\": \"%s\", \"commit\": \"abcdef1\","
+                           " \"path\": \"logs/x.log\", \"url\": \"https://example.com/logs\"}",
+                           source_repo)
+            : pr_xstrdup("");
     char *rec = pr_xasprintf(
         "{\"log_file\": \"logs/train_log/%s\", \"model_name\": \"m\", \"mission_name\": \"x\",\n"
         " \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": %d,\n"
@@ -147,7 +155,8 @@ static char *compare_data(void)
     put(d, "platforms/A100-x8.json", a100);
     put(d, "precision-classes.json", classes);
     put(d, "models/M.json",
-        "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": \"mixed\","
+        "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": "
+        "\"mixed\","
         " \"batch_size\": 64, \"gpus\": 8}}\n");
     put(d, "published/src.json", published);
     put_record(d, "FwB", "fp16", 8, 600, NULL);
@@ -169,7 +178,8 @@ Test(model_page, two_platforms_of_one_case_are_two_tables)
     cr_expect(strstr(vt, "| 1 | 8 | 350† |"), "V100 table:\n%s", vt);
     cr_expect(!strstr(vt, "420.00"), "an A100 figure in the V100 table:\n%s", vt);
     cr_expect(strstr(at, "| 1 | 8 | 420† |"), "A100 table:\n%s", at);
-    cr_expect(!strstr(at, "350.00") && !strstr(at, "FwD"), "V100 figures in the A100 table:\n%s", at);
+    cr_expect(!strstr(at, "350.00") && !strstr(at, "FwD"), "V100 figures in the A100 table:\n%s",
+              at);
     /* The figure of no stated machine is on no table, and said so once. */
     cr_expect(!strstr(p, "| 10†"), "%s", p);
     char *note = line_of(p, "另有 1 个数字（[FwC](FwC/README.md)）");
@@ -193,7 +203,8 @@ Test(model_page, amp_and_fp16_meet_in_one_class_table)
               "a heading names one mode of a class of several:\n%s", p);
     char *t = section(p, "#### 混合精度（AMP / FP16）BS=64 · V100 × 8\n");
     char *head = line_of(t, "| 节点数 |");
-    cr_expect_str_eq(head, "| 节点数 | GPU 数 | [FwA](FwA/README.md)（AMP） | [FwB](FwB/README.md)（FP16） |");
+    cr_expect_str_eq(
+        head, "| 节点数 | GPU 数 | [FwA](FwA/README.md)（AMP） | [FwB](FwB/README.md)（FP16） |");
     /* 8 GPUs: FwA published, FwB measured here (linked to its log). */
     char *row = line_of(t, "| 1 | 8 |");
     cr_expect(strstr(row, "| 700† | [600.00](") && strstr(row, "FwB_fp16_8)"), "%s", row);
@@ -203,8 +214,9 @@ Test(model_page, amp_and_fp16_meet_in_one_class_table)
     cr_expect(strstr(row4, "[380.00‡](") && strstr(row4, ") | 300† |"), "%s", row4);
     /* Where each column comes from. */
     char *sa = line_of(t, "- FwA（AMP）：");
-    cr_expect(strstr(sa, "‡ 由 perfrepro 解析 [someone/logs](https://example.com/logs) 中公布的日志"),
-              "%s", sa);
+    cr_expect(
+        strstr(sa, "‡ 由 perfrepro 解析 [someone/logs](https://example.com/logs) 中公布的日志"),
+        "%s", sa);
     cr_expect(strstr(sa, "† 公布数据，出自 [Src](https://example.com/src)（dynamic）"), "%s", sa);
     char *sb = line_of(t, "- FwB（FP16）：");
     cr_expect(strstr(sb, "本仓库用 perfrepro 测量") && strstr(sb, "[Src](https://example.com/src)"),
@@ -266,8 +278,8 @@ Test(model_page, a_chart_legend_has_no_series_without_points)
     char *t = section(p, "#### 混合精度（AMP / FP16）BS=64 · V100 × 8\n");
     char *mb = line_of(t, "![柱状图：M · 混合精度（AMP / FP16）BS=64 · V100 × 8 各框架单卡吞吐");
     cr_expect(strstr(mb, "FwA AMP（公布数据）：") && strstr(mb, "FwA AMP（解析的他人日志）：") &&
-              strstr(mb, "FwB FP16（公布数据）：") && strstr(mb, "FwB FP16：") &&
-              strstr(mb, "(compare-v100-x8-mixed-bs64.svg)"),
+                  strstr(mb, "FwB FP16（公布数据）：") && strstr(mb, "FwB FP16：") &&
+                  strstr(mb, "(compare-v100-x8-mixed-bs64.svg)"),
               "%s", mb);
     cr_expect_null(json_object_get(pages, "M/compare-v100-x8-mixed-bs64.png"),
                    "a PNG copy of the SVG chart");
@@ -292,7 +304,8 @@ Test(index_page, every_framework_at_the_headline_configuration)
                            "（`data/models/M.json` 中声明）");
     /* Frameworks with no figure there: named once, not rows of dashes. */
     char *absent = line_of(p, "  - 该配置下没有数字：");
-    cr_expect_str_eq(absent, "  - 该配置下没有数字：[FwC](M/FwC/README.md)，[FwD](M/FwD/README.md)");
+    cr_expect_str_eq(absent,
+                     "  - 该配置下没有数字：[FwC](M/FwC/README.md)，[FwD](M/FwD/README.md)");
     cr_expect(!strstr(p, "| [M](M/README.md) | [FwC]"), "%s", p);
     /* N declares none: the rule picks its one configuration with figures. */
     char *none = line_of(p, "- [N](N/README.md)：");

@@ -7,16 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "2-model/rmodel.h"
+#include "3-tables/fw_pubtab.h"
+#include "3-tables/fw_tables.h"
 #include "gentest.h"
-#include "data.h"
-#include "fw_pubtab.h"
-#include "fw_tables.h"
-#include "rmodel.h"
+#include "testutil.h"
 
 static const char toy[] =
     "{\"perfrepro\": 1, \"title\": {\"zh\": \"Toy × 8\", \"en\": \"Toy x 8\"},\n"
-    " \"device\": {\"kind\": \"gpu\", \"model\": \"Toy GPU\", \"memory_gb\": 16, \"per_node\": 8}}\n";
+    " \"device\": {\"kind\": \"gpu\", \"model\": \"Toy GPU\", \"memory_gb\": 16, \"per_node\": "
+    "8}}\n";
 static const char classes[] =
     "{\"perfrepro\": 1, \"classes\": [\n"
     " {\"id\": \"fp32\", \"title\": {\"zh\": \"FP32\", \"en\": \"FP32\"}, \"modes\": [\"fp32\"]},\n"
@@ -40,7 +41,8 @@ static char *data_in(const char *unit)
         "  {\"model\": \"T\", \"framework\": \"Fw\", \"precision\": \"fp32\", \"batch_size\": 32,\n"
         "   \"unit\": \"%s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 50},\n"
         "                            {\"nodes\": 1, \"gpus\": 8, \"throughput\": 7}]},\n"
-        "  {\"model\": \"T\", \"framework\": \"Fw2\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "  {\"model\": \"T\", \"framework\": \"Fw2\", \"precision\": \"fp32\", \"batch_size\": "
+        "64,\n"
         "   \"unit\": \"%s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 44},\n"
         "                            {\"nodes\": 1, \"gpus\": 8, \"throughput\": 6}]}]}\n",
         unit, unit, unit);
@@ -49,9 +51,9 @@ static char *data_in(const char *unit)
     return d;
 }
 
-static const rm_fw *the_fw(const rm_world *w)
+static const rmodel_fw *the_fw(const rmodel_world *w)
 {
-    const rm_fw *f = rm_find_fw(w, "T", "Fw");
+    const rmodel_fw *f = rmodel_find_fw(w, "T", "Fw");
     cr_assert(f, "no T/Fw");
     return f;
 }
@@ -64,13 +66,13 @@ Test(direction, headline_is_the_lowest_time)
         char *d = data_in(units[k]);
         pr_dataset *ds = NULL;
         pr_err err;
-        cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
-        rm_world *w = rm_build(ds, "/tmp/perfrepro-direction-out");
-        const rm_fw *f = the_fw(w);
+        cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+        rmodel_world *w = rmodel_build(ds, "/tmp/perfrepro-direction-out");
+        const rmodel_fw *f = the_fw(w);
         cr_expect_eq(f->dir, k == 0 ? PR_DIR_LOWER : PR_DIR_HIGHER);
         cr_expect_eq(f->head_value, want[k], "%s: headline %g", units[k], f->head_value);
-        rm_free(w);
-        pr_data_free(ds);
+        rmodel_free(w);
+        data_free(ds);
         rm_rf(d);
         free(d);
     }
@@ -78,23 +80,23 @@ Test(direction, headline_is_the_lowest_time)
 
 Test(direction, speedup_t1_over_tn_and_only_at_one_global_batch)
 {
-    rm_fw f;
+    rmodel_fw f;
     memset(&f, 0, sizeof f);
     f.dir = PR_DIR_LOWER;
     double eff;
     /* 40 min at 1 GPU, 5 at 8: ×8, 100 %. */
-    cr_expect_float_eq(fwt_pub_speedup(PR_DIR_LOWER, 5, 40, 8, &eff), 8.0, 1e-12);
+    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_LOWER, 5, 40, 8, &eff), 8.0, 1e-12);
     cr_expect_float_eq(eff, 100.0, 1e-9);
-    cr_expect_float_eq(fwt_pub_speedup(PR_DIR_HIGHER, 800, 100, 8, &eff), 8.0, 1e-12);
+    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_HIGHER, 800, 100, 8, &eff), 8.0, 1e-12);
     /* A time: only at one global batch, and a batch not known blocks. */
-    cr_expect(!fwt_batch_blocks(&f, 512, 512));
-    cr_expect(fwt_batch_blocks(&f, 512, 64));
-    cr_expect(fwt_batch_blocks(&f, -1, 64));
+    cr_expect(!fw_tables_batch_blocks(&f, 512, 512));
+    cr_expect(fw_tables_batch_blocks(&f, 512, 64));
+    cr_expect(fw_tables_batch_blocks(&f, -1, 64));
     /* A rate per sample: any batch. */
     f.dir = PR_DIR_HIGHER;
-    cr_expect(!fwt_batch_blocks(&f, 512, 64));
+    cr_expect(!fw_tables_batch_blocks(&f, 512, 64));
     f.dir = PR_DIR_UNKNOWN;
-    cr_expect(!fwt_batch_blocks(&f, 512, 64));
+    cr_expect(!fw_tables_batch_blocks(&f, 512, 64));
 }
 
 Test(direction, published_time_rows_show_both_figures_not_a_speedup)

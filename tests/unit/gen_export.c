@@ -10,20 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
-#include "data.h"
-#include "export.h"
-#include "fw_columns.h"
-#include "fw_tables.h"
-#include "lang.h"
+#include "1-load/data.h"
+#include "2-model/rmodel.h"
+#include "3-tables/fw_columns.h"
+#include "3-tables/fw_tables.h"
+#include "6-output/export.h"
+#include "base/md.h"
 #include "jdoc.h"
-#include "md.h"
-#include "rmodel.h"
+#include "template/lang.h"
+#include "testutil.h"
 
 static char *csv_field(const char *s)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_csv_field(&b, s);
+    md_csv_field(&b, s);
     return pr_buf_detach(&b);
 }
 
@@ -86,7 +86,7 @@ Test(export, csv_formulas_made_text)
 static char *shortest(double v)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_num_shortest(&b, v);
+    md_num_shortest(&b, v);
     return b.len ? pr_buf_detach(&b) : (pr_buf_free(&b), pr_xstrdup(""));
 }
 
@@ -95,10 +95,19 @@ Test(export, numbers_in_their_shortest_exact_form)
     const struct {
         double v;
         const char *s;
-    } cases[] = {{0.1, "0.1"},        {100, "100"},         {1510.92, "1510.92"},
-                 {-2.5, "-2.5"},      {-0.0, "0"},          {1.5e-4, "0.00015"},   {1.5e-5, "1.5e-05"}, {2.7594938767729934e-5, "2.7594938767729934e-05"},
-                 {1e-7, "1e-07"},     {1e20, "1e+20"},      {158.6111873, "158.6111873"},
-                 {1.0 / 3, "0.3333333333333333"}, {NAN, ""}};
+    } cases[] = {{0.1, "0.1"},
+                 {100, "100"},
+                 {1510.92, "1510.92"},
+                 {-2.5, "-2.5"},
+                 {-0.0, "0"},
+                 {1.5e-4, "0.00015"},
+                 {1.5e-5, "1.5e-05"},
+                 {2.7594938767729934e-5, "2.7594938767729934e-05"},
+                 {1e-7, "1e-07"},
+                 {1e20, "1e+20"},
+                 {158.6111873, "158.6111873"},
+                 {1.0 / 3, "0.3333333333333333"},
+                 {NAN, ""}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *got = shortest(cases[i].v);
         cr_expect_str_eq(got, cases[i].s, "%.17g", cases[i].v);
@@ -127,7 +136,7 @@ Test(export, shortest_digits_are_the_fewest)
                 break;
             }
         }
-        cr_assert_eq(pr_num_shortest_digits(v), want, "%.17g", v);
+        cr_assert_eq(md_num_shortest_digits(v), want, "%.17g", v);
         char *s = shortest(v);
         cr_assert(strtod(s, NULL) == v, "%s reads back as %.17g", s, v);
         free(s);
@@ -149,7 +158,8 @@ static const char classes[] =
  * 800.0 (as printed) at 8. */
 static const char published[] =
     "{\"perfrepro\": 1, \"label\": \"Src, \\\"q\\\"\",\n"
-    " \"source\": {\"title\": \"Src\", \"url\": \"https://example.com/src\", \"date\": \"2020-09-01\",\n"
+    " \"source\": {\"title\": \"Src\", \"url\": \"https://example.com/src\", \"date\": "
+    "\"2020-09-01\",\n"
     "            \"line\": 12},\n"
     " \"platform\": \"V100-x8\", \"tables\": [\n"
     "  {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"amp\", \"batch_size\": 64,\n"
@@ -172,8 +182,8 @@ static void put_record(const char *dir, int gpus, int rep, double value)
         " \"batch_size\": 64, \"nodes\": %d, \"gpus_per_node\": %d, \"repeat\": %d,\n"
         " \"origin\": \"measured\", \"logs\": [], \"command\": [], \"platform\": \"V100-x8\",\n"
         " %s\"started_at\": \"2024-03-0%dT10:00:00Z\"}\n",
-        name, gpus > 1 ? "mp" : "sp", gpus, fig, value < 0, gpus, nodes,
-        gpus / nodes, rep, value < 0 ? "\"failure\": {\"reason\": \"oom\"}, " : "", rep);
+        name, gpus > 1 ? "mp" : "sp", gpus, fig, value < 0, gpus, nodes, gpus / nodes, rep,
+        value < 0 ? "\"failure\": {\"reason\": \"oom\"}, " : "", rep);
     char *rel = pr_xasprintf("runs/r1/logs/index/%s_speed", name);
     char *log = pr_xasprintf("runs/r1/logs/train_log/%s", name);
     put(dir, rel, rec);
@@ -205,7 +215,7 @@ static char *export_data(void)
 static char *record_of(const json_t *rows, size_t i)
 {
     pr_buf b = PR_BUF_INIT;
-    ex_csv_record(json_array_get(rows, i), &b);
+    export_csv_record(json_array_get(rows, i), &b);
     cr_assert(b.len >= 2 && strcmp(b.data + b.len - 2, "\r\n") == 0);
     pr_buf_truncate(&b, b.len - 2);
     return pr_buf_detach(&b);
@@ -216,9 +226,9 @@ Test(export, rows_of_a_small_data_folder)
     char *d = export_data();
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
-    rm_world *w = rm_build(ds, "/tmp/perfrepro-export-out");
-    json_t *rows = ex_rows(w);
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+    rmodel_world *w = rmodel_build(ds, "/tmp/perfrepro-export-out");
+    json_t *rows = export_rows(w);
     /* Three reproduced cells (1, 8 and the failed 16 GPUs), then the
      * table's two published figures. */
     cr_assert_eq(json_array_size(rows), 5);
@@ -233,36 +243,41 @@ Test(export, rows_of_a_small_data_folder)
     /* 98, 100, 102: the interval is min – max, 75 %.  The runs were
      * measured here: the published table is another machine's (issue 30,
      * finding 6), so no published figure, gap or verdict in the row. */
-    char *want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,higher,,98,"
-                              "102,0.75,3,,1,100,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_1_r2,",
-                              d);
+    char *want =
+        pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,higher,,98,"
+                     "102,0.75,3,,1,100,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_1_r2,",
+                     d);
     cr_expect_str_eq(r1, want);
     free(want);
     /* Speedup 7.1, efficiency 88.75 %. */
-    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,higher,,700,720,"
-                        "0.75,3,,7.1,88.75,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_8_r2,",
-                        d);
+    want =
+        pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,higher,,700,720,"
+                     "0.75,3,,7.1,88.75,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_8_r2,",
+                     d);
     cr_expect_str_eq(r8, want);
     free(want);
-    want = pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,higher,,,,,1,,,,,,,"
-                        ",,,,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
-                        d);
+    want = pr_xasprintf(
+        "M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,higher,,,,,1,,,,,,,"
+        ",,,,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
+        d);
     cr_expect_str_eq(r16, want);
     free(want);
     /* A published figure names its table (no repository: its label).
      * images/s: "higher" is better (lib/unitdir.c). */
-    cr_expect_str_eq(p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,higher,100,,,,,,,,,"
-                         "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
-    cr_expect_str_eq(p8, "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,higher,800.0,,,,,,8,100,,"
-                         "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+    cr_expect_str_eq(p1,
+                     "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,higher,100,,,,,,,,,"
+                     "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+    cr_expect_str_eq(p8,
+                     "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,higher,800.0,,,,,,8,100,,"
+                     "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
 
     /* Each format, twice the same bytes. */
-    const ex_format fmts[] = {EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA};
+    const export_format fmts[] = {EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA};
     for (size_t f = 0; f < 4; f++) {
         pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT;
-        cr_assert(ex_render(rows, fmts[f], 0, &a, &err) == 0, "%s", err.msg);
-        json_t *again = ex_rows(w);
-        cr_assert(ex_render(again, fmts[f], 0, &b, &err) == 0, "%s", err.msg);
+        cr_assert(export_render(rows, fmts[f], 0, &a, &err) == 0, "%s", err.msg);
+        json_t *again = export_rows(w);
+        cr_assert(export_render(again, fmts[f], 0, &b, &err) == 0, "%s", err.msg);
         cr_expect(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "format %zu", f);
         json_decref(again);
         if (fmts[f] == EX_BENCHER) {
@@ -270,8 +285,8 @@ Test(export, rows_of_a_small_data_folder)
             json_t *doc = json_loads(pr_buf_cstr(&a), 0, &je);
             cr_assert(doc, "%s", je.text);
             cr_expect_eq(json_object_size(doc), 2, "the two measured figures");
-            json_t *m = json_object_get(
-                json_object_get(doc, "M/F/V100-x8/amp/bs64/1x8/r1"), "throughput");
+            json_t *m =
+                json_object_get(json_object_get(doc, "M/F/V100-x8/amp/bs64/1x8/r1"), "throughput");
             cr_expect(json_real_value(json_object_get(m, "value")) == 710);
             cr_expect(json_real_value(json_object_get(m, "lower_value")) == 700);
             cr_expect(json_real_value(json_object_get(m, "upper_value")) == 720);
@@ -302,10 +317,10 @@ Test(export, rows_of_a_small_data_folder)
     }
     /* A BOM for CSV and Otava only. */
     pr_buf bom = PR_BUF_INIT;
-    cr_expect(ex_render(rows, EX_CSV, 1, &bom, &err) == 0);
+    cr_expect(export_render(rows, EX_CSV, 1, &bom, &err) == 0);
     cr_expect(bom.len > 3 && memcmp(bom.data, "\xEF\xBB\xBFmodel,", 9) == 0);
     pr_buf_clear(&bom);
-    cr_expect(ex_render(rows, EX_JSONL, 1, &bom, &err) < 0);
+    cr_expect(export_render(rows, EX_JSONL, 1, &bom, &err) < 0);
     pr_buf_free(&bom);
     free(r1);
     free(r8);
@@ -313,8 +328,8 @@ Test(export, rows_of_a_small_data_folder)
     free(p1);
     free(p8);
     json_decref(rows);
-    rm_free(w);
-    pr_data_free(ds);
+    rmodel_free(w);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -333,7 +348,7 @@ Test(export, json_reals_each_shortest)
     json_array_append_new(rows, row);
     pr_buf b = PR_BUF_INIT;
     pr_err err;
-    cr_assert(ex_render(rows, EX_JSONL, 0, &b, &err) == 0);
+    cr_assert(export_render(rows, EX_JSONL, 0, &b, &err) == 0);
     cr_expect_str_eq(pr_buf_cstr(&b),
                      "{\"model\":\"M\",\"ci_coverage\":0.05,\"gap\":0.30000000000000004,"
                      "\"value\":-0.95}\n");
@@ -356,13 +371,13 @@ static void sq_cell(fw_columns_row *r, pr_buf *out)
 {
     pr_buf_printf(out, "%d", r->rc->gpus * r->rc->gpus);
 }
-static json_t *sq_value(const rm_fw *f, const rm_cfg *c, const rm_cell *rc)
+static json_t *sq_value(const rmodel_fw *f, const rmodel_cfg *c, const rmodel_cell *rc)
 {
     (void)f;
     (void)c;
     return json_integer(rc->gpus * rc->gpus);
 }
-static json_t *sq_pub_value(const rm_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+static json_t *sq_pub_value(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r)
 {
     (void)f;
     (void)t;
@@ -374,30 +389,34 @@ Test(export, a_column_is_one_row)
     char *d = export_data();
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
-    rm_world *w = rm_build(ds, "/tmp/perfrepro-export-out");
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+    rmodel_world *w = rmodel_build(ds, "/tmp/perfrepro-export-out");
     size_t n = fw_columns_count + 1;
-    fw_column *t = calloc(n, sizeof *t);
+    fw_columns_column *t = calloc(n, sizeof *t);
     memcpy(t, fw_columns, fw_columns_count * sizeof *t);
-    t[n - 1] = (fw_column){.key = "gpus_squared", .exported = 1, .head = sq_head,
-                           .cell = sq_cell, .value = sq_value, .pub_value = sq_pub_value};
+    t[n - 1] = (fw_columns_column){.key = "gpus_squared",
+                                   .exported = 1,
+                                   .head = sq_head,
+                                   .cell = sq_cell,
+                                   .value = sq_value,
+                                   .pub_value = sq_pub_value};
     /* the page: the heading last, a cell in each row */
     lang l = {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}};
     cr_assert(lang_load(&l, "templates", &err) == 0, "%s", err.msg);
-    const rm_fw *f = w->models[0]->fws[0];
-    vw_notes nt;
+    const rmodel_fw *f = w->models[0]->fws[0];
+    view_notes nt;
     memset(&nt, 0, sizeof nt);
     pr_buf page = PR_BUF_INIT, own = PR_BUF_INIT;
-    fwt_repro_table_of(t, n, w, &l, f, &f->cfgs[0], "", &nt, &page, &err);
-    fwt_repro_table(w, &l, f, &f->cfgs[0], "", &nt, &own, &err);
+    fw_tables_repro_table_of(t, n, w, &l, f, &f->cfgs[0], "", &nt, &page, &err);
+    fw_tables_repro_table(w, &l, f, &f->cfgs[0], "", &nt, &own, &err);
     const char *md = pr_buf_cstr(&page);
     cr_assert(strstr(md, " | log | GPUs² |\n"), "%s", md);
-    cr_assert(strstr(md, " | 1 |\n") && strstr(md, " | 64 |\n") && strstr(md, " | 256 |\n"),
-              "%s", md);
+    cr_assert(strstr(md, " | 1 |\n") && strstr(md, " | 64 |\n") && strstr(md, " | 256 |\n"), "%s",
+              md);
     cr_assert(!strstr(pr_buf_cstr(&own), "GPUs²"));
     /* the export: the key last; 1, 64, 256 in the reproduced rows; the
      * published 1 and 8 GPUs: null (its function says none below 2), 64 */
-    json_t *rows = ex_rows_of(t, n, w);
+    json_t *rows = export_rows_of(t, n, w);
     cr_assert_eq(json_array_size(rows), 5);
     const long long want[] = {1, 64, 256};
     for (size_t i = 0; i < 5; i++) {
@@ -417,8 +436,8 @@ Test(export, a_column_is_one_row)
     pr_buf_free(&own);
     lang_free(&l);
     free(t);
-    rm_free(w);
-    pr_data_free(ds);
+    rmodel_free(w);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -428,12 +447,11 @@ Test(export, a_column_is_one_row)
 Test(export, every_column_row_is_whole)
 {
     for (size_t i = 0; i < fw_columns_count; i++) {
-        const fw_column *c = &fw_columns[i];
+        const fw_columns_column *c = &fw_columns[i];
         cr_expect(c->key && *c->key, "row %zu has no key", i);
         cr_expect(c->exported || c->cell, "%s: neither shown nor exported", c->key);
         cr_expect(!c->cell == !(c->head || c->head_id), "%s: cell and heading", c->key);
-        cr_expect(!(c->value || c->pub_value) || c->exported, "%s: a value not exported",
-                  c->key);
+        cr_expect(!(c->value || c->pub_value) || c->exported, "%s: a value not exported", c->key);
         for (size_t j = 0; j < i; j++)
             cr_expect(strcmp(c->key, fw_columns[j].key) != 0, "%s twice", c->key);
     }

@@ -9,20 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "2-model/rmodel.h"
+#include "3-tables/mdtable.h"
+#include "3-tables/rule_words.h"
+#include "cmd/report.h"
 #include "gentest.h"
-#include "data.h"
-#include "lang.h"
-#include "mdtable.h"
-#include "report.h"
-#include "rmodel.h"
-#include "rule_words.h"
+#include "template/lang.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
 static json_t *render(const char *data_dir)
 {
-    char *out = pr_path_join(data_dir, "out");
+    char *out = pr_fileio_path_join(data_dir, "out");
     json_t *pages = gt_render(data_dir, out, 0);
     free(out);
     return pages;
@@ -45,18 +45,17 @@ static void platform(const char *d, const char *id, const char *title, const cha
 static void record(const char *d, const char *run, int gpus, int repeat, double v,
                    const char *origin, const char *plat)
 {
-    char *case_name = pr_xasprintf("clas_M_%s_bs64_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", gpus,
-                                   repeat);
+    char *case_name =
+        pr_xasprintf("clas_M_%s_bs64_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", gpus, repeat);
     char *log = pr_xasprintf("logs/train_log/%s", case_name);
-    json_t *r = json_pack("{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,"
-                          "s:i,s:i,s:i,s:s,s:s,s:s}",
-                          "log_file", log, "model_name", "clas_M", "mission_name", "x",
-                          "direction_id", 0, "run_mode", gpus > 1 ? "mp" : "sp", "index", 1,
-                          "gpu_num", gpus, "FINAL_RESULT", v, "JOB_FAIL_FLAG", 0, "UNIT",
-                          "images/s", "perfrepro", 1, "model", "M", "framework", "F", "case",
-                          case_name, "precision", "fp32", "batch_size", 64, "nodes", 1,
-                          "gpus_per_node", gpus, "repeat", repeat, "origin", origin,
-                          "started_at", "2026-11-20T10:00:00Z", "platform", plat);
+    json_t *r = json_pack(
+        "{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,"
+        "s:i,s:i,s:i,s:s,s:s,s:s}",
+        "log_file", log, "model_name", "clas_M", "mission_name", "x", "direction_id", 0, "run_mode",
+        gpus > 1 ? "mp" : "sp", "index", 1, "gpu_num", gpus, "FINAL_RESULT", v, "JOB_FAIL_FLAG", 0,
+        "UNIT", "images/s", "perfrepro", 1, "model", "M", "framework", "F", "case", case_name,
+        "precision", "fp32", "batch_size", 64, "nodes", 1, "gpus_per_node", gpus, "repeat", repeat,
+        "origin", origin, "started_at", "2026-11-20T10:00:00Z", "platform", plat);
     if (strcmp(origin, "parsed") == 0)
         json_object_set_new(r, "source",
                             json_pack("{s:s,s:s,s:s,s:s}", "repo", "Someone/logs", "commit",
@@ -152,7 +151,8 @@ Test(fwpage, main_platform_first_then_by_data_cpu_last)
     /* A page of published figures: its results are section 2. */
     char *zh = sections(gt_page(pages, "M/F/README.md"), "\n## 二、");
     char *en = sections(gt_page(pages, "M/F/README.en.md"), "\n## 2. ");
-    cr_expect(strstr(zh, "Mmach|Bmach|Amach|Cmach|"), "%s\n%s", zh, gt_page(pages, "M/F/README.md"));
+    cr_expect(strstr(zh, "Mmach|Bmach|Amach|Cmach|"), "%s\n%s", zh,
+              gt_page(pages, "M/F/README.md"));
     cr_expect(strstr(en, "Mmach|Bmach|Amach|Cmach|"), "%s", en);
     free(zh);
     free(en);
@@ -182,7 +182,8 @@ Test(fwpage, newest_revision_in_the_table_older_over_time)
     cr_expect(newest && newest < over, "%s", md);
     cr_expect_eq(count(md, "blob/fedcba987654/"), 1, "%s", md);
     /* The older: one row of the over-time table, naming its commit and date. */
-    const char *older = strstr(md, "[Vendor @ 01234567](https://example.com/vendor/repo/blob/0123456789aa/README.md)");
+    const char *older = strstr(
+        md, "[Vendor @ 01234567](https://example.com/vendor/repo/blob/0123456789aa/README.md)");
     cr_expect(older && older > over, "%s", md);
     cr_expect(strstr(over, "2019-05-27") && strstr(over, "| 363.1† | 2857.9† · ×7.87 · 98.4% |"),
               "%s", over);
@@ -202,38 +203,38 @@ Test(fwpage, every_figure_is_on_its_page)
 {
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load("data", &ds, &err) == 0, "%s", err.msg);
-    rm_world *w = rm_build(ds, "out");
+    cr_assert(data_load("data", &ds, &err) == 0, "%s", err.msg);
+    rmodel_world *w = rmodel_build(ds, "out");
     json_t *pages = render("data");
     size_t checked = 0;
     pr_buf fig = PR_BUF_INIT;
     for (size_t m = 0; m < w->nmodels; m++)
         for (size_t k = 0; k < w->models[m]->nfws; k++) {
-            const rm_fw *f = w->models[m]->fws[k];
+            const rmodel_fw *f = w->models[m]->fws[k];
             for (int en = 0; en < 2; en++) {
-                char *path = pr_xasprintf("%s/%s/README%s.md", f->model, f->framework,
-                                          en ? ".en" : "");
+                char *path =
+                    pr_xasprintf("%s/%s/README%s.md", f->model, f->framework, en ? ".en" : "");
                 const char *md = gt_page(pages, path);
                 for (size_t i = 0; i < f->ncfgs; i++) {
-                    const rm_cfg *c = &f->cfgs[i];
+                    const rmodel_cfg *c = &f->cfgs[i];
                     for (size_t r = 0; r < c->ncells; r++) {
                         if (!c->cells[r].n_ok)
                             continue;
                         pr_buf_clear(&fig);
-                        mdt_value(&fig, c->cells[r].median);
+                        mdtable_value(&fig, c->cells[r].median);
                         cr_expect(strstr(md, pr_buf_cstr(&fig)), "%s: %s missing", path,
                                   pr_buf_cstr(&fig));
                         checked++;
                     }
                     for (size_t t = 0; t < f->npubs; t++) {
-                        if (!rm_pub_of(f->pubs[t], c))
+                        if (!rmodel_pub_of(f->pubs[t], c))
                             continue;
                         for (size_t r = 0; r < f->pubs[t]->nrows; r++) {
                             const pr_pub_row *row = &f->pubs[t]->rows[r];
                             if (!row->has_value)
                                 continue;
                             pr_buf_clear(&fig);
-                            mdt_pub_value(&fig, row);
+                            mdtable_pub_value(&fig, row);
                             pr_buf_puts(&fig, "†");
                             cr_expect(strstr(md, pr_buf_cstr(&fig)), "%s: %s (%s) missing", path,
                                       pr_buf_cstr(&fig), f->pubs[t]->file);
@@ -247,8 +248,8 @@ Test(fwpage, every_figure_is_on_its_page)
     cr_expect(checked > 500, "only %zu figures checked", checked);
     pr_buf_free(&fig);
     json_decref(pages);
-    rm_free(w);
-    pr_data_free(ds);
+    rmodel_free(w);
+    data_free(ds);
 }
 
 /* ---------------------------------------------------------------- rules */
@@ -257,9 +258,8 @@ Test(fwpage, rules_in_words_and_json_without_float_noise)
 {
     json_t *rule = json_pack("{s:s,s:s,s:s,s:i,s:s,s:{s:f,s:i},s:i}", "profile", "paddle-ips",
                              "keyword", "ips:", "scope", "per_card", "skip", 10, "reduce",
-                             "trimmed_mean", "trim", "fraction", 0.05, "min", 5, "min_records",
-                             5);
-    char *s = rw_json_shortest(rule);
+                             "trimmed_mean", "trim", "fraction", 0.05, "min", 5, "min_records", 5);
+    char *s = rule_words_json_shortest(rule);
     cr_expect(strstr(s, "\"fraction\":0.05,") || strstr(s, "\"fraction\":0.05}"), "%s", s);
     cr_expect(!strstr(s, "0000000000"), "%s", s);
     free(s);
@@ -267,9 +267,10 @@ Test(fwpage, rules_in_words_and_json_without_float_noise)
     pr_err err;
     cr_assert(lang_load(&en, "templates", &err) == 0, "%s", err.msg);
     pr_buf b = PR_BUF_INIT;
-    rw_words(&en, rule, &b, &err);
-    cr_expect(strstr(pr_buf_cstr(&b), "per run the trimmed mean of records 11 to the end, 5 % "
-                                       "trimmed from each end (at least 5 each), at least 5 records"),
+    rule_words(&en, rule, &b, &err);
+    cr_expect(strstr(pr_buf_cstr(&b),
+                     "per run the trimmed mean of records 11 to the end, 5 % "
+                     "trimmed from each end (at least 5 each), at least 5 records"),
               "%s", pr_buf_cstr(&b));
     cr_expect(strstr(pr_buf_cstr(&b), "one card's rate, times the GPUs"), "%s", pr_buf_cstr(&b));
     pr_buf_free(&b);

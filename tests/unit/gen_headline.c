@@ -3,18 +3,18 @@
  * reproductions over published figures, never a configuration without
  * figures; each figure with its flag, footnote and run set's date; models
  * with no figure listed apart as planned.  And the flag pass: one decision
- * (rm_cell.flagged) that the model page and the index mark alike. */
+ * (rmodel_cell.flagged) that the model page and the index mark alike. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "2-model/rmodel.h"
+#include "3-tables/compare.h"
+#include "cmd/report.h"
 #include "gentest.h"
-#include "compare.h"
-#include "data.h"
-#include "report.h"
-#include "rmodel.h"
+#include "testutil.h"
 
 static const char v100[] =
     "{\"perfrepro\": 1, \"title\": {\"zh\": \"V100 × 8\", \"en\": \"V100 x 8\"},\n"
@@ -39,23 +39,29 @@ static const char classes[] =
  * P: TODO only: planned. */
 static const char published[] =
     "{\"perfrepro\": 1, \"label\": \"Src\",\n"
-    " \"source\": {\"title\": \"Src README\", \"url\": \"https://example.com/src\", \"date\": \"2020-09\"},\n"
+    " \"source\": {\"title\": \"Src README\", \"url\": \"https://example.com/src\", \"date\": "
+    "\"2020-09\"},\n"
     " \"platform\": \"A100-x8\", \"tables\": [\n"
     "  {\"model\": \"H\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 60}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 420}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 60}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 420}]},\n"
     "  {\"model\": \"H\", \"framework\": \"FwB\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 500}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 500}]},\n"
     "  {\"model\": \"H\", \"framework\": \"FwB\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"variant\": \"old\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 520}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 50}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 520}]},\n"
     "  {\"model\": \"H\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 32,\n"
     "   \"unit\": \"images/s\", \"platform\": \"V100-x8\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"state\": \"TODO\"}, {\"nodes\": 1, \"gpus\": 8, \"state\": \"TODO\"}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"state\": \"TODO\"}, {\"nodes\": 1, \"gpus\": 8, \"state\": "
+    "\"TODO\"}]},\n"
     "  {\"model\": \"Q\", \"framework\": \"FwA\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [\n"
-    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 10}, {\"nodes\": 1, \"gpus\": 8, \"throughput\": 99}]},\n"
+    "    {\"nodes\": 1, \"gpus\": 1, \"throughput\": 10}, {\"nodes\": 1, \"gpus\": 8, "
+    "\"throughput\": 99}]},\n"
     "  {\"model\": \"P\", \"framework\": \"FwP\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
     "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"state\": \"TODO\"}]}\n"
     " ]}\n";
@@ -115,7 +121,7 @@ static char *line_of(const char *text, const char *prefix)
     return NULL;
 }
 
-static const rm_model *model_of(const rm_world *w, const char *id)
+static const rmodel_model *model_of(const rmodel_world *w, const char *id)
 {
     for (size_t i = 0; i < w->nmodels; i++)
         if (strcmp(w->models[i]->id, id) == 0)
@@ -130,10 +136,10 @@ Test(headline_rule, reproductions_over_published_and_never_an_empty_declaration)
         char *d = headline_data(declare);
         pr_dataset *ds = NULL;
         pr_err err;
-        cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
-        rm_world *w = rm_build(ds, "/tmp/perfrepro-headline-out");
-        cmp_headline h;
-        cmp_headline_of(w, model_of(w, "H"), &h);
+        cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+        rmodel_world *w = rmodel_build(ds, "/tmp/perfrepro-headline-out");
+        compare_headline h;
+        compare_headline_of(w, model_of(w, "H"), &h);
         cr_assert(h.mc, "H has figures: a headline");
         /* The V100's reproduced mixed-precision figures, not the A100's
          * published FP32 ones, nor the declared TODO-only table. */
@@ -142,12 +148,12 @@ Test(headline_rule, reproductions_over_published_and_never_an_empty_declaration)
         cr_expect_eq(h.gpus, 8);
         cr_expect_null(h.decl, "the declared configuration has no figures: the rule chose");
         cr_expect_eq(h.declared != NULL, declare);
-        cmp_headline_of(w, model_of(w, "Q"), &h);
+        compare_headline_of(w, model_of(w, "Q"), &h);
         cr_expect(h.mc && strcmp(h.mc->cfg.platform->id, "A100-x8") == 0 && h.gpus == 8);
-        cmp_headline_of(w, model_of(w, "P"), &h);
+        compare_headline_of(w, model_of(w, "P"), &h);
         cr_expect_null(h.mc, "P has no figure: no headline");
-        rm_free(w);
-        pr_data_free(ds);
+        rmodel_free(w);
+        data_free(ds);
         rm_rf(d);
         free(d);
     }
@@ -161,14 +167,14 @@ Test(headline_rule, a_declared_configuration_with_figures_is_kept)
         "\"fp32\", \"batch_size\": 64, \"gpus\": 8}}\n");
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
-    rm_world *w = rm_build(ds, "/tmp/perfrepro-headline-out");
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+    rmodel_world *w = rmodel_build(ds, "/tmp/perfrepro-headline-out");
     const pr_model_decl *decl = NULL;
-    const rm_mcfg *mc = cmp_headline_cfg(w, model_of(w, "H"), &decl);
+    const rmodel_mcfg *mc = compare_headline_cfg(w, model_of(w, "H"), &decl);
     cr_assert(mc && decl);
     cr_expect_str_eq(mc->cfg.platform->id, "A100-x8");
-    rm_free(w);
-    pr_data_free(ds);
+    rmodel_free(w);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -178,14 +184,14 @@ Test(flag_pass, flags_the_figure_each_cell_stands_for)
     char *d = headline_data(0);
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
-    rm_world *w = rm_build(ds, "/tmp/perfrepro-headline-out");
-    const rm_fw *b = rm_find_fw(w, "H", "FwB"), *a = rm_find_fw(w, "H", "FwA");
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+    rmodel_world *w = rmodel_build(ds, "/tmp/perfrepro-headline-out");
+    const rmodel_fw *b = rmodel_find_fw(w, "H", "FwB"), *a = rmodel_find_fw(w, "H", "FwA");
     cr_assert(a && b);
     size_t flagged = 0;
     for (size_t i = 0; i < b->ncfgs; i++)
         for (size_t r = 0; r < b->cfgs[i].ncells; r++) {
-            const rm_cell *rc = &b->cfgs[i].cells[r];
+            const rmodel_cell *rc = &b->cfgs[i].cells[r];
             int superlinear = rc->origin == RM_PUBLISHED && rc->gpus == 8;
             cr_expect_eq(rc->flagged, superlinear, "FwB %d GPUs", rc->gpus);
             flagged += rc->flagged;
@@ -194,8 +200,8 @@ Test(flag_pass, flags_the_figure_each_cell_stands_for)
     for (size_t i = 0; i < a->ncfgs; i++)
         for (size_t r = 0; r < a->cfgs[i].ncells; r++)
             cr_expect_eq(a->cfgs[i].cells[r].flagged, 0);
-    rm_free(w);
-    pr_data_free(ds);
+    rmodel_free(w);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -274,19 +280,26 @@ static char *audit_data(void)
     put(d, "precision-classes.json", classes);
     put(d, "published/org.json",
         "{\"perfrepro\": 1, \"label\": \"Org\",\n"
-        " \"source\": {\"title\": \"Org README\", \"repo\": \"org/logs\", \"url\": \"https://example.com/org\"},\n"
+        " \"source\": {\"title\": \"Org README\", \"repo\": \"org/logs\", \"url\": "
+        "\"https://example.com/org\"},\n"
         " \"platform\": \"V100-x8\", \"tables\": [\n"
-        "  {\"model\": \"R\", \"framework\": \"FwR\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
-        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 300}]},\n"
-        "  {\"model\": \"R\", \"framework\": \"FwS\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
-        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 200}]}]}\n");
+        "  {\"model\": \"R\", \"framework\": \"FwR\", \"precision\": \"fp32\", \"batch_size\": "
+        "64,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": "
+        "300}]},\n"
+        "  {\"model\": \"R\", \"framework\": \"FwS\", \"precision\": \"fp32\", \"batch_size\": "
+        "64,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": "
+        "200}]}]}\n");
     static const char *const fws[] = {"FwR", "FwS"};
     static const double vals[] = {300, 190};
     for (int i = 0; i < 2; i++) {
         char *rec = pr_xasprintf(
-            "{\"log_file\": \"logs/train_log/%s\", \"model_name\": \"m\", \"mission_name\": \"x\",\n"
+            "{\"log_file\": \"logs/train_log/%s\", \"model_name\": \"m\", \"mission_name\": "
+            "\"x\",\n"
             " \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 8,\n"
-            " \"FINAL_RESULT\": %g, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\", \"perfrepro\": 1,\n"
+            " \"FINAL_RESULT\": %g, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\", \"perfrepro\": "
+            "1,\n"
             " \"model\": \"R\", \"framework\": \"%s\", \"case\": \"%s\", \"precision\": \"fp32\",\n"
             " \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": 8, \"repeat\": 1,\n"
             " \"origin\": \"parsed\", \"logs\": [], \"command\": [], \"platform\": \"V100-x8\",\n"
@@ -302,7 +315,8 @@ static char *audit_data(void)
         free(rec);
     }
     put(d, "runs/run-FwR/SOURCE.md",
-        "# run-FwR\n\nLogs of org/logs, parsed by\n`scripts/import-org.sh` (`perfrepro-measure parse`).\n");
+        "# run-FwR\n\nLogs of org/logs, parsed by\n`scripts/import-org.sh` (`perfrepro-measure "
+        "parse`).\n");
     return d;
 }
 
@@ -311,18 +325,22 @@ Test(audit_page, names_each_run_sets_importer_or_says_none_does)
     char *d = audit_data();
     json_t *pages = gt_render(d, "/tmp/perfrepro-headline-out", 0);
     const char *a = gt_page(pages, "AUDIT.md");
-    cr_expect(strstr(a, "由 `scripts/import-org.sh` 导入：`run-FwR`；运行组的文件没有写明由什么导入：`run-FwS`"),
+    cr_expect(strstr(a, "由 `scripts/import-org.sh` "
+                        "导入：`run-FwR`；运行组的文件没有写明由什么导入：`run-FwS`"),
               "%s", a);
     cr_expect(!strstr(a, "import-perf-logs"), "%s", a);
     const char *en = gt_page(pages, "AUDIT.en.md");
-    cr_expect(strstr(en, "imported by `scripts/import-org.sh`: `run-FwR`; whose files do not say what "
-                         "imported them: `run-FwS`"),
+    cr_expect(strstr(en,
+                     "imported by `scripts/import-org.sh`: `run-FwR`; whose files do not say what "
+                     "imported them: `run-FwS`"),
               "%s", en);
     /* FwS's figure has its own heading; the model page's cell links to it
      * with both figures. */
     cr_expect(strstr(a, "#### ❌ R · FwS · FP32 BS=64 · 1机8卡 · V100 × 8\n"), "%s", a);
     const char *m = gt_page(pages, "R/README.md");
-    cr_expect(strstr(m, "‡](") && strstr(m, "（Org 印为 200†，差 -5.00%，[见审计](../AUDIT.md#-r--fws--fp32-bs64--1机8卡--v100--8)）"),
+    cr_expect(strstr(m, "‡](") &&
+                  strstr(m, "（Org 印为 200†，差 "
+                            "-5.00%，[见审计](../AUDIT.md#-r--fws--fp32-bs64--1机8卡--v100--8)）"),
               "%s", m);
     json_decref(pages);
     rm_rf(d);
@@ -337,8 +355,10 @@ Test(audit_page, every_figure_is_anchored_and_its_pages_link_its_verdict)
     char *d = audit_data();
     json_t *pages = gt_render(d, "/tmp/perfrepro-headline-out", 0);
     const char *a = gt_page(pages, "AUDIT.md"), *ae = gt_page(pages, "AUDIT.en.md");
-    cr_expect(strstr(a, "| <a id=\"fig-r-fwr-v100-x8-fp32-bs64-1x8\"></a>FwR | FP32 BS=64 |"), "%s", a);
-    cr_expect(strstr(a, "| <a id=\"fig-r-fws-v100-x8-fp32-bs64-1x8\"></a>FwS | FP32 BS=64 |"), "%s", a);
+    cr_expect(strstr(a, "| <a id=\"fig-r-fwr-v100-x8-fp32-bs64-1x8\"></a>FwR | FP32 BS=64 |"), "%s",
+              a);
+    cr_expect(strstr(a, "| <a id=\"fig-r-fws-v100-x8-fp32-bs64-1x8\"></a>FwS | FP32 BS=64 |"), "%s",
+              a);
     cr_expect(strstr(ae, "| <a id=\"fig-r-fwr-v100-x8-fp32-bs64-1x8\"></a>FwR |"), "%s", ae);
     static const char *const ok = " [✅](%sAUDIT%s.md#fig-r-fwr-v100-x8-fp32-bs64-1x8 \"%s\")";
     static const char *const bad = " [❌](%sAUDIT%s.md#fig-r-fws-v100-x8-fp32-bs64-1x8 \"%s\")";
@@ -369,7 +389,8 @@ Test(audit_page, every_figure_is_anchored_and_its_pages_link_its_verdict)
         }
     }
     /* The legend says what the marks are, linking the audit. */
-    cr_expect(strstr(gt_page(pages, "R/FwR/README.md"), "数字后的 ✅ / ✂️ / ❌ / ∅ 是[审计](../../AUDIT.md)"));
+    cr_expect(strstr(gt_page(pages, "R/FwR/README.md"),
+                     "数字后的 ✅ / ✂️ / ❌ / ∅ 是[审计](../../AUDIT.md)"));
     cr_expect(strstr(gt_page(pages, "R/README.en.md"), "is the [audit](../AUDIT.en.md)'s verdict"));
     json_decref(pages);
     rm_rf(d);

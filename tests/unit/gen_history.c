@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
-#include "gentest.h"
-#include "chart_history.h"
-#include "data.h"
+#include "1-load/data.h"
+#include "2-model/history.h"
+#include "4-charts/chart_history.h"
+#include "base/md.h"
 #include "fileio.h"
-#include "history.h"
-#include "md.h"
+#include "gentest.h"
 #include "record.h"
+#include "testutil.h"
 
 static const char *PLATFORM =
     "{\"perfrepro\": 1, \"title\": {\"zh\": \"Toy GPU × 8\", \"en\": \"Toy GPU x 8\"},\n"
@@ -82,7 +82,9 @@ static char *history_data(void)
     for (int i = 0; i < 4; i++)
         for (int k = 1; k <= 3; k++)
             put_record(d, runs[i], dates[i], k, base[i] + k);
-    put(d, "runs/x1/runset.json", "{\"perfrepro\": 1, \"experiment\": true,\n \"title\": {\"zh\": \"实验\", \"en\": \"experiment\"}}\n");
+    put(d, "runs/x1/runset.json",
+        "{\"perfrepro\": 1, \"experiment\": true,\n \"title\": {\"zh\": \"实验\", \"en\": "
+        "\"experiment\"}}\n");
     pr_buf b = PR_BUF_INIT;
     pr_buf_puts(&b, "{\"perfrepro\": 1, \"label\": \"Vendor\",\n"
                     " \"source\": {\"title\": \"Vendor README\", \"repo\": \"vendor/toy\"},\n"
@@ -110,16 +112,16 @@ static const char *MARKS =
     "   \"source\": \"Vendor\", \"date\": \"2025-04-01\",\n"
     "   \"note\": {\"zh\": \"换了测量方法\", \"en\": \"another method\"}}]}\n";
 
-static hs_set *build(const char *d, pr_dataset **out)
+static history_set *build(const char *d, pr_dataset **out)
 {
     pr_err err;
-    cr_assert(pr_data_load(d, out, &err) == 0, "%s", err.msg);
-    hs_set *s = NULL;
-    cr_assert(hs_build(*out, &s, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(d, out, &err) == 0, "%s", err.msg);
+    history_set *s = NULL;
+    cr_assert(history_build(*out, &s, &err) == 0, "%s", err.msg);
     return s;
 }
 
-static const hs_series *find(const hs_set *s, hs_kind kind)
+static const history_series *find(const history_set *s, history_kind kind)
 {
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i].kind == kind)
@@ -132,14 +134,14 @@ Test(history, reproduced_series_of_three_run_sets_without_the_experiment)
 {
     char *d = history_data();
     pr_dataset *ds;
-    hs_set *s = build(d, &ds);
+    history_set *s = build(d, &ds);
     cr_assert_eq(s->n, 2, "one reproduced and one published series, got %zu", s->n);
-    const hs_series *x = find(s, HS_REPRODUCED);
+    const history_series *x = find(s, HS_REPRODUCED);
     cr_assert_eq(x->n, 3, "the experiment run set is no point");
     static const char *const dates[] = {"2026-01-05", "2026-02-05", "2026-03-05"};
     static const double med[] = {102, 112, 92};
     for (size_t i = 0; i < 3; i++) {
-        const hs_point *p = &x->pts[i];
+        const history_point *p = &x->pts[i];
         cr_expect_str_eq(p->date, dates[i]);
         cr_expect_float_eq(p->value, med[i], 1e-9);
         cr_expect_eq(p->runs, 3);
@@ -154,8 +156,8 @@ Test(history, reproduced_series_of_three_run_sets_without_the_experiment)
     }
     cr_expect_eq(x->ncps, 0);
     cr_expect(isnan(x->band_lo), "a segment of 3 points has no prediction band");
-    hs_free(s);
-    pr_data_free(ds);
+    history_free(s);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -164,8 +166,8 @@ Test(history, published_series_over_revisions_finds_its_step)
 {
     char *d = history_data();
     pr_dataset *ds;
-    hs_set *s = build(d, &ds);
-    const hs_series *x = find(s, HS_PUBLISHED);
+    history_set *s = build(d, &ds);
+    const history_series *x = find(s, HS_PUBLISHED);
     cr_assert_eq(x->n, 6);
     cr_expect_str_eq(x->label, "Vendor");
     cr_expect_str_eq(x->repo, "vendor/toy");
@@ -178,8 +180,8 @@ Test(history, published_series_over_revisions_finds_its_step)
     cr_expect(x->pts[3].change, "the step 100 -> 200 is a change point");
     for (size_t i = 0; i < 6; i++)
         cr_expect(i == 3 || !x->pts[i].change);
-    hs_free(s);
-    pr_data_free(ds);
+    history_free(s);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -189,8 +191,8 @@ Test(history, a_pin_and_a_veto)
     char *d = history_data();
     put(d, "history.json", MARKS);
     pr_dataset *ds;
-    hs_set *s = build(d, &ds);
-    const hs_series *r = find(s, HS_REPRODUCED), *p = find(s, HS_PUBLISHED);
+    history_set *s = build(d, &ds);
+    const history_series *r = find(s, HS_REPRODUCED), *p = find(s, HS_PUBLISHED);
     cr_expect(r->pts[1].change, "the pinned step is a change point");
     cr_expect_eq(r->ncps, 1);
     cr_assert(r->pts[1].mark);
@@ -201,7 +203,7 @@ Test(history, a_pin_and_a_veto)
     cr_assert(p->pts[3].mark);
     cr_expect_eq(p->pts[3].mark->veto, 1);
     /* JSON and CSV carry them */
-    json_t *j = hs_to_json(s);
+    json_t *j = history_to_json(s);
     char *t = json_dumps(j, JSON_COMPACT);
     cr_expect(strstr(t, "\"pinned\":true"), "%s", t);
     cr_expect(strstr(t, "\"vetoed\":true"));
@@ -209,7 +211,7 @@ Test(history, a_pin_and_a_veto)
     free(t);
     json_decref(j);
     pr_buf csv = PR_BUF_INIT;
-    hs_to_csv(s, &csv);
+    history_to_csv(s, &csv);
     size_t lines = 0;
     for (const char *c = pr_buf_cstr(&csv); *c; c++)
         lines += *c == '\n';
@@ -217,8 +219,8 @@ Test(history, a_pin_and_a_veto)
     cr_expect(strstr(pr_buf_cstr(&csv), ",pinned,"));
     cr_expect(strstr(pr_buf_cstr(&csv), ",vetoed,"));
     pr_buf_free(&csv);
-    hs_free(s);
-    pr_data_free(ds);
+    history_free(s);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -230,12 +232,12 @@ static void expect_bad(const char *text, const char *const *needles)
     put(d, "history.json", text);
     pr_dataset *ds = NULL;
     pr_err err;
-    int rc = pr_data_load(d, &ds, &err);
-    hs_set *s = NULL;
+    int rc = data_load(d, &ds, &err);
+    history_set *s = NULL;
     if (rc == 0) {
-        rc = hs_build(ds, &s, &err);
-        hs_free(s);
-        pr_data_free(ds);
+        rc = history_build(ds, &s, &err);
+        history_free(s);
+        data_free(ds);
     }
     cr_assert_eq(rc, -1, "%s should fail", text);
     for (const char *const *n = needles; *n; n++)
@@ -301,8 +303,8 @@ Test(history, first_error_in_file_order)
         "  \"platform\": \"nope\", \"precision\": \"fp32\",\n"
         "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
         "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
-    expect_bad(bad_vetoes_first, (const char *const[]){"history.json:5:", "vetoes[0].date",
-                                                        "2026-13-05", NULL});
+    expect_bad(bad_vetoes_first,
+               (const char *const[]){"history.json:5:", "vetoes[0].date", "2026-13-05", NULL});
     static const char *const twice =
         "{\"perfrepro\": 1,\n \"vetoes\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
         "  \"platform\": \"toy\", \"precision\": \"fp32\",\n"
@@ -313,7 +315,7 @@ Test(history, first_error_in_file_order)
         "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
         "  \"date\": \"2026-02-05\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
     expect_bad(twice, (const char *const[]){"history.json:6:", "pins[0]", "same step as",
-                                             "history.json:5:", "vetoes[0].date", NULL});
+                                            "history.json:5:", "vetoes[0].date", NULL});
     /* a step of no point, after one that is fine: named by its own place */
     static const char *const second_of_no_point =
         "{\"perfrepro\": 1,\n \"pins\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
@@ -324,8 +326,8 @@ Test(history, first_error_in_file_order)
         "  \"platform\": \"toy\", \"precision\": \"fp32\", \"source\": \"Vendor\",\n"
         "  \"batch_size\": 64, \"nodes\": 1, \"gpus\": 1,\n"
         "  \"date\": \"2025-04-02\", \"note\": {\"zh\": \"甲\", \"en\": \"a\"}}]}\n";
-    expect_bad(second_of_no_point, (const char *const[]){"history.json:9:", "pins[1].date",
-                                                          "no point", NULL});
+    expect_bad(second_of_no_point,
+               (const char *const[]){"history.json:9:", "pins[1].date", "no point", NULL});
 }
 
 Test(history, pages_regressions_and_feed)
@@ -339,7 +341,8 @@ Test(history, pages_regressions_and_feed)
     cr_expect(strstr(he, "| 2026-02-05 | 112.00 | 111.00 – 113.00 (75 %) | 3 |"), "%s", he);
     cr_expect(strstr(he, "pinned in the data: new driver"));
     cr_expect(strstr(he, "change point vetoed: another method"));
-    cr_expect(strstr(he, "[revision 4444444](https://github.com/vendor/toy/blob/4444444/README.md)"));
+    cr_expect(
+        strstr(he, "[revision 4444444](https://github.com/vendor/toy/blob/4444444/README.md)"));
     cr_expect(!strstr(he, "runs/x1/"), "the experiment run set is not on the page");
     cr_expect(strstr(h, "换了驱动"));
     cr_expect(strstr(he, "![") && strstr(he, ".en.svg)"), "the chart with its alt text");
@@ -354,7 +357,8 @@ Test(history, pages_regressions_and_feed)
     cr_expect(strstr(reg, "(Toy/Fw/HISTORY.en.md#toy-fp32-bs64-1x1)"));
     const char *feed = gt_page(pages, "regressions.atom");
     cr_expect(strstr(feed, "<updated>2026-03-05T00:00:00Z</updated>"), "%s", feed);
-    cr_expect(strstr(feed, "<id>tag:perfrepro,2026:history/toy/fw/toy-fp32-bs64-1x1/2026-02-05</id>"));
+    cr_expect(
+        strstr(feed, "<id>tag:perfrepro,2026:history/toy/fw/toy-fp32-bs64-1x1/2026-02-05</id>"));
     json_decref(pages);
     rm_rf(out);
     free(out);
@@ -397,21 +401,35 @@ Test(history, chart_is_deterministic_and_refuses_undrawable_labels)
     double v[] = {100, 101, 99, 150, 152}, lo[] = {98, NAN, 97, 149, 150},
            hi[] = {102, NAN, 101, 151, 153};
     int change[] = {0, 0, 0, 1, 0}, flagged[] = {0, 0, 0, 0, 1};
-    chh_spec c = {"吞吐的历史", "吞吐（images/s）", "中位数", "变点", "预测区间", "判定非正常",
-                  5, dates, v, lo, hi, change, flagged, 140, 160, 3};
+    chart_history_spec c = {"吞吐的历史",
+                            "吞吐（images/s）",
+                            "中位数",
+                            "变点",
+                            "预测区间",
+                            "判定非正常",
+                            5,
+                            dates,
+                            v,
+                            lo,
+                            hi,
+                            change,
+                            flagged,
+                            140,
+                            160,
+                            3};
     pr_buf a = PR_BUF_INIT, b = PR_BUF_INIT, s = PR_BUF_INIT;
     pr_err err;
-    cr_assert(chh_render_png(&c, 720, 360, &a, &err) == 0, "%s", err.msg);
-    cr_assert(chh_render_png(&c, 720, 360, &b, &err) == 0, "%s", err.msg);
+    cr_assert(chart_history_render_png(&c, 720, 360, &a, &err) == 0, "%s", err.msg);
+    cr_assert(chart_history_render_png(&c, 720, 360, &b, &err) == 0, "%s", err.msg);
     cr_expect(a.len > 1000 && a.len == b.len && !memcmp(a.data, b.data, a.len));
     cr_expect(!memcmp(a.data, "\x89PNG", 4));
-    cr_assert(chh_render_svg(&c, 720, 360, &s, &err) == 0, "%s", err.msg);
+    cr_assert(chart_history_render_svg(&c, 720, 360, &s, &err) == 0, "%s", err.msg);
     cr_expect(strstr(pr_buf_cstr(&s), "<svg"));
     c.title = "\xF4\x8F\xBF\xBD"; /* U+10FFFD, private use: no font draws it */
     pr_buf bad = PR_BUF_INIT;
-    cr_expect(chh_render_png(&c, 720, 360, &bad, &err) == -1);
+    cr_expect(chart_history_render_png(&c, 720, 360, &bad, &err) == -1);
     cr_expect(strstr(err.msg, "no installed font"), "%s", err.msg);
-    cr_expect(chh_render_png(&c, 50, 50, &bad, &err) == -1, "a bad size");
+    cr_expect(chart_history_render_png(&c, 50, 50, &bad, &err) == -1, "a bad size");
     pr_buf_free(&a);
     pr_buf_free(&b);
     pr_buf_free(&s);
@@ -440,16 +458,22 @@ static int has_xml_forbidden(const char *s)
 Test(history, feed_drops_what_xml_forbids)
 {
     pr_buf x = PR_BUF_INIT;
-    pr_md_xml(&x, "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1B" "d\t\r\n" "e\xED\xA0\x80"
-                  "f\xFF\xC0\xAF" "g\xEF\xBF\xBD\xF0\x9F\x98\x80 &<>\"");
-    cr_expect_str_eq(pr_buf_cstr(&x), "abcd\t\r\nefg\xEF\xBF\xBD\xF0\x9F\x98\x80 &amp;&lt;&gt;&quot;");
+    md_xml(&x, "a\xEF\xBF\xBE"
+               "b\xEF\xBF\xBF"
+               "c\x01\x1B"
+               "d\t\r\n"
+               "e\xED\xA0\x80"
+               "f\xFF\xC0\xAF"
+               "g\xEF\xBF\xBD\xF0\x9F\x98\x80 &<>\"");
+    cr_expect_str_eq(pr_buf_cstr(&x),
+                     "abcd\t\r\nefg\xEF\xBF\xBD\xF0\x9F\x98\x80 &amp;&lt;&gt;&quot;");
     pr_buf_free(&x);
 
     char *d = history_data();
     pr_buf f = PR_BUF_INIT;
     pr_err err;
     char *path = pr_xasprintf("%s/published/vendor.json", d);
-    cr_assert(pr_read_file(path, &f, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_read_file(path, &f, &err) == 0, "%s", err.msg);
     char *at = strstr(f.data, "\"label\": \"Vendor\"");
     cr_assert(at);
     pr_buf g = PR_BUF_INIT;
@@ -509,14 +533,14 @@ Test(history, a_short_series_says_what_it_cannot_test)
     static const double v[] = {100, 101, 100, 137, 139};
     char *d = published_only(v, 5);
     pr_dataset *ds;
-    hs_set *s = build(d, &ds);
+    history_set *s = build(d, &ds);
     cr_assert_eq(s->n, 1);
-    const hs_series *x = &s->v[0];
+    const history_series *x = &s->v[0];
     cr_expect(!x->cp_testable && !x->testable);
     cr_expect_eq(s->ntestable, 0);
     cr_expect_eq(x->band, HS_BAND_WIDE, "a band from 4 points this wide tells nothing");
-    cr_expect(x->band_hi / x->band_lo > 139.0 / 100, "wider than the range: %g – %g",
-              x->band_lo, x->band_hi);
+    cr_expect(x->band_hi / x->band_lo > 139.0 / 100, "wider than the range: %g – %g", x->band_lo,
+              x->band_hi);
     for (int i = 0; i < 4; i++)
         cr_expect_eq(x->pts[i].judged, HS_BAND_NONE, "point %d", i);
     cr_expect_eq(x->pts[4].judged, HS_BAND_WIDE);
@@ -524,7 +548,7 @@ Test(history, a_short_series_says_what_it_cannot_test)
         cr_expect_eq(x->pts[i].step_seen, i == 3, "point %d: only the +37 %% step is seen", i);
     cr_expect_float_eq(x->pts[3].step, 0.37, 1e-12);
     cr_expect_eq(x->nseen, 1);
-    json_t *j = hs_to_json(s);
+    json_t *j = history_to_json(s);
     char *t = json_dumps(j, JSON_COMPACT);
     cr_expect(strstr(t, "\"testable_series\":0"), "%s", t);
     cr_expect(strstr(t, "\"testable\":false"));
@@ -535,21 +559,24 @@ Test(history, a_short_series_says_what_it_cannot_test)
     free(t);
     json_decref(j);
     pr_buf csv = PR_BUF_INIT;
-    hs_to_csv(s, &csv);
-    cr_expect(strstr(pr_buf_cstr(&csv), ",judged,step,step_seen,change_point,mark,series_testable,"),
-              "%s", pr_buf_cstr(&csv));
+    history_to_csv(s, &csv);
+    cr_expect(
+        strstr(pr_buf_cstr(&csv), ",judged,step,step_seen,change_point,mark,series_testable,"),
+        "%s", pr_buf_cstr(&csv));
     cr_expect(strstr(pr_buf_cstr(&csv), ",none,0.37,yes,no,,no,"), "%s", pr_buf_cstr(&csv));
     pr_buf_free(&csv);
-    hs_free(s);
-    pr_data_free(ds);
+    history_free(s);
+    data_free(ds);
 
     char *out = tmpdir();
     json_t *pages = gt_render(d, out, 0);
-    const char *he = gt_page(pages, "Toy/Fw/HISTORY.en.md"), *h = gt_page(pages, "Toy/Fw/HISTORY.md");
+    const char *he = gt_page(pages, "Toy/Fw/HISTORY.en.md"),
+               *h = gt_page(pages, "Toy/Fw/HISTORY.md");
     cr_expect(strstr(he, "Not testable: 5 points (change points need 6, bands 4); its band is "
                          "wider than the series' own range."),
               "%s", he);
-    cr_expect(strstr(he, "is wider than the series' own range (100.00 – 139.00): not informative."));
+    cr_expect(
+        strstr(he, "is wider than the series' own range (100.00 – 139.00): not informative."));
     cr_expect(!strstr(he, "| ok |"), "no \"ok\" without a band that can tell: %s", he);
     cr_expect(strstr(he, "| not judged (no band: fewer than 4 points before it); step +37.0 %: "
                          "seen, unjudged |"),
@@ -559,7 +586,8 @@ Test(history, a_short_series_says_what_it_cannot_test)
     cr_expect(!strstr(h, "| 正常 |"));
     const char *reg = gt_page(pages, "REGRESSIONS.en.md");
     cr_expect(strstr(reg, "**0 of the 1 history series are testable**"), "%s", reg);
-    cr_expect(strstr(reg, "| 2025-04-01 | [Toy · Fw ·") && strstr(reg, "step +37.0 %: seen, unjudged"),
+    cr_expect(strstr(reg, "| 2025-04-01 | [Toy · Fw ·") &&
+                  strstr(reg, "step +37.0 %: seen, unjudged"),
               "%s", reg);
     const char *feed = gt_page(pages, "regressions.en.atom");
     cr_expect(strstr(feed, "<subtitle>0 of 1 series testable"), "%s", feed);
@@ -580,16 +608,16 @@ Test(history, a_long_quiet_series_is_testable_and_ok)
     static const double v[] = {100, 103, 99, 101, 102, 98, 100, 101, 99, 102, 100, 101};
     char *d = published_only(v, 12);
     pr_dataset *ds;
-    hs_set *s = build(d, &ds);
-    const hs_series *x = &s->v[0];
+    history_set *s = build(d, &ds);
+    const history_series *x = &s->v[0];
     cr_expect(x->cp_testable && x->testable);
     cr_expect_eq(s->ntestable, 1);
     cr_expect_eq(x->nseen, 0);
     cr_expect_eq(x->band, HS_BAND_WIDE,
                  "a 99 %% band of 12 points is still wider than their range: %g – %g", x->band_lo,
                  x->band_hi);
-    hs_free(s);
-    pr_data_free(ds);
+    history_free(s);
+    data_free(ds);
     char *out = tmpdir();
     json_t *pages = gt_render(d, out, 0);
     const char *he = gt_page(pages, "Toy/Fw/HISTORY.en.md");

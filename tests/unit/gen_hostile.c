@@ -13,15 +13,15 @@
 
 #include <cmark-gfm.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "base/cmarkx.h"
 #include "buf.h"
-#include "cmarkx.h"
-#include "data.h"
+#include "cmd/report.h"
 #include "fileio.h"
 #include "jdoc.h"
-#include "mustache.h"
 #include "record.h"
-#include "report.h"
+#include "template/mustache.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -37,9 +37,9 @@ static const char *load_error(const char *dir)
 {
     static pr_err err;
     pr_dataset *d = NULL;
-    if (pr_data_load(dir, &d, &err) < 0)
+    if (data_load(dir, &d, &err) < 0)
         return err.msg;
-    pr_data_free(d);
+    data_free(d);
     return NULL;
 }
 
@@ -55,12 +55,14 @@ static const char suite_json[] =
     " \"framework_version\": \"1.0</td><script>v</script>\",\n"
     " \"model_name\": \"m<script>\", \"mission_name\": \"<b>mission</b>|\", \"direction_id\": 0,\n"
     " \"unit\": \"img/s<script>\",\n"
-    " \"description\": \"line1\\n\\n# InjectedB\\n<script>desc</script>\\n| a | b |\\n|---|---|\",\n"
+    " \"description\": \"line1\\n\\n# InjectedB\\n<script>desc</script>\\n| a | b "
+    "|\\n|---|---|\",\n"
     " \"source\": {\"repo\": \"https://example.com/y.git <script>x</script> `q` | *b*\", "
     "\"commit\": \"0123abcd\"},\n"
     " \"image\": \"img`x`<script>\",\n"
     " \"environment\": {\"gpu\": \"<script>gpu</script>|x\", \"os\": \"```\\n# InjectedD\"},\n"
-    " \"steps\": {\"setup\": [[\"```\"], [\"# InjectedE\"], [\"echo\", \"`id`\", \"$(id)\", \"</code\", "
+    " \"steps\": {\"setup\": [[\"```\"], [\"# InjectedE\"], [\"echo\", \"`id`\", \"$(id)\", "
+    "\"</code\", "
     "\"<script\"]]},\n"
     " \"command\": [\"python\", \"train.py\", \"--name\", \"{model_name}\", \"'; rm -rf / #\", "
     "\"```\"],\n"
@@ -73,7 +75,8 @@ static const char pub_json[] =
     "{\"perfrepro\": 1, \"label\": \"Lab<script>|\",\n"
     " \"source\": {\"title\": \"T](javascript:alert(1))<script>\", \"url\": "
     "\"https://example.com/a b)<script>x\", \"date\": \"2020<script>\"},\n"
-    " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Evil\", \"framework\": \"Sh\", \"precision\": \"fp32\",\n"
+    " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Evil\", \"framework\": \"Sh\", "
+    "\"precision\": \"fp32\",\n"
     "   \"batch_size\": 32, \"unit\": \"img/s<script>\", \"variant\": \"v|`x`<script>\",\n"
     "   \"note\": \"n\\n# InjectedF\\n<img src=x onerror=alert(1)>\", \"batch_label\": "
     "\"<script>bl\",\n"
@@ -82,12 +85,15 @@ static const char pub_json[] =
 
 static const char rec_fail[] =
     "{\"log_file\": \"logs/train_log/c_32_1\", \"model_name\": \"m<script>\",\n"
-    " \"mission_name\": \"<b>mission</b>|\", \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": 1,\n"
+    " \"mission_name\": \"<b>mission</b>|\", \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": "
+    "1,\n"
     " \"gpu_num\": 1, \"FINAL_RESULT\": null, \"JOB_FAIL_FLAG\": 1, \"UNIT\": \"img/s<script>\",\n"
     " \"perfrepro\": 1, \"model\": \"Evil\", \"framework\": \"Sh\", \"case\": \"c_32_1\",\n"
     " \"framework_version\": \"2.0<script>\",\n"
-    " \"precision\": \"fp32\", \"batch_size\": 32, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": 1,\n"
-    " \"origin\": \"measured\", \"failure\": {\"reason\": \"oom\", \"detail\": \"CUDA out of memory "
+    " \"precision\": \"fp32\", \"batch_size\": 32, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": "
+    "1,\n"
+    " \"origin\": \"measured\", \"failure\": {\"reason\": \"oom\", \"detail\": \"CUDA out of "
+    "memory "
     "<script>alert(1)</script> | `x` \\n# InjectedG \\u001b[31m red [l](javascript:alert(1))\"}}\n";
 
 static const char rec_ok[] =
@@ -95,7 +101,8 @@ static const char rec_ok[] =
     " \"mission_name\": \"\", \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1,\n"
     " \"gpu_num\": 8, \"FINAL_RESULT\": 650.5, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"img/s<script>\",\n"
     " \"perfrepro\": 1, \"model\": \"Evil\", \"framework\": \"Sh\", \"case\": \"c_32_8\",\n"
-    " \"precision\": \"fp32\", \"batch_size\": 32, \"nodes\": 1, \"gpus_per_node\": 8, \"repeat\": 1,\n"
+    " \"precision\": \"fp32\", \"batch_size\": 32, \"nodes\": 1, \"gpus_per_node\": 8, \"repeat\": "
+    "1,\n"
     " \"origin\": \"measured\", \"command\": [\"python\", \"'; rm -rf / #\", \"<script>\"]}\n";
 
 static void make_hostile_data(const char *dir)
@@ -112,7 +119,7 @@ static void make_hostile_data(const char *dir)
 static void check_page_inert(const char *name, const char *md)
 {
     pr_cmarkx_doc d;
-    pr_cmarkx_parse(&d, md, strlen(md), CMARK_OPT_DEFAULT);
+    cmarkx_parse(&d, md, strlen(md), CMARK_OPT_DEFAULT);
     cmark_iter *it = cmark_iter_new(d.root);
     cmark_event_type ev;
     pr_buf plain = PR_BUF_INIT;
@@ -124,40 +131,39 @@ static void check_page_inert(const char *name, const char *md)
         const char *lit = cmark_node_get_literal(n);
         if (t == CMARK_NODE_HEADING) {
             pr_buf_clear(&plain);
-            pr_cmarkx_plain(n, &plain);
+            cmarkx_plain(n, &plain);
             /* A title may be (part of) a heading; a newline in data must not
              * start one of its own. */
             cr_expect(strncmp(pr_buf_cstr(&plain), "Injected", 8) != 0,
-                      "%s:%d: data made a heading: %s", name, pr_cmarkx_line(n),
-                      pr_buf_cstr(&plain));
+                      "%s:%d: data made a heading: %s", name, cmarkx_line(n), pr_buf_cstr(&plain));
         }
         if (t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK) {
             cr_expect(lit && !strcasestr(lit, "script") && !strcasestr(lit, "<img") &&
                           !strcasestr(lit, "<b>") && !strcasestr(lit, "</td>") &&
                           !strcasestr(lit, "</code>"),
-                      "%s:%d: data made raw HTML: %s", name, pr_cmarkx_line(n), lit ? lit : "");
+                      "%s:%d: data made raw HTML: %s", name, cmarkx_line(n), lit ? lit : "");
         }
         if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
             const char *url = cmark_node_get_url(n);
             cr_expect(url && strncasecmp(url, "javascript:", 11) != 0 &&
                           strncasecmp(url, "file:", 5) != 0 && !strstr(url, "<script") &&
                           url[0] != '/',
-                      "%s:%d: a link to %s", name, pr_cmarkx_line(n), url ? url : "(null)");
+                      "%s:%d: a link to %s", name, cmarkx_line(n), url ? url : "(null)");
         }
-        if (t == CMARK_NODE_TEXT && pr_cmarkx_in_table(n) && lit)
-            cr_expect(strncmp(lit, "pipe", 4) != 0, "%s:%d: a '|' in data split a table cell",
-                      name, pr_cmarkx_line(n));
+        if (t == CMARK_NODE_TEXT && cmarkx_in_table(n) && lit)
+            cr_expect(strncmp(lit, "pipe", 4) != 0, "%s:%d: a '|' in data split a table cell", name,
+                      cmarkx_line(n));
     }
     cmark_iter_free(it);
     /* Rendered as GitHub would, but without its sanitizer: nothing from the
      * data may come out as a tag. */
-    char *html = cmark_render_html(d.root, CMARK_OPT_UNSAFE, pr_cmarkx_extensions(&d));
+    char *html = cmark_render_html(d.root, CMARK_OPT_UNSAFE, cmarkx_extensions(&d));
     cr_expect(!strcasestr(html, "<script"), "%s: <script> in the HTML", name);
     cr_expect(!strcasestr(html, "<img src=x"), "%s: <img> in the HTML", name);
     cr_expect(!strstr(html, "\x1b"), "%s: an escape character in the HTML", name);
     free(html);
     pr_buf_free(&plain);
-    pr_cmarkx_free(&d);
+    cmarkx_free(&d);
 }
 
 Test(hostile, free_text_is_inert)
@@ -166,14 +172,15 @@ Test(hostile, free_text_is_inert)
     make_hostile_data(dir);
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {"templates", "reports", 0, 0, NULL};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
+    cr_assert(report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     const char *path;
     json_t *v;
     int n = 0, seen_title = 0;
-    json_object_foreach(pages, path, v) {
+    json_object_foreach(pages, path, v)
+    {
         size_t l = strlen(path);
         if (l < 3 || strcmp(path + l - 3, ".md") != 0)
             continue;
@@ -185,7 +192,7 @@ Test(hostile, free_text_is_inert)
     cr_expect(n >= 6, "only %d pages", n);
     cr_expect(seen_title, "the hostile title does not appear at all");
     json_decref(pages);
-    pr_data_free(d);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
@@ -219,14 +226,15 @@ Test(hostile, runset_titles_are_inert)
     }
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {"templates", "reports", 0, 0, NULL};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
+    cr_assert(report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     const char *path;
     json_t *v;
     int shared = 0;
-    json_object_foreach(pages, path, v) {
+    json_object_foreach(pages, path, v)
+    {
         size_t l = strlen(path);
         if (l < 3 || strcmp(path + l - 3, ".md") != 0)
             continue;
@@ -236,7 +244,7 @@ Test(hostile, runset_titles_are_inert)
     }
     cr_expect(shared, "no page names the run sets whose items are alike");
     json_decref(pages);
-    pr_data_free(d);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
@@ -376,8 +384,7 @@ Test(hostile, partial_names_escaping_the_templates)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         pr_buf out = PR_BUF_INIT;
         pr_err err;
-        cr_expect(pr_mustache_dir_loader(&md, bad[i], &out, &err) < 0, "partial %s loaded",
-                  bad[i]);
+        cr_expect(mustache_dir_loader(&md, bad[i], &out, &err) < 0, "partial %s loaded", bad[i]);
         cr_expect(strstr(err.msg, "escapes the template directory") ||
                       strstr(err.msg, "not a safe"),
                   "partial %s: %s", bad[i], err.msg);
@@ -390,24 +397,24 @@ Test(hostile, partial_names_escaping_the_templates)
     char *cmd = pr_xasprintf("cp -R templates/. '%s'/", t);
     cr_assert(system(cmd) == 0);
     free(cmd);
-    char *notes = pr_path_join(t, "en/notes.mustache");
+    char *notes = pr_fileio_path_join(t, "en/notes.mustache");
     pr_buf b = PR_BUF_INIT;
     pr_err err;
-    cr_assert(pr_read_file(notes, &b, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_read_file(notes, &b, &err) == 0, "%s", err.msg);
     pr_buf_puts(&b, "\n{{>../../../../etc/passwd}}\n");
-    cr_assert(pr_write_atomic(notes, b.data, b.len, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_write_atomic(notes, b.data, b.len, &err) == 0, "%s", err.msg);
     pr_buf_free(&b);
     char *dir = tmpdir();
     make_hostile_data(dir);
     pr_dataset *d = NULL;
-    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {t, "reports", 0, 0, NULL};
-    cr_expect(pr_report_render(d, &o, collect, pages, &err) < 0, "a partial outside rendered");
-    cr_expect(strstr(err.msg, "notes:") && strstr(err.msg, "escapes the template"),
-              "message: %s", err.msg);
+    cr_expect(report_render(d, &o, collect, pages, &err) < 0, "a partial outside rendered");
+    cr_expect(strstr(err.msg, "notes:") && strstr(err.msg, "escapes the template"), "message: %s",
+              err.msg);
     json_decref(pages);
-    pr_data_free(d);
+    data_free(d);
     free(notes);
     rm_rf(t);
     rm_rf(dir);
@@ -429,7 +436,8 @@ static const char evil_suite[] =
     " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"img/s\",\n"
     " \"source\": {\"repo\": \"https://ex.com/" EVIL "\", \"path\": \"sub dir/" EVIL "\",\n"
     "            \"commit\": \"0123abcd\"},\n"
-    " \"command\": [\"python\", \"t.py\", \"--name={model_name}\", \"--addr={master_addr}:{master_port}\",\n"
+    " \"command\": [\"python\", \"t.py\", \"--name={model_name}\", "
+    "\"--addr={master_addr}:{master_port}\",\n"
     "             \"{node_rank}x\", \"\"],\n"
     " \"case_name\": \"c_{gpus}\",\n"
     " \"matrix\": {\"nodes\": [1, 2], \"gpus_per_node\": [1, 8], \"batch_size\": [32], "
@@ -440,11 +448,11 @@ static json_t *render_dir(const char *dir)
 {
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert(pr_data_load(dir, &d, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {"templates", "reports", 0, 0, NULL};
-    cr_assert(pr_report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
-    pr_data_free(d);
+    cr_assert(report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
+    data_free(d);
     return pages;
 }
 
@@ -469,7 +477,8 @@ Test(hostile, command_block_values_are_shell_words)
          * each with its NODE_RANK. */
         "\nCUDA_VISIBLE_DEVICES=0 python t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' "
         "--addr=127.0.0.1:29500 0x ''\n",
-        "\n: \"${MASTER_ADDR:?}\" \"${MASTER_PORT:?}\" \"${NODE_RANK:?}\"\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 "
+        "\n: \"${MASTER_ADDR:?}\" \"${MASTER_PORT:?}\" "
+        "\"${NODE_RANK:?}\"\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 "
         "python t.py '--name=a'\\''b; touch PWN $(id) `id` #?&|<>' "
         "--addr=\"$MASTER_ADDR\":\"$MASTER_PORT\" \"$NODE_RANK\"x ''\n",
         /* The suite file is linked under its own name, encoded. */
@@ -513,7 +522,9 @@ Test(hostile, shell_command_values_are_quoted)
 /* Values that cannot be valid are refused at load, naming the field. */
 Test(hostile, source_values_that_cannot_be_valid)
 {
-    static const struct { const char *key, *value, *want; } bad[] = {
+    static const struct {
+        const char *key, *value, *want;
+    } bad[] = {
         {"commit", "abc; touch /tmp/x", "source.commit: \"abc; touch /tmp/x\" is not a commit id"},
         {"commit", "abc", "not a commit id"},
         {"commit", "0123456789abcdef0123456789abcdef012345678", "not a commit id"},
@@ -552,7 +563,8 @@ Test(hostile, empty_log_file_and_bad_logs_elements)
     expect_record_refused("logs", "[\"logs/train_log/c_32_8\", 3]", "logs[1]: expected a path");
     expect_record_refused("logs", "[\"../../etc/passwd\"]",
                           "logs[0]: \"../../etc/passwd\" must be a relative path");
-    expect_record_refused("logs", "[\"/etc/passwd\"]", "logs[0]: \"/etc/passwd\" must be a relative");
+    expect_record_refused("logs", "[\"/etc/passwd\"]",
+                          "logs[0]: \"/etc/passwd\" must be a relative");
     expect_record_refused("logs", "[\"\"]", "logs[0]: expected a path");
     expect_record_refused("logs", "[\"logs/train_log/c_32_8\", \"logs/train_log/none\"]",
                           "logs[1]: \"logs/train_log/none\" does not exist");
@@ -593,7 +605,8 @@ Test(hostile, text_longer_than_the_limit)
     json_t *j = json_loads(evil_suite, 0, &je);
     json_object_set_new(j, "description", json_string(big));
     char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    expect_data_refused("suites/Evil/Sh.json", s, "description: 16385 bytes of text: at most 16384");
+    expect_data_refused("suites/Evil/Sh.json", s,
+                        "description: 16385 bytes of text: at most 16384");
     free(s);
     json_decref(j);
     j = json_loads(pub_json, 0, &je);

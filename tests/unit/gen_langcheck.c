@@ -8,24 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/data.h"
+#include "6-output/langcheck.h"
 #include "bitext.h"
 #include "buf.h"
-#include "data.h"
 #include "jdoc.h"
-#include "langcheck.h"
 
 /* The check's message for md as page "P.md" in code, NULL when it passes. */
-static const char *check(const char *code, const char *md, lc_names *ns)
+static const char *check(const char *code, const char *md, langcheck_names *ns)
 {
     static pr_err err;
-    lc_names none = LC_NAMES_INIT;
-    return lc_check_page("P.md", code, md, strlen(md), ns ? ns : &none, &err) < 0 ? err.msg
-                                                                                    : NULL;
+    langcheck_names none = LC_NAMES_INIT;
+    return langcheck_check_page("P.md", code, md, strlen(md), ns ? ns : &none, &err) < 0 ? err.msg
+                                                                                         : NULL;
 }
 
 Test(langcheck, english_sentence_on_zh_page_named_with_its_line)
 {
-    const char *msg = check("zh", "# 标题\n\n说明：一段中文。\n- 互连：NVLink within a node\n", NULL);
+    const char *msg =
+        check("zh", "# 标题\n\n说明：一段中文。\n- 互连：NVLink within a node\n", NULL);
     cr_assert(msg);
     cr_assert(strstr(msg, "P.md:4:"), "%s", msg);
     cr_assert(strstr(msg, "«NVLink within a node»"), "%s", msg);
@@ -47,10 +48,13 @@ Test(langcheck, later_lines_listed)
 
 Test(langcheck, clean_pages_pass)
 {
-    cr_assert_null(check("zh", "# ResNet50 v1.5 测试报告\n\n| 1机8卡 | FP32 BS=256 | 2,791.98 images/s |\n"
-                               "机器：Tesla V100-SXM2-16GB，每节点 8 卡，批大小 per GPU\n",
-                         NULL));
-    cr_assert_null(check("en", "# ResNet50 v1.5 report\n\n| 1×8 GPUs | 2,791.98 images/s |\n", NULL));
+    cr_assert_null(
+        check("zh",
+              "# ResNet50 v1.5 测试报告\n\n| 1机8卡 | FP32 BS=256 | 2,791.98 images/s |\n"
+              "机器：Tesla V100-SXM2-16GB，每节点 8 卡，批大小 per GPU\n",
+              NULL));
+    cr_assert_null(
+        check("en", "# ResNet50 v1.5 report\n\n| 1×8 GPUs | 2,791.98 images/s |\n", NULL));
 }
 
 Test(langcheck, code_links_comments_and_tags_are_not_prose)
@@ -63,14 +67,16 @@ Test(langcheck, code_links_comments_and_tags_are_not_prose)
                      "<https://example.com/a/b> <!-- a comment with many english words -->\n"
                      "<a id=\"an anchor with english words\"></a>结束\n";
     cr_assert_null(check("zh", zh, NULL));
-    const char *en = "Run `中文 命令` and [the log](日志/中文.txt).\n```\n中文代码\n```\n<!-- 注释 -->\n";
+    const char *en =
+        "Run `中文 命令` and [the log](日志/中文.txt).\n```\n中文代码\n```\n<!-- 注释 -->\n";
     cr_assert_null(check("en", en, NULL));
 }
 
 Test(langcheck, identifiers_and_units_end_a_run)
 {
     /* dotted, numbered, slashed and underscored tokens are code or units */
-    cr_assert_null(check("zh", "吞吐 images/s per GPU at 2 x memory_clock torch.matmul bus\n", NULL));
+    cr_assert_null(
+        check("zh", "吞吐 images/s per GPU at 2 x memory_clock torch.matmul bus\n", NULL));
     /* but four plain words in a row are a sentence, punctuation or not */
     cr_assert(check("zh", "说明：(this revision does not print it)\n", NULL));
     cr_assert(check("zh", "说明：one, two; three four\n", NULL));
@@ -78,19 +84,20 @@ Test(langcheck, identifiers_and_units_end_a_run)
 
 Test(langcheck, names_from_data_pass)
 {
-    lc_names ns = LC_NAMES_INIT;
-    lc_names_add(&ns, "PyTorch (CPU, synthetic data)", 0);
-    lc_names_add(&ns, "四、测试结果 / A100上训练吞吐率", 1);
-    lc_names_add(&ns, "GPU 显存带宽", 0);
-    lc_names_add(&ns, "中文", 1);
+    langcheck_names ns = LC_NAMES_INIT;
+    langcheck_names_add(&ns, "PyTorch (CPU, synthetic data)", 0);
+    langcheck_names_add(&ns, "四、测试结果 / A100上训练吞吐率", 1);
+    langcheck_names_add(&ns, "GPU 显存带宽", 0);
+    langcheck_names_add(&ns, "中文", 1);
     cr_assert_null(check("zh", "| [PyTorch (CPU, synthetic data)](x) | 无数据 |\n", &ns));
-    cr_assert_null(check("en", "Source: [四、测试结果 / A100上训练吞吐率](u) | [中文](README.md)\n", &ns));
+    cr_assert_null(
+        check("en", "Source: [四、测试结果 / A100上训练吞吐率](u) | [中文](README.md)\n", &ns));
     /* a name that may not hold Chinese on an English page is no excuse there */
     const char *msg = check("en", "# GPU 显存带宽\n", &ns);
     cr_assert(msg && strstr(msg, "P.md:1:"), "%s", msg ? msg : "(passed)");
     /* and a name does not hide the prose around it */
     cr_assert(check("zh", "PyTorch (CPU, synthetic data) runs on every single core\n", &ns));
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 }
 
 /* An env.json value without a letter ("1": OMP_NUM_THREADS) is no name: cut
@@ -98,7 +105,7 @@ Test(langcheck, names_from_data_pass)
  * that failed a Chinese page. */
 Test(langcheck, a_printed_value_without_letters_is_no_name)
 {
-    lc_names ns = LC_NAMES_INIT;
+    langcheck_names ns = LC_NAMES_INIT;
     const char *line = "日志为 apex：amp 日志“Selected optimization level O1”，fp16 日志为 O2。\n";
     const char *before = check("zh", line, &ns);
     pr_dataset d;
@@ -109,20 +116,21 @@ Test(langcheck, a_printed_value_without_letters_is_no_name)
                         "OPENBLAS_NUM_THREADS", "2.0");
     d.runs = &run;
     d.nruns = 1;
-    lc_names_from_data(&ns, &d);
+    langcheck_names_from_data(&ns, &d);
     const char *after = check("zh", line, &ns);
     json_decref(run.env);
     cr_expect((before == NULL) == (after == NULL), "without the names: %s; with them: %s",
               before ? before : "passes", after ? after : "passes");
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 }
 
 Test(langcheck, markdown_escapes_undone_before_names)
 {
-    lc_names ns = LC_NAMES_INIT;
-    lc_names_add(&ns, "PyTorch (bench/torch_peers.py) and all of its friends", 0);
-    cr_assert_null(check("zh", "# PyTorch (bench/torch\\_peers.py) and all of its friends 测试\n", &ns));
-    lc_names_free(&ns);
+    langcheck_names ns = LC_NAMES_INIT;
+    langcheck_names_add(&ns, "PyTorch (bench/torch_peers.py) and all of its friends", 0);
+    cr_assert_null(
+        check("zh", "# PyTorch (bench/torch\\_peers.py) and all of its friends 测试\n", &ns));
+    langcheck_names_free(&ns);
 }
 
 /* Names that overlap or nest: the longest goes out first, wherever it
@@ -131,38 +139,38 @@ Test(langcheck, markdown_escapes_undone_before_names)
  * right, none overlapping the one before. */
 Test(langcheck, longest_name_wins_overlaps_and_nesting)
 {
-    lc_names ns = LC_NAMES_INIT;
+    langcheck_names ns = LC_NAMES_INIT;
     /* overlapping: the longer name starts later and still goes first */
-    lc_names_add(&ns, "alpha beta gamma", 0);
-    lc_names_add(&ns, "gamma delta epsilon zeta", 0);
+    langcheck_names_add(&ns, "alpha beta gamma", 0);
+    langcheck_names_add(&ns, "gamma delta epsilon zeta", 0);
     const char *msg =
         check("zh", "说明 alpha beta gamma delta epsilon zeta eta theta iota kappa\n", &ns);
     cr_assert(msg && strstr(msg, "«eta theta iota kappa»"), "%s", msg ? msg : "(passed)");
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 
     /* nested: the short name first would leave "四、…结果" on the page */
-    lc_names_add(&ns, "测试", 1);
-    lc_names_add(&ns, "四、测试结果", 1);
+    langcheck_names_add(&ns, "测试", 1);
+    langcheck_names_add(&ns, "四、测试结果", 1);
     cr_assert_null(check("en", "Source: 四、测试结果 and 测试\n", &ns));
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 
     /* one length: the first added wins, whichever way round */
-    lc_names_add(&ns, "ab cd ef", 0);
-    lc_names_add(&ns, "ef gh ij", 0);
+    langcheck_names_add(&ns, "ab cd ef", 0);
+    langcheck_names_add(&ns, "ef gh ij", 0);
     msg = check("zh", "说明 ab cd ef gh ij kl mn op qr\n", &ns);
     cr_assert(msg && strstr(msg, "«gh ij kl mn op qr»"), "%s", msg ? msg : "(passed)");
-    lc_names_free(&ns);
-    lc_names_add(&ns, "ef gh ij", 0);
-    lc_names_add(&ns, "ab cd ef", 0);
+    langcheck_names_free(&ns);
+    langcheck_names_add(&ns, "ef gh ij", 0);
+    langcheck_names_add(&ns, "ab cd ef", 0);
     msg = check("zh", "说明 ab cd ef gh ij kl mn op qr\n", &ns);
     cr_assert(msg && strstr(msg, "«kl mn op qr»"), "%s", msg ? msg : "(passed)");
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 
     /* a name's occurrences: "la la" twice from the left, the fifth "la" stays */
-    lc_names_add(&ns, "la la", 0);
+    langcheck_names_add(&ns, "la la", 0);
     msg = check("zh", "说明 la la la la la one two three\n", &ns);
     cr_assert(msg && strstr(msg, "«la one two three»"), "%s", msg ? msg : "(passed)");
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 }
 
 /* The names' search as it was (strstr for each name on each line, longest
@@ -186,7 +194,7 @@ Test(langcheck, names_removed_as_the_quadratic_search_did)
     static const char *const pieces[] = {"a", "b", " ", "\x01", "中", "ab"};
     unsigned seed = 22;
     for (int round = 0; round < 3000; round++) {
-        lc_names ns = LC_NAMES_INIT;
+        langcheck_names ns = LC_NAMES_INIT;
         char *names[12];
         int ok[12];
         size_t n = 0;
@@ -197,7 +205,7 @@ Test(langcheck, names_removed_as_the_quadratic_search_did)
             for (int k = 0; k < len; k++)
                 strcat(name, pieces[((seed = seed * 1103515245u + 12345u) >> 16) % 6]);
             int cjk = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 2;
-            lc_names_add(&ns, name, cjk);
+            langcheck_names_add(&ns, name, cjk);
             /* the reference's list: longest first, one length in the order
              * added, a name added twice kept once (may hold Chinese if
              * either said so) */
@@ -226,12 +234,12 @@ Test(langcheck, names_removed_as_the_quadratic_search_did)
             strcpy(want, text);
             strcpy(got, text);
             remove_names_reference(want, names, ok, n, zh);
-            lc_names_remove(&ns, got, zh);
+            langcheck_names_remove(&ns, got, zh);
             cr_assert_str_eq(got, want, "round %d, zh %d, text \"%s\"", round, zh, text);
         }
         for (size_t i = 0; i < n; i++)
             free(names[i]);
-        lc_names_free(&ns);
+        langcheck_names_free(&ns);
     }
 }
 
@@ -242,29 +250,30 @@ Test(langcheck, names_removed_as_the_quadratic_search_did)
  * clock involved. */
 Test(langcheck, name_search_grows_with_the_text_not_names_times_lines)
 {
-    lc_names ns = LC_NAMES_INIT;
+    langcheck_names ns = LC_NAMES_INIT;
     char name[64];
     for (int i = 0; i < 2000; i++) {
         snprintf(name, sizeof name, "Model%04d（框架 %d）", i, i % 10);
-        lc_names_add(&ns, name, 1); /* sources' titles: left out on both pages */
+        langcheck_names_add(&ns, name, 1); /* sources' titles: left out on both pages */
     }
     pr_err err;
     for (int zh = 0; zh < 2; zh++) {
         pr_buf page = PR_BUF_INIT;
         for (int i = 0; i < 1000; i++)
-            pr_buf_printf(&page, zh ? "| Model%04d（框架 %d） | 吞吐 %d images/s | 说明：见日志 |\n"
-                                    : "| Model%04d（框架 %d） | %d images/s | see the log |\n",
+            pr_buf_printf(&page,
+                          zh ? "| Model%04d（框架 %d） | 吞吐 %d images/s | 说明：见日志 |\n"
+                             : "| Model%04d（框架 %d） | %d images/s | see the log |\n",
                           i * 7 % 2000, i * 7 % 2000 % 10, 100 + i);
         ns.work = 0;
-        cr_assert_eq(lc_check_page("P.md", zh ? "zh" : "en", pr_buf_cstr(&page), page.len, &ns,
-                                   &err),
-                     0, "%s", err.msg);
+        cr_assert_eq(
+            langcheck_check_page("P.md", zh ? "zh" : "en", pr_buf_cstr(&page), page.len, &ns, &err),
+            0, "%s", err.msg);
         /* the search per name and line read 2,000 × 1,000 lines */
         cr_assert_leq(ns.work, 3 * page.len, "zh %d: %zu steps for %zu bytes", zh, ns.work,
                       page.len);
         pr_buf_free(&page);
     }
-    lc_names_free(&ns);
+    langcheck_names_free(&ns);
 }
 
 /* ------------------------------------------------------------ bitext */
@@ -274,8 +283,8 @@ static const char *load_text(const char *json, pr_bitext *t)
     static pr_err err;
     pr_jdoc *doc = NULL;
     cr_assert_eq(pr_jdoc_parse("t.json", json, strlen(json), &doc, &err), 0, "%s", err.msg);
-    pr_jcur root = pr_jdoc_root(doc);
-    int rc = pr_jbitext(&root, "d", 0, t, &err);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
+    int rc = pr_bitext_jbitext(&root, "d", 0, t, &err);
     pr_jdoc_free(doc);
     return rc < 0 ? err.msg : NULL;
 }
@@ -287,7 +296,8 @@ Test(bitext, plain_or_both_languages)
     cr_assert_str_eq(pr_bitext_in(&t, "zh"), "NVLink");
     cr_assert_str_eq(pr_bitext_in(&t, "en"), "NVLink");
     pr_bitext_free(&t);
-    cr_assert_null(load_text("{\"d\": {\"zh\": \"节点内 NVLink\", \"en\": \"NVLink within a node\"}}", &t));
+    cr_assert_null(
+        load_text("{\"d\": {\"zh\": \"节点内 NVLink\", \"en\": \"NVLink within a node\"}}", &t));
     cr_assert_str_eq(pr_bitext_in(&t, "zh"), "节点内 NVLink");
     cr_assert_str_eq(pr_bitext_in(&t, "en"), "NVLink within a node");
     pr_bitext_free(&t);

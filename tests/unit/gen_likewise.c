@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "gentest.h"
+#include "testutil.h"
 
 static const char v100[] =
     "{\"perfrepro\": 1, \"title\": {\"zh\": \"V100 × 8\", \"en\": \"V100 x 8\"},\n"
@@ -56,8 +56,8 @@ static void put_record_loader(const char *dir, const char *fw, double value, int
     free(name);
 }
 
-static void put_record(const char *dir, const char *fw, double value, int skip,
-                       const char *reduce, const char *layout, const char *scale)
+static void put_record(const char *dir, const char *fw, double value, int skip, const char *reduce,
+                       const char *layout, const char *scale)
 {
     put_record_loader(dir, fw, value, skip, reduce, layout, scale, "dali-cpu");
 }
@@ -79,15 +79,22 @@ Test(likewise, alike_columns_are_ranked)
     const char *p = gt_page(pages, "M/README.en.md");
     cr_expect(strstr(p, "| Fact | FwA (AMP) | FwB (AMP) |\n"), "%s", p);
     cr_expect(strstr(p, "| estimator | the mean of records 10 to the end | "
-                        "the mean of records 10 to the end |\n"), "%s", p);
+                        "the mean of records 10 to the end |\n"),
+              "%s", p);
     const char *mf = strstr(p, "| memory format | NCHW ([`FwA_amp_8` L3](");
     cr_expect(mf && strstr(mf, ")) | NCHW ([`FwB_amp_8` L3]("), "%s", p);
-    cr_expect(strstr(p, "- Like with like: at 1×8 GPUs, FwB (AMP) (6000.00) is ×1.20 FwA (AMP) (5000.00).\n"),
-              "%s", p);
+    cr_expect(
+        strstr(
+            p,
+            "- Like with like: at 1×8 GPUs, FwB (AMP) (6000.00) is ×1.20 FwA (AMP) (5000.00).\n"),
+        "%s", p);
     cr_expect(!strstr(p, "No ranking"), "%s", p);
     const char *z = gt_page(pages, "M/README.md");
-    cr_expect(strstr(z, "| 估计方法 | 第 10 条记录至末尾的均值 | 第 10 条记录至末尾的均值 |\n"), "%s", z);
-    cr_expect(strstr(z, "- 同条件：1机8卡 时，FwB（AMP）（6000.00）是 FwA（AMP）（5000.00）的 ×1.20。\n"), "%s", z);
+    cr_expect(strstr(z, "| 估计方法 | 第 10 条记录至末尾的均值 | 第 10 条记录至末尾的均值 |\n"),
+              "%s", z);
+    cr_expect(
+        strstr(z, "- 同条件：1机8卡 时，FwB（AMP）（6000.00）是 FwA（AMP）（5000.00）的 ×1.20。\n"),
+        "%s", z);
     json_decref(pages);
     rm_rf(d);
     free(d);
@@ -98,14 +105,18 @@ Test(likewise, a_differing_fact_or_estimator_stops_the_ranking)
     char *d = data("NHWC", 10);
     json_t *pages = gt_render(d, "/tmp/perfrepro-likewise-out", 0);
     const char *p = gt_page(pages, "M/README.en.md");
-    cr_expect(strstr(p, "| estimator | the mean of records 10 to the end | the mean of records 11 to the end |"),
+    cr_expect(strstr(p, "| estimator | the mean of records 10 to the end | the mean of records 11 "
+                        "to the end |"),
               "%s", p);
     /* Each value linked to the line of its log that printed it. */
     const char *dif = strstr(p, "| memory format | NCHW ([`FwA_amp_8` L3](");
-    cr_expect(dif && strstr(dif, "/runs/FwA/logs/train_log/FwA_amp_8#L3)) | NHWC ([`FwB_amp_8` L3]("),
+    cr_expect(dif &&
+                  strstr(dif, "/runs/FwA/logs/train_log/FwA_amp_8#L3)) | NHWC ([`FwB_amp_8` L3]("),
               "%s", p);
-    cr_expect(strstr(p, "- No ranking: the columns differ in, or do not state, memory format, estimator;"),
-              "%s", p);
+    cr_expect(
+        strstr(p,
+               "- No ranking: the columns differ in, or do not state, memory format, estimator;"),
+        "%s", p);
     cr_expect(!strstr(p, "Like with like: at"), "%s", p);
     const char *z = gt_page(pages, "M/README.md");
     cr_expect(strstr(z, "- 不排名：各列在内存格式，估计方法上不同或未说明"), "%s", z);
@@ -133,7 +144,8 @@ Test(likewise, a_hostile_fact_is_shown_whole_and_escaped)
     /* In a table cell: the '|' escaped, inside the code span too. */
     cr_expect(strstr(p, "| data loader | ``*[x](y)\\|`界界"), "%s", p);
     cr_expect(strstr(p, "界界界`` ([`FwA_amp_8` L5]("), "%s", p);
-    cr_expect(strstr(p, "- No ranking: the columns differ in, or do not state, data loader;"), "%s", p);
+    cr_expect(strstr(p, "- No ranking: the columns differ in, or do not state, data loader;"), "%s",
+              p);
     pr_buf_free(&loader);
     json_decref(pages);
     rm_rf(d);

@@ -11,12 +11,12 @@
 
 #include <cmark-gfm.h>
 
-#include "testutil.h"
-#include "cmarkx.h"
-#include "data.h"
+#include "1-load/data.h"
+#include "base/cmarkx.h"
 #include "gentest.h"
+#include "import/mdimport.h"
 #include "jdoc.h"
-#include "mdimport.h"
+#include "testutil.h"
 
 #define COMMIT "e7a07c4d39e04de5e24652daaf02d204f0209acb"
 
@@ -79,9 +79,11 @@ static char *rows_of(const char *file)
     pr_buf b = PR_BUF_INIT;
     size_t i;
     json_t *r;
-    json_array_foreach(rows, i, r) {
+    json_array_foreach(rows, i, r)
+    {
         json_t *p = json_object_get(r, "printed");
-        pr_buf_printf(&b, "%s%lld:%s", i ? " " : "", (long long)json_integer_value(json_object_get(r, "gpus")),
+        pr_buf_printf(&b, "%s%lld:%s", i ? " " : "",
+                      (long long)json_integer_value(json_object_get(r, "gpus")),
                       p ? json_string_value(p) : json_string_value(json_object_get(r, "state")));
     }
     json_decref(j);
@@ -93,9 +95,9 @@ static const char *loads(const char *dir)
 {
     static pr_err err;
     pr_dataset *d = NULL;
-    if (pr_data_load(dir, &d, &err) < 0)
+    if (data_load(dir, &d, &err) < 0)
         return err.msg;
-    pr_data_free(d);
+    data_free(d);
     return NULL;
 }
 
@@ -104,12 +106,12 @@ Test(mdimport, a_real_readme_keeps_every_figure_as_printed)
     if (!have_perf())
         cr_skip_test("no %s", perf_dir());
     char *dir = tmpdir();
-    char *out = pr_path_join(dir, "published/perf.json");
+    char *out = pr_fileio_path_join(dir, "published/perf.json");
     pr_mdimport_opts o = opts(perf_file("ResNet50V1.5/README.md"), "ResNet50V1.5/README.md",
                               "V100上训练吞吐率", "FP32(BS=256)", out);
     char *summary = NULL, *warnings = NULL;
     pr_err err;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     cr_expect(strstr(summary, "README.md:201: table 2"), "%s", summary);
     char *rows = rows_of(out);
     cr_expect_str_eq(rows, "1:393.561 8:3019.361 32:10984.436");
@@ -118,7 +120,7 @@ Test(mdimport, a_real_readme_keeps_every_figure_as_printed)
     pr_mdimport_opts top = opts(perf_file("README.md"), "README.md", "FP32测试", "NGC MXNet", out);
     top.framework = "NGC-MXNet";
     free(summary);
-    cr_assert(pr_mdimport(&top, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&top, &summary, &warnings, &err) == 0, "%s", err.msg);
     cr_expect(strstr(summary, "2 row(s), 1 empty cell(s) left out"), "%s", summary);
     json_error_t je;
     json_t *j = json_load_file(out, 0, &je);
@@ -148,18 +150,19 @@ Test(mdimport, exact_strings_notes_in_cells_and_reimport)
         "  |1 | 428 | 33082.12 (O2) |\n"
         "  |8 | 2946.30 |  |\n"
         "  |4机32卡 | 19.428 | OOM |\n");
-    char *md = pr_path_join(dir, "t.md"), *out = pr_path_join(dir, "published/p.json");
+    char *md = pr_fileio_path_join(dir, "t.md"),
+         *out = pr_fileio_path_join(dir, "published/p.json");
     pr_mdimport_opts o = opts(md, "t.md", "On V100", "FP32(BS=256)", out);
     char *summary = NULL, *warnings = NULL;
     pr_err err;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     free(summary);
     char *rows = rows_of(out);
     cr_expect_str_eq(rows, "1:428 8:2946.30 32:19.428");
     free(rows);
     /* 428 stays a whole number in the file, 2946.30 keeps its zero as printed. */
     pr_buf text = PR_BUF_INIT;
-    cr_assert(pr_read_file(out, &text, &err) == 0);
+    cr_assert(pr_fileio_read_file(out, &text, &err) == 0);
     cr_expect(strstr(text.data, "\"throughput\": 428,"), "%s", text.data);
     cr_expect(strstr(text.data, "\"printed\": \"2946.30\""), "%s", text.data);
     pr_buf_free(&text);
@@ -167,7 +170,7 @@ Test(mdimport, exact_strings_notes_in_cells_and_reimport)
      * cell is no row; OOM is a state. */
     o.column = "FP16(BS=256)";
     o.precision = "fp16";
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     cr_expect(strstr(summary, "1 empty cell(s) left out"), "%s", summary);
     free(summary);
     json_error_t je;
@@ -185,7 +188,7 @@ Test(mdimport, exact_strings_notes_in_cells_and_reimport)
     cr_expect_eq(json_integer_value(json_object_get(json_array_get(rs, 1), "nodes")), 4);
     json_decref(j);
     /* The same import again replaces its table. */
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     cr_expect(strstr(summary, "replaced"), "%s", summary);
     free(summary);
     j = json_load_file(out, 0, &je);
@@ -214,13 +217,14 @@ Test(mdimport, comparison_tables_a_column_per_framework)
         "  |:-----:|:-----:|\n"
         "  | GPU=1,BS=96 | 3046.4 |\n"
         "  | GPU=8,BS=x | 22690 |\n");
-    char *md = pr_path_join(dir, "t.md"), *out = pr_path_join(dir, "published/p.json");
+    char *md = pr_fileio_path_join(dir, "t.md"),
+         *out = pr_fileio_path_join(dir, "published/p.json");
     /* A linked column head; notes in parentheses with no blank go to the note. */
     pr_mdimport_opts o = opts(md, "t.md", "V100-AMP测试", "PaddlePaddle", out);
     o.precision = "amp";
     char *summary = NULL, *warnings = NULL;
     pr_err err;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     free(summary);
     char *rows = rows_of(out);
     cr_expect_str_eq(rows, "1:1438.518 8:10936.815 32:39972.131");
@@ -234,19 +238,19 @@ Test(mdimport, comparison_tables_a_column_per_framework)
     /* "——" is no figure. */
     o.column = "NGC MXNet";
     o.framework = "NGC-MXNet";
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     cr_expect(strstr(summary, "2 row(s), 1 empty cell(s) left out"), "%s", summary);
     free(summary);
     cr_expect(!loads(dir), "%s", loads(dir));
     /* A batch size printed in the row must be --batch-size. */
     o.batch_size = 128;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "t.md:7:") && strstr(err.msg, "--batch-size") &&
                   strstr(err.msg, "\"GPU=1,BS=256\" prints batch size 256, not 128"),
               "%s", err.msg);
     o.heading = "A100-AMP测试";
     o.batch_size = 96;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "t.md:16:") && strstr(err.msg, "\"GPU=8,BS=x\" names no GPU count"),
               "%s", err.msg);
     free(md);
@@ -260,16 +264,16 @@ Test(mdimport, a_real_comparison_table_indented_under_a_list_item)
     if (!have_perf())
         cr_skip_test("no %s", perf_dir());
     char *dir = tmpdir();
-    char *out = pr_path_join(dir, "published/perf.json");
-    pr_mdimport_opts o = opts(perf_file("Bert/README.md"), "Bert/README.md", "V100-FP32测试", "NGC PyTorch",
-                              out);
+    char *out = pr_fileio_path_join(dir, "published/perf.json");
+    pr_mdimport_opts o =
+        opts(perf_file("Bert/README.md"), "Bert/README.md", "V100-FP32测试", "NGC PyTorch", out);
     o.model = "BERT-Base";
     o.framework = "NGC-PyTorch";
     o.batch_size = 96;
     o.unit = "sequences/s";
     char *summary = NULL, *warnings = NULL;
     pr_err err;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) == 0, "%s", err.msg);
     cr_expect(strstr(summary, "README.md:296: table 3"), "%s", summary);
     free(summary);
     char *rows = rows_of(out);
@@ -278,7 +282,7 @@ Test(mdimport, a_real_comparison_table_indented_under_a_list_item)
     /* Its A100 rows print BS=96 where the NGC README's own table says 128. */
     o.heading = "A100-FP32测试";
     o.batch_size = 128;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "README.md:317:") && strstr(err.msg, "prints batch size 96, not 128"),
               "%s", err.msg);
     free(out);
@@ -292,30 +296,30 @@ Test(mdimport, clear_errors)
     put(dir, "t.md",
         "|卡数 | FP32(BS=256) |\n|---|---|\n|1 | 1,234.5 |\n\n"
         "|GPUs | FP32 |\n|---|---|\n|one | 12 |\n");
-    char *md = pr_path_join(dir, "t.md"), *out = pr_path_join(dir, "p.json");
+    char *md = pr_fileio_path_join(dir, "t.md"), *out = pr_fileio_path_join(dir, "p.json");
     pr_mdimport_opts o = opts(md, "t.md", NULL, "FP16(BS=256)", out);
     o.table = 1;
     char *summary = NULL, *warnings = NULL;
     pr_err err;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "t.md:1:") && strstr(err.msg, "no column \"FP16(BS=256)\"") &&
                   strstr(err.msg, "\"卡数\", \"FP32(BS=256)\""),
               "%s", err.msg);
     o.column = "FP32(BS=256)";
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "t.md:3:") && strstr(err.msg, "\"1,234.5\" is not a figure"), "%s",
               err.msg);
     o.table = 2;
     o.column = "FP32";
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "t.md:7:") && strstr(err.msg, "\"one\" names no GPU count"), "%s",
               err.msg);
     o.table = 3;
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "no table 3 (the file has 2)"), "%s", err.msg);
     o.table = 1;
     o.commit = "main; rm -rf /";
-    cr_assert(pr_mdimport(&o, &summary, &warnings, &err) < 0);
+    cr_assert(mdimport_run(&o, &summary, &warnings, &err) < 0);
     cr_expect(strstr(err.msg, "--commit"), "%s", err.msg);
     struct stat st;
     cr_expect(stat(out, &st) < 0, "a failed import wrote its file");
@@ -332,8 +336,8 @@ static char *bytes_of(const char *path)
 {
     pr_buf b = PR_BUF_INIT;
     pr_err err;
-    if (pr_is_file(path))
-        cr_assert(pr_read_file(path, &b, &err) == 0, "%s", err.msg);
+    if (pr_fileio_is_file(path))
+        cr_assert(pr_fileio_read_file(path, &b, &err) == 0, "%s", err.msg);
     return pr_buf_detach(&b);
 }
 
@@ -344,13 +348,14 @@ static int import_text(const char *dir, const char *text, const char *platform, 
                        pr_err *err)
 {
     put(dir, "t.md", text);
-    char *md = pr_path_join(dir, "t.md"), *out = pr_path_join(dir, "published/p.json");
+    char *md = pr_fileio_path_join(dir, "t.md"),
+         *out = pr_fileio_path_join(dir, "published/p.json");
     pr_mdimport_opts o = opts(md, "t.md", NULL, "V", out);
     o.table = 1;
     o.platform = platform;
     char *summary = NULL;
     *warnings = NULL;
-    int rc = pr_mdimport(&o, &summary, warnings, err);
+    int rc = mdimport_run(&o, &summary, warnings, err);
     free(summary);
     free(md);
     free(out);
@@ -363,7 +368,7 @@ static int import_text(const char *dir, const char *text, const char *platform, 
 Test(mdimport, a_figure_that_cannot_be_kept_exactly_is_refused)
 {
     char *dir = tmpdir();
-    char *out = pr_path_join(dir, "published/p.json");
+    char *out = pr_fileio_path_join(dir, "published/p.json");
     static const struct {
         const char *cell, *why;
     } bad[] = {
@@ -377,11 +382,12 @@ Test(mdimport, a_figure_that_cannot_be_kept_exactly_is_refused)
     char *warnings = NULL;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char *md = pr_xasprintf("|GPUs|V|\n|-|-|\n|1|100|\n|8|%s|\n", bad[i].cell);
-        cr_expect(import_text(dir, md, "unstated", &warnings, &err) < 0, "%s imported", bad[i].cell);
+        cr_expect(import_text(dir, md, "unstated", &warnings, &err) < 0, "%s imported",
+                  bad[i].cell);
         cr_expect(strstr(err.msg, "t.md:4:") && strstr(err.msg, "cannot be kept exactly") &&
                       strstr(err.msg, bad[i].cell) && strstr(err.msg, bad[i].why),
                   "%s: %s", bad[i].cell, err.msg);
-        cr_expect(!pr_is_file(out), "%s: a file was written", bad[i].cell);
+        cr_expect(!pr_fileio_is_file(out), "%s: a file was written", bad[i].cell);
         free(md);
     }
     /* What a double holds exactly is kept, as a whole number or as printed. */
@@ -417,8 +423,7 @@ Test(mdimport, validate_refuses_printed_text_that_is_not_the_stored_number)
          "is not the row's throughput"},
         {"\"throughput\": 2946.3, \"printed\": \"2946.31\"", "rows[0].printed",
          "is not the row's throughput"},
-        {"\"throughput\": 428, \"printed\": \".428e3\"", "rows[0].printed",
-         "not the printed form"},
+        {"\"throughput\": 428, \"printed\": \".428e3\"", "rows[0].printed", "not the printed form"},
         {"\"throughput\": 9007199254740993", "rows[0].throughput",
          "9007199254740993 is not kept exactly as a number (it is read as 9007199254740992)"},
         {"\"throughput\": 9007199254740993, \"printed\": \"9007199254740993\"",
@@ -426,11 +431,12 @@ Test(mdimport, validate_refuses_printed_text_that_is_not_the_stored_number)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char *dir = tmpdir();
-        char *json = pr_xasprintf("{\"perfrepro\": 1, \"source\": {\"title\": \"x\"}, "
-                                  "\"platform\": \"unstated\", \"tables\": [{\"model\": \"M\", "
-                                  "\"framework\": \"F\", \"precision\": \"fp32\", \"batch_size\": 1, "
-                                  "\"unit\": \"u\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, %s}]}]}\n",
-                                  bad[i].row);
+        char *json =
+            pr_xasprintf("{\"perfrepro\": 1, \"source\": {\"title\": \"x\"}, "
+                         "\"platform\": \"unstated\", \"tables\": [{\"model\": \"M\", "
+                         "\"framework\": \"F\", \"precision\": \"fp32\", \"batch_size\": 1, "
+                         "\"unit\": \"u\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, %s}]}]}\n",
+                         bad[i].row);
         put(dir, "published/p.json", json);
         const char *e = loads(dir);
         cr_expect(e && strstr(e, "p.json:1:") && strstr(e, bad[i].field) && strstr(e, bad[i].msg),
@@ -461,7 +467,7 @@ Test(mdimport, validate_refuses_printed_text_that_is_not_the_stored_number)
 Test(mdimport, a_second_row_of_a_configuration_is_refused_naming_both_lines)
 {
     char *dir = tmpdir();
-    char *out = pr_path_join(dir, "published/p.json");
+    char *out = pr_fileio_path_join(dir, "published/p.json");
     pr_err err;
     char *warnings = NULL;
     cr_expect(import_text(dir, "|GPUs|V|\n|-|-|\n|1|100|\n|8|700|\n|8|8|\n|8|8|\n", "unstated",
@@ -490,7 +496,7 @@ Test(mdimport, a_second_row_of_a_configuration_is_refused_naming_both_lines)
     char *want = pr_xasprintf("t.md:%d: table 1 has more than %d rows", PR_MDIMPORT_MAX_ROWS + 3,
                               PR_MDIMPORT_MAX_ROWS);
     cr_expect(strstr(err.msg, want), "%s", err.msg);
-    cr_expect(!pr_is_file(out));
+    cr_expect(!pr_fileio_is_file(out));
     free(want);
     pr_buf_free(&md);
     free(out);
@@ -506,9 +512,11 @@ Test(mdimport, a_reimport_never_replaces_a_good_file_with_a_bad_one)
 {
     char *dir = tmpdir();
     put(dir, "platforms/V100-x8.json",
-        "{\"perfrepro\": 1, \"title\": {\"zh\": \"V100 × 8\", \"en\": \"V100 x 8\"}, \"device\": {\"kind\": \"gpu\", "
+        "{\"perfrepro\": 1, \"title\": {\"zh\": \"V100 × 8\", \"en\": \"V100 x 8\"}, \"device\": "
+        "{\"kind\": \"gpu\", "
         "\"model\": \"Tesla V100-SXM2-32GB\", \"memory_gb\": 32, \"per_node\": 8}}\n");
-    char *out = pr_path_join(dir, "published/p.json"), *other = pr_path_join(dir, "published/q.json");
+    char *out = pr_fileio_path_join(dir, "published/p.json"),
+         *other = pr_fileio_path_join(dir, "published/q.json");
     pr_err err;
     char *warnings = NULL;
     cr_assert(import_text(dir, "|GPUs|V|\n|-|-|\n|1|100|\n|8|700|\n", "V100-x8", &warnings, &err) ==
@@ -517,7 +525,8 @@ Test(mdimport, a_reimport_never_replaces_a_good_file_with_a_bad_one)
     cr_assert(!loads(dir), "%s", loads(dir));
     char *good = bytes_of(out);
     /* a second row of a configuration */
-    cr_expect(import_text(dir, "|GPUs|V|\n|-|-|\n|1|100|\n|1|110|\n", "V100-x8", &warnings, &err) < 0);
+    cr_expect(import_text(dir, "|GPUs|V|\n|-|-|\n|1|100|\n|1|110|\n", "V100-x8", &warnings, &err) <
+              0);
     cr_expect(strstr(err.msg, "a second row"), "%s", err.msg);
     /* a platform the data folder does not have */
     cr_expect(import_text(dir, "|GPUs|V|\n|-|-|\n|1|100|\n", "A100-x8", &warnings, &err) < 0);
@@ -529,16 +538,17 @@ Test(mdimport, a_reimport_never_replaces_a_good_file_with_a_bad_one)
     free(now);
     /* the table another file of the folder already has */
     put(dir, "t.md", "|GPUs|V|\n|-|-|\n|1|100|\n");
-    char *md = pr_path_join(dir, "t.md");
+    char *md = pr_fileio_path_join(dir, "t.md");
     pr_mdimport_opts o = opts(md, "t.md", NULL, "V", other);
     o.table = 1;
     o.platform = "V100-x8";
     char *summary = NULL;
-    cr_expect(pr_mdimport(&o, &summary, &warnings, &err) < 0);
-    cr_expect(strstr(err.msg, "q.json not written") && strstr(err.msg, "duplicate published table") &&
+    cr_expect(mdimport_run(&o, &summary, &warnings, &err) < 0);
+    cr_expect(strstr(err.msg, "q.json not written") &&
+                  strstr(err.msg, "duplicate published table") &&
                   strstr(err.msg, "p.json, table 0"),
               "%s", err.msg);
-    cr_expect(!pr_is_file(other));
+    cr_expect(!pr_fileio_is_file(other));
     cr_expect(!loads(dir), "%s", loads(dir));
     free(md);
     free(good);
@@ -552,7 +562,7 @@ Test(mdimport, a_reimport_never_replaces_a_good_file_with_a_bad_one)
 static int page_has_html(const char *page, const char *what)
 {
     pr_cmarkx_doc d;
-    pr_cmarkx_parse(&d, page, strlen(page), CMARK_OPT_DEFAULT);
+    cmarkx_parse(&d, page, strlen(page), CMARK_OPT_DEFAULT);
     cmark_iter *it = cmark_iter_new(d.root);
     cmark_event_type ev;
     int found = 0;
@@ -560,14 +570,15 @@ static int page_has_html(const char *page, const char *what)
         cmark_node *n = cmark_iter_get_node(it);
         cmark_node_type t = cmark_node_get_type(n);
         const char *lit = cmark_node_get_literal(n);
-        if (ev == CMARK_EVENT_ENTER && (t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK) &&
-            lit && strcasestr(lit, what))
+        if (ev == CMARK_EVENT_ENTER &&
+            (t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK) && lit &&
+            strcasestr(lit, what))
             found = 1;
         if (ev == CMARK_EVENT_ENTER && t == CMARK_NODE_IMAGE)
             found |= strcasestr(cmark_node_get_url(n), "x.png") != NULL;
     }
     cmark_iter_free(it);
-    pr_cmarkx_free(&d);
+    cmarkx_free(&d);
     return found;
 }
 
@@ -579,7 +590,7 @@ static int page_has_html(const char *page, const char *what)
 Test(mdimport, html_and_images_in_cells_are_named_and_the_note_stays_text)
 {
     char *dir = tmpdir();
-    char *out = pr_path_join(dir, "published/p.json");
+    char *out = pr_fileio_path_join(dir, "published/p.json");
     pr_err err;
     char *warnings = NULL;
     cr_assert(import_text(dir,
@@ -622,7 +633,8 @@ Test(mdimport, html_and_images_in_cells_are_named_and_the_note_stays_text)
     const char *path;
     json_t *v;
     int shown = 0;
-    json_object_foreach(pages, path, v) {
+    json_object_foreach(pages, path, v)
+    {
         const char *page = json_string_value(v);
         cr_expect(!page_has_html(page, "img") && !page_has_html(page, "script"),
                   "%s: markup from a cell:\n%s", path, page);

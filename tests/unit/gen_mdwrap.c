@@ -1,17 +1,17 @@
-/* gen: pr_md_wrap_prose (issue 34: no prose line over 1,000 characters),
+/* gen: md_wrap_prose (issue 34: no prose line over 1,000 characters),
  * rendered the same: only soft breaks at sentence ends, never in code,
  * tables, link texts, link targets or image alt texts. */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "base/md.h"
 #include "buf.h"
-#include "md.h"
 
 /* s wrapped (caller frees). */
 static char *wrapped(const char *s)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_wrap_prose(&b, s, strlen(s));
+    md_wrap_prose(&b, s, strlen(s));
     char *out = strdup(pr_buf_cstr(&b));
     pr_buf_free(&b);
     return out;
@@ -45,8 +45,8 @@ Test(mdwrap, long_item_broken_at_sentences_indented)
     cr_assert_lt(longest_line(out), 1000, "%s", out);
     /* Every continuation is the item's: two spaces, then text. */
     for (const char *p = strchr(out, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
-        cr_assert(strncmp(p + 1, "  Sentence", 10) == 0 || strncmp(p + 1, "  End", 5) == 0,
-                  "%.40s", p + 1);
+        cr_assert(strncmp(p + 1, "  Sentence", 10) == 0 || strncmp(p + 1, "  End", 5) == 0, "%.40s",
+                  p + 1);
     /* Joined back (newline and indent to one space) it is the input. */
     pr_buf j = PR_BUF_INIT;
     for (const char *p = out; *p; p++) {
@@ -98,8 +98,10 @@ Test(mdwrap, no_block_markup_starts_a_continuation)
 {
     pr_buf in = PR_BUF_INIT;
     for (int i = 0; i < 30; i++)
-        pr_buf_printf(&in, "Item %02d of a list of things that are written out here. - not a list. "
-                           "1. not a number. ", i);
+        pr_buf_printf(&in,
+                      "Item %02d of a list of things that are written out here. - not a list. "
+                      "1. not a number. ",
+                      i);
     pr_buf_putc(&in, '\n');
     char *out = wrapped(pr_buf_cstr(&in));
     for (const char *p = strchr(out, '\n'); p && p[1]; p = strchr(p + 1, '\n'))

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "1-load/data.h"
+#include "1-load/platform.h"
 #include "testutil.h"
-#include "data.h"
-#include "platform.h"
 
 static const char v100[] =
     "{\"perfrepro\": 1, \"title\": {\"zh\": \"V100 × 8\", \"en\": \"V100 x 8\"},\n"
@@ -33,12 +33,12 @@ static const char *load(const char *dir, pr_dataset **out)
 {
     static pr_err err;
     pr_dataset *d = NULL;
-    if (pr_data_load(dir, &d, &err) < 0)
+    if (data_load(dir, &d, &err) < 0)
         return err.msg;
     if (out)
         *out = d;
     else
-        pr_data_free(d);
+        data_free(d);
     return NULL;
 }
 
@@ -65,8 +65,8 @@ Test(platform, an_unknown_platform_names_the_known_ones)
     put(dir, "published/p.json", pub);
     const char *e = load(dir, NULL);
     cr_assert(e, "an unknown platform loaded");
-    cr_expect(strstr(e, "tables[0].platform") && strstr(e, "V100-16") && strstr(e, "V100-x8"),
-              "%s", e);
+    cr_expect(strstr(e, "tables[0].platform") && strstr(e, "V100-16") && strstr(e, "V100-x8"), "%s",
+              e);
     free(pub);
     rm_rf(dir);
     free(dir);
@@ -77,7 +77,8 @@ Test(platform, file_level_table_level_and_unstated)
     char *dir = tmpdir();
     put(dir, "platforms/V100-x8.json", v100);
     char *a = published(" \"platform\": \"V100-x8\",", "");
-    char *b = published(" \"platform\": \"V100-x8\",", "\"platform\": \"unstated\", \"variant\": \"b\",");
+    char *b =
+        published(" \"platform\": \"V100-x8\",", "\"platform\": \"unstated\", \"variant\": \"b\",");
     put(dir, "published/a.json", a);
     put(dir, "published/b.json", b);
     pr_dataset *d = NULL;
@@ -92,7 +93,7 @@ Test(platform, file_level_table_level_and_unstated)
     cr_expect(fabs(p->memory_gb - 16) < 1e-9);
     cr_expect_eq(d->pubs[0].platform, p, "the file's platform is the table's");
     cr_expect_null(d->pubs[1].platform, "\"unstated\" is no platform");
-    pr_data_free(d);
+    data_free(d);
     free(a);
     free(b);
     rm_rf(dir);
@@ -101,14 +102,21 @@ Test(platform, file_level_table_level_and_unstated)
 
 Test(platform, bad_platform_files)
 {
-    static const struct { const char *name, *text, *want; } cases[] = {
+    static const struct {
+        const char *name, *text, *want;
+    } cases[] = {
         {"platforms/unstated.json", v100, "cannot be a platform id"},
-        {"platforms/p.json", "{\"perfrepro\": 1, \"title\": {\"zh\": \"a\", \"en\": \"b\"},"
-                             " \"device\": {\"kind\": \"tpu\", \"model\": \"x\"}}\n", "device.kind"},
-        {"platforms/p.json", "{\"perfrepro\": 1, \"title\": {\"zh\": \"a\"},"
-                             " \"device\": {\"kind\": \"gpu\", \"model\": \"x\"}}\n", "title.en"},
-        {"platforms/p.json", "{\"perfrepro\": 1, \"title\": {\"zh\": \"a\", \"en\": \"b\"},"
-                             " \"device\": {\"kind\": \"gpu\", \"model\": \"x\", \"memroy_gb\": 1}}\n",
+        {"platforms/p.json",
+         "{\"perfrepro\": 1, \"title\": {\"zh\": \"a\", \"en\": \"b\"},"
+         " \"device\": {\"kind\": \"tpu\", \"model\": \"x\"}}\n",
+         "device.kind"},
+        {"platforms/p.json",
+         "{\"perfrepro\": 1, \"title\": {\"zh\": \"a\"},"
+         " \"device\": {\"kind\": \"gpu\", \"model\": \"x\"}}\n",
+         "title.en"},
+        {"platforms/p.json",
+         "{\"perfrepro\": 1, \"title\": {\"zh\": \"a\", \"en\": \"b\"},"
+         " \"device\": {\"kind\": \"gpu\", \"model\": \"x\", \"memroy_gb\": 1}}\n",
          "memory_gb"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -145,7 +153,7 @@ Test(platform, a_run_finds_its_platform_from_its_environment)
     cr_assert_eq(d->nruns, 2);
     cr_expect_eq(d->runs[0].platform, &d->platforms.v[0], "matched by a match name, any case");
     cr_expect_null(d->runs[1].platform, "a device no platform names");
-    pr_data_free(d);
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
@@ -166,12 +174,12 @@ Test(decl, precision_classes_group_modes)
     pr_dataset *d = NULL;
     const char *e = load(dir, &d);
     cr_assert(!e, "%s", e);
-    const pr_prec_class *amp = pr_decl_class_of(&d->decls, "amp");
+    const pr_prec_class *amp = decl_class_of(&d->decls, "amp");
     cr_assert(amp);
     cr_expect_str_eq(amp->id, "mixed");
-    cr_expect_eq(pr_decl_class_of(&d->decls, "fp16"), amp, "amp and fp16 meet in one class");
-    cr_expect_neq(pr_decl_class_of(&d->decls, "fp32"), amp);
-    pr_data_free(d);
+    cr_expect_eq(decl_class_of(&d->decls, "fp16"), amp, "amp and fp16 meet in one class");
+    cr_expect_neq(decl_class_of(&d->decls, "fp32"), amp);
+    data_free(d);
     rm_rf(dir);
     free(dir);
     /* Without the file each mode is its own class. */
@@ -179,34 +187,41 @@ Test(decl, precision_classes_group_modes)
     put(dir, "published/.keep.json.txt", "");
     e = load(dir, &d);
     cr_assert(!e, "%s", e);
-    cr_expect_neq(pr_decl_class_of(&d->decls, "fp16"), pr_decl_class_of(&d->decls, "amp"));
-    pr_data_free(d);
+    cr_expect_neq(decl_class_of(&d->decls, "fp16"), decl_class_of(&d->decls, "amp"));
+    data_free(d);
     rm_rf(dir);
     free(dir);
 }
 
 Test(decl, bad_classes_and_headlines)
 {
-    static const struct { const char *name, *text, *want; } cases[] = {
+    static const struct {
+        const char *name, *text, *want;
+    } cases[] = {
         {"precision-classes.json",
-         "{\"perfrepro\": 1, \"classes\": [{\"id\": \"a\", \"title\": {\"zh\": \"a\", \"en\": \"a\"},"
+         "{\"perfrepro\": 1, \"classes\": [{\"id\": \"a\", \"title\": {\"zh\": \"a\", \"en\": "
+         "\"a\"},"
          " \"modes\": [\"fp32\", \"tf32\", \"fp16\", \"amp\", \"bf16\", \"fp8\"]},"
          " {\"id\": \"b\", \"title\": {\"zh\": \"b\", \"en\": \"b\"}, \"modes\": [\"amp\"]}]}\n",
          "\"amp\" is in class \"a\" already"},
         {"precision-classes.json",
-         "{\"perfrepro\": 1, \"classes\": [{\"id\": \"a\", \"title\": {\"zh\": \"a\", \"en\": \"a\"},"
+         "{\"perfrepro\": 1, \"classes\": [{\"id\": \"a\", \"title\": {\"zh\": \"a\", \"en\": "
+         "\"a\"},"
          " \"modes\": [\"fp32\"]}]}\n",
          "\"tf32\" is in no class"},
         {"models/M.json",
-         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": \"half\","
+         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": "
+         "\"half\","
          " \"batch_size\": 8, \"gpus\": 8}}\n",
          "headline.precision_class: unknown class \"half\""},
         {"models/M.json",
-         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"unstated\", \"precision_class\": \"fp32\","
+         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"unstated\", \"precision_class\": "
+         "\"fp32\","
          " \"batch_size\": 8, \"gpus\": 8}}\n",
          "not \"unstated\""},
         {"models/Other.json",
-         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": \"fp32\","
+         "{\"perfrepro\": 1, \"headline\": {\"platform\": \"V100-x8\", \"precision_class\": "
+         "\"fp32\","
          " \"batch_size\": 8, \"gpus\": 8}}\n",
          "no suite, record or published table is of model \"Other\""},
     };
@@ -233,7 +248,8 @@ static void put_record(const char *dir, const char *run, const char *platform)
     char *rec = pr_xasprintf(
         "{\"log_file\": \"logs/train_log/c\", \"model_name\": \"m\", \"mission_name\": \"x\",\n"
         " \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": 1, \"gpu_num\": 1,\n"
-        " \"FINAL_RESULT\": 100.5, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\", \"perfrepro\": 1,\n"
+        " \"FINAL_RESULT\": 100.5, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\", \"perfrepro\": "
+        "1,\n"
         " \"model\": \"M\", \"framework\": \"F\", \"case\": \"c\", \"precision\": \"fp32\",\n"
         " \"batch_size\": 8, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": 1,\n"
         " \"origin\": \"parsed\", \"logs\": [], \"command\": []%s}\n",
@@ -262,10 +278,10 @@ Test(platform, one_case_on_two_platforms_is_two_cases)
     const char *e = load(dir, &d);
     cr_assert(!e, "an A100 and a V100 import of one case: %s", e);
     cr_assert_eq(d->nruns, 2);
-    const pr_platform *p0 = pr_data_record_platform(d, &d->runs[0], &d->runs[0].records[0]);
-    const pr_platform *p1 = pr_data_record_platform(d, &d->runs[1], &d->runs[1].records[0]);
+    const pr_platform *p0 = data_record_platform(d, &d->runs[0], &d->runs[0].records[0]);
+    const pr_platform *p1 = data_record_platform(d, &d->runs[1], &d->runs[1].records[0]);
     cr_expect(p0 && p1 && p0 != p1);
-    pr_data_free(d);
+    data_free(d);
     /* The same platform in two run folders is the case in two run sets. */
     put_record(dir, "a100", "V100-x8");
     e = load(dir, NULL);
@@ -304,21 +320,22 @@ Test(platform, systems_of_one_device_coexist)
     put(dir, "platforms/eos316.json", cluster);
     put(dir, "platforms/H100-x8.json",
         "{\"perfrepro\": 1, \"title\": {\"zh\": \"H\", \"en\": \"H\"},\n"
-        " \"device\": {\"kind\": \"gpu\", \"model\": \"NVIDIA H100-SXM5-80GB\", \"per_node\": 8}}\n");
+        " \"device\": {\"kind\": \"gpu\", \"model\": \"NVIDIA H100-SXM5-80GB\", \"per_node\": "
+        "8}}\n");
     pr_dataset *d = NULL;
     const char *e = load(dir, &d);
     cr_assert_null(e, "%s", e);
     const pr_platforms *ps = &d->platforms;
-    const pr_platform *p = pr_platform_find(ps, "eos316");
+    const pr_platform *p = platform_find(ps, "eos316");
     cr_assert(p);
     cr_expect_eq(p->nodes, 316);
     cr_expect_eq(p->host_sockets, 2);
     cr_expect_str_eq(p->host_cpu, "Xeon");
-    cr_expect_eq(pr_platform_find(ps, "box4")->per_node, 4);
-    const pr_platform *env = pr_platform_for_device(ps, "NVIDIA H100-SXM5-80GB");
+    cr_expect_eq(platform_find(ps, "box4")->per_node, 4);
+    const pr_platform *env = platform_for_device(ps, "NVIDIA H100-SXM5-80GB");
     cr_expect(env && !strcmp(env->id, "H100-x8"), "%s", env ? env->id : "(none)");
-    cr_expect_str_eq(pr_platform_device_word(p), "gpu");
-    pr_data_free(d);
+    cr_expect_str_eq(platform_device_word(p), "gpu");
+    data_free(d);
     /* a bad system key is named */
     put(dir, "platforms/eos316.json",
         "{\"perfrepro\": 1, \"title\": {\"zh\": \"S\", \"en\": \"S\"},\n"
@@ -342,13 +359,13 @@ Test(platform, a_cpu_system_reads_nodes_times_threads)
     pr_dataset *d = NULL;
     const char *e = load(dir, &d);
     cr_assert_null(e, "%s", e);
-    const pr_platform *p = pr_platform_find(&d->platforms, "cpu4");
+    const pr_platform *p = platform_find(&d->platforms, "cpu4");
     cr_assert(p);
     cr_expect_eq(p->per_node, 16);
     cr_expect_eq(p->nodes, 4);
     cr_expect_eq(p->host_threads, 16);
-    cr_expect_str_eq(pr_platform_device_word(p), "thread"); /* "4 nodes × 16 threads" */
-    pr_data_free(d);
+    cr_expect_str_eq(platform_device_word(p), "thread"); /* "4 nodes × 16 threads" */
+    data_free(d);
     free(cpu);
     rm_rf(dir);
     free(dir);

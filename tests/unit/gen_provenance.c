@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "cmd/report.h"
 #include "gentest.h"
-#include "data.h"
-#include "report.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
 static json_t *render(const char *data_dir)
 {
-    char *out = pr_path_join(data_dir, "out");
+    char *out = pr_fileio_path_join(data_dir, "out");
     json_t *pages = gt_render(data_dir, out, 0);
     free(out);
     return pages;
@@ -67,17 +67,16 @@ static void platform(const char *d, const char *id, const char *title, const cha
 static void record(const char *d, const char *run, const char *fw, int bs, int gpus, int repeat,
                    double v, const char *origin, const char *plat, int with_env)
 {
-    char *case_name = pr_xasprintf("clas_M_%s_bs%d_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", bs,
-                                   gpus, repeat);
-    json_t *r = json_pack("{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,"
-                          "s:i,s:i,s:i,s:s,s:s}",
-                          "log_file", "", "model_name", "clas_M", "mission_name", "x",
-                          "direction_id", 0, "run_mode", gpus > 1 ? "mp" : "sp", "index", 1,
-                          "gpu_num", gpus, "FINAL_RESULT", v, "JOB_FAIL_FLAG", 0, "UNIT",
-                          "images/s", "perfrepro", 1, "model", "M", "framework", fw, "case",
-                          case_name, "precision", "fp32", "batch_size", bs, "nodes", 1,
-                          "gpus_per_node", gpus, "repeat", repeat, "origin", origin,
-                          "started_at", "2026-11-20T10:00:00Z");
+    char *case_name =
+        pr_xasprintf("clas_M_%s_bs%d_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", bs, gpus, repeat);
+    json_t *r = json_pack(
+        "{s:s,s:s,s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,"
+        "s:i,s:i,s:i,s:s,s:s}",
+        "log_file", "", "model_name", "clas_M", "mission_name", "x", "direction_id", 0, "run_mode",
+        gpus > 1 ? "mp" : "sp", "index", 1, "gpu_num", gpus, "FINAL_RESULT", v, "JOB_FAIL_FLAG", 0,
+        "UNIT", "images/s", "perfrepro", 1, "model", "M", "framework", fw, "case", case_name,
+        "precision", "fp32", "batch_size", bs, "nodes", 1, "gpus_per_node", gpus, "repeat", repeat,
+        "origin", origin, "started_at", "2026-11-20T10:00:00Z");
     char *log = pr_xasprintf("logs/train_log/%s", case_name);
     json_object_set_new(r, "log_file", json_string(log));
     if (plat)
@@ -104,8 +103,7 @@ static void record(const char *d, const char *run, const char *fw, int bs, int g
 
 /* A published file: one table of framework fw (fp32, BS 64) on plat. */
 static void published(const char *d, const char *file, const char *label, const char *fw,
-                      const char *plat, const char *variant, const char *env_json,
-                      const char *rows)
+                      const char *plat, const char *variant, const char *env_json, const char *rows)
 {
     char *rel = pr_xasprintf("published/%s.json", file);
     char *text = pr_xasprintf(
@@ -261,8 +259,9 @@ Test(provenance, an_imported_figure_is_marked_and_names_its_source)
     const char *zh = gt_page(pages, "M/F/README.md");
     cr_expect(strstr(zh, "| 1机1卡 | [100.00‡]("), "%s", zh);
     cr_expect(strstr(zh, "| 1 | 1 | 100.00‡ |"), "%s", zh);
-    cr_expect(strstr(zh, "[`Someone/logs@01234567:rn50/log.txt`](https://example.com/someone/log.txt)"),
-              "%s", zh);
+    cr_expect(
+        strstr(zh, "[`Someone/logs@01234567:rn50/log.txt`](https://example.com/someone/log.txt)"),
+        "%s", zh);
     cr_expect(strstr(zh, "\n# F M 性能复现报告\n"), "%s", zh);
     json_decref(pages);
     rm_rf(d);
@@ -277,7 +276,8 @@ Test(provenance, each_source_shows_its_own_environment)
     platform(d, "a", "A机", "gpu");
     put(d, "suites/f.json",
         "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"clas_M\",\n"
-        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"images/s\", \"platform\": \"a\",\n"
+        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"images/s\", \"platform\": "
+        "\"a\",\n"
         " \"environment\": {\"cuda\": \"SUITE-CUDA\"}, \"command\": [\"true\"],\n"
         " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64],\n"
         "            \"precision\": [\"fp32\"]},\n"
@@ -292,9 +292,11 @@ Test(provenance, each_source_shows_its_own_environment)
         " \"environment\": {\"framework\": \"F 9.9\", \"cuda\": \"11.0\"}, \"platform\": \"a\",\n"
         " \"tables\": [\n"
         "  {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
-        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 110}]},\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": "
+        "110}]},\n"
         "  {\"model\": \"M\", \"framework\": \"G\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
-        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 90}]}]}\n");
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": "
+        "90}]}]}\n");
     json_t *pages = render(d);
     const char *zh = gt_page(pages, "M/F/README.md");
     char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
@@ -305,8 +307,8 @@ Test(provenance, each_source_shows_its_own_environment)
     cr_expect(!strstr(run, "11.0") && !strstr(run, "SUITE-CUDA") && !strstr(run, "F 9.9"),
               "another source's software under r1:\n%s", env);
     cr_expect(strstr(suite, "`r2`") && strstr(suite, "SUITE-CUDA"), "%s", env);
-    cr_expect(!strstr(suite, "`r1`") && !strstr(suite, "12.4") && !strstr(suite, "11.0"),
-              "%s", env);
+    cr_expect(!strstr(suite, "`r1`") && !strstr(suite, "12.4") && !strstr(suite, "11.0"), "%s",
+              env);
     cr_expect(strstr(pub, "CUDA：11.0") && strstr(pub, "F 9.9"), "%s", env);
     cr_expect(!strstr(pub, "12.4") && !strstr(pub, "SUITE-CUDA"), "%s", env);
     cr_expect_eq(count(env, "SUITE-CUDA"), 1, "%s", env);
@@ -346,7 +348,8 @@ Test(provenance, a_cpu_machine_is_worded_as_processes)
     char *bs64 = between(zh, "## 四、测试结果", "#### FP32 BS=64", "\n## 五");
     cr_expect(!strstr(bs32, "加速比") && !strstr(bs32, "扩展效率"),
               "one process count has nothing to scale:\n%s", bs32);
-    cr_expect(strstr(bs64, "| 加速比 | 扩展效率 |") && strstr(bs64, "| 3.60 | 90.0% |"), "%s", bs64);
+    cr_expect(strstr(bs64, "| 加速比 | 扩展效率 |") && strstr(bs64, "| 3.60 | 90.0% |"), "%s",
+              bs64);
     free(bs32);
     free(bs64);
     json_decref(pages);

@@ -9,15 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "testutil.h"
-#include "gentest.h"
-#include "check.h"
-#include "data.h"
+#include "1-load/data.h"
+#include "6-output/check.h"
+#include "base/md.h"
+#include "cmd/report.h"
 #include "fileio.h"
+#include "gentest.h"
 #include "jdoc.h"
-#include "md.h"
 #include "record.h"
-#include "report.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -31,7 +31,7 @@ static char *load_error(const char *dir)
 {
     pr_dataset *d = NULL;
     pr_err err;
-    int rc = pr_data_load(dir, &d, &err);
+    int rc = data_load(dir, &d, &err);
     cr_assert(rc == -1, "loading %s should fail", dir);
     cr_assert_null(d);
     return pr_xstrdup(err.msg);
@@ -71,7 +71,8 @@ static void record_text(pr_buf *b, int gpus, int repeat, double value, const cha
 {
     pr_record r;
     pr_record_init(&r);
-    r.case_name = pr_xasprintf("clas_Toy_%s_bs64_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", gpus, repeat);
+    r.case_name =
+        pr_xasprintf("clas_Toy_%s_bs64_fp32_%d_r%d", gpus > 1 ? "mp" : "sp", gpus, repeat);
     r.log_file = pr_xasprintf("logs/train_log/%s", r.case_name);
     r.model_name = pr_xstrdup("clas_Toy");
     r.mission_name = pr_xstrdup("图像分类");
@@ -104,9 +105,15 @@ static char *toy_data(void)
     char *d = tmpdir();
     put(d, "suites/toy.json", SUITE);
     put(d, "published/vendor.json", PUB);
-    struct { int gpus, repeat; double v; const char *fail; } recs[] = {
-        {1, 1, 98.0, NULL}, {1, 2, 102.0, NULL}, {1, 3, 100.0, NULL},
-        {8, 1, 600.0, NULL}, {8, 2, 0, "oom"}};
+    struct {
+        int gpus, repeat;
+        double v;
+        const char *fail;
+    } recs[] = {{1, 1, 98.0, NULL},
+                {1, 2, 102.0, NULL},
+                {1, 3, 100.0, NULL},
+                {8, 1, 600.0, NULL},
+                {8, 2, 0, "oom"}};
     for (size_t i = 0; i < sizeof recs / sizeof *recs; i++) {
         pr_buf b = PR_BUF_INIT;
         record_text(&b, recs[i].gpus, recs[i].repeat, recs[i].v, recs[i].fail);
@@ -138,13 +145,13 @@ static void on_platform(const char *d)
     memcpy(at, "\"toy\"", 5);
     put(d, "published/vendor.json", pub);
     free(pub);
-    char *index = pr_path_join(d, "runs/r1/logs/index");
+    char *index = pr_fileio_path_join(d, "runs/r1/logs/index");
     DIR *dir = opendir(index);
     cr_assert(dir);
     for (struct dirent *e; (e = readdir(dir));) {
         if (e->d_name[0] == '.')
             continue;
-        char *path = pr_path_join(index, e->d_name);
+        char *path = pr_fileio_path_join(index, e->d_name);
         json_t *r = json_load_file(path, 0, NULL);
         cr_assert(r, "%s", path);
         json_object_set_new(r, "platform", json_string("toy"));
@@ -176,10 +183,12 @@ static void expect_bad(const char *rel, const char *text, const char *const *nee
 static char *bench_text(const char *ratio, const char *timed)
 {
     return pr_xasprintf(
-        "{\"perfrepro\": 1, \"benchmark\": \"g\", \"title_zh\": \"增长\", \"title_en\": \"Growth\",\n"
+        "{\"perfrepro\": 1, \"benchmark\": \"g\", \"title_zh\": \"增长\", \"title_en\": "
+        "\"Growth\",\n"
         " \"date\": \"2026-11-21\", \"machine\": {\"cpu_count\": 2}, \"command\": \"c\",\n"
         " \"unit\": \"µs/record\", \"higher_is_better\": false,\n"
-        " \"results\": [{\"tool\": \"1000 records\", \"median\": 80.0, \"min\": 80.0, \"max\": 81.9,\n"
+        " \"results\": [{\"tool\": \"1000 records\", \"median\": 80.0, \"min\": 80.0, \"max\": "
+        "81.9,\n"
         "               \"runs\": 3},\n"
         "              {\"tool\": \"100000 records\", \"median\": 109.2, \"runs\": 200%s}],\n"
         " \"ratio\": %s}\n",
@@ -235,11 +244,13 @@ Test(load, malformed_json)
 
 Test(load, missing_key)
 {
-    const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
-                       "   \"batch_size\": 64, \"unit\": \"images/s\",\n"
-                       "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n";
-    const char *n[] = {"published/bad.json:2:", "tables[0]", "missing required key \"precision\"", NULL};
+    const char *text =
+        "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
+        " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\",\n"
+        "   \"batch_size\": 64, \"unit\": \"images/s\",\n"
+        "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n";
+    const char *n[] = {"published/bad.json:2:", "tables[0]", "missing required key \"precision\"",
+                       NULL};
     expect_bad("published/bad.json", text, n);
 }
 
@@ -252,7 +263,8 @@ Test(load, misspelt_key)
     cr_assert(at);
     memmove(at + 4, at + 3, strlen(at + 3) + 1); /* FINAL -> FILNAL */
     memcpy(at + 1, "FILNAL", 6);
-    const char *n[] = {"clas_Toy_mp_bs64_fp32_8_r3_speed:", "FILNAL_RESULT", "did you mean \"FINAL_RESULT\"", NULL};
+    const char *n[] = {"clas_Toy_mp_bs64_fp32_8_r3_speed:", "FILNAL_RESULT",
+                       "did you mean \"FINAL_RESULT\"", NULL};
     expect_bad("runs/r1/logs/index/clas_Toy_mp_bs64_fp32_8_r3_speed", t, n);
     free(t);
 }
@@ -260,27 +272,32 @@ Test(load, misspelt_key)
 Test(load, wrong_type)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", "
+                       "\"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": \"64\", \"unit\": \"images/s\",\n"
                        "   \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n";
-    const char *n[] = {"published/bad.json:3:18", "tables[0].batch_size", "expected an integer", NULL};
+    const char *n[] = {"published/bad.json:3:18", "tables[0].batch_size", "expected an integer",
+                       NULL};
     expect_bad("published/bad.json", text, n);
 }
 
 Test(load, negative_throughput)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", "
+                       "\"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"throughput\": -5.5}]}]}\n";
-    const char *n[] = {"published/bad.json:4:", "tables[0].rows[0].throughput", "below the minimum", NULL};
+    const char *n[] = {"published/bad.json:4:", "tables[0].rows[0].throughput", "below the minimum",
+                       NULL};
     expect_bad("published/bad.json", text, n);
 }
 
 Test(load, zero_throughput_is_not_a_failure_value)
 {
     const char *text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", "
+                       "\"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"throughput\": 0}]}]}\n";
     const char *n[] = {"published/bad.json:4:", "throughput", "must be > 0", NULL};
@@ -289,12 +306,14 @@ Test(load, zero_throughput_is_not_a_failure_value)
 
 Test(load, nan_and_infinite)
 {
-    const char *nan_text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                           " \"platform\": \"unstated\", \"tables\": [{\"rows\": [{\"throughput\": NaN}]}]}\n";
+    const char *nan_text =
+        "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
+        " \"platform\": \"unstated\", \"tables\": [{\"rows\": [{\"throughput\": NaN}]}]}\n";
     const char *n1[] = {"published/bad.json:2:", "invalid JSON", NULL};
     expect_bad("published/bad.json", nan_text, n1);
-    const char *inf_text = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                           " \"platform\": \"unstated\", \"tables\": [{\"rows\": [{\"throughput\": 1e999}]}]}\n";
+    const char *inf_text =
+        "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
+        " \"platform\": \"unstated\", \"tables\": [{\"rows\": [{\"throughput\": 1e999}]}]}\n";
     const char *n2[] = {"published/bad.json:2:", "invalid JSON", NULL};
     expect_bad("published/bad.json", inf_text, n2);
 }
@@ -309,13 +328,14 @@ Test(load, duplicate_case)
     put(d, "runs/r2/logs/train_log/clas_Toy_sp_bs64_fp32_1_r1", "x\n");
     pr_dataset *ds = NULL;
     pr_err e2;
-    cr_expect(pr_data_load(d, &ds, &e2) == 0, "one case in two run sets: %s", e2.msg);
-    pr_data_free(ds);
-    char *r2 = pr_path_join(d, "runs/r2");
+    cr_expect(data_load(d, &ds, &e2) == 0, "one case in two run sets: %s", e2.msg);
+    data_free(ds);
+    char *r2 = pr_fileio_path_join(d, "runs/r2");
     rm_rf(r2);
     free(r2);
     /* In one run folder it is a duplicate. */
-    const char *n[] = {"runs/r1/logs/index/dup_speed", "duplicate case", "runs/r1/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", NULL};
+    const char *n[] = {"runs/r1/logs/index/dup_speed", "duplicate case",
+                       "runs/r1/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", NULL};
     put(d, "runs/r1/logs/index/dup_speed", pr_buf_cstr(&b));
     char *msg = load_error(d);
     for (const char *const *p = n; *p; p++)
@@ -371,7 +391,8 @@ Test(load, missing_log_file)
 Test(load, duplicate_published_row_and_key)
 {
     const char *rows = "{\"perfrepro\": 1, \"label\": \"X\", \"source\": {\"title\": \"t\"},\n"
-                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
+                       " \"platform\": \"unstated\", \"tables\": [{\"model\": \"Toy\", "
+                       "\"framework\": \"Fw\", \"precision\": \"fp32\",\n"
                        "   \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"throughput\": 1},\n"
                        "   {\"nodes\": 1, \"gpus\": 1, \"state\": \"OOM\"}]}]}\n";
@@ -398,11 +419,15 @@ Test(load, deep_nesting_is_an_error_not_a_crash)
  * name the file, the line and the element. */
 static const char *TABLE_RECORD =
     "{\"log_file\": \"logs/train_log/clas_Toy_sp_bs64_fp32_1_r1\", \"model_name\": \"clas_Toy\",\n"
-    " \"mission_name\": \"x\", \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": 1, \"gpu_num\": 1,\n"
-    " \"FINAL_RESULT\": 3.0, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"GB/s\", \"perfrepro\": 1, \"model\": \"Toy\",\n"
+    " \"mission_name\": \"x\", \"direction_id\": 0, \"run_mode\": \"sp\", \"index\": 1, "
+    "\"gpu_num\": 1,\n"
+    " \"FINAL_RESULT\": 3.0, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"GB/s\", \"perfrepro\": 1, "
+    "\"model\": \"Toy\",\n"
     " \"framework\": \"Fw\", \"case\": \"clas_Toy_sp_bs64_fp32_1_r1\", \"precision\": \"fp32\",\n"
-    " \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": 1, \"origin\": \"parsed\",\n"
-    " \"metrics\": {\"table\": {\"x\": \"%s\", \"unit\": \"GB/s\", \"columns\": [\"copy\", \"memcpy\"],\n"
+    " \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": 1, \"repeat\": 1, \"origin\": "
+    "\"parsed\",\n"
+    " \"metrics\": {\"table\": {\"x\": \"%s\", \"unit\": \"GB/s\", \"columns\": [\"copy\", "
+    "\"memcpy\"],\n"
     " \"rows\": [\n"
     "  [1024, 1.0, null],\n"
     "  %s\n"
@@ -421,12 +446,12 @@ Test(load, bad_point_tables)
                      (const char *const[]){"clas_Toy_sp_bs64_fp32_1_r1_speed:9:3",
                                            "metrics.table.rows[1]", "expected [x, then 2 values]",
                                            NULL});
-    expect_bad_table("bytes", "[2048, -2.0, 1.0]",
-                     (const char *const[]){":9:10", "metrics.table.rows[1][1]", ">= 0, or null",
-                                           NULL});
-    expect_bad_table("bytes", "[2048.5, 2.0, 1.0]",
-                     (const char *const[]){"metrics.table.rows[1][0]", "whole number of bytes",
-                                           NULL});
+    expect_bad_table(
+        "bytes", "[2048, -2.0, 1.0]",
+        (const char *const[]){":9:10", "metrics.table.rows[1][1]", ">= 0, or null", NULL});
+    expect_bad_table(
+        "bytes", "[2048.5, 2.0, 1.0]",
+        (const char *const[]){"metrics.table.rows[1][0]", "whole number of bytes", NULL});
     expect_bad_table("shape", "[\"8192x4096\", 2.0, 1.0]",
                      (const char *const[]){"metrics.table.rows[0][0]", "MxNxK", NULL});
     expect_bad_table("rows", "[2048, 2.0, 1.0]",
@@ -437,10 +462,15 @@ Test(load, bad_compare_entries)
 {
     static const char *head =
         "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": \"m\",\n"
-        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"GB/s\", \"command\": [\"true\"],\n"
-        " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64], \"precision\": [\"fp32\"]},\n"
+        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"GB/s\", \"command\": "
+        "[\"true\"],\n"
+        " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64], "
+        "\"precision\": [\"fp32\"]},\n"
         " \"rule\": {\"keyword\": \"x\", \"scope\": \"global\"}, \"kind\": \"hardware\",\n";
-    struct { const char *compare; const char *needles[4]; } cases[] = {
+    struct {
+        const char *compare;
+        const char *needles[4];
+    } cases[] = {
         {" \"compare\": [{\"of\": \"*\", \"to\": \"memcpy\"}]}\n",
          {"toy.json:5:", "compare[0].to", "must be in both"}},
         {" \"compare\": [{\"of\": \"copy\", \"to\": \"copy\"}]}\n",
@@ -457,12 +487,15 @@ Test(load, bad_compare_entries)
         expect_bad("suites/toy.json", text, cases[i].needles);
         free(text);
     }
-    expect_bad("suites/toy.json",
-               "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": \"m\",\n"
-               " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"GB/s\", \"command\": [\"true\"],\n"
-               " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64], \"precision\": [\"fp32\"]},\n"
-               " \"rule\": {\"keyword\": \"x\", \"scope\": \"global\"}, \"kind\": \"hardwear\"}\n",
-               (const char *const[]){"toy.json:4:", "kind", "hardware", NULL});
+    expect_bad(
+        "suites/toy.json",
+        "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": \"m\",\n"
+        " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"GB/s\", \"command\": "
+        "[\"true\"],\n"
+        " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [64], "
+        "\"precision\": [\"fp32\"]},\n"
+        " \"rule\": {\"keyword\": \"x\", \"scope\": \"global\"}, \"kind\": \"hardwear\"}\n",
+        (const char *const[]){"toy.json:4:", "kind", "hardware", NULL});
 }
 
 Test(load, valid_toy_data_loads)
@@ -470,14 +503,14 @@ Test(load, valid_toy_data_loads)
     char *d = toy_data();
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
     cr_expect_eq(ds->nsuites, 1);
     cr_expect_eq(ds->npubs, 1);
     cr_expect_eq(ds->nruns, 1);
     cr_expect_eq(ds->runs[0].nrecords, 5);
     cr_expect_eq(ds->suites[0]->ncases, 2);
     cr_expect_str_eq(ds->suites[0]->cases[1].name, "clas_Toy_mp_bs64_fp32_8");
-    pr_data_free(ds);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -487,7 +520,7 @@ Test(load, valid_toy_data_loads)
 static void expect_anchor(const char *heading, const char *anchor)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_anchor(&b, heading);
+    md_anchor(&b, heading);
     cr_expect_str_eq(pr_buf_cstr(&b), anchor, "anchor of \"%s\"", heading);
     pr_buf_free(&b);
 }
@@ -507,7 +540,7 @@ Test(md, github_anchors_of_the_seeds_headings)
 Test(md, repeated_headings_get_suffixes)
 {
     pr_buf toc = PR_BUF_INIT;
-    pr_md_toc(&toc, "## 结果\n```\n## not a heading\n```\n## 结果\n### A *b* `c`\n", 2, 3);
+    md_toc(&toc, "## 结果\n```\n## not a heading\n```\n## 结果\n### A *b* `c`\n", 2, 3);
     cr_expect_str_eq(pr_buf_cstr(&toc),
                      "- [结果](#结果)\n- [结果](#结果-1)\n  - [A *b* `c`](#a-b-c)\n");
     pr_buf_free(&toc);
@@ -516,13 +549,13 @@ Test(md, repeated_headings_get_suffixes)
 Test(md, cells_and_links_are_escaped_for_their_place)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_cell(&b, "a|b\\c\nd <script> [x](y) *z*");
+    md_cell(&b, "a|b\\c\nd <script> [x](y) *z*");
     cr_expect_str_eq(pr_buf_cstr(&b), "a\\|b\\\\c d \\<script\\> \\[x\\](y) \\*z\\*");
     pr_buf_clear(&b);
-    pr_md_link_target(&b, "logs/a b(1).txt");
+    md_link_target(&b, "logs/a b(1).txt");
     cr_expect_str_eq(pr_buf_cstr(&b), "logs/a%20b%281%29.txt");
     pr_buf_clear(&b);
-    pr_md_code_span(&b, "x ``y`` z");
+    md_code_span(&b, "x ``y`` z");
     cr_expect_str_eq(pr_buf_cstr(&b), "```x ``y`` z```");
     pr_buf_free(&b);
 }
@@ -532,15 +565,14 @@ Test(md, cells_and_links_are_escaped_for_their_place)
 Test(md, toc_anchors_of_escaped_headings)
 {
     pr_buf toc = PR_BUF_INIT;
-    pr_md_toc(&toc,
-              "### FP32 BS=R&amp;D\n### a &lt;b&gt; &#65;&#x42; &quot;q&quot;\n### `x&amp;_y` \\_z\n"
-              "### FP32 BS=R\\&D\n",
-              3, 3);
-    cr_expect_str_eq(pr_buf_cstr(&toc),
-                     "- [FP32 BS=R&amp;D](#fp32-bsrd)\n"
-                     "- [a &lt;b&gt; &#65;&#x42; &quot;q&quot;](#a-b-ab-q)\n"
-                     "- [`x&amp;_y` \\_z](#xamp_y-_z)\n"
-                     "- [FP32 BS=R\\&D](#fp32-bsrd-1)\n");
+    md_toc(&toc,
+           "### FP32 BS=R&amp;D\n### a &lt;b&gt; &#65;&#x42; &quot;q&quot;\n### `x&amp;_y` \\_z\n"
+           "### FP32 BS=R\\&D\n",
+           3, 3);
+    cr_expect_str_eq(pr_buf_cstr(&toc), "- [FP32 BS=R&amp;D](#fp32-bsrd)\n"
+                                        "- [a &lt;b&gt; &#65;&#x42; &quot;q&quot;](#a-b-ab-q)\n"
+                                        "- [`x&amp;_y` \\_z](#xamp_y-_z)\n"
+                                        "- [FP32 BS=R\\&D](#fp32-bsrd-1)\n");
     pr_buf_free(&toc);
 }
 
@@ -549,12 +581,13 @@ Test(md, toc_anchors_of_escaped_headings)
 Test(md, link_paths_and_urls)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_link_path(&b, "../runs/r#1?x/a b)(%41&amp;:[]{}<>|\\`\"^/é.log");
-    cr_expect_str_eq(pr_buf_cstr(&b),
-                     "../runs/r%231%3Fx/a%20b%29%28%2541%26amp;%3A%5B%5D%7B%7D%3C%3E%7C%5C%60%22%5E/"
-                     "é.log");
+    md_link_path(&b, "../runs/r#1?x/a b)(%41&amp;:[]{}<>|\\`\"^/é.log");
+    cr_expect_str_eq(
+        pr_buf_cstr(&b),
+        "../runs/r%231%3Fx/a%20b%29%28%2541%26amp;%3A%5B%5D%7B%7D%3C%3E%7C%5C%60%22%5E/"
+        "é.log");
     pr_buf_clear(&b);
-    pr_md_link_target(&b, "https://x.org/a%20b/c d?q=1#L12");
+    md_link_target(&b, "https://x.org/a%20b/c d?q=1#L12");
     cr_expect_str_eq(pr_buf_cstr(&b), "https://x.org/a%20b/c%20d?q=1#L12");
     pr_buf_free(&b);
 }
@@ -562,12 +595,13 @@ Test(md, link_paths_and_urls)
 /* A value in a command block is one shell word. */
 Test(md, shell_words)
 {
-    static const char *const in[] = {"abc", "", "a b", "it's", "$(id)", "a;b", "x\ny", "-_./=:,+@%"};
-    static const char *const out[] = {"abc", "''", "'a b'", "'it'\\''s'", "'$(id)'", "'a;b'",
-                                      "'x\ny'", "-_./=:,+@%"};
+    static const char *const in[] = {"abc",   "",    "a b",  "it's",
+                                     "$(id)", "a;b", "x\ny", "-_./=:,+@%"};
+    static const char *const out[] = {"abc",     "''",    "'a b'",  "'it'\\''s'",
+                                      "'$(id)'", "'a;b'", "'x\ny'", "-_./=:,+@%"};
     for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
         pr_buf b = PR_BUF_INIT;
-        pr_md_shell_word(&b, in[i]);
+        md_shell_word(&b, in[i]);
         cr_expect_str_eq(pr_buf_cstr(&b), out[i]);
         pr_buf_free(&b);
     }
@@ -576,11 +610,11 @@ Test(md, shell_words)
 Test(md, rounding_is_half_away_from_zero_as_printed)
 {
     pr_buf b = PR_BUF_INIT;
-    pr_md_number(&b, 2.675, 2);
+    md_number(&b, 2.675, 2);
     pr_buf_putc(&b, ' ');
-    pr_md_number(&b, 15.997, 2);
+    md_number(&b, 15.997, 2);
     pr_buf_putc(&b, ' ');
-    pr_md_number(&b, -0.001, 2);
+    md_number(&b, -0.001, 2);
     cr_expect_str_eq(pr_buf_cstr(&b), "2.68 16.00 0.00");
     pr_buf_free(&b);
 }
@@ -643,7 +677,10 @@ Test(figures, seed_pytorch_resnet50_speedups)
     json_t *pages = render("tests/data/seeds", "reports");
     const char *md = gt_page(pages, "ResNet50/PyTorch/README.md");
     /* The seeds' table: 1.74, 2.59, 4.05, 6.87, 16.0. */
-    const struct { const char *fig; double speedup; } want[] = {
+    const struct {
+        const char *fig;
+        double speedup;
+    } want[] = {
         {"604.11", 1.74}, {"899.41", 2.59}, {"1404.55", 4.05}, {"2384.3", 6.87}, {"5552.77", 16.0}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char cell[256];
@@ -659,12 +696,19 @@ Test(figures, seed_deeplabv3plus_speedups_and_flags)
 {
     json_t *pages = render("tests/data/seeds", "reports");
     const char *md = gt_page(pages, "DeepLabV3plus/mmsegmentation/README.md");
-    const struct { const char *fig; double speedup; int flagged; } want[] = {
-        {"29.74", 7.3, 0}, {"49.23", 12.1, 0}, {"81.01", 19.9, 0},
-        /* fp16: the seed prints 6.98 and 12.36; its own throughput gives 6.99 and 12.39.
+    const struct {
+        const char *fig;
+        double speedup;
+        int flagged;
+    } want[] = {{"29.74", 7.3, 0},
+                {"49.23", 12.1, 0},
+                {"81.01", 19.9, 0},
+                /* fp16: the seed prints 6.98 and 12.36; its own throughput gives 6.99 and 12.39.
          * 58.2 / 8.33 may be 6.977 to 6.997 as printed: 6.98 is consistent; 103.2 / 8.33
          * is 12.376 to 12.402, never 12.36. */
-        {"58.2", 6.98, 0}, {"103.2", 12.36, 1}, {"182.07", 21.86, 0}};
+                {"58.2", 6.98, 0},
+                {"103.2", 12.36, 1},
+                {"182.07", 21.86, 0}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char cell[256];
         cr_assert(pub_cell(md, want[i].fig, cell, sizeof cell), "figure %s not found", want[i].fig);
@@ -672,10 +716,10 @@ Test(figures, seed_deeplabv3plus_speedups_and_flags)
         double tol = want[i].speedup * 10 == round(want[i].speedup * 10) ? 0.05 : 0.005;
         /* 6.98 is within the inputs' rounding, not of the two-decimal 6.99. */
         if (!want[i].flagged && want[i].speedup != 6.98)
-            cr_expect(fabs(computed - want[i].speedup) <= tol + 1e-9, "%s: %s vs %.2f",
-                      want[i].fig, cell, want[i].speedup);
-        cr_expect_eq(strstr(cell, "⚠") != NULL, want[i].flagged, "%s: flag in \"%s\"",
-                     want[i].fig, cell);
+            cr_expect(fabs(computed - want[i].speedup) <= tol + 1e-9, "%s: %s vs %.2f", want[i].fig,
+                      cell, want[i].speedup);
+        cr_expect_eq(strstr(cell, "⚠") != NULL, want[i].flagged, "%s: flag in \"%s\"", want[i].fig,
+                     cell);
     }
     /* Time2Train and accuracy where recorded. */
     cr_expect(strstr(md, " 44338.46") && strstr(md, " 78.50"), "%s", md);
@@ -693,7 +737,8 @@ Test(figures, reference_tables_regenerate_with_published_speedups)
     const char *path;
     json_t *v;
     int flags = 0, paddle_flag = 0;
-    json_object_foreach(pages, path, v) {
+    json_object_foreach(pages, path, v)
+    {
         if (strstr(path, ".en.md"))
             continue;
         const char *md = json_string_value(v);
@@ -721,7 +766,7 @@ Test(figures, records_end_to_end)
 {
     char *d = toy_data();
     on_platform(d);
-    char *out = pr_path_join(d, "out");
+    char *out = pr_fileio_path_join(d, "out");
     json_t *pages = render(d, out);
     const char *md = gt_page(pages, "Toy/Fw/README.md");
     /* Median of three runs (98, 100, 102), spread, log link to the median run. */
@@ -732,7 +777,8 @@ Test(figures, records_end_to_end)
     cr_expect_str_eq(cells[3], "98.00 – 102.00 (75.0%)");
     cr_expect_str_eq(cells[4], "3");
     cr_expect_str_eq(cells[5], "1.00");
-    cr_expect(strstr(md, "[日志](../../../runs/r1/logs/train_log/clas_Toy_sp_bs64_fp32_1_r3)"), "%s", md);
+    cr_expect(strstr(md, "[日志](../../../runs/r1/logs/train_log/clas_Toy_sp_bs64_fp32_1_r3)"),
+              "%s", md);
     /* 8 GPUs: one run measured, one OOM: 600 vs published 700 is a -14.3% gap,
      * shown but not judged (one run: insufficient data). */
     n = row_cells(md, "| 1 | 8 | 600.00 |", cells, 13);
@@ -759,7 +805,8 @@ Test(figures, no_baseline_says_so)
 {
     char *d = tmpdir();
     put(d, "published/p.json",
-        "{\"perfrepro\": 1, \"label\": \"L\", \"source\": {\"title\": \"t\"}, \"platform\": \"unstated\", \"tables\": [\n"
+        "{\"perfrepro\": 1, \"label\": \"L\", \"source\": {\"title\": \"t\"}, \"platform\": "
+        "\"unstated\", \"tables\": [\n"
         " {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"amp\", \"batch_size\": 8,\n"
         "  \"unit\": \"tokens/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 8, \"throughput\": 80},\n"
         "  {\"nodes\": 2, \"gpus\": 16, \"throughput\": 150}]}]}\n");
@@ -790,12 +837,15 @@ Test(figures, hostile_text_is_inert)
     put(d, "published/p.json",
         "{\"perfrepro\": 1, \"label\": \"<img src=x onerror=alert(1)> | [a](javascript:x)\",\n"
         " \"source\": {\"title\": \"t\\n# injected\"}, \"platform\": \"unstated\", \"tables\": [\n"
-        " {\"model\": \"M\", \"framework\": \"F\", \"framework_title\": \"F|<b>x</b>\", \"precision\": \"fp32\",\n"
-        "  \"batch_size\": 8, \"unit\": \"img|s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": 1}]}]}\n");
+        " {\"model\": \"M\", \"framework\": \"F\", \"framework_title\": \"F|<b>x</b>\", "
+        "\"precision\": \"fp32\",\n"
+        "  \"batch_size\": 8, \"unit\": \"img|s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, "
+        "\"throughput\": 1}]}]}\n");
     json_t *pages = render(d, "out");
     const char *path;
     json_t *v;
-    json_object_foreach(pages, path, v) {
+    json_object_foreach(pages, path, v)
+    {
         const char *md = json_string_value(v);
         /* figures.csv is data, not Markdown: the label as the file has it
          * (export.h; quoted per RFC 4180). */
@@ -821,18 +871,23 @@ Test(figures, bandwidth_series_become_a_chart)
     char *d = tmpdir();
     put(d, "runs/r/logs/train_log/hw_nccl", "log\n");
     put(d, "runs/r/logs/index/hw_nccl_speed",
-        "{\"log_file\": \"logs/train_log/hw_nccl\", \"model_name\": \"hw\", \"mission_name\": \"x\",\n"
-        " \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 8, \"FINAL_RESULT\": 300.5,\n"
-        " \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"GB/s\", \"perfrepro\": 1, \"model\": \"HW\", \"framework\": \"nccl\",\n"
-        " \"case\": \"hw_nccl\", \"precision\": \"fp32\", \"batch_size\": 0, \"nodes\": 1, \"gpus_per_node\": 8,\n"
-        " \"repeat\": 1, \"origin\": \"parsed\", \"metrics\": {\"series\": {\"x\": \"bytes\", \"y\": \"busbw\",\n"
+        "{\"log_file\": \"logs/train_log/hw_nccl\", \"model_name\": \"hw\", \"mission_name\": "
+        "\"x\",\n"
+        " \"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 8, "
+        "\"FINAL_RESULT\": 300.5,\n"
+        " \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"GB/s\", \"perfrepro\": 1, \"model\": \"HW\", "
+        "\"framework\": \"nccl\",\n"
+        " \"case\": \"hw_nccl\", \"precision\": \"fp32\", \"batch_size\": 0, \"nodes\": 1, "
+        "\"gpus_per_node\": 8,\n"
+        " \"repeat\": 1, \"origin\": \"parsed\", \"metrics\": {\"series\": {\"x\": \"bytes\", "
+        "\"y\": \"busbw\",\n"
         " \"points\": [[8, 0.1], [1024, 2.5], [1048576, 90.0], [1073741824, 300.5]]}}}\n");
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {"templates", "out", 1, 0, NULL};
-    cr_assert(pr_report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
+    cr_assert(report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
     const char *svg = json_string_value(json_object_get(pages, "HW/nccl/sweep.svg"));
     cr_assert(svg && strstr(svg, "<svg"), "no bandwidth SVG");
     /* one file per chart: the SVG, its words as text; no PNG copy */
@@ -843,7 +898,7 @@ Test(figures, bandwidth_series_become_a_chart)
     cr_expect(strstr(md, "| 1 GiB | 300.50 |"), "no per-size table");
     cr_expect(strstr(md, "4 个点"), "alt text does not describe the series");
     json_decref(pages);
-    pr_data_free(ds);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -912,16 +967,17 @@ Test(names, long_labels_make_charts_with_bounded_names)
     free(p);
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
     json_t *names[2];
     for (int run = 0; run < 2; run++) {
         json_t *pages = json_object();
         pr_report_opts o = {"templates", "out", 1, 0, NULL};
-        cr_assert(pr_report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
+        cr_assert(report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
         names[run] = json_array();
         const char *path;
         json_t *v;
-        json_object_foreach(pages, path, v) {
+        json_object_foreach(pages, path, v)
+        {
             const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
             cr_expect(strlen(base) <= 80, "a chart file name of %zu bytes: %s", strlen(base), base);
             json_array_append_new(names[run], json_string(path));
@@ -935,7 +991,7 @@ Test(names, long_labels_make_charts_with_bounded_names)
     cr_expect_eq(svgs, 4, "two labels, zh and en, one SVG each: %zu scaling charts", svgs);
     json_decref(names[0]);
     json_decref(names[1]);
-    pr_data_free(ds);
+    data_free(ds);
     rm_rf(d);
     free(d);
 }
@@ -952,36 +1008,36 @@ Test(names, odd_run_and_suite_names_link_to_their_files)
     put(d, "runs/r#1?x y/logs/index/clas_Toy_sp_bs64_fp32_1_r1_speed", pr_buf_cstr(&b));
     put(d, "runs/r#1?x y/logs/train_log/clas_Toy_sp_bs64_fp32_1_r1", "ips: 98\n");
     pr_buf_free(&b);
-    char *out = pr_path_join(d, "reports");
+    char *out = pr_fileio_path_join(d, "reports");
     pr_dataset *ds = NULL;
     pr_err err;
-    cr_assert(pr_data_load(d, &ds, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
     pr_report_opts o = {"templates", out, 0, 0, NULL};
-    cr_assert(pr_report_build(ds, &o, &err) == 0, "%s", err.msg);
+    cr_assert(report_build(ds, &o, &err) == 0, "%s", err.msg);
     pr_check_opts co = {out, d};
     pr_check_result r = PR_CHECK_RESULT_INIT;
-    cr_assert(pr_check_reports(&co, &r, &err) == 0, "%s", err.msg);
+    cr_assert(check_reports(&co, &r, &err) == 0, "%s", err.msg);
     for (size_t i = 0; i < r.nproblems; i++)
         cr_expect(0, "%s:%d: %s", r.problems[i].file, r.problems[i].line, r.problems[i].msg);
     cr_expect(r.nlinks > 10);
-    pr_check_result_free(&r);
-    char *page_path = pr_path_join(out, "Toy/Fw/README.en.md");
+    check_result_free(&r);
+    char *page_path = pr_fileio_path_join(out, "Toy/Fw/README.en.md");
     pr_buf md = PR_BUF_INIT;
-    cr_assert(pr_read_file(page_path, &md, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_read_file(page_path, &md, &err) == 0, "%s", err.msg);
     cr_expect(strstr(pr_buf_cstr(&md), "runs/r%231%3Fx%20y/logs/train_log/"), "%s", md.data);
     cr_expect(strstr(pr_buf_cstr(&md), "suites/Toy/F%29%20x%231.json)"), "%s", md.data);
     /* And check flags a link whose decoded target is missing. */
     pr_buf_puts(&md, "\n[gone](../../runs/r%231%3Fx%20y/logs/train_log/none)\n");
-    cr_assert(pr_write_atomic(page_path, md.data, md.len, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_write_atomic(page_path, md.data, md.len, &err) == 0, "%s", err.msg);
     pr_check_result r2 = PR_CHECK_RESULT_INIT;
-    cr_assert(pr_check_reports(&co, &r2, &err) == 0, "%s", err.msg);
+    cr_assert(check_reports(&co, &r2, &err) == 0, "%s", err.msg);
     cr_expect_eq(r2.nproblems, 1, "%zu problems", r2.nproblems);
     if (r2.nproblems)
         cr_expect(strstr(r2.problems[0].msg, "no such file"), "%s", r2.problems[0].msg);
-    pr_check_result_free(&r2);
+    check_result_free(&r2);
     pr_buf_free(&md);
     free(page_path);
-    pr_data_free(ds);
+    data_free(ds);
     free(out);
     rm_rf(d);
     free(d);

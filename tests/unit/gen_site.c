@@ -9,26 +9,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "testutil.h"
-#include "check.h"
-#include "cmarkx.h"
+#include "6-output/check.h"
+#include "6-output/site.h"
+#include "base/cmarkx.h"
 #include "fileio.h"
-#include "site.h"
+#include "testutil.h"
 
 static char *slurp(const char *dir, const char *rel)
 {
-    char *path = pr_path_join(dir, rel);
+    char *path = pr_fileio_path_join(dir, rel);
     pr_buf b = PR_BUF_INIT;
     pr_err err;
-    cr_assert(pr_read_file(path, &b, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_read_file(path, &b, &err) == 0, "%s", err.msg);
     free(path);
     return pr_buf_detach(&b);
 }
 
 static int exists(const char *dir, const char *rel)
 {
-    char *path = pr_path_join(dir, rel);
-    int r = pr_is_file(path);
+    char *path = pr_fileio_path_join(dir, rel);
+    int r = pr_fileio_is_file(path);
     free(path);
     return r;
 }
@@ -36,13 +36,13 @@ static int exists(const char *dir, const char *rel)
 static char *render(const char *md, const char *lang)
 {
     pr_buf out = PR_BUF_INIT;
-    pr_site_render_page(md, strlen(md), lang, "style.css", &out);
+    site_render_page(md, strlen(md), lang, "style.css", &out);
     return pr_buf_detach(&out);
 }
 
-#define expect_has(hay, needle) \
+#define expect_has(hay, needle)                                                                    \
     cr_expect(strstr((hay), (needle)) != NULL, "missing %s in:\n%s", (needle), (hay))
-#define expect_lacks(hay, needle) \
+#define expect_lacks(hay, needle)                                                                  \
     cr_expect(strstr((hay), (needle)) == NULL, "unexpected %s in:\n%s", (needle), (hay))
 
 /* ------------------------------------------------------------ one page */
@@ -137,7 +137,9 @@ Test(site, explicit_anchors_and_nothing_else)
     expect_lacks(h, "id=\"o\"");
     free(h);
     /* A page with a \x01 of its own (the site's marker) keeps no anchor. */
-    h = render("| a |\n| --- |\n| <a id=\"r\"></a>x \x01" "0\x01 |\n", "en");
+    h = render("| a |\n| --- |\n| <a id=\"r\"></a>x \x01"
+               "0\x01 |\n",
+               "en");
     expect_lacks(h, "<a id");
     free(h);
 }
@@ -193,10 +195,10 @@ static char *make_repo(void)
 
 static int build(const char *root, const char *out, pr_site_stats *st, pr_err *err)
 {
-    char *reports = pr_path_join(root, "reports");
-    char *templates = pr_path_join(root, "templates");
+    char *reports = pr_fileio_path_join(root, "reports");
+    char *templates = pr_fileio_path_join(root, "templates");
     pr_site_opts o = {reports, out, NULL, templates};
-    int rc = pr_site_build(&o, st, err);
+    int rc = site_build(&o, st, err);
     free(reports);
     free(templates);
     return rc;
@@ -205,7 +207,7 @@ static int build(const char *root, const char *out, pr_site_stats *st, pr_err *e
 Test(site, build_mirrors_rewrites_and_copies)
 {
     char *root = make_repo();
-    char *out = pr_path_join(root, "build/site");
+    char *out = pr_fileio_path_join(root, "build/site");
     pr_site_stats st;
     pr_err err;
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
@@ -213,9 +215,15 @@ Test(site, build_mirrors_rewrites_and_copies)
     cr_expect_eq(st.files, 4); /* chart.svg, chart.png, the log, the suite */
     cr_expect_eq(st.written, 4 + 4 + 2);
     cr_expect_eq(st.unresolved, 2); /* missing.md, ../../x.md */
-    const char *files[] = {"index.html",     "index.en.html",   "M/index.html",
-                           "M/F/index.html", "style.css",       ".perfrepro-site",
-                           "M/F/chart.svg",  "M/F/chart.png",   "files/data/suites/M/F.json",
+    const char *files[] = {"index.html",
+                           "index.en.html",
+                           "M/index.html",
+                           "M/F/index.html",
+                           "style.css",
+                           ".perfrepro-site",
+                           "M/F/chart.svg",
+                           "M/F/chart.png",
+                           "files/data/suites/M/F.json",
                            "files/data/runs/r1/logs/train_log/case 1.txt"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         cr_expect(exists(out, files[i]), "no %s", files[i]);
@@ -263,13 +271,13 @@ Test(site, build_mirrors_rewrites_and_copies)
 Test(site, rebuild_writes_nothing_and_prunes_stale_files)
 {
     char *root = make_repo();
-    char *out = pr_path_join(root, "site");
+    char *out = pr_fileio_path_join(root, "site");
     pr_site_stats st;
     pr_err err;
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
     char *first = slurp(out, "M/F/index.html");
     struct stat before, after;
-    char *page = pr_path_join(out, "M/F/index.html");
+    char *page = pr_fileio_path_join(out, "M/F/index.html");
     cr_assert(stat(page, &before) == 0);
     sleep(1);
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
@@ -281,7 +289,7 @@ Test(site, rebuild_writes_nothing_and_prunes_stale_files)
     cr_expect_str_eq(first, second);
 
     /* A page and a link disappear: their outputs go, the rest stays. */
-    char *gone = pr_path_join(root, "reports/M/README.md");
+    char *gone = pr_fileio_path_join(root, "reports/M/README.md");
     cr_assert(unlink(gone) == 0);
     put(root, "reports/M/F/README.md", "# F\n\n## Results\n\n![chart](chart.svg)\n");
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
@@ -290,8 +298,8 @@ Test(site, rebuild_writes_nothing_and_prunes_stale_files)
     cr_expect_eq(st.removed, 4); /* M/index.html, chart.png, the log, the suite */
     cr_expect(!exists(out, "M/index.html"));
     cr_expect(!exists(out, "files/data/suites/M/F.json"));
-    char *files = pr_path_join(out, "files");
-    cr_expect(!pr_is_dir(files), "emptied folders are removed");
+    char *files = pr_fileio_path_join(out, "files");
+    cr_expect(!pr_fileio_is_dir(files), "emptied folders are removed");
     cr_expect(exists(out, "M/F/chart.svg"));
     cr_expect(exists(out, "index.html"));
     free(files);
@@ -308,7 +316,7 @@ Test(site, refuses_a_foreign_out_folder)
 {
     char *root = make_repo();
     put(root, "elsewhere/precious.txt", "keep me\n");
-    char *out = pr_path_join(root, "elsewhere");
+    char *out = pr_fileio_path_join(root, "elsewhere");
     pr_site_stats st;
     pr_err err;
     cr_expect_eq(build(root, out, &st, &err), -1);
@@ -316,12 +324,12 @@ Test(site, refuses_a_foreign_out_folder)
     cr_expect(exists(out, "precious.txt"));
     cr_expect(!exists(out, "index.html"));
     /* a missing stylesheet or reports folder is an error too */
-    char *reports = pr_path_join(root, "reports");
-    char *fresh = pr_path_join(root, "fresh");
+    char *reports = pr_fileio_path_join(root, "reports");
+    char *fresh = pr_fileio_path_join(root, "fresh");
     pr_site_opts o = {reports, fresh, NULL, "/nonexistent/templates"};
-    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    cr_expect_eq(site_build(&o, &st, &err), -1);
     pr_site_opts o2 = {"/nonexistent/reports", fresh, NULL, NULL};
-    cr_expect_eq(pr_site_build(&o2, &st, &err), -1);
+    cr_expect_eq(site_build(&o2, &st, &err), -1);
     free(fresh);
     free(reports);
     rm_rf(root);
@@ -332,7 +340,7 @@ Test(site, refuses_a_foreign_out_folder)
 Test(site, out_inside_the_reports_is_not_crawled)
 {
     char *root = make_repo();
-    char *out = pr_path_join(root, "reports/site");
+    char *out = pr_fileio_path_join(root, "reports/site");
     pr_site_stats st;
     pr_err err;
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
@@ -355,22 +363,22 @@ Test(site, out_inside_the_reports_is_not_crawled)
 static char *make_linking_repo(char **base, char **out)
 {
     *base = tmpdir();
-    char *root = pr_path_join(*base, "repo");
+    char *root = pr_fileio_path_join(*base, "repo");
     put(*base, "secret/logs/train_log/x", "secret\n");
     put(root, "templates/site/style.css", "body {}\n");
     put(root, "reports/README.md", "# F\n\n[log](../data/runs/r1/logs/train_log/x)\n");
-    char *dir = pr_path_join(root, "data/runs/r1/logs/train_log");
+    char *dir = pr_fileio_path_join(root, "data/runs/r1/logs/train_log");
     pr_err err;
-    cr_assert(pr_mkdirs(dir, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_mkdirs(dir, &err) == 0, "%s", err.msg);
     free(dir);
-    *out = pr_path_join(root, "site");
+    *out = pr_fileio_path_join(root, "site");
     return root;
 }
 
 /* Nothing under OUT/files, whatever the build said. */
 static void expect_nothing_published(const char *out)
 {
-    char *files = pr_path_join(out, "files");
+    char *files = pr_fileio_path_join(out, "files");
     char *cmd = pr_xasprintf("test -z \"$(find '%s' -type f 2>/dev/null)\"", files);
     cr_expect(system(cmd) == 0, "something was published under %s", files);
     free(cmd);
@@ -394,9 +402,9 @@ Test(site, refuses_links_that_resolve_outside_the_root)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *base, *out;
         char *root = make_linking_repo(&base, &out);
-        char *link = pr_path_join(root, cases[i][0]);
+        char *link = pr_fileio_path_join(root, cases[i][0]);
         char *target = cases[i][1][0] == '/' ? pr_xstrdup(cases[i][1])
-                                             : pr_path_join(base, cases[i][1]);
+                                             : pr_fileio_path_join(base, cases[i][1]);
         if (i == 5) { /* data -> BASE, where runs/r1/... is the secret */
             put(base, "runs/r1/logs/train_log/x", "secret\n");
             free(target);
@@ -404,12 +412,12 @@ Test(site, refuses_links_that_resolve_outside_the_root)
         }
         rm_rf(link);
         cr_assert(symlink(target, link) == 0);
-        char *reports = pr_path_join(root, "reports");
-        char *templates = pr_path_join(root, "templates");
+        char *reports = pr_fileio_path_join(root, "reports");
+        char *templates = pr_fileio_path_join(root, "templates");
         pr_site_opts o = {reports, out, NULL, templates};
         pr_site_stats st;
         pr_err err;
-        cr_expect_eq(pr_site_build(&o, &st, &err), -1, "%s -> %s was published", cases[i][0],
+        cr_expect_eq(site_build(&o, &st, &err), -1, "%s -> %s was published", cases[i][0],
                      cases[i][1]);
         expect_has(err.msg, "resolves outside");
         expect_nothing_published(out);
@@ -431,30 +439,30 @@ Test(site, links_inside_are_followed_and_special_files_refused)
     char *base, *out;
     char *root = make_linking_repo(&base, &out);
     put(root, "data/runs/r1/logs/train_log/real.log", "step 1\n");
-    char *link = pr_path_join(root, "data/runs/r1/logs/train_log/x");
+    char *link = pr_fileio_path_join(root, "data/runs/r1/logs/train_log/x");
     cr_assert(symlink("real.log", link) == 0);
-    char *reports = pr_path_join(root, "reports");
-    char *templates = pr_path_join(root, "templates");
+    char *reports = pr_fileio_path_join(root, "reports");
+    char *templates = pr_fileio_path_join(root, "templates");
     pr_site_opts o = {reports, out, NULL, templates};
     pr_site_stats st;
     pr_err err;
-    cr_assert(pr_site_build(&o, &st, &err) == 0, "%s", err.msg);
+    cr_assert(site_build(&o, &st, &err) == 0, "%s", err.msg);
     cr_expect(exists(out, "files/data/runs/r1/logs/train_log/x.txt"));
     cr_assert(unlink(link) == 0);
     cr_assert(mkfifo(link, 0644) == 0);
-    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    cr_expect_eq(site_build(&o, &st, &err), -1);
     expect_has(err.msg, "FIFO");
     cr_assert(unlink(link) == 0);
     cr_assert(symlink("/dev/zero", link) == 0);
-    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    cr_expect_eq(site_build(&o, &st, &err), -1);
     /* a page that is a link to outside is not rendered either */
     cr_assert(unlink(link) == 0);
     put(root, "data/runs/r1/logs/train_log/x", "ok\n");
-    char *page = pr_path_join(root, "reports/M/README.md");
-    char *mdir = pr_path_dirname(page);
-    cr_assert(pr_mkdirs(mdir, &err) == 0);
+    char *page = pr_fileio_path_join(root, "reports/M/README.md");
+    char *mdir = pr_fileio_path_dirname(page);
+    cr_assert(pr_fileio_mkdirs(mdir, &err) == 0);
     cr_assert(symlink("/etc/passwd", page) == 0);
-    cr_expect_eq(pr_site_build(&o, &st, &err), -1);
+    cr_expect_eq(site_build(&o, &st, &err), -1);
     expect_has(err.msg, "resolves outside");
     cr_expect(!exists(out, "M/index.html"));
     free(mdir);
@@ -486,14 +494,18 @@ Test(site, copied_files_get_inert_names)
         "# I\n\n[a](../data/l/x.html) [b](../data/l/y.svg) [c](../data/l/z.log) "
         "[d](../data/l/s.json) [e](../data/l/t.JS) ![chart](chart.svg) [n](notes.md) "
         "[p](page.xhtml)\n");
-    char *out = pr_path_join(root, "site");
+    char *out = pr_fileio_path_join(root, "site");
     pr_site_stats st;
     pr_err err;
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
-    const char *inert[] = {"files/data/l/x.html.txt", "files/data/l/y.svg.txt",
-                           "files/data/l/z.log",      "files/data/l/s.json",
-                           "files/data/l/t.JS.txt",   "chart.svg",
-                           "notes.md.txt",            "page.xhtml.txt"};
+    const char *inert[] = {"files/data/l/x.html.txt",
+                           "files/data/l/y.svg.txt",
+                           "files/data/l/z.log",
+                           "files/data/l/s.json",
+                           "files/data/l/t.JS.txt",
+                           "chart.svg",
+                           "notes.md.txt",
+                           "page.xhtml.txt"};
     for (size_t i = 0; i < sizeof inert / sizeof inert[0]; i++)
         cr_expect(exists(out, inert[i]), "no %s", inert[i]);
     const char *active[] = {"files/data/l/x.html", "files/data/l/y.svg", "files/data/l/t.JS",
@@ -523,10 +535,10 @@ Test(site, empty_tree)
 {
     char *root = tmpdir();
     put(root, "templates/site/style.css", "body {}\n");
-    char *reports = pr_path_join(root, "reports");
+    char *reports = pr_fileio_path_join(root, "reports");
     pr_err err;
-    cr_assert(pr_mkdirs(reports, &err) == 0);
-    char *out = pr_path_join(root, "site");
+    cr_assert(pr_fileio_mkdirs(reports, &err) == 0);
+    char *out = pr_fileio_path_join(root, "site");
     pr_site_stats st;
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
     cr_expect_eq(st.pages, 0);
@@ -544,9 +556,10 @@ Test(site, a_csv_beside_every_table)
     char *root = tmpdir();
     put(root, "templates/site/style.css", "body {}\n");
     put(root, "reports/README.en.md",
-        "# T\n\n| GPUs | a, b | **c** |\n|---|---|---|\n| 1 | 2\\|3 | say \"hi\" ![中文](x.png) |\n\n"
+        "# T\n\n| GPUs | a, b | **c** |\n|---|---|---|\n| 1 | 2\\|3 | say \"hi\" ![中文](x.png) "
+        "|\n\n"
         "text\n\n| x |\n|---|\n| `y` |\n");
-    char *out = pr_path_join(root, "site");
+    char *out = pr_fileio_path_join(root, "site");
     pr_site_stats st;
     pr_err err;
     cr_assert(build(root, out, &st, &err) == 0, "%s", err.msg);
@@ -604,15 +617,15 @@ static int has_id(const char *html, const char *id)
 
 static void check_html_tree(const char *out, const char *rel, size_t *pages, size_t *links)
 {
-    char *dir = *rel ? pr_path_join(out, rel) : pr_xstrdup(out);
+    char *dir = *rel ? pr_fileio_path_join(out, rel) : pr_xstrdup(out);
     char **names;
     pr_err err;
-    cr_assert(pr_list_dir(dir, &names, NULL, &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_list_dir(dir, &names, NULL, &err) == 0, "%s", err.msg);
     for (char **nm = names; *nm; nm++) {
-        char *r = *rel ? pr_path_join(rel, *nm) : pr_xstrdup(*nm);
-        char *fs = pr_path_join(out, r);
+        char *r = *rel ? pr_fileio_path_join(rel, *nm) : pr_xstrdup(*nm);
+        char *fs = pr_fileio_path_join(out, r);
         size_t l = strlen(*nm);
-        if (pr_is_dir(fs)) {
+        if (pr_fileio_is_dir(fs)) {
             check_html_tree(out, r, pages, links);
         } else if (l > 5 && strcmp(*nm + l - 5, ".html") == 0) {
             (*pages)++;
@@ -621,25 +634,24 @@ static void check_html_tree(const char *out, const char *rel, size_t *pages, siz
             size_t n = 0;
             attr_values(html, "href", &v, &n);
             attr_values(html, "src", &v, &n);
-            char *page_dir = pr_path_dirname(r);
+            char *page_dir = pr_fileio_path_dirname(r);
             for (size_t i = 0; i < n; i++) {
                 const char *u = v[i];
-                if (pr_cmarkx_has_scheme(u, NULL))
+                if (cmarkx_has_scheme(u, NULL))
                     continue;
                 (*links)++;
                 const char *hash = strchr(u, '#');
                 size_t plen = hash ? (size_t)(hash - u) : strlen(u);
                 pr_buf path = PR_BUF_INIT, frag = PR_BUF_INIT;
-                pr_cmarkx_percent_decode(&path, u, plen);
+                cmarkx_percent_decode(&path, u, plen);
                 if (hash)
-                    pr_cmarkx_percent_decode(&frag, hash + 1, strlen(hash + 1));
-                char *target = plen ? pr_cmarkx_resolve(strcmp(page_dir, ".") ? page_dir : "",
-                                                        pr_buf_cstr(&path))
-                                    : pr_xstrdup(r);
+                    cmarkx_percent_decode(&frag, hash + 1, strlen(hash + 1));
+                char *target =
+                    plen ? cmarkx_resolve(strcmp(page_dir, ".") ? page_dir : "", pr_buf_cstr(&path))
+                         : pr_xstrdup(r);
                 cr_expect(target, "%s: %s climbs out of the site", r, u);
                 if (target) {
-                    cr_expect(exists(out, target), "%s: %s -> %s is not in the site", r, u,
-                              target);
+                    cr_expect(exists(out, target), "%s: %s -> %s is not in the site", r, u, target);
                     size_t tl = strlen(target);
                     if (hash && frag.len && tl > 5 && strcmp(target + tl - 5, ".html") == 0 &&
                         exists(out, target)) {
@@ -662,7 +674,7 @@ static void check_html_tree(const char *out, const char *rel, size_t *pages, siz
         free(fs);
         free(r);
     }
-    pr_strv_free(names);
+    pr_fileio_strv_free(names);
     free(dir);
 }
 
@@ -670,14 +682,14 @@ static void check_html_tree(const char *out, const char *rel, size_t *pages, siz
  * lands on a file of the site, and every #fragment on an id. */
 Test(site, repository_reports_are_self_contained)
 {
-    if (!pr_is_dir("reports") || !pr_is_file("templates/site/style.css"))
+    if (!pr_fileio_is_dir("reports") || !pr_fileio_is_file("templates/site/style.css"))
         cr_skip_test("no reports/ or templates/site/ here (run from the repository root)");
     char *tmp = tmpdir();
-    char *out = pr_path_join(tmp, "site");
+    char *out = pr_fileio_path_join(tmp, "site");
     pr_site_opts o = {"reports", out, NULL, "templates"};
     pr_site_stats st;
     pr_err err;
-    cr_assert(pr_site_build(&o, &st, &err) == 0, "%s", err.msg);
+    cr_assert(site_build(&o, &st, &err) == 0, "%s", err.msg);
     cr_expect_gt(st.pages, 0);
     cr_expect_eq(st.unresolved, 0);
     size_t pages = 0, links = 0;
@@ -701,15 +713,15 @@ Test(site, page_names_readme_and_audit)
               {"AUDIT.en.md", "en", "audit.en.html"}};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         char *lang = NULL, *html = NULL;
-        cr_assert(pr_cmarkx_readme_name(ok[i].name, &lang, &html), "%s", ok[i].name);
+        cr_assert(cmarkx_readme_name(ok[i].name, &lang, &html), "%s", ok[i].name);
         cr_expect_str_eq(lang, ok[i].lang);
         cr_expect_str_eq(html, ok[i].html);
         free(lang);
         free(html);
     }
-    static const char *const not_pages[] = {"README", "README.txt", "README..md", "READMEX.md",
-                                            "AUDIT", "AUDITS.md", "audit.md", "NOTES.md",
-                                            "README.e n.md"};
+    static const char *const not_pages[] = {"README",     "README.txt", "README..md",
+                                            "READMEX.md", "AUDIT",      "AUDITS.md",
+                                            "audit.md",   "NOTES.md",   "README.e n.md"};
     for (size_t i = 0; i < sizeof not_pages / sizeof *not_pages; i++)
-        cr_expect(!pr_cmarkx_readme_name(not_pages[i], NULL, NULL), "%s", not_pages[i]);
+        cr_expect(!cmarkx_readme_name(not_pages[i], NULL, NULL), "%s", not_pages[i]);
 }

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "1-load/data.h"
+#include "3-tables/mdtable.h"
+#include "cmd/report.h"
 #include "gentest.h"
-#include "data.h"
-#include "mdtable.h"
-#include "report.h"
 #include "stats.h"
+#include "testutil.h"
 
 static json_t *render(const char *data_dir, const char *out_dir)
 {
@@ -146,7 +146,8 @@ Test(figures, sanity_flags_of_the_seed_tables)
     cr_expect(strstr(md, "equals those of FP32 BS=160 in the same source"), "%s", md);
     cr_expect(strstr(md, "equals those of FP32 BS=128 in the same source"));
     /* BS=32 and BS=64 are all TODO: not "identical figures". */
-    cr_expect(!strstr(md, "equals those of FP32 BS=32") && !strstr(md, "equals those of FP32 BS=64"));
+    cr_expect(!strstr(md, "equals those of FP32 BS=32") &&
+              !strstr(md, "equals those of FP32 BS=64"));
     json_decref(pages);
 }
 
@@ -158,7 +159,8 @@ static char *runs_data(int olympic, double pub8, const double *vals1, size_t n1,
 {
     char *d = tmpdir();
     char *suite = pr_xasprintf(
-        "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": \"clas_Toy\",\n"
+        "{\"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"model_name\": "
+        "\"clas_Toy\",\n"
         " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"images/s\",%s\n"
         " \"command\": [\"true\"], \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1, 8],\n"
         " \"batch_size\": [64], \"precision\": [\"fp32\"]}, \"rule\": {\"keyword\": \"ips:\"}}\n",
@@ -169,11 +171,13 @@ static char *runs_data(int olympic, double pub8, const double *vals1, size_t n1,
         "{\"perfrepro\": 1, \"title\": {\"zh\": \"Toy\", \"en\": \"Toy\"},\n"
         " \"device\": {\"kind\": \"gpu\", \"model\": \"Toy GPU\", \"per_node\": 8}}\n");
     char *pub = pr_xasprintf(
-        "{\"perfrepro\": 1, \"label\": \"Vendor\", \"source\": {\"title\": \"t\"}, \"platform\": \"toy\",\n"
+        "{\"perfrepro\": 1, \"label\": \"Vendor\", \"source\": {\"title\": \"t\"}, \"platform\": "
+        "\"toy\",\n"
         " \"tables\": [{\"model\": \"Toy\", \"framework\": \"Fw\", \"precision\": \"fp32\",\n"
         "  \"batch_size\": 64, \"unit\": \"images/s\", \"rows\": [\n"
         "  {\"nodes\": 1, \"gpus\": 1, \"throughput\": 100},\n"
-        "  {\"nodes\": 1, \"gpus\": 8, \"throughput\": %g}]}]}\n", pub8);
+        "  {\"nodes\": 1, \"gpus\": 8, \"throughput\": %g}]}]}\n",
+        pub8);
     put(d, "published/p.json", pub);
     free(pub);
     for (int g = 1; g <= 8; g += 7) {
@@ -183,10 +187,13 @@ static char *runs_data(int olympic, double pub8, const double *vals1, size_t n1,
             char *name = pr_xasprintf("c_%d_r%zu", g, i + 1);
             char *rec = pr_xasprintf(
                 "{\"log_file\": \"logs/train_log/%s\", \"model_name\": \"clas_Toy\",\n"
-                " \"mission_name\": \"x\", \"direction_id\": 0, \"run_mode\": \"%s\", \"index\": 1,\n"
-                " \"gpu_num\": %d, \"FINAL_RESULT\": %.17g, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"images/s\",\n"
+                " \"mission_name\": \"x\", \"direction_id\": 0, \"run_mode\": \"%s\", \"index\": "
+                "1,\n"
+                " \"gpu_num\": %d, \"FINAL_RESULT\": %.17g, \"JOB_FAIL_FLAG\": 0, \"UNIT\": "
+                "\"images/s\",\n"
                 " \"perfrepro\": 1, \"model\": \"Toy\", \"framework\": \"Fw\", \"case\": \"%s\",\n"
-                " \"precision\": \"fp32\", \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": %d,\n"
+                " \"precision\": \"fp32\", \"batch_size\": 64, \"nodes\": 1, \"gpus_per_node\": "
+                "%d,\n"
                 " \"repeat\": %zu, \"origin\": \"measured\", \"platform\": \"toy\"}\n",
                 name, g == 1 ? "sp" : "mp", g, v[i], name, g, i + 1);
             char *ip = pr_xasprintf("runs/r/logs/index/%s_speed", name);
@@ -234,8 +241,8 @@ Test(figures, gap_flagged_only_outside_the_interval_and_tolerance)
     cr_assert(row, "%s", md);
     /* Said once under the table, not in the cell. */
     cr_expect(!strstr(row, "(insufficient data)") && !strstr(row, "⚠"), "%s", row);
-    cr_expect(strstr(md, "- (insufficient data): in this table's rows of fewer than 3 runs"),
-              "%s", md);
+    cr_expect(strstr(md, "- (insufficient data): in this table's rows of fewer than 3 runs"), "%s",
+              md);
     cr_expect(strstr(md, "- Insufficient data: with fewer than 3 runs"));
     json_decref(pages);
     rm_rf(d);
@@ -293,7 +300,7 @@ Test(printed, published_figures_are_not_re_rounded)
     static const struct {
         double value;
         const char *printed, *want;
-    } cases[] = {{19.428, NULL, "19.428"}, {428, NULL, "428"},    {4.073, NULL, "4.073"},
+    } cases[] = {{19.428, NULL, "19.428"}, {428, NULL, "428"},         {4.073, NULL, "4.073"},
                  {428, "428.0", "428.0"},  {37458.4, NULL, "37458.4"}, {7.3, "7.30", "7.30"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         pr_pub_row row;
@@ -302,7 +309,7 @@ Test(printed, published_figures_are_not_re_rounded)
         row.value = cases[i].value;
         row.printed = (char *)cases[i].printed;
         pr_buf out = PR_BUF_INIT;
-        mdt_pub_value(&out, &row);
+        mdtable_pub_value(&out, &row);
         cr_expect_str_eq(pr_buf_cstr(&out), cases[i].want);
         pr_buf_free(&out);
     }

@@ -7,12 +7,11 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "data.h"
-#include "report.h"
+#include "1-load/data.h"
+#include "cmd/report.h"
 
 /* Collects rendered pages into one JSON object path -> text. */
-static inline int gt_collect(void *ctx, const char *path, const char *data, size_t len,
-                             pr_err *err)
+static inline int gt_collect(void *ctx, const char *path, const char *data, size_t len, pr_err *err)
 {
     (void)err;
     /* Unchecked: charts are binary, not UTF-8. */
@@ -27,11 +26,11 @@ static inline json_t *gt_render(const char *data_dir, const char *out_dir, int c
 {
     pr_dataset *d = NULL;
     pr_err err;
-    cr_assert(pr_data_load(data_dir, &d, &err) == 0, "%s", err.msg);
+    cr_assert(data_load(data_dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     pr_report_opts o = {"templates", out_dir, charts, 0, NULL};
-    cr_assert(pr_report_render(d, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
-    pr_data_free(d);
+    cr_assert(report_render(d, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
+    data_free(d);
     return pages;
 }
 

@@ -23,13 +23,13 @@ static int rel_eq(double x, double want)
  * abba, baab, baba, bbaa counting pairs b < a): counts 1, 1, 2, 1, 1. */
 Test(abstat, mwu_cdf_2v2)
 {
-    cr_expect(rel_eq(pr_ab_mwu_cdf(2, 2, 0), 1.0 / 6));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(2, 2, 1), 2.0 / 6));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(2, 2, 2), 4.0 / 6));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(2, 2, 3), 5.0 / 6));
-    cr_expect_eq(pr_ab_mwu_cdf(2, 2, 4), 1.0);
-    cr_expect_eq(pr_ab_mwu_cdf(2, 2, 9), 1.0);
-    cr_expect_eq(pr_ab_mwu_cdf(2, 2, -1), 0.0);
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(2, 2, 0), 1.0 / 6));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(2, 2, 1), 2.0 / 6));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(2, 2, 2), 4.0 / 6));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(2, 2, 3), 5.0 / 6));
+    cr_expect_eq(pr_abstat_mwu_cdf(2, 2, 4), 1.0);
+    cr_expect_eq(pr_abstat_mwu_cdf(2, 2, 9), 1.0);
+    cr_expect_eq(pr_abstat_mwu_cdf(2, 2, -1), 0.0);
 }
 
 /* m = n = 3: the number of orderings with U = u is the number of
@@ -40,10 +40,10 @@ Test(abstat, mwu_cdf_3v3)
 {
     static const int cum[] = {1, 2, 4, 7, 10, 13, 16, 18, 19, 20};
     for (long u = 0; u <= 9; u++)
-        cr_expect(rel_eq(pr_ab_mwu_cdf(3, 3, u), cum[u] / 20.0), "u = %ld: %.17g", u,
-                  pr_ab_mwu_cdf(3, 3, u));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(3, 3, 0), 1.0 / 20));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(3, 3, 1), 1.0 / 10));
+        cr_expect(rel_eq(pr_abstat_mwu_cdf(3, 3, u), cum[u] / 20.0), "u = %ld: %.17g", u,
+                  pr_abstat_mwu_cdf(3, 3, u));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(3, 3, 0), 1.0 / 20));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(3, 3, 1), 1.0 / 10));
 }
 
 /* Unequal sizes: U of (m, n) and of (n, m) have one distribution; 1 vs n
@@ -51,13 +51,13 @@ Test(abstat, mwu_cdf_3v3)
 Test(abstat, mwu_cdf_unequal)
 {
     for (long u = 0; u <= 15; u++)
-        cr_expect(rel_eq(pr_ab_mwu_cdf(3, 5, u), pr_ab_mwu_cdf(5, 3, u)), "u = %ld", u);
+        cr_expect(rel_eq(pr_abstat_mwu_cdf(3, 5, u), pr_abstat_mwu_cdf(5, 3, u)), "u = %ld", u);
     for (long u = 0; u < 7; u++)
-        cr_expect(rel_eq(pr_ab_mwu_cdf(1, 7, u), (u + 1) / 8.0));
+        cr_expect(rel_eq(pr_abstat_mwu_cdf(1, 7, u), (u + 1) / 8.0));
     /* 2 vs 3: partitions of u into <= 2 parts of <= 3: 1, 1, 2, 2, 2, 1, 1 of 10 */
-    cr_expect(rel_eq(pr_ab_mwu_cdf(2, 3, 2), 4.0 / 10));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(3, 2, 3), 6.0 / 10));
-    cr_expect_eq(pr_ab_mwu_cdf(0, 4, 0), 1.0);
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(2, 3, 2), 4.0 / 10));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(3, 2, 3), 6.0 / 10));
+    cr_expect_eq(pr_abstat_mwu_cdf(0, 4, 0), 1.0);
 }
 
 /* 50 vs 50: no overflow (C(100, 50) ≈ 1.0089e29 orderings), the smallest
@@ -66,14 +66,14 @@ Test(abstat, mwu_cdf_unequal)
  * normal approximation. */
 Test(abstat, mwu_cdf_50v50)
 {
-    cr_expect(rel_eq(pr_ab_mwu_cdf(50, 50, 0), 1 / 100891344545564193334812497256.0),
-              "%.17g", pr_ab_mwu_cdf(50, 50, 0));
-    cr_expect(rel_eq(pr_ab_mwu_cdf(50, 50, 1), 2 / 100891344545564193334812497256.0));
-    double lo = pr_ab_mwu_cdf(50, 50, 1249), hi = pr_ab_mwu_cdf(50, 50, 1250);
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(50, 50, 0), 1 / 100891344545564193334812497256.0), "%.17g",
+              pr_abstat_mwu_cdf(50, 50, 0));
+    cr_expect(rel_eq(pr_abstat_mwu_cdf(50, 50, 1), 2 / 100891344545564193334812497256.0));
+    double lo = pr_abstat_mwu_cdf(50, 50, 1249), hi = pr_abstat_mwu_cdf(50, 50, 1250);
     cr_expect(fabs(lo + hi - 1) < 1e-13, "%.17g + %.17g", lo, hi);
     /* z = (1100 + 0.5 − 1250) / sqrt(2500·101/12) = −1.0304: Φ = 0.1514 */
-    cr_expect(fabs(pr_ab_mwu_cdf(50, 50, 1100) - 0.1514) < 2e-3, "%.6f",
-              pr_ab_mwu_cdf(50, 50, 1100));
+    cr_expect(fabs(pr_abstat_mwu_cdf(50, 50, 1100) - 0.1514) < 2e-3, "%.6f",
+              pr_abstat_mwu_cdf(50, 50, 1100));
 }
 
 /* ---- the interval's k and coverage ---- */
@@ -82,35 +82,35 @@ Test(abstat, moses_k_table)
 {
     double cov = -1;
     /* 2 vs 2: 1 − 2/6 */
-    cr_expect_eq(pr_ab_moses_k(2, 2, &cov), 1);
+    cr_expect_eq(pr_abstat_moses_k(2, 2, &cov), 1);
     cr_expect(rel_eq(cov, 1 - 2.0 / 6));
     /* 3 vs 3: 1 − 2/20 = 90.0 % */
-    cr_expect_eq(pr_ab_moses_k(3, 3, &cov), 1);
+    cr_expect_eq(pr_abstat_moses_k(3, 3, &cov), 1);
     cr_expect(rel_eq(cov, 0.9));
     /* 4 vs 4: 1 − 2/70 = 97.1 %; k = 2 would give 1 − 4/70 = 94.3 % */
-    cr_expect_eq(pr_ab_moses_k(4, 4, &cov), 1);
+    cr_expect_eq(pr_abstat_moses_k(4, 4, &cov), 1);
     cr_expect(rel_eq(cov, 1 - 2.0 / 70));
     /* 5 vs 5: counts 1, 1, 2, 3 (u = 0 .. 3) of 252: k = 3 gives
      * 1 − 2·4/252 = 96.8 %, k = 4 1 − 2·7/252 = 94.4 % */
-    cr_expect_eq(pr_ab_moses_k(5, 5, &cov), 3);
+    cr_expect_eq(pr_abstat_moses_k(5, 5, &cov), 3);
     cr_expect(rel_eq(cov, 1 - 8.0 / 252));
     /* 6 vs 6: counts 1, 1, 2, 3, 5, 7, 11 of 924, cumulated 1, 2, 4, 7, 12,
      * 19, 30: k = 6 gives 1 − 38/924 = 95.9 %, k = 7 1 − 60/924 < 95 % */
-    cr_expect_eq(pr_ab_moses_k(6, 6, &cov), 6);
+    cr_expect_eq(pr_abstat_moses_k(6, 6, &cov), 6);
     cr_expect(rel_eq(cov, 1 - 38.0 / 924));
     /* 2 vs 3: 1 − 2/10 = 80 % */
-    cr_expect_eq(pr_ab_moses_k(2, 3, &cov), 1);
+    cr_expect_eq(pr_abstat_moses_k(2, 3, &cov), 1);
     cr_expect(rel_eq(cov, 0.8));
     /* 3 vs 5: 1 − 2/56 = 96.4 %; k = 2: 1 − 4/56 = 92.9 % */
-    cr_expect_eq(pr_ab_moses_k(3, 5, &cov), 1);
+    cr_expect_eq(pr_abstat_moses_k(3, 5, &cov), 1);
     cr_expect(rel_eq(cov, 1 - 2.0 / 56));
-    cr_expect_eq(pr_ab_moses_k(5, 3, &cov), 1);
+    cr_expect_eq(pr_abstat_moses_k(5, 3, &cov), 1);
     cr_expect(rel_eq(cov, 1 - 2.0 / 56));
     /* below 2 runs on a side: none */
-    cr_expect_eq(pr_ab_moses_k(1, 5, &cov), 0);
+    cr_expect_eq(pr_abstat_moses_k(1, 5, &cov), 0);
     cr_expect_eq(cov, 0.0);
-    cr_expect_eq(pr_ab_moses_k(0, 0, NULL), 0);
-    cr_expect_eq(pr_ab_moses_k(4, 4, NULL), 1);
+    cr_expect_eq(pr_abstat_moses_k(0, 0, NULL), 0);
+    cr_expect_eq(pr_abstat_moses_k(4, 4, NULL), 1);
 }
 
 /* Every k up to 12 vs 12 is the largest that keeps 95 %, by the cdf. */
@@ -119,12 +119,12 @@ Test(abstat, moses_k_is_the_largest)
     for (size_t m = 2; m <= 12; m++)
         for (size_t n = 2; n <= 12; n++) {
             double cov;
-            size_t k = pr_ab_moses_k(m, n, &cov);
+            size_t k = pr_abstat_moses_k(m, n, &cov);
             cr_assert(k >= 1 && 2 * k <= m * n + 1, "%zu v %zu: k = %zu", m, n, k);
-            cr_expect(rel_eq(cov, 1 - 2 * pr_ab_mwu_cdf(m, n, (long)k - 1)));
+            cr_expect(rel_eq(cov, 1 - 2 * pr_abstat_mwu_cdf(m, n, (long)k - 1)));
             if (k > 1)
                 cr_expect(cov >= PR_AB_COVERAGE_TARGET, "%zu v %zu", m, n);
-            cr_expect(1 - 2 * pr_ab_mwu_cdf(m, n, (long)k) < PR_AB_COVERAGE_TARGET,
+            cr_expect(1 - 2 * pr_abstat_mwu_cdf(m, n, (long)k) < PR_AB_COVERAGE_TARGET,
                       "%zu v %zu: k = %zu is not the largest", m, n, k);
         }
 }
@@ -134,12 +134,12 @@ Test(abstat, moses_k_is_the_largest)
 Test(abstat, moses_k_large)
 {
     double ce, cn;
-    size_t ke = pr_ab_moses_k(100, 100, &ce), kn = pr_ab_moses_k(101, 100, &cn);
+    size_t ke = pr_abstat_moses_k(100, 100, &ce), kn = pr_abstat_moses_k(101, 100, &cn);
     cr_expect(ce >= 0.95 && ce < 0.951, "%.6f", ce);
     cr_expect(cn >= 0.95 && cn < 0.951, "%.6f", cn);
     /* one more run moves k by about 50 */
     cr_expect(kn > ke && kn < ke + 100, "%zu %zu", ke, kn);
-    cr_expect(1 - 2 * pr_ab_mwu_cdf(101, 100, (long)kn) < 0.95);
+    cr_expect(1 - 2 * pr_abstat_mwu_cdf(101, 100, (long)kn) < 0.95);
 }
 
 /* ---- estimate, interval, verdict ---- */
@@ -155,8 +155,8 @@ Test(abstat, moses_k_large)
 Test(abstat, compare_3v3_faster_and_slower)
 {
     double a[] = {100, 102, 104}, b[] = {106, 108, 110};
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, 3, b, 3, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, 3, b, 3, 0.05, &r), 0);
     cr_expect_eq(r.m, 3);
     cr_expect_eq(r.n, 3);
     cr_expect(rel_eq(r.ratio, 108.0 / 102), "%.17g", r.ratio);
@@ -167,13 +167,13 @@ Test(abstat, compare_3v3_faster_and_slower)
     cr_expect_eq(r.verdict, PR_AB_FASTER);
     cr_expect_eq(r.runs_needed, 0);
 
-    cr_assert_eq(pr_ab_compare(b, 3, a, 3, 0.05, &r), 0);
+    cr_assert_eq(pr_abstat_compare(b, 3, a, 3, 0.05, &r), 0);
     cr_expect(rel_eq(r.ratio, 102.0 / 108));
     cr_expect(rel_eq(r.lo, 100.0 / 110));
     cr_expect(rel_eq(r.hi, 104.0 / 106));
     cr_expect_eq(r.verdict, PR_AB_SLOWER);
     /* δ = 10 %: the same interval, a change below δ */
-    cr_assert_eq(pr_ab_compare(a, 3, b, 3, 0.10, &r), 0);
+    cr_assert_eq(pr_abstat_compare(a, 3, b, 3, 0.10, &r), 0);
     cr_expect_eq(r.verdict, PR_AB_CHANGED_SMALL);
 }
 
@@ -192,8 +192,8 @@ Test(abstat, compare_3v3_faster_and_slower)
 Test(abstat, compare_2v3_inconclusive)
 {
     double a[] = {100, 104}, b[] = {98, 101, 103};
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, 2, b, 3, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, 2, b, 3, 0.05, &r), 0);
     cr_expect(rel_eq(r.ratio, sqrt(0.98 * (103.0 / 104))), "%.17g", r.ratio);
     cr_expect(rel_eq(r.lo, 98.0 / 104), "%.17g", r.lo);
     cr_expect(rel_eq(r.hi, 1.03), "%.17g", r.hi);
@@ -209,8 +209,8 @@ Test(abstat, compare_2v3_inconclusive)
 Test(abstat, compare_changed_small)
 {
     double a[] = {100, 101, 102}, b[] = {102.5, 103, 103.5};
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, 3, b, 3, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, 3, b, 3, 0.05, &r), 0);
     cr_expect(rel_eq(r.ratio, 103.0 / 101));
     cr_expect(rel_eq(r.lo, 102.5 / 102));
     cr_expect(rel_eq(r.hi, 1.035));
@@ -225,14 +225,14 @@ Test(abstat, compare_changed_small)
 Test(abstat, compare_equivalent)
 {
     double a[] = {100, 101, 102}, b[] = {100.5, 101.5, 99.5};
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, 3, b, 3, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, 3, b, 3, 0.05, &r), 0);
     cr_expect(rel_eq(r.ratio, 100.5 / 101));
     cr_expect(rel_eq(r.lo, 99.5 / 102));
     cr_expect(rel_eq(r.hi, 1.015));
     cr_expect_eq(r.verdict, PR_AB_EQUIVALENT);
     cr_expect_eq(r.runs_needed, 0);
-    cr_assert_eq(pr_ab_compare(a, 3, b, 3, 0.02, &r), 0);
+    cr_assert_eq(pr_abstat_compare(a, 3, b, 3, 0.02, &r), 0);
     cr_expect_eq(r.verdict, PR_AB_INCONCLUSIVE);
     cr_expect(r.runs_needed >= 4 && r.runs_needed < PR_AB_RUNS_NEEDED_MAX, "%u", r.runs_needed);
 }
@@ -241,8 +241,8 @@ Test(abstat, compare_equivalent)
 Test(abstat, compare_identical)
 {
     double a[] = {5, 5}, b[] = {5, 5, 5};
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, 2, b, 3, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, 2, b, 3, 0.05, &r), 0);
     cr_expect_eq(r.ratio, 1.0);
     cr_expect_eq(r.lo, 1.0);
     cr_expect_eq(r.hi, 1.0);
@@ -254,8 +254,8 @@ Test(abstat, compare_identical)
 Test(abstat, compare_5v5_k3)
 {
     double a[] = {10, 11, 12, 13, 14}, b[] = {12, 13.2, 14.4, 15.6, 9};
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, 5, b, 5, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, 5, b, 5, 0.05, &r), 0);
     cr_expect_eq(r.k, 3);
     cr_expect(rel_eq(r.coverage, 1 - 8.0 / 252));
     /* the ratios below 1: 9/10 .. 9/14 (5), 12/13, 12/14, 13.2/14: the 3rd
@@ -270,9 +270,9 @@ Test(abstat, compare_5v5_k3)
 Test(abstat, compare_insufficient)
 {
     double a[] = {100}, b[] = {105, 110};
-    pr_ab_result r;
+    pr_abstat_result r;
     /* 1 vs 2: the geometric mean of 1.05 and 1.10 */
-    cr_assert_eq(pr_ab_compare(a, 1, b, 2, 0.05, &r), 0);
+    cr_assert_eq(pr_abstat_compare(a, 1, b, 2, 0.05, &r), 0);
     cr_expect(rel_eq(r.ratio, sqrt(1.05 * 1.10)), "%.17g", r.ratio);
     cr_expect(isnan(r.lo) && isnan(r.hi));
     cr_expect_eq(r.k, 0);
@@ -280,11 +280,11 @@ Test(abstat, compare_insufficient)
     cr_expect_eq(r.verdict, PR_AB_INSUFFICIENT);
     cr_expect_eq(r.runs_needed, 0);
     /* 1 vs 1: the one ratio */
-    cr_assert_eq(pr_ab_compare(a, 1, b + 1, 1, 0.05, &r), 0);
+    cr_assert_eq(pr_abstat_compare(a, 1, b + 1, 1, 0.05, &r), 0);
     cr_expect(rel_eq(r.ratio, 1.1));
     cr_expect_eq(r.verdict, PR_AB_INSUFFICIENT);
     /* none on a side */
-    cr_assert_eq(pr_ab_compare(NULL, 0, b, 2, 0.05, &r), 0);
+    cr_assert_eq(pr_abstat_compare(NULL, 0, b, 2, 0.05, &r), 0);
     cr_expect(isnan(r.ratio));
     cr_expect_eq(r.m, 0);
     cr_expect_eq(r.verdict, PR_AB_INSUFFICIENT);
@@ -294,31 +294,31 @@ Test(abstat, compare_rejects_invalid)
 {
     double good[] = {1, 2}, zero[] = {1, 0}, neg[] = {1, -2}, nan_[] = {1, NAN},
            inf_[] = {INFINITY, 1};
-    pr_ab_result r, before;
+    pr_abstat_result r, before;
     memset(&r, 0x5a, sizeof r);
     memcpy(&before, &r, sizeof r);
-    cr_expect_eq(pr_ab_compare(good, 2, zero, 2, 0.05, &r), -1);
-    cr_expect_eq(pr_ab_compare(neg, 2, good, 2, 0.05, &r), -1);
-    cr_expect_eq(pr_ab_compare(good, 2, nan_, 2, 0.05, &r), -1);
-    cr_expect_eq(pr_ab_compare(inf_, 2, good, 2, 0.05, &r), -1);
-    cr_expect_eq(pr_ab_compare(good, 2, good, 2, 0, &r), -1);
-    cr_expect_eq(pr_ab_compare(good, 2, good, 2, 1, &r), -1);
-    cr_expect_eq(pr_ab_compare(good, 2, good, 2, -0.05, &r), -1);
-    cr_expect_eq(pr_ab_compare(good, 2, good, 2, NAN, &r), -1);
-    cr_expect_eq(pr_ab_compare(NULL, 2, good, 2, 0.05, &r), -1);
-    cr_expect_eq(pr_ab_compare(good, 2, good, 2, 0.05, NULL), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, zero, 2, 0.05, &r), -1);
+    cr_expect_eq(pr_abstat_compare(neg, 2, good, 2, 0.05, &r), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, nan_, 2, 0.05, &r), -1);
+    cr_expect_eq(pr_abstat_compare(inf_, 2, good, 2, 0.05, &r), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, good, 2, 0, &r), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, good, 2, 1, &r), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, good, 2, -0.05, &r), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, good, 2, NAN, &r), -1);
+    cr_expect_eq(pr_abstat_compare(NULL, 2, good, 2, 0.05, &r), -1);
+    cr_expect_eq(pr_abstat_compare(good, 2, good, 2, 0.05, NULL), -1);
     cr_expect_eq(memcmp(&r, &before, sizeof r), 0, "out was touched");
 }
 
 Test(abstat, verdict_keys)
 {
-    cr_expect_str_eq(pr_ab_verdict_key(PR_AB_FASTER), "faster");
-    cr_expect_str_eq(pr_ab_verdict_key(PR_AB_SLOWER), "slower");
-    cr_expect_str_eq(pr_ab_verdict_key(PR_AB_CHANGED_SMALL), "changed_small");
-    cr_expect_str_eq(pr_ab_verdict_key(PR_AB_EQUIVALENT), "equivalent");
-    cr_expect_str_eq(pr_ab_verdict_key(PR_AB_INCONCLUSIVE), "inconclusive");
-    cr_expect_str_eq(pr_ab_verdict_key(PR_AB_INSUFFICIENT), "insufficient");
-    cr_expect_null(pr_ab_verdict_key((pr_ab_verdict)99));
+    cr_expect_str_eq(pr_abstat_verdict_key(PR_AB_FASTER), "faster");
+    cr_expect_str_eq(pr_abstat_verdict_key(PR_AB_SLOWER), "slower");
+    cr_expect_str_eq(pr_abstat_verdict_key(PR_AB_CHANGED_SMALL), "changed_small");
+    cr_expect_str_eq(pr_abstat_verdict_key(PR_AB_EQUIVALENT), "equivalent");
+    cr_expect_str_eq(pr_abstat_verdict_key(PR_AB_INCONCLUSIVE), "inconclusive");
+    cr_expect_str_eq(pr_abstat_verdict_key(PR_AB_INSUFFICIENT), "insufficient");
+    cr_expect_null(pr_abstat_verdict_key((pr_abstat_verdict)99));
 }
 
 /* Cells of 3 vs 3 (90 %), 5 vs 5 (96.8 %), one without an interval (0)
@@ -326,8 +326,8 @@ Test(abstat, verdict_keys)
 Test(abstat, expected_false)
 {
     double cov[] = {0.9, 1 - 8.0 / 252, 0, 1 - 2.0 / 70};
-    cr_expect(rel_eq(pr_ab_expected_false(cov, 4), 0.1 + 8.0 / 252 + 2.0 / 70));
-    cr_expect_eq(pr_ab_expected_false(NULL, 0), 0.0);
+    cr_expect(rel_eq(pr_abstat_expected_false(cov, 4), 0.1 + 8.0 / 252 + 2.0 / 70));
+    cr_expect_eq(pr_abstat_expected_false(NULL, 0), 0.0);
 }
 
 /* ---- against scipy (tests/scripts/abstat_scipy.sh writes the cases) ---- */
@@ -341,10 +341,11 @@ static size_t check_cdf(json_t *cases)
 {
     size_t i, bad = 0;
     json_t *c;
-    json_array_foreach(cases, i, c) {
+    json_array_foreach(cases, i, c)
+    {
         size_t m = (size_t)num(c, 0), n = (size_t)num(c, 1);
         long u = (long)num(c, 2);
-        double want = num(c, 3), got = pr_ab_mwu_cdf(m, n, u);
+        double want = num(c, 3), got = pr_abstat_mwu_cdf(m, n, u);
         if (!rel_eq(got, want) && bad++ < 10)
             cr_log_error("cdf %zu v %zu, u = %ld: %.17g, scipy %.17g", m, n, u, got, want);
     }
@@ -356,10 +357,11 @@ static size_t check_moses(json_t *cases)
 {
     size_t i, bad = 0;
     json_t *c;
-    json_array_foreach(cases, i, c) {
+    json_array_foreach(cases, i, c)
+    {
         size_t m = (size_t)num(c, 0), n = (size_t)num(c, 1), k_want = (size_t)num(c, 2);
         double cov, cov_want = num(c, 3);
-        size_t k = pr_ab_moses_k(m, n, &cov);
+        size_t k = pr_abstat_moses_k(m, n, &cov);
         if ((k != k_want || !(cov == cov_want || rel_eq(cov, cov_want))) && bad++ < 10)
             cr_log_error("moses %zu v %zu: k %zu (%.17g), scipy k %zu (%.17g)", m, n, k, cov,
                          k_want, cov_want);
@@ -380,7 +382,8 @@ static size_t check_compare(json_t *cases)
 {
     size_t i, bad = 0;
     json_t *c;
-    json_array_foreach(cases, i, c) {
+    json_array_foreach(cases, i, c)
+    {
         json_t *ja = json_object_get(c, "a"), *jb = json_object_get(c, "b");
         size_t m = json_array_size(ja), n = json_array_size(jb);
         double a[64], b[64];
@@ -389,21 +392,21 @@ static size_t check_compare(json_t *cases)
             a[x] = num(ja, x);
         for (size_t x = 0; x < n; x++)
             b[x] = num(jb, x);
-        pr_ab_result r;
-        cr_assert_eq(pr_ab_compare(a, m, b, n,
-                                   json_number_value(json_object_get(c, "delta")), &r), 0);
+        pr_abstat_result r;
+        cr_assert_eq(
+            pr_abstat_compare(a, m, b, n, json_number_value(json_object_get(c, "delta")), &r), 0);
         const char *verdict = json_string_value(json_object_get(c, "verdict"));
         int ok = same(r.ratio, json_object_get(c, "ratio")) &&
                  same(r.lo, json_object_get(c, "lo")) && same(r.hi, json_object_get(c, "hi")) &&
                  same(r.coverage, json_object_get(c, "coverage")) &&
                  r.k == (size_t)json_integer_value(json_object_get(c, "k")) && verdict &&
-                 strcmp(pr_ab_verdict_key(r.verdict), verdict) == 0 &&
+                 strcmp(pr_abstat_verdict_key(r.verdict), verdict) == 0 &&
                  r.runs_needed == (unsigned)json_integer_value(json_object_get(c, "runs_needed"));
         if (!ok && bad++ < 10)
             cr_log_error("compare case %zu (%zu v %zu): ratio %.17g [%.17g, %.17g] k %zu "
                          "%.17g %s runs %u; python: %s",
                          i, m, n, r.ratio, r.lo, r.hi, r.k, r.coverage,
-                         pr_ab_verdict_key(r.verdict), r.runs_needed,
+                         pr_abstat_verdict_key(r.verdict), r.runs_needed,
                          json_dumps(c, JSON_COMPACT | JSON_REAL_PRECISION(17)));
     }
     cr_expect_eq(bad, 0, "%zu of %zu comparisons differ", bad, json_array_size(cases));

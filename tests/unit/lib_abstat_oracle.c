@@ -50,7 +50,7 @@ static unsigned runs_needed(const double *la, size_t m, const double *lb, size_t
     return (unsigned)x;
 }
 
-static pr_ab_verdict verdict_of(double ratio, double lo, double hi, double delta)
+static pr_abstat_verdict verdict_of(double ratio, double lo, double hi, double delta)
 {
     int above = lo > 1, below = hi < 1;
     if (above && ratio >= 1 + delta)
@@ -65,7 +65,7 @@ static pr_ab_verdict verdict_of(double ratio, double lo, double hi, double delta
 }
 
 static int oracle_compare(const double *a, size_t m, const double *b, size_t n, double delta,
-                  pr_ab_result *out)
+                          pr_abstat_result *out)
 {
     if (!out || (m && !a) || (n && !b) || !(delta > 0 && delta < 1))
         return -1;
@@ -94,15 +94,15 @@ static int oracle_compare(const double *a, size_t m, const double *b, size_t n, 
         for (size_t j = 0; j < n; j++)
             d[i * n + j] = lb[j] - la[i];
 
-    pr_ab_result r = {.m = m, .n = n, .ratio = NAN, .lo = NAN, .hi = NAN,
-                      .verdict = PR_AB_INSUFFICIENT};
+    pr_abstat_result r = {
+        .m = m, .n = n, .ratio = NAN, .lo = NAN, .hi = NAN, .verdict = PR_AB_INSUFFICIENT};
     double hl = 0;
     if (mn) {
         hl = pr_stats_median(d, mn); /* sorts d */
         r.ratio = exp(hl);
     }
     if (m >= PR_AB_MIN_RUNS && n >= PR_AB_MIN_RUNS) {
-        r.k = pr_ab_moses_k(m, n, &r.coverage);
+        r.k = pr_abstat_moses_k(m, n, &r.coverage);
         if (r.k == 0) { /* memory ran out */
             free(mem);
             return -1;
@@ -141,10 +141,18 @@ static void fill(double *v, size_t n, int kind, double level)
 {
     for (size_t i = 0; i < n; i++) {
         switch (kind) {
-        case 0: v[i] = level * (0.9 + 0.2 * uniform01()); break;
-        case 1: v[i] = level + (double)(next_u64() % 4); break;
-        case 2: v[i] = level; break;
-        default: v[i] = exp(40 * uniform01() - 20); break;
+        case 0:
+            v[i] = level * (0.9 + 0.2 * uniform01());
+            break;
+        case 1:
+            v[i] = level + (double)(next_u64() % 4);
+            break;
+        case 2:
+            v[i] = level;
+            break;
+        default:
+            v[i] = exp(40 * uniform01() - 20);
+            break;
         }
     }
 }
@@ -152,15 +160,14 @@ static void fill(double *v, size_t n, int kind, double level)
 /* x and y the same double, or both NAN */
 static int same(double x, double y)
 {
-    return (isnan(x) && isnan(y)) || memcmp(&x, &y, sizeof x) == 0 ||
-           (x == 0 && y == 0);
+    return (isnan(x) && isnan(y)) || memcmp(&x, &y, sizeof x) == 0 || (x == 0 && y == 0);
 }
 
 static void expect_as_oracle(const double *a, size_t m, const double *b, size_t n, double delta,
                              int c)
 {
-    pr_ab_result got = {0}, want = {0};
-    int rg = pr_ab_compare(a, m, b, n, delta, &got);
+    pr_abstat_result got = {0}, want = {0};
+    int rg = pr_abstat_compare(a, m, b, n, delta, &got);
     int rw = oracle_compare(a, m, b, n, delta, &want);
     cr_assert_eq(rg, rw, "case %d (%zu vs %zu): rc %d, oracle %d", c, m, n, rg, rw);
     if (rg)
@@ -221,17 +228,17 @@ Test(abstat_oracle, ten_thousand_a_side)
     cr_assert(a && b);
     fill(a, n, 0, 100);
     fill(b, n, 0, 110);
-    pr_ab_result r;
-    cr_assert_eq(pr_ab_compare(a, n, b, n, 0.05, &r), 0);
+    pr_abstat_result r;
+    cr_assert_eq(pr_abstat_compare(a, n, b, n, 0.05, &r), 0);
     cr_expect(r.lo <= r.ratio && r.ratio <= r.hi, "%g %g %g", r.lo, r.ratio, r.hi);
     cr_expect(fabs(r.ratio - 1.1) < 0.01, "%g", r.ratio);
     cr_expect(r.coverage >= 0.95 && r.coverage < 0.951, "%g", r.coverage);
     cr_expect_eq(r.coverage_exact, 0);
-    cr_expect_eq(pr_ab_coverage_is_exact(n, n), 0);
-    cr_assert_eq(pr_ab_compare(a, 100, b, 100, 0.05, &r), 0);
+    cr_expect_eq(pr_abstat_coverage_is_exact(n, n), 0);
+    cr_assert_eq(pr_abstat_compare(a, 100, b, 100, 0.05, &r), 0);
     cr_expect_eq(r.coverage_exact, 1);
-    cr_expect_eq(pr_ab_coverage_is_exact(100, 100), 1);
-    cr_expect_eq(pr_ab_coverage_is_exact(100, 101), 0);
+    cr_expect_eq(pr_abstat_coverage_is_exact(100, 100), 1);
+    cr_expect_eq(pr_abstat_coverage_is_exact(100, 101), 0);
     free(a);
     free(b);
 }

@@ -49,10 +49,10 @@ static int noop(int argc, char **argv)
     return 0;
 }
 
-static const cli_command tool = {"tool", noop, "prog tool [--data DIR] [--bom]\n",
-                                 "tool      does nothing\n", NULL};
+static const pr_cli_command tool = {"tool", noop, "prog tool [--data DIR] [--bom]\n",
+                                    "tool      does nothing\n", NULL};
 
-/* cli_parse of argv against the table below; its stderr in *err. */
+/* pr_cli_parse of argv against the table below; its stderr in *err. */
 typedef struct parsed {
     const char *data, *format;
     int bom;
@@ -64,14 +64,14 @@ static int parse(parsed *p, int required_format, int argc, char **argv, char **e
 {
     memset(p, 0, sizeof *p);
     p->data = "data";
-    const cli_option opts[] = {
+    const pr_cli_option opts[] = {
         {"--data", .value = &p->data},
         {"--format", .value = &p->format, .required = required_format},
         {"--bom", .flag = &p->bom},
         {"--section", .list = p->sections, .count = &p->nsections},
     };
     capture c = capture_begin(stderr);
-    int rc = cli_parse("prog", &tool, opts, NOPTS(opts), argc, argv);
+    int rc = pr_cli_parse("prog", &tool, opts, NOPTS(opts), argc, argv);
     *err = capture_end(&c, stderr);
     return rc;
 }
@@ -130,7 +130,7 @@ Test(cli, usage_errors_in_one_wording)
     expect_usage_error(err, "prog: tool: unexpected argument \"x\"");
     cr_expect_eq(parse(&p, 1, ARGC("tool", "--bom"), ARGV("tool", "--bom"), &err), CLI_USAGE);
     expect_usage_error(err, "prog: tool: --format is required");
-    cr_expect_eq(cli_status(CLI_USAGE), 2);
+    cr_expect_eq(pr_cli_status(CLI_USAGE), 2);
 }
 
 Test(cli, help_prints_the_usage_on_stdout)
@@ -145,7 +145,7 @@ Test(cli, help_prints_the_usage_on_stdout)
                            ARGV("tool", "--data", "x", "--help"), &err);
         char *text = capture_end(&out, stdout);
         cr_expect_eq(rc, CLI_HELP);
-        cr_expect_eq(cli_status(rc), 0);
+        cr_expect_eq(pr_cli_status(rc), 0);
         cr_expect_str_eq(text, usage, "a required option is not required with --help");
         cr_expect_str_eq(err, "");
         free(text);
@@ -153,7 +153,7 @@ Test(cli, help_prints_the_usage_on_stdout)
     }
 }
 
-/* What the command ran by cli_dispatch saw. */
+/* What the command ran by pr_cli_dispatch saw. */
 static int seen_argc;
 static char seen_argv[4][16];
 
@@ -165,17 +165,17 @@ static int record(int argc, char **argv)
     return 7;
 }
 
-static const cli_command one = {"one", record, NULL, "the first", NULL};
-static const cli_command two = {"two", record, NULL, "the second", NULL};
-static const cli_command *const commands[] = {&one, &two};
-static const cli_program program = {"prog", "1.2", CLI_LIST_SUMMARIES, commands, 2};
+static const pr_cli_command one = {"one", record, NULL, "the first", NULL};
+static const pr_cli_command two = {"two", record, NULL, "the second", NULL};
+static const pr_cli_command *const commands[] = {&one, &two};
+static const pr_cli_program program = {"prog", "1.2", CLI_LIST_SUMMARIES, commands, 2};
 
-/* cli_dispatch's status; its stdout and stderr in *out and *err. */
+/* pr_cli_dispatch's status; its stdout and stderr in *out and *err. */
 static int dispatch(int argc, char **argv, char **out, char **err)
 {
     seen_argc = 0;
     capture o = capture_begin(stdout), e = capture_begin(stderr);
-    int rc = cli_dispatch(&program, argc, argv);
+    int rc = pr_cli_dispatch(&program, argc, argv);
     *err = capture_end(&e, stderr);
     *out = capture_end(&o, stdout);
     return rc;
@@ -184,16 +184,15 @@ static int dispatch(int argc, char **argv, char **out, char **err)
 Test(cli, dispatch_by_name)
 {
     char *out, *err;
-    cr_expect_eq(dispatch(ARGC("prog", "two", "--x", "y"), ARGV("prog", "two", "--x", "y"), &out,
-                          &err),
-                 7, "the command's status");
+    cr_expect_eq(
+        dispatch(ARGC("prog", "two", "--x", "y"), ARGV("prog", "two", "--x", "y"), &out, &err), 7,
+        "the command's status");
     cr_expect_eq(seen_argc, 3);
     cr_expect_str_eq(seen_argv[0], "two", "argv[0] is the command's name");
     cr_expect_str_eq(seen_argv[2], "y");
     free(out);
     free(err);
-    cr_expect_eq(dispatch(ARGC("prog", "help", "one"), ARGV("prog", "help", "one"), &out, &err),
-                 7);
+    cr_expect_eq(dispatch(ARGC("prog", "help", "one"), ARGV("prog", "help", "one"), &out, &err), 7);
     cr_expect(seen_argc == 2 && !strcmp(seen_argv[0], "one") && !strcmp(seen_argv[1], "--help"),
               "help NAME is NAME --help");
     free(out);
@@ -240,18 +239,18 @@ static void tool_usage(FILE *f)
     fputs("usage: its own\n", f);
 }
 
-static const cli_command ops = {"ops", noop, NULL, "takes operands", tool_usage};
+static const pr_cli_command ops = {"ops", noop, NULL, "takes operands", tool_usage};
 
 static int parse_args(int argc, char **argv, const char **out, int *dry, int *first, char **err)
 {
     *out = NULL;
     *dry = 0;
-    const cli_option opts[] = {
+    const pr_cli_option opts[] = {
         {"--out", 'o', .value = out},
         {"--dry-run", 'n', .flag = dry},
     };
     capture c = capture_begin(stderr);
-    int rc = cli_parse_args("prog", &ops, opts, NOPTS(opts), argc, argv, first);
+    int rc = pr_cli_parse_args("prog", &ops, opts, NOPTS(opts), argc, argv, first);
     *err = capture_end(&c, stderr);
     return rc;
 }

@@ -25,7 +25,7 @@ static int load(const char *value, const char *extra, pr_record *r, pr_err *err)
     int rc = pr_jdoc_parse("r.json", text, strlen(text), &doc, err);
     pr_record_init(r);
     if (rc == 0) {
-        pr_jcur root = pr_jdoc_root(doc);
+        pr_jdoc_jcur root = pr_jdoc_root(doc);
         rc = pr_record_from_json(&root, r, err);
     }
     pr_jdoc_free(doc);

@@ -38,12 +38,12 @@ Test(stats, min_max)
 Test(stats, trim_count_is_max_of_fraction_and_min)
 {
     /* max(int(0.05 * n), 5) */
-    cr_expect_eq(pr_stats_trim_count(78, 0.05, 5), 5);   /* int(3.9) = 3 < 5 */
-    cr_expect_eq(pr_stats_trim_count(100, 0.05, 5), 5);  /* 5 */
-    cr_expect_eq(pr_stats_trim_count(119, 0.05, 5), 5);  /* int(5.95) = 5 */
-    cr_expect_eq(pr_stats_trim_count(120, 0.05, 5), 6);  /* 6 */
+    cr_expect_eq(pr_stats_trim_count(78, 0.05, 5), 5);  /* int(3.9) = 3 < 5 */
+    cr_expect_eq(pr_stats_trim_count(100, 0.05, 5), 5); /* 5 */
+    cr_expect_eq(pr_stats_trim_count(119, 0.05, 5), 5); /* int(5.95) = 5 */
+    cr_expect_eq(pr_stats_trim_count(120, 0.05, 5), 6); /* 6 */
     cr_expect_eq(pr_stats_trim_count(1000, 0.1, 0), 100);
-    cr_expect_eq(pr_stats_trim_count(7, 0.0, 1), 1);     /* MLPerf's olympic mean */
+    cr_expect_eq(pr_stats_trim_count(7, 0.0, 1), 1); /* MLPerf's olympic mean */
 }
 
 Test(stats, trimmed_mean_drops_from_each_end)

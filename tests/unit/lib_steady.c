@@ -198,7 +198,8 @@ Test(steady, binned_trace_counts_records)
     json_t *vals = json_array();
     char status[41];
     for (size_t i = 0; i < 40; i++) {
-        json_array_append_new(vals, json_real(i < 20 ? 100.0 + (double)(i % 3) : 300.0 + (double)(i % 3)));
+        json_array_append_new(
+            vals, json_real(i < 20 ? 100.0 + (double)(i % 3) : 300.0 + (double)(i % 3)));
         status[i] = 'X';
     }
     status[40] = '\0';
@@ -220,7 +221,7 @@ static int check_text(const char *text, pr_err *err)
     pr_jdoc *doc = NULL;
     int rc = pr_jdoc_parse("s.json", text, strlen(text), &doc, err);
     if (rc == 0) {
-        pr_jcur root = pr_jdoc_root(doc);
+        pr_jdoc_jcur root = pr_jdoc_root(doc);
         rc = pr_steady_check(&root, err);
     }
     pr_jdoc_free(doc);
@@ -231,16 +232,26 @@ Test(steady, record_object_is_checked)
 {
     pr_err err;
     cr_expect_eq(check_text("{\"verdict\":\"steady\",\"reason\":\"\",\"steps\":12,\"first\":2,"
-                            "\"last\":12,\"n\":11,\"cv\":0.04}", &err), 0, "%s", err.msg);
+                            "\"last\":12,\"n\":11,\"cv\":0.04}",
+                            &err),
+                 0, "%s", err.msg);
     cr_expect_eq(check_text("{\"verdict\":\"unsteady\",\"reason\":\"regime_change\",\"steps\":12,"
                             "\"first\":1,\"last\":12,\"n\":12,\"cv\":0.8,\"regime_step\":7,"
-                            "\"regime_ratio\":7.98}", &err), 0, "%s", err.msg);
+                            "\"regime_ratio\":7.98}",
+                            &err),
+                 0, "%s", err.msg);
     cr_expect_eq(check_text("{\"verdict\":\"steady\",\"reason\":\"cv\",\"steps\":12,\"first\":2,"
-                            "\"last\":12,\"n\":11,\"cv\":0.04}", &err), -1);
+                            "\"last\":12,\"n\":11,\"cv\":0.04}",
+                            &err),
+                 -1);
     cr_expect(strstr(err.msg, "reason"), "%s", err.msg);
     cr_expect_eq(check_text("{\"verdict\":\"steady\",\"reason\":\"\",\"steps\":12,\"first\":2,"
-                            "\"last\":13,\"n\":11,\"cv\":0.04}", &err), -1);
+                            "\"last\":13,\"n\":11,\"cv\":0.04}",
+                            &err),
+                 -1);
     cr_expect(strstr(err.msg, "last"), "%s", err.msg);
     cr_expect_eq(check_text("{\"verdict\":\"wobbly\",\"reason\":\"\",\"steps\":12,\"first\":2,"
-                            "\"last\":12,\"n\":11,\"cv\":0.04}", &err), -1);
+                            "\"last\":12,\"n\":11,\"cv\":0.04}",
+                            &err),
+                 -1);
 }

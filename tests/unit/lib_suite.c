@@ -22,7 +22,7 @@ static char *suite_with_var(const char *dir, const char *name)
         name, name);
     put(dir, "suite.json", json);
     free(json);
-    return pr_path_join(dir, "suite.json");
+    return pr_fileio_path_join(dir, "suite.json");
 }
 
 /* Loads the suite declaring name: 0, or -1 with the message in err. */
@@ -31,7 +31,7 @@ static int load_var(const char *name, pr_err *err)
     char *d = tmpdir();
     char *p = suite_with_var(d, name);
     pr_suite *s = NULL;
-    pr_json_init();
+    pr_jdoc_json_init();
     int rc = pr_suite_load(p, &s, err);
     pr_suite_free(s);
     rm_rf(d);
@@ -46,14 +46,54 @@ static int load_var(const char *name, pr_err *err)
  * refused at load, with FILE:LINE:COL: steps.vars.NAME. */
 Test(suite_vars, names_the_shell_or_the_loader_use_are_refused)
 {
-    static const char *const refused[] = {
-        "PATH", "IFS", "PS4", "SHELLOPTS", "BASH_ENV", "LD_PRELOAD", "HOME", "PS1", "PS2",
-        "PS3", "BASHOPTS", "ENV", "CDPATH", "GLOBIGNORE", "PWD", "OLDPWD", "SHELL", "UID",
-        "EUID", "PPID", "RANDOM", "SECONDS", "LINENO", "HOSTNAME", "TERM", "LANG", "LC_ALL",
-        "LC_NUMERIC", "TMPDIR", "BASH", "BASH_XTRACEFD", "BASH_VERSION", "PROMPT_COMMAND",
-        "HISTFILE", "COMP_WORDS", "READLINE_LINE", "LD_LIBRARY_PATH", "LD_AUDIT",
-        "LD_BIND_NOW", "GCONV_PATH", "GLIBC_TUNABLES", "TZ", "MALLOC_ARENA_MAX",
-        "MALLOC_CHECK_", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", NULL};
+    static const char *const refused[] = {"PATH",
+                                          "IFS",
+                                          "PS4",
+                                          "SHELLOPTS",
+                                          "BASH_ENV",
+                                          "LD_PRELOAD",
+                                          "HOME",
+                                          "PS1",
+                                          "PS2",
+                                          "PS3",
+                                          "BASHOPTS",
+                                          "ENV",
+                                          "CDPATH",
+                                          "GLOBIGNORE",
+                                          "PWD",
+                                          "OLDPWD",
+                                          "SHELL",
+                                          "UID",
+                                          "EUID",
+                                          "PPID",
+                                          "RANDOM",
+                                          "SECONDS",
+                                          "LINENO",
+                                          "HOSTNAME",
+                                          "TERM",
+                                          "LANG",
+                                          "LC_ALL",
+                                          "LC_NUMERIC",
+                                          "TMPDIR",
+                                          "BASH",
+                                          "BASH_XTRACEFD",
+                                          "BASH_VERSION",
+                                          "PROMPT_COMMAND",
+                                          "HISTFILE",
+                                          "COMP_WORDS",
+                                          "READLINE_LINE",
+                                          "LD_LIBRARY_PATH",
+                                          "LD_AUDIT",
+                                          "LD_BIND_NOW",
+                                          "GCONV_PATH",
+                                          "GLIBC_TUNABLES",
+                                          "TZ",
+                                          "MALLOC_ARENA_MAX",
+                                          "MALLOC_CHECK_",
+                                          "PYTHONPATH",
+                                          "PYTHONHOME",
+                                          "PYTHONSTARTUP",
+                                          NULL};
     for (const char *const *n = refused; *n; n++) {
         pr_err err;
         cr_expect_eq(load_var(*n, &err), -1, "%s was accepted", *n);
@@ -76,9 +116,9 @@ Test(suite_vars, names_the_shell_or_the_loader_use_are_refused)
 Test(suite_vars, other_names_load)
 {
     /* Neighbours of refused names are the suite's own. */
-    static const char *const fine[] = {"IMAGENET_DIR", "CORPUS_JSON", "PATHS", "DATA_PATH",
-                                       "BASHFUL", "LDFLAGS", "LCOV_DIR", "HOMEDIR", "PS5",
-                                       "PY_DIR", "MALLOC", "TZONE", "USERNAME", NULL};
+    static const char *const fine[] = {
+        "IMAGENET_DIR", "CORPUS_JSON", "PATHS",  "DATA_PATH", "BASHFUL", "LDFLAGS",  "LCOV_DIR",
+        "HOMEDIR",      "PS5",         "PY_DIR", "MALLOC",    "TZONE",   "USERNAME", NULL};
     for (const char *const *n = fine; *n; n++) {
         pr_err err;
         cr_expect_eq(load_var(*n, &err), 0, "%s: %s", *n, err.msg);

@@ -99,9 +99,9 @@ static void step_series(double *x)
  * end segment whose few values happen to lie close). */
 static void flat_series(double *x, int n)
 {
-    static const double w[] = {-0.0096, -0.0151, 0.0058,  0.0078,  0.0066, -0.0021, -0.0004,
-                               -0.0015, 0.0068,  0.0044,  0.0003,  0.0035, 0.0068,  0.0019,
-                               -0.0054, -0.0004, -0.0021, -0.008,  -0.0102, 0.0007};
+    static const double w[] = {-0.0096, -0.0151, 0.0058,  0.0078, 0.0066,  -0.0021, -0.0004,
+                               -0.0015, 0.0068,  0.0044,  0.0003, 0.0035,  0.0068,  0.0019,
+                               -0.0054, -0.0004, -0.0021, -0.008, -0.0102, 0.0007};
     for (int i = 0; i < n; i++)
         x[i] = log(100.0) + w[i % 20];
 }
@@ -224,8 +224,7 @@ Test(trend, prediction_of_four_points)
 }
 
 /* 6 flat points then the given tail, judged with no change points. */
-static void judge_tail(const double *tail, size_t nt, pr_trend_state *st, double *lo,
-                       double *hi)
+static void judge_tail(const double *tail, size_t nt, pr_trend_state *st, double *lo, double *hi)
 {
     double x[16];
     flat_series(x, 6);
@@ -451,8 +450,8 @@ Test(trend, incremental_matches_cubic_oracle)
         double *wantp = malloc(n * sizeof *wantp), *gotp = NULL;
         size_t nwant = oracle_change_points(x, n, &o, veto, nveto, want, wantp);
         cr_assert_eq(pr_trend_change_points(x, n, &o, &got, &gotp, &ngot), 0);
-        cr_assert_eq(ngot, nwant, "trial %d (n %zu): %zu change points, the oracle %zu", trial,
-                     n, ngot, nwant);
+        cr_assert_eq(ngot, nwant, "trial %d (n %zu): %zu change points, the oracle %zu", trial, n,
+                     ngot, nwant);
         for (size_t k = 0; k < nwant; k++) {
             cr_assert_eq(got[k], want[k], "trial %d: change point %zu at %zu, the oracle %zu",
                          trial, k, got[k], want[k]);
@@ -545,7 +544,8 @@ Test(trend_scipy, t_cdf_and_quantile)
     json_t *root = load_cases();
     size_t i, count = 0;
     json_t *c;
-    json_array_foreach(json_object_get(root, "cdf"), i, c) {
+    json_array_foreach(json_object_get(root, "cdf"), i, c)
+    {
         double t = json_number_value(json_array_get(c, 0));
         double df = json_number_value(json_array_get(c, 1));
         double want = json_number_value(json_array_get(c, 2));
@@ -554,7 +554,8 @@ Test(trend_scipy, t_cdf_and_quantile)
                   got, want);
         count++;
     }
-    json_array_foreach(json_object_get(root, "ppf"), i, c) {
+    json_array_foreach(json_object_get(root, "ppf"), i, c)
+    {
         double p = json_number_value(json_array_get(c, 0));
         double df = json_number_value(json_array_get(c, 1));
         double want = json_number_value(json_array_get(c, 2));
@@ -563,8 +564,8 @@ Test(trend_scipy, t_cdf_and_quantile)
         cr_expect(close_rel(got, want, REL, 0), "ppf(%.17g, %.17g) = %.17g, scipy %.17g", p, df,
                   got, want);
         /* scipy's t.ppf before the polish: cdflib, about 1e-9. */
-        cr_expect(close_rel(got, raw, 1e-7, 0), "ppf(%.17g, %.17g) = %.17g, scipy raw %.17g", p,
-                  df, got, raw);
+        cr_expect(close_rel(got, raw, 1e-7, 0), "ppf(%.17g, %.17g) = %.17g, scipy raw %.17g", p, df,
+                  got, raw);
         count++;
     }
     cr_expect(count >= 400, "only %zu cases", count);
@@ -576,7 +577,8 @@ Test(trend_scipy, welch)
     json_t *root = load_cases();
     size_t i, count = 0;
     json_t *c;
-    json_array_foreach(json_object_get(root, "welch"), i, c) {
+    json_array_foreach(json_object_get(root, "welch"), i, c)
+    {
         size_t nx, ny;
         double *x = numbers(json_object_get(c, "x"), &nx);
         double *y = numbers(json_object_get(c, "y"), &ny);
@@ -601,7 +603,8 @@ Test(trend_scipy, energy_and_change_points)
     json_t *root = load_cases();
     size_t i, count = 0;
     json_t *c;
-    json_array_foreach(json_object_get(root, "energy"), i, c) {
+    json_array_foreach(json_object_get(root, "energy"), i, c)
+    {
         size_t n, nq, nw;
         double *x = numbers(json_object_get(c, "x"), &n);
         double *q = numbers(json_object_get(c, "q"), &nq); /* tau = 1 .. n-1 */

@@ -8,8 +8,8 @@
 
 Test(unitdir, rates_are_higher_times_lower)
 {
-    const char *const rates[] = {"samples/s", "images/s", "sequences/s", "tokens/s", "GB/s",
-                                 "TFLOP/s"};
+    const char *const rates[] = {"samples/s", "images/s", "sequences/s",
+                                 "tokens/s",  "GB/s",     "TFLOP/s"};
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         cr_expect_eq(pr_unitdir_of(rates[i]), PR_DIR_HIGHER, "%s", rates[i]);
     /* MLPerf's score (profile mllog), step times, latencies. */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpurt.h"
+#include "1-facts/cpurt.h"
 
 static const char maps[] =
     "55d0c0a00000-55d0c0a21000 r--p 00000000 08:01 1 /usr/bin/python3.11\n"
@@ -22,17 +22,17 @@ static const char maps[] =
 
 Test(cpurt, libraries_threads_and_settings)
 {
-    pr_cpurt *rt = pr_cpurt_new();
-    pr_cpurt_add_maps(rt, maps);
-    pr_cpurt_add_maps(rt, maps); /* a second process, or a second look: no duplicates */
-    pr_cpurt_add_threads(rt, 3);
-    pr_cpurt_add_threads(rt, 2);
+    pr_cpurt *rt = cpurt_new();
+    cpurt_add_maps(rt, maps);
+    cpurt_add_maps(rt, maps); /* a second process, or a second look: no duplicates */
+    cpurt_add_threads(rt, 3);
+    cpurt_add_threads(rt, 2);
     char *env[] = {"OMP_NUM_THREADS=1", NULL};
     char *base[] = {"OMP_NUM_THREADS=8", "OMP_WAIT_POLICY=active", "HOME=/root", NULL};
-    pr_cpurt_settings(rt, env, base);
+    cpurt_settings(rt, env, base);
     char *later[] = {"OMP_NUM_THREADS=2", NULL};
-    pr_cpurt_settings(rt, later, NULL); /* the first case's environment stays */
-    json_t *j = pr_cpurt_to_json(rt);
+    cpurt_settings(rt, later, NULL); /* the first case's environment stays */
+    json_t *j = cpurt_to_json(rt);
     cr_assert(j);
     char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     const char *want =
@@ -48,26 +48,26 @@ Test(cpurt, libraries_threads_and_settings)
     cr_expect(!strstr(text, "HOME"), "%s", text);
     free(text);
     json_decref(j);
-    pr_cpurt_free(rt);
+    cpurt_free(rt);
 }
 
 Test(cpurt, nothing_seen_says_nothing)
 {
-    pr_cpurt *rt = pr_cpurt_new();
-    cr_expect(pr_cpurt_to_json(rt) == NULL);
+    pr_cpurt *rt = cpurt_new();
+    cr_expect(cpurt_to_json(rt) == NULL);
     /* A process seen without any library of interest (a container's
      * client, a launcher): still nothing, never "no BLAS". */
-    pr_cpurt_add_maps(rt, "7f10a0a00000-7f10a0b00000 r-xp 00000000 08:01 6 /usr/lib/libc.so.6\n");
-    pr_cpurt_add_threads(rt, 1);
-    cr_expect(pr_cpurt_to_json(rt) == NULL);
-    pr_cpurt_free(rt);
+    cpurt_add_maps(rt, "7f10a0a00000-7f10a0b00000 r-xp 00000000 08:01 6 /usr/lib/libc.so.6\n");
+    cpurt_add_threads(rt, 1);
+    cr_expect(cpurt_to_json(rt) == NULL);
+    cpurt_free(rt);
 }
 
 Test(cpurt, this_process_is_seen)
 {
     /* The test binary's own group: libc only, but its thread count. */
-    pr_cpurt *rt = pr_cpurt_new();
-    pr_cpurt_sample(rt, getpgrp());
-    cr_expect(pr_cpurt_to_json(rt) == NULL);
-    pr_cpurt_free(rt);
+    pr_cpurt *rt = cpurt_new();
+    cpurt_sample(rt, getpgrp());
+    cr_expect(cpurt_to_json(rt) == NULL);
+    cpurt_free(rt);
 }

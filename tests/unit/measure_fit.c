@@ -1,5 +1,5 @@
 /* measure/parse's scan-and-reduce API, measure/explain and measure/fit:
- *   - reading once and reducing in memory gives what pr_parse_logs gives,
+ *   - reading once and reducing in memory gives what parse_logs gives,
  *     for the rule's own keys and for every key --fit tries (one scanning
  *     path: the same readers and reducers);
  *   - `parse --fit` finds the rule behind the published figure of real logs
@@ -18,12 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "2-parse/explain.h"
+#include "2-parse/parse.h"
+#include "2-parse/rule.h"
+#include "3-fit/fit.h"
+#include "3-fit/fitcalc.h"
 #include "buf.h"
-#include "explain.h"
-#include "fit.h"
-#include "fitcalc.h"
-#include "parse.h"
-#include "rule.h"
 #include "stats.h"
 
 /* ---- helpers ---- */
@@ -48,7 +48,8 @@ static json_t *expected_case(const char *id)
     free(path);
     json_t *found = NULL, *c;
     size_t i;
-    json_array_foreach(json_object_get(root, "cases"), i, c) {
+    json_array_foreach(json_object_get(root, "cases"), i, c)
+    {
         if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
             found = json_incref(c);
     }
@@ -75,7 +76,7 @@ static char **fixture_paths(json_t *exp, size_t *n)
     *n = files ? json_array_size(files) : 1;
     char **v = pr_xcalloc(*n, sizeof *v);
     for (size_t i = 0; i < *n; i++)
-        v[i] = pr_xasprintf("%s/fixtures/%s",  shared_dir(),
+        v[i] = pr_xasprintf("%s/fixtures/%s", shared_dir(),
                             json_string_value(files ? json_array_get(files, i) : file));
     return v;
 }
@@ -123,31 +124,30 @@ static char *temp_log(const char *text)
     return pr_xstrdup(tmpl);
 }
 
-/* ---- reading once, reducing in memory: what pr_parse_logs gives ---- */
+/* ---- reading once, reducing in memory: what parse_logs gives ---- */
 
 static pr_rule *rule_of(json_t *o)
 {
     pr_rule *r = NULL;
     pr_err err;
-    cr_assert_eq(pr_rule_from_json(o, "<test>", &r, &err), 0, "%s", err.msg);
+    cr_assert_eq(rule_from_json(o, "<test>", &r, &err), 0, "%s", err.msg);
     return r;
 }
 
 /* For base (a rule object) and each variant of its counting keys, a full
  * parse and a reduction of one scan must agree: failure, reason, detail,
  * value (bit for bit), stats and metrics. */
-static void check_same(const char *base_text, const char *const *logs, size_t n,
-                       pr_parse_args args)
+static void check_same(const char *base_text, const char *const *logs, size_t n, pr_parse_args args)
 {
     json_t *base = json_loads(base_text, 0, NULL);
     cr_assert_not_null(base, "%s", base_text);
     pr_rule *brule = rule_of(base);
     pr_scan *scan = NULL;
     pr_err err;
-    cr_assert_eq(pr_parse_scan(brule, logs, n, &args, &scan, &err), 0, "%s", err.msg);
-    const pr_rule_cfg *bc = pr_rule_get(brule);
+    cr_assert_eq(parse_scan(brule, logs, n, &args, &scan, &err), 0, "%s", err.msg);
+    const pr_rulecfg_cfg *bc = rule_get(brule);
     static const char *const reduces[] = {"mean", "median", "last", "trimmed_mean",
-                                          "max", "min", "best"};
+                                          "max",  "min",    "best"};
     static const char *const steps[] = {"iteration", "epoch", "summary", "any"};
     static const long long skips[] = {0, 1, 2, 5, 10};
     static const char *const trims[] = {NULL, "{\"fraction\": 0, \"min\": 1}",
@@ -172,12 +172,12 @@ static void check_same(const char *base_text, const char *const *logs, size_t n,
                             json_object_set_new(o, "round", json_integer(2));
                         pr_rule *r = rule_of(o);
                         pr_parse_result a, b;
-                        pr_parse_result_init(&a);
-                        pr_parse_result_init(&b);
-                        cr_assert_eq(pr_parse_logs(r, logs, n, &args, &a, &err), 0);
+                        parse_result_init(&a);
+                        parse_result_init(&b);
+                        cr_assert_eq(parse_logs(r, logs, n, &args, &a, &err), 0);
                         pr_reduce_keys k;
-                        pr_reduce_keys_of(r, &k);
-                        cr_assert_eq(pr_parse_reduce(scan, &k, 0, &b, NULL, NULL), 0);
+                        parse_reduce_keys_of(r, &k);
+                        cr_assert_eq(parse_reduce(scan, &k, 0, &b, NULL, NULL), 0);
                         char *rt = json_dumps(o, JSON_COMPACT);
                         cr_assert_eq(a.failed, b.failed, "%s", rt);
                         if (a.failed) {
@@ -189,50 +189,48 @@ static void check_same(const char *base_text, const char *const *logs, size_t n,
                         }
                         /* lean (--fit): the same value, stats.median left out */
                         pr_parse_result l;
-                        pr_parse_result_init(&l);
-                        pr_parse_reduce(scan, &k, PR_REDUCE_LEAN, &l, NULL, NULL);
+                        parse_result_init(&l);
+                        parse_reduce(scan, &k, PR_REDUCE_LEAN, &l, NULL, NULL);
                         cr_assert_eq(l.failed, b.failed, "%s", rt);
                         cr_assert(l.failed || l.value == b.value, "%s", rt);
                         cr_assert(json_is_null(json_object_get(l.stats, "median")) ||
                                       !json_object_get(l.stats, "median"),
                                   "%s", rt);
-                        pr_parse_result_clear(&l);
+                        parse_result_clear(&l);
                         char *sa = json_dumps(a.stats, JSON_SORT_KEYS);
                         char *sb = json_dumps(b.stats, JSON_SORT_KEYS);
                         cr_assert_str_eq(sa, sb, "%s", rt);
-                        cr_assert(json_equal(a.metrics, b.metrics) ||
-                                      (!a.metrics && !b.metrics),
+                        cr_assert(json_equal(a.metrics, b.metrics) || (!a.metrics && !b.metrics),
                                   "%s", rt);
                         free(sa);
                         free(sb);
                         free(rt);
-                        pr_parse_result_clear(&a);
-                        pr_parse_result_clear(&b);
-                        pr_rule_free(r);
+                        parse_result_clear(&a);
+                        parse_result_clear(&b);
+                        rule_free(r);
                         json_decref(o);
                         compared++;
                     }
     cr_assert(compared > 0);
-    pr_scan_free(scan);
-    pr_rule_free(brule);
+    parse_scan_free(scan);
+    rule_free(brule);
     json_decref(base);
 }
 
 Test(scan, messy_logs_reduce_as_a_parse_does)
 {
     /* mpirun ranks, values that are not clean numbers, a negative rate */
-    char *paddle = temp_log(
-        "[1,0]<stdout>:step 1 ips: 120.5 samples/sec\n"
-        "[1,1]<stdout>:step 1 ips: 118.25 samples/sec\n"
-        "[1,0]<stdout>:step 2 ips: 380.125\n"
-        "[1,0]<stdout>:step 3 ips: None\n"
-        "[1,0]<stdout>:step 4 ips: 1,234.5 samples/sec\n"
-        "[1,0]<stdout>:step 5 ips: 390.25\n"
-        "[1,0]<stdout>:step 6 ips: -3\n"
-        "[1,0]<stdout>:step 7 ips: 401.5\n"
-        "[1,0]<stdout>:step 8 ips: 389.75\n"
-        "[1,1]<stdout>:step 8 ips: 9999\n"
-        "step 9 ips: 395\n");
+    char *paddle = temp_log("[1,0]<stdout>:step 1 ips: 120.5 samples/sec\n"
+                            "[1,1]<stdout>:step 1 ips: 118.25 samples/sec\n"
+                            "[1,0]<stdout>:step 2 ips: 380.125\n"
+                            "[1,0]<stdout>:step 3 ips: None\n"
+                            "[1,0]<stdout>:step 4 ips: 1,234.5 samples/sec\n"
+                            "[1,0]<stdout>:step 5 ips: 390.25\n"
+                            "[1,0]<stdout>:step 6 ips: -3\n"
+                            "[1,0]<stdout>:step 7 ips: 401.5\n"
+                            "[1,0]<stdout>:step 8 ips: 389.75\n"
+                            "[1,1]<stdout>:step 8 ips: 9999\n"
+                            "step 9 ips: 395\n");
     const char *l1[] = {paddle};
     check_same("{\"profile\": \"paddle-ips\", \"scope\": \"per_card\"}", l1, 1,
                (pr_parse_args){8, 0, 0, NULL});
@@ -314,8 +312,8 @@ Test(scan, fixtures_reduce_as_a_parse_does)
         const char *id, *rule;
         int gpus, batch;
     } cases[] = {
-        {"paddle_rn50_v100_fp32_n1c1", "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\"}",
-         1, 0},
+        {"paddle_rn50_v100_fp32_n1c1", "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\"}", 1,
+         0},
         {"ngc_pytorch_rn50_fp32_gpu1",
          "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"scope\": \"global\"}", 0,
          0},
@@ -324,8 +322,8 @@ Test(scan, fixtures_reduce_as_a_parse_does)
          128},
         {"dlperf_tf2_rn50_1n2g", "{\"profile\": \"keras-timehistory\", \"scope\": \"global\"}", 2,
          0},
-        {"nccl_h100x16_allreduce_pre217", "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}",
-         0, 0},
+        {"nccl_h100x16_allreduce_pre217", "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", 0,
+         0},
         {"mlperf_v40_eos_n8_bert", "{\"profile\": \"mllog\"}", 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -341,7 +339,7 @@ Test(scan, fixtures_reduce_as_a_parse_does)
     }
 }
 
-/* ---- fitcalc: one sort per run, the values of pr_parse_reduce ---- */
+/* ---- fitcalc: one sort per run, the values of parse_reduce ---- */
 
 /* A pseudo-random stream that is the same on every machine. */
 static unsigned long long rng = 88172645463325252ULL;
@@ -376,28 +374,27 @@ static char *gen_log(const char *prefix, const char *fmt, double base, double sp
 static const pr_fitcalc_trim calc_trims[] = {{0.05, 5}, {0, 1}, {0.05, 0}, {0.1, 0}, {0.25, 0}};
 
 /* Every key --fit tries (and skips beyond the engine's max_skip, which it
- * hands to pr_parse_reduce): fitcalc's value and failure are
- * pr_parse_reduce's, bit for bit.  Returns the reductions compared. */
+ * hands to parse_reduce): fitcalc's value and failure are
+ * parse_reduce's, bit for bit.  Returns the reductions compared. */
 static size_t check_calc(const char *rule_text, const char *const *logs, size_t n,
                          pr_parse_args args, long long max_skip, int replayed)
 {
     pr_rule *rule = NULL;
     pr_err err;
-    cr_assert_eq(pr_rule_parse("<t>", rule_text, strlen(rule_text), &rule, &err), 0, "%s",
-                 err.msg);
+    cr_assert_eq(rule_parse("<t>", rule_text, strlen(rule_text), &rule, &err), 0, "%s", err.msg);
     pr_scan *scan = NULL;
-    cr_assert_eq(pr_parse_scan(rule, logs, n, &args, &scan, &err), 0, "%s", err.msg);
-    const pr_rule_cfg *c = pr_rule_get(rule);
+    cr_assert_eq(parse_scan(rule, logs, n, &args, &scan, &err), 0, "%s", err.msg);
+    const pr_rulecfg_cfg *c = rule_get(rule);
     int dll = c->profile == PR_PROFILE_DLLOGGER;
-    static const pr_reduce reds[] = {PR_REDUCE_MEAN, PR_REDUCE_MEDIAN, PR_REDUCE_LAST,
-                                     PR_REDUCE_TRIMMED_MEAN, PR_REDUCE_MAX, PR_REDUCE_MIN,
-                                     PR_REDUCE_BEST};
+    static const pr_rulecfg_reduce reds[] = {
+        PR_REDUCE_MEAN, PR_REDUCE_MEDIAN, PR_REDUCE_LAST, PR_REDUCE_TRIMMED_MEAN,
+        PR_REDUCE_MAX,  PR_REDUCE_MIN,    PR_REDUCE_BEST};
     static const int rounds[] = {-1, 0, 2};
     size_t compared = 0;
     for (int st = 0; st < (dll ? 4 : 1); st++) {
         pr_fitcalc_counts counts = {0};
-        pr_fitcalc *fc = pr_fitcalc_new(scan, rule, &args, (pr_step)st, max_skip, calc_trims,
-                                        5, &counts);
+        pr_fitcalc *fc =
+            fitcalc_new(scan, rule, &args, (pr_rulecfg_step)st, max_skip, calc_trims, 5, &counts);
         unsigned long long beyond = 0;
         for (long long skip = 0; skip <= max_skip + 2; skip++)
             for (size_t ri = 0; ri < 7; ri++)
@@ -406,19 +403,19 @@ static size_t check_calc(const char *rule_text, const char *const *logs, size_t 
                         if (reds[ri] == PR_REDUCE_BEST && c->value == PR_VALUE_RAW)
                             continue;
                         pr_reduce_keys k;
-                        pr_reduce_keys_of(rule, &k);
+                        parse_reduce_keys_of(rule, &k);
                         k.skip = skip;
                         k.reduce = reds[ri];
                         k.trim_fraction = calc_trims[ti].fraction;
                         k.trim_min = calc_trims[ti].min;
-                        k.step = (pr_step)st;
+                        k.step = (pr_rulecfg_step)st;
                         k.round = rounds[oi];
                         pr_parse_result res;
-                        pr_parse_result_init(&res);
-                        pr_parse_reduce(scan, &k, PR_REDUCE_LEAN, &res, NULL, NULL);
+                        parse_result_init(&res);
+                        parse_reduce(scan, &k, PR_REDUCE_LEAN, &res, NULL, NULL);
                         double v = -1;
                         const char *why = NULL;
-                        int failed = pr_fitcalc_reduce(fc, &k, &v, &why);
+                        int failed = fitcalc_reduce(fc, &k, &v, &why);
                         cr_assert_eq(failed, res.failed, "%s skip %lld reduce %zu trim %zu",
                                      rule_text, skip, ri, ti);
                         if (failed)
@@ -429,21 +426,20 @@ static size_t check_calc(const char *rule_text, const char *const *logs, size_t 
                                       "%s skip %lld reduce %zu trim %zu round %d: %.17g != %.17g",
                                       rule_text, skip, ri, ti, rounds[oi], v, res.value);
                         beyond += skip > max_skip;
-                        pr_parse_result_clear(&res);
+                        parse_result_clear(&res);
                         compared++;
                     }
         /* one sort per run that has records; the engine replays only what
          * lies beyond its skips (or a whole case it does not reduce) */
-        cr_assert_leq(counts.sorts, pr_scan_runs(scan));
+        cr_assert_leq(counts.sorts, parse_scan_runs(scan));
         if (replayed)
             cr_assert_eq(counts.replays, counts.reductions);
         else
-            cr_assert_leq(counts.replays, beyond, "%s: %llu replays", rule_text,
-                          counts.replays);
-        pr_fitcalc_free(fc);
+            cr_assert_leq(counts.replays, beyond, "%s: %llu replays", rule_text, counts.replays);
+        fitcalc_free(fc);
     }
-    pr_scan_free(scan);
-    pr_rule_free(rule);
+    parse_scan_free(scan);
+    rule_free(rule);
     return compared;
 }
 
@@ -474,7 +470,7 @@ Test(fitcalc, reduces_as_a_parse_does)
     for (int i = 0; i < 120; i++)
         pr_buf_printf(&b, " iteration %d | elapsed time per iteration (ms): %.1f |%s\n", i,
                       500 + 20 * rnd(),
-                      i < 9 ? " global batch size:    16 |"
+                      i < 9     ? " global batch size:    16 |"
                       : i == 40 ? ""
                                 : " global batch size:    64 |");
     char *meg = temp_log(pr_buf_cstr(&b));
@@ -484,12 +480,14 @@ Test(fitcalc, reduces_as_a_parse_does)
     /* DLLogger: every step searched */
     b = (pr_buf)PR_BUF_INIT;
     for (int i = 0; i < 150; i++) {
-        pr_buf_printf(&b, "DLL 2023-08-04 05:46:28.1 - Epoch: 0 Iteration: %d  train.total_ips : "
-                          "%.2f images/s\n",
+        pr_buf_printf(&b,
+                      "DLL 2023-08-04 05:46:28.1 - Epoch: 0 Iteration: %d  train.total_ips : "
+                      "%.2f images/s\n",
                       i, 360 + 5 * rnd());
         if (i % 50 == 49)
-            pr_buf_printf(&b, "DLL 2023-08-04 05:46:28.4 - Epoch: %d  train.total_ips : %.2f "
-                              "images/s\n",
+            pr_buf_printf(&b,
+                          "DLL 2023-08-04 05:46:28.4 - Epoch: %d  train.total_ips : %.2f "
+                          "images/s\n",
                           i / 50, 361 + rnd());
     }
     pr_buf_puts(&b, "DLL 2023-08-04 05:46:28.5 - Summary: train.total_ips : 362.5 images/s\n");
@@ -499,7 +497,7 @@ Test(fitcalc, reduces_as_a_parse_does)
     check_calc("{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"scope\": "
                "\"global\"}",
                l6, 1, (pr_parse_args){0, 0, 0, NULL}, 30, 0);
-    /* raw values, negative ones among them, and a -0 (left to pr_parse_reduce) */
+    /* raw values, negative ones among them, and a -0 (left to parse_reduce) */
     char *raw = gen_log("v: ", "%.3f", 1, 6, 150, "");
     char *negz = temp_log("v: 1\nv: -0\nv: 0\nv: 2\nv: -1\n");
     const char *l7[] = {raw}, *l8[] = {negz};
@@ -552,21 +550,23 @@ static void fit_both(const char *rule_text, const char *figure, const char *log,
 {
     pr_rule *rule = NULL;
     pr_err err;
-    cr_assert_eq(pr_rule_parse("<t>", rule_text, strlen(rule_text), &rule, &err), 0, "%s",
-                 err.msg);
+    cr_assert_eq(rule_parse("<t>", rule_text, strlen(rule_text), &rule, &err), 0, "%s", err.msg);
     json_t *rj = json_loads(rule_text, 0, NULL);
     const char *logs[] = {log};
     pr_fit_case fc = {figure, logs, 1, {0, 0, 0, NULL}};
     for (int ref = 0; ref < (slow ? 2 : 1); ref++) {
-        pr_fit_opts o = {.limit = limit, .max_skip = max_skip, .json = json, .reference = ref,
+        pr_fit_opts o = {.limit = limit,
+                         .max_skip = max_skip,
+                         .json = json,
+                         .reference = ref,
                          .counts = ref ? NULL : counts};
         pr_buf out = PR_BUF_INIT;
         int fits = 0;
-        cr_assert_eq(pr_fit(rule, rj, &fc, 1, &o, &out, &fits, &err), 0, "%s", err.msg);
+        cr_assert_eq(fit_run(rule, rj, &fc, 1, &o, &out, &fits, &err), 0, "%s", err.msg);
         *(ref ? slow : fast) = pr_buf_detach(&out);
     }
     json_decref(rj);
-    pr_rule_free(rule);
+    rule_free(rule);
 }
 
 Test(fit, search_is_one_sort_and_the_values_of_a_parse)
@@ -612,14 +612,14 @@ Test(fit, search_is_one_sort_and_the_values_of_a_parse)
 
 typedef struct fit_case {
     const char *id;
-    const char *base;  /* the rule as a new user would start: format and scope */
-    const char *opts;  /* --gpus, --batch-size */
-    long long skip;    /* the keys of the rule behind the published figure */
+    const char *base; /* the rule as a new user would start: format and scope */
+    const char *opts; /* --gpus, --batch-size */
+    long long skip;   /* the keys of the rule behind the published figure */
     const char *reduce;
     double trim_fraction;
     long long trim_min;
-    const char *step;  /* NULL: not dllogger */
-    int round;         /* -1: none */
+    const char *step; /* NULL: not dllogger */
+    int round;        /* -1: none */
 } fit_case;
 
 static const fit_case fit_cases[] = {
@@ -630,8 +630,8 @@ static const fit_case fit_cases[] = {
     {"paddleseg_hrnet_fp32_n1c1", "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\"}",
      "--gpus 1", 2, "trimmed_mean", 0.05, 5, NULL, -1},
     {"ngc_pytorch_rn50_fp32_gpu1",
-     "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"scope\": \"global\"}", "",
-     9, "mean", 0, 0, "iteration", -1},
+     "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", \"scope\": \"global\"}", "", 9,
+     "mean", 0, 0, "iteration", -1},
     {"ngc_tf_rn50_fp32_gpu1",
      "{\"profile\": \"dllogger\", \"keyword\": \"total_ips\", \"scope\": \"global\"}", "", 5,
      "mean", 0, 0, "iteration", -1},
@@ -639,17 +639,17 @@ static const fit_case fit_cases[] = {
      "{\"profile\": \"dllogger\", \"keyword\": \"training_sequences_per_second\", \"scope\": "
      "\"global\"}",
      "", 0, "mean", 0, 0, "summary", -1},
-    {"mmseg_hrnet_fp32_c1", "{\"profile\": \"mmseg\"}", "--gpus 1 --batch-size 8", 4, "mean", 0,
-     0, NULL, -1},
+    {"mmseg_hrnet_fp32_c1", "{\"profile\": \"mmseg\"}", "--gpus 1 --batch-size 8", 4, "mean", 0, 0,
+     NULL, -1},
     {"dlperf_tf2_rn50_1n2g",
-     "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"min_records\": 5}",
-     "--gpus 2", 1, "mean", 0, 0, NULL, 2},
+     "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"min_records\": 5}", "--gpus 2",
+     1, "mean", 0, 0, NULL, 2},
     {"ngc_mxnet_rn50_fp32_gpu1", "{\"profile\": \"mxnet-summary\", \"scope\": \"global\"}",
      "--gpus 1 --batch-size 128", 0, "mean", 0, 0, NULL, -1},
     {"nccl_h100x16_allreduce_pre217", "{\"profile\": \"nccl-tests\"}", "", 0, "mean", 0, 0, NULL,
      -1},
-    {"mlperf_v40_eos_n8_bert", "{\"profile\": \"mllog\", \"unit\": \"min\"}", "", 0, "mean", 0,
-     0, NULL, -1},
+    {"mlperf_v40_eos_n8_bert", "{\"profile\": \"mllog\", \"unit\": \"min\"}", "", 0, "mean", 0, 0,
+     NULL, -1},
 };
 
 /* The rules --fit listed ("  N. {...}" lines) before the first line that
@@ -713,8 +713,8 @@ Test(fit, finds_the_published_rule_of_each_fixture)
         char fig[64];
         figure_of(exp, fig, sizeof fig);
         char *logs = fixture_args(exp);
-        char *args = pr_xasprintf("--rule '%s' %s --limit 0 --fit %s%s", fc->base, fc->opts, fig,
-                                  logs);
+        char *args =
+            pr_xasprintf("--rule '%s' %s --limit 0 --fit %s%s", fc->base, fc->opts, fig, logs);
         char *out;
         int rc = run_parse(args, &out);
         cr_expect_eq(rc, 0, "%s: exit %d\n%s", fc->id, rc, out);
@@ -892,10 +892,10 @@ Test(fit, a_figure_that_cannot_be_a_result_is_refused)
     static const struct {
         const char *fig, *says;
     } bad[] = {
-        {"0", "cannot be a result"},     {"0.000", "cannot be a result"},
-        {"00", "cannot be a result"},    {"-0", "cannot be a result"},
-        {"-5", "cannot be a result"},    {"inf", "not a finite number"},
-        {"nan", "not a finite number"},  {"1e999", "not a finite number"},
+        {"0", "cannot be a result"},        {"0.000", "cannot be a result"},
+        {"00", "cannot be a result"},       {"-0", "cannot be a result"},
+        {"-5", "cannot be a result"},       {"inf", "not a finite number"},
+        {"nan", "not a finite number"},     {"1e999", "not a finite number"},
         {"abc", "not a figure as printed"}, {"", "not a figure as printed"},
         {"1e3", "not a figure as printed"},
     };
@@ -912,10 +912,10 @@ Test(fit, a_figure_that_cannot_be_a_result_is_refused)
     }
     /* the library says the same */
     pr_err err;
-    cr_expect_eq(pr_fit_figure_check("0.00", &err), -1);
+    cr_expect_eq(fit_figure_check("0.00", &err), -1);
     cr_expect_not_null(strstr(err.msg, "--fit: \"0.00\" cannot be a result"), "%s", err.msg);
-    cr_expect_eq(pr_fit_figure_check("0.5", &err), 1);
-    cr_expect_eq(pr_fit_figure_check("428", &err), 0);
+    cr_expect_eq(fit_figure_check("0.5", &err), 1);
+    cr_expect_eq(fit_figure_check("428", &err), 0);
     unlink(log);
     free(log);
 }
@@ -926,8 +926,8 @@ Test(fit, a_figure_that_cannot_be_a_result_is_refused)
 Test(fit, a_figure_of_any_length_is_taken)
 {
     pr_err err;
-    cr_expect_eq(pr_fit_figure_check("20.576116666666667", &err), 15, "%s", err.msg);
-    cr_expect_eq(pr_fit_figure_check("0.00000000000000012345678", &err), 23, "%s", err.msg);
+    cr_expect_eq(fit_figure_check("20.576116666666667", &err), 15, "%s", err.msg);
+    cr_expect_eq(fit_figure_check("0.00000000000000012345678", &err), 23, "%s", err.msg);
     cr_expect_eq(pr_stats_printed_match(1234567.0 / 60000.0, "20.576116666666667"),
                  PR_PRINTED_ROUNDED);
     cr_expect_eq(pr_stats_printed_match(1234567.0 / 60000.0, "20.576116666666668"),
@@ -944,7 +944,7 @@ static size_t count(const char *s, const char *what)
     return n;
 }
 
-/* pr_explain's writer for tests: appends to the pr_buf arg. */
+/* explain_run's writer for tests: appends to the pr_buf arg. */
 static int append_text(const char *text, size_t len, void *arg, pr_err *err)
 {
     (void)err;
@@ -989,14 +989,13 @@ Test(explain, streams_its_listing)
     for (size_t r = 0; r < 2; r++) {
         pr_rule *rule = NULL;
         pr_err err;
-        cr_assert_eq(pr_rule_parse("<t>", rules[r], strlen(rules[r]), &rule, &err), 0, "%s",
-                     err.msg);
+        cr_assert_eq(rule_parse("<t>", rules[r], strlen(rules[r]), &rule, &err), 0, "%s", err.msg);
         const char *logs[] = {log};
         pr_parse_args args = {0, 0, 0, NULL};
         pieces p = {0};
         int has_value = 0;
-        cr_assert_eq(pr_explain(rule, logs, 1, &args, count_piece, &p, &has_value, &err), 0,
-                     "%s", err.msg);
+        cr_assert_eq(explain_run(rule, logs, 1, &args, count_piece, &p, &has_value, &err), 0, "%s",
+                     err.msg);
         cr_expect(has_value);
         /* a header, the records, the counts and the result */
         cr_expect_geq(p.lines, 300000, "%zu lines", p.lines);
@@ -1005,10 +1004,10 @@ Test(explain, streams_its_listing)
         cr_expect_leq(p.largest, PR_EXPLAIN_CHUNK + 4096, "a piece of %zu bytes", p.largest);
         /* a full disk on the third piece */
         pieces q = {.fail_at = 3};
-        cr_expect_eq(pr_explain(rule, logs, 1, &args, count_piece, &q, &has_value, &err), -1);
+        cr_expect_eq(explain_run(rule, logs, 1, &args, count_piece, &q, &has_value, &err), -1);
         cr_expect_eq(q.n, 3);
         cr_expect_not_null(strstr(err.msg, "No space left on device"), "%s", err.msg);
-        pr_rule_free(rule);
+        rule_free(rule);
     }
     unlink(log);
     free(log);
@@ -1031,8 +1030,7 @@ Test(explain, paddle_trimmed_mean_matches_the_record)
     cr_expect_eq(count(out, "trimmed (low end)"), 5, "%s", out);
     cr_expect_eq(count(out, "trimmed (high end)"), 5, "%s", out);
     cr_expect_eq(count(out, "  kept\n"), 68, "%s", out);
-    cr_expect_not_null(strstr(out, "= 5 dropped from each end; mean of the 68 kept = "), "%s",
-                       out);
+    cr_expect_not_null(strstr(out, "= 5 dropped from each end; mean of the 68 kept = "), "%s", out);
     free(args);
     /* the result line is the record's FINAL_RESULT */
     args = pr_xasprintf("--rule '%s' --gpus 1%s", rule, logs);
@@ -1075,25 +1073,24 @@ Test(explain, library_marks_steps_ranks_and_the_median)
     pr_err err;
     const char *rj = "{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\", "
                      "\"scope\": \"global\", \"reduce\": \"median\"}";
-    cr_assert_eq(pr_rule_parse("<t>", rj, strlen(rj), &rule, &err), 0, "%s", err.msg);
+    cr_assert_eq(rule_parse("<t>", rj, strlen(rj), &rule, &err), 0, "%s", err.msg);
     pr_buf out = PR_BUF_INIT;
     int has_value = 0;
     const char *logs[] = {log};
     pr_parse_args args = {0, 0, 0, NULL};
-    cr_assert_eq(pr_explain(rule, logs, 1, &args, append_text, &out, &has_value, &err), 0, "%s",
+    cr_assert_eq(explain_run(rule, logs, 1, &args, append_text, &out, &has_value, &err), 0, "%s",
                  err.msg);
     const char *t = pr_buf_cstr(&out);
     cr_expect(has_value);
     cr_expect_not_null(strstr(t, "other rank (rank 1; the rule reads rank 0)"), "%s", t);
-    cr_expect_not_null(strstr(t, "other step (epoch line; \"step\": \"epoch\" takes it)"), "%s",
-                       t);
+    cr_expect_not_null(strstr(t, "other step (epoch line; \"step\": \"epoch\" takes it)"), "%s", t);
     cr_expect_not_null(strstr(t, "360.25  kept (median)"), "%s", t);
     cr_expect_not_null(strstr(t, "median of the 3 used records = 360.25 (the middle one in "
                                  "order, line 3)"),
                        "%s", t);
     cr_expect_not_null(strstr(t, "result: 360.25 samples/s\n"), "%s", t);
     pr_buf_free(&out);
-    pr_rule_free(rule);
+    rule_free(rule);
     unlink(log);
     free(log);
 }

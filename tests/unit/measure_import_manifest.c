@@ -1,6 +1,6 @@
 /* measure/import_manifest: what a manifest line may say (docs/import.md,
  * "What a manifest may not say"; issue 31).  Each test reads a small
- * manifest with im_manifest_read and checks that a hostile or careless line
+ * manifest with import_manifest_read and checks that a hostile or careless line
  * is refused at load (so that a dry run refuses exactly what the import
  * refuses), naming FILE:LINE and the field or option:
  *   - a table/env line's options: only those of import-table/import-env
@@ -16,31 +16,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "5-import/import_manifest.h"
 #include "buf.h"
 #include "err.h"
-#include "import_manifest.h"
 #include "testutil.h"
 
 #define SRC "source\tOwner/Name\te7a07c4d39e04de5e24652daaf02d204f0209acb\n"
 /* A valid log line, fields joined by tabs. */
-#define CASE(run, cs) run "\t" cs "\tHRNetW18\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t1\t8\t-\tsamples/s\trule1\t19.428\tlogs/a\n"
+#define CASE(run, cs)                                                                              \
+    run "\t" cs "\tHRNetW18\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t1\t8\t-\tsamples/"                \
+        "s\trule1\t19.428\tlogs/a\n"
 
 /* Reads len bytes of text as the manifest NAME in a fresh folder; returns
- * im_manifest_read's result, its message in msg (msglen bytes). */
-static int read_text_as(const char *name, const char *text, size_t len, char *msg,
-                        size_t msglen)
+ * import_manifest_read's result, its message in msg (msglen bytes). */
+static int read_text_as(const char *name, const char *text, size_t len, char *msg, size_t msglen)
 {
     char *dir = tmpdir();
-    char *path = pr_path_join(dir, name);
+    char *path = pr_fileio_path_join(dir, name);
     FILE *f = fopen(path, "wb");
     cr_assert(f);
     cr_assert(fwrite(text, 1, len, f) == len);
     fclose(f);
-    im_manifest m;
+    import_manifest_t m;
     pr_err err = {{0}};
-    int rc = im_manifest_read(path, &m, &err);
+    int rc = import_manifest_read(path, &m, &err);
     snprintf(msg, msglen, "%s", rc < 0 ? err.msg : "");
-    im_manifest_free(&m);
+    import_manifest_free(&m);
     free(path);
     rm_rf(dir);
     free(dir);
@@ -65,8 +66,7 @@ static void refused(const char *text, const char *w1, const char *w2)
 Test(import_manifest, a_plain_manifest_reads)
 {
     char msg[1024];
-    cr_assert_eq(read_text(SRC CASE("r1", "c1") CASE("r1", "c2") CASE("r2", "c1"), msg,
-                           sizeof msg),
+    cr_assert_eq(read_text(SRC CASE("r1", "c1") CASE("r1", "c2") CASE("r2", "c1"), msg, sizeof msg),
                  0, "%s", msg);
 }
 
@@ -93,21 +93,24 @@ Test(import_manifest, readme_options_not_of_the_command_are_refused)
     /* import-env takes --section alone; --help would print usage and exit 0. */
     refused(SRC CASE("r1", "c1") "env\te1\tR/README.md\t--column\tFP32\n", "m.tsv:3:", "--column");
     refused(SRC CASE("r1", "c1") "table\tt1\tR/README.md\t--help\tx\n", "m.tsv:3:", "--help");
-    refused(SRC CASE("r1", "c1") "table\tt1\tR/README.md\t--out=VICTIM\tx\n", "m.tsv:3:",
-            "--out=VICTIM");
+    refused(SRC CASE("r1", "c1") "table\tt1\tR/README.md\t--out=VICTIM\tx\n",
+            "m.tsv:3:", "--out=VICTIM");
 }
 
 Test(import_manifest, readme_options_of_the_command_are_kept)
 {
     char msg[1024];
-    const char *text =
-        SRC CASE("r1", "c1")
-        "table\t30-perf\tD/README.md\t--after\t训练吞吐率(samples/sec)\t--column\tFP32(BS=4)\t--model\t"
-        "DeepLabV3plus\t--framework\tPaddle\t--precision\tfp32\t--batch-size\t4\t--unit\tsamples/s"
-        "\t--platform\tV100-SXM2-32GB-x8\t--label\tPaddlePaddle/Perf\t--model-title\tDeepLabV3+"
-        "\t--framework-title\tPaddle\t--table\t2\t--gpus-per-node\t8\t--note\tn\t--variant\tv"
-        "\t--batch-label\tBS=4\n"
-        "env\tperf-env\tD/README.md\t--section\t环境介绍\n";
+    const char *text = SRC CASE(
+        "r1",
+        "c1") "table\t30-perf\tD/README.md\t--after\t训练吞吐率(samples/"
+              "sec)\t--column\tFP32(BS=4)\t--model\t"
+              "DeepLabV3plus\t--framework\tPaddle\t--precision\tfp32\t--batch-size\t4\t--"
+              "unit\tsamples/s"
+              "\t--platform\tV100-SXM2-32GB-x8\t--label\tPaddlePaddle/"
+              "Perf\t--model-title\tDeepLabV3+"
+              "\t--framework-title\tPaddle\t--table\t2\t--gpus-per-node\t8\t--note\tn\t--variant\tv"
+              "\t--batch-label\tBS=4\n"
+              "env\tperf-env\tD/README.md\t--section\t环境介绍\n";
     cr_assert_eq(read_text(text, msg, sizeof msg), 0, "%s", msg);
 }
 
@@ -123,22 +126,22 @@ Test(import_manifest, names_that_become_paths_hold_to_the_case_name_rule)
     char text[2048], run[251];
     memset(run, 'r', 250);
     run[250] = '\0';
-    snprintf(text, sizeof text, SRC "%s\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n", run);
+    snprintf(text, sizeof text, SRC "%s\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n",
+             run);
     refused(text, "m.tsv:2:", "128 bytes");
     refused(SRC "r1\tc1\tM/x\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n", "m.tsv:2:", "model");
-    refused(SRC "r1\tc1\tM\t..\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n", "m.tsv:2:",
-            "framework");
-    refused(SRC "r1\tc1\tM\tF\t../P\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n", "m.tsv:2:",
-            "platform");
+    refused(SRC "r1\tc1\tM\t..\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n",
+            "m.tsv:2:", "framework");
+    refused(SRC "r1\tc1\tM\tF\t../P\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n",
+            "m.tsv:2:", "platform");
     refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\t..\t1\tlogs/a\n", "m.tsv:2:", "rule");
     refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\tfit:.x\t1\tlogs/a\n", "m.tsv:2:", "rule");
-    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\t{\"profile\":\t1\tlogs/a\n", "m.tsv:2:",
-            "rule");
-    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t@..\tlogs/a\n", "m.tsv:2:",
-            "figure");
+    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\t{\"profile\":\t1\tlogs/a\n",
+            "m.tsv:2:", "rule");
+    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t@..\tlogs/a\n", "m.tsv:2:", "figure");
     /* A log is an argument of parse after its options: "--out" would be one. */
-    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\t--out\tx\n", "m.tsv:2:",
-            "log");
+    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\t--out\tx\n",
+            "m.tsv:2:", "log");
     refused(SRC CASE("r1", "c1") "table\t.\tR/README.md\t--column\tx\n", "m.tsv:3:", "table");
     refused(SRC CASE("r1", "c1") "env\t.hidden\tR/README.md\n", "m.tsv:3:", "env");
 }
@@ -146,8 +149,8 @@ Test(import_manifest, names_that_become_paths_hold_to_the_case_name_rule)
 Test(import_manifest, a_zero_figure_is_refused)
 {
     refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t0\tlogs/a\n", "m.tsv:2:", "figure");
-    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t0.000\tlogs/a\n", "m.tsv:2:",
-            "figure");
+    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t0.000\tlogs/a\n",
+            "m.tsv:2:", "figure");
 }
 
 Test(import_manifest, the_source_line_names_a_repository_and_a_commit)
@@ -166,8 +169,8 @@ Test(import_manifest, the_typed_figures_file_name_is_safe_and_its_own)
     const char *pub = SRC "published\tR/README.md\tTitle\n" CASE("r1", "c1");
     cr_assert_eq(read_text_as("x y.tsv", pub, strlen(pub), msg, sizeof msg), -1);
     cr_assert(strstr(msg, "published"), "%s", msg);
-    const char *both = SRC "published\tR/README.md\tTitle\n" CASE("r1", "c1")
-        "table\timport-m\tR/README.md\t--column\tx\n";
+    const char *both = SRC "published\tR/README.md\tTitle\n" CASE(
+        "r1", "c1") "table\timport-m\tR/README.md\t--column\tx\n";
     cr_assert_eq(read_text_as("m.tsv", both, strlen(both), msg, sizeof msg), -1);
     cr_assert(strstr(msg, "m.tsv:4:") && strstr(msg, "import-m"), "%s", msg);
 }
@@ -188,18 +191,18 @@ Test(import_manifest, invalid_utf8_is_refused_naming_its_line)
     refused(SRC CASE("r1", "c1") "mission\tHRNetW18\t\xe5\x9b\tx\n", "m.tsv:3:", "UTF-8");
     refused(SRC CASE("r1", "c1") "# a comment \xff\n", "m.tsv:3:", "UTF-8");
     /* overlong '/' and a UTF-16 surrogate */
-    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs\xc0\xaf" "a\n", "m.tsv:2:",
-            "UTF-8");
+    refused(SRC "r1\tc1\tM\tF\tP\tfp32\t-\t1\t8\t-\tu\trule1\t1\tlogs\xc0\xaf"
+                "a\n",
+            "m.tsv:2:", "UTF-8");
     refused(SRC CASE("r1", "c1") "mission\tM\t\xed\xa0\x80\tx\n", "m.tsv:3:", "UTF-8");
-    refused(SRC CASE("r1", "c1") "mission\tM\tan \x1b[31m escape\tx\n", "m.tsv:3:",
-            "control");
+    refused(SRC CASE("r1", "c1") "mission\tM\tan \x1b[31m escape\tx\n", "m.tsv:3:", "control");
 }
 
 /* Item 20: the first error in line order comes first, duplicates included. */
 Test(import_manifest, the_first_error_in_line_order_is_reported)
 {
-    refused(SRC CASE("r1", "c1") CASE("r1", "c1")
-            "r1\tc3\tM\tF\tP\tfp99\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n",
+    refused(SRC CASE("r1", "c1")
+                CASE("r1", "c1") "r1\tc3\tM\tF\tP\tfp99\t-\t1\t8\t-\tu\trule1\t1\tlogs/a\n",
             "m.tsv:3:", "line 2");
 }
 
@@ -228,9 +231,9 @@ Test(import_manifest, the_shipped_manifests_read)
         "scripts/perf-logs/resnet50.tsv", "scripts/perf-logs/transformer.tsv",
         "docs/examples/hrnetw18.tsv"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        im_manifest m;
+        import_manifest_t m;
         pr_err err = {{0}};
-        cr_assert_eq(im_manifest_read(files[i], &m, &err), 0, "%s", err.msg);
-        im_manifest_free(&m);
+        cr_assert_eq(import_manifest_read(files[i], &m, &err), 0, "%s", err.msg);
+        import_manifest_free(&m);
     }
 }

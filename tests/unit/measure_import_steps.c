@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_steps.h"
+#include "5-import/import_steps.h"
 
 static const char *const names[] = {"gpus", "batch_size", "precision", "nodes"};
 
@@ -28,7 +28,8 @@ static char *tmpl(const char *const *strings, size_t n, const char *const vals[]
 Test(import_steps, what_differs_is_a_placeholder)
 {
     const char *s[] = {"toy_bs8_fp32_gpu1", "toy_bs8_fp32_gpu8", "toy_bs16_fp16_gpu8"};
-    const char *v[][4] = {{"1", "8", "fp32", "1"}, {"8", "8", "fp32", "1"}, {"8", "16", "fp16", "1"}};
+    const char *v[][4] = {
+        {"1", "8", "fp32", "1"}, {"8", "8", "fp32", "1"}, {"8", "16", "fp16", "1"}};
     char *t = tmpl(s, 3, v);
     cr_assert_str_eq(t, "toy_bs{batch_size}_{precision}_gpu{gpus}");
     free(t);

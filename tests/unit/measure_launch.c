@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "4-run/container.h"
+#include "4-run/launch.h"
+#include "4-run/runner.h"
 #include "buf.h"
-#include "container.h"
 #include "fileio.h"
 #include "jdoc.h"
-#include "launch.h"
 #include "record.h"
-#include "runner.h"
 #include "suite.h"
 
 static char tmpdir[64];
@@ -26,7 +26,7 @@ static void mk_tmpdir(void)
 {
     strcpy(tmpdir, "/tmp/pr-launch-XXXXXX");
     cr_assert_not_null(mkdtemp(tmpdir));
-    pr_json_init();
+    pr_jdoc_json_init();
 }
 
 static void rm_tmpdir(void)
@@ -38,9 +38,9 @@ static void rm_tmpdir(void)
 
 static char *write_tmp(const char *name, const char *text)
 {
-    char *p = pr_path_join(tmpdir, name);
+    char *p = pr_fileio_path_join(tmpdir, name);
     pr_err e;
-    cr_assert_eq(pr_write_atomic(p, text, strlen(text), &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_fileio_write_atomic(p, text, strlen(text), &e), 0, "%s", e.msg);
     return p;
 }
 
@@ -104,13 +104,13 @@ static int argv_pair(char **argv, const char *a, const char *b)
     return 0;
 }
 
-#define HEAD                                                                                \
-    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m\", "    \
-    "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "              \
-    "\"case_name\": \"c{gpus}\", \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, " \
+#define HEAD                                                                                       \
+    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m\", "           \
+    "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "                      \
+    "\"case_name\": \"c{gpus}\", \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, "       \
     "\"timeout_s\": 90, "
-#define MATRIX(nodes, gpn)                                                                  \
-    "\"matrix\": {\"nodes\": [" #nodes "], \"gpus_per_node\": [" #gpn "], "                \
+#define MATRIX(nodes, gpn)                                                                         \
+    "\"matrix\": {\"nodes\": [" #nodes "], \"gpus_per_node\": [" #gpn "], "                        \
     "\"batch_size\": [1], \"precision\": [\"fp32\"]}"
 
 static pr_host two_hosts[] = {{"h1", 4}, {"h2", 0}};
@@ -118,9 +118,9 @@ static pr_host two_hosts[] = {{"h1", 4}, {"h2", 0}};
 static int build(const pr_suite *s, const char *launcher, const pr_launch_env *le, pr_job *job,
                  pr_err *e)
 {
-    pr_job_ctx ctx = {pr_launcher_find(launcher), "/o", "/w", NULL, 29600, le, 0};
+    pr_job_ctx ctx = {launch_launcher_find(launcher), "/o", "/w", NULL, 29600, le, 0};
     cr_assert_not_null(ctx.launcher);
-    return pr_job_build(s, &s->cases[0], &ctx, job, e);
+    return runner_job_build(s, &s->cases[0], &ctx, job, e);
 }
 
 /* ---- host lists ---- */
@@ -130,17 +130,17 @@ Test(hosts, list, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_host *h;
     size_t n;
     pr_err e;
-    cr_assert_eq(pr_hosts_parse("gpu01:8,gpu02,node-3.example.org:16", &h, &n, &e), 0, "%s",
+    cr_assert_eq(launch_hosts_parse("gpu01:8,gpu02,node-3.example.org:16", &h, &n, &e), 0, "%s",
                  e.msg);
     cr_assert_eq(n, 3);
     cr_assert_str_eq(h[0].name, "gpu01");
     cr_assert_eq(h[0].slots, 8);
     cr_assert_eq(h[1].slots, 0);
     cr_assert_str_eq(h[2].name, "node-3.example.org");
-    pr_hosts_free(h, n);
+    launch_hosts_free(h, n);
     const char *bad[] = {"", "a,,b", "a:0", "a:x", "a:8x", "a b", "-a", "a;b", "a:"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        cr_assert_eq(pr_hosts_parse(bad[i], &h, &n, &e), -1, "\"%s\" accepted", bad[i]);
+        cr_assert_eq(launch_hosts_parse(bad[i], &h, &n, &e), -1, "\"%s\" accepted", bad[i]);
         cr_assert(strstr(e.msg, "--hosts") != NULL, "%s", e.msg);
         cr_assert_null(h);
     }
@@ -153,19 +153,19 @@ Test(hosts, hostfile, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_host *h;
     size_t n;
     pr_err e;
-    cr_assert_eq(pr_hostfile_parse(p, &h, &n, &e), 0, "%s", e.msg);
+    cr_assert_eq(launch_hostfile_parse(p, &h, &n, &e), 0, "%s", e.msg);
     cr_assert_eq(n, 3);
     cr_assert_str_eq(h[1].name, "node2");
     cr_assert_eq(h[1].slots, 8);
     cr_assert_eq(h[2].slots, 0);
-    pr_hosts_free(h, n);
+    launch_hosts_free(h, n);
     free(p);
     p = write_tmp("bad", "node1 slots=x\n");
-    cr_assert_eq(pr_hostfile_parse(p, &h, &n, &e), -1);
+    cr_assert_eq(launch_hostfile_parse(p, &h, &n, &e), -1);
     cr_assert(strstr(e.msg, ":1:") != NULL, "%s", e.msg);
     free(p);
     p = write_tmp("empty", "# nothing\n");
-    cr_assert_eq(pr_hostfile_parse(p, &h, &n, &e), -1);
+    cr_assert_eq(launch_hostfile_parse(p, &h, &n, &e), -1);
     free(p);
 }
 
@@ -196,9 +196,9 @@ Test(mpirun, argv_env_and_wrapper, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert(argv_pair(a, "--host", "h1:4,h2:4"));
     cr_assert_geq(argv_find(a, "--tag-output"), 0);
     cr_assert(argv_pair(a, "--output-filename", "/o/logs/train_log/c8.ranks"));
-    const char *exported[] = {"NCCL_DEBUG", "CUDA_VISIBLE_DEVICES", "PERFREPRO_CASE",
-                              "PERFREPRO_LOG", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE",
-                              "PATH"};
+    const char *exported[] = {
+        "NCCL_DEBUG",  "CUDA_VISIBLE_DEVICES", "PERFREPRO_CASE", "PERFREPRO_LOG",
+        "MASTER_ADDR", "MASTER_PORT",          "WORLD_SIZE",     "PATH"};
     for (size_t i = 0; i < sizeof exported / sizeof *exported; i++)
         cr_assert(argv_pair(a, "-x", exported[i]), "no -x %s", exported[i]);
     /* The task: the wrapper, then the command unchanged. */
@@ -221,7 +221,7 @@ Test(mpirun, argv_env_and_wrapper, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_str_eq(l, "{\"launcher\":\"mpirun\",\"tasks\":8,\"ranks\":\"per_gpu\","
                         "\"hosts\":[\"h1\",\"h2\"]}");
     free(l);
-    pr_job_free(&job);
+    runner_job_free(&job);
 
     /* Not root: no --allow-run-as-root; one process per node. */
     le.as_root = 0;
@@ -235,7 +235,7 @@ Test(mpirun, argv_env_and_wrapper, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_str_eq(env_get(job.env, "PET_NPROC_PER_NODE"), "4");
     cr_assert_str_eq(env_get(job.env, "PET_MASTER_ADDR"), "h1");
     cr_assert(strstr(job.argv[argv_find(job.argv, "/bin/sh") + 2], "PET_NODE_RANK") != NULL);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -251,19 +251,19 @@ Test(mpirun, refuses_what_cannot_run, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_not_null(job.prepare_error);
     cr_assert(strstr(job.prepare_error, "--hosts") != NULL, "%s", job.prepare_error);
     cr_assert_null(job.argv);
-    pr_job_free(&job);
+    runner_job_free(&job);
     /* Two hosts for three nodes. */
     le.hosts = two_hosts;
     le.nhosts = 2;
     cr_assert_eq(build(s, "mpirun", &le, &job, &e), 0);
     cr_assert(strstr(job.prepare_error, "lists 2") != NULL, "%s", job.prepare_error);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
     /* h1 has 4 slots; the case wants 8 a node. */
     s = load_suite(HEAD "\"command\": [\"x\"], " MATRIX(2, 8) "}");
     cr_assert_eq(build(s, "mpirun", &le, &job, &e), 0);
     cr_assert(strstr(job.prepare_error, "h1 has 4 slots") != NULL, "%s", job.prepare_error);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -279,7 +279,7 @@ Test(mpirun, one_node_without_hosts_and_addresses, .init = mk_tmpdir, .fini = rm
     cr_assert_lt(argv_find(job.argv, "--host"), 0);
     cr_assert_lt(argv_find(job.argv, "--hostfile"), 0);
     cr_assert_str_eq(env_get(job.env, "MASTER_ADDR"), "127.0.0.1");
-    pr_job_free(&job);
+    runner_job_free(&job);
     /* Hosts given by address: used, but never recorded. */
     pr_host ip[] = {{"10.1.2.3", 0}};
     le.hosts = ip;
@@ -288,10 +288,10 @@ Test(mpirun, one_node_without_hosts_and_addresses, .init = mk_tmpdir, .fini = rm
     cr_assert(argv_pair(job.argv, "--host", "10.1.2.3:2"));
     json_t *hosts = json_object_get(job.plan->launch, "hosts");
     cr_assert_str_eq(json_string_value(json_array_get(hosts, 0)), "(address)");
-    char *w = pr_scrub_addresses("10.1.2.3:2,127.0.0.1:2,v1.2.3.4,1.2.3.4.5,300.1.1.1");
+    char *w = runner_scrub_addresses("10.1.2.3:2,127.0.0.1:2,v1.2.3.4,1.2.3.4.5,300.1.1.1");
     cr_assert_str_eq(w, "<address>:2,127.0.0.1:2,v1.2.3.4,1.2.3.4.5,300.1.1.1");
     free(w);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -315,17 +315,24 @@ Test(slurm, srun_inside_an_allocation, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_err e;
     cr_assert_eq(build(s, "slurm", &le, &job, &e), 0, "%s", e.msg);
     cr_assert_null(job.prepare_error, "%s", job.prepare_error);
-    const char *want[] = {"srun", "--nodes=2", "--ntasks=8", "--ntasks-per-node=4",
-                          "--nodelist=n1,n2", "--mpi=pmix", "--kill-on-bad-exit=1",
-                          "--output=/o/logs/train_log/c8.rank%t", "--cpus-per-task=8",
-                          "/bin/sh", "-c"};
+    const char *want[] = {"srun",
+                          "--nodes=2",
+                          "--ntasks=8",
+                          "--ntasks-per-node=4",
+                          "--nodelist=n1,n2",
+                          "--mpi=pmix",
+                          "--kill-on-bad-exit=1",
+                          "--output=/o/logs/train_log/c8.rank%t",
+                          "--cpus-per-task=8",
+                          "/bin/sh",
+                          "-c"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         cr_assert_str_eq(job.argv[i], want[i], "word %zu", i);
     /* {node_rank} differs per task: the command runs through the wrapper's shell. */
     const char *cmd = job.argv[11];
     cr_assert(strstr(cmd, "NODE_RANK=${SLURM_NODEID:?}") != NULL, "%s", cmd);
-    cr_assert(strstr(cmd, "exec train.py --master n1 --node-rank=\"${NODE_RANK}\"") != NULL,
-              "%s", cmd);
+    cr_assert(strstr(cmd, "exec train.py --master n1 --node-rank=\"${NODE_RANK}\"") != NULL, "%s",
+              cmd);
     cr_assert_null(job.argv[12]);
     cr_assert_str_eq(env_get(job.env, "MASTER_ADDR"), "n1");
     cr_assert_str_eq(job.plan->rank_prefix, "/o/logs/train_log/c8.rank");
@@ -335,14 +342,14 @@ Test(slurm, srun_inside_an_allocation, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_str_eq(l, "{\"launcher\":\"slurm\",\"tasks\":8,\"ranks\":\"per_gpu\","
                         "\"job_id\":\"42\",\"hosts\":[\"n1\",\"n2\"]}");
     free(l);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 
     /* Four nodes in an allocation of three. */
     s = load_suite(HEAD "\"command\": [\"x\"], " MATRIX(4, 8) "}");
     cr_assert_eq(build(s, "slurm", &le, &job, &e), 0);
     cr_assert(strstr(job.prepare_error, "has 3") != NULL, "%s", job.prepare_error);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -360,20 +367,24 @@ Test(slurm, batch_script, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_err e;
     cr_assert_eq(build(s, "slurm", &le, &job, &e), 0, "%s", e.msg);
     cr_assert_null(job.prepare_error, "%s", job.prepare_error);
-    const char *want[] = {"sbatch", "--parsable", "--wait", "/o/logs/train_log/c32.sbatch",
-                          NULL};
+    const char *want[] = {"sbatch", "--parsable", "--wait", "/o/logs/train_log/c32.sbatch", NULL};
     for (size_t i = 0; i < 5; i++)
         cr_assert(want[i] ? job.argv[i] && strcmp(job.argv[i], want[i]) == 0 : !job.argv[i],
                   "word %zu", i);
     cr_assert_eq(job.plan->batch, 1);
     const char *sc = job.plan->script;
-    const char *lines[] = {"#!/bin/sh\n", "\n#SBATCH --nodes=4\n", "\n#SBATCH --ntasks-per-node=1\n",
-                           "\n#SBATCH --gpus-per-node=8\n", "\n#SBATCH --exclusive\n",
+    const char *lines[] = {"#!/bin/sh\n",
+                           "\n#SBATCH --nodes=4\n",
+                           "\n#SBATCH --ntasks-per-node=1\n",
+                           "\n#SBATCH --gpus-per-node=8\n",
+                           "\n#SBATCH --exclusive\n",
                            "\n#SBATCH --time=2\n",
                            "\n#SBATCH --output=/o/logs/train_log/c32\n",
-                           "\n#SBATCH --open-mode=append\n", "\n#SBATCH --chdir=/w\n",
+                           "\n#SBATCH --open-mode=append\n",
+                           "\n#SBATCH --chdir=/w\n",
                            "\n#SBATCH --partition=gpu\n#SBATCH --account=perf\n",
-                           "\nexport MASTER_ADDR\n", "\nPET_MASTER_ADDR=$MASTER_ADDR\n",
+                           "\nexport MASTER_ADDR\n",
+                           "\nPET_MASTER_ADDR=$MASTER_ADDR\n",
                            "\necho \"PERFREPRO_NODES:\" $nodes\n",
                            "\nexec srun --nodes=4 --ntasks=4 --ntasks-per-node=1 "
                            "--kill-on-bad-exit=1 --output=/o/logs/train_log/c32.rank%t \\\n"
@@ -390,18 +401,21 @@ Test(slurm, batch_script, .init = mk_tmpdir, .fini = rm_tmpdir)
     free(l);
     /* --dry-run shows the script as a here-document, then sbatch. */
     pr_buf b = PR_BUF_INIT;
-    pr_job_format(&job, &b);
-    cr_assert(strncmp(pr_buf_cstr(&b), "cat >/o/logs/train_log/c32.sbatch <<'PERFREPRO_SBATCH_EOF'\n"
-                                       "#!/bin/sh\n", 60) == 0, "%s", pr_buf_cstr(&b));
+    runner_job_format(&job, &b);
+    cr_assert(strncmp(pr_buf_cstr(&b),
+                      "cat >/o/logs/train_log/c32.sbatch <<'PERFREPRO_SBATCH_EOF'\n"
+                      "#!/bin/sh\n",
+                      60) == 0,
+              "%s", pr_buf_cstr(&b));
     cr_assert(strstr(pr_buf_cstr(&b), "\nPERFREPRO_SBATCH_EOF\n") != NULL);
     pr_buf_free(&b);
-    pr_job_free(&job);
+    runner_job_free(&job);
 
     /* No GPU request on a cluster without GPU GRES. */
     le.gpu_request = 0;
     cr_assert_eq(build(s, "slurm", &le, &job, &e), 0, "%s", e.msg);
     cr_assert_null(strstr(job.plan->script, "--gpus-per-node"));
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -420,8 +434,10 @@ Test(slurm, wrapper_expands_per_task, .init = mk_tmpdir, .fini = rm_tmpdir)
     char *srun = strstr(job.plan->script, "\n    /bin/sh");
     cr_assert_not_null(srun);
     pr_buf cmd = PR_BUF_INIT;
-    pr_buf_printf(&cmd, "cd '%s' && SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NODEID=1 "
-                        "MASTER_ADDR=n7 ", tmpdir);
+    pr_buf_printf(&cmd,
+                  "cd '%s' && SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NODEID=1 "
+                  "MASTER_ADDR=n7 ",
+                  tmpdir);
     pr_buf_puts(&cmd, srun + 5);
     char *got = sh_output(pr_buf_cstr(&cmd));
     cr_assert_str_eq(got, "1|lr=1|it's n7|$(touch PWNED)|");
@@ -434,11 +450,11 @@ Test(slurm, wrapper_expands_per_task, .init = mk_tmpdir, .fini = rm_tmpdir)
     got = sh_output(pr_buf_cstr(&cmd));
     cr_assert(strstr(got, "not started by srun") != NULL, "%s", got);
     free(got);
-    char *pw = pr_path_join(tmpdir, "PWNED");
-    cr_assert_not(pr_is_file(pw));
+    char *pw = pr_fileio_path_join(tmpdir, "PWNED");
+    cr_assert_not(pr_fileio_is_file(pw));
     free(pw);
     pr_buf_free(&cmd);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 
     /* The same under mpirun, from a shell command. */
@@ -452,37 +468,38 @@ Test(slurm, wrapper_expands_per_task, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_gt(sh, 0);
     cr_assert_null(job.argv[sh + 3], "a shell command is the wrapper's own text");
     pr_buf_clear(&cmd);
-    pr_buf_printf(&cmd, "cd '%s' && OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_LOCAL_RANK=1 "
-                        "/bin/sh -c ", tmpdir);
-    pr_shell_quote(job.argv[sh + 2], &cmd);
+    pr_buf_printf(&cmd,
+                  "cd '%s' && OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_LOCAL_RANK=1 "
+                  "/bin/sh -c ",
+                  tmpdir);
+    runner_shell_quote(job.argv[sh + 2], &cmd);
     pr_buf_puts(&cmd, " && cat out.txt");
     got = sh_output(pr_buf_cstr(&cmd));
     cr_assert_str_eq(got, "1|1|4|");
     free(got);
     pr_buf_free(&cmd);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
 Test(slurm, per_task_values_cannot_go_in_env, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
-    pr_suite *s = load_suite(HEAD "\"command\": [\"x\"], \"env\": {\"NR\": \"{node_rank}\"}, "
-                                  MATRIX(2, 2) "}");
+    pr_suite *s = load_suite(
+        HEAD "\"command\": [\"x\"], \"env\": {\"NR\": \"{node_rank}\"}, " MATRIX(2, 2) "}");
     pr_launch_env le;
     memset(&le, 0, sizeof le);
     pr_job job;
     pr_err e;
     cr_assert_eq(build(s, "slurm", &le, &job, &e), -1);
-    cr_assert(strstr(e.msg, "env.NR") != NULL && strstr(e.msg, "NODE_RANK") != NULL, "%s",
-              e.msg);
-    pr_job_free(&job);
+    cr_assert(strstr(e.msg, "env.NR") != NULL && strstr(e.msg, "NODE_RANK") != NULL, "%s", e.msg);
+    runner_job_free(&job);
     /* The local launcher has them as text: fine there. */
     pr_suite_free(s);
-    s = load_suite(HEAD "\"command\": [\"x\"], \"env\": {\"NR\": \"{node_rank}\"}, "
-                        MATRIX(1, 2) "}");
+    s = load_suite(HEAD
+                   "\"command\": [\"x\"], \"env\": {\"NR\": \"{node_rank}\"}, " MATRIX(1, 2) "}");
     cr_assert_eq(build(s, "local", NULL, &job, &e), 0, "%s", e.msg);
     cr_assert_str_eq(env_get(job.env, "NR"), "0");
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -491,12 +508,12 @@ Test(slurm, unsafe_paths, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_suite *s = load_suite(HEAD "\"command\": [\"x\"], " MATRIX(1, 2) "}");
     pr_launch_env le;
     memset(&le, 0, sizeof le);
-    pr_job_ctx ctx = {pr_launcher_find("slurm"), "/o/100%", "/w", NULL, 29500, &le, 0};
+    pr_job_ctx ctx = {launch_launcher_find("slurm"), "/o/100%", "/w", NULL, 29500, &le, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
     cr_assert(strstr(job.prepare_error, "'%'") != NULL, "%s", job.prepare_error);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -518,7 +535,7 @@ Test(collect, slurm_rank_logs_and_batch_facts, .init = mk_tmpdir, .fini = rm_tmp
     p.batch = 1;
     p.launch = json_pack("{s:s}", "launcher", "slurm");
     pr_launch_result r;
-    pr_launch_collect(&p, tmpdir, log, "logs/train_log/c4", 1, &r);
+    launch_collect(&p, tmpdir, log, "logs/train_log/c4", 1, &r);
     cr_assert_str_eq(r.log_file, "logs/train_log/c4.rank1");
     cr_assert_str_eq(r.parse[0], r1);
     cr_assert_null(r.parse[1]);
@@ -533,26 +550,26 @@ Test(collect, slurm_rank_logs_and_batch_facts, .init = mk_tmpdir, .fini = rm_tmp
     cr_assert_str_eq(l, "{\"launcher\":\"slurm\",\"job_id\":\"77\","
                         "\"hosts\":[\"n1\",\"(address)\"]}");
     free(l);
-    pr_launch_result_free(&r);
+    launch_result_free(&r);
     /* rank "all": every task's log, read as one. */
-    pr_launch_collect(&p, tmpdir, log, "logs/train_log/c4", -1, &r);
+    launch_collect(&p, tmpdir, log, "logs/train_log/c4", -1, &r);
     cr_assert_str_eq(r.parse[0], r0);
     cr_assert_str_eq(r.parse[1], r1);
     cr_assert_eq(r.parts, 1);
     cr_assert_str_eq(r.log_file, "logs/train_log/c4.rank0");
-    pr_launch_result_free(&r);
+    launch_result_free(&r);
     /* Before the next run: earlier rank logs go, other files stay. */
-    pr_launch_clean(&p, log);
-    cr_assert_not(pr_is_file(r0));
-    cr_assert_not(pr_is_file(stale));
-    cr_assert(pr_is_file(other));
-    cr_assert(pr_is_file(log));
+    launch_clean(&p, log);
+    cr_assert_not(pr_fileio_is_file(r0));
+    cr_assert_not(pr_fileio_is_file(stale));
+    cr_assert(pr_fileio_is_file(other));
+    cr_assert(pr_fileio_is_file(log));
     /* No rank logs at all (the job never started): the case's log. */
-    pr_launch_collect(&p, tmpdir, log, "logs/train_log/c4", 0, &r);
+    launch_collect(&p, tmpdir, log, "logs/train_log/c4", 0, &r);
     cr_assert_str_eq(r.log_file, "logs/train_log/c4");
     cr_assert_str_eq(r.parse[0], log);
-    pr_launch_result_free(&r);
-    pr_launch_plan_free(&p);
+    launch_result_free(&r);
+    launch_plan_free(&p);
     free(log);
     free(r0);
     free(r1);
@@ -571,23 +588,23 @@ Test(collect, mpirun_rank_dir_and_local, .init = mk_tmpdir, .fini = rm_tmpdir)
     p.ntasks = 2;
     p.launch = json_pack("{s:s}", "launcher", "mpirun");
     pr_launch_result r;
-    pr_launch_collect(&p, tmpdir, log, "logs/train_log/c2", 0, &r);
+    launch_collect(&p, tmpdir, log, "logs/train_log/c2", 0, &r);
     /* mpirun's merged, tagged log is the one read. */
     cr_assert_str_eq(r.log_file, "logs/train_log/c2");
     cr_assert_str_eq(r.parse[0], log);
     cr_assert_str_eq(r.logs[1], "logs/train_log/c2.ranks/1/rank.0/stdout");
     cr_assert_str_eq(r.logs[2], "logs/train_log/c2.ranks/1/rank.1/stdout");
     cr_assert_null(r.job_id);
-    pr_launch_result_free(&r);
-    pr_launch_clean(&p, log);
-    cr_assert_not(pr_is_dir(p.rank_dir));
-    pr_launch_plan_free(&p);
+    launch_result_free(&r);
+    launch_clean(&p, log);
+    cr_assert_not(pr_fileio_is_dir(p.rank_dir));
+    launch_plan_free(&p);
     /* local: just the log. */
-    pr_launch_collect(NULL, tmpdir, log, "logs/train_log/c2", 0, &r);
+    launch_collect(NULL, tmpdir, log, "logs/train_log/c2", 0, &r);
     cr_assert_str_eq(r.log_file, "logs/train_log/c2");
     cr_assert_null(r.logs);
     cr_assert_null(r.launch);
-    pr_launch_result_free(&r);
+    launch_result_free(&r);
     free(log);
     free(f0);
     free(f1);
@@ -601,18 +618,18 @@ Test(collect, outputs_of_an_earlier_run_links_included, .init = mk_tmpdir, .fini
     char *target = write_tmp("target", "precious\n");
     char *r0 = write_tmp("logs/train_log/c4.rank0", "ips: 1\n");
     free(write_tmp("logs/train_log/c4.rankx", "not a rank log\n"));
-    char *r1 = pr_path_join(tmpdir, "logs/train_log/c4.rank1");
+    char *r1 = pr_fileio_path_join(tmpdir, "logs/train_log/c4.rank1");
     cr_assert_eq(symlink(target, r1), 0);
-    char *script = pr_path_join(tmpdir, "logs/train_log/c4.sbatch");
+    char *script = pr_fileio_path_join(tmpdir, "logs/train_log/c4.sbatch");
     cr_assert_eq(symlink("/nonexistent/dangling", script), 0);
-    char *ranks = pr_path_join(tmpdir, "logs/train_log/c4.ranks");
+    char *ranks = pr_fileio_path_join(tmpdir, "logs/train_log/c4.ranks");
     cr_assert_eq(mkfifo(ranks, 0600), 0);
     pr_launch_plan p;
     memset(&p, 0, sizeof p);
     p.rank_prefix = pr_xasprintf("%s/logs/train_log/c4.rank", tmpdir);
     p.rank_dir = pr_xstrdup(ranks);
     p.script_path = pr_xstrdup(script);
-    char **outs = pr_launch_outputs(&p);
+    char **outs = launch_outputs(&p);
     cr_assert_not_null(outs);
     const char *want[] = {ranks, r0, r1, script, NULL};
     size_t i = 0;
@@ -621,12 +638,12 @@ Test(collect, outputs_of_an_earlier_run_links_included, .init = mk_tmpdir, .fini
         cr_assert_str_eq(outs[i], want[i]);
     }
     cr_assert_null(want[i], "missing %s", want[i]);
-    pr_strv_free(outs);
-    cr_assert_null(pr_launch_outputs(NULL));
-    pr_launch_plan_free(&p);
+    pr_fileio_strv_free(outs);
+    cr_assert_null(launch_outputs(NULL));
+    launch_plan_free(&p);
     pr_buf b = PR_BUF_INIT;
     pr_err e;
-    cr_assert_eq(pr_read_file(target, &b, &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_fileio_read_file(target, &b, &e), 0, "%s", e.msg);
     cr_assert_str_eq(pr_buf_cstr(&b), "precious\n");
     pr_buf_free(&b);
     free(target);
@@ -639,20 +656,22 @@ Test(collect, outputs_of_an_earlier_run_links_included, .init = mk_tmpdir, .fini
 Test(collect, batch_job_id_of_a_fifo_log, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
     /* Reading sbatch's job id from a FIFO planted as the log must not block. */
-    char *fifo = pr_path_join(tmpdir, "fifo");
+    char *fifo = pr_fileio_path_join(tmpdir, "fifo");
     cr_assert_eq(mkfifo(fifo, 0600), 0);
-    cr_assert_null(pr_launch_batch_job_id(fifo));
+    cr_assert_null(launch_batch_job_id(fifo));
     free(fifo);
 }
 
 Test(collect, batch_job_id, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
-    const char *cases[][2] = {{"123\n", "123"}, {"45;alpha\nmore\n", "45"},
+    const char *cases[][2] = {{"123\n", "123"},
+                              {"45;alpha\nmore\n", "45"},
                               {"sbatch: error: Batch job submission failed\n", NULL},
-                              {"", NULL}, {"12x\n", NULL}};
+                              {"", NULL},
+                              {"12x\n", NULL}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *p = write_tmp("log", cases[i][0]);
-        char *id = pr_launch_batch_job_id(p);
+        char *id = launch_batch_job_id(p);
         if (cases[i][1])
             cr_assert_str_eq(id, cases[i][1]);
         else
@@ -676,50 +695,50 @@ Test(container, words)
 {
     char *mounts[] = {"/data/imagenet:/imagenet", "/scratch", NULL};
     char *names[] = {"NCCL_DEBUG", "CUDA_VISIBLE_DEVICES", NULL};
-    pr_container_spec sp = {PR_CT_DOCKER, "nvcr.io/nvidia/pytorch:24.01-py3", "/w", "/w/out",
-                            mounts, names};
+    pr_container_spec sp = {
+        PR_CT_DOCKER, "nvcr.io/nvidia/pytorch:24.01-py3", "/w", "/w/out", mounts, names};
     char **v = NULL;
     size_t n = 0;
     pr_err e;
-    cr_assert_eq(pr_container_words(&sp, &v, &n, &e), 0, "%s", e.msg);
+    cr_assert_eq(container_words(&sp, &v, &n, &e), 0, "%s", e.msg);
     char *got = join(v);
     cr_assert_str_eq(got, "docker run --rm --gpus all --ipc=host -v /w:/w "
                           "-v /data/imagenet:/imagenet -v /scratch:/scratch -w /w "
                           "-e NCCL_DEBUG -e CUDA_VISIBLE_DEVICES "
                           "nvcr.io/nvidia/pytorch:24.01-py3");
     free(got);
-    pr_strv_free(v);
+    pr_fileio_strv_free(v);
     v = NULL;
     n = 0;
     sp.kind = PR_CT_APPTAINER;
     sp.out_dir = "/runs/a";
-    cr_assert_eq(pr_container_words(&sp, &v, &n, &e), 0, "%s", e.msg);
+    cr_assert_eq(container_words(&sp, &v, &n, &e), 0, "%s", e.msg);
     got = join(v);
     cr_assert_str_eq(got, "apptainer exec --nv --bind /w,/runs/a,/data/imagenet:/imagenet,"
                           "/scratch --pwd /w docker://nvcr.io/nvidia/pytorch:24.01-py3");
     free(got);
-    pr_strv_free(v);
+    pr_fileio_strv_free(v);
     v = NULL;
     n = 0;
     sp.kind = PR_CT_PYXIS;
     sp.mounts = NULL;
-    cr_assert_eq(pr_container_words(&sp, &v, &n, &e), 0, "%s", e.msg);
+    cr_assert_eq(container_words(&sp, &v, &n, &e), 0, "%s", e.msg);
     got = join(v);
     cr_assert_str_eq(got, "--container-image=nvcr.io#nvidia/pytorch:24.01-py3 "
                           "--container-mounts=/w:/w,/runs/a:/runs/a --container-workdir=/w");
     free(got);
-    pr_strv_free(v);
+    pr_fileio_strv_free(v);
     v = NULL;
     n = 0;
     char *bad[] = {"relative:/x", NULL};
     sp.mounts = bad;
-    cr_assert_eq(pr_container_words(&sp, &v, &n, &e), -1);
+    cr_assert_eq(container_words(&sp, &v, &n, &e), -1);
     cr_assert(strstr(e.msg, "relative:/x") != NULL, "%s", e.msg);
-    pr_strv_free(v);
+    pr_fileio_strv_free(v);
     v = NULL;
     n = 0;
     sp.kind = PR_CT_NONE;
-    cr_assert_eq(pr_container_words(&sp, &v, &n, &e), 0);
+    cr_assert_eq(container_words(&sp, &v, &n, &e), 0);
     cr_assert_null(v);
 }
 
@@ -741,7 +760,7 @@ Test(container, image_refs)
              {PR_CT_PYXIS, "/sqsh/pt.sqsh", "/sqsh/pt.sqsh"},
              {PR_CT_DOCKER, "nvcr.io/nvidia/pytorch:1", "nvcr.io/nvidia/pytorch:1"}};
     for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
-        char *got = pr_container_image_ref(t[i].k, t[i].in);
+        char *got = container_image_ref(t[i].k, t[i].in);
         cr_assert_str_eq(got, t[i].out, "%s", t[i].in);
         free(got);
     }
@@ -753,7 +772,7 @@ Test(container, local_launcher_wraps_the_command, .init = mk_tmpdir, .fini = rm_
                                   "\"container\": \"docker\", " MATRIX(1, 2) "}");
     pr_launch_env le;
     pr_err e;
-    cr_assert_eq(pr_launch_env_init(&le, s, "local", NULL, &e), 0, "%s", e.msg);
+    cr_assert_eq(launch_env_init(&le, s, "local", NULL, &e), 0, "%s", e.msg);
     cr_assert_eq(le.container, PR_CT_DOCKER);
     pr_job job;
     cr_assert_eq(build(s, "local", &le, &job, &e), 0, "%s", e.msg);
@@ -762,27 +781,27 @@ Test(container, local_launcher_wraps_the_command, .init = mk_tmpdir, .fini = rm_
                           "-e CUDA_VISIBLE_DEVICES -e PERFREPRO_CASE -e PERFREPRO_LOG img:1 "
                           "python t.py");
     free(got);
-    pr_job_free(&job);
-    pr_launch_env_free(&le);
+    runner_job_free(&job);
+    launch_env_free(&le);
     /* docker is one command on one node; pyxis is srun's. */
-    cr_assert_eq(pr_launch_env_init(&le, s, "mpirun", NULL, &e), -1);
+    cr_assert_eq(launch_env_init(&le, s, "mpirun", NULL, &e), -1);
     cr_assert(strstr(e.msg, "apptainer") != NULL, "%s", e.msg);
     pr_launch_opts o;
     memset(&o, 0, sizeof o);
     o.container = "pyxis";
-    cr_assert_eq(pr_launch_env_init(&le, s, "mpirun", &o, &e), -1);
+    cr_assert_eq(launch_env_init(&le, s, "mpirun", &o, &e), -1);
     cr_assert(strstr(e.msg, "srun") != NULL, "%s", e.msg);
     o.container = "apptainer";
     o.ranks = "per_node";
-    cr_assert_eq(pr_launch_env_init(&le, s, "mpirun", &o, &e), 0, "%s", e.msg);
+    cr_assert_eq(launch_env_init(&le, s, "mpirun", &o, &e), 0, "%s", e.msg);
     cr_assert_eq(le.ranks, PR_RANKS_PER_NODE);
-    pr_launch_env_free(&le);
+    launch_env_free(&le);
     o.ranks = "per_core";
-    cr_assert_eq(pr_launch_env_init(&le, s, "mpirun", &o, &e), -1);
+    cr_assert_eq(launch_env_init(&le, s, "mpirun", &o, &e), -1);
     cr_assert(strstr(e.msg, "per_core") != NULL, "%s", e.msg);
     o.ranks = NULL;
     o.hosts = "a:2";
-    cr_assert_eq(pr_launch_env_init(&le, s, "slurm", &o, &e), -1);
+    cr_assert_eq(launch_env_init(&le, s, "slurm", &o, &e), -1);
     cr_assert(strstr(e.msg, "mpirun") != NULL, "%s", e.msg);
     pr_suite_free(s);
 }
@@ -801,20 +820,22 @@ Test(schema, suite_keys, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_str_eq(s->container, "apptainer");
     pr_suite_free(s);
     pr_err e;
-    cr_assert_eq(suite_error(HEAD "\"command\": [\"x\"], \"container\": \"pyxis\", "
-                             MATRIX(1, 1) "}", &e), -1);
+    cr_assert_eq(
+        suite_error(HEAD "\"command\": [\"x\"], \"container\": \"pyxis\", " MATRIX(1, 1) "}", &e),
+        -1);
     cr_assert(strstr(e.msg, "container") != NULL && strstr(e.msg, "image") != NULL, "%s", e.msg);
-    cr_assert_eq(suite_error(HEAD "\"command\": [\"x\"], \"ranks\": \"per_rank\", "
-                             MATRIX(1, 1) "}", &e), -1);
+    cr_assert_eq(
+        suite_error(HEAD "\"command\": [\"x\"], \"ranks\": \"per_rank\", " MATRIX(1, 1) "}", &e),
+        -1);
     cr_assert(strstr(e.msg, "ranks") != NULL, "%s", e.msg);
 }
 
-#define RECORD(launch)                                                                      \
-    "{\"log_file\": \"logs/train_log/c\", \"model_name\": \"m\", \"mission_name\": \"x\", "  \
-    "\"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 2, "              \
-    "\"FINAL_RESULT\": 1.5, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"samples/s\", "                 \
-    "\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"case\": \"c\", "            \
-    "\"precision\": \"fp32\", \"batch_size\": 1, \"nodes\": 1, \"gpus_per_node\": 2, "       \
+#define RECORD(launch)                                                                             \
+    "{\"log_file\": \"logs/train_log/c\", \"model_name\": \"m\", \"mission_name\": \"x\", "        \
+    "\"direction_id\": 0, \"run_mode\": \"mp\", \"index\": 1, \"gpu_num\": 2, "                    \
+    "\"FINAL_RESULT\": 1.5, \"JOB_FAIL_FLAG\": 0, \"UNIT\": \"samples/s\", "                       \
+    "\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"case\": \"c\", "                  \
+    "\"precision\": \"fp32\", \"batch_size\": 1, \"nodes\": 1, \"gpus_per_node\": 2, "             \
     "\"repeat\": 1, \"origin\": \"measured\", \"launch\": " launch "}"
 
 static int load_record(const char *text, pr_record *r, pr_err *e)
@@ -833,11 +854,13 @@ Test(schema, record_launch, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_eq(load_record(RECORD("{\"launcher\": \"slurm\", \"tasks\": 2, \"ranks\": "
                                     "\"per_gpu\", \"job_id\": \"123\", \"hosts\": [\"vm\"], "
                                     "\"container\": \"pyxis\", \"script\": "
-                                    "\"logs/train_log/c.sbatch\"}"), &r, &e), 0, "%s", e.msg);
+                                    "\"logs/train_log/c.sbatch\"}"),
+                             &r, &e),
+                 0, "%s", e.msg);
     /* Written back the same, after "logs" and before "command". */
     char *s = pr_record_dumps(&r);
-    cr_assert(strstr(s, "\"launch\": {\n  \"launcher\": \"slurm\",\n  \"tasks\": 2,") != NULL,
-              "%s", s);
+    cr_assert(strstr(s, "\"launch\": {\n  \"launcher\": \"slurm\",\n  \"tasks\": 2,") != NULL, "%s",
+              s);
     char *p = write_tmp("again.json", s);
     pr_record r2;
     pr_record_init(&r2);
@@ -866,9 +889,9 @@ Test(schema, record_launch, .init = mk_tmpdir, .fini = rm_tmpdir)
         pr_record_clear(&r);
         free(text);
     }
-    cr_assert(pr_is_ip_address("192.168.0.1"));
-    cr_assert(pr_is_ip_address("::1"));
-    cr_assert_not(pr_is_ip_address("gpu01"));
-    cr_assert_not(pr_is_ip_address("1.2.3"));
-    cr_assert_not(pr_is_ip_address("256.1.1.1"));
+    cr_assert(pr_record_is_ip_address("192.168.0.1"));
+    cr_assert(pr_record_is_ip_address("::1"));
+    cr_assert_not(pr_record_is_ip_address("gpu01"));
+    cr_assert_not(pr_record_is_ip_address("1.2.3"));
+    cr_assert_not(pr_record_is_ip_address("256.1.1.1"));
 }

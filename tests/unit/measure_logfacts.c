@@ -1,4 +1,4 @@
-/* measure/logfacts (through pr_parse_logs, the path `parse` and `run` take),
+/* measure/logfacts (through parse_logs, the path `parse` and `run` take),
  * logscan's file lines and offsets, and the record's log_facts check
  * (lib/recfacts): each argument dump format, versions, GPU, container,
  * command and dates, with their line numbers, from small snippets modelled
@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "1-facts/logfacts.h"
+#include "1-facts/logscan.h"
+#include "2-parse/parse.h"
+#include "2-parse/rule.h"
 #include "buf.h"
 #include "jdoc.h"
-#include "logfacts.h"
-#include "logscan.h"
-#include "parse.h"
 #include "recfacts.h"
 #include "record.h"
-#include "rule.h"
 #include "testutil.h"
 
 /* ======================================================================
@@ -43,22 +43,21 @@ static json_t *facts_of_logs(const char *rule_json, const char *const *logs, siz
 {
     pr_rule *rule = NULL;
     pr_err err;
-    cr_assert_eq(pr_rule_parse("<test>", rule_json, strlen(rule_json), &rule, &err), 0, "%s",
-                 err.msg);
+    cr_assert_eq(rule_parse("<test>", rule_json, strlen(rule_json), &rule, &err), 0, "%s", err.msg);
     pr_parse_args args = {1, 0, 0, NULL};
     pr_parse_result res;
-    pr_parse_result_init(&res);
-    cr_assert_eq(pr_parse_logs(rule, logs, n, &args, &res, &err), 0, "%s", err.msg);
+    parse_result_init(&res);
+    cr_assert_eq(parse_logs(rule, logs, n, &args, &res, &err), 0, "%s", err.msg);
     json_t *facts = res.log_facts ? json_incref(res.log_facts) : json_array();
-    pr_parse_result_clear(&res);
-    pr_rule_free(rule);
+    parse_result_clear(&res);
+    rule_free(rule);
     /* what measure writes, the loader takes */
     json_t *o = json_pack("{s:O}", "log_facts", facts);
     char *text = json_dumps(o, 0);
     pr_jdoc *doc = NULL;
     cr_assert_eq(pr_jdoc_parse("facts", text, strlen(text), &doc, &err), 0, "%s", err.msg);
-    pr_jcur root = pr_jdoc_root(doc);
-    pr_jcur fc = pr_jchild(&root, "log_facts");
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur fc = pr_jdoc_jchild(&root, "log_facts");
     cr_assert_eq(pr_recfacts_check(&fc, &err), 0, "%s\n%s", err.msg, text);
     pr_jdoc_free(doc);
     free(text);
@@ -70,7 +69,7 @@ static json_t *facts_of_logs(const char *rule_json, const char *const *logs, siz
 static json_t *facts_of_data(const char *rule_json, const char *data, size_t len)
 {
     char *dir = tmpdir();
-    char *path = pr_path_join(dir, "log");
+    char *path = pr_fileio_path_join(dir, "log");
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
     cr_assert_eq(fwrite(data, 1, len, f), len);
@@ -83,14 +82,18 @@ static json_t *facts_of_data(const char *rule_json, const char *data, size_t len
     return facts;
 }
 
-static json_t *facts_of(const char *text) { return facts_of_data(ANY_RULE, text, strlen(text)); }
+static json_t *facts_of(const char *text)
+{
+    return facts_of_data(ANY_RULE, text, strlen(text));
+}
 
 /* The n-th (0-based) item with key, or NULL. */
 static json_t *nth(json_t *facts, const char *key, size_t n)
 {
     size_t i;
     json_t *it;
-    json_array_foreach(facts, i, it) {
+    json_array_foreach(facts, i, it)
+    {
         if (strcmp(json_string_value(json_object_get(it, "key")), key) == 0 && n-- == 0)
             return it;
     }
@@ -101,8 +104,8 @@ static size_t count(json_t *facts, const char *key)
 {
     size_t n = 0, i;
     json_t *it;
-    json_array_foreach(facts, i, it) n += strcmp(json_string_value(json_object_get(it, "key")),
-                                                  key) == 0;
+    json_array_foreach(facts, i, it) n +=
+        strcmp(json_string_value(json_object_get(it, "key")), key) == 0;
     return n;
 }
 
@@ -159,7 +162,8 @@ Test(logfacts, dllogger_json_and_namespace_in_a_parameter)
 {
     json_t *f = facts_of(
         "DLLL {\"timestamp\": \"1690000000.1\", \"datetime\": \"2023-07-22 04:26:40.100000\", "
-        "\"type\": \"LOG\", \"step\": \"PARAMETER\", \"data\": {\"batch_size\": 256, \"amp\": true, "
+        "\"type\": \"LOG\", \"step\": \"PARAMETER\", \"data\": {\"batch_size\": 256, \"amp\": "
+        "true, "
         "\"data_backend\": \"dali-gpu\", \"lr_steps\": [30, 60]}}\n"
         "DLL 2023-07-28 15:17:59.492369 - PARAMETER Config : [\"Namespace(amp=False, "
         "fp16=True, train_batch_size=96, input_dir='/workspace/data/')\"] \n"
@@ -280,8 +284,7 @@ Test(logfacts, mmcv_config)
     expect_fact(f, "arg.img_norm_cfg.to_rgb", "True", 21);
     expect_fact(f, "arg.data.samples_per_gpu", "8", 29);
     expect_fact(f, "arg.data.train.type", "'CityscapesDataset'", 32);
-    expect_fact(f, "arg.data.val", "dict(type='CityscapesDataset', img_dir='leftImg8bit/val')",
-                38);
+    expect_fact(f, "arg.data.val", "dict(type='CityscapesDataset', img_dir='leftImg8bit/val')", 38);
     expect_fact(f, "arg.optimizer", "dict(type='SGD', lr=0.01, momentum=0.9, weight_decay=0.0005)",
                 39);
     expect_fact(f, "arg.runner", "dict(type='IterBasedRunner', max_iters=180)", 40);
@@ -388,37 +391,37 @@ Test(logfacts, paddleclas_config)
 
 Test(logfacts, paddleseg_config_and_environment)
 {
-    json_t *f = facts_of(
-        "2022-02-05 04:25:38 [INFO]\t\n"
-        "------------Environment Information-------------\n"
-        "platform: Linux-3.10.0-1062.18.1.el7.x86_64-x86_64-with-Ubuntu-18.04-bionic\n"
-        "cudnn: 8.1\n"
-        "GPU: ['GPU 0: Tesla V100-SXM2-32GB', 'GPU 1: Tesla V100-SXM2-32GB']\n"
-        "PaddlePaddle: 2.5.0\n"
-        "------------------------------------------------\n"
-        "2022-02-05 04:25:38 [INFO]\t\n"
-        "---------------Config Information---------------\n"
-        "batch_size: 4\n"
-        "loss:\n"
-        "  coef:\n"
-        "  - 1\n"
-        "  types:\n"
-        "  - ignore_index: 255\n"
-        "    type: CrossEntropyLoss\n"
-        "model:\n"
-        "  backbone:\n"
-        "    multi_grid:\n"
-        "    - 1\n"
-        "    type: ResNet50_vd\n"
-        "  num_classes: 19\n"
-        "train_dataset:\n"
-        "  transforms:\n"
-        "  - crop_size:\n"
-        "    - 1024\n"
-        "    type: RandomPaddingCrop\n"
-        "  type: Cityscapes\n"
-        "------------------------------------------------\n"
-        "batch_size: 8\n");
+    json_t *f =
+        facts_of("2022-02-05 04:25:38 [INFO]\t\n"
+                 "------------Environment Information-------------\n"
+                 "platform: Linux-3.10.0-1062.18.1.el7.x86_64-x86_64-with-Ubuntu-18.04-bionic\n"
+                 "cudnn: 8.1\n"
+                 "GPU: ['GPU 0: Tesla V100-SXM2-32GB', 'GPU 1: Tesla V100-SXM2-32GB']\n"
+                 "PaddlePaddle: 2.5.0\n"
+                 "------------------------------------------------\n"
+                 "2022-02-05 04:25:38 [INFO]\t\n"
+                 "---------------Config Information---------------\n"
+                 "batch_size: 4\n"
+                 "loss:\n"
+                 "  coef:\n"
+                 "  - 1\n"
+                 "  types:\n"
+                 "  - ignore_index: 255\n"
+                 "    type: CrossEntropyLoss\n"
+                 "model:\n"
+                 "  backbone:\n"
+                 "    multi_grid:\n"
+                 "    - 1\n"
+                 "    type: ResNet50_vd\n"
+                 "  num_classes: 19\n"
+                 "train_dataset:\n"
+                 "  transforms:\n"
+                 "  - crop_size:\n"
+                 "    - 1024\n"
+                 "    type: RandomPaddingCrop\n"
+                 "  type: Cityscapes\n"
+                 "------------------------------------------------\n"
+                 "batch_size: 8\n");
     expect_fact(f, "cudnn.version", "8.1", 4);
     expect_fact(f, "gpu.name", "Tesla V100-SXM2-32GB", 5);
     expect_fact(f, "framework.name", "PaddlePaddle", 6);
@@ -490,26 +493,26 @@ Test(logfacts, tensorflow_flags)
 
 Test(logfacts, ngc_banner_and_nvidia_smi)
 {
-    json_t *f = facts_of(
-        "\n"
-        "=============\n"
-        "== PyTorch ==\n"
-        "=============\n"
-        "\n"
-        "NVIDIA Release 21.03 (build 21060478)\n"
-        "PyTorch Version 1.9.0a0+df837d0\n"
-        "\n"
-        "Container image Copyright (c) 2021, NVIDIA CORPORATION.  All rights reserved.\n"
-        "Fri Mar 26 10:00:00 2021       \n"
-        "+-----------------------------------------------------------------------------+\n"
-        "| NVIDIA-SMI 460.32.03    Driver Version: 460.32.03    CUDA Version: 11.2     |\n"
-        "|-------------------------------+----------------------+----------------------+\n"
-        "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
-        "|===============================+======================+======================|\n"
-        "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n"
-        "|   1  Tesla V100-SXM2...  On   | 00000000:07:00.0 Off |                    0 |\n"
-        "gpu01:1234:1234 [0] NCCL INFO NCCL version 2.8.4+cuda11.2\n"
-        "gpu01:1234:1234 [0] NCCL INFO NCCL version 2.9.9+cuda11.2\n");
+    json_t *f =
+        facts_of("\n"
+                 "=============\n"
+                 "== PyTorch ==\n"
+                 "=============\n"
+                 "\n"
+                 "NVIDIA Release 21.03 (build 21060478)\n"
+                 "PyTorch Version 1.9.0a0+df837d0\n"
+                 "\n"
+                 "Container image Copyright (c) 2021, NVIDIA CORPORATION.  All rights reserved.\n"
+                 "Fri Mar 26 10:00:00 2021       \n"
+                 "+-----------------------------------------------------------------------------+\n"
+                 "| NVIDIA-SMI 460.32.03    Driver Version: 460.32.03    CUDA Version: 11.2     |\n"
+                 "|-------------------------------+----------------------+----------------------+\n"
+                 "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+                 "|===============================+======================+======================|\n"
+                 "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n"
+                 "|   1  Tesla V100-SXM2...  On   | 00000000:07:00.0 Off |                    0 |\n"
+                 "gpu01:1234:1234 [0] NCCL INFO NCCL version 2.8.4+cuda11.2\n"
+                 "gpu01:1234:1234 [0] NCCL INFO NCCL version 2.9.9+cuda11.2\n");
     expect_fact(f, "container.release", "21.03", 6);
     expect_fact(f, "container.build", "21060478", 6);
     expect_fact(f, "framework.name", "PyTorch", 7);
@@ -591,14 +594,15 @@ Test(logfacts, command_lines)
 
 Test(logfacts, dates_as_printed)
 {
-    json_t *f = facts_of("I0826 15:10:09.627880 140405777909504 classifier_trainer.py:180] no year\n"
-                         "[09:09:06] ../src/storage/storage.cc:196: no date\n"
-                         "version 2023-13-01 12:00:00 is no date\n"
-                         "2021-05-08 16:37:03,867-INFO: step_idx: 0\n"
-                         "[2023/07/28 06:42:45] ppcls INFO: epoch:0\n"
-                         "2020-08-26 15:10:08.207215: I tensorflow/stream_executor\n"
-                         "event at 2023-07-26T12:00:00Z\n"
-                         "event at 2023-07-26T12:00:00.5+08:00 local\n");
+    json_t *f =
+        facts_of("I0826 15:10:09.627880 140405777909504 classifier_trainer.py:180] no year\n"
+                 "[09:09:06] ../src/storage/storage.cc:196: no date\n"
+                 "version 2023-13-01 12:00:00 is no date\n"
+                 "2021-05-08 16:37:03,867-INFO: step_idx: 0\n"
+                 "[2023/07/28 06:42:45] ppcls INFO: epoch:0\n"
+                 "2020-08-26 15:10:08.207215: I tensorflow/stream_executor\n"
+                 "event at 2023-07-26T12:00:00Z\n"
+                 "event at 2023-07-26T12:00:00.5+08:00 local\n");
     expect_fact(f, "time.first", "2021-05-08T16:37:03.867", 4);
     /* no zone is guessed: a date is kept as the log printed it */
     expect_fact(f, "time.last", "2023-07-26T12:00:00.5+08:00", 8);
@@ -667,11 +671,11 @@ Test(logscan, file_lines_offsets_and_prefixes)
     char *dir = tmpdir();
     static const char text[] = "a\r\nbar 1\rbar 2\n[1,0]<stdout>:tagged\n\nlast";
     put(dir, "log", text);
-    char *path = pr_path_join(dir, "log");
+    char *path = pr_fileio_path_join(dir, "log");
     seen_lines s = {PR_BUF_INIT};
     pr_logscan_stats st = {0, 0, 0};
     pr_err err;
-    cr_assert_eq(pr_logscan_path(path, record_line, &s, &st, &err), 0, "%s", err.msg);
+    cr_assert_eq(logscan_path(path, record_line, &s, &st, &err), 0, "%s", err.msg);
     /* a bare \r ends a line (lineno) but not the file's line (fileline) */
     cr_expect_str_eq(pr_buf_cstr(&s.out), "1/1@0+0:a|2/2@3+0:bar 1|3/2@9+0:bar 2|"
                                           "4/3@15+14:tagged|5/4@36+0:|6/5@37+0:last|");
@@ -695,14 +699,14 @@ Test(logscan, file_lines_across_reads_and_overlong_lines)
     memcpy(data + n - 6, "\nend\n", 5);
     data[n - 1] = 'z';
     char *dir = tmpdir();
-    char *path = pr_path_join(dir, "log");
+    char *path = pr_fileio_path_join(dir, "log");
     FILE *f = fopen(path, "wb");
     fwrite(data, 1, n, f);
     fclose(f);
     seen_lines s = {PR_BUF_INIT};
     pr_logscan_stats st = {0, 0, 0};
     pr_err err;
-    cr_assert_eq(pr_logscan_path(path, record_line, &s, &st, &err), 0, "%s", err.msg);
+    cr_assert_eq(logscan_path(path, record_line, &s, &st, &err), 0, "%s", err.msg);
     /* line 2 (x... then \r\n) is overlong and skipped; "two" is line 3 */
     const char *o = pr_buf_cstr(&s.out);
     cr_expect(strstr(o, "1/1@0+0:one|") == o, "%.60s", o);
@@ -754,7 +758,10 @@ Test(logfacts, hostile_values)
     cr_expect_eq(json_string_length(json_object_get(big, "value")), PR_RECFACTS_VALUE_MAX);
     cr_expect(json_is_true(json_object_get(big, "cut")));
     /* bytes that are no UTF-8 become '?', control characters blanks */
-    expect_fact(f, "arg.bad", "'??" "?('", 2);
+    expect_fact(f, "arg.bad",
+                "'??"
+                "?('",
+                2);
     expect_fact(f, "arg.tab", "'a b'", 2);
     expect_fact(f, "arg.ok", "1", 2);
     cr_expect_null(json_object_get(nth(f, "arg.ok", 0), "cut"));
@@ -843,7 +850,7 @@ Test(logfacts, runs_and_parts)
     char *dir = tmpdir();
     put(dir, "a", "2023-01-01 00:00:00 a\nNamespace(run=1)\nips: 1.0\n");
     put(dir, "b", "2023-02-01 00:00:00 b\nNamespace(run=2)\nNCCL version 2.8.4\nips: 2.0\n");
-    char *a = pr_path_join(dir, "a"), *b = pr_path_join(dir, "b");
+    char *a = pr_fileio_path_join(dir, "a"), *b = pr_fileio_path_join(dir, "b");
     const char *logs[] = {a, b};
     /* runs: the first run's log */
     json_t *f = facts_of_logs(ANY_RULE, logs, 2);
@@ -852,8 +859,8 @@ Test(logfacts, runs_and_parts)
     expect_no_fact(f, "nccl.version");
     json_decref(f);
     /* parts: one log; a fact of the second part says "file": 1 */
-    f = facts_of_logs("{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"files\": \"parts\"}",
-                      logs, 2);
+    f = facts_of_logs(
+        "{\"profile\": \"paddle-ips\", \"scope\": \"per_card\", \"files\": \"parts\"}", logs, 2);
     expect_fact(f, "arg.run", "1", 2);
     cr_expect_eq(count(f, "arg.run"), 1);
     json_t *n = nth(f, "nccl.version", 0);
@@ -876,24 +883,24 @@ Test(logfacts, nothing_stated)
 {
     char *dir = tmpdir();
     put(dir, "log", "ips: 1.0\nips: 2.0\n");
-    char *path = pr_path_join(dir, "log");
+    char *path = pr_fileio_path_join(dir, "log");
     pr_rule *rule = NULL;
     pr_err err;
-    cr_assert_eq(pr_rule_parse("<t>", ANY_RULE, strlen(ANY_RULE), &rule, &err), 0);
+    cr_assert_eq(rule_parse("<t>", ANY_RULE, strlen(ANY_RULE), &rule, &err), 0);
     const char *logs[] = {path};
     pr_parse_args args = {1, 0, 0, NULL};
     pr_parse_result res;
-    pr_parse_result_init(&res);
-    cr_assert_eq(pr_parse_logs(rule, logs, 1, &args, &res, &err), 0);
+    parse_result_init(&res);
+    cr_assert_eq(parse_logs(rule, logs, 1, &args, &res, &err), 0);
     cr_expect_null(res.log_facts);
     pr_record rec;
     pr_record_init(&rec);
-    pr_parse_to_record(rule, &res, &rec);
+    parse_to_record(rule, &res, &rec);
     json_t *o = pr_record_to_json(&rec);
     cr_expect_null(json_object_get(o, "log_facts"));
     json_decref(o);
     pr_record_clear(&rec);
-    pr_rule_free(rule);
+    rule_free(rule);
     free(path);
     rm_rf(dir);
     free(dir);
@@ -939,8 +946,9 @@ Test(fixtures, ngc_pytorch_resnet50)
 
 Test(fixtures, ngc_pytorch_bert)
 {
-    json_t *f = fixture_facts(
-        "dllogger-stdout/bert_base_lamb_pretraining.pyt_bert_pretraining_phase1_fp32_bs96_gpu1.log");
+    json_t *f =
+        fixture_facts("dllogger-stdout/"
+                      "bert_base_lamb_pretraining.pyt_bert_pretraining_phase1_fp32_bs96_gpu1.log");
     if (!f)
         cr_skip_test("%s/fixtures not available", shared_dir());
     expect_fact(f, "container.build", "29224839", 15);
@@ -1025,7 +1033,7 @@ static int load_facts(const char *items, pr_err *err)
     char *text = pr_xasprintf("%s%s]}\n", RECORD_HEAD, items);
     pr_jdoc *doc = NULL;
     cr_assert_eq(pr_jdoc_parse("r.json", text, strlen(text), &doc, err), 0, "%s", err->msg);
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     pr_record r;
     pr_record_init(&r);
     int rc = pr_record_from_json(&root, &r, err);
@@ -1035,9 +1043,9 @@ static int load_facts(const char *items, pr_err *err)
     return rc;
 }
 
-#define OK3 \
-    "  {\"key\": \"args.format\", \"value\": \"argparse\", \"line\": 1},\n" \
-    "  {\"key\": \"arg.lr\", \"value\": \"0.1\", \"line\": 1},\n" \
+#define OK3                                                                                        \
+    "  {\"key\": \"args.format\", \"value\": \"argparse\", \"line\": 1},\n"                        \
+    "  {\"key\": \"arg.lr\", \"value\": \"0.1\", \"line\": 1},\n"                                  \
     "  {\"key\": \"time.first\", \"value\": \"2023-01-01T00:00:00.5\", \"line\": 2},\n"
 
 static void expect_refused(const char *item, const char *msg)

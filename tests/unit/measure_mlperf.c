@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_mlperf.h"
-#include "import_mlperf_score.h"
+#include "5-import/import_mlperf.h"
+#include "5-import/import_mlperf_score.h"
 #include "testutil.h"
 
 static const char START[] = ":::MLLOG {\"namespace\": \"\", \"time_ms\": %lld, \"event_type\": "
@@ -41,7 +41,7 @@ static char *result_text(long long ms, const char *status)
 
 Test(mlperf_score, olympic_mean_times_the_factor)
 {
-    import_mlperf_run runs[5] = {{12, 1}, {10, 1}, {14, 1}, {11, 1}, {13, 1}};
+    import_mlperf_score_mlperf_run runs[5] = {{12, 1}, {10, 1}, {14, 1}, {11, 1}, {13, 1}};
     import_mlperf_score s;
     pr_err err;
     cr_assert_eq(import_mlperf_score_compute("d", "resnet", runs, 5, 1.5, &s, &err), 0, "%s",
@@ -57,7 +57,7 @@ Test(mlperf_score, a_run_that_did_not_converge_is_the_slowest)
 {
     /* the aborted run is the fastest by its clock: it still is dropped as
      * the slowest, and the real slowest (14) is kept */
-    import_mlperf_run runs[5] = {{12, 1}, {10, 1}, {14, 1}, {1, 0}, {13, 1}};
+    import_mlperf_score_mlperf_run runs[5] = {{12, 1}, {10, 1}, {14, 1}, {1, 0}, {13, 1}};
     import_mlperf_score s;
     pr_err err;
     cr_assert_eq(import_mlperf_score_compute("d", "resnet", runs, 5, 1, &s, &err), 0, "%s",
@@ -68,9 +68,9 @@ Test(mlperf_score, a_run_that_did_not_converge_is_the_slowest)
 
 Test(mlperf_score, ten_runs_for_bert_and_llama)
 {
-    import_mlperf_run runs[10];
+    import_mlperf_score_mlperf_run runs[10];
     for (int i = 0; i < 10; i++)
-        runs[i] = (import_mlperf_run){(double)(i + 1), 1};
+        runs[i] = (import_mlperf_score_mlperf_run){(double)(i + 1), 1};
     import_mlperf_score s;
     pr_err err;
     cr_assert_eq(import_mlperf_score_compute("d", "llama2_70b_lora", runs, 10, 1, &s, &err), 0);
@@ -84,7 +84,7 @@ Test(mlperf_score, ten_runs_for_bert_and_llama)
 
 Test(mlperf_score, refusals_name_the_rule)
 {
-    import_mlperf_run runs[5] = {{12, 0}, {10, 1}, {14, 1}, {11, 0}, {13, 1}};
+    import_mlperf_score_mlperf_run runs[5] = {{12, 0}, {10, 1}, {14, 1}, {11, 0}, {13, 1}};
     import_mlperf_score s;
     pr_err err;
     cr_expect_eq(import_mlperf_score_compute("res/x/resnet", "resnet", runs, 5, 1, &s, &err), -1);
@@ -139,8 +139,7 @@ static void refused(const char *text, const char *says1, const char *says2)
     import_mlperf_result r;
     pr_err err = {{0}};
     cr_expect_eq(import_mlperf_result_read(path, &r, &err), -1, "%s", text);
-    cr_expect(strstr(err.msg, "result_0.txt") && strstr(err.msg, says1) &&
-                  strstr(err.msg, says2),
+    cr_expect(strstr(err.msg, "result_0.txt") && strstr(err.msg, says1) && strstr(err.msg, says2),
               "%s", err.msg);
     free(path);
     rm_rf(dir);

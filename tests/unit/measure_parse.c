@@ -20,12 +20,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "1-facts/logscan.h"
+#include "2-parse/parse.h"
+#include "2-parse/rule.h"
 #include "buf.h"
 #include "jdoc.h"
-#include "logscan.h"
-#include "parse.h"
 #include "record.h"
-#include "rule.h"
 
 /* ======================================================================
  * Helpers
@@ -48,7 +48,8 @@ static json_t *expected_case(const char *id)
     json_t *found = NULL;
     size_t i;
     json_t *c;
-    json_array_foreach(json_object_get(root, "cases"), i, c) {
+    json_array_foreach(json_object_get(root, "cases"), i, c)
+    {
         if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
             found = json_incref(c);
     }
@@ -99,17 +100,17 @@ static char *tmp_text(tmpdir *t, const char *name, const char *text)
     return tmp_file(t, name, text, strlen(text));
 }
 
-/* Parses logs with the rule given as JSON text.  Returns pr_parse_logs's
+/* Parses logs with the rule given as JSON text.  Returns parse_logs's
  * status; a rule that does not build fails the test. */
-static int parse_with(const char *rule_json, const char *const *logs, size_t n,
-                      pr_parse_args args, pr_parse_result *res, pr_err *err)
+static int parse_with(const char *rule_json, const char *const *logs, size_t n, pr_parse_args args,
+                      pr_parse_result *res, pr_err *err)
 {
     pr_rule *rule = NULL;
-    int rc = pr_rule_parse("<test>", rule_json, strlen(rule_json), &rule, err);
+    int rc = rule_parse("<test>", rule_json, strlen(rule_json), &rule, err);
     cr_assert_eq(rc, 0, "rule %s: %s", rule_json, err->msg);
-    pr_parse_result_init(res);
-    rc = pr_parse_logs(rule, logs, n, &args, res, err);
-    pr_rule_free(rule);
+    parse_result_init(res);
+    rc = parse_logs(rule, logs, n, &args, res, err);
+    rule_free(rule);
     return rc;
 }
 
@@ -192,8 +193,8 @@ static const fixture_case fixtures[] = {
      "{\"profile\": \"keras-timehistory\", \"scope\": \"global\", \"skip\": 1,"
      " \"min_records\": 5, \"round\": 2, \"unit\": \"images/s\"}",
      4, 128, 0, NULL},
-    {"nccl_h100x16_allreduce_pre217", "{\"profile\": \"nccl-tests\", \"source\": \"avg_busbw\"}",
-     0, 0, 0, NULL},
+    {"nccl_h100x16_allreduce_pre217", "{\"profile\": \"nccl-tests\", \"source\": \"avg_busbw\"}", 0,
+     0, 0, NULL},
     {"nccl_rtx5090_allreduce_mpi_prefix",
      "{\"profile\": \"nccl-tests\", \"source\": \"avg_busbw\"}", 0, 0, 0, NULL},
     {"nccl_a100x16_allreduce_legacy_error_col",
@@ -205,12 +206,11 @@ static const fixture_case fixtures[] = {
      "{\"profile\": \"nccl-tests\", \"source\": \"rows\", \"column\": \"busbw\","
      " \"placement\": \"both\"}",
      0, 0, 0.005, "rows"},
-    {"nccl_rtx5090_allreduce_mpi_prefix",
-     "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", 0, 0, 0.005, "rows"},
+    {"nccl_rtx5090_allreduce_mpi_prefix", "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", 0,
+     0, 0.005, "rows"},
     {"nccl_a100x16_allreduce_legacy_error_col",
      "{\"profile\": \"nccl-tests\", \"source\": \"rows\"}", 0, 0, 0.005, "rows"},
-    {"mlperf_v40_eos_n8_bert", "{\"profile\": \"mllog\", \"unit\": \"minutes\"}", 0, 0, 0,
-     NULL},
+    {"mlperf_v40_eos_n8_bert", "{\"profile\": \"mllog\", \"unit\": \"minutes\"}", 0, 0, 0, NULL},
 };
 
 #define NFIXTURES (sizeof fixtures / sizeof fixtures[0])
@@ -250,8 +250,8 @@ ParameterizedTest(int *i, fixtures, reproduce)
     pr_parse_args args = {fc->gpus, fc->batch_size, 0, NULL};
     pr_parse_result res;
     pr_err err;
-    cr_assert_eq(parse_with(fc->rule, (const char *const *)logs, n, args, &res, &err), 0,
-                 "%s: %s", fc->id, err.msg);
+    cr_assert_eq(parse_with(fc->rule, (const char *const *)logs, n, args, &res, &err), 0, "%s: %s",
+                 fc->id, err.msg);
     cr_assert_not(res.failed, "%s failed: %s: %s", fc->id, res.fail_reason,
                   res.fail_detail ? res.fail_detail : "");
     double tol = fc->tolerance > 0 ? fc->tolerance : published_tolerance(published);
@@ -278,7 +278,7 @@ ParameterizedTest(int *i, fixtures, reproduce)
     for (size_t k = 0; k < n; k++)
         free(logs[k]);
     free(logs);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     json_decref(exp);
 }
 
@@ -296,14 +296,14 @@ Test(fixtures, summary_lines_are_not_the_published_number)
                         " \"step\": \"epoch\", \"scope\": \"global\"}",
                         logs[0], NO_ARGS, &res);
     cr_expect(fabs(v - 366.74) < 1e-9, "got %f", v);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     /* "any" takes iterations, the epoch line and the Summary line. */
     value_of("{\"profile\": \"dllogger\", \"keyword\": \"train.total_ips\","
              " \"step\": \"any\", \"scope\": \"global\"}",
              logs[0], NO_ARGS, &res);
     cr_expect_eq(stat_int(&res, "records_seen"), 99 + 2);
     cr_expect(stat_int(&res, "ignored") == 0);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     for (size_t k = 0; k < n; k++)
         free(logs[k]);
     free(logs);
@@ -376,7 +376,7 @@ static void cli_fixture(size_t i)
         pr_jdoc *doc = NULL;
         pr_err err;
         cr_assert_eq(pr_jdoc_parse("<cli>", text, strlen(text), &doc, &err), 0);
-        pr_jcur root = pr_jdoc_root(doc);
+        pr_jdoc_jcur root = pr_jdoc_root(doc);
         pr_record r;
         pr_record_init(&r);
         cr_expect_eq(pr_record_from_json(&root, &r, &err), 0, "%s", err.msg);
@@ -396,18 +396,37 @@ static size_t fixture_index(const char *id, const char *why)
 {
     for (size_t i = 0; i < NFIXTURES; i++)
         if (strcmp(fixtures[i].id, id) == 0 &&
-            ((!why && !fixtures[i].why) || (why && fixtures[i].why && !strcmp(why, fixtures[i].why))))
+            ((!why && !fixtures[i].why) ||
+             (why && fixtures[i].why && !strcmp(why, fixtures[i].why))))
             return i;
     cr_assert_fail("no fixture %s", id);
     return 0;
 }
 
-Test(cli, paddle_trimmed_mean) { cli_fixture(fixture_index("paddle_rn50_v100_fp32_n1c1", NULL)); }
-Test(cli, dlperf_five_runs_median) { cli_fixture(fixture_index("dlperf_tf2_rn50_1n4g", NULL)); }
-Test(cli, mxnet_mpirun_summary_table) { cli_fixture(fixture_index("ngc_mxnet_rn50_fp32_gpu1", NULL)); }
-Test(cli, nccl_rows) { cli_fixture(fixture_index("nccl_a100x16_allreduce_legacy_error_col", "rows")); }
-Test(cli, mllog_head_and_tail) { cli_fixture(fixture_index("mlperf_v40_eos_n8_bert", NULL)); }
-Test(cli, mmseg_seconds_per_step) { cli_fixture(fixture_index("mmseg_hrnet_fp32_c1", NULL)); }
+Test(cli, paddle_trimmed_mean)
+{
+    cli_fixture(fixture_index("paddle_rn50_v100_fp32_n1c1", NULL));
+}
+Test(cli, dlperf_five_runs_median)
+{
+    cli_fixture(fixture_index("dlperf_tf2_rn50_1n4g", NULL));
+}
+Test(cli, mxnet_mpirun_summary_table)
+{
+    cli_fixture(fixture_index("ngc_mxnet_rn50_fp32_gpu1", NULL));
+}
+Test(cli, nccl_rows)
+{
+    cli_fixture(fixture_index("nccl_a100x16_allreduce_legacy_error_col", "rows"));
+}
+Test(cli, mllog_head_and_tail)
+{
+    cli_fixture(fixture_index("mlperf_v40_eos_n8_bert", NULL));
+}
+Test(cli, mmseg_seconds_per_step)
+{
+    cli_fixture(fixture_index("mmseg_hrnet_fp32_c1", NULL));
+}
 
 Test(cli, exit_statuses)
 {
@@ -423,14 +442,13 @@ Test(cli, exit_statuses)
     cr_assert_not_null(rec, "the failed case's record is still printed");
     cr_expect(json_is_null(json_object_get(rec, "FINAL_RESULT")));
     cr_expect_eq(json_integer_value(json_object_get(rec, "JOB_FAIL_FLAG")), 1);
-    cr_expect_str_eq(
-        json_string_value(json_object_get(json_object_get(rec, "failure"), "reason")),
-        "no_records");
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(rec, "failure"), "reason")),
+                     "no_records");
     json_decref(rec);
     free(a);
     /* usage and rule errors: 2, nothing on stdout */
     const char *bad[] = {
-        "--rule '{\"keyword\": \"ips:\"}' '%s'",                          /* no scope */
+        "--rule '{\"keyword\": \"ips:\"}' '%s'",                                 /* no scope */
         "--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' --gpus 0 '%s'", /* range */
         "--rule '{\"keyword\": \"ips:\", \"scope\": \"global\"}' --gpus 3x '%s'",
         "--rule '{\"keyword\": \"ips:\", \"scope\": \"per_card\"}' '%s'", /* --gpus needed */
@@ -493,7 +511,7 @@ Test(messy, line_longer_than_the_buffer)
     cr_expect_eq(stat_int(&res, "overlong_lines"), 2);
     cr_expect_eq(stat_int(&res, "lines"), 4);
     cr_expect_eq(stat_int(&res, "bytes"), (long long)b.len);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     pr_buf_free(&b);
     free(log);
     tmp_close(&t);
@@ -519,7 +537,7 @@ Test(messy, breaks_across_buffer_boundaries)
     value_of(IPS_GLOBAL, log, NO_ARGS, &res);
     cr_expect_eq(stat_int(&res, "lines"), (long long)lines);
     cr_expect_eq(stat_int(&res, "records_seen"), (long long)lines);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     pr_buf_free(&b);
     free(log);
     tmp_close(&t);
@@ -539,21 +557,20 @@ Test(messy, empty_log_has_no_records)
     cr_expect_str_eq(res.fail_reason, "no_records");
     /* into a record: FINAL_RESULT null, never 0 */
     pr_rule *rule = NULL;
-    cr_assert_eq(pr_rule_parse("<t>", IPS_GLOBAL, strlen(IPS_GLOBAL), &rule, &err), 0);
+    cr_assert_eq(rule_parse("<t>", IPS_GLOBAL, strlen(IPS_GLOBAL), &rule, &err), 0);
     pr_record rec;
     pr_record_init(&rec);
-    pr_parse_to_record(rule, &res, &rec);
+    parse_to_record(rule, &res, &rec);
     json_t *o = pr_record_to_json(&rec);
     cr_expect(json_is_null(json_object_get(o, "FINAL_RESULT")));
     cr_expect_eq(json_integer_value(json_object_get(o, "JOB_FAIL_FLAG")), 1);
-    cr_expect_str_eq(
-        json_string_value(json_object_get(json_object_get(o, "failure"), "reason")),
-        "no_records");
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(o, "failure"), "reason")),
+                     "no_records");
     cr_expect(json_is_object(json_object_get(o, "rule")));
     json_decref(o);
     pr_record_clear(&rec);
-    pr_rule_free(rule);
-    pr_parse_result_clear(&res);
+    rule_free(rule);
+    parse_result_clear(&res);
     free(noise);
     tmp_close(&t);
 }
@@ -570,7 +587,7 @@ Test(messy, unreadable_log_is_a_parse_error)
     cr_assert_eq(parse_with(IPS_GLOBAL, missing, 2, NO_ARGS, &res, &err), 0);
     cr_expect(res.failed);
     cr_expect_str_eq(res.fail_reason, "parse_error");
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     free(r1);
     tmp_close(&t);
 }
@@ -590,11 +607,16 @@ static const char GPU_BW[] =
     "# L2 cache 50.0 MiB: rows whose buffers fit in it measure the cache, not the memory\n"
     "# GB/s counts bytes read plus bytes written (copy and memcpy move 2 x size)\n"
     "#\n"
-    "#                           copy                               read                              memcpy\n"
-    "#       size     time      GB/s   %peak  #wrong     time      GB/s   %peak  #wrong     time      GB/s   %peak  #wrong\n"
-    "#        (B)     (us)    (GB/s)     (%)             (us)    (GB/s)     (%)             (us)    (GB/s)     (%)\n"
-    "     1048576     5.20    403.30    12.0       0     3.10    338.20    10.1       0      N/A       N/A     N/A     N/A\n"
-    "  1073741824    722.5   2972.10    88.7       0    355.1   3023.70    90.2       0    745.0   2882.40    86.0       0\n"
+    "#                           copy                               read                           "
+    "   memcpy\n"
+    "#       size     time      GB/s   %peak  #wrong     time      GB/s   %peak  #wrong     time   "
+    "   GB/s   %peak  #wrong\n"
+    "#        (B)     (us)    (GB/s)     (%)             (us)    (GB/s)     (%)             (us)   "
+    " (GB/s)     (%)\n"
+    "     1048576     5.20    403.30    12.0       0     3.10    338.20    10.1       0      N/A   "
+    "    N/A     N/A     N/A\n"
+    "  1073741824    722.5   2972.10    88.7       0    355.1   3023.70    90.2       0    745.0   "
+    "2882.40    86.0       0\n"
     "# Bandwidth copy : 2972.10 GB/s (88.7% of peak) at 1073741824 B\n"
     "# Bandwidth read : 3023.70 GB/s (90.2% of peak) at 1073741824 B\n"
     "# Bandwidth memcpy : 2882.40 GB/s (86.0% of peak) at 1073741824 B\n"
@@ -634,11 +656,11 @@ Test(gpu_tables, mpirun_prefixes_and_other_ranks)
     cr_expect_eq(stat_int(&res, "records_seen"), 2);
     cr_expect_gt(stat_int(&res, "other_rank_lines"), 0);
     cr_expect(json_is_number(json_object_get(json_object_get(res.metrics, "table"), "peak")));
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     /* rank 1 alone has rows but no header: nothing to read */
     gpu_fails("{\"profile\": \"perfrepro-gpu\", \"rank\": 1}", log, &res);
     cr_expect_str_eq(res.fail_reason, "no_records");
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     pr_buf_free(&b);
     free(log);
     tmp_close(&t);
@@ -661,10 +683,9 @@ Test(rule, errors_from_a_file_name_line_and_column)
                           "}\n");
     pr_rule *r = NULL;
     pr_err err;
-    cr_expect_eq(pr_rule_load(path, &r, &err), -1);
+    cr_expect_eq(rule_load(path, &r, &err), -1);
     char *want = pr_xasprintf("%s:3:11: rule.skip: ", path);
-    cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "got: %s\nwant prefix: %s", err.msg,
-              want);
+    cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "got: %s\nwant prefix: %s", err.msg, want);
     free(want);
     free(path);
     path = tmp_text(&t, "rule2.json",
@@ -672,10 +693,9 @@ Test(rule, errors_from_a_file_name_line_and_column)
                     "  \"match\": \"(a)(b)\",\n"
                     "  \"scope\": \"global\"\n"
                     "}\n");
-    cr_expect_eq(pr_rule_load(path, &r, &err), -1);
+    cr_expect_eq(rule_load(path, &r, &err), -1);
     want = pr_xasprintf("%s:2:12: rule.match: ", path);
-    cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "got: %s\nwant prefix: %s", err.msg,
-              want);
+    cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "got: %s\nwant prefix: %s", err.msg, want);
     free(want);
     free(path);
     tmp_close(&t);
@@ -687,19 +707,18 @@ Test(rule, inside_a_larger_document_paths_are_the_documents)
     pr_jdoc *doc = NULL;
     pr_err err;
     cr_assert_eq(pr_jdoc_parse("suite.json", text, strlen(text), &doc, &err), 0);
-    pr_jcur root = pr_jdoc_root(doc);
-    pr_jcur cases = pr_jchild(&root, "cases");
-    pr_jcur c0 = pr_jitem(&cases, 0);
-    pr_jcur rc = pr_jchild(&c0, "rule");
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur cases = pr_jdoc_jchild(&root, "cases");
+    pr_jdoc_jcur c0 = pr_jdoc_jitem(&cases, 0);
+    pr_jdoc_jcur rc = pr_jdoc_jchild(&c0, "rule");
     pr_rule *r = NULL;
-    cr_expect_eq(pr_rule_from_jcur(&rc, &r, &err), -1);
+    cr_expect_eq(rule_from_jcur(&rc, &r, &err), -1);
     cr_expect(strstr(err.msg, "suite.json:1:") == err.msg, "%s", err.msg);
-    cr_expect(strstr(err.msg, "cases[0].rule.skip: expected an integer") != NULL, "%s",
-              err.msg);
+    cr_expect(strstr(err.msg, "cases[0].rule.skip: expected an integer") != NULL, "%s", err.msg);
     pr_jdoc_free(doc);
     /* from a value already loaded: the field, no position */
     json_t *v = json_pack("{s:s, s:s}", "profile", "mmseg", "reduce", "mode");
-    cr_expect_eq(pr_rule_from_json(v, "suite.json", &r, &err), -1);
+    cr_expect_eq(rule_from_json(v, "suite.json", &r, &err), -1);
     cr_expect(strncmp(err.msg, "suite.json: rule.reduce: ", 25) == 0, "%s", err.msg);
     json_decref(v);
 }
@@ -727,21 +746,21 @@ Test(rule, normal_form_round_trips)
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         pr_rule *a = NULL, *b = NULL;
         pr_err err;
-        cr_assert_eq(pr_rule_parse("<t>", rules[i], strlen(rules[i]), &a, &err), 0, "%s: %s",
-                     rules[i], err.msg);
-        json_t *ja = pr_rule_to_json(a);
+        cr_assert_eq(rule_parse("<t>", rules[i], strlen(rules[i]), &a, &err), 0, "%s: %s", rules[i],
+                     err.msg);
+        json_t *ja = rule_to_json(a);
         char *ta = json_dumps(ja, JSON_PRESERVE_ORDER);
-        cr_assert_eq(pr_rule_from_json(ja, "<normal>", &b, &err), 0, "%s: %s", ta, err.msg);
-        json_t *jb = pr_rule_to_json(b);
+        cr_assert_eq(rule_from_json(ja, "<normal>", &b, &err), 0, "%s: %s", ta, err.msg);
+        json_t *jb = rule_to_json(b);
         char *tb = json_dumps(jb, JSON_PRESERVE_ORDER);
         cr_expect_str_eq(ta, tb);
-        cr_expect_eq(memcmp(pr_rule_get(a), pr_rule_get(b), offsetof(pr_rule_cfg, keyword)), 0);
+        cr_expect_eq(memcmp(rule_get(a), rule_get(b), offsetof(pr_rulecfg_cfg, keyword)), 0);
         free(ta);
         free(tb);
         json_decref(ja);
         json_decref(jb);
-        pr_rule_free(a);
-        pr_rule_free(b);
+        rule_free(a);
+        rule_free(b);
     }
 }
 
@@ -754,22 +773,22 @@ Test(rule, profile_table_rows_are_whole)
     int seen_seed[256] = {0};
     cr_expect_str_eq(pr_rulecfg_profile_name(PR_PROFILE_NONE), "none");
     for (int p = 1; p < PR_PROFILE_COUNT; p++) {
-        const char *name = pr_rulecfg_profile_name((pr_profile)p);
+        const char *name = pr_rulecfg_profile_name((pr_rulecfg_profile)p);
         cr_assert_not_null(name, "row %d has no name", p);
         char *text = pr_xasprintf("{\"profile\": \"%s\", \"scope\": \"global\", "
                                   "\"keyword\": \"k\"}",
                                   name);
         pr_rule *r = NULL;
         pr_err err;
-        if (pr_rule_parse("<t>", text, strlen(text), &r, &err) == 0) {
-            cr_expect_eq(pr_rule_get(r)->profile, (pr_profile)p, "%s", name);
-            pr_rule_free(r);
+        if (rule_parse("<t>", text, strlen(text), &r, &err) == 0) {
+            cr_expect_eq(rule_get(r)->profile, (pr_rulecfg_profile)p, "%s", name);
+            rule_free(r);
         } else {
             /* refused for its keys, never for its name */
             cr_expect(strstr(err.msg, "rule.profile") == NULL, "%s: %s", name, err.msg);
         }
         free(text);
-        int seed = pr_rulecfg_profile_fuzz_seed((pr_profile)p);
+        int seed = pr_rulecfg_profile_fuzz_seed((pr_rulecfg_profile)p);
         cr_expect(seed > 0 && seed != 11 && seed < 256, "%s: fuzz seed %d", name, seed);
         cr_expect_eq(seen_seed[seed & 255]++, 0, "%s: fuzz seed %d twice", name, seed);
     }
@@ -783,8 +802,8 @@ Test(rule, profile_defaults_are_written_out)
     pr_rule *r = NULL;
     pr_err err;
     const char *text = "{\"profile\": \"mmseg\"}";
-    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
-    json_t *j = pr_rule_to_json(r);
+    cr_assert_eq(rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    json_t *j = rule_to_json(r);
     cr_expect_str_eq(json_string_value(json_object_get(j, "keyword")), "time:");
     cr_expect_str_eq(json_string_value(json_object_get(j, "line_filter")), "Iter [");
     cr_expect_str_eq(json_string_value(json_object_get(j, "value")), "seconds_per_step");
@@ -794,27 +813,27 @@ Test(rule, profile_defaults_are_written_out)
     cr_expect_eq(json_integer_value(json_object_get(j, "min_records")), 1);
     cr_expect_null(json_object_get(j, "scope"));
     json_decref(j);
-    pr_rule_free(r);
+    rule_free(r);
     /* perfrepro-gpu: rows, raw, and neither a unit nor a variant (the table
      * names both) */
     text = "{\"profile\": \"perfrepro-gpu\"}";
-    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
-    j = pr_rule_to_json(r);
+    cr_assert_eq(rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    j = rule_to_json(r);
     char *got = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     cr_expect_str_eq(got, "{\"profile\":\"perfrepro-gpu\",\"source\":\"rows\",\"rank\":0,"
                           "\"value\":\"raw\",\"skip\":0,\"reduce\":\"mean\","
                           "\"min_records\":1,\"files\":\"runs\"}");
     free(got);
     json_decref(j);
-    pr_rule_free(r);
+    rule_free(r);
     text = "{\"profile\": \"perfrepro-gpu\", \"variant\": \"copy\", \"reduce\": \"last\"}";
-    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
-    cr_expect_str_eq(pr_rule_get(r)->variant, "copy");
-    j = pr_rule_to_json(r);
+    cr_assert_eq(rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(rule_get(r)->variant, "copy");
+    j = rule_to_json(r);
     cr_expect_str_eq(json_string_value(json_object_get(j, "variant")), "copy");
     cr_expect_str_eq(json_string_value(json_object_get(j, "reduce")), "last");
     json_decref(j);
-    pr_rule_free(r);
+    rule_free(r);
 }
 
 /* ======================================================================
@@ -824,16 +843,16 @@ Test(rule, profile_defaults_are_written_out)
 Test(logscan, clean_and_prefix)
 {
     char s[] = "\x1b[1;31mred\x1b[0m \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \x1b(Bok\0!";
-    size_t n = pr_logscan_clean(s, sizeof s - 1);
+    size_t n = logscan_clean(s, sizeof s - 1);
     s[n] = '\0';
     cr_expect_str_eq(s, "red link ok!");
     int rank = -1;
-    cr_expect_eq(pr_logscan_mpi_prefix("[1,0]<stdout>:x", 15, &rank), 14);
+    cr_expect_eq(logscan_mpi_prefix("[1,0]<stdout>:x", 15, &rank), 14);
     cr_expect_eq(rank, 0);
-    cr_expect_eq(pr_logscan_mpi_prefix("[12,345]<stderr>:x", 18, &rank), 17);
+    cr_expect_eq(logscan_mpi_prefix("[12,345]<stderr>:x", 18, &rank), 17);
     cr_expect_eq(rank, 345);
-    cr_expect_eq(pr_logscan_mpi_prefix("[2023/07/28 06:42:18] ppcls", 27, &rank), 0);
-    cr_expect_eq(pr_logscan_mpi_prefix("[1,0]stdout:x", 13, &rank), 0);
+    cr_expect_eq(logscan_mpi_prefix("[2023/07/28 06:42:18] ppcls", 27, &rank), 0);
+    cr_expect_eq(logscan_mpi_prefix("[1,0]stdout:x", 13, &rank), 0);
 }
 
 /* ======================================================================
@@ -861,7 +880,7 @@ Test(numbers, dllogger_iteration_label_alone_is_an_iteration)
                         real, NO_ARGS, &res);
     cr_expect_eq(stat_int(&res, "records_seen"), 45);
     cr_expect(v > 1200 && v < 1240, "got %f", v);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     free(real);
 }
 
@@ -871,32 +890,31 @@ Test(numbers, best_keeps_its_name_in_the_normal_form)
     pr_rule *r = NULL;
     pr_err err;
     const char *text = "{\"profile\": \"mmseg\", \"reduce\": \"best\"}";
-    cr_assert_eq(pr_rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
-    json_t *j = pr_rule_to_json(r);
+    cr_assert_eq(rule_parse("<t>", text, strlen(text), &r, &err), 0, "%s", err.msg);
+    json_t *j = rule_to_json(r);
     cr_expect_str_eq(json_string_value(json_object_get(j, "reduce")), "best");
     json_decref(j);
-    pr_rule_free(r);
+    rule_free(r);
 }
 
 Test(numbers, mpirun_timestamp_output_prefix)
 {
     int rank = -1;
     const char *s = "Mon May 31 13:38:21 2021[1,2]<stderr>:x";
-    cr_expect_eq(pr_logscan_mpi_prefix(s, strlen(s), &rank), 38);
+    cr_expect_eq(logscan_mpi_prefix(s, strlen(s), &rank), 38);
     cr_expect_eq(rank, 2);
     s = "Tue Jun  1 09:17:17 2021[1,0]<stdout>:x";
-    cr_expect_eq(pr_logscan_mpi_prefix(s, strlen(s), &rank), 38);
+    cr_expect_eq(logscan_mpi_prefix(s, strlen(s), &rank), 38);
     cr_expect_eq(rank, 0);
     s = "Tue Jun 1 09:17:17 2021[1,3]<stdout>:x";
-    cr_expect_eq(pr_logscan_mpi_prefix(s, strlen(s), &rank), 37);
+    cr_expect_eq(logscan_mpi_prefix(s, strlen(s), &rank), 37);
     cr_expect_eq(rank, 3);
     /* not a ctime date, or not followed by a tag */
-    static const char *const no[] = {"Mon Foo 31 13:38:21 2021[1,0]<stderr>:x",
-                                     "Mon May 31 13:38:21 2021 [1,0]<stderr>:x",
-                                     "Mon May 31 13:38 2021[1,0]<stderr>:xxxxx",
-                                     "Mon May 31 13:38:21 2021[1,0] stderr:x", NULL};
+    static const char *const no[] = {
+        "Mon Foo 31 13:38:21 2021[1,0]<stderr>:x", "Mon May 31 13:38:21 2021 [1,0]<stderr>:x",
+        "Mon May 31 13:38 2021[1,0]<stderr>:xxxxx", "Mon May 31 13:38:21 2021[1,0] stderr:x", NULL};
     for (const char *const *n = no; *n; n++)
-        cr_expect_eq(pr_logscan_mpi_prefix(*n, strlen(*n), &rank), 0, "%s", *n);
+        cr_expect_eq(logscan_mpi_prefix(*n, strlen(*n), &rank), 0, "%s", *n);
     /* parsing such lines: tests/parse/numbers.test */
     pr_parse_result res;
     /* the real log (PaddlePaddle/Perf, mmseg under mpirun --timestamp-output):
@@ -908,7 +926,7 @@ Test(numbers, mpirun_timestamp_output_prefix)
         value_of("{\"profile\": \"mmseg\"}", real, (pr_parse_args){32, 2, 0, NULL}, &res);
         cr_expect_eq(stat_int(&res, "other_rank_lines"), 7);
         cr_expect_eq(stat_int(&res, "records_seen"), 5);
-        pr_parse_result_clear(&res);
+        parse_result_clear(&res);
     }
     free(real);
 }
@@ -921,46 +939,47 @@ Test(scan, compact_records_keep_batch_and_text)
     cr_assert_leq(sizeof(pr_scan_rec), 24);
     tmpdir t;
     tmp_open(&t);
-    char *log = tmp_text(&t, "megatron.log",
-                         " iteration 1 | elapsed time per iteration (ms): 300.0 | global batch size: 512 |\n"
-                         " iteration 2 | elapsed time per iteration (ms): None | global batch size: 512 |\n"
-                         " iteration 3 | elapsed time per iteration (ms): 310.0 | global batch size: 1024 |\n"
-                         " iteration 4 | elapsed time per iteration (ms): 320.0 | global batch size: x |\n"
-                         " iteration 5 | elapsed time per iteration (ms): 330.0 | global batch size: 1024 |\n");
+    char *log = tmp_text(
+        &t, "megatron.log",
+        " iteration 1 | elapsed time per iteration (ms): 300.0 | global batch size: 512 |\n"
+        " iteration 2 | elapsed time per iteration (ms): None | global batch size: 512 |\n"
+        " iteration 3 | elapsed time per iteration (ms): 310.0 | global batch size: 1024 |\n"
+        " iteration 4 | elapsed time per iteration (ms): 320.0 | global batch size: x |\n"
+        " iteration 5 | elapsed time per iteration (ms): 330.0 | global batch size: 1024 |\n");
     pr_err err = {0};
     pr_rule *rule = NULL;
     const char *rj = "{\"profile\": \"megatron\"}";
-    cr_assert_eq(pr_rule_parse("<test>", rj, strlen(rj), &rule, &err), 0, "%s", err.msg);
+    cr_assert_eq(rule_parse("<test>", rj, strlen(rj), &rule, &err), 0, "%s", err.msg);
     pr_parse_args args = {8, 0, 1024, NULL};
     const char *logs[] = {log};
     pr_scan *scan = NULL;
-    cr_assert_eq(pr_parse_scan(rule, logs, 1, &args, &scan, &err), 0, "%s", err.msg);
+    cr_assert_eq(parse_scan(rule, logs, 1, &args, &scan, &err), 0, "%s", err.msg);
     size_t n;
-    const pr_scan_rec *e = pr_scan_records(scan, 0, &n);
+    const pr_scan_rec *e = parse_scan_records(scan, 0, &n);
     cr_assert_eq(n, 5);
     static const double want_batch[] = {512, NAN, 1024, NAN, 1024};
     for (size_t i = 0; i < n; i++) {
         cr_expect_eq(e[i].lineno, i + 1);
         int batch_read;
-        double b = pr_scan_batch(scan, &e[i], &batch_read);
+        double b = parse_scan_batch(scan, &e[i], &batch_read);
         if (i == 1) {
             cr_expect_eq(e[i].kind, PR_SCAN_NOT_CLEAN);
             cr_expect_eq(batch_read, 0);
-            const char *text = pr_scan_text(scan, &e[i]);
+            const char *text = parse_scan_text(scan, &e[i]);
             cr_assert_not_null(text);
             cr_expect_eq(strncmp(text, "None", 4), 0, "got %s", text);
             continue;
         }
         cr_expect_eq(e[i].kind, PR_SCAN_NUMBER);
-        cr_expect_null(pr_scan_text(scan, &e[i]));
+        cr_expect_null(parse_scan_text(scan, &e[i]));
         cr_expect_eq(batch_read, 1, "record %zu", i);
         if (isnan(want_batch[i]))
             cr_expect(isnan(b), "record %zu: batch %g", i, b);
         else
             cr_expect_eq(b, want_batch[i], "record %zu: batch %g", i, b);
     }
-    pr_scan_free(scan);
-    pr_rule_free(rule);
+    parse_scan_free(scan);
+    rule_free(rule);
     free(log);
     tmp_close(&t);
 }

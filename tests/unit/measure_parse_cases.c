@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "2-parse/parse.h"
+#include "2-parse/rule.h"
 #include "buf.h"
-#include "parse.h"
-#include "rule.h"
 
 #define MAX_LOGS 8
 #define MAX_EXPECT 64
@@ -94,12 +94,24 @@ static void put_log_line(pr_buf *out, const char *s, const char *file, int line)
         }
         s++;
         switch (*s) {
-        case 'e': pr_buf_putc(out, 0x1b); break;
-        case 'a': pr_buf_putc(out, 0x07); break;
-        case 'r': pr_buf_putc(out, '\r'); break;
-        case 't': pr_buf_putc(out, '\t'); break;
-        case '0': pr_buf_put(out, "", 1); break;
-        case '\\': pr_buf_putc(out, '\\'); break;
+        case 'e':
+            pr_buf_putc(out, 0x1b);
+            break;
+        case 'a':
+            pr_buf_putc(out, 0x07);
+            break;
+        case 'r':
+            pr_buf_putc(out, '\r');
+            break;
+        case 't':
+            pr_buf_putc(out, '\t');
+            break;
+        case '0':
+            pr_buf_put(out, "", 1);
+            break;
+        case '\\':
+            pr_buf_putc(out, '\\');
+            break;
         case 'c':
             cr_assert_eq(s[1], '\0', "%s:%d: \\c ends a line", file, line);
             return;
@@ -110,7 +122,8 @@ static void put_log_line(pr_buf *out, const char *s, const char *file, int line)
             s += 2;
             break;
         }
-        default: cr_assert_fail("%s:%d: unknown escape \\%c", file, line, *s);
+        default:
+            cr_assert_fail("%s:%d: unknown escape \\%c", file, line, *s);
         }
     }
     pr_buf_putc(out, '\n');
@@ -178,7 +191,10 @@ static json_t *result_at(const pr_parse_result *res, const char *path)
     return v;
 }
 
-static int near(double got, double want, double tol) { return fabs(got - want) <= tol; }
+static int near(double got, double want, double tol)
+{
+    return fabs(got - want) <= tol;
+}
 
 /* Checks one expectation line against the parse's outcome. */
 static void check_expect(const parse_case *c, const expect_line *e, int rc, const pr_err *err,
@@ -202,15 +218,13 @@ static void check_expect(const parse_case *c, const expect_line *e, int rc, cons
     const char *detail = res->fail_detail ? res->fail_detail : "";
     if (strcmp(key, "value") == 0) {
         double want = 0, tol = 1e-9;
-        cr_assert(sscanf(arg, "%lf ~ %lf", &want, &tol) >= 1, "%s:%d: value needs a number",
-                  where, line);
+        cr_assert(sscanf(arg, "%lf ~ %lf", &want, &tol) >= 1, "%s:%d: value needs a number", where,
+                  line);
         cr_expect(!res->failed && near(res->value, want, tol),
                   "%s:%d: %s: value want %.17g, got %s %.17g %s", where, line, c->title, want,
-                  res->failed ? "failure" : "", res->value,
-                  res->failed ? res->fail_reason : "");
+                  res->failed ? "failure" : "", res->value, res->failed ? res->fail_reason : "");
     } else if (strcmp(key, "failed") == 0) {
-        cr_expect(res->failed, "%s:%d: %s: did not fail: %.17g", where, line, c->title,
-                  res->value);
+        cr_expect(res->failed, "%s:%d: %s: did not fail: %.17g", where, line, c->title, res->value);
     } else if (strcmp(key, "fail") == 0) {
         cr_expect(res->failed && strcmp(res->fail_reason, arg) == 0,
                   "%s:%d: %s: want failure %s, got %s", where, line, c->title, arg,
@@ -236,12 +250,11 @@ static void check_expect(const parse_case *c, const expect_line *e, int rc, cons
     } else if (strcmp(key, "per_run") == 0) {
         size_t i;
         char want[32];
-        cr_assert(sscanf(arg, "%zu %31s", &i, want) == 2, "%s:%d: per_run INDEX VALUE|null",
-                  where, line);
+        cr_assert(sscanf(arg, "%zu %31s", &i, want) == 2, "%s:%d: per_run INDEX VALUE|null", where,
+                  line);
         json_t *v = json_array_get(json_object_get(res->stats, "per_run"), i - 1);
         if (strcmp(want, "null") == 0)
-            cr_expect(json_is_null(v), "%s:%d: %s: per_run %zu not null", where, line, c->title,
-                      i);
+            cr_expect(json_is_null(v), "%s:%d: %s: per_run %zu not null", where, line, c->title, i);
         else
             cr_expect(json_is_number(v) && near(json_number_value(v), strtod(want, NULL), 1e-9),
                       "%s:%d: %s: per_run %zu want %s", where, line, c->title, i, want);
@@ -266,8 +279,7 @@ static void check_expect(const parse_case *c, const expect_line *e, int rc, cons
     } else if (strcmp(key, "length") == 0) {
         char path[128];
         size_t want;
-        cr_assert(sscanf(arg, "%127s %zu", path, &want) == 2, "%s:%d: length PATH N", where,
-                  line);
+        cr_assert(sscanf(arg, "%127s %zu", path, &want) == 2, "%s:%d: length PATH N", where, line);
         json_t *got = result_at(res, path);
         cr_expect(json_is_array(got) && json_array_size(got) == want,
                   "%s:%d: %s: %s has not %zu items", where, line, c->title, path, want);
@@ -288,7 +300,7 @@ static pr_rule *build_rule(const parse_case *c, int *rule_errors)
     pr_err err;
     memset(&err, 0, sizeof err);
     const char *text = c->rule.data ? c->rule.data : "";
-    int rc = pr_rule_parse("<--rule>", text, strlen(text), &rule, &err);
+    int rc = rule_parse("<--rule>", text, strlen(text), &rule, &err);
     *rule_errors = 0;
     for (size_t i = 0; i < c->nexpect; i++) {
         const char *t = c->expect[i].text;
@@ -300,7 +312,7 @@ static pr_rule *build_rule(const parse_case *c, int *rule_errors)
                   c->title, t + 11, rc == -1 ? err.msg : "the rule accepted");
     }
     if (*rule_errors) {
-        pr_rule_free(rule);
+        rule_free(rule);
         return NULL;
     }
     cr_assert_eq(rc, 0, "%s:%d: %s: rule %s: %s", c->file, c->line, c->title, text, err.msg);
@@ -322,14 +334,14 @@ static size_t run_case(const parse_case *c)
     char unit[64];
     pr_parse_args args = read_args(c, unit, sizeof unit);
     pr_parse_result res;
-    pr_parse_result_init(&res);
+    parse_result_init(&res);
     pr_err err;
     memset(&err, 0, sizeof err);
-    int rc = pr_parse_logs(rule, (const char *const *)paths, c->nlogs, &args, &res, &err);
+    int rc = parse_logs(rule, (const char *const *)paths, c->nlogs, &args, &res, &err);
     for (size_t i = 0; i < c->nexpect; i++)
         check_expect(c, &c->expect[i], rc, &err, &res);
-    pr_parse_result_clear(&res);
-    pr_rule_free(rule);
+    parse_result_clear(&res);
+    rule_free(rule);
     for (size_t i = 0; i < c->nlogs; i++) {
         unlink(paths[i]);
         free(paths[i]);
@@ -421,13 +433,12 @@ static void run_file(const char *path, size_t *blocks, size_t *checks)
                     /* "@a @b": the named logs one after the other, in one file */
                     char names[256], *save = NULL;
                     snprintf(names, sizeof names, "%s", s + 4);
-                    for (char *w = strtok_r(names, " ", &save); w;
-                         w = strtok_r(NULL, " ", &save)) {
+                    for (char *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
                         size_t k = 0;
                         while (k < nnamed && strcmp(named[k].name, w + 1) != 0)
                             k++;
-                        cr_assert(w[0] == '@' && k < nnamed, "%s:%d: no log named %s before",
-                                  path, lineno, w);
+                        cr_assert(w[0] == '@' && k < nnamed, "%s:%d: no log named %s before", path,
+                                  lineno, w);
                         pr_buf_put(log, named[k].text.data ? named[k].text.data : "",
                                    named[k].text.len);
                     }
@@ -448,7 +459,9 @@ static void run_file(const char *path, size_t *blocks, size_t *checks)
             pr_buf_puts(sec == SEC_RULE ? &cur.rule : &cur.args, line);
             pr_buf_putc(sec == SEC_RULE ? &cur.rule : &cur.args, '\n');
             break;
-        case SEC_LOG: put_log_line(&cur.logs[cur.nlogs - 1], line, path, lineno); break;
+        case SEC_LOG:
+            put_log_line(&cur.logs[cur.nlogs - 1], line, path, lineno);
+            break;
         case SEC_EXPECT:
             if (n == 0 || line[0] == '#')
                 break;

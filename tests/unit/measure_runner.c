@@ -18,15 +18,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "1-facts/envinfo.h"
+#include "1-facts/logscan.h"
+#include "4-run/runner.h"
 #include "buf.h"
-#include "envinfo.h"
 #include "envrec.h"
 #include "fileio.h"
 #include "jdoc.h"
 #include "md5.h"
-#include "logscan.h"
 #include "record.h"
-#include "runner.h"
 #include "suite.h"
 
 /* ---- helpers ---- */
@@ -48,9 +48,9 @@ static void rm_tmpdir(void)
 
 static char *write_tmp(const char *name, const char *text)
 {
-    char *p = pr_path_join(tmpdir, name);
+    char *p = pr_fileio_path_join(tmpdir, name);
     pr_err e;
-    cr_assert_eq(pr_write_atomic(p, text, strlen(text), &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_fileio_write_atomic(p, text, strlen(text), &e), 0, "%s", e.msg);
     return p;
 }
 
@@ -89,9 +89,8 @@ Test(md5, rfc1321_vectors)
     cr_assert_str_eq(md5_of("abc"), "900150983cd24fb0d6963f7d28e17f72");
     cr_assert_str_eq(md5_of("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
     cr_assert_str_eq(md5_of("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
-    cr_assert_str_eq(
-        md5_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
-        "d174ab98d277d9f5a5611c2c9f419d9f");
+    cr_assert_str_eq(md5_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
+                     "d174ab98d277d9f5a5611c2c9f419d9f");
     cr_assert_str_eq(md5_of("1234567890123456789012345678901234567890123456789012345678901234"
                             "5678901234567890"),
                      "57edf4a22be3c955ac49da2e2107b67a");
@@ -121,15 +120,15 @@ Test(md5, pieces_equal_whole)
 Test(md5, file_and_errors, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
     /* 1,000,000 x 'a': the classic long vector, across read chunks. */
-    char *p = pr_path_join(tmpdir, "million");
+    char *p = pr_fileio_path_join(tmpdir, "million");
     char *a = pr_xmalloc(1000000);
     memset(a, 'a', 1000000);
     pr_err e;
-    cr_assert_eq(pr_write_atomic(p, a, 1000000, &e), 0);
+    cr_assert_eq(pr_fileio_write_atomic(p, a, 1000000, &e), 0);
     char hex[33];
     cr_assert_eq(pr_md5_file(p, hex, NULL, &e), 0, "%s", e.msg);
     cr_assert_str_eq(hex, "7707d6ae4e027c70eea2a935c2296f21");
-    char *missing = pr_path_join(tmpdir, "missing");
+    char *missing = pr_fileio_path_join(tmpdir, "missing");
     cr_assert_eq(pr_md5_file(missing, hex, NULL, &e), -1);
     cr_assert(strstr(e.msg, "No such file") != NULL, "%s", e.msg);
     cr_assert_eq(pr_md5_file(tmpdir, hex, NULL, &e), -1);
@@ -146,7 +145,7 @@ Test(md5, fifo_is_refused_without_blocking, .init = mk_tmpdir, .fini = rm_tmpdir
 {
     /* Hardening: a dataset path that is a FIFO blocked the run forever
      * before any case. */
-    char *p = pr_path_join(tmpdir, "fifo");
+    char *p = pr_fileio_path_join(tmpdir, "fifo");
     cr_assert_eq(mkfifo(p, 0600), 0);
     char hex[33];
     pr_err e;
@@ -162,28 +161,42 @@ Test(shell_quote, plain_words_unchanged)
     const char *plain[] = {"abc", "/usr/bin/python3", "--lr=0.1", "a,b:c@d%e+f", "0,1,2"};
     for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
         pr_buf b = PR_BUF_INIT;
-        pr_shell_quote(plain[i], &b);
+        runner_shell_quote(plain[i], &b);
         cr_assert_str_eq(pr_buf_cstr(&b), plain[i]);
         pr_buf_free(&b);
     }
     pr_buf b = PR_BUF_INIT;
-    pr_shell_quote("", &b);
+    runner_shell_quote("", &b);
     cr_assert_str_eq(pr_buf_cstr(&b), "''");
     pr_buf_clear(&b);
-    pr_shell_quote("it's", &b);
+    runner_shell_quote("it's", &b);
     cr_assert_str_eq(pr_buf_cstr(&b), "'it'\\''s'");
     pr_buf_free(&b);
 }
 
 Test(shell_quote, hostile_values_survive_sh, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
-    const char *hostile[] = {"'; rm -rf / #", "$(id)", "`id`", "a b", "\"x\"", "\\", "a\nb",
-                             "*", "~", "!", "$HOME", ";&|<>()", "''", "'", "-n", "\t",
+    const char *hostile[] = {"'; rm -rf / #",
+                             "$(id)",
+                             "`id`",
+                             "a b",
+                             "\"x\"",
+                             "\\",
+                             "a\nb",
+                             "*",
+                             "~",
+                             "!",
+                             "$HOME",
+                             ";&|<>()",
+                             "''",
+                             "'",
+                             "-n",
+                             "\t",
                              "x'$(touch PWNED)'y"};
     for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
         pr_buf cmd = PR_BUF_INIT;
         pr_buf_printf(&cmd, "cd '%s' && printf '%%s|' ", tmpdir);
-        pr_shell_quote(hostile[i], &cmd);
+        runner_shell_quote(hostile[i], &cmd);
         char *got = sh_output(pr_buf_cstr(&cmd));
         char *want = pr_xasprintf("%s|", hostile[i]);
         cr_assert_str_eq(got, want, "value #%zu", i);
@@ -191,8 +204,8 @@ Test(shell_quote, hostile_values_survive_sh, .init = mk_tmpdir, .fini = rm_tmpdi
         free(want);
         pr_buf_free(&cmd);
     }
-    char *pwned = pr_path_join(tmpdir, "PWNED");
-    cr_assert_not(pr_is_file(pwned), "a quoted value ran a command");
+    char *pwned = pr_fileio_path_join(tmpdir, "PWNED");
+    cr_assert_not(pr_fileio_is_file(pwned), "a quoted value ran a command");
     free(pwned);
 }
 
@@ -203,7 +216,7 @@ static pr_suite *load_suite(const char *json)
     char *p = write_tmp("suite.json", json);
     pr_suite *s = NULL;
     pr_err e;
-    pr_json_init();
+    pr_jdoc_json_init();
     cr_assert_eq(pr_suite_load(p, &s, &e), 0, "%s", e.msg);
     free(p);
     return s;
@@ -218,9 +231,9 @@ static const char *env_get(char **env, const char *name)
     return NULL;
 }
 
-#define SUITE_HEAD                                                                         \
-    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m n\", " \
-    "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "              \
+#define SUITE_HEAD                                                                                 \
+    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m n\", "         \
+    "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "                      \
     "\"case_name\": \"c{gpus}\", \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, "
 
 Test(job, argv_env_and_runner_vars, .init = mk_tmpdir, .fini = rm_tmpdir)
@@ -233,14 +246,15 @@ Test(job, argv_env_and_runner_vars, .init = mk_tmpdir, .fini = rm_tmpdir)
                    "\"env\": {\"A\": \"{precision}-{gpus}\"},"
                    "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [4], \"batch_size\": [32], "
                    "\"precision\": [\"amp\"]}}");
-    pr_job_ctx ctx = {pr_launcher_find("local"), "/out", "/work", NULL, 29511, NULL, 0};
+    pr_job_ctx ctx = {launch_launcher_find("local"), "/out", "/work", NULL, 29511, NULL, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
     cr_assert_null(job.prepare_error);
-    const char *want[] = {"run.sh", "m n", "--bs=32", "127.0.0.1:29511", "4", "0", "0", "[]",
-                          "/out/logs/train_log/c4", "/out/logs/train_log",
-                          "/work", "{literal}", NULL};
+    const char *want[] = {
+        "run.sh", "m n",       "--bs=32", "127.0.0.1:29511",        "4",
+        "0",      "0",         "[]",      "/out/logs/train_log/c4", "/out/logs/train_log",
+        "/work",  "{literal}", NULL};
     size_t i = 0;
     for (; job.argv[i]; i++) {
         cr_assert_not_null(want[i], "extra argument %s", job.argv[i]);
@@ -253,7 +267,7 @@ Test(job, argv_env_and_runner_vars, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_str_eq(env_get(job.env, "PERFREPRO_LOG"), "/out/logs/train_log/c4");
     cr_assert_str_eq(job.log_rel, "logs/train_log/c4");
     cr_assert_str_eq(job.record_path, "/out/logs/index/c4_speed");
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -263,20 +277,21 @@ Test(job, visible_devices, .init = mk_tmpdir, .fini = rm_tmpdir)
         SUITE_HEAD "\"command\": [\"x\"], "
                    "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1, 2], \"batch_size\": [1], "
                    "\"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", "GPU-a,GPU-b,GPU-c", 29500, NULL, 0};
+    pr_job_ctx ctx = {
+        launch_launcher_find("local"), "/o", "/w", "GPU-a,GPU-b,GPU-c", 29500, NULL, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
+    cr_assert_eq(runner_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
     cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "GPU-a,GPU-b");
-    pr_job_free(&job);
+    runner_job_free(&job);
     ctx.parent_cvd = "7";
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
     cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "7");
-    pr_job_free(&job);
-    cr_assert_eq(pr_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
+    runner_job_free(&job);
+    cr_assert_eq(runner_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
     cr_assert_not_null(job.prepare_error, "2 GPUs from a list of 1");
     cr_assert(strstr(job.prepare_error, "lists 1") != NULL, "%s", job.prepare_error);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 
     /* The suite's own CUDA_VISIBLE_DEVICES wins and is not doubled. */
@@ -285,7 +300,7 @@ Test(job, visible_devices, .init = mk_tmpdir, .fini = rm_tmpdir)
                               "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [3], "
                               "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
     ctx.parent_cvd = "5";
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
     cr_assert_null(job.prepare_error);
     size_t n = 0;
     for (char **v = job.env; *v; v++)
@@ -293,42 +308,42 @@ Test(job, visible_devices, .init = mk_tmpdir, .fini = rm_tmpdir)
     cr_assert_eq(n, 1);
     cr_assert_str_eq(env_get(job.env, "CUDA_VISIBLE_DEVICES"), "0,1,2");
     cr_assert_str_neq(env_get(job.env, "PERFREPRO_CASE"), "mine");
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
 Test(job, shell_mode_quotes_values, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
-    pr_suite *s = load_suite(
-        "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", "
-        "\"model_name\": \"'; touch PWNED # $(touch PWNED2)\", \"case_name\": \"c\", "
-        "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "
-        "\"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, \"shell\": true, "
-        "\"command\": [\"printf '%s|' {model_name} {batch_size} > out.txt\"], "
-        "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8], "
-        "\"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {pr_launcher_find("local"), tmpdir, tmpdir, NULL, 29500, NULL, 0};
+    pr_suite *s =
+        load_suite("{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", "
+                   "\"model_name\": \"'; touch PWNED # $(touch PWNED2)\", \"case_name\": \"c\", "
+                   "\"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\", "
+                   "\"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}, \"shell\": true, "
+                   "\"command\": [\"printf '%s|' {model_name} {batch_size} > out.txt\"], "
+                   "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8], "
+                   "\"precision\": [\"fp32\"]}}");
+    pr_job_ctx ctx = {launch_launcher_find("local"), tmpdir, tmpdir, NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
     cr_assert_str_eq(job.argv[0], "/bin/sh");
     cr_assert_str_eq(job.argv[1], "-c");
     cr_assert_null(job.argv[3]);
     /* Run it for real and see what printf got. */
     pr_buf cmd = PR_BUF_INIT;
     pr_buf_printf(&cmd, "cd '%s' && /bin/sh -c ", tmpdir);
-    pr_shell_quote(job.argv[2], &cmd);
+    runner_shell_quote(job.argv[2], &cmd);
     pr_buf_puts(&cmd, " && cat out.txt");
     char *got = sh_output(pr_buf_cstr(&cmd));
     cr_assert_str_eq(got, "'; touch PWNED # $(touch PWNED2)|8|");
-    char *p1 = pr_path_join(tmpdir, "PWNED"), *p2 = pr_path_join(tmpdir, "PWNED2");
-    cr_assert_not(pr_is_file(p1));
-    cr_assert_not(pr_is_file(p2));
+    char *p1 = pr_fileio_path_join(tmpdir, "PWNED"), *p2 = pr_fileio_path_join(tmpdir, "PWNED2");
+    cr_assert_not(pr_fileio_is_file(p1));
+    cr_assert_not(pr_fileio_is_file(p2));
     free(p1);
     free(p2);
     free(got);
     pr_buf_free(&cmd);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -338,16 +353,16 @@ Test(job, format_is_a_shell_line, .init = mk_tmpdir, .fini = rm_tmpdir)
                                         "\"env\": {\"V\": \"x y\"}, "
                                         "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], "
                                         "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
     pr_buf b = PR_BUF_INIT;
-    pr_job_format(&job, &b);
+    runner_job_format(&job, &b);
     cr_assert_str_eq(pr_buf_cstr(&b), "V='x y' CUDA_VISIBLE_DEVICES=0 PERFREPRO_CASE=c1 "
                                       "PERFREPRO_LOG=/o/logs/train_log/c1 echo 'a b' c1");
     pr_buf_free(&b);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -356,16 +371,16 @@ Test(job, local_launcher_refuses_multi_node, .init = mk_tmpdir, .fini = rm_tmpdi
     pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"matrix\": {\"nodes\": [2], "
                                         "\"gpus_per_node\": [8], \"batch_size\": [1], "
                                         "\"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
     cr_assert_not_null(job.prepare_error);
     cr_assert(strstr(job.prepare_error, "2 nodes") != NULL, "%s", job.prepare_error);
     cr_assert_null(job.argv);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
-    cr_assert_null(pr_launcher_find("nosuch"));
+    cr_assert_null(launch_launcher_find("nosuch"));
 }
 
 Test(job, bad_env_name, .init = mk_tmpdir, .fini = rm_tmpdir)
@@ -373,12 +388,12 @@ Test(job, bad_env_name, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"env\": {\"A=B\": \"1\"}, "
                                         "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], "
                                         "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {pr_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
-    cr_assert_eq(pr_job_build(s, &s->cases[0], &ctx, &job, &e), -1);
+    cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), -1);
     cr_assert(strstr(e.msg, "A=B") != NULL, "%s", e.msg);
-    pr_job_free(&job);
+    runner_job_free(&job);
     pr_suite_free(s);
 }
 
@@ -387,13 +402,13 @@ Test(job, bad_env_name, .init = mk_tmpdir, .fini = rm_tmpdir)
 static void signals_on(void)
 {
     pr_err e;
-    cr_assert_eq(pr_runner_signals_install(&e), 0);
+    cr_assert_eq(proc_runner_signals_install(&e), 0);
     mk_tmpdir();
 }
 
 static void signals_off(void)
 {
-    pr_runner_signals_restore();
+    proc_runner_signals_restore();
     rm_tmpdir();
 }
 
@@ -402,19 +417,24 @@ static void signals_off(void)
 static pr_proc_result run_sh_limits(const char *script, double timeout, double grace,
                                     long long log_limit, char **env, char **out)
 {
-    char *path = pr_path_join(tmpdir, "out");
+    char *path = pr_fileio_path_join(tmpdir, "out");
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     cr_assert(fd >= 0);
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-    pr_proc_spec sp = {.argv = argv, .env = env, .out_fd = fd, .err_fd = fd,
-                       .timeout_s = timeout, .grace_s = grace, .log_limit = log_limit};
+    pr_proc_spec sp = {.argv = argv,
+                       .env = env,
+                       .out_fd = fd,
+                       .err_fd = fd,
+                       .timeout_s = timeout,
+                       .grace_s = grace,
+                       .log_limit = log_limit};
     pr_proc_result res;
     pr_err e;
-    cr_assert_eq(pr_proc_run(&sp, &res, &e), 0, "%s", e.msg);
+    cr_assert_eq(proc_run(&sp, &res, &e), 0, "%s", e.msg);
     close(fd);
     if (out) {
         pr_buf b = PR_BUF_INIT;
-        cr_assert_eq(pr_read_file(path, &b, &e), 0);
+        cr_assert_eq(pr_fileio_read_file(path, &b, &e), 0);
         *out = pr_buf_detach(&b);
     }
     free(path);
@@ -452,8 +472,7 @@ Test(proc, environment, .init = signals_on, .fini = signals_off)
     setenv("PR_TEST_OVER", "old", 1);
     char *env[] = {"PR_TEST_OVER=new", "PR_TEST_NEW=x y", NULL};
     char *out = NULL;
-    run_sh("echo \"$PR_TEST_KEEP $PR_TEST_OVER $PR_TEST_NEW\"; read x || echo eof", 10, env,
-           &out);
+    run_sh("echo \"$PR_TEST_KEEP $PR_TEST_OVER $PR_TEST_NEW\"; read x || echo eof", 10, env, &out);
     /* stdin is /dev/null: read sees end of file at once. */
     cr_assert_str_eq(out, "kept new x y\neof\n");
     free(out);
@@ -465,11 +484,11 @@ Test(proc, launch_error, .init = signals_on, .fini = signals_off)
     pr_proc_spec sp = {.argv = argv, .out_fd = 1, .err_fd = 2, .timeout_s = 5, .grace_s = 0.1};
     pr_proc_result r;
     pr_err e;
-    cr_assert_eq(pr_proc_run(&sp, &r, &e), 0);
+    cr_assert_eq(proc_run(&sp, &r, &e), 0);
     cr_assert_eq(r.launch_errno, ENOENT);
     char *argv2[] = {"no-such-program-in-path-perfrepro", NULL};
     sp.argv = argv2;
-    cr_assert_eq(pr_proc_run(&sp, &r, &e), 0);
+    cr_assert_eq(proc_run(&sp, &r, &e), 0);
     cr_assert_eq(r.launch_errno, ENOENT);
 }
 
@@ -481,9 +500,10 @@ Test(proc, timeout_with_grandchild_holding_output, .init = signals_on, .fini = s
      * ample time to start them; the sleeps are far longer than any bound
      * below, so a slow machine cannot pass for a wait on the grandchild. */
     char *out = NULL;
-    char *pidfile = pr_path_join(tmpdir, "pid");
+    char *pidfile = pr_fileio_path_join(tmpdir, "pid");
     char *script = pr_xasprintf("trap '' TERM; echo started; sleep 300 & echo $! > '%s'; "
-                                "sleep 300", pidfile);
+                                "sleep 300",
+                                pidfile);
     pr_proc_result r = run_sh(script, 3, NULL, &out);
     cr_assert(r.timed_out);
     cr_assert_eq(r.term_signal, SIGKILL);
@@ -492,7 +512,7 @@ Test(proc, timeout_with_grandchild_holding_output, .init = signals_on, .fini = s
     cr_assert_str_eq(out, "started\n");
     pr_buf b = PR_BUF_INIT;
     pr_err e;
-    cr_assert_eq(pr_read_file(pidfile, &b, &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_fileio_read_file(pidfile, &b, &e), 0, "%s", e.msg);
     long gc = strtol(pr_buf_cstr(&b), NULL, 10);
     cr_assert(gc > 0);
     cr_assert_eq(kill((pid_t)gc, 0), -1, "the grandchild %ld survived", gc);
@@ -532,7 +552,7 @@ static int alive(long pid)
     char *out = NULL;
     pr_buf b = PR_BUF_INIT;
     pr_err e;
-    if (pr_read_file(path, &b, &e) < 0)
+    if (pr_fileio_read_file(path, &b, &e) < 0)
         return 0;
     out = pr_buf_detach(&b);
     const char *close_p = strrchr(out, ')');
@@ -547,7 +567,7 @@ Test(proc, escaped_descendants_are_ended, .init = signals_on, .fini = signals_of
      * SIGTERM, still running when the job exits: found through the
      * subreaper, sent SIGTERM, then SIGKILL after the grace, and counted.
      * The job waits (5 s at most) until the sleep is started. */
-    char *pidfile = pr_path_join(tmpdir, "pid");
+    char *pidfile = pr_fileio_path_join(tmpdir, "pid");
     char *script = pr_xasprintf(
         "setsid sh -c \"trap '' TERM; sleep 300 & echo \\$! > '%s'; wait\" </dev/null & "
         "i=0; while [ $i -lt 500 ] && [ ! -s '%s' ]; do sleep 0.01; i=$((i + 1)); done; exit 0",
@@ -568,7 +588,7 @@ Test(proc, escaped_descendants_are_ended, .init = signals_on, .fini = signals_of
     cr_assert(r.duration_s < 150, "duration %g", r.duration_s);
     pr_buf b = PR_BUF_INIT;
     pr_err e;
-    cr_assert_eq(pr_read_file(pidfile, &b, &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_fileio_read_file(pidfile, &b, &e), 0, "%s", e.msg);
     long gc = strtol(pr_buf_cstr(&b), NULL, 10);
     cr_assert(gc > 0);
     cr_assert_not(alive(gc), "the escaped sleep %ld runs on", gc);
@@ -602,8 +622,8 @@ Test(proc, log_flood_ignoring_sigterm_is_killed_at_once, .init = signals_on, .fi
 {
     /* The grace is 100 s: SIGKILL comes as soon as the log grows another
      * PR_PROC_LOG_SLACK past the stop, which yes does at once. */
-    pr_proc_result r = run_sh_limits("trap '' TERM; echo first; exec yes flood", 200, 100, 65536,
-                                     NULL, NULL);
+    pr_proc_result r =
+        run_sh_limits("trap '' TERM; echo first; exec yes flood", 200, 100, 65536, NULL, NULL);
     cr_assert(r.log_stopped);
     cr_assert_eq(r.killed, 2);
     cr_assert_eq(r.term_signal, SIGKILL);
@@ -614,15 +634,14 @@ Test(proc, log_past_its_limit_at_exit, .init = signals_on, .fini = signals_off)
 {
     /* Written at once and exited: the limit is passed whether or not the
      * runner looked in between. */
-    pr_proc_result r = run_sh_limits("head -c 200000 /dev/zero; exit 0", 200, 0.2, 65536, NULL,
-                                     NULL);
+    pr_proc_result r =
+        run_sh_limits("head -c 200000 /dev/zero; exit 0", 200, 0.2, 65536, NULL, NULL);
     cr_assert(r.log_limited);
     /* Past the limit; all 200000 bytes unless the runner looked while head
      * was still writing (a loaded machine) and stopped it there. */
-    cr_assert(r.log_size > 65536 && r.log_size <= 200000, "log_size %lld",
-              (long long)r.log_size);
-    pr_proc_result ok = run_sh_limits("head -c 60000 /dev/zero; exit 0", 200, 0.2, 65536, NULL,
-                                      NULL);
+    cr_assert(r.log_size > 65536 && r.log_size <= 200000, "log_size %lld", (long long)r.log_size);
+    pr_proc_result ok =
+        run_sh_limits("head -c 60000 /dev/zero; exit 0", 200, 0.2, 65536, NULL, NULL);
     cr_assert_not(ok.log_limited);
     cr_assert_eq(ok.exit_status, 0);
 }
@@ -652,7 +671,7 @@ static int load_with_ended(const char *ended, pr_err *err)
     char *text = json_dumps(o, JSON_PRESERVE_ORDER);
     pr_jdoc *doc = NULL;
     cr_assert_eq(pr_jdoc_parse("rec", text, strlen(text), &doc, err), 0, "%s", err->msg);
-    pr_jcur root = pr_jdoc_root(doc);
+    pr_jdoc_jcur root = pr_jdoc_root(doc);
     pr_record back;
     pr_record_init(&back);
     int rc = pr_record_from_json(&root, &back, err);
@@ -679,10 +698,10 @@ Test(record, ended_processes)
 {
     pr_err e;
     cr_assert_eq(load_with_ended(NULL, &e), 0, "%s", e.msg);
-    cr_assert_eq(load_with_ended("{\"count\": 2, \"names\": [\"sh\", \"sleep\"]}", &e), 0,
-                 "%s", e.msg);
-    cr_assert_eq(load_with_ended("{\"count\": 40, \"names\": [\"python\"], \"survived\": 1}",
-                                 &e), 0, "%s", e.msg);
+    cr_assert_eq(load_with_ended("{\"count\": 2, \"names\": [\"sh\", \"sleep\"]}", &e), 0, "%s",
+                 e.msg);
+    cr_assert_eq(load_with_ended("{\"count\": 40, \"names\": [\"python\"], \"survived\": 1}", &e),
+                 0, "%s", e.msg);
     static const struct {
         const char *json, *want;
     } bad[] = {
@@ -699,14 +718,13 @@ Test(record, ended_processes)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cr_assert_eq(load_with_ended(bad[i].json, &e), -1, "%s loaded", bad[i].json);
-        cr_expect(strstr(e.msg, bad[i].want), "%s: %s (want %s)", bad[i].json, e.msg,
-                  bad[i].want);
+        cr_expect(strstr(e.msg, bad[i].want), "%s: %s (want %s)", bad[i].json, e.msg, bad[i].want);
     }
 }
 
 Test(record, log_limit_is_a_reason)
 {
-    cr_assert(pr_str_in("log_limit", pr_fail_reasons));
+    cr_assert(pr_record_str_in("log_limit", pr_fail_reasons));
     size_t n = 0;
     while (pr_fail_reasons[n])
         n++;
@@ -734,11 +752,18 @@ Test(oom, messages)
         "oom-kill:constraint=CONSTRAINT_MEMCG",
     };
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
-        cr_assert(pr_oom_match(yes[i], strlen(yes[i])), "missed: %s", yes[i]);
-    const char *no[] = {"ZOOM lens", "BOOM", "OOMPH", "room for improvement", "loss: 0.3",
-                        "memory: 12.5 GiB allocated", "ips: 100.5 samples/sec", "", "oom"};
+        cr_assert(runner_oom_match(yes[i], strlen(yes[i])), "missed: %s", yes[i]);
+    const char *no[] = {"ZOOM lens",
+                        "BOOM",
+                        "OOMPH",
+                        "room for improvement",
+                        "loss: 0.3",
+                        "memory: 12.5 GiB allocated",
+                        "ips: 100.5 samples/sec",
+                        "",
+                        "oom"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-        cr_assert_not(pr_oom_match(no[i], strlen(no[i])), "false positive: %s", no[i]);
+        cr_assert_not(runner_oom_match(no[i], strlen(no[i])), "false positive: %s", no[i]);
 }
 
 Test(oom, log_scan, .init = mk_tmpdir, .fini = rm_tmpdir)
@@ -747,18 +772,18 @@ Test(oom, log_scan, .init = mk_tmpdir, .fini = rm_tmpdir)
                                "Tried\033[0m\nmore\nstd::bad_alloc last one\nend");
     pr_buf line = PR_BUF_INIT;
     pr_err e;
-    cr_assert_eq(pr_log_find_oom(p, &line, &e), 1);
+    cr_assert_eq(runner_log_find_oom(p, &line, &e), 1);
     cr_assert_str_eq(pr_buf_cstr(&line), "std::bad_alloc last one");
     free(p);
     p = write_tmp("log2", "\033[31mRuntimeError: CUDA out of memory\033[0m\n\xff\x01 tail\n");
-    cr_assert_eq(pr_log_find_oom(p, &line, &e), 1);
+    cr_assert_eq(runner_log_find_oom(p, &line, &e), 1);
     cr_assert_str_eq(pr_buf_cstr(&line), "RuntimeError: CUDA out of memory");
     free(p);
     p = write_tmp("clean", "all good\nips: 100\n");
-    cr_assert_eq(pr_log_find_oom(p, &line, &e), 0);
+    cr_assert_eq(runner_log_find_oom(p, &line, &e), 0);
     free(p);
-    p = pr_path_join(tmpdir, "missing");
-    cr_assert_eq(pr_log_find_oom(p, &line, &e), -1);
+    p = pr_fileio_path_join(tmpdir, "missing");
+    cr_assert_eq(runner_log_find_oom(p, &line, &e), -1);
     free(p);
     pr_buf_free(&line);
 }
@@ -767,11 +792,11 @@ Test(oom, fifo_log_is_refused_without_blocking, .init = mk_tmpdir, .fini = rm_tm
 {
     /* Hardening: a FIFO at a log's path blocked every reader of logs
      * (the runner's verdict, measure parse). */
-    char *p = pr_path_join(tmpdir, "fifo");
+    char *p = pr_fileio_path_join(tmpdir, "fifo");
     cr_assert_eq(mkfifo(p, 0600), 0);
     pr_buf line = PR_BUF_INIT;
     pr_err e;
-    cr_assert_eq(pr_log_find_oom(p, &line, &e), -1);
+    cr_assert_eq(runner_log_find_oom(p, &line, &e), -1);
     cr_assert(strstr(e.msg, "FIFO") != NULL, "%s", e.msg);
     pr_buf_free(&line);
     free(p);
@@ -785,11 +810,11 @@ Test(format, duration)
     struct {
         double s;
         const char *want;
-    } t[] = {{0, "0.0s"},      {0.04, "0.0s"},   {12.34, "12.3s"}, {59.9, "59.9s"},
-             {59.96, "1m00s"}, {100, "1m40s"},   {3599.4, "59m59s"}, {3600, "1h00m"},
+    } t[] = {{0, "0.0s"},      {0.04, "0.0s"}, {12.34, "12.3s"},   {59.9, "59.9s"},
+             {59.96, "1m00s"}, {100, "1m40s"}, {3599.4, "59m59s"}, {3600, "1h00m"},
              {7500, "2h05m"},  {-1, "0.0s"}};
     for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
-        pr_fmt_duration(t[i].s, b);
+        runner_fmt_duration(t[i].s, b);
         cr_assert_str_eq(b, t[i].want, "%g", t[i].s);
     }
 }
@@ -797,9 +822,9 @@ Test(format, duration)
 Test(format, utc)
 {
     char b[32];
-    pr_fmt_utc(0, b);
+    envinfo_fmt_utc(0, b);
     cr_assert_str_eq(b, "1970-01-01T00:00:00Z");
-    pr_fmt_utc(1714566896, b);
+    envinfo_fmt_utc(1714566896, b);
     cr_assert_str_eq(b, "2024-05-01T12:34:56Z");
 }
 
@@ -807,46 +832,45 @@ Test(format, utc)
 
 Test(envinfo, os_release)
 {
-    char *v = pr_envinfo_os_pretty_name("NAME=\"Debian\"\nPRETTY_NAME=\"Debian GNU/Linux 12 "
-                                        "(bookworm)\"\nID=debian\n");
+    char *v = envinfo_os_pretty_name("NAME=\"Debian\"\nPRETTY_NAME=\"Debian GNU/Linux 12 "
+                                     "(bookworm)\"\nID=debian\n");
     cr_assert_str_eq(v, "Debian GNU/Linux 12 (bookworm)");
     free(v);
-    v = pr_envinfo_os_pretty_name("PRETTY_NAME=Alpine\n");
+    v = envinfo_os_pretty_name("PRETTY_NAME=Alpine\n");
     cr_assert_str_eq(v, "Alpine");
     free(v);
-    v = pr_envinfo_os_pretty_name("PRETTY_NAME='Say \"hi\"'");
+    v = envinfo_os_pretty_name("PRETTY_NAME='Say \"hi\"'");
     cr_assert_str_eq(v, "Say \"hi\"");
     free(v);
-    v = pr_envinfo_os_pretty_name("PRETTY_NAME=\"a \\\"b\\\"\"\n");
+    v = envinfo_os_pretty_name("PRETTY_NAME=\"a \\\"b\\\"\"\n");
     cr_assert_str_eq(v, "a \"b\"");
     free(v);
-    cr_assert_null(pr_envinfo_os_pretty_name("NAME=x\n"));
-    cr_assert_null(pr_envinfo_os_pretty_name("PRETTY_NAME=\"\"\n"));
+    cr_assert_null(envinfo_os_pretty_name("NAME=x\n"));
+    cr_assert_null(envinfo_os_pretty_name("PRETTY_NAME=\"\"\n"));
 }
 
 Test(envinfo, cpu_model)
 {
-    char *v = pr_envinfo_cpu_model("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel\t\t: 85\n"
-                                   "model name\t: Intel(R) Xeon(R) Gold 6271C CPU @ 2.60GHz\n");
+    char *v = envinfo_cpu_model("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel\t\t: 85\n"
+                                "model name\t: Intel(R) Xeon(R) Gold 6271C CPU @ 2.60GHz\n");
     cr_assert_str_eq(v, "Intel(R) Xeon(R) Gold 6271C CPU @ 2.60GHz");
     free(v);
-    v = pr_envinfo_cpu_model("processor : 0\nBogoMIPS : 108\nModel : Raspberry Pi 4\n");
+    v = envinfo_cpu_model("processor : 0\nBogoMIPS : 108\nModel : Raspberry Pi 4\n");
     cr_assert_str_eq(v, "Raspberry Pi 4");
     free(v);
-    cr_assert_null(pr_envinfo_cpu_model("processor : 0\n"));
+    cr_assert_null(envinfo_cpu_model("processor : 0\n"));
 }
 
 Test(envinfo, capture_schema)
 {
-    json_t *o = pr_envinfo_capture("PyTorch", "2.3.0", 1714566896);
+    json_t *o = envinfo_capture("PyTorch", "2.3.0", 1714566896);
     const char *keys[] = {"perfrepro", "captured_at", "host", "framework", "gpu"};
     cr_assert_eq(json_object_size(o), 5);
     for (size_t i = 0; i < 5; i++)
         cr_assert_not_null(json_object_get(o, keys[i]), "no %s", keys[i]);
     cr_assert_str_eq(json_string_value(json_object_get(o, "captured_at")), "2024-05-01T12:34:56Z");
     json_t *h = json_object_get(o, "host");
-    const char *hk[] = {"cpu_model", "cpu_count", "memory_gb", "arch", "os", "kernel",
-                        "compiler"};
+    const char *hk[] = {"cpu_model", "cpu_count", "memory_gb", "arch", "os", "kernel", "compiler"};
     cr_assert_eq(json_object_size(h), 7, "host has exactly the documented keys");
     for (size_t i = 0; i < 7; i++)
         cr_assert_not_null(json_object_get(h, hk[i]), "no host.%s", hk[i]);
@@ -857,7 +881,7 @@ Test(envinfo, capture_schema)
     cr_assert_str_eq(json_string_value(json_object_get(fw, "version")), "2.3.0");
     cr_assert(json_is_null(json_object_get(o, "gpu")));
     json_decref(o);
-    o = pr_envinfo_capture("F", NULL, 0);
+    o = envinfo_capture("F", NULL, 0);
     cr_assert(json_is_null(json_object_get(json_object_get(o, "framework"), "version")));
     json_decref(o);
 }
@@ -866,23 +890,24 @@ Test(envinfo, capture_schema)
 
 Test(envrec, what_measure_writes_passes, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
-    json_t *o = pr_envinfo_capture("PyTorch", "2.3.0", 1714566896);
-    char *p = pr_path_join(tmpdir, "env.json");
+    json_t *o = envinfo_capture("PyTorch", "2.3.0", 1714566896);
+    char *p = pr_fileio_path_join(tmpdir, "env.json");
     pr_err e;
-    pr_json_init();
-    cr_assert_eq(pr_envinfo_write(p, o, &e), 0, "%s", e.msg);
+    pr_jdoc_json_init();
+    cr_assert_eq(envinfo_write(p, o, &e), 0, "%s", e.msg);
     json_t *back = NULL;
-    cr_assert_eq(pr_env_load(p, &back, &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_envrec_load(p, &back, &e), 0, "%s", e.msg);
     cr_assert(json_equal(o, back));
     json_decref(back);
     /* A GPU workload's object, and null everywhere. */
-    json_object_set_new(o, "gpu", json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:n}", "name", "H100",
-                                            "count", 8, "driver", "550", "cuda", "12.4",
-                                            "cudnn", "not found", "nccl", "2.21", "cublaslt"));
+    json_object_set_new(o, "gpu",
+                        json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:n}", "name", "H100", "count", 8,
+                                  "driver", "550", "cuda", "12.4", "cudnn", "not found", "nccl",
+                                  "2.21", "cublaslt"));
     json_object_set_new(o, "framework", json_null());
     json_object_set_new(json_object_get(o, "host"), "cpu_count", json_null());
-    cr_assert_eq(pr_envinfo_write(p, o, &e), 0, "%s", e.msg);
-    cr_assert_eq(pr_env_load(p, &back, &e), 0, "%s", e.msg);
+    cr_assert_eq(envinfo_write(p, o, &e), 0, "%s", e.msg);
+    cr_assert_eq(pr_envrec_load(p, &back, &e), 0, "%s", e.msg);
     json_decref(back);
     json_decref(o);
     free(p);
@@ -895,8 +920,8 @@ static void expect_env_refused(const char *body, const char *field, const char *
     char *p = write_tmp("env.json", body);
     json_t *back = NULL;
     pr_err e;
-    pr_json_init();
-    cr_assert_eq(pr_env_load(p, &back, &e), -1, "accepted: %s", body);
+    pr_jdoc_json_init();
+    cr_assert_eq(pr_envrec_load(p, &back, &e), -1, "accepted: %s", body);
     cr_assert_null(back);
     char *head = pr_xasprintf("%s:", p);
     cr_assert(strncmp(e.msg, head, strlen(head)) == 0, "no file name: %s", e.msg);
@@ -913,8 +938,8 @@ static void expect_env_refused(const char *body, const char *field, const char *
 
 Test(envrec, types_and_ranges, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
-#define ENV(host, rest)                                                                      \
-    "{\"perfrepro\": 1, \"captured_at\": \"2026-05-01T12:34:56Z\",\n \"host\": " host        \
+#define ENV(host, rest)                                                                            \
+    "{\"perfrepro\": 1, \"captured_at\": \"2026-05-01T12:34:56Z\",\n \"host\": " host              \
     ",\n \"framework\": {\"name\": \"F\", \"version\": null}" rest "}"
     expect_env_refused(ENV("{\"cpu_count\": -1}", ""), "host.cpu_count", "out of range");
     expect_env_refused(ENV("{\"cpu_count\": \"1\"}", ""), "host.cpu_count", "integer");
@@ -949,7 +974,7 @@ static void expect_suite_refused(const char *json, const char *const *want)
     char *p = write_tmp("suite.json", json);
     pr_suite *s = NULL;
     pr_err e;
-    pr_json_init();
+    pr_jdoc_json_init();
     cr_assert_eq(pr_suite_load(p, &s, &e), -1, "accepted: %s", json);
     char *head = pr_xasprintf("%s:", p);
     cr_assert(strncmp(e.msg, head, strlen(head)) == 0, "no file name: %s", e.msg);
@@ -963,13 +988,13 @@ static void expect_suite_refused(const char *json, const char *const *want)
     free(p);
 }
 
-#define SUITE_BODY(case_name, shell, command)                                               \
-    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m\",\n"   \
-    " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\",\n"            \
-    " \"case_name\": \"" case_name "\", \"shell\": " shell ",\n"                            \
-    " \"command\": [\"" command "\"],\n"                                                    \
-    " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8],\n"          \
-    "            \"precision\": [\"fp32\"]},\n"                                             \
+#define SUITE_BODY(case_name, shell, command)                                                      \
+    "{\"perfrepro\": 1, \"model\": \"M\", \"framework\": \"F\", \"model_name\": \"m\",\n"          \
+    " \"mission_name\": \"x\", \"direction_id\": 0, \"unit\": \"samples/s\",\n"                    \
+    " \"case_name\": \"" case_name "\", \"shell\": " shell ",\n"                                   \
+    " \"command\": [\"" command "\"],\n"                                                           \
+    " \"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8],\n"                 \
+    "            \"precision\": [\"fp32\"]},\n"                                                    \
     " \"rule\": {\"keyword\": \"ips:\", \"scope\": \"global\"}}"
 
 Test(suite_names, case_name_refusals_say_why, .init = mk_tmpdir, .fini = rm_tmpdir)
@@ -989,26 +1014,26 @@ Test(suite_names, case_name_refusals_say_why, .init = mk_tmpdir, .fini = rm_tmpd
 
 Test(suite_names, why_agrees_with_is_safe)
 {
-    const char *names[] = {"ok", "a.b-c_d+e", "", ".x", "-x", "a/b", "a b", "x.html", "x.HTM",
-                           "x.svg", "x.js", "x.html.txt", "x\x01", "\xc3\xa9", "x.xhtml", "html",
-                           "a..b", NULL};
+    const char *names[] = {"ok",    "a.b-c_d+e", "",        ".x",    "-x",   "a/b",
+                           "a b",   "x.html",    "x.HTM",   "x.svg", "x.js", "x.html.txt",
+                           "x\x01", "\xc3\xa9",  "x.xhtml", "html",  "a..b", NULL};
     char buf[160];
     for (const char **n = names; *n; n++) {
-        const char *why = pr_name_unsafe_why(*n, buf, sizeof buf);
-        cr_assert_eq(why == NULL, pr_name_is_safe(*n) != 0, "%s: %s", *n, why ? why : "safe");
+        const char *why = pr_suite_name_unsafe_why(*n, buf, sizeof buf);
+        cr_assert_eq(why == NULL, pr_suite_name_is_safe(*n) != 0, "%s: %s", *n, why ? why : "safe");
     }
     char long_name[200];
     memset(long_name, 'a', sizeof long_name - 1);
     long_name[sizeof long_name - 1] = '\0';
-    cr_assert(strstr(pr_name_unsafe_why(long_name, buf, sizeof buf), "128") != NULL);
+    cr_assert(strstr(pr_suite_name_unsafe_why(long_name, buf, sizeof buf), "128") != NULL);
 }
 
 Test(suite_shell, placeholders_inside_quotes_are_refused, .init = mk_tmpdir, .fini = rm_tmpdir)
 {
     /* Hardening: with "shell": true a value is one single-quoted word; inside
      * double quotes its quotes are literal and $(...) in it ran. */
-    const char *const dq[] = {"suite.json:4:", "command[0]", "{model_name}",
-                              "inside double quotes", NULL};
+    const char *const dq[] = {"suite.json:4:", "command[0]", "{model_name}", "inside double quotes",
+                              NULL};
     expect_suite_refused(SUITE_BODY("c", "true", "good.sh --name=\\\"{model_name}\\\""), dq);
     const char *const sq[] = {"command[0]", "{model_name}", "inside single quotes", NULL};
     expect_suite_refused(SUITE_BODY("c", "true", "good.sh --name='{model_name}'"), sq);

@@ -14,19 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "2-parse/explain.h"
+#include "2-parse/parse.h"
+#include "2-parse/parsetrace.h"
+#include "2-parse/rule.h"
 #include "buf.h"
-#include "explain.h"
 #include "jdoc.h"
-#include "parse.h"
 #include "rectrace.h"
-#include "rule.h"
-#include "parsetrace.h"
 
 static pr_rule *rule_of(const char *json)
 {
     pr_rule *r = NULL;
     pr_err err;
-    cr_assert_eq(pr_rule_parse("<t>", json, strlen(json), &r, &err), 0, "%s: %s", json, err.msg);
+    cr_assert_eq(rule_parse("<t>", json, strlen(json), &r, &err), 0, "%s: %s", json, err.msg);
     return r;
 }
 
@@ -43,13 +43,20 @@ static char code_of_words(const char *w)
     static const struct {
         const char *prefix;
         char code;
-    } map[] = {{"kept (median)", 'M'},         {"kept (the ", 'P'},
-               {"used (median)", 'M'},         {"used (the ", 'P'},
-               {"used, not the", 'N'},         {"kept", 'K'},
-               {"used", 'U'},                  {"skipped (warm-up", 'W'},
-               {"trimmed (low end)", 'L'},     {"trimmed (high end)", 'H'},
-               {"ignored", 'I'},               {"not a clean number", 'C'},
-               {"other step", 'S'},            {"other rank", 'R'}};
+    } map[] = {{"kept (median)", 'M'},
+               {"kept (the ", 'P'},
+               {"used (median)", 'M'},
+               {"used (the ", 'P'},
+               {"used, not the", 'N'},
+               {"kept", 'K'},
+               {"used", 'U'},
+               {"skipped (warm-up", 'W'},
+               {"trimmed (low end)", 'L'},
+               {"trimmed (high end)", 'H'},
+               {"ignored", 'I'},
+               {"not a clean number", 'C'},
+               {"other step", 'S'},
+               {"other rank", 'R'}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strncmp(w, map[i].prefix, strlen(map[i].prefix)) == 0)
             return map[i].code;
@@ -63,7 +70,7 @@ static void explain_codes(pr_rule *rule, const char *const *logs, size_t n, pr_p
     pr_buf out = PR_BUF_INIT;
     pr_err err;
     int has_value;
-    cr_assert_eq(pr_explain(rule, logs, n, args, append_text, &out, &has_value, &err), 0, "%s",
+    cr_assert_eq(explain_run(rule, logs, n, args, append_text, &out, &has_value, &err), 0, "%s",
                  err.msg);
     char *text = pr_buf_detach(&out);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -97,7 +104,7 @@ static int check_trace(json_t *trace, pr_err *err)
     pr_jdoc *doc = NULL;
     int rc = pr_jdoc_parse("trace.json", text, strlen(text), &doc, err);
     if (rc == 0) {
-        pr_jcur root = pr_jdoc_root(doc);
+        pr_jdoc_jcur root = pr_jdoc_root(doc);
         rc = pr_rectrace_check(&root, err);
     }
     pr_jdoc_free(doc);
@@ -109,11 +116,11 @@ static json_t *parse_trace(pr_rule *rule, const char *const *logs, size_t n, pr_
 {
     pr_parse_result res;
     pr_err err;
-    pr_parse_result_init(&res);
-    cr_assert_eq(pr_parse_logs(rule, logs, n, args, &res, &err), 0, "%s", err.msg);
+    parse_result_init(&res);
+    cr_assert_eq(parse_logs(rule, logs, n, args, &res, &err), 0, "%s", err.msg);
     cr_assert_not_null(res.step_trace);
     json_t *t = json_incref(res.step_trace);
-    pr_parse_result_clear(&res);
+    parse_result_clear(&res);
     return t;
 }
 
@@ -155,7 +162,7 @@ Test(steptrace, statuses_are_explains)
         json_decref(t);
         pr_buf_free(&want);
         pr_buf_free(&got);
-        pr_rule_free(rule);
+        rule_free(rule);
     }
 }
 
@@ -178,7 +185,7 @@ Test(steptrace, values_in_the_figures_unit)
             cr_expect(json_is_null(json_array_get(vals, i)));
     }
     json_decref(t);
-    pr_rule_free(rule);
+    rule_free(rule);
 }
 
 /* A log of n records "ips: V" with V = 100 + i % 7, every 50th at 10. */
@@ -217,7 +224,8 @@ Test(steptrace, binned_above_the_cap)
     cr_assert(json_is_array(hi));
     int saw_dip = 0;
     for (size_t i = 0; i < strlen(st); i++) {
-        double a = json_number_value(json_array_get(lo, i)), b = json_number_value(json_array_get(hi, i));
+        double a = json_number_value(json_array_get(lo, i)),
+               b = json_number_value(json_array_get(hi, i));
         cr_expect_leq(a, b);
         saw_dip |= a == 10;
         cr_expect_eq(json_integer_value(json_array_get(json_object_get(run, "lines"), i)),
@@ -227,7 +235,7 @@ Test(steptrace, binned_above_the_cap)
     pr_err err;
     cr_expect_eq(check_trace(t, &err), 0, "%s", err.msg);
     json_decref(t);
-    pr_rule_free(rule);
+    rule_free(rule);
     unlink(path);
     free(path);
 }
@@ -237,7 +245,7 @@ Test(steptrace, no_scan_past_the_record_limit)
     pr_rule *rule = rule_of("{\"profile\": \"paddle-ips\", \"scope\": \"global\"}");
     const char *logs[] = {"tests/golden/measure/paddle_ranks.log"};
     pr_parse_args args = {0, 0, 0, NULL};
-    json_t *t = pr_steptrace_make(rule, logs, 1, &args, PR_STEPTRACE_MAX_RECORDS + 1);
+    json_t *t = parsetrace_steptrace_make(rule, logs, 1, &args, PR_STEPTRACE_MAX_RECORDS + 1);
     cr_assert_not_null(t);
     cr_expect_null(json_object_get(t, "runs"));
     cr_expect_not_null(strstr(json_string_value(json_object_get(t, "omitted")), "1000001"));
@@ -246,8 +254,8 @@ Test(steptrace, no_scan_past_the_record_limit)
     json_decref(t);
     /* an unreadable log: no trace (the parse fails on its own) */
     const char *none[] = {"/nonexistent/perfrepro.log"};
-    cr_expect_null(pr_steptrace_make(rule, none, 1, &args, 1));
-    pr_rule_free(rule);
+    cr_expect_null(parsetrace_steptrace_make(rule, none, 1, &args, 1));
+    rule_free(rule);
 }
 
 Test(rectrace, malformed_traces_are_refused_by_field)

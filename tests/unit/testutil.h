@@ -24,9 +24,9 @@ static inline char *tmpdir(void)
 /* Writes text to dir/rel, creating folders. */
 static inline void put(const char *dir, const char *rel, const char *text)
 {
-    char *path = pr_path_join(dir, rel);
+    char *path = pr_fileio_path_join(dir, rel);
     pr_err err;
-    cr_assert(pr_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
+    cr_assert(pr_fileio_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
     free(path);
 }
 

@@ -1,0 +1,19 @@
+/* import_mlperf_steps: the run set's suite (DATA/runs/RUN/suite.json) of an
+ * MLPerf result whose implementation the submission carries
+ * (SUBMITTER/benchmarks/BENCHMARK/implementations/SYSTEM/): the steps its
+ * README gives, from its own files: the image built from the Dockerfile
+ * (its FROM_IMAGE_NAME the base), the config_*.sh the README sources, and
+ * the Slurm run.sub submitted with sbatch, under pyxis. */
+#ifndef PR_IMPORT_MLPERF_STEPS_H
+#define PR_IMPORT_MLPERF_STEPS_H
+
+#include "err.h"
+#include "import_mlperf_runs.h"
+
+/* Writes RUN/suite.json for e when its implementation folder exists (else
+ * nothing): 0, or -1 with err naming the file that is not as expected. */
+int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_runs_mlperf_dest *d,
+                              const char *run, const char *platform, int nodes, int per_node,
+                              pr_err *err);
+
+#endif
