@@ -246,3 +246,20 @@ const char *platform_device_word(const pr_platform *p)
         return "gpu";
     return p->nodes > 0 ? "thread" : "core";
 }
+
+int platform_is_cpu(const pr_platform *p)
+{
+    return p && strcmp(p->kind, "cpu") == 0;
+}
+
+void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
+                          pr_err *err)
+{
+    if (!platform_is_cpu(p)) {
+        lang_gpus_label(l, nodes, gpus, out, err);
+        return;
+    }
+    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
+    lang_fmt(l, "procs_label", v, out, err);
+    json_decref(v);
+}

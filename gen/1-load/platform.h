@@ -21,6 +21,7 @@
 #include "bitext.h"
 #include "err.h"
 #include "jdoc.h"
+#include "template/lang.h"
 
 /* The id a source that does not state its machine is declared with. */
 #define PR_PLATFORM_UNSTATED "unstated"
@@ -70,5 +71,12 @@ const pr_platform *platform_for_device(const pr_platforms *ps, const char *devic
  * "thread" for a system (its per_node counts the host's threads: "4 nodes
  * × 16 threads") and "core" for a node model. */
 const char *platform_device_word(const pr_platform *p);
+
+/* 1 when p is a CPU machine (its counts are processes, not GPUs). */
+int platform_is_cpu(const pr_platform *p);
+/* A row's count in l's words, appended to out: "1×8 GPUs" on a GPU
+ * machine, "1×8 processes" on a CPU one. */
+void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
+                          pr_err *err);
 
 #endif

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "3-tables/provenance.h"
 #include "base/md.h"
 #include "stats.h"
 #include "unitdir.h"

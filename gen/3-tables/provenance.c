@@ -6,11 +6,6 @@
 #include "jdoc.h"
 #include "mdtable.h"
 
-int platform_is_cpu(const pr_platform *p)
-{
-    return p && strcmp(p->kind, "cpu") == 0;
-}
-
 const char *provenance_platform_title(const lang *l, const pr_platform *p)
 {
     if (!p)
@@ -21,18 +16,6 @@ const char *provenance_platform_title(const lang *l, const pr_platform *p)
 const char *provenance_col_count(const lang *l, const pr_platform *p)
 {
     return lang_str(l, platform_is_cpu(p) ? "col_procs" : "col_gpus");
-}
-
-void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
-                          pr_err *err)
-{
-    if (!platform_is_cpu(p)) {
-        lang_gpus_label(l, nodes, gpus, out, err);
-        return;
-    }
-    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
-    lang_fmt(l, "procs_label", v, out, err);
-    json_decref(v);
 }
 
 size_t provenance_counts(const rmodel_cfg *c)

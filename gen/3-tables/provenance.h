@@ -16,17 +16,12 @@
 #include "template/lang.h"
 #include "view.h"
 
-/* 1 when p is a CPU machine (its counts are processes, not GPUs). */
-int platform_is_cpu(const pr_platform *p);
-
 /* p's title in l's language; the "machine not stated" words when NULL. */
 const char *provenance_platform_title(const lang *l, const pr_platform *p);
 
 /* The head of the device-count column ("GPUs", or "Processes" on a CPU
- * machine) and a row's label ("1×8 GPUs", "1×8 processes"). */
+ * machine; a row's label: platform_count_label). */
 const char *provenance_col_count(const lang *l, const pr_platform *p);
-void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
-                          pr_err *err);
 
 /* The number of different device counts of c's rows: speedup and
  * efficiency need two. */

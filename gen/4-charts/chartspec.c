@@ -167,10 +167,11 @@ pr_chart *chartspec_new_chart(const lang *l, pr_chart_kind kind, const char *tit
 json_t *chartspec_chart_view(const rmodel_fw *f, const rmodel_model *m, const char *config)
 {
     json_t *v = json_object();
-    view_str(v, "model", f ? f->model_title : m->title);
+    /* One of f (a framework chart) and m (a model chart) is given. */
+    view_str(v, "model", f ? f->model_title : m ? m->title : "");
     view_str(v, "framework", f ? f->framework_title : "");
     view_str(v, "config", config ? config : "");
-    view_str(v, "unit", f ? f->unit : (m->nfws ? m->fws[0]->unit : ""));
+    view_str(v, "unit", f ? f->unit : (m && m->nfws ? m->fws[0]->unit : ""));
     return v;
 }
 

@@ -1,5 +1,5 @@
 /* output: the reports tree written as one generation.  Files are emitted one
- * by one (output_emit, a emit_fn); output_commit makes them OUT
+ * by one (output_emit, an emit_fn); output_commit makes them OUT
  * at once: staged beside OUT (unchanged files hard-linked) and swapped in
  * with one rename, or, where OUT cannot be swapped, written to temporary
  * files renamed into place at the end.  Files of an earlier generation no

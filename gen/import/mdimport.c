@@ -86,7 +86,7 @@ static found_table *find_tables(cmark_node *root, size_t *n_out)
 static void put_visible(pr_buf *out, const char *s, size_t max)
 {
     size_t i = 0;
-    for (; s[i] && i < max; i++)
+    for (; i < max && s[i]; i++)
         pr_buf_putc(out, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
     if (s[i])
         pr_buf_puts(out, "...");

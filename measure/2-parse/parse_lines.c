@@ -187,7 +187,7 @@ void parse_ignore_value(run *r, const char *val)
         return;
     r->bad_line = r->lineno;
     size_t n = 0;
-    for (; val[n] && n < sizeof r->bad_text - 1; n++) {
+    for (; n < sizeof r->bad_text - 1 && val[n]; n++) {
         unsigned char ch = (unsigned char)val[n];
         r->bad_text[n] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
     }

@@ -243,7 +243,7 @@ static void count(pr_run_summary *sum, const pr_record *rec)
         return;
     }
     sum->failed++;
-    for (size_t i = 0; pr_fail_reasons[i] && i < PR_RUN_NREASONS; i++)
+    for (size_t i = 0; i < PR_RUN_NREASONS && pr_fail_reasons[i]; i++)
         if (strcmp(pr_fail_reasons[i], rec->fail_reason) == 0)
             sum->by_reason[i]++;
 }

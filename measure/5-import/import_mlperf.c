@@ -106,6 +106,7 @@ int import_mlperf_result_read(const char *path, import_mlperf_result *out, pr_er
         goto out;
     }
     out->minutes = (double)(stop_ms - start_ms) / 60000.0;
+    out->start_ms = start_ms;
     if (out->throughputs)
         out->throughput /= (double)out->throughputs;
     rc = 0;

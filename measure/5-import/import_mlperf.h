@@ -24,6 +24,7 @@ typedef struct import_mlperf_result {
     double throughput;      /* mean of tracked_stats' throughput; 0 when none */
     size_t throughputs;     /* how many were logged */
     int start_line, stop_line;
+    long long start_ms; /* run_start's time_ms: the run's date */
 } import_mlperf_result;
 
 /* Reads the MLLOG lines of path.  Refuses (naming file, line and key) a

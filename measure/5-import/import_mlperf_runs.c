@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "1-facts/envinfo.h"
 #include "buf.h"
 #include "fileio.h"
 #include "import_mlperf_steps.h"
@@ -88,6 +90,11 @@ static void fill_record(const import_mlperf_entry *e, size_t i, const char *file
     r->gpus_per_node = per_node;
     r->repeat = (int)i + 1;
     r->origin = pr_xstrdup("parsed");
+    /* The run's date is run_start's (time_ms, UTC): the run set's dates and
+     * the page's data date come from it. */
+    char when[32];
+    envinfo_fmt_utc((time_t)(res->start_ms / 1000), when);
+    r->started_at = pr_xstrdup(when);
     r->platform = pr_xstrdup(platform);
     json_t *m = json_object();
     json_object_set_new(m, "time_to_train_min", json_real(res->minutes));

@@ -238,7 +238,7 @@ static void print_summary(const pr_run_summary *sum, const char *out)
     pr_buf_printf(&b, "perfrepro-measure: %zu case%s: %zu ok, %zu failed", sum->selected,
                   sum->selected == 1 ? "" : "s", sum->ok, sum->failed);
     int first = 1;
-    for (size_t i = 0; pr_fail_reasons[i] && i < PR_RUN_NREASONS; i++) {
+    for (size_t i = 0; i < PR_RUN_NREASONS && pr_fail_reasons[i]; i++) {
         if (!sum->by_reason[i])
             continue;
         pr_buf_printf(&b, "%s%s %zu", first ? " (" : ", ", pr_fail_reasons[i], sum->by_reason[i]);

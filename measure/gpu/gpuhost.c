@@ -563,7 +563,7 @@ size_t gpuhost_sweep(const pr_gpu_args *a, size_t *out, size_t cap)
     size_t n = 0;
     size_t s = a->min_bytes;
     while (s <= a->max_bytes) {
-        if (n < cap)
+        if (out && n < cap) /* out NULL: count only */
             out[n] = s;
         n++;
         /* Stop counting once past any useful limit. */

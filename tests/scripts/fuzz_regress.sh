@@ -23,13 +23,9 @@ LIB_OBJ=$(ls "$BUILD"/lib/*.o)
 fails=0
 $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
 for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest; do
-  case $h in
-    fuzz_data) objs="$BUILD/gen/1-load/data.o $BUILD/gen/1-load/comparisons.o $BUILD/gen/1-load/history_decl.o $BUILD/gen/1-load/fitfile.o $BUILD/gen/1-load/runset.o $BUILD/gen/1-load/pairing.o $BUILD/gen/1-load/srcenv.o $BUILD/gen/1-load/published.o $BUILD/gen/1-load/platform.o $BUILD/gen/1-load/decl.o $BUILD/measure/rule.o" ;;
-    fuzz_parse) objs="$BUILD/measure/parse.o $BUILD/measure/parse_lines.o $BUILD/measure/parse_tables.o $BUILD/measure/numbers.o $BUILD/measure/rule.o $BUILD/measure/logscan.o $BUILD/measure/logfacts.o $BUILD/measure/logfacts_args.o $BUILD/measure/explain.o $BUILD/measure/fit.o $BUILD/measure/fitcalc.o $BUILD/measure/fitreport.o $BUILD/measure/parsetrace.o $BUILD/measure/recmark.o" ;;
-    fuzz_mustache) objs="$BUILD/gen/template/mustache.o $BUILD/gen/template/mustache_parse.o" ;;
-    fuzz_check) objs="$BUILD/gen/6-output/check.o $BUILD/gen/6-output/checkpage.o $BUILD/gen/6-output/cmarkx.o $BUILD/gen/base/md.o" ;;
-    fuzz_manifest) objs="$BUILD/measure/import_manifest.o" ;;
-  esac
+  # The harness's sources as tests/fuzz/fuzz.mk lists them, as the objects
+  # `make` built.
+  objs=$(make -s --no-print-directory fuzz-sources-$h | tr ' ' '\n' | sed -n "s|\(.*\)\.c\$|$BUILD/\1.o|p" | tr '\n' ' ')
   # shellcheck disable=SC2086
   if ! $CC $CFLAGS -o "$tmp/$h" tests/fuzz/$h.c "$tmp/main.o" $objs $LIB_OBJ $LIBS; then
     echo "FAIL: $h does not build"; fails=$((fails + 1)); continue

@@ -25,7 +25,7 @@
 /* A valid log line, fields joined by tabs. */
 #define CASE(run, cs)                                                                              \
     run "\t" cs "\tHRNetW18\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t1\t8\t-\tsamples/"                \
-                "s\trule1\t19.428\tlogs/a\n"
+        "s\trule1\t19.428\tlogs/a\n"
 
 /* Reads len bytes of text as the manifest NAME in a fresh folder; returns
  * import_manifest_read's result, its message in msg (msglen bytes). */
