@@ -8,14 +8,11 @@
 #define PR_VERSION "0.1.0"
 #endif
 
-/* run and parse print their own usage and read their options themselves;
- * import reads them with pr_cli_parse_args (its row is in cmd_import.c). */
-static const pr_cli_command run_command = {
-    "run", cmd_run, NULL, "run a suite's cases and write one record per case", NULL};
-static const pr_cli_command parse_command = {
-    "parse", cmd_parse, NULL, "apply a parse rule to existing logs and print the record", NULL};
+/* Each command reads its options with pr_cli_parse_args: its row is in its
+ * cmd_NAME.c. */
 
-static const pr_cli_command *const commands[] = {&run_command, &parse_command, &cmd_import_command};
+static const pr_cli_command *const commands[] = {&cmd_run_command, &cmd_parse_command,
+                                                 &cmd_import_command};
 
 static const pr_cli_program program = {"perfrepro-measure", PR_VERSION, CLI_LIST_SUMMARIES,
                                        commands, sizeof commands / sizeof commands[0]};

@@ -138,125 +138,69 @@ typedef struct opts {
     const char *platform, *src_repo, *src_commit, *src_path, *src_url;
 } opts;
 
-static int parse_options(int argc, char **argv, opts *o)
+static void parse_usage_print(FILE *f)
 {
-    static const struct option longopts[] = {
-        {"rule", required_argument, NULL, 'r'},
-        {"gpus", required_argument, NULL, 'g'},
-        {"nodes", required_argument, NULL, 'N'},
-        {"batch-size", required_argument, NULL, 'b'},
-        {"seq-len", required_argument, NULL, 'L'},
-        {"precision", required_argument, NULL, 'P'},
-        {"model", required_argument, NULL, 'M'},
-        {"framework", required_argument, NULL, 'F'},
-        {"case", required_argument, NULL, 'C'},
-        {"unit", required_argument, NULL, 'U'},
-        {"model-name", required_argument, NULL, 'm'},
-        {"mission-name", required_argument, NULL, 'T'},
-        {"direction-id", required_argument, NULL, 'D'},
-        {"out", required_argument, NULL, 'o'},
-        {"explain", no_argument, NULL, 'E'},
-        {"limit", required_argument, NULL, 'l'},
-        {"max-skip", required_argument, NULL, 'S'},
-        {"json", no_argument, NULL, 'J'},
-        {"platform", required_argument, NULL, 'p'},
-        {"source-repo", required_argument, NULL, 'R'},
-        {"source-commit", required_argument, NULL, 'c'},
-        {"source-path", required_argument, NULL, 'x'},
-        {"source-url", required_argument, NULL, 'u'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+    fputs(parse_usage, f);
+}
+
+const pr_cli_command cmd_parse_command = {
+    "parse", cmd_parse, NULL, "apply a parse rule to existing logs and print the record",
+    parse_usage_print};
+
+/* The options before the first --fit (argv[0..argc)) into o; the LOGs are
+ * then argv[*first..argc).  Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, opts *o, int *first)
+{
+    const char *gpus = NULL, *nodes = NULL, *batch = NULL, *seq = NULL, *dir = NULL;
+    const char *limit = NULL, *max_skip = NULL;
+    const pr_cli_option rows[] = {
+        {"--rule", 'r', .value = &o->rule},
+        {"--gpus", 'g', .value = &gpus},
+        {"--nodes", .value = &nodes},
+        {"--batch-size", 'b', .value = &batch},
+        {"--seq-len", .value = &seq},
+        {"--precision", .value = &o->precision},
+        {"--model", .value = &o->model},
+        {"--framework", .value = &o->framework},
+        {"--case", .value = &o->case_name},
+        {"--unit", .value = &o->unit},
+        {"--model-name", .value = &o->model_name},
+        {"--mission-name", .value = &o->mission_name},
+        {"--direction-id", .value = &dir},
+        {"--out", 'o', .value = &o->out},
+        {"--explain", .flag = &o->explain},
+        {"--limit", .value = &limit},
+        {"--max-skip", .value = &max_skip},
+        {"--json", .flag = &o->json},
+        {"--platform", .value = &o->platform},
+        {"--source-repo", .value = &o->src_repo},
+        {"--source-commit", .value = &o->src_commit},
+        {"--source-path", .value = &o->src_path},
+        {"--source-url", .value = &o->src_url},
     };
-    int ch;
-    optind = 0; /* glibc: start afresh (fit cases are parsed after) */
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":r:g:b:o:h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'r':
-            o->rule = optarg;
-            break;
-        case 'g':
-            if (parse_int("--gpus", optarg, 1, 1 << 20, &o->gpus) < 0)
-                return 2;
-            break;
-        case 'N':
-            if (parse_int("--nodes", optarg, 1, 1 << 16, &o->nodes) < 0)
-                return 2;
-            break;
-        case 'b':
-            if (parse_int("--batch-size", optarg, 1, 1 << 24, &o->batch) < 0)
-                return 2;
-            break;
-        case 'L':
-            if (parse_int("--seq-len", optarg, 1, 1 << 24, &o->seq_len) < 0)
-                return 2;
-            break;
-        case 'P':
-            o->precision = optarg;
-            break;
-        case 'M':
-            o->model = optarg;
-            break;
-        case 'F':
-            o->framework = optarg;
-            break;
-        case 'C':
-            o->case_name = optarg;
-            break;
-        case 'U':
-            o->unit = optarg;
-            break;
-        case 'm':
-            o->model_name = optarg;
-            break;
-        case 'T':
-            o->mission_name = optarg;
-            break;
-        case 'D':
-            if (parse_int("--direction-id", optarg, 0, 2, &o->direction_id) < 0)
-                return 2;
-            break;
-        case 'o':
-            o->out = optarg;
-            break;
-        case 'E':
-            o->explain = 1;
-            break;
-        case 'l':
-            if (parse_int("--limit", optarg, 0, 1 << 20, &o->limit) < 0)
-                return 2;
-            break;
-        case 'S':
-            if (parse_int("--max-skip", optarg, 0, 1 << 20, &o->max_skip) < 0)
-                return 2;
-            break;
-        case 'J':
-            o->json = 1;
-            break;
-        case 'p':
-            o->platform = optarg;
-            break;
-        case 'R':
-            o->src_repo = optarg;
-            break;
-        case 'c':
-            o->src_commit = optarg;
-            break;
-        case 'x':
-            o->src_path = optarg;
-            break;
-        case 'u':
-            o->src_url = optarg;
-            break;
-        case 'h':
-            fputs(parse_usage, stdout);
-            return 0;
-        case ':':
-            return usage_error("%s%s needs a value", "", argv[optind - 1]);
-        default:
-            return usage_error("unknown option %s%s", argv[optind - 1], "");
-        }
-    }
+    int parsed = pr_cli_parse_args("perfrepro-measure", &cmd_parse_command, rows,
+                                   sizeof rows / sizeof *rows, argc, argv, first);
+    if (parsed != CLI_OK)
+        return pr_cli_status(parsed);
+    /* The numbers, each whole and in its range (the option's name in the
+     * message). */
+    const struct {
+        const char *name, *text;
+        long min, max;
+        int *out;
+    } numbers[] = {
+        {"--gpus", gpus, 1, 1 << 20, &o->gpus},
+        {"--nodes", nodes, 1, 1 << 16, &o->nodes},
+        {"--batch-size", batch, 1, 1 << 24, &o->batch},
+        {"--seq-len", seq, 1, 1 << 24, &o->seq_len},
+        {"--direction-id", dir, 0, 2, &o->direction_id},
+        {"--limit", limit, 0, 1 << 20, &o->limit},
+        {"--max-skip", max_skip, 0, 1 << 20, &o->max_skip},
+    };
+    for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
+        if (numbers[i].text && parse_int(numbers[i].name, numbers[i].text, numbers[i].min,
+                                         numbers[i].max, numbers[i].out) < 0)
+            return 2;
     return -1;
 }
 
@@ -743,11 +687,12 @@ int cmd_parse(int argc, char **argv)
     for (int i = 1; i < argc && first_fit == argc; i++)
         if (is_fit(argv[i]))
             first_fit = i;
-    int rc = parse_options(first_fit, argv, &o);
+    int first;
+    int rc = parse_options(first_fit, argv, &o, &first);
     if (rc >= 0)
         return rc;
-    char **logs = argv + optind;
-    int nlogs = first_fit - optind;
+    char **logs = argv + first;
+    int nlogs = first_fit - first;
     if (first_fit < argc)
         return cmd_fit(&o, argc, argv, first_fit, nlogs);
     if (o.explain)

@@ -3,7 +3,6 @@
  * prints) and turns the outcome into the exit status.
  * docs/measure-run.md is the user's reference; keep --help in step. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -265,150 +264,83 @@ static void print_summary(const pr_run_summary *sum, const char *out)
     pr_buf_free(&b);
 }
 
+static void run_usage_print(FILE *f)
+{
+    fputs(run_usage, f);
+}
+
+const pr_cli_command cmd_run_command = {
+    "run", cmd_run, NULL, "run a suite's cases and write one record per case", run_usage_print};
+
 int cmd_run(int argc, char **argv)
 {
-    enum {
-        O_RESUME = 256,
-        O_ONLY,
-        O_TIMEOUT,
-        O_GRACE,
-        O_LOGLIM,
-        O_ECHO,
-        O_LAUNCHER,
-        O_PORT,
-        O_RANKS,
-        O_HOSTS,
-        O_HOSTFILE,
-        O_CONTAINER,
-        O_MOUNT,
-        O_SBATCH,
-        O_SRUN,
-        O_NOGPU
-    };
-    static const struct option longopts[] = {{"out", required_argument, NULL, 'o'},
-                                             {"resume", no_argument, NULL, O_RESUME},
-                                             {"dry-run", no_argument, NULL, 'n'},
-                                             {"only", required_argument, NULL, O_ONLY},
-                                             {"timeout", required_argument, NULL, O_TIMEOUT},
-                                             {"kill-grace", required_argument, NULL, O_GRACE},
-                                             {"log-limit", required_argument, NULL, O_LOGLIM},
-                                             {"echo", no_argument, NULL, O_ECHO},
-                                             {"launcher", required_argument, NULL, O_LAUNCHER},
-                                             {"master-port", required_argument, NULL, O_PORT},
-                                             {"ranks", required_argument, NULL, O_RANKS},
-                                             {"hosts", required_argument, NULL, O_HOSTS},
-                                             {"hostfile", required_argument, NULL, O_HOSTFILE},
-                                             {"container", required_argument, NULL, O_CONTAINER},
-                                             {"mount", required_argument, NULL, O_MOUNT},
-                                             {"sbatch-opt", required_argument, NULL, O_SBATCH},
-                                             {"srun-opt", required_argument, NULL, O_SRUN},
-                                             {"no-gpu-request", no_argument, NULL, O_NOGPU},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     int status = 2;
     pr_suite *suite = NULL;
     char *out_default = NULL;
-    char **only = NULL, **mounts = NULL, **sbatch = NULL, **srun = NULL;
+    /* Room for every argument: a list option may be given that often. */
+    const char **only = pr_xcalloc((size_t)argc, sizeof *only);
+    const char **mounts = pr_xcalloc((size_t)argc, sizeof *mounts);
+    const char **sbatch = pr_xcalloc((size_t)argc, sizeof *sbatch);
+    const char **srun = pr_xcalloc((size_t)argc, sizeof *srun);
     size_t nonly = 0, nmounts = 0, nsbatch = 0, nsrun = 0;
+    const char *timeout = NULL, *grace = NULL, *loglim = NULL, *port = NULL;
     pr_run_opts o;
     memset(&o, 0, sizeof o);
     o.kill_grace_s = 5;
     progress prog;
     memset(&prog, 0, sizeof prog);
-
-    optind = 0; /* GNU getopt: a full re-initialisation (main may have used it) */
-    int ch;
-    while ((ch = getopt_long(argc, argv, "o:nh", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'o':
-            o.out_dir = optarg;
-            break;
-        case O_RESUME:
-            o.resume = 1;
-            break;
-        case 'n':
-            o.dry_run = 1;
-            break;
-        case O_ONLY:
-            only = pr_xrealloc(only, (nonly + 1) * sizeof *only);
-            only[nonly++] = optarg;
-            break;
-        case O_TIMEOUT:
-            if (parse_seconds("--timeout", optarg, 0, &o.timeout_s) < 0)
-                goto out;
-            break;
-        case O_GRACE:
-            if (parse_seconds("--kill-grace", optarg, 1, &o.kill_grace_s) < 0)
-                goto out;
-            break;
-        case O_LOGLIM:
-            if (parse_mib(optarg, &o.log_limit_mib) < 0)
-                goto out;
-            break;
-        case O_ECHO:
-            o.echo = 1;
-            break;
-        case O_LAUNCHER:
-            o.launcher = optarg;
-            break;
-        case O_RANKS:
-            o.launch.ranks = optarg;
-            break;
-        case O_HOSTS:
-            o.launch.hosts = optarg;
-            break;
-        case O_HOSTFILE:
-            o.launch.hostfile = optarg;
-            break;
-        case O_CONTAINER:
-            o.launch.container = optarg;
-            break;
-        case O_MOUNT:
-            mounts = pr_xrealloc(mounts, (nmounts + 1) * sizeof *mounts);
-            mounts[nmounts++] = optarg;
-            break;
-        case O_SBATCH:
-            sbatch = pr_xrealloc(sbatch, (nsbatch + 1) * sizeof *sbatch);
-            sbatch[nsbatch++] = optarg;
-            break;
-        case O_SRUN:
-            srun = pr_xrealloc(srun, (nsrun + 1) * sizeof *srun);
-            srun[nsrun++] = optarg;
-            break;
-        case O_NOGPU:
-            o.launch.no_gpu_request = 1;
-            break;
-        case O_PORT: {
-            char *end;
-            errno = 0;
-            long v = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || v < 1 || v > 65535) {
-                fprintf(stderr,
-                        "perfrepro-measure run: --master-port: expected a port from 1 "
-                        "to 65535, got \"%s\"\n",
-                        optarg);
-                goto out;
-            }
-            o.master_port = (int)v;
-            break;
-        }
-        case 'h':
-            fputs(run_usage, stdout);
-            status = 0;
-            goto out;
-        default:
-            fputs(run_usage, stderr);
-            goto out;
-        }
-    }
-    /* GNU getopt permutes: the suite may come before or after the options. */
-    if (argc - optind != 1) {
-        if (argc - optind > 1)
-            fprintf(stderr, "perfrepro-measure run: one suite at a time\n");
-        fputs(run_usage, stderr);
+    const pr_cli_option opts[] = {
+        {"--out", 'o', .value = &o.out_dir},
+        {"--resume", .flag = &o.resume},
+        {"--dry-run", 'n', .flag = &o.dry_run},
+        {"--only", .list = only, .count = &nonly},
+        {"--timeout", .value = &timeout},
+        {"--kill-grace", .value = &grace},
+        {"--log-limit", .value = &loglim},
+        {"--echo", .flag = &o.echo},
+        {"--launcher", .value = &o.launcher},
+        {"--master-port", .value = &port},
+        {"--ranks", .value = &o.launch.ranks},
+        {"--hosts", .value = &o.launch.hosts},
+        {"--hostfile", .value = &o.launch.hostfile},
+        {"--container", .value = &o.launch.container},
+        {"--mount", .list = mounts, .count = &nmounts},
+        {"--sbatch-opt", .list = sbatch, .count = &nsbatch},
+        {"--srun-opt", .list = srun, .count = &nsrun},
+        {"--no-gpu-request", .flag = &o.launch.no_gpu_request},
+    };
+    int first;
+    int parsed = pr_cli_parse_args("perfrepro-measure", &cmd_run_command, opts,
+                                   sizeof opts / sizeof *opts, argc, argv, &first);
+    if (parsed != CLI_OK) {
+        status = pr_cli_status(parsed);
         goto out;
     }
-    const char *suite_path = argv[optind];
+    if ((timeout && parse_seconds("--timeout", timeout, 0, &o.timeout_s) < 0) ||
+        (grace && parse_seconds("--kill-grace", grace, 1, &o.kill_grace_s) < 0) ||
+        (loglim && parse_mib(loglim, &o.log_limit_mib) < 0))
+        goto out;
+    if (port) {
+        char *end;
+        errno = 0;
+        long v = strtol(port, &end, 10);
+        if (errno || end == port || *end || v < 1 || v > 65535) {
+            fprintf(stderr,
+                    "perfrepro-measure run: --master-port: expected a port from 1 "
+                    "to 65535, got \"%s\"\n",
+                    port);
+            goto out;
+        }
+        o.master_port = (int)v;
+    }
+    /* The suite may come before or after the options. */
+    if (argc - first != 1) {
+        status = pr_cli_usage_error("perfrepro-measure", &cmd_run_command,
+                                    argc - first > 1 ? "one suite at a time"
+                                                     : "which suite? (SUITE.json)");
+        goto out;
+    }
+    const char *suite_path = argv[first];
     pr_err err;
     pr_jdoc_json_init();
     if (pr_suite_load(suite_path, &suite, &err) < 0) {
@@ -419,13 +351,14 @@ int cmd_run(int argc, char **argv)
         out_default = pr_xasprintf("perfrepro-out/%s/%s", suite->model, suite->framework);
         o.out_dir = out_default;
     }
-    o.only = only;
+    /* argv's strings: the runner keeps them as char *const *. */
+    o.only = (char *const *)only;
     o.nonly = nonly;
-    o.launch.mounts = mounts;
+    o.launch.mounts = (char *const *)mounts;
     o.launch.nmounts = nmounts;
-    o.launch.sbatch_opts = sbatch;
+    o.launch.sbatch_opts = (char *const *)sbatch;
     o.launch.nsbatch = nsbatch;
-    o.launch.srun_opts = srun;
+    o.launch.srun_opts = (char *const *)srun;
     o.launch.nsrun = nsrun;
     const char *nc = getenv("NO_COLOR");
     const char *term = getenv("TERM");
@@ -449,9 +382,9 @@ int cmd_run(int argc, char **argv)
 out:
     pr_suite_free(suite);
     free(out_default);
-    free(only);
-    free(mounts);
-    free(sbatch);
-    free(srun);
+    free((void *)only);
+    free((void *)mounts);
+    free((void *)sbatch);
+    free((void *)srun);
     return status;
 }

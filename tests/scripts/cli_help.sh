@@ -76,6 +76,11 @@ done
 # perfrepro-measure import reads its options with lib/cli too: the same wording.
 check_usage_error "$MEASURE" perfrepro-measure import --no-such-option 'unknown option "--no-such-option"'
 check_usage_error "$MEASURE" perfrepro-measure import --from '--from needs a value'
+# run and parse read their options with the same helper (lib/cli.c): the same wording.
+check_usage_error "$MEASURE" perfrepro-measure run --no-such-option 'unknown option "--no-such-option"'
+check_usage_error "$MEASURE" perfrepro-measure run --timeout '--timeout needs a value'
+check_usage_error "$MEASURE" perfrepro-measure parse --no-such-option 'unknown option "--no-such-option"'
+check_usage_error "$MEASURE" perfrepro-measure parse --rule '--rule needs a value'
 # A required option left out is named (export --format).
 check_usage_error "$GEN" perfrepro-gen export "--data data" '--format is required'
 # An unknown command: status 2 and the program's usage, for both programs.
