@@ -25,7 +25,7 @@ $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
 for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest; do
   # The harness's sources as tests/fuzz/fuzz.mk lists them, as the objects
   # `make` built.
-  objs=$(make -s --no-print-directory fuzz-sources-$h | tr ' ' '\n' | sed -n "s|\(.*\)\.c\$|$BUILD/\1.o|p" | tr '\n' ' ')
+  objs=$(MAKEFLAGS= make -s --no-print-directory fuzz-sources-$h | tr ' ' '\n' | sed -n "s|\(.*\)\.c\$|$BUILD/\1.o|p" | tr '\n' ' ')
   # shellcheck disable=SC2086
   if ! $CC $CFLAGS -o "$tmp/$h" tests/fuzz/$h.c "$tmp/main.o" $objs $LIB_OBJ $LIBS; then
     echo "FAIL: $h does not build"; fails=$((fails + 1)); continue
