@@ -11,7 +11,9 @@
 # - the system description's software is the environment, each item
 #   linked to its line of systems/SYSTEM.json (no "records no software");
 # - the headline says its figure is the median of runs, the scores table
-#   that its figure is MLPerf's score.
+#   that its figure is MLPerf's score;
+# - the precision, which MLPerf's logs do not state, is "unstated" (the
+#   class "Precision not stated"), never guessed as AMP.
 # Exit 0 pass, 77 skip (no shipped MLPerf data), other fail.
 set -u
 GEN="${GEN:-bin/perfrepro-gen}"
@@ -107,6 +109,18 @@ grep -qF "each is the median of one system's runs, not MLPerf's score" "$fw" || 
 grep -qF '| Configuration | median of runs: min, lower is better |' "$fw" || fail "headline column"
 grep -qF '| MLPerf score (min) |' "$fw" || fail "score column"
 grep -qF '中位数，不是 MLPerf 成绩' "$fwzh" || fail "zh headline sentence"
+# 5. the precision is not stated, not guessed (the classes file of this
+# data folder is perfrepro's default: a class of its own, "UNSTATED")
+/usr/bin/python3 - "$tmp/data/runs" <<'PY' || fail "records' precision"
+import json, os, sys
+for run in os.listdir(sys.argv[1]):
+    d = os.path.join(sys.argv[1], run, "logs/index")
+    for f in os.listdir(d):
+        p = json.load(open(os.path.join(d, f)))["precision"]
+        assert p == "unstated", (run, f, p)
+PY
+grep -qF '#### UNSTATED BS=80 · Acme GPU cluster (gpu1)' "$fw" || fail "precision heading: $(grep '^#### ' "$fw" | head -3)"
+if grep -n 'AMP' "$fw" "$model"; then fail "a precision the logs do not state"; fi
 
 # The shipped MLPerf pages, for the models the shipped data holds.
 [ -d data/runs ] || exit 0
@@ -118,6 +132,8 @@ for m in $models; do
         [ -f "$page" ] || fail "no page $page"
         if grep -nE '[0-9]+×[0-9]+ GPU' "$page"; then fail "$m: a product count"; fi
         if grep -n 'MLPerf MLPerf-\|records no software' "$page"; then fail "$m: title or environment"; fi
+        if grep -n 'AMP\|Mixed precision' "$page"; then fail "$m: a precision MLPerf's logs do not state"; fi
+        grep -q 'Precision not stated\|UNSTATED' "$page" || fail "$m: no precision class \"not stated\""
     done
     grep -qx '## 1. Training time' "$tmp/shipped/$m/README.en.md" || fail "$m: model section"
     grep -q '^  - CUDA: `[^`]*` (\[L[0-9]*\](https://github.com/mlcommons/training_results_v4.0/blob/[0-9a-f]*/[^)]*/systems/[^)]*\.json#L[0-9]*))$' \
