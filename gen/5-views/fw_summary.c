@@ -138,7 +138,8 @@ static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_e
             md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
         }
         pr_buf_puts(&b, " | ");
-        md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
+        md_cell(&b, cpu_only(f) ? provenance_col_count(l, f->cfgs[0].platform)
+                                : lang_str(l, "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
         pr_buf_puts(&b, pr_buf_cstr(&rows));
         view_str(view, "short_table", pr_buf_cstr(&b));

@@ -42,7 +42,7 @@ static const char *const string_keys[] = {
     "chart_x_size", "chart_x_shape", "chart_y_unit", "chart_peak", "state_na",
     "chart_compare_gpu_title", "chart_y_per_gpu", "chart_per_gpu_value",
     /* the framework page (page_framework.c, env_view.c, provenance.c) */
-    "col_procs", "procs_label", "platform_none_title", "platform_planned_title",
+    "col_procs", "col_threads", "procs_label", "platform_none_title", "platform_planned_title",
     "platform_none_note", "platform_desc", "env_src_run", "env_src_imported", "env_src_suite",
     "env_src_pub", "env_src_other", "env_src_none", "env_none_run", "env_no_software",
     "env_no_sources", "others_cell", "other_origin_left", "imported_source_unknown", "log_source",

@@ -89,6 +89,9 @@ grep -qF '| Acme CPU cluster (cpu4) | 4 nodes × 16 threads | 640 |' "$fw" || fa
 grep -qF '| 2 nodes × 8 GPUs |' "$fw" || fail "GPU count in the results table"
 grep -qF '| 4 nodes × 16 threads |' "$fw" || fail "CPU count in the results table"
 grep -qF '4 节点 × 16 线程' "$fwzh" || fail "zh CPU count"
+grep -qF '| Nodes | Threads |' "$fw" || fail "CPU column heading: $(grep -F '| Nodes |' "$fw")"
+grep -qF '| Nodes | Threads |' "$model" || fail "CPU column heading on the model page"
+if grep -n 'Processes\|进程' "$fw" "$model" "$fwzh" "$modelzh"; then fail "a CPU system's threads called processes"; fi
 for f in "$fw" "$model"; do
     if grep -nE '[0-9]+×[0-9]+ (GPU|process|thread|core)' "$f"; then fail "a product count in $f"; fi
     if grep -nE '[0-9]+ (process|processes|cores)\b' "$f"; then fail "a CPU system counted in processes or cores in $f"; fi
