@@ -128,10 +128,12 @@ static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_e
         md_cell(&b, lang_str(l, "fws_col_config"));
         pr_buf_puts(&b, " | ");
         if (scored) {
-            md_cell(&b, lang_str(l, "fws_col_median"));
-            pr_buf_putc(&b, ' ');
+            json_t *u = json_pack("{s:s}", "unit", f->unit ? f->unit : "");
+            lang_fmt(l, "fws_col_median", u, &b, err);
+            json_decref(u);
+        } else {
+            md_cell(&b, f->unit ? f->unit : "");
         }
-        md_cell(&b, f->unit ? f->unit : "");
         /* Which way is better, where it is not "higher" (lib/unitdir.h). */
         if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
             pr_buf_puts(&b, ", ");
