@@ -12,7 +12,10 @@
 #include "steady.h"
 #include "suite.h"
 
-const char *const pr_precisions[] = {"fp32", "tf32", "fp16", "amp", "bf16", "fp8", NULL};
+/* "unstated": a source that does not state its precision (MLPerf's result
+ * logs), never guessed as one of the others. */
+const char *const pr_precisions[] = {"fp32", "tf32", "fp16",     "amp",
+                                     "bf16", "fp8",  "unstated", NULL};
 const char *const pr_fail_reasons[] = {
     "no_records",      /* the log had no matching record */
     "too_few_records", /* fewer than min_records after skipping */

@@ -68,6 +68,16 @@ static char *upper(const char *s)
     return u;
 }
 
+/* The class of its own of one mode (title: the mode upper-case). */
+static void mode_class(pr_prec_class *k, const char *const *mode)
+{
+    k->id = pr_xstrdup(*mode);
+    k->title_zh = upper(*mode);
+    k->title_en = upper(*mode);
+    k->modes = pr_xcalloc(2, sizeof *k->modes);
+    k->modes[0] = *mode;
+}
+
 /* One class per mode: what no classes file means. */
 static void default_classes(pr_decls *c)
 {
@@ -75,14 +85,8 @@ static void default_classes(pr_decls *c)
     while (pr_precisions[n])
         n++;
     c->classes = pr_xcalloc(n, sizeof *c->classes);
-    for (size_t i = 0; i < n; i++) {
-        pr_prec_class *k = &c->classes[i];
-        k->id = pr_xstrdup(pr_precisions[i]);
-        k->title_zh = upper(pr_precisions[i]);
-        k->title_en = upper(pr_precisions[i]);
-        k->modes = pr_xcalloc(2, sizeof *k->modes);
-        k->modes[0] = pr_precisions[i];
-    }
+    for (size_t i = 0; i < n; i++)
+        mode_class(&c->classes[i], &pr_precisions[i]);
     c->nclasses = n;
 }
 
@@ -116,8 +120,8 @@ static int read_class(const pr_jdoc_jcur *it, pr_prec_class *k, pr_err *err)
             if (strcmp(*p, v) == 0)
                 k->modes[i] = *p;
         if (!k->modes[i])
-            return pr_jdoc_jfail(&m, err,
-                                 "expected a precision mode (fp32, tf32, fp16, amp, bf16, fp8)");
+            return pr_jdoc_jfail(
+                &m, err, "expected a precision mode (fp32, tf32, fp16, amp, bf16, fp8, unstated)");
     }
     return 0;
 }
@@ -139,7 +143,7 @@ int decl_load_classes(pr_decls *c, const char *path, pr_err *err)
         pr_jdoc_jarr(&root, "classes", 1, 1, &list, err) < 0)
         goto out;
     size_t n = json_array_size(list.v);
-    c->classes = pr_xcalloc(n, sizeof *c->classes);
+    c->classes = pr_xcalloc(n + 1, sizeof *c->classes); /* + "unstated"'s own, below */
     for (size_t i = 0; i < n; i++) {
         pr_jdoc_jcur it = pr_jdoc_jitem(&list, i);
         c->nclasses = i + 1;
@@ -159,6 +163,16 @@ int decl_load_classes(pr_decls *c, const char *path, pr_err *err)
                         goto out;
                     }
     }
+    /* "unstated" (a source that states no precision) compares with nothing
+     * else: a classes file written before it gets it as a class of its own. */
+    const char *const *unstated = pr_precisions;
+    while (strcmp(*unstated, "unstated") != 0)
+        unstated++;
+    int named = 0;
+    for (size_t i = 0; i < c->nclasses; i++)
+        named |= strcmp(c->classes[i].id, *unstated) == 0;
+    if (!decl_class_of(c, *unstated) && !named)
+        mode_class(&c->classes[c->nclasses++], unstated);
     for (const char *const *p = pr_precisions; *p; p++)
         if (!decl_class_of(c, *p)) {
             pr_jdoc_jfail(&list, err, "the mode \"%s\" is in no class (every mode must be in one)",

@@ -259,7 +259,10 @@ void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gp
         lang_gpus_label(l, nodes, gpus, out, err);
         return;
     }
-    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
+    /* A system's description counts hardware threads per node ("4 nodes ×
+     * 16 threads"); a bare CPU platform counts the processes a run used. */
+    json_t *v = lang_count_view(nodes, gpus);
+    json_object_set_new(v, "thread", json_boolean(!strcmp(platform_device_word(p), "thread")));
     lang_fmt(l, "procs_label", v, out, err);
     json_decref(v);
 }

@@ -74,8 +74,9 @@ const char *platform_device_word(const pr_platform *p);
 
 /* 1 when p is a CPU machine (its counts are processes, not GPUs). */
 int platform_is_cpu(const pr_platform *p);
-/* A row's count in l's words, appended to out: "1×8 GPUs" on a GPU
- * machine, "1×8 processes" on a CPU one. */
+/* A row's count in l's words, appended to out: "1 node × 8 GPUs" on a GPU
+ * machine, "4 nodes × 16 threads" on a described CPU system, "1 node × 8
+ * processes" on another CPU one.  gpus is the total over the nodes. */
 void platform_count_label(const lang *l, const pr_platform *p, int nodes, int gpus, pr_buf *out,
                           pr_err *err);
 

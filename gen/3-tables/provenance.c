@@ -15,6 +15,9 @@ const char *provenance_platform_title(const lang *l, const pr_platform *p)
 
 const char *provenance_col_count(const lang *l, const pr_platform *p)
 {
+    /* A described CPU system counts its threads ("4 nodes × 16 threads"). */
+    if (platform_is_cpu(p) && !strcmp(platform_device_word(p), "thread"))
+        return lang_str(l, "col_threads");
     return lang_str(l, platform_is_cpu(p) ? "col_procs" : "col_gpus");
 }
 

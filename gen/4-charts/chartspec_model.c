@@ -144,7 +144,7 @@ int chartspec_model(const lang *l, const rmodel_model *m, const rmodel_mcfg *mc,
                                           lower ? "chart_y_time" : "chart_y_throughput", err);
     chartspec_loglog(lines, PR_DECIMALS_VALUE);
     for (size_t r = 0; r < nrows; r++) {
-        json_t *gv = json_pack("{s:i,s:i}", "nodes", rows[r].nodes, "gpus", rows[r].gpus);
+        json_t *gv = lang_count_view(rows[r].nodes, rows[r].gpus);
         char *t = lang_fmt_plain(l, "gpus_label", gv, err);
         chart_add_category(bars, t);
         free(t);

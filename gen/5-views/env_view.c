@@ -169,6 +169,12 @@ static json_t *runset_items(const lang *l, const pr_run *run, int *software)
     for (size_t g = 0; g < runset_env_count(run); g++) {
         const srcenv_file *f = runset_env_file(run, g);
         const srcenv_group *grp = runset_env_group(run, g);
+        /* A data file's values (an MLPerf system description's JSON) are
+         * literals, quoted as such in either language; a README's are
+         * prose. */
+        const char *fp = srcenv_file_path(f);
+        size_t fl = strlen(fp);
+        int literal = fl > 5 && strcmp(fp + fl - 5, ".json") == 0;
         for (size_t i = 0; i < srcenv_group_nitems(grp); i++) {
             const srcenv_item *it = srcenv_group_item(grp, i);
             const char *kind = srcenv_item_kind(it);
@@ -181,6 +187,15 @@ static json_t *runset_items(const lang *l, const pr_run *run, int *software)
                 pr_buf_printf(&at, "L%d", srcenv_item_line(it));
             if (strcmp(kind, "topology") == 0 || strcmp(kind, "text") == 0) {
                 mdtable_link_url(&v, pr_buf_cstr(&at), link);
+            } else if (literal) {
+                if (strcmp(kind, "other") == 0 && srcenv_item_key(it)) {
+                    md_code_span(&v, srcenv_item_key(it));
+                    pr_buf_puts(&v, ": ");
+                }
+                md_code_span(&v, srcenv_item_value(it));
+                pr_buf_puts(&v, " (");
+                mdtable_link_url(&v, pr_buf_cstr(&at), link);
+                pr_buf_puts(&v, ")");
             } else {
                 if (strcmp(kind, "other") == 0 && srcenv_item_key(it)) {
                     printed_value(l, srcenv_item_key(it), &v);
@@ -627,7 +642,8 @@ static void pub_sources(const rmodel_world *w, const lang *l, const rmodel_fw *f
 /* The machine as data/platforms/ describes it, one line. */
 static void machine_line(const lang *l, const pr_platform *p, pr_buf *out, pr_err *err)
 {
-    json_t *v = json_pack("{s:s,s:b}", "device", p->device, "cpu", platform_is_cpu(p));
+    json_t *v = json_pack("{s:s,s:b,s:b}", "device", p->device, "cpu", platform_is_cpu(p), "thread",
+                          !strcmp(platform_device_word(p), "thread"));
     if (!isnan(p->memory_gb)) {
         char mem[32];
         snprintf(mem, sizeof mem, "%g", p->memory_gb);

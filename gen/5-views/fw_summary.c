@@ -75,6 +75,12 @@ static int class_headline(const rmodel_fw *f, const pr_prec_class *k, const rmod
 static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_err *err)
 {
     pr_buf rows = PR_BUF_INIT, b = PR_BUF_INIT;
+    /* Where the records carry MLPerf's score, a cell here is the median of
+     * one system's runs, not the score MLPerf publishes: both are minutes,
+     * so the page names which is which. */
+    int scored = 0;
+    for (size_t i = 0; i < f->nrecs && !scored; i++)
+        scored = json_is_object(json_object_get(f->recs[i]->metrics, "mlperf_score"));
     const pr_prec_class *done[64];
     size_t ndone = 0;
     int any_pub = 0;
@@ -112,7 +118,8 @@ static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_e
     }
     if (rows.len) {
         pr_buf_clear(&b);
-        json_t *v = json_pack("{s:b,s:b}", "published", any_pub, "cpu", cpu_only(f));
+        json_t *v =
+            json_pack("{s:b,s:b,s:b}", "published", any_pub, "cpu", cpu_only(f), "scored", scored);
         lang_fmt(l, "fws_headline", v, &b, err);
         json_decref(v);
         view_str(view, "short_head", pr_buf_cstr(&b));
@@ -120,14 +127,21 @@ static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_e
         pr_buf_puts(&b, "| ");
         md_cell(&b, lang_str(l, "fws_col_config"));
         pr_buf_puts(&b, " | ");
-        md_cell(&b, f->unit ? f->unit : "");
+        if (scored) {
+            json_t *u = json_pack("{s:s}", "unit", f->unit ? f->unit : "");
+            lang_fmt(l, "fws_col_median", u, &b, err);
+            json_decref(u);
+        } else {
+            md_cell(&b, f->unit ? f->unit : "");
+        }
         /* Which way is better, where it is not "higher" (lib/unitdir.h). */
         if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
             pr_buf_puts(&b, ", ");
             md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
         }
         pr_buf_puts(&b, " | ");
-        md_cell(&b, lang_str(l, cpu_only(f) ? "fws_col_procs" : "fws_col_gpus"));
+        md_cell(&b, cpu_only(f) ? provenance_col_count(l, f->cfgs[0].platform)
+                                : lang_str(l, "fws_col_gpus"));
         pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
         pr_buf_puts(&b, pr_buf_cstr(&rows));
         view_str(view, "short_table", pr_buf_cstr(&b));

@@ -72,13 +72,7 @@ void mlperf_view_set(const lang *l, const rmodel_fw *f, json_t *view, pr_err *er
         pr_buf_puts(&b, "| ");
         md_cell(&b, title);
         pr_buf_puts(&b, " | ");
-        const char *word = platform_device_word(rows[k].plat);
-        json_t *cv = json_pack("{s:i, s:i, s:b, s:b, s:b, s:b, s:b}", "nodes", r->nodes, "per_node",
-                               r->gpus_per_node, "one_node", r->nodes == 1, "one",
-                               r->gpus_per_node == 1, "gpu", !strcmp(word, "gpu"), "thread",
-                               !strcmp(word, "thread"), "core", !strcmp(word, "core"));
-        lang_fmt(l, "mlperf_counts", cv, &b, err);
-        json_decref(cv);
+        platform_count_label(l, rows[k].plat, r->nodes, r->nodes * r->gpus_per_node, &b, err);
         pr_buf_puts(&b, " | ");
         if (json_is_integer(batch))
             pr_buf_printf(&b, "%lld", (long long)json_integer_value(batch));

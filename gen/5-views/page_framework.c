@@ -234,6 +234,9 @@ static void log_item(const rmodel_world *w, const lang *l, const chartspec_queue
                            rec->gpu_num, "config", pr_buf_cstr(&name), "repeat", rec->repeat,
                            "case", rec->case_name, "cpu", platform_is_cpu(c->platform), "one_node",
                            rec->nodes == 1, "one_gpu", rec->gpu_num == 1);
+    /* A CPU system's devices are its threads ("4 nodes, 64 threads"). */
+    json_object_set_new(lv, "thread",
+                        json_boolean(!strcmp(platform_device_word(c->platform), "thread")));
     if (rec->failed) {
         pr_buf why = PR_BUF_INIT;
         json_object_set_new(lv, "reason", json_string(rec->fail_reason));
@@ -625,6 +628,12 @@ json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_f
     int ok = 0, several = 0, cpu_only = f->ncfgs > 0;
     view_text(view, "model_title", f->model_title);
     view_text(view, "framework_title", f->framework_title);
+    /* "MLPerf MLPerf-ResNet50" says the source twice: a model named after
+     * its framework is titled by the model alone. */
+    json_object_set_new(
+        view, "framework_in_model",
+        json_boolean(f->framework_title && f->model_title &&
+                     !strncmp(f->model_title, f->framework_title, strlen(f->framework_title))));
     view_page(view, l);
     view_unit(view, l, "unit", f->unit);
     const pr_suite *s = f->suite;

@@ -42,7 +42,7 @@ static const char *const string_keys[] = {
     "chart_x_size", "chart_x_shape", "chart_y_unit", "chart_peak", "state_na",
     "chart_compare_gpu_title", "chart_y_per_gpu", "chart_per_gpu_value",
     /* the framework page (page_framework.c, env_view.c, provenance.c) */
-    "col_procs", "procs_label", "platform_none_title", "platform_planned_title",
+    "col_procs", "col_threads", "procs_label", "platform_none_title", "platform_planned_title",
     "platform_none_note", "platform_desc", "env_src_run", "env_src_imported", "env_src_suite",
     "env_src_pub", "env_src_other", "env_src_none", "env_none_run", "env_no_software",
     "env_no_sources", "others_cell", "other_origin_left", "imported_source_unknown", "log_source",
@@ -79,7 +79,7 @@ static const char *const string_keys[] = {
     "fwp_runset_sep", "fwp_revision_other", "fwp_source_line", "fwp_env_shared", "fwp_env_item",
     /* the summary a framework page opens with (fw_summary.c) */
     "fwp_note_again", "fws_headline", "fws_col_config", "fws_col_gpus", "fws_col_procs",
-    "fws_scaling", "fws_audit", "fws_caveats", "mlperf_head", "mlperf_cols", "mlperf_counts",
+    "fws_scaling", "fws_audit", "fws_caveats", "mlperf_head", "mlperf_cols", "fws_col_median",
     "mlperf_runs", "fwp_rule_words", "fwp_rules_json", "fwp_rw_mean", "fwp_rw_median",
     "fwp_rw_last", "fwp_rw_trimmed_mean", "fwp_rw_best", "fwp_rw_max", "fwp_rw_min",
     "fwp_rw_throughput", "fwp_rw_seconds_per_step", "fwp_rw_ms_per_step", "fwp_rw_steps_per_second",
@@ -209,10 +209,18 @@ char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err)
     return pr_buf_detach(&out);
 }
 
+json_t *lang_count_view(int nodes, int gpus)
+{
+    /* "316×2528 GPUs" read as a product: English names nodes and GPUs per
+     * node ("316 nodes × 8 GPUs"); "one": "1 GPU", not "1 GPUs" (issue 23). */
+    int per_node = nodes > 0 ? gpus / nodes : gpus;
+    return json_pack("{s:i,s:i,s:i,s:b,s:b}", "nodes", nodes, "gpus", gpus, "per_node", per_node,
+                     "one_node", nodes == 1, "one", per_node == 1);
+}
+
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err)
 {
-    /* "one": English says "1×1 GPU", not "1×1 GPUs" (fwpage, issue 23). */
-    json_t *v = json_pack("{s:i,s:i,s:b}", "nodes", nodes, "gpus", gpus, "one", gpus == 1);
+    json_t *v = lang_count_view(nodes, gpus);
     lang_fmt(l, "gpus_label", v, out, err);
     json_decref(v);
 }

@@ -54,7 +54,11 @@ int lang_fmt(const lang *l, const char *key, json_t *view, pr_buf *out, pr_err *
  * escaped.  Returns a malloc'd string the caller frees. */
 char *lang_fmt_plain(const lang *l, const char *key, json_t *view, pr_err *err);
 
-/* A GPU count's label ("1机8卡"), appended to out. */
+/* The values a count's label reads (gpus_label, procs_label): nodes, gpus
+ * (the total), per_node, one_node, one (one device per node); a new
+ * reference the caller owns. */
+json_t *lang_count_view(int nodes, int gpus);
+/* A GPU count's label ("1机8卡", "4 nodes × 8 GPUs"), appended to out. */
 void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *err);
 
 /* Renders templates/<lang>/<page>.mustache (page: index, model, framework,

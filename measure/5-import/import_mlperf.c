@@ -362,7 +362,7 @@ int import_mlperf_import(const char *submission, const char *data, const char *r
                           "an MLPerf import names where the results are published "
                           "(--repo mlcommons/training_results_v4.0 --commit SHA)");
     import_mlperf_runs_mlperf_dest d = {data, submission, repo, commit, out};
-    if (import_mlperf_sys_write(submission, data, err) < 0)
+    if (import_mlperf_sys_write(submission, data, repo, commit, err) < 0)
         return -1;
     return import_mlperf_walk(submission, write_entry, &d, err);
 }

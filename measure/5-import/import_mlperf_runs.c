@@ -11,6 +11,7 @@
 #include "1-facts/envinfo.h"
 #include "buf.h"
 #include "fileio.h"
+#include "import_mlperf_env.h"
 #include "import_mlperf_steps.h"
 #include "import_mlperf_sys.h"
 #include "record.h"
@@ -169,7 +170,8 @@ int import_mlperf_runs_write(const import_mlperf_entry *e, void *ctx, pr_err *er
         if (wr < 0)
             goto out;
     }
-    if (import_mlperf_steps_write(e, d, run, platform, nodes, per_node, err) < 0)
+    if (import_mlperf_steps_write(e, d, run, platform, nodes, per_node, err) < 0 ||
+        import_mlperf_env_runset(run, run + strlen(d->data) + 6, platform, e->system, err) < 0)
         goto out;
     src_md =
         pr_xasprintf(SOURCE_MD, run + strlen(d->data) + 6, e->submitter, d->repo, d->commit,

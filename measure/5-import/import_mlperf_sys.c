@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_mlperf_env.h"
 
 char *import_mlperf_sys_id(const char *submitter, const char *system)
 {
@@ -195,7 +196,8 @@ out:
     return out;
 }
 
-int import_mlperf_sys_write(const char *submission, const char *data, pr_err *err)
+int import_mlperf_sys_write(const char *submission, const char *data, const char *repo,
+                            const char *commit, pr_err *err)
 {
     int rc = -1;
     char *sysdir = pr_xasprintf("%s/systems", submission);
@@ -231,6 +233,8 @@ int import_mlperf_sys_write(const char *submission, const char *data, pr_err *er
                 pr_buf_putc(&b, '\n');
             }
             r = text ? pr_fileio_write_if_changed(out, b.data, b.len, err) : -1;
+            if (r >= 0)
+                r = import_mlperf_env_write(path, rel, system, repo, commit, id, data, err);
             pr_buf_free(&b);
             free(text);
             json_decref(p);

@@ -24,7 +24,10 @@ char *import_mlperf_sys_id(const char *submitter, const char *system);
 json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *err);
 
 /* Writes the platform of every SUBMITTER/systems/SYSTEM.json that has
- * results into data/platforms/ (unchanged files untouched). */
-int import_mlperf_sys_write(const char *submission, const char *data, pr_err *err);
+ * results into data/platforms/, and what it states as the source
+ * environment data/environments/ID.json (import_mlperf_env.h; the file
+ * published in repo at commit); unchanged files untouched. */
+int import_mlperf_sys_write(const char *submission, const char *data, const char *repo,
+                            const char *commit, pr_err *err);
 
 #endif

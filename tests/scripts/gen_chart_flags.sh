@@ -31,8 +31,8 @@ a=$(alt "$r/DeepLabV3plus/README.en.md" compare-v100-sxm2-32gb-x8-fp32-bs4.en.sv
 # (mmseg's 4.25 and 25.65 are flagged too: read from fewer than 10 records;
 # Paddle's 44.39 on 8 GPUs: its run is not in a steady state, CV 10.2 %)
 has "DeepLabV3+ bars (en)" "$a" "Flagged (see the table's footnote ❗): "
-has "DeepLabV3+ bars (en)" "$a" "mmsegmentation (NGC PyTorch) (published), 4×32 GPUs: 243 (7.59 per GPU);"
-has "DeepLabV3+ bars (en)" "$a" "Paddle (parsed from others' logs), 1×8 GPUs: 44.39 (5.55 per GPU)."
+has "DeepLabV3+ bars (en)" "$a" "mmsegmentation (NGC PyTorch) (published), 4 nodes × 8 GPUs: 243 (7.59 per GPU);"
+has "DeepLabV3+ bars (en)" "$a" "Paddle (parsed from others' logs), 1 node × 8 GPUs: 44.39 (5.55 per GPU)."
 hasnt "DeepLabV3+ bars (en)" "$a" "Paddle (parsed from others' logs), 4×32"
 a=$(alt "$r/DeepLabV3plus/README.md" compare-v100-sxm2-32gb-x8-fp32-bs4.svg)
 has "DeepLabV3+ bars (zh)" "$a" "存疑（见表格脚注 ❗）："

@@ -42,7 +42,7 @@ sed -n '1,/^## 二、/p' "$i" | grep -qF '2021-04-20' && fail "$i: a 2021 source
 grep -qF '### 计划中（尚无数字）' "$i" || fail "$i: no planned list"
 grep -qF -- '- [GPT](GPT/README.md)：[Megatron-LM (PyTorch)](GPT/Megatron/README.md)' "$i" || fail "$i: GPT not planned"
 grep -q '^| \[GPT\](GPT/README.md) |' "$i" && fail "$i: GPT as a row of dashes"
-grep -qF 'V100-SXM2-32GB × 8 (DGX-1 32GB class), 1×8 GPUs (declared in `data/models/ResNet50.json`)' "$out/README.en.md" ||
+grep -qF 'V100-SXM2-32GB × 8 (DGX-1 32GB class), 1 node × 8 GPUs (declared in `data/models/ResNet50.json`)' "$out/README.en.md" ||
   fail "README.en.md: ResNet50's headline line"
 
 d=$out/DeepLabV3plus/README.md

@@ -95,13 +95,13 @@ EOF
   fail "build failed"
 e="$t/reports/Toy/Fw/README.en.md"
 z="$t/reports/Toy/Fw/README.md"
-grep -qF '4×32 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”); they differ in the parse rule (skip 0 / 2); speedup and efficiency are computed within one run set only.' "$e" ||
+grep -qF '4 nodes × 8 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”); they differ in the parse rule (skip 0 / 2); speedup and efficiency are computed within one run set only.' "$e" ||
   { cat "$e"; fail "no note on the speedup not computed across run sets"; }
 grep -qF '不计算加速比：1 卡数据属于另一运行组（“单机”，该数据属于“集群”）' "$z" || fail "zh run-set note"
 grep -qF '| 4 | 32 | 3285.12‡ | — | 1 (2) ❗b | other run set ❗c | — |' "$e" ||
   { cat "$e"; fail "a speedup across two run sets"; }
 grep -qF '| 2 | 16 | 1754.56‡ | — | 1 (20) | other run set ❗a | — |' "$e" || { cat "$e"; fail "a speedup across two rules and run sets"; }
-grep -qF '2×16 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”) and was read with another parse rule; they differ in the parse rule (skip 0 / 2)' "$e" ||
+grep -qF '2 nodes × 8 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”) and was read with another parse rule; they differ in the parse rule (skip 0 / 2)' "$e" ||
   fail "the two rules are not footnoted"
 # The source's own table: its 32-GPU figure's log is of the cluster, its
 # 1-GPU figure's of the node: no speedup computed there either.

@@ -116,7 +116,7 @@ else
 fi
 # Like with like on the model page: the fastest is the lowest time, and
 # "×" says how many times as fast (5.10 / 5.00).
-grep -qF 'Like with like: at 1×8 GPUs, Strong (5.00) is ×1.02 Fw (5.10).' \
+grep -qF 'Like with like: at 1 node × 8 GPUs, Strong (5.00) is ×1.02 Fw (5.10).' \
   "$t/reports/Toy/README.en.md" || fail "like with like: $(grep -n 'Like with like: at' "$t/reports/Toy/README.en.md")"
 # Charts: axes say lower is better, nothing per GPU.
 grep -rlq 'lower is better' "$t/reports/Toy" --include='*.svg' --include='*.md' ||

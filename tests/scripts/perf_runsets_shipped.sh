@@ -13,7 +13,7 @@ set -eu
   { echo "perf_runsets_shipped: no shipped Perf reports (skipped)"; exit 77; }
 fail() { echo "perf_runsets_shipped: $*"; exit 1; }
 p=reports/ResNet50/NGC-PyTorch/README.en.md
-grep -F '4×32 GPUs: no speedup: the 1-GPU figure is of another run set (“Perf, one V100 node (1 and 8 GPUs)”, this figure of “Perf, V100 cluster (32 GPUs)”) and was read with another parse rule; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
+grep -F '4 nodes × 8 GPUs: no speedup: the 1-GPU figure is of another run set (“Perf, one V100 node (1 and 8 GPUs)”, this figure of “Perf, V100 cluster (32 GPUs)”) and was read with another parse rule; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
   grep -qF 'Driver (450.80.02 vs 525.60.11)' || fail "$p: the 32-GPU figure does not say its run set and rule differ"
 # Perf's own table: its 32-GPU figure and its 1-GPU one are of two run sets:
 # no speedup computed (Perf prints none there), the cell says why.
@@ -42,6 +42,6 @@ grep -F '[183830.0†]' "$a" | grep -qF '(printed under FP32 BS=5120; the log ra
   fail "$a: 183830.0 is not paired with the BS=2560 log"
 grep -F '[243†]' "$a" | grep -qF '(printed under FP32 BS=4; the log ran FP32 BS=8)' ||
   fail "$a: 243 is not paired with the BS=8 log"
-grep -qF '4×32 GPUs: the figure comes from only 2 records (steps) of its log' reports/ResNet50/Paddle/README.en.md ||
+grep -qF '4 nodes × 8 GPUs: the figure comes from only 2 records (steps) of its log' reports/ResNet50/Paddle/README.en.md ||
   fail "Paddle ResNet50 FP32 32 GPUs is not flagged as resting on 2 records"
 echo "perf_runsets_shipped: ok"

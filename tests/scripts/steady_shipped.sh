@@ -28,7 +28,7 @@ grep -q 'compare/ngc-rn50-readme-2019-2021/README.en.md' "$t/r/README.en.md" ||
   fail "the index lost the published comparison"
 
 fw="$t/r/BERT-Base/Paddle/README.en.md"
-grep -q '4×32 GPUs: a run of it is not in a steady state (r1: steps 1–50 of 50, CV 20.5 %)' "$fw" ||
+grep -q '4 nodes × 8 GPUs: a run of it is not in a steady state (r1: steps 1–50 of 50, CV 20.5 %)' "$fw" ||
   fail "BERT Paddle 32 GPUs FP32: no unsteady footnote"
 grep -q 'not in a steady state' "$t/r/BERT-Base/README.en.md" || fail "model page: no unsteady footnote"
 grep -q '未达稳定状态' "$t/r/BERT-Base/Paddle/README.md" || fail "zh page: no unsteady footnote"

@@ -64,9 +64,9 @@ grep -q 'rule (found with --fit over its figures): {"profile":"mmseg"' "$T/plan"
 sh -e "$T/commands.sh" >"$T/out" 2>&1 || fail "the walkthrough's commands failed: $(tail -20 "$T/out")"
 a=reports/AUDIT.en.md
 grep -q '^### HRNetW18 · V100-SXM2-32GB × 8' "$a" || fail "$a: no HRNetW18 section"
-grep -F 'Paddle | FP32 BS=8 | 1×1 GPU | [19.428†]' "$a" | grep -F '[19.428144‡]' |
+grep -F 'Paddle | FP32 BS=8 | 1 node × 1 GPU | [19.428†]' "$a" | grep -F '[19.428144‡]' |
   grep -qF '✅ reproduced' || fail "$a: no reproduced line for Paddle's 19.428"
-grep -F 'mmsegmentation | FP32 BS=8 | 1×1 GPU | [15.49†]' "$a" | grep -F '[15.48530‡]' |
+grep -F 'mmsegmentation | FP32 BS=8 | 1 node × 1 GPU | [15.49†]' "$a" | grep -F '[15.48530‡]' |
   grep -qF "✅ reproduced" || fail "$a: no reproduced line for mmsegmentation's 15.49: $(grep -F "mmsegmentation | FP32" "$a")"
 grep -qF 'imported by `perfrepro-measure import docs/examples/hrnetw18.tsv`' "$a" ||
   fail "$a: does not name the import"

@@ -109,8 +109,9 @@ Test(chartspec, flagged_cell_is_flagged_in_its_charts)
     const char *at = strstr(flagged, FLAG_EN);
     cr_assert(at && strstr(at, want), "scaling chart: the %d-GPU figure is not flagged: %s",
               x.cell->gpus, flagged);
-    /* The model page's bars name it by its row's label ("1×8 GPUs: "). */
-    snprintf(want, sizeof want, "%d GPUs: ", x.cell->gpus);
+    /* The model page's bars name it by its row's label ("1 node × 8 GPUs: "). */
+    snprintf(want, sizeof want, "%d node%s × %d GPUs: ", x.cell->nodes,
+             x.cell->nodes == 1 ? "" : "s", x.cell->gpus / x.cell->nodes);
     at = strstr(mflagged, FLAG_EN);
     cr_assert(at && strstr(at, want), "model bars: the %d-GPU figure is not flagged: %s",
               x.cell->gpus, mflagged);

@@ -298,7 +298,7 @@ Test(fwpage, imported_records_left_out_are_said)
     json_t *pages = render(d);
     const char *zh = gt_page(pages, "M/F/README.md"), *en = gt_page(pages, "M/F/README.en.md");
     cr_expect(strstr(zh, "- 1机1卡：另有 1 条导入日志的记录未采用"), "%s", zh);
-    cr_expect(strstr(en, "- 1×1 GPU: 1 record from imported logs left out"), "%s", en);
+    cr_expect(strstr(en, "- 1 node × 1 GPU: 1 record from imported logs left out"), "%s", en);
     json_decref(pages);
     rm_rf(d);
     free(d);

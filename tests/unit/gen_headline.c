@@ -232,8 +232,8 @@ Test(index_page, headline_with_flags_dates_platform_and_planned_apart)
     cr_expect(!strstr(p, "| [P](P/README.md) |"), "%s", p);
     const char *en = gt_page(pages, "README.en.md");
     char *hen = line_of(en, "- [H](H/README.en.md): ");
-    cr_expect(strstr(hen, "Mixed precision BS=64 · V100 x 8, 1×8 GPUs (chosen by the rule"), "%s",
-              hen);
+    cr_expect(strstr(hen, "Mixed precision BS=64 · V100 x 8, 1 node × 8 GPUs (chosen by the rule"),
+              "%s", hen);
     free(hen);
     free(pl);
     free(note);

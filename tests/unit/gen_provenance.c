@@ -343,7 +343,7 @@ Test(provenance, a_cpu_machine_is_worded_as_processes)
     cr_expect(!strstr(zh, "GPU") && !strstr(zh, "卡"), "GPU wording on a CPU page:\n%s", zh);
     cr_expect(!strstr(en, "GPU"), "GPU wording on a CPU page:\n%s", en);
     cr_expect(strstr(zh, "| 1机4进程 |") && strstr(zh, "| 进程数 |"), "%s", zh);
-    cr_expect(strstr(en, "| 1×4 processes |"), "%s", en);
+    cr_expect(strstr(en, "| 1 node × 4 processes |"), "%s", en);
     char *bs32 = between(zh, "## 四、测试结果", "#### FP32 BS=32", "\n####");
     char *bs64 = between(zh, "## 四、测试结果", "#### FP32 BS=64", "\n## 五");
     cr_expect(!strstr(bs32, "加速比") && !strstr(bs32, "扩展效率"),

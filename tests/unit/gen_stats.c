@@ -125,7 +125,7 @@ Test(figures, sanity_flags_of_the_dlperf_paddle_fp16_table)
     cr_assert(cell);
     cr_expect(strstr(cell, "❗"), "%s", cell);
     cr_expect(strstr(md, "scaling efficiency 101.4% is above 100 %"));
-    cr_expect(strstr(md, "throughput 6018.46 is below the 6862.17 of 1×8 GPUs"));
+    cr_expect(strstr(md, "throughput 6018.46 is below the 6862.17 of 1 node × 8 GPUs"));
     cr_expect(strstr(md, "- ❗ Figures that cannot be right"), "the note explains the mark");
     /* The Chinese page says the same. */
     cr_expect(strstr(gt_page(pages, "ResNet50/Paddle/README.md"), "扩展效率 101.4% 超过 100%"));
@@ -281,7 +281,8 @@ Test(figures, sanity_flags_on_the_model_page_and_the_audit)
     const char *md = gt_page(pages, "ResNet50/README.en.md");
     const char *row = line_of(md, "| 2 | 16 | 6018.46† ❗");
     cr_expect(row, "Paddle FP16 BS=196 at 16 GPUs unmarked on the model page");
-    cr_expect(strstr(md, "PaddlePaddle (FP16): 2×16 GPUs: throughput 6018.46 is below"), "%s", md);
+    cr_expect(strstr(md, "PaddlePaddle (FP16): 2 nodes × 8 GPUs: throughput 6018.46 is below"),
+              "%s", md);
     /* The audit lists the flags of the audited sources' tables. */
     const char *au = gt_page(pages, "AUDIT.en.md");
     const char *sec = strstr(au, "## 5. Figures that cannot be right");
