@@ -11,6 +11,8 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_fs.h"
+#include "import_mlperf.h"
 
 char *import_mlperf_sys_id(const char *submitter, const char *system)
 {
@@ -195,7 +197,30 @@ out:
     return out;
 }
 
-int import_mlperf_sys_write(const char *submission, const char *data, pr_err *err)
+/* 0 when the platform file path may be written for the description rel:
+ * it does not exist, an MLPerf import of rel made it (its system.description
+ * is rel), or replace is set. */
+static int check_platform_owner(const char *path, const char *rel, int replace, pr_err *err)
+{
+    struct stat st;
+    if (replace || (lstat(path, &st) < 0 && errno == ENOENT))
+        return 0;
+    json_error_t je;
+    json_t *p = json_load_file(path, 0, &je);
+    const char *desc =
+        json_string_value(json_object_get(json_object_get(p, "system"), "description"));
+    int rc = 0;
+    if (!desc || strcmp(desc, rel))
+        rc = pr_err_set(err, path, 0, 0, "system.description",
+                        "exists and was not made by import --mlperf of %s (it says %s): give "
+                        "--replace to replace it",
+                        rel, desc ? desc : "nothing");
+    json_decref(p);
+    return rc;
+}
+
+int import_mlperf_sys_write(const char *submission, const char *data, int replace, int write,
+                            pr_err *err)
 {
     int rc = -1;
     char *sysdir = pr_xasprintf("%s/systems", submission);
@@ -221,7 +246,12 @@ int import_mlperf_sys_write(const char *submission, const char *data, pr_err *er
         struct stat st;
         int r = 0;
         if (stat(results, &st) == 0) { /* a system without results is no one's platform */
-            json_t *p = import_mlperf_sys_platform(path, rel, err);
+            /* a source inside the submission, a platform this import made */
+            json_t *p = import_fs_check_file(submission, path, IMPORT_MLPERF_TEXT_LIMIT,
+                                             "system description", NULL, err) < 0 ||
+                                (!write && data && check_platform_owner(out, rel, replace, err) < 0)
+                            ? NULL
+                            : import_mlperf_sys_platform(path, rel, err);
             char *text =
                 p ? json_dumps(p, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
                   : NULL;
@@ -230,7 +260,7 @@ int import_mlperf_sys_write(const char *submission, const char *data, pr_err *er
                 pr_buf_puts(&b, text);
                 pr_buf_putc(&b, '\n');
             }
-            r = text ? pr_fileio_write_if_changed(out, b.data, b.len, err) : -1;
+            r = !text ? -1 : write ? pr_fileio_write_if_changed(out, b.data, b.len, err) : 0;
             pr_buf_free(&b);
             free(text);
             json_decref(p);

@@ -24,7 +24,12 @@ char *import_mlperf_sys_id(const char *submitter, const char *system);
 json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *err);
 
 /* Writes the platform of every SUBMITTER/systems/SYSTEM.json that has
- * results into data/platforms/ (unchanged files untouched). */
-int import_mlperf_sys_write(const char *submission, const char *data, pr_err *err);
+ * results into data/platforms/ (unchanged files untouched).  Without write,
+ * only checks: each description a regular file inside the submission (links
+ * resolved, at most IMPORT_MLPERF_TEXT_LIMIT bytes) that makes a platform,
+ * and, when data is not NULL, each platform file absent or made by an
+ * import of the same description (else replace must be set). */
+int import_mlperf_sys_write(const char *submission, const char *data, int replace, int write,
+                            pr_err *err);
 
 #endif
