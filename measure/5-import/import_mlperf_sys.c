@@ -141,6 +141,17 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
                    "no accelerators, and no host processors with a core count: no devices");
         goto out;
     }
+    /* The records count the devices in an int (nodes x per node): a
+     * description past any machine (each count may reach 1000000) is
+     * refused, not wrapped. */
+    long per_node = cpu_only ? threads : accel;
+    if (per_node > IMPORT_MLPERF_SYS_MAX_DEVICES / nodes) {
+        pr_err_set(err, path, 0, 0,
+                   cpu_only ? "host_processor_vcpu_count" : "accelerators_per_node",
+                   "%ld nodes x %ld devices per node: over %ld devices, no system", nodes, per_node,
+                   (long)IMPORT_MLPERF_SYS_MAX_DEVICES);
+        goto out;
+    }
     /* The title names the description too: one submitter's systems share
      * a name ("Eos" at 1, 8 and 316 nodes; one H200 box with three stacks). */
     const char *name = text_of(d, "system_name");
@@ -161,6 +172,7 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
     json_object_set_new(dev, "kind", json_string(cpu_only ? "cpu" : "gpu"));
     const char *model = cpu_only ? cpu : text_of(d, "accelerator_model_name");
     if (!*model) {
+        json_decref(dev);
         json_decref(out);
         out = NULL;
         pr_err_set(err, path, 0, 0, "accelerator_model_name", "empty: the device is not named");
@@ -170,7 +182,7 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
     double gb;
     if (!cpu_only && memory_gb_of(text_of(d, "accelerator_memory_capacity"), &gb))
         json_object_set_new(dev, "memory_gb", json_real(gb));
-    json_object_set_new(dev, "per_node", json_integer(cpu_only ? threads : accel));
+    json_object_set_new(dev, "per_node", json_integer(per_node));
     json_object_set_new(out, "device", dev);
     set_text(out, "interconnect", text_of(d, "accelerator_interconnect"));
     json_t *sys = json_object();

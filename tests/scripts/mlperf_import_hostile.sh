@@ -10,6 +10,7 @@
 #     replaced without --replace (and is with it);
 #   - a bad benchmark after a good one: nothing of the good one is written
 #     (everything is checked before anything is written);
+#   - counts past any machine (fuzz_mlperf's find) are refused;
 #   - --dry-run prints the scores and writes nothing (not even a folder).
 # Self-contained (a synthetic submission; no ../shared).
 set -u
@@ -76,6 +77,11 @@ fresh
 rm src/LICENSE.md && ln -s "$T/secret.txt" src/LICENSE.md
 expect="LICENSE.md licence outside"
 refused "a licence linked out of its folder"
+# counts whose product (the records' GPU count, an int) is past any machine
+fresh
+sed -i 's/"number_of_nodes": "4"/"number_of_nodes": "1000000"/; s/"host_processors_per_node": "1"/"host_processors_per_node": "1000000"/' src/Acme/systems/cpu4.json
+expect="cpu4.json host_processor_vcpu_count devices"
+refused "a system of 1.6e13 threads (fuzz_mlperf)"
 # a link to another file of the submission is followed
 fresh
 cp src/Acme/results/cpu4/resnet/result_2.txt src/Acme/r2.txt
