@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "import_fs.h"
 #include "import_mlperf_runs.h"
+#include "import_mlperf_steps.h"
 #include "import_mlperf_sys.h"
 #include "suite.h"
 
@@ -374,7 +375,8 @@ static int check_entry(const import_mlperf_entry *e, void *ctx, pr_err *err)
                         : NULL;
     int rc = -1;
     if (import_fs_check_file(c->o->submission, desc, IMPORT_MLPERF_TEXT_LIMIT, "system description",
-                             NULL, err) < 0)
+                             NULL, err) < 0 ||
+        import_mlperf_steps_check(c->o->submission, e, err) < 0)
         goto out;
     /* The mark import_mlperf_runs' SOURCE.md carries. */
     if (run && import_fs_check_owner(run, "--mlperf", c->o->replace, err) < 0)

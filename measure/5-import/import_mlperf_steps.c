@@ -46,6 +46,25 @@ static int read_text(const char *submission, const char *dir, const char *name, 
     return rc;
 }
 
+int import_mlperf_steps_check(const char *submission, const import_mlperf_entry *e, pr_err *err)
+{
+    char *impl =
+        pr_xasprintf("%s/benchmarks/%s/implementations/%s", submission, e->benchmark, e->system);
+    char *readme = pr_xasprintf("%s/README-%s.md", impl, e->system);
+    char *docker = pr_xasprintf("%s/Dockerfile", impl);
+    int present;
+    int rc = import_fs_check_file(submission, readme, IMPORT_MLPERF_TEXT_LIMIT,
+                                  readme + strlen(impl) + 1, &present, err) < 0 ||
+                     import_fs_check_file(submission, docker, IMPORT_MLPERF_TEXT_LIMIT,
+                                          "Dockerfile", &present, err) < 0
+                 ? -1
+                 : 0;
+    free(impl);
+    free(readme);
+    free(docker);
+    return rc;
+}
+
 int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_runs_mlperf_dest *d,
                               const char *run, const char *platform, int nodes, int per_node,
                               pr_err *err)

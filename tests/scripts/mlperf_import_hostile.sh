@@ -135,6 +135,10 @@ cmp -s before now || fail "--dry-run wrote into data/: $(diff before now | head 
 ln -sf "$T/secret.txt" src/Acme/results/cpu4/resnet/result_2.txt
 imp --dry-run
 [ "$rc" -eq 2 ] && grep -q 'result_2.txt' err || fail "--dry-run does not check the sources: exit $rc: $(cat err)"
+rm src/Acme/results/cpu4/resnet/result_2.txt && mlperf_submission src/Acme 600000
+ln -sf "$T/secret.txt" src/Acme/benchmarks/resnet/implementations/cpu2/Dockerfile
+imp --dry-run
+[ "$rc" -eq 2 ] && grep -q 'cpu2/Dockerfile' err || fail "--dry-run does not check the implementation's files: exit $rc: $(cat err)"
 
 [ "$fails" -eq 0 ] || { echo "mlperf_import_hostile: $fails failed"; exit 1; }
 echo "mlperf_import_hostile: ok"
