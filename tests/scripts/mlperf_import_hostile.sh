@@ -3,7 +3,7 @@
 # else's data folder (issue 33; docs/import.md, "MLPerf Training" and "Files
 # and folders"), as import_fs_hostile.sh for the manifest import:
 #   - a result file, system description, scaling.json or implementation
-#     README that links out of the submission, a FIFO, or a file over the
+#     README that links out of the submission, a FIFO, a device, or a file over the
 #     size limit is refused naming the file and the field, and data/ is left
 #     as it was (checksums);
 #   - a run folder or platform file that import --mlperf did not make is not
@@ -53,6 +53,14 @@ fresh
 rm src/Acme/results/cpu4/resnet/result_2.txt && mkfifo src/Acme/results/cpu4/resnet/result_2.txt
 expect="result_2.txt FIFO"
 refused "a FIFO result file"
+fresh
+rm src/Acme/results/cpu4/resnet/result_1.txt
+if mknod src/Acme/results/cpu4/resnet/result_1.txt c 1 3 2>/dev/null; then # /dev/null's device
+  expect="result_1.txt character.device"
+  refused "a device as a result file"
+else
+  echo "mlperf_import_hostile: no mknod here: the device case skipped"
+fi
 fresh
 truncate -s 1025M src/Acme/results/cpu2/resnet/result_3.txt
 expect="result_3.txt 1074790400.bytes"
