@@ -87,14 +87,34 @@ int import_fs_check_source(const char *from_real, const char *rel, long long max
     }
     if (max_bytes > 0 && st.st_size > max_bytes) {
         pr_err_set(err, manifest, line, 0, field,
-                   "%s: %lld bytes, over the run set's log limit of %lld bytes (log_limit_mib "
-                   "of suites/RUN.json beside the manifest; default %lld MiB, as measure run's)",
+                   "%s: %lld bytes, over the limit of %lld bytes (a log's: log_limit_mib of "
+                   "suites/RUN.json beside the manifest; default %lld MiB, as measure run's)",
                    rel, (long long)st.st_size, max_bytes, PR_SUITE_LOG_LIMIT >> 20);
         goto out;
     }
     rc = 0;
 out:
     free(path);
+    return rc;
+}
+
+int import_fs_check_file(const char *root, const char *path, long long max_bytes, const char *field,
+                         int *exists, pr_err *err)
+{
+    size_t n = strlen(root);
+    char *real = realpath(root, NULL);
+    int rc = -1;
+    if (!real) {
+        pr_err_errno(err, root, "cannot resolve");
+        goto out;
+    }
+    if (strncmp(path, root, n) || path[n] != '/') {
+        pr_err_set(err, root, 0, 0, field, "%s: not a file of this folder", path);
+        goto out;
+    }
+    rc = import_fs_check_source(real, path + n + 1, max_bytes, root, 0, field, exists, err);
+out:
+    free(real);
     return rc;
 }
 

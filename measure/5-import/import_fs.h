@@ -30,6 +30,12 @@ int import_fs_check_source(const char *from_real, const char *rel, long long max
                            const char *manifest, int line, const char *field, int *exists,
                            pr_err *err);
 
+/* The same check for a file given by its path (under root, as typed):
+ * import --mlperf's sources, which have no manifest line; the error names
+ * root, field and the file's path below root. */
+int import_fs_check_file(const char *root, const char *path, long long max_bytes, const char *field,
+                         int *exists, pr_err *err);
+
 /* The bytes a log of run set run may weigh: log_limit_mib of the run set's
  * suite (manifest_dir/suites/RUN.json, checked as gen loads it), else
  * measure run's default (PR_SUITE_LOG_LIMIT). */

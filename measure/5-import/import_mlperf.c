@@ -9,11 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_fs.h"
 #include "import_mlperf_runs.h"
+#include "import_mlperf_steps.h"
 #include "import_mlperf_sys.h"
+#include "suite.h"
 
 static const char MLLOG[] = ":::MLLOG ";
 
@@ -211,10 +215,12 @@ static int by_number(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The result files of one BENCHMARK folder (result_N.txt in number order:
- * submitters number from 0 or from 1) read into *out (freed by the
- * caller). */
-static int read_results(const char *dir, import_mlperf_result **out, size_t *n, pr_err *err)
+/* The result files of one BENCHMARK folder of submission (result_N.txt in
+ * number order: submitters number from 0 or from 1) read into *out (freed by
+ * the caller); each a regular file inside the submission, of at most a log's
+ * size (measure run's limit). */
+static int read_results(const char *submission, const char *dir, import_mlperf_result **out,
+                        size_t *n, pr_err *err)
 {
     int rc = -1;
     size_t count = 0, runs = 0;
@@ -235,7 +241,10 @@ static int read_results(const char *dir, import_mlperf_result **out, size_t *n, 
     *out = pr_xmalloc((runs ? runs : 1) * sizeof **out);
     for (size_t i = 0; i < runs; i++) {
         char *path = pr_xasprintf("%s/%s", dir, names[i]);
-        int r = import_mlperf_result_read(path, &(*out)[i], err);
+        int r =
+            import_fs_check_file(submission, path, PR_SUITE_LOG_LIMIT, "result file", NULL, err) < 0
+                ? -1
+                : import_mlperf_result_read(path, &(*out)[i], err);
         snprintf((*out)[i].file, sizeof(*out)[i].file, "%s", names[i]);
         free(path);
         if (r < 0)
@@ -249,8 +258,9 @@ out:
 }
 
 /* Visits one SYSTEM/BENCHMARK folder. */
-static int walk_benchmark(const char *submitter, const char *system, const char *benchmark,
-                          const char *dir, import_mlperf_visit visit, void *ctx, pr_err *err)
+static int walk_benchmark(const char *submission, const char *submitter, const char *system,
+                          const char *benchmark, const char *dir, import_mlperf_visit visit,
+                          void *ctx, pr_err *err)
 {
     int rc = -1;
     import_mlperf_result *results = NULL;
@@ -258,8 +268,11 @@ static int walk_benchmark(const char *submitter, const char *system, const char 
     size_t n = 0;
     char *scaling = pr_xasprintf("%s/scaling.json", dir);
     double factor = 1;
-    if (read_results(dir, &results, &n, err) < 0 ||
-        import_mlperf_scaling_read(scaling, &factor, err) < 0)
+    int has_scaling;
+    if (read_results(submission, dir, &results, &n, err) < 0 ||
+        import_fs_check_file(submission, scaling, IMPORT_MLPERF_TEXT_LIMIT, "scaling", &has_scaling,
+                             err) < 0 ||
+        (has_scaling && import_mlperf_scaling_read(scaling, &factor, err) < 0))
         goto out;
     runs = pr_xmalloc((n ? n : 1) * sizeof *runs);
     for (size_t i = 0; i < n; i++) {
@@ -306,9 +319,9 @@ int import_mlperf_walk(const char *submission, import_mlperf_visit visit, void *
         benchmarks = is_dir(sysdir) ? list_dir(sysdir, &nb, err) : NULL;
         for (size_t b = 0; benchmarks && b < nb; b++) {
             char *dir = pr_xasprintf("%s/%s", sysdir, benchmarks[b]);
-            int r = is_dir(dir)
-                        ? walk_benchmark(submitter, systems[s], benchmarks[b], dir, visit, ctx, err)
-                        : 0;
+            int r = is_dir(dir) ? walk_benchmark(submission, submitter, systems[s], benchmarks[b],
+                                                 dir, visit, ctx, err)
+                                : 0;
             free(dir);
             if (r < 0) {
                 free(sysdir);
@@ -343,6 +356,57 @@ int import_mlperf_print(const char *submission, FILE *out, pr_err *err)
     return import_mlperf_walk(submission, print_entry, out, err);
 }
 
+/* What the check pass of an import needs. */
+typedef struct check_ctx {
+    const import_mlperf_opts *o;
+    const char *data; /* the data folder resolved; NULL: a dry run without one */
+    FILE *out;        /* where a dry run prints the scores; NULL: no printing */
+} check_ctx;
+
+/* Checks one entry before anything is written: its system description a
+ * source of the submission, its run folder absent or made by import
+ * --mlperf (its SOURCE.md says so), unless --replace. */
+static int check_entry(const import_mlperf_entry *e, void *ctx, pr_err *err)
+{
+    const check_ctx *c = ctx;
+    char *desc = pr_xasprintf("%s/systems/%s.json", c->o->submission, e->system);
+    char *run = c->data ? pr_xasprintf("%s/runs/mlperf-%s-%s-%s", c->data, e->submitter, e->system,
+                                       e->benchmark)
+                        : NULL;
+    int rc = -1;
+    if (import_fs_check_file(c->o->submission, desc, IMPORT_MLPERF_TEXT_LIMIT, "system description",
+                             NULL, err) < 0 ||
+        import_mlperf_steps_check(c->o->submission, e, err) < 0)
+        goto out;
+    /* The mark import_mlperf_runs' SOURCE.md carries. */
+    if (run && import_fs_check_owner(run, "--mlperf", c->o->replace, err) < 0)
+        goto out;
+    rc = c->out ? print_entry(e, c->out, err) : 0;
+out:
+    free(desc);
+    free(run);
+    return rc;
+}
+
+/* The licence a run folder gets: the submitter's LICENSE.md, else the
+ * repository's beside the submitter folders; either a regular file inside
+ * its folder. */
+static int check_licence(const char *submission, pr_err *err)
+{
+    char *own = pr_xasprintf("%s/LICENSE.md", submission);
+    char *up = pr_xasprintf("%s/..", submission);
+    char *repo = pr_xasprintf("%s/../LICENSE.md", submission);
+    int exists = 0;
+    int rc =
+        import_fs_check_file(submission, own, IMPORT_MLPERF_TEXT_LIMIT, "licence", &exists, err);
+    if (rc == 0 && !exists)
+        rc = import_fs_check_file(up, repo, IMPORT_MLPERF_TEXT_LIMIT, "licence", NULL, err);
+    free(own);
+    free(up);
+    free(repo);
+    return rc;
+}
+
 /* Files one entry and prints its score. */
 static int write_entry(const import_mlperf_entry *e, void *ctx, pr_err *err)
 {
@@ -352,17 +416,50 @@ static int write_entry(const import_mlperf_entry *e, void *ctx, pr_err *err)
     return print_entry(e, d->out, err);
 }
 
-int import_mlperf_import(const char *submission, const char *data, const char *repo,
-                         const char *commit, int dry_run, FILE *out, pr_err *err)
+int import_mlperf_import(const import_mlperf_opts *o, FILE *out, pr_err *err)
 {
-    if (dry_run)
-        return import_mlperf_print(submission, out, err);
-    if (!repo || !commit)
+    int rc = -1, lock = -1;
+    struct stat st;
+    char *data = NULL;
+    import_fs_stage stage;
+    memset(&stage, 0, sizeof stage);
+    if (stat(o->submission, &st) < 0 || !S_ISDIR(st.st_mode))
+        return pr_err_set(err, o->submission, 0, 0, "--mlperf", "not a folder");
+    if (!o->dry_run && (!o->repo || !o->commit))
         return pr_err_set(err, NULL, 0, 0, "--repo, --commit",
                           "an MLPerf import names where the results are published "
                           "(--repo mlcommons/training_results_v4.0 --commit SHA)");
-    import_mlperf_runs_mlperf_dest d = {data, submission, repo, commit, out};
-    if (import_mlperf_sys_write(submission, data, repo, commit, err) < 0)
-        return -1;
-    return import_mlperf_walk(submission, write_entry, &d, err);
+    data = realpath(o->data, NULL);
+    if (!data && !o->dry_run)
+        return pr_err_errno(err, o->data, "--data");
+    /* One import at a time writes a data folder: two would interleave. */
+    if (!o->dry_run && import_fs_lock_data(data, &lock, err) < 0)
+        goto out;
+    /* Every input checked before anything is written; a dry run stops
+     * there, with the scores printed. */
+    check_ctx c = {o, data, o->dry_run ? out : NULL};
+    if (import_mlperf_sys_write(o->submission, data, o->repo, o->commit, o->replace, 0, err) < 0 ||
+        import_mlperf_walk(o->submission, check_entry, &c, err) < 0 ||
+        check_licence(o->submission, err) < 0)
+        goto out;
+    if (o->dry_run) {
+        fprintf(stderr, "perfrepro-measure import: dry run: nothing is written\n");
+        rc = 0;
+        goto out;
+    }
+    /* Written into a copy of the data folder, checked with gen's loaders
+     * and swapped in whole (import_fs). */
+    if (import_fs_stage_open(&stage, data, err) < 0)
+        goto out;
+    import_mlperf_runs_mlperf_dest d = {stage.sd.stage, o->submission, o->repo, o->commit, out};
+    if (import_mlperf_sys_write(o->submission, stage.sd.stage, o->repo, o->commit, 1, 1, err) < 0 ||
+        import_mlperf_walk(o->submission, write_entry, &d, err) < 0 ||
+        import_fs_stage_commit(&stage, o->gen, 0, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    import_fs_stage_free(&stage);
+    import_fs_unlock_data(lock);
+    free(data);
+    return rc;
 }

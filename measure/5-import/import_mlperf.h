@@ -56,12 +56,30 @@ int import_mlperf_walk(const char *submission, import_mlperf_visit visit, void *
  * mean, the factor, the runs averaged. */
 int import_mlperf_print(const char *submission, FILE *out, pr_err *err);
 
-/* `perfrepro-measure import --mlperf SUBMISSION`: with dry_run, the scores
- * printed to out (import_mlperf_print); else each system's platform written
- * into data/platforms/ (import_mlperf_sys), its runs into data/runs/
- * (import_mlperf_runs, published at repo and commit), and the scores
- * printed. */
-int import_mlperf_import(const char *submission, const char *data, const char *repo,
-                         const char *commit, int dry_run, FILE *out, pr_err *err);
+/* The most bytes a system description, scaling.json, licence or
+ * implementation file of a submission may weigh (a result file: a log's,
+ * PR_SUITE_LOG_LIMIT). */
+#define IMPORT_MLPERF_TEXT_LIMIT (16LL << 20)
+
+/* What `import --mlperf` is asked. */
+typedef struct import_mlperf_opts {
+    const char *submission;    /* the SUBMITTER folder */
+    const char *data;          /* the data folder */
+    const char *repo, *commit; /* where the source is published (not for a dry run) */
+    const char *gen;           /* perfrepro-gen, which validates the staged copy */
+    int dry_run, replace;
+} import_mlperf_opts;
+
+/* `perfrepro-measure import --mlperf SUBMISSION`, with the manifest
+ * import's guarantees (docs/import.md, "Files and folders"): every source a
+ * regular file inside the submission (the licence: inside its parent), of
+ * bounded size; run folders and platforms absent or made by import --mlperf
+ * (else replace); all checked before anything is written.  With dry_run,
+ * the scores printed to out (as import_mlperf_print) and nothing written.
+ * Else, holding the data folder's lock, each system's platform (import_
+ * mlperf_sys) and its runs (import_mlperf_runs) written into a staging copy
+ * of the data folder, the scores printed, the copy validated with gen and
+ * swapped in whole (import_fs). */
+int import_mlperf_import(const import_mlperf_opts *o, FILE *out, pr_err *err);
 
 #endif

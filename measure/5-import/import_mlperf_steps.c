@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_fs.h"
 
 /* The word after `prefix` on the first line of text that starts with it
  * (leading blanks skipped), up to a blank or the line's end; a new string,
@@ -29,15 +30,38 @@ static char *word_after(const char *text, const char *prefix)
 }
 
 /* The text of dir/name into *out (a new string); -1 with err when it
- * cannot be read. */
-static int read_text(const char *dir, const char *name, char **out, pr_err *err)
+ * cannot be read or is no regular file inside submission (links resolved)
+ * of at most IMPORT_MLPERF_TEXT_LIMIT bytes. */
+static int read_text(const char *submission, const char *dir, const char *name, char **out,
+                     pr_err *err)
 {
     char *path = pr_xasprintf("%s/%s", dir, name);
     pr_buf b = PR_BUF_INIT;
-    int rc = pr_fileio_read_file(path, &b, err);
+    int rc = import_fs_check_file(submission, path, IMPORT_MLPERF_TEXT_LIMIT, name, NULL, err);
+    if (rc == 0)
+        rc = pr_fileio_read_file(path, &b, err);
     free(path);
     *out = rc < 0 ? NULL : pr_buf_detach(&b);
     pr_buf_free(&b);
+    return rc;
+}
+
+int import_mlperf_steps_check(const char *submission, const import_mlperf_entry *e, pr_err *err)
+{
+    char *impl =
+        pr_xasprintf("%s/benchmarks/%s/implementations/%s", submission, e->benchmark, e->system);
+    char *readme = pr_xasprintf("%s/README-%s.md", impl, e->system);
+    char *docker = pr_xasprintf("%s/Dockerfile", impl);
+    int present;
+    int rc = import_fs_check_file(submission, readme, IMPORT_MLPERF_TEXT_LIMIT,
+                                  readme + strlen(impl) + 1, &present, err) < 0 ||
+                     import_fs_check_file(submission, docker, IMPORT_MLPERF_TEXT_LIMIT,
+                                          "Dockerfile", &present, err) < 0
+                 ? -1
+                 : 0;
+    free(impl);
+    free(readme);
+    free(docker);
     return rc;
 }
 
@@ -61,8 +85,8 @@ int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_
         rc = 0;
         goto out;
     }
-    if (read_text(impl, readme_name, &readme, err) < 0 ||
-        read_text(impl, "Dockerfile", &docker, err) < 0)
+    if (read_text(d->submission, impl, readme_name, &readme, err) < 0 ||
+        read_text(d->submission, impl, "Dockerfile", &docker, err) < 0)
         goto out;
     config = word_after(readme, "source ");
     if (!config || strncmp(config, "config_", 7) || strchr(config, '/')) {

@@ -16,4 +16,10 @@ int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_
                               const char *run, const char *platform, int nodes, int per_node,
                               pr_err *err);
 
+/* Checks, before anything is written, the implementation files of e that
+ * import_mlperf_steps_write may read (its README-SYSTEM.md and Dockerfile,
+ * where present): regular files inside submission of at most
+ * IMPORT_MLPERF_TEXT_LIMIT bytes.  A missing one is the write's to report. */
+int import_mlperf_steps_check(const char *submission, const import_mlperf_entry *e, pr_err *err);
+
 #endif

@@ -11,6 +11,8 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "import_fs.h"
+#include "import_mlperf.h"
 #include "import_mlperf_env.h"
 
 char *import_mlperf_sys_id(const char *submitter, const char *system)
@@ -140,6 +142,17 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
                    "no accelerators, and no host processors with a core count: no devices");
         goto out;
     }
+    /* The records count the devices in an int (nodes x per node): a
+     * description past any machine (each count may reach 1000000) is
+     * refused, not wrapped. */
+    long per_node = cpu_only ? threads : accel;
+    if (per_node > IMPORT_MLPERF_SYS_MAX_DEVICES / nodes) {
+        pr_err_set(err, path, 0, 0,
+                   cpu_only ? "host_processor_vcpu_count" : "accelerators_per_node",
+                   "%ld nodes x %ld devices per node: over %ld devices, no system", nodes, per_node,
+                   (long)IMPORT_MLPERF_SYS_MAX_DEVICES);
+        goto out;
+    }
     /* The title names the description too: one submitter's systems share
      * a name ("Eos" at 1, 8 and 316 nodes; one H200 box with three stacks). */
     const char *name = text_of(d, "system_name");
@@ -160,6 +173,7 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
     json_object_set_new(dev, "kind", json_string(cpu_only ? "cpu" : "gpu"));
     const char *model = cpu_only ? cpu : text_of(d, "accelerator_model_name");
     if (!*model) {
+        json_decref(dev);
         json_decref(out);
         out = NULL;
         pr_err_set(err, path, 0, 0, "accelerator_model_name", "empty: the device is not named");
@@ -169,7 +183,7 @@ json_t *import_mlperf_sys_platform(const char *path, const char *rel, pr_err *er
     double gb;
     if (!cpu_only && memory_gb_of(text_of(d, "accelerator_memory_capacity"), &gb))
         json_object_set_new(dev, "memory_gb", json_real(gb));
-    json_object_set_new(dev, "per_node", json_integer(cpu_only ? threads : accel));
+    json_object_set_new(dev, "per_node", json_integer(per_node));
     json_object_set_new(out, "device", dev);
     set_text(out, "interconnect", text_of(d, "accelerator_interconnect"));
     json_t *sys = json_object();
@@ -196,8 +210,30 @@ out:
     return out;
 }
 
+/* 0 when the platform file path may be written for the description rel:
+ * it does not exist, an MLPerf import of rel made it (its system.description
+ * is rel), or replace is set. */
+static int check_platform_owner(const char *path, const char *rel, int replace, pr_err *err)
+{
+    struct stat st;
+    if (replace || (lstat(path, &st) < 0 && errno == ENOENT))
+        return 0;
+    json_error_t je;
+    json_t *p = json_load_file(path, 0, &je);
+    const char *desc =
+        json_string_value(json_object_get(json_object_get(p, "system"), "description"));
+    int rc = 0;
+    if (!desc || strcmp(desc, rel))
+        rc = pr_err_set(err, path, 0, 0, "system.description",
+                        "exists and was not made by import --mlperf of %s (it says %s): give "
+                        "--replace to replace it",
+                        rel, desc ? desc : "nothing");
+    json_decref(p);
+    return rc;
+}
+
 int import_mlperf_sys_write(const char *submission, const char *data, const char *repo,
-                            const char *commit, pr_err *err)
+                            const char *commit, int replace, int write, pr_err *err)
 {
     int rc = -1;
     char *sysdir = pr_xasprintf("%s/systems", submission);
@@ -223,7 +259,12 @@ int import_mlperf_sys_write(const char *submission, const char *data, const char
         struct stat st;
         int r = 0;
         if (stat(results, &st) == 0) { /* a system without results is no one's platform */
-            json_t *p = import_mlperf_sys_platform(path, rel, err);
+            /* a source inside the submission, a platform this import made */
+            json_t *p = import_fs_check_file(submission, path, IMPORT_MLPERF_TEXT_LIMIT,
+                                             "system description", NULL, err) < 0 ||
+                                (!write && data && check_platform_owner(out, rel, replace, err) < 0)
+                            ? NULL
+                            : import_mlperf_sys_platform(path, rel, err);
             char *text =
                 p ? json_dumps(p, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
                   : NULL;
@@ -232,8 +273,8 @@ int import_mlperf_sys_write(const char *submission, const char *data, const char
                 pr_buf_puts(&b, text);
                 pr_buf_putc(&b, '\n');
             }
-            r = text ? pr_fileio_write_if_changed(out, b.data, b.len, err) : -1;
-            if (r >= 0)
+            r = !text ? -1 : write ? pr_fileio_write_if_changed(out, b.data, b.len, err) : 0;
+            if (r >= 0 && write)
                 r = import_mlperf_env_write(path, rel, system, repo, commit, id, data, err);
             pr_buf_free(&b);
             free(text);

@@ -27,7 +27,7 @@ static void usage(FILE *f)
           "                                [--repo OWNER/NAME --commit SHA] [--gen PATH]\n"
           "                                [--replace]\n"
           "       perfrepro-measure import --mlperf SUBMITTER_DIR --repo OWNER/NAME --commit SHA\n"
-          "                                [--data DIR] [--dry-run]\n"
+          "                                [--data DIR] [--dry-run] [--gen PATH] [--replace]\n"
           "\n"
           "Brings someone else's logs in with one manifest (docs/import.md): parses each\n"
           "log with its run set's rule (given, or found with parse --fit over all the run\n"
@@ -49,7 +49,8 @@ static void usage(FILE *f)
           "prints the scores to 17 significant digits; else each system becomes a\n"
           "platform DATA/platforms/mlperf-SUBMITTER-SYSTEM.json and each system and\n"
           "benchmark a run folder DATA/runs/mlperf-SUBMITTER-SYSTEM-BENCHMARK/ (the\n"
-          "result files, one record per run, SOURCE.md, LICENSE).\n"
+          "result files, one record per run, SOURCE.md, LICENSE), staged, validated and\n"
+          "swapped in as a manifest import's are (--replace for folders it did not make).\n"
           "\n"
           "options:\n"
           "      --mlperf DIR      an MLPerf Training submission (a SUBMITTER folder)\n"
@@ -77,6 +78,23 @@ static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? pr_xstrndup(path, (size_t)(slash - path)) : pr_xstrdup(".");
+}
+
+/* perfrepro-gen beside this program (a new string), NULL with err when
+ * this program cannot be found. */
+static char *gen_beside_self(pr_err *err)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        pr_err_set(err, NULL, 0, 0, NULL, "cannot find this program (/proc/self/exe)");
+        return NULL;
+    }
+    self[n] = '\0';
+    char *d = dir_of(self);
+    char *gen = pr_xasprintf("%s/perfrepro-gen", d);
+    free(d);
+    return gen;
 }
 
 const pr_cli_command cmd_import_command = {"import", cmd_import, NULL,
@@ -115,11 +133,13 @@ int cmd_import(int argc, char **argv)
                             "manifest or --from with it\n");
             return 2;
         }
-        if (import_mlperf_import(mlperf, data, repo, commit, o.dry_run, stdout, &merr) < 0) {
+        char *gen_mlperf = gen ? pr_xstrdup(gen) : gen_beside_self(&merr);
+        import_mlperf_opts mo = {mlperf, data, repo, commit, gen_mlperf, o.dry_run, o.replace};
+        int mrc = gen_mlperf && import_mlperf_import(&mo, stdout, &merr) == 0 ? 0 : 2;
+        if (mrc)
             fprintf(stderr, "perfrepro-measure import: %s\n", merr.msg);
-            return 2;
-        }
-        return 0;
+        free(gen_mlperf);
+        return mrc;
     }
     if (!manifest || !from) {
         fprintf(stderr, "perfrepro-measure import: missing %s%s%s\n", manifest ? "" : "MANIFEST",

@@ -2,7 +2,7 @@
 # Included from the Makefile (`include tests/fuzz/fuzz.mk`), or used on its
 # own with `make -f Makefile -f tests/fuzz/fuzz.mk fuzz`.
 #
-#   make fuzz-build          builds build/fuzz/fuzz_{data,parse,mustache,check,manifest}
+#   make fuzz-build          builds build/fuzz/fuzz_{data,parse,mustache,check,manifest,mlperf}
 #   make fuzz                builds them and runs each for FUZZ_SECONDS (60)
 #   make fuzz FUZZ_TARGETS=fuzz_parse FUZZ_SECONDS=600
 #
@@ -22,7 +22,9 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=8192
 FUZZ_OUT := build/fuzz
-FUZZ_TARGETS ?= fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest
+# Every harness (tests/scripts/fuzz_regress.sh asks for the list: make -s fuzz-harnesses).
+FUZZ_HARNESSES := fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest fuzz_mlperf
+FUZZ_TARGETS ?= $(FUZZ_HARNESSES)
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Ilib -Igen -Imeasure $(FUZZ_SAN) \
                -fsanitize=fuzzer-no-link \
@@ -39,6 +41,9 @@ fuzz_parse_SRC := measure/2-parse/parse.c measure/2-parse/parse_lines.c measure/
 fuzz_mustache_SRC := gen/template/mustache.c gen/template/mustache_parse.c
 fuzz_check_SRC := gen/6-output/check.c gen/6-output/checkpage.c gen/base/cmarkx.c gen/base/md.c
 fuzz_manifest_SRC := measure/5-import/import_manifest.c
+fuzz_mlperf_SRC := measure/5-import/import_mlperf.c measure/5-import/import_mlperf_sys.c measure/5-import/import_mlperf_score.c \
+                   measure/5-import/import_mlperf_runs.c measure/5-import/import_mlperf_steps.c measure/5-import/import_fs.c \
+                   measure/5-import/import_mlperf_env.c measure/1-facts/envinfo.c
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/%)
 
@@ -47,7 +52,10 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_OUT)/%)
 fuzz-sources-%:
 	@echo $($*_SRC)
 
-.PHONY: fuzz fuzz-build
+fuzz-harnesses:
+	@echo $(FUZZ_HARNESSES)
+
+.PHONY: fuzz fuzz-build fuzz-harnesses
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -61,7 +69,7 @@ $(FUZZ_OUT)/$(1): $(FUZZ_OUT)/obj/tests/fuzz/$(1).o \
                   $$(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$$($(1)_SRC) $$(FUZZ_LIB_SRC))
 	$$(FUZZ_CC) $$(FUZZ_SAN) -fsanitize=fuzzer -o $$@ $$^ $$(FUZZ_LIBS)
 endef
-$(foreach h,fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest,$(eval $(call FUZZ_HARNESS,$(h))))
+$(foreach h,$(FUZZ_HARNESSES),$(eval $(call FUZZ_HARNESS,$(h))))
 
 # One harness at a time (they share the machine with the build).  The
 # regression inputs are replayed first, then the fuzzer runs from the seeds.

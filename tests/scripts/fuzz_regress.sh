@@ -10,8 +10,15 @@ set -u
 BUILD="${BUILD:-build}"
 CC="${CC:-cc}"
 [ -f "$BUILD/lib/jdoc.o" ] || { echo "no objects in $BUILD (run make first)"; exit 77; }
-for o in gen/1-load/data gen/1-load/comparisons gen/1-load/history_decl gen/1-load/fitfile gen/1-load/runset gen/1-load/pairing gen/1-load/srcenv gen/template/mustache gen/template/mustache_parse gen/6-output/check gen/6-output/checkpage gen/6-output/cmarkx gen/base/md measure/parse measure/parse_lines measure/parse_tables measure/numbers measure/rule measure/logscan measure/logfacts measure/logfacts_args measure/explain measure/fit measure/fitcalc measure/fitreport measure/parsetrace measure/recmark measure/import_manifest; do
-  [ -f "$BUILD/$o.o" ] || { echo "no $BUILD/$o.o (run make first)"; exit 77; }
+# The harnesses and their sources as tests/fuzz/fuzz.mk lists them (a fixed
+# list here went stale when the sources moved: every object was missing and
+# the test skipped).
+HARNESSES=$(MAKEFLAGS= make -s --no-print-directory fuzz-harnesses) || exit 1
+objs_of() { MAKEFLAGS= make -s --no-print-directory fuzz-sources-$1 | tr ' ' '\n' | sed -n "s|\(.*\)\.c\$|$BUILD/\1.o|p" | tr '\n' ' '; }
+for h in $HARNESSES; do
+  for o in $(objs_of "$h"); do
+    [ -f "$o" ] || { echo "no $o (run make first)"; exit 77; }
+  done
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,10 +29,9 @@ LIBS="$(pkg-config --libs jansson libpcre2-8 libcmark-gfm 2>/dev/null) -lcmark-g
 LIB_OBJ=$(ls "$BUILD"/lib/*.o)
 fails=0
 $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
-for h in fuzz_data fuzz_parse fuzz_mustache fuzz_check fuzz_manifest; do
-  # The harness's sources as tests/fuzz/fuzz.mk lists them, as the objects
-  # `make` built.
-  objs=$(MAKEFLAGS= make -s --no-print-directory fuzz-sources-$h | tr ' ' '\n' | sed -n "s|\(.*\)\.c\$|$BUILD/\1.o|p" | tr '\n' ' ')
+for h in $HARNESSES; do
+  # the objects `make` built of the harness's sources
+  objs=$(objs_of "$h")
   # shellcheck disable=SC2086
   if ! $CC $CFLAGS -o "$tmp/$h" tests/fuzz/$h.c "$tmp/main.o" $objs $LIB_OBJ $LIBS; then
     echo "FAIL: $h does not build"; fails=$((fails + 1)); continue
