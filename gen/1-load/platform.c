@@ -9,8 +9,8 @@
 #include "record.h"
 #include "suite.h"
 
-static const char *const platform_keys[] = {"perfrepro", "title", "device", "interconnect",
-                                            "match",     "tf32",  "system", NULL};
+static const char *const platform_keys[] = {
+    "perfrepro", "title", "device", "interconnect", "match", "tf32", "system", "source", NULL};
 static const char *const system_keys[] = {"nodes",    "host",        "network", "framework",
                                           "software", "description", NULL};
 static const char *const host_keys[] = {"processor", "sockets", "cores", "threads", "memory", NULL};
@@ -161,7 +161,9 @@ static int read_platform(const pr_jdoc_jcur *root, pr_platform *p, pr_err *err)
         return -1;
     if (pr_jdoc_jbool(root, "tf32", 0, &p->tf32, err) < 0)
         return -1;
-    if (read_system(root, p, err) < 0)
+    /* "source": where import read the machine (a README's line). */
+    const char *src;
+    if (pr_jdoc_jstr(root, "source", 0, &src, err) < 0 || read_system(root, p, err) < 0)
         return -1;
     if ((rc = pr_jdoc_jarr(root, "match", 0, 1, &match, err)) < 0)
         return -1;
