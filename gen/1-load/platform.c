@@ -27,6 +27,7 @@ static void free_platform(pr_platform *p)
     free(p->kind);
     free(p->device);
     free(p->host_cpu);
+    free(p->source);
     pr_bitext_free(&p->interconnect);
     if (p->match) {
         for (char **m = p->match; *m; m++)
@@ -163,7 +164,14 @@ static int read_platform(const pr_jdoc_jcur *root, pr_platform *p, pr_err *err)
         return -1;
     /* "source": where import read the machine (a README's line). */
     const char *src;
-    if (pr_jdoc_jstr(root, "source", 0, &src, err) < 0 || read_system(root, p, err) < 0)
+    if ((rc = pr_jdoc_jstr(root, "source", 0, &src, err)) < 0)
+        return -1;
+    if (rc && strncmp(src, "https://", 8) != 0) {
+        pr_jdoc_jcur at = pr_jdoc_jchild(root, "source");
+        return pr_jdoc_jfail(&at, err, "expected an https:// link to the line it was read from");
+    }
+    p->source = rc ? pr_xstrdup(src) : NULL;
+    if (read_system(root, p, err) < 0)
         return -1;
     if ((rc = pr_jdoc_jarr(root, "match", 0, 1, &match, err)) < 0)
         return -1;

@@ -215,7 +215,12 @@ int import_platform_write_or_check(const import_manifest_t *m, const import_mani
         }
         /* Agrees: rewritten as the README says it, so that the file is the
          * import's whatever was typed into it before (a hand title, an
-         * interconnect no line states). */
+         * interconnect no line states).  Several READMEs state one machine
+         * (each model's of a source): the link already there stays, so
+         * that importing one manifest again changes nothing. */
+        json_t *was = json_object_get(have, "source");
+        if (json_is_string(was))
+            json_object_set(platform, "source", was);
     }
     if (mkdir(platforms_dir, 0777) < 0 && errno != EEXIST) {
         pr_err_errno(err, platforms_dir, "cannot create");

@@ -21,8 +21,9 @@ json_t *import_platform_of_env(const import_manifest_t *m, const import_manifest
 
 /* Writes platform (borrowed) to platforms_dir/ID.json.  When there is one
  * already, every device field the README states must be the file's (then
- * it is rewritten as the README says it: a manifest's platform line makes
- * the file the import's), else -1 with err naming the field, both values
+ * it is rewritten as the README says it, keeping the link to the README
+ * line a first import wrote: a manifest's platform line makes the file the
+ * import's), else -1 with err naming the field, both values
  * and the README's line, and nothing is written. */
 int import_platform_write_or_check(const import_manifest_t *m, const import_manifest_platform *p,
                                    json_t *platform, const char *platforms_dir, pr_err *err);

@@ -5,7 +5,9 @@
 # by perfrepro-gen import-env), never by hand.  On a synthetic README:
 #   - a new platform is written: device model, memory from the model's name,
 #     GPUs per node, a link to the README's line, tf32 for an Ampere device;
-#     the run set imported on it builds; a second import is byte-identical;
+#     the run set imported on it builds and its page links the README's
+#     line; a second import is byte-identical; a source that is no https
+#     link is refused by the loader;
 #   - a platform file already there that agrees is rewritten as the README
 #     says it (a hand title and interconnect go: the file is the import's);
 #   - one that differs is refused, naming the field, both values and the
@@ -73,6 +75,16 @@ assert "system" not in p
 PY
 [ -f data/runs/toy-Q100-SXM9-48GB-x4/logs/index/toy_gpu1_speed ] || ls -R data/runs/toy-Q100-SXM9-48GB-x4 >/dev/null ||
   fail "no run set on the new platform"
+# The page of its run set says the machine and links the README's line.
+"$GEN" build --data data --templates templates --out "$T/reports" >"$T/build" 2>&1 || fail "build: $(cat "$T/build")"
+grep -rqF 'Machine: Tesla Q100-SXM9-48GB, 48 GB per GPU, 4 GPUs per node ([where this machine is stated](https://github.com/toy/toy/blob/0123456789abcdef0123456789abcdef01234567/README.md#L8))' \
+  "$T/reports/Toy/Paddle/README.en.md" || fail "the page: $(grep -n 'Machine' "$T/reports/Toy/Paddle/README.en.md")"
+# A source that is no https link is refused naming the file and field.
+cp $p "$T/keep.json"
+sed 's|"source": "https://|"source": "javascript://|' "$T/keep.json" >$p
+"$GEN" validate --data data >"$T/val" 2>&1 && fail "a javascript: source accepted"
+grep -qF 'Q100-SXM9-48GB-x4.json' "$T/val" && grep -qF 'source' "$T/val" || fail "bad source: $(cat "$T/val")"
+cp "$T/keep.json" $p
 # Again: the same file, byte for byte.
 cp $p "$T/first.json"
 "$MEASURE" import toy.tsv --from "$T/src" --replace >"$T/plan2" 2>&1 || fail "the second import failed: $(cat "$T/plan2")"
