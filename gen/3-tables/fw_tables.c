@@ -161,7 +161,8 @@ static void base_note(const lang *l, const rmodel_fw *f, const rmodel_cfg *c,
         return;
     pr_buf count = PR_BUF_INIT;
     platform_count_label(l, c->platform, base->nodes, base->gpus, &count, err);
-    json_t *v = json_pack("{s:s,s:i}", "count", pr_buf_cstr(&count), "base_gpus", base->gpus);
+    json_t *v = json_pack("{s:s,s:i,s:b}", "count", pr_buf_cstr(&count), "base_gpus", base->gpus,
+                          "cpu", platform_is_cpu(c->platform));
     pr_buf_puts(out, "- ");
     lang_fmt(l, "speedup_base_smallest", v, out, err);
     pr_buf_putc(out, '\n');

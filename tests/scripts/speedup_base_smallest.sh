@@ -8,6 +8,8 @@
 #   - the page says which base (zh and en);
 #   - a configuration that has a 1-GPU run keeps it as the base, and its
 #     page says nothing of another base;
+#   - a CPU cluster measured from 2 nodes x 16 processes up says
+#     processes;
 #   - a configuration measured at one count only has no base (no "1.00,
 #     100 %" of a figure against itself).
 set -u
@@ -27,6 +29,10 @@ cat >"$t/data/platforms/Toy-GPU-x8.json" <<'JSON'
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
 JSON
+cat >"$t/data/platforms/Toy-CPU.json" <<'JSON'
+{"perfrepro": 1, "title": {"zh": "Toy CPU", "en": "Toy CPU"},
+ "device": {"kind": "cpu", "model": "Toy CPU", "per_node": 16}}
+JSON
 rule='{"keyword":"ips:","scope":"global","skip":0,"reduce":"last"}'
 # case_ RUN FRAMEWORK NODES GPUS V: three runs of throughput V.
 case_() {
@@ -35,7 +41,7 @@ case_() {
     printf 'step 0, ips: %s\nstep 1, ips: %s\n' "$5" "$5" >"$t/src/$1_${name}_$r.log"
   done
   (cd "$t/src" && "$MEASURE" parse --rule "$rule" --unit images/s --nodes "$3" --gpus "$4" \
-    --batch-size 64 --model Toy --framework "$2" --case "$name" --platform Toy-GPU-x8 \
+    --batch-size 64 --model Toy --framework "$2" --case "$name" --platform "${6:-Toy-GPU-x8}" \
     --out "$t/data/runs/$1" "$1_${name}_0.log" "$1_${name}_1.log" "$1_${name}_2.log" \
     >/dev/null) || fail "measure parse $1 $name"
 }
@@ -45,6 +51,9 @@ case_ big Big 4 32 3600
 case_ small Small 1 1 200
 case_ small Small 1 8 1500
 case_ lone Lone 2 16 900
+# A CPU cluster from 2 nodes of 16 processes up: the note says processes.
+case_ cpu Cpu 2 32 100 Toy-CPU
+case_ cpu Cpu 4 64 180 Toy-CPU
 (cd "$t" && "$GEN" build --data data --templates templates --out reports >"$t/build.log" 2>&1) ||
   { cat "$t/build.log"; fail "build failed"; }
 e="$t/reports/Toy/Big/README.en.md"
@@ -71,6 +80,14 @@ if [ -f "$o" ]; then
   grep -qE '^\| 2 \| 16 \|.*\| no baseline¹ \| — \|' "$o" || fail "one count: $(grep '^| 2 | 16 |' "$o")"
 else
   fail "no $o"
+fi
+c="$t/reports/Toy/Cpu/README.en.md"
+if [ -f "$c" ]; then
+  grep -qE '^\| 4 \| 64 \|.*\| 1\.80 \| 90\.0% \|' "$c" || fail "CPU: $(grep '^| 4 | 64 |' "$c")"
+  grep -qF 'as there is no 1-process run; efficiency = speedup × 32 ÷ processes.' "$c" ||
+    fail "CPU note: $(grep -n 'against' "$c")"
+else
+  fail "no $c"
 fi
 [ $fails = 0 ] || exit 1
 echo "speedup_base_smallest: ok"
