@@ -9,8 +9,8 @@
 #include "record.h"
 #include "suite.h"
 
-static const char *const platform_keys[] = {"perfrepro", "title", "device", "interconnect",
-                                            "match",     "tf32",  "system", NULL};
+static const char *const platform_keys[] = {
+    "perfrepro", "title", "device", "interconnect", "match", "tf32", "system", "source", NULL};
 static const char *const system_keys[] = {"nodes",    "host",        "network", "framework",
                                           "software", "description", NULL};
 static const char *const host_keys[] = {"processor", "sockets", "cores", "threads", "memory", NULL};
@@ -27,6 +27,7 @@ static void free_platform(pr_platform *p)
     free(p->kind);
     free(p->device);
     free(p->host_cpu);
+    free(p->source);
     pr_bitext_free(&p->interconnect);
     if (p->match) {
         for (char **m = p->match; *m; m++)
@@ -161,6 +162,15 @@ static int read_platform(const pr_jdoc_jcur *root, pr_platform *p, pr_err *err)
         return -1;
     if (pr_jdoc_jbool(root, "tf32", 0, &p->tf32, err) < 0)
         return -1;
+    /* "source": where import read the machine (a README's line). */
+    const char *src;
+    if ((rc = pr_jdoc_jstr(root, "source", 0, &src, err)) < 0)
+        return -1;
+    if (rc && strncmp(src, "https://", 8) != 0) {
+        pr_jdoc_jcur at = pr_jdoc_jchild(root, "source");
+        return pr_jdoc_jfail(&at, err, "expected an https:// link to the line it was read from");
+    }
+    p->source = rc ? pr_xstrdup(src) : NULL;
     if (read_system(root, p, err) < 0)
         return -1;
     if ((rc = pr_jdoc_jarr(root, "match", 0, 1, &match, err)) < 0)

@@ -44,6 +44,8 @@ typedef struct pr_platform {
     int nodes;
     char *host_cpu;
     int host_sockets, host_cores, host_threads;
+    char *source; /* where import read the machine (an https link to a README's
+                   * line: a manifest's platform line); NULL when not stated */
 } pr_platform;
 
 typedef struct pr_platforms {

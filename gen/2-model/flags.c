@@ -252,8 +252,8 @@ unsigned flags_cell_bits(const rmodel_cfg *c, const rmodel_cell *rc)
         bits |= FL_FEW_RECORDS;
     if (sanity_unsteady_count(rc->recs, rc->nrecs))
         bits |= FL_UNSTEADY;
-    const rmodel_cell *base = rmodel_cell_of(c, 1, 1);
-    if (rc->gpus > 1 && base->n_ok && base->set_run != rc->set_run)
+    const rmodel_cell *base = rmodel_base_cell(c);
+    if (rc->gpus > base->gpus && base->n_ok && base->set_run != rc->set_run)
         bits |= FL_CROSS_RUN_SET;
     return bits;
 }

@@ -365,6 +365,23 @@ const rmodel_cell *rmodel_cell_of(const rmodel_cfg *c, int nodes, int gpus)
     return cell ? cell : &empty;
 }
 
+const rmodel_cell *rmodel_base_cell(const rmodel_cfg *c)
+{
+    const rmodel_cell *one = rmodel_cell_of(c, 1, 1), *best = NULL;
+    size_t measured = 0;
+    if (one->nrecs) /* run, even if it failed: no other base stands in */
+        return one;
+    for (size_t i = 0; i < c->ncells; i++) {
+        const rmodel_cell *rc = &c->cells[i];
+        measured += rc->n_ok > 0;
+        if (rc->n_ok &&
+            (!best || rc->gpus < best->gpus || (rc->gpus == best->gpus && rc->nodes < best->nodes)))
+            best = rc;
+    }
+    /* One count alone scales to nothing: no "1.00, 100 %". */
+    return best && measured > 1 ? best : one;
+}
+
 /* 1 when run set a is newer than b: its last date, then its folder name. */
 static int run_newer(const pr_run *a, const pr_run *b)
 {

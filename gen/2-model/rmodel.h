@@ -187,6 +187,12 @@ void rmodel_free(rmodel_world *w);
  * GPUs; a shared empty cell (RM_NONE, no runs) when its table has no such
  * row.  Borrowed from the world. */
 const rmodel_cell *rmodel_cell_of(const rmodel_cfg *c, int nodes, int gpus);
+/* The cell speedup and efficiency are against: 1 node x 1 GPU when it has
+ * records (failed ones too: then there is no baseline), else the smallest count measured (fewest GPUs, then fewest nodes:
+ * a source measured from 8 GPUs up, a CPU cluster) when another count is
+ * measured too, else the empty 1x1
+ * cell (n_ok 0).  Never NULL; owned by c. */
+const rmodel_cell *rmodel_base_cell(const rmodel_cfg *c);
 /* 1 when published table t holds figures of configuration c: its platform,
  * batch size and the precision mode it pairs with (pairing.h). */
 int rmodel_pub_of(const pr_pub_table *t, const rmodel_cfg *c);

@@ -19,8 +19,8 @@
 /* The speedup and scaling-efficiency cells of a figure against the 1-GPU
  * one (base NAN: no baseline, and the cell says so); returns the speedup,
  * NAN without a baseline. */
-static double scaling_cells(const lang *l, pr_unitdir_dir dir, double value, double base, int gpus,
-                            pr_buf *sp, pr_buf *eff, view_notes *nt)
+static double scaling_cells(const lang *l, pr_unitdir_dir dir, double value, double base,
+                            int base_gpus, int gpus, pr_buf *sp, pr_buf *eff, view_notes *nt)
 {
     if (isnan(base)) {
         pr_buf_printf(sp, "%s¹", lang_str(l, "no_baseline"));
@@ -29,7 +29,7 @@ static double scaling_cells(const lang *l, pr_unitdir_dir dir, double value, dou
         return NAN;
     }
     double e;
-    double s = fw_tables_pub_speedup(dir, value, base, gpus, &e);
+    double s = fw_tables_pub_speedup(dir, value, base, base_gpus, gpus, &e);
     md_number(sp, s, PR_DECIMALS_SPEEDUP);
     md_number(eff, e, PR_DECIMALS_PERCENT);
     pr_buf_puts(eff, "%");
@@ -318,8 +318,8 @@ static void row_scaling(fw_columns_row *r)
                                       fw_tables_global_batch(t->c, base))) {
         batch_differs_cells(t->l, rc->median, base->median, &r->sp, &r->eff, t->nt);
     } else {
-        scaling_cells(t->l, t->f->dir, rc->median, base->n_ok ? base->median : NAN, rc->gpus,
-                      &r->sp, &r->eff, t->nt);
+        scaling_cells(t->l, t->f->dir, rc->median, base->n_ok ? base->median : NAN, base->gpus,
+                      rc->gpus, &r->sp, &r->eff, t->nt);
     }
 }
 

@@ -33,7 +33,7 @@ typedef struct fw_columns_table {
     pr_err *err;
     const pr_pub_table *const *pubs; /* the published tables it compares with */
     size_t npubs;
-    const rmodel_cell *base; /* the 1-GPU cell */
+    const rmodel_cell *base; /* the speedup's base cell (rmodel_base_cell) */
     sanity_notes *sn;        /* the footnotes under the table */
     pr_buf *marks;           /* per cell: its footnote marks (sanity_check_series) */
     int insufficient;        /* gaps not judged: said once under the table */

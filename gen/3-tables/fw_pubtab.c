@@ -206,7 +206,7 @@ int fw_pubtab_row_scaling(const audit_model *audit, const rmodel_fw *f, const pr
         return 0;
     if (fw_tables_batch_blocks(f, pub_global_batch(t, r), pub_global_batch(t, base)))
         return 0;
-    *speedup = fw_tables_pub_speedup(f->dir, r->value, base->value, r->gpus, eff_pct);
+    *speedup = fw_tables_pub_speedup(f->dir, r->value, base->value, base->gpus, r->gpus, eff_pct);
     return 1;
 }
 
@@ -303,7 +303,8 @@ static void figure_cells(const rmodel_world *w, const lang *l, const rmodel_fw *
                 nt->batch_differs = 1;
             } else {
                 double eff;
-                computed = fw_tables_pub_speedup(f->dir, r->value, base->value, r->gpus, &eff);
+                computed =
+                    fw_tables_pub_speedup(f->dir, r->value, base->value, base->gpus, r->gpus, &eff);
                 pr_buf_puts(out, " · ×");
                 md_number(out, computed, PR_DECIMALS_SPEEDUP);
                 pr_buf_puts(out, " · ");

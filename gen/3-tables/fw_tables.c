@@ -22,12 +22,15 @@
 #include "provenance.h"
 #include "stats.h"
 
-/* The speedup of value against its 1-GPU baseline base and its scaling
- * efficiency in percent at gpus: the one computation of both. */
-static double speedup_of(pr_unitdir_dir dir, double value, double base, int gpus, double *eff_pct)
+/* The speedup of value against its baseline base measured on base_gpus
+ * GPUs and its scaling efficiency in percent at gpus (the speedup over the
+ * count ratio: 2.00 from 8 to 16 GPUs is 100 %): the one computation of
+ * both. */
+static double speedup_of(pr_unitdir_dir dir, double value, double base, int base_gpus, int gpus,
+                         double *eff_pct)
 {
     double s = pr_unitdir_speedup(dir, value, base);
-    *eff_pct = 100.0 * s / gpus;
+    *eff_pct = 100.0 * s * base_gpus / gpus;
     return s;
 }
 
@@ -148,6 +151,25 @@ static void left_out_notes(const lang *l, const rmodel_cfg *c, pr_buf *out, pr_e
     }
 }
 
+/* Under a table whose speedups are not against 1 GPU (there is no 1-GPU
+ * run): the count they are against, so that "×2.00" reads as from 8 to 16
+ * GPUs ("speedup against 1×8 GPUs"). */
+static void base_note(const lang *l, const rmodel_fw *f, const rmodel_cfg *c,
+                      const rmodel_cell *base, pr_buf *out, pr_err *err)
+{
+    if (!base->n_ok || (base->nodes == 1 && base->gpus == 1) || !fw_tables_has_scaling(f, c))
+        return;
+    pr_buf count = PR_BUF_INIT;
+    platform_count_label(l, c->platform, base->nodes, base->gpus, &count, err);
+    json_t *v = json_pack("{s:s,s:i,s:b}", "count", pr_buf_cstr(&count), "base_gpus", base->gpus,
+                          "cpu", platform_is_cpu(c->platform));
+    pr_buf_puts(out, "- ");
+    lang_fmt(l, "speedup_base_smallest", v, out, err);
+    pr_buf_putc(out, '\n');
+    json_decref(v);
+    pr_buf_free(&count);
+}
+
 int fw_tables_has_scaling(const rmodel_fw *f, const rmodel_cfg *c)
 {
     /* A hardware suite measures the machine: a bandwidth at 8 GPUs is no
@@ -160,19 +182,19 @@ int fw_tables_cell_scaling(const rmodel_fw *f, const rmodel_cfg *c, const rmodel
                            double *speedup, double *eff_pct)
 {
     *speedup = *eff_pct = NAN;
-    const rmodel_cell *base = rmodel_cell_of(c, 1, 1);
+    const rmodel_cell *base = rmodel_base_cell(c);
     if (!fw_tables_has_scaling(f, c) || !rc->n_ok || !base->n_ok ||
         !fw_tables_same_runset(rc, base) ||
         fw_tables_batch_blocks(f, fw_tables_global_batch(c, rc), fw_tables_global_batch(c, base)))
         return 0;
-    *speedup = speedup_of(f->dir, rc->median, base->median, rc->gpus, eff_pct);
+    *speedup = speedup_of(f->dir, rc->median, base->median, base->gpus, rc->gpus, eff_pct);
     return 1;
 }
 
-double fw_tables_pub_speedup(pr_unitdir_dir dir, double value, double base, int gpus,
+double fw_tables_pub_speedup(pr_unitdir_dir dir, double value, double base, int base_gpus, int gpus,
                              double *eff_pct)
 {
-    return speedup_of(dir, value, base, gpus, eff_pct);
+    return speedup_of(dir, value, base, base_gpus, gpus, eff_pct);
 }
 
 long fw_tables_global_batch(const rmodel_cfg *c, const rmodel_cell *rc)
@@ -229,7 +251,7 @@ void fw_tables_repro_table_of(const fw_columns_column *cols, size_t ncols, const
                                 rc->n_ok ? rc->link_run : NULL,
                                 f->dir == PR_DIR_LOWER};
     }
-    fw_columns_table x = {w,   l,     f, c, page_rel, nt, err, pubs, npubs, rmodel_cell_of(c, 1, 1),
+    fw_columns_table x = {w,   l,     f, c, page_rel, nt, err, pubs, npubs, rmodel_base_cell(c),
                           &sn, marks, 0};
     fw_columns_head(cols, ncols, &x, out);
     sanity_check_series(l, c->platform, pts, c->ncells, marks, &sn, err);
@@ -254,6 +276,7 @@ void fw_tables_repro_table_of(const fw_columns_column *cols, size_t ncols, const
         nt->sanity = 1;
     }
     other_runset_pubs(l, c, pubs, npubs, &notes, err);
+    base_note(l, f, c, x.base, &notes, err);
     left_out_notes(l, c, &notes, err);
     if (notes.len) {
         pr_buf_putc(out, '\n');

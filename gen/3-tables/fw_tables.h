@@ -39,15 +39,17 @@ int fw_tables_same_runset(const rmodel_cell *rc, const rmodel_cell *base);
 /* 1 when rc's figure and its 1-GPU baseline base were read with two parse
  * rules. */
 int fw_tables_rules_differ(const rmodel_cell *rc, const rmodel_cell *base);
-/* The speedup of cell rc (of c) against c's 1-GPU cell and its scaling
- * efficiency in percent, as its reproduction table shows them; 0 and NAN
- * both when the table shows none (no column, no run, no 1-GPU baseline,
+/* The speedup of cell rc (of c) against c's base cell (rmodel_base_cell:
+ * 1 GPU, else the smallest count measured) and its scaling efficiency in
+ * percent, as its reproduction table shows them; 0 and NAN both when the
+ * table shows none (no column, no run, no baseline,
  * or the two are not of one run set and rule: fw_tables_same_runset). */
 int fw_tables_cell_scaling(const rmodel_fw *f, const rmodel_cfg *c, const rmodel_cell *rc,
                            double *speedup, double *eff_pct);
-/* The same computation for a published figure value against its table's
- * 1-GPU figure base (fw_pubtab.c): the speedup, *eff_pct in percent. */
-double fw_tables_pub_speedup(pr_unitdir_dir dir, double value, double base, int gpus,
+/* The same computation for a figure value at gpus against a baseline
+ * figure base at base_gpus (fw_pubtab.c: its table's 1-GPU figure): the
+ * speedup, *eff_pct in percent (efficiency over the count ratio). */
+double fw_tables_pub_speedup(pr_unitdir_dir dir, double value, double base, int base_gpus, int gpus,
                              double *eff_pct);
 /* The global batch of cell rc of c: the record's metrics.global_batch_size
  * when it states one, else the per-GPU batch × GPUs; -1 when unknown. */

@@ -119,8 +119,8 @@ static size_t efficiency_points(const audit_model *audit, const rmodel_fw *f, co
                                 int pub, const chartspec_flags *fl, chartspec_sets *sets,
                                 pr_chart *chart, int series, int *max_gpus)
 {
-    const rmodel_cell *b = rmodel_cell_of(c, 1, 1);
-    const pr_pub_row *pb = b->pub;
+    const rmodel_cell *b = rmodel_base_cell(c);
+    const pr_pub_row *pb = rmodel_cell_of(c, 1, 1)->pub;
     if (pub ? !(pb && pb->has_value) : !b->n_ok)
         return 0;
     size_t points = 0;

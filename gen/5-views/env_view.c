@@ -656,6 +656,13 @@ static void machine_line(const lang *l, const pr_platform *p, pr_buf *out, pr_er
                             json_string(pr_bitext_in(&p->interconnect, l->code)));
     lang_fmt(l, "platform_desc", v, out, err);
     json_decref(v);
+    /* A platform made by import from a README says where it was read. */
+    if (p->source) {
+        pr_buf target = PR_BUF_INIT;
+        md_link_target(&target, p->source);
+        pr_buf_printf(out, " ([%s](%s))", lang_str(l, "platform_source"), pr_buf_cstr(&target));
+        pr_buf_free(&target);
+    }
 }
 
 static json_t *platform_env(const rmodel_world *w, const lang *l, const rmodel_fw *f,

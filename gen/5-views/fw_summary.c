@@ -161,7 +161,10 @@ static void scaling_line(const lang *l, const rmodel_fw *f, json_t *lines, pr_er
         for (size_t j = 0; j < f->cfgs[i].ncells; j++) {
             const rmodel_cell *rc = &f->cfgs[i].cells[j];
             double s, e;
-            if (rc->gpus < 2 || !fw_tables_cell_scaling(f, &f->cfgs[i], rc, &s, &e) || isnan(s))
+            /* The line says "with a 1-GPU figure": a table against its
+             * smallest count says its own base under it. */
+            if (rc->gpus < 2 || rmodel_base_cell(&f->cfgs[i])->gpus != 1 ||
+                !fw_tables_cell_scaling(f, &f->cfgs[i], rc, &s, &e) || isnan(s))
                 continue;
             if (!bcell || rc->gpus > bcell->gpus || (rc->gpus == bcell->gpus && e > be))
                 bc = &f->cfgs[i], bcell = rc, bs = s, be = e;

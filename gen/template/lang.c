@@ -62,8 +62,8 @@ static const char *const string_keys[] = {
     "logfact_args", "env_other", "env_code", "env_python", "env_topology", "env_text",
     "fp32_on_tf32", "pub_paired_mode", "pub_other_runset", "sanity_few_records", "sanity_unsteady",
     "sanity_unsteady_run", "col_runs_records", "records_summary", "sanity_other_runset_same",
-    "state_other_runset", "rs_what_dates", "rs_what_rule", "rs_what_env", "rs_what_runtime",
-    "src_measured_here", "src_imported_from",
+    "speedup_base_smallest", "platform_source", "state_other_runset", "rs_what_dates",
+    "rs_what_rule", "rs_what_env", "rs_what_runtime", "src_measured_here", "src_imported_from",
     /* charts: flagged figures, scaling efficiency (chartspec*.c) */
     "chart_flagged", "chart_efficiency_title", "chart_y_efficiency", "chart_efficiency_ideal",
     /* the headline, index and model page (page_index.c, page_model.c, page_audit.c) */

@@ -388,6 +388,23 @@ static int read_directive(const char *file, int line, char **f, size_t n, import
             (import_manifest_mission){pr_xstrdup(f[1]), pr_xstrdup(f[2]), pr_xstrdup(f[3])};
         return 0;
     }
+    if (!strcmp(d, "platform")) {
+        if (n != 5 || !source_path_ok(f[2]) || strcmp(f[3], "--group") || !*f[4])
+            return pr_err_set(err, file, line, 0, "platform",
+                              "write \"platform<TAB>ID<TAB>README-PATH<TAB>--group<TAB>TITLE\" "
+                              "(TITLE: the README's environment group that describes the "
+                              "machine, as import-env names it)");
+        if (name_ok(file, line, d, f[1], err) < 0) /* data/platforms/ID.json */
+            return -1;
+        for (size_t i = 0; i < m->nplatforms; i++)
+            if (!strcmp(m->platforms[i].id, f[1]))
+                return pr_err_set(err, file, line, 0, "platform",
+                                  "%s is already line %d's platform", f[1], m->platforms[i].line);
+        m->platforms = pr_xrealloc(m->platforms, (m->nplatforms + 1) * sizeof *m->platforms);
+        m->platforms[m->nplatforms++] =
+            (import_manifest_platform){line, pr_xstrdup(f[1]), pr_xstrdup(f[2]), pr_xstrdup(f[4])};
+        return 0;
+    }
     int is_env = !strcmp(d, "env");
     if (n < 3 || !source_path_ok(f[2]) || (n - 3) % 2)
         return pr_err_set(err, file, line, 0, d,
@@ -465,7 +482,7 @@ int import_manifest_read(const char *file, import_manifest_t *m, pr_err *err)
             size_t n = split_tabs(p, &f);
             int r;
             if (!strcmp(f[0], "source") || !strcmp(f[0], "table") || !strcmp(f[0], "env") ||
-                !strcmp(f[0], "mission") || !strcmp(f[0], "published"))
+                !strcmp(f[0], "mission") || !strcmp(f[0], "published") || !strcmp(f[0], "platform"))
                 r = read_directive(file, line, f, n, m, err);
             else {
                 if (m->ncases == cap) {
@@ -542,6 +559,12 @@ void import_manifest_free(import_manifest_t *m)
         free(m->missions[i].direction);
     }
     free(m->missions);
+    for (size_t i = 0; i < m->nplatforms; i++) {
+        free(m->platforms[i].id);
+        free(m->platforms[i].path);
+        free(m->platforms[i].group);
+    }
+    free(m->platforms);
     free(m->file);
     free(m->repo);
     free(m->commit);

@@ -32,6 +32,14 @@ typedef struct import_manifest_readme {
     size_t nopts;
 } import_manifest_readme;
 
+/* A machine described in a README: "platform ID PATH --group TITLE" (the
+ * group of PATH's environment sections, as import-env reads them, whose GPU
+ * line makes data/platforms/ID.json: import_platform.c). */
+typedef struct import_manifest_platform {
+    int line;
+    char *id, *path, *group;
+} import_manifest_platform;
+
 typedef struct import_manifest_mission {
     char *model, *name, *direction;
 } import_manifest_mission;
@@ -54,6 +62,8 @@ typedef struct import_manifest_t {
     size_t nreadmes;
     import_manifest_mission *missions;
     size_t nmissions;
+    import_manifest_platform *platforms;
+    size_t nplatforms;
 } import_manifest_t;
 
 /* Reads and checks file into *m (freed by import_manifest_free); errors name

@@ -16,6 +16,7 @@
 #include "fileio.h"
 #include "import_dup.h"
 #include "import_fs.h"
+#include "import_platform.h"
 #include "import_pub.h"
 #include "import_steps.h"
 #include "import_typed.h"
@@ -585,6 +586,53 @@ static int import_readme(const import_manifest_t *m, const import_manifest_readm
     return rc;
 }
 
+/* A platform line: the README's environment sections through perfrepro-gen
+ * import-env into a scratch file beside the staged data folder, then its
+ * group's machine into platforms/ID.json (import_platform.c). */
+static int import_platform_line(const import_manifest_t *m, const import_manifest_platform *p,
+                                const import_run_opts *o, const char *out_root, pr_err *err)
+{
+    im_argv a = {0};
+    pr_buf out;
+    pr_buf_init(&out);
+    int rc = -1;
+    json_t *env = NULL, *platform = NULL;
+    char *md = pr_xasprintf("%s/%s", o->from, p->path);
+    char *scratch = pr_xasprintf("%s/.platform-%s.env.json", out_root, p->id);
+    char *platforms = pr_xasprintf("%s/platforms", out_root);
+    const char *argv[] = {o->gen,     "import-env", "--markdown", md,      "--repo", m->repo,
+                          "--commit", m->commit,    "--path",     p->path, "--out",  scratch};
+    for (size_t i = 0; i < sizeof argv / sizeof *argv; i++)
+        av_push(&a, argv[i]);
+    printf("platform %s -> %s/platforms/%s.json\n", p->path, o->data, p->id);
+    int st = run_child(NULL, &a, &out, err);
+    if (st != 0) {
+        if (st > 0)
+            pr_err_set(err, m->file, p->line, 0, "platform",
+                       "perfrepro-gen import-env failed (exit %d, its message above)", st);
+        goto out;
+    }
+    json_error_t je;
+    env = json_load_file(scratch, 0, &je);
+    if (!env) {
+        pr_err_set(err, scratch, je.line, je.column, NULL, "%s", je.text);
+        goto out;
+    }
+    platform = import_platform_of_env(m, p, env, err);
+    if (platform && import_platform_write_or_check(m, p, platform, platforms, err) == 0)
+        rc = 0;
+out:
+    unlink(scratch);
+    json_decref(env);
+    json_decref(platform);
+    free(md);
+    free(scratch);
+    free(platforms);
+    pr_buf_free(&out);
+    av_free(&a);
+    return rc;
+}
+
 int import_run_import(import_manifest_t *m, const import_run_opts *o, pr_err *err)
 {
     int differs = 0, rc = -1, lock = -1;
@@ -634,6 +682,15 @@ int import_run_import(import_manifest_t *m, const import_run_opts *o, pr_err *er
         if (import_fs_check_source(from, m->readmes[i].path, 0, m->file, m->readmes[i].line,
                                    m->readmes[i].is_env ? "env" : "table", NULL, err) < 0)
             goto out;
+    for (size_t i = 0; i < m->nplatforms; i++)
+        if (import_fs_check_source(from, m->platforms[i].path, 0, m->file, m->platforms[i].line,
+                                   "platform", NULL, err) < 0)
+            goto out;
+    if (m->nplatforms && !m->repo) {
+        pr_err_set(err, m->file, m->platforms[0].line, 0, "platform",
+                   "a platform line needs the manifest's \"source\" line (its link)");
+        goto out;
+    }
     /* A published page is read for the line of its figures (import_pub.c):
      * when present, a regular file inside --from, as every source file. */
     for (size_t i = 0; i < m->npubs; i++) {
@@ -653,6 +710,10 @@ int import_run_import(import_manifest_t *m, const import_run_opts *o, pr_err *er
     if (import_fs_stage_open(&stage, o->data, err) < 0)
         goto out;
     const char *out_root = stage.sd.stage;
+    /* The machines first: a table's or a run set's platform may be one. */
+    for (size_t i = 0; i < m->nplatforms; i++)
+        if (import_platform_line(m, &m->platforms[i], o, out_root, err) < 0)
+            goto out;
     /* The README parts first: a line's figure may be a cell of their tables. */
     for (size_t i = 0; i < m->nreadmes; i++)
         if (import_readme(m, &m->readmes[i], o, out_root, err) < 0)

@@ -85,9 +85,12 @@ Test(direction, speedup_t1_over_tn_and_only_at_one_global_batch)
     f.dir = PR_DIR_LOWER;
     double eff;
     /* 40 min at 1 GPU, 5 at 8: ×8, 100 %. */
-    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_LOWER, 5, 40, 8, &eff), 8.0, 1e-12);
+    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_LOWER, 5, 40, 1, 8, &eff), 8.0, 1e-12);
     cr_expect_float_eq(eff, 100.0, 1e-9);
-    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_HIGHER, 800, 100, 8, &eff), 8.0, 1e-12);
+    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_HIGHER, 800, 100, 1, 8, &eff), 8.0, 1e-12);
+    /* Against 8 GPUs (no 1-GPU run): 1000 -> 1900 at 16 is x1.90, 95 %. */
+    cr_expect_float_eq(fw_tables_pub_speedup(PR_DIR_HIGHER, 1900, 1000, 8, 16, &eff), 1.9, 1e-12);
+    cr_expect_float_eq(eff, 95.0, 1e-9);
     /* A time: only at one global batch, and a batch not known blocks. */
     cr_expect(!fw_tables_batch_blocks(&f, 512, 512));
     cr_expect(fw_tables_batch_blocks(&f, 512, 64));
