@@ -199,8 +199,8 @@ static void model_run(st_model *m, json_t *run, double *x)
     m->nruns++;
 }
 
-/* rec's chart model; 0, or 1 when rec has no trace to draw (none, or one
- * too large to be made). */
+/* rec's chart model; 0, 1 when rec has no trace to draw (none, or one
+ * too large to be made), 2 when its trace holds one record. */
 static int model_build(const pr_record *rec, st_model *m)
 {
     memset(m, 0, sizeof *m);
@@ -211,6 +211,10 @@ static int model_build(const pr_record *rec, st_model *m)
     size_t total = 0, nruns = json_array_size(runs);
     for (size_t i = 0; i < nruns; i++)
         total += strlen(json_string_value(json_object_get(json_array_get(runs, i), "status")));
+    /* One record (an MLPerf run's time to train) is a figure, not a
+     * series: nothing to draw. */
+    if (total < 2)
+        return 2;
     const char *scale = json_string_value(json_object_get(t, "scale"));
     const char *value = pr_jdoc_json_str(rec->rule, "value");
     m->per_card = strcmp(scale, "per_card") == 0;
@@ -342,7 +346,14 @@ void steptrace_trace_md(const rmodel_world *w, const lang *l, const chartspec_qu
     if (!oc->charts)
         return;
     st_model m;
-    if (model_build(rec, &m) != 0) {
+    int built = model_build(rec, &m);
+    if (built == 2) {
+        model_free(&m);
+        pr_buf_puts(md, " ");
+        pr_buf_puts(md, lang_str(l, "trace_one"));
+        return;
+    }
+    if (built != 0) {
         model_free(&m);
         /* a failed case has no figure to trace */
         if (rec->failed && !rec->step_trace)

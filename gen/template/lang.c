@@ -72,7 +72,7 @@ static const char *const string_keys[] = {
     "head_audit_import", "head_audit_import_unknown", "head_audit_import_line",
     "head_audit_runset_rule", "head_printed_under", "head_differs_intro", "head_printed_other",
     /* the step traces of the framework page (steptrace.c) */
-    "trace_alt", "trace_none", "trace_omitted",
+    "trace_alt", "trace_none", "trace_omitted", "trace_one",
     /* the framework page's layout (fw_pubtab.c, page_framework.c) */
     "fwp_source_cell", "fwp_who", "fwp_printed_speedup", "fwp_col_source", "fwp_col_revision",
     "fwp_pub_legend", "fwp_over_time", "fwp_planned", "fwp_planned_item", "fwp_insufficient",

@@ -78,7 +78,7 @@ for name in shipped_manifests():
         if not line or line.startswith('#'):
             continue
         f = line.split('\t')
-        if f[0] in ('source', 'mission', 'table', 'env', 'published'):
+        if f[0] in ('source', 'mission', 'table', 'env', 'published', 'platform'):
             continue  # not a log line (docs/import.md)
         runs.setdefault(f[0], []).append(dict(
             case=f[1], model=f[2], framework=f[3], platform=f[4], precision=f[5], nodes=node_count(f[6], int(f[7]), f[4]),
