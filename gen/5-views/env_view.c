@@ -650,6 +650,7 @@ static json_t *platform_env(const rmodel_world *w, const lang *l, const rmodel_f
     int software = 0;
     if (p) {
         view_text(pv, "title", provenance_platform_title(l, p));
+        view_str(pv, "platform_id", p->id); /* its platform page (fw_split.h) */
         machine_line(l, p, &b, err);
         view_md(pv, "machine", &b);
     }
