@@ -126,6 +126,10 @@ for lg in zh en; do
     fail "$rel: NVIDIA's README said to state no environment"
   grep -qF -- '- Image: pytorch-21.03' "$p" || grep -qF -- '- 镜像：pytorch-21.03' "$p" ||
     fail "$rel: no container of NVIDIA's 2021-04-20 README revision"
+  # The reference records no README line for these items: the page says so.
+  grep -E 'NVIDIA DeepLearningExamples\]\([^)]*\) (随公布数据说明的环境|states it with its published figures)' "$p" |
+    grep -qE '参考数据未记录这些条目|the reference records no line' ||
+    fail "$rel: NVIDIA's environment items neither linked to lines nor said to have none"
 done
 
 # The rerun path first (issue 34): section 3 of the NGC PyTorch ResNet50

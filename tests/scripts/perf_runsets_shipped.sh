@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 # fwpages DIR NAME: a framework's English pages, its README and its
 # machines' pages (PLATFORM-*.en.md, fw_split.h), as one file.
-fwpages() { cat "$1"/README.en.md "$1"/PLATFORM-*.en.md >"$tmp/$2" && echo "$tmp/$2"; }
+fwpages() { cat "$1"/README.en.md $(ls "$1"/PLATFORM-*.en.md 2>/dev/null) >"$tmp/$2" && echo "$tmp/$2"; }
 p=$(fwpages reports/ResNet50/NGC-PyTorch rn50-ngc-pytorch)
 grep -F '4×32 GPUs: no speedup: the 1-GPU figure is of another run set (“Perf, one V100 node (1 and 8 GPUs)”, this figure of “Perf, V100 cluster (32 GPUs)”) and was read with another parse rule; they differ in dates (2022-06-01 vs 2023-08-04); the parse rule (step summary / iteration, skip 0 / 9)' "$p" |
   grep -qF 'Driver (450.80.02 vs 525.60.11)' || fail "$p: the 32-GPU figure does not say its run set and rule differ"

@@ -24,6 +24,12 @@ python3 - "$t/r" <<'PY' || exit 1
 import glob, json, os, re, sys
 out = sys.argv[1]
 bad = []
+def page_text(p):
+    # A framework page and its machines' pages (PLATFORM-*.md, fw_split.h).
+    en = p.endswith('.en.md')
+    sib = sorted(q for q in glob.glob(os.path.join(os.path.dirname(p), 'PLATFORM-*.md'))
+                 if q.endswith('.en.md') == en)
+    return ''.join(open(q).read() for q in [p] + sib)
 def slug(s):
     return re.sub(r'[^a-z0-9.]', '-', s.lower())
 n = 0
@@ -34,7 +40,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
     if rec.get('origin') != 'parsed':
         if 'step_trace' not in rec:
             for p in pages:
-                text = open(p).read()
+                text = page_text(p)
                 if rec.get("JOB_FAIL_FLAG") != 1 and "(no step trace recorded)" not in text and "（未记录逐步数据）" not in text:
                     bad.append(f'{p}: no word that {f} has no trace')
         continue
@@ -46,7 +52,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
     base = slug(run) + '.' + slug(re.sub(r'_speed$', '', os.path.basename(f)))
     link = f'traces/{base}.small.png)](traces/{base}.svg)'
     for p in pages:
-        text = open(p).read()
+        text = page_text(p)
         if link not in text:
             bad.append(f'{p}: no trace of {f} ({link})')
         en = p.endswith('.en.md')
@@ -62,7 +68,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
 if n < 100:
     bad.append(f'only {n} parsed records (the shipped data has 100)')
 p = os.path.join(out, 'ResNet50', 'Paddle', 'README.en.md')
-line = [l for l in open(p) if 'resnet50-bs256-fp32-gpu8.small.png' in l and 'a100' in l]
+line = [l for l in page_text(p).splitlines(True) if 'resnet50-bs256-fp32-gpu8.small.png' in l and 'a100' in l]
 if len(line) != 1:
     bad.append(f'{p}: the A100 FP32 8-GPU trace is not there once')
 else:

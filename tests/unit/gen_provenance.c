@@ -344,6 +344,53 @@ Test(provenance, each_source_shows_its_own_environment)
     free(d);
 }
 
+/* A published table's environment items link the line of the source that
+ * states each, where the data gives it ("environment_lines"); a source
+ * without lines says so (issue 34); a line of no item is refused. */
+Test(provenance, published_environment_items_link_their_lines)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", "a", 0);
+    static const char *const fmt =
+        "{\"perfrepro\": 1, \"label\": \"%s\", \"source\": {\"title\": \"t\", \"url\": "
+        "\"https://example.com/%s.md#L3\"},\n"
+        " \"platform\": \"a\", \"tables\": [\n"
+        "  {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "   \"environment\": {\"gpu\": \"DGX-9\", \"image\": \"c-1\"}%s,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": "
+        "110}]}]}\n";
+    char *lined = pr_xasprintf(fmt, "Lined", "lined", ", \"environment_lines\": {\"image\": 7}");
+    char *bare = pr_xasprintf(fmt, "Bare", "bare", "");
+    put(d, "published/lined.json", lined);
+    put(d, "published/bare.json", bare);
+    json_t *pages = render(d);
+    const char *zh = gt_page(pages, "M/F/PLATFORM-a.md");
+    char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
+    char *l = between(env, NULL, "[Lined]", "\n- ");
+    char *b = between(env, NULL, "[Bare]", "\n- ");
+    cr_expect(strstr(l, "镜像：c-1 ([L7](https://example.com/lined.md#L7))"), "%s", env);
+    cr_expect(strstr(l, "DGX-9") && !strstr(l, "DGX-9 ("), "%s", env);
+    cr_expect(!strstr(l, "参考数据未记录"), "%s", env);
+    cr_expect(strstr(b, "参考数据未记录") && strstr(b, "镜像：c-1") && !strstr(b, "[L"), "%s", env);
+    free(env);
+    free(l);
+    free(b);
+    json_decref(pages);
+    /* A line of an item the table does not state: refused, named. */
+    char *wrong = pr_xasprintf(fmt, "Lined", "lined", ", \"environment_lines\": {\"cuda\": 7}");
+    put(d, "published/lined.json", wrong);
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_expect(data_load(d, &ds, &err) < 0, "a line of no item was accepted");
+    cr_expect(strstr(err.msg, "\"cuda\" is no item"), "%s", err.msg);
+    free(lined);
+    free(bare);
+    free(wrong);
+    rm_rf(d);
+    free(d);
+}
+
 /* ---------------------------------------------------------------- CPU */
 
 Test(provenance, a_cpu_machine_is_worded_as_processes)
