@@ -85,6 +85,19 @@ def ngc_environment(rev, system):
     return env
 
 
+# The README line of each environment item, where the reference gives one
+# (a system's "line", a revision's "container_line"): the page links the
+# item to it, and says so where there is none (today's reference records no
+# line, so none is written).
+def ngc_environment_lines(rev, system):
+    lines = {}
+    if isinstance(rev["systems"][system].get("line"), int):
+        lines["gpu"] = rev["systems"][system]["line"]
+    if rev.get("container") and isinstance(rev.get("container_line"), int):
+        lines["image"] = rev["container_line"]
+    return lines
+
+
 def ngc(src):
     bs = src["measurement_method"]["per_gpu_batch_size_configs_yml"]
     tables = []
@@ -117,6 +130,8 @@ def ngc(src):
                     "variant": "%s, %s" % (system, rev["date"]), "note": note,
                     "platform": ngc_platform(system),
                     "environment": ngc_environment(rev, system),
+                    **({"environment_lines": ngc_environment_lines(rev, system)}
+                       if ngc_environment_lines(rev, system) else {}),
                     "source": {"commit": rev["commit"], "path": rev["path"], "date": rev["date"],
                                "url": "https://github.com/%s/blob/%s/%s" % (
                                    src["repo"], rev["commit"], rev["path"])},
@@ -145,13 +160,16 @@ def add_ngc_environments(ref, path):
             raise SystemExit("%s: table order differs from the reference's" % path)
     out, k = [], 0
     for line in text.split("\n"):
-        if re.match(r'^\s*"environment": \{.*\},$', line):
+        if re.match(r'^\s*"environment(_lines)?": \{.*\},$', line):
             continue  # replaced below
         out.append(line)
         m = re.match(r'^(\s*)"platform": ".*",$', line)
         if m:
             out.append('%s"environment": %s,' % (
                 m.group(1), json.dumps(tables[k]["environment"], ensure_ascii=False)))
+            if tables[k].get("environment_lines"):
+                out.append('%s"environment_lines": %s,' % (
+                    m.group(1), json.dumps(tables[k]["environment_lines"])))
             k += 1
     new = "\n".join(out)
     json.loads(new)

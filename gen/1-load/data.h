@@ -67,6 +67,7 @@ typedef struct pr_pub_table {
     int primary;                 /* compared with reproduced figures */
     const pr_platform *platform; /* the machine; NULL when the source does not state it */
     json_t *environment;         /* object of strings, or NULL */
+    json_t *environment_lines;   /* key of environment -> the source's line, or NULL */
     pr_pub_row *rows;
     size_t nrows;
 } pr_pub_table;

@@ -4,6 +4,7 @@
 #include "data.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static const char *const table_keys[] = {
     "model",     "model_title", "framework",   "framework_title",
     "precision", "batch_size",  "batch_label", "unit",
     "variant",   "note",        "primary",     "platform",
-    "source",    "rows",        "environment", NULL};
+    "source",    "rows",        "environment", "environment_lines",
+    NULL};
 static const char *const row_keys[] = {"nodes",    "gpus",  "gpus_per_node", "throughput",
                                        "printed",  "state", "speedup",       "time_to_train_s",
                                        "accuracy", NULL};
@@ -55,6 +57,7 @@ void data_pub_table_free(pr_pub_table *t)
     pr_bitext_free(&t->variant);
     pr_bitext_free(&t->note);
     json_decref(t->environment);
+    json_decref(t->environment_lines);
     for (size_t i = 0; t->rows && i < t->nrows; i++)
         free(t->rows[i].printed);
     free(t->rows);
@@ -118,6 +121,31 @@ static int check_environment(pr_jdoc_jcur *env, pr_err *err)
             return pr_jdoc_jfail(&it, err, "expected a string or {\"zh\": ..., \"en\": ...}");
         }
     }
+    return 0;
+}
+
+/* The table's "environment_lines" (optional): for an item of its
+ * environment, the line of the source that states it (a README's "... in
+ * the pytorch-21.03 NGC container"), so that the page links the item to
+ * it.  Each key one of the environment's, each line an integer from 1. */
+static int environment_lines(const pr_jdoc_jcur *c, pr_pub_table *t, pr_err *err)
+{
+    pr_jdoc_jcur lines;
+    int has = pr_jdoc_jobj(c, "environment_lines", 0, &lines, err);
+    if (has <= 0)
+        return has;
+    const char *k;
+    json_t *val;
+    json_object_foreach(lines.v, k, val)
+    {
+        pr_jdoc_jcur it = pr_jdoc_jchild(&lines, k);
+        if (!json_is_integer(val) || json_integer_value(val) < 1 ||
+            json_integer_value(val) > INT_MAX)
+            return pr_jdoc_jfail(&it, err, "expected a line number (an integer from 1)");
+        if (!json_object_get(t->environment, k))
+            return pr_jdoc_jfail(&it, err, "\"%s\" is no item of the table's \"environment\"", k);
+    }
+    t->environment_lines = json_incref(lines.v);
     return 0;
 }
 
@@ -287,6 +315,8 @@ static int read_table(pr_dataset *d, const pr_jdoc_jcur *file_root, const pr_jdo
         return -1;
     if (has)
         t->environment = json_incref(env.v);
+    if (environment_lines(c, t, err) < 0)
+        return -1;
     if (pr_jdoc_jarr(c, "rows", 1, 1, &rows, err) < 0)
         return -1;
     t->nrows = json_array_size(rows.v);

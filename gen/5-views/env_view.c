@@ -246,6 +246,42 @@ static json_t *stated_items(const lang *l, const json_t *env, int *software)
     return items;
 }
 
+/* What published table t states, each item linked to the line of its
+ * source that states it where the data gives one (t's
+ * "environment_lines"); *lined set when one is. */
+static json_t *pub_items(const lang *l, const pr_pub_table *t, int *software, int *lined)
+{
+    json_t *items = json_array();
+    pr_buf v = PR_BUF_INIT, at = PR_BUF_INIT, url = PR_BUF_INIT;
+    for (size_t i = 0; i < sizeof stated_keys / sizeof *stated_keys; i++) {
+        const char *value = stated_value(l, t->environment, stated_keys[i].key);
+        if (!env_item(items, l, stated_keys[i].label, value))
+            continue;
+        *software |= stated_keys[i].software;
+        json_int_t line =
+            json_integer_value(json_object_get(t->environment_lines, stated_keys[i].key));
+        if (line < 1 || !t->source_url)
+            continue;
+        json_t *item = json_array_get(items, json_array_size(items) - 1);
+        pr_buf_clear(&v);
+        pr_buf_clear(&at);
+        pr_buf_clear(&url);
+        pr_buf_puts(&v, json_string_value(json_object_get(item, "value")));
+        pr_buf_printf(&at, "L%" JSON_INTEGER_FORMAT, line);
+        pr_buf_put(&url, t->source_url, strcspn(t->source_url, "#"));
+        pr_buf_printf(&url, "#L%" JSON_INTEGER_FORMAT, line);
+        pr_buf_puts(&v, " (");
+        mdtable_link_url(&v, pr_buf_cstr(&at), pr_buf_cstr(&url));
+        pr_buf_puts(&v, ")");
+        json_object_set_new(item, "value", json_string(pr_buf_cstr(&v)));
+        *lined = 1;
+    }
+    pr_buf_free(&v);
+    pr_buf_free(&at);
+    pr_buf_free(&url);
+    return items;
+}
+
 /* What the suite states (its environment, framework version and image). */
 static json_t *suite_items(const lang *l, const rmodel_fw *f, int *software)
 {
@@ -617,8 +653,13 @@ static void pub_sources(const rmodel_world *w, const lang *l, const rmodel_fw *f
         pub_link(f, t, p, &link);
         json_t *v = json_pack("{s:s}", "source", pr_buf_cstr(&link));
         if (json_object_size(t->environment) && env_is_own(w, t)) {
+            int lined = 0;
+            json_t *items = pub_items(l, t, software, &lined);
             lang_fmt(l, "env_src_pub", v, &head, err);
-            add_source(sources, pr_buf_cstr(&head), stated_items(l, t->environment, software));
+            /* Where the data gives no line, the page says so (issue 34). */
+            if (!lined)
+                lang_fmt(l, "env_src_pub_no_lines", v, &head, err);
+            add_source(sources, pr_buf_cstr(&head), items);
         } else if (json_object_size(t->environment)) {
             json_object_set_new(v, "framework",
                                 json_string(pr_jdoc_json_str(t->environment, "framework")));
@@ -673,6 +714,7 @@ static json_t *platform_env(const rmodel_world *w, const lang *l, const rmodel_f
     int software = 0;
     if (p) {
         view_text(pv, "title", provenance_platform_title(l, p));
+        view_str(pv, "platform_id", p->id); /* its platform page (fw_split.h) */
         machine_line(l, p, &b, err);
         view_md(pv, "machine", &b);
     }

@@ -14,6 +14,7 @@
 #include "3-tables/provenance.h"
 #include "3-tables/view.h"
 #include "base/md.h"
+#include "fw_order.h"
 
 /* 1 when every figure of f is of a CPU machine: counts are of processes. */
 static int cpu_only(const rmodel_fw *f)
@@ -36,16 +37,17 @@ static double cell_figure(const rmodel_cell *rc, int *measured)
     return NAN;
 }
 
-/* The best figure of precision class k at the largest single-node GPU
- * count that has one: measured figures before published ones, then the
- * best (the highest throughput, the lowest time).  Returns 0 when the
- * class has none. */
-static int class_headline(const rmodel_fw *f, const pr_prec_class *k, const rmodel_cfg **cfg,
-                          const rmodel_cell **cell)
+/* The best figure of precision class k among the configurations
+ * f->cfgs[first, end) (one machine's) at the largest single-node GPU count
+ * that has one: measured figures before published ones, then the best (the
+ * highest throughput, the lowest time).  Returns 0 when the class has
+ * none there. */
+static int class_headline(const rmodel_fw *f, size_t first, size_t end, const pr_prec_class *k,
+                          const rmodel_cfg **cfg, const rmodel_cell **cell)
 {
     int best_gpus = 0, best_meas = -1;
     double best = NAN;
-    for (size_t i = 0; i < f->ncfgs; i++) {
+    for (size_t i = first; i < end; i++) {
         const rmodel_cfg *c = &f->cfgs[i];
         if (c->klass != k)
             continue;
@@ -68,85 +70,115 @@ static int class_headline(const rmodel_fw *f, const pr_prec_class *k, const rmod
     return best_meas >= 0;
 }
 
-/* The headline table: for each precision class, in the order the
- * configurations come, its figure at the largest single-node GPU count
- * (fws_headline's sentence above it).  Sets "short_head" and
- * "short_table" in view where f has a figure. */
-static void headline_table(const lang *l, const rmodel_fw *f, json_t *view, pr_err *err)
+/* One machine's headline rows, f->cfgs[first, end): for each precision
+ * class, in the order the configurations come, its figure at the largest
+ * single-node GPU count, appended to rows; *any_pub set where one is a
+ * published figure. */
+static void machine_rows(const lang *l, const rmodel_fw *f, size_t first, size_t end, pr_buf *rows,
+                         int *any_pub, pr_err *err)
 {
-    pr_buf rows = PR_BUF_INIT, b = PR_BUF_INIT;
-    /* Where the records carry MLPerf's score, a cell here is the median of
-     * one system's runs, not the score MLPerf publishes: both are minutes,
-     * so the page names which is which. */
-    int scored = 0;
-    for (size_t i = 0; i < f->nrecs && !scored; i++)
-        scored = json_is_object(json_object_get(f->recs[i]->metrics, "mlperf_score"));
+    pr_buf b = PR_BUF_INIT;
     const pr_prec_class *done[64];
     size_t ndone = 0;
-    int any_pub = 0;
-    for (size_t i = 0; i < f->ncfgs && ndone < 64; i++) {
+    for (size_t i = first; i < end && ndone < 64; i++) {
         const pr_prec_class *k = f->cfgs[i].klass;
         int seen = 0;
         for (size_t j = 0; j < ndone && !seen; j++)
             seen = done[j] == k;
         const rmodel_cfg *c;
         const rmodel_cell *rc;
-        if (seen || !class_headline(f, k, &c, &rc))
+        if (seen || !class_headline(f, first, end, k, &c, &rc))
             continue;
         done[ndone++] = k;
         int meas;
         double v = cell_figure(rc, &meas);
-        any_pub |= !meas;
+        *any_pub |= !meas;
         /* The configuration's name is Markdown already: only a pipe
-         * could break the row. */
+         * could break the row.  The machine is the table's, not the row's. */
         pr_buf_clear(&b);
-        compare_config_name(l, c, 1, &b, err);
-        pr_buf_puts(&rows, "| ");
+        compare_config_name(l, c, 0, &b, err);
+        pr_buf_puts(rows, "| ");
         for (const char *p = pr_buf_cstr(&b); *p; p++) {
             if (*p == '|')
-                pr_buf_putc(&rows, '\\');
-            pr_buf_putc(&rows, *p);
+                pr_buf_putc(rows, '\\');
+            pr_buf_putc(rows, *p);
         }
-        pr_buf_puts(&rows, " | ");
+        pr_buf_puts(rows, " | ");
         /* A published figure as its source printed it (never re-rounded). */
         if (meas)
-            mdtable_value(&rows, v);
+            mdtable_value(rows, v);
         else
-            mdtable_pub_value(&rows, rc->pub);
-        pr_buf_puts(&rows, meas ? "" : "†");
-        pr_buf_printf(&rows, " | %d |\n", rc->gpus);
+            mdtable_pub_value(rows, rc->pub);
+        pr_buf_puts(rows, meas ? "" : "†");
+        pr_buf_printf(rows, " | %d |\n", rc->gpus);
     }
-    if (rows.len) {
+    pr_buf_free(&b);
+}
+
+/* The headline tables: one per machine (issue 34: figures of different
+ * machines are never compared, so never rows of one table), each under
+ * the machine's name, in page order (fw_order.h), fws_headline's sentence
+ * above them.  Sets "short_head" and "short_table" in view where f has a
+ * figure. */
+static void headline_table(const rmodel_world *w, const lang *l, const rmodel_fw *f, json_t *view,
+                           pr_err *err)
+{
+    pr_buf tables = PR_BUF_INIT, rows = PR_BUF_INIT, head = PR_BUF_INIT, b = PR_BUF_INIT;
+    int any_pub = 0;
+    fw_order_run *order = pr_xcalloc(f->ncfgs + 1, sizeof *order);
+    size_t nplat = fw_order_runs(w, f, order);
+    /* Where the records carry MLPerf's score, a cell here is the median of
+     * one system's runs, not the score MLPerf publishes: both are minutes,
+     * so the page names which is which. */
+    int scored = 0;
+    for (size_t i = 0; i < f->nrecs && !scored; i++)
+        scored = json_is_object(json_object_get(f->recs[i]->metrics, "mlperf_score"));
+    pr_buf_puts(&head, "| ");
+    md_cell(&head, lang_str(l, "fws_col_config"));
+    pr_buf_puts(&head, " | ");
+    if (scored) {
+        json_t *u = json_pack("{s:s}", "unit", f->unit ? f->unit : "");
+        lang_fmt(l, "fws_col_median", u, &head, err);
+        json_decref(u);
+    } else {
+        md_cell(&head, f->unit ? f->unit : "");
+    }
+    /* Which way is better, where it is not "higher" (lib/unitdir.h). */
+    if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
+        pr_buf_puts(&head, ", ");
+        md_cell(&head, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
+    }
+    pr_buf_puts(&head, " | ");
+    md_cell(&head, cpu_only(f) ? provenance_col_count(l, f->cfgs[0].platform)
+                               : lang_str(l, "fws_col_gpus"));
+    pr_buf_puts(&head, " |\n| --- | ---: | ---: |\n");
+    for (size_t i = 0; i < nplat; i++) {
+        pr_buf_clear(&rows);
+        machine_rows(l, f, order[i].first, order[i].end, &rows, &any_pub, err);
+        if (!rows.len)
+            continue;
+        const pr_platform *p = f->cfgs[order[i].first].platform;
+        if (tables.len)
+            pr_buf_putc(&tables, '\n');
+        pr_buf_puts(&tables, "**");
+        md_text(&tables, p ? provenance_platform_title(l, p) : lang_str(l, "platform_none_title"));
+        pr_buf_puts(&tables, "**\n\n");
+        pr_buf_puts(&tables, pr_buf_cstr(&head));
+        pr_buf_puts(&tables, pr_buf_cstr(&rows));
+    }
+    free(order);
+    if (tables.len) {
         pr_buf_clear(&b);
         json_t *v =
             json_pack("{s:b,s:b,s:b}", "published", any_pub, "cpu", cpu_only(f), "scored", scored);
         lang_fmt(l, "fws_headline", v, &b, err);
         json_decref(v);
         view_str(view, "short_head", pr_buf_cstr(&b));
-        pr_buf_clear(&b);
-        pr_buf_puts(&b, "| ");
-        md_cell(&b, lang_str(l, "fws_col_config"));
-        pr_buf_puts(&b, " | ");
-        if (scored) {
-            json_t *u = json_pack("{s:s}", "unit", f->unit ? f->unit : "");
-            lang_fmt(l, "fws_col_median", u, &b, err);
-            json_decref(u);
-        } else {
-            md_cell(&b, f->unit ? f->unit : "");
-        }
-        /* Which way is better, where it is not "higher" (lib/unitdir.h). */
-        if (f->dir != PR_DIR_HIGHER && f->unit && *f->unit) {
-            pr_buf_puts(&b, ", ");
-            md_cell(&b, lang_str(l, f->dir == PR_DIR_LOWER ? "dir_lower" : "dir_unknown"));
-        }
-        pr_buf_puts(&b, " | ");
-        md_cell(&b, cpu_only(f) ? provenance_col_count(l, f->cfgs[0].platform)
-                                : lang_str(l, "fws_col_gpus"));
-        pr_buf_puts(&b, " |\n| --- | ---: | ---: |\n");
-        pr_buf_puts(&b, pr_buf_cstr(&rows));
-        view_str(view, "short_table", pr_buf_cstr(&b));
+        view_str(view, "short_table", pr_buf_cstr(&tables));
     }
+    pr_buf_free(&tables);
     pr_buf_free(&rows);
+    pr_buf_free(&head);
     pr_buf_free(&b);
 }
 
@@ -241,7 +273,7 @@ static void caveat_line(const lang *l, const rmodel_fw *f, json_t *lines, pr_err
 void fw_summary(const rmodel_world *w, const lang *l, const rmodel_fw *f, json_t *view, pr_err *err)
 {
     json_t *lines = json_array();
-    headline_table(l, f, view, err);
+    headline_table(w, l, f, view, err);
     scaling_line(l, f, lines, err);
     audit_line(w, l, f, lines, err);
     caveat_line(l, f, lines, err);

@@ -185,8 +185,10 @@ static void runset_steps(const rmodel_world *w, const lang *l, const rmodel_fw *
             machine = f->runs[k] == run ? f->rec_plats[k] : NULL;
         if (runset_dates(run, &when) && machine)
             pr_buf_puts(&when, lang_str(l, "list_sep"));
-        if (machine)
+        if (machine) {
             pr_buf_puts(&when, provenance_platform_title(l, machine));
+            json_object_set_new(one, "platform_id", json_string(machine->id));
+        }
         if (when.len) {
             pr_buf_clear(&b);
             md_text(&b, pr_buf_cstr(&when));
@@ -245,6 +247,9 @@ static void log_item(const rmodel_world *w, const lang *l, const chartspec_queue
         pr_buf_free(&why);
     }
     lang_fmt(l, "log_link", lv, &text, err);
+    json_t *entry = json_object();
+    if (c->platform) /* the platform page it goes to (fw_split.h) */
+        json_object_set_new(entry, "platform_id", json_string(c->platform->id));
     mdtable_log_link(w, page_rel, run, rec, pr_buf_cstr(&text), &item);
     /* An imported log names where it was published, after its link (links
      * do not nest). */
@@ -261,7 +266,8 @@ static void log_item(const rmodel_world *w, const lang *l, const chartspec_queue
     }
     /* The records the figure came from, drawn (steptrace.h). */
     steptrace_trace_md(w, l, oc, run, rec, page_rel, &item, err);
-    json_array_append_new(logs, json_pack("{s:s}", "link", pr_buf_cstr(&item)));
+    json_object_set_new(entry, "link", json_string(pr_buf_cstr(&item)));
+    json_array_append_new(logs, entry);
     json_decref(lv);
     pr_buf_free(&name);
     pr_buf_free(&text);
@@ -465,6 +471,8 @@ static int platform_view(const rmodel_world *w, const lang *l, const rmodel_fw *
                         : lang_str(l, "platform_planned_title"));
     if (!p && figures)
         view_str(pv, "platform_note", lang_str(l, "platform_none_note"));
+    if (p)
+        view_str(pv, "platform_id", p->id);
     /* Without runs every summary cell would be the primary published
      * figure, which the platform's published table gives already (its
      * first row per configuration): no summary then. */
@@ -588,14 +596,14 @@ static void dedupe_notes(const lang *l, json_t *pv)
 /* The page's section numbers: set-up and steps only where there is a suite
  * or a log to follow, logs only where there are logs or a suite to make
  * them. */
-static void section_numbers(json_t *view, const lang *l, int steps, int logs)
+void page_framework_numbers(json_t *view, const lang *l, int setup, int steps, int logs)
 {
     static const char *const zh[] = {"一", "二", "三", "四", "五", "六"};
     static const char *const en[] = {"1", "2", "3", "4", "5", "6"};
     static const char *const keys[] = {"n_env",     "n_setup", "n_steps",
                                        "n_results", "n_logs",  "n_notes"};
     const char *const *num = strcmp(l->code, "zh") == 0 ? zh : en;
-    int present[] = {1, steps, steps, 1, logs, 1};
+    int present[] = {1, setup, steps, 1, logs, 1};
     for (size_t i = 0, k = 0; i < 6; i++)
         if (present[i])
             view_str(view, keys[i], num[k++]);
@@ -690,7 +698,7 @@ json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_f
     runset_steps(w, l, f, page_rel, view);
     json_object_set_new(view, "has_steps", json_boolean(s || has_logs));
     json_object_set_new(view, "has_logs_section", json_boolean(s || has_logs));
-    section_numbers(view, l, s || has_logs, s || has_logs);
+    page_framework_numbers(view, l, s || has_logs, s || has_logs, s || has_logs);
     rule_notes(view, l, f, err);
     char *stats_link = view_stats_link(w, page_rel);
     nt.stats_link = stats_link;

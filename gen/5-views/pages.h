@@ -33,5 +33,8 @@ json_t *page_model_view(const rmodel_world *w, const lang *l, const rmodel_model
                         chartspec_queue *oc, pr_err *err);
 json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_fw *f,
                             chartspec_queue *oc, pr_err *err);
+/* Sets view's section numbers ("n_env" ... "n_notes") for the sections
+ * present: the set-up, the steps and the logs may be left out. */
+void page_framework_numbers(json_t *view, const lang *l, int setup, int steps, int logs);
 
 #endif

@@ -273,25 +273,46 @@ char *cmarkx_resolve(const char *base, const char *rel)
     return pr_buf_detach(&parts);
 }
 
-/* The page stems of a report tree and the HTML name each becomes. */
-static const char *const page_stems[][2] = {{"README", "index"},
-                                            {"AUDIT", "audit"},
-                                            {"HISTORY", "history"},
-                                            {"REGRESSIONS", "regressions"}};
+/* The page stems of a report tree and the HTML name each becomes; a
+ * suffixed stem takes "-<name>" ([a-z0-9-]) after it, kept in the HTML
+ * name (PLATFORM-v100-x8.md: platform-v100-x8.html, a framework's machine
+ * page). */
+static const struct {
+    const char *md, *html;
+    int suffixed;
+} page_stems[] = {{"README", "index", 0},
+                  {"AUDIT", "audit", 0},
+                  {"HISTORY", "history", 0},
+                  {"REGRESSIONS", "regressions", 0},
+                  {"PLATFORM", "platform", 1}};
 
 int cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
 {
-    size_t n = strlen(name), stem_len = 0;
+    size_t n = strlen(name), stem_len = 0, suffix_len = 0;
     const char *html_stem = NULL;
     for (size_t i = 0; i < sizeof page_stems / sizeof *page_stems && !html_stem; i++) {
-        size_t l = strlen(page_stems[i][0]);
-        if (strncmp(name, page_stems[i][0], l) == 0 && (name[l] == '.')) {
-            stem_len = l;
-            html_stem = page_stems[i][1];
+        size_t l = strlen(page_stems[i].md), k = l;
+        if (strncmp(name, page_stems[i].md, l) != 0)
+            continue;
+        if (page_stems[i].suffixed) {
+            if (name[l] != '-')
+                continue;
+            for (k = l + 1; (name[k] >= 'a' && name[k] <= 'z') ||
+                            is_digit((unsigned char)name[k]) || name[k] == '-';
+                 k++)
+                ;
+            if (k == l + 1)
+                continue;
+        }
+        if (name[k] == '.') {
+            stem_len = k;
+            suffix_len = k - l;
+            html_stem = page_stems[i].html;
         }
     }
     if (!html_stem || n < stem_len + 3 || strcmp(name + n - 3, ".md") != 0)
         return 0;
+    const char *suffix = name + stem_len - suffix_len;
     const char *lang = NULL;
     size_t lang_len = 0;
     if (n > stem_len + 3) {
@@ -307,8 +328,9 @@ int cmarkx_readme_name(const char *name, char **lang_out, char **html_out)
     if (lang_out)
         *lang_out = lang ? pr_xstrndup(lang, lang_len) : pr_xstrdup("zh-CN");
     if (html_out)
-        *html_out = lang ? pr_xasprintf("%s.%.*s.html", html_stem, (int)lang_len, lang)
-                         : pr_xasprintf("%s.html", html_stem);
+        *html_out = lang ? pr_xasprintf("%s%.*s.%.*s.html", html_stem, (int)suffix_len, suffix,
+                                        (int)lang_len, lang)
+                         : pr_xasprintf("%s%.*s.html", html_stem, (int)suffix_len, suffix);
     return 1;
 }
 

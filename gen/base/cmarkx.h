@@ -103,7 +103,8 @@ void cmarkx_percent_encode(pr_buf *out, const char *path);
 char *cmarkx_resolve(const char *base, const char *rel);
 
 /* For a page file name: 1 when name is README.md or README.<lang>.md (or
- * AUDIT.md, AUDIT.<lang>.md: the audit page).  lang_out (when not NULL)
+ * AUDIT.md, AUDIT.<lang>.md: the audit page; HISTORY, REGRESSIONS; a
+ * framework's machine page PLATFORM-<name>.md: platform-<name>.html).  lang_out (when not NULL)
  * gets the malloc'd language tag: "zh-CN" for README.md, <lang> otherwise;
  * html_out (when not NULL) the malloc'd page name of the site: index.html
  * or index.<lang>.html (audit.html, audit.<lang>.html). */

@@ -23,6 +23,7 @@
 #include "4-charts/steptrace.h"
 #include "5-views/page_compare.h"
 #include "5-views/page_history.h"
+#include "5-views/fw_split.h"
 #include "5-views/pages.h"
 #include "6-output/export.h"
 #include "6-output/langcheck.h"
@@ -249,7 +250,22 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
                 if (v && page_history_has_history(hist, m->id, m->fws[j]->framework))
                     json_object_set_new(v, "history_link",
                                         json_string(zh ? PH_HISTORY_ZH : PH_HISTORY_EN));
-                rc = v ? emit_page(l, "framework", v, dir, emit, ctx, err) : -1;
+                /* Each machine's detail on a page of its own (fw_split.h). */
+                json_t *split = v ? fw_split_pages(v, l) : NULL, *pg;
+                size_t k;
+                rc = v ? 0 : -1;
+                json_array_foreach(split, k, pg)
+                {
+                    char *path =
+                        pr_xasprintf("%s/%s", dir, json_string_value(json_object_get(pg, "path")));
+                    if (rc == 0)
+                        rc = emit_file(l, "framework", json_object_get(pg, "view"), path, emit, ctx,
+                                       err);
+                    free(path);
+                }
+                json_decref(split);
+                if (rc == 0)
+                    rc = emit_page(l, "framework", v, dir, emit, ctx, err);
                 json_decref(v);
                 free(dir);
                 if (rc < 0)

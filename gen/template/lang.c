@@ -44,9 +44,10 @@ static const char *const string_keys[] = {
     /* the framework page (page_framework.c, env_view.c, provenance.c) */
     "col_procs", "col_threads", "procs_label", "platform_none_title", "platform_planned_title",
     "platform_none_note", "platform_desc", "env_src_run", "env_src_imported", "env_src_suite",
-    "env_src_pub", "env_src_other", "env_src_none", "env_none_run", "env_no_software",
-    "env_no_sources", "others_cell", "other_origin_left", "imported_source_unknown", "log_source",
-    "precedence_rule", "note_rounding_cpu", "note_rounding_hw",
+    "env_src_pub", "env_src_pub_no_lines", "env_src_other", "env_src_none", "env_none_run",
+    "env_no_software", "env_no_sources", "others_cell", "other_origin_left",
+    "imported_source_unknown", "log_source", "precedence_rule", "note_rounding_cpu",
+    "note_rounding_hw",
     /* the cross-framework pages (compare.c, page_model.c, page_index.c) */
     "class_config_name", "col_mode", "src_heading", "src_column", "src_measured", "src_imported",
     "src_published", "src_pub_table", "src_none", "list_sep", "value_sep", "alt_heading",

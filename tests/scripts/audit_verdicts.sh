@@ -77,7 +77,10 @@ echo "$row16" | grep -qF '❌ differs' || { echo "$row16"; fail "1500.5 is not a
 echo "$row16" | grep -qF 'no rule reproduces it; closest:' || { echo "$row16"; fail "1500.5: no closest rule"; }
 # The pages show the run set's rule's values (one rule per run set), and
 # link the verdicts as the audit gives them.
-e="$t/reports/Toy/Fw/README.en.md"
+# A framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+e="$t/pages-e.en.md"
+cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
 grep -qF '| 1 | 8 | 885.28‡ |' "$e" || { cat "$e"; fail "the 8-GPU figure is not the run set's rule's"; }
 grep -qF '| 2 | 16 | 1770.56‡ |' "$e" || { cat "$e"; fail "the 16-GPU figure is not the run set's rule's"; }
 grep -qF '"audit: reproduced under another rule than its run set'"'"'s")' "$e" ||

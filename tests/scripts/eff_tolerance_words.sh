@@ -41,8 +41,12 @@ cat >"$t/data/published/p.json" <<'JSON'
 JSON
 (cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
   fail "build failed"
-e="$t/reports/Toy/Fw/README.en.md"
-z="$t/reports/Toy/Fw/README.md"
+# A framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+e="$t/pages-e.en.md"
+cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+z="$t/pages-z.md"
+cat "$t/reports/Toy/Fw/README.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$z"
 grep -qF '| 804.8† · ×8.05 · 100.6% |' "$e" || { cat "$e"; fail "100.6 %: not shown, or flagged"; }
 grep -qF '| 1648.0† ❗a · ×16.48 · 103.0% |' "$e" || { cat "$e"; fail "103 % not flagged"; }
 grep -qF "efficiency above 100 % by more than the figures' rounding and a 1 % tolerance" "$e" ||

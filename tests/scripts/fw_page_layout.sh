@@ -9,7 +9,10 @@
 #   - the rerun path first: section 3 of the NGC PyTorch ResNet50 page
 #     reaches the runs' commit fc9c09b0 and their `--amp` command before the
 #     plan (99b1c898, -b 128), the plan headed as such;
-#   - the size target (30 KB a framework page) is printed, not yet enforced;
+#   - every framework page (README*.md) at most 30 KB: each machine's
+#     environment, run set steps, tables, charts and logs are on a page of
+#     its own beside it (PLATFORM-<machine>.md, fw_split.h), linked from a
+#     one-line row, and every link and anchor still resolves (check);
 #   - a CPU machine's section comes after every GPU one, on every page;
 #   - no float noise anywhere (0.050000000000000003 prints 0.05);
 #   - a state is said once per table: "（数据不足）" / "(insufficient data)"
@@ -34,6 +37,19 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 "$GEN" build --data data --templates templates --out "$tmp/reports" >"$tmp/log" 2>&1 ||
   { cat "$tmp/log"; exit 1; }
 R="$tmp/reports"
+# The links and anchors of the shipped tree (make check): built inside the
+# repository, so that links to data/ and docs/ resolve.
+chk=$(mktemp -d ./.fw-page-layout-XXXXXX)
+trap 'rm -rf "$tmp" "$chk"' EXIT
+"$GEN" build --data data --templates templates --out "$chk" --no-charts >/dev/null 2>&1 &&
+  "$GEN" check --reports "$chk" --root . >"$tmp/check" 2>&1 || fail "check: $(tail -5 "$tmp/check")"
+# fwpages DIR LANG: a framework's pages in one language, its README first,
+# then its machines' pages, as one file.
+fwpages() {
+  if [ "$2" = en ]; then cat "$1"/README.en.md "$1"/PLATFORM-*.en.md; else
+    cat "$1"/README.md $(ls "$1"/PLATFORM-*.md | grep -v '\.en\.md$'); fi >"$tmp/pages.$2"
+  echo "$tmp/pages.$2"
+}
 
 # Issue 34's page targets, on every shipped page.  Characters, not bytes:
 # awk under a UTF-8 locale where one is, else Python counts them.
@@ -61,7 +77,19 @@ for path in open(listing, encoding="utf-8").read().split("\n"):
         prose = re.sub(r"!\[(?:\\.|[^\]\\])*\]\([^)]*\)", "", line)
         if len(prose) > 1000:
             bad.append(f"{rel}:{no}: a prose line of {len(prose)} characters")
-    if rel.count("/") == 2 and rel.split("/")[-1].startswith("README"):
+    name = rel.split("/")[-1]
+    if rel.count("/") == 2 and name.startswith("PLATFORM-"):
+        # A machine's page: its footnotes printed once too.
+        notes = {}
+        for no, l in enumerate(lines, 1):
+            if l.startswith("### "):
+                notes = {}
+            if l.startswith("- \u2757"):
+                words = l.split(" ", 2)[-1]
+                if len(words) > 80 and words in notes:
+                    bad.append(f"{rel}:{no}: the footnote of line {notes[words]} again")
+                notes.setdefault(words, no)
+    if rel.count("/") == 2 and name.startswith("README"):
         # Each footnote printed once per machine: a ❗ note's words not twice
         # in one "### " section (issue 34: the cross-run-set note was 5 times).
         notes = {}
@@ -78,10 +106,12 @@ for path in open(listing, encoding="utf-8").read().split("\n"):
             bad.append(f"{rel}: the first table at line {first}, after line 80")
         if len(text.encode()) > 30 * 1024:
             over.append(f"{rel} {len(text.encode())}")
-        if "## " in text and "<details><summary>" not in text and ("Environment" in text or "环境介绍" in text):
+            bad.append(f"{rel}: {len(text.encode())} bytes, over 30 KB")
+        # Each machine's environment folded, or on the machine's page.
+        if "## " in text and "<details><summary>" not in text and "](PLATFORM-" not in text and ("Environment" in text or "环境介绍" in text):
             if "No environment recorded" not in text and "暂无环境记录" not in text:
                 bad.append(f"{rel}: no <details> block")
-print(f"fw_page_layout: {len(over)} framework pages over 30 KB (issue 34's target, not yet enforced)", file=sys.stderr)
+print(f"fw_page_layout: {len(over)} framework pages over 30 KB", file=sys.stderr)
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
@@ -89,34 +119,44 @@ PY
 
 # The environment NVIDIA's README states beside each table (its system and
 # container, per revision) is on the page, not "no environment recorded".
-for p in "$R/ResNet50/NGC-PyTorch/README.md" "$R/ResNet50/NGC-PyTorch/README.en.md"; do
-  rel=${p#"$R/"}
+for lg in zh en; do
+  p=$(fwpages "$R/ResNet50/NGC-PyTorch" $lg)
+  rel="ResNet50/NGC-PyTorch ($lg)"
   grep -E 'Sources whose figures have no environment recorded|没有记录环境信息' "$p" | grep -qF 'NVIDIA DeepLearningExamples' &&
     fail "$rel: NVIDIA's README said to state no environment"
   grep -qF -- '- Image: pytorch-21.03' "$p" || grep -qF -- '- 镜像：pytorch-21.03' "$p" ||
     fail "$rel: no container of NVIDIA's 2021-04-20 README revision"
+  # The reference records no README line for these items: the page says so.
+  grep -E 'NVIDIA DeepLearningExamples\]\([^)]*\) (随公布数据说明的环境|states it with its published figures)' "$p" |
+    grep -qE '参考数据未记录这些条目|the reference records no line' ||
+    fail "$rel: NVIDIA's environment items neither linked to lines nor said to have none"
 done
 
 # The rerun path first (issue 34): section 3 of the NGC PyTorch ResNet50
-# page reaches the runs' commit and the AMP command before anything of the
-# plan, and the plan comes last, headed as such.
-for p in "$R/ResNet50/NGC-PyTorch/README.md" "$R/ResNet50/NGC-PyTorch/README.en.md"; do
+# page links the steps of the run sets behind the figures (the V100-SXM2-32GB
+# page) before anything of the plan, and the plan comes last, headed as
+# such; that page's steps reach the runs' commit and the AMP command, with
+# every case the run set ran, and nothing of the plan.
+for lg in zh en; do
+  case $lg in zh) p="$R/ResNet50/NGC-PyTorch/README.md" m="$R/ResNet50/NGC-PyTorch/PLATFORM-v100-sxm2-32gb-x8.md" ;;
+    en) p="$R/ResNet50/NGC-PyTorch/README.en.md" m="$R/ResNet50/NGC-PyTorch/PLATFORM-v100-sxm2-32gb-x8.en.md" ;; esac
   rel=${p#"$R/"}
   awk '/^## (三、|3\. )/ { on = 1 } /^## (四、|4\. )/ { on = 0 } on' "$p" >"$tmp/s3"
   at() { grep -nF -m1 -- "$1" "$tmp/s3" | cut -d: -f1; }
-  commit=$(at 'git checkout fc9c09b08d6d39fb13c79c8a7e08f85b03dbf3d1')
-  amp=$(at ' --amp ')
+  link=$(at "](${m##*/})")
   plan=$(grep -nE -m1 '^### (尚未运行的用例的计划|The plan for the cases not yet run)$' "$tmp/s3" | cut -d: -f1)
-  old=$(at '99b1c898')
   b128=$(at ' -b 128')
-  [ -n "$commit" ] && [ -n "$amp" ] && [ -n "$plan" ] && [ -n "$b128" ] ||
-    { fail "$rel: section 3 lacks the runs' commit ($commit), --amp ($amp), the plan's heading ($plan) or -b 128 ($b128)"; continue; }
-  [ "$commit" -lt "$plan" ] && [ "$amp" -lt "$plan" ] && [ "$plan" -lt "$b128" ] ||
-    fail "$rel: section 3 runs the plan before the run sets (commit $commit, --amp $amp, plan $plan, -b 128 $b128)"
-  [ -z "$old" ] || [ "$old" -gt "$plan" ] || fail "$rel: the plan's commit 99b1c898 before the runs'"
+  [ -n "$link" ] && [ -n "$plan" ] && [ -n "$b128" ] ||
+    { fail "$rel: section 3 lacks the link to the run sets' steps ($link), the plan's heading ($plan) or -b 128 ($b128)"; continue; }
+  [ "$link" -lt "$plan" ] && [ "$plan" -lt "$b128" ] ||
+    fail "$rel: section 3 runs the plan before the run sets (link $link, plan $plan, -b 128 $b128)"
+  awk '/^## (二、|2\. )/ { on = 1 } /^## (三、|3\. )/ { on = 0 } on' "$m" >"$tmp/steps"
+  grep -qF 'git checkout fc9c09b08d6d39fb13c79c8a7e08f85b03dbf3d1' "$tmp/steps" || fail "${m#"$R/"}: not the runs' commit"
+  grep -qF ' --amp ' "$tmp/steps" || fail "${m#"$R/"}: no --amp command"
+  grep -qF -e '99b1c898' -e ' -b 128' "$tmp/steps" && fail "${m#"$R/"}: the plan among the run sets' steps"
   # Every case the run set ran: both precisions at 1 and 8 GPUs.
   for c in resnet50_bs256_fp32_gpu1 resnet50_bs256_amp_gpu1 resnet50_bs256_fp32_gpu8 resnet50_bs256_amp_gpu8; do
-    grep -qxF "# $c" "$tmp/s3" || fail "$rel: no command of $c in section 3"
+    grep -qxF "# $c" "$tmp/steps" || fail "${m#"$R/"}: no command of $c in its steps"
   done
 done
 
@@ -126,7 +166,7 @@ for f in data/platforms/*.json; do
   sed -n 's/.*"zh": *"\([^"]*\)".*/\1/p' "$f" | head -n 1
   sed -n 's/.*"en": *"\([^"]*\)".*/\1/p' "$f" | head -n 1
 done >"$tmp/cpu_titles"
-find "$R" -mindepth 3 -name 'README*.md' | sort >"$tmp/pages"
+find "$R" -mindepth 3 \( -name 'README*.md' -o -name 'PLATFORM-*.md' \) | sort >"$tmp/pages"
 while IFS= read -r page; do
   rel=${page#"$R/"}
   # The results' platform sections: "### " headings after the results heading.
@@ -162,8 +202,9 @@ done <"$tmp/pages"
 grep -rln '0000000000' "$R" --include='*.md' >"$tmp/noise" && fail "float noise in: $(cat "$tmp/noise")"
 
 # Revisions: the newest in the platform's table, the older in the over-time one.
-for p in "$R/ResNet50/NGC-PyTorch/README.md" "$R/ResNet50/NGC-PyTorch/README.en.md"; do
-  rel=${p#"$R/"}
+for lg in zh en; do
+  p=$(fwpages "$R/ResNet50/NGC-PyTorch" $lg)
+  rel="ResNet50/NGC-PyTorch ($lg)"
   awk -v rel="$rel" '
     /^##+ / { overtime = index($0, "公布数据随时间") || index($0, "Published over time") }
     /^\|/ && index($0, "/blob/097c7ff9") {

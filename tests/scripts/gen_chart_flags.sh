@@ -14,9 +14,13 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 fail() { echo "gen_chart_flags: $*"; exit 1; }
 "$GEN" build --data data --templates templates --out "$t/r" >/dev/null
 
-# alt PAGE SVG: the alt text of the chart SVG on PAGE.
+# alt PAGE SVG: the alt text of the chart SVG on PAGE, or on one of the
+# machine pages beside it in its language (PLATFORM-*.md, fw_split.h).
 alt() {
-  grep -F "]($2)" "$1" | sed 's/^!\[\(.*\)\]([^)]*)$/\1/'
+  case "$1" in *.en.md) sib=$(ls "${1%/*}"/PLATFORM-*.en.md 2>/dev/null || true) ;;
+    *) sib=$(ls "${1%/*}"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$' || true) ;; esac
+  # shellcheck disable=SC2086
+  grep -hF "]($2)" "$1" $sib | head -n 1 | sed 's/^!\[\(.*\)\]([^)]*)$/\1/'
 }
 has() { # WHAT TEXT NEEDLE
   case "$2" in *"$3"*) ;; *) fail "$1: no \"$3\" in: $2" ;; esac
@@ -84,14 +88,14 @@ hasnt "NGC PyTorch efficiency" "$a" "28.43"
 # No speedup chart is left; every efficiency chart has its level.
 if find "$r" -name 'speedup-*' | grep -q .; then fail "a log-log speedup chart is left"; fi
 n=0
-for p in $(grep -l '](efficiency-' -r "$r" --include='README*.md'); do
+for p in $(grep -l '](efficiency-' -r "$r" --include='README*.md' --include='PLATFORM-*.md'); do
   grep '^!\[.*](efficiency-[a-z0-9.-]*\.svg)$' "$p" | grep -qv -e 'Dashed grey level' -e '水平虚线' &&
     fail "$p: an efficiency chart without its 100 % level"
   n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n pages with an efficiency chart"
 # Any chart naming two run sets or a flag says so in both of its twins.
-for p in $(grep -l 'run sets: x=' -r "$r" --include='README.en.md'); do
+for p in $(grep -l 'run sets: x=' -r "$r" --include='README.en.md' --include='PLATFORM-*.en.md'); do
   z=${p%.en.md}.md
   grep -q '个运行组：x=' "$z" || fail "$z: its English twin names run sets, it does not"
 done

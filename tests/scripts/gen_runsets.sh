@@ -93,8 +93,12 @@ cat >"$t/data/runs/node/suite.json" <<'EOF'
 EOF
 (cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
   fail "build failed"
-e="$t/reports/Toy/Fw/README.en.md"
-z="$t/reports/Toy/Fw/README.md"
+# The framework's pages: its README and its machines' pages (fw_split.h).
+d="$t/reports/Toy/Fw"
+cat "$d"/README.en.md "$d"/PLATFORM-*.en.md >"$t/pages.en"
+cat "$d"/README.md $(ls "$d"/PLATFORM-*.md | grep -v '\.en\.md$') >"$t/pages.zh"
+e="$t/pages.en"
+z="$t/pages.zh"
 grep -qF '4 nodes × 8 GPUs: no speedup: the 1-GPU figure is of another run set (“one node”, this figure of “the cluster”); they differ in the parse rule (skip 0 / 2); speedup and efficiency are computed within one run set only.' "$e" ||
   { cat "$e"; fail "no note on the speedup not computed across run sets"; }
 grep -qF '不计算加速比：1 卡数据属于另一运行组（“单机”，该数据属于“集群”）' "$z" || fail "zh run-set note"

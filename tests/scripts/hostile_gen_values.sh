@@ -284,7 +284,8 @@ if [ -z "$charts" ]; then
   long=$(find "$P/reports" -type f | awk -F/ 'length($NF) > 80' | head -n 3)
   [ -z "$long" ] || fail "names: long file names: $long"
 fi
-pg="$P/reports/M/F/README.en.md"
+# The machine's page (PLATFORM-*.md, fw_split.h) holds its configurations.
+pg="$P/reports/M/F/PLATFORM-p.en.md"
 # The heading with R&D: escaped once, and its anchor is the one GitHub
 # gives it (check, below, resolves every link to it).
 grep -q '^#### FP32 BS=R&amp;D · P$' "$pg" || fail "names: the R&D heading"
@@ -292,7 +293,7 @@ printf '\n[to R&D](#fp32-bsrd--p)\n' >>"$pg"
 grep -q '| FP32 BS=R&amp;D |' "$pg" || fail "names: the table head is not R&amp;D"
 grep -q '&amp;amp;' "$pg" && fail "names: escaped twice"
 grep -q 'runs/r%231%3Fx%20y/logs/train_log/c_1)' "$pg" || fail "names: log link not encoded"
-grep -q 'suites/M/F%29%20%23%3Fx.json)' "$pg" || fail "names: suite link not encoded"
+grep -q 'suites/M/F%29%20%23%3Fx.json)' "$P/reports/M/F/README.en.md" || fail "names: suite link not encoded"
 "$GEN" check --reports "$P/reports" >"$tmp/log" 2>&1 || fail "names: check: $(cat "$tmp/log")"
 # check decodes a link and flags it when the file is missing.
 printf '\n[gone](../../../runs/r%%231%%3Fx%%20y/logs/train_log/none)\n' >>"$pg"

@@ -60,7 +60,10 @@ case "$v" in 109.66*) ;; *) fail "a: 1 GPU $v, not 109.66" ;; esac
 [ "$(rule a toy_gpu1)" = "$(rule a toy_gpu32)" ] || fail "a: two rules in one run set"
 (cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
   fail "build failed"
-e="$t/reports/Toy/Fw/README.en.md"
+# A framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+e="$t/pages-e.en.md"
+cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
 grep -qF '| 4 | 32 | 3509.12‡ | — | 1 (20) | 32.00 | 100.0% |' "$e" ||
   { cat "$e"; fail "a: the 32-GPU speedup within the run set"; }
 a="$t/reports/AUDIT.en.md"

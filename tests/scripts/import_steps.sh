@@ -118,6 +118,9 @@ sys.exit(s["command"] != ["python", "train.py", "--bs", "8", {"fp16": ["--fp16"]
 p=reports/Toy/Paddle/README.en.md
 [ -f $p ] || p=$(grep -rl 'toy-paddle' reports --include='*.en.md' | head -1)
 [ -n "$p" ] && [ -f "$p" ] || fail "no Toy Paddle page"
+# The page and its machines' pages (PLATFORM-*.md, fw_split.h) as one.
+cat "$p" $(ls "${p%/*}"/PLATFORM-*.en.md 2>/dev/null) >"$T/pages.en.md"
+p=$T/pages.en.md
 grep -qF 'suite [`suite.json`](../../../data/runs/toy-paddle/suite.json)' "$p" ||
   fail "$p: the page shows no steps of run set toy-paddle"
 grep -qF 'CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python -m paddle.distributed.launch --gpus 0,1,2,3,4,5,6,7 tools/train.py' "$p" ||

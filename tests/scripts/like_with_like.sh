@@ -30,7 +30,11 @@ grep -qF '(data date: runs 2023-07-27 – 2023-08-02)' "$out/BERT-Base/Paddle/RE
   fail "BERT-Base/Paddle: $(grep -o '(data date: [^)]*)' "$out/BERT-Base/Paddle/README.en.md")"
 
 # Item 7: a README sub-heading is no environment item.
-for p in "$out/BERT-Base/NGC-PyTorch/README.en.md" "$out/BERT-Base/NGC-PyTorch/README.md"; do
+# (the environment is on the machines' pages, PLATFORM-*.md, fw_split.h)
+d=$out/BERT-Base/NGC-PyTorch
+cat "$d"/README.en.md "$d"/PLATFORM-*.en.md >"$out/bert.en"
+cat "$d"/README.md $(ls "$d"/PLATFORM-*.md | grep -v '\.en\.md$') >"$out/bert.zh"
+for p in "$out/bert.en" "$out/bert.zh"; do
   grep -qF '单机A100（单卡、8卡）' "$p" && fail "$p: the README sub-heading as an environment item"
   grep -qF 'NVIDIA A100-SXM4-40GB \* 8' "$p" || fail "$p: the A100 machine's items are gone"
 done

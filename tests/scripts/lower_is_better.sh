@@ -83,10 +83,16 @@ PY
 
 (cd "$t" && "$GEN" build --data data --templates templates --out reports >"$t/build.log" 2>&1) ||
   { cat "$t/build.log"; fail "build failed"; }
-e="$t/reports/Toy/Fw/README.en.md"
-z="$t/reports/Toy/Fw/README.md"
-s="$t/reports/Toy/Strong/README.en.md"
-p="$t/reports/Toy/Pub/README.en.md"
+# A framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+e="$t/pages-e.en.md"
+[ ! -f "$t/reports/Toy/Fw/README.en.md" ] || cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+z="$t/pages-z.md"
+[ ! -f "$t/reports/Toy/Fw/README.md" ] || cat "$t/reports/Toy/Fw/README.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$z"
+s="$t/pages-s.en.md"
+[ ! -f "$t/reports/Toy/Strong/README.en.md" ] || cat "$t/reports/Toy/Strong/README.en.md" $(ls "$t/reports/Toy/Strong"/PLATFORM-*.en.md 2>/dev/null) >"$s"
+p="$t/pages-p.en.md"
+[ ! -f "$t/reports/Toy/Pub/README.en.md" ] || cat "$t/reports/Toy/Pub/README.en.md" $(ls "$t/reports/Toy/Pub"/PLATFORM-*.en.md 2>/dev/null) >"$p"
 if [ -f "$e" ]; then
   grep -q '| Time (min, lower is better) |' "$e" || fail "header: $(grep '^| Nodes' "$e" | head -1)"
   grep -q '时间 (min, 越低越好)' "$z" || fail "zh header"

@@ -74,8 +74,13 @@ done
     fail "import: $(cat "$tmp/out")"
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
     fail "gen build: $(cat "$tmp/b")"
-fw="$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md"
-fwzh="$tmp/reports/MLPerf-ResNet50/MLPerf/README.md"
+# The framework's pages as one file each: its README, then its machines'
+# pages (PLATFORM-*.md, fw_split.h).
+d="$tmp/reports/MLPerf-ResNet50/MLPerf"
+cat "$d/README.en.md" $(ls "$d"/PLATFORM-*.en.md 2>/dev/null) >"$tmp/fw.en.md"
+cat "$d/README.md" $(ls "$d"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$tmp/fw.zh.md"
+fw="$tmp/fw.en.md"
+fwzh="$tmp/fw.zh.md"
 model="$tmp/reports/MLPerf-ResNet50/README.en.md"
 modelzh="$tmp/reports/MLPerf-ResNet50/README.md"
 # 1. the title names the source once; a time to train is a training time
@@ -140,6 +145,7 @@ for m in $models; do
     done
     grep -qx '## 1. Training time' "$tmp/shipped/$m/README.en.md" || fail "$m: model section"
     grep -q '^  - CUDA: `[^`]*` (\[L[0-9]*\](https://github.com/mlcommons/training_results_v4.0/blob/[0-9a-f]*/[^)]*/systems/[^)]*\.json#L[0-9]*))$' \
-        "$tmp/shipped/$m/MLPerf/README.en.md" || fail "$m: no CUDA version linked to its system description"
+        "$tmp/shipped/$m/MLPerf/README.en.md" $(ls "$tmp/shipped/$m/MLPerf"/PLATFORM-*.en.md 2>/dev/null) ||
+        fail "$m: no CUDA version linked to its system description"
 done
 echo ok

@@ -18,7 +18,11 @@ for rs in sorted(glob.glob("data/runs/perf-*/runset.json")):
     rec = json.load(open(sorted(glob.glob(run + "/logs/index/*_speed"))[0]))
     for page in ("README.md", "README.en.md"):
         path = "reports/%s/%s/%s" % (rec["model"], rec["framework"], page)
-        text = open(path, encoding="utf-8").read()
+        # The page and its machines' pages (PLATFORM-*.md, fw_split.h).
+        en = page.endswith(".en.md")
+        text = "".join(open(p, encoding="utf-8").read() for p in [path] + sorted(
+            q for q in glob.glob(os.path.join(os.path.dirname(path), "PLATFORM-*.md"))
+            if q.endswith(".en.md") == en))
         for ref in decl.get("environment", []):
             env = json.load(open("data/environments/%s.json" % ref["file"]))
             group = [g for g in env["groups"] if g["title"] == ref["group"]]

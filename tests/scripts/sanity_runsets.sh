@@ -44,8 +44,12 @@ imp one gw_gpu8 8 g8.log Gw
 imp one gw_gpu16 16 g16.log Gw
 (cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
   fail "build failed"
-e="$t/reports/Toy/Fw/README.en.md"
-g="$t/reports/Toy/Gw/README.en.md"
+# A framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+e="$t/pages-e.en.md"
+cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+g="$t/pages-g.en.md"
+cat "$t/reports/Toy/Gw/README.en.md" $(ls "$t/reports/Toy/Gw"/PLATFORM-*.en.md 2>/dev/null) >"$g"
 grep -qF '| 2 | 16 | 640.00‡ | — | 1 (20) | other run set ❗a | — |' "$e" ||
   { cat "$e"; fail "Fw: the 16-GPU row"; }
 grep -qF 'is below the 800 of' "$e" && { cat "$e"; fail "Fw: a fall flagged across two run sets"; }

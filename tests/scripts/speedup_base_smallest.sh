@@ -56,8 +56,16 @@ case_ cpu Cpu 2 32 100 Toy-CPU
 case_ cpu Cpu 4 64 180 Toy-CPU
 (cd "$t" && "$GEN" build --data data --templates templates --out reports >"$t/build.log" 2>&1) ||
   { cat "$t/build.log"; fail "build failed"; }
-e="$t/reports/Toy/Big/README.en.md"
-z="$t/reports/Toy/Big/README.md"
+# A framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+pages() { cat "$1/README$2.md" $(ls "$1"/PLATFORM-*.md 2>/dev/null | if [ -n "$2" ]; then grep '\.en\.md$'; else grep -v '\.en\.md$'; fi) >"$3" 2>/dev/null; }
+pages "$t/reports/Toy/Big" .en "$t/big.en.md"
+pages "$t/reports/Toy/Big" "" "$t/big.zh.md"
+pages "$t/reports/Toy/Lone" .en "$t/lone.en.md"
+pages "$t/reports/Toy/Cpu" .en "$t/cpu.en.md"
+pages "$t/reports/Toy/Small" .en "$t/small.en.md"
+e="$t/big.en.md"
+z="$t/big.zh.md"
 if [ -f "$e" ] && [ -f "$z" ]; then
   grep -q 'no baseline' "$e" && fail "no baseline at 16 GPUs: $(grep '^| 2 | 16 |' "$e")"
   grep -qE '^\| 2 \| 16 \|.*\| 1\.90 \| 95\.0% \|' "$e" || fail "16 GPUs: $(grep '^| 2 | 16 |' "$e")"
@@ -68,20 +76,20 @@ if [ -f "$e" ] && [ -f "$z" ]; then
 else
   fail "no $e"
 fi
-s="$t/reports/Toy/Small/README.en.md"
+s="$t/small.en.md"
 if [ -f "$s" ]; then
   grep -qE '^\| 1 \| 8 \|.*\| 7\.50 \| 93\.8% \|' "$s" || fail "1-GPU base: $(grep '^| 1 | 8 |' "$s")"
   grep -qF 'Speedup and efficiency against' "$s" && fail "a 1-GPU base said to be another"
 else
   fail "no $s"
 fi
-o="$t/reports/Toy/Lone/README.en.md"
+o="$t/lone.en.md"
 if [ -f "$o" ]; then
   grep -qE '^\| 2 \| 16 \|.*\| no baseline¹ \| — \|' "$o" || fail "one count: $(grep '^| 2 | 16 |' "$o")"
 else
   fail "no $o"
 fi
-c="$t/reports/Toy/Cpu/README.en.md"
+c="$t/cpu.en.md"
 if [ -f "$c" ]; then
   grep -qE '^\| 4 \| 64 \|.*\| 1\.80 \| 90\.0% \|' "$c" || fail "CPU: $(grep '^| 4 | 64 |' "$c")"
   grep -qF 'as there is no 1-process run; efficiency = speedup × 32 ÷ processes.' "$c" ||

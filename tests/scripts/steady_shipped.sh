@@ -27,11 +27,15 @@ grep -q 'compare/cpu-resnet50-threads/' "$t/r/README.en.md" "$t/r/README.md" &&
 grep -q 'compare/ngc-rn50-readme-2019-2021/README.en.md' "$t/r/README.en.md" ||
   fail "the index lost the published comparison"
 
-fw="$t/r/BERT-Base/Paddle/README.en.md"
+# The framework's pages as one file: its README, then its machines' pages
+# (PLATFORM-*.md, fw_split.h).
+fw="$t/fw.en.md"
+cat "$t/r/BERT-Base/Paddle/README.en.md" "$t/r/BERT-Base/Paddle"/PLATFORM-*.en.md >"$fw"
+cat "$t/r/BERT-Base/Paddle/README.md" $(ls "$t/r/BERT-Base/Paddle"/PLATFORM-*.md | grep -v '\.en\.md$') >"$t/fw.md"
 grep -q '4 nodes × 8 GPUs: a run of it is not in a steady state (r1: steps 1–50 of 50, CV 20.5 %)' "$fw" ||
   fail "BERT Paddle 32 GPUs FP32: no unsteady footnote"
 grep -q 'not in a steady state' "$t/r/BERT-Base/README.en.md" || fail "model page: no unsteady footnote"
-grep -q '未达稳定状态' "$t/r/BERT-Base/Paddle/README.md" || fail "zh page: no unsteady footnote"
+grep -q '未达稳定状态' "$t/fw.md" || fail "zh page: no unsteady footnote"
 "$GEN" export --format csv >"$t/f.csv" || fail "export"
 grep -q '^BERT-Base,Paddle,V100-SXM2-32GB-x8,perf-BERT-Base-Paddle-V100-SXM2-32GB-x8-32gpu,,fp32,.*,unsteady[;,]' "$t/f.csv" ||
   fail "export: the unsteady flag"

@@ -24,17 +24,30 @@ python3 - "$t/r" <<'PY' || exit 1
 import glob, json, os, re, sys
 out = sys.argv[1]
 bad = []
+def page_text(p):
+    # A framework page and its machines' pages (PLATFORM-*.md, fw_split.h).
+    en = p.endswith('.en.md')
+    sib = sorted(q for q in glob.glob(os.path.join(os.path.dirname(p), 'PLATFORM-*.md'))
+                 if q.endswith('.en.md') == en)
+    return ''.join(open(q).read() for q in [p] + sib)
 def slug(s):
     return re.sub(r'[^a-z0-9.]', '-', s.lower())
+def page_text(p):
+    d, en = os.path.dirname(p), p.endswith('.en.md')
+    more = sorted(f for f in glob.glob(os.path.join(d, 'PLATFORM-*.md')) if f.endswith('.en.md') == en)
+    return ''.join(open(f).read() for f in [p] + more)
 n = 0
 for f in sorted(glob.glob('data/runs/*/logs/index/*')):
     rec = json.load(open(f))
     run = f.split('/')[2]
-    pages = [os.path.join(out, rec['model'], rec['framework'], p) for p in ('README.md', 'README.en.md')]
+    # The framework's pages: its README and its machines' pages (fw_split.h),
+    # read as one text per language.
+    fwdir = os.path.join(out, rec['model'], rec['framework'])
+    pages = [os.path.join(fwdir, p) for p in ('README.md', 'README.en.md')]
     if rec.get('origin') != 'parsed':
         if 'step_trace' not in rec:
             for p in pages:
-                text = open(p).read()
+                text = page_text(p)
                 if rec.get("JOB_FAIL_FLAG") != 1 and "(no step trace recorded)" not in text and "（未记录逐步数据）" not in text:
                     bad.append(f'{p}: no word that {f} has no trace')
         continue
@@ -49,7 +62,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
     # figure, not a series: the page says so and draws nothing.
     if sum(len(r.get('status', '')) for r in st['runs']) < 2:
         for p in pages:
-            text = open(p).read()
+            text = page_text(p)
             word = '(one record: no step trace to draw)' if p.endswith('.en.md') else '（仅一条记录：没有逐步曲线可画）'
             if word not in text:
                 bad.append(f'{p}: no word that {f} holds one record')
@@ -57,7 +70,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
                 bad.append(f'{p}: a one-record trace of {f} is drawn')
         continue
     for p in pages:
-        text = open(p).read()
+        text = page_text(p)
         if link not in text:
             bad.append(f'{p}: no trace of {f} ({link})')
         en = p.endswith('.en.md')
@@ -73,7 +86,7 @@ for f in sorted(glob.glob('data/runs/*/logs/index/*')):
 if n < 100:
     bad.append(f'only {n} parsed records (the shipped data has 100)')
 p = os.path.join(out, 'ResNet50', 'Paddle', 'README.en.md')
-line = [l for l in open(p) if 'resnet50-bs256-fp32-gpu8.small.png' in l and 'a100' in l]
+line = [l for l in page_text(p).splitlines(True) if 'resnet50-bs256-fp32-gpu8.small.png' in l and 'a100' in l]
 if len(line) != 1:
     bad.append(f'{p}: the A100 FP32 8-GPU trace is not there once')
 else:

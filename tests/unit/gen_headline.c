@@ -370,10 +370,11 @@ Test(audit_page, every_figure_is_anchored_and_its_pages_link_its_verdict)
          * heading), the other figures' list links both printed figures. */
         {"R/README.md", "../", "", "审计：复现", "审计：与日志不符", 2, 1},
         {"R/README.en.md", "../", ".en", "audit: reproduced", "audit: differs from its log", 2, 1},
-        /* A framework page: the summary's ‡, the reproduction table's † and
-         * the published table's †. */
-        {"R/FwR/README.md", "../../", "", "审计：复现", NULL, 3, 0},
-        {"R/FwS/README.en.md", "../../", ".en", NULL, "audit: differs from its log", 0, 3},
+        /* A machine's page of a framework (fw_split.h): the summary's ‡, the
+         * reproduction table's † and the published table's †. */
+        {"R/FwR/PLATFORM-v100-x8.md", "../../", "", "审计：复现", NULL, 3, 0},
+        {"R/FwS/PLATFORM-v100-x8.en.md", "../../", ".en", NULL, "audit: differs from its log", 0,
+         3},
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         const char *p = gt_page(pages, want[i].page);

@@ -173,8 +173,22 @@ Test(provenance, one_case_on_two_platforms_is_two_sections)
               "{\"nodes\": 1, \"gpus\": 8, \"throughput\": 800}");
     json_t *pages = render(d);
     const char *zh = gt_page(pages, "M/F/README.md");
-    char *a = between(zh, "## 四、测试结果", "\n### A机\n", "\n### B机\n");
-    char *b = between(zh, "## 四、测试结果", "\n### B机\n", "\n## 五");
+    /* Each machine's section in full on its own page, linked from the
+     * framework page (fw_split.h). */
+    cr_expect(strstr(zh, "](PLATFORM-a.md)") && strstr(zh, "](PLATFORM-b.md)"), "%s", zh);
+    /* The summary: one table per machine, under its name, no row naming
+     * one (issue 34: figures of different machines are never compared). */
+    char *sum = between(zh, NULL, "**概要**", "\n## 目录");
+    cr_expect(strstr(sum, "\n**A机**\n\n| 配置 |") && strstr(sum, "\n**B机**\n\n| 配置 |"), "%s",
+              sum);
+    cr_expect_eq(count(sum, "\n| 配置 |"), 2, "%s", sum);
+    cr_expect(!strstr(sum, "· A机 |") && !strstr(sum, "· B机 |"), "%s", sum);
+    cr_expect(strstr(sum, "| FP32 BS=64 | 700.00 | 8 |") &&
+                  strstr(sum, "| FP32 BS=64 | 333.00 | 8 |"),
+              "%s", sum);
+    free(sum);
+    char *a = between(gt_page(pages, "M/F/PLATFORM-a.md"), NULL, "\n### A机\n", "\n## ");
+    char *b = between(gt_page(pages, "M/F/PLATFORM-b.md"), NULL, "\n### B机\n", "\n## ");
     /* One summary table per platform, each with its own figures only. */
     cr_expect_eq(count(a, "\n| GPU 数 |"), 1, "%s", a);
     cr_expect_eq(count(b, "\n| GPU 数 |"), 1, "%s", b);
@@ -241,9 +255,10 @@ Test(provenance, a_cell_of_three_sources_shows_the_chosen_one_and_the_others)
     cr_expect(strstr(zh, "（v2） | 120† | 900† · ×7.50 · 93.8% |"), "%s", zh);
     cr_expect(strstr(en, " (v2) | 120† | 900† · ×7.50 · 93.8% |"), "%s", en);
     cr_expect(!strstr(zh, "同一格的其他来源"), "%s", zh);
-    /* The rule and the markers, once each. */
-    cr_expect_eq(count(zh, "同一格有多个来源时"), 1);
-    cr_expect_eq(count(zh, "数字的来源："), 1);
+    /* The rule and the markers, once each on a page. */
+    const char *pa = gt_page(pages, "M/F/PLATFORM-a.md");
+    cr_expect_eq(count(pa, "同一格有多个来源时"), 1);
+    cr_expect_eq(count(pa, "数字的来源："), 1);
     free(sum);
     json_decref(pages);
     rm_rf(d);
@@ -298,7 +313,8 @@ Test(provenance, each_source_shows_its_own_environment)
         "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": "
         "90}]}]}\n");
     json_t *pages = render(d);
-    const char *zh = gt_page(pages, "M/F/README.md");
+    /* The machine's environment is on its page (fw_split.h). */
+    const char *zh = gt_page(pages, "M/F/PLATFORM-a.md");
     char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
     char *run = between(env, NULL, "运行 `r1`", "\n- ");
     char *suite = between(env, NULL, "测试套件", "\n- ");
@@ -324,6 +340,53 @@ Test(provenance, each_source_shows_its_own_environment)
     free(pub);
     free(genv);
     json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* A published table's environment items link the line of the source that
+ * states each, where the data gives it ("environment_lines"); a source
+ * without lines says so (issue 34); a line of no item is refused. */
+Test(provenance, published_environment_items_link_their_lines)
+{
+    char *d = tmpdir();
+    platform(d, "a", "A机", "gpu");
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", "a", 0);
+    static const char *const fmt =
+        "{\"perfrepro\": 1, \"label\": \"%s\", \"source\": {\"title\": \"t\", \"url\": "
+        "\"https://example.com/%s.md#L3\"},\n"
+        " \"platform\": \"a\", \"tables\": [\n"
+        "  {\"model\": \"M\", \"framework\": \"F\", \"precision\": \"fp32\", \"batch_size\": 64,\n"
+        "   \"environment\": {\"gpu\": \"DGX-9\", \"image\": \"c-1\"}%s,\n"
+        "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": "
+        "110}]}]}\n";
+    char *lined = pr_xasprintf(fmt, "Lined", "lined", ", \"environment_lines\": {\"image\": 7}");
+    char *bare = pr_xasprintf(fmt, "Bare", "bare", "");
+    put(d, "published/lined.json", lined);
+    put(d, "published/bare.json", bare);
+    json_t *pages = render(d);
+    const char *zh = gt_page(pages, "M/F/PLATFORM-a.md");
+    char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
+    char *l = between(env, NULL, "[Lined]", "\n- ");
+    char *b = between(env, NULL, "[Bare]", "\n- ");
+    cr_expect(strstr(l, "镜像：c-1 ([L7](https://example.com/lined.md#L7))"), "%s", env);
+    cr_expect(strstr(l, "DGX-9") && !strstr(l, "DGX-9 ("), "%s", env);
+    cr_expect(!strstr(l, "参考数据未记录"), "%s", env);
+    cr_expect(strstr(b, "参考数据未记录") && strstr(b, "镜像：c-1") && !strstr(b, "[L"), "%s", env);
+    free(env);
+    free(l);
+    free(b);
+    json_decref(pages);
+    /* A line of an item the table does not state: refused, named. */
+    char *wrong = pr_xasprintf(fmt, "Lined", "lined", ", \"environment_lines\": {\"cuda\": 7}");
+    put(d, "published/lined.json", wrong);
+    pr_dataset *ds = NULL;
+    pr_err err;
+    cr_expect(data_load(d, &ds, &err) < 0, "a line of no item was accepted");
+    cr_expect(strstr(err.msg, "\"cuda\" is no item"), "%s", err.msg);
+    free(lined);
+    free(bare);
+    free(wrong);
     rm_rf(d);
     free(d);
 }

@@ -710,7 +710,9 @@ Test(site, page_names_readme_and_audit)
     } ok[] = {{"README.md", "zh-CN", "index.html"},
               {"README.en.md", "en", "index.en.html"},
               {"AUDIT.md", "zh-CN", "audit.html"},
-              {"AUDIT.en.md", "en", "audit.en.html"}};
+              {"AUDIT.en.md", "en", "audit.en.html"},
+              {"PLATFORM-v100-sxm2-32gb-x8.md", "zh-CN", "platform-v100-sxm2-32gb-x8.html"},
+              {"PLATFORM-a100-x8.en.md", "en", "platform-a100-x8.en.html"}};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         char *lang = NULL, *html = NULL;
         cr_assert(cmarkx_readme_name(ok[i].name, &lang, &html), "%s", ok[i].name);
@@ -719,9 +721,10 @@ Test(site, page_names_readme_and_audit)
         free(lang);
         free(html);
     }
-    static const char *const not_pages[] = {"README",     "README.txt", "README..md",
-                                            "READMEX.md", "AUDIT",      "AUDITS.md",
-                                            "audit.md",   "NOTES.md",   "README.e n.md"};
+    static const char *const not_pages[] = {
+        "README",       "README.txt",    "README..md",  "READMEX.md",    "AUDIT",
+        "AUDITS.md",    "audit.md",      "NOTES.md",    "README.e n.md", "PLATFORM.md",
+        "PLATFORM-.md", "PLATFORM-A.md", "PLATFORMX.md"};
     for (size_t i = 0; i < sizeof not_pages / sizeof *not_pages; i++)
         cr_expect(!cmarkx_readme_name(not_pages[i], NULL, NULL), "%s", not_pages[i]);
 }
