@@ -12,6 +12,15 @@
 
 #include "abstat.h"
 
+/* The same program against a commit from before the module prefixes
+ * (issue 32: pr_ab_* became pr_abstat_*): bench/scale.py defines
+ * BENCH_OLD_NAMES for a base commit whose lib/abstat.h has the old ones. */
+#ifdef BENCH_OLD_NAMES
+#define pr_abstat_result pr_ab_result
+#define pr_abstat_compare pr_ab_compare
+#define pr_abstat_verdict_key pr_ab_verdict_key
+#endif
+
 static double now(void)
 {
     struct timespec t;
@@ -42,7 +51,7 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     if (rc != 0) {
-        fprintf(stderr, "abstat_bench: pr_ab_compare failed (memory)\n");
+        fprintf(stderr, "abstat_bench: pr_abstat_compare failed (memory)\n");
         return 1;
     }
     printf("n=%ld seconds=%.6f peak_rss_mb=%.1f ratio=%.17g lo=%.17g hi=%.17g k=%zu "

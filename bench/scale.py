@@ -170,7 +170,11 @@ def scale_gen(r, base, failures):
 def _abstat_bench(r, tree, label):
     exe = os.path.join(r.TMP, "abstat_bench-" + label)
     lib = os.path.join(tree, "lib")
-    subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE", "-I" + lib,
+    # A base from before the module prefixes (issue 32) has pr_ab_* names.
+    with open(os.path.join(lib, "abstat.h"), encoding="utf-8") as f:
+        old = "pr_abstat_compare" not in f.read()
+    subprocess.run(["cc", "-O2", "-std=c11", "-D_GNU_SOURCE", "-I" + lib] +
+                   (["-DBENCH_OLD_NAMES"] if old else []) + [
                     os.path.join(BENCH, "abstat_bench.c")] +
                    [os.path.join(lib, f) for f in ("abstat.c", "stats.c", "buf.c", "err.c")] +
                    ["-lm", "-o", exe], check=True)
