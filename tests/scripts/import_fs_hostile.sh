@@ -134,7 +134,7 @@ cp src/logs/a.log src/logs/huge.log
 truncate -s 1100M src/logs/huge.log
 { head_; line r1 c1 1 104.5 logs/huge.log; } >huge.tsv
 imp huge.tsv --from src --data data
-refused "14: a log over the 1 GiB limit" "over the run set's log limit"
+refused "14: a log over the 1 GiB limit" "over the limit of 1073741824 bytes (a log's: log_limit_mib"
 rm src/logs/huge.log
 { head_; line r1 c1 1 104.5 logs/a.log; } >m.tsv
 imp m.tsv --from src --data data

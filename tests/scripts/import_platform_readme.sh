@@ -78,7 +78,8 @@ PY
 # The page of its run set says the machine and links the README's line.
 "$GEN" build --data data --templates templates --out "$T/reports" >"$T/build" 2>&1 || fail "build: $(cat "$T/build")"
 grep -rqF 'Machine: Tesla Q100-SXM9-48GB, 48 GB per GPU, 4 GPUs per node ([where this machine is stated](https://github.com/toy/toy/blob/0123456789abcdef0123456789abcdef01234567/README.md#L8))' \
-  "$T/reports/Toy/Paddle/README.en.md" || fail "the page: $(grep -n 'Machine' "$T/reports/Toy/Paddle/README.en.md")"
+  "$T/reports/Toy/Paddle/README.en.md" "$T/reports/Toy/Paddle"/PLATFORM-*.en.md ||
+  fail "the page: $(grep -n 'Machine' "$T/reports/Toy/Paddle/README.en.md" "$T/reports/Toy/Paddle"/PLATFORM-*.en.md)"
 # A source that is no https link is refused naming the file and field.
 cp $p "$T/keep.json"
 sed 's|"source": "https://|"source": "javascript://|' "$T/keep.json" >$p
