@@ -641,7 +641,8 @@ static int is_value(const json_t *v)
     return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
 }
 
-/* metrics.table (perfrepro-gpu tables) and metrics.series (nccl-tests rows):
+/* metrics.global_batch_size, metrics.table (perfrepro-gpu tables) and
+ * metrics.series (nccl-tests rows):
  * the shapes gen's per-point tables and charts read (docs/data-model.md). */
 static int metrics_check(const pr_jdoc_jcur *m, pr_err *err)
 {
@@ -652,6 +653,12 @@ static int metrics_check(const pr_jdoc_jcur *m, pr_err *err)
     const char *x, *tmp;
     pr_jdoc_jcur t, cols, rows;
     double peak;
+    long long gbs;
+    /* The global batch a run states (MLPerf's logs do): gen takes it for the
+     * batch a time's speedup needs; a bad one is refused here rather than
+     * silently replaced by batch x GPUs there. */
+    if (pr_jdoc_jint(m, "global_batch_size", 0, 1, 1LL << 40, &gbs, err) < 0)
+        return -1;
     int rc = pr_jdoc_jobj(m, "table", 0, &t, err);
     if (rc < 0)
         return -1;

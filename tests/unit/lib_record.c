@@ -108,3 +108,23 @@ Test(record, full_precision_round_trips)
     free(text);
     pr_record_clear(&r);
 }
+
+/* metrics.global_batch_size is what a time's speedup compares (gen's
+ * fw_tables_global_batch): a bad one is refused when the record loads,
+ * never silently replaced by batch x GPUs. */
+Test(record, global_batch_size_is_checked)
+{
+    pr_record r;
+    pr_err err;
+    cr_assert_eq(load("5", ", \"metrics\": {\"global_batch_size\": 3200}", &r, &err), 0, "%s",
+                 err.msg);
+    pr_record_clear(&r);
+    static const char *const bad[] = {"0", "-8", "12.5", "\"3200\""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char extra[128];
+        snprintf(extra, sizeof extra, ", \"metrics\": {\"global_batch_size\": %s}", bad[i]);
+        cr_expect_eq(load("5", extra, &r, &err), -1, "%s accepted", bad[i]);
+        cr_expect(strstr(err.msg, "global_batch_size") != NULL, "%s: %s", bad[i], err.msg);
+        pr_record_clear(&r);
+    }
+}
