@@ -22,6 +22,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$ROOT/tests/data/import_kill.sh"
 cd "$T"
 mkdir -p data srcA/logs srcB/logs
 cp -R "$ROOT/data/platforms" data/
@@ -51,24 +52,7 @@ cmp -s sumsA sumsB && { echo "import_killed: the two sources give the same data"
 reset() { rm -rf data && cp -a dataA data; }
 
 # ---- killed at random instants of the import (0 to 1.2 times its duration)
-old=0 new=0
-for i in $(seq 1 20); do
-  reset
-  ms=$(awk -v s="$i" -v t="$took" 'BEGIN { srand(s * 7919); printf "%d", rand() * t * 1.2 }')
-  "$MEASURE" import m.tsv --from srcB --data data --gen "$GEN" >/dev/null 2>&1 &
-  pid=$!
-  sleep "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')"
-  kill -9 "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  sleep 0.2 # its parse subprocesses, orphaned, finish
-  sums data >now
-  if cmp -s now sumsA; then old=$((old + 1))
-  elif cmp -s now sumsB; then new=$((new + 1))
-  else fail "kill $i (after $ms ms): data/ is neither the old nor the new import: $(diff sumsB now | head -6)"
-  fi
-  "$GEN" validate --data data >/dev/null 2>err || fail "kill $i: gen refuses data/: $(cat err)"
-done
-echo "import_killed: 20 kills: $old left the old data, $new the new"
+kill_loop import_killed 0.2 "$MEASURE" import m.tsv --from srcB --data data --gen "$GEN"
 imp srcB
 [ "$rc" -le 1 ] || fail "the import after the kills: $(cat err)"
 sums data >now

@@ -25,6 +25,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cd "$T"
 . "$ROOT/tests/data/mlperf/submission.sh"
+. "$ROOT/tests/data/import_kill.sh"
 mkdir -p data/platforms srcA srcB
 mlperf_submission srcA/Acme 600000
 mlperf_submission srcB/Acme 700000
@@ -43,24 +44,7 @@ cmp -s sumsA sumsB && { echo "mlperf_import_killed: the two sources give the sam
 reset() { rm -rf data && cp -a dataA data; }
 
 # ---- killed at random instants of the import (0 to 1.2 times its duration)
-old=0 new=0
-for i in $(seq 1 20); do
-  reset
-  ms=$(awk -v s="$i" -v t="$took" 'BEGIN { srand(s * 7919); printf "%d", rand() * t * 1.2 }')
-  "$MEASURE" import --mlperf srcB/Acme --repo acme/results --commit "$MLPERF_COMMIT" --data data --gen "$GEN" >/dev/null 2>&1 &
-  pid=$!
-  sleep "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')"
-  kill -9 "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  sleep 0.1 # its gen validate, orphaned, finishes
-  sums data >now
-  if cmp -s now sumsA; then old=$((old + 1))
-  elif cmp -s now sumsB; then new=$((new + 1))
-  else fail "kill $i (after $ms ms): data/ is neither the old nor the new import: $(diff sumsB now | head -6)"
-  fi
-  "$GEN" validate --data data >/dev/null 2>err || fail "kill $i: gen refuses data/: $(cat err)"
-done
-echo "mlperf_import_killed: 20 kills: $old left the old data, $new the new"
+kill_loop mlperf_import_killed 0.1 "$MEASURE" import --mlperf srcB/Acme --repo acme/results --commit "$MLPERF_COMMIT" --data data --gen "$GEN"
 imp srcB
 [ "$rc" -eq 0 ] || fail "the import after the kills: $(cat err)"
 sums data >now
