@@ -593,20 +593,20 @@ static void dedupe_notes(const lang *l, json_t *pv)
 
 /* ---------------------------------------------------------------- the page */
 
-/* The page's section numbers: set-up and steps only where there is a suite
- * or a log to follow, logs only where there are logs or a suite to make
- * them. */
-void page_framework_numbers(json_t *view, const lang *l, int setup, int steps, int logs)
+/* The page's section numbers, in page order, for the sections present. */
+void page_framework_numbers(json_t *view, const lang *l, unsigned sections)
 {
     static const char *const zh[] = {"一", "二", "三", "四", "五", "六"};
     static const char *const en[] = {"1", "2", "3", "4", "5", "6"};
-    static const char *const keys[] = {"n_env",     "n_setup", "n_steps",
-                                       "n_results", "n_logs",  "n_notes"};
+    static const struct {
+        unsigned flag;
+        const char *key;
+    } order[] = {{PF_ENV, "n_env"},         {PF_SETUP, "n_setup"}, {PF_STEPS, "n_steps"},
+                 {PF_RESULTS, "n_results"}, {PF_LOGS, "n_logs"},   {PF_NOTES, "n_notes"}};
     const char *const *num = strcmp(l->code, "zh") == 0 ? zh : en;
-    int present[] = {1, setup, steps, 1, logs, 1};
-    for (size_t i = 0, k = 0; i < 6; i++)
-        if (present[i])
-            view_str(view, keys[i], num[k++]);
+    for (size_t i = 0, k = 0; i < sizeof order / sizeof *order; i++)
+        if (sections & order[i].flag)
+            view_str(view, order[i].key, num[k++]);
 }
 
 /* On a page whose figures are all of CPU machines the rounding note speaks
@@ -698,7 +698,11 @@ json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_f
     runset_steps(w, l, f, page_rel, view);
     json_object_set_new(view, "has_steps", json_boolean(s || has_logs));
     json_object_set_new(view, "has_logs_section", json_boolean(s || has_logs));
-    page_framework_numbers(view, l, s || has_logs, s || has_logs, s || has_logs);
+    /* Set-up and steps only where there is a suite or a log to follow,
+     * logs only where there are logs or a suite to make them. */
+    page_framework_numbers(view, l,
+                           PF_ENV | PF_RESULTS | PF_NOTES |
+                               (s || has_logs ? PF_SETUP | PF_STEPS | PF_LOGS : 0));
     rule_notes(view, l, f, err);
     char *stats_link = view_stats_link(w, page_rel);
     nt.stats_link = stats_link;

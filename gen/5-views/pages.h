@@ -33,8 +33,18 @@ json_t *page_model_view(const rmodel_world *w, const lang *l, const rmodel_model
                         chartspec_queue *oc, pr_err *err);
 json_t *page_framework_view(const rmodel_world *w, const lang *l, const rmodel_fw *f,
                             chartspec_queue *oc, pr_err *err);
+/* The sections of a framework page (and of its machines' pages,
+ * fw_split.h), in page order. */
+enum {
+    PF_ENV = 1u << 0,     /* 环境介绍 / Environment */
+    PF_SETUP = 1u << 1,   /* 环境搭建 / Setup (the plan's) */
+    PF_STEPS = 1u << 2,   /* 测试步骤 / Running the tests */
+    PF_RESULTS = 1u << 3, /* 测试结果 / Results */
+    PF_LOGS = 1u << 4,    /* 日志数据 / Logs */
+    PF_NOTES = 1u << 5    /* 说明 / Notes */
+};
 /* Sets view's section numbers ("n_env" ... "n_notes") for the sections
- * present: the set-up, the steps and the logs may be left out. */
-void page_framework_numbers(json_t *view, const lang *l, int setup, int steps, int logs);
+ * present (PF_* flags), numbered in page order. */
+void page_framework_numbers(json_t *view, const lang *l, unsigned sections);
 
 #endif

@@ -251,9 +251,9 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
                     json_object_set_new(v, "history_link",
                                         json_string(zh ? PH_HISTORY_ZH : PH_HISTORY_EN));
                 /* Each machine's detail on a page of its own (fw_split.h). */
-                json_t *split = v ? fw_split_pages(v, l) : NULL, *pg;
+                json_t *split = v ? fw_split_pages(v, l, err) : NULL, *pg;
                 size_t k;
-                rc = v ? 0 : -1;
+                rc = split ? 0 : -1;
                 json_array_foreach(split, k, pg)
                 {
                     char *path =

@@ -9,10 +9,12 @@
 #   - the rerun path first: section 3 of the NGC PyTorch ResNet50 page
 #     reaches the runs' commit fc9c09b0 and their `--amp` command before the
 #     plan (99b1c898, -b 128), the plan headed as such;
-#   - every framework page (README*.md) at most 30 KB: each machine's
-#     environment, run set steps, tables, charts and logs are on a page of
-#     its own beside it (PLATFORM-<machine>.md, fw_split.h), linked from a
-#     one-line row, and every link and anchor still resolves (check);
+#   - every framework page (README*.md) and machine page at most 30 KB, its
+#     first table within 80 lines: each machine's results, charts and logs
+#     are a page of its own beside it (PLATFORM-<machine>.md, fw_split.h),
+#     its environment and run set steps another (PLATFORM-<machine>-steps.md),
+#     both linked from one-line rows, and every link and anchor still
+#     resolves (check);
 #   - a CPU machine's section comes after every GPU one, on every page;
 #   - no float noise anywhere (0.050000000000000003 prints 0.05);
 #   - a state is said once per table: "（数据不足）" / "(insufficient data)"
@@ -78,18 +80,7 @@ for path in open(listing, encoding="utf-8").read().split("\n"):
         if len(prose) > 1000:
             bad.append(f"{rel}:{no}: a prose line of {len(prose)} characters")
     name = rel.split("/")[-1]
-    if rel.count("/") == 2 and name.startswith("PLATFORM-"):
-        # A machine's page: its footnotes printed once too.
-        notes = {}
-        for no, l in enumerate(lines, 1):
-            if l.startswith("### "):
-                notes = {}
-            if l.startswith("- \u2757"):
-                words = l.split(" ", 2)[-1]
-                if len(words) > 80 and words in notes:
-                    bad.append(f"{rel}:{no}: the footnote of line {notes[words]} again")
-                notes.setdefault(words, no)
-    if rel.count("/") == 2 and name.startswith("README"):
+    if rel.count("/") == 2 and (name.startswith("README") or name.startswith("PLATFORM-")):
         # Each footnote printed once per machine: a ❗ note's words not twice
         # in one "### " section (issue 34: the cross-run-set note was 5 times).
         notes = {}
@@ -101,6 +92,8 @@ for path in open(listing, encoding="utf-8").read().split("\n"):
                 if len(words) > 80 and words in notes:
                     bad.append(f"{rel}:{no}: the footnote of line {notes[words]} again")
                 notes.setdefault(words, no)
+        # Every framework page and machine page: the first table within
+        # 80 lines, at most 30 KB (a machine's steps page has no table).
         first = next((no for no, l in enumerate(lines, 1) if l.startswith("|")), None)
         if first is not None and first > 80:
             bad.append(f"{rel}: the first table at line {first}, after line 80")
@@ -108,10 +101,10 @@ for path in open(listing, encoding="utf-8").read().split("\n"):
             over.append(f"{rel} {len(text.encode())}")
             bad.append(f"{rel}: {len(text.encode())} bytes, over 30 KB")
         # Each machine's environment folded, or on the machine's page.
-        if "## " in text and "<details><summary>" not in text and "](PLATFORM-" not in text and ("Environment" in text or "环境介绍" in text):
+        if name.startswith("README") and "## " in text and "<details><summary>" not in text and "](PLATFORM-" not in text and ("Environment" in text or "环境介绍" in text):
             if "No environment recorded" not in text and "暂无环境记录" not in text:
                 bad.append(f"{rel}: no <details> block")
-print(f"fw_page_layout: {len(over)} framework pages over 30 KB", file=sys.stderr)
+print(f"fw_page_layout: {len(over)} framework and machine pages over 30 KB", file=sys.stderr)
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
@@ -134,12 +127,12 @@ done
 
 # The rerun path first (issue 34): section 3 of the NGC PyTorch ResNet50
 # page links the steps of the run sets behind the figures (the V100-SXM2-32GB
-# page) before anything of the plan, and the plan comes last, headed as
+# steps page) before anything of the plan, and the plan comes last, headed as
 # such; that page's steps reach the runs' commit and the AMP command, with
 # every case the run set ran, and nothing of the plan.
 for lg in zh en; do
-  case $lg in zh) p="$R/ResNet50/NGC-PyTorch/README.md" m="$R/ResNet50/NGC-PyTorch/PLATFORM-v100-sxm2-32gb-x8.md" ;;
-    en) p="$R/ResNet50/NGC-PyTorch/README.en.md" m="$R/ResNet50/NGC-PyTorch/PLATFORM-v100-sxm2-32gb-x8.en.md" ;; esac
+  case $lg in zh) p="$R/ResNet50/NGC-PyTorch/README.md" m="$R/ResNet50/NGC-PyTorch/PLATFORM-v100-sxm2-32gb-x8-steps.md" ;;
+    en) p="$R/ResNet50/NGC-PyTorch/README.en.md" m="$R/ResNet50/NGC-PyTorch/PLATFORM-v100-sxm2-32gb-x8-steps.en.md" ;; esac
   rel=${p#"$R/"}
   awk '/^## (三、|3\. )/ { on = 1 } /^## (四、|4\. )/ { on = 0 } on' "$p" >"$tmp/s3"
   at() { grep -nF -m1 -- "$1" "$tmp/s3" | cut -d: -f1; }

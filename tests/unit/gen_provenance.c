@@ -203,8 +203,44 @@ Test(provenance, one_case_on_two_platforms_is_two_sections)
     cr_expect(!strstr(b, "差距") && !strstr(b, "公布值"), "B compared with A:\n%s", b);
     /* The headings of the configurations keep naming the platform. */
     cr_expect(strstr(a, "#### FP32 BS=64 · A机\n") && strstr(b, "#### FP32 BS=64 · B机\n"));
+    /* A machine's page opens with its results (issue 34: the first table
+     * within 80 lines); no environment or steps of its own (the steps
+     * page's, fw_split.h). */
+    const char *pa = gt_page(pages, "M/F/PLATFORM-a.md");
+    const char *first = strstr(pa, "\n## ");
+    cr_expect(first && strncmp(first, "\n## 目录\n", strlen("\n## 目录\n")) == 0, "%s", pa);
+    first = first ? strstr(first + 1, "\n## ") : NULL;
+    cr_expect(first && strncmp(first, "\n## 一、测试结果\n", strlen("\n## 一、测试结果\n")) == 0,
+              "%s", pa);
+    cr_expect(!strstr(pa, "环境介绍") && !strstr(pa, "测试步骤"), "%s", pa);
     free(a);
     free(b);
+    json_decref(pages);
+    rm_rf(d);
+    free(d);
+}
+
+/* Two platforms whose ids make one page name (the name keeps a-z, 0-9 and
+ * -): refused, naming both, never one page written over the other. */
+Test(provenance, two_platforms_of_one_page_name_are_refused)
+{
+    char *d = tmpdir();
+    platform(d, "gpu-a", "A机", "gpu");
+    platform(d, "gpu_a", "B机", "gpu");
+    record(d, "r1", "F", 64, 1, 1, 100.0, "measured", "gpu-a", 0);
+    record(d, "r2", "F", 64, 1, 1, 55.0, "measured", "gpu_a", 0);
+    pr_dataset *ds = NULL;
+    pr_err err = {0};
+    cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
+    json_t *pages = json_object();
+    char *out = pr_fileio_path_join(d, "out");
+    pr_report_opts o = {"templates", out, 0, 0, NULL};
+    cr_expect(report_render(ds, &o, gt_collect, pages, &err) < 0, "two platforms on one page");
+    cr_expect(strstr(err.msg, "\"gpu-a\"") && strstr(err.msg, "\"gpu_a\"") &&
+                  strstr(err.msg, "PLATFORM-gpu-a.md"),
+              "%s", err.msg);
+    free(out);
+    data_free(ds);
     json_decref(pages);
     rm_rf(d);
     free(d);
@@ -313,8 +349,8 @@ Test(provenance, each_source_shows_its_own_environment)
         "   \"unit\": \"images/s\", \"rows\": [{\"nodes\": 1, \"gpus\": 1, \"throughput\": "
         "90}]}]}\n");
     json_t *pages = render(d);
-    /* The machine's environment is on its page (fw_split.h). */
-    const char *zh = gt_page(pages, "M/F/PLATFORM-a.md");
+    /* The machine's environment is on its steps page (fw_split.h). */
+    const char *zh = gt_page(pages, "M/F/PLATFORM-a-steps.md");
     char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
     char *run = between(env, NULL, "运行 `r1`", "\n- ");
     char *suite = between(env, NULL, "测试套件", "\n- ");
@@ -365,7 +401,7 @@ Test(provenance, published_environment_items_link_their_lines)
     put(d, "published/lined.json", lined);
     put(d, "published/bare.json", bare);
     json_t *pages = render(d);
-    const char *zh = gt_page(pages, "M/F/PLATFORM-a.md");
+    const char *zh = gt_page(pages, "M/F/PLATFORM-a-steps.md");
     char *env = between(zh, NULL, "## 一、环境介绍", "\n## 二");
     char *l = between(env, NULL, "[Lined]", "\n- ");
     char *b = between(env, NULL, "[Bare]", "\n- ");
