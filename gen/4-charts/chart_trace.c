@@ -262,7 +262,7 @@ static void add_mark(cairo_t *cr, int kind, const chart_trace_point *q, const tp
         diamond(cr, x, y, big);
         break;
     case M_RING:
-        dot(cr, x, ylo, big * 1.9);
+        dot(cr, x, q->stall == 2 ? yhi : ylo, big * 1.9); /* at the slow end */
         break;
     }
 }

@@ -26,7 +26,8 @@ typedef struct chart_trace_point {
     double x;      /* step number, from 1, counted on across runs */
     double lo, hi; /* the value (a bin's min and max); NAN: none */
     char status;   /* a status character of lib/rectrace.h */
-    int stall;     /* 1: a stall (steptrace.c's rule) */
+    int stall;     /* 1: a stall at the low end (a rate), 2: at the high end (a
+                    * time); steptrace.c's rule */
 } chart_trace_point;
 
 typedef struct chart_trace {

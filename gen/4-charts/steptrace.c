@@ -9,6 +9,7 @@
 #include "base/workers.h"
 #include "chart_trace.h"
 #include "stats.h"
+#include "unitdir.h"
 
 /* ---------------------------------------------------------------- names */
 
@@ -57,7 +58,10 @@ typedef struct st_model {
     size_t nwins, nbreaks;
     double xmax, figure, factor, median, threshold; /* the first run's */
     char fig_text[32];
-    int per_card, rate, nruns;
+    int per_card, nruns;
+    /* Stalls looked for: below the line for a rate, above it for a time
+     * (lower is better: a stall is a slow step). */
+    int stalls_on, slow_is_high;
     long long bin; /* the most records a point of a run holds */
     long long records, other, trim_low, trim_high, marked, none;
     pr_buf warm, window; /* step ranges, "11–120" (several runs: ", ") */
@@ -172,25 +176,30 @@ static void model_run(st_model *m, json_t *run, double *x)
         m->wins[2 * m->nwins + 1] = u1;
         m->nwins++;
     }
-    /* Stalls: a used record below ST_STALL_FRACTION of its run's median
-     * (rates only: a lower time to train is no stall). */
-    if (m->rate && nused >= ST_STALL_MIN) {
+    /* Stalls: a used record far from its run's median on the slow side:
+     * a rate below ST_STALL_FRACTION of it (and ST_STALL_MADS deviations),
+     * a time (s/step) above the median divided by ST_STALL_FRACTION (and as
+     * many deviations). */
+    if (m->stalls_on && nused >= ST_STALL_MIN) {
         double med = median_of(used, nused);
         for (size_t i = 0; i < nused; i++)
             used[i] = fabs(used[i] - med);
         double mad = median_of(used, nused);
-        double below = fmin(ST_STALL_FRACTION * med, med - ST_STALL_MADS * mad);
+        double line = m->slow_is_high ? fmax(med / ST_STALL_FRACTION, med + ST_STALL_MADS * mad)
+                                      : fmin(ST_STALL_FRACTION * med, med - ST_STALL_MADS * mad);
         if (m->nruns == 0) {
             m->median = med;
-            m->threshold = below;
+            m->threshold = line;
         }
         for (size_t i = first; i < m->n; i++) {
             chart_trace_point *q = &m->pts[i];
-            if (window_code(q->status) && q->lo < below) {
-                q->stall = 1;
+            /* a binned point's slowest record: its lowest rate, highest time */
+            double v = m->slow_is_high ? q->hi : q->lo;
+            if (window_code(q->status) && (m->slow_is_high ? v > line : v < line)) {
+                q->stall = m->slow_is_high ? 2 : 1;
                 m->stalls = pr_xrealloc(m->stalls, (m->nstalls + 1) * sizeof *m->stalls);
                 m->stalls[m->nstalls++] =
-                    (stall){q->x, q->lo, json_integer_value(json_array_get(lines, src[i - first]))};
+                    (stall){q->x, v, json_integer_value(json_array_get(lines, src[i - first]))};
             }
         }
     }
@@ -219,8 +228,12 @@ static int model_build(const pr_record *rec, st_model *m)
     const char *value = pr_jdoc_json_str(rec->rule, "value");
     m->per_card = strcmp(scale, "per_card") == 0;
     m->factor = json_number_value(json_object_get(t, "factor"));
-    /* a rate: a throughput, or step times the scale made one */
-    m->rate = (value && strcmp(value, "throughput") == 0) || strcmp(scale, "as_read") != 0;
+    /* a rate: a throughput, or step times the scale made one; else the
+     * unit says which way is slow (unitdir.h: s/step is a time) */
+    int rate = (value && strcmp(value, "throughput") == 0) || strcmp(scale, "as_read") != 0;
+    pr_unitdir_dir dir = pr_unitdir_of(rec->unit);
+    m->slow_is_high = !rate && dir == PR_DIR_LOWER;
+    m->stalls_on = rate || dir != PR_DIR_UNKNOWN;
     m->pts = pr_xcalloc(total + 1, sizeof *m->pts);
     m->wins = pr_xcalloc(2 * nruns + 2, sizeof *m->wins);
     m->breaks = pr_xcalloc(nruns + 1, sizeof *m->breaks);
@@ -298,7 +311,9 @@ static json_t *alt_view(const st_model *m, const pr_record *rec)
         json_object_set_new(v, "none", json_integer(m->none));
     if (isfinite(m->figure))
         json_object_set_new(v, "figure", json_string(m->fig_text));
-    if (m->rate && isfinite(m->median)) {
+    if (m->stalls_on && isfinite(m->median)) {
+        if (m->slow_is_high)
+            json_object_set_new(v, "slow_is_high", json_true());
         json_object_set_new(v, "median", num(m->median));
         json_object_set_new(v, "threshold", num(m->threshold));
         json_object_set_new(v, "fraction", json_sprintf("%g", ST_STALL_FRACTION * 100));
