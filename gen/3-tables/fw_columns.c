@@ -407,6 +407,7 @@ const fw_columns_column fw_columns[] = {
     {.key = "reason", .exported = 1},
     {.key = "value", .exported = 1, .head = value_head, .cell = value_cell},
     {.key = "direction", .exported = 1},
+    {.key = "unit", .exported = 1},
     {.key = "printed", .exported = 1},
     {.key = "interval", .head_id = "col_interval", .cell = interval_col},
     {.key = "ci_lo", .exported = 1},

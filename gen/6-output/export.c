@@ -74,6 +74,7 @@ static void set_case(json_t *row, const rmodel_fw *f, const rmodel_cfg *c, const
     /* Which way value is better ("higher", "lower", "unknown"): a time to
      * train is not a throughput (lib/unitdir.h). */
     set_str(row, "direction", pr_unitdir_word(f->dir));
+    set_str(row, "unit", f->unit); /* what value counts: images/s, min, s/step */
     set_str(row, "platform", c->platform ? c->platform->id : NULL);
     set_str(row, "precision", precision);
     set_int(row, "batch_size", bs);
@@ -538,9 +539,41 @@ static void stream_begin(ex_stream *st, export_format fmt, int bom, pr_buf *buf)
     }
 }
 
-/* Bencher Metric Format: {name: {"throughput": {value, lower_value,
+/* The Bencher measure of row: Bencher's own "throughput" for a rate; a
+ * time (lower is better) or a unit of no known direction a measure of its
+ * own named by direction and unit ("time-min", "value-widgets": Bencher
+ * creates it), so that no time is a throughput and a threshold can bound it
+ * on the side that is slower. */
+static void bencher_measure(const json_t *row, pr_buf *out)
+{
+    const char *dir = pr_jdoc_json_str(row, "direction");
+    if (dir && strcmp(dir, "higher") == 0) {
+        pr_buf_puts(out, "throughput");
+        return;
+    }
+    pr_buf_puts(out, dir && strcmp(dir, "lower") == 0 ? "time-" : "value-");
+    const char *unit = pr_jdoc_json_str(row, "unit");
+    /* a slug: [a-z0-9-], runs of anything else one '-' */
+    int dash = 0;
+    size_t start = out->len;
+    for (const char *c = unit ? unit : ""; *c; c++) {
+        char ch = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+            if (dash && out->len > start)
+                pr_buf_putc(out, '-');
+            pr_buf_putc(out, ch);
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    if (out->len == start)
+        pr_buf_puts(out, "unitless");
+}
+
+/* Bencher Metric Format: {name: {MEASURE: {value, lower_value,
  * upper_value}}} for each reproduced figure (the interval when it has
- * one). */
+ * one), MEASURE as bencher_measure names it. */
 static void bencher_row(ex_stream *st, const json_t *row)
 {
     json_t *v = json_object_get(row, "value");
@@ -561,12 +594,19 @@ static void bencher_row(ex_stream *st, const json_t *row)
     if (st->nbench++)
         pr_buf_putc(st->buf, ',');
     dump_scalar(key, 0, st->buf);
-    pr_buf_puts(st->buf, ":{\"throughput\":");
+    pr_buf measure = PR_BUF_INIT;
+    bencher_measure(row, &measure);
+    json_t *mkey = json_string(pr_buf_cstr(&measure));
+    pr_buf_puts(st->buf, ":{");
+    dump_scalar(mkey, 0, st->buf);
+    pr_buf_putc(st->buf, ':');
     put_json(metric, st->buf);
     pr_buf_putc(st->buf, '}');
     json_decref(key);
+    json_decref(mkey);
     json_decref(metric);
     pr_buf_free(&name);
+    pr_buf_free(&measure);
 }
 
 /* Apache Otava's CSV input: a row per figure with a date. */

@@ -145,11 +145,29 @@ for l in lines[:-1]:
         break
 if any(list(o) != header for o in objs):
     bad.append('a jsonl object whose keys are not the CSV columns')
-# Bencher: one benchmark per reproduced figure, throughput with a value.
+# Bencher: one benchmark per reproduced figure, one measure with a value:
+# Bencher's "throughput" for a rate, "time-<unit>" for a time (the MLPerf
+# times to train in minutes: time-min), never a time as a throughput.
 doc = json.load(open(bencher_path, encoding='utf-8'))
 nfig = sum(1 for r in repro if r['value'])
-if len(doc) != nfig or any('value' not in m['throughput'] for m in doc.values()):
+if len(doc) != nfig or any(len(m) != 1 or 'value' not in list(m.values())[0] for m in doc.values()):
     bad.append('bencher: %d benchmarks, %d reproduced figures' % (len(doc), nfig))
+want_measures = {}
+for r in repro:
+    if r['value']:
+        m = 'throughput' if r['direction'] == 'higher' else (
+            ('time-' if r['direction'] == 'lower' else 'value-') + re.sub(r'[^a-z0-9]+', '-', r['unit'].lower()).strip('-'))
+        want_measures[m] = want_measures.get(m, 0) + 1
+got_measures = {}
+for m in doc.values():
+    got_measures[list(m)[0]] = got_measures.get(list(m)[0], 0) + 1
+if got_measures != want_measures:
+    bad.append('bencher measures %s, the rows\' directions and units say %s' % (got_measures, want_measures))
+if 'time-min' not in got_measures:
+    bad.append('bencher: no MLPerf time to train as time-min')
+# Every row says what its value counts.
+if any(not r['unit'] for r in recs):
+    bad.append('a row without its unit')
 # Otava: the documented header, times in order.
 with open(otava_path, newline='', encoding='utf-8') as f:
     ot = list(csv.reader(f))

@@ -243,33 +243,33 @@ Test(export, rows_of_a_small_data_folder)
     /* 98, 100, 102: the interval is min – max, 75 %.  The runs were
      * measured here: the published table is another machine's (issue 30,
      * finding 6), so no published figure, gap or verdict in the row. */
-    char *want =
-        pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,higher,,98,"
-                     "102,0.75,3,,1,100,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_1_r2,",
-                     d);
+    char *want = pr_xasprintf(
+        "M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,1,measured,,100,higher,images/s,,98,"
+        "102,0.75,3,,1,100,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_1_r2,",
+        d);
     cr_expect_str_eq(r1, want);
     free(want);
     /* Speedup 7.1, efficiency 88.75 %. */
-    want =
-        pr_xasprintf("M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,higher,,700,720,"
-                     "0.75,3,,7.1,88.75,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_8_r2,",
-                     d);
+    want = pr_xasprintf(
+        "M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,1,8,measured,,710,higher,images/s,,700,720,"
+        "0.75,3,,7.1,88.75,,,,,,,,,,,,%s/runs/r1/logs/train_log/F_amp_8_r2,",
+        d);
     cr_expect_str_eq(r8, want);
     free(want);
     want = pr_xasprintf(
-        "M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,higher,,,,,1,,,,,,,"
+        "M,F,V100-x8,r1,2024-03-01T10:00:00Z,amp,64,2,16,failed,oom,,higher,images/s,,,,,1,,,,,,,"
         ",,,,,,,,%s/runs/r1/logs/train_log/F_amp_16_r1,",
         d);
     cr_expect_str_eq(r16, want);
     free(want);
     /* A published figure names its table (no repository: its label).
      * images/s: "higher" is better (lib/unitdir.c). */
-    cr_expect_str_eq(p1,
-                     "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,higher,100,,,,,,,,,"
-                     "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
-    cr_expect_str_eq(p8,
-                     "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,higher,800.0,,,,,,8,100,,"
-                     "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+    cr_expect_str_eq(
+        p1, "M,F,V100-x8,,2020-09-01,amp,64,1,1,published,,100,higher,images/s,100,,,,,,,,,"
+            "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
+    cr_expect_str_eq(
+        p8, "M,F,V100-x8,,2020-09-01,amp,64,1,8,published,,800,higher,images/s,800.0,,,,,,8,100,,"
+            "\"Src, \"\"q\"\"\",,,,,\"Src, \"\"q\"\"\",,,12,https://example.com/src,,");
 
     /* Each format, twice the same bytes. */
     const export_format fmts[] = {EX_CSV, EX_JSONL, EX_BENCHER, EX_OTAVA};
