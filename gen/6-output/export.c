@@ -483,9 +483,12 @@ static void bencher_name(const json_t *row, pr_buf *out)
 
 /* The columns of the Otava CSV: the time, the attributes that name a
  * series, the one metric. */
-static const char *const otava_columns[] = {"time",      "model",      "framework", "platform",
-                                            "precision", "batch_size", "nodes",     "gpus",
-                                            "run_set",   "source",     "throughput"};
+/* direction and unit: which way the series is better and what it counts
+ * (a time to train is no throughput: its test sets the metric's direction
+ * to -1). */
+static const char *const otava_columns[] = {
+    "time", "model",   "framework", "platform",  "precision", "batch_size", "nodes",
+    "gpus", "run_set", "source",    "direction", "unit",      "throughput"};
 
 /* An Otava line waiting for its place: rows come in page order, Otava
  * wants them oldest first. */

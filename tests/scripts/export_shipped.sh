@@ -172,9 +172,11 @@ if any(not r['unit'] for r in recs):
 with open(otava_path, newline='', encoding='utf-8') as f:
     ot = list(csv.reader(f))
 want = ['time', 'model', 'framework', 'platform', 'precision', 'batch_size', 'nodes', 'gpus',
-        'run_set', 'source', 'throughput']
+        'run_set', 'source', 'direction', 'unit', 'throughput']
 if ot[0] != want:
     bad.append('otava header %s' % ot[0])
+if sorted(set((r[10], r[11]) for r in ot[1:])) != [('higher', 'images/s'), ('higher', 'samples/s'), ('higher', 'sequences/s'), ('higher', 'tokens/s'), ('lower', 'min')]:
+    bad.append('otava directions and units %s' % sorted(set((r[10], r[11]) for r in ot[1:])))
 if [r[0] for r in ot[1:]] != sorted(r[0] for r in ot[1:]):
     bad.append('otava rows not oldest first')
 for b in bad:
