@@ -154,7 +154,7 @@ typedef struct pr_launcher {
 } pr_launcher;
 
 /* The launcher called name, or NULL when perfrepro has none by that name. */
-const pr_launcher *launch_launcher_find(const char *name);
+const pr_launcher *launch_find(const char *name);
 /* The names, comma-separated, for messages. */
 const char *launch_launcher_names(void);
 

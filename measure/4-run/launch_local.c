@@ -1,5 +1,5 @@
 /* The local launcher: the case's command itself, on this machine
- * (launch.h); and the table launch_launcher_find looks launchers up in. */
+ * (launch.h); and the table launch_find looks launchers up in. */
 #include <stdio.h>
 #include <string.h>
 
@@ -59,7 +59,7 @@ const pr_launcher pr_launcher_local = {"local", local_vars, local_wrap};
 static const pr_launcher *const launchers[] = {&pr_launcher_local, &pr_launcher_mpirun,
                                                &pr_launcher_slurm};
 
-const pr_launcher *launch_launcher_find(const char *name)
+const pr_launcher *launch_find(const char *name)
 {
     for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++)
         if (strcmp(launchers[i]->name, name) == 0)

@@ -297,7 +297,7 @@ static pr_job_ctx job_ctx(const runner_state *st, const char *out_dir)
 static int check_inputs(runner_state *st, pr_err *err)
 {
     const char *name = st->o->launcher ? st->o->launcher : st->s->launcher;
-    st->launcher = launch_launcher_find(name);
+    st->launcher = launch_find(name);
     if (!st->launcher)
         return pr_err_set(err, NULL, 0, 0, NULL, "unknown launcher \"%s\" (this perfrepro has: %s)",
                           name, launch_launcher_names());

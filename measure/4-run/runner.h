@@ -39,7 +39,7 @@ char *runner_scrub_addresses(const char *s);
 /* ---- Launchers ------------------------------------------------------------ */
 
 /* The launchers (local, mpirun, slurm), their context and plans are in
- * launch.h; launch_launcher_find looks one up by name. */
+ * launch.h; launch_find looks one up by name. */
 
 /* ---- One job ------------------------------------------------------------ */
 

@@ -12,7 +12,7 @@ typedef struct import_manifest_case {
     char *run, *case_name, *model, *framework, *platform, *precision, *seq_len, *unit;
     char *rule; /* as written: NAME, inline JSON, or either after "fit:" */
     char *
-        figure; /* as printed (or, after import_run_import resolved figure_table, the cell's); NULL: none */
+        figure; /* as printed (or, after import_run resolved figure_table, the cell's); NULL: none */
     char *figure_table; /* "@ID": the figure is the cell of data/published/ID.json for this line */
     int nodes;          /* 0: not given ("-"), from the platform */
     int gpus, batch_size;

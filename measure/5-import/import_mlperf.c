@@ -416,7 +416,7 @@ static int write_entry(const import_mlperf_entry *e, void *ctx, pr_err *err)
     return print_entry(e, d->out, err);
 }
 
-int import_mlperf_import(const import_mlperf_opts *o, FILE *out, pr_err *err)
+int import_mlperf(const import_mlperf_opts *o, FILE *out, pr_err *err)
 {
     int rc = -1, lock = -1;
     struct stat st;

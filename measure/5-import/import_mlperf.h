@@ -80,6 +80,6 @@ typedef struct import_mlperf_opts {
  * mlperf_sys) and its runs (import_mlperf_runs) written into a staging copy
  * of the data folder, the scores printed, the copy validated with gen and
  * swapped in whole (import_fs). */
-int import_mlperf_import(const import_mlperf_opts *o, FILE *out, pr_err *err);
+int import_mlperf(const import_mlperf_opts *o, FILE *out, pr_err *err);
 
 #endif

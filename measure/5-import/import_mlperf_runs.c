@@ -59,7 +59,7 @@ static void fill_record(const import_mlperf_entry *e, size_t i, const char *file
                         const char *platform, pr_record *r)
 {
     const import_mlperf_result *res = &e->results[i];
-    const import_mlperf_score_mlperf_rule *rule = import_mlperf_score_rule(e->benchmark);
+    const import_mlperf_score_bench *rule = import_mlperf_score_rule(e->benchmark);
     pr_record_init(r);
     r->log_file = pr_xasprintf("logs/train_log/%s", file);
     r->case_name = pr_xasprintf("%s_%dx%d", e->benchmark, nodes, per_node);

@@ -15,14 +15,14 @@
  * a guess ("amp") would compare with figures that state theirs.  One row per
  * benchmark; only the benchmarks checked against shipped results so far (a
  * new one is a row, once its count is checked against the rules). */
-static const import_mlperf_score_mlperf_rule rules[] = {
+static const import_mlperf_score_bench rules[] = {
     {"bert", 10, 1, "MLPerf-BERT-Large", "language model", 1, "unstated"},
     {"llama2_70b_lora", 10, 1, "MLPerf-Llama2-70B-LoRA", "LLM fine-tuning", 1, "unstated"},
     {"resnet", 5, 1, "MLPerf-ResNet50", "image classification", 0, "unstated"},
 };
 enum { NRULES = sizeof rules / sizeof rules[0] };
 
-const import_mlperf_score_mlperf_rule *import_mlperf_score_rule(const char *benchmark)
+const import_mlperf_score_bench *import_mlperf_score_rule(const char *benchmark)
 {
     for (size_t i = 0; i < NRULES; i++)
         if (!strcmp(rules[i].benchmark, benchmark))
@@ -59,7 +59,7 @@ int import_mlperf_score_compute(const char *where, const char *benchmark,
 {
     int rc = -1;
     import_mlperf_score_mlperf_run *sorted = NULL;
-    const import_mlperf_score_mlperf_rule *rule = import_mlperf_score_rule(benchmark);
+    const import_mlperf_score_bench *rule = import_mlperf_score_rule(benchmark);
     if (!rule) {
         char *known = known_benchmarks();
         pr_err_set(err, where, 0, 0, "benchmark",

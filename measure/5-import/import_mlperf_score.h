@@ -12,7 +12,7 @@
 
 /* One benchmark's rule: the runs a result needs and the runs dropped from
  * each end (the fastest and the slowest); one row per benchmark. */
-typedef struct import_mlperf_score_mlperf_rule {
+typedef struct import_mlperf_score_bench {
     const char *benchmark; /* the results folder's name: "resnet" */
     size_t runs;
     size_t drop_each_end;
@@ -21,11 +21,11 @@ typedef struct import_mlperf_score_mlperf_rule {
     const char *model, *mission;
     int direction_id;
     const char *precision;
-} import_mlperf_score_mlperf_rule;
+} import_mlperf_score_bench;
 
 /* The rule of benchmark (a results folder's name), or NULL when MLPerf
  * Training v4.0 has no such benchmark. */
-const import_mlperf_score_mlperf_rule *import_mlperf_score_rule(const char *benchmark);
+const import_mlperf_score_bench *import_mlperf_score_rule(const char *benchmark);
 
 /* One run: its time to train in minutes (run_start to run_stop) and
  * whether it converged (run_stop's status "success"). */

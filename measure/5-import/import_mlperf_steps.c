@@ -102,7 +102,7 @@ int import_mlperf_steps_write(const import_mlperf_entry *e, const import_mlperf_
         goto out;
     }
     image = word_after(docker, "ARG FROM_IMAGE_NAME=");
-    const import_mlperf_score_mlperf_rule *rule = import_mlperf_score_rule(e->benchmark);
+    const import_mlperf_score_bench *rule = import_mlperf_score_rule(e->benchmark);
     rel =
         pr_xasprintf("%s/benchmarks/%s/implementations/%s", e->submitter, e->benchmark, e->system);
     suite = json_object();

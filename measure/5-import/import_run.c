@@ -633,7 +633,7 @@ out:
     return rc;
 }
 
-int import_run_import(import_manifest_t *m, const import_run_opts *o, pr_err *err)
+int import_run(import_manifest_t *m, const import_run_opts *o, pr_err *err)
 {
     int differs = 0, rc = -1, lock = -1;
     struct stat st;

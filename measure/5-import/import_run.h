@@ -26,6 +26,6 @@ int import_run_case_nodes(const import_manifest_t *m, const import_manifest_case
 /* Imports m (or prints the plan); returns 0, 1 when some figure is not
  * reproduced by its run set's rule, or -1 with err set.  Sets the figure of
  * each case whose figure is a table cell ("@ID"). */
-int import_run_import(import_manifest_t *m, const import_run_opts *o, pr_err *err);
+int import_run(import_manifest_t *m, const import_run_opts *o, pr_err *err);
 
 #endif

@@ -135,7 +135,7 @@ int cmd_import(int argc, char **argv)
         }
         char *gen_mlperf = gen ? pr_xstrdup(gen) : gen_beside_self(&merr);
         import_mlperf_opts mo = {mlperf, data, repo, commit, gen_mlperf, o.dry_run, o.replace};
-        int mrc = gen_mlperf && import_mlperf_import(&mo, stdout, &merr) == 0 ? 0 : 2;
+        int mrc = gen_mlperf && import_mlperf(&mo, stdout, &merr) == 0 ? 0 : 2;
         if (mrc)
             fprintf(stderr, "perfrepro-measure import: %s\n", merr.msg);
         free(gen_mlperf);
@@ -203,7 +203,7 @@ int cmd_import(int argc, char **argv)
     o.manifest_dir = mdir;
     o.data = data_abs;
     o.from = from;
-    rc = import_run_import(&m, &o, &err);
+    rc = import_run(&m, &o, &err);
     if (rc < 0) {
         fprintf(stderr, "perfrepro-measure import: %s\n", err.msg);
         rc = 2;

@@ -118,7 +118,7 @@ static pr_host two_hosts[] = {{"h1", 4}, {"h2", 0}};
 static int build(const pr_suite *s, const char *launcher, const pr_launch_env *le, pr_job *job,
                  pr_err *e)
 {
-    pr_job_ctx ctx = {launch_launcher_find(launcher), "/o", "/w", NULL, 29600, le, 0};
+    pr_job_ctx ctx = {launch_find(launcher), "/o", "/w", NULL, 29600, le, 0};
     cr_assert_not_null(ctx.launcher);
     return runner_job_build(s, &s->cases[0], &ctx, job, e);
 }
@@ -508,7 +508,7 @@ Test(slurm, unsafe_paths, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_suite *s = load_suite(HEAD "\"command\": [\"x\"], " MATRIX(1, 2) "}");
     pr_launch_env le;
     memset(&le, 0, sizeof le);
-    pr_job_ctx ctx = {launch_launcher_find("slurm"), "/o/100%", "/w", NULL, 29500, &le, 0};
+    pr_job_ctx ctx = {launch_find("slurm"), "/o/100%", "/w", NULL, 29500, &le, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);

@@ -246,7 +246,7 @@ Test(job, argv_env_and_runner_vars, .init = mk_tmpdir, .fini = rm_tmpdir)
                    "\"env\": {\"A\": \"{precision}-{gpus}\"},"
                    "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [4], \"batch_size\": [32], "
                    "\"precision\": [\"amp\"]}}");
-    pr_job_ctx ctx = {launch_launcher_find("local"), "/out", "/work", NULL, 29511, NULL, 0};
+    pr_job_ctx ctx = {launch_find("local"), "/out", "/work", NULL, 29511, NULL, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
@@ -277,8 +277,7 @@ Test(job, visible_devices, .init = mk_tmpdir, .fini = rm_tmpdir)
         SUITE_HEAD "\"command\": [\"x\"], "
                    "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1, 2], \"batch_size\": [1], "
                    "\"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {
-        launch_launcher_find("local"), "/o", "/w", "GPU-a,GPU-b,GPU-c", 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_find("local"), "/o", "/w", "GPU-a,GPU-b,GPU-c", 29500, NULL, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[1], &ctx, &job, &e), 0);
@@ -322,7 +321,7 @@ Test(job, shell_mode_quotes_values, .init = mk_tmpdir, .fini = rm_tmpdir)
                    "\"command\": [\"printf '%s|' {model_name} {batch_size} > out.txt\"], "
                    "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], \"batch_size\": [8], "
                    "\"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {launch_launcher_find("local"), tmpdir, tmpdir, NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_find("local"), tmpdir, tmpdir, NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0, "%s", e.msg);
@@ -353,7 +352,7 @@ Test(job, format_is_a_shell_line, .init = mk_tmpdir, .fini = rm_tmpdir)
                                         "\"env\": {\"V\": \"x y\"}, "
                                         "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], "
                                         "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {launch_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
@@ -371,7 +370,7 @@ Test(job, local_launcher_refuses_multi_node, .init = mk_tmpdir, .fini = rm_tmpdi
     pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"matrix\": {\"nodes\": [2], "
                                         "\"gpus_per_node\": [8], \"batch_size\": [1], "
                                         "\"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {launch_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), 0);
@@ -380,7 +379,7 @@ Test(job, local_launcher_refuses_multi_node, .init = mk_tmpdir, .fini = rm_tmpdi
     cr_assert_null(job.argv);
     runner_job_free(&job);
     pr_suite_free(s);
-    cr_assert_null(launch_launcher_find("nosuch"));
+    cr_assert_null(launch_find("nosuch"));
 }
 
 Test(job, bad_env_name, .init = mk_tmpdir, .fini = rm_tmpdir)
@@ -388,7 +387,7 @@ Test(job, bad_env_name, .init = mk_tmpdir, .fini = rm_tmpdir)
     pr_suite *s = load_suite(SUITE_HEAD "\"command\": [\"x\"], \"env\": {\"A=B\": \"1\"}, "
                                         "\"matrix\": {\"nodes\": [1], \"gpus_per_node\": [1], "
                                         "\"batch_size\": [1], \"precision\": [\"fp32\"]}}");
-    pr_job_ctx ctx = {launch_launcher_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
+    pr_job_ctx ctx = {launch_find("local"), "/o", "/w", NULL, 29500, NULL, 0};
     pr_job job;
     pr_err e;
     cr_assert_eq(runner_job_build(s, &s->cases[0], &ctx, &job, &e), -1);
