@@ -5,17 +5,9 @@
 # ' (OWASP), never as a live formula; numbers perfrepro writes itself, such
 # as a negative gap, stay plain numbers.  Parsed with python3's csv module.
 # Skips (exit 77) without python3.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$root" || exit 1
 
 cp -r data "$tmp/data"
 # A hostile label, and a run folder whose name starts with '@'.
@@ -55,5 +47,4 @@ for b in bad[:10]:
 sys.exit(1 if bad else 0)
 PY
 
-[ "$fails" -eq 0 ] || exit 1
-echo "csv_injection: ok"
+finish "csv_injection: ok"

@@ -10,17 +10,9 @@
 # written fails with a message and leaves nothing.  And the site writes a
 # CSV beside every table of a page.
 # Skips (exit 77) without python3.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
-tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$root" || exit 1
 
 for f in csv jsonl bencher otava; do
   "$GEN" export --format "$f" >"$tmp/a.$f" 2>"$tmp/err" || fail "export --format $f: $(cat "$tmp/err")"
@@ -248,5 +240,4 @@ for p in ResNet50/NGC-PyTorch/index ResNet50/index.en index; do
   [ "$nlink" -eq "$ntab" ] || fail "site: $p.html links $nlink of its $ntab tables' CSV"
 done
 
-[ "$fails" -eq 0 ] || exit 1
-echo "export: ok"
+finish "export: ok"

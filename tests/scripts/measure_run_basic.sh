@@ -2,15 +2,9 @@
 # measure run: a healthy suite end to end: records, logs, env.json, the job's
 # argv and environment (CUDA_VISIBLE_DEVICES per case), --dry-run, --only,
 # --resume with a damaged record, progress lines and exit statuses.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
+JOBS="$ROOT/tests/jobs"
 # The value of a top-level key of a record / env.json (written one key a line).
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 unset CUDA_VISIBLE_DEVICES NO_COLOR
@@ -175,5 +169,4 @@ sed 's/"SUITE_VAR"/"BAD=NAME"/' "$tmp/suite.json" >"$tmp/badenv.json"
 grep -q '"BAD=NAME" is not an environment variable name' "$tmp/be.err" || fail "bad env name message: $(cat "$tmp/be.err")"
 [ -e "$tmp/be" ] && fail "bad env name: output directory created"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "measure run basic: ok"
+finish "measure run basic: ok"

@@ -3,15 +3,9 @@
 # A matching file lets the run go on; a missing file or a different checksum
 # stops it with a message naming the dataset and both checksums, exit 2, and
 # no case run.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
+JOBS="$ROOT/tests/jobs"
 
 printf 'abc' >"$tmp/data.bin"       # md5 900150983cd24fb0d6963f7d28e17f72 (RFC 1321)
 good=900150983cd24fb0d6963f7d28e17f72
@@ -50,5 +44,4 @@ grep -q "dataset \"tiny\" ($tmp/nowhere.bin): .*No such file or directory (expec
   fail "missing dataset message: $(cat "$tmp/err")"
 [ -e "$tmp/missing/$rec" ] && fail "missing dataset: a case ran"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "measure run datasets: ok"
+finish "measure run datasets: ok"

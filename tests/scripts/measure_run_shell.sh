@@ -4,15 +4,9 @@
 # literally, with "shell": true (values single-quoted for /bin/sh -c) and
 # without (argv exec'd directly); --dry-run prints a line a shell runs the
 # same way.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
+JOBS="$ROOT/tests/jobs"
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 
 # JSON-escaped: '; touch PWNED1 # | $(touch PWNED2) `touch PWNED3` "q" \ $HOME
@@ -52,5 +46,4 @@ done
 ls "$tmp/work" | grep -q PWNED && fail "a substituted value was run as a command"
 [ -e "$HOME/PWNED1" ] && fail "a substituted value was run as a command (in HOME)"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "measure run shell quoting: ok"
+finish "measure run shell quoting: ok"
