@@ -8,13 +8,11 @@
 # runs needed.  The unit binary's abstat_scipy test reads the cases
 # (PERFREPRO_ABSTAT_CASES) and compares to 1e-12 relative.
 # Skipped (77) without scipy or without ${BUILD:-build}/tests/lib_abstat.
-set -u
+. tests/scripts/lib/preamble.sh
 BUILD="${BUILD:-build}"
 bin="$BUILD/tests/lib_abstat"
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || { echo "no scipy for /usr/bin/python3 (Debian: apt-get install python3-scipy)"; exit 77; }
 [ -x "$bin" ] || { echo "$bin not built (make $bin)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 /usr/bin/python3 - "$tmp/cases.json" <<'EOF' || { echo "FAIL: the Python side failed"; exit 1; }
 import json, math, random, sys

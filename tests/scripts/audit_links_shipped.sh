@@ -13,16 +13,12 @@
 #     figure without a log);
 #   - perfrepro-gen check resolves every link, and fails once an anchor a
 #     page links to is gone.
-set -u
-GEN=${GEN:-bin/perfrepro-gen}
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 ls -d data/runs/perf-* >/dev/null 2>&1 && [ -d data/published ] ||
   { echo "audit_links_shipped: no shipped Perf data (skipped)"; exit 77; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 out=$(mktemp -d ./.audit-links-XXXXXX)
-tmp=$(mktemp -d)
-trap 'rm -rf "$out" "$tmp"' EXIT INT TERM
+cleanup_add "$out"
 "$GEN" build --data data --templates templates --out "$out" --no-charts >"$tmp/log" 2>&1 ||
   { cat "$tmp/log"; exit 1; }
 "$GEN" check --reports "$out" --root . >"$tmp/log" 2>&1 || fail "check: $(tail -5 "$tmp/log")"
@@ -84,5 +80,4 @@ sed -i "s|<a id=\"$id\"></a>||" "$out/AUDIT.md"
 grep -qF "AUDIT.md produces #$id" "$tmp/log" ||
   fail "check does not name #$id: $(tail -3 "$tmp/log")"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "audit links: $(wc -l <"$tmp/rows.zh") figures anchored, each linked from its pages with its verdict"
+finish "audit links: $(wc -l <"$tmp/rows.zh") figures anchored, each linked from its pages with its verdict"

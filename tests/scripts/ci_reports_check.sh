@@ -3,12 +3,8 @@
 # (scripts/reports-up-to-date.sh) fails when it cannot run: without git on
 # PATH, and when git status fails (not a repository); it passes on a clean
 # copy and fails naming the file when a report changed (issue 31, 16).
-set -u
+. tests/scripts/lib/preamble.sh
 command -v git >/dev/null 2>&1 || { echo "git not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 mkdir -p "$tmp/repo/scripts" "$tmp/repo/reports" "$tmp/bin"
 cp scripts/reports-up-to-date.sh "$tmp/repo/scripts/"
 echo a >"$tmp/repo/reports/README.md"
@@ -34,5 +30,4 @@ if GIT_CEILING_DIRECTORIES="$tmp" sh "$tmp/repo/scripts/reports-up-to-date.sh" >
   fail "passes when git status fails: $(cat "$tmp/out")"
 fi
 grep -q "git status failed" "$tmp/out" || fail "no reason when git status fails: $(cat "$tmp/out")"
-[ $fails -eq 0 ] || exit 1
-echo "ok"
+finish "ok"

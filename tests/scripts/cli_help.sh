@@ -6,13 +6,8 @@
 # or an option without its value with status 2 (perfrepro-gen's with its
 # usage on stderr, lib/cli.h's wording).  import-table and import-env name
 # every missing required option in one message, not one per try.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}" MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$GEN" ] && [ -x "$MEASURE" ] || { echo "no $GEN or $MEASURE (run make first)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 
 # $1 binary, $2 its name, $3 a command: --help, -h and `help COMMAND` agree.
 check_help() {
@@ -110,5 +105,4 @@ for o in --markdown --repo --commit --path --out; do
   grep -q -- "$o\b" "$tmp/err" || fail "import-env without options does not name $o: $(cat "$tmp/err")"
 done
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "cli help: ok ($(echo $gen_cmds $measure_cmds | wc -w) commands)"
+finish "cli help: ok ($(echo $gen_cmds $measure_cmds | wc -w) commands)"

@@ -6,19 +6,13 @@
 # rule's rank choosing whose lines count; a job started with the wrong rank
 # count fails with a reason.  Skips (77) where OpenMPI is not installed
 # (scripts/deps.sh cluster installs it).
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 command -v mpirun >/dev/null 2>&1 ||
   { echo "OpenMPI's mpirun is not installed (sh scripts/deps.sh cluster installs it)"; exit 77; }
 mpirun --version 2>/dev/null | grep -q "Open MPI" ||
   { echo "mpirun here is not OpenMPI's: $(mpirun --version 2>&1 | head -n 1)"; exit 77; }
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+JOBS="$ROOT/tests/jobs"
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 reason() { sed -n 's/^  "reason": "\(.*\)",\{0,1\}$/\1/p' "$1"; }
 # OpenMPI wants a writable home and temp dir; some CI containers have neither.
@@ -111,5 +105,4 @@ sed 's/"nodes": \[1\]/"nodes": [2]/' "$tmp/suite.json" >"$tmp/two.json"
 r="$tmp/d/logs/index/fake_model_mp_bs64_fp32_4_speed"
 [ "$(reason "$r")" = launch_error ] || fail "2 nodes on 1 host: reason $(reason "$r")"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "cluster mpirun: ok ($(mpirun --version 2>/dev/null | head -n 1))"
+finish "cluster mpirun: ok ($(mpirun --version 2>/dev/null | head -n 1))"

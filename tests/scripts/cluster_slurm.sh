@@ -11,19 +11,14 @@
 # are stopped on exit, whatever happens.  Skips (77) where Slurm is not
 # installed (scripts/deps.sh cluster installs it) or its daemons cannot
 # start here.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 for t in slurmctld slurmd srun sbatch salloc scontrol sinfo squeue; do
   command -v "$t" >/dev/null 2>&1 ||
     { echo "Slurm's $t is not installed (sh scripts/deps.sh cluster installs slurm-wlm)"; exit 77; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "the test cluster's slurmd must run as root"; exit 77; }
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+JOBS="$ROOT/tests/jobs"
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 reason() { sed -n 's/^  "reason": "\(.*\)",\{0,1\}$/\1/p' "$1"; }
 # Every Slurm command of this test talks to this test's cluster only.
@@ -44,9 +39,7 @@ stop_daemons() {
     [ -s "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
   done
 }
-cleanup() { stop_daemons; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+at_exit() { stop_daemons; }
 
 host=$(hostname -s)
 cpus=$(nproc)
@@ -176,5 +169,4 @@ for i in $(seq 1 50); do
 done
 [ -z "$(squeue -h 2>/dev/null)" ] || fail "timeout: jobs left in the queue: $(squeue -h)"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "cluster slurm: ok ($(slurmctld -V), one node, auth/none)"
+finish "cluster slurm: ok ($(slurmctld -V), one node, auth/none)"

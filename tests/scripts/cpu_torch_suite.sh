@@ -5,20 +5,11 @@
 # perfrepro-measure, its record checked, rendered by perfrepro-gen and the
 # pages checked.  Skips where python3-torch/python3-torchvision are missing
 # (sh scripts/deps.sh torch installs them).
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-GEN="${GEN:-bin/perfrepro-gen}"
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
+. tests/scripts/lib/preamble.sh
 if ! /usr/bin/python3 -c 'import torch, torchvision' >/dev/null 2>&1; then
   echo "skip: Debian's python3-torch and python3-torchvision are not installed (sh scripts/deps.sh torch)"
   exit 77
 fi
-ROOT=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 mkdir -p "$tmp/data/suites/ResNet50" "$tmp/work/scripts"
 cp -R data/platforms "$tmp/data/platforms"
 cp scripts/synthetic_train.py "$tmp/work/scripts/"
@@ -54,5 +45,4 @@ grep -q '性能复现报告' "$page" || fail "the CPU page is not a reproduction
 grep -q 'clas_ResNet50_sp_bs2_fp32_1)' "$page" || fail "the figure does not link its log"
 "$GEN" check --reports "$tmp/reports" --root "$tmp" >"$tmp/check.log" 2>&1 ||
   { fail "gen check"; cat "$tmp/check.log"; }
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: $(grep -o '"FINAL_RESULT": [0-9.]*' "$rec") images/s on $(sed -n 's/.*"cpu_model": "\([^"]*\)".*/\1/p' "$out/env.json")"
+finish "ok: $(grep -o '"FINAL_RESULT": [0-9.]*' "$rec") images/s on $(sed -n 's/.*"cpu_model": "\([^"]*\)".*/\1/p' "$out/env.json")"

@@ -3,11 +3,7 @@
 # fresh system) out of the output unless the install fails, when it shows
 # all of it and keeps the log.  Runs against test doubles of apt-get,
 # dpkg-query and id (tests/fakes/deps/), so no root and nothing installed.
-set -u
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
 mkdir "$tmp/bin" "$tmp/t"
 cp tests/fakes/deps/apt-get tests/fakes/deps/dpkg-query tests/fakes/deps/id "$tmp/bin/"
 chmod +x "$tmp/bin/"*
@@ -50,5 +46,4 @@ grep -q "run: sudo apt-get update && sudo apt-get install -y --no-install-recomm
 FAKE_DPKG_ALL=1 deps test; rc=$?
 [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ] || fail "all installed: status $rc, $(cat "$tmp/err")"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "deps quiet: ok"
+finish "deps quiet: ok"

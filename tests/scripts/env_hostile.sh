@@ -4,13 +4,9 @@
 # some CI runners), NO_COLOR, locale and time zone.  measure_run_basic once
 # failed `make test` for a user with TERM=dumb: it expected colours under
 # `script` although the tool rightly turns them off there.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}" MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$GEN" ] && [ -x "$MEASURE" ] || { echo "no $GEN or $MEASURE (run make first)"; exit 77; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
+log="$tmp/log"
 # the sensitive ones: colours on a terminal, usage texts, dates in records
 for t in measure_run_basic cli_help e2e_measure_gen measure_parse_out; do
   for envs in "TERM=dumb NO_COLOR=1 LC_ALL=POSIX LANG= TZ=Asia/Shanghai" \
@@ -21,5 +17,4 @@ for t in measure_run_basic cli_help e2e_measure_gen measure_parse_out; do
     [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || { fail "$t under $envs: status $rc"; cat "$log"; }
   done
 done
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "env hostile: ok"
+finish "env hostile: ok"

@@ -12,21 +12,12 @@
 #     done stay, the failing case gets no record, a later run completes it;
 #   - perfrepro-measure parse --out: the previous record and log of the case
 #     stay; parse printing to a full disk (/dev/full) fails with exit 2.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 ${CC:-cc} -shared -fPIC -o "$tmp/wfail.so" tests/faults/wfail.c -ldl 2>"$tmp/cc.err" ||
   { cat "$tmp/cc.err"; echo "cannot build the LD_PRELOAD shim"; exit 77; }
 # Under make asan the binaries carry ASan, which wants to come first.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 sums() { (cd "$1" && find . -type f ! -name '*.tmp.*' | LC_ALL=C sort | xargs md5sum); }
 leftovers() { find "$1" -name '*.tmp.*' | head -n 3; }
 strerr() {
@@ -170,5 +161,4 @@ if [ -w /dev/full ]; then
   grep -q "No space left on device" "$tmp/err" || fail "parse > /dev/full: $(cat "$tmp/err")"
 fi
 cd "$ROOT" || exit 1
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "write faults: all clean"
+finish "write faults: all clean"

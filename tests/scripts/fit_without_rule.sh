@@ -4,13 +4,8 @@
 # made of the profiles that read the logs (a rate's scope is never guessed);
 # a profile that needs no scope (mmseg: step times) is the whole rule, and
 # the search starts from it.  --rule after --fit is read as the rule.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 
 # A Paddle log: 3 warm-up records, then 10.0 five times: skip 3 gives 10.
 { for v in 2.0 4.0 6.0 10.0 10.0 10.0 10.0 10.0; do
@@ -63,5 +58,4 @@ grep -q "skeleton" "$tmp/err" && grep -q -- "--rule '{" "$tmp/err" || fail "no s
 "$MEASURE" parse --gpus 1 "$tmp/paddle.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--rule is required" "$tmp/err" || fail "plain parse without --rule: $(cat "$tmp/err")"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "fit without rule: ok"
+finish "fit without rule: ok"

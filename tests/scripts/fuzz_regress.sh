@@ -6,7 +6,7 @@
 # broken invariant (docs/hardening.md), so this fails when a fixed bug comes
 # back.  Built with the normal cc against the objects of the build under test
 # ($BUILD: build, or build/asan under make asan, where it runs sanitized).
-set -u
+. tests/scripts/lib/preamble.sh
 BUILD="${BUILD:-build}"
 CC="${CC:-cc}"
 [ -f "$BUILD/lib/jdoc.o" ] || { echo "no objects in $BUILD (run make first)"; exit 77; }
@@ -20,14 +20,11 @@ for h in $HARNESSES; do
     [ -f "$o" ] || { echo "no $o (run make first)"; exit 77; }
   done
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 SAN=""
 case "$BUILD" in *asan*) SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" ;; esac
 CFLAGS="-std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Ilib -Igen -Imeasure $SAN $(pkg-config --cflags jansson libpcre2-8 libcmark-gfm 2>/dev/null)"
 LIBS="$(pkg-config --libs jansson libpcre2-8 libcmark-gfm 2>/dev/null) -lcmark-gfm-extensions -lm"
 LIB_OBJ=$(ls "$BUILD"/lib/*.o)
-fails=0
 $CC $CFLAGS -c tests/fuzz/regress_main.c -o "$tmp/main.o" || exit 1
 for h in $HARNESSES; do
   # the objects `make` built of the harness's sources

@@ -27,14 +27,9 @@
 #   - the parse rules are words, the JSON in a collapsed block.
 # That every figure of the data is on its page is the unit test
 # fwpage::every_figure_is_on_its_page (tests/unit/gen_fwpage.c).
-set -u
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 [ -d data/published ] || { echo "no shipped data"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 "$GEN" build --data data --templates templates --out "$tmp/reports" >"$tmp/log" 2>&1 ||
   { cat "$tmp/log"; exit 1; }
@@ -42,7 +37,7 @@ R="$tmp/reports"
 # The links and anchors of the shipped tree (make check): built inside the
 # repository, so that links to data/ and docs/ resolve.
 chk=$(mktemp -d ./.fw-page-layout-XXXXXX)
-trap 'rm -rf "$tmp" "$chk"' EXIT
+cleanup_add "$chk"
 "$GEN" build --data data --templates templates --out "$chk" --no-charts >/dev/null 2>&1 &&
   "$GEN" check --reports "$chk" --root . >"$tmp/check" 2>&1 || fail "check: $(tail -5 "$tmp/check")"
 # fwpages DIR LANG: a framework's pages in one language, its README first,
@@ -222,5 +217,4 @@ grep -qF 'per run the mean of records 10 to the end' "$R/ResNet50/NGC-PyTorch/RE
 grep -qF '计划中（套件中尚未运行的用例）：FP32 BS=128' "$R/ResNet50/NGC-PyTorch/README.md" ||
   fail "no planned list on the V100-SXM2-32GB section"
 
-[ "$fails" -eq 0 ] && echo "fw_page_layout: ok"
-[ "$fails" -eq 0 ]
+finish "fw_page_layout: ok"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # make reports is deterministic: generating the shipped data twice into fresh
 # folders gives the same bytes, and the same bytes as the committed reports/.
-set -eu
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-a=$(mktemp -d); b=$(mktemp -d)
-trap 'rm -rf "$a" "$b"' EXIT
+. tests/scripts/lib/preamble.sh
+set -e
+a="$tmp/a" b="$tmp/b"
+mkdir "$a" "$b"
 for d in "$a" "$b"; do
   ln -s "$PWD/data" "$d/data"
   ln -s "$PWD/templates" "$d/templates"

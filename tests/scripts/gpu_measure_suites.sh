@@ -6,12 +6,10 @@
 # Skips without bin/perfrepro-gpu, a GPU, or a perfrepro-measure that runs.
 # KEEP_RUNS=DIR keeps the run folders (DIR/bw, DIR/gemm, DIR/nccl: each one
 # a data/runs/<run> candidate) instead of deleting them.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
+. tests/scripts/lib/preamble.sh
 GPU_BIN=bin/perfrepro-gpu # the suites run {workdir}/bin/perfrepro-gpu
 [ -x "$GPU_BIN" ] || { echo "no $GPU_BIN (make gpu builds it where nvcc exists)"; exit 77; }
 "$MEASURE" --version >/dev/null 2>&1 || { echo "no runnable $MEASURE here"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
 if command -v nvidia-smi >/dev/null 2>&1; then
   ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 else
@@ -19,12 +17,8 @@ else
 fi
 ngpu=${ngpu:-0}
 [ "$ngpu" -gt 0 ] 2>/dev/null || { echo "no GPU here (nvidia-smi -L lists none)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 runs=${KEEP_RUNS:-$tmp}
 mkdir -p "$runs"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 reason() { sed -n 's/^  "reason": "\(.*\)",\{0,1\}$/\1/p' "$1"; }
 good() { # RECORD
@@ -75,5 +69,4 @@ if [ -n "${KEEP_RUNS:-}" ]; then
   done
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok ($ngpu GPU(s))"
+finish "ok ($ngpu GPU(s))"

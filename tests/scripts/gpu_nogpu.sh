@@ -4,13 +4,9 @@
 # perfrepro-measure turns into the failure reason no_gpu), never a crash.
 # Runs wherever bin/perfrepro-gpu was built: on a GPU machine the GPUs are
 # hidden with CUDA_VISIBLE_DEVICES=-1.  Usage errors stay exit status 2.
-set -u
+. tests/scripts/lib/preamble.sh
 GPU_BIN="${GPU_BIN:-bin/perfrepro-gpu}"
 [ -x "$GPU_BIN" ] || { echo "no $GPU_BIN (make gpu builds it where nvcc exists)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 for w in env bw gemm all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
   CUDA_VISIBLE_DEVICES=-1 "$GPU_BIN" "$w" >"$tmp/out" 2>"$tmp/err"
@@ -38,5 +34,4 @@ grep -q '^usage: ' "$tmp/out" || fail "--help: no usage"
 "$GPU_BIN" --version >"$tmp/out" 2>&1 || fail "--version: exit $?"
 grep -q '^perfrepro-gpu 1 (CUDA ' "$tmp/out" || fail "--version: $(cat "$tmp/out")"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish "ok"

@@ -4,9 +4,8 @@
 # parse back with perfrepro-measure's rules when bin/perfrepro-measure runs
 # here.  The collectives run over every visible GPU, with every data type
 # and reduction, in and out of place.  Skips without the binary or a GPU.
-set -u
+. tests/scripts/lib/preamble.sh
 GPU_BIN="${GPU_BIN:-bin/perfrepro-gpu}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
 [ -x "$GPU_BIN" ] || { echo "no $GPU_BIN (make gpu builds it where nvcc exists)"; exit 77; }
 if command -v nvidia-smi >/dev/null 2>&1; then
   ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
@@ -18,10 +17,6 @@ ngpu=${ngpu:-0}
 if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
   ngpu=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 parse_ok=0
 "$MEASURE" --version >/dev/null 2>&1 && parse_ok=1
 
@@ -140,5 +135,4 @@ if [ "$ngpu" -ge 2 ] && command -v mpirun >/dev/null 2>&1 && ldd "$GPU_BIN" | gr
   grep -q '^# Out of bounds values : 0 OK$' "$tmp/mpi" || fail "mpirun: data check"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok ($ngpu GPU(s)$([ $parse_ok -eq 1 ] || echo ', perfrepro-measure parse not available'))"
+finish "ok ($ngpu GPU(s)$([ $parse_ok -eq 1 ] || echo ', perfrepro-measure parse not available'))"

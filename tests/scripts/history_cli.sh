@@ -14,17 +14,13 @@
 #     names it in its index's head;
 #   - a feed made from hostile data (U+FFFE, U+FFFF, C0 controls in a label)
 #     is well-formed (issue 31 item 13).
-set -u
-GEN=${GEN:-bin/perfrepro-gen}
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 [ -f data/published/11-ngc-rn50-readme.json ] ||
   { echo "history_cli: no shipped NVIDIA README revisions (skipped)"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "history_cli: no python3 (skipped)"; exit 77; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 out=$(mktemp -d ./.history-cli-XXXXXX)
-tmp=$(mktemp -d)
-trap 'rm -rf "$out" "$tmp"' EXIT INT TERM
+cleanup_add "$out"
 
 for f in json csv md; do
   for lang in zh en; do
@@ -150,5 +146,4 @@ if not titles or not all('Vendor  \x7f & <x> "q" \ud7ff\ue000 end' in t for t in
     print(titles[:2]); sys.exit(1)
 PY
 done
-[ "$fails" -eq 0 ] || exit 1
-echo "history_cli: ok"
+finish "history_cli: ok"

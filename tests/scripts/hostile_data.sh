@@ -22,15 +22,8 @@
 #     as 4 x 8 loads.
 # tests/unit/gen_hostile.c checks the same refusals at the library level and
 # that hostile free text renders inert.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-ROOT="$PWD"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 # expect RC PATTERN CMD...: CMD exits RC within 20 s with PATTERN (grep -E) on stderr.
 expect() {
   want=$1 pat=$2; shift 2
@@ -202,5 +195,4 @@ expect 1 "c_speed:5:19: gpus_per_node: 12 GPUs on each node, .* spans at least 3
   "$GEN" validate --data "$tmp/s$n"
 n=$((n + 1)); node_record "$tmp/s$n" 4 8
 "$GEN" validate --data "$tmp/s$n" >"$tmp/out" 2>&1 || fail "4 nodes x 8 GPUs refused: $(cat "$tmp/out")"
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "hostile data: all refused"
+finish "hostile data: all refused"

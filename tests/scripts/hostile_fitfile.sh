@@ -7,14 +7,9 @@
 # takes it (0 refused).  Each is refused by `perfrepro-gen validate` with
 # exit 1 and FILE:LINE:COL: field.path: what is wrong; the shipped reports
 # load as they are.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 command -v python3 >/dev/null || { echo "no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cp -r data "$tmp/data"
 # the first fit report with a rule listed, and the list it is in
 pick=$(cd "$tmp/data" && python3 -c '
@@ -66,5 +61,4 @@ other=reproduced; [ "$list" = reproduced ] && other=truncated
 refused "d['$other'] = [c]" "$other\[0\]\.matches\[0\]: \"[a-z]+\" in \"$other\""
 cp "$tmp/orig.json" "$tmp/data/$file"
 "$GEN" validate --data "$tmp/data" >/dev/null 2>"$tmp/err" || fail "restored: $(cat "$tmp/err")"
-[ $fails -eq 0 ] || exit 1
-echo ok
+finish ok

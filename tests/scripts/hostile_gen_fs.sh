@@ -18,17 +18,8 @@
 #     generation a kill left moved aside (OUT missing) is put back.
 # No step depends on the machine's speed: the kill moments are spread over
 # the measured length of a build, and timeouts only catch hangs.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 SECRET="perfrepro-secret-$$"
 # gen RC PATTERN ARGS...: perfrepro-gen ARGS exits RC with PATTERN (grep -E)
 # on stderr+stdout, does not hang (a FIFO would: timeout), and no sanitizer
@@ -276,5 +267,4 @@ else
   echo "OUT a mount point: not tested here (no unshare -m or mount)"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "hostile gen file systems: all refused, published inert, builds atomic"
+finish "hostile gen file systems: all refused, published inert, builds atomic"

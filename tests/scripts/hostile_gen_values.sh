@@ -21,14 +21,9 @@
 #     escaped once; '#', '?', ')' and spaces in run-folder and suite file
 #     names: links are percent-encoded and check says ok, and check flags an
 #     encoded link to a missing file.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 BASH=$(command -v bash) || { echo "no bash"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # The JSON string literal of $1 (", \ and newlines escaped).
 js() { printf '"'; printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' |
@@ -301,5 +296,4 @@ printf '\n[gone](../../../runs/r%%231%%3Fx%%20y/logs/train_log/none)\n' >>"$pg"
 grep -q "no such file (runs/r#1?x y/logs/train_log/none)" "$tmp/log" ||
   fail "names: check message: $(cat "$tmp/log")"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok: $nblocks command blocks, refusals, names"
+finish "ok: $nblocks command blocks, refusals, names"

@@ -14,14 +14,8 @@
 #     what was left out.
 # Peak RSS is read with /usr/bin/time -v (package "time"); without it, or
 # under ASan, the memory check is skipped, not the rest.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 TIMEV=""
 [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1 && TIMEV=/usr/bin/time
 case "$GEN" in *asan*) TIMEV="" ;; esac
@@ -110,5 +104,4 @@ grep -q "warning: .*t\.md:4: left out of the row's cells: an image (x.png)" "$tm
 grep -q '"en": "Notes printed in the cells: 1 GPU: \\"alert(1)\\"; 2 GPUs: \\"a\\"."' "$OUT" ||
   fail "HTML in cells: note: $(grep '"en"' "$OUT")"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish "ok"

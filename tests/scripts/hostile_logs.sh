@@ -10,17 +10,8 @@
 #     run by measure and rendered by gen, comes out of the reports inert.
 # Peak RSS is read with /usr/bin/time -v (package "time"); without it the
 # memory checks are skipped, not the rest.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-GEN="${GEN:-bin/perfrepro-gen}"
-for b in "$MEASURE" "$GEN"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-ROOT="$PWD"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE GEN
 field() { sed -n "s/^ *\"$2\": \([^,]*\),*$/\1/p" "$1" | head -n 1; }
 TIMEV=""
 [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1 && TIMEV=/usr/bin/time
@@ -113,5 +104,4 @@ fi
 if grep -rn '](javascript:' "$tmp/reports" --include='*.md' >/dev/null; then fail "reports: a javascript: link"; fi
 if grep -rn '^# Injected' "$tmp/reports" --include='*.md' >/dev/null; then fail "reports: a heading from the log"; fi
 cd "$ROOT" || exit 1
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "hostile logs: all handled"
+finish "hostile logs: all handled"

@@ -17,18 +17,11 @@
 # Every measure here runs under `timeout` so that a regression (a FIFO opened
 # for writing waits for a reader forever) fails instead of hanging: the
 # bound is far above what any of these runs takes.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 command -v timeout >/dev/null 2>&1 || { echo "no timeout(1)"; exit 77; }
 command -v mkfifo >/dev/null 2>&1 || { echo "no mkfifo"; exit 77; }
-ROOT="$PWD"
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+JOBS="$ROOT/tests/jobs"
 unset CUDA_VISIBLE_DEVICES
 m() { timeout 300 "$MEASURE" "$@"; }
 cd "$tmp" || exit 1
@@ -185,5 +178,4 @@ if [ -x "$GEN" ]; then
   cp "$tmp/env.good" "$tmp/data/runs/r/env.json"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "hostile measure files: all replaced, none followed, nothing run"
+finish "hostile measure files: all replaced, none followed, nothing run"

@@ -8,15 +8,9 @@
 #   - --dry-run prints each case as one shell line that, run by sh, gives the
 #     job the same argv and environment as the real run;
 #   - env names that are not variable names are refused before anything runs.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
+JOBS="$ROOT/tests/jobs"
 unset CUDA_VISIBLE_DEVICES
 cd "$tmp" || exit 1
 # A job that prints its argv and the suite's variable, one per line.
@@ -85,5 +79,4 @@ for k in 'A=B' '' '1X' 'A B' 'X;id'; do
   grep -q "not an environment variable name" env.out || fail "env name '$k': $(cat env.out)"
   [ ! -e envout ] || fail "env name '$k': the output folder was created"
 done
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "hostile shell values: all inert"
+finish "hostile shell values: all inert"

@@ -7,16 +7,13 @@
 # perfrepro-gen renders the hardware reports: per-point tables, the ratios
 # the suites' "compare" entries ask for with their targets, and the charts.
 # HW_PIPELINE_KEEP=DIR keeps the data and reports there.
-set -u
+. tests/scripts/lib/preamble.sh
 BUILD="${BUILD:-build}"
 FAKE="$BUILD/tests/fake-gpu"
 [ -x "$FAKE" ] || { echo "no $FAKE (make test builds it)"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "no python3 for the fake torch_peers.py"; exit 77; }
-ROOT=$PWD
-case "$MEASURE" in /*) ;; *) MEASURE="$ROOT/$MEASURE" ;; esac
-case "$GEN" in /*) ;; *) GEN="$ROOT/$GEN" ;; esac
-tmp=${HW_PIPELINE_KEEP:-$(mktemp -d)}
-[ -n "${HW_PIPELINE_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+# HW_PIPELINE_KEEP: that folder instead of the preamble's (removed on exit).
+tmp=${HW_PIPELINE_KEEP:-$tmp}
 rm -rf "$tmp/work" "$tmp/data" "$tmp/reports"
 mkdir -p "$tmp/work/bin" "$tmp/work/bench" "$tmp/data/suites/Hardware" "$tmp/data/runs"
 cp "$FAKE" "$tmp/work/bin/perfrepro-gpu"
@@ -37,8 +34,6 @@ cat >"$tmp/data/platforms/Fake-GPU-x4.json" <<'EOF2'
 {"perfrepro": 1, "title": {"zh": "Fake GPU × 4", "en": "Fake GPU x 4"},
  "device": {"kind": "gpu", "model": "Fake GPU (perfrepro test double)", "per_node": 4}}
 EOF2
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 has() { # FILE TEXT: a framework's README counts with its machines' pages (fw_split.h)
   more=$(ls "$(dirname "$1")"/PLATFORM-*.md 2>/dev/null | if [ "${1%.en.md}" != "$1" ]; then grep '\.en\.md$'; else grep -v '\.en\.md$'; fi)
   case $(basename "$1") in README*) ;; *) more= ;; esac
@@ -117,5 +112,4 @@ else
 fi
 has "$bw" "| 1 GiB | 2971.96 | 3060.23 | 2993.70 | 2905.17 | 1.02 ⚠️ | 1.03 |"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo ok
+finish ok

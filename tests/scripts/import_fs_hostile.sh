@@ -17,20 +17,11 @@
 #      import removes it (a dead writer's); validate refuses a fit report searched for another figure than the table prints;
 #   15 a killed (dry) run's staging copy is removed by the next import.
 # Self-contained (no ../shared).
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 DEAD=999999999
 tab=$(printf '\t')
-cd "$T"
+cd "$tmp"
 mkdir -p data src/logs
 cp -R "$ROOT/data/platforms" data/
 awk 'BEGIN { for (i = 0; i < 50; i++) printf "step %d, ips: 10%d.0 samples/sec\n", i, i % 10 }' >src/logs/a.log
@@ -55,13 +46,13 @@ refused() {
 
 # ---- 2: links out of --from
 sums >before
-ln -s "$T/secret.txt" src/logs/evil.log
+ln -s "$tmp/secret.txt" src/logs/evil.log
 { head_; line r1 c1 1 104.5 logs/evil.log; } >evil.tsv
 imp evil.tsv --from src --data data
 refused "2: a log linking out of --from" "evil.tsv:3: log: logs/evil.log"
 grep -rq SECRET-TOKEN data && fail "2: the linked secret reached data/"
 mv src/LICENSE src/LICENSE.real
-ln -s "$T/secret.txt" src/LICENSE
+ln -s "$tmp/secret.txt" src/LICENSE
 imp m.tsv --from src --data data
 refused "2: a LICENSE linking out of --from" "LICENSE"
 grep -rq SECRET-TOKEN data && fail "2: the linked secret LICENSE reached data/"
@@ -159,5 +150,4 @@ imp m.tsv --from src --data data --dry-run
 [ ! -e ".data.staging.$DEAD" ] || fail "15: a dead import's staging copy stays beside data"
 [ -z "$(ls -a | grep '^\.data\.staging\.')" ] || fail "15: the dry run left its staging copy: $(ls -a)"
 
-[ "$fails" -eq 0 ] || { echo "import_fs_hostile: $fails failed"; exit 1; }
-echo "import_fs_hostile: ok"
+finish "import_fs_hostile: ok"

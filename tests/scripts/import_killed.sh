@@ -10,20 +10,11 @@
 #   - re-importing identical inputs leaves every file as it was (inode and
 #     mtime), so that make reports has nothing to redo.
 # Self-contained (no ../shared).
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 command -v flock >/dev/null || { echo "import_killed: no flock(1): skipped"; exit 77; }
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 . "$ROOT/tests/data/import_kill.sh"
-cd "$T"
+cd "$tmp"
 mkdir -p data srcA/logs srcB/logs
 cp -R "$ROOT/data/platforms" data/
 for v in A:10 B:20; do
@@ -93,5 +84,4 @@ imp srcA
 (cd data && find . -type f -printf '%P %i %T@\n' | sort) >after
 cmp -s before after || fail "re-importing identical inputs touched files: $(diff before after | head -6)"
 
-[ "$fails" -eq 0 ] || { echo "import_killed: $fails failed"; exit 1; }
-echo "import_killed: ok"
+finish "import_killed: ok"

@@ -9,14 +9,8 @@
 #     lines, the figures exactly as printed; a byte order mark left out; a
 #     .tsv file split at tabs; a CSV whose table would pass 4 MiB refused;
 #   - the manifest's table line takes both options (measure import).
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 mkdir -p "$tmp/data/published" "$tmp/data/platforms"
 cp data/platforms/V100-SXM2-32GB-x8.json "$tmp/data/platforms/"
 imp() { # imp FILE OUT OPTION...
@@ -96,5 +90,4 @@ imp "$tmp/wide.csv" "$tmp/data/published/x.json" --gpus-column GPUs >"$tmp/log" 
   fail "a 3 MiB row of commas was read"
 grep -qF 'wide.csv: the table it makes is larger than 4 MiB' "$tmp/log" || fail "wide csv: $(cat "$tmp/log")"
 
-[ $fails -eq 0 ] || exit 1
-echo "import_table_shapes: ok"
+finish "import_table_shapes: ok"

@@ -14,20 +14,11 @@
 #     checksum); the next site leaves nothing beside OUT, and puts back a
 #     previous site a kill left moved aside (OUT missing); an unchanged site
 #     keeps every inode and mtime; OUT a mount point is written in place.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 ${CC:-cc} -shared -fPIC -o "$tmp/wfail.so" tests/faults/wfail.c -ldl 2>"$tmp/cc.err" ||
   { cat "$tmp/cc.err"; echo "cannot build the LD_PRELOAD shim"; exit 77; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # killat OPS NTH PATTERN CMD...: runs CMD, killed at the NTH call of OPS on a
 # path matching PATTERN (or not at all when it makes fewer); its exit status
 # in $rc, whether the kill happened in $killed.
@@ -155,5 +146,4 @@ else
   echo "site into a mount point: not tested here (no unshare -m or mount)"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "killed writers: parse --out ($size-byte copy) and site ($kills kills) leave old or new, leftovers cleaned"
+finish "killed writers: parse --out ($size-byte copy) and site ($kills kills) leave old or new, leftovers cleaned"

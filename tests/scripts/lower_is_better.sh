@@ -16,20 +16,13 @@
 #   - export carries direction "lower";
 #   - the throughput sanity rules (a figure falling as GPUs are added) do
 #     not flag a time.
-set -u
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
-[ -x "$GEN" ] && [ -x "$MEASURE" ] || { echo "lower_is_better: no binaries (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 command -v python3 >/dev/null 2>&1 || { echo "lower_is_better: no python3 (skipped)"; exit 77; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT INT TERM
-[ -z "${KEEP:-}" ] || { trap - EXIT INT TERM; echo "kept $t"; }
-mkdir -p "$t/data/platforms" "$t/data/published" "$t/src"
-cp -R templates "$t/templates"
-cp data/precision-classes.json "$t/data/"
-cat >"$t/data/platforms/Toy-GPU-x8.json" <<'JSON'
+mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src"
+cp -R templates "$tmp/templates"
+cp data/precision-classes.json "$tmp/data/"
+cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
 {"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
@@ -41,13 +34,13 @@ case_() {
   name="$2_g$3_bs$4"
   for r in 0 1 2; do
     eval "v=\$$((5 + r))"
-    printf 'step 0, ttt: %s\nstep 1, ttt: %s\n' "$v" "$v" >"$t/src/$1_${name}_$r.log"
+    printf 'step 0, ttt: %s\nstep 1, ttt: %s\n' "$v" "$v" >"$tmp/src/$1_${name}_$r.log"
   done
-  (cd "$t/src" && "$MEASURE" parse --rule "$rule" --unit min --gpus "$3" --batch-size "$4" \
-    --model Toy --framework "$2" --case "$name" --platform Toy-GPU-x8 --out "$t/data/runs/$1" \
+  (cd "$tmp/src" && "$MEASURE" parse --rule "$rule" --unit min --gpus "$3" --batch-size "$4" \
+    --model Toy --framework "$2" --case "$name" --platform Toy-GPU-x8 --out "$tmp/data/runs/$1" \
     "$1_${name}_0.log" "$1_${name}_1.log" "$1_${name}_2.log" >/dev/null) || fail "measure parse $1 $name"
   if [ $# -ge 8 ]; then
-    python3 - "$t/data/runs/$1/logs/index/${name}_speed" "$8" <<'PY'
+    python3 - "$tmp/data/runs/$1/logs/index/${name}_speed" "$8" <<'PY'
 import json, sys
 p, g = sys.argv[1], int(sys.argv[2])
 r = json.load(open(p))
@@ -66,7 +59,7 @@ case_ strong Strong 1 64 40 40 40 512
 case_ strong Strong 8 64 5 5 5 512
 # A published table in minutes (batch 128 per GPU: the global batch grows),
 # and a series of README revisions whose time rises: a regression.
-python3 - "$t/data/published" <<'PY'
+python3 - "$tmp/data/published" <<'PY'
 import json, sys
 d = sys.argv[1]
 def table(date, rows, bs=128):
@@ -81,18 +74,18 @@ json.dump({"perfrepro": 1, "label": "Src", "source": {"title": "README", "repo":
            "tables": tabs}, open(d + "/p.json", "w"), indent=1)
 PY
 
-(cd "$t" && "$GEN" build --data data --templates templates --out reports >"$t/build.log" 2>&1) ||
-  { cat "$t/build.log"; fail "build failed"; }
+(cd "$tmp" && "$GEN" build --data data --templates templates --out reports >"$tmp/build.log" 2>&1) ||
+  { cat "$tmp/build.log"; fail "build failed"; }
 # A framework's pages as one file: its README, then its machines' pages
 # (PLATFORM-*.md, fw_split.h).
-e="$t/pages-e.en.md"
-[ ! -f "$t/reports/Toy/Fw/README.en.md" ] || cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
-z="$t/pages-z.md"
-[ ! -f "$t/reports/Toy/Fw/README.md" ] || cat "$t/reports/Toy/Fw/README.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$z"
-s="$t/pages-s.en.md"
-[ ! -f "$t/reports/Toy/Strong/README.en.md" ] || cat "$t/reports/Toy/Strong/README.en.md" $(ls "$t/reports/Toy/Strong"/PLATFORM-*.en.md 2>/dev/null) >"$s"
-p="$t/pages-p.en.md"
-[ ! -f "$t/reports/Toy/Pub/README.en.md" ] || cat "$t/reports/Toy/Pub/README.en.md" $(ls "$t/reports/Toy/Pub"/PLATFORM-*.en.md 2>/dev/null) >"$p"
+e="$tmp/pages-e.en.md"
+[ ! -f "$tmp/reports/Toy/Fw/README.en.md" ] || cat "$tmp/reports/Toy/Fw/README.en.md" $(ls "$tmp/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+z="$tmp/pages-z.md"
+[ ! -f "$tmp/reports/Toy/Fw/README.md" ] || cat "$tmp/reports/Toy/Fw/README.md" $(ls "$tmp/reports/Toy/Fw"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$z"
+s="$tmp/pages-s.en.md"
+[ ! -f "$tmp/reports/Toy/Strong/README.en.md" ] || cat "$tmp/reports/Toy/Strong/README.en.md" $(ls "$tmp/reports/Toy/Strong"/PLATFORM-*.en.md 2>/dev/null) >"$s"
+p="$tmp/pages-p.en.md"
+[ ! -f "$tmp/reports/Toy/Pub/README.en.md" ] || cat "$tmp/reports/Toy/Pub/README.en.md" $(ls "$tmp/reports/Toy/Pub"/PLATFORM-*.en.md 2>/dev/null) >"$p"
 if [ -f "$e" ]; then
   grep -q '| Time (min, lower is better) |' "$e" || fail "header: $(grep '^| Nodes' "$e" | head -1)"
   grep -q '时间 (min, 越低越好)' "$z" || fail "zh header"
@@ -107,8 +100,8 @@ if [ -f "$e" ]; then
 else
   fail "no $e"
 fi
-grep -rq '5\.10' "$t/reports/README.en.md" || fail "headline on the index: $(grep -n 'Toy' "$t/reports/README.en.md" | head -3)"
-grep -rq '6\.10 min' "$t/reports/README.en.md" && fail "headline is the highest time"
+grep -rq '5\.10' "$tmp/reports/README.en.md" || fail "headline on the index: $(grep -n 'Toy' "$tmp/reports/README.en.md" | head -3)"
+grep -rq '6\.10 min' "$tmp/reports/README.en.md" && fail "headline is the highest time"
 if [ -f "$s" ]; then
   grep -qE '\| 8(\.00)? \| 100\.0%' "$s" || fail "strong scaling: $(grep '^| 1 | 8 |' "$s")"
 else
@@ -123,29 +116,29 @@ fi
 # Like with like on the model page: the fastest is the lowest time, and
 # "×" says how many times as fast (5.10 / 5.00).
 grep -qF 'Like with like: at 1 node × 8 GPUs, Strong (5.00) is ×1.02 Fw (5.10).' \
-  "$t/reports/Toy/README.en.md" || fail "like with like: $(grep -n 'Like with like: at' "$t/reports/Toy/README.en.md")"
+  "$tmp/reports/Toy/README.en.md" || fail "like with like: $(grep -n 'Like with like: at' "$tmp/reports/Toy/README.en.md")"
 # Charts: axes say lower is better, nothing per GPU.
-grep -rlq 'lower is better' "$t/reports/Toy" --include='*.svg' --include='*.md' ||
+grep -rlq 'lower is better' "$tmp/reports/Toy" --include='*.svg' --include='*.md' ||
   fail "no chart or page says lower is better"
-grep -rlq 'per GPU' "$t/reports/Toy" --include='*.svg' && fail "a chart per GPU for a time"
+grep -rlq 'per GPU' "$tmp/reports/Toy" --include='*.svg' && fail "a chart per GPU for a time"
 
 # Compare: fast has less time than slow: B faster; the other way slower.
-"$GEN" compare --data "$t/data" --a slow --b fast --format csv >"$t/ab.csv" 2>"$t/err" ||
-  fail "compare: $(cat "$t/err")"
-grep -q ',faster,' "$t/ab.csv" || fail "less time is not faster: $(cat "$t/ab.csv")"
-st=0; "$GEN" compare --data "$t/data" --a fast --b slow --format csv --fail-on regression >"$t/ba.csv" 2>/dev/null || st=$?
-[ $st -eq 1 ] && grep -q ',slower,' "$t/ba.csv" || fail "more time not a regression: exit $st: $(cat "$t/ba.csv")"
-"$GEN" compare --data "$t/data" --a slow --b fast --format json | python3 -c '
+"$GEN" compare --data "$tmp/data" --a slow --b fast --format csv >"$tmp/ab.csv" 2>"$tmp/err" ||
+  fail "compare: $(cat "$tmp/err")"
+grep -q ',faster,' "$tmp/ab.csv" || fail "less time is not faster: $(cat "$tmp/ab.csv")"
+st=0; "$GEN" compare --data "$tmp/data" --a fast --b slow --format csv --fail-on regression >"$tmp/ba.csv" 2>/dev/null || st=$?
+[ $st -eq 1 ] && grep -q ',slower,' "$tmp/ba.csv" || fail "more time not a regression: exit $st: $(cat "$tmp/ba.csv")"
+"$GEN" compare --data "$tmp/data" --a slow --b fast --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [x for x in d["cells"] if x.get("direction") == "lower"]
 assert c and all(x["ratio"] > 1 for x in c), d["cells"]' || fail "compare json: direction, ratio"
-"$GEN" compare --data "$t/data" --a slow --b fast --lang en >"$t/ab.md" 2>/dev/null || fail "compare md"
-grep -qF 'their ratio is A'"'"'s time over B'"'"'s' "$t/ab.md" || fail "compare md: no word on times"
+"$GEN" compare --data "$tmp/data" --a slow --b fast --lang en >"$tmp/ab.md" 2>/dev/null || fail "compare md"
+grep -qF 'their ratio is A'"'"'s time over B'"'"'s' "$tmp/ab.md" || fail "compare md: no word on times"
 
 # History: the rise of the README series is a regression.
-"$GEN" history --data "$t/data" --format json >"$t/h.json" 2>"$t/err" || fail "history: $(cat "$t/err")"
-python3 - "$t/h.json" <<'PY' || fail "history (above)"
+"$GEN" history --data "$tmp/data" --format json >"$tmp/h.json" 2>"$tmp/err" || fail "history: $(cat "$tmp/err")"
+python3 - "$tmp/h.json" <<'PY' || fail "history (above)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = [x for x in d["series"] if x["framework"] == "Pub" and x["gpus"] == 1]
@@ -154,13 +147,13 @@ st = [p["state"] for p in s[0]["points"]]
 assert "regression" in st and "improvement" not in st, st
 PY
 
-h="$t/reports/Toy/Pub/HISTORY.en.md"
+h="$tmp/reports/Toy/Pub/HISTORY.en.md"
 grep -q '| 12.5 | .* | regression |' "$h" || fail "history page: $(grep '^| 2024-06' "$h")"
-grep -lq 'lower is better' "$t"/reports/Toy/Pub/history-*.en.svg || fail "history chart: no word on the direction"
+grep -lq 'lower is better' "$tmp"/reports/Toy/Pub/history-*.en.svg || fail "history chart: no word on the direction"
 
 # Export: the direction column.
-"$GEN" export --data "$t/data" --format csv >"$t/x.csv" 2>"$t/err" || fail "export: $(cat "$t/err")"
-python3 - "$t/x.csv" <<'PY' || fail "export (above)"
+"$GEN" export --data "$tmp/data" --format csv >"$tmp/x.csv" 2>"$tmp/err" || fail "export: $(cat "$tmp/err")"
+python3 - "$tmp/x.csv" <<'PY' || fail "export (above)"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and all(r["direction"] == "lower" for r in rows), [r.get("direction") for r in rows]
@@ -168,5 +161,4 @@ sp = [r for r in rows if r["framework"] == "Strong" and r["gpus"] == "8"]
 assert sp and abs(float(sp[0]["speedup"]) - 8) < 1e-9, sp
 assert all(r["speedup"] == "" for r in rows if r["framework"] == "Fw" and r["gpus"] != "1"), [(r["gpus"], r["speedup"]) for r in rows if r["framework"] == "Fw"]
 PY
-[ $fails -eq 0 ] || exit 1
-echo ok
+finish ok

@@ -5,20 +5,13 @@
 # set's environment.  The job is a Python process that loads libgomp (the
 # OpenMP runtime GCC ships) and starts threads, with OMP_WAIT_POLICY set by
 # the suite and OMP_NUM_THREADS left unset.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-GEN="${GEN:-bin/perfrepro-gen}"
-for b in "$MEASURE" "$GEN"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE GEN
 [ -r /proc/self/maps ] || { echo "no /proc (not Linux)"; exit 77; }
 PY=/usr/bin/python3
 [ -x "$PY" ] || { echo "no /usr/bin/python3"; exit 77; }
 gomp=$("$PY" -c "import ctypes.util; print(ctypes.util.find_library('gomp') or '')" 2>/dev/null)
 [ -n "$gomp" ] || { echo "no libgomp (gcc's OpenMP runtime) installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 unset OMP_NUM_THREADS
 
 cat >"$tmp/job.py" <<'PY'
@@ -73,5 +66,4 @@ if [ -f "$page" ]; then
 else
   fail "no $page"
 fi
-[ $fails -eq 0 ] || exit 1
-echo ok
+finish ok

@@ -11,19 +11,13 @@
 # data folder holding the run: schema, log present, no duplicate case), each
 # with its log, no temporary file in logs/, no other file, and no job left
 # running.  PERFREPRO_KILL_SEED fixes the random delays (printed on failure).
-set -u
+. tests/scripts/lib/preamble.sh
 command -v pgrep >/dev/null 2>&1 || { echo "FAIL: pgrep is missing (procps: sh scripts/deps.sh test installs it): the check for jobs left running would pass without looking"; exit 1; }
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-GEN="${GEN:-bin/perfrepro-gen}"
-for b in "$MEASURE" "$GEN"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-tmp=$(mktemp -d)
+need_bins MEASURE GEN
 mpid=""
-cleanup() { [ -n "$mpid" ] && kill -9 "$mpid" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
+at_exit() { [ -n "$mpid" ] && kill -9 "$mpid" 2>/dev/null; }
 seed="${PERFREPRO_KILL_SEED:-$(date +%s)}"
-fails=0
+# fail with the seed that reproduces the delays
 fail() { echo "FAIL (seed $seed): $*"; fails=$((fails + 1)); }
 unset CUDA_VISIBLE_DEVICES
 ROUNDS=4 KILLS=25

@@ -5,19 +5,13 @@
 # that cannot start; a 50 MB log still parses.  No process is left behind.
 # Nothing depends on the machine's speed: the cases that end by themselves run
 # with a timeout they never reach; only the two that hang forever get 1 s.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 command -v pgrep >/dev/null 2>&1 || { echo "FAIL: pgrep is missing (procps: sh scripts/deps.sh test installs it)"; exit 1; }
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
+JOBS="$ROOT/tests/jobs"
 marker=$(( $$ * 1000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000 ))
 # Leftovers (a failing test) are ended by process id; the marker is ours alone.
-cleanup() { for p in $(pgrep -f "99[78]\.$marker"); do kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+at_exit() { for p in $(pgrep -f "99[78]\.$marker"); do kill -KILL "$p" 2>/dev/null; done; }
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 reason() { sed -n 's/^  "reason": "\(.*\)",\{0,1\}$/\1/p' "$1"; }
 detail() { sed -n 's/^  "detail": "\(.*\)"$/\1/p' "$1"; }
@@ -110,5 +104,4 @@ sed 's/"nodes": \[1\]/"nodes": [2]/' "$tmp/noexec.json" >"$tmp/multi.json"
 r="$tmp/multi/logs/index/fake_mp_bs1_fp32_2_speed"
 [ "$(reason "$r")" = launch_error ] || fail "2 nodes on local: reason $(reason "$r")"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "measure run failures: ok"
+finish "measure run failures: ok"

@@ -4,23 +4,16 @@
 # interrupted case gets none, logs/index holds no temporary or half file, the
 # job's whole process group is gone, and --resume then finishes the suite
 # with exactly one record per case.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 command -v pgrep >/dev/null 2>&1 || { echo "FAIL: pgrep is missing (procps: sh scripts/deps.sh test installs it)"; exit 1; }
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
+JOBS="$ROOT/tests/jobs"
 marker=$(( $$ * 1000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000 ))
 mpid=""
-cleanup() {
+at_exit() {
   [ -n "$mpid" ] && kill -KILL "$mpid" 2>/dev/null
   for p in $(pgrep -f "99[78]\.$marker"); do kill -KILL "$p" 2>/dev/null; done
-  rm -rf "$tmp"
 }
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 reason() { sed -n 's/^  "reason": "\(.*\)",\{0,1\}$/\1/p' "$1"; }
 
@@ -91,5 +84,4 @@ interrupt() { # SIGNAL SUITE EXPECTED-EXIT HUNG-CASE
 interrupt INT "$tmp/suite.json" 130 fake_sp_bs4_fp32_1
 interrupt TERM "$tmp/suite-ignore-term.json" 143 fake_sp_bs8_fp32_1
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "measure run interrupt: ok"
+finish "measure run interrupt: ok"

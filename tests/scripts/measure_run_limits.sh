@@ -10,19 +10,13 @@
 # for a second at least (far past a 256 KiB limit between two looks at the
 # log), their grace is 60 s and a case that waited for it fails; the escaped
 # sleep lasts 996 s, far longer than its grace of 0.2 s.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
+. tests/scripts/lib/preamble.sh
+need_bins MEASURE
 command -v pgrep >/dev/null 2>&1 || { echo "FAIL: pgrep is missing (procps: sh scripts/deps.sh test installs it)"; exit 1; }
-JOBS="$PWD/tests/jobs"
-tmp=$(mktemp -d)
+JOBS="$ROOT/tests/jobs"
 marker=$(( $$ * 1000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000 ))
 # Leftovers (a failing test) are ended by process id; the marker is ours alone.
-cleanup() { for p in $(pgrep -f "996\.$marker"); do kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+at_exit() { for p in $(pgrep -f "996\.$marker"); do kill -KILL "$p" 2>/dev/null; done; }
 field() { sed -n "s/^ \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//' | head -n 1; }
 reason() { sed -n 's/^  "reason": "\(.*\)",\{0,1\}$/\1/p' "$1"; }
 detail() { sed -n 's/^  "detail": "\(.*\)"$/\1/p' "$1"; }
@@ -109,5 +103,4 @@ suite "$tmp/badkey.json" '"log_limit_mib": "1G",'
 [ $? -eq 2 ] && grep -q 'log_limit_mib' "$tmp/e1" || fail "log_limit_mib \"1G\": $(cat "$tmp/e1")"
 [ -e "$tmp/bad" ] && fail "a refused run wrote $tmp/bad"
 
-[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "measure run limits: ok"
+finish "measure run limits: ok"

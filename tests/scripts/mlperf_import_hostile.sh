@@ -13,18 +13,9 @@
 #   - counts past any machine (fuzz_mlperf's find) are refused;
 #   - --dry-run prints the scores and writes nothing (not even a folder).
 # Self-contained (a synthetic submission; no ../shared).
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$T"
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
+cd "$tmp"
 . "$ROOT/tests/data/mlperf/submission.sh"
 sums() { (cd "$1" && find . -exec sh -c 'for f; do if [ -f "$f" ]; then sha256sum "$f"; else echo "$f"; fi; done' sh {} + | sort); }
 imp() { timeout 20 "$MEASURE" import --mlperf src/Acme --repo acme/results --commit "$MLPERF_COMMIT" --data data --gen "$GEN" "$@" >out 2>err; rc=$?; }
@@ -45,7 +36,7 @@ refused() {
 
 # ---- sources stay inside the submission
 fresh
-ln -sf "$T/secret.txt" src/Acme/results/cpu4/resnet/result_2.txt
+ln -sf "$tmp/secret.txt" src/Acme/results/cpu4/resnet/result_2.txt
 expect="result_2.txt result.file outside"
 refused "a result file linked out of the submission"
 grep -rq "secret token" data && fail "the secret was copied into data/"
@@ -66,7 +57,7 @@ truncate -s 1025M src/Acme/results/cpu2/resnet/result_3.txt
 expect="result_3.txt 1074790400.bytes"
 refused "a result file over 1 GiB"
 fresh
-ln -sf "$T/secret.txt" src/Acme/systems/cpu2.json
+ln -sf "$tmp/secret.txt" src/Acme/systems/cpu2.json
 expect="systems/cpu2.json system.description outside"
 refused "a system description linked out of the submission"
 fresh
@@ -78,11 +69,11 @@ rm src/Acme/results/cpu2/resnet/scaling.json && mkfifo src/Acme/results/cpu2/res
 expect="scaling.json scaling FIFO"
 refused "a FIFO scaling.json"
 fresh
-ln -sf "$T/secret.txt" src/Acme/benchmarks/resnet/implementations/cpu4/README-cpu4.md
+ln -sf "$tmp/secret.txt" src/Acme/benchmarks/resnet/implementations/cpu4/README-cpu4.md
 expect="README-cpu4.md outside"
 refused "an implementation README linked out of the submission"
 fresh
-rm src/LICENSE.md && ln -s "$T/secret.txt" src/LICENSE.md
+rm src/LICENSE.md && ln -s "$tmp/secret.txt" src/LICENSE.md
 expect="LICENSE.md licence outside"
 refused "a licence linked out of its folder"
 # counts whose product (the records' GPU count, an int) is past any machine
@@ -140,13 +131,12 @@ grep -q 'dry run: nothing is written' err || fail "--dry-run does not say it wri
 sums data >now
 cmp -s before now || fail "--dry-run wrote into data/: $(diff before now | head -4)"
 [ -z "$(ls -a | grep '^\.data\.')" ] || fail "--dry-run left beside data: $(ls -a | grep '^\.data\.')"
-ln -sf "$T/secret.txt" src/Acme/results/cpu4/resnet/result_2.txt
+ln -sf "$tmp/secret.txt" src/Acme/results/cpu4/resnet/result_2.txt
 imp --dry-run
 [ "$rc" -eq 2 ] && grep -q 'result_2.txt' err || fail "--dry-run does not check the sources: exit $rc: $(cat err)"
 rm src/Acme/results/cpu4/resnet/result_2.txt && mlperf_submission src/Acme 600000
-ln -sf "$T/secret.txt" src/Acme/benchmarks/resnet/implementations/cpu2/Dockerfile
+ln -sf "$tmp/secret.txt" src/Acme/benchmarks/resnet/implementations/cpu2/Dockerfile
 imp --dry-run
 [ "$rc" -eq 2 ] && grep -q 'cpu2/Dockerfile' err || fail "--dry-run does not check the implementation's files: exit $rc: $(cat err)"
 
-[ "$fails" -eq 0 ] || { echo "mlperf_import_hostile: $fails failed"; exit 1; }
-echo "mlperf_import_hostile: ok"
+finish "mlperf_import_hostile: ok"

@@ -11,19 +11,10 @@
 #   - re-importing identical inputs leaves every file as it was (inode and
 #     mtime), so that make reports has nothing to redo.
 # Self-contained (a synthetic submission; no ../shared).
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 command -v flock >/dev/null || { echo "mlperf_import_killed: no flock(1): skipped"; exit 77; }
-case "$GEN" in /*) ;; *) GEN="$PWD/$GEN" ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$T"
+cd "$tmp"
 . "$ROOT/tests/data/mlperf/submission.sh"
 . "$ROOT/tests/data/import_kill.sh"
 mkdir -p data/platforms srcA srcB
@@ -85,5 +76,4 @@ imp srcA
 (cd data && find . -type f -printf '%P %i %T@\n' | sort) >after
 cmp -s before after || fail "re-importing identical inputs touched files: $(diff before after | head -6)"
 
-[ "$fails" -eq 0 ] || { echo "mlperf_import_killed: $fails failed"; exit 1; }
-echo "mlperf_import_killed: ok"
+finish "mlperf_import_killed: ok"

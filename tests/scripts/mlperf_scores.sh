@@ -10,13 +10,10 @@
 # `parse --fit` with the mllog rule of MLPerf's score over that folder's
 # result files: the figure is taken whatever its length, and reproduced.
 # Skipped (77) without the shared snapshot.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
+. tests/scripts/lib/preamble.sh
 SRC="${MLPERF_SRC:-../shared/mlperf-training-v4.0}"
 [ -d "$SRC" ] || { echo "no $SRC"; exit 77; }
-[ -x "$MEASURE" ] || { echo "$MEASURE not built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+need_bins MEASURE
 for sub in "$SRC"/*/; do
     [ -d "$sub/results" ] || continue
     "$MEASURE" import --mlperf "${sub%/}" --dry-run >>"$tmp/c.txt" ||

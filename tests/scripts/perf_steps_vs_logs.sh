@@ -26,15 +26,13 @@
 #     README environment groups printed in that README.
 # Ends with "perf_steps_vs_logs: N commands checked, M options compared, K
 # known differences".  Skipped (77) without ../shared/perf or python3.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
+. tests/scripts/lib/preamble.sh
 PERF="${PERF_DIR:-${PERFREPRO_SHARED:-../shared}/perf}"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
+need_bins MEASURE
 [ -f "$PERF/SOURCE.md" ] || { echo "no PaddlePaddle/Perf snapshot at $PERF: nothing to compare the suites with"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-exec python3 - "$MEASURE" "$PERF" "$tmp" <<'PYEOF'
+# Not exec: the shell waits, exits with python's status and removes $tmp.
+python3 - "$MEASURE" "$PERF" "$tmp" <<'PYEOF'
 import ast
 import json
 import os

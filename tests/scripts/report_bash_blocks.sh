@@ -8,14 +8,9 @@
 #   - hold no command substitution $( or backquote: the blocks are made from
 #     structured data (argv words, per-precision words), never shell glue;
 # and no page may clone one repository twice.
-set -u
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 command -v bash >/dev/null || { echo "no bash"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 ln -s "$PWD/data" "$tmp/data"
 ln -s "$PWD/templates" "$tmp/templates"

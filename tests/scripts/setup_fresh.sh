@@ -6,11 +6,7 @@
 #   - scripts/deps.sh's test list holds what the tests use (procps for pgrep,
 #     valgrind for the memcheck tests), so CI skips none of them;
 #   - the test objects survive a `make test`, so a second one relinks nothing.
-set -u
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/scripts/lib/preamble.sh
 
 # The quick start: the first fenced block after "## Quick start".
 awk '/^## Quick start/{q=1} q&&/^```sh/{b=1;next} b&&/^```/{exit} b' README.md >"$tmp/quick"
@@ -50,5 +46,4 @@ for o in "$b"/tests/*_*; do
   [ -x "$o" ] || continue
   [ -f "$o.o" ] || fail "$o.o was deleted after linking (the next make test relinks)"
 done
-[ "$fails" -eq 0 ] || exit 1
-echo "ok"
+finish "ok"

@@ -5,8 +5,8 @@
 # header colour) and the chart (its fill colour).  The same for a framework
 # page of the repository's reports/ when there is one.
 # Skips (exit 77) when Chromium is not installed: apt-get install -y chromium
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
+. tests/scripts/lib/preamble.sh
+set -e
 browser=""
 for b in chromium chromium-browser google-chrome; do
   if command -v "$b" >/dev/null 2>&1; then browser=$b; break; fi
@@ -17,11 +17,9 @@ fi
 if ! command -v python3 >/dev/null 2>&1; then
   echo "skip: python3 is not installed (needed to read the screenshot)"; exit 77
 fi
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
 
 # A small repository: one framework page, its chart, a log it links to.
-r="$t/repo"
+r="$tmp/repo"
 mkdir -p "$r/reports/M/F" "$r/data/runs/r1/logs/train_log"
 printf 'step 1 loss 2.0\n' >"$r/data/runs/r1/logs/train_log/case_1"
 cat >"$r/reports/README.md" <<'EOF'
@@ -47,17 +45,17 @@ cat >"$r/reports/M/F/chart.svg" <<'EOF'
 <rect x="0" y="0" width="400" height="200" fill="#ff00ff"/>
 </svg>
 EOF
-"$GEN" site --reports "$r/reports" --out "$t/site" --templates templates >/dev/null
-test -f "$t/site/M/F/chart.svg"
-test -f "$t/site/files/data/runs/r1/logs/train_log/case_1.txt" # logs get an inert name
+"$GEN" site --reports "$r/reports" --out "$tmp/site" --templates templates >/dev/null
+test -f "$tmp/site/M/F/chart.svg"
+test -f "$tmp/site/files/data/runs/r1/logs/train_log/case_1.txt" # logs get an inert name
 
 # Chromium stays inside the test's folder and off the network: its home,
-# config and cache folders are under $t (it writes "Crash Reports" into
+# config and cache folders are under $tmp (it writes "Crash Reports" into
 # $HOME/.config/chromium whatever --user-data-dir says), crash reporting and
 # every background service are off, every host name resolves to nothing, and
 # where we may (root, or unprivileged user namespaces) it runs in a network
 # namespace of its own that has no interface but a downed loopback.
-mkdir -p "$t/home" "$t/xdg-config" "$t/xdg-cache"
+mkdir -p "$tmp/home" "$tmp/xdg-config" "$tmp/xdg-cache"
 netns=""
 if command -v unshare >/dev/null 2>&1; then
   if unshare -n true 2>/dev/null; then netns="unshare -n"
@@ -66,7 +64,7 @@ fi
 real_cfg="${HOME:-/nonexistent}/.config/chromium"
 cfg_before=$(ls -la --time-style=full-iso "$real_cfg" 2>/dev/null | LC_ALL=C sort || true)
 shot() { # shot PAGE PNG
-  HOME="$t/home" XDG_CONFIG_HOME="$t/xdg-config" XDG_CACHE_HOME="$t/xdg-cache" \
+  HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/xdg-config" XDG_CACHE_HOME="$tmp/xdg-cache" \
   timeout 120 $netns "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --disable-breakpad --disable-crash-reporter --disable-domain-reliability \
@@ -74,16 +72,16 @@ shot() { # shot PAGE PNG
     --metrics-recording-only --no-pings --dns-prefetch-disable \
     --host-resolver-rules="MAP * ~NOTFOUND" --proxy-server="127.0.0.1:9" \
     --force-color-profile=srgb --force-device-scale-factor=1 --hide-scrollbars \
-    --user-data-dir="$t/profile" --screenshot="$2" --window-size=1200,"${3:-4000}" \
-    "file://$1" >"$t/chromium.log" 2>&1 || { cat "$t/chromium.log"; exit 1; }
-  test -s "$2" || { echo "no screenshot of $1"; cat "$t/chromium.log"; exit 1; }
+    --user-data-dir="$tmp/profile" --screenshot="$2" --window-size=1200,"${3:-4000}" \
+    "file://$1" >"$tmp/chromium.log" 2>&1 || { cat "$tmp/chromium.log"; exit 1; }
+  test -s "$2" || { echo "no screenshot of $1"; cat "$tmp/chromium.log"; exit 1; }
   cfg_after=$(ls -la --time-style=full-iso "$real_cfg" 2>/dev/null | LC_ALL=C sort || true)
   [ "$cfg_before" = "$cfg_after" ] || { echo "chromium wrote into $real_cfg"; exit 1; }
 }
 
 # count PNG RRGGBB...: prints the number of pixels of each colour (stdlib
 # only: PNG decoded with zlib).
-cat >"$t/count.py" <<'EOF'
+cat >"$tmp/count.py" <<'EOF'
 import struct, sys, zlib
 def pixels(path):
     data = open(path, 'rb').read()
@@ -125,8 +123,8 @@ EOF
 HEAD=e8eef6   # thead th background in templates/site/style.css
 STRIPE=f6f8fa # even rows
 CHART=ff00ff
-shot "$t/site/M/F/index.html" "$t/page.png"
-set -- $(python3 "$t/count.py" "$t/page.png" $HEAD $STRIPE $CHART)
+shot "$tmp/site/M/F/index.html" "$tmp/page.png"
+set -- $(python3 "$tmp/count.py" "$tmp/page.png" $HEAD $STRIPE $CHART)
 echo "synthetic page: table header $1 px, striped row $2 px, chart $3 px"
 [ "$1" -ge 3000 ] || { echo "the table header is not visible"; exit 1; }
 [ "$2" -ge 3000 ] || { echo "the table rows are not visible"; exit 1; }
@@ -134,13 +132,13 @@ echo "synthetic page: table header $1 px, striped row $2 px, chart $3 px"
 
 # The repository's own reports, when there are some: a framework page.
 if [ -d reports ] && page=$(find reports -mindepth 3 -maxdepth 3 -name README.md | LC_ALL=C sort | head -n 1) && [ -n "$page" ]; then
-  "$GEN" site --reports reports --out "$t/real" --templates templates >/dev/null
-  html="$t/real/${page#reports/}"
+  "$GEN" site --reports reports --out "$tmp/real" --templates templates >/dev/null
+  html="$tmp/real/${page#reports/}"
   html="${html%README.md}index.html"
   # A framework page opens with each run set's environment and steps: its
   # first table comes further down than the synthetic page's.
-  shot "$html" "$t/real.png" 16000
-  set -- $(python3 "$t/count.py" "$t/real.png" $HEAD)
+  shot "$html" "$tmp/real.png" 16000
+  set -- $(python3 "$tmp/count.py" "$tmp/real.png" $HEAD)
   echo "$page: table header $1 px"
   [ "$1" -ge 3000 ] || { echo "no table visible on $page"; exit 1; }
 fi
@@ -149,16 +147,16 @@ fi
 # its summary, so its headline table is in that screen.  SHOTS=DIR keeps the
 # screenshots there to look at.
 if [ -f data/suites/ResNet50/NGC-PyTorch.json ]; then
-  mkdir -p "$t/fresh"
-  ln -s "$PWD/data" "$t/fresh/data"
-  "$GEN" build --data data --templates templates --out "$t/fresh/reports" >/dev/null
-  "$GEN" site --reports "$t/fresh/reports" --out "$t/fresh/site" --templates templates >/dev/null
+  mkdir -p "$tmp/fresh"
+  ln -s "$PWD/data" "$tmp/fresh/data"
+  "$GEN" build --data data --templates templates --out "$tmp/fresh/reports" >/dev/null
+  "$GEN" site --reports "$tmp/fresh/reports" --out "$tmp/fresh/site" --templates templates >/dev/null
   for pg in index ResNet50/index ResNet50/NGC-PyTorch/index; do
     name=$(printf '%s' "$pg" | tr / -)
-    shot "$t/fresh/site/$pg.html" "$t/first-$name.png" 900
-    if [ -n "${SHOTS:-}" ]; then mkdir -p "$SHOTS" && cp "$t/first-$name.png" "$SHOTS/"; fi
+    shot "$tmp/fresh/site/$pg.html" "$tmp/first-$name.png" 900
+    if [ -n "${SHOTS:-}" ]; then mkdir -p "$SHOTS" && cp "$tmp/first-$name.png" "$SHOTS/"; fi
   done
-  set -- $(python3 "$t/count.py" "$t/first-ResNet50-NGC-PyTorch-index.png" $HEAD)
+  set -- $(python3 "$tmp/count.py" "$tmp/first-ResNet50-NGC-PyTorch-index.png" $HEAD)
   echo "ResNet50/NGC-PyTorch, first screen: table header $1 px"
   [ "$1" -ge 3000 ] || { echo "the framework page's summary table is not in its first screen"; exit 1; }
 fi

@@ -12,24 +12,17 @@
 #     processes;
 #   - a configuration measured at one count only has no base (no "1.00,
 #     100 %" of a figure against itself).
-set -u
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
-[ -x "$GEN" ] && [ -x "$MEASURE" ] || { echo "speedup_base_smallest: no binaries (run make first)"; exit 77; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT INT TERM
-[ -z "${KEEP:-}" ] || { trap - EXIT INT TERM; echo "kept $t"; }
-mkdir -p "$t/data/platforms" "$t/data/published" "$t/src"
-cp -R templates "$t/templates"
-cp data/precision-classes.json "$t/data/"
-cat >"$t/data/platforms/Toy-GPU-x8.json" <<'JSON'
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
+mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src"
+cp -R templates "$tmp/templates"
+cp data/precision-classes.json "$tmp/data/"
+cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
 {"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
 JSON
-cat >"$t/data/platforms/Toy-CPU.json" <<'JSON'
+cat >"$tmp/data/platforms/Toy-CPU.json" <<'JSON'
 {"perfrepro": 1, "title": {"zh": "Toy CPU", "en": "Toy CPU"},
  "device": {"kind": "cpu", "model": "Toy CPU", "per_node": 16}}
 JSON
@@ -38,11 +31,11 @@ rule='{"keyword":"ips:","scope":"global","skip":0,"reduce":"last"}'
 case_() {
   name="toy_g$4"
   for r in 0 1 2; do
-    printf 'step 0, ips: %s\nstep 1, ips: %s\n' "$5" "$5" >"$t/src/$1_${name}_$r.log"
+    printf 'step 0, ips: %s\nstep 1, ips: %s\n' "$5" "$5" >"$tmp/src/$1_${name}_$r.log"
   done
-  (cd "$t/src" && "$MEASURE" parse --rule "$rule" --unit images/s --nodes "$3" --gpus "$4" \
+  (cd "$tmp/src" && "$MEASURE" parse --rule "$rule" --unit images/s --nodes "$3" --gpus "$4" \
     --batch-size 64 --model Toy --framework "$2" --case "$name" --platform "${6:-Toy-GPU-x8}" \
-    --out "$t/data/runs/$1" "$1_${name}_0.log" "$1_${name}_1.log" "$1_${name}_2.log" \
+    --out "$tmp/data/runs/$1" "$1_${name}_0.log" "$1_${name}_1.log" "$1_${name}_2.log" \
     >/dev/null) || fail "measure parse $1 $name"
 }
 case_ big Big 1 8 1000
@@ -54,18 +47,18 @@ case_ lone Lone 2 16 900
 # A CPU cluster from 2 nodes of 16 processes up: the note says processes.
 case_ cpu Cpu 2 32 100 Toy-CPU
 case_ cpu Cpu 4 64 180 Toy-CPU
-(cd "$t" && "$GEN" build --data data --templates templates --out reports >"$t/build.log" 2>&1) ||
-  { cat "$t/build.log"; fail "build failed"; }
+(cd "$tmp" && "$GEN" build --data data --templates templates --out reports >"$tmp/build.log" 2>&1) ||
+  { cat "$tmp/build.log"; fail "build failed"; }
 # A framework's pages as one file: its README, then its machines' pages
 # (PLATFORM-*.md, fw_split.h).
 pages() { cat "$1/README$2.md" $(ls "$1"/PLATFORM-*.md 2>/dev/null | if [ -n "$2" ]; then grep '\.en\.md$'; else grep -v '\.en\.md$'; fi) >"$3" 2>/dev/null; }
-pages "$t/reports/Toy/Big" .en "$t/big.en.md"
-pages "$t/reports/Toy/Big" "" "$t/big.zh.md"
-pages "$t/reports/Toy/Lone" .en "$t/lone.en.md"
-pages "$t/reports/Toy/Cpu" .en "$t/cpu.en.md"
-pages "$t/reports/Toy/Small" .en "$t/small.en.md"
-e="$t/big.en.md"
-z="$t/big.zh.md"
+pages "$tmp/reports/Toy/Big" .en "$tmp/big.en.md"
+pages "$tmp/reports/Toy/Big" "" "$tmp/big.zh.md"
+pages "$tmp/reports/Toy/Lone" .en "$tmp/lone.en.md"
+pages "$tmp/reports/Toy/Cpu" .en "$tmp/cpu.en.md"
+pages "$tmp/reports/Toy/Small" .en "$tmp/small.en.md"
+e="$tmp/big.en.md"
+z="$tmp/big.zh.md"
 if [ -f "$e" ] && [ -f "$z" ]; then
   grep -q 'no baseline' "$e" && fail "no baseline at 16 GPUs: $(grep '^| 2 | 16 |' "$e")"
   grep -qE '^\| 2 \| 16 \|.*\| 1\.90 \| 95\.0% \|' "$e" || fail "16 GPUs: $(grep '^| 2 | 16 |' "$e")"
@@ -76,20 +69,20 @@ if [ -f "$e" ] && [ -f "$z" ]; then
 else
   fail "no $e"
 fi
-s="$t/small.en.md"
+s="$tmp/small.en.md"
 if [ -f "$s" ]; then
   grep -qE '^\| 1 \| 8 \|.*\| 7\.50 \| 93\.8% \|' "$s" || fail "1-GPU base: $(grep '^| 1 | 8 |' "$s")"
   grep -qF 'Speedup and efficiency against' "$s" && fail "a 1-GPU base said to be another"
 else
   fail "no $s"
 fi
-o="$t/lone.en.md"
+o="$tmp/lone.en.md"
 if [ -f "$o" ]; then
   grep -qE '^\| 2 \| 16 \|.*\| no baseline¹ \| — \|' "$o" || fail "one count: $(grep '^| 2 | 16 |' "$o")"
 else
   fail "no $o"
 fi
-c="$t/cpu.en.md"
+c="$tmp/cpu.en.md"
 if [ -f "$c" ]; then
   grep -qE '^\| 4 \| 64 \|.*\| 1\.80 \| 90\.0% \|' "$c" || fail "CPU: $(grep '^| 4 | 64 |' "$c")"
   grep -qF 'as there is no 1-process run; efficiency = speedup × 32 ÷ processes.' "$c" ||
@@ -97,5 +90,4 @@ if [ -f "$c" ]; then
 else
   fail "no $c"
 fi
-[ $fails = 0 ] || exit 1
-echo "speedup_base_smallest: ok"
+finish "speedup_base_smallest: ok"

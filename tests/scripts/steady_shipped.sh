@@ -5,44 +5,35 @@
 # and the index does not list it; a figure of an unsteady run carries its
 # ❗ (CV and window) on its framework page, its model page and in the
 # export's flags; a comparison of one run set with itself is refused.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$root" || exit 1
-"$GEN" build --data data --templates templates --out "$t/r" >"$t/log" 2>&1 || { cat "$t/log"; exit 1; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
+"$GEN" build --data data --templates templates --out "$tmp/r" >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 
-page="$t/r/compare/cpu-resnet50-threads/README.en.md"
+page="$tmp/r/compare/cpu-resnet50-threads/README.en.md"
 grep -q '| faster |' "$page" && fail "threads: still faster"
 grep -q 'not judged: runs r2, r3, r4 of B unsteady (r2: CV 26.7 %; r3: regime change at step 7, CV 81.3 %; r4: CV 51.8 %)' "$page" ||
   fail "threads: the runs and why: $(grep '| ResNet50' "$page")"
 grep -q 'No cell is judged' "$page" || fail "threads: no summary of the gate"
-grep -q 'compare/cpu-resnet50-threads/' "$t/r/README.en.md" "$t/r/README.md" &&
+grep -q 'compare/cpu-resnet50-threads/' "$tmp/r/README.en.md" "$tmp/r/README.md" &&
   fail "the index lists the comparison the gate refuses"
-grep -q 'compare/ngc-rn50-readme-2019-2021/README.en.md' "$t/r/README.en.md" ||
+grep -q 'compare/ngc-rn50-readme-2019-2021/README.en.md' "$tmp/r/README.en.md" ||
   fail "the index lost the published comparison"
 
 # The framework's pages as one file: its README, then its machines' pages
 # (PLATFORM-*.md, fw_split.h).
-fw="$t/fw.en.md"
-cat "$t/r/BERT-Base/Paddle/README.en.md" "$t/r/BERT-Base/Paddle"/PLATFORM-*.en.md >"$fw"
-cat "$t/r/BERT-Base/Paddle/README.md" $(ls "$t/r/BERT-Base/Paddle"/PLATFORM-*.md | grep -v '\.en\.md$') >"$t/fw.md"
+fw="$tmp/fw.en.md"
+cat "$tmp/r/BERT-Base/Paddle/README.en.md" "$tmp/r/BERT-Base/Paddle"/PLATFORM-*.en.md >"$fw"
+cat "$tmp/r/BERT-Base/Paddle/README.md" $(ls "$tmp/r/BERT-Base/Paddle"/PLATFORM-*.md | grep -v '\.en\.md$') >"$tmp/fw.md"
 grep -q '4 nodes × 8 GPUs: a run of it is not in a steady state (r1: steps 1–50 of 50, CV 20.5 %)' "$fw" ||
   fail "BERT Paddle 32 GPUs FP32: no unsteady footnote"
-grep -q 'not in a steady state' "$t/r/BERT-Base/README.en.md" || fail "model page: no unsteady footnote"
-grep -q '未达稳定状态' "$t/fw.md" || fail "zh page: no unsteady footnote"
-"$GEN" export --format csv >"$t/f.csv" || fail "export"
-grep -q '^BERT-Base,Paddle,V100-SXM2-32GB-x8,perf-BERT-Base-Paddle-V100-SXM2-32GB-x8-32gpu,,fp32,.*,unsteady[;,]' "$t/f.csv" ||
+grep -q 'not in a steady state' "$tmp/r/BERT-Base/README.en.md" || fail "model page: no unsteady footnote"
+grep -q '未达稳定状态' "$tmp/fw.md" || fail "zh page: no unsteady footnote"
+"$GEN" export --format csv >"$tmp/f.csv" || fail "export"
+grep -q '^BERT-Base,Paddle,V100-SXM2-32GB-x8,perf-BERT-Base-Paddle-V100-SXM2-32GB-x8-32gpu,,fp32,.*,unsteady[;,]' "$tmp/f.csv" ||
   fail "export: the unsteady flag"
 
 A=2026-11-26-cpu-resnet50-threads1
-"$GEN" compare --a "$A" --b "$A" >"$t/self" 2>"$t/err" && fail "A against itself accepted"
-grep -q "both select $A" "$t/err" || fail "self: $(cat "$t/err")"
+"$GEN" compare --a "$A" --b "$A" >"$tmp/self" 2>"$tmp/err" && fail "A against itself accepted"
+grep -q "both select $A" "$tmp/err" || fail "self: $(cat "$tmp/err")"
 
-[ $fails -eq 0 ] || exit 1
-echo "steady_shipped: ok"
+finish "steady_shipped: ok"

@@ -9,15 +9,10 @@
 #   - in a unit of no known direction: no stall is looked for, and the alt
 #     text says nothing of stalls.
 # Before, a time's trace said nothing of its slow steps.
-set -u
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
-T="$PWD/templates"
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
+T="$ROOT/templates"
+t=$tmp # the name its checks use
 cd "$t" || exit 1
 i=1
 while [ $i -le 40 ]; do
@@ -45,5 +40,4 @@ grep -qF 'Stalls (red rings: used steps below 0.0909, the lower of' "$t/en" || f
 grep -qF ': 1, at step 30 (line 30): 0.05.' "$t/en" || fail "images/s: not step 30 alone: $(cat "$t/en")"
 alt widgets || fail "widgets: no trace"
 grep -qi 'stall' "$t/en" && fail "widgets: a stall looked for in a unit of no direction: $(cat "$t/en")"
-[ "$fails" -eq 0 ] || exit 1
-echo "step_trace_times: ok"
+finish "step_trace_times: ok"

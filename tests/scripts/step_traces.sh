@@ -10,17 +10,13 @@
 #   - the measured CPU run (made before traces) says it has none;
 #   - with ../shared/perf: the shipped Paddle trace is what parsing its log
 #     with the import's rule writes today (the data is not stale).
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-for b in "$GEN" "$MEASURE"; do [ -x "$b" ] || { echo "no $b (run make first)"; exit 77; }; done
+. tests/scripts/lib/preamble.sh
+need_bins GEN MEASURE
 command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
 [ -d data/runs/perf-ResNet50-Paddle-A100-SXM4-40GB-x8 ] || { echo "no shipped Perf runs"; exit 77; }
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-"$GEN" build --data data --templates templates --out "$t/r" >"$t/build.log" 2>&1 ||
-  { cat "$t/build.log"; echo "step_traces: gen build failed"; exit 1; }
-python3 - "$t/r" <<'PY' || exit 1
+"$GEN" build --data data --templates templates --out "$tmp/r" >"$tmp/build.log" 2>&1 ||
+  { cat "$tmp/build.log"; echo "step_traces: gen build failed"; exit 1; }
+python3 - "$tmp/r" <<'PY' || exit 1
 import glob, json, os, re, sys
 out = sys.argv[1]
 bad = []
@@ -108,9 +104,9 @@ log=ResNet50V1.5/logs/A100-LOG/PaddleClas_ResNet50_bs256_fp32_DP_N1C8_log
 if [ -f "$perf/$log" ]; then
   rec=data/runs/perf-ResNet50-Paddle-A100-SXM4-40GB-x8/logs/index/resnet50_bs256_fp32_gpu8_speed
   "$MEASURE" parse --rule "@scripts/perf-logs/rules/paddle-ips-skip10-trim.json" --gpus 8 \
-    --batch-size 256 --unit images/s "$perf/$log" >"$t/now.json" 2>"$t/err" ||
-    { cat "$t/err"; echo "step_traces: parse failed"; exit 1; }
-  python3 - "$rec" "$t/now.json" <<'PY' || exit 1
+    --batch-size 256 --unit images/s "$perf/$log" >"$tmp/now.json" 2>"$tmp/err" ||
+    { cat "$tmp/err"; echo "step_traces: parse failed"; exit 1; }
+  python3 - "$rec" "$tmp/now.json" <<'PY' || exit 1
 import json, sys
 a = json.load(open(sys.argv[1]))['step_trace']
 b = json.load(open(sys.argv[2]))['step_trace']

@@ -6,15 +6,12 @@
 # line naming the folder.  (They once vanished from the counts: measure_parse
 # 76/76 became 51/51 with "0 skipped".)
 # Skipped (77) without ../shared or the unit binaries (make test builds them).
-set -u
+. tests/scripts/lib/preamble.sh
 BUILD="${BUILD:-build}"
 SHARED="${PERFREPRO_SHARED:-../shared}"
 [ -d "$SHARED/fixtures" ] && [ -d "$SHARED/perf" ] || { echo "no $SHARED/fixtures or $SHARED/perf"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/empty"
-fails=0 ran=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ran=0
 # "TESTED SKIPPED" of a binary's run, the log in $tmp/log
 counts() {
   "$1" --jobs=2 --verbose >"$tmp/log" 2>&1
@@ -41,5 +38,4 @@ for src in $(grep -l 'PERFREPRO_SHARED' tests/unit/*.c); do
   echo "$name: $with_t tested + $with_s skipped with, $without_t + $without_s without"
 done
 [ "$ran" -gt 0 ] || { echo "no unit binaries in $BUILD/tests"; exit 77; }
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "unit skips counted: ok ($ran binaries)"
+finish "unit skips counted: ok ($ran binaries)"

@@ -6,14 +6,10 @@
 #   - PERFREPRO_SLOW=1 adds the build with charts (Pango, Cairo, zlib: about
 #     45 s under valgrind), with tests/valgrind.supp for fontconfig's caches.
 # Skipped (77) when valgrind is not installed or under make asan.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-[ -x "$GEN" ] || { echo "no $GEN (run make first)"; exit 77; }
+. tests/scripts/lib/preamble.sh
+need_bins GEN
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind is not installed"; exit 77; }
 case "$GEN" in *asan*) echo "valgrind does not run ASan binaries"; exit 77 ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
 vg() {
   name=$1; shift
   valgrind --quiet --error-exitcode=99 --leak-check=full \

@@ -6,18 +6,13 @@
 #   - run of a small fake suite (tests/jobs/good.sh) with --resume after it,
 #     the children not traced.
 # Skipped (77) when the fixtures or valgrind are missing, or under make asan.
-set -u
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
+. tests/scripts/lib/preamble.sh
 FIX="${FIXTURES:-${PERFREPRO_SHARED:-../shared}/fixtures}/logs"
-[ -x "$MEASURE" ] || { echo "no $MEASURE (run make first)"; exit 77; }
+need_bins MEASURE
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind is not installed"; exit 77; }
 [ -d "$FIX" ] || { echo "no fixtures in $FIX"; exit 77; }
 case "$MEASURE" in *asan*) echo "valgrind does not run ASan binaries"; exit 77 ;; esac
-case "$MEASURE" in /*) ;; *) MEASURE="$PWD/$MEASURE" ;; esac
-ROOT="$PWD"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0 n=0
+n=0
 vg() {
   name=$1; shift
   n=$((n + 1)); t0=$(date +%s%N)
