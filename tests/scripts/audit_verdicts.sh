@@ -5,16 +5,12 @@
 # audit says per run set how many of its figures its rule reproduces; a
 # figure no rule reproduces stays under the run set's rule on every page,
 # the closest rule named in the audit only.
-set -eu
-MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-t=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-fail() { echo "audit_verdicts: $*"; exit 1; }
-mkdir -p "$t/data/platforms" "$t/data/published" "$t/src/logs"
-cp -R templates "$t/templates"
-cp data/precision-classes.json "$t/data/"
-cat >"$t/data/platforms/Toy-GPU-x8.json" <<'EOF'
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src/logs"
+cp -R templates "$tmp/templates"
+cp data/precision-classes.json "$tmp/data/"
+cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'EOF'
 {"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
@@ -24,20 +20,20 @@ EOF
 for g in 1 8 16; do
   i=0
   while [ $i -lt 20 ]; do echo "step $i, ips: $((100 + i)).16 samples/sec"; i=$((i + 1)); done \
-    >"$t/src/logs/g$g.log"
+    >"$tmp/src/logs/g$g.log"
 done
 commit=0123456789abcdef0123456789abcdef01234567
 rule='{"profile":"paddle-ips","scope":"per_card","skip":2}'
 imp() { # GPUS FIGURE
   nodes=1
   [ "$1" -gt 8 ] && nodes=$(($1 / 8))
-  (cd "$t/src" && "$MEASURE" parse --rule "$rule" --gpus "$1" --nodes "$nodes" --batch-size 64 \
+  (cd "$tmp/src" && "$MEASURE" parse --rule "$rule" --gpus "$1" --nodes "$nodes" --batch-size 64 \
     --precision amp --model Toy --framework Fw --case "toy_gpu$1" --platform Toy-GPU-x8 \
     --source-repo owner/repo --source-commit $commit --source-path "logs/g$1.log" \
-    --out "$t/data/runs/node" "logs/g$1.log" >/dev/null)
-  mkdir -p "$t/data/runs/node/fit"
-  (cd "$t/src" && "$MEASURE" parse --rule "$rule" --json --limit 3 --fit "$2" --gpus "$1" \
-    --batch-size 64 "logs/g$1.log" >"$t/data/runs/node/fit/toy_gpu$1.json") || true
+    --out "$tmp/data/runs/node" "logs/g$1.log" >/dev/null)
+  mkdir -p "$tmp/data/runs/node/fit"
+  (cd "$tmp/src" && "$MEASURE" parse --rule "$rule" --json --limit 3 --fit "$2" --gpus "$1" \
+    --batch-size 64 "logs/g$1.log" >"$tmp/data/runs/node/fit/toy_gpu$1.json") || true
 }
 # 1 GPU: the run set's rule reproduces 110.66.  8 GPUs: the source printed
 # 877.28 = 8 × 109.66, every record (skip 0), which the run set's rule
@@ -45,8 +41,8 @@ imp() { # GPUS FIGURE
 imp 1 110.66
 imp 8 877.28
 imp 16 1500.5
-printf '{"perfrepro": 1, "title": {"zh": "单机", "en": "one node"}}\n' >"$t/data/runs/node/runset.json"
-cat >"$t/data/published/p.json" <<EOF
+printf '{"perfrepro": 1, "title": {"zh": "单机", "en": "one node"}}\n' >"$tmp/data/runs/node/runset.json"
+cat >"$tmp/data/published/p.json" <<EOF
 {"perfrepro": 1, "label": "Src",
  "source": {"title": "README", "repo": "owner/repo", "commit": "$commit", "path": "README.md",
             "url": "https://github.com/owner/repo/blob/$commit/README.md#L10"},
@@ -56,42 +52,42 @@ cat >"$t/data/published/p.json" <<EOF
                       {"nodes": 1, "gpus": 8, "throughput": 877.28, "printed": "877.28"},
                       {"nodes": 2, "gpus": 16, "throughput": 1500.5, "printed": "1500.5"}]}]}
 EOF
-(cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
-  fail "build failed"
-a="$t/reports/AUDIT.en.md"
-z="$t/reports/AUDIT.md"
-row8=$(grep -F '[877.28†]' "$a") || { cat "$a"; fail "no row for 877.28"; }
+(cd "$tmp" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
+  die "build failed"
+a="$tmp/reports/AUDIT.en.md"
+z="$tmp/reports/AUDIT.md"
+row8=$(grep -F '[877.28†]' "$a") || { cat "$a"; die "no row for 877.28"; }
 echo "$row8" | grep -qF '✅ reproduced under `{"profile":"paddle-ips","scope":"per_card"}` → 877.28000 (the run set'"'"'s rule gives 885.28: +0.91%)' ||
-  { echo "$row8"; fail "877.28: not reproduced under the rule that gives it"; }
-echo "$row8" | grep -qF '❌' && fail "877.28 charged to its source"
+  { echo "$row8"; die "877.28: not reproduced under the rule that gives it"; }
+echo "$row8" | grep -qF '❌' && die "877.28 charged to its source"
 grep -qF -- '- 3 published figures: ✅ reproduced 2 (1 of them under another rule than their run set'"'"'s); ✂️ only by truncation 0; ❌ differ 1;' "$a" ||
-  { cat "$a"; fail "the counts"; }
+  { cat "$a"; die "the counts"; }
 grep -qF -- '- Run set `node`: its rule `{"profile":"paddle-ips","keyword":"ips:","scope":"per_card","value":"throughput","skip":2,"reduce":"mean"}` reproduces 1 of its 3 published figures; 1 more under another rule of the fit search' "$a" ||
-  { cat "$a"; fail "the run set's rule and how many of its figures it reproduces"; }
+  { cat "$a"; die "the run set's rule and how many of its figures it reproduces"; }
 grep -qF -- '"reduce":"mean"}` 复现其 3 个公布数字中的 1 个；另有 1 个由拟合搜索中的其他规则复现' "$z" ||
-  fail "zh: the run set's rule"
-grep -F '[877.28†]' "$z" | grep -qF '✅ 复现（按规则 `{"profile":"paddle-ips","scope":"per_card"}`' || fail "zh: reproduced under"
+  die "zh: the run set's rule"
+grep -F '[877.28†]' "$z" | grep -qF '✅ 复现（按规则 `{"profile":"paddle-ips","scope":"per_card"}`' || die "zh: reproduced under"
 # The figure no rule reproduces: ❌ under the run set's rule, the closest rule in the audit only.
 row16=$(grep -F '[1500.5†]' "$a")
-echo "$row16" | grep -qF '❌ differs' || { echo "$row16"; fail "1500.5 is not a difference"; }
-echo "$row16" | grep -qF 'no rule reproduces it; closest:' || { echo "$row16"; fail "1500.5: no closest rule"; }
+echo "$row16" | grep -qF '❌ differs' || { echo "$row16"; die "1500.5 is not a difference"; }
+echo "$row16" | grep -qF 'no rule reproduces it; closest:' || { echo "$row16"; die "1500.5: no closest rule"; }
 # The pages show the run set's rule's values (one rule per run set), and
 # link the verdicts as the audit gives them.
 # A framework's pages as one file: its README, then its machines' pages
 # (PLATFORM-*.md, fw_split.h).
-e="$t/pages-e.en.md"
-cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
-grep -qF '| 1 | 8 | 885.28‡ |' "$e" || { cat "$e"; fail "the 8-GPU figure is not the run set's rule's"; }
-grep -qF '| 2 | 16 | 1770.56‡ |' "$e" || { cat "$e"; fail "the 16-GPU figure is not the run set's rule's"; }
+e="$tmp/pages-e.en.md"
+cat "$tmp/reports/Toy/Fw/README.en.md" $(ls "$tmp/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+grep -qF '| 1 | 8 | 885.28‡ |' "$e" || { cat "$e"; die "the 8-GPU figure is not the run set's rule's"; }
+grep -qF '| 2 | 16 | 1770.56‡ |' "$e" || { cat "$e"; die "the 16-GPU figure is not the run set's rule's"; }
 grep -qF '"audit: reproduced under another rule than its run set'"'"'s")' "$e" ||
-  { cat "$e"; fail "the page's link does not say reproduced under another rule"; }
-grep -qF '877.28† [❌]' "$e" && fail "the page charges 877.28 to its source"
+  { cat "$e"; die "the page's link does not say reproduced under another rule"; }
+grep -qF '877.28† [❌]' "$e" && die "the page charges 877.28 to its source"
 # The model page's cell shows the run set's value and says what the source
 # printed, with the ✅ that links the audit's row.
-grep -F '885.28‡' "$t/reports/Toy/README.en.md" | grep -qF '(Src printed 877.28†, +0.91%: reproduced under another rule than its run set'"'"'s) [✅](' ||
-  { cat "$t/reports/Toy/README.en.md"; fail "the model page's 8-GPU cell"; }
+grep -F '885.28‡' "$tmp/reports/Toy/README.en.md" | grep -qF '(Src printed 877.28†, +0.91%: reproduced under another rule than its run set'"'"'s) [✅](' ||
+  { cat "$tmp/reports/Toy/README.en.md"; die "the model page's 8-GPU cell"; }
 # Section 6 lists only the figures no rule reproduces.
-awk '/^## 6\./,0' "$a" >"$t/six"
-grep -qF '877.28' "$t/six" && fail "877.28 among the figures the logs do not give"
-grep -qF '1500.5' "$t/six" || { cat "$t/six"; fail "1500.5 missing from section 6"; }
+awk '/^## 6\./,0' "$a" >"$tmp/six"
+grep -qF '877.28' "$tmp/six" && die "877.28 among the figures the logs do not give"
+grep -qF '1500.5' "$tmp/six" || { cat "$tmp/six"; die "1500.5 missing from section 6"; }
 echo ok

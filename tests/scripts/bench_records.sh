@@ -6,16 +6,13 @@
 # hugo are stubs here: they take no time, so nothing is timed, and the
 # stub's times are as many as the --runs it was given.  gen then renders
 # the records: commit and machine on the page, the runs from the data.
-set -eu
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
+. tests/scripts/lib/preamble.sh
+set -e
 command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
 git rev-parse HEAD >/dev/null 2>&1 || { echo "not a git checkout"; exit 77; }
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fail() { echo "bench_records: $*"; exit 1; }
-mkdir -p "$t/stubs" "$t/data/bench"
+mkdir -p "$tmp/stubs" "$tmp/data/bench"
 
-cat >"$t/stubs/hyperfine" <<'EOF'
+cat >"$tmp/stubs/hyperfine" <<'EOF'
 #!/usr/bin/env python3
 # hyperfine --runs N --export-json FILE [-n NAME | --command-name NAME] [--prepare CMD]... CMD...
 # Runs nothing; exports N made-up times per command.
@@ -39,7 +36,7 @@ for k, c in enumerate(cmds):
                 "median": sorted(times)[runs // 2], "min": min(times), "max": max(times), "times": times})
 json.dump({"results": res}, open(out, "w"))
 EOF
-cat >"$t/stubs/hugo" <<'EOF'
+cat >"$tmp/stubs/hugo" <<'EOF'
 #!/bin/sh
 # hugo version | hugo ... -d OUT: writes one page.
 [ "${1:-}" = version ] && { echo "hugo v0.0.0-stub"; exit 0; }
@@ -48,18 +45,18 @@ while [ $# -gt 0 ]; do
   shift
 done
 EOF
-chmod +x "$t/stubs/hyperfine" "$t/stubs/hugo"
+chmod +x "$tmp/stubs/hyperfine" "$tmp/stubs/hugo"
 
 # site: site_bench.sh with RUNS=4 (its default is 10); gen and gen-growth
 # with the sizes of a smoke run.
-PATH="$t/stubs:$PATH" RUNS=4 BENCH_QUICK=1 BENCH_ONLY=site,gen BENCH_OUT="$t/data/bench" \
-  python3 bench/run.py >"$t/run.log" 2>&1 || { cat "$t/run.log"; fail "bench/run.py failed"; }
+PATH="$tmp/stubs:$PATH" RUNS=4 BENCH_QUICK=1 BENCH_ONLY=site,gen BENCH_OUT="$tmp/data/bench" \
+  python3 bench/run.py >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log"; die "bench/run.py failed"; }
 for b in site gen gen-growth; do
-  [ -f "$t/data/bench/$b.json" ] || { cat "$t/run.log"; fail "no $b.json"; }
+  [ -f "$tmp/data/bench/$b.json" ] || { cat "$tmp/run.log"; die "no $b.json"; }
 done
 
 head=$(git rev-parse HEAD)
-python3 - "$t/data/bench" "$head" <<'EOF' || fail "records lack what they must name"
+python3 - "$tmp/data/bench" "$head" <<'EOF' || die "records lack what they must name"
 import json, sys
 d, head = sys.argv[1], sys.argv[2]
 def rec(name):
@@ -84,13 +81,13 @@ EOF
 
 # gen renders them: the commit and the machine named, the runs the data's;
 # one machine, one commit: no note.
-"$GEN" build --no-charts --data "$t/data" --templates templates --out "$t/out" >"$t/log" 2>&1 ||
-  { cat "$t/log"; fail "gen refused the records"; }
-en="$t/out/perfrepro-bench/README.en.md"
+"$GEN" build --no-charts --data "$tmp/data" --templates templates --out "$tmp/out" >"$tmp/log" 2>&1 ||
+  { cat "$tmp/log"; die "gen refused the records"; }
+en="$tmp/out/perfrepro-bench/README.en.md"
 short=$(echo "$head" | cut -c1-12)
-[ "$(grep -c "^- Commit: \`$short\`" "$en")" -eq 3 ] || { cat "$en"; fail "commit not named"; }
-grep -q '^- Machine: .*, [0-9]* logical CPUs, [0-9.]* GiB of memory' "$en" || { cat "$en"; fail "machine not named"; }
-grep -q '^| perfrepro-gen site | [0-9.]* | [0-9.]* – [0-9.]* | 4 |' "$en" || { cat "$en"; fail "site runs"; }
-grep -q '(max of 3 runs) |$' "$en" || { cat "$en"; fail "peak memory runs"; }
-if grep -q '^> \*\*Note' "$en"; then cat "$en"; fail "a note on one machine and commit"; fi
-cat "$t/run.log"; echo "bench_records: ok"
+[ "$(grep -c "^- Commit: \`$short\`" "$en")" -eq 3 ] || { cat "$en"; die "commit not named"; }
+grep -q '^- Machine: .*, [0-9]* logical CPUs, [0-9.]* GiB of memory' "$en" || { cat "$en"; die "machine not named"; }
+grep -q '^| perfrepro-gen site | [0-9.]* | [0-9.]* – [0-9.]* | 4 |' "$en" || { cat "$en"; die "site runs"; }
+grep -q '(max of 3 runs) |$' "$en" || { cat "$en"; die "peak memory runs"; }
+if grep -q '^> \*\*Note' "$en"; then cat "$en"; die "a note on one machine and commit"; fi
+cat "$tmp/run.log"; echo "bench_records: ok"

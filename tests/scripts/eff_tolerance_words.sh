@@ -4,11 +4,10 @@
 # BERT Paddle's 100.2 % and 100.6 % are not flagged; every place that states
 # the rule (README, docs, the pages' note) states the tolerance too, not a
 # bare "above 100 %".
-set -eu
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-fail() { echo "eff_tolerance_words: $*"; exit 1; }
+. tests/scripts/lib/preamble.sh
+set -e
 tol=$(sed -n 's/^#define SN_EFF_TOL \(0\.[0-9]*\)$/\1/p' gen/2-model/sanity.h)
-[ "$tol" = 0.01 ] || fail "SN_EFF_TOL is $tol: update the words below and in the docs"
+[ "$tol" = 0.01 ] || die "SN_EFF_TOL is $tol: update the words below and in the docs"
 # Where the rule is stated as a flag: README, docs, the strings.
 # (A statement may wrap: its line and the next are read together.)
 bad=$(for f in README.md docs/*.md templates/*/strings.json gen/2-model/sanity.h; do
@@ -17,20 +16,18 @@ bad=$(for f in README.md docs/*.md templates/*/strings.json gen/2-model/sanity.h
       if ($0 ~ /efficiency above 100 ?%|扩展效率超过 100%/ && $0 !~ /room above 100 %/) { prev = $0; n = NR } }
     END { if (prev != "") print f ":" n ": " prev }' "$f"
 done | grep -v -e 'tolerance' -e '容差' -e 'SN_EFF_TOL' -e 'eff_tol' || true)
-[ -z "$bad" ] || fail "the efficiency rule stated without its tolerance: $bad"
+[ -z "$bad" ] || die "the efficiency rule stated without its tolerance: $bad"
 # A page that shows the note says the tolerance as the flag applies it.
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-mkdir -p "$t/data/platforms" "$t/data/published"
-cp -R templates "$t/templates"
-cp data/precision-classes.json "$t/data/"
-cat >"$t/data/platforms/Toy-GPU-x8.json" <<'JSON'
+mkdir -p "$tmp/data/platforms" "$tmp/data/published"
+cp -R templates "$tmp/templates"
+cp data/precision-classes.json "$tmp/data/"
+cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
 {"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
 JSON
 # 100.6 % at 8 GPUs (within the tolerance: not flagged), 103 % at 16 (flagged).
-cat >"$t/data/published/p.json" <<'JSON'
+cat >"$tmp/data/published/p.json" <<'JSON'
 {"perfrepro": 1, "label": "Src",
  "source": {"title": "README", "url": "https://example.org/README.md"},
  "tables": [{"model": "Toy", "framework": "Fw", "precision": "fp32", "batch_size": 64,
@@ -39,17 +36,17 @@ cat >"$t/data/published/p.json" <<'JSON'
                       {"nodes": 1, "gpus": 8, "throughput": 804.8, "printed": "804.8"},
                       {"nodes": 2, "gpus": 16, "throughput": 1648.0, "printed": "1648.0"}]}]}
 JSON
-(cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
-  fail "build failed"
+(cd "$tmp" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
+  die "build failed"
 # A framework's pages as one file: its README, then its machines' pages
 # (PLATFORM-*.md, fw_split.h).
-e="$t/pages-e.en.md"
-cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
-z="$t/pages-z.md"
-cat "$t/reports/Toy/Fw/README.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$z"
-grep -qF '| 804.8† · ×8.05 · 100.6% |' "$e" || { cat "$e"; fail "100.6 %: not shown, or flagged"; }
-grep -qF '| 1648.0† ❗a · ×16.48 · 103.0% |' "$e" || { cat "$e"; fail "103 % not flagged"; }
+e="$tmp/pages-e.en.md"
+cat "$tmp/reports/Toy/Fw/README.en.md" $(ls "$tmp/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+z="$tmp/pages-z.md"
+cat "$tmp/reports/Toy/Fw/README.md" $(ls "$tmp/reports/Toy/Fw"/PLATFORM-*.md 2>/dev/null | grep -v '\.en\.md$') >"$z"
+grep -qF '| 804.8† · ×8.05 · 100.6% |' "$e" || { cat "$e"; die "100.6 %: not shown, or flagged"; }
+grep -qF '| 1648.0† ❗a · ×16.48 · 103.0% |' "$e" || { cat "$e"; die "103 % not flagged"; }
 grep -qF "efficiency above 100 % by more than the figures' rounding and a 1 % tolerance" "$e" ||
-  { cat "$e"; fail "the note does not state the tolerance"; }
-grep -qF '且超出数据舍入与 1% 容差' "$z" || fail "zh: the note does not state the tolerance"
+  { cat "$e"; die "the note does not state the tolerance"; }
+grep -qF '且超出数据舍入与 1% 容差' "$z" || die "zh: the note does not state the tolerance"
 echo ok

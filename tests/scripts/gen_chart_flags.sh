@@ -7,12 +7,9 @@
 # chart is left out where it would join no points; scaling efficiency on
 # a linear axis with the 100 % level replaces the log-log speedup chart,
 # and leaves out what the table leaves out.
-set -eu
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-t=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-fail() { echo "gen_chart_flags: $*"; exit 1; }
-"$GEN" build --data data --templates templates --out "$t/r" >/dev/null
+. tests/scripts/lib/preamble.sh
+set -e
+"$GEN" build --data data --templates templates --out "$tmp/r" >/dev/null
 
 # alt PAGE SVG: the alt text of the chart SVG on PAGE, or on one of the
 # machine pages beside it in its language (PLATFORM-*.md, fw_split.h).
@@ -23,13 +20,13 @@ alt() {
   grep -hF "]($2)" "$1" $sib | head -n 1 | sed 's/^!\[\(.*\)\]([^)]*)$/\1/'
 }
 has() { # WHAT TEXT NEEDLE
-  case "$2" in *"$3"*) ;; *) fail "$1: no \"$3\" in: $2" ;; esac
+  case "$2" in *"$3"*) ;; *) die "$1: no \"$3\" in: $2" ;; esac
 }
 hasnt() {
-  case "$2" in *"$3"*) fail "$1: \"$3\" in: $2" ;; esac
+  case "$2" in *"$3"*) die "$1: \"$3\" in: $2" ;; esac
 }
 
-r="$t/r"
+r="$tmp/r"
 # DeepLabV3+ V100-SXM2-32GB FP32 BS=4: mmseg's published 243 (178.7 %).
 a=$(alt "$r/DeepLabV3plus/README.en.md" compare-v100-sxm2-32gb-x8-fp32-bs4.en.svg)
 # (mmseg's 4.25 and 25.65 are flagged too: read from fewer than 10 records;
@@ -59,7 +56,7 @@ for f in compare lines; do
   has "ResNet50 $f" "$a" "PyTorch (published)"
   has "ResNet50 $f" "$a" "1070.37"
   case "$a" in *"Flagged (see the table's footnote ❗): PyTorch (published)"*1070.37*) ;;
-    *) fail "ResNet50 $f: 1070.37 not flagged: $a" ;; esac
+    *) die "ResNet50 $f: 1070.37 not flagged: $a" ;; esac
 done
 
 # NGC PyTorch ResNet50 V100-SXM2-32GB: two run sets, no line across them.
@@ -80,23 +77,23 @@ hasnt "NGC PyTorch efficiency" "$a" "x=32"
 hasnt "NGC PyTorch efficiency" "$a" "28.43"
 # The model page's lines on that platform join nothing: left out.
 [ ! -e "$r/ResNet50/lines-v100-sxm2-32gb-x8-fp32-bs256.svg" ] ||
-  fail "ResNet50: a lines chart of markers alone (1, 8, 32 GPUs)"
-[ -e "$r/ResNet50/compare-v100-sxm2-32gb-x8-fp32-bs256.svg" ] || fail "ResNet50: bars missing"
+  die "ResNet50: a lines chart of markers alone (1, 8, 32 GPUs)"
+[ -e "$r/ResNet50/compare-v100-sxm2-32gb-x8-fp32-bs256.svg" ] || die "ResNet50: bars missing"
 [ -e "$r/ResNet50/lines-v100-sxm2-16gb-x8-fp32-bs128.svg" ] ||
-  fail "ResNet50: the 1-2-4-8-16-32 lines chart is missing"
+  die "ResNet50: the 1-2-4-8-16-32 lines chart is missing"
 
 # No speedup chart is left; every efficiency chart has its level.
-if find "$r" -name 'speedup-*' | grep -q .; then fail "a log-log speedup chart is left"; fi
+if find "$r" -name 'speedup-*' | grep -q .; then die "a log-log speedup chart is left"; fi
 n=0
 for p in $(grep -l '](efficiency-' -r "$r" --include='README*.md' --include='PLATFORM-*.md'); do
   grep '^!\[.*](efficiency-[a-z0-9.-]*\.svg)$' "$p" | grep -qv -e 'Dashed grey level' -e '水平虚线' &&
-    fail "$p: an efficiency chart without its 100 % level"
+    die "$p: an efficiency chart without its 100 % level"
   n=$((n + 1))
 done
-[ "$n" -ge 10 ] || fail "only $n pages with an efficiency chart"
+[ "$n" -ge 10 ] || die "only $n pages with an efficiency chart"
 # Any chart naming two run sets or a flag says so in both of its twins.
 for p in $(grep -l 'run sets: x=' -r "$r" --include='README.en.md' --include='PLATFORM-*.en.md'); do
   z=${p%.en.md}.md
-  grep -q '个运行组：x=' "$z" || fail "$z: its English twin names run sets, it does not"
+  grep -q '个运行组：x=' "$z" || die "$z: its English twin names run sets, it does not"
 done
 echo "gen_chart_flags: ok"

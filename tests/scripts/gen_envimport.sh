@@ -9,35 +9,32 @@
 #     list item "多机网络部署"), is in the record with its line, and every
 #     recorded key is printed on its line;
 #   - a malformed environment file stops gen with FILE:LINE:COL.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
+. tests/scripts/lib/preamble.sh
+set -e
 PERF="${PERF:-${PERFREPRO_SHARED:-../shared}/perf}"
 if [ ! -f "$PERF/SOURCE.md" ]; then
   echo "skip: no PaddlePaddle/Perf snapshot at $PERF"
   exit 77
 fi
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fail() { echo "gen_envimport: $*"; exit 1; }
 
-"$GEN" import-env --help >"$t/help" || fail "import-env --help: status $?"
-grep -q 'import-env --markdown FILE' "$t/help" || fail "import-env --help prints no usage"
+"$GEN" import-env --help >"$tmp/help" || die "import-env --help: status $?"
+grep -q 'import-env --markdown FILE' "$tmp/help" || die "import-env --help prints no usage"
 rc=0
 "$GEN" import-env --bogus x >/dev/null 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || fail "an unknown option: status $rc, not 2"
+[ "$rc" -eq 2 ] || die "an unknown option: status $rc, not 2"
 
-GEN="$GEN" OUT="$t/env" sh scripts/import-perf-env.sh "$PERF" >"$t/run1" || fail "import-perf-env.sh failed"
+GEN="$GEN" OUT="$tmp/env" sh scripts/import-perf-env.sh "$PERF" >"$tmp/run1" || die "import-perf-env.sh failed"
 # The files that script makes (MLPerf's come from scripts/import-mlperf.sh).
-mkdir "$t/shipped" && cp data/environments/perf-*.json "$t/shipped/"
-diff -r "$t/env" "$t/shipped" >"$t/diff" ||
-  { cat "$t/diff"; fail "data/environments differs from what scripts/import-perf-env.sh makes"; }
-stamp() { for f in "$t"/env/*.json; do stat -c '%n %s %Y %y' "$f"; cksum <"$f"; done; }
-stamp >"$t/before"
-GEN="$GEN" OUT="$t/env" sh scripts/import-perf-env.sh "$PERF" >"$t/run2" || fail "the second run failed"
-stamp >"$t/after"
-cmp -s "$t/before" "$t/after" || fail "a second import changed files"
-n=$(grep -c '(unchanged)$' "$t/run2" || true)
-[ "$n" -eq "$(wc -l <"$t/run2")" ] && [ "$n" -eq 11 ] || { cat "$t/run2"; fail "expected 11 unchanged imports"; }
+mkdir "$tmp/shipped" && cp data/environments/perf-*.json "$tmp/shipped/"
+diff -r "$tmp/env" "$tmp/shipped" >"$tmp/diff" ||
+  { cat "$tmp/diff"; die "data/environments differs from what scripts/import-perf-env.sh makes"; }
+stamp() { for f in "$tmp"/env/*.json; do stat -c '%n %s %Y %y' "$f"; cksum <"$f"; done; }
+stamp >"$tmp/before"
+GEN="$GEN" OUT="$tmp/env" sh scripts/import-perf-env.sh "$PERF" >"$tmp/run2" || die "the second run failed"
+stamp >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || die "a second import changed files"
+n=$(grep -c '(unchanged)$' "$tmp/run2" || true)
+[ "$n" -eq "$(wc -l <"$tmp/run2")" ] && [ "$n" -eq 11 ] || { cat "$tmp/run2"; die "expected 11 unchanged imports"; }
 
 # The lines of README $1 that are list items or code fences of its
 # environment sections.
@@ -96,33 +93,33 @@ keys() {
 }
 
 count=0
-for f in "$t"/env/perf-*.json; do
+for f in "$tmp"/env/perf-*.json; do
   path=$(sed -n 's/^  "path": "\(.*\)",$/\1/p' "$f")
   md="$PERF/$path"
-  [ -f "$md" ] || fail "$f: no README $md"
-  expected "$md" >"$t/want"
-  recorded "$f" "$md" >"$t/got"
-  [ -s "$t/want" ] || fail "$path: awk found no environment section"
-  diff "$t/want" "$t/got" >"$t/d" || { cat "$t/d"; fail "$path: the items recorded are not the lines its sections print (< awk, > record)"; }
+  [ -f "$md" ] || die "$f: no README $md"
+  expected "$md" >"$tmp/want"
+  recorded "$f" "$md" >"$tmp/got"
+  [ -s "$tmp/want" ] || die "$path: awk found no environment section"
+  diff "$tmp/want" "$tmp/got" >"$tmp/d" || { cat "$tmp/d"; die "$path: the items recorded are not the lines its sections print (< awk, > record)"; }
   keys "$f" | while IFS="$(printf '\t')" read -r line key; do
-    sed -n "${line}p" "$md" | grep -qF -- "$key" || fail "$path:$line does not print the key \"$key\""
+    sed -n "${line}p" "$md" | grep -qF -- "$key" || die "$path:$line does not print the key \"$key\""
   done
   count=$((count + 1))
 done
-[ "$count" -eq 11 ] || fail "expected 11 environment files, got $count"
+[ "$count" -eq 11 ] || die "expected 11 environment files, got $count"
 
 # A malformed environment file stops the load with FILE:LINE:COL.
-mkdir -p "$t/data/environments"
+mkdir -p "$tmp/data/environments"
 sed 's/"kind": "os"/"knd": "os"/' data/environments/perf-ResNet50-NGC-PyTorch.json \
-  >"$t/data/environments/bad.json"
+  >"$tmp/data/environments/bad.json"
 rc=0
-"$GEN" validate --data "$t/data" >"$t/out" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] || fail "a malformed environment file: status $rc"
-grep -Eq 'environments/bad\.json:[0-9]+:[0-9]+: groups\[0\]\.items\[0\]\.knd: unknown key "knd" \(did you mean "kind"\?\)' "$t/out" ||
-  { cat "$t/out"; fail "no FILE:LINE:COL for a misspelt key"; }
-head -c 200 data/environments/perf-ResNet50-NGC-PyTorch.json >"$t/data/environments/bad.json"
+"$GEN" validate --data "$tmp/data" >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || die "a malformed environment file: status $rc"
+grep -Eq 'environments/bad\.json:[0-9]+:[0-9]+: groups\[0\]\.items\[0\]\.knd: unknown key "knd" \(did you mean "kind"\?\)' "$tmp/out" ||
+  { cat "$tmp/out"; die "no FILE:LINE:COL for a misspelt key"; }
+head -c 200 data/environments/perf-ResNet50-NGC-PyTorch.json >"$tmp/data/environments/bad.json"
 rc=0
-"$GEN" validate --data "$t/data" >"$t/out" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] && grep -Eq 'bad\.json:[0-9]+:[0-9]+: invalid JSON' "$t/out" ||
-  { cat "$t/out"; fail "no FILE:LINE:COL for a truncated file"; }
+"$GEN" validate --data "$tmp/data" >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -Eq 'bad\.json:[0-9]+:[0-9]+: invalid JSON' "$tmp/out" ||
+  { cat "$tmp/out"; die "no FILE:LINE:COL for a truncated file"; }
 echo "gen_envimport: ok ($count READMEs)"

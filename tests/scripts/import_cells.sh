@@ -6,18 +6,11 @@
 # differs in precision alone too: an FP16 log under the AMP column, beside
 # an FP32 one (it was "no figure for ...").  Two tables of its class are an
 # error naming both candidates.  Synthetic README and logs, written here.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "import_cells: $*" >&2; exit 1; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
-GEN=$(abs "$GEN") MEASURE=$(abs "$MEASURE")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/data/runs" "$T/data/published" "$T/from/logs"
-cp -R data/platforms data/precision-classes.json "$T/data/"
-cd "$T"
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/data/runs" "$tmp/data/published" "$tmp/from/logs"
+cp -R data/platforms data/precision-classes.json "$tmp/data/"
+cd "$tmp"
 echo "test licence" >from/LICENSE
 i=0
 while [ $i -lt 30 ]; do
@@ -45,10 +38,10 @@ table() { # COLUMN PRECISION
 } >m.tsv
 st=0
 "$MEASURE" import m.tsv --from from --data data --gen "$GEN" >out 2>err || st=$?
-[ $st = 0 ] || fail "FP16 log under the AMP column beside an FP32 one: exit $st: $(cat err)"
-grep -q 'toy_bs8_fp16_gpu1 .* figure 20.00 *reproduced' out || fail "not the AMP cell: $(cat out)"
+[ $st = 0 ] || die "FP16 log under the AMP column beside an FP32 one: exit $st: $(cat err)"
+grep -q 'toy_bs8_fp16_gpu1 .* figure 20.00 *reproduced' out || die "not the AMP cell: $(cat out)"
 grep -q '"printed": "20.00"' data/runs/r/fit/toy_bs8_fp16_gpu1.json 2>/dev/null ||
-  grep -q '20.00' data/runs/r/fit/toy_bs8_fp16_gpu1.json || fail "the fit report searched another figure"
+  grep -q '20.00' data/runs/r/fit/toy_bs8_fp16_gpu1.json || die "the fit report searched another figure"
 
 # Two tables of its class (AMP and BF16): refused, naming both.
 rm -rf data/runs/r data/published/t.json
@@ -61,10 +54,10 @@ rm -rf data/runs/r data/published/t.json
 } >m.tsv
 st=0
 "$MEASURE" import m.tsv --from from --data data --gen "$GEN" >out 2>err || st=$?
-[ $st = 2 ] || fail "two tables of the class: exit $st, not 2: $(cat out err)"
+[ $st = 2 ] || die "two tables of the class: exit $st, not 2: $(cat out err)"
 for w in 'm.tsv:5' figure '(amp, class mixed' '(bf16, class mixed' '(fp32, class fp32)'; do
-  grep -qF -- "$w" err || fail "two tables of the class: \"$w\" not in: $(cat err)"
+  grep -qF -- "$w" err || die "two tables of the class: \"$w\" not in: $(cat err)"
 done
-[ ! -d data/runs/r ] || fail "a refused import wrote data/runs/r"
+[ ! -d data/runs/r ] || die "a refused import wrote data/runs/r"
 [ -z "${SHOW:-}" ] || cat err
 echo "import_cells: ok"

@@ -3,19 +3,12 @@
 # names each pair (manifest lines, cases, paths) and standard error warns;
 # the audit page flags the two figures under "Figures that cannot be
 # right".  Distinct logs are not flagged.  Synthetic logs, written here.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "import_identical_logs: $*" >&2; exit 1; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
-GEN=$(abs "$GEN") MEASURE=$(abs "$MEASURE")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/data/runs" "$T/data/published" "$T/from/logs"
-cp -R data/platforms data/precision-classes.json templates "$T/"
-mv "$T/platforms" "$T/precision-classes.json" "$T/data/"
-cd "$T"
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/data/runs" "$tmp/data/published" "$tmp/from/logs"
+cp -R data/platforms data/precision-classes.json templates "$tmp/"
+mv "$tmp/platforms" "$tmp/precision-classes.json" "$tmp/data/"
+cd "$tmp"
 echo "test licence" >from/LICENSE
 toylog() { # IPS [SALT]
   i=0
@@ -40,20 +33,20 @@ line() { printf 'r\t%s\tToy\tPaddle\tV100-SXM2-32GB-x8\t%s\t-\t%s\t8\t-\tsamples
 } >m.tsv
 st=0
 "$MEASURE" import m.tsv --from from --data data --gen "$GEN" >out 2>err || st=$?
-[ $st = 0 ] || fail "import: exit $st: $(cat out err)"
+[ $st = 0 ] || die "import: exit $st: $(cat out err)"
 grep -qF 'warning: identical logs: m.tsv:3 (r, case toy_bs8_fp32_gpu1) and m.tsv:4 (r, case toy_bs8_fp32_gpu8) read byte-identical files (logs/gpu1.log, logs/gpu8.log)' out ||
-  fail "the plan does not name the identical logs: $(cat out)"
-[ "$(grep -c 'identical logs' out)" = 1 ] || fail "distinct logs flagged: $(cat out)"
-grep -qF 'warning: 1 pair of byte-identical logs' err || fail "no warning on standard error: $(cat err)"
+  die "the plan does not name the identical logs: $(cat out)"
+[ "$(grep -c 'identical logs' out)" = 1 ] || die "distinct logs flagged: $(cat out)"
+grep -qF 'warning: 1 pair of byte-identical logs' err || die "no warning on standard error: $(cat err)"
 
-"$GEN" build >build.out 2>&1 || fail "build: $(cat build.out)"
+"$GEN" build >build.out 2>&1 || die "build: $(cat build.out)"
 a=reports/AUDIT.en.md
-grep -F 'byte-identical logs' "$a" >twins || fail "$a: the identical logs are not flagged"
-[ "$(wc -l <twins)" = 1 ] || fail "$a: more than the one pair flagged: $(cat twins)"
+grep -F 'byte-identical logs' "$a" >twins || die "$a: the identical logs are not flagged"
+[ "$(wc -l <twins)" = 1 ] || die "$a: more than the one pair flagged: $(cat twins)"
 grep -qF '(#fig-toy-paddle-v100-sxm2-32gb-x8-fp32-bs8-1x1)' twins &&
   grep -qF '(#fig-toy-paddle-v100-sxm2-32gb-x8-fp32-bs8-1x8)' twins ||
-  fail "$a: the flag does not link both figures: $(cat twins)"
+  die "$a: the flag does not link both figures: $(cat twins)"
 grep -qF '逐字节相同' reports/AUDIT.md 2>/dev/null || grep -rqF '逐字节相同' reports/AUDIT*.md ||
-  fail "the Chinese audit does not flag them"
+  die "the Chinese audit does not flag them"
 [ -z "${SHOW:-}" ] || cat twins
 echo "import_identical_logs: ok"

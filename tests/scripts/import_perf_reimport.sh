@@ -7,27 +7,22 @@
 # environments deeplabv3plus.tsv names, and leaves every file's inode and
 # mtime as they were.  Runs in a copy; skips (77) without the snapshot in
 # ../shared/perf.
-set -eu
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "import_perf_reimport: $*" >&2; exit 1; }
+. tests/scripts/lib/preamble.sh
+set -e
 [ -f ../shared/perf/MANIFEST ] || { echo "import_perf_reimport: no ../shared/perf: skipped"; exit 77; }
-case $MEASURE in /*) ;; *) MEASURE=$ROOT/$MEASURE ;; esac
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/scripts"
-cp -R data "$T/"
-cp -R scripts/perf-logs scripts/import-perf-logs.sh "$T/scripts/"
+mkdir -p "$tmp/scripts"
+cp -R data "$tmp/"
+cp -R scripts/perf-logs scripts/import-perf-logs.sh "$tmp/scripts/"
 PERF=$(cd ../shared/perf && pwd)
 stamps() { (cd "$1" && find . -type f -printf '%P %i %T@\n' | sort); }
-stamps "$T/data" >"$T/before"
-(cd "$T" && MEASURE=$MEASURE sh scripts/import-perf-logs.sh "$PERF") >"$T/out" 2>&1 ||
-  fail "the import failed: $(tail -5 "$T/out")"
-d=$(diff -r data "$T/data" | head -20) || true
-[ -z "$d" ] || fail "the re-import differs from the shipped data: $d"
+stamps "$tmp/data" >"$tmp/before"
+(cd "$tmp" && MEASURE=$MEASURE sh scripts/import-perf-logs.sh "$PERF") >"$tmp/out" 2>&1 ||
+  die "the import failed: $(tail -5 "$tmp/out")"
+d=$(diff -r data "$tmp/data" | head -20) || true
+[ -z "$d" ] || die "the re-import differs from the shipped data: $d"
 # Identical inputs leave every file as it was (docs/import.md: twice is once),
 # so that make reports has nothing to redo.
-stamps "$T/data" >"$T/after"
-d=$(diff "$T/before" "$T/after" | head -10) || true
-[ -z "$d" ] || fail "the re-import touched files whose bytes did not change: $d"
+stamps "$tmp/data" >"$tmp/after"
+d=$(diff "$tmp/before" "$tmp/after" | head -10) || true
+[ -z "$d" ] || die "the re-import touched files whose bytes did not change: $d"
 echo "import_perf_reimport: ok"

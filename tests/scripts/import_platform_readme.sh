@@ -14,25 +14,18 @@
 #     README's line; nothing is written;
 #   - a group the README does not have is refused naming its groups; a GPU
 #     line with no count is refused naming its line.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "import_platform_readme: $*" >&2; exit 1; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
-GEN=$(abs "$GEN") MEASURE=$(abs "$MEASURE")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/repo/bin" "$T/src/logs"
-cp -R data templates "$T/repo/"
-ln -s "$GEN" "$T/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$T/repo/bin/perfrepro-measure"
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/repo/bin" "$tmp/src/logs"
+cp -R data templates "$tmp/repo/"
+ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
+ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
 i=1
 while [ $i -le 20 ]; do
   printf '2024-01-02 10:00:%02d [INFO]\t[TRAIN] epoch: 1, iter: %d/400, loss: 1.0, lr: 0.01, batch_cost: 0.4, reader_cost: 0.001, ips: 20.0000 samples/sec | ETA 00:02:00\n' $i $((i * 5))
   i=$((i + 1))
-done >"$T/src/logs/toy_gpu1.log"
-cat >"$T/src/README.md" <<'MD'
+done >"$tmp/src/logs/toy_gpu1.log"
+cat >"$tmp/src/README.md" <<'MD'
 # Toy
 
 ## 二、环境介绍
@@ -57,12 +50,12 @@ manifest() {
   printf 'platform\t%s\tREADME.md\t--group\t%s\n' "$1" "$2"
   printf 'toy-%s\ttoy_gpu1\tToy\tPaddle\t%s\tfp32\t1\t1\t8\t-\tsamples/s\t%s\t-\tlogs/toy_gpu1.log\n' "$1" "$1" "$R"
 }
-cd "$T/repo"
+cd "$tmp/repo"
 manifest Q100-SXM9-48GB-x4 '单机（单卡、4卡）' >toy.tsv
-"$MEASURE" import toy.tsv --from "$T/src" >"$T/plan" 2>&1 || fail "the import failed: $(cat "$T/plan")"
+"$MEASURE" import toy.tsv --from "$tmp/src" >"$tmp/plan" 2>&1 || die "the import failed: $(cat "$tmp/plan")"
 p=data/platforms/Q100-SXM9-48GB-x4.json
-[ -f $p ] || fail "no $p: $(cat "$T/plan")"
-python3 - "$p" <<'PY' || fail "the platform: $(cat $p)"
+[ -f $p ] || die "no $p: $(cat "$tmp/plan")"
+python3 - "$p" <<'PY' || die "the platform: $(cat $p)"
 import json, sys
 p = json.load(open(sys.argv[1]))
 d = p["device"]
@@ -74,22 +67,22 @@ assert p["source"] == "https://github.com/toy/toy/blob/0123456789abcdef012345678
 assert "system" not in p
 PY
 [ -f data/runs/toy-Q100-SXM9-48GB-x4/logs/index/toy_gpu1_speed ] || ls -R data/runs/toy-Q100-SXM9-48GB-x4 >/dev/null ||
-  fail "no run set on the new platform"
+  die "no run set on the new platform"
 # The page of its run set says the machine and links the README's line.
-"$GEN" build --data data --templates templates --out "$T/reports" >"$T/build" 2>&1 || fail "build: $(cat "$T/build")"
+"$GEN" build --data data --templates templates --out "$tmp/reports" >"$tmp/build" 2>&1 || die "build: $(cat "$tmp/build")"
 grep -rqF 'Machine: Tesla Q100-SXM9-48GB, 48 GB per GPU, 4 GPUs per node ([where this machine is stated](https://github.com/toy/toy/blob/0123456789abcdef0123456789abcdef01234567/README.md#L8))' \
-  "$T/reports/Toy/Paddle/README.en.md" "$T/reports/Toy/Paddle"/PLATFORM-*.en.md ||
-  fail "the page: $(grep -n 'Machine' "$T/reports/Toy/Paddle/README.en.md" "$T/reports/Toy/Paddle"/PLATFORM-*.en.md)"
+  "$tmp/reports/Toy/Paddle/README.en.md" "$tmp/reports/Toy/Paddle"/PLATFORM-*.en.md ||
+  die "the page: $(grep -n 'Machine' "$tmp/reports/Toy/Paddle/README.en.md" "$tmp/reports/Toy/Paddle"/PLATFORM-*.en.md)"
 # A source that is no https link is refused naming the file and field.
-cp $p "$T/keep.json"
-sed 's|"source": "https://|"source": "javascript://|' "$T/keep.json" >$p
-"$GEN" validate --data data >"$T/val" 2>&1 && fail "a javascript: source accepted"
-grep -qF 'Q100-SXM9-48GB-x4.json' "$T/val" && grep -qF 'source' "$T/val" || fail "bad source: $(cat "$T/val")"
-cp "$T/keep.json" $p
+cp $p "$tmp/keep.json"
+sed 's|"source": "https://|"source": "javascript://|' "$tmp/keep.json" >$p
+"$GEN" validate --data data >"$tmp/val" 2>&1 && die "a javascript: source accepted"
+grep -qF 'Q100-SXM9-48GB-x4.json' "$tmp/val" && grep -qF 'source' "$tmp/val" || die "bad source: $(cat "$tmp/val")"
+cp "$tmp/keep.json" $p
 # Again: the same file, byte for byte.
-cp $p "$T/first.json"
-"$MEASURE" import toy.tsv --from "$T/src" --replace >"$T/plan2" 2>&1 || fail "the second import failed: $(cat "$T/plan2")"
-cmp -s $p "$T/first.json" || fail "a second import changed $p"
+cp $p "$tmp/first.json"
+"$MEASURE" import toy.tsv --from "$tmp/src" --replace >"$tmp/plan2" 2>&1 || die "the second import failed: $(cat "$tmp/plan2")"
+cmp -s $p "$tmp/first.json" || die "a second import changed $p"
 # An existing platform that agrees (the shipped one says more) becomes the import's.
 cat >data/platforms/V100-SXM2-32GB-x8.json <<'JSON'
 {"perfrepro": 1,
@@ -98,39 +91,39 @@ cat >data/platforms/V100-SXM2-32GB-x8.json <<'JSON'
  "interconnect": {"zh": "节点内 NVLink", "en": "NVLink within a node"},
  "match": ["V100-SXM2-32GB"]}
 JSON
-cp data/platforms/V100-SXM2-32GB-x8.json "$T/v100.json"
-sed 's/\* 4$/* 8/' "$T/src/README.md" >"$T/src/README8.md"
-mv "$T/src/README8.md" "$T/src/README.md"
+cp data/platforms/V100-SXM2-32GB-x8.json "$tmp/v100.json"
+sed 's/\* 4$/* 8/' "$tmp/src/README.md" >"$tmp/src/README8.md"
+mv "$tmp/src/README8.md" "$tmp/src/README.md"
 manifest V100-SXM2-32GB-x8 '旧机器' >ok.tsv
-"$MEASURE" import ok.tsv --from "$T/src" >"$T/plan3" 2>&1 || fail "an agreeing platform refused: $(cat "$T/plan3")"
-grep -q 'DGX-1' "$T/v100.json" || fail "the test's hand file has no hand title"
-grep -q 'DGX-1\|NVLink' data/platforms/V100-SXM2-32GB-x8.json && fail "an agreeing platform kept its hand claims"
+"$MEASURE" import ok.tsv --from "$tmp/src" >"$tmp/plan3" 2>&1 || die "an agreeing platform refused: $(cat "$tmp/plan3")"
+grep -q 'DGX-1' "$tmp/v100.json" || die "the test's hand file has no hand title"
+grep -q 'DGX-1\|NVLink' data/platforms/V100-SXM2-32GB-x8.json && die "an agreeing platform kept its hand claims"
 grep -qF '"source": "https://github.com/toy/toy/blob/0123456789abcdef0123456789abcdef01234567/README.md#L12"' data/platforms/V100-SXM2-32GB-x8.json ||
-  fail "an agreeing platform not rewritten: $(cat data/platforms/V100-SXM2-32GB-x8.json)"
-cp data/platforms/V100-SXM2-32GB-x8.json "$T/v100.json"
+  die "an agreeing platform not rewritten: $(cat data/platforms/V100-SXM2-32GB-x8.json)"
+cp data/platforms/V100-SXM2-32GB-x8.json "$tmp/v100.json"
 # One that differs: 4 GPUs per node in the README, 8 in the file.
-sed 's/V100-SXM2-32GB \* 8/V100-SXM2-32GB * 4/' "$T/src/README.md" >"$T/src/R" && mv "$T/src/R" "$T/src/README.md"
+sed 's/V100-SXM2-32GB \* 8/V100-SXM2-32GB * 4/' "$tmp/src/README.md" >"$tmp/src/R" && mv "$tmp/src/R" "$tmp/src/README.md"
 manifest V100-SXM2-32GB-x8 '旧机器' >bad.tsv
 rc=0
-"$MEASURE" import bad.tsv --from "$T/src" --replace >"$T/plan4" 2>&1 || rc=$?
-[ $rc -ge 2 ] || fail "a differing platform accepted (exit $rc): $(cat "$T/plan4")"
-grep -qF 'bad.tsv:2: platform: data/platforms/V100-SXM2-32GB-x8.json differs from what README.md says' "$T/plan4" ||
-  fail "the difference not named: $(cat "$T/plan4")"
-grep -qF 'device.per_node: the file says 8, the README 4' "$T/plan4" || fail "the field not named: $(cat "$T/plan4")"
-grep -qF '0123456789abcdef0123456789abcdef01234567/README.md#L12' "$T/plan4" || fail "the README line not named: $(cat "$T/plan4")"
-cmp -s data/platforms/V100-SXM2-32GB-x8.json "$T/v100.json" || fail "a refused import wrote the platform"
-grep -q "import bad.tsv" data/runs/toy-V100-SXM2-32GB-x8/SOURCE.md && fail "a refused import wrote its run set"
+"$MEASURE" import bad.tsv --from "$tmp/src" --replace >"$tmp/plan4" 2>&1 || rc=$?
+[ $rc -ge 2 ] || die "a differing platform accepted (exit $rc): $(cat "$tmp/plan4")"
+grep -qF 'bad.tsv:2: platform: data/platforms/V100-SXM2-32GB-x8.json differs from what README.md says' "$tmp/plan4" ||
+  die "the difference not named: $(cat "$tmp/plan4")"
+grep -qF 'device.per_node: the file says 8, the README 4' "$tmp/plan4" || die "the field not named: $(cat "$tmp/plan4")"
+grep -qF '0123456789abcdef0123456789abcdef01234567/README.md#L12' "$tmp/plan4" || die "the README line not named: $(cat "$tmp/plan4")"
+cmp -s data/platforms/V100-SXM2-32GB-x8.json "$tmp/v100.json" || die "a refused import wrote the platform"
+grep -q "import bad.tsv" data/runs/toy-V100-SXM2-32GB-x8/SOURCE.md && die "a refused import wrote its run set"
 # No such group; a GPU line with no count.
 manifest Nope-x1 '没有' >nogroup.tsv
-"$MEASURE" import nogroup.tsv --from "$T/src" >"$T/plan5" 2>&1 && fail "an unknown group accepted"
-grep -qF 'README.md has no environment group "没有" (its groups: ' "$T/plan5" || fail "unknown group: $(cat "$T/plan5")"
+"$MEASURE" import nogroup.tsv --from "$tmp/src" >"$tmp/plan5" 2>&1 && die "an unknown group accepted"
+grep -qF 'README.md has no environment group "没有" (its groups: ' "$tmp/plan5" || die "unknown group: $(cat "$tmp/plan5")"
 manifest Nocount-x1 '无数' >nocount.tsv
-"$MEASURE" import nocount.tsv --from "$T/src" >"$T/plan6" 2>&1 && fail "a GPU line with no count accepted"
-grep -qF 'README.md:14: GPU "Tesla Q100-SXM9-48GB" states no GPUs per node' "$T/plan6" || fail "no count: $(cat "$T/plan6")"
+"$MEASURE" import nocount.tsv --from "$tmp/src" >"$tmp/plan6" 2>&1 && die "a GPU line with no count accepted"
+grep -qF 'README.md:14: GPU "Tesla Q100-SXM9-48GB" states no GPUs per node' "$tmp/plan6" || die "no count: $(cat "$tmp/plan6")"
 # A device that runs FP32 as TF32 says so (the A100's FP32 note).
 manifest A30-PCIE-24GB-x4 '安培' >tf32.tsv
-"$MEASURE" import tf32.tsv --from "$T/src" >"$T/plan7" 2>&1 || fail "the A30 import failed: $(cat "$T/plan7")"
-python3 - data/platforms/A30-PCIE-24GB-x4.json <<'PY' || fail "A30: $(cat data/platforms/A30-PCIE-24GB-x4.json)"
+"$MEASURE" import tf32.tsv --from "$tmp/src" >"$tmp/plan7" 2>&1 || die "the A30 import failed: $(cat "$tmp/plan7")"
+python3 - data/platforms/A30-PCIE-24GB-x4.json <<'PY' || die "A30: $(cat data/platforms/A30-PCIE-24GB-x4.json)"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["tf32"] is True and p["device"]["per_node"] == 4 and p["device"]["memory_gb"] == 24, p

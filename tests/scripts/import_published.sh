@@ -9,19 +9,12 @@
 #   - refused, naming the line: a no-log figure without a published line, a
 #     published page that links out of the source or is a FIFO, a
 #     log "-" under a run set, one table's figures on two pages.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "import_published: $*" >&2; exit 1; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
-GEN=$(abs "$GEN") MEASURE=$(abs "$MEASURE")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/repo/bin" "$T/src/logs"
-cp -R data templates "$T/repo/"
-ln -s "$GEN" "$T/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$T/repo/bin/perfrepro-measure"
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/repo/bin" "$tmp/src/logs"
+cp -R data templates "$tmp/repo/"
+ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
+ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
 log() { # log IPS
   i=1
   while [ $i -le 20 ]; do
@@ -30,10 +23,10 @@ log() { # log IPS
     i=$((i + 1))
   done
 }
-log 20.0000 >"$T/src/logs/a_gpu1.log"
-log 30.0000 >"$T/src/logs/b_gpu1.log"
-printf '# Model A\n\nWe measured\n\n- 1 GPU: 120.00 (no), 20.00 samples/s\n' >"$T/src/A.md"
-printf '# Model B\n\n| GPUs | samples/s |\n|---|---|\n| 1 | 30.00 |\n| 8 | 230.50 |\n' >"$T/src/B.md"
+log 20.0000 >"$tmp/src/logs/a_gpu1.log"
+log 30.0000 >"$tmp/src/logs/b_gpu1.log"
+printf '# Model A\n\nWe measured\n\n- 1 GPU: 120.00 (no), 20.00 samples/s\n' >"$tmp/src/A.md"
+printf '# Model B\n\n| GPUs | samples/s |\n|---|---|\n| 1 | 30.00 |\n| 8 | 230.50 |\n' >"$tmp/src/B.md"
 R='{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'
 row() { # row RUN CASE MODEL GPUS RULE FIGURE LOG
   printf '%s\t%s\t%s\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t%s\t8\t-\tsamples/s\t%s\t%s\t%s\n' "$@"
@@ -46,32 +39,32 @@ src='source	toy/toy	0123456789abcdef0123456789abcdef01234567'
   printf 'published\tB.md\tModel B figures\n'
   row toy-b b_gpu1 ModelB 1 "$R" 30.00 logs/b_gpu1.log
   row - b_gpu8 ModelB 8 - 230.50 -
-} >"$T/repo/toy.tsv"
-cd "$T/repo"
-"$MEASURE" import toy.tsv --from "$T/src" >"$T/plan" 2>&1 || fail "the import failed: $(cat "$T/plan")"
-grep -q 'b_gpu8 .*published only: figure 230.50, no log' "$T/plan" || fail "the plan: $(cat "$T/plan")"
-[ -e data/runs/- ] && fail "a run folder for the figure with no log"
-ls data/runs/toy-b/logs/index | grep -q b_gpu8 && fail "a record for the figure with no log"
+} >"$tmp/repo/toy.tsv"
+cd "$tmp/repo"
+"$MEASURE" import toy.tsv --from "$tmp/src" >"$tmp/plan" 2>&1 || die "the import failed: $(cat "$tmp/plan")"
+grep -q 'b_gpu8 .*published only: figure 230.50, no log' "$tmp/plan" || die "the plan: $(cat "$tmp/plan")"
+[ -e data/runs/- ] && die "a run folder for the figure with no log"
+ls data/runs/toy-b/logs/index | grep -q b_gpu8 && die "a record for the figure with no log"
 got=$(python3 -c 'import json
 for t in json.load(open("data/published/import-toy.json"))["tables"]:
   s = t["source"]
   print(t["model"], s["path"], s.get("line"), s["url"].rsplit("/", 1)[1], s["title"], *[r["printed"] for r in t["rows"]])')
 want='ModelA A.md 5 A.md#L5 Model A figures 20.00
 ModelB B.md 5 B.md#L5 Model B figures 30.00 230.50'
-[ "$got" = "$want" ] || fail "import-toy.json: got
+[ "$got" = "$want" ] || die "import-toy.json: got
 $got"
-"$GEN" build >"$T/build" 2>&1 || fail "build failed: $(tail -5 "$T/build")"
-grep -rqF '230.50†' reports/ModelB || fail "the page of ModelB does not show the figure with no log"
-grep -rqF 'B.md#L5' reports/ModelB || fail "the page of ModelB does not link B.md#L5"
+"$GEN" build >"$tmp/build" 2>&1 || die "build failed: $(tail -5 "$tmp/build")"
+grep -rqF '230.50†' reports/ModelB || die "the page of ModelB does not show the figure with no log"
+grep -rqF 'B.md#L5' reports/ModelB || die "the page of ModelB does not link B.md#L5"
 
 bad() { # bad NAME EXPECTED LINE...
   name=$1 want=$2
   shift 2
-  printf '%s\n' "$@" >"$T/$name.tsv"
+  printf '%s\n' "$@" >"$tmp/$name.tsv"
   rc=0
-  "$MEASURE" import "$T/$name.tsv" --from "$T/src" --dry-run >/dev/null 2>"$T/err" || rc=$?
-  [ $rc -eq 2 ] || fail "$name: exit $rc, not 2 ($(cat "$T/err"))"
-  grep -qF "$T/$name.tsv:$want" "$T/err" || fail "$name: expected \"$want\", got: $(cat "$T/err")"
+  "$MEASURE" import "$tmp/$name.tsv" --from "$tmp/src" --dry-run >/dev/null 2>"$tmp/err" || rc=$?
+  [ $rc -eq 2 ] || die "$name: exit $rc, not 2 ($(cat "$tmp/err"))"
+  grep -qF "$tmp/$name.tsv:$want" "$tmp/err" || die "$name: expected \"$want\", got: $(cat "$tmp/err")"
 }
 bad nopub '3: figure: a figure with no log is carried on its published page' "$src" \
   "$(row toy-a a_gpu1 ModelA 1 "$R" 20.00 logs/a_gpu1.log)" "$(row - b_gpu8 ModelB 8 - 230.50 -)"
@@ -81,8 +74,8 @@ bad twopages '5: figure: 230.50: ModelB Paddle fp32 BS=8 samples/s on V100-SXM2-
   "$src" 'published	A.md	A' "$(row toy-c b_gpu1 ModelB 1 "$R" 30.00 logs/b_gpu1.log)" 'published	B.md	B' \
   "$(row - b_gpu8 ModelB 8 - 230.50 -)"
 # The page is read for its lines: a link out of the source or a FIFO is refused.
-ln -s /etc/passwd "$T/src/evil.md"
-mkfifo "$T/src/fifo.md"
+ln -s /etc/passwd "$tmp/src/evil.md"
+mkfifo "$tmp/src/fifo.md"
 bad evil '2: published:' "$src" 'published	evil.md	E' "$(row - b_gpu8 ModelB 8 - 230.50 -)"
 bad fifo '2: published:' "$src" 'published	fifo.md	F' "$(row - b_gpu8 ModelB 8 - 230.50 -)"
 echo "import_published: ok"

@@ -5,19 +5,12 @@
 # sum) is reproduced; where only node 0's is, the audit says it cannot be
 # reproduced from 1 of 4 logs instead of ❌ differs.  Synthetic logs,
 # written here.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "import_workers: $*" >&2; exit 1; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
-GEN=$(abs "$GEN") MEASURE=$(abs "$MEASURE")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/data/runs" "$T/data/published" "$T/from/logs"
-cp -R data/platforms data/precision-classes.json templates "$T/"
-mv "$T/platforms" "$T/precision-classes.json" "$T/data/"
-cd "$T"
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/data/runs" "$tmp/data/published" "$tmp/from/logs"
+cp -R data/platforms data/precision-classes.json templates "$tmp/"
+mv "$tmp/platforms" "$tmp/precision-classes.json" "$tmp/data/"
+cd "$tmp"
 echo "test licence" >from/LICENSE
 for w in 0 1 2 3; do
   i=0
@@ -36,24 +29,24 @@ done
 value() { "$MEASURE" parse --rule "$1" from/logs/worker0.log from/logs/worker1.log \
   from/logs/worker2.log from/logs/worker3.log --json | sed -n 's/.*"FINAL_RESULT": *\([0-9.]*\).*/\1/p'; }
 R='"keyword": "speed:", "scope": "global", "unit": "samples/s", "files": "workers"'
-[ "$(value "{$R}")" = 406.0 ] || fail "sum (the default): $(value "{$R}")"
-[ "$(value "{$R, \"combine\": \"mean\"}")" = 101.5 ] || fail "mean: $(value "{$R, \"combine\": \"mean\"}")"
-[ "$(value "{$R, \"combine\": \"min\"}")" = 100.0 ] || fail "min: $(value "{$R, \"combine\": \"min\"}")"
+[ "$(value "{$R}")" = 406.0 ] || die "sum (the default): $(value "{$R}")"
+[ "$(value "{$R, \"combine\": \"mean\"}")" = 101.5 ] || die "mean: $(value "{$R, \"combine\": \"mean\"}")"
+[ "$(value "{$R, \"combine\": \"min\"}")" = 100.0 ] || die "min: $(value "{$R, \"combine\": \"min\"}")"
 # Without "files": "workers" the logs are repeats: their median.
 [ "$(value '{"keyword": "speed:", "scope": "global", "unit": "samples/s"}')" = 101.5 ] ||
-  fail "repeats are no longer their median"
+  die "repeats are no longer their median"
 st=0
 "$MEASURE" parse --rule '{"keyword": "speed:", "scope": "global", "combine": "sum"}' \
   from/logs/worker0.log >out 2>err || st=$?
 [ $st = 2 ] && grep -qF 'rule.combine: only used with "files": "workers"' err ||
-  fail "combine without workers: exit $st: $(cat err)"
+  die "combine without workers: exit $st: $(cat err)"
 
 # A worker's log is its own rate: per_card (x the whole job's --gpus) is refused.
 st=0
 "$MEASURE" parse --rule '{"keyword": "speed:", "scope": "per_card", "files": "workers"}' --gpus 32 \
   from/logs/worker0.log >out 2>err || st=$?
 [ $st = 2 ] && grep -qF 'rule.files: "workers" with "scope": "per_card"' err ||
-  fail "per_card with workers: exit $st: $(cat err)"
+  die "per_card with workers: exit $st: $(cat err)"
 
 line() { # CASE BS FIGURE LOGS...
   c=$1 bs=$2 fig=$3
@@ -70,20 +63,20 @@ line() { # CASE BS FIGURE LOGS...
 } >m.tsv
 st=0
 "$MEASURE" import m.tsv --from from --data data --gen "$GEN" >out 2>err || st=$?
-[ $st = 1 ] || fail "import: exit $st, not 1 (one figure not reproduced): $(cat out err)"
-grep -q 'toyps_bs8_4n .* 4x32 GPUs .* 406 *figure 406 *reproduced' out || fail "the sum of 4 logs: $(cat out)"
-grep -q 'toyps_bs16_4n .* 200 *figure 806 *DIFFERS' out || fail "node 0's log alone: $(cat out)"
+[ $st = 1 ] || die "import: exit $st, not 1 (one figure not reproduced): $(cat out err)"
+grep -q 'toyps_bs8_4n .* 4x32 GPUs .* 406 *figure 406 *reproduced' out || die "the sum of 4 logs: $(cat out)"
+grep -q 'toyps_bs16_4n .* 200 *figure 806 *DIFFERS' out || die "node 0's log alone: $(cat out)"
 
-"$GEN" build >build.out 2>&1 || fail "build: $(cat build.out)"
+"$GEN" build >build.out 2>&1 || die "build: $(cat build.out)"
 a=reports/AUDIT.en.md
-grep -F 'FP32 BS=8 |' "$a" | grep -qF '✅ reproduced' || fail "$a: 406 from 4 logs not reproduced: $(grep -F 'BS=8 |' "$a")"
-grep -F 'FP32 BS=16 |' "$a" >row || fail "$a: no row for the BS=16 figure"
-grep -qF 'cannot be reproduced from 1 of 4 logs' row || fail "$a: not 'from 1 of 4 logs': $(cat row)"
-grep -qF '❌' row && fail "$a: still ❌: $(cat row)"
+grep -F 'FP32 BS=8 |' "$a" | grep -qF '✅ reproduced' || die "$a: 406 from 4 logs not reproduced: $(grep -F 'BS=8 |' "$a")"
+grep -F 'FP32 BS=16 |' "$a" >row || die "$a: no row for the BS=16 figure"
+grep -qF 'cannot be reproduced from 1 of 4 logs' row || die "$a: not 'from 1 of 4 logs': $(cat row)"
+grep -qF '❌' row && die "$a: still ❌: $(cat row)"
 grep -qF 'not reproducible from the logs published (one log per worker, not all published) 1' "$a" ||
-  fail "$a: the summary does not count it: $(sed -n 1,12p "$a")"
-grep -qF '4 份日志中已公布的 1 份' reports/AUDIT.md || fail "reports/AUDIT.md: not said in Chinese"
-"$GEN" export --format jsonl >export.jsonl || fail "export"
+  die "$a: the summary does not count it: $(sed -n 1,12p "$a")"
+grep -qF '4 份日志中已公布的 1 份' reports/AUDIT.md || die "reports/AUDIT.md: not said in Chinese"
+"$GEN" export --format jsonl >export.jsonl || die "export"
 grep 'train_log/toyps_bs16_4n"' export.jsonl | grep -qF '"audit_verdict":"partial_logs"' ||
-  fail "the export's audit_verdict is not partial_logs: $(grep toyps_bs16 export.jsonl)"
+  die "the export's audit_verdict is not partial_logs: $(grep toyps_bs16 export.jsonl)"
 echo "import_workers: ok"

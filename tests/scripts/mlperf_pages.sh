@@ -15,12 +15,7 @@
 # - the precision, which MLPerf's logs do not state, is "unstated" (the
 #   class "Precision not stated"), never guessed as AMP.
 # Exit 0 pass, 77 skip (no shipped MLPerf data), other fail.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. tests/scripts/lib/preamble.sh
 commit=0123456789abcdef0123456789abcdef01234567
 sub="$tmp/Acme"
 mkdir -p "$sub/systems" "$sub/results/gpu1/resnet" "$sub/results/gpu2/resnet" "$sub/results/cpu4/resnet" \
@@ -71,9 +66,9 @@ for sys in gpu1 gpu2 cpu4; do
     done
 done
 "$MEASURE" import --mlperf "$sub" --repo acme/results --commit $commit --data "$tmp/data" >"$tmp/out" 2>&1 ||
-    fail "import: $(cat "$tmp/out")"
+    die "import: $(cat "$tmp/out")"
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
-    fail "gen build: $(cat "$tmp/b")"
+    die "gen build: $(cat "$tmp/b")"
 # The framework's pages as one file each: its README, then its machines'
 # pages (PLATFORM-*.md, fw_split.h).
 d="$tmp/reports/MLPerf-ResNet50/MLPerf"
@@ -84,22 +79,22 @@ fwzh="$tmp/fw.zh.md"
 model="$tmp/reports/MLPerf-ResNet50/README.en.md"
 modelzh="$tmp/reports/MLPerf-ResNet50/README.md"
 # 1. the title names the source once; a time to train is a training time
-grep -qx '# MLPerf-ResNet50: reproduction report' "$fw" || fail "title: $(grep -m1 '^# ' "$fw")"
-grep -qx '# MLPerf-ResNet50 性能复现报告' "$fwzh" || fail "zh title: $(grep -m1 '^# ' "$fwzh")"
-grep -qx '## 1. Training time' "$model" || fail "model section: $(grep '^## 1' "$model")"
-grep -qx '## 一、训练时间对比' "$modelzh" || fail "zh model section: $(grep '^## 一' "$modelzh")"
+grep -qx '# MLPerf-ResNet50: reproduction report' "$fw" || die "title: $(grep -m1 '^# ' "$fw")"
+grep -qx '# MLPerf-ResNet50 性能复现报告' "$fwzh" || die "zh title: $(grep -m1 '^# ' "$fwzh")"
+grep -qx '## 1. Training time' "$model" || die "model section: $(grep '^## 1' "$model")"
+grep -qx '## 一、训练时间对比' "$modelzh" || die "zh model section: $(grep '^## 一' "$modelzh")"
 # 2. counts: nodes x devices per node, threads on a CPU system
-grep -qF '| Acme GPU cluster (gpu2) | 2 nodes × 8 GPUs | 640 |' "$fw" || fail "GPU count: $(grep -F 'Acme GPU' "$fw" | head -3)"
-grep -qF '| Acme CPU cluster (cpu4) | 4 nodes × 16 threads | 640 |' "$fw" || fail "CPU count: $(grep -F 'Acme CPU' "$fw" | head -3)"
-grep -qF '| 2 nodes × 8 GPUs |' "$fw" || fail "GPU count in the results table"
-grep -qF '| 4 nodes × 16 threads |' "$fw" || fail "CPU count in the results table"
-grep -qF '4 节点 × 16 线程' "$fwzh" || fail "zh CPU count"
-grep -qF '| Nodes | Threads |' "$fw" || fail "CPU column heading: $(grep -F '| Nodes |' "$fw")"
-grep -qF '| Nodes | Threads |' "$model" || fail "CPU column heading on the model page"
-if grep -n 'Processes\|进程' "$fw" "$model" "$fwzh" "$modelzh"; then fail "a CPU system's threads called processes"; fi
+grep -qF '| Acme GPU cluster (gpu2) | 2 nodes × 8 GPUs | 640 |' "$fw" || die "GPU count: $(grep -F 'Acme GPU' "$fw" | head -3)"
+grep -qF '| Acme CPU cluster (cpu4) | 4 nodes × 16 threads | 640 |' "$fw" || die "CPU count: $(grep -F 'Acme CPU' "$fw" | head -3)"
+grep -qF '| 2 nodes × 8 GPUs |' "$fw" || die "GPU count in the results table"
+grep -qF '| 4 nodes × 16 threads |' "$fw" || die "CPU count in the results table"
+grep -qF '4 节点 × 16 线程' "$fwzh" || die "zh CPU count"
+grep -qF '| Nodes | Threads |' "$fw" || die "CPU column heading: $(grep -F '| Nodes |' "$fw")"
+grep -qF '| Nodes | Threads |' "$model" || die "CPU column heading on the model page"
+if grep -n 'Processes\|进程' "$fw" "$model" "$fwzh" "$modelzh"; then die "a CPU system's threads called processes"; fi
 for f in "$fw" "$model"; do
-    if grep -nE '[0-9]+×[0-9]+ (GPU|process|thread|core)' "$f"; then fail "a product count in $f"; fi
-    if grep -nE '[0-9]+ (process|processes|cores)\b' "$f"; then fail "a CPU system counted in processes or cores in $f"; fi
+    if grep -nE '[0-9]+×[0-9]+ (GPU|process|thread|core)' "$f"; then die "a product count in $f"; fi
+    if grep -nE '[0-9]+ (process|processes|cores)\b' "$f"; then die "a CPU system counted in processes or cores in $f"; fi
 done
 # 3. the environment: the description's items, each linked to its line
 url="https://github.com/acme/results/blob/$commit/Acme/systems/gpu2.json"
@@ -107,19 +102,19 @@ for item in 'CUDA: `12.4.1`' 'Driver: `550.54.15`' 'NCCL: `2.21.5`' 'Framework: 
     'CPU: `AMD EPYC 9654`' 'Memory: `1.5 TB`' 'OS: `Ubuntu 22.04`' 'Other: `accelerator_interconnect`: `NVLink`'; do
     key=$(echo "$item" | sed 's/.*`\([^`]*\)`$/\1/')
     line=$(grep -nF "\"$key\"" "$sub/systems/gpu2.json" | head -1 | cut -d: -f1)
-    [ -n "$line" ] || fail "no line of $key"
-    grep -qF -- "- $item ([L$line]($url#L$line))" "$fw" || fail "environment item $item (line $line): $(grep -F "$key" "$fw")"
+    [ -n "$line" ] || die "no line of $key"
+    grep -qF -- "- $item ([L$line]($url#L$line))" "$fw" || die "environment item $item (line $line): $(grep -F "$key" "$fw")"
 done
-grep -qF 'Python: `3.11`' "$fw" || fail "the CPU system's software"
-if grep -n 'records no software' "$fw" "$fwzh"; then fail "the description's software not shown"; fi
+grep -qF 'Python: `3.11`' "$fw" || die "the CPU system's software"
+if grep -n 'records no software' "$fw" "$fwzh"; then die "the description's software not shown"; fi
 # 4. which figure a cell is: the headline's is the median of runs, the table's the score
-grep -qF "each is the median of one system's runs, not MLPerf's score" "$fw" || fail "headline sentence: $(grep -A2 'In short' "$fw")"
-grep -qF '| Configuration | median of runs: min, lower is better |' "$fw" || fail "headline column"
-grep -qF '| MLPerf score (min) |' "$fw" || fail "score column"
-grep -qF '中位数，不是 MLPerf 成绩' "$fwzh" || fail "zh headline sentence"
+grep -qF "each is the median of one system's runs, not MLPerf's score" "$fw" || die "headline sentence: $(grep -A2 'In short' "$fw")"
+grep -qF '| Configuration | median of runs: min, lower is better |' "$fw" || die "headline column"
+grep -qF '| MLPerf score (min) |' "$fw" || die "score column"
+grep -qF '中位数，不是 MLPerf 成绩' "$fwzh" || die "zh headline sentence"
 # 5. the precision is not stated, not guessed (the classes file of this
 # data folder is perfrepro's default: a class of its own, "UNSTATED")
-/usr/bin/python3 - "$tmp/data/runs" <<'PY' || fail "records' precision"
+/usr/bin/python3 - "$tmp/data/runs" <<'PY' || die "records' precision"
 import json, os, sys
 for run in os.listdir(sys.argv[1]):
     d = os.path.join(sys.argv[1], run, "logs/index")
@@ -127,25 +122,25 @@ for run in os.listdir(sys.argv[1]):
         p = json.load(open(os.path.join(d, f)))["precision"]
         assert p == "unstated", (run, f, p)
 PY
-grep -qF '#### UNSTATED BS=80 · Acme GPU cluster (gpu1)' "$fw" || fail "precision heading: $(grep '^#### ' "$fw" | head -3)"
-if grep -n 'AMP' "$fw" "$model"; then fail "a precision the logs do not state"; fi
+grep -qF '#### UNSTATED BS=80 · Acme GPU cluster (gpu1)' "$fw" || die "precision heading: $(grep '^#### ' "$fw" | head -3)"
+if grep -n 'AMP' "$fw" "$model"; then die "a precision the logs do not state"; fi
 
 # The shipped MLPerf pages, for the models the shipped data holds.
 [ -d data/runs ] || exit 0
 models=$(cat data/runs/mlperf-*/suite.json 2>/dev/null | sed -n 's/^ *"model": "\(.*\)",$/\1/p' | sort -u)
 [ -n "$models" ] || { echo "skip: no MLPerf runs in data/"; exit 77; }
-"$GEN" build --data data --templates templates --out "$tmp/shipped" >"$tmp/b" 2>&1 || fail "gen build of data/: $(tail -3 "$tmp/b")"
+"$GEN" build --data data --templates templates --out "$tmp/shipped" >"$tmp/b" 2>&1 || die "gen build of data/: $(tail -3 "$tmp/b")"
 for m in $models; do
     for page in "$tmp/shipped/$m/MLPerf/README.en.md" "$tmp/shipped/$m/README.en.md"; do
-        [ -f "$page" ] || fail "no page $page"
-        if grep -nE '[0-9]+×[0-9]+ GPU' "$page"; then fail "$m: a product count"; fi
-        if grep -n 'MLPerf MLPerf-\|records no software' "$page"; then fail "$m: title or environment"; fi
-        if grep -n 'AMP\|Mixed precision' "$page"; then fail "$m: a precision MLPerf's logs do not state"; fi
-        grep -q 'Precision not stated\|UNSTATED' "$page" || fail "$m: no precision class \"not stated\""
+        [ -f "$page" ] || die "no page $page"
+        if grep -nE '[0-9]+×[0-9]+ GPU' "$page"; then die "$m: a product count"; fi
+        if grep -n 'MLPerf MLPerf-\|records no software' "$page"; then die "$m: title or environment"; fi
+        if grep -n 'AMP\|Mixed precision' "$page"; then die "$m: a precision MLPerf's logs do not state"; fi
+        grep -q 'Precision not stated\|UNSTATED' "$page" || die "$m: no precision class \"not stated\""
     done
-    grep -qx '## 1. Training time' "$tmp/shipped/$m/README.en.md" || fail "$m: model section"
+    grep -qx '## 1. Training time' "$tmp/shipped/$m/README.en.md" || die "$m: model section"
     grep -q '^  - CUDA: `[^`]*` (\[L[0-9]*\](https://github.com/mlcommons/training_results_v4.0/blob/[0-9a-f]*/[^)]*/systems/[^)]*\.json#L[0-9]*))$' \
         "$tmp/shipped/$m/MLPerf/README.en.md" $(ls "$tmp/shipped/$m/MLPerf"/PLATFORM-*.en.md 2>/dev/null) ||
-        fail "$m: no CUDA version linked to its system description"
+        die "$m: no CUDA version linked to its system description"
 done
 echo ok

@@ -8,12 +8,7 @@
 # file and the key; the implementation's README, Dockerfile and config
 # become the run set's suite.json (steps), and a README that names no
 # config is refused.  Exit 0 pass, other fail.
-set -u
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. tests/scripts/lib/preamble.sh
 sub="$tmp/Acme"
 mkdir -p "$sub/systems" "$sub/results/cpu4/resnet" "$tmp/data/platforms"
 echo "Apache License 2.0" >"$tmp/LICENSE.md"
@@ -45,8 +40,8 @@ mkdir -p "$impl"
 printf 'ARG FROM_IMAGE_NAME=nvcr.io/nvidia/mxnet:24.04-py3\nFROM ${FROM_IMAGE_NAME}\n' >"$impl/Dockerfile"
 printf 'export DGXNNODES=4\nexport WALLTIME=30\n' >"$impl/config_CPU4.sh"
 printf '# Steps\n\n```\nsource config_CPU4.sh\nCONT=x sbatch -N ${DGXNNODES} run.sub\n```\n' >"$impl/README-cpu4.md"
-"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || fail "import: $(cat "$tmp/out")"
-/usr/bin/python3 - "$tmp/data/runs/mlperf-Acme-cpu4-resnet/suite.json" <<'PY' || fail "suite.json"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || die "import: $(cat "$tmp/out")"
+/usr/bin/python3 - "$tmp/data/runs/mlperf-Acme-cpu4-resnet/suite.json" <<'PY' || die "suite.json"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["image"] == "nvcr.io/nvidia/mxnet:24.04-py3", s.get("image")
@@ -59,8 +54,8 @@ assert s["matrix"]["batch_size"] == [10], s["matrix"]  # 640 over 4 x 16
 assert s["rule"]["profile"] == "mllog" and s["rule"]["non_converged"] == "worst", s["rule"]
 PY
 p="$tmp/data/platforms/mlperf-Acme-cpu4.json"
-[ -f "$p" ] || fail "no platform $p"
-/usr/bin/python3 - "$p" <<'PY' || fail "platform content: $(cat "$p")"
+[ -f "$p" ] || die "no platform $p"
+/usr/bin/python3 - "$p" <<'PY' || die "platform content: $(cat "$p")"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["device"] == {"kind": "cpu", "model": "AMD EPYC 7302", "per_node": 16}, p["device"]
@@ -68,11 +63,11 @@ s = p["system"]
 assert s["nodes"] == 4 and s["host"]["threads"] == 16 and s["host"]["cores"] == 8, s
 assert s["description"] == "Acme/systems/cpu4.json" and s["software"] == {"python": "3.11"}, s
 PY
-"$GEN" validate --data "$tmp/data" >"$tmp/v" 2>&1 || fail "gen validate: $(cat "$tmp/v")"
+"$GEN" validate --data "$tmp/data" >"$tmp/v" 2>&1 || die "gen validate: $(cat "$tmp/v")"
 # 9, 10, 10.5, 11 and an aborted run (the slowest, dropped with 9): 10.5
-grep -q 'score 10.5 min' "$tmp/out" || fail "score: $(cat "$tmp/out")"
+grep -q 'score 10.5 min' "$tmp/out" || die "score: $(cat "$tmp/out")"
 # one record per run: minutes to 17 digits, the aborted run a failure
-/usr/bin/python3 - "$tmp/data/runs/mlperf-Acme-cpu4-resnet" <<'PY' || fail "records"
+/usr/bin/python3 - "$tmp/data/runs/mlperf-Acme-cpu4-resnet" <<'PY' || die "records"
 import json, os, sys
 run = sys.argv[1]
 recs = [json.load(open(os.path.join(run, "logs/index", f))) for f in sorted(os.listdir(os.path.join(run, "logs/index")))]
@@ -96,37 +91,37 @@ sed 's/"number_of_nodes": "4"/"number_of_nodes": "2"/' "$sub/systems/cpu4.json" 
 cp -r "$sub/results/cpu4" "$sub/results/cpu2"
 cp -r "$impl" "$sub/benchmarks/resnet/implementations/cpu2"
 mv "$sub/benchmarks/resnet/implementations/cpu2/README-cpu4.md" "$sub/benchmarks/resnet/implementations/cpu2/README-cpu2.md"
-"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || fail "import of two systems: $(cat "$tmp/out")"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 || die "import of two systems: $(cat "$tmp/out")"
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
-    fail "gen build: $(cat "$tmp/b")"
+    die "gen build: $(cat "$tmp/b")"
 # (the run sets' steps are on the machines' pages, PLATFORM-*.md, fw_split.h)
 cat "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" "$tmp/reports/MLPerf-ResNet50/MLPerf"/PLATFORM-*.en.md |
     grep 'run folder' >"$tmp/folders"
 [ "$(grep -c '^- Run set “mlperf-Acme-cpu[24]-resnet”: run folder `mlperf-Acme-cpu[24]-resnet`, suite' "$tmp/folders")" -eq 2 ] ||
-    fail "run folders: $(cat "$tmp/folders")"
+    die "run folders: $(cat "$tmp/folders")"
 rm -rf "$tmp/reports" "$sub/systems/cpu2.json" "$sub/results/cpu2" "$sub/benchmarks/resnet/implementations/cpu2" \
     "$tmp/data/runs/mlperf-Acme-cpu2-resnet" "$tmp/data/platforms/mlperf-Acme-cpu2.json"
 # the framework page shows the score, the unscaled mean and the runs averaged
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/b" 2>&1 ||
-    fail "gen build: $(cat "$tmp/b")"
+    die "gen build: $(cat "$tmp/b")"
 grep -q '^| Acme CPU cluster (cpu4) | 4 nodes × 16 threads | 640 | 10.500 | 10.500 | 1 | 3 of 5 (1 did not converge) |$' \
-    "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" || fail "no score row: $(grep -n 'Acme' "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md")"
+    "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md" || die "no score row: $(grep -n 'Acme' "$tmp/reports/MLPerf-ResNet50/MLPerf/README.en.md")"
 rm -rf "$tmp/reports"
 # a second import writes the same bytes
 cp -r "$tmp/data" "$tmp/first"
-"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >/dev/null 2>&1 || fail "second import"
-diff -r "$tmp/data" "$tmp/first" >/dev/null || fail "a second import changed data"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >/dev/null 2>&1 || die "second import"
+diff -r "$tmp/data" "$tmp/first" >/dev/null || die "a second import changed data"
 # a README that sources no config names what is missing
 sed 's/source config_CPU4.sh/. config_CPU4.sh/' "$impl/README-cpu4.md" >"$tmp/s" && mv "$tmp/s" "$impl/README-cpu4.md"
-"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 && fail "a README without its config imported"
-grep -q 'README-cpu4.md.*source config_' "$tmp/out" || fail "README refusal: $(cat "$tmp/out")"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 && die "a README without its config imported"
+grep -q 'README-cpu4.md.*source config_' "$tmp/out" || die "README refusal: $(cat "$tmp/out")"
 rm -r "$sub/benchmarks"
 # a count that is no number is refused, naming the file and the key
 sed 's/"number_of_nodes": "4"/"number_of_nodes": "four"/' "$sub/systems/cpu4.json" >"$tmp/s" &&
     mv "$tmp/s" "$sub/systems/cpu4.json"
-"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 && fail "\"four\" nodes imported"
-grep -q 'cpu4.json.*number_of_nodes.*"four"' "$tmp/out" || fail "refusal: $(cat "$tmp/out")"
+"$MEASURE" import --mlperf "$sub" --repo acme/results --commit 0123456789abcdef0123456789abcdef01234567 --data "$tmp/data" >"$tmp/out" 2>&1 && die "\"four\" nodes imported"
+grep -q 'cpu4.json.*number_of_nodes.*"four"' "$tmp/out" || die "refusal: $(cat "$tmp/out")"
 # --mlperf with a manifest is a usage error
 "$MEASURE" import m.txt --mlperf "$sub" >"$tmp/out" 2>&1
-[ $? -eq 2 ] || fail "--mlperf with a manifest: not exit 2"
+[ $? -eq 2 ] || die "--mlperf with a manifest: not exit 2"
 echo ok

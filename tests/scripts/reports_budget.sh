@@ -8,20 +8,16 @@
 #  - changing one figure in a copy of data/ rewrites only the files that
 #    show it (the writer hard-links unchanged files: same inode).
 # Needs python3 (xml.etree).
-set -u
-: "${GEN:?GEN=path to perfrepro-gen}"
+. tests/scripts/lib/preamble.sh
 command -v python3 >/dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 cp -R data "$tmp/data"
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/log" 2>&1 ||
-  { cat "$tmp/log"; fail "build"; }
+  { cat "$tmp/log"; die "build"; }
 grep -Eq "^$tmp/reports: [0-9]+ files, [0-9.]+ MB \([0-9]+ bytes\), [0-9]+ new or rewritten$" "$tmp/log" ||
-  fail "the build does not say what it wrote: $(cat "$tmp/log")"
+  die "the build does not say what it wrote: $(cat "$tmp/log")"
 
-python3 - "$tmp/reports" <<'PY' || fail "charts"
+python3 - "$tmp/reports" <<'PY' || die "charts"
 import os, sys, statistics, xml.etree.ElementTree as ET
 root = sys.argv[1]
 NS = '{http://www.w3.org/2000/svg}'
@@ -62,33 +58,33 @@ PY
 # The page embeds the SVG and links no PNG copy of it.
 # (its scaling charts are on its machines' pages, PLATFORM-*.md, fw_split.h)
 page="$tmp/reports/ResNet50/PyTorch/PLATFORM-v100-sxm2-16gb-x8.en.md"
-grep -q '](scaling-[^)]*\.en\.svg)' "$page" || fail "$page does not show its scaling chart"
-grep -q '](scaling-[^)]*\.png)' "$page" && fail "$page links a PNG copy"
+grep -q '](scaling-[^)]*\.en\.svg)' "$page" || die "$page does not show its scaling chart"
+grep -q '](scaling-[^)]*\.png)' "$page" && die "$page links a PNG copy"
 
 # Over the budget: refused, named, the output untouched.
 find "$tmp/reports" -type f -exec ls -i {} + | sort >"$tmp/before"
 if "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" --budget-mb 0.5 \
      >"$tmp/log" 2>"$tmp/err"; then
-  fail "a build over --budget-mb 0.5 succeeded"
+  die "a build over --budget-mb 0.5 succeeded"
 fi
-grep -q "over the budget of 500000 bytes" "$tmp/err" || fail "no budget message: $(cat "$tmp/err")"
+grep -q "over the budget of 500000 bytes" "$tmp/err" || die "no budget message: $(cat "$tmp/err")"
 find "$tmp/reports" -type f -exec ls -i {} + | sort >"$tmp/after"
-cmp -s "$tmp/before" "$tmp/after" || fail "a refused build changed the output"
+cmp -s "$tmp/before" "$tmp/after" || die "a refused build changed the output"
 "$GEN" build --data "$tmp/data" --out "$tmp/reports" --budget-mb abc >/dev/null 2>&1 &&
-  fail "--budget-mb abc accepted"
+  die "--budget-mb abc accepted"
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" --budget-mb 10 \
-  >"$tmp/log" 2>&1 || fail "the shipped data is over 10 MB: $(cat "$tmp/log")"
+  >"$tmp/log" 2>&1 || die "the shipped data is over 10 MB: $(cat "$tmp/log")"
 grep -q ", 0 new or rewritten; budget 10.00 MB$" "$tmp/log" ||
-  fail "an unchanged rebuild rewrote files: $(cat "$tmp/log")"
+  die "an unchanged rebuild rewrote files: $(cat "$tmp/log")"
 
 # One figure changes (DLPerf's NGC PyTorch ResNet50 FP32 at 8 GPUs):
 # only the files that show it are rewritten.
 cp -R "$tmp/reports" "$tmp/old"
 find "$tmp/reports" -type f -exec ls -i {} + | sort -k2 >"$tmp/before"
 sed -i 's/"throughput": 1070.37,/"throughput": 1071.37,/' "$tmp/data/published/10-dlperf.json"
-grep -q 1071.37 "$tmp/data/published/10-dlperf.json" || fail "the figure to change is not in the data"
+grep -q 1071.37 "$tmp/data/published/10-dlperf.json" || die "the figure to change is not in the data"
 "$GEN" build --data "$tmp/data" --templates templates --out "$tmp/reports" >"$tmp/log" 2>&1 ||
-  fail "build after the change: $(cat "$tmp/log")"
+  die "build after the change: $(cat "$tmp/log")"
 find "$tmp/reports" -type f -exec ls -i {} + | sort -k2 >"$tmp/after"
 # files with a new inode: written by this build
 join -1 2 -2 2 "$tmp/before" "$tmp/after" | awk '$2 != $3 {print $1}' | sed "s|^$tmp/reports/||" |
@@ -97,19 +93,19 @@ join -1 2 -2 2 "$tmp/before" "$tmp/after" | awk '$2 != $3 {print $1}' | sed "s|^
 (cd "$tmp/reports" && find . -type f | sed 's|^\./||' | while read -r f; do
    cmp -s "$f" "$tmp/old/$f" || echo "$f"; done) | sort >"$tmp/differ"
 cmp -s "$tmp/rewritten" "$tmp/differ" ||
-  fail "rewritten files are not the changed ones: $(diff "$tmp/rewritten" "$tmp/differ")"
+  die "rewritten files are not the changed ones: $(diff "$tmp/rewritten" "$tmp/differ")"
 n=$(wc -l <"$tmp/rewritten")
-[ "$n" -gt 0 ] || fail "nothing was rewritten"
+[ "$n" -gt 0 ] || die "nothing was rewritten"
 grep -qE "ResNet50/PyTorch/(README|PLATFORM-[a-z0-9-]+)\.md" "$tmp/rewritten" ||
-  fail "the page that shows the figure was not rewritten"
-grep -q "figures.csv" "$tmp/rewritten" || fail "figures.csv was not rewritten"
+  die "the page that shows the figure was not rewritten"
+grep -q "figures.csv" "$tmp/rewritten" || die "figures.csv was not rewritten"
 # every rewritten file shows the figure: a ResNet50 page or chart, or the figures table
 while read -r f; do
   case "$f" in
     ResNet50/*|figures.csv) ;;
-    *) fail "$f rewritten though it does not show the figure (all: $(tr '\n' ' ' <"$tmp/rewritten"))" ;;
+    *) die "$f rewritten though it does not show the figure (all: $(tr '\n' ' ' <"$tmp/rewritten"))" ;;
   esac
 done <"$tmp/rewritten"
-grep -q ", $n new or rewritten$" "$tmp/log" || fail "the build's count is not $n: $(cat "$tmp/log")"
+grep -q ", $n new or rewritten$" "$tmp/log" || die "the build's count is not $n: $(cat "$tmp/log")"
 echo "ok: $n files rewritten after one figure changed: $(tr '\n' ' ' <"$tmp/rewritten")"
 exit 0

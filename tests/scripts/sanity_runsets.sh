@@ -4,23 +4,19 @@
 # node is no "throughput falls" flag, and its efficiency against the node's
 # 1-GPU figure is neither computed nor judged; within one run set the same
 # fall is flagged.  Synthetic logs.
-set -eu
-MEASURE="$PWD/${MEASURE:-bin/perfrepro-measure}"
-GEN="$PWD/${GEN:-bin/perfrepro-gen}"
-t=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-fail() { echo "sanity_runsets: $*"; exit 1; }
-mkdir -p "$t/data/platforms" "$t/src/logs"
-cp -R templates "$t/templates"
-cp data/precision-classes.json "$t/data/"
-cat >"$t/data/platforms/Toy-GPU-x8.json" <<'JSON'
+. tests/scripts/lib/preamble.sh
+set -e
+mkdir -p "$tmp/data/platforms" "$tmp/src/logs"
+cp -R templates "$tmp/templates"
+cp data/precision-classes.json "$tmp/data/"
+cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
 {"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
 JSON
 log() { # FILE PER-CARD
   i=0
-  while [ $i -lt 20 ]; do echo "step $i, ips: $2 samples/sec"; i=$((i + 1)); done >"$t/src/logs/$1"
+  while [ $i -lt 20 ]; do echo "step $i, ips: $2 samples/sec"; i=$((i + 1)); done >"$tmp/src/logs/$1"
 }
 log g1.log 100.0
 log g8.log 100.0
@@ -28,11 +24,11 @@ log g16.log 40.0
 imp() { # RUN CASE GPUS LOG
   nodes=1
   [ "$3" -gt 8 ] && nodes=$(($3 / 8))
-  (cd "$t/src" && "$MEASURE" parse --rule '{"profile":"paddle-ips","scope":"per_card"}' \
+  (cd "$tmp/src" && "$MEASURE" parse --rule '{"profile":"paddle-ips","scope":"per_card"}' \
     --gpus "$3" --nodes "$nodes" --batch-size 64 --precision fp32 --model Toy --framework "$5" \
     --case "$2" --platform Toy-GPU-x8 --source-repo owner/repo \
     --source-commit 0123456789abcdef0123456789abcdef01234567 --source-path "logs/$4" \
-    --out "$t/data/runs/$1" "logs/$4" >/dev/null)
+    --out "$tmp/data/runs/$1" "logs/$4" >/dev/null)
 }
 # Fw: 1 and 8 GPUs on one node, 16 on a cluster (640, below 800).
 imp node toy_gpu1 1 g1.log Fw
@@ -42,18 +38,18 @@ imp cluster toy_gpu16 16 g16.log Fw
 imp one gw_gpu1 1 g1.log Gw
 imp one gw_gpu8 8 g8.log Gw
 imp one gw_gpu16 16 g16.log Gw
-(cd "$t" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
-  fail "build failed"
+(cd "$tmp" && "$GEN" build --data data --templates templates --out reports --no-charts) ||
+  die "build failed"
 # A framework's pages as one file: its README, then its machines' pages
 # (PLATFORM-*.md, fw_split.h).
-e="$t/pages-e.en.md"
-cat "$t/reports/Toy/Fw/README.en.md" $(ls "$t/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
-g="$t/pages-g.en.md"
-cat "$t/reports/Toy/Gw/README.en.md" $(ls "$t/reports/Toy/Gw"/PLATFORM-*.en.md 2>/dev/null) >"$g"
+e="$tmp/pages-e.en.md"
+cat "$tmp/reports/Toy/Fw/README.en.md" $(ls "$tmp/reports/Toy/Fw"/PLATFORM-*.en.md 2>/dev/null) >"$e"
+g="$tmp/pages-g.en.md"
+cat "$tmp/reports/Toy/Gw/README.en.md" $(ls "$tmp/reports/Toy/Gw"/PLATFORM-*.en.md 2>/dev/null) >"$g"
 grep -qF '| 2 | 16 | 640.00‡ | — | 1 (20) | other run set ❗a | — |' "$e" ||
-  { cat "$e"; fail "Fw: the 16-GPU row"; }
-grep -qF 'is below the 800 of' "$e" && { cat "$e"; fail "Fw: a fall flagged across two run sets"; }
+  { cat "$e"; die "Fw: the 16-GPU row"; }
+grep -qF 'is below the 800 of' "$e" && { cat "$e"; die "Fw: a fall flagged across two run sets"; }
 grep -qF '| 2 | 16 | 640.00‡ ❗a | — | 1 (20) | 6.40 | 40.0% |' "$g" ||
-  { cat "$g"; fail "Gw: the fall within one run set is not flagged"; }
-grep -qF 'is below the 800 of' "$g" || { cat "$g"; fail "Gw: no fall footnote"; }
+  { cat "$g"; die "Gw: the fall within one run set is not flagged"; }
+grep -qF 'is below the 800 of' "$g" || { cat "$g"; die "Gw: no fall footnote"; }
 echo ok

@@ -8,30 +8,23 @@
 # scripts/perf-logs/SHIPPED; perf_steps_vs_logs.sh died with a Python
 # traceback on nodes "-", import_perf_reimport.sh on the user's logs.
 # Synthetic logs, written here.  Skips (77) without ../shared/perf.
-set -eu
-GEN="${GEN:-bin/perfrepro-gen}"
-MEASURE="${MEASURE:-bin/perfrepro-measure}"
-ROOT=$(pwd)
-fail() { echo "shipped_user_import: $*" >&2; exit 1; }
+. tests/scripts/lib/preamble.sh
+set -e
 [ -f ../shared/perf/MANIFEST ] || { echo "shipped_user_import: no ../shared/perf: skipped"; exit 77; }
-abs() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
-GEN=$(abs "$GEN") MEASURE=$(abs "$MEASURE")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/repo/bin" "$T/repo/tests" "$T/src/Toy/logs"
-cp -R data templates scripts docs Makefile "$T/repo/"
-cp -R tests/scripts "$T/repo/tests/"
-ln -s "$GEN" "$T/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$T/repo/bin/perfrepro-measure"
-ln -s "$(cd ../shared && pwd)" "$T/shared"
+mkdir -p "$tmp/repo/bin" "$tmp/repo/tests" "$tmp/src/Toy/logs"
+cp -R data templates scripts docs Makefile "$tmp/repo/"
+cp -R tests/scripts "$tmp/repo/tests/"
+ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
+ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
+ln -s "$(cd ../shared && pwd)" "$tmp/shared"
 
-echo "test licence" >"$T/src/LICENSE"
+echo "test licence" >"$tmp/src/LICENSE"
 for g in 1 8; do
   i=0
   while [ $i -lt 30 ]; do
     echo "[2023/07/28 06:42:45] ppcls INFO: epoch:0 train step:$i loss: 1.0 ips: $((20 + g)).00000 samples/sec."
     i=$((i + 1))
-  done >"$T/src/Toy/logs/g$g.log"
+  done >"$tmp/src/Toy/logs/g$g.log"
 done
 RULE='{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'
 {
@@ -41,19 +34,19 @@ RULE='{"profile": "paddle-ips", "scope": "per_card", "unit": "samples/s"}'
     printf 'perf-Toy-Paddle-V100-SXM2-32GB-x8\ttoy_bs8_fp32_gpu%s\tToy\tPaddle\tV100-SXM2-32GB-x8\tfp32\t-\t%s\t8\t-\tsamples/s\t%s\t%s\tToy/logs/g%s.log\n' \
       "$g" "$g" "$RULE" "$(( (20 + g) * g ))" "$g"
   done
-} >"$T/repo/scripts/perf-logs/toy.tsv"
-cd "$T/repo"
-"$MEASURE" import scripts/perf-logs/toy.tsv --from "$T/src" >out 2>&1 || fail "the import: $(cat out)"
-"$GEN" build >out 2>&1 || fail "the build: $(cat out)"
-[ -f reports/Toy/README.en.md ] || fail "no page for the imported model"
+} >"$tmp/repo/scripts/perf-logs/toy.tsv"
+cd "$tmp/repo"
+"$MEASURE" import scripts/perf-logs/toy.tsv --from "$tmp/src" >out 2>&1 || die "the import: $(cat out)"
+"$GEN" build >out 2>&1 || die "the build: $(cat out)"
+[ -f reports/Toy/README.en.md ] || die "no page for the imported model"
 failed=
 for t in perf_steps_vs_logs import_perf_reimport audit_links_shipped gen_headline_shipped \
   perf_env_on_pages perf_runsets_shipped step_traces steady_shipped suites_shipped \
   export_shipped walkthrough_import; do
   [ -f "tests/scripts/$t.sh" ] || continue
   st=0
-  GEN=bin/perfrepro-gen MEASURE=bin/perfrepro-measure sh "tests/scripts/$t.sh" >"$T/$t.log" 2>&1 || st=$?
-  case $st in 0 | 77) ;; *) failed="$failed $t"; echo "$t (exit $st): $(tail -3 "$T/$t.log")" >&2 ;; esac
+  GEN=bin/perfrepro-gen MEASURE=bin/perfrepro-measure sh "tests/scripts/$t.sh" >"$tmp/$t.log" 2>&1 || st=$?
+  case $st in 0 | 77) ;; *) failed="$failed $t"; echo "$t (exit $st): $(tail -3 "$tmp/$t.log")" >&2 ;; esac
 done
-[ -z "$failed" ] || fail "after a user's import, these fail:$failed"
+[ -z "$failed" ] || die "after a user's import, these fail:$failed"
 echo "shipped_user_import: ok"

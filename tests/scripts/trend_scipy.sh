@@ -8,7 +8,8 @@
 # build/tests/lib_trend (suite trend_scipy) reads through
 # PERFREPRO_TREND_CASES and compares to 1e-9 relative.
 # Skips (77) where scipy or the test binary is missing.
-set -eu
+. tests/scripts/lib/preamble.sh
+set -e
 PY=/usr/bin/python3
 BIN="${BUILD:-build}/tests/lib_trend"
 if ! "$PY" -c 'import scipy' >/dev/null 2>&1; then
@@ -19,11 +20,8 @@ if [ ! -x "$BIN" ]; then
   echo "trend_scipy: $BIN is missing (make $BIN): skipped"
   exit 77
 fi
-t=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-fail() { echo "trend_scipy: $*"; exit 1; }
 
-"$PY" - "$t/cases.json" <<'EOF' || fail "the Python side failed"
+"$PY" - "$tmp/cases.json" <<'EOF' || die "the Python side failed"
 import json, math, sys
 import numpy as np
 from scipy import stats
@@ -135,9 +133,9 @@ with open(sys.argv[1], "w") as f:
     json.dump(out, f)
 EOF
 
-PERFREPRO_TREND_CASES="$t/cases.json" "$BIN" --filter='trend_scipy/*' >"$t/out" 2>&1 || {
-  cat "$t/out"
-  fail "lib/trend disagrees with scipy"
+PERFREPRO_TREND_CASES="$tmp/cases.json" "$BIN" --filter='trend_scipy/*' >"$tmp/out" 2>&1 || {
+  cat "$tmp/out"
+  die "lib/trend disagrees with scipy"
 }
-grep -q 'Tested: 3 | Passing: 3 | Failing: 0' "$t/out" || { cat "$t/out"; fail "the trend_scipy tests did not all run"; }
+grep -q 'Tested: 3 | Passing: 3 | Failing: 0' "$tmp/out" || { cat "$tmp/out"; die "the trend_scipy tests did not all run"; }
 echo "trend_scipy: 300 cdf, 300 ppf, 150 Welch cases and 8 series agree with scipy to 1e-9"
