@@ -1,4 +1,4 @@
-/* fileio_write: writing files atomically through temporary files, and removing dead writers' ones. */
+/* fileio_write: files written atomically through temporary files; dead writers' ones removed. */
 #include "fileio.h"
 
 #include <errno.h>

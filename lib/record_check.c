@@ -1,4 +1,4 @@
-/* pr_record_check_fields: what a record must hold: names, texts, the figure, launch, ended processes, metrics, sources. */
+/* record_check: what a record must hold (names, texts, figure, launch, metrics, sources). */
 #include "record.h"
 
 #include <math.h>
