@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "fileio.h"
 
 /* "unstated": a source that does not state its precision (MLPerf's result

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jdoc.h"
 #include "record.h"
 #include "suite_int.h"
 

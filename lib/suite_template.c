@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jdoc.h"
 #include "suite_int.h"
 
 const char *const pr_suite_placeholders[] = {
