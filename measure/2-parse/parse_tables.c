@@ -280,7 +280,7 @@ static void gpu_row(run *r, char *p)
         series_add(r, x[0], v[g->var]);
 }
 
-/* perfrepro-gpu's bandwidth and GEMM tables (measure/gpu/gpuhost.c):
+/* perfrepro-gpu's bandwidth and GEMM tables (measure/gpu/gpuhost_table.c):
  *   #                           copy                               read
  *   #       size     time      GB/s   %peak  #wrong     time      GB/s ...
  *   #        (B)     (us)    (GB/s)     (%)             (us)    (GB/s) ...
