@@ -118,7 +118,8 @@ $(BUILD)/tests/measure_%: $(BUILD)/tests/measure_%.o $(MEASURE_OBJ) $(LIB_OBJ)
 # A test double of bin/perfrepro-gpu (its tables, modelled figures): the
 # Hardware suites end to end without a GPU (tests/scripts/hw_pipeline.sh).
 FAKE_GPU := $(BUILD)/tests/fake-gpu
-$(FAKE_GPU): tests/fakes/fake_gpu.c $(BUILD)/measure/gpu/gpuhost.o
+FAKE_GPU_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard measure/gpu/*.c)))
+$(FAKE_GPU): tests/fakes/fake_gpu.c $(FAKE_GPU_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(PR_CFLAGS) $(CFLAGS) -Imeasure -o $@ $^ -lm $(PR_LDFLAGS) $(LDFLAGS)
 

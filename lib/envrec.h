@@ -1,6 +1,6 @@
 /* envrec: the schema of the environment record (DIR/env.json), checked in
  * one place.  perfrepro-measure writes it (measure/1-facts/envinfo.c); perfrepro-gen
- * loads it (gen/1-load/data.c) and shows it.  docs/data-model.md and
+ * loads it (gen/1-load/data_run.c) and shows it.  docs/data-model.md and
  * docs/measure-run.md describe the fields.
  *
  *   {"perfrepro": 1,                            required

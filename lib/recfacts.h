@@ -2,7 +2,7 @@
  * what a log states about its own run (its arguments, container, GPU,
  * versions, command and dates), each value with the line it came from.
  *
- * measure writes it (measure/1-facts/logfacts.c reads the log); record.c checks it
+ * measure writes it (measure/1-facts/logfacts.c reads the log); record_load.c checks it
  * when a record loads, through pr_recfacts_check.  This module holds what
  * both sides must agree on: the limits, the keys, the values a key takes,
  * and the address finder (records carry no machine address: measure blanks

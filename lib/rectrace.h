@@ -1,7 +1,7 @@
 /* rectrace: the "step_trace" key of a result record (docs/data-model.md,
  * "Step trace"): every record a parse rule read, per run, in log order,
  * with its line, its value in the figure's unit and a status character.
- * measure writes it (measure/2-parse/parsetrace.c); record.c checks it when a
+ * measure writes it (measure/2-parse/parsetrace.c); record_load.c checks it when a
  * record loads, through pr_rectrace_check; gen draws it (gen/4-charts/steptrace.c)
  * from the checked JSON only.  What both sides must agree on lives here.
  */

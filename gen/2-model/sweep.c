@@ -148,7 +148,7 @@ static int set_kind(pr_sweep *s, pr_sweep_x x, const char *unit, const char *whe
 }
 
 /* metrics.table: {"x", "unit", "columns", "rows", "peak"?}, checked when
- * the record was loaded (record.c); what does not fit is left out. */
+ * the record was loaded (lib/record_check.c); what does not fit is left out. */
 static int add_table(pr_sweep *s, const json_t *t, const pr_sweep_cell *cell, const char *where,
                      pr_err *err)
 {

@@ -45,7 +45,7 @@ void sweep_free(pr_sweep *s);
 
 /* Adds the table in metrics (borrowed; NULL or no table: nothing added,
  * returns 0).  unit is the record's UNIT (a series has none of its own).
- * The table's shape was checked when its record was loaded (record.c).  A
+ * The table's shape was checked when its record was loaded (lib/record_check.c).  A
  * table whose x kind or unit differs from the tables added before is an
  * error naming where (the record's file) and the field: returns -1. */
 int sweep_add(pr_sweep *s, const json_t *metrics, const char *unit, const pr_sweep_cell *cell,

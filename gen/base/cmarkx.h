@@ -1,5 +1,5 @@
 /* cmarkx: the one place that parses Markdown the way GitHub does, shared by
- * the site (site.c) and the checker (check.c).
+ * the site (site*.c) and the checker (check.c).
  *
  * Parsing: cmark-gfm with the GFM extensions table, strikethrough, autolink
  * and tagfilter attached.  Never plain cmark.  Rendering of a parsed

@@ -1,10 +1,9 @@
-/* parse: the public API (parse.h): checking the arguments, reducing a run
- * to its value (finish_run), combining the runs of a case, and scanning once
- * to reduce many times (parse_scan, parse_reduce).  Reading the logs
- * is parse_lines.c and parse_tables.c (parse_int.h). */
+/* parse: the public API (parse.h): checking the arguments, a run set up,
+ * the runs of a case combined, the result into a record.  A run reduced is
+ * parse_run.c, scanning once to reduce many times parse_scan.c, reading
+ * the logs parse_lines.c and parse_tables.c (parse_int.h). */
 #include "parse_int.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +13,7 @@
 #include "stats.h"
 #include "steady.h"
 
-static int per_step(pr_rulecfg_value_kind v)
+int parse_per_step(pr_rulecfg_value_kind v)
 {
     return v == PR_VALUE_SECONDS_PER_STEP || v == PR_VALUE_MS_PER_STEP ||
            v == PR_VALUE_STEPS_PER_SECOND;
@@ -31,7 +30,7 @@ static const char *resolve_unit(const pr_rulecfg_cfg *c, const pr_parse_args *a)
     return c->value == PR_VALUE_RAW ? NULL : "samples/s";
 }
 
-static int is_tokens(const char *unit)
+int parse_is_tokens(const char *unit)
 {
     return unit && strncmp(unit, "tokens", 6) == 0;
 }
@@ -49,7 +48,7 @@ int parse_check_args(const pr_rule *rule, const pr_parse_args *a, pr_err *err)
         return pr_err_set(err, NULL, 0, 0, "--gpus",
                           "needed: the rule's scope is per_card (the log's value is multiplied "
                           "by the GPU count)");
-    if (per_step(c->value) && !c->batch_keyword) {
+    if (parse_per_step(c->value) && !c->batch_keyword) {
         if (a->batch_size <= 0)
             return pr_err_set(err, NULL, 0, 0, "--batch-size",
                               "needed: %s values are converted with batch size x GPUs",
@@ -59,7 +58,7 @@ int parse_check_args(const pr_rule *rule, const pr_parse_args *a, pr_err *err)
                               "needed: %s values are converted with batch size x GPUs",
                               rule_value_name(c->value));
     }
-    if (per_step(c->value) && is_tokens(unit) && a->seq_len <= 0)
+    if (parse_per_step(c->value) && parse_is_tokens(unit) && a->seq_len <= 0)
         return pr_err_set(err, NULL, 0, 0, "--seq-len",
                           "needed: the unit is %s, so samples per step are multiplied by the "
                           "sequence length",
@@ -89,12 +88,12 @@ void parse_result_clear(pr_parse_result *res)
 
 /* json_real gives NULL for inf and NaN, and json_object_set_new(o, k, NULL)
  * silently drops the key: a statistic that overflowed is null instead. */
-static json_t *jreal(double x)
+json_t *parse_jreal(double x)
 {
     return isfinite(x) ? json_real(x) : json_null();
 }
 
-static void fail(pr_parse_result *res, const char *reason, pr_buf *detail)
+void parse_fail(pr_parse_result *res, const char *reason, pr_buf *detail)
 {
     if (res->failed)
         return; /* the first failing run names the case's failure */
@@ -103,233 +102,13 @@ static void fail(pr_parse_result *res, const char *reason, pr_buf *detail)
     res->fail_detail = pr_buf_detach(detail);
 }
 
-/* Why values were ignored, after their count: the first one, and the
- * "thousands" key when it looks like grouped digits. */
-static void why_ignored(const run *r, pr_buf *d)
-{
-    if (!r->bad_line)
-        return;
-    pr_buf_printf(d, "; the first, line %llu: \"%s\"", r->bad_line, r->bad_text);
-    const char *t = r->bad_text;
-    for (size_t i = 1; !r->c->thousands && t[0] && t[i] && t[i + 1]; i++)
-        if (isdigit((unsigned char)t[i - 1]) && strchr(",' _", t[i]) &&
-            isdigit((unsigned char)t[i + 1])) {
-            pr_buf_puts(d, "; digits grouped by a separator are read only when the rule names "
-                           "it (\"thousands\": \",\")");
-            break;
-        }
-}
-
-/* Lines with the metric that the rule's "step" left out, by their kind and
- * the "step" that takes them. */
-static void why_other_step(const run *r, pr_buf *d)
-{
-    static const char *const kinds[] = {"iteration", "epoch", "summary", "any"};
-    unsigned long long n = r->other_step[0] + r->other_step[1] + r->other_step[2];
-    if (!n)
-        return;
-    pr_buf_printf(d, "; %llu line%s with the metric left out by \"step\": \"%s\" (", n,
-                  n == 1 ? "" : "s", kinds[r->c->step]);
-    const char *sep = "";
-    for (int k = 0; k < 3; k++) {
-        if (!r->other_step[k])
-            continue;
-        pr_buf_printf(d, "%s%llu %s line%s: \"step\": \"%s\" takes %s", sep, r->other_step[k],
-                      kinds[k], r->other_step[k] == 1 ? "" : "s", kinds[k],
-                      r->other_step[k] == 1 ? "it" : "them");
-        sep = "; ";
-    }
-    pr_buf_puts(d, ")");
-}
-
-/* A run's failure: the case's, when it is the first (fail takes detail's
- * storage then), and the trace's (a copy the trace owns). */
-static void run_fail(run *r, pr_parse_result *res, const char *reason, pr_buf *detail)
-{
-    if (r->trace) {
-        r->trace->failed = 1;
-        r->trace->reason = reason;
-        free(r->trace->detail);
-        r->trace->detail = pr_xstrdup(pr_buf_cstr(detail));
-    }
-    fail(res, reason, detail);
-}
-
-/* Reduces one run to its value.  Returns 0 with *out set, or -1 after
- * recording the failure in res. */
-static int finish_run(run *r, const char *what, const pr_parse_args *a, const char *unit,
-                      pr_parse_result *res, json_t *stats, double *out)
-{
-    const pr_rulecfg_cfg *c = r->c;
-    int rc = -1;
-    pr_buf d = PR_BUF_INIT;
-    pr_buf_printf(&d, "%s: ", what);
-    int gpu = c->profile == PR_PROFILE_PERFREPRO_GPU;
-    if (r->seen == 0) {
-        pr_buf_printf(&d, "no records");
-        if (gpu)
-            parse_gpu_why_none(r, &d);
-        else if (r->ignored) {
-            pr_buf_printf(&d, " (%llu matching line%s without a clean number", r->ignored,
-                          r->ignored == 1 ? "" : "s");
-            why_ignored(r, &d);
-            pr_buf_puts(&d, ")");
-        }
-        why_other_step(r, &d);
-        if (c->source == PR_SOURCE_SUMMARY_TABLE)
-            pr_buf_printf(&d, " (%llu \"%s\" table%s; no cell for %d GPUs x batch %d)", r->tables,
-                          c->table, r->tables == 1 ? "" : "s", a->gpus, a->batch_size);
-        run_fail(r, res, "no_records", &d);
-        goto out;
-    }
-    if (gpu && parse_gpu_check_unit(r, &d) < 0) {
-        run_fail(r, res, "parse_error", &d);
-        goto out;
-    }
-    if (r->used < (unsigned long long)c->min_records) {
-        pr_buf_printf(&d, "%llu record%s, %llu left after skipping %lld; min_records is %lld",
-                      r->seen, r->seen == 1 ? "" : "s", r->used, c->skip, c->min_records);
-        if (r->ignored) {
-            pr_buf_printf(&d, "; %llu matching line%s without a clean number", r->ignored,
-                          r->ignored == 1 ? "" : "s");
-            why_ignored(r, &d);
-        }
-        why_other_step(r, &d);
-        run_fail(r, res, "too_few_records", &d);
-        goto out;
-    }
-    double x = 0;
-    switch (c->reduce) {
-    case PR_REDUCE_MEAN:
-        x = r->sum / (double)r->used;
-        break;
-    case PR_REDUCE_LAST:
-        x = r->last;
-        break;
-    case PR_REDUCE_MAX:
-        x = r->max;
-        break;
-    case PR_REDUCE_MIN:
-        x = r->min;
-        break;
-    case PR_REDUCE_BEST: /* the fastest: the shortest step, the highest rate */
-        x = c->value == PR_VALUE_SECONDS_PER_STEP || c->value == PR_VALUE_MS_PER_STEP ? r->min
-                                                                                      : r->max;
-        break;
-    case PR_REDUCE_MEDIAN:
-        x = pr_stats_median(r->v, r->nv);
-        break;
-    case PR_REDUCE_TRIMMED_MEAN: {
-        pr_err e;
-        size_t dropped = 0;
-        if (pr_stats_trimmed_mean(r->v, r->nv, c->trim_fraction, (size_t)c->trim_min, &x, &dropped,
-                                  &e) < 0) {
-            pr_buf_printf(&d, "%llu record%s after skipping %lld: %s", r->used,
-                          r->used == 1 ? "" : "s", c->skip, e.msg);
-            run_fail(r, res, "too_few_records", &d);
-            goto out;
-        }
-        if (r->trace)
-            r->trace->trim_each =
-                pr_stats_trim_count((size_t)r->used, c->trim_fraction, (size_t)c->trim_min);
-        json_t *t = json_object_get(stats, "trimmed");
-        json_integer_set(t, json_integer_value(t) + (json_int_t)dropped);
-        break;
-    }
-    }
-    if (r->trace)
-        r->trace->reduced = x;
-    if (isinf(x) && r->nonconv_used) {
-        /* MLPerf: too many runs that did not converge, and there is no score */
-        pr_buf_printf(&d,
-                      "%llu of %llu runs did not converge (no run_stop with status success; "
-                      "\"non_converged\": \"worst\" scores them as the slowest): ",
-                      r->nonconv_used, r->used);
-        if (c->reduce == PR_REDUCE_TRIMMED_MEAN) {
-            size_t drop =
-                pr_stats_trim_count((size_t)r->used, c->trim_fraction, (size_t)c->trim_min);
-            pr_buf_printf(&d, "the trimmed mean drops %zu from each end, so at most %zu may", drop,
-                          drop);
-        } else {
-            pr_buf_puts(&d, "the reduced value is one of them (MLPerf's olympic mean is "
-                            "\"reduce\": \"trimmed_mean\", \"trim\": {\"fraction\": 0, "
-                            "\"min\": 1})");
-        }
-        run_fail(r, res, "too_few_records", &d);
-        goto out;
-    }
-    if (c->value == PR_VALUE_THROUGHPUT && c->scope == PR_SCOPE_PER_CARD) {
-        x *= a->gpus;
-        if (r->trace)
-            r->trace->gpus = a->gpus;
-    }
-    if (per_step(c->value)) {
-        double s;
-        if (r->gbs_state == 2 || (r->gbs_state == 1 && r->gbs_missing)) {
-            pr_buf_printf(&d,
-                          "the global batch size (\"%s\") is not the same on every used record "
-                          "line; raise skip past the batch-size ramp-up",
-                          c->batch_keyword);
-            run_fail(r, res, "parse_error", &d);
-            goto out;
-        }
-        if (r->gbs_state == 1) {
-            s = r->gbs;
-            if (r->trace)
-                r->trace->batch_from_log = 1;
-        } else {
-            if (a->batch_size <= 0 || a->gpus <= 0) {
-                pr_buf_printf(&d,
-                              "the log gives no global batch size (\"%s\"): give "
-                              "--batch-size and --gpus",
-                              c->batch_keyword ? c->batch_keyword : "");
-                run_fail(r, res, "parse_error", &d);
-                goto out;
-            }
-            s = (double)a->batch_size * a->gpus;
-        }
-        if (is_tokens(unit))
-            s *= a->seq_len;
-        json_object_set_new(stats, "samples_per_step", jreal(s));
-        if (r->trace)
-            r->trace->samples_per_step = s;
-        if (c->value == PR_VALUE_SECONDS_PER_STEP)
-            x = s / x;
-        else if (c->value == PR_VALUE_MS_PER_STEP)
-            x = s * 1000.0 / x;
-        else
-            x = s * x;
-    }
-    if (r->trace)
-        r->trace->before_round = x;
-    if (c->round >= 0)
-        x = pr_stats_round(x, c->round);
-    /* Hardening (fuzz_parse): raw records may be negative (docs/parse-rules.md)
-     * and sums or conversions may overflow, but a record's FINAL_RESULT must be
-     * a finite number > 0 or the case fails; printing -1 or dropping the key
-     * (json_real(inf) is NULL) made a record gen refuses to load. */
-    if (!isfinite(x) || !(x > 0)) {
-        /* a rate of 0 is a run that did nothing: a failure, never a value */
-        pr_buf_printf(&d, "the value is %g: a result must be a finite number > 0", x);
-        run_fail(r, res, "parse_error", &d);
-        goto out;
-    }
-    *out = x;
-    if (r->trace)
-        r->trace->value = x;
-    rc = 0;
-out:
-    pr_buf_free(&d); /* fail() took it unless an earlier run failed first */
-    return rc;
-}
-
 static void add_count(json_t *stats, const char *key, unsigned long long n)
 {
     json_t *t = json_object_get(stats, key);
     json_integer_set(t, json_integer_value(t) + (json_int_t)n);
 }
 
-static void run_init(run *r, const pr_rule *rule, const pr_rulecfg_cfg *c, kase *k)
+void parse_run_init(run *r, const pr_rule *rule, const pr_rulecfg_cfg *c, kase *k)
 {
     memset(r, 0, sizeof *r);
     r->rule = rule;
@@ -344,7 +123,7 @@ static void run_init(run *r, const pr_rule *rule, const pr_rulecfg_cfg *c, kase 
 }
 
 /* Frees what a run read into memory (not r itself). */
-static void run_free(run *r)
+void parse_run_free(run *r)
 {
     free(r->sx);
     free(r->sy);
@@ -353,23 +132,8 @@ static void run_free(run *r)
     free(r->g.tv);
 }
 
-/* The runs of one case, reduced one after the other and combined. */
-typedef struct case_acc {
-    const pr_rulecfg_cfg *c;
-    const pr_parse_args *args;
-    const char *unit;
-    const char *const *logs;
-    size_t nlogs, runs;
-    json_t *stats, *per_run, *series, *table;
-    const char *series_y; /* the series' column, for nccl-tests or perfrepro-gpu */
-    char gpu_y[GPU_NAME_MAX], gpu_unit[GPU_NAME_MAX];
-    kase k;
-    double *vals;
-    size_t nvals;
-} case_acc;
-
-static void case_open(case_acc *a, const pr_rulecfg_cfg *c, const pr_parse_args *args,
-                      const char *const *logs, size_t nlogs, pr_parse_result *res)
+void parse_case_open(parse_case_acc *a, const pr_rulecfg_cfg *c, const pr_parse_args *args,
+                     const char *const *logs, size_t nlogs, pr_parse_result *res)
 {
     memset(a, 0, sizeof *a);
     a->c = c;
@@ -396,7 +160,7 @@ static void case_open(case_acc *a, const pr_rulecfg_cfg *c, const pr_parse_args 
 
 /* Run i, read (io 0) or not (io -1: a log could not be read, the case has
  * failed already): its counts, its value, the first run's table. */
-static void case_add_run(case_acc *a, run *r, size_t i, int io, pr_parse_result *res)
+void parse_case_add_run(parse_case_acc *a, run *r, size_t i, int io, pr_parse_result *res)
 {
     const pr_rulecfg_cfg *c = a->c;
     json_t *stats = a->stats;
@@ -419,7 +183,7 @@ static void case_add_run(case_acc *a, run *r, size_t i, int io, pr_parse_result 
     else
         pr_buf_puts(&what, a->nlogs > 1 ? "the log parts" : a->logs[0]);
     double x;
-    if (io == 0 && finish_run(r, pr_buf_cstr(&what), a->args, a->unit, res, stats, &x) == 0) {
+    if (io == 0 && parse_finish_run(r, pr_buf_cstr(&what), a->args, a->unit, res, stats, &x) == 0) {
         a->vals[a->nvals++] = x;
         json_array_append_new(a->per_run, json_real(x));
     } else {
@@ -455,7 +219,7 @@ static double combine_workers(pr_rulecfg_combine how, const double *v, size_t n)
 /* The case value (the median of the runs', or the workers' combined), its
  * stats and metrics, into
  * res; frees what a held. */
-static void case_close(case_acc *a, pr_parse_result *res)
+void parse_case_close(parse_case_acc *a, pr_parse_result *res)
 {
     const pr_rulecfg_cfg *c = a->c;
     json_t *stats = a->stats;
@@ -467,11 +231,12 @@ static void case_close(case_acc *a, pr_parse_result *res)
     json_object_set_new(stats, "runs", json_integer((json_int_t)a->runs));
     json_object_set_new(stats, "per_run", a->per_run);
     if (k->used) {
-        json_object_set_new(stats, "min", jreal(k->min));
-        json_object_set_new(stats, "max", jreal(k->max));
-        json_object_set_new(stats, "mean", jreal(k->sum / (double)k->used));
+        json_object_set_new(stats, "min", parse_jreal(k->min));
+        json_object_set_new(stats, "max", parse_jreal(k->max));
+        json_object_set_new(stats, "mean", parse_jreal(k->sum / (double)k->used));
         json_object_set_new(stats, "median",
-                            k->all_dropped ? json_null() : jreal(pr_stats_median(k->all, k->nall)));
+                            k->all_dropped ? json_null()
+                                           : parse_jreal(pr_stats_median(k->all, k->nall)));
     }
     if (c->files == PR_FILES_WORKERS)
         json_object_set_new(stats, "workers", json_integer((json_int_t)a->runs));
@@ -483,7 +248,8 @@ static void case_close(case_acc *a, pr_parse_result *res)
              * the figure itself stays in the rule's unit (minutes). */
             res->metrics = json_object();
             if (c->source == PR_SOURCE_TIME_TO_TRAIN)
-                json_object_set_new(res->metrics, "time_to_train_s", jreal(res->value * 60.0));
+                json_object_set_new(res->metrics, "time_to_train_s",
+                                    parse_jreal(res->value * 60.0));
             else
                 json_object_set_new(res->metrics, "avg_busbw", json_real(res->value));
         }
@@ -517,14 +283,14 @@ int parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         return -1;
     if (nlogs == 0)
         return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
-    case_acc a;
-    case_open(&a, c, args, logs, nlogs, res);
+    parse_case_acc a;
+    parse_case_open(&a, c, args, logs, nlogs, res);
     /* the facts of the first run's log (all of it with "files": "parts") */
     pr_logfacts *facts = logfacts_new();
     int all_read = 1;
     for (size_t i = 0; i < a.runs; i++) {
         run r;
-        run_init(&r, rule, c, &a.k);
+        parse_run_init(&r, rule, c, &a.k);
         r.facts = i == 0 ? facts : NULL;
         const char *const *part = c->files == PR_FILES_PARTS ? logs : logs + i;
         size_t nparts = c->files == PR_FILES_PARTS ? nlogs : 1;
@@ -533,14 +299,14 @@ int parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
         if (io < 0) {
             pr_buf d = PR_BUF_INIT;
             pr_buf_puts(&d, e.msg);
-            fail(res, "parse_error", &d);
+            parse_fail(res, "parse_error", &d);
             pr_buf_free(&d);
             all_read = 0;
         }
-        case_add_run(&a, &r, i, io, res);
-        run_free(&r);
+        parse_case_add_run(&a, &r, i, io, res);
+        parse_run_free(&r);
     }
-    case_close(&a, res);
+    parse_case_close(&a, res);
     res->log_facts = logfacts_json(facts);
     logfacts_free(facts);
     if (all_read) {
@@ -551,227 +317,6 @@ int parse_logs(const pr_rule *rule, const char *const *logs, size_t nlogs,
             listed += (unsigned long long)json_integer_value(json_object_get(res->stats, *k));
         res->step_trace = parsetrace_steptrace_make(rule, logs, nlogs, args, listed);
     }
-    return 0;
-}
-
-/* ---- scanning once, reducing many times (explain.c, fit.c) ---- */
-
-struct pr_scan {
-    const pr_rule *rule;
-    pr_rulecfg_cfg cfg; /* the rule's, reading every step and skipping nothing */
-    pr_parse_args args;
-    char **logs;
-    size_t nlogs, runs;
-    run *run;       /* each run's state after reading: tables, counts */
-    reclist *lists; /* and its records */
-    scantab tab;
-    kase k;
-};
-
-void parse_scan_free(pr_scan *s)
-{
-    if (!s)
-        return;
-    for (size_t i = 0; i < s->runs; i++) {
-        run_free(&s->run[i]);
-        free(s->lists[i].v);
-    }
-    for (size_t i = 0; i < s->nlogs; i++)
-        free(s->logs[i]);
-    free(s->logs);
-    free(s->run);
-    free(s->lists);
-    free((char *)s->args.unit);
-    pr_buf_free(&s->tab.text);
-    free(s->tab.text_at);
-    free(s->tab.batches);
-    free(s->k.all);
-    free(s);
-}
-
-int parse_scan(const pr_rule *rule, const char *const *logs, size_t nlogs,
-               const pr_parse_args *args, pr_scan **out, pr_err *err)
-{
-    if (parse_check_args(rule, args, err) < 0)
-        return -1;
-    if (nlogs == 0)
-        return pr_err_set(err, NULL, 0, 0, NULL, "no log given");
-    if (rule_get(rule)->files == PR_FILES_PARTS && nlogs > USHRT_MAX)
-        return pr_err_set(err, NULL, 0, 0, NULL,
-                          "%zu logs given as parts of one run: at most %u can be scanned", nlogs,
-                          (unsigned)USHRT_MAX);
-    pr_scan *s = pr_xcalloc(1, sizeof *s);
-    s->rule = rule;
-    s->cfg = *rule_get(rule);
-    /* Every record is listed: the reduction decides which count. */
-    s->cfg.skip = 0;
-    s->cfg.reduce = PR_REDUCE_MEAN;
-    s->cfg.min_records = 1;
-    s->cfg.round = -1;
-    if (s->cfg.profile == PR_PROFILE_DLLOGGER)
-        s->cfg.step = PR_STEP_ANY;
-    s->args = *args;
-    s->args.unit = pr_xstrdup(args->unit);
-    s->k.args = &s->args;
-    s->nlogs = nlogs;
-    s->logs = pr_xcalloc(nlogs, sizeof *s->logs);
-    for (size_t i = 0; i < nlogs; i++)
-        s->logs[i] = pr_xstrdup(logs[i]);
-    s->runs = s->cfg.files == PR_FILES_PARTS ? 1 : nlogs;
-    s->run = pr_xcalloc(s->runs, sizeof *s->run);
-    s->lists = pr_xcalloc(s->runs, sizeof *s->lists);
-    int rc = -1;
-    for (size_t i = 0; i < s->runs; i++) {
-        run *r = &s->run[i];
-        run_init(r, rule, &s->cfg, &s->k);
-        reclist *l = &s->lists[i];
-        l->tab = &s->tab;
-        r->list = l;
-        int parts = s->cfg.files == PR_FILES_PARTS;
-        if (parse_read_run(r, logs + (parts ? 0 : i), parts ? nlogs : 1, err) < 0)
-            goto out;
-        r->list = NULL;
-        if (s->tab.too_far) {
-            pr_err_set(err, logs[parts ? 0 : i], 0, 0, NULL,
-                       "line %llu: past %u lines or listed values, too many to scan",
-                       s->tab.too_far, (unsigned)UINT_MAX - 1);
-            goto out;
-        }
-        /* the growth's slack back before the search allocates its own */
-        if (l->n && l->n < l->cap) {
-            l->v = pr_xrealloc(l->v, l->n * sizeof *l->v);
-            l->cap = l->n;
-        }
-    }
-    *out = s;
-    s = NULL;
-    rc = 0;
-out:
-    parse_scan_free(s);
-    return rc;
-}
-
-size_t parse_scan_runs(const pr_scan *s)
-{
-    return s->runs;
-}
-
-const pr_scan_rec *parse_scan_records(const pr_scan *s, size_t run_index, size_t *n)
-{
-    *n = s->lists[run_index].n;
-    return s->lists[run_index].v;
-}
-
-const char *parse_scan_text(const pr_scan *s, const pr_scan_rec *rec)
-{
-    if (rec->kind != PR_SCAN_NOT_CLEAN || !rec->aux)
-        return NULL;
-    return s->tab.text.data + s->tab.text_at[rec->aux - 1];
-}
-
-double parse_scan_batch(const pr_scan *s, const pr_scan_rec *rec, int *batch_read)
-{
-    *batch_read = rec->kind == PR_SCAN_NUMBER && rec->aux;
-    return *batch_read ? s->tab.batches[rec->aux - 1] : NAN;
-}
-
-const char *parse_scan_log(const pr_scan *s, size_t run_index, unsigned part)
-{
-    return s->cfg.files == PR_FILES_PARTS ? s->logs[part] : s->logs[run_index];
-}
-
-void parse_reduce_keys_of(const pr_rule *rule, pr_reduce_keys *k)
-{
-    const pr_rulecfg_cfg *c = rule_get(rule);
-    k->skip = c->skip;
-    k->reduce = c->reduce;
-    k->trim_fraction = c->trim_fraction;
-    k->trim_min = c->trim_min;
-    k->step = c->step;
-    k->round = c->round;
-    k->min_records = c->min_records;
-}
-
-/* Counts a run's listed records again under other keys, as reading them
- * did: the same parse_count_record and parse_ignore_value. */
-static void replay(run *r, const pr_scan *s, const reclist *l, unsigned char *status)
-{
-    const pr_rulecfg_cfg *c = r->c;
-    for (size_t i = 0; i < l->n; i++) {
-        const pr_scan_rec *e = &l->v[i];
-        int st;
-        r->lineno = e->lineno;
-        if (e->rank >= 0) {
-            st = PR_REC_OTHER_RANK;
-        } else if (e->step != PR_SCAN_NO_STEP && c->step != PR_STEP_ANY && c->step != e->step) {
-            if (e->kind == PR_SCAN_NUMBER) /* a line with the metric: step_wanted */
-                r->other_step[e->step]++;
-            st = PR_REC_OTHER_STEP;
-        } else if (e->kind == PR_SCAN_NUMBER) {
-            int batch_read;
-            double b = parse_scan_batch(s, e, &batch_read);
-            st = parse_count_record(r, e->value, batch_read, b);
-        } else {
-            parse_ignore_value(r, parse_scan_text(s, e));
-            st = e->kind == PR_SCAN_NOT_CLEAN ? PR_REC_NOT_CLEAN : PR_REC_IGNORED;
-        }
-        if (status)
-            status[i] = (unsigned char)st;
-    }
-}
-
-void parse_run_trace_clear(pr_run_trace *t)
-{
-    free(t->detail);
-    memset(t, 0, sizeof *t);
-}
-
-int parse_reduce(const pr_scan *s, const pr_reduce_keys *keys, unsigned flags, pr_parse_result *res,
-                 pr_run_trace *traces, unsigned char *const *status)
-{
-    pr_rulecfg_cfg c = *rule_get(s->rule);
-    c.skip = keys->skip;
-    c.reduce = keys->reduce;
-    c.trim_fraction = keys->trim_fraction;
-    c.trim_min = keys->trim_min;
-    c.round = keys->round;
-    c.min_records = keys->min_records;
-    if (c.profile == PR_PROFILE_DLLOGGER)
-        c.step = keys->step;
-    case_acc a;
-    case_open(&a, &c, &s->args, (const char *const *)s->logs, s->nlogs, res);
-    if (flags & PR_REDUCE_LEAN)
-        a.k.all_dropped = 1; /* no copy of every record for stats.median */
-    for (size_t i = 0; i < s->runs; i++) {
-        const run *sr = &s->run[i];
-        run r;
-        run_init(&r, s->rule, &c, &a.k);
-        /* what reading left that is not a record: tables, line counts */
-        r.other_rank = sr->other_rank;
-        r.scan = sr->scan;
-        r.tables = sr->tables;
-        r.nonconv = sr->nonconv;
-        r.g = sr->g; /* borrowed: the table's rows stay the scan's */
-        r.sx = sr->sx;
-        r.sy = sr->sy;
-        r.ns = sr->ns;
-        if (traces) {
-            parse_run_trace_clear(&traces[i]);
-            r.trace = &traces[i];
-        }
-        replay(&r, s, &s->lists[i], status ? status[i] : NULL);
-        if (r.trace) {
-            r.trace->seen = r.seen;
-            r.trace->skipped = r.skipped;
-            r.trace->used = r.used;
-            r.trace->ignored = r.ignored;
-            r.trace->other_rank = r.other_rank;
-            r.trace->other_step = r.other_step[0] + r.other_step[1] + r.other_step[2];
-        }
-        case_add_run(&a, &r, i, 0, res);
-        free(r.v);
-    }
-    case_close(&a, res);
     return 0;
 }
 

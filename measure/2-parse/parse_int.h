@@ -1,8 +1,10 @@
-/* parse_int.h: what the files of parse share (parse.c, parse_lines.c,
- * parse_tables.c); nothing else includes it.  parse.h has the public API.
+/* parse_int.h: what the files of parse share (parse.c, parse_run.c,
+ * parse_scan.c, parse_lines.c, parse_tables.c); nothing else includes it.
+ * parse.h has the public API.
  *
- * parse.c: the public API, checking the arguments, reducing a run
- * (finish_run) and combining the runs of a case, parse_scan and
+ * parse.c: the public API, checking the arguments, setting up and freeing
+ * a run, combining the runs of a case.  parse_run.c: reducing a run
+ * (parse_finish_run) and why it failed.  parse_scan.c: parse_scan and
  * parse_reduce.  parse_lines.c: reading a run's logs line by line (rank
  * filtering, keyword and match, DLLogger text and JSON, step kinds) and
  * counting what they give.  parse_tables.c: the whole-table profiles
@@ -58,7 +60,7 @@ typedef struct parse_state {
 
 /* ---- one run: the records of one log (or of all parts of one log) ---- */
 
-/* run_init and run_free (parse.c) set it up and free what it holds: v, sx,
+/* parse_run_init and parse_run_free (parse.c) set it up and free what it holds: v, sx,
  * sy, g.tx and g.tv (not list, trace or k, which the caller owns). */
 
 typedef struct run {
@@ -101,12 +103,12 @@ typedef struct run {
     struct reclist *list;
     int cur_step, probe_rank;
     unsigned part;       /* which log of the run is being read (files: parts) */
-    pr_run_trace *trace; /* parse_reduce: how finish_run got the value */
+    pr_run_trace *trace; /* parse_reduce: how parse_finish_run got the value */
     /* parse_logs: the facts the log states (borrowed; NULL: not
      * collected), and the lines of the current file they are not read
      * from: offsets from fx_head on, fx_gap bytes of them (one unsigned
      * compare per line: offset - fx_head >= fx_gap hands the line over;
-     * run_init's 0 and ULLONG_MAX hand none) */
+     * parse_run_init's 0 and ULLONG_MAX hand none) */
     pr_logfacts *facts;
     unsigned long long fx_head, fx_gap;
 } run;
@@ -142,10 +144,52 @@ typedef struct kase {
     char gpu_unit[GPU_NAME_MAX]; /* perfrepro-gpu: the unit of the first run's records */
 } kase;
 
+/* The runs of one case, reduced one after the other and combined. */
+typedef struct parse_case_acc {
+    const pr_rulecfg_cfg *c;
+    const pr_parse_args *args;
+    const char *unit;
+    const char *const *logs;
+    size_t nlogs, runs;
+    json_t *stats, *per_run, *series, *table;
+    const char *series_y; /* the series' column, for nccl-tests or perfrepro-gpu */
+    char gpu_y[GPU_NAME_MAX], gpu_unit[GPU_NAME_MAX];
+    kase k;
+    double *vals;
+    size_t nvals;
+} parse_case_acc;
+
+/* ---- a run set up, reduced; a case's runs combined (parse.c, parse_run.c) ---- */
+
+/* 1 for the values that are step times or step rates (parse.c). */
+int parse_per_step(pr_rulecfg_value_kind v);
+/* 1 when unit counts tokens ("tokens/s") (parse.c). */
+int parse_is_tokens(const char *unit);
+/* json_real, but null for inf and NaN (json_real gives NULL for them, and
+ * json_object_set_new drops the key) (parse.c). */
+json_t *parse_jreal(double x);
+/* The case's failure, when it is the first (takes detail's storage) (parse.c). */
+void parse_fail(pr_parse_result *res, const char *reason, pr_buf *detail);
+/* Sets r up for rule (c its settings) and the case k (parse.c). */
+void parse_run_init(run *r, const pr_rule *rule, const pr_rulecfg_cfg *c, kase *k);
+/* Frees what a run read into memory (not r itself) (parse.c). */
+void parse_run_free(run *r);
+/* Reduces one run to its value.  Returns 0 with *out set, or -1 after
+ * recording the failure in res (parse_run.c). */
+int parse_finish_run(run *r, const char *what, const pr_parse_args *a, const char *unit,
+                     pr_parse_result *res, json_t *stats, double *out);
+/* A case's runs: opened (res->unit set), each run added (io -1: its logs
+ * could not be read), closed into res (the value, stats, metrics; frees
+ * what a held) (parse.c). */
+void parse_case_open(parse_case_acc *a, const pr_rulecfg_cfg *c, const pr_parse_args *args,
+                     const char *const *logs, size_t nlogs, pr_parse_result *res);
+void parse_case_add_run(parse_case_acc *a, run *r, size_t i, int io, pr_parse_result *res);
+void parse_case_close(parse_case_acc *a, pr_parse_result *res);
+
 /* ---- reading a run (parse_lines.c) ---- */
 
-/* Reads logs[0..n) into r (run_init'd by parse.c; its memory is freed by
- * parse.c's run_free).  See parse_lines.c. */
+/* Reads logs[0..n) into r (parse_run_init'd by parse.c; its memory is freed by
+ * parse.c's parse_run_free).  See parse_lines.c. */
 int parse_read_run(run *r, const char *const *logs, size_t n, pr_err *err);
 /* Counts a number read: returns its pr_rec_status. */
 int parse_count_record(run *r, double x, int batch_read, double b);

@@ -1,8 +1,8 @@
 /* parse_tables: the whole-table profiles (docs/parse-rules.md): the
  * perfrepro-gpu bandwidth and GEMM tables, nccl-tests rows, the
  * mxnet-summary table and mllog time to train, each fed one line at a time
- * by parse_lines.c; and what parse.c asks of perfrepro-gpu tables when it
- * reduces a run. */
+ * by parse_lines.c; and what parse.c and parse_run.c ask of perfrepro-gpu
+ * tables when they reduce a run. */
 #include "parse_int.h"
 
 #include <ctype.h>
@@ -280,7 +280,7 @@ static void gpu_row(run *r, char *p)
         series_add(r, x[0], v[g->var]);
 }
 
-/* perfrepro-gpu's bandwidth and GEMM tables (measure/gpu/gpuhost.c):
+/* perfrepro-gpu's bandwidth and GEMM tables (measure/gpu/gpuhost_table.c):
  *   #                           copy                               read
  *   #       size     time      GB/s   %peak  #wrong     time      GB/s ...
  *   #        (B)     (us)    (GB/s)     (%)             (us)    (GB/s) ...

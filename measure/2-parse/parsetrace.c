@@ -39,7 +39,7 @@ char parsetrace_steptrace_code(int status, int mark, int run_failed)
     }
 }
 
-/* How a record's value becomes one in the figure's unit, as finish_run
+/* How a record's value becomes one in the figure's unit, as parse_finish_run
  * converts the reduced value: the scale's name and factor. */
 typedef struct scale {
     const char *name;

@@ -545,7 +545,7 @@ static void trim_group(pr_fitcalc *fc, frun *r, size_t t, size_t grp)
     fc->counts->passes++;
 }
 
-/* ---- one run's value, as parse.c's finish_run computes it ---- */
+/* ---- one run's value, as parse_run.c's parse_finish_run computes it ---- */
 
 /* Returns 0 with *out, 1 with *reason when the run fails, -1 when the
  * engine cannot tell (the case is reduced by parse_reduce). */

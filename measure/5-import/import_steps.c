@@ -244,7 +244,7 @@ static void case_values(step_case *s)
     s->vals[6] = pr_xasprintf("%lld", bs * s->gpn);
     s->vals[7] = pr_xstrdup(up);
     s->vals[8] = pr_buf_detach(&list);
-    /* As lib/suite.c's pr_suite_case_vars words them. */
+    /* As lib/suite_template.c's pr_suite_case_vars words them. */
     const char *p = s->c->precision;
     s->vals[9] = pr_xstrdup(gpus > 1 ? "mp" : "sp");
     s->vals[10] = pr_xstrdup(!strcmp(p, "fp16") || !strcmp(p, "amp") ? "float16"
@@ -709,7 +709,7 @@ int import_steps_write(const import_manifest_t *m, const char *run, const char *
         const char *missing = NULL;
         int loads = pr_suite_load(suite_path, &loaded, &why_not) == 0;
         /* Every record one of its cases, as gen checks (names expanded by
-         * lib/suite.c, not by the template search). */
+         * lib/suite_matrix.c, not by the template search). */
         for (size_t i = 0; loads && i < n && !missing; i++) {
             size_t k = 0;
             while (k < loaded->ncases && strcmp(loaded->cases[k].name, sc[i].c->case_name))

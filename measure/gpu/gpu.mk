@@ -21,7 +21,7 @@
 
 GPU_BUILD ?= build/gpu
 GPU_BIN ?= bin/perfrepro-gpu
-# The host half (gpuhost.c) is plain C: $(CC), else gcc (nvcc needs it anyway).
+# The host half (gpuhost*.c) is plain C: $(CC), else gcc (nvcc needs it anyway).
 GPU_CC ?= $(if $(shell command -v $(CC) 2>/dev/null),$(CC),gcc)
 
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -87,7 +87,9 @@ GPU_LIBS := -L$(CUDA_LIBDIR) -L$(CUBLAS_LIBDIR) $(GPU_CUBLASLT) -lcudart $(GPU_N
 
 GPU_CU_SRC := measure/gpu/gpu_main.cu measure/gpu/bw.cu measure/gpu/gemm.cu \
               measure/gpu/nccl.cu measure/gpu/env.cu
-GPU_OBJ := $(GPU_CU_SRC:measure/gpu/%.cu=$(GPU_BUILD)/%.o) $(GPU_BUILD)/gpuhost.o
+GPU_HOST_SRC := $(sort $(wildcard measure/gpu/*.c))
+GPU_HOST_OBJS := $(GPU_HOST_SRC:measure/gpu/%.c=$(GPU_BUILD)/%.o)
+GPU_OBJ := $(GPU_CU_SRC:measure/gpu/%.cu=$(GPU_BUILD)/%.o) $(GPU_HOST_OBJS)
 
 .PHONY: gpu gpu-clean
 
@@ -101,7 +103,7 @@ $(GPU_FLAGS_STAMP):
 	@rm -f $(GPU_BUILD)/flags.*
 	@touch $@
 
-$(GPU_BUILD)/gpuhost.o: measure/gpu/gpuhost.c measure/gpu/gpuhost.h $(GPU_FLAGS_STAMP)
+$(GPU_HOST_OBJS): $(GPU_BUILD)/%.o: measure/gpu/%.c measure/gpu/gpuhost.h measure/gpu/gpuhost_int.h $(GPU_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(GPU_CC) $(GPU_HOST_CFLAGS) -c $< -o $@
 

@@ -1,6 +1,6 @@
 /* fake-gpu: a test double of bin/perfrepro-gpu for machines without a GPU.
  *
- * It takes perfrepro-gpu's arguments (gpuhost.c parses them) and prints
+ * It takes perfrepro-gpu's arguments (gpuhost_args.c parses them) and prints
  * perfrepro-gpu's tables through the same printers, with figures from a
  * simple deterministic model of an H100-class GPU instead of measurements.
  * The Hardware suites, perfrepro-measure's parse rules and gen's hardware

@@ -1,5 +1,5 @@
 /* The bench page (gen/5-views/page_bench.c) and its files (data/bench/NAME.json,
- * gen/1-load/data.c): every benchmark names the machine and the commit it ran at,
+ * gen/1-load/data_bench.c): every benchmark names the machine and the commit it ran at,
  * the page says so when they are not one for the whole page and when a
  * file names no commit, run counts are the data's, and a ratio divides two
  * results of one file only (issue #22). */

@@ -1,4 +1,4 @@
-/* Unit tests of perfrepro-gpu's host half (measure/gpu/gpuhost.c), which needs
+/* Unit tests of perfrepro-gpu's host half (measure/gpu/gpuhost*.c), which needs
  * no GPU: argument parsing, the size sweep and GEMM shapes, nccl-tests'
  * counts and bus-bandwidth factors, the theoretical memory bandwidth, the
  * read check's closed form, version and time formatting, the tables (golden

@@ -964,7 +964,7 @@ Test(envrec, types_and_ranges, .init = mk_tmpdir, .fini = rm_tmpdir)
 #undef ENV
 }
 
-/* ---- suite names and shell commands (lib/suite.c) ---- */
+/* ---- suite names and shell commands (lib/suite_names.c, lib/suite_template.c) ---- */
 
 /* Loading json as a suite fails with a message that holds each of want
  * (NULL-terminated) and starts with FILE:LINE:COL. */
