@@ -1,4 +1,4 @@
-/* perfrepro-gpu: the harness.  Parses the arguments (gpuhost.c), finds the
+/* perfrepro-gpu: the harness.  Parses the arguments (gpuhost_args.c), finds the
  * GPUs, sets up MPI when started by mpirun/srun, and for every cell of the
  * workload's table runs warm-up, the timed loop (CUDA events, the slowest GPU
  * and process counts) and the data check, then prints the table.
