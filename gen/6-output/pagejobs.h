@@ -9,8 +9,10 @@
  * one in job order is reported (its files before the failure are passed
  * on, as when the jobs run one after another) and no later job's files are.
  *
- * Jobs run a window of a few per thread at a time: memory holds that
- * window's files, not the whole generation's.
+ * The threads take jobs in order, at most a few per thread ahead of the
+ * next one to pass on (the calling thread passes files on and takes jobs
+ * while it waits): memory holds those jobs' files, not the whole
+ * generation's.
  *
  * A job reads what every job shares and writes only its own item's state:
  * the caller makes shared caches safe first (report.c says which).
