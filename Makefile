@@ -3,6 +3,7 @@
 #   make reports    regenerate reports/ from data/ (installs missing packages as root)
 #   make test       build and run every test (unit, golden, scripts)
 #   make asan       the whole test suite under AddressSanitizer + UBSan
+#   make tsan       the tests of the pages built on several threads under ThreadSanitizer
 #   make test-quick the unit tests and golden files (under a minute)
 #   make lint       the include rule, cppcheck and the format check
 #   make regen      rewrite the golden files from the current code
@@ -25,6 +26,11 @@ BUILD ?= build
 ifeq ($(SAN),1)
 BUILD := build/asan
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+# SAN=thread: ThreadSanitizer (make tsan), for the pages built on several threads.
+ifeq ($(SAN),thread)
+BUILD := build/tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
 
 PR_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Ilib $(SANFLAGS)
@@ -66,14 +72,14 @@ UNIT_BINS := $(UNIT_LIB:tests/unit/%.c=$(BUILD)/tests/%) \
 BINDIR ?= bin
 GEN_BIN := $(BINDIR)/perfrepro-gen
 MEASURE_BIN := $(BINDIR)/perfrepro-measure
-ifeq ($(SAN),1)
+ifneq ($(SAN),)
 GEN_BIN := $(BUILD)/bin/perfrepro-gen
 MEASURE_BIN := $(BUILD)/bin/perfrepro-measure
 endif
 
 all: $(GEN_BIN) $(MEASURE_BIN)
 
-.PHONY: all deps deps-test reports test asan regen install clean bench site check \
+.PHONY: all deps deps-test reports test asan tsan regen install clean bench site check \
         test-quick lint format format-check
 
 # The dependency step: installs missing packages as root, else says how.
@@ -161,6 +167,15 @@ test: deps-test all gpu $(UNIT_BINS) $(FAKE_GPU)
 
 asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) SAN=1 test
+
+# The gen tests that build pages on several threads, under ThreadSanitizer
+# (a race is an error: halt_on_error).  Scripts only: Criterion cannot start
+# under TSan (Snaipe/Criterion#274, "Could not initialize inheritable arena").
+TSAN_SCRIPTS := tests/scripts/gen_parallel.sh
+tsan:
+	$(MAKE) SAN=thread build/tsan/bin/perfrepro-gen build/tsan/bin/perfrepro-measure
+	@for t in $(TSAN_SCRIPTS); do TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/tests/tsan.supp GEN=build/tsan/bin/perfrepro-gen \
+		MEASURE=build/tsan/bin/perfrepro-measure sh $$t || exit 1; done
 
 regen: all
 	@GEN=$(GEN_BIN) MEASURE=$(MEASURE_BIN) sh tests/golden.sh regen

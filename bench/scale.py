@@ -10,7 +10,8 @@ makes `make bench` fail with a message saying which, after every case has run:
                  than 1.3x from 10,000 to 100,000 records (issue 31 #17)
   scale-hugo     the same builds per page beside Hugo rendering the pages they
                  wrote (front matter added), ms per page; target gen >= 2x Hugo
-                 at every size
+                 at every size; both on every processor (gen's build --jobs
+                 default, docs/report-format.md#speed)
   scale-compare  pr_abstat_compare alone (bench/abstat_bench.c, compiled against
                  each commit's lib/) at 2,000 / 10,000 / 100,000 runs a side,
                  and `perfrepro-gen compare` end to end at 10,000 runs a side
@@ -163,8 +164,10 @@ def scale_gen(r, base, failures):
                      "%.2f" % ratios[n] for n in sizes)),
               "met": min(ratios.values()) >= 2},
              "perfrepro-gen build --no-charts; hugo --quiet -s SITE -d OUT",
-             r.T("Hugo 渲染 perfrepro-gen 写出的同一批 Markdown 页面（加 front matter）",
-                 "Hugo renders the Markdown pages perfrepro-gen wrote (front matter added)"))
+             r.T("Hugo 渲染 perfrepro-gen 写出的同一批 Markdown 页面（加 front matter）；"
+                 "两者都用全部处理器（perfrepro-gen build 默认的 --jobs）",
+                 "Hugo renders the Markdown pages perfrepro-gen wrote (front matter added); both "
+                 "use every processor (perfrepro-gen build's default --jobs)"))
 
 
 def _abstat_bench(r, tree, label):

@@ -430,6 +430,8 @@ const char *rmodel_log_path(const rmodel_world *w, const pr_run *run, const pr_r
     /* A record's log is linked from several cells and pages: its path from
      * the output root is computed once. */
     size_t ri = (size_t)(run - w->d->runs), rj = (size_t)(r - run->records);
+    pthread_mutex_t *lock = (pthread_mutex_t *)&w->log_lock; /* the cache, not the world */
+    pthread_mutex_lock(lock);
     if (!w->log_rel[ri])
         w->log_rel[ri] = pr_xcalloc(run->nrecords + 1, sizeof **w->log_rel);
     if (!w->log_rel[ri][rj]) {
@@ -439,7 +441,9 @@ const char *rmodel_log_path(const rmodel_world *w, const pr_run *run, const pr_r
         w->log_rel[ri][rj] = pr_fileio_path_relative(w->out_abs, file);
         free(file);
     }
-    return w->log_rel[ri][rj];
+    const char *rel = w->log_rel[ri][rj];
+    pthread_mutex_unlock(lock);
+    return rel;
 }
 
 /* ---------------------------------------------------------------- world */
@@ -461,6 +465,7 @@ rmodel_world *rmodel_build(const pr_dataset *d, const char *out_dir)
     w->out_abs = abs_normalised(out_dir);
     w->run_abs = pr_xcalloc(d->nruns + 1, sizeof *w->run_abs);
     w->log_rel = pr_xcalloc(d->nruns + 1, sizeof *w->log_rel);
+    pthread_mutex_init(&w->log_lock, NULL);
     for (size_t i = 0; i < d->nruns; i++)
         w->run_abs[i] = abs_normalised(d->runs[i].dir);
     group(w);
@@ -523,5 +528,6 @@ void rmodel_free(rmodel_world *w)
     }
     free(w->run_abs);
     free(w->log_rel);
+    pthread_mutex_destroy(&w->log_lock);
     free(w);
 }

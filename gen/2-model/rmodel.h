@@ -23,6 +23,7 @@
 #ifndef PR_RMODEL_H
 #define PR_RMODEL_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "1-load/data.h"
@@ -168,9 +169,10 @@ typedef struct rmodel_world {
     const pr_dataset *d;
     rmodel_model **models; /* sorted by id */
     size_t nmodels;
-    char *out_abs;   /* the output folder, absolute and normalised */
-    char **run_abs;  /* absolute folder of each run, by index in d->runs */
-    char ***log_rel; /* each record's log relative to out_abs; lazy */
+    char *out_abs;            /* the output folder, absolute and normalised */
+    char **run_abs;           /* absolute folder of each run, by index in d->runs */
+    char ***log_rel;          /* each record's log relative to out_abs; lazy */
+    pthread_mutex_t log_lock; /* guards log_rel: pages are built on several threads */
     /* The audit of published figures against their logs (audit.h), set
      * by the caller once built (report.c): a model page's cell says when
      * the source printed another figure than its log gives.  NULL: none

@@ -144,6 +144,20 @@ void chartspec_free(chartspec_queue *oc)
     free(oc->jobs);
 }
 
+void chartspec_queue_move(chartspec_queue *to, chartspec_queue *from)
+{
+    if (to->njobs + from->njobs > to->cap) {
+        to->cap = to->njobs + from->njobs > 2 * to->cap ? to->njobs + from->njobs : 2 * to->cap;
+        to->jobs = pr_xrealloc(to->jobs, to->cap * sizeof *to->jobs);
+    }
+    if (from->njobs)
+        memcpy(to->jobs + to->njobs, from->jobs, from->njobs * sizeof *from->jobs);
+    to->njobs += from->njobs;
+    free(from->jobs);
+    from->jobs = NULL;
+    from->njobs = from->cap = 0;
+}
+
 /* ---------------------------------------------------------------- specifications */
 
 /* A chart against GPU count, its title and axes from l's strings with view

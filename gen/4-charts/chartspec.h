@@ -49,6 +49,10 @@ typedef struct chartspec_queue {
  * -1 with err set (naming the chart's file). */
 int chartspec_flush(chartspec_queue *oc, pr_err *err);
 void chartspec_free(chartspec_queue *oc);
+/* Moves the charts queued in from to the end of to, in their order, and
+ * leaves from empty: pages built on several threads each queue into their
+ * own, then theirs are joined in page order (report.c). */
+void chartspec_queue_move(chartspec_queue *to, chartspec_queue *from);
 
 /* Each queues its chart (when it has enough to show) and appends the
  * Markdown that shows it to md; dir_rel is the page's folder. */

@@ -272,9 +272,14 @@ typedef struct lc_matcher {
     size_t *eval, ecap;  /* the child; ecap a power of two */
     size_t *order;       /* turn -> index in the names (ns->v) */
     size_t *slow, nslow; /* the turns of the names holding a GAP, ascending */
-    ac_hit *hits;        /* one line's occurrences (scratch) */
-    size_t nhits, caphits;
 } lc_matcher;
+
+/* One line's occurrences: the caller's scratch, so that pages are checked
+ * on several threads with one automaton (report.c). */
+typedef struct ac_hits {
+    ac_hit *v;
+    size_t n, cap;
+} ac_hits;
 
 static void matcher_free(lc_matcher *m)
 {
@@ -285,7 +290,6 @@ static void matcher_free(lc_matcher *m)
     free(m->eval);
     free(m->order);
     free(m->slow);
-    free(m->hits);
     free(m);
 }
 
@@ -405,61 +409,77 @@ static int hit_cmp(const void *a, const void *b)
 }
 
 /* A name holding a GAP, at its turn: searched in the line as it is now. */
-static void remove_slow(langcheck_names *ns, char *text, const langcheck_name *nm)
+static void remove_slow(const langcheck_name *nm, char *text, size_t *work)
 {
     for (char *p = strstr(text, nm->text); p; p = strstr(p + nm->len, nm->text)) {
-        ns->work += (size_t)(p - text) + nm->len;
+        *work += (size_t)(p - text) + nm->len;
         memset(p, GAP, nm->len);
     }
-    ns->work += strlen(text);
+    *work += strlen(text);
 }
 
-void langcheck_names_remove(langcheck_names *ns, char *text, int zh)
+/* langcheck_names_remove with the automaton built, hits as scratch; adds
+ * its steps to *work.  Reads ns only. */
+static void remove_names(const langcheck_names *ns, ac_hits *hits, char *text, int zh, size_t *work)
 {
-    if (!ns->n)
-        return;
-    if (!ns->m)
-        ns->m = matcher_build(ns);
-    lc_matcher *m = ns->m;
-    m->nhits = 0;
+    const lc_matcher *m = ns->m;
+    hits->n = 0;
     size_t s = 0;
     for (size_t i = 0; text[i]; i++) {
         unsigned char c = (unsigned char)text[i];
         size_t t = 0;
         while (s && !(t = edge_get(m, s, c))) {
             s = m->st[s].fail;
-            ns->work++;
+            (*work)++;
         }
         s = s ? t : m->root[c];
-        ns->work++;
+        (*work)++;
         for (size_t h = m->st[s].rank != NONE ? s : m->st[s].dict; h != NONE; h = m->st[h].dict) {
             const langcheck_name *nm = &ns->v[m->order[m->st[h].rank]];
-            ns->work++;
+            (*work)++;
             if (!zh && !nm->cjk_ok)
                 continue;
-            if (m->nhits == m->caphits) {
-                m->caphits = m->caphits ? 2 * m->caphits : 16;
-                m->hits = pr_xrealloc(m->hits, m->caphits * sizeof *m->hits);
+            if (hits->n == hits->cap) {
+                hits->cap = hits->cap ? 2 * hits->cap : 16;
+                hits->v = pr_xrealloc(hits->v, hits->cap * sizeof *hits->v);
             }
-            m->hits[m->nhits++] = (ac_hit){m->st[h].rank, i + 1 - nm->len};
+            hits->v[hits->n++] = (ac_hit){m->st[h].rank, i + 1 - nm->len};
         }
     }
-    pr_qsort(m->hits, m->nhits, sizeof *m->hits, hit_cmp);
+    pr_qsort(hits->v, hits->n, sizeof *hits->v, hit_cmp);
     size_t k = 0;
-    for (size_t j = 0; j <= m->nhits; j++) {
-        size_t rank = j < m->nhits ? m->hits[j].rank : NONE;
+    for (size_t j = 0; j <= hits->n; j++) {
+        size_t rank = j < hits->n ? hits->v[j].rank : NONE;
         for (; k < m->nslow && m->slow[k] < rank; k++) {
             const langcheck_name *nm = &ns->v[m->order[m->slow[k]]];
             if (zh || nm->cjk_ok)
-                remove_slow(ns, text, nm);
+                remove_slow(nm, text, work);
         }
-        if (j == m->nhits)
+        if (j == hits->n)
             break;
-        char *p = text + m->hits[j].at;
+        char *p = text + hits->v[j].at;
         size_t len = ns->v[m->order[rank]].len;
         if (!memchr(p, GAP, len))
             memset(p, GAP, len);
     }
+}
+
+void langcheck_names_prepare(langcheck_names *ns)
+{
+    if (ns->n && !ns->m)
+        ns->m = matcher_build(ns);
+}
+
+void langcheck_names_remove(langcheck_names *ns, char *text, int zh)
+{
+    if (!ns->n)
+        return;
+    langcheck_names_prepare(ns);
+    ac_hits hits = {NULL, 0, 0};
+    size_t work = 0;
+    remove_names(ns, &hits, text, zh, &work);
+    ns->work += work;
+    free(hits.v);
 }
 
 /* The code point at *s (advanced past it); a bad byte reads as itself. */
@@ -605,6 +625,10 @@ int langcheck_check_page(const char *page, const char *code, const char *md, siz
                          langcheck_names *ns, pr_err *err)
 {
     int zh = strcmp(code, "zh") == 0;
+    if (ns->n && !ns->m)
+        langcheck_names_prepare(ns);
+    ac_hits hits = {NULL, 0, 0};
+    size_t work = 0;
     scan sc = {0, 0};
     pr_buf prose = PR_BUF_INIT, first = PR_BUF_INIT, more = PR_BUF_INIT;
     int first_line = 0, nmore = 0, rc = 0;
@@ -619,7 +643,8 @@ int langcheck_check_page(const char *page, const char *code, const char *md, siz
             pr_buf_clear(&prose);
             prose_of(&sc, s, e, &prose);
             char *text = (char *)pr_buf_cstr(&prose);
-            langcheck_names_remove(ns, text, zh);
+            if (ns->n)
+                remove_names(ns, &hits, text, zh, &work);
             size_t at, n;
             if (zh ? find_latin_run(text, &at, &n) : find_cjk(text, &at, &n)) {
                 if (!first_line) {
@@ -639,6 +664,8 @@ int langcheck_check_page(const char *page, const char *code, const char *md, siz
                         nmore > MORE_MAX ? ", …" : "",
                         " (docs/data-model.md#one-language-per-page)");
     }
+    ns->work += work;
+    free(hits.v);
     pr_buf_free(&prose);
     pr_buf_free(&first);
     pr_buf_free(&more);

@@ -59,8 +59,9 @@ typedef struct langcheck_names {
     struct lc_matcher *m; /* the automaton; NULL until a check needs it */
     /* Steps of the names' search since set to 0 (bytes of text read,
      * failure links followed, occurrences weighed): for tests, which show
-     * it bounded by the text, not by names x lines, with no clock. */
-    size_t work;
+     * it bounded by the text, not by names x lines, with no clock.
+     * Atomic: pages are checked on several threads. */
+    _Atomic size_t work;
 } langcheck_names;
 
 #define LC_NAMES_INIT                                                                              \
@@ -74,6 +75,11 @@ void langcheck_names_add(langcheck_names *ns, const char *name, int cjk_ok);
 /* Adds every name d declares (see above), and "中文", "English". */
 void langcheck_names_from_data(langcheck_names *ns, const pr_dataset *d);
 void langcheck_names_free(langcheck_names *ns);
+
+/* Builds ns's automaton now (a check builds it when names were added
+ * since): call it before pages are checked on several threads, which then
+ * change nothing in ns but the work counter. */
+void langcheck_names_prepare(langcheck_names *ns);
 
 /* Replaces the names in text (NUL-terminated, edited in place) by the byte
  * that stands for what the check leaves out (0x01); on an English page

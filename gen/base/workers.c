@@ -23,11 +23,18 @@ static void *work(void *arg)
     }
 }
 
-void workers_run(size_t n, workers_job_fn job, void *ctx)
+size_t workers_processors(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > WK_MAX_THREADS ? WK_MAX_THREADS : (size_t)cpus;
+}
+
+void workers_run_on(size_t threads, size_t n, workers_job_fn job, void *ctx)
 {
     wk_pool p = {job, ctx, n, 0, PTHREAD_MUTEX_INITIALIZER};
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nthreads = cpus < 1 ? 1 : cpus > WK_MAX_THREADS ? WK_MAX_THREADS : (size_t)cpus;
+    size_t nthreads = threads ? threads : workers_processors();
+    if (nthreads > WK_MAX_THREADS)
+        nthreads = WK_MAX_THREADS;
     if (nthreads > n)
         nthreads = n;
     pthread_t tids[WK_MAX_THREADS];
@@ -38,4 +45,9 @@ void workers_run(size_t n, workers_job_fn job, void *ctx)
     work(&p); /* this thread works too */
     for (size_t i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
+}
+
+void workers_run(size_t n, workers_job_fn job, void *ctx)
+{
+    workers_run_on(0, n, job, ctx);
 }

@@ -18,5 +18,10 @@ typedef void (*workers_job_fn)(void *ctx, size_t item);
 
 /* Runs job(ctx, i) for every i in [0, n) and returns when all are done. */
 void workers_run(size_t n, workers_job_fn job, void *ctx);
+/* The same on at most threads threads (1: all on this one, in item order;
+ * 0: workers_processors()). */
+void workers_run_on(size_t threads, size_t n, workers_job_fn job, void *ctx);
+/* The processors online, 1 to WK_MAX_THREADS. */
+size_t workers_processors(void);
 
 #endif

@@ -12,6 +12,7 @@
  */
 #include "report.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "6-output/export.h"
 #include "6-output/langcheck.h"
 #include "6-output/output.h"
+#include "6-output/pagejobs.h"
 #include "base/md.h"
 #include "fileio.h"
 #include "template/lang.h"
@@ -63,14 +65,47 @@ static int emit_file(lang *l, const char *page, json_t *view, const char *path, 
  * folder: docs/report-format.md; named without a link when there is
  * none). */
 #define FIGURES_CSV "figures.csv"
-static int emit_figures(const rmodel_world *w, emit_fn emit, void *ctx, pr_err *err)
+
+/* figures.csv is made on a thread of its own while the pages are built
+ * (it was a tenth of a build of 10^4 records, all on one processor) and
+ * emitted where it always was, after the pages. */
+typedef struct figures_job {
+    const rmodel_world *w;
+    pr_buf csv;
+    pr_err err;
+    int rc;
+    int threaded; /* 1 when tid runs it */
+    pthread_t tid;
+} figures_job;
+
+static void *figures_run(void *arg)
 {
-    pr_buf b = PR_BUF_INIT;
+    figures_job *f = arg;
     /* Streamed: every row held at once was a tenth of a 10^4-record build. */
-    int rc = export_render_world(w, EX_CSV, 0, &b, err);
-    if (rc == 0)
-        rc = emit(ctx, FIGURES_CSV, pr_buf_cstr(&b), b.len, err);
-    pr_buf_free(&b);
+    f->rc = export_render_world(f->w, EX_CSV, 0, &f->csv, &f->err);
+    return NULL;
+}
+
+/* Starts f (zero but for w): on a thread when jobs allows one. */
+static void figures_start(figures_job *f, size_t jobs)
+{
+    f->threaded = jobs != 1 && pthread_create(&f->tid, NULL, figures_run, f) == 0;
+}
+
+/* Waits for f (or makes it here) and emits it; frees f's buffer. */
+static int figures_emit(figures_job *f, emit_fn emit, void *ctx, pr_err *err)
+{
+    if (f->threaded)
+        pthread_join(f->tid, NULL);
+    else
+        figures_run(f);
+    f->threaded = 0;
+    int rc = f->rc;
+    if (rc < 0)
+        *err = f->err;
+    else
+        rc = emit(ctx, FIGURES_CSV, pr_buf_cstr(&f->csv), f->csv.len, err);
+    pr_buf_free(&f->csv);
     return rc;
 }
 
@@ -173,6 +208,104 @@ static int emit_history(const rmodel_world *w, lang *l, const history_set *s,
     return rc;
 }
 
+/* The model pages and their frameworks' pages of one language, each a
+ * job of pagejobs.h: one unit a model page (fw NO_FW) or a framework's
+ * pages, in the order they were written one after another. */
+#define NO_FW ((size_t)-1)
+typedef struct page_unit {
+    const rmodel_model *m;
+    size_t fw;
+} page_unit;
+
+typedef struct model_pages {
+    const rmodel_world *w;
+    lang *l;
+    const history_set *hist;
+    page_unit *units;
+    chartspec_queue *charts; /* each unit's, joined to *oc in order */
+    chartspec_queue *oc;
+} model_pages;
+
+/* The pages of framework f in l's language: each machine's, then its own. */
+static int emit_framework(const rmodel_world *w, lang *l, const history_set *hist,
+                          const rmodel_model *m, const rmodel_fw *f, chartspec_queue *oc,
+                          emit_fn emit, void *ctx, pr_err *err)
+{
+    int zh = strcmp(l->code, "zh") == 0;
+    char *dir = pr_xasprintf("%s/%s", m->id, f->framework);
+    json_t *v = page_framework_view(w, l, f, oc, err);
+    if (v && page_history_has_history(hist, m->id, f->framework))
+        json_object_set_new(v, "history_link", json_string(zh ? PH_HISTORY_ZH : PH_HISTORY_EN));
+    /* Each machine's detail on a page of its own (fw_split.h). */
+    json_t *split = v ? fw_split_pages(v, l, err) : NULL, *pg;
+    size_t k;
+    int rc = split ? 0 : -1;
+    json_array_foreach(split, k, pg)
+    {
+        char *path = pr_xasprintf("%s/%s", dir, json_string_value(json_object_get(pg, "path")));
+        if (rc == 0)
+            rc = emit_file(l, "framework", json_object_get(pg, "view"), path, emit, ctx, err);
+        free(path);
+    }
+    json_decref(split);
+    if (rc == 0)
+        rc = emit_page(l, "framework", v, dir, emit, ctx, err);
+    json_decref(v);
+    free(dir);
+    return rc;
+}
+
+/* pagejobs_fn: unit i's pages. */
+static int model_pages_job(void *ctx, size_t i, emit_fn emit, void *ectx, pr_err *err)
+{
+    model_pages *mp = ctx;
+    const page_unit *u = &mp->units[i];
+    if (u->fw != NO_FW)
+        return emit_framework(mp->w, mp->l, mp->hist, u->m, u->m->fws[u->fw], &mp->charts[i], emit,
+                              ectx, err);
+    json_t *v = page_model_view(mp->w, mp->l, u->m, &mp->charts[i], err);
+    int rc = v ? emit_page(mp->l, "model", v, u->m->id, emit, ectx, err) : -1;
+    json_decref(v);
+    return rc;
+}
+
+/* pagejobs_done_fn: unit i's charts after those of the units before it. */
+static void model_pages_done(void *ctx, size_t i)
+{
+    model_pages *mp = ctx;
+    chartspec_queue_move(mp->oc, &mp->charts[i]);
+}
+
+/* Every model page and framework page of l, on jobs threads (pagejobs.h);
+ * their charts queued to oc in page order. */
+static int emit_model_pages(const rmodel_world *w, lang *l, const history_set *hist, size_t jobs,
+                            chartspec_queue *oc, emit_fn emit, void *ctx, pr_err *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nmodels; i++)
+        n += 1 + w->models[i]->nfws;
+    model_pages mp = {w,
+                      l,
+                      hist,
+                      pr_xcalloc(n + 1, sizeof(page_unit)),
+                      pr_xcalloc(n + 1, sizeof(chartspec_queue)),
+                      oc};
+    n = 0;
+    for (size_t i = 0; i < w->nmodels; i++) {
+        mp.units[n++] = (page_unit){w->models[i], NO_FW};
+        for (size_t j = 0; j < w->models[i]->nfws; j++)
+            mp.units[n++] = (page_unit){w->models[i], j};
+    }
+    for (size_t i = 0; i < n; i++)
+        mp.charts[i] = (chartspec_queue){oc->emit, oc->ctx, oc->charts, NULL, 0, 0, oc->out_dir};
+    int rc = pagejobs_run(jobs, n, model_pages_job, model_pages_done, &mp, emit, ctx, err);
+    for (size_t i = 0; i < n; i++)
+        chartspec_free(&mp.charts[i]);
+    free(mp.charts);
+    free(mp.units);
+    return rc;
+}
+
 int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, void *ctx,
                   pr_err *err)
 {
@@ -183,6 +316,7 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     chartspec_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
     langcheck_names names = LC_NAMES_INIT;
+    figures_job figures = {w, PR_BUF_INIT, {{0}}, 0, 0, 0};
     int rc = -1;
     langcheck_names_from_data(&names, d);
     page_names = &names;
@@ -197,6 +331,10 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
      * audit's line (i23-headline). */
     if (audit->nrepos)
         w->audit = audit;
+    /* Pages are checked on several threads from here: the names' automaton
+     * is built once, before (langcheck.h). */
+    langcheck_names_prepare(&names);
+    figures_start(&figures, o->jobs);
     for (int li = 0; li < 2; li++) {
         lang *l = &langs[li];
         json_t *v = page_index_view(w, l, err);
@@ -237,48 +375,18 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
             if (rc < 0)
                 goto out;
         }
-        for (size_t i = 0; i < w->nmodels; i++) {
-            const rmodel_model *m = w->models[i];
-            v = page_model_view(w, l, m, &oc, err);
-            rc = v ? emit_page(l, "model", v, m->id, emit, ctx, err) : -1;
-            json_decref(v);
-            if (rc < 0)
-                goto out;
-            for (size_t j = 0; j < m->nfws; j++) {
-                char *dir = pr_xasprintf("%s/%s", m->id, m->fws[j]->framework);
-                v = page_framework_view(w, l, m->fws[j], &oc, err);
-                if (v && page_history_has_history(hist, m->id, m->fws[j]->framework))
-                    json_object_set_new(v, "history_link",
-                                        json_string(zh ? PH_HISTORY_ZH : PH_HISTORY_EN));
-                /* Each machine's detail on a page of its own (fw_split.h). */
-                json_t *split = v ? fw_split_pages(v, l, err) : NULL, *pg;
-                size_t k;
-                rc = split ? 0 : -1;
-                json_array_foreach(split, k, pg)
-                {
-                    char *path =
-                        pr_xasprintf("%s/%s", dir, json_string_value(json_object_get(pg, "path")));
-                    if (rc == 0)
-                        rc = emit_file(l, "framework", json_object_get(pg, "view"), path, emit, ctx,
-                                       err);
-                    free(path);
-                }
-                json_decref(split);
-                if (rc == 0)
-                    rc = emit_page(l, "framework", v, dir, emit, ctx, err);
-                json_decref(v);
-                free(dir);
-                if (rc < 0)
-                    goto out;
-            }
-        }
+        if ((rc = emit_model_pages(w, l, hist, o->jobs, &oc, emit, ctx, err)) < 0)
+            goto out;
     }
-    rc = emit_figures(w, emit, ctx, err);
+    rc = figures_emit(&figures, emit, ctx, err);
     if (rc == 0)
         rc = chartspec_flush(&oc, err);
     if (rc == 0)
         rc = steptrace_emit(w, &oc, err); /* the step traces, once for both languages */
 out:
+    if (figures.threaded)
+        pthread_join(figures.tid, NULL);
+    pr_buf_free(&figures.csv);
     page_names = NULL;
     langcheck_names_free(&names);
     chartspec_free(&oc);

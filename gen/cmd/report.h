@@ -24,6 +24,10 @@ typedef struct pr_report_opts {
      * committed, and every rebuild adds its bytes to history for ever). */
     unsigned long long budget_bytes;
     pr_report_stats *stats; /* filled when not NULL, also on failure */
+    /* Threads that build the model and framework pages (0: one per
+     * processor; 1: one after another, as before).  The output is the
+     * same bytes with any number. */
+    size_t jobs;
 } pr_report_opts;
 
 /* Writes every page (only where the content changed) and removes files of

@@ -1,5 +1,6 @@
 #include "lang.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,6 +227,10 @@ void lang_gpus_label(const lang *l, int nodes, int gpus, pr_buf *out, pr_err *er
     json_decref(v);
 }
 
+/* Guards the page templates parsed on first use: pages render on several
+ * threads (report.c). */
+static pthread_mutex_t pages_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int lang_render(lang *l, const char *page, json_t *view, pr_buf *out, pr_err *err)
 {
     size_t which = 0;
@@ -235,9 +240,12 @@ int lang_render(lang *l, const char *page, json_t *view, pr_buf *out, pr_err *er
     char *path = pr_fileio_path_join(l->dir, name);
     pr_buf tmpl = PR_BUF_INIT, md = PR_BUF_INIT, toc = PR_BUF_INIT;
     int rc = -1;
-    if (!l->pages[which] &&
-        (pr_fileio_read_file(path, &tmpl, err) < 0 ||
-         mustache_compile(pr_buf_cstr(&tmpl), tmpl.len, path, &l->pages[which], err) < 0))
+    pthread_mutex_lock(&pages_lock);
+    int ready = l->pages[which] ||
+                (pr_fileio_read_file(path, &tmpl, err) == 0 &&
+                 mustache_compile(pr_buf_cstr(&tmpl), tmpl.len, path, &l->pages[which], err) == 0);
+    pthread_mutex_unlock(&pages_lock);
+    if (!ready)
         goto out;
     pr_mustache_dir dir = {l->dir, ".mustache"};
     pr_mustache_opts o = {0};

@@ -13,6 +13,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,8 +454,24 @@ struct pr_mustache_tmpl {
     pr_buf src; /* nodes point into it */
     char *name;
     struct node *root;
-    struct pentry *cache; /* partials parsed by earlier renders */
+    /* Partials parsed by earlier renders.  Pages render on several threads
+     * (report.c): a published list is never changed, a render that parsed
+     * more publishes its longer list only if no other did meanwhile. */
+    struct pentry *_Atomic cache;
 };
+
+/* Frees the entries of list up to (not including) stop. */
+static void free_pentries(struct pentry *list, const struct pentry *stop)
+{
+    while (list != stop) {
+        struct pentry *pe = list;
+        list = pe->next;
+        mustache_node_free(pe->root);
+        pr_buf_free(&pe->src);
+        free(pe->name);
+        free(pe);
+    }
+}
 
 int mustache_compile(const char *tmpl, size_t len, const char *name, pr_mustache_tmpl **out,
                      pr_err *err)
@@ -474,14 +491,7 @@ void mustache_tmpl_free(pr_mustache_tmpl *t)
 {
     if (!t)
         return;
-    while (t->cache) {
-        struct pentry *pe = t->cache;
-        t->cache = pe->next;
-        mustache_node_free(pe->root);
-        pr_buf_free(&pe->src);
-        free(pe->name);
-        free(pe);
-    }
+    free_pentries(atomic_load(&t->cache), NULL);
     mustache_node_free(t->root);
     pr_buf_free(&t->src);
     free(t->name);
@@ -499,7 +509,8 @@ int mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_op
     st.out = out;
     st.err = err;
     st.pending = true;
-    st.cache = t->cache;
+    struct pentry *known = atomic_load(&t->cache);
+    st.cache = known;
     pr_buf_init(&st.tmp);
     struct ctx c = {data, NULL};
     struct env e = {&c, NULL, "", "", 0, 0};
@@ -508,7 +519,11 @@ int mustache_render_tmpl(pr_mustache_tmpl *t, json_t *data, const pr_mustache_op
     int rc = render_list(&st, t->root, t->root, &e);
     if (rc < 0)
         pr_buf_truncate(out, out0);
-    t->cache = st.cache;
+    /* New entries are prepended to known: publish them, or drop them when
+     * another render published first (it parsed the same files). */
+    struct pentry *expected = known;
+    if (st.cache != known && !atomic_compare_exchange_strong(&t->cache, &expected, st.cache))
+        free_pentries(st.cache, known);
     pr_buf_free(&st.tmp);
     return rc;
 }
@@ -540,14 +555,7 @@ int mustache_render(const char *tmpl, size_t len, json_t *data, const pr_mustach
     int rc = render_list(&st, root, root, &e);
     if (rc < 0)
         pr_buf_truncate(out, out0);
-    while (st.cache) {
-        struct pentry *pe = st.cache;
-        st.cache = pe->next;
-        mustache_node_free(pe->root);
-        pr_buf_free(&pe->src);
-        free(pe->name);
-        free(pe);
-    }
+    free_pentries(st.cache, NULL);
     pr_buf_free(&st.tmp);
     mustache_node_free(root);
     return rc;
