@@ -77,7 +77,8 @@ static json_t *entries_on(json_t *view, const char *key, const char *id, json_t 
 static json_t *platform_page(json_t *view, json_t *pv, const char *id, const lang *l,
                              const char *other_file, const char *steps_file, int runsets)
 {
-    json_t *d = json_deep_copy(view);
+    /* Shallow: the pages only set and delete keys of their own top level. */
+    json_t *d = json_copy(view);
     static const char *const main_only[] = {"has_short",     "short_head",    "short_table",
                                             "short_lines",   "mlperf_scores", "history_link",
                                             "sweep",         "suite_path",    "platform_pages",
@@ -93,7 +94,7 @@ static json_t *platform_page(json_t *view, json_t *pv, const char *id, const lan
         json_object_set_new(d, "steps_page_link", json_string(steps_file));
         json_object_set_new(d, "steps_page_runsets", json_boolean(runsets));
     }
-    json_object_set_new(d, "platforms", json_pack("[o]", json_deep_copy(pv)));
+    json_object_set_new(d, "platforms", json_pack("[o]", json_copy(pv)));
     json_t *logs = entries_on(view, "logs", id, NULL);
     int has_logs = json_array_size(logs) > 0;
     json_object_set_new(d, "has_logs", json_boolean(has_logs));

@@ -621,6 +621,21 @@ static void quote(pr_buf *out, const char *text, size_t at, size_t len)
             pr_buf_putc(out, text[i]);
 }
 
+/* An English page's line that cannot hold Chinese: outside a comment, no
+ * comment opening, and no byte that starts a character of is_cjk's ranges
+ * (U+3000 and up: a lead byte of 0xE3 or more).  Its prose would find
+ * nothing, and reading it would change no state: most lines of a page are
+ * this, and skip the names and the prose. */
+static int no_cjk_possible(const scan *sc, const char *s, const char *e)
+{
+    if (sc->comment)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)s; p < (const unsigned char *)e; p++)
+        if (*p >= 0xE3 || (*p == '<' && e - (const char *)p >= 4 && memcmp(p, "<!--", 4) == 0))
+            return 0;
+    return 1;
+}
+
 int langcheck_check_page(const char *page, const char *code, const char *md, size_t len,
                          langcheck_names *ns, pr_err *err)
 {
@@ -639,7 +654,7 @@ int langcheck_check_page(const char *page, const char *code, const char *md, siz
         char f = sc.comment ? 0 : fence_of(s, e);
         if (f && (!sc.fence || sc.fence == f)) {
             sc.fence = sc.fence ? 0 : f;
-        } else if (!sc.fence) {
+        } else if (!sc.fence && !(!zh && no_cjk_possible(&sc, s, e))) {
             pr_buf_clear(&prose);
             prose_of(&sc, s, e, &prose);
             char *text = (char *)pr_buf_cstr(&prose);
