@@ -100,7 +100,7 @@ void pr_buf_clear(pr_buf *b)
         b->data[0] = '\0';
 }
 
-void pr_buf_grow(pr_buf *b, size_t extra)
+void pr_buf_reserve(pr_buf *b, size_t extra)
 {
     if (extra > (size_t)-1 / 2 - b->len)
         pr_oom(extra);
@@ -126,13 +126,6 @@ void pr_buf_put(pr_buf *b, const void *data, size_t len)
 void pr_buf_puts(pr_buf *b, const char *s)
 {
     pr_buf_put(b, s, strlen(s));
-}
-
-void pr_buf_putc(pr_buf *b, int c)
-{
-    pr_buf_grow(b, 1);
-    b->data[b->len++] = (char)c;
-    b->data[b->len] = '\0';
 }
 
 void pr_buf_vprintf(pr_buf *b, const char *fmt, va_list ap)

@@ -48,10 +48,23 @@ void pr_buf_free(pr_buf *b);
  * left empty.  Never returns NULL: an empty buffer gives "". */
 char *pr_buf_detach(pr_buf *b);
 void pr_buf_clear(pr_buf *b);
-void pr_buf_grow(pr_buf *b, size_t extra);
+/* Makes room for extra more bytes (and the terminating NUL): pr_buf_grow
+ * when there is room already is a comparison, inline (the pages append a
+ * byte at a time); pr_buf_reserve reallocates. */
+void pr_buf_reserve(pr_buf *b, size_t extra);
+static inline void pr_buf_grow(pr_buf *b, size_t extra)
+{
+    if (!(extra < b->cap - b->len))
+        pr_buf_reserve(b, extra);
+}
 void pr_buf_put(pr_buf *b, const void *data, size_t len);
 void pr_buf_puts(pr_buf *b, const char *s);
-void pr_buf_putc(pr_buf *b, int c);
+static inline void pr_buf_putc(pr_buf *b, int c)
+{
+    pr_buf_grow(b, 1);
+    b->data[b->len++] = (char)c;
+    b->data[b->len] = '\0';
+}
 void pr_buf_printf(pr_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pr_buf_vprintf(pr_buf *b, const char *fmt, va_list ap);
 /* Drops bytes so that len == new_len (new_len <= len). */

@@ -466,6 +466,11 @@ rmodel_world *rmodel_build(const pr_dataset *d, const char *out_dir)
     w->run_abs = pr_xcalloc(d->nruns + 1, sizeof *w->run_abs);
     w->log_rel = pr_xcalloc(d->nruns + 1, sizeof *w->log_rel);
     pthread_mutex_init(&w->log_lock, NULL);
+    w->stats_doc = pr_fileio_path_join(d->dir, "../docs/statistics.md");
+    if (access(w->stats_doc, R_OK) != 0) {
+        free(w->stats_doc);
+        w->stats_doc = NULL;
+    }
     for (size_t i = 0; i < d->nruns; i++)
         w->run_abs[i] = abs_normalised(d->runs[i].dir);
     group(w);
@@ -529,5 +534,6 @@ void rmodel_free(rmodel_world *w)
     free(w->run_abs);
     free(w->log_rel);
     pthread_mutex_destroy(&w->log_lock);
+    free(w->stats_doc);
     free(w);
 }

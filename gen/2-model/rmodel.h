@@ -173,6 +173,10 @@ typedef struct rmodel_world {
     char **run_abs;           /* absolute folder of each run, by index in d->runs */
     char ***log_rel;          /* each record's log relative to out_abs; lazy */
     pthread_mutex_t log_lock; /* guards log_rel: pages are built on several threads */
+    /* The repository's docs/statistics.md beside the data folder, or NULL
+     * when there is none (a data folder elsewhere): looked up once, not by
+     * every page's note (view_stats_link). */
+    char *stats_doc;
     /* The audit of published figures against their logs (audit.h), set
      * by the caller once built (report.c): a model page's cell says when
      * the source printed another figure than its log gives.  NULL: none

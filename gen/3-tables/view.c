@@ -2,11 +2,9 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "2-model/sanity.h"
 #include "base/md.h"
-#include "fileio.h"
 #include "unitdir.h"
 
 void view_str(json_t *o, const char *k, const char *v)
@@ -57,16 +55,14 @@ char *view_stats_link(const rmodel_world *w, const char *page_rel)
     /* The repository's docs sit beside its data folder; a data folder
      * elsewhere (tests, a user's own) has none, and the note then names the
      * file without a link. */
-    char *path = pr_fileio_path_join(w->d->dir, "../docs/statistics.md");
     char *link = NULL;
-    if (access(path, R_OK) == 0) {
-        char *rel = rmodel_link_to(w, page_rel, path);
+    if (w->stats_doc) {
+        char *rel = rmodel_link_to(w, page_rel, w->stats_doc);
         pr_buf b = PR_BUF_INIT;
         md_link_path(&b, rel);
         link = pr_buf_detach(&b);
         free(rel);
     }
-    free(path);
     return link;
 }
 
