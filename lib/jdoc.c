@@ -368,8 +368,10 @@ int pr_jdoc_jobject(const pr_jdoc_jcur *c, const char *const *allowed, pr_err *e
     json_object_foreach(c->v, key, val)
     {
         int ok = 0;
+        /* The first byte first: a record's 30 keys against a list of 40
+         * were most of loading's strcmp calls. */
         for (const char *const *a = allowed; *a && !ok; a++)
-            ok = strcmp(*a, key) == 0;
+            ok = (*a)[0] == key[0] && strcmp(*a, key) == 0;
         if (!ok) {
             /* Only a key that is wrong pays for the suggestion. */
             const char *best = NULL;
