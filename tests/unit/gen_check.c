@@ -314,7 +314,7 @@ Test(check, generated_pages_with_a_batch_label_pass)
     pr_dataset *ds = NULL;
     pr_err err;
     cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
-    pr_report_opts o = {"templates", out, 0, 0, NULL};
+    pr_report_opts o = {"templates", out, 0, 0, NULL, 0};
     cr_assert(report_build(ds, &o, &err) == 0, "%s", err.msg);
     pr_check_opts co = {out, d};
     pr_check_result r = PR_CHECK_RESULT_INIT;

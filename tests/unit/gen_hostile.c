@@ -174,7 +174,7 @@ Test(hostile, free_text_is_inert)
     pr_err err;
     cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "reports", 0, 0, NULL};
+    pr_report_opts o = {"templates", "reports", 0, 0, NULL, 0};
     cr_assert(report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     const char *path;
     json_t *v;
@@ -228,7 +228,7 @@ Test(hostile, runset_titles_are_inert)
     pr_err err;
     cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "reports", 0, 0, NULL};
+    pr_report_opts o = {"templates", "reports", 0, 0, NULL, 0};
     cr_assert(report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     const char *path;
     json_t *v;
@@ -409,7 +409,7 @@ Test(hostile, partial_names_escaping_the_templates)
     pr_dataset *d = NULL;
     cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {t, "reports", 0, 0, NULL};
+    pr_report_opts o = {t, "reports", 0, 0, NULL, 0};
     cr_expect(report_render(d, &o, collect, pages, &err) < 0, "a partial outside rendered");
     cr_expect(strstr(err.msg, "notes:") && strstr(err.msg, "escapes the template"), "message: %s",
               err.msg);
@@ -450,7 +450,7 @@ static json_t *render_dir(const char *dir)
     pr_err err;
     cr_assert(data_load(dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "reports", 0, 0, NULL};
+    pr_report_opts o = {"templates", "reports", 0, 0, NULL, 0};
     cr_assert(report_render(d, &o, collect, pages, &err) == 0, "%s", err.msg);
     data_free(d);
     return pages;

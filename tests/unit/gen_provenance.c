@@ -234,7 +234,7 @@ Test(provenance, two_platforms_of_one_page_name_are_refused)
     cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
     char *out = pr_fileio_path_join(d, "out");
-    pr_report_opts o = {"templates", out, 0, 0, NULL};
+    pr_report_opts o = {"templates", out, 0, 0, NULL, 0};
     cr_expect(report_render(ds, &o, gt_collect, pages, &err) < 0, "two platforms on one page");
     cr_expect(strstr(err.msg, "\"gpu-a\"") && strstr(err.msg, "\"gpu_a\"") &&
                   strstr(err.msg, "PLATFORM-gpu-a.md"),

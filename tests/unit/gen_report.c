@@ -900,7 +900,7 @@ Test(figures, bandwidth_series_become_a_chart)
     pr_err err;
     cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", "out", 1, 0, NULL};
+    pr_report_opts o = {"templates", "out", 1, 0, NULL, 0};
     cr_assert(report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
     const char *svg = json_string_value(json_object_get(pages, "HW/nccl/sweep.svg"));
     cr_assert(svg && strstr(svg, "<svg"), "no bandwidth SVG");
@@ -985,7 +985,7 @@ Test(names, long_labels_make_charts_with_bounded_names)
     json_t *names[2];
     for (int run = 0; run < 2; run++) {
         json_t *pages = json_object();
-        pr_report_opts o = {"templates", "out", 1, 0, NULL};
+        pr_report_opts o = {"templates", "out", 1, 0, NULL, 0};
         cr_assert(report_render(ds, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
         names[run] = json_array();
         const char *path;
@@ -1026,7 +1026,7 @@ Test(names, odd_run_and_suite_names_link_to_their_files)
     pr_dataset *ds = NULL;
     pr_err err;
     cr_assert(data_load(d, &ds, &err) == 0, "%s", err.msg);
-    pr_report_opts o = {"templates", out, 0, 0, NULL};
+    pr_report_opts o = {"templates", out, 0, 0, NULL, 0};
     cr_assert(report_build(ds, &o, &err) == 0, "%s", err.msg);
     pr_check_opts co = {out, d};
     pr_check_result r = PR_CHECK_RESULT_INIT;

@@ -58,7 +58,7 @@ static inline json_t *gt_render(const char *data_dir, const char *out_dir, int c
     pr_err err;
     cr_assert(data_load(data_dir, &d, &err) == 0, "%s", err.msg);
     json_t *pages = json_object();
-    pr_report_opts o = {"templates", out_dir, charts, 0, NULL};
+    pr_report_opts o = {"templates", out_dir, charts, 0, NULL, 0};
     cr_assert(report_render(d, &o, gt_collect, pages, &err) == 0, "%s", err.msg);
     data_free(d);
     return pages;
