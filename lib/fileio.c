@@ -130,6 +130,18 @@ int pr_fileio_read_file(const char *path, pr_buf *out, pr_err *err)
     return pr_fileio_read_file_max(path, PR_READ_MAX_BYTES, out, err);
 }
 
+int pr_fileio_same_bytes(const char *a, const char *b)
+{
+    pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
+    pr_err ignored;
+    int same = pr_fileio_read_file(a, &x, &ignored) == 0 &&
+               pr_fileio_read_file(b, &y, &ignored) == 0 && x.len == y.len &&
+               (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+    pr_buf_free(&x);
+    pr_buf_free(&y);
+    return same;
+}
+
 int pr_fileio_path_within(const char *root, const char *path, pr_err *err)
 {
     int rc = -1;

@@ -146,6 +146,9 @@ void pr_fileio_remove_dead_temps(const char *dir, const char *stem_end);
 /* 1 when path is a regular file (not a symbolic link) holding exactly
  * data[0..len). */
 int pr_fileio_equals(const char *path, const void *data, size_t len);
+/* 1 when the files at a and b hold the same bytes; 0 when they differ or
+ * one cannot be read (then nothing is claimed). */
+int pr_fileio_same_bytes(const char *a, const char *b);
 /* mkdir -p. */
 int pr_fileio_mkdirs(const char *path, pr_err *err);
 /* 1 when path exists and is a regular file / a directory. */

@@ -326,20 +326,6 @@ static int check_fits(const pr_dataset *d, const audit_model *m, pr_err *err)
     return 0;
 }
 
-/* 1 when the files at a and b (both size bytes) hold the same bytes; 0
- * when they differ or one cannot be read (then nothing is claimed). */
-static int same_bytes(const char *a, const char *b)
-{
-    pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
-    pr_err ignored;
-    int same = pr_fileio_read_file(a, &x, &ignored) == 0 &&
-               pr_fileio_read_file(b, &y, &ignored) == 0 && x.len == y.len &&
-               (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
-    pr_buf_free(&x);
-    pr_buf_free(&y);
-    return same;
-}
-
 /* The pairs of figures whose logs are two records' byte-identical files:
  * sizes first (a stat each), bytes only where two sizes agree. */
 static void find_twins(audit_model *m)
@@ -359,7 +345,7 @@ static void find_twins(audit_model *m)
     for (size_t i = 0; i < m->nitems; i++)
         for (size_t j = i + 1; j < m->nitems; j++)
             if (sizes[i] >= 0 && sizes[i] == sizes[j] && m->items[i].rec != m->items[j].rec &&
-                same_bytes(paths[i], paths[j])) {
+                pr_fileio_same_bytes(paths[i], paths[j])) {
                 m->twins = pr_xrealloc(m->twins, (m->ntwins + 1) * sizeof *m->twins);
                 m->twins[m->ntwins++] = (audit_twin){i, j};
             }

@@ -63,6 +63,17 @@ const pr_run *flags_pub_row_run(const rmodel_fw *f, const pr_pub_table *t, const
     return NULL;
 }
 
+sanity_point flags_pub_point(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r)
+{
+    return (sanity_point){r->nodes,
+                          r->gpus,
+                          r->has_value,
+                          r->value,
+                          r->has_value ? data_pub_decimals(r) : 0,
+                          r->has_value ? flags_pub_row_run(f, t, r) : NULL,
+                          pr_unitdir_lower(t->unit)};
+}
+
 /* The series of published table t as its table prints it: one point per
  * row (the first where the source repeats one), in device-count order;
  * returns how many (pts has room for t->nrows). */
@@ -75,13 +86,7 @@ static size_t pub_points(const rmodel_fw *f, const pr_pub_table *t, sanity_point
     pr_qsort(rows, n, sizeof *rows, rmodel_row_qsort);
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rmodel_pub_row(t, rows[i].nodes, rows[i].gpus);
-        pts[i] = (sanity_point){r->nodes,
-                                r->gpus,
-                                r->has_value,
-                                r->value,
-                                r->has_value ? data_pub_decimals(r) : 0,
-                                r->has_value ? flags_pub_row_run(f, t, r) : NULL,
-                                pr_unitdir_lower(t->unit)};
+        pts[i] = flags_pub_point(f, t, r);
     }
     free(rows);
     return n;

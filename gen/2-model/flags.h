@@ -54,6 +54,9 @@ size_t flags_pub_row_notes(const lang *l, const rmodel_fw *f, const pr_pub_table
  * when none.  The series rules compare a table's figures within one run
  * set (sanity.h), and the pages say which run set a figure is of. */
 const pr_run *flags_pub_row_run(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r);
+/* Published row r of t (shown under f) as the series rules see it
+ * (sanity.h): its count, figure as printed, run set and direction. */
+sanity_point flags_pub_point(const rmodel_fw *f, const pr_pub_table *t, const pr_pub_row *r);
 
 /* The records (steps) rc's successful runs read from their logs, summed;
  * -1 when a record does not say.  *summary set when a run's figure is what

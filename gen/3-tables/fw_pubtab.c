@@ -235,13 +235,7 @@ static void figure_cells(const rmodel_world *w, const lang *l, const rmodel_fw *
     pr_buf *marks = pr_xcalloc(n + 1, sizeof *marks);
     for (size_t i = 0; i < n; i++) {
         const pr_pub_row *r = rmodel_pub_row(t, own[i].nodes, own[i].gpus);
-        pts[i] = (sanity_point){r->nodes,
-                                r->gpus,
-                                r->has_value,
-                                r->value,
-                                r->has_value ? data_pub_decimals(r) : 0,
-                                r->has_value ? flags_pub_row_run(f, t, r) : NULL,
-                                pr_unitdir_lower(t->unit)};
+        pts[i] = flags_pub_point(f, t, r);
     }
     pr_buf who = PR_BUF_INIT;
     json_t *wv = json_pack("{s:s}", "label", t->label);

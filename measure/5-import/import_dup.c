@@ -17,19 +17,6 @@ typedef struct dup_log {
     off_t size;
 } dup_log;
 
-/* 1 when a and b hold the same bytes (both of one size, known). */
-static int same_bytes(const char *a, const char *b)
-{
-    pr_buf x = PR_BUF_INIT, y = PR_BUF_INIT;
-    pr_err ignored;
-    int same = pr_fileio_read_file(a, &x, &ignored) == 0 &&
-               pr_fileio_read_file(b, &y, &ignored) == 0 && x.len == y.len &&
-               (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
-    pr_buf_free(&x);
-    pr_buf_free(&y);
-    return same;
-}
-
 size_t import_dup_identical_logs(const import_manifest_t *m, const char *from, pr_buf *out)
 {
     size_t n = 0, pairs = 0;
@@ -51,7 +38,7 @@ size_t import_dup_identical_logs(const import_manifest_t *m, const char *from, p
         for (size_t j = i + 1; j < n; j++) {
             const dup_log *a = &logs[i], *b = &logs[j];
             if (a->size < 0 || a->size != b->size ||
-                (strcmp(a->path, b->path) && !same_bytes(a->full, b->full)))
+                (strcmp(a->path, b->path) && !pr_fileio_same_bytes(a->full, b->full)))
                 continue;
             pairs++;
             pr_buf_printf(out,
