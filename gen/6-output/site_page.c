@@ -12,29 +12,6 @@
  * comment); alignment as style attributes, valid HTML5. */
 #define SITE_RENDER_OPTS (CMARK_OPT_DEFAULT | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES)
 
-static void html_escape(pr_buf *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            pr_buf_puts(out, "&amp;");
-            break;
-        case '<':
-            pr_buf_puts(out, "&lt;");
-            break;
-        case '>':
-            pr_buf_puts(out, "&gt;");
-            break;
-        case '"':
-            pr_buf_puts(out, "&quot;");
-            break;
-        default:
-            pr_buf_putc(out, *s);
-            break;
-        }
-    }
-}
-
 /* Replaces the heading by a custom block holding its HTML with the id:
  * cmark's renderer writes no ids.  The heading's content is rendered by
  * cmark itself (safe), only the id attribute is added. */
@@ -50,7 +27,7 @@ static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char 
     /* html is "<hN>...</hN>\n": the id goes after "<hN". */
     pr_buf_put(&b, html, 3);
     pr_buf_puts(&b, " id=\"");
-    html_escape(&b, anchor);
+    md_xml(&b, anchor);
     pr_buf_putc(&b, '"');
     pr_buf_puts(&b, html + 3);
     free(html);
@@ -129,7 +106,7 @@ static void put_body(pr_buf *out, const char *body, char *const *ids)
         pr_buf_put(out, p, (size_t)(m - p));
         if (end > m + 1 && *end == '\x01' && i < n) {
             pr_buf_puts(out, "<a id=\"");
-            html_escape(out, ids[i]);
+            md_xml(out, ids[i]);
             pr_buf_puts(out, "\"></a>");
             p = end + 1;
         } else { /* cannot happen: the page had no \x01 of its own */
@@ -218,7 +195,7 @@ static void keep_details(cmark_node *root)
                 }
                 *w = '\0';
                 pr_buf_puts(&html, open);
-                html_escape(&html, text);
+                md_xml(&html, text);
                 pr_buf_puts(&html, close_sum);
             }
             free(text);
@@ -257,26 +234,26 @@ void site_render(site_page_ctx *pc, const char *md, size_t len, const char *lang
     char *body = cmark_render_html(d.root, SITE_RENDER_OPTS, pc->exts);
 
     pr_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"");
-    html_escape(out, lang);
+    md_xml(out, lang);
     pr_buf_puts(out, "\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<meta name=\"generator\" content=\"perfrepro-gen\">\n<title>");
-    html_escape(out, pc->have_title && pc->title.len ? pr_buf_cstr(&pc->title) : "perfrepro");
+    md_xml(out, pc->have_title && pc->title.len ? pr_buf_cstr(&pc->title) : "perfrepro");
     pr_buf_puts(out, "</title>\n");
     if (css_href) {
         pr_buf_puts(out, "<link rel=\"stylesheet\" href=\"");
-        html_escape(out, css_href);
+        md_xml(out, css_href);
         pr_buf_puts(out, "\">\n");
     }
     if (pc->feed) {
         pr_buf_puts(out, "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"");
-        html_escape(out, pc->feed);
+        md_xml(out, pc->feed);
         pr_buf_puts(out, "\">\n");
     }
     pr_buf_puts(out, "</head>\n<body>\n");
     if (home_href) {
         pr_buf_puts(out, "<header><nav><a href=\"");
-        html_escape(out, home_href);
+        md_xml(out, home_href);
         pr_buf_puts(out, "\">perfrepro</a></nav></header>\n");
     }
     pr_buf_puts(out, "<main>\n");

@@ -95,7 +95,8 @@ void md_toc(pr_buf *out, const char *markdown, int min_level, int max_level);
  * heading is rendered). */
 void md_heading_plain(pr_buf *out, const char *s, size_t len);
 
-/* Text or an attribute value of XML (the Atom feed): & < > " escaped, and
+/* Text or an attribute value of XML or HTML (the Atom feed, the site's page
+ * frame and anchors): & < > " escaped, and
  * what XML 1.0 forbids dropped: C0 controls but tab, LF and CR, U+FFFE,
  * U+FFFF, surrogates and bytes that are not UTF-8. */
 void md_xml(pr_buf *out, const char *s);
