@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/workers.h"
 #include "comparisons.h"
 #include "fileio.h"
 #include "jdoc.h"
@@ -72,6 +73,165 @@ static int load_comparisons(pr_dataset *d, unsigned *mode, pr_err *err)
     return rc;
 }
 
+/* load_suites' slots: suite i of files, or why it could not be loaded. */
+typedef struct suite_jobs {
+    char **files;
+    pr_suite **suites; /* slot i: files[i] loaded, NULL when it failed */
+    char **errors;     /* slot i: the message when it failed (malloc'd) */
+} suite_jobs;
+
+static void load_suite_job(void *ctx, size_t i)
+{
+    suite_jobs *j = ctx;
+    pr_err e;
+    if (pr_suite_load(j->files[i], &j->suites[i], &e) < 0)
+        j->errors[i] = pr_xstrdup(e.msg);
+}
+
+/* The suite files files[0..n) into d->suites, read on every processor
+ * (a suite a report: 5,000 at 10^5 records), then checked in name order:
+ * the first error is the one a single thread meets.  One suite per model
+ * and framework, found by a hash of the pair (issue 31 #20). */
+static int load_suites(pr_dataset *d, char **files, size_t n, pr_err *err)
+{
+    suite_jobs j = {files, pr_xcalloc(n + 1, sizeof *j.suites),
+                    pr_xcalloc(n + 1, sizeof *j.errors)};
+    json_t *pairs = json_object(); /* "model\x1fframework" -> its place in d->suites */
+    int rc = 0;
+    workers_run(n, load_suite_job, &j);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        pr_suite *s = j.suites[i];
+        if (j.errors[i]) {
+            rc = pr_err_set(err, NULL, 0, 0, NULL, "%s", j.errors[i]);
+            break;
+        }
+        char *pair = pr_xasprintf("%s\x1f%s", s->model, s->framework);
+        json_t *first = json_object_get(pairs, pair);
+        if (first)
+            rc = pr_err_set(err, files[i], 0, 0, NULL, "a second suite for %s / %s (first: %s)",
+                            s->model, s->framework, d->suites[json_integer_value(first)]->path);
+        else if (s->platform && !platform_find(&d->platforms, s->platform))
+            rc = pr_err_set(err, files[i], 0, 0, "platform",
+                            "unknown platform \"%s\" (no data/platforms/%s.json)", s->platform,
+                            s->platform);
+        else
+            json_object_set_new(pairs, pair, json_integer((json_int_t)d->nsuites));
+        free(pair);
+        if (rc < 0)
+            break;
+        d->suites = pr_xrealloc(d->suites, (d->nsuites + 1) * sizeof *d->suites);
+        d->suites[d->nsuites++] = s;
+        j.suites[i] = NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pr_suite_free(j.suites[i]);
+        free(j.errors[i]);
+    }
+    free(j.suites);
+    free(j.errors);
+    json_decref(pairs);
+    return rc;
+}
+
+/* The published and restated tables of d->dir into d->pubs and
+ * d->restated. */
+static int load_pubs(pr_dataset *d, pr_err *err)
+{
+    char *pubs = pr_fileio_path_join(d->dir, "published");
+    char **files = NULL;
+    size_t n = 0;
+    unsigned mode;
+    int rc = -1;
+    if (data_entry(d->dir, pubs, &mode, err) < 0 ||
+        (S_ISDIR(mode) && data_find_json(d->dir, pubs, 0, &files, &n, err) < 0))
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (data_load_published(d, files[i], err) < 0)
+            goto out;
+    if (load_restated(d, &mode, err) < 0)
+        goto out;
+    rc = 0;
+out:
+    pr_fileio_strv_free(files);
+    free(pubs);
+    return rc;
+}
+
+/* load_pubs beside the suites, benchmarks, environments and run sets
+ * (workers_beside): none of them reads a published table (one 2 MB file
+ * was a serial tenth of a second at 10^5 records, issue 31 #17). */
+typedef struct pubs_job {
+    pr_dataset *d;
+    pr_err err;
+    int rc;
+    workers_beside beside;
+} pubs_job;
+
+static void *pubs_run(void *arg)
+{
+    pubs_job *j = arg;
+    j->rc = load_pubs(j->d, &j->err);
+    return NULL;
+}
+
+/* The benchmarks, source environments and run sets of d->dir into d;
+ * seen: the cases loaded so far (data_load_run). */
+static int load_rest(pr_dataset *d, json_t *seen, pr_err *err)
+{
+    const char *dir = d->dir;
+    char *runs = pr_fileio_path_join(dir, "runs");
+    char **files = NULL, **names = NULL;
+    size_t n = 0;
+    unsigned mode;
+    int rc = -1;
+    char *bench = pr_fileio_path_join(dir, "bench");
+    int bench_rc = data_entry(dir, bench, &mode, err) < 0 ? -1
+                   : S_ISDIR(mode) ? data_find_json(dir, bench, 0, &files, &n, err)
+                                   : 0;
+    free(bench);
+    if (bench_rc < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (data_load_bench(d, files[i], err) < 0)
+            goto out;
+    pr_fileio_strv_free(files);
+    files = NULL;
+    n = 0;
+    char *envs = pr_fileio_path_join(dir, "environments");
+    int env_rc = data_entry(dir, envs, &mode, err) < 0 ? -1
+                 : S_ISDIR(mode) ? data_find_json(dir, envs, 0, &files, &n, err)
+                                 : 0;
+    free(envs);
+    if (env_rc < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (srcenv_set_add_file(d->envs, files[i], err) < 0)
+            goto out;
+    if (data_entry(dir, runs, &mode, err) < 0)
+        goto out;
+    if (S_ISDIR(mode)) {
+        if (pr_fileio_list_dir(runs, &names, NULL, err) < 0)
+            goto out;
+        for (char **p = names; *p; p++) {
+            /* A dot name is a writer's staging or old tree (".RUN.staging.PID",
+             * ".RUN.old.PID"), never a run set. */
+            if ((*p)[0] == '.')
+                continue;
+            char *path = pr_fileio_path_join(runs, *p);
+            int has = data_entry(dir, path, &mode, err);
+            free(path);
+            if (has < 0 || (S_ISDIR(mode) && data_load_run(d, seen, runs, *p, err) < 0))
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    pr_fileio_strv_free(files);
+    pr_fileio_strv_free(names);
+    free(runs);
+    return rc;
+}
+
 int data_load(const char *dir, pr_dataset **out, pr_err *err)
 {
     pr_jdoc_json_init();
@@ -79,12 +239,11 @@ int data_load(const char *dir, pr_dataset **out, pr_err *err)
     d->dir = pr_xstrdup(dir);
     d->envs = srcenv_set_new();
     char *suites = pr_fileio_path_join(dir, "suites");
-    char *pubs = pr_fileio_path_join(dir, "published");
-    char *runs = pr_fileio_path_join(dir, "runs");
-    char **files = NULL, **names = NULL;
+    char **files = NULL;
     size_t n = 0;
     int rc = -1;
-    json_t *seen = json_object(); /* case identity -> the record file that has it */
+    json_t *seen = json_object();          /* case identity -> the record file that has it */
+    pubs_job pubs = {d, {{0}}, 0, {0, 0}}; /* the published tables, beside */
     if (!pr_fileio_is_dir(dir)) {
         pr_err_set(err, dir, 0, 0, NULL, "no such data directory");
         goto out;
@@ -130,85 +289,26 @@ int data_load(const char *dir, pr_dataset **out, pr_err *err)
     pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
+    /* The suites' error comes first, then the published tables', then the
+     * rest's: the order they were loaded in before they were on threads. */
+    workers_beside_start(&pubs.beside, workers_processors() > 1, pubs_run, &pubs);
     if (data_entry(dir, suites, &mode, err) < 0 ||
-        (S_ISDIR(mode) && data_find_json(dir, suites, 0, &files, &n, err) < 0))
+        (S_ISDIR(mode) && data_find_json(dir, suites, 0, &files, &n, err) < 0) ||
+        load_suites(d, files, n, err) < 0) {
+        workers_beside_wait(&pubs.beside);
         goto out;
-    for (size_t i = 0; i < n; i++) {
-        pr_suite *s = NULL;
-        if (pr_suite_load(files[i], &s, err) < 0)
-            goto out;
-        for (size_t j = 0; j < d->nsuites; j++)
-            if (strcmp(d->suites[j]->model, s->model) == 0 &&
-                strcmp(d->suites[j]->framework, s->framework) == 0) {
-                pr_err_set(err, files[i], 0, 0, NULL, "a second suite for %s / %s (first: %s)",
-                           s->model, s->framework, d->suites[j]->path);
-                pr_suite_free(s);
-                goto out;
-            }
-        if (s->platform && !platform_find(&d->platforms, s->platform)) {
-            pr_err_set(err, files[i], 0, 0, "platform",
-                       "unknown platform \"%s\" (no data/platforms/%s.json)", s->platform,
-                       s->platform);
-            pr_suite_free(s);
-            goto out;
-        }
-        d->suites = pr_xrealloc(d->suites, (d->nsuites + 1) * sizeof *d->suites);
-        d->suites[d->nsuites++] = s;
     }
     pr_fileio_strv_free(files);
     files = NULL;
     n = 0;
-    if (data_entry(dir, pubs, &mode, err) < 0 ||
-        (S_ISDIR(mode) && data_find_json(dir, pubs, 0, &files, &n, err) < 0))
+    int rest_rc = load_rest(d, seen, err);
+    workers_beside_wait(&pubs.beside);
+    if (pubs.rc < 0) {
+        *err = pubs.err;
         goto out;
-    for (size_t i = 0; i < n; i++)
-        if (data_load_published(d, files[i], err) < 0)
-            goto out;
-    pr_fileio_strv_free(files);
-    files = NULL;
-    n = 0;
-    if (load_restated(d, &mode, err) < 0)
-        goto out;
-    char *bench = pr_fileio_path_join(dir, "bench");
-    int bench_rc = data_entry(dir, bench, &mode, err) < 0 ? -1
-                   : S_ISDIR(mode) ? data_find_json(dir, bench, 0, &files, &n, err)
-                                   : 0;
-    free(bench);
-    if (bench_rc < 0)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        if (data_load_bench(d, files[i], err) < 0)
-            goto out;
-    pr_fileio_strv_free(files);
-    files = NULL;
-    n = 0;
-    char *envs = pr_fileio_path_join(dir, "environments");
-    int env_rc = data_entry(dir, envs, &mode, err) < 0 ? -1
-                 : S_ISDIR(mode) ? data_find_json(dir, envs, 0, &files, &n, err)
-                                 : 0;
-    free(envs);
-    if (env_rc < 0)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        if (srcenv_set_add_file(d->envs, files[i], err) < 0)
-            goto out;
-    if (data_entry(dir, runs, &mode, err) < 0)
-        goto out;
-    if (S_ISDIR(mode)) {
-        if (pr_fileio_list_dir(runs, &names, NULL, err) < 0)
-            goto out;
-        for (char **p = names; *p; p++) {
-            /* A dot name is a writer's staging or old tree (".RUN.staging.PID",
-             * ".RUN.old.PID"), never a run set. */
-            if ((*p)[0] == '.')
-                continue;
-            char *path = pr_fileio_path_join(runs, *p);
-            int has = data_entry(dir, path, &mode, err);
-            free(path);
-            if (has < 0 || (S_ISDIR(mode) && data_load_run(d, seen, runs, *p, err) < 0))
-                goto out;
-        }
     }
+    if (rest_rc < 0)
+        goto out;
     pairing_tables(d);
     if (load_comparisons(d, &mode, err) < 0)
         goto out;
@@ -236,10 +336,7 @@ out:
     json_decref(seen);
     data_free(d);
     pr_fileio_strv_free(files);
-    pr_fileio_strv_free(names);
     free(suites);
-    free(pubs);
-    free(runs);
     return rc;
 }
 

@@ -177,6 +177,10 @@ typedef struct record_jobs {
     pr_record *records; /* slot i: paths[i] loaded (the run's own array) */
     char **errors;      /* slot i: NULL, or the message when it failed (malloc'd) */
     log_entry *logs;    /* slot i: what is at records[i].log_file */
+    const pr_platforms *platforms;
+    const pr_platform *run_platform; /* the run's (env.json's device) */
+    const char *name;                /* the run folder's name */
+    char **keys;                     /* slot i: case_key of records[i] (malloc'd) */
 } record_jobs;
 
 static void load_record_job(void *ctx, size_t i)
@@ -188,6 +192,12 @@ static void load_record_job(void *ctx, size_t i)
         j->errors[i] = pr_xstrdup(e.msg);
         return;
     }
+    /* Its identity among the cases, made here (the set is checked in
+     * order by data_load_run); an unknown platform is found there. */
+    const pr_record *rec = &j->records[i];
+    const pr_platform *plat =
+        rec->platform ? platform_find(j->platforms, rec->platform) : j->run_platform;
+    j->keys[i] = case_key(j->name, rec, plat);
     /* Its log, looked at here too (an lstat a record); check_log still
      * checks its folder first, in order. */
     const char *log_file = j->records[i].log_file;
@@ -211,7 +221,7 @@ int data_load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name
     char *index = pr_fileio_path_join(r.dir, "logs/index");
     char **names = NULL;
     char *log_dir = NULL; /* the folder of the last log checked */
-    record_jobs jobs = {d->dir, NULL, NULL, NULL, NULL, NULL};
+    record_jobs jobs = {d->dir, NULL, NULL, NULL, NULL, NULL, &d->platforms, NULL, name, NULL};
     size_t njobs = 0, next = 0; /* next: the first slot not yet taken into r */
     int rc = -1, has;
     unsigned mode;
@@ -236,7 +246,9 @@ int data_load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name
     jobs.paths = pr_xcalloc(njobs + 1, sizeof *jobs.paths);
     jobs.errors = pr_xcalloc(njobs + 1, sizeof *jobs.errors);
     jobs.logs = pr_xcalloc(njobs + 1, sizeof *jobs.logs);
+    jobs.keys = pr_xcalloc(njobs + 1, sizeof *jobs.keys);
     jobs.run_dir = r.dir;
+    jobs.run_platform = r.platform;
     r.records = jobs.records = pr_xcalloc(njobs + 1, sizeof *r.records);
     r.record_files = pr_xcalloc(njobs + 1, sizeof *r.record_files);
     r.fits = pr_xcalloc(njobs + 1, sizeof *r.fits);
@@ -299,18 +311,16 @@ int data_load_run(pr_dataset *d, json_t *seen, const char *dir, const char *name
             free(path);
             goto out;
         }
-        char *key = case_key(name, &rec, plat);
+        const char *key = jobs.keys[i];
         json_t *other = json_object_get(seen, key);
         if (other) {
             pr_err_set(err, path, 0, 0, NULL, "duplicate case: %s also has it",
                        json_string_value(other));
-            free(key);
             pr_record_clear(&rec);
             free(path);
             goto out;
         }
         json_object_set_new(seen, key, json_string(path));
-        free(key);
         /* The case's fit report, when its import searched the rules (fitfile.h). */
         json_t *fit = NULL;
         char *fit_rel = pr_xasprintf("fit/%s.json", rec.case_name);
@@ -396,7 +406,9 @@ out:
     for (size_t i = 0; i < njobs; i++) {
         free(jobs.errors[i]);
         free(jobs.logs[i].error);
+        free(jobs.keys[i]);
     }
+    free(jobs.keys);
     free(jobs.paths);
     free(jobs.errors);
     free(jobs.logs);

@@ -134,11 +134,18 @@ static json_t *majority_rule(const pr_run *run)
     json_t *best = NULL;
     json_int_t best_n = 0;
     char **keys = pr_xcalloc(run->nrecords + 1, sizeof *keys);
+    const json_t *last = NULL; /* the rule of keys[last_at] */
+    size_t last_at = 0;
     for (size_t i = 0; i < run->nrecords; i++) {
         json_t *r = run->records[i].rule;
         if (!r || run->records[i].failed)
             continue;
-        keys[i] = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+        /* Records of a run mostly share one rule: its text once, not once
+         * a record (json_equal is what the sorted dump compares). */
+        keys[i] = last && json_equal(r, last) ? pr_xstrdup(keys[last_at])
+                                              : json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+        last = r;
+        last_at = i;
         json_t *c = json_object_get(counts, keys[i]);
         json_int_t n = c ? json_integer_value(c) + 1 : 1;
         json_object_set_new(counts, keys[i], json_integer(n));

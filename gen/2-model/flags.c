@@ -10,6 +10,13 @@
 
 long long flags_cell_records(const rmodel_cell *rc, int *summary)
 {
+    if (rc->records_summary)
+        *summary = 1;
+    return rc->records_used;
+}
+
+long long flags_count_records(const rmodel_cell *rc, int *summary)
+{
     long long n = 0;
     for (unsigned i = 0; i < rc->nrecs; i++) {
         const pr_record *r = rc->recs[i];
@@ -46,9 +53,9 @@ static void runs_points(const rmodel_cfg *c, sanity_point *pts)
                                 rc->gpus,
                                 rc->n_ok > 0,
                                 rc->median,
-                                rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
+                                rc->n_ok ? rc->median_decimals : 0,
                                 rc->n_ok ? rc->link_run : NULL,
-                                rc->n_ok && rc->link_rec && pr_unitdir_lower(rc->link_rec->unit)};
+                                rc->n_ok && rc->link_lower};
     }
 }
 

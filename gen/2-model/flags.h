@@ -62,6 +62,9 @@ sanity_point flags_pub_point(const rmodel_fw *f, const pr_pub_table *t, const pr
  * -1 when a record does not say.  *summary set when a run's figure is what
  * its log prints as a summary (one record stands for the run). */
 long long flags_cell_records(const rmodel_cell *rc, int *summary);
+/* The same counted from rc's records, once a cell by rmodel_build (what
+ * flags_cell_records returns: every table and export row asks). */
+long long flags_count_records(const rmodel_cell *rc, int *summary);
 /* 1 when rc's runs rest on fewer than SN_FEW_RECORDS records. */
 int flags_few_records(const rmodel_cell *rc, long long *records);
 

@@ -69,6 +69,13 @@ typedef struct rmodel_cell {
     const pr_record **recs;
     const pr_run **runs;
     double median, min, max;
+    /* The decimals of the median's shortest form (pr_stats_shortest_decimals,
+     * 0 without runs), and 1 when link_rec's unit is one where lower is
+     * better (pr_unitdir_lower): once a cell, not once a view of it. */
+    int median_decimals, link_lower;
+    /* flags_cell_records of the cell, counted once (flags_count_records). */
+    long long records_used;
+    int records_summary;
     /* The median's order-statistic interval (lib/stats.h,
      * docs/statistics.md): [ci_lo, ci_hi] covers it with ci_coverage
      * (a fraction); ci_coverage 0 with one run.  olympic: the mean without

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "1-load/runset.h"
+#include "flags.h"
 #include "stats.h"
+#include "unitdir.h"
 #include "rmodel_int.h"
 
 /* Rows of a framework's table for c: every case the suite plans, every
@@ -229,6 +231,8 @@ static void cell_stats(rmodel_cell *out, double **vals, size_t *cap)
                 out->link_run = out->runs[i];
             }
         }
+        out->median_decimals = pr_stats_shortest_decimals(out->median);
+        out->link_lower = out->link_rec && pr_unitdir_lower(out->link_rec->unit);
         out->tt = metric(out->link_rec, "time_to_train_s");
         out->acc = metric(out->link_rec, "accuracy");
     }
@@ -317,6 +321,7 @@ void rmodel_build_cells(const rmodel_world *w, rmodel_fw *f)
             rmodel_cell *cell = &f->cfgs[i].cells[r];
             cell_stats(cell, &vals, &cap);
             cell->origin = origin_of(cell);
+            cell->records_used = flags_count_records(cell, &cell->records_summary);
         }
     free(vals);
 }

@@ -247,7 +247,7 @@ void fw_tables_repro_table_of(const fw_columns_column *cols, size_t ncols, const
                                 rc->gpus,
                                 rc->n_ok > 0,
                                 rc->median,
-                                rc->n_ok ? pr_stats_shortest_decimals(rc->median) : 0,
+                                rc->n_ok ? rc->median_decimals : 0,
                                 rc->n_ok ? rc->link_run : NULL,
                                 f->dir == PR_DIR_LOWER};
     }

@@ -85,21 +85,18 @@ void mdtable_log_line_link(const rmodel_world *w, const char *page_rel, const pr
         return;
     }
     /* The log's path from the output root, computed once per record; a page
-     * d folders deep prefixes d "../". */
-    pr_buf rel = PR_BUF_INIT;
-    for (const char *p = page_rel; *p; p++)
-        if (p == page_rel || p[-1] == '/')
-            pr_buf_puts(&rel, "../");
-    pr_buf_puts(&rel, rmodel_log_path(w, run, r));
+     * d folders deep prefixes d "../" (which md_link_path keeps as it is). */
     pr_buf_putc(out, '[');
     pr_buf_puts(out, text_md);
     pr_buf_puts(out, "](");
-    md_link_path(out, pr_buf_cstr(&rel));
+    for (const char *p = page_rel; *p; p++)
+        if (p == page_rel || p[-1] == '/')
+            pr_buf_puts(out, "../");
+    md_link_path(out, rmodel_log_path(w, run, r));
     /* The line's anchor as GitHub's file view names it. */
     if (line > 0)
         pr_buf_printf(out, "#L%d", line);
     pr_buf_putc(out, ')');
-    pr_buf_free(&rel);
 }
 
 const char *mdtable_fail_word(const lang *l, const pr_record *r)

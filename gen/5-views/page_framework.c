@@ -50,15 +50,23 @@ static void rule_notes(json_t *view, const lang *l, const rmodel_fw *f, pr_err *
 {
     json_t *rules = json_array();
     json_t *seen = json_object();
+    const json_t *last = NULL; /* the rule last written, as last_text */
+    char *last_text = NULL;
     for (size_t i = 0; i < f->nrecs; i++) {
         const pr_record *r = f->recs[i];
         if (!r->rule)
             continue;
-        char *text = rule_words_json_shortest(r->rule);
-        json_t *count = json_object_get(seen, text);
-        json_object_set_new(seen, text, json_integer(count ? json_integer_value(count) + 1 : 1));
-        free(text);
+        /* A framework's records mostly share one rule: its text once. */
+        if (!last || !json_equal(r->rule, (json_t *)last)) {
+            free(last_text);
+            last_text = rule_words_json_shortest(r->rule);
+            last = r->rule;
+        }
+        json_t *count = json_object_get(seen, last_text);
+        json_object_set_new(seen, last_text,
+                            json_integer(count ? json_integer_value(count) + 1 : 1));
     }
+    free(last_text);
     if (!json_object_size(seen) && f->suite && f->suite->rule) {
         char *text = rule_words_json_shortest(f->suite->rule);
         json_object_set_new(seen, text, json_integer(0));
@@ -225,16 +233,16 @@ static void runset_steps(const rmodel_world *w, const lang *l, const rmodel_fw *
     pr_buf_free(&b);
 }
 
-/* The log list's entry of record rec (cell of c, run run). */
+/* The log list's entry of record rec (cell of c, named config_name, run
+ * run). */
 static void log_item(const rmodel_world *w, const lang *l, const chartspec_queue *oc,
-                     const rmodel_cfg *c, const pr_run *run, const pr_record *rec,
-                     const char *page_rel, json_t *logs, pr_err *err)
+                     const rmodel_cfg *c, const char *config_name, const pr_run *run,
+                     const pr_record *rec, const char *page_rel, json_t *logs, pr_err *err)
 {
-    pr_buf name = PR_BUF_INIT, text = PR_BUF_INIT, item = PR_BUF_INIT;
-    config_words_name(l, c, &name, err);
+    pr_buf text = PR_BUF_INIT, item = PR_BUF_INIT;
     json_t *lv = json_pack("{s:i,s:i,s:s,s:i,s:s,s:b,s:b,s:b}", "nodes", rec->nodes, "gpus",
-                           rec->gpu_num, "config", pr_buf_cstr(&name), "repeat", rec->repeat,
-                           "case", rec->case_name, "cpu", platform_is_cpu(c->platform), "one_node",
+                           rec->gpu_num, "config", config_name, "repeat", rec->repeat, "case",
+                           rec->case_name, "cpu", platform_is_cpu(c->platform), "one_node",
                            rec->nodes == 1, "one_gpu", rec->gpu_num == 1);
     /* A CPU system's devices are its threads ("4 nodes, 64 threads"). */
     json_object_set_new(lv, "thread",
@@ -269,7 +277,6 @@ static void log_item(const rmodel_world *w, const lang *l, const chartspec_queue
     json_object_set_new(entry, "link", json_string(pr_buf_cstr(&item)));
     json_array_append_new(logs, entry);
     json_decref(lv);
-    pr_buf_free(&name);
     pr_buf_free(&text);
     pr_buf_free(&item);
 }
@@ -314,6 +321,9 @@ static json_t *logs_list(const rmodel_world *w, const lang *l, const chartspec_q
     json_t *logs = json_array();
     for (size_t i = 0; i < f->ncfgs; i++) {
         const rmodel_cfg *c = &f->cfgs[i];
+        /* Its name once, not once a log: 10^5 logs (issue 31 #17). */
+        pr_buf name = PR_BUF_INIT;
+        config_words_name(l, c, &name, err);
         for (size_t r = 0; r < c->ncells; r++) {
             const rmodel_cell *cell = &c->cells[r];
             /* By repeat, stable (data order within one): repeats need not
@@ -326,9 +336,11 @@ static json_t *logs_list(const rmodel_world *w, const lang *l, const chartspec_q
                 ord[k] = j;
             }
             for (size_t j = 0; j < cell->nrecs; j++)
-                log_item(w, l, oc, c, cell->runs[ord[j]], cell->recs[ord[j]], page_rel, logs, err);
+                log_item(w, l, oc, c, pr_buf_cstr(&name), cell->runs[ord[j]], cell->recs[ord[j]],
+                         page_rel, logs, err);
             free(ord);
         }
+        pr_buf_free(&name);
     }
     return logs;
 }

@@ -18,11 +18,28 @@
 #include "jdoc.h"
 #include "vec.h"
 
-/* The columns a walk writes: fw_columns, or a longer table in a test. */
+/* A walk over the rows: the columns it writes (fw_columns, or a longer
+ * table in a test), and the text of the last rule it wrote, for the next
+ * row of the same rule (most rows of a run set share one: a dump and a
+ * read-back a row were a tenth of reports/figures.csv, issue 31 #17). */
 typedef struct ex_cols {
     const fw_columns_column *t;
     size_t n;
+    const json_t *rule; /* borrowed from the record that had it */
+    char *rule_text;    /* rule_words_json_shortest(rule) (malloc'd) */
 } ex_cols;
+
+/* The shortest text of rule (rule_words_json_shortest), from the walk's
+ * last one when rule equals it; borrowed from cols. */
+static const char *rule_text(ex_cols *cols, const json_t *rule)
+{
+    if (!cols->rule || !json_equal((json_t *)rule, (json_t *)cols->rule)) {
+        free(cols->rule_text);
+        cols->rule_text = rule_words_json_shortest(rule); /* 0.05, not 0.050000000000000003 */
+        cols->rule = rule;
+    }
+    return cols->rule_text;
+}
 
 int export_format_of(const char *name, export_format *fmt)
 {
@@ -35,15 +52,26 @@ int export_format_of(const char *name, export_format *fmt)
     return -1;
 }
 
-/* A new row: every column null, in column order (the exported rows of
- * fw_columns, fw_columns.h). */
-static json_t *new_row(const ex_cols *cols)
+/* A new row: no column set yet; a column it lacks is null.  The writers
+ * walk the columns (the exported rows of fw_columns, fw_columns.h), so the
+ * row need not hold them in order: 35 nulls a row were a tenth of
+ * reports/figures.csv at 10^5 records (issue 31 #17). */
+static json_t *new_row(void)
 {
-    json_t *row = json_object();
+    return json_object();
+}
+
+/* row with every exported column of cols, in column order, null where row
+ * has none (a new object; row is left as it was). */
+static json_t *full_row(const ex_cols *cols, const json_t *row)
+{
+    json_t *full = json_object();
     for (size_t i = 0; i < cols->n; i++)
-        if (cols->t[i].exported)
-            json_object_set_new(row, cols->t[i].key, json_null());
-    return row;
+        if (cols->t[i].exported) {
+            json_t *v = json_object_get(row, cols->t[i].key);
+            json_object_set_new(full, cols->t[i].key, v ? json_incref(v) : json_null());
+        }
+    return full;
 }
 
 /* Column key of row gets s (copied); nothing when s is NULL or empty. */
@@ -180,10 +208,10 @@ static void set_audit_verdict(json_t *row, const audit_item *it)
  * imported log behind the median (the run set's import).  A measured run
  * set, or a figure of another machine of the same platform (another
  * table), has none here: the pages show those beside it. */
-static json_t *cell_row(const ex_cols *cols, const rmodel_world *w, const rmodel_fw *f,
+static json_t *cell_row(ex_cols *cols, const rmodel_world *w, const rmodel_fw *f,
                         const rmodel_cfg *c, const rmodel_cell *rc)
 {
-    json_t *row = new_row(cols);
+    json_t *row = new_row();
     set_case(row, f, c, c->precision, c->bs, rc->nodes, rc->gpus);
     set_run_sets(row, rc);
     const pr_record *lr = rc->n_ok ? rc->link_rec : rc->fail_rec;
@@ -231,11 +259,8 @@ static json_t *cell_row(const ex_cols *cols, const rmodel_world *w, const rmodel
     set_str(row, "source_commit", pr_jdoc_json_str(src, "commit"));
     set_str(row, "source_url", pr_jdoc_json_str(src, "url"));
     set_log(row, lrun, lr);
-    if (lr && lr->rule) {
-        char *rule = rule_words_json_shortest(lr->rule); /* 0.05, not 0.050000000000000003 */
-        set_str(row, "rule", rule);
-        free(rule);
-    }
+    if (lr && lr->rule)
+        set_str(row, "rule", rule_text(cols, lr->rule));
     /* A column whose row makes its own value (fw_columns.h). */
     for (size_t i = 0; i < cols->n; i++)
         if (cols->t[i].exported && cols->t[i].value)
@@ -248,7 +273,7 @@ static json_t *cell_row(const ex_cols *cols, const rmodel_world *w, const rmodel
 static json_t *pub_row(const ex_cols *cols, const rmodel_world *w, const rmodel_fw *f,
                        const rmodel_cfg *c, const pr_pub_table *t, const pr_pub_row *r)
 {
-    json_t *row = new_row(cols);
+    json_t *row = new_row();
     set_case(row, f, c, t->precision, t->batch_size, r->nodes, r->gpus);
     set_str(row, "date", t->date);
     set_str(row, "state", r->has_value ? "published" : r->state);
@@ -302,7 +327,7 @@ static int emit(json_t *row, int (*fn)(void *, json_t *), void *ctx)
 
 /* The published rows of f's configurations cfgs[first, end): each table a
  * page shows (fw_pubtab_shown), once, in f's table order, each row to fn. */
-static int pub_rows(const ex_cols *cols, const rmodel_world *w, const rmodel_fw *f, size_t first,
+static int pub_rows(ex_cols *cols, const rmodel_world *w, const rmodel_fw *f, size_t first,
                     size_t end, const pr_pub_table **seen, size_t *nseen,
                     int (*fn)(void *, json_t *), void *ctx)
 {
@@ -330,10 +355,17 @@ static int pub_rows(const ex_cols *cols, const rmodel_world *w, const rmodel_fw 
     return rc;
 }
 
-/* Appends row to the array ctx (export_rows). */
+/* export_rows_of's sink: the array of full rows and their columns. */
+typedef struct collect_ctx {
+    const ex_cols *cols;
+    json_t *rows;
+} collect_ctx;
+
+/* Appends row, every column in order, to the array of ctx. */
 static int collect(void *ctx, json_t *row)
 {
-    json_array_append(ctx, row);
+    collect_ctx *cc = ctx;
+    json_array_append_new(cc->rows, full_row(cc->cols, row));
     return 0;
 }
 
@@ -342,26 +374,27 @@ json_t *export_rows(const rmodel_world *w)
     return export_rows_of(fw_columns, fw_columns_count, w);
 }
 
-static int each_row(const ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json_t *),
-                    void *ctx);
+static int each_row(ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json_t *), void *ctx);
 
 json_t *export_rows_of(const fw_columns_column *t, size_t n, const rmodel_world *w)
 {
-    ex_cols cols = {t, n};
-    json_t *rows = json_array();
-    each_row(&cols, w, collect, rows);
-    return rows;
+    ex_cols cols = {t, n, NULL, NULL};
+    collect_ctx cc = {&cols, json_array()};
+    each_row(&cols, w, collect, &cc);
+    free(cols.rule_text);
+    return cc.rows;
 }
 
 int export_each_row(const rmodel_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
 {
-    ex_cols cols = {fw_columns, fw_columns_count};
-    return each_row(&cols, w, fn, ctx);
+    ex_cols cols = {fw_columns, fw_columns_count, NULL, NULL};
+    int rc = each_row(&cols, w, fn, ctx);
+    free(cols.rule_text);
+    return rc;
 }
 
 /* export_each_row over the columns cols. */
-static int each_row(const ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json_t *),
-                    void *ctx)
+static int each_row(ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json_t *), void *ctx)
 {
     int rc = 0;
     for (size_t m = 0; m < w->nmodels && rc == 0; m++)
@@ -465,6 +498,29 @@ static void put_json(const json_t *v, pr_buf *out)
     } else {
         dump_scalar(v, 0, out);
     }
+}
+
+/* A row as one JSON object: every exported column of fw_columns in
+ * order, null where row has none (put_json), appended to out. */
+static void put_row(const json_t *row, pr_buf *out)
+{
+    char sep = '{';
+    for (size_t i = 0; i < fw_columns_count; i++) {
+        if (!fw_columns[i].exported)
+            continue;
+        pr_buf_putc(out, sep);
+        json_t *key = json_string(fw_columns[i].key);
+        dump_scalar(key, 0, out);
+        json_decref(key);
+        pr_buf_putc(out, ':');
+        const json_t *v = json_object_get(row, fw_columns[i].key);
+        if (v)
+            put_json(v, out);
+        else
+            pr_buf_puts(out, "null");
+        sep = ',';
+    }
+    pr_buf_puts(out, sep == '{' ? "{}" : "}");
 }
 
 /* The Bencher benchmark name of a reproduced row: its case and run set,
@@ -639,7 +695,7 @@ static void stream_row(ex_stream *st, const json_t *row)
         export_csv_record(row, st->buf);
         break;
     case EX_JSONL:
-        put_json(row, st->buf);
+        put_row(row, st->buf);
         pr_buf_putc(st->buf, '\n');
         break;
     case EX_BENCHER:

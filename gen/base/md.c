@@ -83,6 +83,18 @@ void md_csv_field(pr_buf *out, const char *s)
 static int shortest_digits(double v, char digits[20], int *exp10)
 {
     char b[40];
+    /* A whole number below 10^15 is its own digits: printed as an integer,
+     * not through the decimal conversion of a double (a median of whole
+     * images/s is most of reports/figures.csv, issue 31 #17). */
+    if (fabs(v) < 1e15 && v == trunc(v) && v != 0) {
+        int n = snprintf(b, sizeof b, "%lld", (long long)fabs(v));
+        *exp10 = n - 1;
+        while (n > 1 && b[n - 1] == '0')
+            n--;
+        memcpy(digits, b, (size_t)n);
+        digits[n] = '\0';
+        return n;
+    }
     for (int p = 15; p <= 17; p++) {
         snprintf(b, sizeof b, "%.*e", p - 1, v);
         if (p < 17 && strtod(b, NULL) != v)

@@ -51,3 +51,17 @@ void workers_run(size_t n, workers_job_fn job, void *ctx)
 {
     workers_run_on(0, n, job, ctx);
 }
+
+void workers_beside_start(workers_beside *b, int allow, void *(*fn)(void *), void *arg)
+{
+    b->threaded = allow && pthread_create(&b->tid, NULL, fn, arg) == 0;
+    if (!b->threaded)
+        fn(arg);
+}
+
+void workers_beside_wait(workers_beside *b)
+{
+    if (b->threaded)
+        pthread_join(b->tid, NULL);
+    b->threaded = 0;
+}

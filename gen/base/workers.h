@@ -10,6 +10,7 @@
 #ifndef PR_WORKERS_H
 #define PR_WORKERS_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #define WK_MAX_THREADS 8
@@ -23,5 +24,19 @@ void workers_run(size_t n, workers_job_fn job, void *ctx);
 void workers_run_on(size_t threads, size_t n, workers_job_fn job, void *ctx);
 /* The processors online, 1 to WK_MAX_THREADS. */
 size_t workers_processors(void);
+
+/* One job beside this thread's work (the published tables while the run
+ * sets load, the audit while the report model builds, figures.csv while
+ * the pages render): fn(arg) on a thread of its own when allow and one
+ * can be started, else here at once.  The caller waits for it with
+ * workers_beside_wait before it reads what fn wrote (and may wait again:
+ * the second wait does nothing). */
+typedef struct workers_beside {
+    pthread_t tid;
+    int threaded; /* 1 while tid runs fn */
+} workers_beside;
+
+void workers_beside_start(workers_beside *b, int allow, void *(*fn)(void *), void *arg);
+void workers_beside_wait(workers_beside *b);
 
 #endif

@@ -12,7 +12,6 @@
  */
 #include "report.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +30,7 @@
 #include "6-output/output.h"
 #include "6-output/pagejobs.h"
 #include "base/md.h"
+#include "base/workers.h"
 #include "fileio.h"
 #include "template/lang.h"
 
@@ -66,16 +66,15 @@ static int emit_file(lang *l, const char *page, json_t *view, const char *path, 
  * none). */
 #define FIGURES_CSV "figures.csv"
 
-/* figures.csv is made on a thread of its own while the pages are built
- * (it was a tenth of a build of 10^4 records, all on one processor) and
- * emitted where it always was, after the pages. */
+/* figures.csv is made beside the pages (workers_beside: it was a tenth of
+ * a build of 10^4 records, all on one processor) and emitted where it
+ * always was, after the pages. */
 typedef struct figures_job {
     const rmodel_world *w;
     pr_buf csv;
     pr_err err;
     int rc;
-    int threaded; /* 1 when tid runs it */
-    pthread_t tid;
+    workers_beside beside;
 } figures_job;
 
 static void *figures_run(void *arg)
@@ -86,20 +85,10 @@ static void *figures_run(void *arg)
     return NULL;
 }
 
-/* Starts f (zero but for w): on a thread when jobs allows one. */
-static void figures_start(figures_job *f, size_t jobs)
-{
-    f->threaded = jobs != 1 && pthread_create(&f->tid, NULL, figures_run, f) == 0;
-}
-
-/* Waits for f (or makes it here) and emits it; frees f's buffer. */
+/* Waits for f and emits it; frees f's buffer. */
 static int figures_emit(figures_job *f, emit_fn emit, void *ctx, pr_err *err)
 {
-    if (f->threaded)
-        pthread_join(f->tid, NULL);
-    else
-        figures_run(f);
-    f->threaded = 0;
+    workers_beside_wait(&f->beside);
     int rc = f->rc;
     if (rc < 0)
         *err = f->err;
@@ -107,6 +96,37 @@ static int figures_emit(figures_job *f, emit_fn emit, void *ctx, pr_err *err)
         rc = emit(ctx, FIGURES_CSV, pr_buf_cstr(&f->csv), f->csv.len, err);
     pr_buf_free(&f->csv);
     return rc;
+}
+
+/* The audit and the history (audit.h, history.h) are built beside the
+ * report model: all three only read the dataset, and one after the other
+ * they were a serial tenth of a second each at 10^5 records (issue 31
+ * #17). */
+typedef struct models_job {
+    const pr_dataset *d;
+    audit_model *audit;
+    history_set *hist;
+    pr_err err;
+    int rc;
+    workers_beside beside;
+} models_job;
+
+static void *models_run(void *arg)
+{
+    models_job *m = arg;
+    m->rc = audit_build(m->d, &m->audit, &m->err) < 0 || history_build(m->d, &m->hist, &m->err) < 0
+                ? -1
+                : 0;
+    return NULL;
+}
+
+/* Waits for m; its rc (and in *err its message when it failed). */
+static int models_wait(models_job *m, pr_err *err)
+{
+    workers_beside_wait(&m->beside);
+    if (m->rc < 0)
+        *err = m->err;
+    return m->rc;
 }
 
 static void figures_line(const rmodel_world *w, const lang *l, json_t *view, pr_err *err)
@@ -309,6 +329,8 @@ static int emit_model_pages(const rmodel_world *w, lang *l, const history_set *h
 int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, void *ctx,
                   pr_err *err)
 {
+    models_job models = {d, NULL, NULL, {{0}}, 0, {0, 0}};
+    workers_beside_start(&models.beside, o->jobs != 1, models_run, &models);
     rmodel_world *w = rmodel_build(d, o->out_dir);
     audit_model *audit = NULL;
     history_set *hist = NULL;
@@ -316,7 +338,7 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
                      {"en", "README.en.md", "README.md", NULL, NULL, NULL, NULL, {NULL}}};
     chartspec_queue oc = {emit, ctx, o->charts, NULL, 0, 0, o->out_dir};
     langcheck_names names = LC_NAMES_INIT;
-    figures_job figures = {w, PR_BUF_INIT, {{0}}, 0, 0, 0};
+    figures_job figures = {w, PR_BUF_INIT, {{0}}, 0, {0, 0}};
     int rc = -1;
     langcheck_names_from_data(&names, d);
     page_names = &names;
@@ -325,8 +347,12 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
     for (int i = 0; i < 2; i++)
         if (lang_load(&langs[i], o->templates_dir, err) < 0)
             goto out;
-    if (audit_build(d, &audit, err) < 0 || history_build(d, &hist, err) < 0)
+    if (models_wait(&models, err) < 0)
         goto out;
+    audit = models.audit; /* taken: freed below as before */
+    hist = models.hist;
+    models.audit = NULL;
+    models.hist = NULL;
     /* The model pages' cells link a figure its log does not give to the
      * audit's line (i23-headline). */
     if (audit->nrepos)
@@ -334,7 +360,7 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
     /* Pages are checked on several threads from here: the names' automaton
      * is built once, before (langcheck.h). */
     langcheck_names_prepare(&names);
-    figures_start(&figures, o->jobs);
+    workers_beside_start(&figures.beside, o->jobs != 1, figures_run, &figures);
     for (int li = 0; li < 2; li++) {
         lang *l = &langs[li];
         json_t *v = page_index_view(w, l, err);
@@ -384,8 +410,11 @@ int report_render(const pr_dataset *d, const pr_report_opts *o, emit_fn emit, vo
     if (rc == 0)
         rc = steptrace_emit(w, &oc, err); /* the step traces, once for both languages */
 out:
-    if (figures.threaded)
-        pthread_join(figures.tid, NULL);
+    /* Not taken: it failed, or the render stopped before it was. */
+    models_wait(&models, &(pr_err){{0}});
+    audit_free(models.audit);
+    history_free(models.hist);
+    workers_beside_wait(&figures.beside);
     pr_buf_free(&figures.csv);
     page_names = NULL;
     langcheck_names_free(&names);
