@@ -351,13 +351,16 @@ void sanity_unsteady_note(const lang *l, const pr_platform *p, int nodes, int gp
         md_number(&num, json_number_value(json_object_get(st, "cv")) * 100, PR_DECIMALS_PERCENT);
         char run[24];
         snprintf(run, sizeof run, "r%d", recs[i]->repeat);
-        /* "O" takes its own references to the record's numbers */
-        json_t *v = json_pack("{s:s,s:s,s:O,s:O,s:O}", "run", run, "cv", pr_buf_cstr(&num), "first",
-                              json_object_get(st, "first"), "last", json_object_get(st, "last"),
-                              "steps", json_object_get(st, "steps"));
+        /* Copies of the record's numbers, not references: a record is read
+         * by the pages of two threads at once (its model page and its
+         * framework page), and a reference count is written (make tsan). */
+        json_t *v = json_pack("{s:s,s:s,s:o,s:o,s:o}", "run", run, "cv", pr_buf_cstr(&num), "first",
+                              json_copy(json_object_get(st, "first")), "last",
+                              json_copy(json_object_get(st, "last")), "steps",
+                              json_copy(json_object_get(st, "steps")));
         json_t *step = json_object_get(st, "regime_step");
         if (step)
-            json_object_set(v, "step", step);
+            json_object_set_new(v, "step", json_copy(step));
         lang_fmt(l, "sanity_unsteady_run", v, &details, err);
         json_decref(v);
     }

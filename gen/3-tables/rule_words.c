@@ -194,8 +194,10 @@ char *rule_words_estimator_key(const json_t *rule)
     json_t *k = json_object();
     for (const char *const *p = estimator_keys; *p; p++) {
         json_t *v = json_object_get(rule, *p);
+        /* A copy: the record's rule is read by pages on other threads, and
+         * a reference would write its count. */
         if (v)
-            json_object_set(k, *p, v);
+            json_object_set_new(k, *p, json_deep_copy(v));
     }
     char *s = rule_words_json_shortest(k);
     json_decref(k);
