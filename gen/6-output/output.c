@@ -7,7 +7,7 @@
  * swapped (OUT is a mount point, or its parent is not ours to write),
  * changed files are written beside their targets and renamed into place
  * once the whole generation rendered.  Leftovers of dead builds are removed
- * first.  The staging folder, the swap and the leftovers are lib/fileio.c's
+ * first.  The staging folder, the swap and the leftovers are lib/fileio_swap.c's
  * pr_fileio_swapdir, which perfrepro-gen site uses too.  A render's pages may be
  * handed to a writer thread of their own (output_queue_*).
  */
