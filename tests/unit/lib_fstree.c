@@ -82,17 +82,23 @@ Test(fstree, a_fifo_is_not_copied)
     free(d);
 }
 
-Test(fileio, a_sparse_file_is_copied_sparse)
+/* Writes "head", a 32 MiB hole and "tail" to path. */
+static void put_sparse(const char *path)
 {
-    char *d = tmpdir();
-    char *src = pr_fileio_path_join(d, "sparse.log"),
-         *dst = pr_fileio_path_join(d, "copy/sparse.log");
-    int fd = open(src, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
     cr_assert(write(fd, "head\n", 5) == 5);
     cr_assert(ftruncate(fd, 32 << 20) == 0);
     cr_assert(lseek(fd, 0, SEEK_END) >= 0 && write(fd, "tail\n", 5) == 5);
     close(fd);
+}
+
+Test(fileio, a_sparse_file_is_copied_sparse)
+{
+    char *d = tmpdir();
+    char *src = pr_fileio_path_join(d, "sparse.log"),
+         *dst = pr_fileio_path_join(d, "copy/sparse.log");
+    put_sparse(src);
     pr_err err;
     cr_assert(pr_fileio_copy_file_atomic(src, dst, &err) == 0, "%s", err.msg);
     struct stat st;
@@ -103,7 +109,7 @@ Test(fileio, a_sparse_file_is_copied_sparse)
     char *cmd = pr_xasprintf("cmp -s '%s' '%s'", src, dst);
     cr_expect(system(cmd) == 0, "the copy's bytes differ");
     /* A file that ends in zeros keeps its size. */
-    fd = open(src, O_WRONLY | O_TRUNC);
+    int fd = open(src, O_WRONLY | O_TRUNC);
     cr_assert(fd >= 0 && write(fd, "x", 1) == 1 && ftruncate(fd, 1 << 20) == 0);
     close(fd);
     cr_assert(pr_fileio_copy_file_atomic(src, dst, &err) == 0, "%s", err.msg);
@@ -115,17 +121,6 @@ Test(fileio, a_sparse_file_is_copied_sparse)
     free(src);
     free(dst);
     free(d);
-}
-
-/* Writes "head", a 32 MiB hole and "tail" to path. */
-static void put_sparse(const char *path)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    cr_assert(fd >= 0);
-    cr_assert(write(fd, "head\n", 5) == 5);
-    cr_assert(ftruncate(fd, 32 << 20) == 0);
-    cr_assert(lseek(fd, 0, SEEK_END) >= 0 && write(fd, "tail\n", 5) == 5);
-    close(fd);
 }
 
 /* How many entries dir holds (temporaries left behind show here). */
