@@ -113,7 +113,8 @@ int pr_fileio_copy_if_changed(const char *src, const char *dst, int *changed, pr
  * be gigabytes); creates dst's parent directories. */
 int pr_fileio_copy_file_atomic(const char *src, const char *dst, pr_err *err);
 /* The first half of pr_fileio_copy_file_atomic: copies src to a temporary file
- * beside dst (synced), *tmp_out malloc'd; commit it with pr_fileio_commit_temp. */
+ * beside dst (synced; dst's parent directories created), *tmp_out malloc'd;
+ * commit it with pr_fileio_commit_temp.  On error nothing is left behind. */
 int pr_fileio_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err);
 /* The two halves of pr_fileio_write_atomic, for replacing a set of files together
  * (perfrepro-gen build writes every changed page first and renames them all

@@ -1,4 +1,6 @@
-/* fileio_copy: copying files, as links into a staging folder when unchanged, only when changed. */
+/* fileio_copy: copying files, as links into a staging folder when unchanged, only when changed.
+ * One copy loop (copy_stream: holes kept) and one temporary-file-then-rename
+ * path (copy_to_temp) serve every copy. */
 #include "fileio.h"
 
 #include <errno.h>
@@ -144,89 +146,53 @@ static int same_content(int in, off_t size, const char *dst)
     return same;
 }
 
-int pr_fileio_stage_copy(const char *src, const char *prev, const char *dst, int *changed,
-                         pr_err *err)
+/* Opens the regular file src and says in *same whether the regular file
+ * other holds the same bytes (a link at other never does); returns the fd,
+ * rewound (the caller closes it), or -1. */
+static int open_compared(const char *src, const char *other, int *same, pr_err *err)
 {
-    int rc = -1;
     struct stat st;
-    *changed = 0;
     int in = pr_fileio_open_regular_stat(src, &st, err);
     if (in < 0)
         return -1;
-    int same = same_content(in, st.st_size, prev);
-    if (same < 0) {
+    *same = same_content(in, st.st_size, other);
+    if (*same < 0) {
         pr_err_errno(err, src, "cannot read");
-        goto out;
+        close(in);
+        return -1;
     }
+    return in;
+}
+
+int pr_fileio_stage_copy(const char *src, const char *prev, const char *dst, int *changed,
+                         pr_err *err)
+{
+    int same;
+    *changed = 0;
+    int in = open_compared(src, prev, &same, err);
+    if (in < 0)
+        return -1;
     *changed = !same;
-    rc = same ? pr_fileio_link_or_copy(prev, dst, err) : copy_to_new(in, src, dst, err);
-out:
+    int rc = same ? pr_fileio_link_or_copy(prev, dst, err) : copy_to_new(in, src, dst, err);
     close(in);
     return rc;
 }
 
-int pr_fileio_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)
+/* The one temporary-file path of the copies: copies what is left of in
+ * (src) to a new temporary file beside dst (pr_fileio_create_temp: O_EXCL,
+ * O_NOFOLLOW, mode 0644), creating dst's parent folders, with an fsync when
+ * durable.  Sets *tmp_out (malloc'd: the caller frees it, after
+ * pr_fileio_commit_temp or unlink); on error nothing is left behind. */
+static int copy_to_temp(int in, const char *src, const char *dst, int durable, char **tmp_out,
+                        pr_err *err)
 {
     int rc = -1, out = -1;
     char *dir = pr_fileio_path_dirname(dst);
     char *tmp = NULL;
-    *changed = 0;
-    int in = pr_fileio_open_regular(src, err);
-    struct stat st;
-    if (in < 0)
-        goto out;
-    if (fstat(in, &st) < 0) {
-        pr_err_errno(err, src, "cannot stat");
-        goto out;
-    }
-    int same = same_content(in, st.st_size, dst);
-    if (same < 0) {
-        pr_err_errno(err, src, "cannot read");
-        goto out;
-    }
-    if (same) {
-        rc = 0;
-        goto out;
-    }
     if (pr_fileio_mkdirs(dir, err) < 0 || (out = pr_fileio_create_temp(dst, &tmp, err)) < 0 ||
         copy_stream(in, src, out, dst, err) < 0)
         goto out;
-    int fd = out;
-    out = -1;
-    if (close(fd) < 0) {
-        pr_err_errno(err, dst, "cannot write");
-        goto out;
-    }
-    rc = pr_fileio_commit_temp(tmp, dst, err);
-    free(tmp);
-    tmp = NULL;
-    *changed = rc == 0;
-out:
-    if (in >= 0)
-        close(in);
-    if (out >= 0)
-        close(out);
-    if (tmp)
-        unlink(tmp);
-    free(tmp);
-    free(dir);
-    return rc;
-}
-
-int pr_fileio_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
-{
-    int rc = -1, in = -1, out = -1;
-    char *dir = pr_fileio_path_dirname(dst);
-    char *tmp = NULL;
-    if (pr_fileio_mkdirs(dir, err) < 0)
-        goto out;
-    if ((in = pr_fileio_open_regular(src, err)) < 0)
-        goto out;
-    if ((out = pr_fileio_create_temp(dst, &tmp, err)) < 0)
-        goto out;
-    if (copy_stream(in, src, out, dst, err) < 0)
-        goto out;
-    if (fsync(out) < 0 && errno != EINVAL && errno != EROFS) {
+    if (durable && fsync(out) < 0 && errno != EINVAL && errno != EROFS) {
         pr_err_errno(err, dst, "cannot sync");
         goto out;
     }
@@ -240,14 +206,42 @@ int pr_fileio_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err
     tmp = NULL;
     rc = 0;
 out:
-    if (in >= 0)
-        close(in);
     if (out >= 0)
         close(out);
     if (tmp)
         unlink(tmp);
     free(tmp);
     free(dir);
+    return rc;
+}
+
+/* Regenerated output: no fsync (pr_fileio_write_if_changed's rule). */
+int pr_fileio_copy_if_changed(const char *src, const char *dst, int *changed, pr_err *err)
+{
+    int same;
+    char *tmp = NULL;
+    *changed = 0;
+    int in = open_compared(src, dst, &same, err);
+    if (in < 0)
+        return -1;
+    int rc = same ? 0 : copy_to_temp(in, src, dst, 0, &tmp, err);
+    if (!same && rc == 0) {
+        rc = pr_fileio_commit_temp(tmp, dst, err); /* removes tmp on error */
+        *changed = rc == 0;
+    }
+    close(in);
+    free(tmp);
+    return rc;
+}
+
+/* What perfrepro-measure keeps (logs, a suite): its own data, so synced. */
+int pr_fileio_copy_temp(const char *src, const char *dst, char **tmp_out, pr_err *err)
+{
+    int in = pr_fileio_open_regular(src, err);
+    if (in < 0)
+        return -1;
+    int rc = copy_to_temp(in, src, dst, 1, tmp_out, err);
+    close(in);
     return rc;
 }
 

@@ -16,7 +16,8 @@ import sys
 SHARED = {"pr_xmalloc", "pr_xcalloc", "pr_xrealloc", "pr_xstrdup", "pr_xstrndup",
           "pr_xasprintf", "pr_qsort", "main", "LLVMFuzzerTestOneInput"}
 # A header for several files is named for their stem.
-MODULE_OF = {"pages": "page", "chart_int": "chart", "chartspec_int": "chartspec"}
+MODULE_OF = {"pages": "page", "chart_int": "chart", "chartspec_int": "chartspec",
+             "mustache_parse_int": "mustache"}
 FIRST_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A function definition at the start of a line: type words, then NAME(
 DEFINITION = re.compile(r'^(?!static\b)(?!typedef\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{',

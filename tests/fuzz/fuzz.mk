@@ -33,12 +33,12 @@ FUZZ_LIBS := $(shell $(or $(PKG_CONFIG),pkg-config) --libs jansson libpcre2-8 li
              -lcmark-gfm-extensions -lm
 
 FUZZ_LIB_SRC := $(sort $(wildcard lib/*.c))
-fuzz_data_SRC := gen/1-load/data.c gen/1-load/data_bench.c gen/1-load/data_fs.c gen/1-load/data_run.c gen/1-load/comparisons.c gen/1-load/history_decl.c gen/1-load/fitfile.c gen/1-load/runset.c gen/1-load/pairing.c gen/1-load/srcenv.c gen/1-load/published.c gen/1-load/platform.c gen/1-load/decl.c measure/2-parse/rule.c gen/template/lang.c gen/template/mustache.c gen/template/mustache_parse.c gen/base/md.c gen/base/workers.c
+fuzz_data_SRC := gen/1-load/data.c gen/1-load/data_bench.c gen/1-load/data_fs.c gen/1-load/data_run.c gen/1-load/comparisons.c gen/1-load/history_decl.c gen/1-load/fitfile.c gen/1-load/runset.c gen/1-load/pairing.c gen/1-load/srcenv.c gen/1-load/published.c gen/1-load/platform.c gen/1-load/decl.c measure/2-parse/rule.c gen/template/lang.c gen/template/mustache.c gen/template/mustache_parse.c gen/template/mustache_standalone.c gen/base/md.c gen/base/workers.c
 fuzz_parse_SRC := measure/2-parse/parse.c measure/2-parse/parse_run.c measure/2-parse/parse_scan.c measure/2-parse/parse_lines.c measure/2-parse/parse_tables.c measure/2-parse/numbers.c measure/2-parse/rule.c measure/1-facts/logscan.c \
                   measure/1-facts/logfacts.c measure/1-facts/logfacts_args.c \
                   measure/2-parse/explain.c measure/3-fit/fit.c measure/3-fit/fitcalc.c measure/3-fit/fitreport.c \
                   measure/2-parse/parsetrace.c measure/2-parse/recmark.c
-fuzz_mustache_SRC := gen/template/mustache.c gen/template/mustache_parse.c
+fuzz_mustache_SRC := gen/template/mustache.c gen/template/mustache_parse.c gen/template/mustache_standalone.c
 fuzz_check_SRC := gen/6-output/check.c gen/6-output/checkpage.c gen/base/cmarkx.c gen/base/md.c
 fuzz_manifest_SRC := measure/5-import/import_manifest.c
 fuzz_mlperf_SRC := measure/5-import/import_mlperf.c measure/5-import/import_mlperf_sys.c measure/5-import/import_mlperf_score.c \
