@@ -6,15 +6,10 @@
 # figure no rule reproduces stays under the run set's rule on every page,
 # the closest rule named in the audit only.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src/logs"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'EOF'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-EOF
+mkdir -p "$tmp/data/published" "$tmp/src/logs"
+toy_gpu_data
 # Twenty per-card records 100.16..119.16 per log: skip 2 gives 110.66 per
 # card, skip 0 (every record) 109.66.
 for g in 1 8 16; do

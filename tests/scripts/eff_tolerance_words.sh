@@ -5,6 +5,7 @@
 # the rule (README, docs, the pages' note) states the tolerance too, not a
 # bare "above 100 %".
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
 tol=$(sed -n 's/^#define SN_EFF_TOL \(0\.[0-9]*\)$/\1/p' gen/2-model/sanity.h)
 [ "$tol" = 0.01 ] || die "SN_EFF_TOL is $tol: update the words below and in the docs"
@@ -18,14 +19,8 @@ bad=$(for f in README.md docs/*.md templates/*/strings.json gen/2-model/sanity.h
 done | grep -v -e 'tolerance' -e '容差' -e 'SN_EFF_TOL' -e 'eff_tol' || true)
 [ -z "$bad" ] || die "the efficiency rule stated without its tolerance: $bad"
 # A page that shows the note says the tolerance as the flag applies it.
-mkdir -p "$tmp/data/platforms" "$tmp/data/published"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-JSON
+mkdir -p "$tmp/data/published"
+toy_gpu_data
 # 100.6 % at 8 GPUs (within the tolerance: not flagged), 103 % at 16 (flagged).
 cat >"$tmp/data/published/p.json" <<'JSON'
 {"perfrepro": 1, "label": "Src",

@@ -5,14 +5,10 @@
 # figures with no log, the logs with no figure, the comparison table's
 # disagreements, and a fit report typed with another figure refused.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/data/restated" "$tmp/src/logs"
-cp -R templates "$tmp/templates"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'EOF'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-EOF
+mkdir -p "$tmp/data/published" "$tmp/data/restated" "$tmp/src/logs"
+toy_gpu_data
 # Four logs: per-card rates 100.16..104.16 (mean 102.16), times the GPUs.
 for g in 1 8 16 32; do
   for i in 0 1 2 3 4; do echo "step $i, ips: $((100 + i)).16 samples/sec"; done >"$tmp/src/logs/g$g.log"

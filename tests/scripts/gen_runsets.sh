@@ -7,15 +7,10 @@
 # runs as a whole; the audit pairs a figure with the log of another batch
 # size that gives it, saying both; a malformed runset.json is refused.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src/logs"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'EOF'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-EOF
+mkdir -p "$tmp/data/published" "$tmp/src/logs"
+toy_gpu_data
 # Twenty per-card records 100.16..119.16 per log (skip 2: 110.66; skip 0:
 # 109.66); the 32-GPU AMP log has four (skip 2: 102.16 per card).
 for g in 1 8 16 32; do

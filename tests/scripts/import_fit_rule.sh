@@ -7,15 +7,10 @@
 # printed figure), which the audit names instead.  Two rules given to one
 # run set are refused, naming the line.  Synthetic logs and manifests only.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/platforms" "$tmp/src/logs"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'EOF'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-EOF
+mkdir -p "$tmp/src/logs"
+toy_gpu_data
 # Per-card records 100.16..119.16 (every record: 109.66 per card).
 steps() { # FILE FIRST COUNT
   i=0

@@ -15,11 +15,10 @@
 #   - a group the README does not have is refused naming its groups; a GPU
 #     line with no count is refused naming its line.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/repo/bin" "$tmp/src/logs"
-cp -R data templates "$tmp/repo/"
-ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
+mkdir -p "$tmp/src/logs"
+repo_copy
 i=1
 while [ $i -le 20 ]; do
   printf '2024-01-02 10:00:%02d [INFO]\t[TRAIN] epoch: 1, iter: %d/400, loss: 1.0, lr: 0.01, batch_cost: 0.4, reader_cost: 0.001, ips: 20.0000 samples/sec | ETA 00:02:00\n' $i $((i * 5))

@@ -10,11 +10,10 @@
 #     published page that links out of the source or is a FIFO, a
 #     log "-" under a run set, one table's figures on two pages.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/repo/bin" "$tmp/src/logs"
-cp -R data templates "$tmp/repo/"
-ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
+mkdir -p "$tmp/src/logs"
+repo_copy
 log() { # log IPS
   i=1
   while [ $i -le 20 ]; do

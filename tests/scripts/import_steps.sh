@@ -10,11 +10,10 @@
 # beside the manifest win; logs that echo no command get no suite.json and
 # the plan says why.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/repo/bin" "$tmp/src/logs"
-cp -R data templates "$tmp/repo/"
-ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
+mkdir -p "$tmp/src/logs"
+repo_copy
 
 # log GPUS GPU_LIST IPS AMP [NOCMD]: a PaddleSeg-shaped log of 20 steps.
 log() {

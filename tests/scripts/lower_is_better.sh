@@ -17,16 +17,11 @@
 #   - the throughput sanity rules (a figure falling as GPUs are added) do
 #     not flag a time.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 need_bins GEN MEASURE
 command -v python3 >/dev/null 2>&1 || { echo "lower_is_better: no python3 (skipped)"; exit 77; }
-mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-JSON
+mkdir -p "$tmp/data/published" "$tmp/src"
+toy_gpu_data
 rule='{"keyword":"ttt:","scope":"global","skip":0,"reduce":"last"}'
 # case RUN FRAMEWORK GPUS BS V0 V1 V2 [GLOBAL_BATCH]: three runs of a time
 # to train in minutes, filed into data/runs/RUN.

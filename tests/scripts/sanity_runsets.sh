@@ -5,15 +5,10 @@
 # 1-GPU figure is neither computed nor judged; within one run set the same
 # fall is flagged.  Synthetic logs.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/platforms" "$tmp/src/logs"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-JSON
+mkdir -p "$tmp/src/logs"
+toy_gpu_data
 log() { # FILE PER-CARD
   i=0
   while [ $i -lt 20 ]; do echo "step $i, ips: $2 samples/sec"; i=$((i + 1)); done >"$tmp/src/logs/$1"

@@ -9,13 +9,12 @@
 # traceback on nodes "-", import_perf_reimport.sh on the user's logs.
 # Synthetic logs, written here.  Skips (77) without ../shared/perf.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
 [ -f ../shared/perf/MANIFEST ] || { echo "shipped_user_import: no ../shared/perf: skipped"; exit 77; }
-mkdir -p "$tmp/repo/bin" "$tmp/repo/tests" "$tmp/src/Toy/logs"
-cp -R data templates scripts docs Makefile "$tmp/repo/"
+repo_copy scripts docs Makefile
+mkdir -p "$tmp/repo/tests" "$tmp/src/Toy/logs"
 cp -R tests/scripts "$tmp/repo/tests/"
-ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
 ln -s "$(cd ../shared && pwd)" "$tmp/shared"
 
 echo "test licence" >"$tmp/src/LICENSE"

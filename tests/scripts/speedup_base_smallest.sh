@@ -13,15 +13,10 @@
 #   - a configuration measured at one count only has no base (no "1.00,
 #     100 %" of a figure against itself).
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 need_bins GEN MEASURE
-mkdir -p "$tmp/data/platforms" "$tmp/data/published" "$tmp/src"
-cp -R templates "$tmp/templates"
-cp data/precision-classes.json "$tmp/data/"
-cat >"$tmp/data/platforms/Toy-GPU-x8.json" <<'JSON'
-{"perfrepro": 1, "title": {"zh": "Toy GPU × 8", "en": "Toy GPU × 8"},
- "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
- "interconnect": "none", "match": ["Toy GPU"]}
-JSON
+mkdir -p "$tmp/data/published" "$tmp/src"
+toy_gpu_data
 cat >"$tmp/data/platforms/Toy-CPU.json" <<'JSON'
 {"perfrepro": 1, "title": {"zh": "Toy CPU", "en": "Toy CPU"},
  "device": {"kind": "cpu", "model": "Toy CPU", "per_node": 16}}

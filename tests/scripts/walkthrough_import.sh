@@ -6,17 +6,16 @@
 # nodes that do not divide and bad manifest lines are errors naming
 # FILE:LINE: FIELD and write nothing.  Skips (77) without ../shared.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
 DOC=docs/walkthrough-import.md
 [ -d ../shared/fixtures/logs ] && [ -f ../shared/perf/LICENSE ] ||
   { echo "walkthrough_import: no ../shared fixtures: skipped"; exit 77; }
 # The repository as the page expects it: data, templates, the manifest, bin/;
 # ../shared beside it.
-mkdir -p "$tmp/repo/bin" "$tmp/repo/docs/examples"
-cp -R data templates "$tmp/repo/"
+repo_copy
+mkdir -p "$tmp/repo/docs/examples"
 cp docs/examples/hrnetw18.tsv "$tmp/repo/docs/examples/"
-ln -s "$GEN" "$tmp/repo/bin/perfrepro-gen"
-ln -s "$MEASURE" "$tmp/repo/bin/perfrepro-measure"
 ln -s "$(cd ../shared && pwd)" "$tmp/shared"
 
 # The sh block after a marker line of the page.
