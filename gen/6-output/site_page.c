@@ -40,6 +40,11 @@ static void heading_cb(void *ctx, cmark_node *h, const char *anchor, const char 
     pr_buf_free(&b);
 }
 
+static int is_explicit_anchor(cmark_node *node)
+{
+    return cmarkx_explicit_anchor(node, NULL);
+}
+
 /* The explicit anchors (cmarkx_explicit_anchor: a tag pair, which
  * safe rendering drops) are rendered as that anchor and nothing else, so
  * that a link to a row of a table lands on it, as on GitHub.  A table cell
@@ -53,19 +58,8 @@ static char **explicit_anchors(cmark_node *root, const char *md, size_t len)
 {
     if (memchr(md, '\x01', len))
         return NULL;
-    size_t n = 0, cap = 0;
-    cmark_node **v = NULL;
-    cmark_iter *it = cmark_iter_new(root);
-    cmark_event_type ev;
-    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-        cmark_node *c = cmark_iter_get_node(it);
-        if (ev == CMARK_EVENT_ENTER && cmarkx_explicit_anchor(c, NULL)) {
-            if (n == cap)
-                v = pr_xrealloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
-            v[n++] = c;
-        }
-    }
-    cmark_iter_free(it);
+    size_t n;
+    cmark_node **v = cmarkx_collect(root, is_explicit_anchor, &n);
     char **ids = n ? pr_xcalloc(n + 1, sizeof *ids) : NULL;
     pr_buf id = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {

@@ -119,23 +119,37 @@ int cmarkx_explicit_anchor(cmark_node *node, pr_buf *id)
     return 1;
 }
 
-void cmarkx_headings(cmark_node *root, cmarkx_heading_fn fn, void *ctx, pr_md_anchors **anchors_out)
+cmark_node **cmarkx_collect(cmark_node *root, int (*want)(cmark_node *), size_t *n)
 {
-    /* Collect first: the callback may replace nodes, which would upset the
-     * iterator. */
-    size_t n = 0, cap = 0;
+    size_t cap = 0;
     cmark_node **v = NULL;
+    *n = 0;
     cmark_iter *it = cmark_iter_new(root);
     cmark_event_type ev;
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
         cmark_node *c = cmark_iter_get_node(it);
-        if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(c) == CMARK_NODE_HEADING) {
-            if (n == cap)
+        if (ev == CMARK_EVENT_ENTER && want(c)) {
+            if (*n == cap)
                 v = pr_xrealloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
-            v[n++] = c;
+            v[(*n)++] = c;
         }
     }
     cmark_iter_free(it);
+    return v;
+}
+
+static int is_heading(cmark_node *node)
+{
+    return cmark_node_get_type(node) == CMARK_NODE_HEADING;
+}
+
+void cmarkx_headings(cmark_node *root, cmarkx_heading_fn fn, void *ctx, pr_md_anchors **anchors_out)
+{
+    /* Collected first: the callback may replace nodes. */
+    size_t n;
+    cmark_node **v = cmarkx_collect(root, is_heading, &n);
+    cmark_event_type ev;
+    cmark_iter *it;
     pr_md_anchors *a = md_anchors_new();
     pr_buf plain = PR_BUF_INIT, anchor = PR_BUF_INIT;
     for (size_t i = 0; i < n; i++) {

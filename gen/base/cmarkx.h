@@ -62,6 +62,12 @@ int cmarkx_line(cmark_node *node);
 /* 1 when node is inside a GFM table (any of its cells). */
 int cmarkx_in_table(cmark_node *node);
 
+/* The nodes of root's tree (root included) for which want(node) is 1, in
+ * document order, in an array the caller frees (NULL when none); *n gets
+ * how many.  Collected before the caller changes the tree, which would
+ * upset an iterator. */
+cmark_node **cmarkx_collect(cmark_node *root, int (*want)(cmark_node *), size_t *n);
+
 /* Calls fn for each heading of the document, in order, with the anchor
  * GitHub gives it (with the -1, -2 suffixes of repeated headings).  The
  * callback may replace the heading node (it is not visited again).
