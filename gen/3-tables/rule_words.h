@@ -37,4 +37,18 @@ char *rule_words_estimator_key(const json_t *rule);
  * still read back as the same document. */
 char *rule_words_json_shortest(const json_t *v);
 
+/* The last rule a walk over records wrote and its text: records mostly
+ * share one rule, whose text is then made once, not once a record.
+ * Zero-initialise; rule_words_last_free frees the text. */
+typedef struct rule_words_last {
+    const json_t *rule; /* borrowed from the record that had it */
+    char *text;         /* rule_words_json_shortest(rule) */
+} rule_words_last;
+
+/* rule_words_json_shortest(rule), from last when rule equals its rule
+ * (json_equal, and no real 0 whose sign would print), else made and kept
+ * in last; borrowed: valid until the next call or rule_words_last_free. */
+const char *rule_words_shortest_of(rule_words_last *last, const json_t *rule);
+void rule_words_last_free(rule_words_last *last);
+
 #endif

@@ -50,23 +50,16 @@ static void rule_notes(json_t *view, const lang *l, const rmodel_fw *f, pr_err *
 {
     json_t *rules = json_array();
     json_t *seen = json_object();
-    const json_t *last = NULL; /* the rule last written, as last_text */
-    char *last_text = NULL;
+    rule_words_last last = {NULL, NULL};
     for (size_t i = 0; i < f->nrecs; i++) {
         const pr_record *r = f->recs[i];
         if (!r->rule)
             continue;
-        /* A framework's records mostly share one rule: its text once. */
-        if (!last || !json_equal(r->rule, (json_t *)last)) {
-            free(last_text);
-            last_text = rule_words_json_shortest(r->rule);
-            last = r->rule;
-        }
-        json_t *count = json_object_get(seen, last_text);
-        json_object_set_new(seen, last_text,
-                            json_integer(count ? json_integer_value(count) + 1 : 1));
+        const char *text = rule_words_shortest_of(&last, r->rule);
+        json_t *count = json_object_get(seen, text);
+        json_object_set_new(seen, text, json_integer(count ? json_integer_value(count) + 1 : 1));
     }
-    free(last_text);
+    rule_words_last_free(&last);
     if (!json_object_size(seen) && f->suite && f->suite->rule) {
         char *text = rule_words_json_shortest(f->suite->rule);
         json_object_set_new(seen, text, json_integer(0));

@@ -19,27 +19,14 @@
 #include "vec.h"
 
 /* A walk over the rows: the columns it writes (fw_columns, or a longer
- * table in a test), and the text of the last rule it wrote, for the next
- * row of the same rule (most rows of a run set share one: a dump and a
- * read-back a row were a tenth of reports/figures.csv, issue 31 #17). */
+ * table in a test), and the last rule it wrote (most rows of a run set
+ * share one: a dump and a read-back a row were a tenth of
+ * reports/figures.csv, issue 31 #17). */
 typedef struct ex_cols {
     const fw_columns_column *t;
     size_t n;
-    const json_t *rule; /* borrowed from the record that had it */
-    char *rule_text;    /* rule_words_json_shortest(rule) (malloc'd) */
+    rule_words_last rule;
 } ex_cols;
-
-/* The shortest text of rule (rule_words_json_shortest), from the walk's
- * last one when rule equals it; borrowed from cols. */
-static const char *rule_text(ex_cols *cols, const json_t *rule)
-{
-    if (!cols->rule || !json_equal((json_t *)rule, (json_t *)cols->rule)) {
-        free(cols->rule_text);
-        cols->rule_text = rule_words_json_shortest(rule); /* 0.05, not 0.050000000000000003 */
-        cols->rule = rule;
-    }
-    return cols->rule_text;
-}
 
 int export_format_of(const char *name, export_format *fmt)
 {
@@ -260,7 +247,7 @@ static json_t *cell_row(ex_cols *cols, const rmodel_world *w, const rmodel_fw *f
     set_str(row, "source_url", pr_jdoc_json_str(src, "url"));
     set_log(row, lrun, lr);
     if (lr && lr->rule)
-        set_str(row, "rule", rule_text(cols, lr->rule));
+        set_str(row, "rule", rule_words_shortest_of(&cols->rule, lr->rule));
     /* A column whose row makes its own value (fw_columns.h). */
     for (size_t i = 0; i < cols->n; i++)
         if (cols->t[i].exported && cols->t[i].value)
@@ -378,18 +365,18 @@ static int each_row(ex_cols *cols, const rmodel_world *w, int (*fn)(void *, json
 
 json_t *export_rows_of(const fw_columns_column *t, size_t n, const rmodel_world *w)
 {
-    ex_cols cols = {t, n, NULL, NULL};
+    ex_cols cols = {t, n, {NULL, NULL}};
     collect_ctx cc = {&cols, json_array()};
     each_row(&cols, w, collect, &cc);
-    free(cols.rule_text);
+    rule_words_last_free(&cols.rule);
     return cc.rows;
 }
 
 int export_each_row(const rmodel_world *w, int (*fn)(void *ctx, json_t *row), void *ctx)
 {
-    ex_cols cols = {fw_columns, fw_columns_count, NULL, NULL};
+    ex_cols cols = {fw_columns, fw_columns_count, {NULL, NULL}};
     int rc = each_row(&cols, w, fn, ctx);
-    free(cols.rule_text);
+    rule_words_last_free(&cols.rule);
     return rc;
 }
 

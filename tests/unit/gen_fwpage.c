@@ -285,6 +285,35 @@ Test(fwpage, rules_in_words_and_json_without_float_noise)
     json_decref(rule);
 }
 
+/* A walk's rule texts (export rows, the page's rule list) are made once per
+ * run of equal rules, and are still each rule's own text: an equal rule
+ * gets the text kept, another rule its own, and a real 0 (json_equal to
+ * -0.0, printed apart) is never taken from the one before. */
+Test(fwpage, rule_text_kept_for_equal_rules_only)
+{
+    json_t *a = json_pack("{s:s,s:f}", "keyword", "ips:", "skip_ratio", 0.05);
+    json_t *b = json_pack("{s:f,s:s}", "skip_ratio", 0.05, "keyword", "ips:"); /* equal to a */
+    json_t *c = json_pack("{s:s,s:f}", "keyword", "ips:", "skip_ratio", 0.1);
+    json_t *z = json_pack("{s:s,s:f}", "keyword", "ips:", "skip_ratio", 0.0);
+    json_t *m = json_pack("{s:s,s:f}", "keyword", "ips:", "skip_ratio", -0.0);
+    rule_words_last last = {NULL, NULL};
+    const json_t *rules[] = {a, b, c, a, z, m, z};
+    for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
+        char *own = rule_words_json_shortest(rules[i]);
+        const char *text = rule_words_shortest_of(&last, rules[i]);
+        cr_expect_str_eq(text, own, "rule %zu", i);
+        if (i == 1)
+            cr_expect_eq(last.rule, a, "an equal rule keeps the text made for the first");
+        free(own);
+    }
+    rule_words_last_free(&last);
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    json_decref(z);
+    json_decref(m);
+}
+
 /* ---------------------------------------------------------------- left out */
 
 /* A cell of runs measured here leaves its imported records out: the page
