@@ -93,6 +93,21 @@ const char *pr_jdoc_json_str(const json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+int pr_jdoc_json_has_zero_real(const json_t *v)
+{
+    const char *key;
+    size_t i;
+    json_t *x;
+    if (json_is_real(v))
+        return json_real_value(v) == 0;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, x) if (pr_jdoc_json_has_zero_real(x)) return 1;
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x) if (pr_jdoc_json_has_zero_real(x)) return 1;
+    }
+    return 0;
+}
+
 pr_jdoc_jcur pr_jdoc_root(const pr_jdoc *d)
 {
     pr_jdoc_jcur c = {d, NULL, NULL, 0, d->root};

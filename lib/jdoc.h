@@ -41,6 +41,10 @@ const char *pr_jdoc_name(const pr_jdoc *doc);
 /* The string value of key in object o (borrowed); NULL when o is NULL or
  * the key is absent or not a string.  For objects already checked. */
 const char *pr_jdoc_json_str(const json_t *o, const char *key);
+/* 1 when v holds a real 0 somewhere: 0.0 and -0.0 are json_equal, but
+ * print apart (a cache keyed by json_equal must not serve one for the
+ * other). */
+int pr_jdoc_json_has_zero_real(const json_t *v);
 
 /* A cursor on the root value. */
 pr_jdoc_jcur pr_jdoc_root(const pr_jdoc *doc);

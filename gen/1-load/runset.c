@@ -141,9 +141,10 @@ static json_t *majority_rule(const pr_run *run)
         if (!r || run->records[i].failed)
             continue;
         /* Records of a run mostly share one rule: its text once, not once
-         * a record (json_equal is what the sorted dump compares). */
-        keys[i] = last && json_equal(r, last) ? pr_xstrdup(keys[last_at])
-                                              : json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+         * a record (json_equal, but for a real 0, is what the sorted dump compares). */
+        keys[i] = last && json_equal(r, last) && !pr_jdoc_json_has_zero_real(r)
+                      ? pr_xstrdup(keys[last_at])
+                      : json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
         last = r;
         last_at = i;
         json_t *c = json_object_get(counts, keys[i]);

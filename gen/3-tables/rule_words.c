@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/md.h"
+#include "jdoc.h"
 
 /* 1 when v holds a real somewhere (the precision matters). */
 static int has_real(const json_t *v)
@@ -47,26 +48,10 @@ char *rule_words_json_shortest(const json_t *v)
     return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
 }
 
-/* 1 when v holds a real 0 somewhere: 0.0 and -0.0 are json_equal, but
- * print apart. */
-static int has_zero_real(const json_t *v)
-{
-    const char *key;
-    size_t i;
-    json_t *x;
-    if (json_is_real(v))
-        return json_real_value(v) == 0;
-    if (json_is_object(v)) {
-        json_object_foreach((json_t *)v, key, x) if (has_zero_real(x)) return 1;
-    } else if (json_is_array(v)) {
-        json_array_foreach(v, i, x) if (has_zero_real(x)) return 1;
-    }
-    return 0;
-}
-
 const char *rule_words_shortest_of(rule_words_last *last, const json_t *rule)
 {
-    if (!last->text || !json_equal((json_t *)rule, (json_t *)last->rule) || has_zero_real(rule)) {
+    if (!last->text || !json_equal((json_t *)rule, (json_t *)last->rule) ||
+        pr_jdoc_json_has_zero_real(rule)) {
         free(last->text);
         last->text = rule_words_json_shortest(rule);
         last->rule = rule;
