@@ -4,12 +4,10 @@
 # the audit page flags the two figures under "Figures that cannot be
 # right".  Distinct logs are not flagged.  Synthetic logs, written here.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/runs" "$tmp/data/published" "$tmp/from/logs"
-cp -R data/platforms data/precision-classes.json templates "$tmp/"
-mv "$tmp/platforms" "$tmp/precision-classes.json" "$tmp/data/"
+shipped_platforms_data
 cd "$tmp"
-echo "test licence" >from/LICENSE
 toylog() { # IPS [SALT]
   i=0
   while [ $i -lt 30 ]; do

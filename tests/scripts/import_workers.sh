@@ -6,12 +6,10 @@
 # reproduced from 1 of 4 logs instead of ❌ differs.  Synthetic logs,
 # written here.
 . tests/scripts/lib/preamble.sh
+. tests/scripts/lib/setup.sh
 set -e
-mkdir -p "$tmp/data/runs" "$tmp/data/published" "$tmp/from/logs"
-cp -R data/platforms data/precision-classes.json templates "$tmp/"
-mv "$tmp/platforms" "$tmp/precision-classes.json" "$tmp/data/"
+shipped_platforms_data
 cd "$tmp"
-echo "test licence" >from/LICENSE
 for w in 0 1 2 3; do
   i=0
   while [ $i -lt 20 ]; do

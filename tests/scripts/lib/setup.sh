@@ -5,6 +5,10 @@
 #             Toy-GPU-x8.json: 8 GPUs of 16 GB a node, matched by the device
 #             name "Toy GPU") and the shipped precision classes, and a copy of
 #             the templates at $tmp/templates
+#   shipped_platforms_data  $tmp/data with runs/, published/ and the shipped
+#             platforms and precision classes, a copy of the templates at
+#             $tmp/templates, and an import's source folder $tmp/from with
+#             logs/ and a LICENSE
 #   repo_copy [PATH...]  $tmp/repo: a copy of data/, templates/ and each PATH
 #             given, with bin/perfrepro-gen and bin/perfrepro-measure linked
 #             to the binaries under test ($GEN, $MEASURE)
@@ -19,6 +23,13 @@ toy_gpu_data() {
  "device": {"kind": "gpu", "model": "Toy GPU", "memory_gb": 16, "per_node": 8},
  "interconnect": "none", "match": ["Toy GPU"]}
 JSON
+}
+
+shipped_platforms_data() {
+  mkdir -p "$tmp/data/runs" "$tmp/data/published" "$tmp/from/logs"
+  cp -R data/platforms data/precision-classes.json "$tmp/data/"
+  cp -R templates "$tmp/templates"
+  echo "test licence" >"$tmp/from/LICENSE"
 }
 
 repo_copy() { # [PATH...]
